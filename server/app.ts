@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { AppContext } from './context';
+import { ApiError } from './errors';
+import { accountRoutes } from './routes/accounts';
+import { authRoutes } from './routes/auth';
+import { devRoutes } from './routes/dev';
+import { patientRoutes } from './routes/patients';
+
+export const API_PREFIX = '/api/v1';
+
+/** Builds the HTTP server: the API under /api/v1 and, when built, the SPA. */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+  });
+  app.decorateRequest('user', null);
+  app.decorateRequest('tokenId', null);
+
+  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    if (err instanceof ApiError) {
+      return reply.code(err.status).send({ code: err.code, message: err.message });
+    }
+    if ((err as FastifyError).validation) {
+      return reply.code(400).send({ code: 'validation_failed', message: err.message });
+    }
+    const status = (err as FastifyError).statusCode;
+    if (status && status >= 400 && status < 500) {
+      return reply.code(status).send({ code: (err as FastifyError).code ?? 'bad_request', message: err.message });
+    }
+    console.error(`${request.method} ${request.url} failed: ${err.stack ?? err.message}`);
+    return reply.code(500).send({ code: 'server_error', message: 'Sorry, server goes wrong' });
+  });
+
+  await app.register(
+    async (api) => {
+      authRoutes(api, ctx);
+      accountRoutes(api, ctx);
+      patientRoutes(api, ctx);
+      if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const webRoot = ctx.config.webRoot;
+  const hasWeb = webRoot !== null && existsSync(path.join(webRoot, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      index: false,
+      setHeaders: (reply, file) => {
+        // Vite's hashed assets never change; the HTML always revalidates.
+        const immutable = file.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    if (url.startsWith('/api/') || url === '/api') {
+      return reply.code(404).send({ code: 'not_found', message: `No such endpoint: ${request.method} ${url}` });
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.code(404).send({ code: 'not_found', message: `No such page: ${url}` });
+    }
+    if (!hasWeb) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The web app is not built. Run "npm start" (or "npm run build") and reload.');
+    }
+    // Any path that is not a file is a client-side route of the SPA.
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  return app;
+}

@@ -1,0 +1,51 @@
+import type { Queryable } from '../db/adapter';
+import { digest, matchesDigest, newOtp } from './secrets';
+
+export type OtpPurpose = 'login' | 'password_reset';
+
+export const OTP_TTL_MS = 10 * 60_000;
+/** Wrong tries after which a code is dead. */
+export const OTP_MAX_ATTEMPTS = 5;
+
+/** Creates a code for the user and purpose, killing any earlier live one. Returns the code. */
+export async function issueOtp(db: Queryable, userId: number, purpose: OtpPurpose): Promise<string> {
+  const code = newOtp();
+  await db.query(
+    `update one_time_codes set consumed_at = now()
+     where user_id = $1 and purpose = $2 and consumed_at is null`,
+    [userId, purpose],
+  );
+  await db.query(
+    `insert into one_time_codes (user_id, purpose, code_hash, expires_at) values ($1, $2, $3, $4)`,
+    [userId, purpose, digest(code), new Date(Date.now() + OTP_TTL_MS)],
+  );
+  return code;
+}
+
+/**
+ * Checks a code: true exactly once for the live code of the user and purpose. A wrong
+ * guess counts an attempt; the fifth wrong guess kills the code.
+ */
+export async function consumeOtp(db: Queryable, userId: number, purpose: OtpPurpose, code: string): Promise<boolean> {
+  const [live] = await db.query<{ id: number; code_hash: string }>(
+    `select id, code_hash from one_time_codes
+     where user_id = $1 and purpose = $2 and consumed_at is null and expires_at > now() and attempts < $3
+     order by id desc limit 1`,
+    [userId, purpose, OTP_MAX_ATTEMPTS],
+  );
+  if (!live) return false;
+  if (!matchesDigest(code, live.code_hash)) {
+    await db.query(
+      `update one_time_codes set attempts = attempts + 1,
+         consumed_at = case when attempts + 1 >= $2 then now() else consumed_at end
+       where id = $1`,
+      [live.id, OTP_MAX_ATTEMPTS],
+    );
+    return false;
+  }
+  // The guard on consumed_at makes two simultaneous uses of one code succeed only once.
+  const used = await db.query('update one_time_codes set consumed_at = now() where id = $1 and consumed_at is null returning id', [
+    live.id,
+  ]);
+  return used.length === 1;
+}

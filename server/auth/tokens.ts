@@ -1,0 +1,52 @@
+import type { Queryable } from '../db/adapter';
+import { digest, newToken } from './secrets';
+
+export type TokenKind = 'session' | 'password_reset';
+
+const HOUR = 3_600_000;
+/** A session ends after 8 hours unused (as the client's idle sign-out) or 7 days in all. */
+export const SESSION_IDLE_MS = 8 * HOUR;
+export const SESSION_MAX_MS = 7 * 24 * HOUR;
+export const RESET_TOKEN_MS = 15 * 60_000;
+/** Sliding expiry is written at most this often, not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+
+/** Issues a token; only its digest is stored. */
+export async function issueToken(db: Queryable, userId: number, kind: TokenKind): Promise<string> {
+  const token = newToken();
+  const now = Date.now();
+  const idle = kind === 'session' ? SESSION_IDLE_MS : RESET_TOKEN_MS;
+  const max = kind === 'session' ? SESSION_MAX_MS : RESET_TOKEN_MS;
+  await db.query(
+    `insert into auth_tokens (user_id, kind, token_hash, expires_at, absolute_expires_at) values ($1, $2, $3, $4, $5)`,
+    [userId, kind, digest(token), new Date(now + idle), new Date(now + max)],
+  );
+  return token;
+}
+
+/** The user a live token of the kind belongs to, or null; a session token's idle expiry slides. */
+export async function checkToken(db: Queryable, token: string, kind: TokenKind): Promise<{ userId: number; tokenId: number } | null> {
+  const [row] = await db.query<{ id: number; user_id: number; expires_at: Date }>(
+    `select id, user_id, expires_at from auth_tokens
+     where token_hash = $1 and kind = $2 and revoked_at is null
+       and expires_at > now() and absolute_expires_at > now()`,
+    [digest(token), kind],
+  );
+  if (!row) return null;
+  if (kind === 'session' && row.expires_at.getTime() - Date.now() < SESSION_IDLE_MS - TOUCH_EVERY_MS) {
+    await db.query('update auth_tokens set expires_at = least(now() + $2::interval, absolute_expires_at) where id = $1', [
+      row.id,
+      `${SESSION_IDLE_MS / 1000} seconds`,
+    ]);
+  }
+  return { userId: row.user_id, tokenId: row.id };
+}
+
+export async function revokeToken(db: Queryable, tokenId: number): Promise<void> {
+  await db.query('update auth_tokens set revoked_at = now() where id = $1 and revoked_at is null', [tokenId]);
+}
+
+/** Ends every live token of a user (after a password reset). */
+export async function revokeAllTokens(db: Queryable, userId: number): Promise<void> {
+  await db.query('update auth_tokens set revoked_at = now() where user_id = $1 and revoked_at is null', [userId]);
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+
+/** Runtime configuration, read once from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  production: boolean;
+  /** Seed the demo clinic on first start (default on; SEED_DEMO=0 turns it off). */
+  seedDemo: boolean;
+  /** Built SPA to serve; absent in API-only tests. */
+  webRoot: string | null;
+}
+
+/** Reads the configuration from an environment (process.env by default). */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${env.PORT}".`);
+  }
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || null,
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || 'Nocturne <no-reply@nocturne.local>',
+    production: env.NODE_ENV === 'production',
+    seedDemo: env.SEED_DEMO !== '0',
+    webRoot: path.resolve(env.WEB_ROOT || './dist'),
+  };
+}
+
+export class ConfigError extends Error {}
+
+/** Hides the password of a connection URL for log lines. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '<unparsable URL>';
+  }
+}

@@ -1,0 +1,42 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from './config';
+import type { Db } from './db/adapter';
+import type { Mailer } from './services/mail';
+import { checkToken } from './auth/tokens';
+import { findUserById, type UserRow } from './auth/users';
+import { unauthorized } from './errors';
+
+/** What every route module gets. */
+export interface AppContext {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: UserRow | null;
+    tokenId: number | null;
+  }
+}
+
+/** preHandler: the request must carry a live session token of an active user. */
+export function authenticate(ctx: AppContext) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw unauthorized();
+    const session = await checkToken(ctx.db, match[1], 'session');
+    if (!session) throw unauthorized();
+    const user = await findUserById(ctx.db, session.userId);
+    if (!user || user.status !== 'active') throw unauthorized();
+    request.user = user;
+    request.tokenId = session.tokenId;
+  };
+}
+
+/** The signed-in user of a route behind authenticate(). */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}

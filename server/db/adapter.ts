@@ -1,0 +1,23 @@
+/** A row as the drivers return it. */
+export type Row = Record<string, unknown>;
+
+/** What both database drivers offer inside and outside a transaction. */
+export interface Queryable {
+  /** Runs one parameterised statement ($1, $2, …) and returns its rows. */
+  query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+/** The database the server talks to: embedded PGlite or a PostgreSQL server. */
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Takes a transaction-scoped advisory lock so concurrent starts serialise. */
+export async function lockForSetup(tx: Queryable, key: number): Promise<void> {
+  await tx.query('select pg_advisory_xact_lock($1)', [key]);
+}

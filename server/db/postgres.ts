@@ -1,0 +1,55 @@
+import pg from 'pg';
+import type { Db, Queryable } from './adapter';
+
+export interface PostgresOptions {
+  url: string;
+  /** Schema to work in (tests isolate each run in its own schema). */
+  schema?: string;
+}
+
+/** Connects to a PostgreSQL server; fails fast when it cannot be reached. */
+export async function openPostgres(opts: PostgresOptions): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+  });
+  // A pool error on an idle client must not crash the server; the next query reconnects.
+  pool.on('error', (err) => console.error(`PostgreSQL connection error: ${err.message}`));
+  const probe = await pool.connect().catch(async (err: Error) => {
+    await pool.end().catch(() => undefined);
+    throw err;
+  });
+  probe.release();
+
+  const on = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const res = await c.query(sql, params);
+      return res.rows as T[];
+    },
+    async exec(sql: string) {
+      await c.query(sql);
+    },
+  });
+
+  return {
+    kind: 'postgres',
+    ...on(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const out = await fn(on(client));
+        await client.query('commit');
+        return out;
+      } catch (err) {
+        await client.query('rollback').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,76 @@
+import { lockForSetup, type Db } from './adapter';
+import { hashPassword } from '../auth/passwords';
+
+export const DEMO_PASSWORD = 'nocturne-demo';
+const SEED_LOCK = 7_270_002;
+const SEED_KEY = 'demo_seed';
+
+export const DEMO_ACCOUNTS = {
+  physician: 'physician@demo.nocturne.test',
+  annotator: 'annotator@demo.nocturne.test',
+  admin: 'admin@demo.nocturne.test',
+  secondary: 'secondary@demo.nocturne.test',
+} as const;
+
+/** Vital thresholds as the add-patient form sends them for a new patient (spec 1 §3). */
+export const NEW_PATIENT_VITALS = {
+  spo2: { modFrom: 90, modTo: 93, sevFrom: 40, sevTo: 89 },
+  pr: { modFromF: 100, modToF: 120, modFromS: 60, modToS: 60, sevFromF: 120, sevToF: 160, sevFromS: 0, sevToS: 55 },
+  br: { modFromF: 24, modToF: 30, modFromS: 12, modToS: 12, sevFromF: 30, sevToF: 50, sevFromS: 0, sevToS: 10 },
+};
+
+const PATIENTS = [
+  { code: 'NCT1001', first: 'Anna', last: 'Keller', gender: 'F', born: 1958, height: 164, weight: 71, atRisk: 1, diseases: [2, 5] },
+  { code: 'NCT1002', first: 'Marco', last: 'Bianchi', gender: 'M', born: 1971, height: 178, weight: 96, atRisk: 2, diseases: [2, 11] },
+  { code: 'NCT1003', first: 'Lea', last: 'Dubois', gender: 'F', born: 1989, height: 170, weight: 62, atRisk: 0, diseases: [4] },
+  { code: 'NCT1004', first: 'Jonas', last: 'Weber', gender: 'M', born: 1949, height: 172, weight: 84, atRisk: 1, diseases: [3, 6, 7] },
+  { code: 'NCT1005', first: 'Priya', last: 'Nair', gender: 'F', born: 1976, height: 158, weight: 58, atRisk: null, diseases: [1] },
+] as const;
+
+const DEVICES = ['NCT0001', 'NCT0002', 'NCT0003', 'NCT0004', 'NCT0005', 'NCT0006'];
+
+/**
+ * Seeds the demo clinic once: accounts, patients and devices, in one transaction with
+ * the marker that says it was done. Returns false when it had been seeded before.
+ */
+export async function seedDemo(db: Db): Promise<boolean> {
+  const hash = await hashPassword(DEMO_PASSWORD);
+  return db.transaction(async (tx) => {
+    await lockForSetup(tx, SEED_LOCK);
+    const [done] = await tx.query('select 1 from app_meta where key = $1', [SEED_KEY]);
+    if (done) return false;
+
+    const [org] = await tx.query<{ id: number }>(`insert into organisations (name) values ('Nocturne Demo Sleep Clinic') returning id`);
+    const user = async (email: string, fields: Record<string, unknown>) => {
+      const cols = ['email', 'password_hash', 'organisation_id', 'country', ...Object.keys(fields)];
+      const values = [email, hash, org.id, 'Switzerland', ...Object.values(fields)];
+      const [row] = await tx.query<{ id: number }>(
+        `insert into users (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')}) returning id`,
+        values,
+      );
+      return row.id;
+    };
+    const physician = await user(DEMO_ACCOUNTS.physician, { first_name: 'Clara', last_name: 'Meier', role: 'physician', membership_type: 'non-paid' });
+    await user(DEMO_ACCOUNTS.annotator, { first_name: 'Arun', last_name: 'Rao', role: 'annotator', is_annotator: true, physician_id: physician });
+    await user(DEMO_ACCOUNTS.admin, { first_name: 'Alex', last_name: 'Steiner', role: 'admin' });
+    await user(DEMO_ACCOUNTS.secondary, { first_name: 'Sofia', last_name: 'Brunner', role: 'physician', is_secondary_user: true, physician_id: physician });
+
+    for (const p of PATIENTS) {
+      const bmi = Math.round((p.weight / (p.height / 100) ** 2) * 100) / 100;
+      const [row] = await tx.query<{ id: number }>(
+        `insert into patients (patient_code, physician_id, created_by, first_name, last_name, gender, date_of_birth,
+                               at_risk, height, weight, bmi, vital_parameters, country)
+         values ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'Switzerland') returning id`,
+        [p.code, physician, p.first, p.last, p.gender, `${p.born}-01-01`, p.atRisk, p.height, p.weight, bmi, JSON.stringify(NEW_PATIENT_VITALS)],
+      );
+      for (const d of p.diseases) {
+        await tx.query('insert into patient_diseases (patient_id, disease_id) values ($1, $2)', [row.id, d]);
+      }
+    }
+    for (const id of DEVICES) {
+      await tx.query('insert into devices (device_id, physician_id) values ($1, $2)', [id, physician]);
+    }
+    await tx.query('insert into app_meta (key, value) values ($1, $2)', [SEED_KEY, new Date().toISOString()]);
+    return true;
+  });
+}

@@ -1,0 +1,57 @@
+import { readConfig, ConfigError } from './config';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed';
+import { openDatabase, prepare, StartupError, type Running } from './start';
+
+/** `npm start`: one server for the SPA and /api/v1; any start-up failure is one line and exit 1. */
+async function main(): Promise<void> {
+  const config = readConfig();
+  const { db, release } = await openDatabase(config);
+  let running: Running;
+  try {
+    running = await prepare(config, db, release);
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    await release();
+    throw err;
+  }
+  try {
+    await running.app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await running.close().catch(() => undefined);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new StartupError(`Port ${config.port} is already in use. Stop the other server or set PORT to a free port.`);
+    if (code === 'EACCES') throw new StartupError(`Port ${config.port} needs privileges this user does not have. Set PORT to 1024 or above.`);
+    throw err;
+  }
+
+  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  const port = (running.app.server.address() as { port: number }).port;
+  console.log(`Nocturne is running at http://localhost:${port} — database: ${where}.`);
+  if (running.seeded) console.log('Seeded the demo clinic (accounts, patients, devices).');
+  if (config.seedDemo) {
+    console.log(`Sign in as ${DEMO_ACCOUNTS.physician} (or ${DEMO_ACCOUNTS.annotator}, ${DEMO_ACCOUNTS.admin}, ${DEMO_ACCOUNTS.secondary}) with password "${DEMO_PASSWORD}".`);
+  }
+  if (!config.smtpUrl) {
+    console.log(`One-time codes are printed here and readable at http://localhost:${port}/api/v1/dev/outbox?email=<address> (no SMTP_URL set).`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping Nocturne.`);
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err: Error) => {
+  if (err instanceof StartupError || err instanceof ConfigError) {
+    console.error(`Nocturne cannot start: ${err.message}`);
+  } else {
+    console.error(`Nocturne cannot start: ${err.stack ?? err.message}`);
+  }
+  process.exit(1);
+});

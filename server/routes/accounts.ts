@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError } from '../errors';
+import { hashPassword } from '../auth/passwords';
+import { findUserByEmail, normaliseEmail } from '../auth/users';
+import { COUNTRIES, isCountryName } from '../countries';
+import { hit, LIMITS } from '../services/rate-limit';
+import { email, newPassword, strictObject } from './schemas';
+
+const name = { type: 'string', minLength: 1, maxLength: 30, pattern: "^[\\p{L}][\\p{L} .'-]*$" } as const;
+
+interface SignupBody {
+  first_name: string;
+  last_name: string;
+  email: string;
+  password: string;
+  country: string;
+  organisation_name?: string;
+}
+
+/** The country list and signup. */
+export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db, mailer } = ctx;
+
+  app.get('/countries', async () => ({ data: { countries: COUNTRIES } }));
+
+  app.post<{ Body: SignupBody }>(
+    '/signup',
+    {
+      schema: {
+        body: strictObject(
+          {
+            first_name: name,
+            last_name: name,
+            email,
+            password: newPassword,
+            country: { type: 'string', minLength: 1, maxLength: 80 },
+            organisation_name: { type: 'string', maxLength: 80 },
+          },
+          ['organisation_name'],
+        ),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      await hit(db, [[`signup:address:${request.ip}`, LIMITS.signupAddress]]);
+      if (!isCountryName(body.country)) {
+        throw new ApiError(400, 'validation_failed', `Unknown country "${body.country}".`);
+      }
+      const address = normaliseEmail(body.email);
+      if (await findUserByEmail(db, address)) {
+        throw new ApiError(409, 'email_exists', 'An account with this e-mail address already exists.');
+      }
+      const hash = await hashPassword(body.password);
+      await db.transaction(async (tx) => {
+        let organisationId: number | null = null;
+        const orgName = body.organisation_name?.trim();
+        if (orgName) {
+          const [org] = await tx.query<{ id: number }>('insert into organisations (name) values ($1) returning id', [orgName]);
+          organisationId = org.id;
+        }
+        // New physicians wait for the clinic to verify them before they can sign in.
+        await tx.query(
+          `insert into users (email, password_hash, first_name, last_name, country, organisation_id, role, status)
+           values ($1, $2, $3, $4, $5, $6, 'physician', 'pending')`,
+          [address, hash, body.first_name.trim(), body.last_name.trim(), body.country, organisationId],
+        );
+      });
+      await mailer.send({
+        to: address,
+        subject: 'Welcome to Nocturne',
+        text: `Dear ${body.first_name},\n\nthank you for registering with Nocturne. We will verify your account and contact you soon; you can sign in once it is approved.`,
+      });
+      return reply.code(201).send({ code: 'account_created', message: 'Account successfully created' });
+    },
+  );
+}

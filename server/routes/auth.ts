@@ -1,0 +1,135 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError } from '../errors';
+import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/passwords';
+import { consumeOtp, issueOtp, OTP_TTL_MS } from '../auth/otp';
+import { checkToken, issueToken, revokeAllTokens, revokeToken } from '../auth/tokens';
+import { findUserByEmail, normaliseEmail, userDetails } from '../auth/users';
+import { hit, LIMITS } from '../services/rate-limit';
+import { email, newPassword, otp, password, strictObject } from './schemas';
+
+const INVALID_LOGIN = 'Invalid email or password!';
+const INVALID_OTP = 'The code is wrong or has expired. Request a new code and try again.';
+const OTP_MINUTES = OTP_TTL_MS / 60_000;
+
+const ip = (request: FastifyRequest) => request.ip;
+
+/** Sign-in (password, then one-time code), sign-out, the current user, forgot password. */
+export function authRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db, mailer } = ctx;
+
+  app.post<{ Body: { email: string; password: string } }>(
+    '/login',
+    { schema: { body: strictObject({ email, password }) } },
+    async (request, reply) => {
+      const address = normaliseEmail(request.body.email);
+      await hit(db, [
+        [`login:account:${address}`, LIMITS.loginAccount],
+        [`login:address:${ip(request)}`, LIMITS.loginAddress],
+      ]);
+      const user = await findUserByEmail(db, address);
+      const ok = await verifyPassword(request.body.password, user?.password_hash ?? DUMMY_HASH);
+      if (!user || !ok || user.role === 'system') throw new ApiError(401, 'invalid_login', INVALID_LOGIN);
+      if (user.status === 'pending') {
+        throw new ApiError(403, 'account_pending', 'Your account is waiting for approval. We will contact you soon.');
+      }
+      if (user.status === 'disabled') throw new ApiError(403, 'account_disabled', 'This account has been disabled.');
+      const code = await issueOtp(db, user.id, 'login');
+      await mailer.send({
+        to: user.email,
+        subject: 'Your Nocturne sign-in code',
+        text: `Your one-time sign-in code is ${code}. It expires in ${OTP_MINUTES} minutes and works once.\n\nIf you did not try to sign in, change your password.`,
+        code,
+      });
+      return reply.code(200).send({ code: 'user_verified_check_otp', message: 'A one-time code was sent to your e-mail address.' });
+    },
+  );
+
+  app.post<{ Body: { email: string; otp: string } }>(
+    '/verify-otp',
+    { schema: { body: strictObject({ email, otp }) } },
+    async (request, reply) => {
+      const address = normaliseEmail(request.body.email);
+      await hit(db, [
+        [`otp:account:${address}`, LIMITS.otpAccount],
+        [`otp:address:${ip(request)}`, LIMITS.otpAddress],
+      ]);
+      const user = await findUserByEmail(db, address);
+      if (!user || user.status !== 'active') throw new ApiError(401, 'invalid_otp', INVALID_OTP);
+      const ok = await consumeOtp(db, user.id, 'login', request.body.otp.trim());
+      if (!ok) throw new ApiError(401, 'invalid_otp', INVALID_OTP);
+      const token = await issueToken(db, user.id, 'session');
+      return reply.code(202).send({ code: 'otp_verified', data: { user_id: user.id, token } });
+    },
+  );
+
+  app.get('/logout', { preHandler: authenticate(ctx) }, async (request) => {
+    await revokeToken(db, request.tokenId!);
+    return { code: 'logged_out', message: 'Signed out.' };
+  });
+
+  app.get('/user', { preHandler: authenticate(ctx) }, async (request) => ({
+    data: { user_details: userDetails(currentUser(request)) },
+  }));
+
+  app.post<{ Body: { email: string } }>(
+    '/forgot-password',
+    { schema: { body: strictObject({ email }) } },
+    async (request) => {
+      const address = normaliseEmail(request.body.email);
+      await hit(db, [
+        [`forgot:account:${address}`, LIMITS.forgotAccount],
+        [`forgot:address:${ip(request)}`, LIMITS.forgotAddress],
+      ]);
+      const user = await findUserByEmail(db, address);
+      // The answer is the same whether or not the account exists.
+      if (user && user.status === 'active') {
+        const code = await issueOtp(db, user.id, 'password_reset');
+        await mailer.send({
+          to: user.email,
+          subject: 'Reset your Nocturne password',
+          text: `Your password reset code is ${code}. It expires in ${OTP_MINUTES} minutes and works once.\n\nIf you did not ask to reset your password, ignore this message.`,
+          code,
+        });
+      }
+      return { code: 'user_reset_password_token_sent', message: 'If an account exists for this e-mail address, a reset code has been sent to it.' };
+    },
+  );
+
+  app.post<{ Body: { email: string; otp: string } }>(
+    '/forgot-password-verify-otp',
+    { schema: { body: strictObject({ email, otp }) } },
+    async (request) => {
+      const address = normaliseEmail(request.body.email);
+      await hit(db, [
+        [`otp:account:${address}`, LIMITS.otpAccount],
+        [`otp:address:${ip(request)}`, LIMITS.otpAddress],
+      ]);
+      const user = await findUserByEmail(db, address);
+      if (!user || user.status !== 'active') throw new ApiError(401, 'invalid_otp', INVALID_OTP);
+      const ok = await consumeOtp(db, user.id, 'password_reset', request.body.otp.trim());
+      if (!ok) throw new ApiError(401, 'invalid_otp', INVALID_OTP);
+      const resetToken = await issueToken(db, user.id, 'password_reset');
+      return { code: 'otp_matched', message: 'Code accepted. Choose a new password.', data: { reset_token: resetToken } };
+    },
+  );
+
+  app.patch<{ Body: { email: string; reset_token: string; password: string } }>(
+    '/reset-password',
+    { schema: { body: strictObject({ email, reset_token: { type: 'string', minLength: 1, maxLength: 200 }, password: newPassword }) } },
+    async (request) => {
+      const user = await findUserByEmail(db, request.body.email);
+      const reset = await checkToken(db, request.body.reset_token, 'password_reset');
+      if (!user || !reset || reset.userId !== user.id) {
+        throw new ApiError(401, 'invalid_reset_token', 'This password reset has expired. Start again from "Forgot password".');
+      }
+      const hash = await hashPassword(request.body.password);
+      await db.transaction(async (tx) => {
+        await tx.query('update users set password_hash = $2, updated_at = now() where id = $1', [user.id, hash]);
+        await revokeAllTokens(tx, user.id);
+      });
+      return { code: 'password_reset_success', message: 'Your password has been reset. Sign in with the new password.' };
+    },
+  );
+}

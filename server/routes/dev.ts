@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { normaliseEmail } from '../auth/users';
+
+/**
+ * GET /dev/outbox?email=…: the messages the outbox mailer kept, newest first. Registered
+ * only without SMTP and outside production, so a new user and the tests can sign in.
+ */
+export function devRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get<{ Querystring: { email: string } }>(
+    '/dev/outbox',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['email'],
+          properties: { email: { type: 'string', minLength: 1, maxLength: 254 } },
+        },
+      },
+    },
+    async (request) => {
+      const rows = await ctx.db.query<{ id: number; to_email: string; subject: string; body: string; code: string | null; created_at: Date }>(
+        `select id, to_email, subject, body, code, created_at from mail_outbox where to_email = $1 order by id desc limit 50`,
+        [normaliseEmail(request.query.email)],
+      );
+      return {
+        data: {
+          messages: rows.map((r) => ({ id: r.id, to: r.to_email, subject: r.subject, text: r.body, code: r.code, created_at: r.created_at })),
+        },
+      };
+    },
+  );
+}

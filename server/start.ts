@@ -1,0 +1,95 @@
+import { mkdir, rm, writeFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { redactUrl, type Config } from './config';
+import type { Db } from './db/adapter';
+import { migrate } from './db/migrate';
+import { openPglite } from './db/pglite';
+import { openPostgres } from './db/postgres';
+import { seedDemo } from './db/seed';
+import { outboxMailer, smtpMailer } from './services/mail';
+import { pruneRateLimits } from './services/rate-limit';
+
+/** A start-up failure with the one line the user should read. */
+export class StartupError extends Error {}
+
+async function ensureWritableDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    const probe = path.join(dir, `.write-probe-${process.pid}`);
+    await writeFile(probe, '');
+    await rm(probe);
+  } catch (err) {
+    throw new StartupError(`Data directory ${dir} is not writable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}). Set DATA_DIR to a writable directory.`);
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** One embedded database per directory: a second server on it would corrupt it. */
+async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+  const lock = path.join(dir, 'nocturne.pid');
+  const other = Number(await readFile(lock, 'utf8').catch(() => ''));
+  if (other && other !== process.pid && pidAlive(other)) {
+    throw new StartupError(`Data directory ${dir} is in use by another Nocturne server (pid ${other}). Stop it or set DATA_DIR.`);
+  }
+  await writeFile(lock, String(process.pid));
+  return () => rm(lock, { force: true });
+}
+
+/** Opens the configured database: PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR. */
+export async function openDatabase(config: Config): Promise<{ db: Db; release: () => Promise<void> }> {
+  if (config.databaseUrl) {
+    try {
+      return { db: await openPostgres({ url: config.databaseUrl }), release: async () => undefined };
+    } catch (err) {
+      throw new StartupError(`Database unreachable at ${redactUrl(config.databaseUrl)}: ${(err as Error).message || (err as NodeJS.ErrnoException).code}`);
+    }
+  }
+  await ensureWritableDir(config.dataDir);
+  const release = await lockDataDir(config.dataDir);
+  try {
+    return { db: await openPglite(path.join(config.dataDir, 'pglite')), release };
+  } catch (err) {
+    await release();
+    throw new StartupError(`Cannot open the embedded database in ${config.dataDir}: ${(err as Error).message}`);
+  }
+}
+
+export interface Running {
+  app: FastifyInstance;
+  db: Db;
+  seeded: boolean;
+  close(): Promise<void>;
+}
+
+/** Migrates, seeds once, builds the app; the caller listens. */
+export async function prepare(config: Config, db: Db, release: () => Promise<void> = async () => undefined): Promise<Running> {
+  try {
+    await migrate(db);
+  } catch (err) {
+    throw new StartupError(`${(err as Error).message}. The database was left as it was before this migration.`);
+  }
+  const seeded = config.seedDemo ? await seedDemo(db) : false;
+  await pruneRateLimits(db);
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(db);
+  const app = await buildApp({ db, config, mailer });
+  return {
+    app,
+    db,
+    seeded,
+    async close() {
+      await app.close();
+      await db.close();
+      await release();
+    },
+  };
+}
