@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { readConfig, type Config } from '../../server/config';
+import type { Db } from '../../server/db/adapter';
+import { openPglite } from '../../server/db/pglite';
+import { openPostgres } from '../../server/db/postgres';
+import { prepare } from '../../server/start';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../server/db/seed';
+
+export { DEMO_ACCOUNTS, DEMO_PASSWORD };
+
+/** Which database the server suite runs on: PGlite, or PostgreSQL at TEST_DATABASE_URL. */
+export const TEST_DB = process.env.NOCTURNE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+/** A fresh database: in-memory PGlite, or a schema of its own in the test PostgreSQL. */
+export async function freshDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (TEST_DB === 'pglite') return { db: await openPglite(null), drop: async () => undefined };
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('NOCTURNE_TEST_DB=postgres needs TEST_DATABASE_URL');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const db = await openPostgres({ url, schema });
+  return {
+    db,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  close(): Promise<void>;
+  /** JSON request through the real HTTP stack (light-my-request). */
+  call(method: string, url: string, opts?: { body?: unknown; token?: string; ip?: string }): Promise<LightMyRequestResponse>;
+}
+
+/** A migrated, seeded server on a fresh database, with no SPA. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const config = { ...readConfig({ ...env }), webRoot: null };
+  const { db, drop } = await freshDb();
+  const running = await prepare(config, db);
+  return {
+    app: running.app,
+    db,
+    config,
+    async close() {
+      await running.close();
+      await drop();
+    },
+    call(method, url, opts = {}) {
+      return running.app.inject({
+        method: method as 'GET',
+        url: `/api/v1${url}`,
+        payload: opts.body as object | undefined,
+        headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
+        remoteAddress: opts.ip ?? '127.0.0.1',
+      });
+    },
+  };
+}
+
+/** The newest one-time code mailed to an address (dev outbox). */
+export async function lastCode(server: TestServer, email: string): Promise<string> {
+  const res = await server.call('GET', `/dev/outbox?email=${encodeURIComponent(email)}`);
+  const code = res.json().data.messages.find((m: { code: string | null }) => m.code)?.code;
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  return code;
+}
+
+/** Signs in with password and OTP; returns the session token. */
+export async function signIn(server: TestServer, email: string, password = DEMO_PASSWORD): Promise<{ token: string; userId: number }> {
+  const login = await server.call('POST', '/login', { body: { email, password } });
+  if (login.statusCode !== 200) throw new Error(`login ${login.statusCode}: ${login.body}`);
+  const otp = await lastCode(server, email);
+  const res = await server.call('POST', '/verify-otp', { body: { email, otp } });
+  if (res.statusCode !== 202) throw new Error(`verify-otp ${res.statusCode}: ${res.body}`);
+  return { token: res.json().data.token, userId: res.json().data.user_id };
+}
+
+let userSeq = 0;
+/** Adds an active account with a fresh e-mail (so per-account limits of one test do not touch another). */
+export async function createUser(
+  server: TestServer,
+  fields: { role?: string; physician_id?: number; is_annotator?: boolean; status?: string; password?: string } = {},
+): Promise<{ id: number; email: string; password: string }> {
+  const { hashPassword } = await import('../../server/auth/passwords');
+  const email = `user${++userSeq}.${randomBytes(3).toString('hex')}@test.nocturne.test`;
+  const password = fields.password ?? DEMO_PASSWORD;
+  const [row] = await server.db.query<{ id: number }>(
+    `insert into users (email, password_hash, first_name, last_name, country, role, physician_id, is_annotator, status)
+     values ($1, $2, 'Test', 'User', 'Switzerland', $3, $4, $5, $6) returning id`,
+    [email, await hashPassword(password), fields.role ?? 'physician', fields.physician_id ?? null, fields.is_annotator ?? false, fields.status ?? 'active'],
+  );
+  return { id: row.id, email, password };
+}
