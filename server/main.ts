@@ -14,6 +14,17 @@ async function main(): Promise<void> {
     await release();
     throw err;
   }
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping Nocturne.`);
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
   try {
     await running.app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -35,16 +46,6 @@ async function main(): Promise<void> {
     console.log(`One-time codes are printed here and readable at http://localhost:${port}/api/v1/dev/outbox?email=<address> (no SMTP_URL set).`);
   }
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: stopping Nocturne.`);
-    await running.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((err: Error) => {
