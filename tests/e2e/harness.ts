@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const DEMO_PASSWORD = 'nocturne-demo';
+export const DEMO = {
+  physician: 'physician@demo.nocturne.test',
+  annotator: 'annotator@demo.nocturne.test',
+  admin: 'admin@demo.nocturne.test',
+  secondary: 'secondary@demo.nocturne.test',
+} as const;
+
+/** The real server (`npm start`'s entry) on a fresh data directory and a free port, serving dist/. */
+export interface AppServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startAppServer(env: Record<string, string> = {}): Promise<AppServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.resolve('dist'), DATABASE_URL: '', SMTP_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      output += c.toString();
+      const m = /running at (http:\/\/localhost:\d+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1].replace('localhost', '127.0.0.1'));
+      }
+    });
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    url,
+    async close() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium with WebGL through SwiftShader; never a downloaded browser. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+    ],
+  });
+}
+
+/** A fresh browser context whose page fails the test on an uncaught page error. */
+export async function newPage(browser: Browser, base: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return { context, page, errors };
+}
+
+/** The newest one-time code mailed to an address, read from the dev outbox. */
+export async function outboxCode(base: string, email: string): Promise<string> {
+  const res = await fetch(`${base}/api/v1/dev/outbox?email=${encodeURIComponent(email)}`);
+  const body = (await res.json()) as { data: { messages: Array<{ code: string | null }> } };
+  const code = body.data.messages.find((m) => m.code)?.code;
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  return code;
+}
+
+/** Signs in through the sign-in form as a person would: password, then the mailed code. */
+export async function signInThroughForm(page: Page, base: string, email: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.getByTestId('signin-email').fill(email);
+  await page.getByTestId('signin-password').fill(password);
+  await page.getByTestId('signin-submit').click();
+  await page.getByTestId('otp-input').waitFor();
+  const code = await outboxCode(base, email);
+  await page.getByTestId('otp-input').fill(code);
+  await page.getByTestId('otp-submit').click();
+}
