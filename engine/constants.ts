@@ -1,0 +1,18 @@
+import { ms } from './units';
+
+/** One day (spec 2 §9: day length 864e5 ms). */
+export const DAY_MS = ms(86_400_000);
+/** Trend-view padding on both ends of each day (spec 2 §4). */
+export const DAY_MARGIN_MS = ms(8 * 3_600_000);
+/** Device codes that mark a missing sample in every channel (spec 2 §5). */
+export const MISSING_CODES: readonly number[] = [-1, -2];
+/** Channels where any non-positive value is missing too (spec 2 §5). */
+export const NON_POSITIVE_MISSING_CHANNELS: readonly string[] = ['SPO2', 'PR'];
+/** Largest window the exact statistics mode sorts. */
+export const EXACT_MAX_SAMPLES = 1_000_000;
+/** Percentiles of range summaries (spec 2 §5): lower, median, upper. */
+export const PERCENTILES = { lower: 0.1, median: 0.5, upper: 0.9 } as const;
+/** Column flag of a view: missing samples lie before this column's first valid one. */
+export const GAP_BEFORE = 1;
+/** Bytes a view column takes (x, first, min, max, last as float32, flags as uint8). */
+export const VIEW_BYTES_PER_COLUMN = 21;

@@ -1,0 +1,8 @@
+// Public face of the Nocturne signal engine, shared by workers/ and server/.
+export { Engine, loadEngine, ENGINE_VERSION, type EngineMemory } from './engine';
+export { EngineError, toEngineError, type EngineErrorCode } from './errors';
+export * from './constants';
+export * from './units';
+export * from './vitals';
+export type * from './types';
+export { sampleRange, viewGeometry, samplePosition, boundAt, endTime, type ChannelClock } from './time';

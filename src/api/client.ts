@@ -1,0 +1,58 @@
+import { API_BASE } from '../config';
+import { ApiError, NETWORK_ERROR_CODE, toApiError } from './errors';
+import type { Envelope } from './types';
+
+/** Supplies the bearer token and hears about every failed call; set once by the app. */
+export interface ClientHooks {
+  getToken(): string | null;
+  onError(error: ApiError): void;
+}
+
+let hooks: ClientHooks = { getToken: () => null, onError: () => {} };
+
+/** Connects the client to the session store and the global error policy. */
+export function configureClient(next: ClientHooks): void {
+  hooks = next;
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * Calls `API_BASE + path` and returns the JSON envelope. Any 2xx is success; 204/205
+ * give an empty envelope. Failures throw ApiError after the global hook has seen them.
+ */
+export async function request<T>(method: Method, path: string, body?: unknown): Promise<Envelope<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = hooks.getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (cause) {
+    throw new ApiError(0, NETWORK_ERROR_CODE, cause instanceof Error ? cause.message : String(cause));
+  }
+
+  if (response.status === 204 || response.status === 205) return {};
+  const parsed = await readJson(response);
+  if (response.ok) return (parsed ?? {}) as Envelope<T>;
+
+  const error = toApiError(response.status, parsed, response.statusText || `HTTP ${response.status}`);
+  hooks.onError(error);
+  throw error;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,43 @@
+/** Error of any API call: HTTP status plus the server's stable code and human message. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Status 0: the request never got an HTTP answer (offline, server down). */
+export const NETWORK_ERROR_CODE = 'network_error';
+
+/** The server's wording for a missing, expired or revoked token (spec 1 §4). */
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
+
+/** What the app does about a failed call. */
+export type ErrorAction = 'clear-session' | 'pass';
+
+/**
+ * Any answer saying 'Invalid credentials' ends the session; every other error, 401s
+ * included, goes to whoever made the call. On the sign-in page nothing is cleared: the
+ * form shows its own error and there is no session to end.
+ */
+export function actionForError(
+  error: { status: number; code?: string; message?: string },
+  context: { onSignInPage: boolean },
+): ErrorAction {
+  if (context.onSignInPage) return 'pass';
+  const invalid = error.message === INVALID_CREDENTIALS_MESSAGE || error.code === 'invalid_credentials';
+  return invalid ? 'clear-session' : 'pass';
+}
+
+/** Builds an ApiError from whatever a failed response carried. */
+export function toApiError(status: number, body: unknown, fallbackMessage: string): ApiError {
+  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown };
+  const code = typeof b.code === 'string' ? b.code : `http_${status}`;
+  const message = typeof b.message === 'string' && b.message ? b.message : fallbackMessage;
+  return new ApiError(status, code, message);
+}

@@ -1,0 +1,38 @@
+import { useQuery } from '@tanstack/react-query';
+import { useSnapshot } from 'valtio';
+import { session } from '../state/session';
+import { api } from './endpoints';
+
+/** Query keys in one place so invalidation and prefetch agree. */
+export const queryKeys = {
+  user: ['user'] as const,
+  countries: ['countries'] as const,
+  patients: ['physician', 'patients'] as const,
+};
+
+/** The signed-in user's details, refreshed from the server whenever a token is held. */
+export function useUserQuery() {
+  const { token } = useSnapshot(session);
+  return useQuery({
+    queryKey: [...queryKeys.user, token],
+    queryFn: async () => (await api.user()).data?.user_details ?? null,
+    enabled: Boolean(token),
+  });
+}
+
+/** Countries for signup and profile; they change rarely, so they are cached for the visit. */
+export function useCountriesQuery() {
+  return useQuery({
+    queryKey: queryKeys.countries,
+    queryFn: async () => (await api.countries()).data?.countries ?? [],
+    staleTime: Infinity,
+  });
+}
+
+/** The physician's patients (an annotator's physician's, for annotators). */
+export function usePatientsQuery() {
+  return useQuery({
+    queryKey: queryKeys.patients,
+    queryFn: async () => (await api.patients()).data?.patients ?? [],
+  });
+}

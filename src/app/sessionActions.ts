@@ -1,0 +1,41 @@
+import { navigate } from 'wouter/use-browser-location';
+import { configureClient } from '../api/client';
+import { api } from '../api/endpoints';
+import { actionForError } from '../api/errors';
+import { queryClient } from '../api/queryClient';
+import { LOGOUT_LANDING, PATHS } from '../routes';
+import { clearEverything, session, signOut } from '../state/session';
+
+function onSignInPage(): boolean {
+  const p = window.location.pathname;
+  return p === PATHS.signIn || p === PATHS.signInTop || p === `${PATHS.signIn}/` || p === `${PATHS.signInTop}/`;
+}
+
+/** Wires the API client to the session: token in, 'Invalid credentials' out (spec 1 §4). */
+export function connectClientToSession(): void {
+  configureClient({
+    getToken: () => session.token,
+    onError: (error) => {
+      if (actionForError(error, { onSignInPage: onSignInPage() }) !== 'clear-session') return;
+      if (!session.token) return;
+      clearEverything();
+      queryClient.clear();
+      navigate(PATHS.root, { replace: true });
+    },
+  });
+}
+
+/**
+ * Ends the session on the server and here, drops cached server data and lands on the
+ * dashboard alias, which the guard turns into sign-in. Used by logout and idle sign-out.
+ */
+export async function logout(): Promise<void> {
+  try {
+    await api.logout();
+  } catch {
+    // The token may already be gone on the server; signing out locally is what matters.
+  }
+  signOut();
+  queryClient.clear();
+  navigate(LOGOUT_LANDING, { replace: true });
+}

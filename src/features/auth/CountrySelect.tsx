@@ -1,0 +1,31 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Country } from '../../api/types';
+
+interface Props {
+  query: UseQueryResult<Country[]>;
+  value: string;
+  onChange: (code: string) => void;
+}
+
+/** The country list from GET /countries; its code is what signup sends. */
+export function CountrySelect({ query, value, onChange }: Props) {
+  const { t } = useTranslation();
+  const id = useId();
+  const countries = query.data ?? [];
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t('auth.signup.country')}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid="signup-country" required>
+        <option value="">{query.isPending ? t('auth.signup.countriesLoading') : t('auth.signup.countryPlaceholder')}</option>
+        {countries.map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+      {query.isError && <p className="field-error">{t('auth.signup.countriesError')}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import { useReducer, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { api } from '../../api/endpoints';
+import { errorText } from '../../api/messages';
+import { OTP_LENGTH, PASSWORD_MIN_LENGTH } from '../../config';
+import { PATHS } from '../../routes';
+import { Alert } from '../../ui/Alert';
+import { Field } from '../../ui/Field';
+import { AuthLayout } from './AuthLayout';
+import { forgotReducer, initialForgot, stepNumber } from './forgotMachine';
+import { OtpInput } from './OtpInput';
+import { isEmail, isOtp, isStrongEnough } from './validate';
+
+/** /forgot_password: e-mail → one-time code → new password. */
+export function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const [state, dispatch] = useReducer(forgotReducer, initialForgot);
+  const [email, setEmail] = useState('');
+  const [otp, setOtp] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [invalid, setInvalid] = useState<string | null>(null);
+
+  async function run(check: () => string | null, call: () => Promise<void>) {
+    const problem = check();
+    setInvalid(problem);
+    if (problem) return;
+    dispatch({ type: 'request' });
+    try {
+      await call();
+    } catch (error) {
+      dispatch({ type: 'failed', error });
+    }
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (state.step === 'email') {
+      void run(
+        () => (isEmail(email) ? null : t('validation.email')),
+        async () => {
+          await api.forgotPassword(email.trim());
+          dispatch({ type: 'emailVerified', email: email.trim() });
+        },
+      );
+    } else if (state.step === 'otp') {
+      void run(
+        () => (isOtp(otp) ? null : t('validation.otp', { length: OTP_LENGTH })),
+        async () => {
+          const res = await api.forgotPasswordVerifyOtp(state.email, otp);
+          dispatch({ type: 'otpVerified', resetToken: res.data?.reset_token ?? '' });
+        },
+      );
+    } else if (state.step === 'password') {
+      void run(
+        () =>
+          !isStrongEnough(password)
+            ? t('validation.passwordLength', { min: PASSWORD_MIN_LENGTH })
+            : password !== confirm
+              ? t('validation.passwordMismatch')
+              : null,
+        async () => {
+          await api.resetPassword(state.email, state.resetToken, password);
+          setPassword('');
+          setConfirm('');
+          dispatch({ type: 'passwordReset' });
+        },
+      );
+    }
+  }
+
+  if (state.step === 'done') {
+    return (
+      <AuthLayout title={t('auth.forgot.doneTitle')}>
+        <Alert tone="success">{t('auth.forgot.doneText')}</Alert>
+        <Link href={PATHS.signIn} className="button button-primary button-block">
+          {t('auth.forgot.backToSignIn')}
+        </Link>
+      </AuthLayout>
+    );
+  }
+
+  const message = invalid ?? (state.error ? errorText(t, state.error) : null);
+  const labels = {
+    email: [t('auth.forgot.sendCode'), t('auth.forgot.sending')],
+    otp: [t('auth.forgot.verify'), t('auth.forgot.verifying')],
+    password: [t('auth.forgot.save'), t('auth.forgot.saving')],
+  }[state.step];
+  return (
+    <AuthLayout title={t('auth.forgot.title')} subtitle={t('auth.forgot.step', { step: stepNumber(state.step) })}>
+      <form className="auth-form" onSubmit={submit} noValidate>
+        {state.step === 'email' && (
+          <>
+            <p className="auth-hint">{t('auth.forgot.emailHint')}</p>
+            <Field
+              label={t('auth.forgot.email')}
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              data-testid="forgot-email"
+              autoFocus
+              required
+            />
+          </>
+        )}
+        {state.step === 'otp' && (
+          <>
+            <p className="auth-hint">{t('auth.forgot.otpHint', { length: OTP_LENGTH, email: state.email })}</p>
+            <OtpInput label={t('auth.forgot.otp')} value={otp} onChange={setOtp} testId="forgot-otp" />
+          </>
+        )}
+        {state.step === 'password' && (
+          <>
+            <p className="auth-hint">{t('auth.forgot.passwordHint', { min: PASSWORD_MIN_LENGTH })}</p>
+            <Field
+              label={t('auth.forgot.newPassword')}
+              type="password"
+              autoComplete="new-password"
+              minLength={PASSWORD_MIN_LENGTH}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              data-testid="forgot-password"
+              autoFocus
+              required
+            />
+            <Field
+              label={t('auth.forgot.confirmPassword')}
+              type="password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              data-testid="forgot-password-confirm"
+              required
+            />
+          </>
+        )}
+        {message && (
+          <Alert tone="error" testId="forgot-error">
+            {message}
+          </Alert>
+        )}
+        <button type="submit" className="button button-primary button-block" disabled={state.pending} data-testid="forgot-submit">
+          {state.pending ? labels[1] : labels[0]}
+        </button>
+        <p className="auth-alt">
+          <Link href={PATHS.signIn}>{t('auth.forgot.backToSignIn')}</Link>
+        </p>
+      </form>
+    </AuthLayout>
+  );
+}

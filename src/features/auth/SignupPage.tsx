@@ -1,0 +1,106 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { api } from '../../api/endpoints';
+import { useCountriesQuery } from '../../api/hooks';
+import { errorText } from '../../api/messages';
+import type { SignupInput } from '../../api/types';
+import { PASSWORD_MIN_LENGTH } from '../../config';
+import { PATHS } from '../../routes';
+import { Alert } from '../../ui/Alert';
+import { Field } from '../../ui/Field';
+import { AuthLayout } from './AuthLayout';
+import { CountrySelect } from './CountrySelect';
+import { isEmail, isStrongEnough } from './validate';
+
+const EMPTY: SignupInput = { first_name: '', last_name: '', email: '', password: '', country: '', organisation_name: '' };
+
+/** /signup: a request for an account, reviewed before it is activated. */
+export function SignupPage() {
+  const { t } = useTranslation();
+  const countries = useCountriesQuery();
+  const [form, setForm] = useState<SignupInput>(EMPTY);
+  const [status, setStatus] = useState<'idle' | 'pending' | 'done'>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const set = (key: keyof SignupInput) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+
+  function problem(): string | null {
+    if (!form.first_name.trim()) return t('validation.firstName');
+    if (!form.last_name.trim()) return t('validation.lastName');
+    if (!isEmail(form.email)) return t('validation.email');
+    if (!isStrongEnough(form.password)) return t('validation.passwordLength', { min: PASSWORD_MIN_LENGTH });
+    if (!form.country) return t('validation.country');
+    return null;
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const found = problem();
+    setError(found);
+    if (found) return;
+    setStatus('pending');
+    try {
+      const organisation = form.organisation_name?.trim();
+      await api.signup({
+        ...form,
+        first_name: form.first_name.trim(),
+        last_name: form.last_name.trim(),
+        email: form.email.trim(),
+        organisation_name: organisation || undefined,
+      });
+      setStatus('done');
+    } catch (err) {
+      setError(errorText(t, err));
+      setStatus('idle');
+    }
+  }
+
+  if (status === 'done') {
+    return (
+      <AuthLayout title={t('auth.signup.successTitle')}>
+        <div data-testid="signup-success">
+          <Alert tone="success">{t('auth.signup.successText')}</Alert>
+        </div>
+        <Link href={PATHS.signIn} className="button button-primary button-block">
+          {t('auth.signup.signIn')}
+        </Link>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title={t('auth.signup.title')} subtitle={t('auth.signup.subtitle')}>
+      <form className="auth-form" onSubmit={submit} noValidate>
+        <div className="field-pair">
+          <Field label={t('auth.signup.firstName')} autoComplete="given-name" maxLength={30} value={form.first_name} onChange={(e) => set('first_name')(e.target.value)} data-testid="signup-first-name" required />
+          <Field label={t('auth.signup.lastName')} autoComplete="family-name" maxLength={30} value={form.last_name} onChange={(e) => set('last_name')(e.target.value)} data-testid="signup-last-name" required />
+        </div>
+        <Field label={t('auth.signup.email')} type="email" autoComplete="email" value={form.email} onChange={(e) => set('email')(e.target.value)} data-testid="signup-email" required />
+        <Field
+          label={t('auth.signup.password')}
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          hint={t('auth.signup.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+          value={form.password}
+          onChange={(e) => set('password')(e.target.value)}
+          data-testid="signup-password"
+          required
+        />
+        <CountrySelect query={countries} value={form.country} onChange={set('country')} />
+        <Field label={t('auth.signup.organisation')} autoComplete="organization" maxLength={80} value={form.organisation_name ?? ''} onChange={(e) => set('organisation_name')(e.target.value)} data-testid="signup-organisation" />
+        {error && (
+          <Alert tone="error" testId="signup-error">
+            {error}
+          </Alert>
+        )}
+        <button type="submit" className="button button-primary button-block" disabled={status === 'pending'} data-testid="signup-submit">
+          {status === 'pending' ? t('auth.signup.submitting') : t('auth.signup.submit')}
+        </button>
+        <p className="auth-alt">
+          {t('auth.signup.haveAccount')} <Link href={PATHS.signIn}>{t('auth.signup.signIn')}</Link>
+        </p>
+      </form>
+    </AuthLayout>
+  );
+}

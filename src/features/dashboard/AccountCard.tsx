@@ -1,0 +1,27 @@
+import { useTranslation } from 'react-i18next';
+import type { UserDetails } from '../../api/types';
+
+/** Who is signed in and with which role, membership and recording window. */
+export function AccountCard({ user }: { user: UserDetails }) {
+  const { t } = useTranslation();
+  const role = user.is_admin ? 'admin' : user.is_annotator ? 'annotator' : 'physician';
+  return (
+    <section className="card" aria-labelledby="account-card-title">
+      <h2 id="account-card-title" className="card-title">
+        {t('dashboard.account.title')}
+      </h2>
+      <dl className="facts">
+        <dt>{t('dashboard.account.role')}</dt>
+        <dd>{t(`dashboard.account.${role}`)}</dd>
+        <dt>{t('dashboard.account.membership')}</dt>
+        <dd>{t(`dashboard.account.${user.membership_type === 'paid' ? 'paid' : 'non-paid'}`)}</dd>
+        {user.window_start_time && user.window_end_time && (
+          <>
+            <dt>{t('dashboard.account.window')}</dt>
+            <dd>{t('dashboard.account.windowValue', { start: user.window_start_time, end: user.window_end_time })}</dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { session } from '../../state/session';
+import { AccountCard } from './AccountCard';
+import { EngineStatusCard } from './EngineStatusCard';
+
+type PartOfDay = 'morning' | 'afternoon' | 'evening';
+
+function partOfDay(hour: number): PartOfDay {
+  if (hour < 12) return 'morning';
+  if (hour < 18) return 'afternoon';
+  return 'evening';
+}
+
+/** /app/: greeting and system status; the clinical widgets arrive with their issue. */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const { user_details } = useSnapshot(session);
+  const name = user_details?.first_name ?? '';
+  return (
+    <div className="page dashboard" data-testid="dashboard">
+      <section className="page-intro">
+        <h2 className="greeting">{t(`dashboard.greeting.${partOfDay(new Date().getHours())}`, { name })}</h2>
+        <p className="muted">{t('dashboard.intro')}</p>
+      </section>
+      <div className="card-grid">
+        <EngineStatusCard />
+        {user_details && <AccountCard user={user_details} />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next';
+
+export type PlaceholderId = 'realtime' | 'deviceConfig' | 'dataCenter' | 'addPatient';
+
+/** An honest stand-in for a screen built in a later issue: what it will do, and that it is not here yet. */
+export function PlaceholderPage({ id }: { id: PlaceholderId }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card placeholder" data-testid={`placeholder-${id}`}>
+      <p>{t(`placeholder.${id}`)}</p>
+      <p className="muted">{t('placeholder.later')}</p>
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { useEffect, type ReactNode } from 'react';
+import { useSnapshot } from 'valtio';
+import { useLocation } from 'wouter';
+import { useUserQuery } from '../../api/hooks';
+import { logout } from '../../app/sessionActions';
+import { PATHS } from '../../routes';
+import { capabilitiesOf } from '../../state/roles';
+import { authorized, session } from '../../state/session';
+import { toggleSidebar, ui } from '../../state/ui';
+import { normalisePath } from './guard';
+import { Header } from './Header';
+import { Sidebar } from './Sidebar';
+import { useIdleSignOut } from './useIdleSignOut';
+import { usePageTitle } from './usePageTitle';
+
+/** Sidebar, header and content for every signed-in /app page. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const snap = useSnapshot(session);
+  const { sidebarOpen } = useSnapshot(ui);
+  const [path] = useLocation();
+  const title = usePageTitle();
+  const user = useUserQuery();
+
+  // The stored details may be stale (role changed, name edited): the server's win.
+  useEffect(() => {
+    if (user.data) authorized(user.data);
+  }, [user.data]);
+
+  useIdleSignOut(snap.is_authenticated, () => void logout());
+
+  // The real-time dashboard needs the width; it keeps the sidebar collapsed (spec 1 §2)
+  // without overwriting the user's own preference.
+  const forcedCollapsed = normalisePath(path) === PATHS.realtime;
+  const open = sidebarOpen && !forcedCollapsed;
+  const caps = capabilitiesOf(snap.user_details);
+
+  return (
+    <div className={`app ${open ? 'sidebar-open' : 'sidebar-collapsed'}`}>
+      <Sidebar caps={caps} open={open} onToggle={toggleSidebar} />
+      <div className="app-main">
+        <Header title={title} user={snap.user_details} />
+        <main className="app-content">{children}</main>
+      </div>
+    </div>
+  );
+}

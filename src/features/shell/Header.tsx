@@ -1,0 +1,44 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { UserDetails } from '../../api/types';
+import { logout } from '../../app/sessionActions';
+import { LogoutIcon } from './icons';
+import { LanguageSelect } from './LanguageSelect';
+import { LogoutDialog } from './LogoutDialog';
+
+/** Page title on the start side; language, user and logout on the end side. */
+export function Header({ title, user }: { title: string; user: UserDetails | null }) {
+  const { t } = useTranslation();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const name = user ? `${user.first_name} ${user.last_name}`.trim() : '';
+
+  async function confirm() {
+    setBusy(true);
+    await logout();
+  }
+
+  return (
+    <header className="app-header">
+      <h1 className="page-title" data-testid="page-title">
+        {title}
+      </h1>
+      <div className="header-tools">
+        <LanguageSelect />
+        {name && (
+          <span className="header-user" title={t('header.signedInAs', { name })}>
+            <span className="avatar" aria-hidden="true">
+              {(user?.first_name?.[0] ?? '') + (user?.last_name?.[0] ?? '')}
+            </span>
+            <span className="header-user-name">{name}</span>
+          </span>
+        )}
+        <button type="button" className="button button-quiet" onClick={() => setConfirming(true)} data-testid="logout-button">
+          <LogoutIcon />
+          <span>{t('header.logout')}</span>
+        </button>
+      </div>
+      <LogoutDialog open={confirming} busy={busy} onConfirm={confirm} onCancel={() => setConfirming(false)} />
+    </header>
+  );
+}

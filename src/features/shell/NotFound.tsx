@@ -1,0 +1,19 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { PATHS } from '../../routes';
+
+/** Any path the app does not know, and pages a role may not open (spec 1 §2, §6). */
+export function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <section className="not-found" data-testid="not-found">
+      <p className="not-found-code" aria-hidden="true">
+        404
+      </p>
+      <p className="not-found-message">{t('notFound.message')}</p>
+      <Link href={PATHS.root} className="button button-primary">
+        {t('notFound.home')}
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import type { Capabilities } from '../../state/roles';
+import { normalisePath } from './guard';
+import { ChevronIcon, Logo } from './icons';
+import { MoreMenu } from './MoreMenu';
+import { MAIN_MENU, type MainEntry } from './nav';
+
+function isActive(entry: MainEntry, path: string): boolean {
+  const p = normalisePath(path);
+  if (p === normalisePath(entry.href) || entry.alsoActive?.includes(p)) return true;
+  return entry.href !== '/app/' && p.startsWith(`${entry.href}/`);
+}
+
+interface Props {
+  caps: Capabilities;
+  open: boolean;
+  onToggle: () => void;
+}
+
+/** Dark navy navigation: main menu on top, 'More' at the bottom; collapses to icons. */
+export function Sidebar({ caps, open, onToggle }: Props) {
+  const { t } = useTranslation();
+  const [path] = useLocation();
+  return (
+    <nav className={`sidebar ${open ? 'is-open' : 'is-collapsed'}`} data-testid="sidebar" aria-label={t('nav.mainMenu')}>
+      <div className="sidebar-brand">
+        <Logo />
+        <span className="sidebar-label">{t('app.name')}</span>
+      </div>
+      <ul className="sidebar-menu">
+        {MAIN_MENU.filter((e) => e.visible(caps)).map((entry) => {
+          const active = isActive(entry, path);
+          const label = t(entry.labelKey);
+          return (
+            <li key={entry.id}>
+              <Link
+                href={entry.href}
+                className={`sidebar-link${active ? ' is-active' : ''}`}
+                aria-current={active ? 'page' : undefined}
+                data-testid={entry.testId}
+                title={open ? undefined : label}
+              >
+                <entry.icon />
+                <span className="sidebar-label">{label}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="sidebar-bottom">
+        <MoreMenu compact={!open} />
+        <button
+          type="button"
+          className="sidebar-toggle"
+          onClick={onToggle}
+          aria-expanded={open}
+          aria-label={open ? t('nav.collapse') : t('nav.expand')}
+          title={open ? t('nav.collapse') : t('nav.expand')}
+          data-testid="sidebar-toggle"
+        >
+          <ChevronIcon />
+        </button>
+      </div>
+    </nav>
+  );
+}

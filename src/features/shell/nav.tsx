@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+import { SUPPORT_EMAIL } from '../../config';
+import { PATHS } from '../../routes';
+import type { Capabilities } from '../../state/roles';
+import { DatabaseIcon, HomeIcon, PatientsIcon, PulseIcon, SlidersIcon } from './icons';
+
+export interface MainEntry {
+  id: string;
+  href: string;
+  labelKey: 'nav.dashboard' | 'nav.patients' | 'nav.realtime' | 'nav.deviceConfig' | 'nav.dataCenter';
+  icon: () => ReactNode;
+  testId: string;
+  /** Also active on these paths (aliases). */
+  alsoActive?: readonly string[];
+  visible: (caps: Capabilities) => boolean;
+}
+
+/** The sidebar's main menu (spec 1 §2); annotators see no Dashboard or Device Config. */
+export const MAIN_MENU: readonly MainEntry[] = [
+  { id: 'dashboard', href: PATHS.dashboard, labelKey: 'nav.dashboard', icon: HomeIcon, testId: 'nav-dashboard', alsoActive: ['/app', PATHS.dashboardAlias], visible: (c) => c.dashboard },
+  { id: 'patients', href: PATHS.patients, labelKey: 'nav.patients', icon: PatientsIcon, testId: 'nav-patients', visible: () => true },
+  { id: 'realtime', href: PATHS.realtime, labelKey: 'nav.realtime', icon: PulseIcon, testId: 'nav-realtime', visible: () => true },
+  { id: 'device-config', href: PATHS.deviceConfig, labelKey: 'nav.deviceConfig', icon: SlidersIcon, testId: 'nav-device-config', visible: (c) => c.deviceConfig },
+  { id: 'datacenter', href: PATHS.dataCenter, labelKey: 'nav.dataCenter', icon: DatabaseIcon, testId: 'nav-datacenter', visible: () => true },
+];
+
+export interface MoreEntry {
+  id: string;
+  href: string;
+  labelKey:
+    | 'nav.documents'
+    | 'nav.support'
+    | 'nav.privacy'
+    | 'nav.terms'
+    | 'nav.deviceInstructions'
+    | 'nav.userManual'
+    | 'nav.patientSheet'
+    | 'nav.faq';
+  /** Leaves the app (mail client) instead of routing. */
+  external?: boolean;
+}
+
+/** The bottom 'More' menu, in the spec's order. */
+export const MORE_MENU: readonly MoreEntry[] = [
+  { id: 'documents', href: PATHS.documents, labelKey: 'nav.documents' },
+  { id: 'support', href: `mailto:${SUPPORT_EMAIL}`, labelKey: 'nav.support', external: true },
+  { id: 'privacy', href: PATHS.privacy, labelKey: 'nav.privacy' },
+  { id: 'terms', href: PATHS.terms, labelKey: 'nav.terms' },
+  { id: 'device-instructions', href: PATHS.deviceInstructions, labelKey: 'nav.deviceInstructions' },
+  { id: 'user-manual', href: PATHS.userManual, labelKey: 'nav.userManual' },
+  { id: 'patient-sheet', href: PATHS.patientSheet, labelKey: 'nav.patientSheet' },
+  { id: 'faq', href: PATHS.faq, labelKey: 'nav.faq' },
+];

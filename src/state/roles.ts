@@ -1,0 +1,31 @@
+import { PATHS } from '../routes';
+
+/** The parts of user details that decide what a user may see. */
+export interface RoleFlags {
+  is_annotator?: boolean;
+  is_admin?: boolean;
+  membership_type?: 'paid' | 'non-paid';
+}
+
+/** What the shell offers a user; every role check in the UI reads from here (spec 1 §6). */
+export interface Capabilities {
+  /** Dashboard menu entry and page. */
+  dashboard: boolean;
+  /** Device Config menu entry. */
+  deviceConfig: boolean;
+  /** /app/new_patient and /app/add-patient exist. */
+  addPatient: boolean;
+  /** Where "the app root" is for this user. */
+  appRoot: string;
+}
+
+/** Annotators act read-only for their physician: no dashboard, no device config, no new patients. */
+export function capabilitiesOf(user: RoleFlags | null | undefined): Capabilities {
+  const annotator = user?.is_annotator === true;
+  return {
+    dashboard: !annotator,
+    deviceConfig: !annotator,
+    addPatient: !annotator,
+    appRoot: annotator ? PATHS.patients : PATHS.dashboard,
+  };
+}

@@ -1,0 +1,69 @@
+import { proxy, subscribe } from 'valtio/vanilla';
+import type { UserDetails } from '../api/types';
+import { STORAGE } from '../config';
+import { clearAll, readItem, writeItem } from './storage';
+
+/** Who is signed in. Both flags are needed for the /app area (spec 1 §6). */
+export interface SessionState {
+  token: string | null;
+  user_id: number | string | null;
+  user_details: UserDetails | null;
+  /** A token was issued by the OTP step. */
+  is_authenticated: boolean;
+  /** The user's details were loaded with that token. */
+  is_authorized: boolean;
+}
+
+const EMPTY: SessionState = {
+  token: null,
+  user_id: null,
+  user_details: null,
+  is_authenticated: false,
+  is_authorized: false,
+};
+
+function load(): SessionState {
+  const raw = readItem('localStorage', STORAGE.session);
+  if (!raw) return { ...EMPTY };
+  try {
+    const saved = JSON.parse(raw) as Partial<SessionState>;
+    if (typeof saved.token !== 'string' || !saved.token) return { ...EMPTY };
+    return { ...EMPTY, ...saved };
+  } catch {
+    return { ...EMPTY };
+  }
+}
+
+/** The session, persisted in localStorage so a reload stays signed in. */
+export const session = proxy<SessionState>(load());
+
+subscribe(session, () => {
+  writeItem('localStorage', STORAGE.session, session.token ? JSON.stringify(session) : null);
+});
+
+/** Stores the token from a verified OTP; the user's details come next. */
+export function signedIn(user_id: number | string, token: string): void {
+  session.token = token;
+  session.user_id = user_id;
+  session.is_authenticated = true;
+  session.is_authorized = false;
+}
+
+/** Stores the user's details; from now on the /app area is open. */
+export function authorized(details: UserDetails): void {
+  session.user_details = details;
+  session.is_authorized = true;
+}
+
+/** Forgets the user (logout, idle): keeps preferences such as language and sidebar. */
+export function signOut(): void {
+  Object.assign(session, EMPTY);
+  writeItem('localStorage', STORAGE.session, null);
+  writeItem('sessionStorage', STORAGE.origin, null);
+}
+
+/** 'Invalid credentials': clears local and session storage entirely, as the spec says. */
+export function clearEverything(): void {
+  Object.assign(session, EMPTY);
+  clearAll();
+}
