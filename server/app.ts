@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
 import { ApiError } from './errors';
@@ -49,6 +49,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const webRoot = ctx.config.webRoot;
   const hasWeb = webRoot !== null && existsSync(path.join(webRoot, 'index.html'));
   if (hasWeb) {
+    const sendIndex = (_req: unknown, reply: FastifyReply) => reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    app.get('/', sendIndex);
     await app.register(fastifyStatic, {
       root: webRoot,
       index: false,

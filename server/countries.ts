@@ -32,4 +32,8 @@ function build(): Country[] {
 /** Every country, sorted by English name. */
 export const COUNTRIES: readonly Country[] = build();
 
-export const isCountryName = (name: string) => COUNTRIES.some((c) => c.name === name);
+/** A country by its English name or its ISO code, whatever the case. */
+export function findCountry(nameOrCode: string): Country | undefined {
+  const key = nameOrCode.trim().toLowerCase();
+  return COUNTRIES.find((c) => c.name.toLowerCase() === key || c.code.toLowerCase() === key);
+}

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { hashPassword } from '../auth/passwords';
 import { findUserByEmail, normaliseEmail } from '../auth/users';
-import { COUNTRIES, isCountryName } from '../countries';
+import { COUNTRIES, findCountry } from '../countries';
 import { hit, LIMITS } from '../services/rate-limit';
 import { email, newPassword, strictObject } from './schemas';
 
@@ -44,9 +44,8 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const body = request.body;
       await hit(db, [[`signup:address:${request.ip}`, LIMITS.signupAddress]]);
-      if (!isCountryName(body.country)) {
-        throw new ApiError(400, 'validation_failed', `Unknown country "${body.country}".`);
-      }
+      const country = findCountry(body.country);
+      if (!country) throw new ApiError(400, 'validation_failed', `Unknown country "${body.country}".`);
       const address = normaliseEmail(body.email);
       if (await findUserByEmail(db, address)) {
         throw new ApiError(409, 'email_exists', 'An account with this e-mail address already exists.');
@@ -63,7 +62,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
         await tx.query(
           `insert into users (email, password_hash, first_name, last_name, country, organisation_id, role, status)
            values ($1, $2, $3, $4, $5, $6, 'physician', 'pending')`,
-          [address, hash, body.first_name.trim(), body.last_name.trim(), body.country, organisationId],
+          [address, hash, body.first_name.trim(), body.last_name.trim(), country.name, organisationId],
         );
       });
       await mailer.send({

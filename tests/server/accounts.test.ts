@@ -151,3 +151,15 @@ describe('reference data and scope', () => {
     expect(res.json().code).toBe('not_found');
   });
 });
+
+describe('signup country', () => {
+  it('takes the country by ISO code as well as by name, and stores the name', async () => {
+    const res = await server.call('POST', '/signup', {
+      body: { first_name: 'Ines', last_name: 'Moreau', email: 'ines.moreau@clinic.test', password: 'good-password-2', country: 'fr' },
+      ip: '10.3.0.1',
+    });
+    expect(res.statusCode).toBe(201);
+    const [row] = await server.db.query<{ country: string; status: string }>(`select country, status from users where email = 'ines.moreau@clinic.test'`);
+    expect(row).toEqual({ country: 'France', status: 'pending' });
+  });
+});
