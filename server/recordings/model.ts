@@ -1,0 +1,63 @@
+/**
+ * The in-memory shape of one recorded night, shared by the importers (EDF/EDF+, CSV),
+ * the simulator, storage and export. Times are ms since the Unix epoch (UTC).
+ */
+
+/** How a channel's samples are kept: int16 with physical = digital * scale + offset, or float32 as physical values. */
+export type StorageType = 'int16' | 'float32';
+
+/** The device's missing-value codes (spec 2 §5), kept as physical values in the samples. */
+export const MISSING_CODES = [-1, -2] as const;
+
+export interface ChannelData {
+  /** Channel code (BR, HR, SPO2, Y_DIST, I, Q, NC_PSG, …) or, when unmapped, the source label. */
+  code: string;
+  /** Label in the source (EDF signal label, CSV column); equals code for simulated channels. */
+  label: string;
+  /** Physical unit ('bpm', '%', 'mm', 'L/s', '' …). */
+  unit: string;
+  /** Samples per second; may be below 1 (1/30 for 30-s epochs, 1/60 …). */
+  sampleRate: number;
+  /** Time of the first sample, ms UTC. */
+  t0: number;
+  storage: StorageType;
+  /** For int16: physical = digital * scale + offset. For float32: 1 and 0. */
+  scale: number;
+  offset: number;
+  samples: Int16Array | Float32Array;
+}
+
+/** A time-stamped event: an EDF+ annotation, a device-scored event, a ground-truth event. */
+export interface NightEvent {
+  /** Onset, ms UTC. */
+  onsetMs: number;
+  /** Duration in ms (0 when the source gives none). */
+  durationMs: number;
+  /** Text as in the source ('Central Apnea', 'Sleep stage W', 'Recording starts' …). */
+  text: string;
+}
+
+/** A whole night as importers and the simulator produce it. */
+export interface Night {
+  /** Recording start and stop, ms UTC. */
+  startMs: number;
+  stopMs: number;
+  /** IANA time zone the night was recorded in (for the night key and display). */
+  timezone: string;
+  channels: ChannelData[];
+  /** Annotations found in the source files. */
+  events: NightEvent[];
+  /** Free-form provenance: source file names, device, EDF header fields, simulator seed … */
+  meta: Record<string, unknown>;
+}
+
+/** A file that cannot be read: names the file, the field and what was wrong. */
+export class RecordingFormatError extends Error {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(`${file}: ${field}: ${problem}`);
+  }
+}
