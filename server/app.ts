@@ -8,6 +8,7 @@ import { accountRoutes } from './routes/accounts';
 import { authRoutes } from './routes/auth';
 import { devRoutes } from './routes/dev';
 import { patientRoutes } from './routes/patients';
+import { recordingRoutes } from './routes/recordings';
 
 export const API_PREFIX = '/api/v1';
 
@@ -41,6 +42,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       authRoutes(api, ctx);
       accountRoutes(api, ctx);
       patientRoutes(api, ctx);
+      recordingRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

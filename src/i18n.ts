@@ -54,6 +54,7 @@ export async function initI18n(): Promise<typeof i18n> {
     load: 'currentOnly',
     interpolation: { escapeValue: false },
     returnNull: false,
+    showSupportNotice: false,
   });
   applyToDocument(DEFAULT_LANGUAGE);
   if (lng !== DEFAULT_LANGUAGE) await setLanguage(lng).catch(() => undefined);

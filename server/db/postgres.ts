@@ -7,11 +7,18 @@ export interface PostgresOptions {
   schema?: string;
 }
 
+/** int8 as a JS number (ms timestamps and counts stay far below 2^53), as PGlite returns it. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
 /** Connects to a PostgreSQL server; fails fast when it cannot be reached. */
 export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: opts.url,
     max: 10,
+    types,
     connectionTimeoutMillis: 5_000,
     options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
   });

@@ -67,3 +67,11 @@ export function clearEverything(): void {
   Object.assign(session, EMPTY);
   clearAll();
 }
+
+/** Another tab signed in or out: follow it, so a logout anywhere ends the session everywhere. */
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key !== STORAGE.session && event.key !== null) return;
+    Object.assign(session, load());
+  });
+}

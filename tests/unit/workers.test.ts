@@ -10,7 +10,7 @@ describe('getSignalEngine', () => {
       expect(mode).toBe('main-thread');
       expect(again.api).toBe(api);
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(await api.info()).toMatchObject({ simd: true });
+      expect(await api.info()).toMatchObject({ simd: true, workers: 0 });
       expect(await api.sum(new Float32Array([1, 2, 3, 4, 5]))).toBe(15);
     } finally {
       warn.mockRestore();

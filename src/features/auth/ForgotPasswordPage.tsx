@@ -72,7 +72,7 @@ export function ForgotPasswordPage() {
 
   if (state.step === 'done') {
     return (
-      <AuthLayout title={t('auth.forgot.doneTitle')}>
+      <AuthLayout title={t('auth.forgot.doneTitle')} testId="forgot-done">
         <Alert tone="success">{t('auth.forgot.doneText')}</Alert>
         <Link href={PATHS.signIn} className="button button-primary button-block">
           {t('auth.forgot.backToSignIn')}

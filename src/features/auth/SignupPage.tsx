@@ -57,10 +57,8 @@ export function SignupPage() {
 
   if (status === 'done') {
     return (
-      <AuthLayout title={t('auth.signup.successTitle')}>
-        <div data-testid="signup-success">
-          <Alert tone="success">{t('auth.signup.successText')}</Alert>
-        </div>
+      <AuthLayout title={t('auth.signup.successTitle')} testId="signup-success">
+        <Alert tone="success">{t('auth.signup.successText')}</Alert>
         <Link href={PATHS.signIn} className="button button-primary button-block">
           {t('auth.signup.signIn')}
         </Link>
@@ -72,10 +70,35 @@ export function SignupPage() {
     <AuthLayout title={t('auth.signup.title')} subtitle={t('auth.signup.subtitle')}>
       <form className="auth-form" onSubmit={submit} noValidate>
         <div className="field-pair">
-          <Field label={t('auth.signup.firstName')} autoComplete="given-name" maxLength={30} value={form.first_name} onChange={(e) => set('first_name')(e.target.value)} data-testid="signup-first-name" required />
-          <Field label={t('auth.signup.lastName')} autoComplete="family-name" maxLength={30} value={form.last_name} onChange={(e) => set('last_name')(e.target.value)} data-testid="signup-last-name" required />
+          <Field
+            label={t('auth.signup.firstName')}
+            autoComplete="given-name"
+            maxLength={30}
+            value={form.first_name}
+            onChange={(e) => set('first_name')(e.target.value)}
+            data-testid="signup-first-name"
+            autoFocus
+            required
+          />
+          <Field
+            label={t('auth.signup.lastName')}
+            autoComplete="family-name"
+            maxLength={30}
+            value={form.last_name}
+            onChange={(e) => set('last_name')(e.target.value)}
+            data-testid="signup-last-name"
+            required
+          />
         </div>
-        <Field label={t('auth.signup.email')} type="email" autoComplete="email" value={form.email} onChange={(e) => set('email')(e.target.value)} data-testid="signup-email" required />
+        <Field
+          label={t('auth.signup.email')}
+          type="email"
+          autoComplete="email"
+          value={form.email}
+          onChange={(e) => set('email')(e.target.value)}
+          data-testid="signup-email"
+          required
+        />
         <Field
           label={t('auth.signup.password')}
           type="password"
@@ -88,7 +111,14 @@ export function SignupPage() {
           required
         />
         <CountrySelect query={countries} value={form.country} onChange={set('country')} />
-        <Field label={t('auth.signup.organisation')} autoComplete="organization" maxLength={80} value={form.organisation_name ?? ''} onChange={(e) => set('organisation_name')(e.target.value)} data-testid="signup-organisation" />
+        <Field
+          label={t('auth.signup.organisation')}
+          autoComplete="organization"
+          maxLength={80}
+          value={form.organisation_name ?? ''}
+          onChange={(e) => set('organisation_name')(e.target.value)}
+          data-testid="signup-organisation"
+        />
         {error && (
           <Alert tone="error" testId="signup-error">
             {error}

@@ -1,6 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import type { UserDetails } from '../../api/types';
 
+/** "19:00:00" → "19:00": seconds mean nothing for a recording window. */
+const hhmm = (time: string): string => (/^\d{2}:\d{2}/.test(time) ? time.slice(0, 5) : time);
+
 /** Who is signed in and with which role, membership and recording window. */
 export function AccountCard({ user }: { user: UserDetails }) {
   const { t } = useTranslation();
@@ -18,7 +21,7 @@ export function AccountCard({ user }: { user: UserDetails }) {
         {user.window_start_time && user.window_end_time && (
           <>
             <dt>{t('dashboard.account.window')}</dt>
-            <dd>{t('dashboard.account.windowValue', { start: user.window_start_time, end: user.window_end_time })}</dd>
+            <dd>{t('dashboard.account.windowValue', { start: hhmm(user.window_start_time), end: hhmm(user.window_end_time) })}</dd>
           </>
         )}
       </dl>

@@ -36,7 +36,7 @@ export function PatientsTable({ patients }: { patients: readonly PatientSummary[
                   <td>{fullName(p) ?? dash}</td>
                   <td>{gender ? t(`patients.gender.${gender}`) : dash}</td>
                   <td className="num">{birthYear(p.date_of_birth) ?? dash}</td>
-                  <td className="mono">{p.device_id ?? <span className="muted">{t('patients.noDevice')}</span>}</td>
+                  {p.device_id ? <td className="mono">{p.device_id}</td> : <td className="muted">{t('patients.noDevice')}</td>}
                   <td>{p.at_risk && <span className="badge badge-risk">{t('patients.atRisk')}</span>}</td>
                 </tr>
               );

@@ -36,7 +36,7 @@ export function AppShell({ children }: { children: ReactNode }) {
 
   return (
     <div className={`app ${open ? 'sidebar-open' : 'sidebar-collapsed'}`}>
-      <Sidebar caps={caps} open={open} onToggle={toggleSidebar} />
+      <Sidebar caps={caps} open={open} onToggle={forcedCollapsed ? undefined : toggleSidebar} />
       <div className="app-main">
         <Header title={title} user={snap.user_details} />
         <main className="app-content">{children}</main>

@@ -15,7 +15,8 @@ function isActive(entry: MainEntry, path: string): boolean {
 interface Props {
   caps: Capabilities;
   open: boolean;
-  onToggle: () => void;
+  /** Absent where the page decides (the real-time dashboard keeps it collapsed). */
+  onToggle?: () => void;
 }
 
 /** Dark navy navigation: main menu on top, 'More' at the bottom; collapses to icons. */
@@ -50,17 +51,19 @@ export function Sidebar({ caps, open, onToggle }: Props) {
       </ul>
       <div className="sidebar-bottom">
         <MoreMenu compact={!open} />
-        <button
-          type="button"
-          className="sidebar-toggle"
-          onClick={onToggle}
-          aria-expanded={open}
-          aria-label={open ? t('nav.collapse') : t('nav.expand')}
-          title={open ? t('nav.collapse') : t('nav.expand')}
-          data-testid="sidebar-toggle"
-        >
-          <ChevronIcon />
-        </button>
+        {onToggle && (
+          <button
+            type="button"
+            className="sidebar-toggle"
+            onClick={onToggle}
+            aria-expanded={open}
+            aria-label={open ? t('nav.collapse') : t('nav.expand')}
+            title={open ? t('nav.collapse') : t('nav.expand')}
+            data-testid="sidebar-toggle"
+          >
+            <ChevronIcon />
+          </button>
+        )}
       </div>
     </nav>
   );

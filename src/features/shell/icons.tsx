@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 
 /** Stroke icons on a 24-unit grid; they inherit colour and hide from screen readers. */
-function Icon({ children }: { children: ReactNode }) {
+function Icon({ children, directional }: { children: ReactNode; directional?: boolean }) {
   return (
-    <svg className="icon" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg className={directional ? 'icon icon-directional' : 'icon'} viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
       {children}
     </svg>
   );
@@ -55,7 +55,7 @@ export const MoreIcon = () => (
 );
 
 export const LogoutIcon = () => (
-  <Icon>
+  <Icon directional>
     <path d="M10 4H5v16h5M15 8l4 4-4 4M19 12H9" />
   </Icon>
 );

@@ -1,42 +1,19 @@
 /**
  * Page title from the path (spec 1 §2): My Patients, Dashboard, Patient Information,
- * Patient Detail, otherwise the capitalised path segment. Pages of the menu use their
- * menu label so the header matches what the user clicked and can be translated.
+ * Patient Detail, otherwise the capitalised path segment as written in the URL
+ * (/app/device_config → "Device_config"). Only the four named titles are translated.
  */
 export type PageTitle =
   | { kind: 'key'; key: TitleKey }
   | { kind: 'segment'; text: string };
 
-export type TitleKey =
-  | 'titles.patients'
-  | 'titles.dashboard'
-  | 'titles.patientInformation'
-  | 'titles.patientDetail'
-  | 'titles.realtime'
-  | 'titles.deviceConfig'
-  | 'titles.dataCenter'
-  | 'titles.privacy'
-  | 'titles.terms'
-  | 'titles.faq'
-  | 'titles.documents'
-  | 'titles.newPatient'
-  | 'titles.addPatient';
+export type TitleKey = 'titles.patients' | 'titles.dashboard' | 'titles.patientInformation' | 'titles.patientDetail';
 
-/** First path segment after /app → title key, for pages whose name is not just their segment. */
+/** First path segment after /app → title key, for the titles the spec names. */
 const BY_SEGMENT: Record<string, TitleKey> = {
   '': 'titles.dashboard',
   dashboard: 'titles.dashboard',
   view_patient_info: 'titles.patientInformation',
-  realtimeDashboard: 'titles.realtime',
-  device_testing: 'titles.realtime',
-  device_config: 'titles.deviceConfig',
-  datacenter: 'titles.dataCenter',
-  'privacy-policy': 'titles.privacy',
-  'terms-of-use': 'titles.terms',
-  faq: 'titles.faq',
-  documents: 'titles.documents',
-  new_patient: 'titles.newPatient',
-  'add-patient': 'titles.addPatient',
 };
 
 /** Splits a path into its non-empty segments, ignoring query and hash. */

@@ -1,0 +1,21 @@
+import { DateTime } from 'luxon';
+
+/** Hour of local time before which a start belongs to the previous evening's night. */
+const NIGHT_DATE_CUTOFF_HOUR = 12;
+
+/**
+ * The night key (spec 2: Unix seconds, UTC): 00:00 UTC of the local calendar date on which
+ * the night began. A recording started after midnight but before noon belongs to the
+ * night that began the evening before.
+ */
+export function nightKey(startMs: number, timezone: string): number {
+  const local = DateTime.fromMillis(startMs, { zone: timezone });
+  if (!local.isValid) throw new Error(`unknown time zone "${timezone}"`);
+  const day = local.hour < NIGHT_DATE_CUTOFF_HOUR ? local.minus({ days: 1 }) : local;
+  return Date.UTC(day.year, day.month - 1, day.day) / 1000;
+}
+
+/** True when the zone is a valid IANA time zone. */
+export function isTimeZone(zone: string): boolean {
+  return DateTime.local().setZone(zone).isValid;
+}

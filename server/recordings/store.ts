@@ -1,0 +1,157 @@
+import type { Db, Queryable } from '../db/adapter';
+import type { ChannelData, Night, NightEvent, StorageType } from './model';
+import { isTimeZone, nightKey } from './night-key';
+
+/** Samples a chunk row holds: 64 Ki samples, 128 KiB for int16. */
+export const SAMPLES_PER_CHUNK = 65_536;
+
+export type RecordingSource = 'simulated' | 'edf' | 'csv' | 'device';
+
+export interface SaveNightInput {
+  patientId: number;
+  deviceId: string | null;
+  source: RecordingSource;
+  createdBy: number | null;
+  night: Night;
+  /** Ground-truth events of a simulated night, kept apart from file annotations. */
+  truth?: NightEvent[];
+}
+
+/** A night that cannot be stored, with what was wrong. */
+export class InvalidNightError extends Error {}
+
+function validate(night: Night): void {
+  if (!Number.isFinite(night.startMs) || !Number.isFinite(night.stopMs) || night.stopMs < night.startMs) {
+    throw new InvalidNightError(`start ${night.startMs} and stop ${night.stopMs} are not a valid time range`);
+  }
+  if (!isTimeZone(night.timezone)) throw new InvalidNightError(`unknown time zone "${night.timezone}"`);
+  const seen = new Set<string>();
+  for (const c of night.channels) {
+    if (!c.code) throw new InvalidNightError('a channel has no code');
+    if (seen.has(c.code)) throw new InvalidNightError(`channel ${c.code} appears twice`);
+    seen.add(c.code);
+    if (!(c.sampleRate > 0) || !Number.isFinite(c.sampleRate)) throw new InvalidNightError(`channel ${c.code}: sample rate ${c.sampleRate} is not positive`);
+    if (!Number.isFinite(c.t0)) throw new InvalidNightError(`channel ${c.code}: t0 is not a time`);
+    const expected = c.storage === 'int16' ? Int16Array : Float32Array;
+    if (!(c.samples instanceof expected)) throw new InvalidNightError(`channel ${c.code}: samples are not ${c.storage}`);
+    if (!Number.isFinite(c.scale) || c.scale === 0 || !Number.isFinite(c.offset)) throw new InvalidNightError(`channel ${c.code}: scale/offset invalid`);
+  }
+}
+
+function chunkBytes(samples: Int16Array | Float32Array, from: number, to: number): Uint8Array {
+  const part = samples.subarray(from, to);
+  // A copy in its own buffer: little-endian on every platform Node and browsers run on.
+  return new Uint8Array(part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength));
+}
+
+async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData): Promise<void> {
+  const [row] = await tx.query<{ id: number }>(
+    `insert into recording_channels (recording_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+    [recordingId, c.code, c.label, c.unit, c.sampleRate, Math.round(c.t0), c.storage, c.scale, c.offset, c.samples.length],
+  );
+  for (let from = 0, seq = 0; from < c.samples.length; from += SAMPLES_PER_CHUNK, seq++) {
+    const to = Math.min(from + SAMPLES_PER_CHUNK, c.samples.length);
+    await tx.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [row.id, seq, chunkBytes(c.samples, from, to)]);
+  }
+}
+
+async function insertEvents(tx: Queryable, recordingId: number, events: NightEvent[], source: 'file' | 'truth'): Promise<void> {
+  const BATCH = 500;
+  for (let i = 0; i < events.length; i += BATCH) {
+    const part = events.slice(i, i + BATCH);
+    const params: unknown[] = [];
+    const rows = part.map((e, j) => {
+      params.push(recordingId, Math.round(e.onsetMs), Math.max(0, Math.round(e.durationMs)), e.text, source);
+      const b = j * 5;
+      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5})`;
+    });
+    await tx.query(`insert into recording_events (recording_id, onset_ms, duration_ms, text, source) values ${rows.join(', ')}`, params);
+  }
+}
+
+/** Stores a whole night in one transaction: either all of it is kept or nothing. Returns its id. */
+export async function saveNight(db: Db, input: SaveNightInput): Promise<number> {
+  const { night } = input;
+  validate(night);
+  return db.transaction(async (tx) => {
+    const [rec] = await tx.query<{ id: number }>(
+      `insert into recordings (patient_id, device_id, timezone, start_ms, stop_ms, night_key, source, recording_meta, created_by)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+      [
+        input.patientId,
+        input.deviceId,
+        night.timezone,
+        Math.round(night.startMs),
+        Math.round(night.stopMs),
+        nightKey(night.startMs, night.timezone),
+        input.source,
+        JSON.stringify({ timezone: night.timezone, ...night.meta }),
+        input.createdBy,
+      ],
+    );
+    for (const c of night.channels) await insertChannel(tx, rec.id, c);
+    await insertEvents(tx, rec.id, night.events, 'file');
+    if (input.truth) await insertEvents(tx, rec.id, input.truth, 'truth');
+    return rec.id;
+  });
+}
+
+export interface RecordingRow {
+  id: number;
+  patient_id: number;
+  device_id: string | null;
+  timezone: string;
+  start_ms: number;
+  stop_ms: number;
+  night_key: number;
+  source: RecordingSource;
+  recording_meta: Record<string, unknown>;
+}
+
+export interface ChannelRow {
+  id: number;
+  recording_id: number;
+  code: string;
+  label: string;
+  unit: string;
+  sample_rate: number;
+  t0_ms: number;
+  storage: StorageType;
+  scale: number;
+  offset_value: number;
+  sample_count: number;
+}
+
+/** The nights of a patient, oldest first. */
+export function listRecordings(db: Queryable, patientId: number): Promise<RecordingRow[]> {
+  return db.query<RecordingRow>('select * from recordings where patient_id = $1 order by start_ms', [patientId]);
+}
+
+export function listChannels(db: Queryable, recordingIds: number[]): Promise<ChannelRow[]> {
+  if (recordingIds.length === 0) return Promise.resolve([]);
+  return db.query<ChannelRow>('select * from recording_channels where recording_id = any($1::int[]) order by recording_id, id', [recordingIds]);
+}
+
+/** A channel's samples, reassembled from its chunks. */
+export async function loadSamples(db: Queryable, channel: ChannelRow): Promise<Int16Array | Float32Array> {
+  const chunks = await db.query<{ data: Uint8Array }>('select data from recording_chunks where channel_id = $1 order by seq', [channel.id]);
+  const bytesPer = channel.storage === 'int16' ? 2 : 4;
+  const out = new Uint8Array(channel.sample_count * bytesPer);
+  let at = 0;
+  for (const { data } of chunks) {
+    out.set(data, at);
+    at += data.byteLength;
+  }
+  if (at !== out.byteLength) throw new Error(`channel ${channel.code} of recording ${channel.recording_id}: ${at} bytes stored, ${out.byteLength} expected`);
+  return channel.storage === 'int16' ? new Int16Array(out.buffer) : new Float32Array(out.buffer);
+}
+
+/** The events of a recording from files or the simulator's truth. */
+export function loadEvents(db: Queryable, recordingId: number, source: 'file' | 'truth'): Promise<NightEvent[]> {
+  return db.query<NightEvent>(
+    `select onset_ms as "onsetMs", duration_ms as "durationMs", text from recording_events
+     where recording_id = $1 and source = $2 order by onset_ms, id`,
+    [recordingId, source],
+  );
+}

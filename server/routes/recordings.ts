@@ -1,0 +1,82 @@
+import { promisify } from 'node:util';
+import { gzip as gzipCb, constants as zlib } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { notFound } from '../errors';
+import { visiblePatient } from '../patients/access';
+import { MISSING_CODES } from '../recordings/model';
+import { listChannels, listRecordings, loadSamples } from '../recordings/store';
+import { encodeWire } from '../recordings/wire';
+
+const gzip = promisify(gzipCb);
+const id = { type: 'integer', minimum: 1 } as const;
+
+/** YYYY-MM-DD of a night key (UTC date). */
+const keyDate = (key: number) => new Date(key * 1000).toISOString().slice(0, 10);
+
+/** Nights of a patient and the binary channel data the engine loads. */
+export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+  const auth = authenticate(ctx);
+
+  app.get<{ Querystring: { patient_id: number } }>(
+    '/patient/available-nights',
+    { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: id } } } },
+    async (request) => {
+      const patient = await visiblePatient(db, currentUser(request), request.query.patient_id);
+      const recordings = await listRecordings(db, patient.id);
+      const channels = await listChannels(db, recordings.map((r) => r.id));
+      const nights = recordings.map((r) => ({
+        recording_id: r.id,
+        night: r.night_key,
+        recording_date: keyDate(r.night_key),
+        device_id: r.device_id,
+        timezone: r.timezone,
+        recording_start_time: r.start_ms,
+        recording_stop_time: r.stop_ms,
+        source: r.source,
+        channels: channels.filter((c) => c.recording_id === r.id).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count })),
+      }));
+      return { data: { nights } };
+    },
+  );
+
+  app.get<{ Querystring: { patient_id: number; recording_id: number; code: string } }>(
+    '/analytics/patient/channel-data',
+    {
+      preHandler: auth,
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['patient_id', 'recording_id', 'code'],
+          properties: { patient_id: id, recording_id: id, code: { type: 'string', minLength: 1, maxLength: 80 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { patient_id, recording_id, code } = request.query;
+      const patient = await visiblePatient(db, currentUser(request), patient_id);
+      const [recording] = (await listRecordings(db, patient.id)).filter((r) => r.id === recording_id);
+      if (!recording) throw notFound('Recording');
+      const [channel] = (await listChannels(db, [recording.id])).filter((c) => c.code === code);
+      if (!channel) throw notFound(`Channel ${code}`);
+      const samples = await loadSamples(db, channel);
+      const body = encodeWire({
+        t0: channel.t0_ms,
+        sampleRate: channel.sample_rate,
+        scale: channel.scale,
+        offset: channel.offset_value,
+        storage: channel.storage,
+        missingCodes: [MISSING_CODES[0], MISSING_CODES[1]],
+        samples,
+      });
+      reply.header('content-type', 'application/octet-stream').header('cache-control', 'private, max-age=86400');
+      if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+        // Level 1: most of the gain of gzip at a fraction of its time; samples compress well.
+        return reply.header('content-encoding', 'gzip').send(await gzip(body, { level: zlib.Z_BEST_SPEED }));
+      }
+      return reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    },
+  );
+}

@@ -1,0 +1,151 @@
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelData, Night } from '../../server/recordings/model';
+import { nightKey } from '../../server/recordings/night-key';
+import { InvalidNightError, SAMPLES_PER_CHUNK, saveNight } from '../../server/recordings/store';
+import { decodeWire } from '../../server/recordings/wire';
+import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+
+let server: TestServer;
+let physician = '';
+let annotator = '';
+let patientId = 0;
+let recordingId = 0;
+const START = Date.UTC(2026, 2, 9, 21, 30); // 22:30 in Zurich on 9 March 2026
+
+function channel(code: string, storage: 'int16' | 'float32', count: number, rate: number, f: (i: number) => number): ChannelData {
+  const samples = storage === 'int16' ? new Int16Array(count) : new Float32Array(count);
+  for (let i = 0; i < count; i++) samples[i] = f(i);
+  return { code, label: code, unit: '', sampleRate: rate, t0: START, storage, scale: storage === 'int16' ? 0.01 : 1, offset: 0, samples };
+}
+
+const night = (channels: ChannelData[]): Night => ({
+  startMs: START,
+  stopMs: START + 8 * 3_600_000,
+  timezone: 'Europe/Zurich',
+  channels,
+  events: [{ onsetMs: START + 60_000, durationMs: 12_000, text: 'Central Apnea' }],
+  meta: { source: 'test' },
+});
+
+beforeAll(async () => {
+  server = await startTestServer();
+  physician = (await signIn(server, DEMO_ACCOUNTS.physician)).token;
+  annotator = (await signIn(server, DEMO_ACCOUNTS.annotator)).token;
+  const [p] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1001'`);
+  patientId = p.id;
+  recordingId = await saveNight(server.db, {
+    patientId,
+    deviceId: 'NCT0001',
+    source: 'simulated',
+    createdBy: null,
+    night: night([
+      channel('BR', 'float32', 8 * 3600, 1, (i) => (i % 97 === 0 ? -1 : 14 + Math.sin(i / 50))),
+      channel('Y_DIST', 'int16', 3 * SAMPLES_PER_CHUNK + 123, 25, (i) => Math.round(1000 * Math.sin(i / 20))),
+    ]),
+  });
+});
+afterAll(() => server.close());
+
+describe('night key', () => {
+  it('is 00:00 UTC of the local date the night began, in Unix seconds', () => {
+    expect(nightKey(START, 'Europe/Zurich')).toBe(Date.UTC(2026, 2, 9) / 1000);
+    // 01:30 local on the 10th still belongs to the night of the 9th.
+    expect(nightKey(Date.UTC(2026, 2, 10, 0, 30), 'Europe/Zurich')).toBe(Date.UTC(2026, 2, 9) / 1000);
+    // 22:00 UTC is already 03:30 the next day in Kolkata: the night began on the 9th there.
+    expect(nightKey(Date.UTC(2026, 2, 9, 22, 0), 'Asia/Kolkata')).toBe(Date.UTC(2026, 2, 9) / 1000);
+    expect(() => nightKey(START, 'Mars/Olympus')).toThrow(/time zone/);
+  });
+});
+
+describe('GET /patient/available-nights', () => {
+  it('lists the nights with their channels, for the physician and the annotator', async () => {
+    const res = await server.call('GET', `/patient/available-nights?patient_id=${patientId}`, { token: physician });
+    expect(res.statusCode).toBe(200);
+    const [n] = res.json().data.nights;
+    expect(n).toMatchObject({
+      recording_id: recordingId,
+      night: Date.UTC(2026, 2, 9) / 1000,
+      recording_date: '2026-03-09',
+      device_id: 'NCT0001',
+      timezone: 'Europe/Zurich',
+      recording_start_time: START,
+      recording_stop_time: START + 8 * 3_600_000,
+    });
+    expect(n.channels.map((c: { code: string }) => c.code)).toEqual(['BR', 'Y_DIST']);
+    const asAnnotator = await server.call('GET', `/patient/available-nights?patient_id=${patientId}`, { token: annotator });
+    expect(asAnnotator.json()).toEqual(res.json());
+  });
+
+  it("answers 404 for another physician's patient", async () => {
+    const other = await createUser(server);
+    const { token } = await signIn(server, other.email);
+    const res = await server.call('GET', `/patient/available-nights?patient_id=${patientId}`, { token });
+    expect(res.statusCode).toBe(404);
+    const data = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=BR`, { token });
+    expect(data.statusCode).toBe(404);
+  });
+});
+
+describe('GET /analytics/patient/channel-data', () => {
+  it('serves float32 samples with their header, missing codes kept', async () => {
+    const res = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=BR`, { token: physician });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/octet-stream');
+    const wire = decodeWire(new Uint8Array(res.rawPayload));
+    expect(wire).toMatchObject({ t0: START, sampleRate: 1, storage: 'float32', scale: 1, offset: 0, missingCodes: [-1, -2] });
+    expect(wire.samples.length).toBe(8 * 3600);
+    expect(wire.samples[0]).toBe(-1);
+    expect(wire.samples[1]).toBeCloseTo(14 + Math.sin(1 / 50), 5);
+  });
+
+  it('serves int16 samples across chunk borders, gzip-compressed when asked', async () => {
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=Y_DIST`,
+      headers: { authorization: `Bearer ${physician}`, 'accept-encoding': 'gzip, deflate' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    const raw = gunzipSync(res.rawPayload);
+    expect(res.rawPayload.byteLength).toBeLessThan(raw.byteLength);
+    const wire = decodeWire(new Uint8Array(raw));
+    expect(wire.storage).toBe('int16');
+    expect(wire.scale).toBe(0.01);
+    expect(wire.samples.length).toBe(3 * SAMPLES_PER_CHUNK + 123);
+    for (const i of [0, SAMPLES_PER_CHUNK - 1, SAMPLES_PER_CHUNK, 2 * SAMPLES_PER_CHUNK + 7, 3 * SAMPLES_PER_CHUNK + 122]) {
+      expect(wire.samples[i]).toBe(Math.round(1000 * Math.sin(i / 20)));
+    }
+  });
+
+  it('answers 404 for an unknown channel and 400 for a missing parameter', async () => {
+    const unknown = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=HR`, { token: physician });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('Channel HR not found.');
+    const missing = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&code=HR`, { token: physician });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toContain('recording_id');
+  });
+});
+
+describe('saving a night', () => {
+  const count = async () => (await server.db.query<{ n: number }>('select (select count(*) from recordings) + (select count(*) from recording_channels) + (select count(*) from recording_chunks) + (select count(*) from recording_events) as n'))[0].n;
+
+  it('refuses an invalid night before writing anything', async () => {
+    const before = await count();
+    const dup = night([channel('BR', 'float32', 10, 1, () => 1), channel('BR', 'float32', 10, 1, () => 2)]);
+    await expect(saveNight(server.db, { patientId, deviceId: null, source: 'edf', createdBy: null, night: dup })).rejects.toThrow(InvalidNightError);
+    const badRate = night([channel('HR', 'float32', 10, 0, () => 1)]);
+    await expect(saveNight(server.db, { patientId, deviceId: null, source: 'edf', createdBy: null, night: badRate })).rejects.toThrow(/sample rate 0/);
+    expect(await count()).toBe(before);
+  });
+
+  it('leaves nothing behind when the database refuses part of it', async () => {
+    const before = await count();
+    const broken = channel('HR', 'float32', 100_000, 1, (i) => i);
+    (broken as { label: unknown }).label = null; // a NOT NULL column fails after the first channel was written
+    const n = night([channel('SPO2', 'float32', 100_000, 1, () => 97), broken]);
+    await expect(saveNight(server.db, { patientId, deviceId: null, source: 'edf', createdBy: null, night: n })).rejects.toThrow();
+    expect(await count()).toBe(before);
+  });
+});
