@@ -9,6 +9,7 @@ import { authRoutes } from './routes/auth';
 import { devRoutes } from './routes/dev';
 import { patientRoutes } from './routes/patients';
 import { recordingRoutes } from './routes/recordings';
+import { analyticsRoutes } from './routes/analytics';
 
 export const API_PREFIX = '/api/v1';
 
@@ -43,6 +44,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       accountRoutes(api, ctx);
       patientRoutes(api, ctx);
       recordingRoutes(api, ctx);
+      analyticsRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

@@ -149,3 +149,32 @@ describe('saving a night', () => {
     expect(await count()).toBe(before);
   });
 });
+
+describe('GET /analytics/patient/type={type}', () => {
+  it('answers the JSON series of the night, by Unix seconds or date, with SQB when multiple', async () => {
+    const key = Date.UTC(2026, 2, 9) / 1000;
+    const from = (START + 60_000) / 1000;
+    const res = await server.call('GET', `/analytics/patient/type=BR?patient_id=${patientId}&recording_date=${key}&device_start_time=${from}&device_stop_time=${from + 10}&multiple=true`, { token: annotator });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.BR.ts).toEqual(Array.from({ length: 10 }, (_, i) => from + i));
+    expect(data.BR.dataset[0]).toBeCloseTo(14 + Math.sin(60 / 50), 5);
+    expect(data.BR.fs).toBe(1);
+    expect(data.SQB).toEqual({ ts: [], dataset: [] });
+    expect(data.recording_meta.timezone).toBe('Europe/Zurich');
+    expect(data.recording_start_time).toBe(START);
+    const byDate = await server.call('GET', `/analytics/patient/type=BR?patient_id=${patientId}&recording_date=2026-03-09&device_start_time=${from}&device_stop_time=${from + 10}`, { token: physician });
+    expect(byDate.json().data.BR).toEqual(data.BR);
+  });
+
+  it('keeps the missing codes and refuses an unparsable date or a night that does not exist', async () => {
+    const all = await server.call('GET', `/analytics/patient/type=BR?patient_id=${patientId}&recording_date=20260309`, { token: physician });
+    expect(all.json().data.BR.dataset.length).toBe(8 * 3600);
+    expect(all.json().data.BR.dataset[97]).toBe(-1);
+    const bad = await server.call('GET', `/analytics/patient/type=BR?patient_id=${patientId}&recording_date=yesterday!`, { token: physician });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('recording_date');
+    const none = await server.call('GET', `/analytics/patient/type=BR?patient_id=${patientId}&recording_date=2026-03-01`, { token: physician });
+    expect(none.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,119 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError, notFound } from '../errors';
+import { visiblePatient } from '../patients/access';
+import { listChannels, listRecordings, loadSamples, type ChannelRow, type RecordingRow } from '../recordings/store';
+
+interface SeriesQuery {
+  patient_id: number;
+  recording_date: string;
+  device_id?: string;
+  device_start_time?: number;
+  device_stop_time?: number;
+  graph_type?: string;
+  multiple?: boolean;
+}
+
+/** A night key from the forms clients send: Unix seconds, YYYY-MM-DD or YYYYMMDD. */
+export function parseNightKey(value: string): number | null {
+  const v = value.trim();
+  if (/^\d{9,11}$/.test(v)) return Number(v);
+  const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(v);
+  if (!m) return null;
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return Number.isNaN(ms) ? null : ms / 1000;
+}
+
+/** Seconds or ms since the epoch, whichever the number is (clients send both). */
+const toMs = (t: number) => (t < 1e11 ? t * 1000 : t);
+
+/** The JSON series of one channel (spec 2 §3 "Analytics series"): ts in seconds, values with NaN as null. */
+async function series(ctx: AppContext, channel: ChannelRow, fromMs: number, toMsExclusive: number) {
+  const samples = await loadSamples(ctx.db, channel);
+  const period = 1000 / channel.sample_rate;
+  const first = Math.max(0, Math.ceil((fromMs - channel.t0_ms) / period));
+  const last = Math.min(samples.length, Math.ceil((toMsExclusive - channel.t0_ms) / period));
+  const ts: number[] = [];
+  const dataset: Array<number | null> = [];
+  for (let i = first; i < last; i++) {
+    const v = samples[i] * channel.scale + channel.offset_value;
+    ts.push(Math.round(channel.t0_ms + i * period) / 1000);
+    dataset.push(Number.isFinite(v) ? Math.round(v * 1e6) / 1e6 : null);
+  }
+  return { ts, dataset, fs: channel.sample_rate, t0: channel.t0_ms, unit: channel.unit, label: channel.label };
+}
+
+async function findNight(ctx: AppContext, patientId: number, q: SeriesQuery): Promise<RecordingRow> {
+  const key = parseNightKey(q.recording_date);
+  if (key === null) throw new ApiError(400, 'validation_failed', `recording_date "${q.recording_date}" is neither Unix seconds nor YYYY-MM-DD.`);
+  const night = (await listRecordings(ctx.db, patientId)).find((r) => r.night_key === key && (!q.device_id || r.device_id === q.device_id));
+  if (!night) throw notFound('Recording');
+  return night;
+}
+
+/** The spec's JSON analytics calls, kept for compatibility; the engine uses the binary endpoint. */
+export function analyticsRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get<{ Params: { type: string }; Querystring: SeriesQuery }>(
+    '/analytics/patient/type=:type',
+    {
+      preHandler: authenticate(ctx),
+      schema: {
+        params: { type: 'object', properties: { type: { type: 'string', minLength: 1, maxLength: 400 } } },
+        querystring: {
+          type: 'object',
+          required: ['patient_id', 'recording_date'],
+          properties: {
+            patient_id: { type: 'integer', minimum: 1 },
+            recording_date: { type: 'string', minLength: 8, maxLength: 20 },
+            device_id: { type: 'string', maxLength: 40 },
+            device_start_time: { type: 'number' },
+            device_stop_time: { type: 'number' },
+            graph_type: { type: 'string', maxLength: 400 },
+            multiple: { type: 'boolean' },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id);
+      const night = await findNight(ctx, patient.id, q);
+      const codes = new Set(
+        [request.params.type, q.graph_type ?? '']
+          .join(',')
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean),
+      );
+      if (q.multiple) codes.add('SQB');
+      if (codes.has('IQ')) {
+        codes.delete('IQ');
+        codes.add('I');
+        codes.add('Q');
+      }
+      const from = q.device_start_time !== undefined ? toMs(q.device_start_time) : night.start_ms;
+      const to = q.device_stop_time !== undefined ? toMs(q.device_stop_time) : night.stop_ms + 1;
+      if (to < from) throw new ApiError(400, 'validation_failed', 'device_stop_time is before device_start_time.');
+      const channels = await listChannels(ctx.db, [night.id]);
+      const data: Record<string, unknown> = {};
+      for (const code of codes) {
+        const channel = channels.find((c) => c.code === code);
+        data[code] = channel ? await series(ctx, channel, from, to) : { ts: [], dataset: [] };
+      }
+      return {
+        data: {
+          ...data,
+          recording_meta: { timezone: night.timezone, ...night.recording_meta },
+          recording_start_time: night.start_ms,
+          recording_stop_time: night.stop_ms,
+          start_time: night.start_ms / 1000,
+          stop_time: night.stop_ms / 1000,
+          device_values: [night.start_ms / 1000, night.stop_ms / 1000],
+          device_id: night.device_id,
+          night: night.night_key,
+        },
+      };
+    },
+  );
+}
