@@ -10,6 +10,8 @@ import { devRoutes } from './routes/dev';
 import { patientRoutes } from './routes/patients';
 import { recordingRoutes } from './routes/recordings';
 import { analyticsRoutes } from './routes/analytics';
+import { patientDetailRoutes } from './routes/patient-details';
+import { preferenceRoutes } from './routes/preferences';
 
 export const API_PREFIX = '/api/v1';
 
@@ -45,6 +47,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       patientRoutes(api, ctx);
       recordingRoutes(api, ctx);
       analyticsRoutes(api, ctx);
+      patientDetailRoutes(api, ctx);
+      preferenceRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

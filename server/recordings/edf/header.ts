@@ -1,0 +1,131 @@
+import { RecordingFormatError } from '../model';
+import { asciiField, parseIntegerField, parseNumberField } from './fields';
+import type { EdfHeader, EdfSignalHeader, EdfVariant } from './types';
+
+/**
+ * The EDF header: 256 fixed bytes, then 256 bytes per signal laid out field by field
+ * (all labels, then all transducers, …). Every number is checked here so that later code
+ * can trust it.
+ */
+
+export const FIXED_HEADER_BYTES = 256;
+export const SIGNAL_HEADER_BYTES = 256;
+export const ANNOTATION_LABEL = 'EDF Annotations';
+const INT16_MIN = -32768;
+const INT16_MAX = 32767;
+
+/** Widths of the per-signal fields, in header order. */
+export const SIGNAL_FIELDS = [
+  ['label', 16],
+  ['transducer type', 80],
+  ['physical dimension', 8],
+  ['physical minimum', 8],
+  ['physical maximum', 8],
+  ['digital minimum', 8],
+  ['digital maximum', 8],
+  ['prefiltering', 80],
+  ['nr of samples in each data record', 8],
+  ['reserved', 32],
+] as const;
+
+/** Parsed fixed header plus the header's own record count (may be -1: unknown). */
+export interface FixedHeader extends Omit<EdfHeader, 'recordCount'> {
+  declaredRecordCount: number;
+  variant: EdfVariant;
+}
+
+/** Reads and checks the 256-byte fixed header. */
+export function readFixedHeader(file: string, bytes: Uint8Array): FixedHeader {
+  if (bytes.length === 0) throw new RecordingFormatError(file, 'file', 'is empty (0 bytes)');
+  if (bytes.length < FIXED_HEADER_BYTES) {
+    throw new RecordingFormatError(file, 'header', `file ends after ${bytes.length} bytes, inside the ${FIXED_HEADER_BYTES}-byte fixed header`);
+  }
+  const version = asciiField(bytes, 0, 8);
+  if (version.trim() !== '0') {
+    throw new RecordingFormatError(file, 'version', `"${printable(version)}" is not an EDF version (must be "0")`);
+  }
+  const patient = asciiField(bytes, 8, 80).trim();
+  const recording = asciiField(bytes, 88, 80).trim();
+  const startDate = asciiField(bytes, 168, 8);
+  const startTime = asciiField(bytes, 176, 8);
+  const headerBytes = parseIntegerField(file, 'number of bytes in header record', asciiField(bytes, 184, 8));
+  const reserved = asciiField(bytes, 192, 44).trim();
+  const declaredRecordCount = parseIntegerField(file, 'number of data records', asciiField(bytes, 236, 8));
+  if (declaredRecordCount < -1) {
+    throw new RecordingFormatError(file, 'number of data records', `${declaredRecordCount} is negative`);
+  }
+  const recordDuration = parseNumberField(file, 'duration of a data record', asciiField(bytes, 244, 8));
+  if (recordDuration < 0) {
+    throw new RecordingFormatError(file, 'duration of a data record', `${recordDuration} s is negative`);
+  }
+  const signalCount = parseIntegerField(file, 'number of signals', asciiField(bytes, 252, 4));
+  if (signalCount <= 0) throw new RecordingFormatError(file, 'number of signals', `is ${signalCount}: the file has no signals`);
+  const expected = FIXED_HEADER_BYTES + SIGNAL_HEADER_BYTES * signalCount;
+  if (headerBytes !== expected) {
+    throw new RecordingFormatError(
+      file,
+      'number of bytes in header record',
+      `is ${headerBytes}, but ${signalCount} signals need 256 + 256 × ${signalCount} = ${expected}`,
+    );
+  }
+  if (bytes.length < headerBytes) {
+    throw new RecordingFormatError(file, 'header', `file ends after ${bytes.length} bytes, inside the ${headerBytes}-byte header`);
+  }
+  const variant: EdfVariant = reserved.startsWith('EDF+D') ? 'EDF+D' : reserved.startsWith('EDF+C') ? 'EDF+C' : 'EDF';
+  return { version: version.trim(), patient, recording, startDate, startTime, headerBytes, reserved, declaredRecordCount, recordDuration, signalCount, variant };
+}
+
+/** Reads and checks the per-signal header fields. */
+export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: number): EdfSignalHeader[] {
+  const columns: string[][] = [];
+  let pos = FIXED_HEADER_BYTES;
+  for (const [, width] of SIGNAL_FIELDS) {
+    const column: string[] = [];
+    for (let i = 0; i < signalCount; i++, pos += width) column.push(asciiField(bytes, pos, width));
+    columns.push(column);
+  }
+  const signals: EdfSignalHeader[] = [];
+  for (let i = 0; i < signalCount; i++) {
+    const label = columns[0][i].trim();
+    const name = (field: string) => `signal ${i + 1} (${label || 'no label'}) ${field}`;
+    const physicalMin = parseNumberField(file, name('physical minimum'), columns[3][i]);
+    const physicalMax = parseNumberField(file, name('physical maximum'), columns[4][i]);
+    const digitalMin = parseIntegerField(file, name('digital minimum'), columns[5][i]);
+    const digitalMax = parseIntegerField(file, name('digital maximum'), columns[6][i]);
+    const samplesPerRecord = parseIntegerField(file, name('nr of samples in each data record'), columns[8][i]);
+    if (samplesPerRecord <= 0) {
+      throw new RecordingFormatError(file, name('nr of samples in each data record'), `is ${samplesPerRecord}, must be positive`);
+    }
+    if (digitalMin < INT16_MIN || digitalMax > INT16_MAX) {
+      throw new RecordingFormatError(file, name('digital minimum/maximum'), `${digitalMin}..${digitalMax} is outside the 16-bit range`);
+    }
+    if (digitalMax <= digitalMin) {
+      throw new RecordingFormatError(file, name('digital maximum'), `${digitalMax} is not above the digital minimum ${digitalMin}`);
+    }
+    if (physicalMax === physicalMin) {
+      throw new RecordingFormatError(file, name('physical maximum'), `equals the physical minimum (${physicalMin}): no scale`);
+    }
+    signals.push({
+      label,
+      transducer: columns[1][i].trim(),
+      unit: columns[2][i].trim(),
+      physicalMin,
+      physicalMax,
+      digitalMin,
+      digitalMax,
+      prefiltering: columns[7][i].trim(),
+      samplesPerRecord,
+      reserved: columns[9][i].trim(),
+    });
+  }
+  return signals;
+}
+
+/** True for the EDF+ annotation signal. */
+export function isAnnotationSignal(signal: EdfSignalHeader): boolean {
+  return signal.label === ANNOTATION_LABEL;
+}
+
+function printable(s: string): string {
+  return s.replace(/[^\x20-\x7e]/g, '?').trim();
+}

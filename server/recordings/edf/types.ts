@@ -1,0 +1,73 @@
+/** The parsed shape of an EDF or EDF+ file, close to the file's own fields. */
+
+/** Header fields of one signal, as the file gives them (numbers parsed, strings trimmed). */
+export interface EdfSignalHeader {
+  label: string;
+  transducer: string;
+  /** Physical dimension (unit). */
+  unit: string;
+  physicalMin: number;
+  physicalMax: number;
+  digitalMin: number;
+  digitalMax: number;
+  prefiltering: string;
+  samplesPerRecord: number;
+  reserved: string;
+}
+
+/** An ordinary (non-annotation) signal with its samples joined across records. */
+export interface EdfSignal extends EdfSignalHeader {
+  /** samplesPerRecord / recordDuration, Hz; NaN when the records have duration 0 (no time base). */
+  sampleRate: number;
+  /** physical = digital * scale + offset, scale = (pmax - pmin) / (dmax - dmin), offset = pmin - dmin * scale. */
+  scale: number;
+  offset: number;
+  /** Digital samples of every record, in record order (recordCount * samplesPerRecord). */
+  digital: Int16Array;
+}
+
+/** One annotation of an 'EDF Annotations' signal. */
+export interface EdfAnnotation {
+  /** Seconds after the header's start date and time (EDF+ TAL onset). */
+  onset: number;
+  /** Seconds; 0 when the TAL gives none. */
+  duration: number;
+  text: string;
+}
+
+/** The fixed part of the header. */
+export interface EdfHeader {
+  version: string;
+  patient: string;
+  recording: string;
+  /** Raw 'dd.mm.yy' and 'hh.mm.ss' fields. */
+  startDate: string;
+  startTime: string;
+  headerBytes: number;
+  reserved: string;
+  /** Number of data records as found in the data (the header may say -1 while recording). */
+  recordCount: number;
+  /** Seconds; 0 for annotation-only files. */
+  recordDuration: number;
+  signalCount: number;
+}
+
+export type EdfVariant = 'EDF' | 'EDF+C' | 'EDF+D';
+
+/** A whole EDF/EDF+ file. */
+export interface EdfFile {
+  fileName: string;
+  variant: EdfVariant;
+  header: EdfHeader;
+  /** Header date and time read in `timezone`, ms UTC. */
+  startMs: number;
+  timezone: string;
+  /** Ordinary signals, in file order. */
+  signals: EdfSignal[];
+  /** Header fields of the 'EDF Annotations' signals (kept for completeness). */
+  annotationSignals: EdfSignalHeader[];
+  /** Every annotation with a text, in file order (the time-keeping entries are not here). */
+  annotations: EdfAnnotation[];
+  /** Start of each data record, seconds after startMs (EDF+ time keeping, or index * duration). */
+  recordStarts: Float64Array;
+}
