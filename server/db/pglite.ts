@@ -13,9 +13,20 @@ function wrap(q: Pick<PGlite, 'query' | 'exec'>): Queryable {
   };
 }
 
+const BYTEA = 17;
+
+/**
+ * bytea through Node's native hex codec: PGlite's own converts byte by byte in JS, ten
+ * times slower for the megabytes of a night's samples.
+ */
+const byteaOptions = {
+  parsers: { [BYTEA]: (text: string) => Buffer.from(text.slice(2), 'hex') },
+  serializers: { [BYTEA]: (x: Uint8Array) => `\\x${Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('hex')}` },
+};
+
 /** Opens embedded PostgreSQL: in a directory, or in memory when dir is null. */
 export async function openPglite(dir: string | null): Promise<Db> {
-  const pg = dir ? await PGlite.create(dir) : await PGlite.create();
+  const pg = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...byteaOptions });
   const base = wrap(pg);
   return {
     kind: 'pglite',
