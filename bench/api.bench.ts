@@ -100,7 +100,8 @@ export async function main(): Promise<Record<string, number>> {
 
 /** Imports the ResMed BRP+EVE pair of ../shared/data/real; returns ms, or throws when the importer is missing. */
 async function importResmed(db: Awaited<ReturnType<typeof openPglite>>, patientId: number): Promise<number> {
-  const mod = await import('../server/recordings/import').catch(() => null);
+  const specifier = '../server/recordings/import';
+  const mod = (await import(specifier).catch(() => null)) as { importFiles: (db: unknown, o: object) => Promise<unknown> } | null;
   if (!mod) throw new Error('server/recordings/import is not there yet');
   const dir = new URL('../../shared/data/real/', import.meta.url);
   const files = ['snore_resmed_20250808_010210_BRP.edf', 'snore_resmed_20250808_010203_EVE.edf'].map((f) => new URL(f, dir).pathname);
