@@ -35,7 +35,7 @@ export interface PatientSummary {
   gender: string | null;
   date_of_birth: string | number | null;
   device_id: string | null;
-  at_risk: boolean;
+  at_risk: number | null;
 }
 
 export interface VerifiedOtp {

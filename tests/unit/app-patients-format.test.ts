@@ -23,3 +23,10 @@ describe('patient list formatting', () => {
     expect(fullName({ first_name: null, last_name: ' ' })).toBeNull();
   });
 });
+
+describe('riskKey', () => {
+  it('reads the at_risk code as the spec gives it', async () => {
+    const { riskKey } = await import('../../src/features/patients/format');
+    expect([null, 0, 1, 2, undefined].map(riskKey)).toEqual(['notKnown', 'stable', 'atRisk', 'control', 'notKnown']);
+  });
+});

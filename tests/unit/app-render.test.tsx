@@ -26,7 +26,7 @@ const patient: PatientSummary = {
   gender: 'F',
   date_of_birth: '1961-04-02',
   device_id: null,
-  at_risk: true,
+  at_risk: 1,
 };
 
 describe('rendered screens', () => {
@@ -46,7 +46,7 @@ describe('rendered screens', () => {
 
   it('shows a patient row with year of birth, missing device and risk flag', () => {
     const html = render(<PatientsTable patients={[patient]} />);
-    for (const text of ['NCT1001', 'Ada Byron', 'Female', '1961', 'No device', 'At risk']) expect(html).toContain(text);
+    for (const text of ['NCT1001', 'Ada Byron', 'Female', '1961', 'No device', 'At Risk']) expect(html).toContain(text);
   });
 
   it('gives physicians five menu entries and annotators three', () => {

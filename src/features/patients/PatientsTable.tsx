@@ -1,6 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import type { PatientSummary } from '../../api/types';
-import { birthYear, fullName, genderKey } from './format';
+import { birthYear, fullName, genderKey, riskKey, type RiskKey } from './format';
+
+const RISK_LABEL = {
+  notKnown: 'patients.risk.notKnown',
+  stable: 'patients.risk.stable',
+  atRisk: 'patients.risk.atRisk',
+  control: 'patients.risk.control',
+} as const satisfies Record<RiskKey, string>;
 
 /** The patient list as a table; the empty state sits inside it so the columns stay visible. */
 export function PatientsTable({ patients }: { patients: readonly PatientSummary[] }) {
@@ -37,7 +44,9 @@ export function PatientsTable({ patients }: { patients: readonly PatientSummary[
                   <td>{gender ? t(`patients.gender.${gender}`) : dash}</td>
                   <td className="num">{birthYear(p.date_of_birth) ?? dash}</td>
                   {p.device_id ? <td className="mono">{p.device_id}</td> : <td className="muted">{t('patients.noDevice')}</td>}
-                  <td>{p.at_risk && <span className="badge badge-risk">{t('patients.atRisk')}</span>}</td>
+                  <td>
+                    <span className={`badge badge-${riskKey(p.at_risk)}`}>{t(RISK_LABEL[riskKey(p.at_risk)])}</span>
+                  </td>
                 </tr>
               );
             })

@@ -24,3 +24,13 @@ export function fullName(p: Pick<PatientSummary, 'first_name' | 'last_name'>): s
   const name = [p.first_name, p.last_name].filter((s) => s && s.trim()).join(' ');
   return name || null;
 }
+
+export type RiskKey = 'notKnown' | 'stable' | 'atRisk' | 'control';
+
+/** The at_risk code as spec 1 §3 gives it: null Not Known, 0 Stable, 1 At Risk, 2 Control. */
+export function riskKey(value: number | null | undefined): RiskKey {
+  if (value === 0) return 'stable';
+  if (value === 1) return 'atRisk';
+  if (value === 2) return 'control';
+  return 'notKnown';
+}
