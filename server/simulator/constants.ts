@@ -93,10 +93,12 @@ export const RADAR = {
 export const EVENT_TIMING = {
   apneaDurationS: [12, 40],
   hypopneaDurationS: [14, 40],
+  /** Durations are the minimum plus an exponential tail with this mean. */
+  durationTailMeanS: 8,
   /** Nadir of the desaturation after the end of its event. */
   desatLagS: [20, 40],
   /** Nadir plateau. */
-  desatHoldS: [2, 4],
+  desatHoldS: [3, 6],
   /** Return to baseline after the nadir. */
   desatRecoveryS: [10, 18],
   /** Normal breathing kept between two respiratory events. */
@@ -122,12 +124,108 @@ export const EVENT_AMPLITUDE = {
 
 /** Desaturation depth, % SpO2. */
 export const DESAT_DROP = {
-  apnea: [4, 15],
-  hypopnea: [3.5, 6],
+  apnea: [4.5, 15],
+  hypopnea: [4, 7],
 } as const;
 
 /** How likely a respiratory event lands in each stage (relative weights; awake never). */
 export const EVENT_STAGE_WEIGHT: Record<StageCode, number> = { 1: 0.3, 2: 1, 4: 1.6, 5: 0 };
+
+/**
+ * How each stage shifts the vitals: breathing amplitude (× normal), breathing rate
+ * offset (br/min) and its irregularity (br/min, 1 σ), heart rate offset (bpm), HRV
+ * (× the profile's RMSSD), BRV (br/min) and the movement floor (MOV a.u.).
+ */
+export const STAGE_PHYSIOLOGY: Record<StageCode, {
+  breathAmp: number; brOffset: number; brJitter: number; hrOffset: number; hrvFactor: number; brv: number; mov: number;
+}> = {
+  1: { breathAmp: 1.1, brOffset: -1, brJitter: 0.25, hrOffset: -4, hrvFactor: 1.3, brv: 0.6, mov: 0.03 },
+  2: { breathAmp: 1, brOffset: 0, brJitter: 0.45, hrOffset: 0, hrvFactor: 1, brv: 1.2, mov: 0.06 },
+  4: { breathAmp: 0.8, brOffset: 1.5, brJitter: 1.1, hrOffset: 3, hrvFactor: 0.7, brv: 2.8, mov: 0.04 },
+  5: { breathAmp: 1, brOffset: 2.5, brJitter: 0.9, hrOffset: 8, hrvFactor: 0.75, brv: 3.5, mov: 0.5 },
+};
+
+/** Night architecture, min. */
+export const SLEEP_ARCHITECTURE = {
+  firstCycleMin: [75, 95],
+  cycleMin: [85, 105],
+  finalWakeMin: [3, 15],
+  outOfBedMin: [3, 12],
+  /** Out-of-bed periods start no earlier than this after sleep onset. */
+  outOfBedEarliestMin: 60,
+  maxOutOfBed: 2,
+  /** Share of a cycle in deep sleep: first cycle, change per cycle, jitter (1 σ). */
+  deepShare: { first: 0.42, perCycle: -0.12, sigma: 0.04 },
+  /** Share of a cycle in REM: first cycle, change per cycle, jitter, bounds. */
+  remShare: { first: 0.1, perCycle: 0.07, sigma: 0.03, min: 0.07, max: 0.4 },
+  /** Share of the light sleep that comes before the deep part of a cycle. */
+  lightBeforeDeep: 0.55,
+  /** Chance that a deep epoch lightens for one epoch. */
+  deepFlicker: 0.08,
+  /** Chance of a brief awakening (1–3 epochs) between cycles. */
+  wakeBetweenCycles: 0.5,
+} as const;
+
+/** Movement bursts; durations in s, intensities in MOV a.u. */
+export const MOVEMENT = {
+  /** Where spontaneous movements happen (relative weights per stage). */
+  stageWeight: { 1: 0.3, 2: 1, 4: 0.4, 5: 4 } as Record<StageCode, number>,
+  durationS: { min: 3, mean: 8, max: 60 },
+  intensity: [2, 8],
+  /** Getting out of and back into bed. */
+  gettingUpS: [8, 20],
+  gettingUpIntensity: [6, 10],
+  /** Share of apneas ended by an arousal movement, its length and intensity. */
+  arousalShare: 0.3,
+  arousalS: [3, 7],
+  arousalIntensity: [1.5, 4],
+  /** Share of movements that leave the body in a new position (new radar carrier phase). */
+  repositionShare: 0.6,
+  /** Radar estimators need this long to settle after a movement, s. */
+  settleS: 2,
+  /** Y_DIST artefact: AR(1) pole per 20 Hz sample, and σ in mm per unit of intensity. */
+  radarPole: 0.97,
+  radarMmPerUnit: 3,
+  /** Heart rate rise while moving, bpm. */
+  heartRateBpm: 10,
+} as const;
+
+/** Random dropouts: lengths in s, rates relative to the profile's dropoutsPerHour, margin from other items in s. */
+export const DROPOUT = {
+  radarS: [5, 90],
+  heartS: [10, 60],
+  oximeterS: [10, 120],
+  heartShare: 0.7,
+  oximeterShare: 0.3,
+  marginS: 10,
+} as const;
+
+/** Physiological clamps: BR br/min, HR bpm, HRV ms, SpO2 baseline %. */
+export const VITAL_RANGE = {
+  br: [9, 24],
+  hr: [45, 95],
+  hrv: [8, 150],
+  spo2Baseline: [94, 98.5],
+} as const;
+
+/** Heart-rate swing of an apnea: slowing during it, surge after it (bpm; time constant and length in s). */
+export const APNEA_HEART = { duringBpm: -3, surgeBpm: 9, surgeTauS: 8, surgeLengthS: 25 } as const;
+
+/** SpO2 baseline drift (AR(1), s and %) and stage shifts (%). */
+export const SPO2_BASELINE = { driftTauS: 900, driftSigma: 0.4, remShift: -0.3, deepShift: 0.15, shiftTauS: 120 } as const;
+
+/** Breathing amplitude level: follows the stage with this time constant (s); breath-to-breath jitter (s, × normal). */
+export const BREATH_LEVEL = { tauS: 30, jitterTauS: 8, jitterSigma: 0.05 } as const;
+
+/** PSG sensors: peak of a normal breath, noise (1 σ) and movement artefact per unit of intensity, in each channel's unit. */
+export const PSG = {
+  peak: { flowLps: 0.35, thoraxMv: 0.5, abdomenMv: 0.6 },
+  noise: { flow: 0.008, belt: 0.01, spo2: 0.2 },
+  artefact: { flow: 0.02, belt: 0.06 },
+} as const;
+
+/** Nocturnal dip of body temperature at mid-night, °C. */
+export const TEMP_DIP_C = 0.35;
 
 /** Planning of nights: evening start window, local minutes after midnight, and durations, h. */
 export const PLAN = {

@@ -1,0 +1,187 @@
+// Respiratory events and desaturations: in the truth list and in the samples.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelData } from '../../server/recordings/model';
+import {
+  simulateNight, truthToEvents, type DesaturationTruth, type RespiratoryTruth, type SimulatedNight, type TruthEvent,
+} from '../../server/simulator/index';
+
+const START = Date.UTC(2026, 2, 10, 21, 30);
+const HOUR = 3_600_000;
+
+let night: SimulatedNight;
+let resp: RespiratoryTruth[];
+let desats: Map<number, DesaturationTruth>;
+beforeAll(() => {
+  night = simulateNight({ seed: 'events', startMs: START, durationMs: 8 * HOUR, psg: true, profile: 'moderate_osa' });
+  resp = night.truth.filter((t): t is RespiratoryTruth => t.kind === 'obstructive_apnea' || t.kind === 'central_apnea' || t.kind === 'hypopnea');
+  desats = new Map(night.truth.filter((t): t is DesaturationTruth => t.kind === 'desaturation').map((d) => [d.id, d]));
+});
+
+const channel = (code: string): ChannelData => night.channels.find((c) => c.code === code)!;
+const end = (t: TruthEvent): number => t.onsetMs + t.durationMs;
+const index = (c: ChannelData, ms: number): number => Math.floor(((ms - c.t0) * c.sampleRate) / 1000);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function std(c: ChannelData, fromMs: number, toMs: number): number {
+  const a = index(c, fromMs);
+  const b = index(c, toMs);
+  let mean = 0;
+  for (let i = a; i < b; i++) mean += c.samples[i]! * c.scale;
+  mean /= b - a;
+  let v = 0;
+  for (let i = a; i < b; i++) v += (c.samples[i]! * c.scale - mean) ** 2;
+  return Math.sqrt(v / (b - a));
+}
+
+function correlation(x: ChannelData, y: ChannelData, fromMs: number, toMs: number): number {
+  const a = index(x, fromMs);
+  const b = index(x, toMs);
+  const k = b - a;
+  let sx = 0, sy = 0, sxy = 0, sxx = 0, syy = 0;
+  for (let i = a; i < b; i++) {
+    const u = x.samples[i]!, w = y.samples[i]!;
+    sx += u; sy += w; sxy += u * w; sxx += u * u; syy += w * w;
+  }
+  return (sxy / k - (sx / k) * (sy / k)) / Math.sqrt((sxx / k - (sx / k) ** 2) * (syy / k - (sy / k) ** 2));
+}
+
+/** A calm 30-s stretch before the event: no other truth item (but stages and cycles) within it. */
+function calmBefore(t: TruthEvent): [number, number] | null {
+  const from = t.onsetMs - 55_000;
+  const to = t.onsetMs - 25_000;
+  const busy = night.truth.some((o) => o !== t && o.kind !== 'sleep_stage' && o.kind !== 'sleep_cycle' && o.kind !== 'desaturation'
+    && o.onsetMs < to + 10_000 && end(o) > from - 10_000);
+  return busy || from < START ? null : [from, to];
+}
+
+describe('simulated respiratory events', () => {
+  it('reaches the profile AHI with apneas of both kinds and hypopneas, mostly in light sleep and REM', () => {
+    expect(resp.length).toBe(night.meta.respiratoryEvents);
+    expect(night.meta.ahi as number).toBeGreaterThan(15);
+    expect(night.meta.ahi as number).toBeLessThan(30);
+    const kinds = new Set(resp.map((r) => r.kind));
+    expect([...kinds].sort()).toEqual(['central_apnea', 'hypopnea', 'obstructive_apnea']);
+    expect(resp.every((r) => r.stage !== 5)).toBe(true);
+    expect(resp.filter((r) => r.stage === 2 || r.stage === 4).length / resp.length).toBeGreaterThan(0.75);
+    for (const r of resp) {
+      expect(r.durationMs).toBeGreaterThanOrEqual(10_000);
+      expect(r.durationMs).toBeLessThanOrEqual(40_000);
+    }
+  });
+
+  it('keeps ids in onset order and pairs every event with its desaturation', () => {
+    night.truth.forEach((t, i) => expect(t.id).toBe(i));
+    for (let i = 1; i < night.truth.length; i++) expect(night.truth[i]!.onsetMs).toBeGreaterThanOrEqual(night.truth[i - 1]!.onsetMs);
+    expect(desats.size).toBe(resp.length);
+    for (const r of resp) expect(desats.get(r.desaturationId)!.causeId).toBe(r.id);
+  });
+
+  it('puts every desaturation nadir 20–40 s after the end of its event, with a 3–15 % drop', () => {
+    for (const r of resp) {
+      const d = desats.get(r.desaturationId)!;
+      const lag = d.nadirMs - end(r);
+      expect(lag).toBeGreaterThanOrEqual(20_000);
+      expect(lag).toBeLessThanOrEqual(40_000);
+      expect(d.drop).toBeGreaterThanOrEqual(3);
+      expect(d.drop).toBeLessThanOrEqual(15);
+      expect(d.nadir).toBeCloseTo(d.baseline - d.drop, 1);
+      expect(d.onsetMs).toBeGreaterThan(r.onsetMs);
+      expect(end(d)).toBeGreaterThan(d.nadirMs);
+    }
+    const ds = [...desats.values()];
+    for (let i = 1; i < ds.length; i++) expect(ds[i]!.onsetMs).toBeGreaterThan(end(ds[i - 1]!));
+  });
+
+  it('shows each desaturation in the SPO2 samples 20–40 s after its event', () => {
+    const spo2 = channel('SPO2');
+    const lags: number[] = [];
+    for (const r of resp) {
+      const d = desats.get(r.desaturationId)!;
+      const a = index(spo2, d.onsetMs);
+      const b = index(spo2, end(d));
+      const values = Array.from(spo2.samples.subarray(a, b));
+      expect(values.every((v) => v > 0), 'no dropout inside a desaturation').toBe(true);
+      const min = Math.min(...values);
+      expect(d.baseline - min).toBeGreaterThanOrEqual(d.drop - 1.5);
+      expect(min).toBeLessThanOrEqual(d.nadir + 1.5);
+      let sum = 0, count = 0;
+      values.forEach((v, i) => { if (v <= min + 0.5) { sum += i; count++; } });
+      lags.push(START + (a + sum / count) * 1000 - end(r));
+    }
+    expect(lags.length).toBe(resp.length);
+    for (const lag of lags) {
+      expect(lag).toBeGreaterThanOrEqual(15_000);
+      expect(lag).toBeLessThanOrEqual(45_000);
+    }
+    const mean = lags.reduce((s, x) => s + x, 0) / lags.length;
+    expect(mean).toBeGreaterThan(20_000);
+    expect(mean).toBeLessThan(40_000);
+  });
+
+  it('flattens Y_DIST during apneas and reduces it during hypopneas, against calm breathing before', () => {
+    const y = channel('Y_DIST');
+    const ratios = { apnea: [] as number[], hypopnea: [] as number[] };
+    for (const r of resp) {
+      const calm = calmBefore(r);
+      if (!calm) continue;
+      const ratio = std(y, r.onsetMs + 2_000, end(r) - 1_000) / std(y, calm[0], calm[1]);
+      (r.kind === 'hypopnea' ? ratios.hypopnea : ratios.apnea).push(ratio);
+    }
+    expect(ratios.apnea.length).toBeGreaterThan(10);
+    expect(ratios.hypopnea.length).toBeGreaterThan(10);
+    for (const x of ratios.apnea) expect(x).toBeLessThan(0.12);
+    expect(median(ratios.hypopnea)).toBeGreaterThan(0.3);
+    expect(median(ratios.hypopnea)).toBeLessThan(0.7);
+    for (const x of ratios.hypopnea) expect(x).toBeLessThan(0.8);
+  });
+
+  it('moves thorax and abdomen in opposition for obstructive apneas, flattens both for central ones', () => {
+    const thx = channel('THRX_PSG');
+    const abd = channel('ABD_PSG');
+    const flow = channel('NC_PSG');
+    for (const r of resp) {
+      const calm = calmBefore(r);
+      if (!calm) continue;
+      const span: [number, number] = [r.onsetMs + 2_000, end(r) - 1_000];
+      expect(std(flow, ...span) / std(flow, ...calm)).toBeLessThan(r.kind === 'hypopnea' ? 0.8 : 0.1);
+      if (r.kind === 'obstructive_apnea') {
+        expect(correlation(thx, abd, ...span)).toBeLessThan(-0.7);
+        expect(std(thx, ...span) / std(thx, ...calm)).toBeGreaterThan(0.5);
+      } else if (r.kind === 'central_apnea') {
+        expect(std(thx, ...span) / std(thx, ...calm)).toBeLessThan(0.15);
+        expect(std(abd, ...span) / std(abd, ...calm)).toBeLessThan(0.15);
+      } else {
+        expect(correlation(thx, abd, ...span)).toBeGreaterThan(0.7);
+      }
+      expect(correlation(thx, abd, ...calm)).toBeGreaterThan(0.7);
+    }
+  });
+
+  it('keeps SQB good and vitals present during respiratory events', () => {
+    const sqb = channel('SQB');
+    const br = channel('BR');
+    for (const r of resp) {
+      for (let i = index(sqb, r.onsetMs); i < index(sqb, end(r)); i++) {
+        expect(sqb.samples[i]).toBe(1);
+        expect(br.samples[i]).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('scales with the profile: healthy nights have few events, severe ones many', () => {
+    const healthy = simulateNight({ seed: 'events-h', startMs: START, durationMs: 6 * HOUR, profile: 'healthy' });
+    const severe = simulateNight({ seed: 'events-s', startMs: START, durationMs: 6 * HOUR, profile: { base: 'severe_osa', ahi: 40 } });
+    expect(healthy.meta.ahi as number).toBeLessThan(5);
+    expect(severe.meta.ahi as number).toBeGreaterThan(30);
+    expect(severe.meta.profile).toBe('severe_osa*');
+  });
+
+  it('renders the truth as EDF+-style events', () => {
+    const events = truthToEvents(night.truth);
+    const texts = new Set(events.map((e) => e.text));
+    for (const t of ['Obstructive Apnea', 'Central Apnea', 'Hypopnea', 'SpO2 desaturation', 'Movement', 'Sleep stage N2', 'Sleep stage R']) {
+      expect(texts.has(t), t).toBe(true);
+    }
+    expect(events.filter((e) => e.text === 'Hypopnea').length).toBe(resp.filter((r) => r.kind === 'hypopnea').length);
+  });
+});
