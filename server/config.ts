@@ -11,6 +11,8 @@ export interface Config {
   production: boolean;
   /** Seed the demo clinic on first start (default on; SEED_DEMO=0 turns it off). */
   seedDemo: boolean;
+  /** Simulate the demo patients' nights on first start (default on; SEED_NIGHTS=0 turns it off). */
+  seedNights: boolean;
   /** Built SPA to serve; absent in API-only tests. */
   webRoot: string | null;
 }
@@ -30,6 +32,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Nocturne <no-reply@nocturne.local>',
     production: env.NODE_ENV === 'production',
     seedDemo: env.SEED_DEMO !== '0',
+    seedNights: env.SEED_DEMO !== '0' && env.SEED_NIGHTS !== '0',
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
   };
 }

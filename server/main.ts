@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const { db, release } = await openDatabase(config);
   let running: Running;
   try {
-    running = await prepare(config, db, release);
+    running = await prepare(config, db, release, (line) => console.log(line));
   } catch (err) {
     await db.close().catch(() => undefined);
     await release();
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
   const port = (running.app.server.address() as { port: number }).port;
   console.log(`Nocturne is running at http://localhost:${port} — database: ${where}.`);
   if (running.seeded) console.log('Seeded the demo clinic (accounts, patients, devices).');
+  if (running.nights) console.log(`Simulated ${running.nights} demo nights.`);
   if (config.seedDemo) {
     console.log(`Sign in as ${DEMO_ACCOUNTS.physician} (or ${DEMO_ACCOUNTS.annotator}, ${DEMO_ACCOUNTS.admin}, ${DEMO_ACCOUNTS.secondary}) with password "${DEMO_PASSWORD}".`);
   }

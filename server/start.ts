@@ -7,7 +7,7 @@ import type { Db } from './db/adapter';
 import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
-import { seedDemo } from './db/seed';
+import { seedDemo, seedDemoNights } from './db/seed';
 import { outboxMailer, smtpMailer } from './services/mail';
 import { pruneRateLimits } from './services/rate-limit';
 
@@ -68,17 +68,25 @@ export interface Running {
   app: FastifyInstance;
   db: Db;
   seeded: boolean;
+  /** Demo nights simulated by this start. */
+  nights: number;
   close(): Promise<void>;
 }
 
 /** Migrates, seeds once, builds the app; the caller listens. */
-export async function prepare(config: Config, db: Db, release: () => Promise<void> = async () => undefined): Promise<Running> {
+export async function prepare(
+  config: Config,
+  db: Db,
+  release: () => Promise<void> = async () => undefined,
+  log: (line: string) => void = () => undefined,
+): Promise<Running> {
   try {
     await migrate(db);
   } catch (err) {
     throw new StartupError(`${(err as Error).message}. The database was left as it was before this migration.`);
   }
   const seeded = config.seedDemo ? await seedDemo(db) : false;
+  const nights = config.seedNights ? await seedDemoNights(db, log) : 0;
   await pruneRateLimits(db);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(db);
   const app = await buildApp({ db, config, mailer });
@@ -86,6 +94,7 @@ export async function prepare(config: Config, db: Db, release: () => Promise<voi
     app,
     db,
     seeded,
+    nights,
     async close() {
       await app.close();
       await db.close();

@@ -74,3 +74,43 @@ export async function seedDemo(db: Db): Promise<boolean> {
     return true;
   });
 }
+
+const NIGHTS_KEY = 'demo_nights';
+
+/** The demo patients' simulated nights: several each, NCT1001's include one of 10 h or more with PSG. */
+export const DEMO_NIGHTS = [
+  { code: 'NCT1001', device: 'NCT0001', profile: 'moderate_osa', nights: 5, longNight: true, psgEvery: 5 },
+  { code: 'NCT1002', device: 'NCT0002', profile: 'severe_osa', nights: 3, longNight: false, psgEvery: 0 },
+  { code: 'NCT1004', device: 'NCT0003', profile: 'central', nights: 3, longNight: false, psgEvery: 0 },
+  { code: 'NCT1003', device: 'NCT0004', profile: 'healthy', nights: 2, longNight: false, psgEvery: 0 },
+] as const;
+
+/**
+ * Simulates the demo nights once, ending last night. Each night is its own transaction and
+ * evenings that already have a night are skipped, so an interrupted first start completes
+ * on the next. Returns the number of nights stored.
+ */
+export async function seedDemoNights(db: Db, log: (line: string) => void = () => undefined): Promise<number> {
+  const [done] = await db.query('select 1 from app_meta where key = $1', [NIGHTS_KEY]);
+  if (done) return 0;
+  const { simulateForPatient } = await import('../recordings/simulated');
+  let stored = 0;
+  for (const p of DEMO_NIGHTS) {
+    const [patient] = await db.query<{ id: number }>('select id from patients where patient_code = $1', [p.code]);
+    if (!patient) continue;
+    log(`Simulating ${p.nights} nights for ${p.code}…`);
+    const ids = await simulateForPatient(db, {
+      patientId: patient.id,
+      patientCode: p.code,
+      deviceId: p.device,
+      timezone: 'Europe/Zurich',
+      nights: p.nights,
+      profile: p.profile,
+      longNight: p.longNight,
+      psgEvery: p.psgEvery,
+    });
+    stored += ids.length;
+  }
+  await db.query('insert into app_meta (key, value) values ($1, $2) on conflict (key) do nothing', [NIGHTS_KEY, new Date().toISOString()]);
+  return stored;
+}

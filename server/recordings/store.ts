@@ -15,6 +15,8 @@ export interface SaveNightInput {
   night: Night;
   /** Ground-truth events of a simulated night, kept apart from file annotations. */
   truth?: NightEvent[];
+  /** The simulator's full truth (typed events with nadirs, stages, cycles), stored as JSON. */
+  truthDetail?: { generator: string; truth: unknown };
 }
 
 /** A night that cannot be stored, with what was wrong. */
@@ -93,6 +95,13 @@ export async function saveNight(db: Db, input: SaveNightInput): Promise<number> 
     for (const c of night.channels) await insertChannel(tx, rec.id, c);
     await insertEvents(tx, rec.id, night.events, 'file');
     if (input.truth) await insertEvents(tx, rec.id, input.truth, 'truth');
+    if (input.truthDetail) {
+      await tx.query('insert into recording_truth (recording_id, generator, truth) values ($1, $2, $3)', [
+        rec.id,
+        input.truthDetail.generator,
+        JSON.stringify(input.truthDetail.truth),
+      ]);
+    }
     return rec.id;
   });
 }

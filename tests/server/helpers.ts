@@ -46,7 +46,7 @@ export interface TestServer {
 
 /** A migrated, seeded server on a fresh database, with no SPA. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const config = { ...readConfig({ ...env }), webRoot: null };
+  const config = { ...readConfig({ SEED_NIGHTS: '0', ...env }), webRoot: null };
   const { db, drop } = await freshDb();
   const running = await prepare(config, db);
   return {

@@ -19,7 +19,7 @@ interface Exit {
 function runServer(env: Record<string, string>, untilRunning = false): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WEB_ROOT: '/nonexistent', ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WEB_ROOT: '/nonexistent', SEED_NIGHTS: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -8,9 +8,33 @@ import type { EdfHeader, EdfSignalHeader, EdfVariant } from './types';
  * can trust it.
  */
 
+/** Size of the fixed part of the header, bytes. */
 export const FIXED_HEADER_BYTES = 256;
+/** Header bytes per signal. */
 export const SIGNAL_HEADER_BYTES = 256;
+/** Label of the EDF+ annotation signal. */
 export const ANNOTATION_LABEL = 'EDF Annotations';
+/**
+ * Transducer field that marks a signal written by Nocturne: its label is already a
+ * channel code and is read back as is, not through the label map (else our own 'SPO2'
+ * would come back as the PSG's 'SPO2_PSG').
+ */
+export const NOCTURNE_TRANSDUCER = 'Nocturne channel code';
+
+/**
+ * Prefiltering text of a Nocturne-written signal: where the channel's own samples sit in
+ * the padded signal (lead = padding samples before them, count = how many), so a reader
+ * gives back the channel's t0 and length instead of the file's.
+ */
+export function nocturneExtent(lead: number, count: number): string {
+  return `Nocturne lead=${lead} count=${count}`;
+}
+
+/** Parses {@link nocturneExtent}; null when the text is something else. */
+export function parseNocturneExtent(text: string): { lead: number; count: number } | null {
+  const m = /^Nocturne lead=(\d+) count=(\d+)$/.exec(text);
+  return m ? { lead: Number(m[1]), count: Number(m[2]) } : null;
+}
 const INT16_MIN = -32768;
 const INT16_MAX = 32767;
 

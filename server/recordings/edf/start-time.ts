@@ -31,7 +31,8 @@ export function assertTimeZone(file: string, zone: string): void {
 
 /**
  * Reads the header start date/time (with the EDF+ Startdate when present) as local time in
- * `zone` and returns ms UTC. In a DST gap the clock is moved forward (luxon's rule).
+ * `zone` and returns ms UTC. A time in a DST gap is moved forward; a time a fall-back shows
+ * twice is its later occurrence (luxon's rules; the header cannot tell them apart).
  */
 export function edfStartMs(
   file: string,

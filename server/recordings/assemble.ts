@@ -1,0 +1,133 @@
+import { csvHeaderLine, csvKind, readCsvText } from './csv/sniff';
+import { readOximeterCsv } from './csv/oximeter';
+import { readTimestampValueCsv } from './csv/timestamp-value';
+import { parseDataPointFileName } from './csv/data-points';
+import { edfToRecording } from './edf/channels';
+import { readEdf } from './edf/reader';
+import { RecordingFormatError, type ChannelData, type Night, type NightEvent } from './model';
+
+/**
+ * One parsed source file of a night (an EDF file, an oximeter CSV …), already in absolute
+ * time, before it is merged with the other files of the same night.
+ */
+export interface ParsedRecording {
+  fileName: string;
+  /** 'EDF', 'EDF+C', 'EDF+D', 'oximeter-csv', 'timestamp-value-csv'. */
+  format: string;
+  /** What the file covers, ms UTC. */
+  startMs: number;
+  stopMs: number;
+  channels: ChannelData[];
+  events: NightEvent[];
+  /** Header fields and notes from the reader. */
+  meta: Record<string, unknown>;
+}
+
+/** Options of {@link assembleNight}. */
+export interface AssembleOptions {
+  /** IANA zone the night was recorded in; 'UTC' when not given. */
+  timezone?: string;
+}
+
+/**
+ * Merges the files of one night (ResMed's BRP, EVE, SA2, PLD; an EDF and an oximeter CSV …)
+ * into a Night. Files are aligned by their absolute times: every channel keeps its own t0,
+ * the night spans the earliest start to the latest stop (channel ends and event ends
+ * included), events are sorted by onset.
+ *
+ * Two channels with the same code: the first (in file order, then signal order) keeps the
+ * code, a later one is kept under its own source label (e.g. a second 'Flow' as
+ * 'Flow.40ms'), and if that is taken too under '<label>#2', '#3' …: nothing is dropped
+ * and no code silently mixes two sources.
+ */
+export function assembleNight(parts: ParsedRecording[], options: AssembleOptions = {}): Night {
+  if (parts.length === 0) throw new RangeError('assembleNight: no files given');
+  const taken = new Set<string>();
+  const channels: ChannelData[] = [];
+  let startMs = Number.POSITIVE_INFINITY;
+  let stopMs = Number.NEGATIVE_INFINITY;
+  for (const part of parts) {
+    startMs = Math.min(startMs, part.startMs);
+    stopMs = Math.max(stopMs, part.stopMs);
+    for (const channel of part.channels) {
+      const code = uniqueCode(channel, taken);
+      taken.add(code);
+      channels.push(code === channel.code ? channel : { ...channel, code });
+      startMs = Math.min(startMs, channel.t0);
+      stopMs = Math.max(stopMs, channelEndMs(channel));
+    }
+  }
+  const events = parts
+    .flatMap((p) => p.events)
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.onsetMs - b.e.onsetMs || a.i - b.i)
+    .map(({ e }) => e);
+  for (const e of events) stopMs = Math.max(stopMs, e.onsetMs + e.durationMs);
+  return {
+    startMs,
+    stopMs,
+    timezone: options.timezone ?? 'UTC',
+    channels,
+    events,
+    meta: {
+      files: parts.map((p) => ({ fileName: p.fileName, format: p.format, startMs: p.startMs, stopMs: p.stopMs, ...p.meta })),
+    },
+  };
+}
+
+/** End of a channel (time just after its last sample), ms UTC. */
+export function channelEndMs(channel: ChannelData): number {
+  return channel.t0 + (channel.samples.length / channel.sampleRate) * 1000;
+}
+
+function uniqueCode(channel: ChannelData, taken: Set<string>): string {
+  if (!taken.has(channel.code)) return channel.code;
+  if (!taken.has(channel.label)) return channel.label;
+  for (let n = 2; ; n++) {
+    const candidate = `${channel.label}#${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** Options of {@link parseRecordingFile} and {@link nightFromFiles}. */
+export interface ParseFileOptions {
+  /** IANA zone of the recorder's clock (EDF header times, oximeter times); 'UTC' when not given. */
+  timezone?: string;
+  /** User label → code map for EDF signals (see labels.ts). */
+  labelMap?: Record<string, string>;
+  /** Channel code of a Timestamp,Value CSV; else taken from a data-point file name (SPO2_20260310_…csv). */
+  csvCode?: string;
+  csvUnit?: string;
+}
+
+/**
+ * Reads one file of any supported kind, told apart by content: EDF/EDF+ (version "0"),
+ * Wellue/Checkme oximeter CSV (a Time and an Oxygen Level column), Timestamp,Value CSV.
+ */
+export function parseRecordingFile(fileName: string, bytes: Uint8Array, options: ParseFileOptions = {}): ParsedRecording {
+  if (bytes.length === 0) throw new RecordingFormatError(fileName, 'file', 'is empty (0 bytes)');
+  const kind = csvKind(bytes, fileName);
+  if (kind === null) return edfToRecording(readEdf(bytes, fileName, { timezone: options.timezone }), { labelMap: options.labelMap });
+  if (kind === 'other-csv') {
+    throw new RecordingFormatError(
+      fileName,
+      'header',
+      `"${csvHeaderLine(bytes)}" is neither an oximeter export (Time,Oxygen Level,…) nor Timestamp,Value`,
+    );
+  }
+  const text = readCsvText(bytes);
+  if (kind === 'oximeter') return readOximeterCsv(text, fileName, { timezone: options.timezone });
+  const code = options.csvCode ?? parseDataPointFileName(fileName)?.channel;
+  if (!code) {
+    throw new RecordingFormatError(fileName, 'channel', 'a Timestamp,Value CSV needs a channel code (none given, none in the file name)');
+  }
+  return readTimestampValueCsv(text, fileName, { code, unit: options.csvUnit, timezone: options.timezone });
+}
+
+/** Reads the files of one night and merges them ({@link parseRecordingFile}, {@link assembleNight}). */
+export function nightFromFiles(files: { name: string; bytes: Uint8Array }[], options: ParseFileOptions = {}): Night {
+  return assembleNight(
+    files.map((f) => parseRecordingFile(f.name, f.bytes, options)),
+    { timezone: options.timezone },
+  );
+}

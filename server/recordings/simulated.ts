@@ -1,0 +1,61 @@
+import { DateTime } from 'luxon';
+import type { Db } from '../db/adapter';
+import { planNights, simulateNight, truthToEvents, type NightPlan } from '../simulator';
+import type { ProfileName } from '../simulator/types';
+import { listRecordings, saveNight } from './store';
+import { nightKey } from './night-key';
+
+export interface SimulateForPatient {
+  patientId: number;
+  patientCode: string;
+  deviceId: string | null;
+  timezone: string;
+  nights: number;
+  profile?: ProfileName;
+  /** Seed of the patient's nights (default: the patient code). */
+  seed?: string;
+  /** Make one night 10 h or longer. */
+  longNight?: boolean;
+  /** PSG reference channels on every k-th night (0: none). */
+  psgEvery?: number;
+  /** Last evening to fill, local date (default: yesterday in the patient's zone). */
+  lastEvening?: string;
+  createdBy?: number | null;
+}
+
+/**
+ * Simulates and stores up to `nights` nights for a patient, on the most recent evenings up
+ * to lastEvening that have no recording yet. Each night is stored in its own transaction.
+ * Returns the ids of the stored recordings.
+ */
+export async function simulateForPatient(db: Db, opts: SimulateForPatient): Promise<number[]> {
+  const taken = new Set((await listRecordings(db, opts.patientId)).map((r) => r.night_key));
+  const last = opts.lastEvening ?? DateTime.now().setZone(opts.timezone).minus({ days: 1 }).toISODate()!;
+  // Plan a window wide enough to skip evenings that already have a night.
+  const window = opts.nights + taken.size;
+  const plans: NightPlan[] = planNights({
+    seed: opts.seed ?? opts.patientCode,
+    nights: window,
+    lastEvening: last,
+    timezone: opts.timezone,
+    longNight: opts.longNight,
+    psgEvery: opts.psgEvery,
+  });
+  const chosen = plans.filter((p) => !taken.has(nightKey(p.startMs, p.timezone))).slice(-opts.nights);
+  const ids: number[] = [];
+  for (const plan of chosen) {
+    const night = simulateNight({ ...plan, profile: opts.profile });
+    ids.push(
+      await saveNight(db, {
+        patientId: opts.patientId,
+        deviceId: opts.deviceId,
+        source: 'simulated',
+        createdBy: opts.createdBy ?? null,
+        night,
+        truth: truthToEvents(night.truth),
+        truthDetail: { generator: `nocturne-simulator/${String(night.meta.simulatorVersion ?? '1')}`, truth: night.truth },
+      }),
+    );
+  }
+  return ids;
+}

@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoNights } from '../../server/db/seed';
+import { simulateForPatient } from '../../server/recordings/simulated';
+import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ SEED_NIGHTS: '1' });
+}, 180_000);
+afterAll(() => server.close());
+
+const nightsOf = (code: string) =>
+  server.db.query<{ id: number; night_key: number; hours: number; channels: string[]; device_id: string }>(
+    `select r.id, r.night_key, (r.stop_ms - r.start_ms) / 3600000.0 as hours, r.device_id,
+            array(select code from recording_channels c where c.recording_id = r.id order by code) as channels
+     from recordings r join patients p on p.id = r.patient_id where p.patient_code = $1 order by r.start_ms`,
+    [code],
+  );
+
+describe('the demo nights', () => {
+  it('give several patients several nights each, ending last night, one of 10 hours with PSG', async () => {
+    const anna = await nightsOf('NCT1001');
+    expect(anna).toHaveLength(5);
+    expect(Math.max(...anna.map((n) => Number(n.hours)))).toBeGreaterThanOrEqual(10);
+    expect(anna.filter((n) => n.channels.includes('NC_PSG'))).toHaveLength(1);
+    const yesterday = DateTime.now().setZone('Europe/Zurich').minus({ days: 1 });
+    expect(anna.at(-1)!.night_key).toBe(Date.UTC(yesterday.year, yesterday.month - 1, yesterday.day) / 1000);
+    expect(new Set(anna.map((n) => n.night_key)).size).toBe(5);
+    expect(anna.every((n) => n.device_id === 'NCT0001')).toBe(true);
+    for (const code of ['BR', 'HR', 'SPO2', 'PR', 'MOV', 'SLP_STGS', 'SA', 'TB', 'SQB', 'I', 'Q', 'Y_DIST']) expect(anna[0].channels).toContain(code);
+    expect((await nightsOf('NCT1002')).length).toBe(3);
+    expect((await nightsOf('NCT1004')).length).toBe(3);
+  });
+
+  it('keep the ground truth beside each night', async () => {
+    const [night] = await nightsOf('NCT1002');
+    const [truth] = await server.db.query<{ generator: string; truth: Array<{ kind: string }> }>('select generator, truth from recording_truth where recording_id = $1', [night.id]);
+    expect(truth.generator).toMatch(/^nocturne-simulator\//);
+    expect(truth.truth.some((e) => e.kind === 'obstructive_apnea')).toBe(true);
+    const [events] = await server.db.query<{ n: number }>(`select count(*)::int as n from recording_events where recording_id = $1 and source = 'truth' and text like '%Apnea%'`, [night.id]);
+    expect(events.n).toBeGreaterThan(5);
+  });
+
+  it('are not simulated twice, and more nights go to evenings without one', async () => {
+    expect(await seedDemoNights(server.db)).toBe(0);
+    const [lea] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1003'`);
+    const before = await nightsOf('NCT1003');
+    const ids = await simulateForPatient(server.db, { patientId: lea.id, patientCode: 'NCT1003', deviceId: 'NCT0004', timezone: 'Europe/Zurich', nights: 2, profile: 'healthy' });
+    expect(ids).toHaveLength(2);
+    const after = await nightsOf('NCT1003');
+    expect(after).toHaveLength(before.length + 2);
+    expect(new Set(after.map((n) => n.night_key)).size).toBe(after.length);
+  });
+
+  it('are listed for the annotator through the API', async () => {
+    const { token } = await signIn(server, DEMO_ACCOUNTS.annotator);
+    const [anna] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1001'`);
+    const res = await server.call('GET', `/patient/available-nights?patient_id=${anna.id}`, { token });
+    expect(res.json().data.nights).toHaveLength(5);
+  });
+});
+
+describe('npm run simulate', () => {
+  it('explains a bad command line with the usage and exit status 2', () => {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/simulate.ts', '--nights', 'many'], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: `/tmp/nocturne-cli-${process.pid}` },
+      encoding: 'utf8',
+    });
+    expect(res.status).toBe(2);
+    expect(res.stderr).toContain('--patient is required');
+    expect(res.stderr).toContain('usage: npm run simulate');
+  });
+});

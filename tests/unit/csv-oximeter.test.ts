@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { readOximeterCsv } from '../../server/recordings/csv/oximeter';
+
+/** A Wellue / Checkme O2 export, 4-s rows, with '--' and a 12-s hole. */
+const WELLUE_4S = [
+  'Time,Oxygen Level,Pulse Rate,Motion,O2 Reminder,PR Reminder',
+  '00:02:16 Mar 10 2026,95,62,0,0,0',
+  '00:02:20 Mar 10 2026,94,61,0,0,0',
+  '00:02:24 Mar 10 2026,--,--,3,0,0',
+  '00:02:28 Mar 10 2026,93,60,1,0,0',
+  '00:02:40 Mar 10 2026,92,60,0,0,0',
+  '',
+].join('\r\n');
+
+describe('Wellue / Checkme O2 oximeter CSV', () => {
+  it('reads SPO2, PR, Motion and the extra columns as float32 channels at the inferred rate', () => {
+    const rec = readOximeterCsv(WELLUE_4S, 'O2Ring_20260310.csv', { timezone: 'Europe/Vienna' });
+    expect(rec.format).toBe('oximeter-csv');
+    expect(new Date(rec.startMs).toISOString()).toBe('2026-03-09T23:02:16.000Z');
+    expect(rec.stopMs - rec.startMs).toBe(7 * 4000);
+    expect(rec.channels.map((c) => [c.code, c.label, c.unit])).toEqual([
+      ['SPO2', 'Oxygen Level', '%'],
+      ['PR', 'Pulse Rate', 'bpm'],
+      ['Motion', 'Motion', ''],
+      ['O2 Reminder', 'O2 Reminder', ''],
+      ['PR Reminder', 'PR Reminder', ''],
+    ]);
+    const [spo2, pr, motion] = rec.channels;
+    for (const c of rec.channels) {
+      expect(c.storage).toBe('float32');
+      expect(c.sampleRate).toBe(0.25);
+      expect(c.t0).toBe(rec.startMs);
+      expect([c.scale, c.offset]).toEqual([1, 0]);
+    }
+    // '--' is the missing code -1; the 12-s hole (two 4-s slots) is filled with -1.
+    expect(Array.from(spo2.samples)).toEqual([95, 94, -1, 93, -1, -1, 92]);
+    expect(Array.from(pr.samples)).toEqual([62, 61, -1, 60, -1, -1, 60]);
+    expect(Array.from(motion.samples)).toEqual([0, 0, 3, 1, -1, -1, 0]);
+    expect(rec.meta).toMatchObject({ periodMs: 4000, rows: 5, gapSlots: 2, duplicateRows: 0 });
+  });
+
+  it('1-s rows across midnight and across the spring-forward DST change stay contiguous', () => {
+    const text = [
+      'Time,Oxygen Level,Pulse Rate,Motion',
+      '23:59:59 Mar 28 2026,97,58,0',
+      '00:00:00 Mar 29 2026,97,58,0',
+      '01:59:59 Mar 29 2026,96,57,0',
+      '03:00:00 Mar 29 2026,96,57,0',
+      '03:00:01 Mar 29 2026,95,57,0',
+    ].join('\n');
+    const rec = readOximeterCsv(text, 'dst.csv', { timezone: 'Europe/Vienna' });
+    const spo2 = rec.channels[0];
+    expect(spo2.sampleRate).toBe(1);
+    expect(new Date(spo2.t0).toISOString()).toBe('2026-03-28T22:59:59.000Z');
+    // 23:59:59 → 01:59:59 local is 2 h; 01:59:59 → 03:00:00 is one second (CET → CEST).
+    expect(spo2.samples.length).toBe(2 * 3600 + 3);
+    expect(Array.from(spo2.samples.subarray(-3))).toEqual([96, 96, 95]);
+    expect(rec.meta.gapSlots).toBe(2 * 3600 - 2);
+  });
+
+  it('reads the hour a DST fall-back repeats in order instead of refusing it', () => {
+    const text = [
+      'Time,Oxygen Level',
+      '02:59:58 Oct 25 2026,95',
+      '02:59:59 Oct 25 2026,96',
+      '02:00:00 Oct 25 2026,97',
+      '02:00:01 Oct 25 2026,98',
+      '03:00:00 Oct 25 2026,99',
+    ].join('\n');
+    const spo2 = readOximeterCsv(text, 'fold.csv', { timezone: 'Europe/Vienna' }).channels[0];
+    expect(new Date(spo2.t0).toISOString()).toBe('2026-10-25T00:59:58.000Z'); // 02:59:58 CEST
+    // 02:59:59 CEST → 02:00:00 CET is one second; 02:00:00 CET → 03:00:00 CET is an hour.
+    expect(spo2.samples.length).toBe(2 + 3600 + 1);
+    expect(Array.from(spo2.samples.subarray(0, 5))).toEqual([95, 96, 97, 98, -1]);
+    expect(spo2.samples[2 + 3600]).toBe(99);
+  });
+
+  it('also reads 12-hour times and ISO-like local times', () => {
+    const twelve = 'Time,Oxygen Level\n"11:59:59 PM Mar 10, 2026",95\n"12:00:00 AM Mar 11, 2026","96"\n12:00:01 AM Mar 11 2026,97';
+    const rec = readOximeterCsv(twelve, 'am-pm.csv');
+    expect(new Date(rec.startMs).toISOString()).toBe('2026-03-10T23:59:59.000Z');
+    expect(Array.from(rec.channels[0].samples)).toEqual([95, 96, 97]);
+    const iso = readOximeterCsv('Time,Oxygen Level\n2026-03-10 23:59:59,95', 'iso.csv');
+    expect(iso.startMs).toBe(rec.startMs);
+  });
+
+  it('keeps the first of two rows in one slot and ignores non-numeric extra columns', () => {
+    const text = [
+      'Time,Oxygen Level,Pulse Rate,Motion,Note',
+      '22:00:00 Mar 10 2026,95,60,0,ok',
+      '22:00:01 Mar 10 2026,96,61,0,',
+      '22:00:01 Mar 10 2026,99,99,0,dup',
+      '22:00:02 Mar 10 2026,97,62,0,',
+    ].join('\n');
+    const rec = readOximeterCsv(text, 'dup.csv');
+    expect(Array.from(rec.channels[0].samples)).toEqual([95, 96, 97]);
+    expect(rec.meta).toMatchObject({ duplicateRows: 1, ignoredColumns: ['Note'] });
+    expect(new Date(rec.startMs).toISOString()).toBe('2026-03-10T22:00:00.000Z');
+  });
+
+  it('refuses broken exports naming the file, the column and the line', () => {
+    const read = (text: string) => () => readOximeterCsv(text, 'o2.csv');
+    expect(read('')).toThrow('o2.csv: file: is empty (no header row)');
+    expect(read('Time,Oxygen Level,Pulse Rate,Motion\n')).toThrow('o2.csv: file: has a header but no data rows');
+    expect(read('When,SpO2\n00:02:16 Mar 10 2026,95')).toThrow('o2.csv: header: has no "Time" column (found: When, SpO2)');
+    expect(read('Time,Pulse Rate\n00:02:16 Mar 10 2026,60')).toThrow('o2.csv: header: has no "Oxygen Level" column');
+    expect(read('Time,Oxygen Level\n00:02:16 Mar 10 2026,95\n00:02:17 Mrz 10 2026,95')).toThrow(
+      'o2.csv: Time (line 3): "00:02:17 Mrz 10 2026" is not a time like "00:02:16 Mar 10 2026"',
+    );
+    expect(read('Time,Oxygen Level\n00:02:16 Feb 30 2026,95')).toThrow('o2.csv: Time (line 2)');
+    expect(read('Time,Oxygen Level,Pulse Rate\n00:02:16 Mar 10 2026,9x,60')).toThrow(
+      'o2.csv: Oxygen Level (line 2): "9x" is not a number or \'--\'',
+    );
+    expect(read('Time,Oxygen Level\n00:02:16 Mar 10 2026,95\n00:02:10 Mar 10 2026,95')).toThrow(
+      'o2.csv: Time (line 3): goes back in time from the previous row',
+    );
+    expect(read('Time,Oxygen Level\n00:02:16 Mar 10 2026,95\n00:02:16 Mar 14 2026,95')).toThrow(
+      'o2.csv: Time: rows span 96.0 h, more than the 48 h of one night',
+    );
+    expect(() => readOximeterCsv(WELLUE_4S, 'o2.csv', { timezone: 'Nowhere/City' })).toThrow(
+      'o2.csv: timezone: "Nowhere/City" is not a known IANA time zone',
+    );
+  });
+
+  it('reads a full 8-h night of 1-s rows without gaps', () => {
+    const start = Date.UTC(2026, 2, 10, 22, 0, 0);
+    const lines = ['Time,Oxygen Level,Pulse Rate,Motion'];
+    const months = ['Jan', 'Feb', 'Mar'];
+    for (let i = 0; i < 8 * 3600; i++) {
+      const d = new Date(start + i * 1000);
+      const hms = d.toISOString().slice(11, 19);
+      lines.push(`${hms} ${months[d.getUTCMonth()]} ${d.getUTCDate()} ${d.getUTCFullYear()},${90 + (i % 10)},${60 + (i % 5)},0`);
+    }
+    const rec = readOximeterCsv(lines.join('\n'), 'night.csv');
+    expect(rec.channels[0].samples.length).toBe(8 * 3600);
+    expect(rec.meta.gapSlots).toBe(0);
+  });
+});
