@@ -89,7 +89,7 @@ export class Engine {
         if (samples instanceof Float32Array) {
           const values = this.wasm.channelValues(handle);
           new Float32Array(this.heap.buffer, values, n).set(samples);
-          this.wasm.channelConvertF32(handle, values, codesPtr, codes.length, nonPositive);
+          this.wasm.channelConvertF32(handle, values, input.scale ?? 1, input.offset ?? 0, codesPtr, codes.length, nonPositive);
         } else {
           this.heap.withBlock(n * 2, (raw) => {
             new Int16Array(this.heap.buffer, raw, n).set(samples);
@@ -145,30 +145,47 @@ export class Engine {
    * x in ms from origin = t0. Cost O(pixels), whatever the window.
    */
   view(ref: ChannelRef, t0: Ms, t1: Ms, pixels: Px): ViewResult {
-    return this.runView(ref, t0, t1, pixels, 'pyramid');
+    return this.runViews([ref], t0, t1, pixels, 'pyramid')[0]!;
+  }
+
+  /**
+   * Views of several channels over the same window (a synchronized screen):
+   * one call, one copy, and all results share one buffer to transfer.
+   */
+  views(refs: readonly ChannelRef[], t0: Ms, t1: Ms, pixels: Px): ViewResult[] {
+    return this.runViews(refs, t0, t1, pixels, 'pyramid');
   }
 
   /** The same view computed by scanning every sample (benchmark peer and test oracle). */
   viewScan(ref: ChannelRef, t0: Ms, t1: Ms, pixels: Px): ViewResult {
-    return this.runView(ref, t0, t1, pixels, 'scan');
+    return this.runViews([ref], t0, t1, pixels, 'scan')[0]!;
   }
 
-  private runView(ref: ChannelRef, t0: Ms, t1: Ms, pixels: Px, how: 'pyramid' | 'scan'): ViewResult {
-    const channel = this.channel(ref);
+  private runViews(refs: readonly ChannelRef[], t0: Ms, t1: Ms, pixels: Px, how: 'pyramid' | 'scan'): ViewResult[] {
+    const channels = refs.map((ref) => this.channel(ref));
     checkWindow(t0, t1);
     checkPixels(pixels);
-    const { a, b, pxMs } = viewGeometry(channel, t0, t1, pixels);
-    const bytes = pixels * VIEW_BYTES_PER_COLUMN;
-    const out = this.heap.scratch(bytes);
-    (how === 'pyramid' ? this.wasm.view : this.wasm.viewScan)(channel.handle, a, b, pixels, pxMs, out);
-    const buffer = this.heap.copyOut(out, bytes);
-    const column = (i: number) => new Float32Array(buffer, i * pixels * 4, pixels);
-    return {
-      origin: t0, pixels, pxMs,
-      x: column(0), first: column(1), min: column(2), max: column(3), last: column(4),
-      flags: new Uint8Array(buffer, 5 * pixels * 4, pixels),
-      buffer,
-    };
+    // Each view starts 4-byte aligned so its float32 arrays can view the shared buffer.
+    const stride = Math.ceil((pixels * VIEW_BYTES_PER_COLUMN) / 4) * 4;
+    const out = this.heap.scratch(stride * Math.max(1, channels.length));
+    const kernel = how === 'pyramid' ? this.wasm.view : this.wasm.viewScan;
+    let pxMs = ms(0);
+    channels.forEach((channel, i) => {
+      const geometry = viewGeometry(channel, t0, t1, pixels);
+      pxMs = geometry.pxMs;
+      kernel(channel.handle, geometry.a, geometry.b, pixels, pxMs, out + i * stride);
+    });
+    const buffer = this.heap.copyOut(out, stride * channels.length);
+    return channels.map((_, i) => {
+      const base = i * stride;
+      const column = (k: number) => new Float32Array(buffer, base + k * pixels * 4, pixels);
+      return {
+        origin: t0, pixels, pxMs,
+        x: column(0), first: column(1), min: column(2), max: column(3), last: column(4),
+        flags: new Uint8Array(buffer, base + 5 * pixels * 4, pixels),
+        buffer,
+      };
+    });
   }
 
   /**
@@ -185,11 +202,11 @@ export class Engine {
 
   private windowStats(channel: LoadedChannel, s: number, e: number, mode: StatsMode): WindowStats {
     const samples = e - s;
+    if (mode !== 'fast' && mode !== 'exact' && mode !== 'auto') {
+      throw new EngineError('INVALID_MODE', `stats mode must be fast, exact or auto, got ${String(mode)}`);
+    }
     if (mode === 'exact' && samples > EXACT_MAX_SAMPLES) {
       throw new EngineError('WINDOW_TOO_LARGE', `exact statistics take at most ${EXACT_MAX_SAMPLES} samples; the window has ${samples}`);
-    }
-    if (mode !== 'fast' && mode !== 'exact' && mode !== 'auto') {
-      throw new EngineError('INVALID_RANGE', `stats mode must be fast, exact or auto, got ${String(mode)}`);
     }
     const exact = mode === 'exact' || (mode === 'auto' && samples <= EXACT_MAX_SAMPLES);
     const out = this.heap.scratch(STATS_SLOTS * 8);

@@ -10,6 +10,7 @@ export type EngineErrorCode =
   | 'INVALID_EDGES'
   | 'INVALID_BANDS'
   | 'INVALID_DAYS'
+  | 'INVALID_MODE'
   | 'DUPLICATE_CHANNEL'
   | 'UNKNOWN_CHANNEL'
   | 'WINDOW_TOO_LARGE'

@@ -5,4 +5,5 @@ export * from './constants';
 export * from './units';
 export * from './vitals';
 export type * from './types';
-export { sampleRange, viewGeometry, samplePosition, boundAt, endTime, type ChannelClock } from './time';
+export { sampleRange, viewGeometry, viewBoundary, viewSnap, samplePosition, boundAt, endTime, type ChannelClock } from './time';
+export { channelInputFromWire } from './ingest';

@@ -29,13 +29,42 @@ export function sampleRange(clock: ChannelClock, t0: Ms, t1: Ms): { s: SampleInd
 }
 
 /**
- * Geometry of a view: column c holds samples [boundAt(a + c*b), boundAt(a + (c+1)*b)),
- * a and b in samples; pxMs is a column's width in ms.
+ * Geometry of a view in samples: a = window start, b = column width; pxMs
+ * is a column's width in ms. Columns are cut by viewBoundary.
  */
 export function viewGeometry(clock: ChannelClock, t0: Ms, t1: Ms, pixels: Px): { a: number; b: number; pxMs: Ms } {
   const a = samplePosition(clock, t0);
   const b = ((t1 - t0) * clock.sampleRateHz) / 1000 / pixels;
   return { a, b, pxMs: ((t1 - t0) / pixels) as Ms };
+}
+
+/** Samples in a level-0 pyramid block (L0_SIZE in engine/assembly/layout.ts). */
+const L0_BLOCK = 16;
+
+/**
+ * Grid that interior column boundaries snap to once a column spans 16
+ * level-0 blocks (256 samples) or more: the largest L0_BLOCK * 16^k at most
+ * 1/16 of a column (0: none). Mirrors snapOf in engine/assembly/view.ts.
+ */
+export function viewSnap(b: number): number {
+  if (b < L0_BLOCK * 16) return 0;
+  let snap = L0_BLOCK;
+  while (snap * 256 <= b) snap *= 16;
+  return snap;
+}
+
+/**
+ * First sample of column c of a view (c = pixels gives the end): the window
+ * ends are exact; interior boundaries are bound(a + c*b), or that position
+ * rounded to the snap grid (a shift of at most 1/32 of a column, so whole
+ * pyramid blocks answer the column). Mirrors boundary in engine/assembly/view.ts.
+ */
+export function viewBoundary(a: number, b: number, pixels: number, c: number, count: number): SampleIndex {
+  const x = a + c * b;
+  const snap = viewSnap(b);
+  if (snap === 0 || c === 0 || c === pixels) return boundAt(x, count);
+  const y = Math.floor(x / snap + 0.5) * snap;
+  return (y <= 0 ? 0 : y >= count ? count : y) as SampleIndex;
 }
 
 /** Time just after the last sample. */

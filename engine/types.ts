@@ -8,14 +8,14 @@ export interface ChannelRef {
 
 /** A channel to load. Samples are copied into the engine; the array is not kept. */
 export interface ChannelInput extends ChannelRef {
-  /** int16 (physical = raw * scale + offset) or float32 (physical values). */
+  /** int16 or float32 stored values; physical = stored * scale + offset. */
   samples: Int16Array | Float32Array;
   sampleRateHz: Hz;
   /** Time of the first sample, ms UTC. */
   t0Ms: Ms;
-  /** int16 only; default 1. */
+  /** Default 1. */
   scale?: number;
-  /** int16 only; default 0. */
+  /** Default 0. */
   offset?: number;
   /** Sample count announced by the source (binary header); must match samples.length. */
   count?: number;
@@ -47,7 +47,8 @@ export interface ChannelInfo extends ChannelRef {
  * An M4 view: per pixel column the first, min, max and last valid value
  * (NaN where the column has none), x rebased to `origin` (ms from origin,
  * column centres), and per-column flags (GAP_BEFORE). All arrays view
- * `buffer`, which is transferred between threads as a whole.
+ * `buffer`, which is transferred between threads as a whole; the views of
+ * one `views()` call share it.
  */
 export interface ViewResult {
   origin: Ms;

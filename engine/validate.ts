@@ -25,9 +25,6 @@ export function checkChannelInput(input: ChannelInput): void {
     throw new EngineError('INVALID_SAMPLE_RATE', `sample rate of ${describe(input)} must be a positive number of Hz, got ${String(rate)}`);
   }
   checkTime('t0Ms', input.t0Ms);
-  if (samples instanceof Float32Array && (input.scale !== undefined || input.offset !== undefined)) {
-    throw new EngineError('INVALID_SAMPLES', `scale and offset apply to int16 samples only (${describe(input)} is float32)`);
-  }
   for (const [name, value] of [['scale', input.scale], ['offset', input.offset]] as const) {
     if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || (name === 'scale' && value === 0))) {
       throw new EngineError('INVALID_SAMPLES', `${name} of ${describe(input)} must be a finite${name === 'scale' ? ', non-zero' : ''} number, got ${String(value)}`);

@@ -13,7 +13,7 @@ export interface WasmExports {
   channelValues(handle: number): number;
   channelDestroy(handle: number): void;
   channelConvertI16(handle: number, src: number, scale: number, offset: number, codes: number, nCodes: number, nonPositive: boolean): void;
-  channelConvertF32(handle: number, src: number, codes: number, nCodes: number, nonPositive: boolean): void;
+  channelConvertF32(handle: number, src: number, scale: number, offset: number, codes: number, nCodes: number, nonPositive: boolean): void;
   channelBuild(handle: number): void;
   channelValidCount(handle: number): number;
   channelLo(handle: number): number;

@@ -1,17 +1,61 @@
+import * as Comlink from 'comlink';
 import type { Engine } from '../engine/index';
-import type { SignalApi } from './protocol';
+import { SIGNAL_METHODS, type SignalApi } from './protocol';
 
 /**
  * Implements the worker protocol over one engine instance. The worker exposes
- * it with comlink; the main-thread fallback calls it directly.
+ * it with comlink; the main-thread fallback calls it directly. Result buffers
+ * are marked for transfer (a no-op when no thread boundary is crossed).
  */
-export function createSignalApi(engine: Engine): SignalApi {
+export function createSignalApi(engine: Engine, workers = 0): SignalApi {
   return {
     async info() {
-      return { version: engine.version, simd: engine.simd };
+      return { version: engine.version, simd: engine.simd, workers };
     },
     async sum(data) {
       return engine.sum(data);
     },
+    async load(input) {
+      return engine.load(input);
+    },
+    async close(night, code) {
+      return engine.close(night, code);
+    },
+    async channels() {
+      return engine.channels();
+    },
+    async view(ref, t0, t1, pixels) {
+      const result = engine.view(ref, t0, t1, pixels);
+      return Comlink.transfer(result, [result.buffer]);
+    },
+    async views(refs, t0, t1, pixels) {
+      const results = engine.views(refs, t0, t1, pixels);
+      return Comlink.transfer(results, results.length ? [results[0]!.buffer] : []);
+    },
+    async stats(ref, t0, t1, mode) {
+      return engine.stats(ref, t0, t1, mode);
+    },
+    async histogram(ref, t0, t1, edges, bands) {
+      const result = engine.histogram(ref, t0, t1, edges, bands);
+      return Comlink.transfer(result, [result.edges.buffer, result.counts.buffer]);
+    },
+    async dailyStats(ref, dayStarts, options) {
+      return engine.dailyStats(ref, dayStarts, options);
+    },
+    async memory() {
+      return engine.memory();
+    },
   };
+}
+
+/**
+ * An API whose every call first waits for `ready`: a worker exposes it at
+ * once, so no message is lost while the WebAssembly module loads.
+ */
+export function deferredSignalApi(ready: Promise<SignalApi>): SignalApi {
+  const forward = (name: keyof SignalApi) => async (...args: unknown[]) => {
+    const api = await ready;
+    return (api[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+  };
+  return Object.fromEntries(SIGNAL_METHODS.map((name) => [name, forward(name)])) as unknown as SignalApi;
 }

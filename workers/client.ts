@@ -1,7 +1,8 @@
-import * as Comlink from 'comlink';
 import { loadEngine } from '../engine/index';
 import { createSignalApi } from './api';
+import { createSignalPool, poolSize } from './pool';
 import type { SignalApi } from './protocol';
+import { wrapRemote } from './remote';
 
 /** Where the engine runs. */
 export type EngineMode = 'worker' | 'main-thread';
@@ -19,25 +20,7 @@ let warned = false;
 function warnOnce(reason: unknown): void {
   if (warned) return;
   warned = true;
-  console.warn('Signal engine: worker unavailable, running on the main thread.', reason);
-}
-
-/** A typed array whose buffer can be transferred as-is (it views all of it). */
-function ownBuffer(data: Float32Array): Float32Array {
-  return data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer
-    ? data
-    : data.slice();
-}
-
-/** Wraps a comlink remote so that input buffers are transferred, not cloned. */
-function transferringApi(remote: Comlink.Remote<SignalApi>): SignalApi {
-  return {
-    info: () => remote.info(),
-    sum: (data) => {
-      const own = ownBuffer(data);
-      return remote.sum(Comlink.transfer(own, [own.buffer]));
-    },
-  };
+  console.warn('Signal engine: workers unavailable, running on the main thread.', reason);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -50,10 +33,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/** Starts one worker and waits until its engine answers. */
 async function startWorker(): Promise<SignalApi> {
   const worker = new Worker(new URL('./signal.worker.ts', import.meta.url), { type: 'module' });
   try {
-    const api = transferringApi(Comlink.wrap<SignalApi>(worker));
+    const api = wrapRemote(worker);
     await withTimeout(api.info(), WORKER_START_TIMEOUT_MS);
     return api;
   } catch (error) {
@@ -62,26 +46,32 @@ async function startWorker(): Promise<SignalApi> {
   }
 }
 
-async function startMainThread(): Promise<SignalApi> {
-  return createSignalApi(await loadEngine());
+/** Starts up to poolSize() workers; resolves to those that answered. */
+async function startWorkers(): Promise<SignalApi[]> {
+  if (typeof Worker === 'undefined') throw new Error('Worker is not defined in this runtime');
+  const count = poolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
+  const started = await Promise.allSettled(Array.from({ length: count }, startWorker));
+  const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  if (workers.length === 0) throw (started[0] as PromiseRejectedResult).reason;
+  return workers;
 }
 
 let current: Promise<SignalEngine> | undefined;
 
 /**
- * Starts (once) and returns the signal engine: in a web worker when one can
- * start and answers `info()` in time, otherwise on the main thread (logged once).
- * Arrays passed to the API are transferred to the worker, so their buffers
- * are detached afterwards in worker mode.
+ * Starts (once) and returns the signal engine: a pool of up to
+ * min(4, cores - 1) web workers when they start and answer `info()` in time,
+ * otherwise the same engine on the main thread (logged once). In worker mode
+ * the arrays passed to `load` and `sum` are transferred (detached afterwards).
  */
 export function getSignalEngine(): Promise<SignalEngine> {
   current ??= (async (): Promise<SignalEngine> => {
     try {
-      if (typeof Worker === 'undefined') throw new Error('Worker is not defined in this runtime');
-      return { api: await startWorker(), mode: 'worker' };
+      const workers = await startWorkers();
+      return { api: workers.length === 1 ? workers[0]! : createSignalPool(workers), mode: 'worker' };
     } catch (error) {
       warnOnce(error);
-      return { api: await startMainThread(), mode: 'main-thread' };
+      return { api: createSignalApi(await loadEngine()), mode: 'main-thread' };
     }
   })();
   // A failed start is not cached: the next call tries again.

@@ -27,6 +27,7 @@ export function channelDestroy(handle: usize): void {
   free(ch.mins);
   free(ch.maxs);
   free(ch.offsets);
+  free(ch.l0);
   free(ch.hist);
   free(ch.cumCount);
   free(ch.cumSum);
@@ -56,15 +57,18 @@ export function channelConvertI16(handle: usize, src: usize, scale: f64, offset:
 }
 
 /**
- * Copies float32 samples at `src` with the same missing rules as
+ * Converts float32 samples at `src` (may be the channel's own values) to
+ * physical values (stored * scale + offset) with the same missing rules as
  * channelConvertI16; NaN and ±Infinity are missing too.
  */
-export function channelConvertF32(handle: usize, src: usize, codes: usize, nCodes: i32, nonPositive: bool): void {
+export function channelConvertF32(handle: usize, src: usize, scale: f64, offset: f64, codes: usize, nCodes: i32, nonPositive: bool): void {
   const ch = changetype<Channel>(handle);
   const n = ch.n;
+  const identity = scale == 1 && offset == 0;
   for (let i = 0; i < n; i++) {
-    let v = load<f32>(src + (<usize>i << 2));
-    if (!isFinite(v) || isCode(<f64>v, codes, nCodes) || (nonPositive && v <= 0)) v = <f32>NaN;
+    const raw = load<f32>(src + (<usize>i << 2));
+    let v = identity ? raw : <f32>(<f64>raw * scale + offset);
+    if (!isFinite(v) || isCode(<f64>raw, codes, nCodes) || (nonPositive && v <= 0)) v = <f32>NaN;
     store<f32>(ch.values + (<usize>i << 2), v);
   }
 }
@@ -135,6 +139,6 @@ export function channelHi(handle: usize): f64 {
 /** Bytes of the indexes (pyramid, histograms, sums), without the samples. */
 export function channelIndexBytes(handle: usize): f64 {
   const ch = changetype<Channel>(handle);
-  const blocks = load<i32>(ch.offsets + (<usize>ch.levels << 2));
-  return <f64>blocks * 8 + <f64>(ch.levels + 1) * 4 + <f64>(ch.nbh + 1) * (<f64>BINS * 4 + 4 + 8);
+  const upper = load<i32>(ch.offsets + (<usize>ch.levels << 2));
+  return <f64>ch.nb0 * 8 + <f64>upper * 8 + <f64>(ch.levels + 1) * 4 + <f64>(ch.nbh + 1) * (<f64>BINS * 4 + 4 + 8);
 }

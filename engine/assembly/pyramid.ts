@@ -2,52 +2,52 @@
 // previous valid sample costs O(FANOUT * levels), not O(samples).
 import {
   Channel, L0_SHIFT, L0_SIZE, FANOUT_SHIFT, FANOUT, MAX_LEVELS,
-  value, isValid, levelOffset, levelBlocks, levelMin, levelMax,
+  value, isValid, levelOffset, levelBlocks, blockHasValid,
 } from './layout';
 import { alloc } from './memory';
-import { scanRange, scanReset, scanMin, scanMax } from './scan';
+import { scanInto, scanRange, scanReset, scanFinish, scanMin, scanMax } from './scan';
 
-/** Allocates and fills mins/maxs/offsets of `ch` (values must be loaded). */
+/** Allocates and fills l0, mins/maxs and offsets of `ch` (values must be loaded). */
 export function buildPyramid(ch: Channel): void {
   const n = ch.n;
+  let nb0 = (n + L0_SIZE - 1) >> L0_SHIFT;
+  if (nb0 < 1) nb0 = 1;
+  ch.nb0 = nb0;
+  // Count the levels above 0: keep going until one block covers everything.
+  let levels = 1;
   let total = 0;
-  let levels = 0;
-  let nb = (n + L0_SIZE - 1) >> L0_SHIFT;
-  if (nb < 1) nb = 1;
-  // Count levels: keep going until one block covers everything.
-  let count = nb;
-  while (true) {
+  let count = nb0;
+  while (count > 1 && levels < MAX_LEVELS) {
+    count = (count + FANOUT - 1) >> FANOUT_SHIFT;
     total += count;
     levels++;
-    if (count <= 1 || levels == MAX_LEVELS) break;
-    count = (count + FANOUT - 1) >> FANOUT_SHIFT;
   }
   ch.levels = levels;
   ch.offsets = alloc(<usize>(levels + 1) << 2);
   ch.mins = alloc(<usize>total << 2);
   ch.maxs = alloc(<usize>total << 2);
+  ch.l0 = alloc(<usize>nb0 << 3);
+  store<i32>(ch.offsets, 0);
   let off = 0;
-  count = nb;
-  for (let k = 0; k < levels; k++) {
+  count = nb0;
+  for (let k = 1; k <= levels; k++) {
     store<i32>(ch.offsets + (<usize>k << 2), off);
-    off += count;
     count = (count + FANOUT - 1) >> FANOUT_SHIFT;
+    off += count;
   }
-  store<i32>(ch.offsets + (<usize>levels << 2), off);
 
   // Level 0 from the samples.
-  for (let b = 0; b < nb; b++) {
+  for (let b = 0; b < nb0; b++) {
     const from = b << L0_SHIFT;
     let to = from + L0_SIZE;
     if (to > n) to = n;
-    scanReset();
     scanRange(ch.values, ch.values, from, to);
-    store<f32>(ch.mins + (<usize>b << 2), scanMin);
-    store<f32>(ch.maxs + (<usize>b << 2), scanMax);
+    const some = scanMin <= scanMax;
+    store<f32>(ch.l0 + (<usize>b << 3), some ? scanMin : <f32>NaN);
+    store<f32>(ch.l0 + (<usize>b << 3) + 4, some ? scanMax : <f32>NaN);
   }
-  // Upper levels from the level below.
+  // Level 1 from level-0 pairs, then each level from the one below.
   for (let k = 1; k < levels; k++) {
-    const below = levelOffset(ch, k - 1);
     const nBelow = levelBlocks(ch, k - 1);
     const here = levelOffset(ch, k);
     const nHere = levelBlocks(ch, k);
@@ -55,19 +55,27 @@ export function buildPyramid(ch: Channel): void {
       const from = b << FANOUT_SHIFT;
       let to = from + FANOUT;
       if (to > nBelow) to = nBelow;
-      scanReset();
-      scanRange(ch.mins + (<usize>below << 2), ch.maxs + (<usize>below << 2), from, to);
+      if (k == 1) {
+        scanRange(ch.l0, ch.l0, from << 1, to << 1);
+      } else {
+        const below = <usize>levelOffset(ch, k - 1) << 2;
+        scanRange(ch.mins + below, ch.maxs + below, from, to);
+      }
       store<f32>(ch.mins + (<usize>(here + b) << 2), scanMin);
       store<f32>(ch.maxs + (<usize>(here + b) << 2), scanMax);
     }
   }
 }
 
-/** Folds levels k blocks [lo, hi) into the scan accumulators. */
+/** Folds level k blocks [lo, hi) into the scan accumulators. */
 @inline
 function scanLevel(ch: Channel, k: i32, lo: i32, hi: i32): void {
-  const off = <usize>levelOffset(ch, k) << 2;
-  scanRange(ch.mins + off, ch.maxs + off, lo, hi);
+  if (k == 0) {
+    scanInto(ch.l0, ch.l0, lo << 1, hi << 1);
+  } else {
+    const off = <usize>levelOffset(ch, k) << 2;
+    scanInto(ch.mins + off, ch.maxs + off, lo, hi);
+  }
 }
 
 /**
@@ -77,20 +85,21 @@ function scanLevel(ch: Channel, k: i32, lo: i32, hi: i32): void {
 export function rangeMinMax(ch: Channel, s: i32, e: i32): void {
   scanReset();
   if (e - s < 2 * L0_SIZE) {
-    scanRange(ch.values, ch.values, s, e);
+    scanInto(ch.values, ch.values, s, e);
+    scanFinish();
     return;
   }
   const a = (s + L0_SIZE - 1) & ~(L0_SIZE - 1);
   const b = e & ~(L0_SIZE - 1);
-  scanRange(ch.values, ch.values, s, a);
-  scanRange(ch.values, ch.values, b, e);
+  scanInto(ch.values, ch.values, s, a);
+  scanInto(ch.values, ch.values, b, e);
   let lo = a >> L0_SHIFT;
   let hi = b >> L0_SHIFT;
   const top = ch.levels - 1;
   for (let k = 0; ; k++) {
     if (hi - lo < 2 * FANOUT || k == top) {
       scanLevel(ch, k, lo, hi);
-      return;
+      break;
     }
     const la = (lo + FANOUT - 1) & ~(FANOUT - 1);
     const hb = hi & ~(FANOUT - 1);
@@ -99,6 +108,7 @@ export function rangeMinMax(ch: Channel, s: i32, e: i32): void {
     lo = la >> FANOUT_SHIFT;
     hi = hb >> FANOUT_SHIFT;
   }
+  scanFinish();
 }
 
 @inline
@@ -119,11 +129,11 @@ export function nextValid(ch: Channel, p: i32, e: i32): i32 {
   const top = ch.levels - 1;
   while (true) {
     if (idx >= levelBlocks(ch, k) || (idx << blockShift(k)) >= e) return e;
-    if (levelMin(ch, k, idx) != <f32>Infinity) {
+    if (blockHasValid(ch, k, idx)) {
       while (k > 0) {
         k--;
         idx <<= FANOUT_SHIFT;
-        while (levelMin(ch, k, idx) == <f32>Infinity) idx++;
+        while (!blockHasValid(ch, k, idx)) idx++;
       }
       let i = idx << L0_SHIFT;
       while (!isValid(value(ch, i))) i++;
@@ -150,13 +160,13 @@ export function prevValid(ch: Channel, p: i32, s: i32): i32 {
   const top = ch.levels - 1;
   while (true) {
     if (idx < 0 || ((idx + 1) << blockShift(k)) <= s) return -1;
-    if (levelMax(ch, k, idx) != <f32>-Infinity) {
+    if (blockHasValid(ch, k, idx)) {
       while (k > 0) {
         k--;
         idx = (idx << FANOUT_SHIFT) + FANOUT - 1;
         const last = levelBlocks(ch, k) - 1;
         if (idx > last) idx = last;
-        while (levelMax(ch, k, idx) == <f32>-Infinity) idx--;
+        while (!blockHasValid(ch, k, idx)) idx--;
       }
       let i = (idx << L0_SHIFT) + L0_SIZE - 1;
       if (i > ch.n - 1) i = ch.n - 1;

@@ -1,53 +1,68 @@
-// SIMD min/max scans. pmin/pmax keep the accumulator when the other operand
-// is NaN, so missing samples (NaN) drop out without a branch.
+// SIMD min/max scans into two v128 accumulators. pmin/pmax keep the
+// accumulator when the other operand is NaN, so missing samples (NaN) drop
+// out without a branch. Min and max are idempotent, so a range of 4 or more
+// is covered with overlapping loads (the last load ends exactly at `to`) and
+// needs no scalar tail.
 
-/** Result of the last scan (AssemblyScript has no tuples). */
+let accMin: v128 = f32x4.splat(Infinity);
+let accMax: v128 = f32x4.splat(-Infinity);
+
+/** Result of scanFinish (AssemblyScript has no tuples). */
 export let scanMin: f32 = Infinity;
 export let scanMax: f32 = -Infinity;
 
 /** Starts a new min/max accumulation. */
 @inline
 export function scanReset(): void {
-  scanMin = <f32>Infinity;
-  scanMax = <f32>-Infinity;
+  accMin = f32x4.splat(Infinity);
+  accMax = f32x4.splat(-Infinity);
 }
 
 /**
- * Folds mins[from..to) into scanMin and maxs[from..to) into scanMax
- * (for raw samples both point at the values).
+ * Folds mins[from..to) into the min accumulator and maxs[from..to) into the
+ * max accumulator (for raw samples both point at the values).
  */
-export function scanRange(mins: usize, maxs: usize, from: i32, to: i32): void {
-  let i = from;
-  if (to - i >= 8) {
-    let vmin = f32x4.splat(scanMin);
-    let vmax = f32x4.splat(scanMax);
-    for (; i + 4 <= to; i += 4) {
-      const off = <usize>i << 2;
+@inline
+export function scanInto(mins: usize, maxs: usize, from: i32, to: i32): void {
+  const len = to - from;
+  if (len <= 0) return;
+  let vmin = accMin;
+  let vmax = accMax;
+  if (len >= 4) {
+    const last = <usize>(to - 4) << 2;
+    let off = <usize>from << 2;
+    for (; off < last; off += 16) {
       vmin = f32x4.pmin(vmin, v128.load(mins + off));
       vmax = f32x4.pmax(vmax, v128.load(maxs + off));
     }
-    let m = f32x4.extract_lane(vmin, 0);
-    let x = f32x4.extract_lane(vmax, 0);
-    const m1 = f32x4.extract_lane(vmin, 1), m2 = f32x4.extract_lane(vmin, 2), m3 = f32x4.extract_lane(vmin, 3);
-    const x1 = f32x4.extract_lane(vmax, 1), x2 = f32x4.extract_lane(vmax, 2), x3 = f32x4.extract_lane(vmax, 3);
-    if (m1 < m) m = m1;
-    if (m2 < m) m = m2;
-    if (m3 < m) m = m3;
-    if (x1 > x) x = x1;
-    if (x2 > x) x = x2;
-    if (x3 > x) x = x3;
-    scanMin = m;
-    scanMax = x;
+    vmin = f32x4.pmin(vmin, v128.load(mins + last));
+    vmax = f32x4.pmax(vmax, v128.load(maxs + last));
+  } else {
+    for (let i = from; i < to; i++) {
+      const off = <usize>i << 2;
+      vmin = f32x4.pmin(vmin, f32x4.splat(load<f32>(mins + off)));
+      vmax = f32x4.pmax(vmax, f32x4.splat(load<f32>(maxs + off)));
+    }
   }
-  let m = scanMin;
-  let x = scanMax;
-  for (; i < to; i++) {
-    const off = <usize>i << 2;
-    const a = load<f32>(mins + off);
-    const b = load<f32>(maxs + off);
-    if (a < m) m = a;
-    if (b > x) x = b;
-  }
-  scanMin = m;
-  scanMax = x;
+  accMin = vmin;
+  accMax = vmax;
+}
+
+/** Reduces the accumulators into scanMin and scanMax (+Inf/-Inf when nothing valid was seen). */
+export function scanFinish(): void {
+  const a = accMin;
+  const b = accMax;
+  const m2 = f32x4.pmin(a, v128.shuffle<u32>(a, a, 2, 3, 0, 1));
+  const x2 = f32x4.pmax(b, v128.shuffle<u32>(b, b, 2, 3, 0, 1));
+  const m1 = f32x4.pmin(m2, v128.shuffle<u32>(m2, m2, 1, 0, 3, 2));
+  const x1 = f32x4.pmax(x2, v128.shuffle<u32>(x2, x2, 1, 0, 3, 2));
+  scanMin = f32x4.extract_lane(m1, 0);
+  scanMax = f32x4.extract_lane(x1, 0);
+}
+
+/** Min and max of mins[from..to) / maxs[from..to) into scanMin and scanMax. */
+export function scanRange(mins: usize, maxs: usize, from: i32, to: i32): void {
+  scanReset();
+  scanInto(mins, maxs, from, to);
+  scanFinish();
 }

@@ -114,12 +114,20 @@ export function statsFast(handle: usize, s: i32, e: i32, out: usize): void {
   store<f64>(out + 48, percentileFast(ch, 0.9, count, lo, hi));
 }
 
-// Exact mode: gather the valid values of the window as order-preserving u32
-// keys and radix sort them (3 passes of 11 bits).
+// Exact mode: bucket the valid values of the window by value
+// (SEL_BUCKETS equal buckets over the window's [min, max]), then sort only
+// the buckets holding the ranks the percentiles need, as order-preserving
+// u32 keys with a radix sort (3 passes of 11 bits). Two linear passes and a
+// small sort instead of sorting the whole window.
 
 const RADIX_BITS: i32 = 11;
 const RADIX: i32 = 1 << RADIX_BITS;
 const counts = memory.data((RADIX * 3) << 2, 16);
+const SEL_BUCKETS: i32 = 4096;
+const selCount = memory.data(SEL_BUCKETS << 2, 16);
+const selStart = memory.data(SEL_BUCKETS << 2, 16);
+const selSlot = memory.data(SEL_BUCKETS << 2, 16);
+const ranks = memory.data(6 << 2, 16);
 
 @inline
 function toKey(v: f32): u32 {
@@ -169,48 +177,121 @@ function radixSort(keys: usize, tmp: usize, m: i32): usize {
   return src;
 }
 
-function percentileSorted(sorted: usize, m: i32, p: f64): f64 {
+@inline
+function bucketOf(v: f32, lo: f64, scale: f64): i32 {
+  const b = <i32>((<f64>v - lo) * scale);
+  return b < SEL_BUCKETS - 1 ? b : SEL_BUCKETS - 1;
+}
+
+@inline
+function loadI32(base: usize, i: i32): i32 {
+  return load<i32>(base + (<usize>i << 2));
+}
+
+@inline
+function storeI32(base: usize, i: i32, v: i32): void {
+  store<i32>(base + (<usize>i << 2), v);
+}
+
+/** Rank r of the sorted window, from the sorted target buckets. */
+function rankValue(r: i32, sorted: usize): f64 {
+  // Walk buckets to the one holding rank r (its start <= r < start + count).
+  let b = 0;
+  while (loadI32(selStart, b) + loadI32(selCount, b) <= r) b++;
+  const at = loadI32(selSlot, b) + (r - loadI32(selStart, b));
+  return <f64>fromKey(load<u32>(sorted + (<usize>at << 2)));
+}
+
+function percentileExact(p: f64, m: i32, sorted: usize): f64 {
   const pos = p * <f64>(m - 1);
   const k = <i32>Math.floor(pos);
   const frac = pos - <f64>k;
-  const a = <f64>fromKey(load<u32>(sorted + (<usize>k << 2)));
+  const a = rankValue(k, sorted);
   if (frac == 0) return a;
-  const b = <f64>fromKey(load<u32>(sorted + (<usize>(k + 1) << 2)));
+  const b = rankValue(k + 1, sorted);
   return a + frac * (b - a);
 }
 
 /**
- * Exact statistics of [s, e) by sorting. `scratch` must hold 2 * (e - s)
- * u32 (the JS face allocates and frees it).
+ * Exact statistics of [s, e). `scratch` must hold 2 * (e - s) u32 (the JS
+ * face allocates and frees it). min and max come from the pyramid; two
+ * passes over the window bucket the values and collect the target buckets.
  */
 export function statsExact(handle: usize, s: i32, e: i32, out: usize, scratch: usize): void {
   const ch = changetype<Channel>(handle);
-  const keys = scratch;
+  const subset = scratch;
   const tmp = scratch + (<usize>(e - s) << 2);
-  let m = 0;
-  let sum: f64 = 0;
-  let lo = <f32>Infinity;
-  let hi = <f32>-Infinity;
-  for (let i = s; i < e; i++) {
-    const v = load<f32>(ch.values + (<usize>i << 2));
-    if (isValid(v)) {
-      store<u32>(keys + (<usize>m << 2), toKey(v));
-      m++;
-      sum += <f64>v;
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-  }
-  if (m == 0) {
+  rangeMinMax(ch, s, e);
+  const lo = scanMin;
+  const hi = scanMax;
+  if (!(lo <= hi)) {
     writeEmpty(out);
     return;
   }
-  const sorted = radixSort(keys, tmp, m);
+  const lo64 = <f64>lo;
+  const scale = lo < hi ? <f64>SEL_BUCKETS / (<f64>hi - lo64) : 0;
+  memory.fill(selCount, 0, <usize>SEL_BUCKETS << 2);
+  let m = 0;
+  let sum: f64 = 0;
+  for (let i = s; i < e; i++) {
+    const v = load<f32>(ch.values + (<usize>i << 2));
+    if (isValid(v)) {
+      m++;
+      sum += <f64>v;
+      const b = bucketOf(v, lo64, scale);
+      storeI32(selCount, b, loadI32(selCount, b) + 1);
+    }
+  }
   store<f64>(out, <f64>m);
-  store<f64>(out + 8, <f64>lo);
+  store<f64>(out + 8, lo64);
   store<f64>(out + 16, <f64>hi);
   store<f64>(out + 24, sum / <f64>m);
-  store<f64>(out + 32, percentileSorted(sorted, m, 0.1));
-  store<f64>(out + 40, percentileSorted(sorted, m, 0.5));
-  store<f64>(out + 48, percentileSorted(sorted, m, 0.9));
+  if (lo == hi) {
+    for (let i = 4; i < 7; i++) store<f64>(out + (<usize>i << 3), lo64);
+    return;
+  }
+  let start = 0;
+  for (let b = 0; b < SEL_BUCKETS; b++) {
+    storeI32(selStart, b, start);
+    storeI32(selSlot, b, -1);
+    start += loadI32(selCount, b);
+  }
+  // The ranks the three percentiles interpolate between.
+  for (let j = 0; j < 3; j++) {
+    const p = j == 0 ? 0.1 : j == 1 ? 0.5 : 0.9;
+    const k = <i32>Math.floor(p * <f64>(m - 1));
+    storeI32(ranks, 2 * j, k);
+    storeI32(ranks, 2 * j + 1, k + 1 < m ? k + 1 : k);
+  }
+  // Target buckets get consecutive slots in the subset, in bucket order.
+  for (let j = 0; j < 6; j++) {
+    const r = loadI32(ranks, j);
+    let b = 0;
+    while (loadI32(selStart, b) + loadI32(selCount, b) <= r) b++;
+    storeI32(selSlot, b, 0);
+  }
+  let slot = 0;
+  for (let b = 0; b < SEL_BUCKETS; b++) {
+    if (loadI32(selSlot, b) >= 0) {
+      storeI32(selSlot, b, slot);
+      slot += loadI32(selCount, b);
+    }
+  }
+  // Fill the subset; the radix counts area serves as each bucket's write cursor.
+  const cursor = counts;
+  for (let b = 0; b < SEL_BUCKETS; b++) storeI32(cursor, b, loadI32(selSlot, b));
+  for (let i = s; i < e; i++) {
+    const v = load<f32>(ch.values + (<usize>i << 2));
+    if (!isValid(v)) continue;
+    const b = bucketOf(v, lo64, scale);
+    const at = loadI32(cursor, b);
+    if (at >= 0) {
+      store<u32>(subset + (<usize>at << 2), toKey(v));
+      storeI32(cursor, b, at + 1);
+    }
+  }
+  const sorted = radixSort(subset, tmp, slot);
+  store<f64>(out + 32, percentileExact(0.1, m, sorted));
+  store<f64>(out + 40, percentileExact(0.5, m, sorted));
+  store<f64>(out + 48, percentileExact(0.9, m, sorted));
 }

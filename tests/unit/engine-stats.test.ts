@@ -114,6 +114,23 @@ describe('stats', () => {
     }
   });
 
+  it('exact mode handles constant windows and heavy ties', () => {
+    const random = rng(99);
+    const ties = new Int16Array(200_001).map(() => 90 + Math.floor(random() * 3));
+    const constant = new Float32Array(1001).fill(7);
+    for (const [code, samples] of [['SPO2', ties], ['BR', constant]] as const) {
+      const input: ChannelInput = { night: 'ties', code, samples, sampleRateHz: hz(1), t0Ms: ms(0) };
+      const info = engine.load(input);
+      try {
+        const want = referenceStats(referencePhysical(input), 0, samples.length);
+        const got = engine.stats(input, info.t0Ms, info.t1Ms, 'exact');
+        expect([got.p10, got.p50, got.p90, got.mean]).toEqual([want.p10, want.p50, want.p90, want.mean]);
+      } finally {
+        engine.close('ties');
+      }
+    }
+  });
+
   it('treats -1, -2 and NaN as missing in every channel, but not other negatives', () => {
     const samples = new Float32Array([-3, -1, NaN, -2, 4, Infinity]);
     const input: ChannelInput = { night: 'm', code: 'Y_DIST', samples, sampleRateHz: hz(1), t0Ms: ms(0) };

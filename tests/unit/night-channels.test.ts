@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { expiredKeys } from '../../src/cache/channelCache';
+import { availableChannels, mapStages, move, orderChannels, toPreference } from '../../src/features/night/channels';
+import { expandedHeight } from '../../src/features/night/ChartStack';
+import { binBand, histogramEdges } from '../../src/features/night/histogram';
+import { pickNight } from '../../src/features/night/NightPage';
+import type { NightInfo } from '../../src/features/night/types';
+import { bandsOf, parseVitalParameters } from '../../src/features/night/vitals';
+import { bmiOf } from '../../src/features/night/BioHeader';
+
+const radar = ['SLP_STGS', 'BR', 'HR', 'SPO2', 'PR', 'I', 'Q', 'SQB', 'weight', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SPO2_PSG'];
+
+describe('available channels', () => {
+  it('offers IQ when I or Q exists, I and Q to annotators, ODI to non-paid, never SQB', () => {
+    const physician = availableChannels(radar, { annotator: false, membership: 'paid' });
+    expect(physician).toContain('IQ');
+    expect(physician).not.toContain('I');
+    expect(physician).not.toContain('ODI');
+    expect(physician).not.toContain('SQB');
+    const annotator = availableChannels(radar, { annotator: true, membership: 'non-paid' });
+    expect(annotator).toEqual(expect.arrayContaining(['IQ', 'I', 'Q', 'ODI']));
+    expect(availableChannels(['BR'], { annotator: false, membership: 'paid' })).toEqual(['BR']);
+  });
+
+  it('turns weight and PSG channels off by default and follows a saved order', () => {
+    const offered = availableChannels(radar, { annotator: false, membership: 'paid' });
+    const defaults = orderChannels(offered, null);
+    expect(defaults.filter((c) => !c.visible).map((c) => c.code)).toEqual(['weight', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SPO2_PSG']);
+    const saved = orderChannels(offered, { SPO2: true, BR: false, UNKNOWN: true, NC_PSG: true });
+    expect(saved.slice(0, 3)).toEqual([{ code: 'SPO2', visible: true }, { code: 'BR', visible: false }, { code: 'NC_PSG', visible: true }]);
+    expect(saved).toHaveLength(offered.length);
+    expect(Object.keys(toPreference(saved)).slice(0, 3)).toEqual(['SPO2', 'BR', 'NC_PSG']);
+  });
+
+  it('moves an item by drag and drop', () => {
+    expect(move(['a', 'b', 'c', 'd'], 3, 0)).toEqual(['d', 'a', 'b', 'c']);
+    expect(move(['a', 'b', 'c'], 0, 2)).toEqual(['b', 'c', 'a']);
+    expect(move(['a'], 0, 5)).toEqual(['a']);
+  });
+
+  it('maps device sleep stages 1, 2, 4, 5 to 0, 1, 2, 3 and keeps missing codes', () => {
+    const s = Int16Array.from([1, 2, 4, 5, -1, -2, 3]);
+    mapStages(s);
+    expect(Array.from(s)).toEqual([0, 1, 2, 3, -1, -2, -1]);
+  });
+});
+
+describe('threshold bands from vital parameters', () => {
+  it('reads the JSON string and falls back to the spec defaults field by field', () => {
+    const vp = parseVitalParameters(JSON.stringify({ spo2: { modFrom: 88, modTo: 92 }, br: { sevToF: 45 } }));
+    expect(bandsOf('spo2', vp)).toEqual({ moderate: [[88, 92]], severe: [[40, 89]] });
+    expect(bandsOf('br', vp)).toEqual({ moderate: [[10, 12], [24, 30]], severe: [[0, 10], [30, 45]] });
+    expect(bandsOf('pr', parseVitalParameters('not json'))).toEqual({ moderate: [[55, 60], [100, 120]], severe: [[0, 55], [120, 160]] });
+    expect(bandsOf('pr', parseVitalParameters(null)).severe).toEqual([[0, 55], [120, 160]]);
+  });
+
+  it('colours histogram bins by band, severe first', () => {
+    const bands = bandsOf('spo2', parseVitalParameters(null));
+    expect(binBand(85, 86, bands)).toBe('severe');
+    expect(binBand(91, 92, bands)).toBe('moderate');
+    expect(binBand(96, 97, bands)).toBe('normal');
+    expect(histogramEdges(70, 100, 30)).toHaveLength(31);
+  });
+});
+
+describe('screen rules', () => {
+  it('splits the expanded height by the count of expanded blocks, at most four ways', () => {
+    expect(expandedHeight(1000, 1)).toBe(800);
+    expect(expandedHeight(1000, 2)).toBe(400);
+    expect(expandedHeight(1000, 6)).toBe(200);
+  });
+
+  it('picks the query night when it has a recording, else the latest', () => {
+    const nights = [{ night: 100 }, { night: 200 }] as NightInfo[];
+    expect(pickNight(nights, 100)?.night).toBe(100);
+    expect(pickNight(nights, 150)?.night).toBe(200);
+    expect(pickNight(nights, null)?.night).toBe(200);
+    expect(pickNight([], null)).toBeNull();
+  });
+
+  it('computes BMI with 2 decimals, 0 when a measure is missing', () => {
+    expect(bmiOf(71, 164)).toBe(26.4);
+    expect(bmiOf(null, 164)).toBe(0);
+  });
+
+  it('expires cache entries not read for 7 days', () => {
+    const now = 10 * 86_400_000;
+    expect(expiredKeys([['a', now - 8 * 86_400_000], ['b', now - 86_400_000]], now)).toEqual(['a']);
+  });
+});
