@@ -9,6 +9,7 @@ import { prepare } from '../server/start';
 import { saveNight } from '../server/recordings/store';
 import type { Night } from '../server/recordings/model';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
+import { importFiles } from '../server/recordings/import';
 
 const HOURS = 10;
 const HZ = 25;
@@ -98,15 +99,12 @@ export async function main(): Promise<Record<string, number>> {
   return results;
 }
 
-/** Imports the ResMed BRP+EVE pair of ../shared/data/real; returns ms, or throws when the importer is missing. */
+/** Imports the ResMed BRP+EVE pair of ../shared/data/real; returns ms. */
 async function importResmed(db: Awaited<ReturnType<typeof openPglite>>, patientId: number): Promise<number> {
-  const specifier = '../server/recordings/import';
-  const mod = (await import(specifier).catch(() => null)) as { importFiles: (db: unknown, o: object) => Promise<unknown> } | null;
-  if (!mod) throw new Error('server/recordings/import is not there yet');
   const dir = new URL('../../shared/data/real/', import.meta.url);
   const files = ['snore_resmed_20250808_010210_BRP.edf', 'snore_resmed_20250808_010203_EVE.edf'].map((f) => new URL(f, dir).pathname);
   const t = performance.now();
-  await mod.importFiles(db, { patientId, deviceId: null, createdBy: null, paths: files, timezone: 'UTC' });
+  await importFiles(db, { patientId, deviceId: null, createdBy: null, paths: files, timezone: 'UTC' });
   return performance.now() - t;
 }
 

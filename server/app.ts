@@ -12,6 +12,7 @@ import { recordingRoutes } from './routes/recordings';
 import { analyticsRoutes } from './routes/analytics';
 import { patientDetailRoutes } from './routes/patient-details';
 import { preferenceRoutes } from './routes/preferences';
+import { importRoutes } from './routes/imports';
 
 export const API_PREFIX = '/api/v1';
 
@@ -49,6 +50,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       analyticsRoutes(api, ctx);
       patientDetailRoutes(api, ctx);
       preferenceRoutes(api, ctx);
+      await importRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

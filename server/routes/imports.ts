@@ -1,0 +1,113 @@
+import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError, forbidden } from '../errors';
+import { actingPhysicianId } from '../auth/users';
+import { findCountry } from '../countries';
+import { visiblePatient } from '../patients/access';
+import { importFiles, savedLabelMap } from '../recordings/import';
+import { isTimeZone } from '../recordings/night-key';
+
+const MAX_FILE_BYTES = 512 * 1024 * 1024;
+const MAX_FILES = 16;
+const CODE = '^[A-Za-z0-9_]{0,40}$';
+
+function parseLabelMap(text: string): Record<string, string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'validation_failed', 'label_map must be a JSON object of label → channel code.');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'validation_failed', 'label_map must be a JSON object of label → channel code.');
+  for (const [label, code] of Object.entries(value)) {
+    if (typeof code !== 'string' || !new RegExp(CODE).test(code)) throw new ApiError(400, 'validation_failed', `label_map: "${label}" maps to an invalid channel code.`);
+  }
+  return value as Record<string, string>;
+}
+
+/** Uploading a night's files for a patient, and the physician's label map. */
+export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 10 } });
+
+  app.post('/patient/upload-recording', { preHandler: auth }, async (request, reply) => {
+    const user = currentUser(request);
+    if (user.is_annotator) throw forbidden('Annotators cannot import recordings.');
+    if (!request.isMultipart()) throw new ApiError(400, 'validation_failed', 'Send the files as multipart/form-data.');
+    const fields: Record<string, string> = {};
+    const files: { name: string; bytes: Uint8Array }[] = [];
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (part.file.truncated) throw new ApiError(413, 'file_too_large', `${part.filename}: larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.`);
+        files.push({ name: part.filename || 'upload', bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+      } else {
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+    const patientId = Number(fields.patient_id);
+    if (!Number.isInteger(patientId) || patientId < 1) throw new ApiError(400, 'validation_failed', 'patient_id is required.');
+    const patient = await visiblePatient(ctx.db, user, patientId);
+    const timezone = fields.timezone || (patient.country && findCountry(patient.country)?.timezone) || 'UTC';
+    if (!isTimeZone(timezone)) throw new ApiError(400, 'validation_failed', `Unknown time zone "${timezone}".`);
+    const deviceId = fields.device_id?.trim() || null;
+    const labelMap = { ...(await savedLabelMap(ctx.db, patient.physician_id)), ...(fields.label_map ? parseLabelMap(fields.label_map) : {}) };
+    const { recordingId, night } = await importFiles(ctx.db, {
+      patientId: patient.id,
+      deviceId,
+      createdBy: user.id,
+      timezone,
+      files,
+      labelMap,
+      csvCode: fields.channel || undefined,
+    });
+    return reply.code(201).send({
+      code: 'recording_imported',
+      message: `Imported ${files.length} file${files.length === 1 ? '' : 's'}.`,
+      data: {
+        recording_id: recordingId,
+        recording_start_time: night.startMs,
+        recording_stop_time: night.stopMs,
+        timezone: night.timezone,
+        channels: night.channels.map((c) => ({ code: c.code, label: c.label, fs: c.sampleRate, count: c.samples.length })),
+        events: night.events.length,
+      },
+    });
+  });
+
+  app.get('/recordings/label-map', { preHandler: auth }, async (request) => ({
+    data: { label_map: await savedLabelMap(ctx.db, actingPhysicianId(currentUser(request))) },
+  }));
+
+  app.post<{ Body: { label_map: Record<string, string> } }>(
+    '/recordings/label-map',
+    {
+      preHandler: auth,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['label_map'],
+          additionalProperties: false,
+          properties: { label_map: { type: 'object', maxProperties: 200, propertyNames: { minLength: 1, maxLength: 80 }, additionalProperties: { type: 'string', pattern: CODE } } },
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      if (user.is_annotator) throw forbidden('Annotators cannot change the label map.');
+      const physicianId = actingPhysicianId(user);
+      await ctx.db.transaction(async (tx) => {
+        for (const [label, code] of Object.entries(request.body.label_map)) {
+          await tx.query(
+            `insert into label_maps (physician_id, label, code, updated_by) values ($1, $2, $3, $4)
+             on conflict (physician_id, label) do update set code = excluded.code, updated_by = excluded.updated_by, updated_at = now()`,
+            [physicianId, label, code, user.id],
+          );
+        }
+      });
+      return { code: 'label_map_updated', data: { label_map: await savedLabelMap(ctx.db, physicianId) } };
+    },
+  );
+}
