@@ -13,6 +13,7 @@ import { analyticsRoutes } from './routes/analytics';
 import { patientDetailRoutes } from './routes/patient-details';
 import { preferenceRoutes } from './routes/preferences';
 import { importRoutes } from './routes/imports';
+import { exportRoutes } from './routes/exports';
 
 export const API_PREFIX = '/api/v1';
 
@@ -51,6 +52,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       patientDetailRoutes(api, ctx);
       preferenceRoutes(api, ctx);
       await importRoutes(api, ctx);
+      exportRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

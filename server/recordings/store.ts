@@ -164,3 +164,31 @@ export function loadEvents(db: Queryable, recordingId: number, source: 'file' | 
     [recordingId, source],
   );
 }
+
+/** A channel row with its samples, as the model's ChannelData. */
+export async function loadChannelData(db: Queryable, channel: ChannelRow): Promise<ChannelData> {
+  return {
+    code: channel.code,
+    label: channel.label,
+    unit: channel.unit,
+    sampleRate: channel.sample_rate,
+    t0: channel.t0_ms,
+    storage: channel.storage,
+    scale: channel.scale,
+    offset: channel.offset_value,
+    samples: await loadSamples(db, channel),
+  };
+}
+
+/** A whole stored night with its file events (not the simulator's truth). */
+export async function loadNight(db: Queryable, recording: RecordingRow): Promise<Night> {
+  const channels = await listChannels(db, [recording.id]);
+  return {
+    startMs: recording.start_ms,
+    stopMs: recording.stop_ms,
+    timezone: recording.timezone,
+    channels: await Promise.all(channels.map((c) => loadChannelData(db, c))),
+    events: await loadEvents(db, recording.id, 'file'),
+    meta: recording.recording_meta,
+  };
+}

@@ -129,3 +129,79 @@ describe('npm run import', () => {
     expect(res.stderr).toContain('no patient with code "NCT1001"');
   });
 });
+
+describe('export', () => {
+  it('a night to EDF+ and back gives the same samples within a quantisation step and the same annotations', async () => {
+    const up = await upload(physician, { patient_id: String(patientId), timezone: 'UTC', device_id: 'RT-1' }, [
+      { name: BRP, bytes: real(BRP) },
+      { name: EVE, bytes: real(EVE) },
+    ]);
+    expect(up.statusCode).toBe(201);
+    const first = up.json().data.recording_id;
+    const res = await server.call('GET', `/analytics/patient/export-edf?patient_id=${patientId}&recording_id=${first}`, { token: annotator });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain('NCT1005_20250807_RT-1.edf');
+    const edf = new Uint8Array(res.rawPayload);
+    expect(new TextDecoder().decode(edf.slice(192, 197))).toBe('EDF+C');
+
+    const again = await upload(physician, { patient_id: String(patientId), timezone: 'UTC' }, [{ name: 'roundtrip.edf', bytes: edf }]);
+    expect(again.statusCode).toBe(201);
+    const second = again.json().data.recording_id;
+    const codes = (await server.db.query<{ code: string }>('select code from recording_channels where recording_id = $1', [first])).map((c) => c.code);
+    expect(codes.length).toBeGreaterThanOrEqual(3);
+    for (const code of codes) {
+      const get = async (rid: number) => {
+        const r = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${rid}&code=${encodeURIComponent(code)}`, { token: physician });
+        expect(r.statusCode).toBe(200);
+        return decodeWire(new Uint8Array(r.rawPayload));
+      };
+      const a = await get(first);
+      const b = await get(second);
+      // A 1/60 Hz channel cannot start 7 s into a record: EDF places samples on the record grid.
+      if (a.sampleRate >= 1) expect({ code, t0: b.t0 }).toEqual({ code, t0: a.t0 });
+      else expect(Math.abs(b.t0 - a.t0)).toBeLessThanOrEqual(500 / a.sampleRate);
+      expect(b.samples.length).toBe(a.samples.length);
+      let worst = 0;
+      for (let i = 0; i < a.samples.length; i++) worst = Math.max(worst, Math.abs(a.samples[i] * a.scale + a.offset - (b.samples[i] * b.scale + b.offset)));
+      expect(worst).toBeLessThanOrEqual(Math.max(a.scale, b.scale) + 1e-9);
+    }
+    const events = async (rid: number) =>
+      (await server.db.query<{ onset_ms: number; duration_ms: number; text: string }>(`select onset_ms, duration_ms, text from recording_events where recording_id = $1 order by onset_ms, text`, [rid])).map(
+        (e) => `${e.onset_ms}/${e.duration_ms}/${e.text}`,
+      );
+    expect(await events(second)).toEqual(await events(first));
+  });
+
+  it('one channel as the spec\'s data-point CSV, not for annotators', async () => {
+    const [rec] = await server.db.query<{ id: number }>(`select id from recordings where patient_id = $1 order by id limit 1`, [patientId]);
+    const res = await server.call('GET', `/analytics/patient/data-points?patient_id=${patientId}&recording_id=${rec.id}&code=NC_PSG`, { token: physician });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.headers['content-disposition']).toContain('NC_PSG_20250807_RESMED-1_NCT1005.csv');
+    const lines = res.body.split('\r\n');
+    expect(lines[0]).toBe('Timestamp,Value');
+    expect(lines[1]).toMatch(/^2025-08-08T01:02:10\.000Z,-?\d/);
+    expect(lines.filter(Boolean).length).toBe(1 + 388 * 60 * 25);
+    const denied = await server.call('GET', `/analytics/patient/data-points?patient_id=${patientId}&recording_id=${rec.id}&code=NC_PSG`, { token: annotator });
+    expect(denied.statusCode).toBe(403);
+  });
+});
+
+describe('every real recording imports', () => {
+  for (const file of ['sleepedf_SC4001E0_short_psg.edf', 'hmc_SN001_hypnogram_test_edfann.edf', 'snore_resmed_20250808_010210_PLD.edf']) {
+    it(file, async () => {
+      const res = await upload(physician, { patient_id: String(patientId), timezone: 'UTC' }, [{ name: file, bytes: real(file) }]);
+      expect(res.statusCode).toBe(201);
+      const data = res.json().data;
+      if (file.startsWith('sleepedf')) {
+        expect(data.recording_start_time).toBe(Date.UTC(1989, 3, 24, 16, 13, 0));
+        expect(data.channels.find((c: { code: string }) => c.code === 'EEG Fpz-Cz')).toMatchObject({ fs: 100, count: 300 * 100 });
+      } else if (file.startsWith('hmc')) {
+        expect(data.channels).toEqual([]);
+        expect(data.events).toBe(856);
+      } else {
+        expect(data.channels.filter((c: { fs: number }) => c.fs === 0.5).length).toBe(9);
+      }
+    });
+  }
+});

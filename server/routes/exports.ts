@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { forbidden, notFound } from '../errors';
+import { visiblePatient } from '../patients/access';
+import { dataPointFileName, writeDataPointCsv } from '../recordings/csv';
+import { writeEdfPlus } from '../recordings/edf';
+import { listChannels, listRecordings, loadChannelData, loadNight } from '../recordings/store';
+
+const id = { type: 'integer', minimum: 1 } as const;
+
+/** Content-Disposition for a download, with an ASCII fallback and the UTF-8 name. */
+const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+
+async function recordingOf(ctx: AppContext, request: FastifyRequest, patientId: number, recordingId: number) {
+  const patient = await visiblePatient(ctx.db, currentUser(request), patientId);
+  const recording = (await listRecordings(ctx.db, patient.id)).find((r) => r.id === recordingId);
+  if (!recording) throw notFound('Recording');
+  return { patient, recording };
+}
+
+/** Downloads: a night as EDF+ with its annotations, and one channel's data points as CSV. */
+export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+
+  app.get<{ Querystring: { patient_id: number; recording_id: number } }>(
+    '/analytics/patient/export-edf',
+    { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id', 'recording_id'], properties: { patient_id: id, recording_id: id } } } },
+    async (request, reply) => {
+      const { patient, recording } = await recordingOf(ctx, request, request.query.patient_id, request.query.recording_id);
+      const night = await loadNight(ctx.db, recording);
+      const bytes = writeEdfPlus(night);
+      const date = new Date(recording.night_key * 1000).toISOString().slice(0, 10).replaceAll('-', '');
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-disposition', attachment(`${patient.patient_code}_${date}${recording.device_id ? `_${recording.device_id}` : ''}.edf`))
+        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    },
+  );
+
+  app.get<{ Querystring: { patient_id: number; recording_id: number; code: string } }>(
+    '/analytics/patient/data-points',
+    {
+      preHandler: auth,
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['patient_id', 'recording_id', 'code'],
+          properties: { patient_id: id, recording_id: id, code: { type: 'string', minLength: 1, maxLength: 80 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      // Spec 2 §6: annotators cannot download data points.
+      if (currentUser(request).is_annotator) throw forbidden('Annotators cannot download data points.');
+      const { patient, recording } = await recordingOf(ctx, request, request.query.patient_id, request.query.recording_id);
+      const channel = (await listChannels(ctx.db, [recording.id])).find((c) => c.code === request.query.code);
+      if (!channel) throw notFound(`Channel ${request.query.code}`);
+      const csv = writeDataPointCsv(await loadChannelData(ctx.db, channel));
+      const name = dataPointFileName({ channel: channel.code, date: recording.night_key, deviceId: recording.device_id ?? 'none', patientCode: patient.patient_code });
+      return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', attachment(name)).send(csv);
+    },
+  );
+}
