@@ -14,6 +14,7 @@ import { patientDetailRoutes } from './routes/patient-details';
 import { preferenceRoutes } from './routes/preferences';
 import { importRoutes } from './routes/imports';
 import { exportRoutes } from './routes/exports';
+import { nightFileRoutes } from './routes/night-files';
 
 export const API_PREFIX = '/api/v1';
 
@@ -53,6 +54,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       preferenceRoutes(api, ctx);
       await importRoutes(api, ctx);
       exportRoutes(api, ctx);
+      nightFileRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

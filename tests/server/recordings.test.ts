@@ -178,3 +178,36 @@ describe('GET /analytics/patient/type={type}', () => {
     expect(none.statusCode).toBe(404);
   });
 });
+
+describe('GET /s3/analytics/patient and its link', () => {
+  it('answers the night meta and a signed link whose JSON text has NaN as null', async () => {
+    const start = Date.UTC(2026, 2, 11, 21, 0);
+    const hr = channel('HR', 'float32', 600, 1, (i) => (i === 3 ? Number.NaN : 60 + (i % 5)));
+    await saveNight(server.db, { patientId, deviceId: 'NCT0001', source: 'simulated', createdBy: null, night: { ...night([{ ...hr, t0: start }]), startMs: start, stopMs: start + 600_000 } });
+    const res = await server.call('GET', `/s3/analytics/patient?recording_date=20260311&patient_id=${patientId}&device_id=NCT0001`, { token: annotator });
+    expect(res.statusCode).toBe(200);
+    const { meta, link } = res.json().data;
+    expect(meta).toMatchObject({ night: Date.UTC(2026, 2, 11) / 1000, channels: ['HR'], recording_start_time: start });
+    const file = await server.app.inject({ method: 'GET', url: link });
+    expect(file.statusCode).toBe(200);
+    const body = JSON.parse(file.body);
+    expect(body.HR.dataset.slice(0, 5)).toEqual([60, 61, 62, null, 64]);
+    expect(body.HR.ts[1]).toBe(start / 1000 + 1);
+    expect(body.recording_meta.timezone).toBe('Europe/Zurich');
+
+    const tampered = link.replace(/sig=[^&]+/, 'sig=AAAA');
+    expect((await server.app.inject({ method: 'GET', url: tampered })).statusCode).toBe(403);
+    const otherNight = link.replace(/night-file\/\d+/, `night-file/${recordingId}`);
+    expect((await server.app.inject({ method: 'GET', url: otherNight })).statusCode).toBe(403);
+  });
+
+  it('answers 404 for a day without a night, so a range loop skips it', async () => {
+    const res = await server.call('GET', `/s3/analytics/patient?recording_date=20260310&patient_id=${patientId}`, { token: physician });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('leaves raw waveforms to the binary endpoint', async () => {
+    const res = await server.call('GET', `/s3/analytics/patient?recording_date=20260309&patient_id=${patientId}`, { token: physician });
+    expect(res.json().data.meta.channels).toEqual(['BR']);
+  });
+});
