@@ -15,6 +15,7 @@ import { preferenceRoutes } from './routes/preferences';
 import { importRoutes } from './routes/imports';
 import { exportRoutes } from './routes/exports';
 import { nightFileRoutes } from './routes/night-files';
+import { trendRoutes } from './routes/trends';
 
 export const API_PREFIX = '/api/v1';
 
@@ -55,6 +56,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       await importRoutes(api, ctx);
       exportRoutes(api, ctx);
       nightFileRoutes(api, ctx);
+      trendRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

@@ -211,3 +211,29 @@ describe('GET /s3/analytics/patient and its link', () => {
     expect(res.json().data.meta.channels).toEqual(['BR']);
   });
 });
+
+describe('GET /analytics/patient-trendview/type={type}', () => {
+  it('gives one point per night with the engine\'s statistics, missing values left out', async () => {
+    const from = Date.UTC(2026, 2, 8, 8) / 1000;
+    const to = Date.UTC(2026, 2, 12, 8) / 1000;
+    const res = await server.call('GET', `/analytics/patient-trendview/type=BR,HR?patient_id=${patientId}&device_start_time=${from}&device_stop_time=${to}`, { token: annotator });
+    expect(res.statusCode).toBe(200);
+    const { BR, HR } = res.json().data;
+    expect(BR).toHaveLength(1);
+    expect(BR[0]).toMatchObject({ date: '2026-03-09', recording_id: recordingId });
+    // BR is 14 + sin(i/50) with every 97th sample missing (-1): never below 13, never above 15.
+    expect(BR[0].min).toBeGreaterThanOrEqual(13);
+    expect(BR[0].max).toBeLessThanOrEqual(15);
+    expect(BR[0].medianPercentile).toBeGreaterThan(13.5);
+    expect(BR[0].missing_fraction).toBeCloseTo(1 / 97, 3);
+    expect(BR[0].lowerPercentile).toBeLessThan(BR[0].upperPercentile);
+    expect(HR).toHaveLength(1);
+    expect(HR[0].date).toBe('2026-03-11');
+    expect(HR[0].max).toBe(64);
+  });
+
+  it('refuses a range that ends before it starts', async () => {
+    const res = await server.call('GET', `/analytics/patient-trendview/type=BR?patient_id=${patientId}&device_start_time=200&device_stop_time=100`, { token: physician });
+    expect(res.statusCode).toBe(400);
+  });
+});

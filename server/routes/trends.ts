@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import { DateTime } from 'luxon';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError } from '../errors';
+import { visiblePatient } from '../patients/access';
+import { listChannels, listRecordings, loadSamples } from '../recordings/store';
+import { scratchNight, serverEngine } from '../services/engine';
+import { hz, ms } from '../../engine/index';
+
+const MAX_DAYS = 400;
+const round = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
+
+/**
+ * GET /analytics/patient-trendview/type={codes}: one point per night in the range (spec 2 §3
+ * "Daily analytics point"), its statistics computed by the signal engine over the night.
+ * device_start_time and device_stop_time are seconds (09:00 of the first and last day).
+ */
+export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get<{ Params: { type: string }; Querystring: { patient_id: number; device_start_time: number; device_stop_time: number } }>(
+    '/analytics/patient-trendview/type=:type',
+    {
+      preHandler: authenticate(ctx),
+      schema: {
+        params: { type: 'object', properties: { type: { type: 'string', minLength: 1, maxLength: 200 } } },
+        querystring: {
+          type: 'object',
+          required: ['patient_id', 'device_start_time', 'device_stop_time'],
+          properties: { patient_id: { type: 'integer', minimum: 1 }, device_start_time: { type: 'number' }, device_stop_time: { type: 'number' } },
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const fromMs = q.device_start_time < 1e11 ? q.device_start_time * 1000 : q.device_start_time;
+      const toMs = q.device_stop_time < 1e11 ? q.device_stop_time * 1000 : q.device_stop_time;
+      if (toMs < fromMs) throw new ApiError(400, 'validation_failed', 'device_stop_time is before device_start_time.');
+      if (toMs - fromMs > MAX_DAYS * 86_400_000) throw new ApiError(400, 'validation_failed', `A trend covers at most ${MAX_DAYS} days.`);
+      const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id);
+      const codes = [...new Set(request.params.type.split(',').map((c) => c.trim()).filter(Boolean))];
+      // A night belongs to the range when it ends after the first anchor and starts before the last.
+      const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.stop_ms > fromMs - 86_400_000 && r.start_ms < toMs);
+      const channels = await listChannels(ctx.db, nights.map((n) => n.id));
+      const engine = await serverEngine();
+      const data: Record<string, unknown[]> = Object.fromEntries(codes.map((c) => [c, []]));
+      for (const night of nights) {
+        const name = scratchNight(`trend-${night.id}`);
+        try {
+          for (const code of codes) {
+            const channel = channels.find((c) => c.recording_id === night.id && c.code === code);
+            if (!channel) continue;
+            const samples = await loadSamples(ctx.db, channel);
+            engine.load({ night: name, code, samples, sampleRateHz: hz(channel.sample_rate), t0Ms: ms(channel.t0_ms), scale: channel.scale, offset: channel.offset_value });
+            const s = engine.stats({ night: name, code }, ms(night.start_ms), ms(night.stop_ms + 1), 'auto');
+            if (s.count === 0) continue;
+            data[code].push({
+              date: DateTime.fromSeconds(night.night_key, { zone: 'UTC' }).toISODate(),
+              night: night.night_key,
+              recording_id: night.id,
+              min: round(s.min),
+              max: round(s.max),
+              mean: round(s.mean),
+              lowerPercentile: round(s.p10),
+              medianPercentile: round(s.p50),
+              upperPercentile: round(s.p90),
+              count: s.count,
+              missing_fraction: round(s.missingFraction),
+            });
+          }
+        } finally {
+          engine.close(name);
+        }
+      }
+      return { data };
+    },
+  );
+}
