@@ -16,6 +16,8 @@ import { importRoutes } from './routes/imports';
 import { exportRoutes } from './routes/exports';
 import { nightFileRoutes } from './routes/night-files';
 import { trendRoutes } from './routes/trends';
+import { annotationRoutes } from './annotations/annotations';
+import { categoryRoutes } from './annotations/categories';
 
 export const API_PREFIX = '/api/v1';
 
@@ -31,7 +33,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     if (err instanceof ApiError) {
-      return reply.code(err.status).send({ code: err.code, message: err.message });
+      const errors = (err as ApiError & { errors?: string[] }).errors;
+      return reply.code(err.status).send({ code: err.code, message: err.message, ...(errors ? { data: { errors } } : {}) });
     }
     if ((err as FastifyError).validation) {
       return reply.code(400).send({ code: 'validation_failed', message: err.message });
@@ -57,6 +60,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       exportRoutes(api, ctx);
       nightFileRoutes(api, ctx);
       trendRoutes(api, ctx);
+      annotationRoutes(api, ctx);
+      categoryRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

@@ -1,0 +1,267 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import type { Queryable } from '../db/adapter';
+import { ApiError, notFound } from '../errors';
+import type { UserRow } from '../auth/users';
+import { visiblePatient, type PatientRef } from '../patients/access';
+import { listChannels, listRecordings, type RecordingRow } from '../recordings/store';
+import { parseNightKey } from '../routes/analytics';
+import { listCategories } from './categories';
+import { formatDuration, formatUtc, KNOWN_KPIS, MESSAGES, normaliseColor, parseDuration, parseKpis, parseUtc, unescapeText } from './format';
+import { conflict, invalid, recordHistory } from './shared';
+
+interface AnnotationRow {
+  annotation_map_id: number;
+  patient_id: number;
+  recording_id: number | null;
+  night: number;
+  device_id: string | null;
+  type: 'custom' | 'system' | 'system-edit' | 'desaturation';
+  kpi: string;
+  start_ms: number;
+  end_ms: number;
+  comment: string;
+  label: number;
+  color_code: string;
+  doctor_id: number;
+  created_by: number;
+  created_date: Date;
+  updated_by: number;
+  updated_date: Date;
+  delete_flag: number;
+  version: number;
+}
+
+/** What a client sends for one annotation. */
+interface AnnotationInput {
+  kpi?: string | string[];
+  start_time?: string | number;
+  end_time?: string | number;
+  duration?: string;
+  comment?: string;
+  label?: number | string;
+  color_code?: string;
+  type?: string;
+}
+
+/** The spec's shape of an annotation (spec 2 §3). */
+function present(a: AnnotationRow) {
+  const kpiList = a.kpi.split(',');
+  return {
+    annotation_map_id: a.annotation_map_id,
+    type: a.type,
+    night: a.night,
+    kpi: a.kpi,
+    kpiList,
+    start_time: formatUtc(a.start_ms),
+    end_time: formatUtc(a.end_ms),
+    start_date: formatUtc(a.start_ms),
+    end_date: formatUtc(a.end_ms),
+    start_ms: a.start_ms,
+    end_ms: a.end_ms,
+    duration: formatDuration(a.end_ms - a.start_ms),
+    comment: a.comment,
+    label: a.label,
+    color_code: a.color_code,
+    patient_id: a.patient_id,
+    doctor_id: a.doctor_id,
+    created_by: a.created_by,
+    updated_by: a.updated_by,
+    created_date: a.created_date,
+    updated_date: a.updated_date,
+    delete_flag: a.delete_flag,
+    device_id: a.device_id,
+    recording_date: new Date(a.night * 1000).toISOString().slice(0, 10),
+    recording_id: a.recording_id,
+    version: a.version,
+  };
+}
+
+async function nightOf(db: Queryable, patient: PatientRef, body: { night?: number | string; recording_date?: string; device_id?: string }): Promise<RecordingRow> {
+  const key = body.night !== undefined ? parseNightKey(String(body.night)) : body.recording_date ? parseNightKey(body.recording_date) : null;
+  if (key === null) throw new ApiError(400, 'validation_failed', 'Give the night (Unix seconds) or the recording_date.');
+  const night = (await listRecordings(db, patient.id)).find((r) => r.night_key === key && (!body.device_id || r.device_id === body.device_id));
+  if (!night) throw notFound('Recording');
+  return night;
+}
+
+/** Checks one annotation's fields; returns them normalised or throws 400 with the spec's messages. */
+async function validate(db: Queryable, night: RecordingRow, input: AnnotationInput, base?: AnnotationRow) {
+  const errors: string[] = [];
+  const kpis = input.kpi !== undefined ? parseKpis(input.kpi) : base ? base.kpi.split(',') : [];
+  const channels = new Set((await listChannels(db, [night.id])).map((c) => c.code));
+  if (kpis.length === 0) errors.push(MESSAGES.kpi);
+  const unknown = kpis.filter((k) => !KNOWN_KPIS.has(k) && !channels.has(k));
+  if (unknown.length) errors.push(`Unknown channel ${unknown.join(', ')}.`);
+
+  const start = input.start_time !== undefined ? parseUtc(input.start_time) : (base?.start_ms ?? null);
+  let end: number | null = null;
+  if (input.duration !== undefined) {
+    const d = parseDuration(String(input.duration));
+    end = d !== null && d > 0 && start !== null ? start + d : null;
+    if (end === null) errors.push(MESSAGES.duration);
+  } else if (input.end_time !== undefined) {
+    end = parseUtc(input.end_time);
+    if (end === null || start === null || end <= start) errors.push(MESSAGES.duration);
+  } else if (base && start !== null) {
+    end = start + (base.end_ms - base.start_ms);
+  } else {
+    errors.push(MESSAGES.duration);
+  }
+  if (start === null) errors.push('Please give a valid start time.');
+  else if (end !== null && (start < night.start_ms - 1000 || end > night.stop_ms + 1000)) errors.push('The annotation must lie within the recording.');
+
+  const labelId = input.label !== undefined && input.label !== '' ? Number(input.label) : base?.label;
+  const categories = await listCategories(db, night.patient_id);
+  const category = categories.find((c) => c.label_id === labelId);
+  if (!category) errors.push(MESSAGES.category);
+  if (input.color_code !== undefined && !normaliseColor(input.color_code)) errors.push(MESSAGES.color);
+  if (errors.length) throw invalid(errors);
+  return {
+    kpi: kpis.join(','),
+    start: start!,
+    end: end!,
+    label: category!.label_id,
+    color: normaliseColor(input.color_code) ?? base?.color_code ?? category!.color_code,
+    comment: input.comment !== undefined ? unescapeText(input.comment) : (base?.comment ?? ''),
+  };
+}
+
+const loadOwn = async (db: Queryable, user: UserRow, id: number): Promise<AnnotationRow> => {
+  const [row] = await db.query<AnnotationRow>('select * from annotations where annotation_map_id = $1', [id]);
+  if (!row) throw notFound('Annotation');
+  await visiblePatient(db, user, row.patient_id);
+  return row;
+};
+
+/**
+ * A save is based on the version the client read: `version`, or the spec's `updated_date`
+ * (to the second). One of them is required, so no save silently overwrites another.
+ */
+function isStale(current: AnnotationRow, body: { version?: number; updated_date?: string }): boolean {
+  if (body.version !== undefined) return body.version !== current.version;
+  if (body.updated_date !== undefined) {
+    const read = parseUtc(body.updated_date);
+    return read === null || Math.floor(read / 1000) !== Math.floor(current.updated_date.getTime() / 1000);
+  }
+  throw new ApiError(400, 'validation_failed', 'Send the version (or updated_date) of the annotation you edited.');
+}
+
+const idSchema = { type: 'integer', minimum: 1 } as const;
+const looseBody = (required: string[], props: Record<string, object> = {}) => ({ type: 'object', required, properties: { patient_id: idSchema, ...props } }) as const;
+
+/** The annotation calls of spec 2 §7. */
+export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+
+  app.post<{ Body: { patient_id: number; night?: number; recording_date?: string; device_id?: string; include_deleted?: boolean } }>(
+    '/analytics/patient/get-annotations',
+    { preHandler: auth, schema: { body: looseBody(['patient_id']) } },
+    async (request) => {
+      const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id);
+      const hasNight = request.body.night !== undefined || request.body.recording_date !== undefined;
+      const night = hasNight ? await nightOf(ctx.db, patient, request.body) : null;
+      const rows = await ctx.db.query<AnnotationRow>(
+        `select * from annotations where patient_id = $1 and ($2::bigint is null or night = $2) and ($3 or delete_flag = 0) order by start_ms, annotation_map_id`,
+        [patient.id, night?.night_key ?? null, request.body.include_deleted === true],
+      );
+      return { status: 'success', data: { annotations: rows.map(present) } };
+    },
+  );
+
+  app.post<{ Body: AnnotationInput & { patient_id: number; night?: number; recording_date?: string; device_id?: string; annotations?: AnnotationInput[] } }>(
+    '/analytics/patient/new-annotations',
+    { preHandler: auth, schema: { body: looseBody(['patient_id'], { annotations: { type: 'array', maxItems: 500, items: { type: 'object' } } }) } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
+      const night = await nightOf(ctx.db, patient, request.body);
+      const inputs = request.body.annotations ?? [request.body];
+      const created = await ctx.db.transaction(async (tx) => {
+        const out: AnnotationRow[] = [];
+        for (const input of inputs) {
+          const type = input.type === 'desaturation' ? 'desaturation' : 'custom';
+          const v = await validate(tx, night, input);
+          const [row] = await tx.query<AnnotationRow>(
+            `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, comment, label, color_code, doctor_id, created_by, updated_by)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) returning *`,
+            [patient.id, night.id, night.night_key, night.device_id, type, v.kpi, v.start, v.end, v.comment, v.label, v.color, patient.physician_id, user.id],
+          );
+          await recordHistory(tx, { annotationId: row.annotation_map_id, action: 'create', version: 1, by: user.id, previous: null, current: row });
+          out.push(row);
+        }
+        return out;
+      });
+      return reply.code(201).send({ code: 'annotation_added', data: { annotations: created.map(present) } });
+    },
+  );
+
+  app.post<{ Body: AnnotationInput & { annotation_map_id: number; version?: number; updated_date?: string; delete_flag?: number } }>(
+    '/analytics/patient/update-annotations',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['annotation_map_id'], properties: { annotation_map_id: idSchema, version: { type: 'integer' }, delete_flag: { type: 'integer', enum: [0, 1] } } } } },
+    async (request) => {
+      const user = currentUser(request);
+      const row = await ctx.db.transaction(async (tx) => {
+        const current = await loadOwn(tx, user, request.body.annotation_map_id);
+        if (current.delete_flag === 1) throw notFound('Annotation');
+        if (isStale(current, request.body)) throw await conflict(tx, 'annotation', current.updated_by, current.updated_date);
+        if (request.body.delete_flag === 1) {
+          const [deleted] = await tx.query<AnnotationRow>(
+            `update annotations set delete_flag = 1, updated_by = $2, updated_date = now(), version = version + 1 where annotation_map_id = $1 returning *`,
+            [current.annotation_map_id, user.id],
+          );
+          await recordHistory(tx, { annotationId: current.annotation_map_id, action: 'delete', version: deleted.version, by: user.id, previous: current, current: deleted });
+          return deleted;
+        }
+        const [night] = (await listRecordings(tx, current.patient_id)).filter((r) => r.id === current.recording_id);
+        if (!night) throw notFound('Recording');
+        const v = await validate(tx, night, request.body, current);
+        // Spec 2 §4: an edit of a system annotation is saved as system-edit.
+        const type = current.type === 'system' ? 'system-edit' : current.type;
+        const [updated] = await tx.query<AnnotationRow>(
+          `update annotations set type = $2, kpi = $3, start_ms = $4, end_ms = $5, comment = $6, label = $7, color_code = $8,
+                  updated_by = $9, updated_date = now(), version = version + 1
+           where annotation_map_id = $1 returning *`,
+          [current.annotation_map_id, type, v.kpi, v.start, v.end, v.comment, v.label, v.color, user.id],
+        );
+        await recordHistory(tx, { annotationId: current.annotation_map_id, action: 'update', version: updated.version, by: user.id, previous: current, current: updated });
+        return updated;
+      });
+      return { code: row.delete_flag ? 'annotation_deleted' : 'annotation_updated', data: { annotation: present(row) } };
+    },
+  );
+
+  app.post<{ Body: { ids: number[]; patient_id?: number } }>(
+    '/analytics/patient/delete-annotations',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', minItems: 1, maxItems: 1000, items: idSchema } } } } },
+    async (request) => {
+      const user = currentUser(request);
+      const count = await ctx.db.transaction(async (tx) => {
+        let n = 0;
+        for (const id of new Set(request.body.ids)) {
+          const current = await loadOwn(tx, user, id);
+          if (current.delete_flag === 1) continue;
+          const [deleted] = await tx.query<AnnotationRow>(
+            `update annotations set delete_flag = 1, updated_by = $2, updated_date = now(), version = version + 1 where annotation_map_id = $1 returning *`,
+            [id, user.id],
+          );
+          await recordHistory(tx, { annotationId: id, action: 'delete', version: deleted.version, by: user.id, previous: current, current: deleted });
+          n++;
+        }
+        return n;
+      });
+      return { code: 'annotations_deleted', message: `${count} annotation${count === 1 ? '' : 's'} deleted.`, data: { deleted: count } };
+    },
+  );
+
+  app.post<{ Body: { patient_id: number; type?: string } }>(
+    '/analytics/patient/generate-system-annotations',
+    { preHandler: auth, schema: { body: looseBody(['patient_id'], { type: { type: 'string', enum: ['system', 'desaturation'] } }) } },
+    async (request) => {
+      await visiblePatient(ctx.db, currentUser(request), request.body.patient_id);
+      // The detectors (clinical analytics) are not built yet: say so rather than invent events.
+      throw new ApiError(501, 'detectors_unavailable', 'Automatic event detection is not available yet, so no system or desaturation annotations were generated.');
+    },
+  );
+}

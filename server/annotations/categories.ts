@@ -1,0 +1,139 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import type { Queryable } from '../db/adapter';
+import { ApiError, notFound } from '../errors';
+import { visiblePatient, type PatientRef } from '../patients/access';
+import { MESSAGES, normaliseColor, unescapeText } from './format';
+import { conflict, invalid, recordHistory } from './shared';
+
+/** At most this many categories (built-in included) for one patient (spec 2 §9). */
+export const MAX_CATEGORIES = 12;
+
+export interface CategoryRow {
+  label_id: number;
+  label: string;
+  color_code: string;
+  type: 'custom' | 'built-in';
+  patient_id: number | null;
+  doctor_id: number | null;
+  created_by: number | null;
+  created_date: Date;
+  updated_by: number | null;
+  updated_date: Date;
+  version: number;
+}
+
+/** The categories a patient's annotations may use: the built-in ones and the patient's own. */
+export function listCategories(db: Queryable, patientId: number): Promise<CategoryRow[]> {
+  return db.query<CategoryRow>(
+    `select label_id, label, color_code, type, patient_id, doctor_id, created_by, created_date, updated_by, updated_date, version
+     from annotation_categories
+     where deleted_at is null and (type = 'built-in' or patient_id = $1)
+     order by label_id`,
+    [patientId],
+  );
+}
+
+function validate(body: { label?: string; color_code?: string }): { label: string; color: string } {
+  const errors: string[] = [];
+  const label = unescapeText(body.label ?? '').trim();
+  const color = normaliseColor(body.color_code);
+  if (!color) errors.push(MESSAGES.color);
+  if (!label) errors.push(MESSAGES.title);
+  else if (label.length > 20) errors.push(MESSAGES.titleLength);
+  if (errors.length) throw invalid(errors);
+  return { label, color: color! };
+}
+
+async function checkFree(tx: Queryable, patient: PatientRef, color: string, label: string, exceptId: number | null) {
+  const others = (await listCategories(tx, patient.id)).filter((c) => c.label_id !== exceptId);
+  if (others.some((c) => c.color_code === color)) throw invalid(['This color is already used by another category.']);
+  if (others.some((c) => c.label.toLowerCase() === label.toLowerCase())) throw invalid([`A category named "${label}" already exists.`]);
+  if (exceptId === null && others.length >= MAX_CATEGORIES) throw invalid([`A patient can have at most ${MAX_CATEGORIES} categories.`]);
+}
+
+const body = (props: Record<string, object>, required: string[]) => ({ type: 'object', required, properties: props }) as const;
+const patientId = { type: 'integer', minimum: 1 } as const;
+const text = { type: 'string', maxLength: 200 } as const;
+
+/** POST /patient/get-label-list, /add-label, /update-label, /delete-label. */
+export function categoryRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+
+  app.post<{ Body: { patient_id: number } }>('/patient/get-label-list', { preHandler: auth, schema: { body: body({ patient_id: patientId }, ['patient_id']) } }, async (request) => {
+    const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id);
+    return { data: { labels: await listCategories(ctx.db, patient.id), max: MAX_CATEGORIES } };
+  });
+
+  app.post<{ Body: { patient_id: number; label?: string; color_code?: string } }>(
+    '/patient/add-label',
+    { preHandler: auth, schema: { body: body({ patient_id: patientId, label: text, color_code: text }, ['patient_id']) } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
+      const { label, color } = validate(request.body);
+      const row = await ctx.db.transaction(async (tx) => {
+        // Serialise category changes of one patient, so two saves cannot both take the last slot or one colour.
+        await tx.query('select id from patients where id = $1 for update', [patient.id]);
+        await checkFree(tx, patient, color, label, null);
+        const [created] = await tx.query<CategoryRow>(
+          `insert into annotation_categories (label, color_code, type, patient_id, doctor_id, created_by, updated_by)
+           values ($1, $2, 'custom', $3, $4, $5, $5) returning *`,
+          [label, color, patient.id, patient.physician_id, user.id],
+        );
+        await recordHistory(tx, { labelId: created.label_id, action: 'create', version: 1, by: user.id, previous: null, current: created });
+        return created;
+      });
+      return reply.code(201).send({ code: 'label_added', data: { label: row } });
+    },
+  );
+
+  app.post<{ Body: { label_id: number; patient_id?: number; label?: string; color_code?: string; version?: number } }>(
+    '/patient/update-label',
+    { preHandler: auth, schema: { body: body({ label_id: patientId, patient_id: patientId, label: text, color_code: text, version: { type: 'integer' } }, ['label_id']) } },
+    async (request) => {
+      const user = currentUser(request);
+      const { label, color } = validate(request.body);
+      const row = await ctx.db.transaction(async (tx) => {
+        const current = await customCategory(tx, user, request.body.label_id);
+        const patient = await visiblePatient(tx, user, current.patient_id!);
+        await tx.query('select id from patients where id = $1 for update', [patient.id]);
+        if (request.body.version !== undefined && request.body.version !== current.version) throw await conflict(tx, 'category', current.updated_by, current.updated_date);
+        await checkFree(tx, patient, color, label, current.label_id);
+        const [updated] = await tx.query<CategoryRow>(
+          `update annotation_categories set label = $2, color_code = $3, updated_by = $4, updated_date = now(), version = version + 1
+           where label_id = $1 returning *`,
+          [current.label_id, label, color, user.id],
+        );
+        await recordHistory(tx, { labelId: current.label_id, action: 'update', version: updated.version, by: user.id, previous: current, current: updated });
+        return updated;
+      });
+      return { code: 'label_updated', data: { label: row } };
+    },
+  );
+
+  app.post<{ Body: { label_id: number; version?: number } }>(
+    '/patient/delete-label',
+    { preHandler: auth, schema: { body: body({ label_id: patientId, version: { type: 'integer' }, patient_id: patientId }, ['label_id']) } },
+    async (request) => {
+      const user = currentUser(request);
+      await ctx.db.transaction(async (tx) => {
+        const current = await customCategory(tx, user, request.body.label_id);
+        if (request.body.version !== undefined && request.body.version !== current.version) throw await conflict(tx, 'category', current.updated_by, current.updated_date);
+        await tx.query('update annotation_categories set deleted_at = now(), updated_by = $2, updated_date = now(), version = version + 1 where label_id = $1', [current.label_id, user.id]);
+        await recordHistory(tx, { labelId: current.label_id, action: 'delete', version: current.version + 1, by: user.id, previous: current, current: null });
+      });
+      return { code: 'label_deleted', message: 'Category deleted.' };
+    },
+  );
+}
+
+/** A live custom category of a patient the user may see; built-ins cannot be changed. */
+async function customCategory(tx: Queryable, user: Parameters<typeof visiblePatient>[1], labelId: number): Promise<CategoryRow> {
+  const [row] = await tx.query<CategoryRow>('select * from annotation_categories where label_id = $1 and deleted_at is null', [labelId]);
+  if (!row) throw notFound('Category');
+  if (row.type === 'built-in') throw new ApiError(403, 'built_in_category', 'Built-in categories cannot be changed or deleted.');
+  await visiblePatient(tx, user, row.patient_id!);
+  return row;
+}
