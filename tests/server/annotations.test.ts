@@ -156,3 +156,21 @@ describe('categories', () => {
     expect(after.some((l: { label_id: number }) => l.label_id === cat.label_id)).toBe(false);
   });
 });
+
+describe('annotation export', () => {
+  it("a night's annotations as CSV and inside its EDF+ export", async () => {
+    const [rec] = await server.db.query<{ id: number }>('select id from recordings where patient_id = $1', [patientId]);
+    await add(annotator, { kpi: 'BR', start_time: at(2000), duration: '15', label: 1, comment: '=SUM(A1), "quoted"' });
+    const csv = await server.call('GET', `/analytics/patient/annotations-csv?patient_id=${patientId}&recording_id=${rec.id}`, { token: physician });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toContain('annotations_20260309_NCT0002_NCT1002.csv');
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('annotation_map_id,type,start_time,end_time,duration,kpi,label,category,color_code,comment,created_by,updated_by,updated_date');
+    const row = lines.find((l) => l.includes('SUM'))!;
+    expect(row).toContain(`${at(2000)},${at(2015)},0:0:15,BR,1,Apnea,#DA7171,"'=SUM(A1), ""quoted""",${DEMO_ACCOUNTS.annotator}`);
+
+    const edf = await server.call('GET', `/analytics/patient/export-edf?patient_id=${patientId}&recording_id=${rec.id}`, { token: physician });
+    const text = new TextDecoder('latin1').decode(new Uint8Array(edf.rawPayload));
+    expect(text).toContain('Apnea: =SUM(A1), "quoted" [BR]');
+  });
+});

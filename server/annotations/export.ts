@@ -1,0 +1,60 @@
+import type { Queryable } from '../db/adapter';
+import type { NightEvent } from '../recordings/model';
+import { formatDuration, formatUtc } from './format';
+
+interface ExportRow {
+  annotation_map_id: number;
+  type: string;
+  kpi: string;
+  start_ms: number;
+  end_ms: number;
+  comment: string;
+  label: number;
+  category: string | null;
+  color_code: string;
+  created_by_email: string;
+  updated_by_email: string;
+  updated_date: Date;
+}
+
+/** A night's live annotations with their category names, in time order. */
+export function nightAnnotations(db: Queryable, recordingId: number): Promise<ExportRow[]> {
+  return db.query<ExportRow>(
+    `select a.annotation_map_id, a.type, a.kpi, a.start_ms, a.end_ms, a.comment, a.label, c.label as category, a.color_code,
+            cu.email as created_by_email, uu.email as updated_by_email, a.updated_date
+     from annotations a
+     left join annotation_categories c on c.label_id = a.label
+     join users cu on cu.id = a.created_by
+     join users uu on uu.id = a.updated_by
+     where a.recording_id = $1 and a.delete_flag = 0
+     order by a.start_ms, a.annotation_map_id`,
+    [recordingId],
+  );
+}
+
+/** Annotations as EDF+ events: "Category: comment [KPIs]". */
+export function annotationEvents(rows: ExportRow[]): NightEvent[] {
+  return rows.map((r) => ({
+    onsetMs: r.start_ms,
+    durationMs: r.end_ms - r.start_ms,
+    text: `${r.category ?? `Label ${r.label}`}${r.comment ? `: ${r.comment}` : ''} [${r.kpi}]`,
+  }));
+}
+
+const cell = (v: string | number) => {
+  const s = String(v);
+  // Quote what CSV needs quoted, and neutralise leading formula characters for spreadsheets.
+  const safe = /^[=+\-@\t\r]/.test(s) && typeof v === 'string' ? `'${s}` : s;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** The night's annotations as CSV (one row each, times in UTC as the spec writes them). */
+export function annotationsCsv(rows: ExportRow[]): string {
+  const header = ['annotation_map_id', 'type', 'start_time', 'end_time', 'duration', 'kpi', 'label', 'category', 'color_code', 'comment', 'created_by', 'updated_by', 'updated_date'];
+  const lines = rows.map((r) =>
+    [r.annotation_map_id, r.type, formatUtc(r.start_ms), formatUtc(r.end_ms), formatDuration(r.end_ms - r.start_ms), r.kpi, r.label, r.category ?? '', r.color_code, r.comment, r.created_by_email, r.updated_by_email, formatUtc(r.updated_date.getTime())]
+      .map(cell)
+      .join(','),
+  );
+  return [header.join(','), ...lines].join('\r\n') + '\r\n';
+}
