@@ -1,0 +1,32 @@
+import { request } from '../../api/client';
+
+/** What the server answers for an imported night. */
+export interface ImportedNight {
+  recording_id: number;
+  recording_start_time: number;
+  recording_stop_time: number;
+  timezone: string;
+  channels: Array<{ code: string; label: string; fs: number; count: number }>;
+  events: number;
+}
+
+export interface ImportRequest {
+  patientId: number;
+  files: File[];
+  timezone?: string;
+  deviceId?: string;
+  /** Channel code of a Timestamp,Value CSV whose file name does not carry it. */
+  channel?: string;
+}
+
+/** Uploads the files of one night (EDF, EDF+, oximeter or Timestamp,Value CSV). */
+export async function uploadRecording(req: ImportRequest): Promise<ImportedNight> {
+  const form = new FormData();
+  form.append('patient_id', String(req.patientId));
+  if (req.timezone) form.append('timezone', req.timezone);
+  if (req.deviceId) form.append('device_id', req.deviceId);
+  if (req.channel) form.append('channel', req.channel);
+  for (const file of req.files) form.append('files', file, file.name);
+  const res = await request<ImportedNight>('POST', '/patient/upload-recording', form);
+  return res.data!;
+}
