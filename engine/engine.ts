@@ -1,9 +1,10 @@
-import {
-  DAY_MARGIN_MS, EXACT_MAX_SAMPLES, MISSING_CODES, NON_POSITIVE_MISSING_CHANNELS, VIEW_BYTES_PER_COLUMN,
-} from './constants';
+import { DAY_MARGIN_MS } from './constants';
 import { EngineError } from './errors';
 import { Heap } from './heap';
-import { endTime, sampleRange, viewGeometry, type ChannelClock } from './time';
+import { histogramOf } from './histogram';
+import { loadChannel, type LoadedChannel } from './load';
+import { windowStats } from './stats';
+import { sampleRange } from './time';
 import type {
   ChannelInfo, ChannelInput, ChannelRef, DailyOptions, DayStats, HistogramResult, StatsMode,
   ThresholdBands, ViewResult, WindowStats,
@@ -12,6 +13,7 @@ import { ms, type Ms, type Px } from './units';
 import {
   checkBands, checkChannelInput, checkDayStarts, checkEdges, checkPixels, checkRef, checkWindow,
 } from './validate';
+import { computeViews, type ViewKernel } from './views';
 import { hasWasmSimd, instantiateEngine, type WasmExports } from './wasm';
 
 /** Version of the signal engine, reported by `info()`. */
@@ -28,13 +30,6 @@ export interface EngineMemory {
   /** Loaded channels. */
   channels: number;
 }
-
-interface LoadedChannel extends ChannelClock {
-  handle: number;
-  info: ChannelInfo;
-}
-
-const STATS_SLOTS = 7;
 
 /** Key of a channel in the registry. */
 function keyOf(ref: ChannelRef): string {
@@ -79,47 +74,9 @@ export class Engine {
     if (this.loaded.has(key)) {
       throw new EngineError('DUPLICATE_CHANNEL', `channel ${input.code} of night ${input.night} is already loaded; close it first`);
     }
-    const n = input.samples.length;
-    const codes = input.missingCodes ?? MISSING_CODES;
-    const nonPositive = input.nonPositiveMissing ?? NON_POSITIVE_MISSING_CHANNELS.includes(input.code.toUpperCase());
-    const handle = this.wasm.channelCreate(n);
-    try {
-      this.heap.withF64(codes, (codesPtr) => {
-        const { samples } = input;
-        if (samples instanceof Float32Array) {
-          const values = this.wasm.channelValues(handle);
-          new Float32Array(this.heap.buffer, values, n).set(samples);
-          this.wasm.channelConvertF32(handle, values, input.scale ?? 1, input.offset ?? 0, codesPtr, codes.length, nonPositive);
-        } else {
-          this.heap.withBlock(n * 2, (raw) => {
-            new Int16Array(this.heap.buffer, raw, n).set(samples);
-            this.wasm.channelConvertI16(handle, raw, input.scale ?? 1, input.offset ?? 0, codesPtr, codes.length, nonPositive);
-          });
-        }
-      });
-      this.wasm.channelBuild(handle);
-    } catch (error) {
-      this.wasm.channelDestroy(handle);
-      throw new EngineError('ENGINE_FAILURE', `loading channel ${input.code} of night ${input.night} failed: ${String(error)}`);
-    }
-    const validCount = this.wasm.channelValidCount(handle);
-    const clock: ChannelClock = { t0Ms: input.t0Ms, sampleRateHz: input.sampleRateHz, count: n };
-    const info: ChannelInfo = {
-      night: input.night,
-      code: input.code,
-      sampleRateHz: input.sampleRateHz,
-      t0Ms: input.t0Ms,
-      t1Ms: endTime(clock),
-      count: n,
-      validCount,
-      missingFraction: n === 0 ? 0 : (n - validCount) / n,
-      min: validCount ? this.wasm.channelLo(handle) : NaN,
-      max: validCount ? this.wasm.channelHi(handle) : NaN,
-      sampleBytes: n * 4,
-      indexBytes: this.wasm.channelIndexBytes(handle),
-    };
-    this.loaded.set(key, { ...clock, handle, info });
-    return info;
+    const channel = loadChannel(this.wasm, this.heap, input);
+    this.loaded.set(key, channel);
+    return channel.info;
   }
 
   /** Loaded channels. */
@@ -150,10 +107,13 @@ export class Engine {
 
   /**
    * Views of several channels over the same window (a synchronized screen):
-   * one call, one copy, and all results share one buffer to transfer.
+   * one call, one copy, and all results share one buffer to transfer. A
+   * `recycle` buffer from earlier results that are no longer needed is
+   * filled instead of a new one when it is large enough (no allocation, no
+   * page faults in the steady state of a pan).
    */
-  views(refs: readonly ChannelRef[], t0: Ms, t1: Ms, pixels: Px): ViewResult[] {
-    return this.runViews(refs, t0, t1, pixels, 'pyramid');
+  views(refs: readonly ChannelRef[], t0: Ms, t1: Ms, pixels: Px, recycle?: ArrayBuffer): ViewResult[] {
+    return this.runViews(refs, t0, t1, pixels, 'pyramid', recycle);
   }
 
   /** The same view computed by scanning every sample (benchmark peer and test oracle). */
@@ -161,70 +121,23 @@ export class Engine {
     return this.runViews([ref], t0, t1, pixels, 'scan')[0]!;
   }
 
-  private runViews(refs: readonly ChannelRef[], t0: Ms, t1: Ms, pixels: Px, how: 'pyramid' | 'scan'): ViewResult[] {
+  private runViews(refs: readonly ChannelRef[], t0: Ms, t1: Ms, pixels: Px, how: ViewKernel, recycle?: ArrayBuffer): ViewResult[] {
     const channels = refs.map((ref) => this.channel(ref));
     checkWindow(t0, t1);
     checkPixels(pixels);
-    // Each view starts 4-byte aligned so its float32 arrays can view the shared buffer.
-    const stride = Math.ceil((pixels * VIEW_BYTES_PER_COLUMN) / 4) * 4;
-    const out = this.heap.scratch(stride * Math.max(1, channels.length));
-    const kernel = how === 'pyramid' ? this.wasm.view : this.wasm.viewScan;
-    let pxMs = ms(0);
-    channels.forEach((channel, i) => {
-      const geometry = viewGeometry(channel, t0, t1, pixels);
-      pxMs = geometry.pxMs;
-      kernel(channel.handle, geometry.a, geometry.b, pixels, pxMs, out + i * stride);
-    });
-    const buffer = this.heap.copyOut(out, stride * channels.length);
-    return channels.map((_, i) => {
-      const base = i * stride;
-      const column = (k: number) => new Float32Array(buffer, base + k * pixels * 4, pixels);
-      return {
-        origin: t0, pixels, pxMs,
-        x: column(0), first: column(1), min: column(2), max: column(3), last: column(4),
-        flags: new Uint8Array(buffer, base + 5 * pixels * 4, pixels),
-        buffer,
-      };
-    });
+    return computeViews(this.wasm, this.heap, channels, t0, t1, pixels, how, recycle);
   }
 
   /**
    * Statistics of [t0, t1): count, missing fraction, min, max, mean, p10,
    * p50, p90 (spec 2 §5). fast: microseconds, percentiles within 0.1% of the
-   * channel's range; exact: sorts, up to 1M samples; auto: exact when it may.
+   * channel's range; exact: up to 1M samples; auto: exact when it may.
    */
   stats(ref: ChannelRef, t0: Ms, t1: Ms, mode: StatsMode = 'auto'): WindowStats {
     const channel = this.channel(ref);
     checkWindow(t0, t1);
     const { s, e } = sampleRange(channel, t0, t1);
-    return this.windowStats(channel, s, e, mode);
-  }
-
-  private windowStats(channel: LoadedChannel, s: number, e: number, mode: StatsMode): WindowStats {
-    const samples = e - s;
-    if (mode !== 'fast' && mode !== 'exact' && mode !== 'auto') {
-      throw new EngineError('INVALID_MODE', `stats mode must be fast, exact or auto, got ${String(mode)}`);
-    }
-    if (mode === 'exact' && samples > EXACT_MAX_SAMPLES) {
-      throw new EngineError('WINDOW_TOO_LARGE', `exact statistics take at most ${EXACT_MAX_SAMPLES} samples; the window has ${samples}`);
-    }
-    const exact = mode === 'exact' || (mode === 'auto' && samples <= EXACT_MAX_SAMPLES);
-    const out = this.heap.scratch(STATS_SLOTS * 8);
-    if (exact) {
-      this.heap.withBlock(samples * 8, (scratch) => this.wasm.statsExact(channel.handle, s, e, out, scratch));
-    } else {
-      this.wasm.statsFast(channel.handle, s, e, out);
-    }
-    const [count, min, max, mean, p10, p50, p90] = this.heap.readF64(out, STATS_SLOTS) as unknown as number[];
-    const missingCount = samples - count!;
-    return {
-      mode: exact ? 'exact' : 'fast',
-      samples,
-      count: count!,
-      missingCount,
-      missingFraction: samples === 0 ? 0 : missingCount / samples,
-      min: min!, max: max!, mean: mean!, p10: p10!, p50: p50!, p90: p90!,
-    };
+    return windowStats(this.wasm, this.heap, channel.handle, s, e, mode);
   }
 
   /**
@@ -238,32 +151,7 @@ export class Engine {
     checkEdges(edges);
     if (bands !== undefined) checkBands(bands);
     const { s, e } = sampleRange(channel, t0, t1);
-    const nBins = edges.length - 1;
-    const out = this.heap.scratch((nBins + 2) * 8);
-    const counts = this.heap.withF64(edges, (edgesPtr) => {
-      this.wasm.histogramEdges(channel.handle, s, e, edgesPtr, edges.length, out);
-      return this.heap.readF64(out, nBins + 2);
-    });
-    const below = counts[nBins]!;
-    const above = counts[nBins + 1]!;
-    const binCounts = counts.slice(0, nBins);
-    const total = binCounts.reduce((sum, c) => sum + c, 0) + below + above;
-    const result: HistogramResult = { edges: Float64Array.from(edges), counts: binCounts, below, above, total };
-    if (bands !== undefined) result.bands = this.bandCounts(channel, s, e, bands);
-    return result;
-  }
-
-  private bandCounts(channel: LoadedChannel, s: number, e: number, bands: ThresholdBands): HistogramResult['bands'] {
-    const triplets = [
-      ...bands.moderate.flatMap(([from, to]) => [from, to, 1]),
-      ...bands.severe.flatMap(([from, to]) => [from, to, 2]),
-    ];
-    const out = this.heap.scratch(3 * 8);
-    const [normal, moderate, severe] = this.heap.withF64(triplets, (ranges) => {
-      this.wasm.bandCounts(channel.handle, s, e, ranges, triplets.length / 3, 3, out);
-      return this.heap.readF64(out, 3);
-    });
-    return { normal: normal!, moderate: moderate!, severe: severe! };
+    return histogramOf(this.wasm, this.heap, channel.handle, s, e, edges, bands);
   }
 
   /**
@@ -284,7 +172,7 @@ export class Engine {
       const from = ms(start - margin);
       const to = ms(end + margin);
       const { s, e } = sampleRange(channel, from, to);
-      days.push({ start, end, from, to, stats: this.windowStats(channel, s, e, mode) });
+      days.push({ start, end, from, to, stats: windowStats(this.wasm, this.heap, channel.handle, s, e, mode) });
     }
     return days;
   }

@@ -49,7 +49,7 @@ const L0_BLOCK = 16;
 export function viewSnap(b: number): number {
   if (b < L0_BLOCK * 16) return 0;
   let snap = L0_BLOCK;
-  while (snap * 256 <= b) snap *= 16;
+  while (snap * 256 <= b && snap < 1e15) snap *= 16;
   return snap;
 }
 

@@ -54,6 +54,7 @@ export function checkWindow(t0: Ms, t1: Ms): void {
   checkTime('t0', t0);
   checkTime('t1', t1);
   if (t1 < t0) throw new EngineError('INVALID_RANGE', `t1 (${t1}) is before t0 (${t0})`);
+  if (!Number.isFinite(t1 - t0)) throw new EngineError('INVALID_RANGE', `the window from ${t0} to ${t1} is too long`);
 }
 
 /** Checks a pixel count of a view. */

@@ -21,7 +21,6 @@ export interface WasmExports {
   channelIndexBytes(handle: number): number;
   view(handle: number, a: number, b: number, pixels: number, pxMs: number, out: number): void;
   viewScan(handle: number, a: number, b: number, pixels: number, pxMs: number, out: number): void;
-  viewBytes(pixels: number): number;
   copyBytes(dst: number, src: number, bytes: number): void;
   statsFast(handle: number, s: number, e: number, out: number): void;
   statsExact(handle: number, s: number, e: number, out: number, scratch: number): void;

@@ -28,8 +28,8 @@ export function createSignalApi(engine: Engine, workers = 0): SignalApi {
       const result = engine.view(ref, t0, t1, pixels);
       return Comlink.transfer(result, [result.buffer]);
     },
-    async views(refs, t0, t1, pixels) {
-      const results = engine.views(refs, t0, t1, pixels);
+    async views(refs, t0, t1, pixels, recycle) {
+      const results = engine.views(refs, t0, t1, pixels, recycle);
       return Comlink.transfer(results, results.length ? [results[0]!.buffer] : []);
     },
     async stats(ref, t0, t1, mode) {

@@ -69,14 +69,16 @@ export function createSignalPool(members: readonly SignalApi[]): SignalApi {
       return (await Promise.all(members.map((m) => m.channels()))).flat();
     },
     view: (ref, t0, t1, pixels) => memberOf(ref).view(ref, t0, t1, pixels),
-    async views(refs, t0, t1, pixels) {
-      // One batch per member, computed in parallel, put back in order.
+    async views(refs, t0, t1, pixels, recycle) {
+      // One batch per member, computed in parallel, put back in order; the
+      // recycled buffer goes to the largest batch.
       const batches = members.map(() => [] as number[]);
       refs.forEach((ref, i) => batches[home.get(keyOf(ref)) ?? 0]!.push(i));
+      const largest = batches.reduce((best, b, m) => (b.length > batches[best]!.length ? m : best), 0);
       const results = new Array<ViewResult>(refs.length);
       await Promise.all(batches.map(async (indexes, m) => {
         if (indexes.length === 0) return;
-        const views = await members[m]!.views(indexes.map((i) => refs[i]!), t0, t1, pixels);
+        const views = await members[m]!.views(indexes.map((i) => refs[i]!), t0, t1, pixels, m === largest ? recycle : undefined);
         indexes.forEach((i, k) => { results[i] = views[k]!; });
       }));
       return results;

@@ -30,8 +30,12 @@ export interface SignalApi {
   channels(): Promise<ChannelInfo[]>;
   /** M4 view of [t0, t1) in `pixels` columns. */
   view(ref: ChannelRef, t0: Ms, t1: Ms, pixels: Px): Promise<ViewResult>;
-  /** M4 views of several channels over the same window, in the order of `refs`. */
-  views(refs: readonly ChannelRef[], t0: Ms, t1: Ms, pixels: Px): Promise<ViewResult[]>;
+  /**
+   * M4 views of several channels over the same window, in the order of
+   * `refs`. `recycle`: the buffer of earlier results the caller is done with
+   * (transferred back and refilled, so a pan allocates nothing).
+   */
+  views(refs: readonly ChannelRef[], t0: Ms, t1: Ms, pixels: Px, recycle?: ArrayBuffer): Promise<ViewResult[]>;
   /** Window statistics (count, missing fraction, min, max, mean, p10, p50, p90). */
   stats(ref: ChannelRef, t0: Ms, t1: Ms, mode?: StatsMode): Promise<WindowStats>;
   /** Histogram over edges, with threshold band counts when bands are given. */

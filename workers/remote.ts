@@ -37,13 +37,18 @@ export function wrapRemote(endpoint: Comlink.Endpoint): SignalApi {
       return rethrown(remote.sum(Comlink.transfer(own, [own.buffer])));
     },
     load: (input) => {
+      // Anything but a typed array goes as it is, for the engine to refuse.
+      if (!(input.samples instanceof Int16Array || input.samples instanceof Float32Array)) return rethrown(remote.load(input));
       const samples = ownBuffer(input.samples);
       return rethrown(remote.load(Comlink.transfer({ ...input, samples }, [samples.buffer])));
     },
     close: (night, code) => rethrown(remote.close(night, code)),
     channels: () => rethrown(remote.channels()),
     view: (ref, t0, t1, pixels) => rethrown(remote.view(refOf(ref), t0, t1, pixels)),
-    views: (refs, t0, t1, pixels) => rethrown(remote.views(refs.map(refOf), t0, t1, pixels)),
+    views: (refs, t0, t1, pixels, recycle) =>
+      rethrown(recycle && recycle.byteLength > 0
+        ? remote.views(refs.map(refOf), t0, t1, pixels, Comlink.transfer(recycle, [recycle]))
+        : remote.views(refs.map(refOf), t0, t1, pixels)),
     stats: (ref, t0, t1, mode) => rethrown(remote.stats(refOf(ref), t0, t1, mode)),
     histogram: (ref, t0, t1, edges, bands) => rethrown(remote.histogram(refOf(ref), t0, t1, edges, bands)),
     dailyStats: (ref, dayStarts, options) => rethrown(remote.dailyStats(refOf(ref), dayStarts, options)),

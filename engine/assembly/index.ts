@@ -7,12 +7,9 @@ export {
   channelCreate, channelValues, channelDestroy, channelConvertI16, channelConvertF32,
   channelBuild, channelValidCount, channelLo, channelHi, channelIndexBytes,
 } from './channel';
-export { view, viewScan, viewBytes, copyBytes } from './view';
+export { view, viewScan, copyBytes } from './view';
 export { statsFast, statsExact } from './stats';
 export { histogramEdges, bandCounts } from './histogram';
 
 /** Engine ABI version; the JS face refuses a build whose version differs. */
 export const ENGINE_ABI: i32 = 2;
-
-/** Samples a cumulative histogram block covers, and its bin count (for the face). */
-export { HB_SIZE, BINS } from './layout';

@@ -7,7 +7,8 @@
 // rounded to the nearest multiple of `snap`: the largest L0_SIZE * 16^k with
 // snap * 16 <= b.
 // Snapping moves a boundary by at most 1/32 of a column (invisible) and lets
-// whole pyramid blocks answer the column without reading raw samples.
+// whole pyramid blocks answer the column's min and max: no raw edge scans,
+// only its first and last samples are read.
 //
 // Output at `out` for P columns (the JS face slices it into typed arrays):
 //   f32 x[P]      column centre in ms from the view origin: (c + 0.5) * pxMs
@@ -33,7 +34,8 @@ function bound(x: f64, n: i32): i32 {
 export function snapOf(b: f64): f64 {
   if (b < <f64>(L0_SIZE * 16)) return 0;
   let snap: f64 = <f64>L0_SIZE;
-  while (snap * 256 <= b) snap *= 16;
+  // The bound on snap only guards against absurd widths (the face refuses them).
+  while (snap * 256 <= b && snap < 1e15) snap *= 16;
   return snap;
 }
 
@@ -45,11 +47,6 @@ function boundary(a: f64, b: f64, snap: f64, pixels: i32, c: i32, n: i32): i32 {
   // snap is a power of two, so multiplying by its reciprocal equals dividing (and is faster).
   const y = Math.floor(x * (1.0 / snap) + 0.5) * snap;
   return y <= 0 ? 0 : y >= <f64>n ? n : <i32>y;
-}
-
-/** Bytes `view` writes for `pixels` columns. */
-export function viewBytes(pixels: i32): i32 {
-  return pixels * 21;
 }
 
 @inline

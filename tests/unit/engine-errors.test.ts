@@ -42,6 +42,7 @@ describe('bad input', () => {
   it('refuses queries with t1 < t0, NaN times, bad pixels or unknown channels', () => {
     expectRefused('INVALID_RANGE', /t1 \(10\) is before t0 \(20\)/, () => engine.view(good, ms(20), ms(10), px(10)));
     expectRefused('INVALID_TIME', /t0 must be a finite time/, () => engine.stats(good, ms(NaN), ms(10)));
+    expectRefused('INVALID_RANGE', /too long/, () => engine.view(good, ms(-1.7e308), ms(1.7e308), px(10)));
     expectRefused('INVALID_TIME', /t1 must be a finite time/, () => engine.histogram(good, ms(0), ms(Infinity), [0, 1]));
     expectRefused('INVALID_PIXELS', /pixels must be an integer/, () => engine.view(good, ms(0), ms(10), px(0)));
     expectRefused('INVALID_PIXELS', /got 2.5/, () => engine.view(good, ms(0), ms(10), px(2.5)));

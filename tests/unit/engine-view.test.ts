@@ -101,6 +101,12 @@ describe('view (M4 on the pyramid)', () => {
         expect(Buffer.compare(new Uint8Array(view.buffer, view.x.byteOffset, 333 * 21), new Uint8Array(alone.buffer, 0, 333 * 21))).toBe(0);
       });
       expect(engine.views([], t0, t1, px(10))).toEqual([]);
+      // A recycled buffer large enough is refilled; a small one is left alone.
+      const again = engine.views(inputs, ms(t0 + 1000), t1, px(333), batch[0]!.buffer);
+      expect(again[0]!.buffer).toBe(batch[0]!.buffer);
+      again.forEach((view, i) => expect([...view.max]).toEqual([...engine.view(inputs[i]!, ms(t0 + 1000), t1, px(333)).max]));
+      const small = new ArrayBuffer(16);
+      expect(engine.views(inputs, t0, t1, px(333), small)[0]!.buffer).not.toBe(small);
     } finally {
       engine.close('batch');
     }

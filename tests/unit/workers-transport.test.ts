@@ -3,7 +3,7 @@
 import * as Comlink from 'comlink';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError, hz, loadEngine, ms, px, type ChannelInput } from '../../engine/index';
-import { createSignalApi } from '../../workers/api';
+import { createSignalApi, deferredSignalApi } from '../../workers/api';
 import type { SignalApi } from '../../workers/protocol';
 import { wrapRemote } from '../../workers/remote';
 import { syntheticSignal } from '../../engine/synthetic';
@@ -33,6 +33,14 @@ describe('signal worker protocol', () => {
     expect(view.x.buffer).toBe(view.buffer);
     expect(Math.max(...view.max)).toBe(Math.max(...copy));
     expect((await api.stats(input, ms(0), info.t1Ms, 'exact')).count).toBe(10_000);
+    // Recycling: the old buffer goes back to the worker and returns refilled.
+    const ref = { night: 't', code: 'BR' };
+    const first = await api.views([ref], ms(0), info.t1Ms, px(100));
+    const old = first[0]!.buffer;
+    const second = await api.views([ref], ms(1000), info.t1Ms, px(100), old);
+    expect(old.byteLength).toBe(0);
+    expect(second[0]!.buffer.byteLength).toBe(100 * 21);
+    expect(second[0]!.x[0]).toBeCloseTo((info.t1Ms - 1000) / 200, 3);
     expect(await api.close('t')).toBe(1);
   });
 
@@ -42,10 +50,25 @@ describe('signal worker protocol', () => {
     expect(whole.buffer.byteLength).toBe(24);
   });
 
+  it('lets the engine refuse samples that are not a typed array', async () => {
+    const input = { night: 'bad', code: 'BR', samples: [1, 2, 3] as unknown as Float32Array, sampleRateHz: hz(1), t0Ms: ms(0) };
+    const error = await api.load(input).catch((e: unknown) => e);
+    expect((error as EngineError).code).toBe('INVALID_SAMPLES');
+  });
+
   it('rebuilds EngineError with its code on the calling side', async () => {
     const error = await api.stats({ night: 'none', code: 'BR' }, ms(0), ms(1)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineError);
     expect((error as EngineError).code).toBe('UNKNOWN_CHANNEL');
     expect((error as EngineError).message).toMatch(/BR of night none is not loaded/);
+  });
+
+  it('answers calls made while the engine is still loading', async () => {
+    let resolve!: (api: SignalApi) => void;
+    const deferred = deferredSignalApi(new Promise<SignalApi>((r) => { resolve = r; }));
+    const early = deferred.sum(new Float32Array([2, 3]));
+    resolve(createSignalApi(await loadEngine(), 1));
+    expect(await early).toBe(5);
+    expect((await deferred.info()).workers).toBe(1);
   });
 });
