@@ -18,6 +18,8 @@ import { nightFileRoutes } from './routes/night-files';
 import { trendRoutes } from './routes/trends';
 import { annotationRoutes } from './annotations/annotations';
 import { categoryRoutes } from './annotations/categories';
+import { patientAdminRoutes } from './routes/patient-admin';
+import { deviceRoutes } from './routes/devices';
 
 export const API_PREFIX = '/api/v1';
 
@@ -62,6 +64,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       trendRoutes(api, ctx);
       annotationRoutes(api, ctx);
       categoryRoutes(api, ctx);
+      patientAdminRoutes(api, ctx);
+      deviceRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

@@ -7,7 +7,7 @@ import type { Db } from './db/adapter';
 import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
-import { seedDemo, seedDemoNights } from './db/seed';
+import { seedDemo, seedDemoDevices, seedDemoNights } from './db/seed';
 import { outboxMailer, smtpMailer } from './services/mail';
 import { pruneRateLimits } from './services/rate-limit';
 
@@ -86,6 +86,7 @@ export async function prepare(
     throw new StartupError(`${(err as Error).message}. The database was left as it was before this migration.`);
   }
   const seeded = config.seedDemo ? await seedDemo(db) : false;
+  if (config.seedDemo) await seedDemoDevices(db);
   const nights = config.seedNights ? await seedDemoNights(db, log) : 0;
   await pruneRateLimits(db);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(db);

@@ -114,3 +114,38 @@ export async function seedDemoNights(db: Db, log: (line: string) => void = () =>
   await db.query('insert into app_meta (key, value) values ($1, $2) on conflict (key) do nothing', [NIGHTS_KEY, new Date().toISOString()]);
   return stored;
 }
+
+const DEVICES_KEY = 'demo_devices';
+const YEAR_MS = 365 * 86_400_000;
+
+/**
+ * The demo physician holds the demo devices for two years around the first start, and
+ * four demo patients have a device deployed from a week ago to a week ahead (covering
+ * their simulated nights); two devices stay available. Once.
+ */
+export async function seedDemoDevices(db: Db, now = Date.now()): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await lockForSetup(tx, SEED_LOCK);
+    const [done] = await tx.query('select 1 from app_meta where key = $1', [DEVICES_KEY]);
+    if (done) return false;
+    const [physician] = await tx.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]);
+    if (!physician) return false;
+    const devices = await tx.query<{ device_master_id: number; device_id: string }>('select device_master_id, device_id from devices where physician_id = $1 order by device_id', [physician.id]);
+    for (const d of devices) {
+      await tx.query('insert into physician_devices (device_master_id, physician_id, from_ms, to_ms) values ($1, $2, $3, $4)', [d.device_master_id, physician.id, now - YEAR_MS, now + YEAR_MS]);
+    }
+    const day = 86_400_000;
+    const start = Math.floor(now / day) * day - 7 * day;
+    for (const n of DEMO_NIGHTS) {
+      const device = devices.find((d) => d.device_id === n.device);
+      const [patient] = await tx.query<{ id: number }>('select id from patients where patient_code = $1', [n.code]);
+      if (!device || !patient) continue;
+      await tx.query(
+        `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'Europe/Zurich', $3)`,
+        [device.device_master_id, patient.id, physician.id, start, start + 14 * day],
+      );
+    }
+    await tx.query('insert into app_meta (key, value) values ($1, $2)', [DEVICES_KEY, new Date(now).toISOString()]);
+    return true;
+  });
+}

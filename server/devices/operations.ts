@@ -1,0 +1,89 @@
+import type { Queryable } from '../db/adapter';
+import { ApiError } from '../errors';
+import { checkMapped, checkPatientFree, clearDevice, DAY_MS, DEVICE_MESSAGES, lockDevice, startOfToday, type AllocationRow, type Operation } from './allocations';
+
+export interface DeployInput {
+  physicianId: number;
+  userId: number;
+  patientId: number;
+  deviceMasterId: number;
+  from: number;
+  to: number;
+  timezone: string;
+  windowStart?: string;
+  windowEnd?: string;
+  force: boolean;
+  /** Admin approval of a past-date request: the past is allowed. */
+  allowPast?: boolean;
+  now?: number;
+}
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+
+/** Deploys a device to a patient for [from, to); the device row is locked for the whole check-and-write. */
+export async function deploy(tx: Queryable, d: DeployInput): Promise<AllocationRow> {
+  const now = d.now ?? Date.now();
+  if (!(d.to > d.from)) throw new ApiError(400, 'validation_failed', 'The return date must be after the allocation date.');
+  if (!d.allowPast && d.from < startOfToday(d.timezone, now)) throw new ApiError(400, 'past_date', DEVICE_MESSAGES.pastDate);
+  for (const t of [d.windowStart, d.windowEnd]) if (t !== undefined && !TIME.test(t)) throw new ApiError(400, 'validation_failed', `"${t}" is not a time of day (HH:mm).`);
+  await lockDevice(tx, d.deviceMasterId);
+  await checkMapped(tx, d.deviceMasterId, d.physicianId, d.from, d.to);
+  await checkPatientFree(tx, d.patientId, d.deviceMasterId, d.from, d.to, d.timezone);
+  await clearDevice(tx, d.deviceMasterId, d.from, d.to, d.force, d.userId, d.timezone, 0, now);
+  // The patient's own earlier booking of this device for the range is replaced, not doubled.
+  const [row] = await tx.query<AllocationRow>(
+    `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, window_start_time, window_end_time, timezone, created_by, updated_by)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning *`,
+    [d.deviceMasterId, d.patientId, d.physicianId, d.from, d.to, d.windowStart ?? '19:00:00', d.windowEnd ?? '11:00:00', d.timezone, d.userId],
+  );
+  return row;
+}
+
+/** The patient's booked allocation (current or next), or null. */
+export async function currentAllocation(tx: Queryable, patientId: number): Promise<AllocationRow | null> {
+  const [row] = await tx.query<AllocationRow>(`select * from device_allocations where patient_id = $1 and status = 'booked' order by allocation_ms limit 1`, [patientId]);
+  return row ?? null;
+}
+
+/** Changes the dates of a booked allocation (extend or shorten); force cancels bookings that have not started. */
+export async function extend(tx: Queryable, a: AllocationRow, from: number, to: number, force: boolean, userId: number, now = Date.now()): Promise<AllocationRow> {
+  if (!(to > from)) throw new ApiError(400, 'validation_failed', 'The return date must be after the allocation date.');
+  await lockDevice(tx, a.device_master_id);
+  await checkMapped(tx, a.device_master_id, a.physician_id, from, to);
+  await clearDevice(tx, a.device_master_id, from, to, force, userId, a.timezone, a.device_user_map_id, now);
+  const [row] = await tx.query<AllocationRow>(
+    `update device_allocations set allocation_ms = $2, deallocation_ms = $3, updated_by = $4, updated_at = now() where device_user_map_id = $1 returning *`,
+    [a.device_user_map_id, from, to, userId],
+  );
+  return row;
+}
+
+/** Returns a device, now or as of a chosen (late) date; the clinician must confirm it is physically back. */
+export async function returnDevice(tx: Queryable, a: AllocationRow, opts: { confirmPresent: boolean; asOf?: number; userId: number; now?: number }): Promise<AllocationRow> {
+  const now = opts.now ?? Date.now();
+  if (!opts.confirmPresent) throw new ApiError(400, 'device_not_confirmed', DEVICE_MESSAGES.notPresent);
+  const at = opts.asOf ?? now;
+  if (at > now + DAY_MS || at < a.allocation_ms) throw new ApiError(400, 'validation_failed', 'The return date must lie between the allocation date and today.');
+  await lockDevice(tx, a.device_master_id);
+  const [row] = await tx.query<AllocationRow>(
+    `update device_allocations set status = 'returned', returned_ms = $2, deallocation_ms = greatest(allocation_ms + 1, least(deallocation_ms, $2)), updated_by = $3, updated_at = now()
+     where device_user_map_id = $1 returning *`,
+    [a.device_user_map_id, at, opts.userId],
+  );
+  return row;
+}
+
+export async function cancel(tx: Queryable, a: AllocationRow, userId: number): Promise<void> {
+  await lockDevice(tx, a.device_master_id);
+  await tx.query(`update device_allocations set status = 'cancelled', updated_by = $2, updated_at = now() where device_user_map_id = $1`, [a.device_user_map_id, userId]);
+}
+
+/** The success message of each operation: contains 'success', as the client expects. */
+export const SUCCESS: Record<Operation, string> = {
+  deploy: 'Device deployed successfully.',
+  'force-deploy': 'Device deployed successfully; the earlier booking was cancelled.',
+  extend: 'Device allocation changed successfully.',
+  'force-extend': 'Device allocation changed successfully; the overlapping booking was cancelled.',
+  cancel: 'Device allocation cancelled successfully.',
+  return: 'Device returned successfully.',
+};

@@ -1,0 +1,225 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError, forbidden, notFound } from '../errors';
+import { actingPhysicianId, type UserRow } from '../auth/users';
+import { findCountry } from '../countries';
+import { visiblePatient } from '../patients/access';
+import { DAY_MS, deviceStatus, operationOf, type AllocationRow, type OperationFlags } from '../devices/allocations';
+import { cancel, currentAllocation, deploy, extend, returnDevice, SUCCESS } from '../devices/operations';
+
+interface DeviceRow {
+  device_master_id: number;
+  device_id: string;
+}
+
+function physicianOnly(request: FastifyRequest): UserRow {
+  const user = currentUser(request);
+  if (user.is_annotator || user.role === 'admin') throw forbidden('You cannot manage devices.');
+  return user;
+}
+
+const ms = { type: 'number' } as const;
+
+/** Devices of the caller's physician that are free for the whole of [from, to). */
+async function availableDevices(ctx: AppContext, physicianId: number, from: number, to: number) {
+  return ctx.db.query<DeviceRow & { from_ms: number; to_ms: number }>(
+    `select d.device_master_id, d.device_id, m.from_ms, m.to_ms from devices d
+     join physician_devices m on m.device_master_id = d.device_master_id and m.physician_id = $1 and m.from_ms <= $2 and m.to_ms >= $3
+     where not exists (select 1 from device_allocations a where a.device_master_id = d.device_master_id and a.status = 'booked' and a.allocation_ms < $3 and a.deallocation_ms > $2)
+     order by d.device_id`,
+    [physicianId, from, to],
+  );
+}
+
+/** Device allocation (spec 1 §7, §8): availability, operations, history, past-date requests, the data centre. */
+export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+  const { db } = ctx;
+
+  app.get<{ Querystring: { allocation_time: number; deallocation_time: number } }>(
+    '/physician/available-devices',
+    { preHandler: auth, schema: { querystring: { type: 'object', required: ['allocation_time', 'deallocation_time'], properties: { allocation_time: ms, deallocation_time: ms } } } },
+    async (request) => {
+      const { allocation_time: from, deallocation_time: to } = request.query;
+      if (!(to > from)) throw new ApiError(400, 'validation_failed', 'deallocation_time must be after allocation_time.');
+      const user = currentUser(request);
+      const rows = await availableDevices(ctx, actingPhysicianId(user), from, to);
+      return {
+        data: rows.map((d) => ({ device_id: d.device_id, device_master_id: d.device_master_id, device_user_map_id: null, device_allocation_date: from, device_deallocation_date: to, window_start_time: user.window_start_time, window_end_time: user.window_end_time, timezone: findCountry(user.country ?? '')?.timezone ?? 'UTC' })),
+      };
+    },
+  );
+
+  app.get('/physician/available-devices-dates', { preHandler: auth }, async (request) => {
+    const physicianId = actingPhysicianId(currentUser(request));
+    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    const dates: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const from = today + i * DAY_MS;
+      if ((await availableDevices(ctx, physicianId, from, from + DAY_MS)).length) dates.push(new Date(from).toISOString().slice(0, 10));
+    }
+    return { data: { calendar_available_dates: dates } };
+  });
+
+  app.post<{ Body: OperationFlags & { patient_id: number; device_master_id?: number; device_allocation_date?: number; device_deallocation_date?: number; window_start_time?: string; window_end_time?: string; confirm_device_present?: boolean; return_date?: number } }>(
+    '/device/device-operation',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer' }, device_master_id: { type: 'integer' }, device_allocation_date: ms, device_deallocation_date: ms, return_date: ms } } } },
+    async (request) => {
+      const user = physicianOnly(request);
+      const b = request.body;
+      const patient = await visiblePatient(db, user, b.patient_id);
+      const op = operationOf(b);
+      if (!op) throw new ApiError(400, 'validation_failed', 'Say which device operation to do.');
+      const timezone = findCountry(b.country ?? patient.country ?? '')?.timezone ?? 'UTC';
+      const row = await db.transaction(async (tx): Promise<AllocationRow | null> => {
+        if (op === 'deploy' || op === 'force-deploy') {
+          if (!b.device_master_id || b.device_allocation_date === undefined || b.device_deallocation_date === undefined) throw new ApiError(400, 'validation_failed', 'Choose a device and its dates.');
+          return deploy(tx, { physicianId: patient.physician_id, userId: user.id, patientId: patient.id, deviceMasterId: b.device_master_id, from: b.device_allocation_date, to: b.device_deallocation_date, timezone, windowStart: b.window_start_time, windowEnd: b.window_end_time, force: op === 'force-deploy' });
+        }
+        const current = await currentAllocation(tx, patient.id);
+        if (!current) throw notFound('Device allocation');
+        if (op === 'cancel') {
+          await cancel(tx, current, user.id);
+          return null;
+        }
+        if (op === 'return') return returnDevice(tx, current, { confirmPresent: b.confirm_device_present === true, asOf: b.return_date, userId: user.id });
+        return extend(tx, current, b.device_allocation_date ?? current.allocation_ms, b.device_deallocation_date ?? current.deallocation_ms, op === 'force-extend', user.id);
+      });
+      return { code: 'device_operation_success', message: SUCCESS[op], data: { operation: op, allocation: row } };
+    },
+  );
+
+  app.post<{ Body: { patient_id: number; device_master_id?: number; device_id?: string; allocation_date: number; deallocation_date: number } }>(
+    '/device/deploy-device-in-past-date',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id', 'allocation_date', 'deallocation_date'], properties: { patient_id: { type: 'integer' }, device_master_id: { type: 'integer' }, device_id: { type: 'string' }, allocation_date: ms, deallocation_date: ms } } } },
+    async (request, reply) => {
+      const user = physicianOnly(request);
+      const b = request.body;
+      if (!b.device_master_id && !b.device_id) throw new ApiError(400, 'validation_failed', 'Please select a device');
+      const patient = await visiblePatient(db, user, b.patient_id);
+      const [device] = await db.query<DeviceRow>('select device_master_id, device_id from devices where device_master_id = $1 or device_id = $2', [b.device_master_id ?? 0, b.device_id ?? '']);
+      if (!device) throw notFound('Device');
+      if (!(b.deallocation_date > b.allocation_date)) throw new ApiError(400, 'validation_failed', 'The return date must be after the allocation date.');
+      const [row] = await db.query<{ id: number }>(
+        `insert into deploy_requests (patient_id, device_master_id, allocation_ms, deallocation_ms, timezone, requested_by) values ($1, $2, $3, $4, $5, $6) returning id`,
+        [patient.id, device.device_master_id, b.allocation_date, b.deallocation_date, findCountry(patient.country ?? '')?.timezone ?? 'UTC', user.id],
+      );
+      return reply.code(201).send({ code: 'request_sent', message: 'Your request to deploy the device on the past dates was sent to an admin.', data: { request_id: row.id } });
+    },
+  );
+
+  app.get('/admin/deploy-requests', { preHandler: auth }, async (request) => {
+    if (currentUser(request).role !== 'admin') throw forbidden('Only admins handle deployment requests.');
+    const rows = await db.query(
+      `select r.id, r.status, r.allocation_ms as allocation_date, r.deallocation_ms as deallocation_date, r.created_at, p.patient_code, p.id as patient_id, d.device_id,
+              u.email as requested_by
+       from deploy_requests r join patients p on p.id = r.patient_id join devices d on d.device_master_id = r.device_master_id join users u on u.id = r.requested_by
+       order by r.status = 'pending' desc, r.created_at desc`,
+    );
+    return { data: { requests: rows } };
+  });
+
+  app.post<{ Params: { id: number; decision: 'approve' | 'deny' }; Body: { note?: string } }>(
+    '/admin/deploy-requests/:id/:decision',
+    { preHandler: auth, schema: { params: { type: 'object', properties: { id: { type: 'integer' }, decision: { enum: ['approve', 'deny'] } } } } },
+    async (request) => {
+      const admin = currentUser(request);
+      if (admin.role !== 'admin') throw forbidden('Only admins handle deployment requests.');
+      const result = await db.transaction(async (tx) => {
+        const [r] = await tx.query<{ id: number; status: string; patient_id: number; device_master_id: number; allocation_ms: number; deallocation_ms: number; timezone: string; requested_by: number }>(
+          'select * from deploy_requests where id = $1 for update',
+          [request.params.id],
+        );
+        if (!r) throw notFound('Request');
+        if (r.status !== 'pending') throw new ApiError(409, 'request_decided', `This request was already ${r.status}.`);
+        if (request.params.decision === 'approve') {
+          const [p] = await tx.query<{ physician_id: number }>('select physician_id from patients where id = $1', [r.patient_id]);
+          await deploy(tx, { physicianId: p.physician_id, userId: admin.id, patientId: r.patient_id, deviceMasterId: r.device_master_id, from: r.allocation_ms, to: r.deallocation_ms, timezone: r.timezone, force: false, allowPast: true });
+        }
+        await tx.query(`update deploy_requests set status = $2, decided_by = $3, decided_at = now(), decision_note = $4 where id = $1`, [r.id, request.params.decision === 'approve' ? 'approved' : 'denied', admin.id, request.body?.note ?? '']);
+        return request.params.decision === 'approve' ? 'approved' : 'denied';
+      });
+      return { code: `request_${result}`, message: `Request ${result}.` };
+    },
+  );
+
+  app.post<{ Body: { patient_id: number } }>(
+    '/device/device-history',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer' } } } } },
+    async (request) => {
+      const patient = await visiblePatient(db, currentUser(request), request.body.patient_id);
+      const rows = await db.query<AllocationRow & { device_id: string }>(
+        `select a.*, d.device_id from device_allocations a join devices d on d.device_master_id = a.device_master_id where a.patient_id = $1 and a.status = 'returned' order by a.allocation_ms desc`,
+        [patient.id],
+      );
+      return {
+        data: {
+          history: rows.map((a) => ({ device_id: a.device_id, device_allocation_date: a.allocation_ms, device_deallocation_date: a.deallocation_ms, nights: Math.max(1, Math.round((a.deallocation_ms - a.allocation_ms) / DAY_MS)), window_start_time: a.window_start_time, window_end_time: a.window_end_time, is_device_returned: true })),
+        },
+      };
+    },
+  );
+
+  const futureOf = (physicianId: number, deviceId: string) =>
+    db.query<AllocationRow & { patient_code: string }>(
+      `select a.*, p.patient_code from device_allocations a join devices d on d.device_master_id = a.device_master_id join patients p on p.id = a.patient_id
+       where d.device_id = $1 and a.physician_id = $2 and a.status = 'booked' and a.allocation_ms > $3 order by a.allocation_ms`,
+      [deviceId, physicianId, Date.now()],
+    );
+
+  app.post<{ Body: { device_id: string } }>(
+    '/device/future-allocations',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['device_id'], properties: { device_id: { type: 'string', maxLength: 40 } } } } },
+    async (request) => ({ data: { allocations: await futureOf(actingPhysicianId(currentUser(request)), request.body.device_id) } }),
+  );
+
+  app.post<{ Body: { device_id: string } }>(
+    '/device/cancel-future-allocations',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['device_id'], properties: { device_id: { type: 'string', maxLength: 40 } } } } },
+    async (request) => {
+      const user = physicianOnly(request);
+      const future = await futureOf(actingPhysicianId(user), request.body.device_id);
+      await db.transaction(async (tx) => {
+        for (const a of future) await cancel(tx, a, user.id);
+      });
+      return { code: 'future_allocations_cancelled', message: `${future.length} future allocation${future.length === 1 ? '' : 's'} cancelled successfully.`, data: { cancelled: future.length } };
+    },
+  );
+
+  app.get('/datacenter/getAllRecordingDevicesOfPatients', { preHandler: auth }, async (request) => {
+    const physicianId = actingPhysicianId(currentUser(request));
+    const now = Date.now();
+    const devices = await db.query<DeviceRow & { mapped: boolean }>(
+      `select d.device_master_id, d.device_id,
+              exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $1 and m.from_ms <= $2 and m.to_ms > $2) as mapped
+       from devices d where d.physician_id = $1 or exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $1)
+       order by d.device_id`,
+      [physicianId, now],
+    );
+    const out = [];
+    for (const d of devices) {
+      const [current] = await db.query<AllocationRow & { patient_code: string }>(
+        `select a.*, p.patient_code from device_allocations a join patients p on p.id = a.patient_id where a.device_master_id = $1 and a.status = 'booked' and a.allocation_ms <= $2 order by a.allocation_ms desc limit 1`,
+        [d.device_master_id, now],
+      );
+      const [future] = await db.query('select 1 from device_allocations where device_master_id = $1 and status = $2 and allocation_ms > $3 limit 1', [d.device_master_id, 'booked', now]);
+      const [last] = await db.query<{ stop_ms: number; patient_code: string; night_key: number }>(
+        `select r.stop_ms, r.night_key, p.patient_code from recordings r join patients p on p.id = r.patient_id where r.device_id = $1 and p.physician_id = $2 order by r.stop_ms desc limit 1`,
+        [d.device_id, physicianId],
+      );
+      const recordedLastNight = !!last && last.stop_ms > now - DAY_MS;
+      out.push({
+        device_id: d.device_id,
+        device_master_id: d.device_master_id,
+        status: deviceStatus({ mapped: d.mapped, current: current ?? null, future: !!future, recordedLastNight }, now),
+        deployed: !!current,
+        patient_code: current?.patient_code ?? null,
+        device_allocation_date: current?.allocation_ms ?? null,
+        device_deallocation_date: current?.deallocation_ms ?? null,
+        last_recording: last ? { night: last.night_key, patient_code: last.patient_code, recording_stop_time: last.stop_ms } : null,
+      });
+    }
+    return { data: { devices: out } };
+  });
+}
