@@ -1,0 +1,59 @@
+/**
+ * A channel as the detectors read it: physical values with NaN for every missing sample,
+ * on a regular clock. Detectors are plain TypeScript over typed arrays, so the browser
+ * worker and the server run the same code.
+ */
+export interface Series {
+  /** Physical values; NaN where missing. */
+  values: Float32Array;
+  /** Samples per second. */
+  rate: number;
+  /** Time of sample 0, ms UTC. */
+  t0: number;
+}
+
+/** Stored samples (int16 or float32 with scale/offset) to a Series, applying spec 2 §5's missing rules. */
+export function toSeries(
+  code: string,
+  stored: Int16Array | Float32Array,
+  rate: number,
+  t0: number,
+  scale = 1,
+  offset = 0,
+  missingCodes: readonly number[] = [-1, -2],
+): Series {
+  const values = new Float32Array(stored.length);
+  const positiveOnly = code === 'SPO2' || code === 'PR' || code === 'SPO2_PSG';
+  for (let i = 0; i < stored.length; i++) {
+    const s = stored[i];
+    const v = s * scale + offset;
+    values[i] = missingCodes.includes(s) || !Number.isFinite(v) || (positiveOnly && v <= 0) ? Number.NaN : v;
+  }
+  return { values, rate, t0 };
+}
+
+/** Index of the sample at or after time t (clamped). */
+export const indexAt = (s: Series, t: number) => Math.min(s.values.length, Math.max(0, Math.ceil(((t - s.t0) * s.rate) / 1000)));
+/** Time of sample i. */
+export const timeAt = (s: Series, i: number) => s.t0 + (i * 1000) / s.rate;
+
+/** A detected event. */
+export interface DetectedEvent {
+  onsetMs: number;
+  durationMs: number;
+  kind: 'apnea' | 'hypopnea' | 'desaturation';
+  /** Desaturation: baseline and nadir (%); breathing: amplitude during the event as a fraction of baseline. */
+  baseline?: number;
+  nadir?: number;
+  amplitude?: number;
+}
+
+/** Median of the finite values of a[from, to); NaN when none. Sorts a copy: callers keep windows small. */
+export function medianOf(a: ArrayLike<number>, from: number, to: number): number {
+  const v: number[] = [];
+  for (let i = Math.max(0, from); i < Math.min(a.length, to); i++) if (Number.isFinite(a[i])) v.push(a[i]);
+  if (v.length === 0) return Number.NaN;
+  v.sort((x, y) => x - y);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}

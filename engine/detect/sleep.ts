@@ -1,0 +1,97 @@
+import type { Series } from './series';
+
+export const EPOCH_S = 30;
+
+/** A stretch of one state, ms UTC. */
+export interface Band {
+  from: number;
+  to: number;
+}
+
+export interface SleepMetrics {
+  /** Total sleep time, s. */
+  tstS: number;
+  /** Total bed time, h: the recording window's length / 3600 (spec 2 §9). */
+  tbtH: number;
+  /** Sleep onset latency, s (bed-in to the first sleep epoch); null without sleep. */
+  solS: number | null;
+  /** Wake after sleep onset, s (awake or out of bed between sleep onset and the final awakening). */
+  wasoS: number;
+  /** TST / TBT, %. */
+  sleepEfficiency: number;
+  bedInMs: number;
+  bedOutMs: number;
+  sleepOnsetMs: number | null;
+  finalWakeMs: number | null;
+  /** Actigraph bands (spec 2 §3). */
+  sleepBands: Band[];
+  awakeBands: Band[];
+  undefinedBands: Band[];
+}
+
+type State = 'sleep' | 'awake' | 'undefined';
+
+/** Device sleep-stage codes (spec 2 §9): 1 deep, 2 light, 4 REM are sleep; 5 is awake. */
+function stageState(v: number): State {
+  if (v === 1 || v === 2 || v === 4) return 'sleep';
+  if (v === 5) return 'awake';
+  return 'undefined';
+}
+
+/** SA: 1 asleep, 0 awake. */
+const saState = (v: number): State => (v === 1 ? 'sleep' : v === 0 ? 'awake' : 'undefined');
+
+function epochValue(s: Series | undefined, t: number): number {
+  if (!s) return Number.NaN;
+  const i = Math.floor(((t - s.t0) * s.rate) / 1000);
+  return i >= 0 && i < s.values.length ? s.values[i] : Number.NaN;
+}
+
+/**
+ * Sleep and wake metrics of a night from SLP_STGS (preferred) or SA, with TB (in bed) for
+ * bed-in and bed-out, per 30-s epoch over [startMs, stopMs).
+ */
+export function sleepMetrics(input: { startMs: number; stopMs: number; stages?: Series; sa?: Series; tb?: Series }): SleepMetrics {
+  const { startMs, stopMs, stages, sa, tb } = input;
+  const epochMs = EPOCH_S * 1000;
+  const epochs: Array<{ t: number; state: State; inBed: boolean }> = [];
+  for (let t = startMs; t + epochMs <= stopMs + 1; t += epochMs) {
+    const st = stages ? stageState(epochValue(stages, t)) : 'undefined';
+    const state = st !== 'undefined' ? st : sa ? saState(epochValue(sa, t)) : 'undefined';
+    const bed = epochValue(tb, t);
+    epochs.push({ t, state: bed === 0 ? 'awake' : state, inBed: tb ? bed === 1 : true });
+  }
+  const inBed = epochs.filter((e) => e.inBed);
+  const bedInMs = inBed.length ? inBed[0].t : startMs;
+  const bedOutMs = inBed.length ? inBed[inBed.length - 1].t + epochMs : stopMs;
+  const sleeping = epochs.filter((e) => e.state === 'sleep');
+  const onset = sleeping.length ? sleeping[0].t : null;
+  const finalWake = sleeping.length ? sleeping[sleeping.length - 1].t + epochMs : null;
+  const tstS = sleeping.length * EPOCH_S;
+  const wasoS = onset === null ? 0 : epochs.filter((e) => e.t >= onset && e.t < finalWake! && e.state === 'awake').length * EPOCH_S;
+  const tbtH = (stopMs - startMs) / 3_600_000;
+  const bands = (state: State) => {
+    const out: Band[] = [];
+    for (const e of epochs) {
+      if (e.state !== state) continue;
+      const last = out[out.length - 1];
+      if (last && last.to === e.t) last.to = e.t + epochMs;
+      else out.push({ from: e.t, to: e.t + epochMs });
+    }
+    return out;
+  };
+  return {
+    tstS,
+    tbtH,
+    solS: onset === null ? null : (onset - bedInMs) / 1000,
+    wasoS,
+    sleepEfficiency: tbtH > 0 ? Math.round((tstS / 3600 / tbtH) * 10000) / 100 : 0,
+    bedInMs,
+    bedOutMs,
+    sleepOnsetMs: onset,
+    finalWakeMs: finalWake,
+    sleepBands: bands('sleep'),
+    awakeBands: bands('awake'),
+    undefinedBands: bands('undefined'),
+  };
+}
