@@ -78,7 +78,7 @@ function present(a: AnnotationRow) {
   };
 }
 
-async function nightOf(db: Queryable, patient: PatientRef, body: { night?: number | string; recording_date?: string; device_id?: string }): Promise<RecordingRow> {
+export async function nightOf(db: Queryable, patient: PatientRef, body: { night?: number | string; recording_date?: string; device_id?: string }): Promise<RecordingRow> {
   const key = body.night !== undefined ? parseNightKey(String(body.night)) : body.recording_date ? parseNightKey(body.recording_date) : null;
   if (key === null) throw new ApiError(400, 'validation_failed', 'Give the night (Unix seconds) or the recording_date.');
   const night = (await listRecordings(db, patient.id)).find((r) => r.night_key === key && (!body.device_id || r.device_id === body.device_id));
@@ -252,16 +252,6 @@ export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
         return n;
       });
       return { code: 'annotations_deleted', message: `${count} annotation${count === 1 ? '' : 's'} deleted.`, data: { deleted: count } };
-    },
-  );
-
-  app.post<{ Body: { patient_id: number; type?: string } }>(
-    '/analytics/patient/generate-system-annotations',
-    { preHandler: auth, schema: { body: looseBody(['patient_id'], { type: { type: 'string', enum: ['system', 'desaturation'] } }) } },
-    async (request) => {
-      await visiblePatient(ctx.db, currentUser(request), request.body.patient_id);
-      // The detectors (clinical analytics) are not built yet: say so rather than invent events.
-      throw new ApiError(501, 'detectors_unavailable', 'Automatic event detection is not available yet, so no system or desaturation annotations were generated.');
     },
   );
 }

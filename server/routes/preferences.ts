@@ -17,14 +17,16 @@ export function preferenceRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/physician/preferences', { preHandler: auth }, async (request) => {
     const user = currentUser(request);
-    const [row] = await ctx.db.query<{ kpi_order_preference: unknown; trendview_kpi_order_preference: unknown }>(
-      'select kpi_order_preference, trendview_kpi_order_preference from physician_preferences where physician_id = $1',
+    const [row] = await ctx.db.query<{ kpi_order_preference: unknown; trendview_kpi_order_preference: unknown; desaturation_rule: number; rii_divisor: string }>(
+      'select kpi_order_preference, trendview_kpi_order_preference, desaturation_rule, rii_divisor from physician_preferences where physician_id = $1',
       [actingPhysicianId(user)],
     );
     return {
       data: {
         kpi_order_preference: row?.kpi_order_preference ?? null,
         trendview_kpi_order_preference: row?.trendview_kpi_order_preference ?? null,
+        desaturation_rule: row?.desaturation_rule ?? 3,
+        rii_divisor: row?.rii_divisor ?? 'TBT',
         membership_type: user.membership_type,
         is_annotator: user.is_annotator,
       },

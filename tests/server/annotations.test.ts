@@ -108,14 +108,14 @@ describe('annotations', () => {
     expect(res.json().data.deleted).toBe(3);
   });
 
-  it("another physician's patient is 404, and system generation says the detectors are not there", async () => {
+  it("another physician's patient is 404, and generation says when a night has no breathing signal", async () => {
     const stranger = await createUser(server);
     const { token } = await signIn(server, stranger.email);
     expect((await post(token, '/analytics/patient/get-annotations', { patient_id: patientId })).statusCode).toBe(404);
     expect((await post(token, '/analytics/patient/new-annotations', { patient_id: patientId, night: NIGHT, kpi: 'BR', start_time: at(5), duration: '5', label: 1 })).statusCode).toBe(404);
     const gen = await post(physician, '/analytics/patient/generate-system-annotations', { patient_id: patientId, type: 'system', night: NIGHT });
-    expect(gen.statusCode).toBe(501);
-    expect(gen.json().code).toBe('detectors_unavailable');
+    expect(gen.statusCode).toBe(422);
+    expect(gen.json().code).toBe('no_breathing_signal');
   });
 });
 
@@ -124,7 +124,7 @@ describe('categories', () => {
 
   it('lists the built-in categories and validates with the spec messages', async () => {
     const list = (await post(annotator, '/patient/get-label-list', { patient_id: patientId })).json().data.labels;
-    expect(list.map((l: { label: string }) => l.label)).toEqual(['Apnea', 'Desaturation']);
+    expect(list.map((l: { label: string }) => l.label)).toEqual(['Apnea', 'Desaturation', 'Hypoapnea']);
     expect((await addLabel('', '#112233')).json().message).toBe('Please enter category.');
     expect((await addLabel('A'.repeat(21), '#112233')).json().message).toBe('Category length should not exceed 20 characters.');
     expect((await addLabel('Snoring', '')).json().message).toBe('Please select a color.');
@@ -132,7 +132,7 @@ describe('categories', () => {
   });
 
   it('allows twelve categories and refuses the thirteenth', async () => {
-    const colors = ['#7FB3D5', '#76D7C4', '#F7DC6F', '#BB8FCE', '#85C1E9', '#F1948A', '#82E0AA', '#F8C471', '#AEB6BF', '#D7BDE2'];
+    const colors = ['#76D7C4', '#F7DC6F', '#BB8FCE', '#85C1E9', '#F1948A', '#82E0AA', '#F8C471', '#AEB6BF', '#D7BDE2'];
     for (const [i, c] of colors.entries()) {
       const res = await addLabel(`Cat ${i + 1}`, c);
       expect(res.statusCode).toBe(201);

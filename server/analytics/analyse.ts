@@ -1,0 +1,37 @@
+import type { Queryable } from '../db/adapter';
+import { analyseNight, toSeries, type NightAnalysis, type NightInput } from '../../engine/detect';
+import { ENGINE_VERSION } from '../../engine/index';
+import { listChannels, loadSamples, type RecordingRow } from '../recordings/store';
+import type { AnalyticsSettings } from './settings';
+
+const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
+/** Channels whose values are codes, not measurements: -1 is no missing code for them. */
+const CODED = new Set(['SQB', 'SA', 'TB']);
+
+/** The night's channels as the detectors read them. */
+export async function nightInput(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightInput> {
+  const channels: NightInput['channels'] = {};
+  for (const c of await listChannels(db, [recording.id])) {
+    if (!(INPUTS as readonly string[]).includes(c.code)) continue;
+    const samples = await loadSamples(db, c);
+    channels[c.code as (typeof INPUTS)[number]] = toSeries(c.code, samples, c.sample_rate, c.t0_ms, c.scale, c.offset_value, CODED.has(c.code) ? [] : [-1, -2]);
+  }
+  return { startMs: recording.start_ms, stopMs: recording.stop_ms, channels, desaturationRule: settings.desaturationRule, riiDivisor: settings.riiDivisor };
+}
+
+/**
+ * The analysis of a night under the physician's settings: computed by the engine's
+ * detectors once, then read from night_analyses (a recording never changes once stored).
+ */
+export async function analysisOf(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightAnalysis> {
+  const params = `dsat${settings.desaturationRule}-rii${settings.riiDivisor}`;
+  const [cached] = await db.query<{ result: NightAnalysis }>('select result from night_analyses where recording_id = $1 and params = $2 and engine_version = $3', [recording.id, params, ENGINE_VERSION]);
+  if (cached) return cached.result;
+  const result = analyseNight(await nightInput(db, recording, settings));
+  await db.query(
+    `insert into night_analyses (recording_id, params, engine_version, result) values ($1, $2, $3, $4)
+     on conflict (recording_id, params) do update set engine_version = excluded.engine_version, result = excluded.result, computed_at = now()`,
+    [recording.id, params, ENGINE_VERSION, JSON.stringify(result)],
+  );
+  return result;
+}

@@ -1,0 +1,189 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError, forbidden } from '../errors';
+import { visiblePatient } from '../patients/access';
+import { nightOf } from '../annotations/annotations';
+import { recordHistory } from '../annotations/shared';
+import { customizedIndex, type DetectedEvent } from '../../engine/detect';
+import { listChannels, loadSamples, type RecordingRow } from '../recordings/store';
+import { scratchNight, serverEngine } from '../services/engine';
+import { hz, ms } from '../../engine/index';
+import { analysisOf } from './analyse';
+import { analyticsSettings } from './settings';
+
+const DESAT_COLOR = '#EE814C';
+const LABEL = { apnea: 1, desaturation: 2, hypopnea: 3 } as const;
+const COLOR = { apnea: '#DA7171', hypopnea: '#7FB3D5' } as const;
+const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
+const hhmm = (msUtc: number | null, zone: string) => (msUtc === null ? null : new Date(msUtc).toLocaleTimeString('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit' }));
+
+interface NightQuery {
+  patient_id: number;
+  night?: number;
+  recording_date?: string;
+  device_id?: string;
+}
+
+const nightSchema = {
+  type: 'object',
+  required: ['patient_id'],
+  properties: { patient_id: { type: 'integer', minimum: 1 }, night: { type: 'integer' }, recording_date: { type: 'string', maxLength: 20 }, device_id: { type: 'string', maxLength: 40 }, device_allocation_time: { type: 'number' } },
+} as const;
+
+/** Percentiles of the vital channels over the night, from the signal engine. */
+async function percentiles(ctx: AppContext, recording: RecordingRow) {
+  const engine = await serverEngine();
+  const name = scratchNight(`summary-${recording.id}`);
+  const out: Record<string, { lowerPercentile: number | null; medianPercentile: number | null; upperPercentile: number | null; mean: number | null; min: number | null; max: number | null }> = {};
+  try {
+    for (const c of await listChannels(ctx.db, [recording.id])) {
+      if (!['BR', 'HR', 'SPO2', 'PR', 'HRV', 'BRV', 'MOV'].includes(c.code)) continue;
+      engine.load({ night: name, code: c.code, samples: await loadSamples(ctx.db, c), sampleRateHz: hz(c.sample_rate), t0Ms: ms(c.t0_ms), scale: c.scale, offset: c.offset_value });
+      const s = engine.stats({ night: name, code: c.code }, ms(recording.start_ms), ms(recording.stop_ms + 1), 'auto');
+      out[c.code] = { lowerPercentile: round2(s.p10), medianPercentile: round2(s.p50), upperPercentile: round2(s.p90), mean: round2(s.mean), min: round2(s.min), max: round2(s.max) };
+    }
+  } finally {
+    engine.close(name);
+  }
+  return out;
+}
+
+/** Clinical analytics (issue 7, spec 2 §7): system annotations, the night's KPI summaries, settings. */
+export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+  const { db } = ctx;
+
+  async function context(request: FastifyRequest, q: NightQuery) {
+    const user = currentUser(request);
+    const patient = await visiblePatient(db, user, q.patient_id);
+    const recording = await nightOf(db, patient, q);
+    const settings = await analyticsSettings(db, patient.physician_id);
+    return { user, patient, recording, settings, paid: user.membership_type === 'paid' };
+  }
+
+  async function summary(request: FastifyRequest, q: NightQuery) {
+    const { recording, settings, paid } = await context(request, q);
+    const a = await analysisOf(db, recording, settings);
+    const labels = await db.query<{ label: string }>(
+      `select c.label from annotations a join annotation_categories c on c.label_id = a.label where a.recording_id = $1 and a.delete_flag = 0`,
+      [recording.id],
+    );
+    const zone = recording.timezone;
+    const s = a.sleep;
+    const base = {
+      night: recording.night_key,
+      device_id: recording.device_id,
+      breathing_source: a.breathingSource,
+      rii: round2(a.kpis.rii),
+      rii_divisor: a.kpis.riiDivisor,
+      good_signal_duration: a.kpis.gsdH,
+      total_breathing_time: a.kpis.tbrH,
+      total_sleep_time: a.kpis.tstH,
+      total_bed_time: a.kpis.tbtH,
+      sleep_efficiency: s.sleepEfficiency,
+      sol: s.solS === null ? null : Math.round(s.solS / 60),
+      waso: Math.round(s.wasoS / 60),
+      bed_in_time: hhmm(s.bedInMs, zone),
+      bed_out_time: hhmm(s.bedOutMs, zone),
+      recording_start_time: recording.start_ms,
+      recording_stop_time: recording.stop_ms,
+      apneas: a.kpis.apneas,
+      hypopneas: a.kpis.hypopneas,
+      desaturations: a.kpis.desaturations,
+      desaturation_rule: settings.desaturationRule,
+      customized_index: customizedIndex(labels.map((l) => l.label)),
+      percentiles: await percentiles(ctx, recording),
+    };
+    // Spec 2 §1: paid memberships get no AHI or ODI automated items.
+    return paid ? base : { ...base, ahi: round2(a.kpis.ahi), odi: round2(a.kpis.odi) };
+  }
+
+  const KPIS = ['AHI', 'ODI', 'GSD', 'RECORDING', 'RII', 'TST', 'SE', 'ML_KPI_SUMMARY'] as const;
+  app.get<{ Params: { kpi: string }; Querystring: NightQuery }>(
+    '/analytics/patient/summary/kpi=:kpi',
+    { preHandler: auth, schema: { params: { type: 'object', properties: { kpi: { type: 'string', maxLength: 40 } } }, querystring: nightSchema } },
+    async (request) => {
+      const kpi = request.params.kpi.toUpperCase();
+      if (!(KPIS as readonly string[]).includes(kpi)) throw new ApiError(400, 'validation_failed', `Unknown kpi "${request.params.kpi}"; one of ${KPIS.join(', ')}.`);
+      if ((kpi === 'AHI' || kpi === 'ODI') && currentUser(request).membership_type === 'paid') throw forbidden(`${kpi} is not part of your membership.`);
+      const all = await summary(request, request.query);
+      const pick: Record<string, string[]> = {
+        AHI: ['ahi', 'apneas', 'hypopneas', 'total_sleep_time'],
+        ODI: ['odi', 'desaturations', 'desaturation_rule', 'total_sleep_time'],
+        GSD: ['good_signal_duration', 'total_bed_time'],
+        RII: ['rii', 'rii_divisor'],
+        TST: ['total_sleep_time', 'sol', 'waso'],
+        SE: ['sleep_efficiency', 'total_sleep_time', 'total_bed_time'],
+        RECORDING: ['recording_start_time', 'recording_stop_time', 'bed_in_time', 'bed_out_time', 'total_bed_time', 'total_sleep_time', 'sleep_efficiency', 'sol', 'waso', 'good_signal_duration'],
+      };
+      const data = kpi === 'ML_KPI_SUMMARY' ? all : Object.fromEntries((pick[kpi] ?? []).map((k) => [k, (all as Record<string, unknown>)[k]]));
+      return { data: { ...data, kpi, night: all.night } };
+    },
+  );
+
+  app.post<{ Body: NightQuery }>('/analytics/patient/all-kpi-summary', { preHandler: auth, schema: { body: nightSchema } }, async (request) => ({ data: await summary(request, request.body) }));
+
+  app.get<{ Querystring: NightQuery }>('/patient/rii_odi_value', { preHandler: auth, schema: { querystring: nightSchema } }, async (request) => {
+    const { recording, settings, paid } = await context(request, request.query);
+    const a = await analysisOf(db, recording, settings);
+    return { data: { night: recording.night_key, rii: round2(a.kpis.rii), rii_divisor: a.kpis.riiDivisor, ...(paid ? {} : { odi: round2(a.kpis.odi) }) } };
+  });
+
+  app.post<{ Body: NightQuery & { type?: 'system' | 'desaturation' } }>(
+    '/analytics/patient/generate-system-annotations',
+    { preHandler: auth, schema: { body: { ...nightSchema, properties: { ...nightSchema.properties, type: { enum: ['system', 'desaturation'] }, doctor_id: { type: 'integer' } } } } },
+    async (request) => {
+      const { user, patient, recording, settings, paid } = await context(request, request.body);
+      if (paid) throw forbidden('Generating system annotations is not part of your membership.');
+      const type = request.body.type ?? 'system';
+      const a = await analysisOf(db, recording, settings);
+      const events: DetectedEvent[] = type === 'system' ? a.respiratory : a.desaturations;
+      if (type === 'system' && !a.breathingSource) throw new ApiError(422, 'no_breathing_signal', 'This night has no breathing signal (Y_DIST or NC_PSG) to detect apneas in.');
+      if (type === 'desaturation' && !a.desaturations.length && !(await listChannels(db, [recording.id])).some((c) => c.code === 'SPO2' || c.code === 'SPO2_PSG')) {
+        throw new ApiError(422, 'no_spo2_signal', 'This night has no SpO2 signal to detect desaturations in.');
+      }
+      const created = await db.transaction(async (tx) => {
+        // Regenerating replaces the earlier detector output; edited ones (system-edit) stay.
+        const old = await tx.query<{ annotation_map_id: number; version: number }>(
+          `update annotations set delete_flag = 1, updated_by = $3, updated_date = now(), version = version + 1
+           where recording_id = $1 and type = $2 and delete_flag = 0 returning annotation_map_id, version`,
+          [recording.id, type, user.id],
+        );
+        for (const o of old) await recordHistory(tx, { annotationId: o.annotation_map_id, action: 'delete', version: o.version, by: user.id, previous: null, current: { delete_flag: 1, reason: 'regenerated' } });
+        let n = 0;
+        for (const e of events) {
+          const kind = e.kind === 'desaturation' ? 'desaturation' : e.kind;
+          const comment = kind === 'desaturation' ? `SpO2 ${round2(e.baseline ?? null)} → ${round2(e.nadir ?? null)} %` : `${kind === 'apnea' ? 'Apnea' : 'Hypopnea'} (${a.breathingSource}), amplitude ${Math.round((e.amplitude ?? 0) * 100)} % of baseline`;
+          await tx.query(
+            `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, comment, label, color_code, doctor_id, created_by, updated_by)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
+            [patient.id, recording.id, recording.night_key, recording.device_id, type, type === 'system' ? 'AP_timing' : 'DSAT', Math.round(e.onsetMs), Math.round(e.onsetMs + Math.max(1000, e.durationMs)), comment,
+              LABEL[kind], kind === 'desaturation' ? DESAT_COLOR : COLOR[kind], patient.physician_id, user.id],
+          );
+          n++;
+        }
+        return n;
+      });
+      return { code: 'system_annotations_generated', message: `${created} ${type === 'system' ? 'apneas and hypopneas' : 'desaturations'} found.`, data: { created, type } };
+    },
+  );
+
+  app.post<{ Body: { desaturation_rule?: 3 | 4; rii_divisor?: 'GSD' | 'TST' | 'TBT' | 'TBR' } }>(
+    '/physician/update-analytics-settings',
+    { preHandler: auth, schema: { body: { type: 'object', additionalProperties: false, properties: { desaturation_rule: { enum: [3, 4] }, rii_divisor: { enum: ['GSD', 'TST', 'TBT', 'TBR'] } } } } },
+    async (request) => {
+      const user = currentUser(request);
+      if (user.is_annotator) throw forbidden('Annotators cannot change analytics settings.');
+      const physicianId = user.physician_id ?? user.id;
+      const current = await analyticsSettings(db, physicianId);
+      const next = { desaturationRule: request.body.desaturation_rule ?? current.desaturationRule, riiDivisor: request.body.rii_divisor ?? current.riiDivisor };
+      await db.query(
+        `insert into physician_preferences (physician_id, desaturation_rule, rii_divisor, updated_by) values ($1, $2, $3, $4)
+         on conflict (physician_id) do update set desaturation_rule = excluded.desaturation_rule, rii_divisor = excluded.rii_divisor, updated_by = excluded.updated_by, updated_at = now()`,
+        [physicianId, next.desaturationRule, next.riiDivisor, user.id],
+      );
+      return { code: 'settings_updated', data: { desaturation_rule: next.desaturationRule, rii_divisor: next.riiDivisor } };
+    },
+  );
+}

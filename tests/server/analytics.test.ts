@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulateForPatient } from '../../server/recordings/simulated';
+import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+
+let server: TestServer;
+let physician = '';
+let annotator = '';
+let patientId = 0;
+let night = 0;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  physician = (await signIn(server, DEMO_ACCOUNTS.physician)).token;
+  annotator = (await signIn(server, DEMO_ACCOUNTS.annotator)).token;
+  patientId = (await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1002'`))[0].id;
+  const [id] = await simulateForPatient(server.db, { patientId, patientCode: 'NCT1002', deviceId: 'NCT0002', timezone: 'Europe/Zurich', nights: 1, profile: 'moderate_osa', lastEvening: '2026-03-09', seed: 'analytics-test' });
+  night = (await server.db.query<{ night_key: number }>('select night_key from recordings where id = $1', [id]))[0].night_key;
+}, 120_000);
+afterAll(() => server.close());
+
+const post = (token: string, url: string, body: object) => server.call('POST', url, { token, body });
+
+describe('system annotations from the detectors', () => {
+  it('generates apneas and hypopneas as AP_timing, and desaturations as DSAT in #EE814C', async () => {
+    const sys = await post(annotator, '/analytics/patient/generate-system-annotations', { patient_id: patientId, night, type: 'system' });
+    expect(sys.statusCode).toBe(200);
+    const dsat = await post(physician, '/analytics/patient/generate-system-annotations', { patient_id: patientId, night, type: 'desaturation' });
+    const list = (await post(physician, '/analytics/patient/get-annotations', { patient_id: patientId, night })).json().data.annotations as Array<{ type: string; kpi: string; color_code: string; label: number }>;
+    const system = list.filter((a) => a.type === 'system');
+    const desats = list.filter((a) => a.type === 'desaturation');
+    expect(system.length).toBe(sys.json().data.created);
+    expect(desats.length).toBe(dsat.json().data.created);
+    expect(system.length).toBeGreaterThan(50);
+    expect(system.every((a) => a.kpi === 'AP_timing' && [1, 3].includes(a.label))).toBe(true);
+    expect(desats.every((a) => a.kpi === 'DSAT' && a.color_code === '#EE814C' && a.label === 2)).toBe(true);
+  });
+
+  it('regenerating replaces the earlier output but keeps edited ones', async () => {
+    const list = (await post(physician, '/analytics/patient/get-annotations', { patient_id: patientId, night })).json().data.annotations as Array<{ annotation_map_id: number; type: string; version: number }>;
+    const first = list.find((a) => a.type === 'system')!;
+    await post(physician, '/analytics/patient/update-annotations', { annotation_map_id: first.annotation_map_id, version: first.version, comment: 'checked by hand' });
+    const again = await post(physician, '/analytics/patient/generate-system-annotations', { patient_id: patientId, night, type: 'system' });
+    const after = (await post(physician, '/analytics/patient/get-annotations', { patient_id: patientId, night })).json().data.annotations as Array<{ type: string; comment: string }>;
+    expect(after.filter((a) => a.type === 'system').length).toBe(again.json().data.created);
+    expect(after.filter((a) => a.type === 'system-edit').map((a) => a.comment)).toEqual(['checked by hand']);
+  });
+});
+
+describe('KPI summaries', () => {
+  it('AHI and ODI per hour of sleep, consistent across the calls', async () => {
+    const all = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data;
+    expect(all.ahi).toBeCloseTo((all.apneas + all.hypopneas) / all.total_sleep_time, 0);
+    expect(all.odi).toBeCloseTo(all.desaturations / all.total_sleep_time, 0);
+    expect(all.ahi).toBeGreaterThan(12);
+    expect(all.ahi).toBeLessThan(35);
+    expect(all.total_bed_time).toBeGreaterThan(all.total_sleep_time);
+    expect(all.sleep_efficiency).toBeGreaterThan(50);
+    expect(all.bed_in_time).toMatch(/^\d{2}:\d{2}$/);
+    expect(all.percentiles.SPO2.medianPercentile).toBeGreaterThan(90);
+    expect(all.percentiles.BR.lowerPercentile).toBeLessThan(all.percentiles.BR.upperPercentile);
+    expect(all.customized_index.Apnea).toBeGreaterThan(0);
+
+    const ahi = (await server.call('GET', `/analytics/patient/summary/kpi=AHI?patient_id=${patientId}&night=${night}`, { token: annotator })).json().data;
+    expect(ahi).toMatchObject({ kpi: 'AHI', ahi: all.ahi, apneas: all.apneas });
+    const rec = (await server.call('GET', `/analytics/patient/summary/kpi=RECORDING?patient_id=${patientId}&night=${night}`, { token: physician })).json().data;
+    expect(rec.sleep_efficiency).toBe(all.sleep_efficiency);
+    const rii = (await server.call('GET', `/patient/rii_odi_value?patient_id=${patientId}&night=${night}`, { token: physician })).json().data;
+    expect(rii).toMatchObject({ rii: all.rii, rii_divisor: 'TBT', odi: all.odi });
+    expect(Number.isInteger(Math.round(rii.rii * 100))).toBe(true);
+    expect((await server.call('GET', `/analytics/patient/summary/kpi=NOPE?patient_id=${patientId}&night=${night}`, { token: physician })).statusCode).toBe(400);
+  });
+
+  it('the 4% rule finds no more desaturations than the 3% rule; the divisor changes RII', async () => {
+    const three = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data;
+    expect((await post(physician, '/physician/update-analytics-settings', { desaturation_rule: 4, rii_divisor: 'TST' })).statusCode).toBe(200);
+    const four = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data;
+    expect(four.desaturation_rule).toBe(4);
+    expect(four.desaturations).toBeLessThanOrEqual(three.desaturations);
+    expect(four.rii_divisor).toBe('TST');
+    expect(four.rii).toBeCloseTo((four.apneas + four.hypopneas) / four.total_sleep_time, 1);
+    expect((await post(annotator, '/physician/update-analytics-settings', { desaturation_rule: 3 })).statusCode).toBe(403);
+    await post(physician, '/physician/update-analytics-settings', { desaturation_rule: 3, rii_divisor: 'TBT' });
+  });
+
+  it('paid memberships get no ODI, no AHI items and no generate action', async () => {
+    await server.db.query(`update users set membership_type = 'paid' where email = $1`, [DEMO_ACCOUNTS.physician]);
+    try {
+      expect((await server.call('GET', `/analytics/patient/summary/kpi=ODI?patient_id=${patientId}&night=${night}`, { token: physician })).statusCode).toBe(403);
+      const all = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data;
+      expect(all.ahi).toBeUndefined();
+      expect(all.odi).toBeUndefined();
+      expect(all.rii).not.toBeNull();
+      expect((await post(physician, '/analytics/patient/generate-system-annotations', { patient_id: patientId, night, type: 'system' })).statusCode).toBe(403);
+    } finally {
+      await server.db.query(`update users set membership_type = 'non-paid' where email = $1`, [DEMO_ACCOUNTS.physician]);
+    }
+  });
+
+  it("another physician's patient is 404", async () => {
+    const stranger = await createUser(server);
+    const { token } = await signIn(server, stranger.email);
+    expect((await post(token, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).statusCode).toBe(404);
+  });
+});
