@@ -20,7 +20,7 @@ import { annotationRoutes } from './annotations/annotations';
 import { categoryRoutes } from './annotations/categories';
 import { patientAdminRoutes } from './routes/patient-admin';
 import { deviceRoutes } from './routes/devices';
-import { analyticsKpiRoutes } from './analytics/routes';
+import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 
 export const API_PREFIX = '/api/v1';
 
@@ -68,6 +68,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       patientAdminRoutes(api, ctx);
       deviceRoutes(api, ctx);
       analyticsKpiRoutes(api, ctx);
+      actigraphRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

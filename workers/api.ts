@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import type { Engine } from '../engine/index';
+import { analyseNight } from '../engine/detect';
 import { SIGNAL_METHODS, type SignalApi } from './protocol';
 
 /**
@@ -44,6 +45,9 @@ export function createSignalApi(engine: Engine, workers = 0): SignalApi {
     },
     async memory() {
       return engine.memory();
+    },
+    async analyse(input) {
+      return analyseNight(input);
     },
   };
 }

@@ -86,6 +86,8 @@ export function createSignalPool(members: readonly SignalApi[]): SignalApi {
     stats: (ref, t0, t1, mode) => memberOf(ref).stats(ref, t0, t1, mode),
     histogram: (ref, t0, t1, edges, bands) => memberOf(ref).histogram(ref, t0, t1, edges, bands),
     dailyStats: (ref, dayStarts, options) => memberOf(ref).dailyStats(ref, dayStarts, options),
+    // Detection holds its own copies of the series: the member with the fewest samples runs it.
+    analyse: (input) => members[samples.indexOf(Math.min(...samples))]!.analyse(input),
     async memory() {
       const all = await Promise.all(members.map((m) => m.memory()));
       return all.reduce<EngineMemory>(

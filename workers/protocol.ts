@@ -7,6 +7,7 @@ import type {
   ChannelInfo, ChannelInput, ChannelRef, DailyOptions, DayStats, EngineMemory, HistogramResult,
   Ms, Px, StatsMode, ThresholdBands, ViewResult, WindowStats,
 } from '../engine/index';
+import type { NightAnalysis, NightInput } from '../engine/detect';
 
 /** What `info()` reports about a running engine. */
 export interface EngineInfo {
@@ -44,9 +45,11 @@ export interface SignalApi {
   dailyStats(ref: ChannelRef, dayStarts: readonly Ms[], options?: DailyOptions): Promise<DayStats[]>;
   /** Memory held by the engine(s). */
   memory(): Promise<EngineMemory>;
+  /** Runs the event detectors and night metrics (engine/detect) over a night's series. */
+  analyse(input: NightInput): Promise<NightAnalysis>;
 }
 
 /** Every method of SignalApi, for hosts that forward calls. */
 export const SIGNAL_METHODS = [
-  'info', 'sum', 'load', 'close', 'channels', 'view', 'views', 'stats', 'histogram', 'dailyStats', 'memory',
+  'info', 'sum', 'load', 'close', 'channels', 'view', 'views', 'stats', 'histogram', 'dailyStats', 'memory', 'analyse',
 ] as const satisfies readonly (keyof SignalApi)[];

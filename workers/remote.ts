@@ -53,5 +53,11 @@ export function wrapRemote(endpoint: Comlink.Endpoint): SignalApi {
     histogram: (ref, t0, t1, edges, bands) => rethrown(remote.histogram(refOf(ref), t0, t1, edges, bands)),
     dailyStats: (ref, dayStarts, options) => rethrown(remote.dailyStats(refOf(ref), dayStarts, options)),
     memory: () => rethrown(remote.memory()),
+    analyse: (input) => {
+      // Each series' values go by transfer: the caller gives them up, as with load.
+      const channels = Object.fromEntries(Object.entries(input.channels).map(([code, s]) => [code, { ...s!, values: ownBuffer(s!.values) }]));
+      const buffers = Object.values(channels).map((s) => s.values.buffer as ArrayBuffer);
+      return rethrown(remote.analyse(Comlink.transfer({ ...input, channels }, buffers)));
+    },
   };
 }

@@ -187,3 +187,74 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 }
+
+/** GET /analytics/patient/actigraph?start_date&end_date&patient_id: per night, the actigraph of spec 2 §3. */
+export function actigraphRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get<{ Querystring: { patient_id: number; start_date: string; end_date: string; device_id?: string } }>(
+    '/analytics/patient/actigraph',
+    {
+      preHandler: authenticate(ctx),
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['patient_id', 'start_date', 'end_date'],
+          properties: { patient_id: { type: 'integer', minimum: 1 }, start_date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, end_date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, device_id: { type: 'string', maxLength: 40 } },
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const from = Date.parse(`${q.start_date}T00:00:00Z`) / 1000;
+      const to = Date.parse(`${q.end_date}T00:00:00Z`) / 1000;
+      if (!(to >= from)) throw new ApiError(400, 'validation_failed', 'end_date is before start_date.');
+      if (to - from > 92 * 86_400) throw new ApiError(400, 'validation_failed', 'An actigraph covers at most 92 days.');
+      const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id);
+      const settings = await analyticsSettings(ctx.db, patient.physician_id);
+      const { listRecordings } = await import('../recordings/store');
+      const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.night_key >= from && r.night_key <= to && (!q.device_id || r.device_id === q.device_id));
+      const out: Record<string, unknown> = {};
+      for (const r of nights) {
+        const a = await analysisOf(ctx.db, r, settings);
+        const mov = (await listChannels(ctx.db, [r.id])).find((c) => c.code === 'MOV');
+        const line: Array<[number, number | null]> = [];
+        if (mov) {
+          // Movement density: the mean MOV of each minute.
+          const samples = await loadSamples(ctx.db, mov);
+          const perMin = Math.max(1, Math.round(60 * mov.sample_rate));
+          for (let i = 0; i < samples.length; i += perMin) {
+            let sum = 0;
+            let n = 0;
+            for (let j = i; j < Math.min(samples.length, i + perMin); j++) {
+              const v = samples[j] * mov.scale + mov.offset_value;
+              if (v >= 0) {
+                sum += v;
+                n++;
+              }
+            }
+            line.push([Math.round(mov.t0_ms + (i * 1000) / mov.sample_rate), n ? Math.round((sum / n) * 1000) / 1000 : null]);
+          }
+        }
+        const s = a.sleep;
+        const zone = r.timezone;
+        const date = new Date(r.night_key * 1000).toISOString().slice(0, 10);
+        out[date] = {
+          line_data: line,
+          sleep_bands: s.sleepBands,
+          awake_bands: s.awakeBands,
+          undefined_bands: s.undefinedBands,
+          meta_data: {
+            graph_start_time: r.start_ms,
+            graph_stop_time: r.stop_ms,
+            waso: Math.round(s.wasoS / 60),
+            total_sleep_time: Math.round((s.tstS / 3600) * 100) / 100,
+            sol: s.solS === null ? null : Math.round(s.solS / 60),
+            bed_in_time: hhmm(s.bedInMs, zone),
+            bed_out_time: hhmm(s.bedOutMs, zone),
+          },
+          timezone: zone,
+        };
+      }
+      return { data: out };
+    },
+  );
+}

@@ -102,3 +102,19 @@ describe('KPI summaries', () => {
     expect((await post(token, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).statusCode).toBe(404);
   });
 });
+
+describe('actigraph', () => {
+  it('gives per night the sleep, awake and undefined bands, movement density and the caption data', async () => {
+    const res = await server.call('GET', `/analytics/patient/actigraph?patient_id=${patientId}&start_date=2026-03-01&end_date=2026-03-31`, { token: annotator });
+    expect(res.statusCode).toBe(200);
+    const day = res.json().data['2026-03-09'];
+    expect(day.sleep_bands.length).toBeGreaterThan(3);
+    expect(day.awake_bands.length).toBeGreaterThan(0);
+    expect(day.line_data.length).toBeGreaterThan(300);
+    expect(day.meta_data.bed_in_time).toMatch(/^\d{2}:\d{2}$/);
+    expect(day.meta_data.total_sleep_time).toBeGreaterThan(4);
+    expect(day.timezone).toBe('Europe/Zurich');
+    const all = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data;
+    expect(day.meta_data.waso).toBe(all.waso);
+  });
+});

@@ -72,3 +72,22 @@ describe('signal worker protocol', () => {
     expect((await deferred.info()).workers).toBe(1);
   });
 });
+
+describe('detection through the worker protocol', () => {
+  it('runs the same detectors as the engine module, the series transferred', async () => {
+    const { analyseNight } = await import('../../engine/detect');
+    const t0 = Date.UTC(2026, 0, 1, 22);
+    const make = () => {
+      const rate = 20;
+      const values = new Float32Array(600 * rate);
+      for (let i = 0; i < values.length; i++) values[i] = (i / rate >= 300 && i / rate < 315 ? 0.03 : 1) * Math.sin((2 * Math.PI * 0.25 * i) / rate);
+      return { values, rate, t0 };
+    };
+    const direct = analyseNight({ startMs: t0, stopMs: t0 + 600_000, channels: { Y_DIST: make() } });
+    const input = { startMs: t0, stopMs: t0 + 600_000, channels: { Y_DIST: make() } };
+    const remote = await api.analyse(input);
+    expect(input.channels.Y_DIST.values.buffer.byteLength).toBe(0);
+    expect(remote.respiratory).toEqual(direct.respiratory);
+    expect(remote.respiratory.map((e) => e.kind)).toEqual(['apnea']);
+  });
+});
