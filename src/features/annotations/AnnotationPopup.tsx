@@ -1,0 +1,139 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/errors';
+import type { AnnotationDraft } from './api';
+import { CategoryPanel } from './CategoryPanel';
+import { annotationErrors, DEFAULT_COLOR, DEFAULT_DURATION_S, DEFAULT_LABEL, escapeText, splitSeconds, type Annotation, type Category } from './model';
+import { TimeFields, type HMS } from './TimeFields';
+import { clockSeconds, instantOfClock, zoneLabel } from './time';
+
+export type PopupMode = 'add' | 'edit' | 'view';
+
+export interface PopupNight {
+  startMs: number;
+  stopMs: number;
+  timezone: string;
+}
+
+interface Props {
+  mode: PopupMode;
+  night: PopupNight;
+  channels: string[];
+  categories: Category[];
+  /** The annotation viewed or edited; absent when adding. */
+  annotation?: Annotation;
+  /** Prefill of a new annotation (a selection on a chart, the current window). */
+  prefill?: { startMs: number; durationS?: number; kpis?: string[]; label?: number };
+  readOnly: boolean;
+  onSave(draft: AnnotationDraft): Promise<unknown>;
+  onDelete?(): Promise<unknown>;
+  onMode(mode: PopupMode): void;
+  onClose(): void;
+  categoryActions: Pick<Parameters<typeof CategoryPanel>[0], 'onCreate' | 'onUpdate' | 'onDelete'>;
+}
+
+const toSeconds = (v: HMS) => Number(v.h || 0) * 3600 + Number(v.m || 0) * 60 + Number(v.s || 0);
+const validHms = (v: HMS) => Number(v.h || 0) <= 23 && Number(v.m || 0) <= 59 && Number(v.s || 0) <= 59;
+
+/** The Add / Edit / View annotation popup (spec 2 §2, §4, §5); view and edit are exclusive. */
+export function AnnotationPopup(p: Props) {
+  const { t } = useTranslation();
+  const a = p.annotation;
+  const zone = p.night.timezone;
+  const startMs = a?.start_ms ?? p.prefill?.startMs ?? p.night.startMs;
+  const [start, setStart] = useState<HMS>(splitSeconds(clockSeconds(startMs, zone)));
+  const [duration, setDuration] = useState<HMS>(splitSeconds(a ? (a.end_ms - a.start_ms) / 1000 : (p.prefill?.durationS ?? DEFAULT_DURATION_S)));
+  const [kpis, setKpis] = useState<string[]>(a?.kpiList ?? p.prefill?.kpis ?? []);
+  const [label, setLabel] = useState<number | null>(a?.label ?? p.prefill?.label ?? DEFAULT_LABEL);
+  const [color, setColor] = useState<string>(a?.color_code ?? p.categories.find((c) => c.label_id === (p.prefill?.label ?? DEFAULT_LABEL))?.color_code ?? DEFAULT_COLOR);
+  const [comment, setComment] = useState(a?.comment ?? '');
+  const [errors, setErrors] = useState<string[]>([]);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const viewing = p.mode === 'view' || p.readOnly;
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+
+  const save = async () => {
+    const durationS = validHms(duration) ? toSeconds(duration) : null;
+    const found = annotationErrors(kpis, durationS, label);
+    if (!validHms(start)) found.push('annotations.errors.start');
+    setErrors(found);
+    if (found.length) return;
+    setBusy(true);
+    setServerError(null);
+    try {
+      await p.onSave({
+        kpi: kpis,
+        start_time: instantOfClock(toSeconds(start), p.night.startMs, zone),
+        duration: `${duration.h || 0}:${duration.m || 0}:${duration.s || 0}`,
+        label: label!,
+        color_code: color,
+        comment: escapeText(comment),
+      });
+      p.onClose();
+    } catch (err) {
+      setServerError(err instanceof ApiError ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const title = t(p.mode === 'add' ? 'annotations.popup.add' : p.mode === 'edit' ? 'annotations.popup.edit' : 'annotations.popup.view');
+  return (
+    <dialog ref={dialog} className="annotation-popup" aria-label={title} onClose={p.onClose} data-testid="annotation-popup" data-mode={p.mode}>
+      <header className="popup-head">
+        <h3>{title}</h3>
+        <span className="muted">{zoneLabel(startMs, zone)}</span>
+      </header>
+      <div className="popup-grid">
+        <label>{t('annotations.popup.start')}</label>
+        <TimeFields value={start} onChange={setStart} disabled={viewing} label={t('annotations.popup.start')} testId="annotation-start" />
+        <label>{t('annotations.popup.duration')}</label>
+        <TimeFields value={duration} onChange={setDuration} disabled={viewing} label={t('annotations.popup.duration')} testId="annotation-duration" />
+        <label>{t('annotations.popup.channels')}</label>
+        <div className="kpi-choices">
+          {p.channels.map((c) => (
+            <label key={c} className="check">
+              <input type="checkbox" disabled={viewing} checked={kpis.includes(c)} onChange={(e) => setKpis(e.target.checked ? [...kpis, c] : kpis.filter((k) => k !== c))} data-testid={`annotation-kpi-${c}`} />
+              {c}
+            </label>
+          ))}
+        </div>
+        <label>{t('annotations.popup.category')}</label>
+        <CategoryPanel
+          categories={p.categories}
+          selected={label}
+          readOnly={viewing}
+          onSelect={(c) => {
+            setLabel(c.label_id);
+            setColor(c.color_code);
+          }}
+          {...p.categoryActions}
+        />
+        <label htmlFor="annotation-comment">{t('annotations.popup.comment')}</label>
+        <textarea id="annotation-comment" value={comment} maxLength={10240} disabled={viewing} onChange={(e) => setComment(e.target.value)} data-testid="annotation-comment" />
+      </div>
+      {errors.map((e) => (
+        <p key={e} className="field-error" role="alert">{t(e as 'annotations.errors.kpi')}</p>
+      ))}
+      {serverError && <p className="field-error" role="alert" data-testid="annotation-error">{serverError}</p>}
+      <footer className="popup-actions">
+        {p.mode === 'view' && !p.readOnly && (
+          <button type="button" className="button" onClick={() => p.onMode('edit')} data-testid="annotation-edit">{t('annotations.popup.toEdit')}</button>
+        )}
+        {a && p.onDelete && !p.readOnly && (
+          <button type="button" className="button button-danger" onClick={() => window.confirm(t('annotations.confirmDelete')) && void p.onDelete!().then(p.onClose)} data-testid="annotation-delete">{t('annotations.delete')}</button>
+        )}
+        <button type="button" className="button" onClick={p.onClose}>{t('annotations.close')}</button>
+        {!viewing && (
+          <button type="button" className="button button-primary" disabled={busy} onClick={save} data-testid="annotation-save">{t('annotations.save')}</button>
+        )}
+      </footer>
+    </dialog>
+  );
+}

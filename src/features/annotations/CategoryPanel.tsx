@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/errors';
+import { CATEGORY_TITLE_MAX, categoryErrors, freeColors, MAX_CATEGORIES, type Category } from './model';
+
+type SubState = { kind: 'list' } | { kind: 'create' } | { kind: 'edit'; category: Category };
+
+interface Props {
+  categories: Category[];
+  selected: number | null;
+  readOnly: boolean;
+  onSelect(c: Category): void;
+  onCreate(label: string, color: string): Promise<unknown>;
+  onUpdate(c: Category, label: string, color: string): Promise<unknown>;
+  onDelete(c: Category): Promise<unknown>;
+}
+
+/** The category part of the annotation popup: list, create and edit sub-states (spec 2 §4). */
+export function CategoryPanel({ categories, selected, readOnly, onSelect, onCreate, onUpdate, onDelete }: Props) {
+  const { t } = useTranslation();
+  const [sub, setSub] = useState<SubState>({ kind: 'list' });
+  const [title, setTitle] = useState('');
+  const [color, setColor] = useState<string | null>(null);
+  const [errors, setErrors] = useState<string[]>([]);
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  const open = (next: SubState) => {
+    setSub(next);
+    setTitle(next.kind === 'edit' ? next.category.label : '');
+    setColor(next.kind === 'edit' ? next.category.color_code : null);
+    setErrors([]);
+    setServerError(null);
+  };
+
+  if (sub.kind !== 'list') {
+    const editing = sub.kind === 'edit' ? sub.category.label_id : undefined;
+    const colors = freeColors(categories, editing);
+    const save = async () => {
+      const found = categoryErrors(title, color);
+      setErrors(found);
+      if (found.length) return;
+      try {
+        if (sub.kind === 'edit') await onUpdate(sub.category, title.trim(), color!);
+        else await onCreate(title.trim(), color!);
+        open({ kind: 'list' });
+      } catch (err) {
+        setServerError(err instanceof ApiError ? err.message : String(err));
+      }
+    };
+    return (
+      <div className="category-form" data-testid="category-form">
+        <label>
+          {t('annotations.category.title')}
+          <input value={title} maxLength={CATEGORY_TITLE_MAX + 5} onChange={(e) => setTitle(e.target.value)} data-testid="category-title" />
+        </label>
+        <div className="palette" role="radiogroup" aria-label={t('annotations.category.color')}>
+          {colors.map((c) => (
+            <button key={c} type="button" role="radio" aria-checked={color === c} className={`swatch${color === c ? ' swatch-on' : ''}`} style={{ background: c }} onClick={() => setColor(c)} title={c} data-testid="category-color" />
+          ))}
+        </div>
+        {errors.map((e) => (
+          <p key={e} className="field-error">{t(e as 'annotations.errors.title')}</p>
+        ))}
+        {serverError && <p className="field-error">{serverError}</p>}
+        <div className="row">
+          <button type="button" className="button" onClick={() => open({ kind: 'list' })}>{t('annotations.cancel')}</button>
+          <button type="button" className="button button-primary" onClick={save} data-testid="category-save">{t('annotations.category.save')}</button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="category-list" data-testid="category-list">
+      {categories.map((c) => (
+        <div key={c.label_id} className={`category-item${selected === c.label_id ? ' category-on' : ''}`}>
+          <button type="button" className="category-pick" onClick={() => onSelect(c)} disabled={readOnly} data-testid="category-option">
+            <span className="swatch" style={{ background: c.color_code }} aria-hidden="true" />
+            {c.label}
+          </button>
+          {!readOnly && c.type === 'custom' && (
+            <>
+              <button type="button" className="icon-button" onClick={() => open({ kind: 'edit', category: c })} aria-label={t('annotations.category.edit')}>✎</button>
+              <button type="button" className="icon-button" onClick={() => window.confirm(t('annotations.category.confirmDelete')) && void onDelete(c)} aria-label={t('annotations.category.delete')}>×</button>
+            </>
+          )}
+        </div>
+      ))}
+      {/* Spec 2 §5: the create link is hidden once there are 12 categories. */}
+      {!readOnly && categories.length < MAX_CATEGORIES && (
+        <button type="button" className="link-button" onClick={() => open({ kind: 'create' })} data-testid="category-create">
+          {t('annotations.category.create')}
+        </button>
+      )}
+    </div>
+  );
+}

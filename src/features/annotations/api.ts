@@ -1,0 +1,72 @@
+import { request } from '../../api/client';
+import { API_BASE } from '../../config';
+import type { Annotation, Category } from './model';
+
+/** Which night the calls are about. */
+export interface NightRef {
+  patientId: number;
+  night: number;
+  recordingId: number;
+}
+
+export interface AnnotationDraft {
+  kpi: string[];
+  start_time: number;
+  duration: string;
+  label: number;
+  color_code: string;
+  comment: string;
+  type?: 'custom' | 'desaturation';
+}
+
+/** The annotation and category calls of spec 2 §7. */
+export const annotationApi = {
+  async list(n: NightRef): Promise<Annotation[]> {
+    const res = await request<{ annotations: Annotation[] }>('POST', '/analytics/patient/get-annotations', { patient_id: n.patientId, night: n.night });
+    return res.data?.annotations ?? [];
+  },
+  async add(n: NightRef, draft: AnnotationDraft): Promise<Annotation[]> {
+    const res = await request<{ annotations: Annotation[] }>('POST', '/analytics/patient/new-annotations', { patient_id: n.patientId, night: n.night, ...draft });
+    return res.data?.annotations ?? [];
+  },
+  async update(a: Annotation, changes: Partial<AnnotationDraft> & { delete_flag?: 0 | 1 }): Promise<Annotation> {
+    const res = await request<{ annotation: Annotation }>('POST', '/analytics/patient/update-annotations', { annotation_map_id: a.annotation_map_id, version: a.version, ...changes });
+    return res.data!.annotation;
+  },
+  async remove(n: NightRef, ids: number[]): Promise<number> {
+    const res = await request<{ deleted: number }>('POST', '/analytics/patient/delete-annotations', { ids, patient_id: n.patientId, night: n.night });
+    return res.data?.deleted ?? 0;
+  },
+  async generate(n: NightRef, type: 'system' | 'desaturation'): Promise<{ created: number; message: string }> {
+    const res = await request<{ created: number }>('POST', '/analytics/patient/generate-system-annotations', { patient_id: n.patientId, night: n.night, type });
+    return { created: res.data?.created ?? 0, message: res.message ?? '' };
+  },
+  async categories(patientId: number): Promise<Category[]> {
+    const res = await request<{ labels: Category[] }>('POST', '/patient/get-label-list', { patient_id: patientId });
+    return res.data?.labels ?? [];
+  },
+  async addCategory(patientId: number, label: string, color: string): Promise<Category> {
+    const res = await request<{ label: Category }>('POST', '/patient/add-label', { patient_id: patientId, label, color_code: color });
+    return res.data!.label;
+  },
+  async updateCategory(c: Category, label: string, color: string): Promise<Category> {
+    const res = await request<{ label: Category }>('POST', '/patient/update-label', { label_id: c.label_id, label, color_code: color, version: c.version });
+    return res.data!.label;
+  },
+  async removeCategory(c: Category): Promise<void> {
+    await request('POST', '/patient/delete-label', { label_id: c.label_id, version: c.version });
+  },
+};
+
+/** Where the night's annotations CSV downloads from (the token goes as a header, so it is fetched). */
+export async function downloadAnnotationsCsv(n: NightRef, token: string | null): Promise<void> {
+  const res = await fetch(`${API_BASE}/analytics/patient/annotations-csv?patient_id=${n.patientId}&recording_id=${n.recordingId}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `annotations_${n.night}.csv`;
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  URL.revokeObjectURL(url);
+}
