@@ -17,7 +17,7 @@ try {
   page.on('pageerror', (e) => console.error('page error:', e.message));
   await page.goto('/');
   await signInThroughForm(page, server.url, DEMO.physician);
-  await page.waitForURL((u) => u.pathname.startsWith('/app'));
+  await page.getByTestId('dashboard').waitFor();
   await page.goto(`/app/bench?${QUERY}`);
   await page.waitForFunction(() => window.__nocturneBench?.ready || window.__nocturneBench?.error, undefined, { timeout: 300_000 });
   const error = await page.evaluate(() => window.__nocturneBench?.error);
@@ -41,9 +41,10 @@ try {
     gpu,
     date: new Date().toISOString(),
     notes: [
-      'ms; paging = synthetic keydown to the end of the first frame drawing final data (gl.finish)',
+      'ms; paging = synthetic keydown (at a random phase of the display frame) to the end of the first frame drawing final data (gl.finish); paging_work = that frame alone',
       'frame = one renderer frame incl. gl.finish; uplot_frame_p50 = setScale on 16 charts until their commit drew',
-      'uplot_ratio = uPlot full-night frame over ours for a full-night range change incl. the engine views (uplot_ratio_redraw: over a redraw alone)',
+      'uplot_ratio = uPlot full-night frame over ours for a full-night range change: engine views (worker round trip) + upload + draw (uplot_ratio_redraw: over a redraw alone)',
+      'SwiftShader (software WebGL) on CI machines; a GPU makes our frames cheaper, not uPlot\'s canvas 2D decimation',
     ],
   };
   mkdirSync('bench/results', { recursive: true });

@@ -20,7 +20,33 @@ export const PATHS = {
   deviceInstructions: '/app/documents/device-instructions',
   userManual: '/app/documents/user-manual',
   patientSheet: '/app/documents/patient-information-sheet',
+  bench: '/app/bench',
 } as const;
+
+/** /app/patients/id={id}: the patient detail screen (spec 2 §2); the id is captured as `id`. */
+export const PATIENT_DETAIL_PATTERN = /^\/app\/patients\/id=(?<id>\d+)\/?$/;
+
+/** Link to a patient's detail screen, optionally on one night (Unix seconds). */
+export function patientDetailPath(id: number | string, night?: number): string {
+  return `/app/patients/id=${id}${night === undefined ? '' : `?night=${night}`}`;
+}
+
+/** /app/patient/id={id}/edit: the edit patient screen (spec 1 §2). */
+export const EDIT_PATIENT_PATTERN = /^\/app\/patient\/id=(?<id>\d+)\/edit\/?$/;
+/** /app/view_patient_info/id={id}: the patient information view. */
+export const VIEW_PATIENT_INFO_PATTERN = /^\/app\/view_patient_info\/id=(?<id>\d+)\/?$/;
+/** Past-date deployment requests, for admins. */
+export const ADMIN_REQUESTS_PATH = '/app/admin/requests';
+
+/** Link to a patient's edit screen; `deployDevice` opens the device section. */
+export function editPatientPath(id: number | string, deployDevice = false): string {
+  return `/app/patient/id=${id}/edit${deployDevice ? '?deploy_device=true' : ''}`;
+}
+
+/** Link to a patient's information view. */
+export function viewPatientInfoPath(id: number | string): string {
+  return `/app/view_patient_info/id=${id}`;
+}
 
 /** After logout the app lands here (spec 1 §2); the guard then shows sign-in. */
 export const LOGOUT_LANDING = PATHS.dashboardAlias;

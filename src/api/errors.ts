@@ -2,12 +2,15 @@
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** Every validation or conflict message the envelope carried in data.errors (the first is `message`). */
+  readonly errors: readonly string[];
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, errors: readonly string[] = []) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.errors = errors;
   }
 }
 
@@ -36,8 +39,9 @@ export function actionForError(
 
 /** Builds an ApiError from whatever a failed response carried. */
 export function toApiError(status: number, body: unknown, fallbackMessage: string): ApiError {
-  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown };
+  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; data?: { errors?: unknown } };
   const code = typeof b.code === 'string' ? b.code : `http_${status}`;
   const message = typeof b.message === 'string' && b.message ? b.message : fallbackMessage;
-  return new ApiError(status, code, message);
+  const list = b.data && typeof b.data === 'object' && Array.isArray(b.data.errors) ? b.data.errors.filter((e): e is string => typeof e === 'string') : [];
+  return new ApiError(status, code, message, list);
 }

@@ -1,10 +1,17 @@
 import { Route, Switch } from 'wouter';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
+import { BenchPage } from '../features/bench/BenchPage';
+import { NightPage } from '../features/night/NightPage';
 import { PatientsPage } from '../features/patients/PatientsPage';
+import { AddPatientWizard } from '../features/patient-admin/AddPatientWizard';
+import { EditPatientPage } from '../features/patient-admin/edit/EditPatientPage';
+import { ViewPatientInfoPage } from '../features/patient-admin/edit/ViewPatientInfoPage';
+import { DataCenterPage } from '../features/datacenter/DataCenterPage';
+import { DeployRequestsPage } from '../features/admin/DeployRequestsPage';
 import { PlaceholderPage } from '../features/placeholders/PlaceholderPage';
 import { NotFound } from '../features/shell/NotFound';
 import { StaticRoutes } from '../features/static/StaticRoutes';
-import { PATHS } from '../routes';
+import { ADMIN_REQUESTS_PATH, EDIT_PATIENT_PATTERN, PATHS, PATIENT_DETAIL_PATTERN, VIEW_PATIENT_INFO_PATTERN } from '../routes';
 import type { Capabilities } from '../state/roles';
 
 /** The pages inside the shell. A route a role may not open is simply absent: it 404s. */
@@ -14,25 +21,20 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       <Route path={PATHS.dashboard} component={DashboardPage} />
       <Route path={PATHS.dashboardAlias} component={DashboardPage} />
       <Route path={PATHS.patients} component={PatientsPage} />
+      <Route path={PATIENT_DETAIL_PATTERN}>{(params) => <NightPage patientId={Number(params.id)} />}</Route>
+      <Route path={PATHS.bench} component={BenchPage} />
       <Route path={PATHS.realtime}>
         <PlaceholderPage id="realtime" />
       </Route>
       <Route path={PATHS.deviceConfig}>
         <PlaceholderPage id="deviceConfig" />
       </Route>
-      <Route path={PATHS.dataCenter}>
-        <PlaceholderPage id="dataCenter" />
-      </Route>
-      {caps.addPatient && (
-        <Route path={PATHS.newPatient}>
-          <PlaceholderPage id="addPatient" />
-        </Route>
-      )}
-      {caps.addPatient && (
-        <Route path={PATHS.addPatient}>
-          <PlaceholderPage id="addPatient" />
-        </Route>
-      )}
+      <Route path={PATHS.dataCenter} component={DataCenterPage} />
+      <Route path={EDIT_PATIENT_PATTERN}>{(params) => <EditPatientPage key={params.id} patientId={Number(params.id)} />}</Route>
+      <Route path={VIEW_PATIENT_INFO_PATTERN}>{(params) => <ViewPatientInfoPage key={params.id} patientId={Number(params.id)} />}</Route>
+      <Route path={ADMIN_REQUESTS_PATH} component={DeployRequestsPage} />
+      {caps.addPatient && <Route path={PATHS.newPatient} component={AddPatientWizard} />}
+      {caps.addPatient && <Route path={PATHS.addPatient} component={AddPatientWizard} />}
       <Route>
         <StaticRoutes fallback={<NotFound />} />
       </Route>

@@ -3,6 +3,7 @@ import { configureClient } from '../api/client';
 import { api } from '../api/endpoints';
 import { actionForError } from '../api/errors';
 import { queryClient } from '../api/queryClient';
+import { clearChannelCache } from '../cache/channelCache';
 import { LOGOUT_LANDING, PATHS } from '../routes';
 import { clearEverything, session, signOut } from '../state/session';
 
@@ -37,5 +38,6 @@ export async function logout(): Promise<void> {
   }
   signOut();
   queryClient.clear();
+  await clearChannelCache();
   navigate(LOGOUT_LANDING, { replace: true });
 }

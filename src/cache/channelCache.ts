@@ -1,0 +1,93 @@
+// Local cache of channel data (spec 2 §9): an IndexedDB database with two stores,
+// channel data and access time. Entries not read for 7 days are deleted when it opens;
+// logout clears it. Without IndexedDB every call quietly does nothing.
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+
+export const CACHE_DB = 'nocturne-cache';
+export const CACHE_MAX_AGE_MS = 604_800_000;
+const STORE_DATA = 'channel-data';
+const STORE_ACCESS = 'access-time';
+
+interface CacheSchema extends DBSchema {
+  'channel-data': { key: string; value: ArrayBuffer };
+  'access-time': { key: string; value: number };
+}
+
+let opening: Promise<IDBPDatabase<CacheSchema> | null> | null = null;
+
+/** Keys whose access time is older than maxAge at `now` (pure; the open-time sweep uses it). */
+export function expiredKeys(entries: readonly (readonly [string, number])[], now: number, maxAge = CACHE_MAX_AGE_MS): string[] {
+  return entries.filter(([, at]) => now - at > maxAge).map(([key]) => key);
+}
+
+async function open(): Promise<IDBPDatabase<CacheSchema> | null> {
+  if (typeof indexedDB === 'undefined') return null;
+  try {
+    const db = await openDB<CacheSchema>(CACHE_DB, 1, {
+      upgrade(d) {
+        d.createObjectStore(STORE_DATA);
+        d.createObjectStore(STORE_ACCESS);
+      },
+    });
+    const tx = db.transaction([STORE_DATA, STORE_ACCESS], 'readwrite');
+    const access = tx.objectStore(STORE_ACCESS);
+    const keys = await access.getAllKeys();
+    const times = await access.getAll();
+    for (const key of expiredKeys(keys.map((k, i) => [k, times[i]!] as const), Date.now())) {
+      void tx.objectStore(STORE_DATA).delete(key);
+      void access.delete(key);
+    }
+    await tx.done;
+    return db;
+  } catch (error) {
+    console.warn('Channel cache unavailable', error);
+    return null;
+  }
+}
+
+function db(): Promise<IDBPDatabase<CacheSchema> | null> {
+  opening ??= open();
+  return opening;
+}
+
+/** Cached bytes of a channel, or null; a hit refreshes its access time. */
+export async function readChannel(key: string): Promise<ArrayBuffer | null> {
+  const d = await db();
+  if (!d) return null;
+  try {
+    const bytes = await d.get(STORE_DATA, key);
+    if (!bytes) return null;
+    void d.put(STORE_ACCESS, Date.now(), key);
+    return bytes;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores a channel's bytes with the current access time. */
+export async function writeChannel(key: string, bytes: ArrayBuffer): Promise<void> {
+  const d = await db();
+  if (!d) return;
+  try {
+    const tx = d.transaction([STORE_DATA, STORE_ACCESS], 'readwrite');
+    void tx.objectStore(STORE_DATA).put(bytes, key);
+    void tx.objectStore(STORE_ACCESS).put(Date.now(), key);
+    await tx.done;
+  } catch (error) {
+    console.warn('Channel cache write failed', key, error);
+  }
+}
+
+/** Empties both stores (logout). */
+export async function clearChannelCache(): Promise<void> {
+  const d = await db();
+  if (!d) return;
+  try {
+    const tx = d.transaction([STORE_DATA, STORE_ACCESS], 'readwrite');
+    void tx.objectStore(STORE_DATA).clear();
+    void tx.objectStore(STORE_ACCESS).clear();
+    await tx.done;
+  } catch (error) {
+    console.warn('Channel cache could not be cleared', error);
+  }
+}

@@ -1,0 +1,181 @@
+// Feeds engine views to the renderer. It asks the engine for the visible window plus one
+// window on each side, aligned to the column grid, so a page step (20% of the window) is
+// drawn at once from buffers already on the GPU (only uniforms change) while the next
+// margin is fetched in the background. One request is in flight at a time; the latest
+// range wins.
+import type { ChannelRef, ViewResult } from '../../engine/index';
+import type { ChartRenderer } from './gl/renderer';
+import type { ChartBlock, Rgba } from './gl/block';
+import { buildRuns, buildVertices, maxFloats, type M4Columns, type SeriesStyle } from './core/geometry';
+import { span, type TimeRange } from './core/range';
+
+/** The part of the signal API the feeder needs (workers/protocol.ts SignalApi.views). */
+export interface ViewSource {
+  views(refs: readonly ChannelRef[], t0: number, t1: number, pixels: number): Promise<ViewResult[]>;
+}
+
+/** One thing drawn from one channel into one block. */
+export interface FeedSeries {
+  block: ChartBlock;
+  /** Layer key inside the block. */
+  key: string;
+  ref: ChannelRef;
+  /** 'runs': shade columns below 0.5 (SQB artefacts) instead of drawing a line. */
+  style: SeriesStyle | 'runs';
+  color: Rgba;
+  visible?: boolean;
+}
+
+interface Fetched extends TimeRange {
+  pxMs: number;
+}
+
+const refKey = (r: ChannelRef) => `${r.night}\u0000${r.code}`;
+
+/** Share of a window left before the fetched margin's edge that triggers a background refetch. */
+const EDGE_FRACTION = 0.5;
+
+export class ViewFeeder {
+  private series: FeedSeries[] = [];
+  private fetched: Fetched | null = null;
+  private inflight = false;
+  private generation = 0;
+  private scratch = new Float32Array(0);
+  private range: TimeRange = { t0: 0, t1: 1 };
+  /** Latest view of each channel, for tooltips. */
+  readonly latest = new Map<string, ViewResult>();
+  private listeners = new Set<() => void>();
+
+  constructor(
+    private readonly source: ViewSource,
+    private readonly renderer: ChartRenderer,
+    private readonly domain: () => TimeRange,
+    /** Width of the plots in CSS pixels (all blocks share it). */
+    private readonly width: () => number,
+  ) {}
+
+  /** Replaces what is drawn; refetches. */
+  setSeries(series: FeedSeries[]): void {
+    this.series = series;
+    this.fetched = null;
+    this.generation++;
+    this.schedule();
+  }
+
+  /** Shows or hides every layer with this key (threshold and artefact toggles). */
+  setVisible(key: string, visible: boolean): void {
+    for (const s of this.series) {
+      if (s.key === key) {
+        s.visible = visible;
+        this.renderer.setVisible(s.block, s.key, visible);
+      }
+    }
+  }
+
+  /** A new shared range: draw now with what the GPU has, fetch what is missing. */
+  update(range: TimeRange): void {
+    this.range = range;
+    this.renderer.range = range;
+    this.renderer.requestFrame();
+    if (!this.covers(range) || this.nearEdge(range)) this.schedule();
+  }
+
+  /** The plot width changed: the columns must be recomputed. */
+  resized(): void {
+    this.fetched = null;
+    this.schedule();
+  }
+
+  /** Whether the buffers hold `range` at its own resolution (the frame is final). */
+  covers(range: TimeRange = this.range): boolean {
+    const f = this.fetched;
+    if (!f || this.series.length === 0) return this.series.length === 0;
+    const pxMs = span(range) / Math.max(1, Math.round(this.width()));
+    return f.t0 <= range.t0 + 1e-3 && f.t1 >= range.t1 - 1e-3 && Math.abs(f.pxMs - pxMs) <= pxMs * 0.01;
+  }
+
+  /** Hears about each arrival of data (tooltips, tests). */
+  onData(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private nearEdge(range: TimeRange): boolean {
+    const f = this.fetched;
+    if (!f) return true;
+    const d = this.domain();
+    const margin = span(range) * EDGE_FRACTION;
+    // A fetched edge within a column of the night's edge is the night's edge.
+    return (range.t0 - f.t0 < margin && f.t0 > d.t0 + f.pxMs) || (f.t1 - range.t1 < margin && f.t1 < d.t1 - f.pxMs);
+  }
+
+  /** The window to fetch for `range`: one window each side, on the column grid, inside the night. */
+  private target(range: TimeRange): { t0: number; t1: number; pixels: number; pxMs: number } {
+    const d = this.domain();
+    const w = span(range);
+    const columns = Math.max(1, Math.round(this.width()));
+    const pxMs = w / columns;
+    const t0 = Math.max(d.t0, d.t0 + Math.floor((range.t0 - w - d.t0) / pxMs) * pxMs);
+    const t1 = Math.min(d.t1, range.t1 + w);
+    const pixels = Math.min(100_000, Math.max(1, Math.ceil((t1 - t0) / pxMs)));
+    return { t0, t1: t0 + pixels * pxMs, pixels, pxMs };
+  }
+
+  private schedule(): void {
+    if (this.inflight) return;
+    if (this.series.length === 0 || this.width() < 1) return;
+    this.inflight = true;
+    void this.fetch().finally(() => {
+      this.inflight = false;
+      // The range moved on, or the series changed while computing: fetch again.
+      if (!this.covers(this.range) || this.nearEdge(this.range)) this.schedule();
+    });
+  }
+
+  private async fetch(): Promise<void> {
+    const generation = this.generation;
+    const target = this.target(this.range);
+    const refs = new Map<string, ChannelRef>();
+    for (const s of this.series) refs.set(refKey(s.ref), s.ref);
+    const list = [...refs.values()];
+    let views: ViewResult[];
+    try {
+      views = await this.source.views(list, target.t0, target.t1, target.pixels);
+    } catch (error) {
+      console.warn('Chart data could not be computed', error);
+      this.fetched = { t0: target.t0, t1: target.t1, pxMs: target.pxMs };
+      return;
+    }
+    if (generation !== this.generation) {
+      // The series changed while computing: fetch again for the new set.
+      this.fetched = null;
+      return;
+    }
+    const byRef = new Map<string, ViewResult>();
+    list.forEach((ref, i) => byRef.set(refKey(ref), views[i]!));
+    const need = maxFloats(target.pixels);
+    if (this.scratch.length < need) this.scratch = new Float32Array(need);
+    for (const s of this.series) {
+      const view = byRef.get(refKey(s.ref));
+      if (!view) continue;
+      const cols = view as M4Columns;
+      const runs = s.style === 'runs';
+      const n = runs ? buildRuns(cols, 0.5, this.scratch) : buildVertices(cols, s.style as SeriesStyle, this.scratch);
+      this.renderer.setLayer(s.block, s.key, this.scratch, n, {
+        origin: view.origin,
+        kind: runs ? 'fill' : (s.style as SeriesStyle),
+        color: s.color,
+        clipY: runs,
+        visible: s.visible ?? true,
+      });
+    }
+    for (const [key, view] of byRef) this.latest.set(key, view);
+    this.fetched = { t0: target.t0, t1: target.t1, pxMs: target.pxMs };
+    for (const l of this.listeners) l();
+  }
+
+  /** The latest view of a channel (tooltips). */
+  viewOf(ref: ChannelRef): ViewResult | undefined {
+    return this.latest.get(refKey(ref));
+  }
+}

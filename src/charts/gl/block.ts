@@ -1,0 +1,37 @@
+// A chart block as the renderer sees it: a DOM box to draw into, a time range, a value
+// range and layers of persistent GPU buffers. Framework-free; React components own one.
+import type REGL from 'regl';
+import type { TimeRange } from '../core/range';
+import type { SeriesStyle } from '../core/geometry';
+
+/** RGBA, 0..1. */
+export type Rgba = readonly [number, number, number, number];
+
+/** One GPU buffer of vertices and how to draw it. */
+export interface Layer {
+  buffer: REGL.Buffer;
+  /** Floats the buffer can hold. */
+  capacity: number;
+  vertices: number;
+  /** float64 ms the buffer's x values are relative to; null: x is already in clip space (bands). */
+  origin: number | null;
+  /** lines and steps are LINES; points are POINTS; fills are TRIANGLES. */
+  kind: SeriesStyle | 'fill';
+  color: Rgba;
+  /** Fills drawn in a fixed -1..1 value space (artefact runs) instead of the block's value range. */
+  clipY: boolean;
+  visible: boolean;
+}
+
+/** Where and what one block draws. */
+export class ChartBlock {
+  /** The plot area; the renderer reads its box each frame. */
+  el: HTMLElement | null = null;
+  /** The x-range drawn; null follows the renderer's shared range. */
+  fixedRange: TimeRange | null = null;
+  yMin = 0;
+  yMax = 1;
+  /** Layers in drawing order (bands and artefacts first, then series). */
+  readonly layers = new Map<string, Layer>();
+  constructor(readonly id: string) {}
+}

@@ -1,0 +1,233 @@
+// The one WebGL context of a screen. Every chart block is a DOM box; each frame the
+// renderer reads the boxes and draws each block into its own viewport and scissor
+// rectangle of a single canvas that covers the viewport. Buffers persist between frames;
+// a pan or page step only changes uniforms. Frames are requested, never drawn directly:
+// at most one draw per animation frame, whatever asks for it.
+import createREGL from 'regl';
+import type REGL from 'regl';
+import type { TimeRange } from '../core/range';
+import { ChartBlock, type Layer, type Rgba } from './block';
+import { stats } from './stats';
+
+interface DrawProps {
+  buffer: REGL.Buffer;
+  count: number;
+  color: Rgba;
+  xOffset: number;
+  xScale: number;
+  yMin: number;
+  yScale: number;
+  viewport: { x: number; y: number; width: number; height: number };
+  scissor: { x: number; y: number; width: number; height: number };
+  pointSize: number;
+}
+
+/** What one frame did, for the benchmark. */
+export interface FrameInfo {
+  start: number;
+  end: number;
+  blocks: number;
+  /** Whether `isComplete()` said the data drawn covers the current range. */
+  complete: boolean;
+}
+
+export interface RendererOptions {
+  /** Called after each frame (benchmark). */
+  onFrame?: (info: FrameInfo) => void;
+  /** Whether the data now drawn is final for the range (benchmark's "painted"). */
+  isComplete?: () => boolean;
+  /** Wait for the GPU after each frame so frame times are real (benchmark only). */
+  finish?: boolean;
+}
+
+const VERT = `
+precision highp float;
+attribute vec2 position;
+uniform float xOffset, xScale, yMin, yScale, pointSize;
+void main() {
+  // x arrives in ms from a view-local origin; the float64 rebasing happened on the CPU.
+  gl_Position = vec4((position.x + xOffset) * xScale - 1.0, (position.y - yMin) * yScale - 1.0, 0.0, 1.0);
+  gl_PointSize = pointSize;
+}`;
+
+const FRAG = `
+precision mediump float;
+uniform vec4 color;
+void main() { gl_FragColor = color; }`;
+
+/** Draws every registered block into one canvas. */
+export class ChartRenderer {
+  readonly regl: REGL.Regl;
+  private readonly blocks = new Set<ChartBlock>();
+  private readonly draws: Record<'line' | 'step' | 'points' | 'fill', REGL.DrawCommand>;
+  private frameRequested = 0;
+  private lastTick = -1;
+  private framesThisTick = 0;
+  private destroyed = false;
+  /** The range every block without a fixed range draws. */
+  range: TimeRange = { t0: 0, t1: 1 };
+
+  constructor(readonly canvas: HTMLCanvasElement, private readonly options: RendererOptions = {}) {
+    this.regl = createREGL({ canvas, attributes: { antialias: false, alpha: true, premultipliedAlpha: false, preserveDrawingBuffer: false } });
+    const make = (primitive: REGL.PrimitiveType) =>
+      this.regl<{}, {}, DrawProps>({
+        vert: VERT,
+        frag: FRAG,
+        primitive,
+        attributes: { position: { buffer: this.regl.prop<DrawProps, 'buffer'>('buffer'), size: 2 } },
+        uniforms: {
+          color: this.regl.prop<DrawProps, 'color'>('color'),
+          xOffset: this.regl.prop<DrawProps, 'xOffset'>('xOffset'),
+          xScale: this.regl.prop<DrawProps, 'xScale'>('xScale'),
+          yMin: this.regl.prop<DrawProps, 'yMin'>('yMin'),
+          yScale: this.regl.prop<DrawProps, 'yScale'>('yScale'),
+          pointSize: this.regl.prop<DrawProps, 'pointSize'>('pointSize'),
+        },
+        count: this.regl.prop<DrawProps, 'count'>('count'),
+        viewport: this.regl.prop<DrawProps, 'viewport'>('viewport'),
+        scissor: { enable: true, box: this.regl.prop<DrawProps, 'scissor'>('scissor') },
+        depth: { enable: false },
+        blend: { enable: true, func: { srcRGB: 'src alpha', srcAlpha: 1, dstRGB: 'one minus src alpha', dstAlpha: 1 } },
+      });
+    this.draws = { line: make('lines'), step: make('lines'), points: make('points'), fill: make('triangles') };
+    window.addEventListener('scroll', this.requestFrame, { passive: true });
+    window.addEventListener('resize', this.requestFrame);
+  }
+
+  /** Registers a block; returns it for the caller to fill. */
+  addBlock(id: string): ChartBlock {
+    const block = new ChartBlock(id);
+    this.blocks.add(block);
+    return block;
+  }
+
+  /** Unregisters a block and frees its buffers. */
+  removeBlock(block: ChartBlock): void {
+    // After destroy() the context took every buffer with it (unmount order is parent first).
+    if (this.destroyed) return;
+    for (const layer of block.layers.values()) layer.buffer.destroy();
+    block.layers.clear();
+    this.blocks.delete(block);
+    this.requestFrame();
+  }
+
+  /**
+   * Puts `data` (the first `vertices` x,y pairs) into a block's layer, reusing its GPU
+   * buffer when it is large enough.
+   */
+  setLayer(block: ChartBlock, key: string, data: Float32Array, vertices: number, spec: Omit<Layer, 'buffer' | 'capacity' | 'vertices' | 'visible'> & { visible?: boolean }): void {
+    if (this.destroyed) return;
+    const floats = vertices * 2;
+    let layer = block.layers.get(key);
+    if (!layer || layer.capacity < floats) {
+      layer?.buffer.destroy();
+      const capacity = Math.max(floats, 64);
+      layer = { ...spec, visible: spec.visible ?? true, vertices: 0, capacity, buffer: this.regl.buffer({ usage: 'dynamic', type: 'float', length: capacity * 4 }) };
+      block.layers.set(key, layer);
+    }
+    Object.assign(layer, spec, { vertices });
+    if (spec.visible !== undefined) layer.visible = spec.visible;
+    if (floats > 0) layer.buffer.subdata(data.subarray(0, floats));
+    this.requestFrame();
+  }
+
+  /** Shows or hides a layer without touching its buffer. */
+  setVisible(block: ChartBlock, key: string, visible: boolean): void {
+    const layer = block.layers.get(key);
+    if (layer && layer.visible !== visible) {
+      layer.visible = visible;
+      this.requestFrame();
+    }
+  }
+
+  /** Asks for a frame; many requests before the next animation frame make one draw. */
+  readonly requestFrame = (): void => {
+    if (this.frameRequested || this.destroyed) return;
+    this.frameRequested = requestAnimationFrame(this.frame);
+  };
+
+  private readonly frame = (tick: number): void => {
+    this.frameRequested = 0;
+    if (this.destroyed) return;
+    const s = stats();
+    if (tick === this.lastTick) this.framesThisTick++;
+    else { this.lastTick = tick; this.framesThisTick = 1; }
+    s.maxFramesPerTick = Math.max(s.maxFramesPerTick, this.framesThisTick);
+    const start = performance.now();
+    const drawn = this.draw();
+    if (this.options.finish) this.regl._gl.finish();
+    const end = performance.now();
+    s.frames++;
+    const complete = this.options.isComplete?.() ?? true;
+    s.lastFrameComplete = complete;
+    this.options.onFrame?.({ start, end, blocks: drawn, complete });
+  };
+
+  /** Draws every block that intersects the canvas; returns how many. */
+  private draw(): number {
+    const canvas = this.canvas;
+    const dpr = window.devicePixelRatio || 1;
+    const box = canvas.getBoundingClientRect();
+    const width = Math.max(1, Math.round(box.width * dpr));
+    const height = Math.max(1, Math.round(box.height * dpr));
+    if (canvas.width !== width || canvas.height !== height) {
+      canvas.width = width;
+      canvas.height = height;
+    }
+    this.regl.poll();
+    this.regl.clear({ color: [0, 0, 0, 0] });
+    const s = stats();
+    let drawn = 0;
+    for (const block of this.blocks) {
+      if (!block.el || !block.el.isConnected) continue;
+      const r = block.el.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) continue;
+      // Block box in canvas pixels, GL origin at the bottom left.
+      const vx = (r.left - box.left) * dpr;
+      const vy = (box.bottom - r.bottom) * dpr;
+      const vw = r.width * dpr;
+      const vh = r.height * dpr;
+      const sx0 = Math.max(0, Math.floor(vx));
+      const sy0 = Math.max(0, Math.floor(vy));
+      const sx1 = Math.min(width, Math.ceil(vx + vw));
+      const sy1 = Math.min(height, Math.ceil(vy + vh));
+      if (sx1 <= sx0 || sy1 <= sy0) continue;
+      const viewport = { x: vx, y: vy, width: vw, height: vh };
+      const scissor = { x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0 };
+      const range = block.fixedRange ?? this.range;
+      const spanMs = Math.max(1e-9, range.t1 - range.t0);
+      const yScale = 2 / Math.max(1e-12, block.yMax - block.yMin);
+      // Fills (bands, artefacts) under the lines, whatever order they were added in.
+      for (const layer of [...block.layers.values()].sort((a, b) => Number(b.kind === 'fill') - Number(a.kind === 'fill'))) {
+        if (!layer.visible || layer.vertices === 0) continue;
+        const clipX = layer.origin === null;
+        this.draws[layer.kind]({
+          buffer: layer.buffer,
+          count: layer.vertices,
+          color: layer.color,
+          // float64 here: origin - t0 is small, so float32 keeps sub-ms precision in the shader.
+          xOffset: clipX ? 1 : layer.origin! - range.t0,
+          xScale: clipX ? 1 : 2 / spanMs,
+          yMin: layer.clipY ? -1 : block.yMin,
+          yScale: layer.clipY ? 1 : yScale,
+          viewport,
+          scissor,
+          pointSize: 3 * dpr,
+        });
+        s.drawCalls++;
+      }
+      drawn++;
+    }
+    return drawn;
+  }
+
+  /** Releases the context and every buffer. */
+  destroy(): void {
+    this.destroyed = true;
+    if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
+    window.removeEventListener('scroll', this.requestFrame);
+    window.removeEventListener('resize', this.requestFrame);
+    this.blocks.clear();
+    this.regl.destroy();
+  }
+}

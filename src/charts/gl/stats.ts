@@ -1,0 +1,37 @@
+// Counters the e2e tests and the benchmark read on window.__nocturneStats. They cost a
+// few increments; nothing in the app reads them.
+
+export interface NocturneStats {
+  /** Frames the renderer drew (each inside one animation frame callback). */
+  frames: number;
+  /** GL draw calls issued. */
+  drawCalls: number;
+  /** Most frames drawn within one animation frame tick (must stay ≤ 1). */
+  maxFramesPerTick: number;
+  /** Whether the last frame drew data final for its range (not a stretched older view). */
+  lastFrameComplete: boolean;
+  /** Renders of the review screen's components, by component name. */
+  renders: Record<string, number>;
+}
+
+declare global {
+  interface Window {
+    __nocturneStats?: NocturneStats;
+  }
+}
+
+const fresh = (): NocturneStats => ({ frames: 0, drawCalls: 0, maxFramesPerTick: 0, lastFrameComplete: false, renders: {} });
+const fallback = fresh();
+
+/** The shared counters (on window in a browser). */
+export function stats(): NocturneStats {
+  if (typeof window === 'undefined') return fallback;
+  window.__nocturneStats ??= fresh();
+  return window.__nocturneStats;
+}
+
+/** Counts one render of a component (call in its body). */
+export function countRender(name: string): void {
+  const s = stats();
+  s.renders[name] = (s.renders[name] ?? 0) + 1;
+}

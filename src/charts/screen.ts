@@ -1,0 +1,112 @@
+// A chart screen without React: one renderer, one shared view range, one feeder, the
+// keyboard. Components register blocks and their series; a range change updates the
+// renderer's uniforms and the feeder directly, never through a component render.
+import type { ChannelRef } from '../../engine/index';
+import type { TimeRange } from './core/range';
+import type { SeriesStyle } from './core/geometry';
+import { buildBands } from './core/geometry';
+import type { ChartBlock, Rgba } from './gl/block';
+import { ChartRenderer, type RendererOptions } from './gl/renderer';
+import { ViewFeeder, type FeedSeries, type ViewSource } from './feeder';
+import { createViewStore, type ViewController } from '../state/view';
+
+/** One series of a block. */
+export interface BlockSeries {
+  ref: ChannelRef;
+  style: SeriesStyle;
+  color: Rgba;
+}
+
+/** What a block draws besides its series. */
+export interface BlockExtras {
+  /** SQB channel whose bad-signal runs shade the block when artefacts are on. */
+  artefacts?: ChannelRef | null;
+}
+
+export const BAND_COLORS = {
+  moderate: [0.98, 0.8, 0.1, 0.28] as Rgba,
+  severe: [0.9, 0.15, 0.12, 0.22] as Rgba,
+  artefact: [0.45, 0.5, 0.58, 0.22] as Rgba,
+};
+
+const BAND_SCRATCH = new Float32Array(12 * 8);
+
+export class ChartScreen {
+  readonly view: ViewController;
+  readonly renderer: ChartRenderer;
+  readonly feeder: ViewFeeder;
+  private readonly entries = new Map<ChartBlock, { series: BlockSeries[]; extras: BlockExtras }>();
+  private plotWidth = 0;
+  private flags = { thresholds: false, artefacts: false };
+  private readonly unsubscribe: () => void;
+  private destroyed = false;
+
+  constructor(canvas: HTMLCanvasElement, source: ViewSource, domain: TimeRange, options: RendererOptions = {}) {
+    this.view = createViewStore(domain);
+    this.renderer = new ChartRenderer(canvas, { ...options, isComplete: () => this.feeder.covers() });
+    this.feeder = new ViewFeeder(source, this.renderer, () => this.view.store.state.domain, () => this.plotWidth);
+    this.unsubscribe = this.view.onRange((range) => this.feeder.update(range));
+    this.feeder.update(this.view.store.state.range);
+  }
+
+  /** Width of the plot areas in CSS pixels; columns follow it. */
+  setPlotWidth(width: number): void {
+    const w = Math.round(width);
+    if (w === this.plotWidth || w < 1) return;
+    this.plotWidth = w;
+    this.feeder.resized();
+  }
+
+  get width(): number {
+    return this.plotWidth;
+  }
+
+  /** Registers or replaces what a block draws. */
+  setBlock(block: ChartBlock, series: BlockSeries[], extras: BlockExtras = {}): void {
+    this.entries.set(block, { series, extras });
+    this.refeed();
+  }
+
+  /** Forgets a block (its component unmounted). */
+  dropBlock(block: ChartBlock): void {
+    this.entries.delete(block);
+    this.renderer.removeBlock(block);
+    if (!this.destroyed) this.refeed();
+  }
+
+  /** Threshold bands of a block (value ranges); shown when thresholds are on. */
+  setBands(block: ChartBlock, moderate: readonly (readonly [number, number])[], severe: readonly (readonly [number, number])[]): void {
+    for (const [key, ranges, color] of [['bands-moderate', moderate, BAND_COLORS.moderate], ['bands-severe', severe, BAND_COLORS.severe]] as const) {
+      const n = buildBands(ranges, BAND_SCRATCH);
+      this.renderer.setLayer(block, key, BAND_SCRATCH, n, { origin: null, kind: 'fill', color, clipY: false, visible: this.flags.thresholds });
+    }
+  }
+
+  /** Thresholds and artefacts toggles: layer visibility only, no refetch. */
+  setFlags(flags: { thresholds: boolean; artefacts: boolean }): void {
+    this.flags = flags;
+    for (const block of this.entries.keys()) {
+      this.renderer.setVisible(block, 'bands-moderate', flags.thresholds);
+      this.renderer.setVisible(block, 'bands-severe', flags.thresholds);
+    }
+    this.feeder.setVisible('artefacts', flags.artefacts);
+  }
+
+  private refeed(): void {
+    const list: FeedSeries[] = [];
+    for (const [block, { series, extras }] of this.entries) {
+      if (extras.artefacts) {
+        list.push({ block, key: 'artefacts', ref: extras.artefacts, style: 'runs', color: BAND_COLORS.artefact, visible: this.flags.artefacts });
+      }
+      series.forEach((s, i) => list.push({ block, key: `series-${i}`, ref: s.ref, style: s.style, color: s.color }));
+    }
+    this.feeder.setSeries(list);
+  }
+
+  /** Releases the WebGL context. */
+  destroy(): void {
+    this.destroyed = true;
+    this.unsubscribe();
+    this.renderer.destroy();
+  }
+}

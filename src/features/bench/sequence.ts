@@ -1,0 +1,209 @@
+// The scripted benchmark sequence: arrow-key paging in 30-s windows, zooming in and out,
+// full-night pans and full-night redraws, on our renderer and on uPlot with the same data.
+import type { FrameInfo } from '../../charts/gl/renderer';
+import type { ChartScreen } from '../../charts/screen';
+import type { PresetId } from '../../charts/core/time';
+import { percentile } from './synthetic';
+
+/** Frames of our renderer as they are drawn, and waiting for the next final one. */
+export class FrameLog {
+  readonly frames: FrameInfo[] = [];
+  private waiters: ((f: FrameInfo) => void)[] = [];
+
+  readonly push = (f: FrameInfo): void => {
+    this.frames.push(f);
+    if (!f.complete) return;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w(f);
+  };
+
+  /** The next frame that drew final data for its range. */
+  nextComplete(timeoutMs = 10_000): Promise<FrameInfo> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no complete frame')), timeoutMs);
+      this.waiters.push((f) => {
+        clearTimeout(timer);
+        resolve(f);
+      });
+    });
+  }
+}
+
+const nextFrame = () => new Promise<number>((r) => requestAnimationFrame(r));
+
+async function settle(screen: ChartScreen, log: FrameLog): Promise<void> {
+  screen.renderer.requestFrame();
+  for (let i = 0; i < 200; i++) {
+    await nextFrame();
+    await nextFrame();
+    if (screen.feeder.covers() && log.frames.at(-1)?.complete) return;
+  }
+}
+
+/** Times an action from its start to the end of the first final frame after it. */
+async function timed(screen: ChartScreen, log: FrameLog, action: () => void): Promise<number> {
+  const waiting = log.nextComplete();
+  const t = performance.now();
+  action();
+  // An action that changes nothing (a pan already at the edge) still ends on a frame.
+  screen.renderer.requestFrame();
+  const f = await waiting;
+  await nextFrame();
+  return f.end - t;
+}
+
+/**
+ * Times a full-night range change as work: from the action until the feeder has the
+ * engine's new views, plus the frame that draws them — the idle wait for the display's
+ * next frame left out, as uPlot's synchronous redraw has none.
+ */
+async function timedWork(screen: ChartScreen, log: FrameLog, action: () => void): Promise<number> {
+  const arrived = new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no views arrived')), 10_000);
+    const off = screen.feeder.onData(() => {
+      off();
+      clearTimeout(timer);
+      resolve(performance.now());
+    });
+  });
+  const waiting = log.nextComplete();
+  const t = performance.now();
+  action();
+  const dataAt = await arrived;
+  const f = await waiting;
+  await nextFrame();
+  return dataAt - t + (f.end - f.start);
+}
+
+/** Waits a random part of a frame interval: real key presses arrive at any phase of the display's frame. */
+const randomPhase = () => new Promise((r) => setTimeout(r, Math.random() * 16));
+
+export interface OurResults {
+  paging: number[];
+  /** Duration of the frame that drew each page step (our share of the latency). */
+  pagingWork: number[];
+  zoom: number[];
+  pan: number[];
+  fullChange: number[];
+  fullRedraw: number[];
+  frames: number[];
+}
+
+/** Runs the sequence on our screen. Keys go through the real keydown handler. */
+export async function runOurs(screen: ChartScreen, log: FrameLog): Promise<OurResults> {
+  const { dispatch } = screen.view;
+  const domain = screen.view.store.state.domain;
+  const first = log.frames.length;
+  await settle(screen, log);
+
+  const fullRedraw: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const waiting = log.nextComplete();
+    screen.renderer.requestFrame();
+    const f = await waiting;
+    fullRedraw.push(f.end - f.start);
+    await nextFrame();
+  }
+  const fullChange: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    // 95% of the night: new columns, so the engine recomputes every view.
+    fullChange.push(await timedWork(screen, log, () => dispatch({ type: 'zoom', range: { t0: domain.t0 + (domain.t1 - domain.t0) * 0.05, t1: domain.t1 } })));
+    fullChange.push(await timedWork(screen, log, () => dispatch({ type: 'reset' })));
+  }
+
+  dispatch({ type: 'preset', preset: '30s' });
+  await settle(screen, log);
+  const paging: number[] = [];
+  const pagingWork: number[] = [];
+  // Warm-up steps (JIT, first buffer growth) are not measured, as in bench/timing.ts.
+  for (let i = 0; i < 40; i++) {
+    await randomPhase();
+    await timed(screen, log, () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true })));
+  }
+  dispatch({ type: 'preset', preset: '30s' });
+  await settle(screen, log);
+  for (let i = 0; i < 100; i++) {
+    const key = i % 40 < 30 ? 'ArrowRight' : 'ArrowLeft';
+    await randomPhase();
+    paging.push(await timed(screen, log, () => window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }))));
+    const f = log.frames.at(-1)!;
+    pagingWork.push(f.end - f.start);
+  }
+
+  const zoom: number[] = [];
+  const presets: PresetId[] = ['1m', '3m', '5m', '8m', '10m', '20m', 'full', '20m', '10m', '5m', '1m', '30s'];
+  for (const preset of presets) zoom.push(await timed(screen, log, () => dispatch({ type: 'preset', preset })));
+
+  const pan: number[] = [];
+  dispatch({ type: 'zoom', range: { t0: domain.t0, t1: domain.t0 + 3_600_000 } });
+  await settle(screen, log);
+  for (let i = 0; i <= 20; i++) {
+    const at = domain.t0 + ((domain.t1 - domain.t0) * i) / 20;
+    pan.push(await timed(screen, log, () => dispatch({ type: 'moveTo', at })));
+  }
+  dispatch({ type: 'reset' });
+  await settle(screen, log);
+  const frames = log.frames.slice(first).map((f) => f.end - f.start);
+  return { paging, pagingWork, zoom, pan, fullChange, fullRedraw, frames };
+}
+
+/** The subset of uPlot's instance API the peer run uses. */
+export interface UplotLike {
+  setScale(key: string, limits: { min: number; max: number }): void;
+}
+
+export interface PeerResults {
+  full: number[];
+  paging: number[];
+}
+
+/** Times uPlot redraws: setScale on every chart, until its microtask commit has drawn. */
+export async function runUplot(plots: readonly UplotLike[], t0s: number, t1s: number): Promise<PeerResults> {
+  const frame = async (min: number, max: number) => {
+    const t = performance.now();
+    for (const u of plots) u.setScale('x', { min, max });
+    await Promise.resolve();
+    const d = performance.now() - t;
+    await nextFrame();
+    return d;
+  };
+  const full: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    full.push(await frame(t0s + 1, t1s));
+    full.push(await frame(t0s, t1s));
+  }
+  const paging: number[] = [];
+  let a = t0s;
+  for (let i = 0; i < 40; i++) {
+    paging.push(await frame(a, a + 30));
+    a += 6;
+  }
+  return { full, paging };
+}
+
+/** The figures bench/results/render.json holds (ms). */
+export function summarize(ours: OurResults, peer: PeerResults) {
+  const r = (v: number) => Math.round(v * 100) / 100;
+  const oursFull = percentile(ours.fullChange, 0.5);
+  const uplotFull = percentile(peer.full, 0.5);
+  return {
+    paging_p50: r(percentile(ours.paging, 0.5)),
+    paging_p95: r(percentile(ours.paging, 0.95)),
+    paging_work_p95: r(percentile(ours.pagingWork, 0.95)),
+    frame_p50: r(percentile(ours.frames, 0.5)),
+    frame_p99: r(percentile(ours.frames, 0.99)),
+    uplot_frame_p50: r(uplotFull),
+    uplot_ratio: r(uplotFull / oursFull),
+    full_night_change_p50: r(oursFull),
+    full_night_redraw_p50: r(percentile(ours.fullRedraw, 0.5)),
+    uplot_ratio_redraw: r(uplotFull / percentile(ours.fullRedraw, 0.5)),
+    zoom_p50: r(percentile(ours.zoom, 0.5)),
+    zoom_p95: r(percentile(ours.zoom, 0.95)),
+    pan_p50: r(percentile(ours.pan, 0.5)),
+    pan_p95: r(percentile(ours.pan, 0.95)),
+    uplot_paging_p50: r(percentile(peer.paging, 0.5)),
+    uplot_paging_p95: r(percentile(peer.paging, 0.95)),
+    frames: ours.frames.length,
+  };
+}

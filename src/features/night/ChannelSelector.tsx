@@ -1,0 +1,78 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { countRender } from '../../charts/gl/stats';
+import { CHANNEL_BY_CODE, type ChannelChoice } from './channels';
+
+/** How long the saved-order feedback loader shows (spec 2 §4, §9). */
+export const SAVE_LOADER_MS = 1_000;
+
+/**
+ * "Available Channels" (spec 2 §2): draggable toggle buttons, disabled while data loads,
+ * a PSG tag on the PSG channels, and Save as for order and visibility.
+ */
+export function ChannelSelector({ choices, disabled, onToggle, onMove, onSave }: {
+  choices: readonly ChannelChoice[];
+  disabled: boolean;
+  onToggle: (code: string) => void;
+  onMove: (from: string, to: string) => void;
+  onSave: () => Promise<void>;
+}) {
+  countRender('ChannelSelector');
+  const { t } = useTranslation();
+  const dragging = useRef<string | null>(null);
+  const [saving, setSaving] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle');
+  const save = async () => {
+    setSaving('saving');
+    const started = Date.now();
+    let ok = true;
+    try {
+      await onSave();
+    } catch {
+      ok = false;
+    }
+    // The loader stays a full second whatever the server's speed.
+    await new Promise((r) => setTimeout(r, Math.max(0, SAVE_LOADER_MS - (Date.now() - started))));
+    setSaving(ok ? 'saved' : 'failed');
+  };
+  return (
+    <section className="channel-selector" aria-labelledby="channels-title" data-testid="channel-selector">
+      <header className="channel-selector-head">
+        <h3 id="channels-title">{t('night.channelsTitle')}</h3>
+        <button type="button" className="button button-small" onClick={() => void save()} disabled={saving === 'saving'} data-testid="save-order">
+          {t('night.saveAs')}
+        </button>
+        {saving === 'saving' && <span className="spinner" role="status" aria-label={t('night.saving')} data-testid="save-loader" />}
+        {saving === 'saved' && <span className="muted" role="status" data-testid="save-done">{t('night.saved')}</span>}
+        {saving === 'failed' && <span className="error-text" role="alert">{t('night.saveFailed')}</span>}
+      </header>
+      <div className="channel-buttons">
+        {choices.map((c) => (
+          <button
+            key={c.code}
+            type="button"
+            className={`channel-button${c.visible ? ' on' : ''}`}
+            aria-pressed={c.visible}
+            disabled={disabled}
+            draggable={!disabled}
+            onClick={() => onToggle(c.code)}
+            onDragStart={(e) => {
+              dragging.current = c.code;
+              e.dataTransfer.setData('text/plain', c.code);
+            }}
+            onDragOver={(e) => e.preventDefault()}
+            onDrop={(e) => {
+              e.preventDefault();
+              const from = dragging.current ?? e.dataTransfer.getData('text/plain');
+              dragging.current = null;
+              if (from && from !== c.code) onMove(from, c.code);
+            }}
+            data-testid={`channel-${c.code}`}
+          >
+            {t(`night.channels.${c.code}` as 'night.channels.BR', { defaultValue: c.code })}
+            {CHANNEL_BY_CODE.get(c.code)?.psg && <span className="psg-tag">{t('night.psg')}</span>}
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}

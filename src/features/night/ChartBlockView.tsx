@@ -1,0 +1,198 @@
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { formatClock, formatValue } from '../../charts/core/format';
+import { useChartBlock } from '../../charts/react/useChartBlock';
+import { countRender } from '../../charts/gl/stats';
+import type { BlockSeries, ChartScreen } from '../../charts/screen';
+import { ARTEFACT_CODE, type ChannelDef } from './channels';
+import { useNight } from './context';
+import { SERIES_COLORS } from './palette';
+import { usePlotPointer, type PointerOptions } from './usePlotPointer';
+import { useStatsReadout, type StatsFormatter } from './useStatsReadout';
+import { bandsOf } from './vitals';
+import { autoDomain, CODED_LABELS, valueLabels } from './yAxis';
+
+/** Tooltip units the spec names (spec 2 §9); other channels use the recording's unit. */
+const TOOLTIP_UNITS: Record<string, string> = { bp: 'night.units.bp', blood_sugar: 'night.units.bloodSugar', body_temp: 'night.units.bodyTemp' };
+
+export interface BlockProps {
+  screen: ChartScreen;
+  def: ChannelDef;
+  /** Plot height, px. */
+  height: number;
+  expanded: boolean;
+  thresholds: boolean;
+  onToggleExpand: (code: string) => void;
+  onWindowView?: (code: string) => void;
+  onCloseWindow?: () => void;
+  /** Drag and drop of the block (reorder). */
+  dragProps?: { onDragStart: (e: DragEvent) => void; onDragOver: (e: DragEvent) => void; onDrop: (e: DragEvent) => void; onDragEnd: () => void };
+  /** The window view's block has its own id and no reorder. */
+  id?: string;
+}
+
+/**
+ * One chart block: drag handle, title, info tooltip, expand/collapse, window view,
+ * X / XY zoom, the stats readout; the plot itself is drawn by the screen's renderer.
+ */
+export function ChartBlockView({ screen, def, height, expanded, thresholds, onToggleExpand, onWindowView, onCloseWindow, dragProps, id }: BlockProps) {
+  countRender('ChartBlock');
+  const { t } = useTranslation();
+  const { api, nightRef, infos, loading, vitals, night } = useNight();
+  const { ref: plotRef, block } = useChartBlock(screen, id ?? def.code);
+  const selectionRef = useRef<HTMLDivElement>(null);
+  const tipRef = useRef<HTMLDivElement>(null);
+  const statsRef = useRef<HTMLSpanElement>(null);
+  const [zoomMode, setZoomMode] = useState<'x' | 'xy'>('x');
+  const [yZoom, setYZoom] = useState<[number, number] | null>(null);
+  const code = def.code;
+  // Reset zoom also resets the value axis of an XY zoom (only this counter is read: no render per page step).
+  const { resets } = useSnapshot(screen.view.store);
+  useLayoutEffect(() => setYZoom(null), [resets]);
+
+  const present = def.sources.filter((c) => infos[c]);
+  const pending = def.sources.some((c) => loading.has(c));
+  const empty = !pending && present.length === 0;
+  const series: BlockSeries[] = useMemo(
+    () => present.map((c, i) => ({ ref: { night: nightRef, code: c }, style: def.style, color: SERIES_COLORS[i % SERIES_COLORS.length]! })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [present.join(','), nightRef, def.style],
+  );
+  const yDomain = useMemo((): [number, number] => {
+    if (yZoom) return yZoom;
+    if (def.yDomain) return [def.yDomain[0], def.yDomain[1]];
+    const lo = Math.min(...present.map((c) => infos[c]!.min));
+    const hi = Math.max(...present.map((c) => infos[c]!.max));
+    return autoDomain(lo, hi);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [yZoom, def, present.join(','), infos]);
+  const artefacts = infos[ARTEFACT_CODE] ? { night: nightRef, code: ARTEFACT_CODE } : null;
+
+  useLayoutEffect(() => {
+    if (!block) return;
+    block.yMin = yDomain[0];
+    block.yMax = yDomain[1];
+    screen.setBlock(block, series, { artefacts });
+    if (def.bands) {
+      const bands = bandsOf(def.bands, vitals);
+      screen.setBands(block, bands.moderate, bands.severe);
+    }
+    screen.renderer.requestFrame();
+  }, [screen, block, series, yDomain, artefacts?.code, def.bands, vitals]);
+
+  useLayoutEffect(() => {
+    screen.renderer.requestFrame();
+  }, [screen, height]);
+
+  const unitKey = TOOLTIP_UNITS[code];
+  const unit = unitKey ? t(unitKey as 'night.units.bp') : (night.channels.find((c) => c.code === (def.sources[0] ?? code))?.unit ?? '');
+  const coded = def.axis ? CODED_LABELS[def.axis] : null;
+
+  const tooltip = useCallback((time: number): string | null => {
+    const parts: string[] = [];
+    for (const s of series) {
+      const view = screen.feeder.viewOf(s.ref);
+      if (!view) continue;
+      let col = Math.floor((time - view.origin) / view.pxMs);
+      if (col < 0 || col >= view.pixels) continue;
+      // Sparse and coded channels: the value in force is the last one at or before the pointer.
+      while (col > 0 && view.first[col] !== view.first[col] && def.style !== 'line') col--;
+      const lo = view.min[col]!;
+      const hi = view.max[col]!;
+      if (lo !== lo) continue;
+      if (coded) {
+        const label = coded.find(([v]) => v === Math.round(view.last[col]!));
+        parts.push(label ? t(label[1] as 'night.axis.deep') : formatValue(lo));
+      } else {
+        const value = lo === hi ? formatValue(lo) : `${formatValue(lo)}–${formatValue(hi)}`;
+        parts.push(`${s.ref.code} ${value}${unit ? ` ${unit}` : ''}`);
+      }
+    }
+    if (parts.length === 0) return null;
+    return `${formatClock(time, night.timezone, true)}  ${parts.join(' · ')}`;
+  }, [series, screen, def.style, coded, unit, night.timezone, t]);
+
+  const pointer = useRef<PointerOptions>({ zoomMode, yDomain, onYZoom: setYZoom, tooltip });
+  pointer.current = { zoomMode, yDomain, onYZoom: setYZoom, tooltip };
+  usePlotPointer(screen, plotRef, selectionRef, tipRef, pointer);
+
+  const format: StatsFormatter = useCallback((v) => t('night.stats.line', v), [t]);
+  useStatsReadout(screen, api, series[0]?.ref ?? null, statsRef, format);
+
+  const title = t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
+  const labels = coded
+    ? coded.map(([v, key]) => ({ v, text: t(key as 'night.axis.deep') }))
+    : valueLabels(yDomain[0], yDomain[1]).map((v) => ({ v, text: String(v) }));
+
+  return (
+    <section
+      className={`chart-block${expanded ? ' expanded' : ''}`}
+      data-testid={`chart-block-${code}`}
+      data-code={code}
+      onDragOver={dragProps?.onDragOver}
+      onDrop={dragProps?.onDrop}
+    >
+      <header className="chart-block-head">
+        {dragProps && (
+          <span
+            className="drag-handle"
+            draggable
+            onDragStart={dragProps.onDragStart}
+            onDragEnd={dragProps.onDragEnd}
+            title={t('night.block.drag')}
+            aria-label={t('night.block.drag')}
+            data-testid={`drag-${code}`}
+          >
+            ⠿
+          </span>
+        )}
+        <h3 className="chart-title">{title}</h3>
+        <span className="info-tip" tabIndex={0} title={t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
+          i
+        </span>
+        <span ref={statsRef} className="chart-stats mono" data-testid={`stats-${code}`} />
+        <span className="chart-block-tools">
+          <button type="button" className="chip" onClick={() => { setZoomMode(zoomMode === 'x' ? 'xy' : 'x'); if (zoomMode === 'xy') setYZoom(null); }} aria-pressed={zoomMode === 'xy'} data-testid={`zoom-mode-${code}`}>
+            {zoomMode === 'x' ? t('night.block.zoomX') : t('night.block.zoomXY')}
+          </button>
+          {onWindowView && (
+            <button type="button" className="chip" onClick={() => onWindowView(code)} data-testid={`window-${code}`}>
+              {t('night.block.window')}
+            </button>
+          )}
+          {onCloseWindow && (
+            <button type="button" className="chip" onClick={onCloseWindow} data-testid="window-close">
+              {t('night.block.closeWindow')}
+            </button>
+          )}
+          {!onCloseWindow && (
+            <button type="button" className="chip" onClick={() => onToggleExpand(code)} aria-expanded={expanded} data-testid={`expand-${code}`}>
+              {expanded ? t('night.block.collapse') : t('night.block.expand')}
+            </button>
+          )}
+        </span>
+      </header>
+      <div className="chart-body" dir="ltr">
+        <div className="y-axis" aria-hidden="true">
+          {labels.map(({ v, text }) => (
+            <span key={`${v}-${text}`} style={{ insetBlockEnd: `${((v - yDomain[0]) / (yDomain[1] - yDomain[0])) * 100}%` }}>
+              {text}
+            </span>
+          ))}
+        </div>
+        <div ref={plotRef} className="plot" style={{ blockSize: height }} data-testid={`plot-${code}`}>
+          <div ref={selectionRef} className="plot-selection" />
+          <div ref={tipRef} className="plot-tooltip" role="tooltip" />
+          {empty && (
+            <p className="plot-empty" data-testid={`no-data-${code}`}>
+              {t('night.noData', { channel: title })}
+            </p>
+          )}
+          {pending && <p className="plot-empty muted">{t('common.loading')}</p>}
+          {thresholds && def.bands && <span className="plot-legend">{t('night.block.bandsLegend')}</span>}
+        </div>
+      </div>
+    </section>
+  );
+}

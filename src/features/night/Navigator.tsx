@@ -1,0 +1,116 @@
+import { useLayoutEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { formatClock, formatSpan } from '../../charts/core/format';
+import { span, type TimeRange } from '../../charts/core/range';
+import { PRESETS, type PresetId } from '../../charts/core/time';
+import { countRender } from '../../charts/gl/stats';
+import { TimeAxis } from '../../charts/react/TimeAxis';
+import { useArrowPaging } from '../../charts/react/useArrowPaging';
+import { useChartBlock } from '../../charts/react/useChartBlock';
+import type { ChartScreen } from '../../charts/screen';
+import { CHANNEL_BY_CODE } from './channels';
+import { useNight } from './context';
+import { SERIES_COLORS } from './palette';
+import { autoDomain } from './yAxis';
+
+/** Navigator strip height, px (spec 2 §9). */
+export const NAVIGATOR_HEIGHT = 60;
+
+/**
+ * The time-range navigator (spec 2 §2, §9): presets, the time-span readout, ← and →
+ * (and the arrow keys) paging 20% of the window, and an overview of the whole night
+ * showing where the window is. Readout and window box are updated without React.
+ */
+export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overviewCode: string | null }) {
+  countRender('Navigator');
+  const { t } = useTranslation();
+  const { night, nightRef, infos } = useNight();
+  const { preset } = useSnapshot(screen.view.store);
+  const { dispatch } = screen.view;
+  const readoutRef = useRef<HTMLSpanElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const { ref: overviewRef, block } = useChartBlock(screen, 'overview');
+  const domain = screen.view.store.state.domain;
+
+  useLayoutEffect(() => {
+    const readout = readoutRef.current!;
+    const box = boxRef.current!;
+    const show = (r: TimeRange) => {
+      readout.textContent = `${formatSpan(span(r))} (${formatClock(r.t0, night.timezone, true)} – ${formatClock(r.t1, night.timezone, true)})`;
+      readout.dataset.span = String(Math.round(span(r)));
+      readout.dataset.t0 = String(Math.round(r.t0));
+      const d = screen.view.store.state.domain;
+      box.style.insetInlineStart = `${((r.t0 - d.t0) / span(d)) * 100}%`;
+      box.style.inlineSize = `${Math.max(0.3, (span(r) / span(d)) * 100)}%`;
+    };
+    show(screen.view.store.state.range);
+    return screen.view.onRange(show);
+  }, [screen, night.timezone]);
+
+  useArrowPaging(screen.view);
+
+  const info = overviewCode ? infos[overviewCode] : null;
+  useLayoutEffect(() => {
+    if (!block) return;
+    block.fixedRange = domain;
+    const def = overviewCode ? CHANNEL_BY_CODE.get(overviewCode) : undefined;
+    if (!def || !info || !overviewCode) {
+      screen.setBlock(block, []);
+      return;
+    }
+    const [lo, hi] = def.yDomain ?? autoDomain(info.min, info.max);
+    block.yMin = lo;
+    block.yMax = hi;
+    screen.setBlock(block, [{ ref: { night: nightRef, code: overviewCode }, style: def.style, color: SERIES_COLORS[0]! }]);
+  }, [screen, block, domain, overviewCode, info, nightRef]);
+
+  return (
+    <section className="navigator" aria-label={t('night.nav.label')} data-testid="navigator">
+      <div className="navigator-controls">
+        <select
+          value={preset === 'custom' ? '' : preset}
+          onChange={(e) => {
+            dispatch({ type: 'preset', preset: e.target.value as PresetId });
+            // Arrow keys page the charts, not this select.
+            e.target.blur();
+          }}
+          aria-label={t('night.nav.preset')}
+          data-testid="range-preset"
+        >
+          {preset === 'custom' && <option value="">{t('night.nav.custom')}</option>}
+          {PRESETS.map((p) => (
+            <option key={p.id} value={p.id}>{t(p.labelKey)}</option>
+          ))}
+        </select>
+        <button type="button" className="button button-small" onClick={() => dispatch({ type: 'page', direction: -1 })} aria-label={t('night.nav.earlier')} data-testid="page-left">
+          ←
+        </button>
+        <span ref={readoutRef} className="span-readout mono" data-testid="span-readout" />
+        <button type="button" className="button button-small" onClick={() => dispatch({ type: 'page', direction: 1 })} aria-label={t('night.nav.later')} data-testid="page-right">
+          →
+        </button>
+      </div>
+      <div className="chart-body" dir="ltr">
+        <div className="y-axis" />
+        <div className="overview-wrap">
+          <div
+            ref={overviewRef}
+            className="overview"
+            style={{ blockSize: NAVIGATOR_HEIGHT }}
+            data-testid="overview"
+            onClick={(e) => {
+              const r = e.currentTarget.getBoundingClientRect();
+              const d = screen.view.store.state.domain;
+              const at = d.t0 + ((e.clientX - r.left) / r.width) * span(d);
+              dispatch({ type: 'moveTo', at });
+            }}
+          >
+            <div ref={boxRef} className="overview-window" data-testid="overview-window" />
+          </div>
+          <TimeAxis screen={screen} zone={night.timezone} fixed={domain} />
+        </div>
+      </div>
+    </section>
+  );
+}

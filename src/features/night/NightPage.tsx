@@ -1,0 +1,72 @@
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearch } from 'wouter';
+import { errorText } from '../../api/messages';
+import { countRender } from '../../charts/gl/stats';
+import { Alert } from '../../ui/Alert';
+import '../../styles/night.css';
+import { BioHeader } from './BioHeader';
+import { NightPicker } from './NightPicker';
+import { NightReview } from './NightReview';
+import { useNights, usePatientDetails, usePreferences } from './queries';
+import { SideTabs } from './SideTabs';
+import type { NightInfo } from './types';
+
+/** The night to show: the query's night if it has a recording, else the latest (spec 2 §4). */
+export function pickNight(nights: readonly NightInfo[], requested: number | null): NightInfo | null {
+  if (nights.length === 0) return null;
+  return nights.find((n) => n.night === requested) ?? nights[nights.length - 1]!;
+}
+
+/** /app/patients/id={id}?night={unix seconds}: the patient detail screen, Overview tab, one night. */
+export function NightPage({ patientId }: { patientId: number }) {
+  countRender('NightPage');
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const search = new URLSearchParams(useSearch());
+  const requested = search.has('night') ? Number(search.get('night')) : null;
+  const details = usePatientDetails(patientId);
+  const nights = useNights(patientId);
+  const preferences = usePreferences();
+
+  if (details.isError || nights.isError) {
+    return (
+      <div className="page">
+        <Alert tone="error" testId="night-error">
+          {errorText(t, details.error ?? nights.error)}
+        </Alert>
+      </div>
+    );
+  }
+  if (!details.data || !nights.data || preferences.isPending) {
+    return <p className="muted loading" role="status">{t('common.loading')}</p>;
+  }
+  const night = pickNight(nights.data, requested);
+  return (
+    <div className="night-page" data-testid="night-page">
+      <BioHeader patient={details.data} />
+      <div className="night-layout">
+        <SideTabs />
+        <div className="night-main">
+          <div className="night-bar">
+            <div className="mode-switch" role="group" aria-label={t('night.mode.label')}>
+              <button type="button" className="chip active" aria-pressed="true">{t('night.mode.single')}</button>
+              <button type="button" className="chip" disabled title={t('night.tabs.later')}>{t('night.mode.trend')}</button>
+            </div>
+            {night && (
+              <NightPicker
+                nights={nights.data}
+                value={night.night}
+                onChange={(key) => navigate(`/app/patients/id=${patientId}?night=${key}`, { replace: true })}
+              />
+            )}
+          </div>
+          {night ? (
+            <NightReview key={night.recording_id} patient={details.data} night={night} preferences={preferences.data ?? null} />
+          ) : (
+            <p className="muted" data-testid="no-nights">{t('night.noNights')}</p>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { countRender } from '../../charts/gl/stats';
+import { ChartSurface } from '../../charts/react/ChartSurface';
+import type { ChartScreen } from '../../charts/screen';
+import { ARTEFACT_CODE, availableChannels, move, orderChannels, toPreference, type ChannelChoice } from './channels';
+import { ChannelSelector } from './ChannelSelector';
+import { ChartStack } from './ChartStack';
+import { NightContext, type NightContextValue } from './context';
+import { GraphToolbar } from './GraphToolbar';
+import { Navigator } from './Navigator';
+import { useSaveOrder } from './queries';
+import type { NightInfo, PatientInfo, PhysicianPreferences } from './types';
+import { useNightChannels } from './useNightChannels';
+import { useSignalApi } from './useSignalApi';
+import { parseVitalParameters } from './vitals';
+import { WindowView } from './WindowView';
+
+/** Channels the overview strip prefers, in order. */
+const OVERVIEW_PREFERENCE = ['SLP_STGS', 'BR', 'HR', 'PR', 'SPO2', 'MOV'];
+
+/** One night of one patient: channel selector, toolbar, chart stack or window view, navigator. */
+export function NightReview({ patient, night, preferences }: { patient: PatientInfo; night: NightInfo; preferences: PhysicianPreferences | null }) {
+  countRender('NightReview');
+  const { t } = useTranslation();
+  const { api, error } = useSignalApi();
+  const available = useMemo(
+    () => availableChannels(night.channels.map((c) => c.code), { annotator: preferences?.is_annotator === true, membership: preferences?.membership_type }),
+    [night, preferences?.is_annotator, preferences?.membership_type],
+  );
+  const [choices, setChoices] = useState<ChannelChoice[]>(() => orderChannels(available, preferences?.kpi_order_preference));
+  const { infos, loading, nightRef } = useNightChannels(api, patient.patient_id, night, choices);
+  const save = useSaveOrder();
+  const vitals = useMemo(() => parseVitalParameters(patient.vital_parameters), [patient.vital_parameters]);
+  const domain = useMemo(() => ({ t0: night.recording_start_time, t1: Math.max(night.recording_stop_time, night.recording_start_time + 1000) }), [night]);
+
+  const persist = (next: ChannelChoice[]) => {
+    setChoices(next);
+    save.mutate(toPreference(next));
+  };
+  const reorder = (from: string, to: string) => {
+    const i = choices.findIndex((c) => c.code === from);
+    const j = choices.findIndex((c) => c.code === to);
+    persist(move(choices, i, j));
+  };
+  const toggle = (code: string) => setChoices(choices.map((c) => (c.code === code ? { ...c, visible: !c.visible } : c)));
+
+  if (error) return <p className="error-text" role="alert">{t('night.engineFailed')}</p>;
+  if (!api || !nightRef) return <p className="muted" role="status">{t('common.loading')}</p>;
+
+  const context: NightContextValue = { api, night, nightRef, vitals, infos, loading };
+  const visible = choices.filter((c) => c.visible).map((c) => c.code);
+  const overviewCode = [...OVERVIEW_PREFERENCE, ...visible].find((c) => infos[c]) ?? null;
+
+  return (
+    <NightContext.Provider value={context}>
+      <ChannelSelector
+        choices={choices}
+        disabled={loading.size > 0}
+        onToggle={toggle}
+        onMove={reorder}
+        onSave={async () => {
+          await save.mutateAsync(toPreference(choices));
+        }}
+      />
+      <ChartSurface key={nightRef} source={api} domain={domain}>
+        {(screen) => (
+          <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(infos[ARTEFACT_CODE])} onReorder={reorder} />
+        )}
+      </ChartSurface>
+    </NightContext.Provider>
+  );
+}
+
+function Charts({ screen, visible, overviewCode, artefactsAvailable, onReorder }: {
+  screen: ChartScreen;
+  visible: string[];
+  overviewCode: string | null;
+  artefactsAvailable: boolean;
+  onReorder: (from: string, to: string) => void;
+}) {
+  const [thresholds, setThresholds] = useState(false);
+  const [artefacts, setArtefacts] = useState(false);
+  const [windowCode, setWindowCode] = useState<string | null>(null);
+  useEffect(() => {
+    screen.setFlags({ thresholds, artefacts });
+  }, [screen, thresholds, artefacts, windowCode, visible.join(',')]);
+  return (
+    <>
+      <GraphToolbar
+        screen={screen}
+        thresholds={thresholds}
+        artefacts={artefacts}
+        artefactsAvailable={artefactsAvailable}
+        onThresholds={setThresholds}
+        onArtefacts={setArtefacts}
+      />
+      {windowCode ? (
+        <WindowView screen={screen} code={windowCode} thresholds={thresholds} onClose={() => setWindowCode(null)} />
+      ) : (
+        <ChartStack screen={screen} codes={visible} thresholds={thresholds} onReorder={onReorder} onWindowView={setWindowCode} />
+      )}
+      <Navigator screen={screen} overviewCode={overviewCode} />
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { HistogramResult } from '../../../engine/index';
+import { ms } from '../../../engine/index';
+import type { TimeRange } from '../../charts/core/range';
+import type { ChartScreen } from '../../charts/screen';
+import { CHANNEL_BY_CODE } from './channels';
+import { ChartBlockView } from './ChartBlockView';
+import { useNight } from './context';
+import { binBand, histogramEdges, HISTOGRAM_RANGES } from './histogram';
+import { STATS_DELAY_MS } from './useStatsReadout';
+import { bandsOf } from './vitals';
+
+/** The window view (spec 2 §2): one channel, large; BR, PR and SPO2 add a histogram with threshold bands. */
+export function WindowView({ screen, code, thresholds, onClose }: { screen: ChartScreen; code: string; thresholds: boolean; onClose: () => void }) {
+  const def = CHANNEL_BY_CODE.get(code);
+  if (!def) return null;
+  const height = Math.max(200, (typeof window === 'undefined' ? 800 : window.innerHeight) - 420);
+  return (
+    <div className="window-view" data-testid="window-view">
+      <ChartBlockView
+        id={`window-${code}`}
+        screen={screen}
+        def={def}
+        height={height}
+        expanded
+        thresholds={thresholds}
+        onToggleExpand={() => undefined}
+        onCloseWindow={onClose}
+      />
+      {def.bands && <Histogram screen={screen} code={code} kind={def.bands} />}
+    </div>
+  );
+}
+
+function Histogram({ screen, code, kind }: { screen: ChartScreen; code: string; kind: 'br' | 'pr' | 'spo2' }) {
+  const { t } = useTranslation();
+  const { api, nightRef, infos, vitals } = useNight();
+  const [hist, setHist] = useState<HistogramResult | null>(null);
+  const bands = bandsOf(kind, vitals);
+  const loaded = Boolean(infos[code]);
+  useEffect(() => {
+    if (!loaded) return;
+    const [lo, hi] = HISTOGRAM_RANGES[code] ?? [0, 100];
+    const edges = histogramEdges(lo, hi);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let live = true;
+    const run = (r: TimeRange) => {
+      api.histogram({ night: nightRef, code }, ms(r.t0), ms(r.t1), edges, bands).then((h) => live && setHist(h), () => undefined);
+    };
+    run(screen.view.store.state.range);
+    const off = screen.view.onRange((r) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => run(r), STATS_DELAY_MS);
+    });
+    return () => {
+      live = false;
+      off();
+      clearTimeout(timer);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [screen, api, nightRef, code, loaded, vitals]);
+
+  const peak = hist ? Math.max(1, ...hist.counts) : 1;
+  return (
+    <figure className="histogram" data-testid="histogram">
+      <figcaption>{t('night.histogram.title', { channel: t(`night.channels.${code}` as 'night.channels.BR') })}</figcaption>
+      <div className="histogram-bars" dir="ltr">
+        {hist &&
+          Array.from(hist.counts).map((count, i) => {
+            const from = hist.edges[i]!;
+            const to = hist.edges[i + 1]!;
+            return (
+              <div
+                key={i}
+                className={`histogram-bar band-${binBand(from, to, bands)}`}
+                style={{ blockSize: `${(count / peak) * 100}%` }}
+                title={`${from.toFixed(0)}–${to.toFixed(0)}: ${count}`}
+                data-testid="histogram-bar"
+              />
+            );
+          })}
+      </div>
+      {hist && (
+        <div className="histogram-axis mono" dir="ltr">
+          <span>{hist.edges[0]!.toFixed(0)}</span>
+          <span>{hist.edges[hist.edges.length - 1]!.toFixed(0)}</span>
+        </div>
+      )}
+      {hist?.bands && (
+        <p className="histogram-bands" data-testid="histogram-bands">
+          {t('night.histogram.bands', {
+            normal: Math.round(hist.bands.normal),
+            moderate: Math.round(hist.bands.moderate),
+            severe: Math.round(hist.bands.severe),
+          })}
+        </p>
+      )}
+    </figure>
+  );
+}

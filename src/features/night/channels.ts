@@ -1,0 +1,129 @@
+// The channels of the single-night view (spec 2 §1, §4, §9): which exist, how they are
+// drawn, which are on by default, and the order the physician saved.
+import type { SeriesStyle } from '../../charts/core/geometry';
+
+/** Value axis of coded channels (spec 2 §9). */
+export type CodedAxis = 'stages' | 'sleepAwake' | 'bed';
+
+/** How one selectable channel is charted. */
+export interface ChannelDef {
+  code: string;
+  /** Data channels drawn in the block (IQ draws I and Q; bp draws systolic and diastolic). */
+  sources: readonly string[];
+  style: SeriesStyle;
+  psg?: boolean;
+  /** Threshold bands from the patient's vital parameters. */
+  bands?: 'br' | 'pr' | 'spo2';
+  axis?: CodedAxis;
+  /** Fixed value range; otherwise the night's min and max. */
+  yDomain?: readonly [number, number];
+}
+
+const def = (code: string, more: Partial<ChannelDef> = {}): ChannelDef => ({ code, sources: [code], style: 'line', ...more });
+
+/** Every chartable channel, in the default order (spec 2 §9 "Graph channels", then IQ, weight, ODI). */
+export const CHANNELS: readonly ChannelDef[] = [
+  def('SLP_STGS', { style: 'step', axis: 'stages', yDomain: [-0.4, 3.4] }),
+  def('Y_DIST'),
+  def('MOV'),
+  def('BR', { bands: 'br' }),
+  def('BRV'),
+  def('HR'),
+  def('HRV'),
+  def('SPO2', { bands: 'spo2' }),
+  def('PR', { bands: 'pr' }),
+  def('IQ', { sources: ['I', 'Q'] }),
+  def('I'),
+  def('Q'),
+  def('SA', { style: 'step', axis: 'sleepAwake', yDomain: [-0.3, 1.3] }),
+  def('TB', { style: 'step', axis: 'bed', yDomain: [-0.3, 1.3] }),
+  def('bp', { sources: ['bp', 'bp_diastolic'], style: 'points' }),
+  def('blood_sugar', { style: 'points' }),
+  def('body_temp', { style: 'points' }),
+  def('weight', { style: 'points' }),
+  def('NC_PSG', { psg: true }),
+  def('THRX_PSG', { psg: true }),
+  def('ABD_PSG', { psg: true }),
+  def('SPO2_PSG', { psg: true }),
+  def('ODI', { sources: [] }),
+];
+
+export const CHANNEL_BY_CODE: ReadonlyMap<string, ChannelDef> = new Map(CHANNELS.map((c) => [c.code, c]));
+
+/** The signal-quality channel behind the artefacts toggle (not a chart, spec 2 §9). */
+export const ARTEFACT_CODE = 'SQB';
+
+/** Off until the user turns them on (spec 2 §4): weight and the PSG channels. */
+export function defaultVisible(code: string): boolean {
+  return !(code === 'weight' || CHANNEL_BY_CODE.get(code)?.psg);
+}
+
+export interface Audience {
+  annotator: boolean;
+  membership: 'paid' | 'non-paid' | undefined;
+}
+
+/**
+ * Channels offered for a night (spec 2 §4): those with data, IQ when I or Q is
+ * present, I and Q themselves for annotators only, ODI for non-paid memberships.
+ */
+export function availableChannels(present: readonly string[], who: Audience): string[] {
+  const has = new Set(present);
+  return CHANNELS.filter((c) => {
+    if (c.code === 'IQ') return has.has('I') || has.has('Q');
+    if (c.code === 'I' || c.code === 'Q') return who.annotator && has.has(c.code);
+    if (c.code === 'ODI') return who.membership === 'non-paid';
+    return has.has(c.code);
+  }).map((c) => c.code);
+}
+
+/** A channel in the selector: its code and whether its chart is shown. */
+export interface ChannelChoice {
+  code: string;
+  visible: boolean;
+}
+
+/**
+ * The selector's order: the saved preference's key order (its booleans are visibility),
+ * then the channels it does not name, in default order with default visibility.
+ */
+export function orderChannels(available: readonly string[], saved: Record<string, boolean> | null | undefined): ChannelChoice[] {
+  const offered = new Set(available);
+  const out: ChannelChoice[] = [];
+  const seen = new Set<string>();
+  for (const [code, visible] of Object.entries(saved ?? {})) {
+    if (offered.has(code) && !seen.has(code)) {
+      out.push({ code, visible: visible === true });
+      seen.add(code);
+    }
+  }
+  for (const code of available) if (!seen.has(code)) out.push({ code, visible: defaultVisible(code) });
+  return out;
+}
+
+/** The preference map to save: order as keys, visibility as values. */
+export function toPreference(choices: readonly ChannelChoice[]): Record<string, boolean> {
+  return Object.fromEntries(choices.map((c) => [c.code, c.visible]));
+}
+
+/** Moves the item at `from` to index `to` (drag and drop). */
+export function move<T>(list: readonly T[], from: number, to: number): T[] {
+  const out = [...list];
+  if (from < 0 || from >= out.length || to < 0 || to >= out.length || from === to) return out;
+  const [item] = out.splice(from, 1);
+  out.splice(to, 0, item!);
+  return out;
+}
+
+/** Sleep-stage device codes to chart values (spec 2 §9): 1 deep→0, 2 light→1, 4 REM→2, 5 awake→3. */
+export const STAGE_MAP: Readonly<Record<number, number>> = { 1: 0, 2: 1, 4: 2, 5: 3 };
+
+/** Maps stage codes in place; unknown codes other than the missing codes become -1 (missing). */
+export function mapStages(samples: Int16Array | Float32Array, scale = 1, offset = 0): void {
+  for (let i = 0; i < samples.length; i++) {
+    const raw = samples[i]!;
+    if (raw === -1 || raw === -2) continue;
+    const mapped = STAGE_MAP[Math.round(raw * scale + offset)];
+    samples[i] = mapped === undefined ? -1 : (mapped - offset) / scale;
+  }
+}

@@ -1,0 +1,75 @@
+// Loads the channels of one night into the signal engine: bytes (cache or server) →
+// decodeWire → stage mapping → engine.load (the samples are transferred). Each channel
+// loads once per screen; closing the night frees the engine's memory.
+import { decodeWire } from '../../../engine/wire';
+import type { ChannelInfo, ChannelRef } from '../../../engine/index';
+import { ms, hz } from '../../../engine/index';
+import type { SignalApi } from '../../../workers/protocol';
+import { channelBytes } from './api';
+import { mapStages } from './channels';
+
+/** What loading a channel gave: its engine info, or empty (no samples). */
+export type LoadedChannel = { ref: ChannelRef; info: ChannelInfo | null };
+
+/** The engine's name of one night of one patient. */
+export const nightRef = (patientId: number, recordingId: number) => `p${patientId}r${recordingId}`;
+
+export class NightLoader {
+  private readonly loads = new Map<string, Promise<LoadedChannel>>();
+
+  constructor(
+    private readonly api: SignalApi,
+    readonly patientId: number,
+    readonly recordingId: number,
+  ) {}
+
+  get night(): string {
+    return nightRef(this.patientId, this.recordingId);
+  }
+
+  /** Loads a channel once; later calls share the first load. */
+  load(code: string): Promise<LoadedChannel> {
+    let pending = this.loads.get(code);
+    if (!pending) {
+      pending = this.fetchAndLoad(code);
+      pending.catch(() => this.loads.delete(code));
+      this.loads.set(code, pending);
+    }
+    return pending;
+  }
+
+  private async fetchAndLoad(code: string): Promise<LoadedChannel> {
+    const ref = { night: this.night, code };
+    const bytes = await channelBytes(this.patientId, this.recordingId, code);
+    const wire = decodeWire(new Uint8Array(bytes));
+    if (wire.samples.length === 0) return { ref, info: null };
+    if (code === 'SLP_STGS') mapStages(wire.samples, wire.scale, wire.offset);
+    try {
+      const info = await this.api.load({
+        night: this.night,
+        code,
+        samples: wire.samples,
+        sampleRateHz: hz(wire.sampleRate),
+        t0Ms: ms(wire.t0),
+        scale: wire.scale,
+        offset: wire.offset,
+        count: wire.samples.length,
+        missingCodes: wire.missingCodes,
+      });
+      return { ref, info };
+    } catch (error) {
+      // Loaded by an earlier visit of this screen: use what the engine has.
+      if ((error as { code?: string }).code === 'DUPLICATE_CHANNEL') {
+        const info = (await this.api.channels()).find((c) => c.night === this.night && c.code === code) ?? null;
+        return { ref, info };
+      }
+      throw error;
+    }
+  }
+
+  /** Frees the night in the engine. */
+  async close(): Promise<void> {
+    this.loads.clear();
+    await this.api.close(this.night);
+  }
+}

@@ -1,0 +1,47 @@
+// Shapes of the patient-detail calls (spec 2 §7 and the server's /patient routes).
+
+export interface PatientInfo {
+  patient_id: number;
+  patient_code: string;
+  first_name: string | null;
+  last_name: string | null;
+  gender: string | null;
+  date_of_birth: string | null;
+  height: number | null;
+  weight: number | null;
+  bmi: number | null;
+  vital_parameters: string | null;
+  diseases: string;
+  device_id: string | null;
+  created_by: number | null;
+  is_sample_patient: boolean;
+}
+
+export interface NightChannel {
+  code: string;
+  label: string;
+  unit: string;
+  fs: number;
+  count: number;
+}
+
+export interface NightInfo {
+  recording_id: number;
+  /** Night key, Unix seconds (UTC). */
+  night: number;
+  recording_date: string;
+  device_id: string;
+  timezone: string;
+  /** ms UTC. */
+  recording_start_time: number;
+  recording_stop_time: number;
+  source: string;
+  channels: NightChannel[];
+}
+
+export interface PhysicianPreferences {
+  kpi_order_preference: Record<string, boolean> | null;
+  trendview_kpi_order_preference: Record<string, boolean> | null;
+  membership_type: 'paid' | 'non-paid';
+  is_annotator: boolean;
+}

@@ -1,0 +1,100 @@
+// Mouse on a plot: drag to zoom (X, or X and Y), double-click zoom, and a tooltip. The
+// selection box and the tooltip are DOM nodes changed directly; only a finished zoom
+// reaches the view store.
+import { useEffect, type RefObject } from 'react';
+import { timeAtX } from '../../charts/core/range';
+import type { ChartScreen } from '../../charts/screen';
+
+export interface PointerOptions {
+  zoomMode: 'x' | 'xy';
+  /** Value range shown, for XY zoom. */
+  yDomain: readonly [number, number];
+  onYZoom: (range: [number, number]) => void;
+  /** Tooltip text at time t, or null for none. */
+  tooltip: (t: number) => string | null;
+}
+
+/** Wires pointer interactions of one plot element; options are read at event time. */
+export function usePlotPointer(
+  screen: ChartScreen,
+  plot: RefObject<HTMLDivElement | null>,
+  selection: RefObject<HTMLDivElement | null>,
+  tip: RefObject<HTMLDivElement | null>,
+  options: RefObject<PointerOptions>,
+): void {
+  useEffect(() => {
+    const el = plot.current;
+    const sel = selection.current;
+    const tipEl = tip.current;
+    if (!el || !sel || !tipEl) return;
+    let start: { x: number; y: number } | null = null;
+    const local = (e: MouseEvent) => {
+      const r = el.getBoundingClientRect();
+      return { x: Math.min(Math.max(e.clientX - r.left, 0), r.width), y: Math.min(Math.max(e.clientY - r.top, 0), r.height), w: r.width, h: r.height };
+    };
+    const xy = () => options.current!.zoomMode === 'xy';
+    const down = (e: MouseEvent) => {
+      if (e.button !== 0) return;
+      const p = local(e);
+      start = { x: p.x, y: p.y };
+      e.preventDefault();
+    };
+    const move = (e: MouseEvent) => {
+      const p = local(e);
+      if (start) {
+        const x0 = Math.min(start.x, p.x);
+        const y0 = xy() ? Math.min(start.y, p.y) : 0;
+        sel.style.display = 'block';
+        sel.style.left = `${x0}px`;
+        sel.style.width = `${Math.abs(p.x - start.x)}px`;
+        sel.style.top = `${y0}px`;
+        sel.style.height = xy() ? `${Math.abs(p.y - start.y)}px` : '100%';
+      }
+      if (e.target instanceof Node && el.contains(e.target)) {
+        const text = options.current!.tooltip(timeAtX(screen.view.store.state.range, p.x, p.w));
+        tipEl.style.display = text ? 'block' : 'none';
+        if (text) {
+          tipEl.textContent = text;
+          tipEl.style.left = `${Math.min(p.x + 12, p.w - 160)}px`;
+          tipEl.style.top = `${Math.max(0, p.y - 28)}px`;
+        }
+      }
+    };
+    const up = (e: MouseEvent) => {
+      if (!start) return;
+      const p = local(e);
+      const range = screen.view.store.state.range;
+      sel.style.display = 'none';
+      if (Math.abs(p.x - start.x) >= 4) {
+        screen.view.dispatch({ type: 'drag', from: timeAtX(range, start.x, p.w), to: timeAtX(range, p.x, p.w) });
+        if (xy() && Math.abs(p.y - start.y) >= 4) {
+          const [lo, hi] = options.current!.yDomain;
+          const valueAt = (y: number) => hi - (y / p.h) * (hi - lo);
+          const a = valueAt(start.y);
+          const b = valueAt(p.y);
+          options.current!.onYZoom([Math.min(a, b), Math.max(a, b)]);
+        }
+      }
+      start = null;
+    };
+    const leave = () => {
+      tipEl.style.display = 'none';
+    };
+    const dbl = (e: MouseEvent) => {
+      const p = local(e);
+      screen.view.dispatch({ type: 'doubleClick', at: timeAtX(screen.view.store.state.range, p.x, p.w) });
+    };
+    el.addEventListener('mousedown', down);
+    window.addEventListener('mousemove', move);
+    window.addEventListener('mouseup', up);
+    el.addEventListener('mouseleave', leave);
+    el.addEventListener('dblclick', dbl);
+    return () => {
+      el.removeEventListener('mousedown', down);
+      window.removeEventListener('mousemove', move);
+      window.removeEventListener('mouseup', up);
+      el.removeEventListener('mouseleave', leave);
+      el.removeEventListener('dblclick', dbl);
+    };
+  }, [screen, plot, selection, tip, options]);
+}

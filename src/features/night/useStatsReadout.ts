@@ -1,0 +1,55 @@
+// The readout of min, max, mean, p10, p50 and p90 of the visible window (spec 2 §5),
+// computed by the engine and written into the DOM directly, at most every STATS_DELAY_MS.
+import { useEffect, type RefObject } from 'react';
+import type { ChannelRef } from '../../../engine/index';
+import { ms } from '../../../engine/index';
+import type { SignalApi } from '../../../workers/protocol';
+import { formatValue } from '../../charts/core/format';
+import { span, type TimeRange } from '../../charts/core/range';
+import { MINUTE_MS } from '../../charts/core/time';
+import type { ChartScreen } from '../../charts/screen';
+
+/** Readouts wait this long after the last range change (a burst of page steps costs one query). */
+export const STATS_DELAY_MS = 120;
+
+/** Formats a stats line; labels come translated. */
+export type StatsFormatter = (values: Record<'min' | 'max' | 'mean' | 'p10' | 'p50' | 'p90', string>) => string;
+
+export function useStatsReadout(
+  screen: ChartScreen,
+  api: SignalApi,
+  ref: ChannelRef | null,
+  el: RefObject<HTMLElement | null>,
+  format: StatsFormatter,
+): void {
+  useEffect(() => {
+    const target = el.current;
+    if (!ref || !target) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let asked = 0;
+    const run = (range: TimeRange) => {
+      const id = ++asked;
+      const mode = span(range) > 20 * MINUTE_MS ? 'fast' : 'auto';
+      api.stats(ref, ms(range.t0), ms(range.t1), mode).then(
+        (s) => {
+          if (id !== asked) return;
+          const f = (v: number) => formatValue(v);
+          target.textContent = format({ min: f(s.min), max: f(s.max), mean: f(s.mean), p10: f(s.p10), p50: f(s.p50), p90: f(s.p90) });
+          target.dataset.ready = 'true';
+        },
+        () => undefined,
+      );
+    };
+    const schedule = (range: TimeRange) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => run(range), STATS_DELAY_MS);
+    };
+    run(screen.view.store.state.range);
+    const off = screen.view.onRange(schedule);
+    return () => {
+      off();
+      clearTimeout(timer);
+      asked++;
+    };
+  }, [screen, api, ref?.night, ref?.code, el, format]);
+}

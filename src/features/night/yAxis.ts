@@ -1,0 +1,25 @@
+// Value axes of chart blocks: coded axes of stages, sleep/awake and bed (spec 2 §9),
+// automatic ranges for the rest.
+import type { CodedAxis } from './channels';
+
+/** Catalogue keys of the labels of coded axes, by chart value. */
+export const CODED_LABELS: Record<CodedAxis, readonly (readonly [number, string])[]> = {
+  stages: [[0, 'night.axis.deep'], [1, 'night.axis.light'], [2, 'night.axis.rem'], [3, 'night.axis.awake']],
+  sleepAwake: [[0, 'night.axis.awakeSA'], [1, 'night.axis.sleep']],
+  bed: [[0, 'night.axis.outOfBed'], [1, 'night.axis.inBed']],
+};
+
+/** A padded value range around [min, max]; a flat or empty series gets a unit range. */
+export function autoDomain(min: number, max: number): [number, number] {
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
+  if (max - min < 1e-9) return [min - 1, max + 1];
+  const pad = (max - min) * 0.06;
+  return [min - pad, max + pad];
+}
+
+/** Three readable labels for a value range: bottom, middle, top. */
+export function valueLabels(lo: number, hi: number): number[] {
+  const digits = hi - lo >= 20 ? 0 : hi - lo >= 2 ? 1 : 2;
+  const round = (v: number) => Number(v.toFixed(digits));
+  return [round(lo + (hi - lo) * 0.1), round((lo + hi) / 2), round(hi - (hi - lo) * 0.1)];
+}

@@ -1,0 +1,386 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { ApiError } from '../../api/errors';
+import { errorText } from '../../api/messages';
+import { PATHS } from '../../routes';
+import { Alert } from '../../ui/Alert';
+import { adminApi, adminKeys, useDiseases } from './api';
+import { addDays, dayStartMs, defaultRange, displayDay, nightsBetween, todayIn, type DateRange } from './logic/dates';
+import { birthYearChoices, bmi, COMMENT_MAX_ADD, escapeComment, measureText, measureValue } from './logic/measures';
+import { emptyPatientForm, hasErrors, toggleCondition, validatePage1, type PatientErrors, type PatientForm } from './logic/patientForm';
+import { initialScreening, screeningPassed, screeningReducer } from './logic/screening';
+import { NEW_PATIENT_DEFAULTS } from './logic/vitals';
+import { useClinic } from './session';
+import type { AvailableDevice, NewPatientPayload } from './types';
+import { DeployPopup, type DeployPopupState } from './ui/DeployPopup';
+import { deviceOutcomeText, outcomeOf } from './ui/deviceAnswer';
+import { DevicePicker } from './ui/DevicePicker';
+import { Dialog } from './ui/Dialog';
+import { DiscardDialog } from './ui/DiscardDialog';
+import { BmiReadout, CommentField, ConditionPicker, CountryField, GenderSelect, MeasureInput, StatusSelect, useFieldError, YearSelect } from './ui/inputs';
+import '../../styles/patient-admin.css';
+
+interface Deployed {
+  device: string;
+  code: string;
+  from: string;
+  to: string;
+}
+
+/** /app/add-patient and /app/new_patient: page 1 (patient) and page 2 (device), spec 1 §2, §4, §5. */
+export function AddPatientWizard() {
+  const { t, i18n } = useTranslation();
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const clinic = useClinic();
+  const diseases = useDiseases();
+  const fieldError = useFieldError();
+  const years = useMemo(() => birthYearChoices(new Date().getFullYear()), []);
+
+  const [page, setPage] = useState<1 | 2>(1);
+  const [form, setForm] = useState<PatientForm>(emptyPatientForm);
+  const [errors, setErrors] = useState<PatientErrors>({});
+  const zone = clinic.zoneOf(form.country);
+  const today = todayIn(zone);
+  const [range, setRange] = useState<DateRange>(() => defaultRange(zone));
+  const [device, setDevice] = useState<AvailableDevice | null>(null);
+  const [screening, dispatch] = useReducer(screeningReducer, initialScreening);
+  const [popup, setPopup] = useState<DeployPopupState>({ kind: 'closed' });
+  const [popupError, setPopupError] = useState<string | null>(null);
+  const [deployed, setDeployed] = useState<Deployed | null>(null);
+  const [askNoDevice, setAskNoDevice] = useState(false);
+  const [askDiscard, setAskDiscard] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [generated, setGenerated] = useState('');
+
+  // Today and tomorrow are days in the patient's zone: a new country moves them.
+  useEffect(() => {
+    setRange(defaultRange(zone));
+    setDevice(null);
+    dispatch({ type: 'reset' });
+  }, [zone]);
+
+  // The default country is the user's; it may arrive after the first render.
+  useEffect(() => {
+    if (clinic.defaultCountry) setForm((f) => (f.country ? f : { ...f, country: clinic.defaultCountry }));
+  }, [clinic.defaultCountry]);
+
+  // An auto-generated patient ID fills the field and makes it read-only until cleared.
+  useEffect(() => {
+    let live = true;
+    adminApi
+      .generateCode()
+      .then((r) => {
+        const code = r.data?.patient_code;
+        if (!live || !code) return;
+        setGenerated(code);
+        setForm((f) => (f.patientCode ? f : { ...f, patientCode: code, generated: true }));
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const dirty = useMemo(() => {
+    const f = { ...form, patientCode: form.patientCode === generated ? '' : form.patientCode, generated: false, country: form.country === clinic.defaultCountry ? '' : form.country };
+    return JSON.stringify(f) !== JSON.stringify(emptyPatientForm) || device !== null;
+  }, [form, generated, clinic.defaultCountry, device]);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const set = <K extends keyof PatientForm>(key: K, value: PatientForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  const changeRange = useCallback((next: DateRange) => {
+    // New dates: refetch free devices, forget the chosen one and its answers.
+    setRange(next);
+    setDevice(null);
+    dispatch({ type: 'reset' });
+  }, []);
+
+  const selectDevice = useCallback((d: AvailableDevice | null) => {
+    setDevice(d);
+    if (!d) dispatch({ type: 'reset' });
+  }, []);
+
+  const next = () => {
+    const found = validatePage1(form, years, 'add');
+    setErrors(found);
+    if (!hasErrors(found)) setPage(2);
+  };
+
+  const payload = (withDevice: boolean, force = false): NewPatientPayload => {
+    const names = new Map((diseases.data ?? []).map((d) => [d.disease_id, d.disease_description]));
+    const weight = measureValue(form.weight);
+    const height = measureValue(form.height);
+    return {
+      patient_code: form.patientCode.trim(),
+      first_name: '',
+      last_name: '',
+      email_id: '',
+      gender: form.gender as 'M' | 'F' | 'O',
+      date_of_birth: `${form.yearOfBirth}-01-01`,
+      at_risk: form.atRisk === '' ? null : Number(form.atRisk),
+      diseaseIds: form.diseaseIds.join(','),
+      height: measureText(form.height),
+      weight: measureText(form.weight),
+      bmi: bmi(weight, height),
+      vital_parameters: JSON.stringify(NEW_PATIENT_DEFAULTS),
+      comment: escapeComment(form.comment),
+      diseases: form.diseaseIds.map((id) => names.get(id) ?? '').join(','),
+      country: form.country,
+      address: '',
+      tags: '',
+      device_allocation_date: withDevice && device ? dayStartMs(range.allocation, zone) : null,
+      device_deallocation_date: withDevice && device ? dayStartMs(range.deallocation, zone) : null,
+      device_master_id: withDevice && device ? device.device_master_id : null,
+      device_id: withDevice && device ? device.device_id : null,
+      docter_id: clinic.physicianId,
+      window_start_time: clinic.windowStart,
+      window_end_time: clinic.windowEnd,
+      ...(force ? { force_deploy: true } : {}),
+    };
+  };
+
+  const finish = async () => {
+    await queryClient.invalidateQueries({ queryKey: adminKeys.patients });
+    navigate(PATHS.patients);
+  };
+
+  const submit = async (withDevice: boolean, force = false) => {
+    setBusy(true);
+    setServerError(null);
+    setPopupError(null);
+    try {
+      await adminApi.newPatient(payload(withDevice, force));
+      setPopup({ kind: 'closed' });
+      if (withDevice && device) {
+        setDeployed({ device: device.device_id, code: form.patientCode.trim(), from: displayDay(dayStartMs(range.allocation, zone), zone, i18n.language), to: displayDay(dayStartMs(range.deallocation, zone), zone, i18n.language) });
+      } else {
+        await finish();
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'patient_id_exists') {
+        setPopup({ kind: 'closed' });
+        setErrors({ patientCode: 'idExists' });
+        setForm((f) => ({ ...f, generated: false }));
+        setPage(1);
+        return;
+      }
+      const outcome = outcomeOf(error);
+      if (outcome.kind === 'occupied') {
+        if (force) setPopupError(outcome.text);
+        setPopup({ kind: 'conflict', text: `${outcome.text} ${t('patientAdmin.device.occupiedHint')}` });
+        return;
+      }
+      if (outcome.kind === 'pastDate') {
+        setPopup({ kind: 'past', range, deviceMasterId: device?.device_master_id ?? null });
+        return;
+      }
+      setPopup({ kind: 'closed' });
+      const text = outcome.kind === 'other' ? errorText(t, error) : deviceOutcomeText(t, outcome, error);
+      const all = error instanceof ApiError && error.errors.length > 1 ? ` ${error.errors.slice(1).join(' ')}` : '';
+      setServerError(t('patientAdmin.errors.addFailed', { message: text + all }));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirm = () => {
+    if (!device) setAskNoDevice(true);
+    else void submit(true);
+  };
+
+  const sendRequest = async (deviceMasterId: number, deviceId: string, requested: DateRange) => {
+    setBusy(true);
+    setPopupError(null);
+    try {
+      // The request needs a patient: add them without a device first, then ask an admin.
+      const added = await adminApi.newPatient(payload(false));
+      const patientId = (added as { patientId?: number }).patientId ?? added.data?.patient_id;
+      if (!patientId) throw new Error('no patient id');
+      await adminApi.deployInPast({ patient_id: patientId, patient_code: form.patientCode.trim(), device_master_id: deviceMasterId, device_id: deviceId, allocation_date: dayStartMs(requested.allocation, zone), deallocation_date: dayStartMs(requested.deallocation, zone) });
+      setPopup({ kind: 'closed' });
+      await finish();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'patient_id_exists') {
+        setPopup({ kind: 'closed' });
+        setErrors({ patientCode: 'idExists' });
+        setPage(1);
+        return;
+      }
+      setPopupError(errorText(t, error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const cancel = () => (dirty ? setAskDiscard(true) : navigate(PATHS.patients));
+  const blocked = device !== null && !screeningPassed(screening);
+  const noZone = !zone;
+
+  return (
+    <section className="card wizard" data-testid="add-patient" aria-labelledby="wizard-title">
+      <header className="wizard-head">
+        <h2 id="wizard-title">{t('patientAdmin.wizard.title')}</h2>
+        <p className="muted" data-testid="wizard-step">
+          {t('patientAdmin.wizard.step', { step: page })} · {page === 1 ? t('patientAdmin.wizard.page1') : t('patientAdmin.wizard.page2')}
+        </p>
+      </header>
+      {serverError && (
+        <Alert tone="error" testId="wizard-error">
+          {serverError}
+        </Alert>
+      )}
+
+      {page === 1 ? (
+        <div className="form-grid" data-testid="wizard-page-1">
+          <div className="field">
+            <label htmlFor="patient-id">{t('patientAdmin.fields.patientId')}</label>
+            <div className="inline-fields">
+              <input
+                id="patient-id"
+                value={form.patientCode}
+                readOnly={form.generated}
+                maxLength={20}
+                onChange={(e) => set('patientCode', e.target.value)}
+                aria-invalid={errors.patientCode ? true : undefined}
+                data-testid="patient-id"
+              />
+              {form.generated && (
+                <button type="button" className="button button-quiet" onClick={() => setForm((f) => ({ ...f, patientCode: '', generated: false }))} data-testid="patient-id-clear">
+                  {t('patientAdmin.fields.clear')}
+                </button>
+              )}
+            </div>
+            {form.generated && <p className="field-hint">{t('patientAdmin.fields.generated')}</p>}
+            {errors.patientCode && (
+              <p className="field-error" role="alert" data-testid="error-patient-id">
+                {fieldError(errors.patientCode)}
+              </p>
+            )}
+          </div>
+          <YearSelect value={form.yearOfBirth} onChange={(v) => set('yearOfBirth', v)} choices={years} error={fieldError(errors.yearOfBirth)} />
+          <GenderSelect value={form.gender} onChange={(v) => set('gender', v)} error={fieldError(errors.gender)} />
+          <StatusSelect value={form.atRisk} onChange={(v) => set('atRisk', v)} />
+          <div className="span-all">
+            <ConditionPicker diseases={diseases.data ?? []} selected={form.diseaseIds} onToggle={(id) => set('diseaseIds', toggleCondition(form.diseaseIds, id))} error={fieldError(errors.diseaseIds)} />
+          </div>
+          <MeasureInput label={t('patientAdmin.fields.weight')} value={form.weight} onChange={(v) => set('weight', v)} error={fieldError(errors.weight)} testId="weight" />
+          <MeasureInput label={t('patientAdmin.fields.height')} value={form.height} onChange={(v) => set('height', v)} error={fieldError(errors.height)} testId="height" />
+          <BmiReadout weight={form.weight} height={form.height} />
+          <CountryField countries={clinic.countries} value={form.country} onChange={(v) => set('country', v)} error={fieldError(errors.country)} />
+          <div className="span-all">
+            <CommentField value={form.comment} onChange={(v) => set('comment', v)} max={COMMENT_MAX_ADD} error={fieldError(errors.comment, COMMENT_MAX_ADD)} />
+          </div>
+          <div className="wizard-actions span-all">
+            <button type="button" className="button" onClick={cancel} data-testid="wizard-cancel">
+              {t('patientAdmin.wizard.cancel')}
+            </button>
+            <button type="button" className="button button-primary" onClick={next} data-testid="wizard-next">
+              {t('patientAdmin.wizard.next')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div data-testid="wizard-page-2">
+          <DevicePicker
+            range={range}
+            today={today}
+            zone={zone}
+            windowStart={clinic.windowStart}
+            windowEnd={clinic.windowEnd}
+            selected={device?.device_master_id ?? null}
+            screening={screening}
+            dispatch={dispatch}
+            onRange={changeRange}
+            onSelect={selectDevice}
+            onPastDate={(day) => {
+              setPopupError(null);
+              setPopup({ kind: 'past', range: { allocation: day, deallocation: addDays(day, nightsBetween(range.allocation, range.deallocation)) }, deviceMasterId: device?.device_master_id ?? null });
+            }}
+          />
+          {noZone && <p className="field-error">{t('patientAdmin.errors.noTimezone')}</p>}
+          <div className="wizard-actions">
+            <button type="button" className="button" onClick={() => setPage(1)} data-testid="wizard-previous">
+              {t('patientAdmin.wizard.previous')}
+            </button>
+            <button type="button" className="button" onClick={cancel} data-testid="wizard-cancel">
+              {t('patientAdmin.wizard.cancel')}
+            </button>
+            <button type="button" className="button button-primary" onClick={confirm} disabled={blocked || busy || noZone} data-testid="wizard-confirm">
+              {busy ? t('patientAdmin.wizard.adding') : t('patientAdmin.wizard.confirm')}
+            </button>
+          </div>
+        </div>
+      )}
+
+      <DeployPopup
+        state={popup}
+        zone={zone}
+        patientCode={form.patientCode.trim()}
+        busy={busy}
+        error={popupError}
+        onClose={() => setPopup({ kind: 'closed' })}
+        onForce={() => void submit(true, true)}
+        onSendRequest={(id, deviceId, requested) => void sendRequest(id, deviceId, requested)}
+        onConfirmToday={() => {
+          setPopup({ kind: 'closed' });
+          changeRange(defaultRange(zone));
+        }}
+      />
+
+      <Dialog
+        open={deployed !== null}
+        title={t('patientAdmin.deploy.deployedTitle')}
+        onClose={() => void finish()}
+        testId="deployed-popup"
+        actions={
+          <button type="button" className="button button-primary" onClick={() => void finish()} data-testid="deployed-ok">
+            {t('patientAdmin.deploy.ok')}
+          </button>
+        }
+      >
+        {deployed && <p>{t('patientAdmin.deploy.deployedText', { ...deployed })}</p>}
+      </Dialog>
+
+      <Dialog
+        open={askNoDevice}
+        title={t('patientAdmin.wizard.noDeviceTitle')}
+        onClose={() => setAskNoDevice(false)}
+        testId="no-device-popup"
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setAskNoDevice(false)}>
+              {t('patientAdmin.wizard.cancel')}
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={busy}
+              onClick={() => {
+                setAskNoDevice(false);
+                void submit(false);
+              }}
+              data-testid="no-device-confirm"
+            >
+              {t('patientAdmin.wizard.noDeviceConfirm')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('patientAdmin.wizard.noDeviceText')}</p>
+      </Dialog>
+
+      <DiscardDialog open={askDiscard} onCancel={() => setAskDiscard(false)} onDiscard={() => navigate(PATHS.patients)} />
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { useQuery } from '@tanstack/react-query';
+import { request } from '../../api/client';
+import type { AvailableDevice, DataCenterDevice, DeployRequest, DeviceOperationBody, Disease, HistoryEntry, NewPatientPayload, PatientInfo, PatientRow } from './types';
+
+/** One function per server route of patient management and devices (spec 1 §7). */
+export const adminApi = {
+  patients: (archive = false) => request<{ patients: PatientRow[] }>('GET', `/physician/patients${archive ? '?archive=true' : ''}`),
+  details: (id: number) => request<{ patient_info: PatientInfo }>('GET', `/patient/details?patient_id=${id}`),
+  generateCode: () => request<{ patient_code: string }>('GET', '/patient/generate-code'),
+  diseases: () => request<{ diseases: Disease[] }>('POST', '/patient/get-disease-list', {}),
+  newPatient: (payload: NewPatientPayload) => request<{ patient_id: number }>('POST', '/physician/new-patient', payload),
+  updateInfo: (patient_id: number, fields: Record<string, unknown>) => request<never>('POST', '/physician/update-patient-info', { patient_id, ...fields }),
+  diseaseOperation: (patient_id: number, type: 'update' | 'delete', disease_id: number, docter_id: number | null) =>
+    request<{ diseaseIds: string }>('POST', '/patient/disease-operation', { patient_id, type, disease_id, docter_id }),
+  resetPassword: (patient_id: number, password: string) => request<never>('POST', '/physician/reset-patient-password', { patient_id, password }),
+  archive: (patient_id: number) => request<never>('POST', '/physician/update-patient-status', { patient_id, archive: true, confirm_device_returned: true }),
+  availableDevices: (from: number, to: number) => request<AvailableDevice[]>('GET', `/physician/available-devices?allocation_time=${from}&deallocation_time=${to}`),
+  deviceOperation: (body: DeviceOperationBody) => request<unknown>('POST', '/device/device-operation', body),
+  deployInPast: (body: { patient_id: number; patient_code: string; device_master_id?: number; device_id?: string; allocation_date: number; deallocation_date: number }) =>
+    request<{ request_id: number }>('POST', '/device/deploy-device-in-past-date', body),
+  history: (patient_id: number) => request<{ history: HistoryEntry[] }>('POST', '/device/device-history', { patient_id }),
+  futureAllocations: (device_id: string) =>
+    request<{ allocations: Array<{ device_user_map_id: number; patient_code: string; allocation_ms: number; deallocation_ms: number }> }>('POST', '/device/future-allocations', { device_id }),
+  cancelFutureAllocations: (device_id: string) => request<{ cancelled: number }>('POST', '/device/cancel-future-allocations', { device_id }),
+  dataCenter: () => request<{ devices: DataCenterDevice[] }>('GET', '/datacenter/getAllRecordingDevicesOfPatients'),
+  deployRequests: () => request<{ requests: DeployRequest[] }>('GET', '/admin/deploy-requests'),
+  decideRequest: (id: number, decision: 'approve' | 'deny') => request<never>('POST', `/admin/deploy-requests/${id}/${decision}`, {}),
+};
+
+export const adminKeys = {
+  patients: ['physician', 'patients'] as const,
+  archive: ['physician', 'patients', 'archive'] as const,
+  details: (id: number) => ['patient', 'details', id] as const,
+  diseases: ['diseases'] as const,
+  history: (id: number) => ['device', 'history', id] as const,
+  available: (from: number, to: number) => ['devices', 'available', from, to] as const,
+  dataCenter: ['datacenter', 'devices'] as const,
+  deployRequests: ['admin', 'deploy-requests'] as const,
+};
+
+/** Current patients (archive = false) or the past-patients archive. */
+export function usePatientRows(archive = false) {
+  return useQuery({
+    queryKey: archive ? adminKeys.archive : adminKeys.patients,
+    queryFn: async () => (await adminApi.patients(archive)).data?.patients ?? [],
+  });
+}
+
+export function usePatientDetails(id: number) {
+  return useQuery({ queryKey: adminKeys.details(id), queryFn: async () => (await adminApi.details(id)).data!.patient_info });
+}
+
+export function useDiseases() {
+  return useQuery({ queryKey: adminKeys.diseases, queryFn: async () => (await adminApi.diseases()).data?.diseases ?? [], staleTime: Infinity });
+}
+
+export function useDeviceHistory(id: number, enabled = true) {
+  return useQuery({ queryKey: adminKeys.history(id), queryFn: async () => (await adminApi.history(id)).data?.history ?? [], enabled });
+}
+
+/** Devices free for [from, to); refetched whenever the dates change. */
+export function useAvailableDevices(from: number, to: number, enabled = true) {
+  return useQuery({
+    queryKey: adminKeys.available(from, to),
+    queryFn: async () => (await adminApi.availableDevices(from, to)).data ?? [],
+    enabled: enabled && to > from,
+    staleTime: 0,
+  });
+}

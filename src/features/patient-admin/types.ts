@@ -1,0 +1,136 @@
+/** Server shapes of patient management and devices (spec 1 §3), as /api/v1 answers them. */
+
+export interface PatientRow {
+  patient_id: number;
+  patient_code: string;
+  first_name: string | null;
+  last_name: string | null;
+  email_id: string | null;
+  gender: string | null;
+  date_of_birth: string | null;
+  at_risk: number | null;
+  active_flag: boolean | null;
+  unread_data_nights: number | null;
+  phys_device_return_date: string | null;
+  country: string | null;
+  device_id: string | null;
+  device_master_id: number | null;
+  device_user_map_id: number | null;
+  device_allocation_date: number | string | null;
+  device_deallocation_date: number | string | null;
+  window_start_time: string | null;
+  window_end_time: string | null;
+  timezone: string | null;
+  last_night: number | null;
+  recorded_last_night: boolean | null;
+  created_by?: number | null;
+}
+
+export interface PatientInfo extends Omit<PatientRow, 'device_master_id' | 'device_user_map_id' | 'device_allocation_date' | 'device_deallocation_date' | 'window_start_time' | 'window_end_time' | 'timezone' | 'last_night' | 'recorded_last_night' | 'unread_data_nights'> {
+  height: number | null;
+  weight: number | null;
+  bmi: number | null;
+  vital_parameters: string | null;
+  diseases: string;
+  diseaseIds: string;
+  comment: string | null;
+  address: string | null;
+  tags: string | null;
+  is_sample_patient?: boolean;
+}
+
+export interface Disease {
+  disease_id: number;
+  disease_description: string;
+  disease_shortname: string | null;
+}
+
+export interface AvailableDevice {
+  device_id: string;
+  device_master_id: number;
+  device_allocation_date: number;
+  device_deallocation_date: number;
+  window_start_time: string | null;
+  window_end_time: string | null;
+  timezone: string;
+}
+
+export interface HistoryEntry {
+  device_id: string;
+  device_allocation_date: number;
+  device_deallocation_date: number;
+  nights: number;
+  window_start_time: string | null;
+  window_end_time: string | null;
+  is_device_returned: boolean;
+}
+
+export type DataCenterStatus = 'not_allocated' | 'available' | 'pending' | 'active' | 'inactive' | 'overdue';
+
+export interface DataCenterDevice {
+  device_id: string;
+  device_master_id: number;
+  status: DataCenterStatus;
+  deployed: boolean;
+  patient_code: string | null;
+  device_allocation_date: number | null;
+  device_deallocation_date: number | null;
+  last_recording: { night: number; patient_code: string; recording_stop_time: number } | null;
+}
+
+export interface DeployRequest {
+  id: number;
+  status: 'pending' | 'approved' | 'denied';
+  allocation_date: number;
+  deallocation_date: number;
+  created_at: string;
+  patient_code: string;
+  patient_id: number;
+  device_id: string;
+  requested_by: string;
+}
+
+export interface NewPatientPayload {
+  patient_code: string;
+  first_name: string;
+  last_name: string;
+  email_id: string;
+  gender: 'M' | 'F' | 'O';
+  date_of_birth: string;
+  at_risk: number | null;
+  diseaseIds: string;
+  height: string;
+  weight: string;
+  bmi: number;
+  vital_parameters: string;
+  comment: string;
+  diseases: string;
+  country: string;
+  address: string;
+  tags: string;
+  device_allocation_date: number | null;
+  device_deallocation_date: number | null;
+  device_master_id: number | null;
+  device_id: string | null;
+  docter_id: number | null;
+  window_start_time: string;
+  window_end_time: string;
+  force_deploy?: boolean;
+}
+
+export interface DeviceOperationBody {
+  patient_id: number;
+  device_master_id?: number;
+  device_allocation_date?: number;
+  device_deallocation_date?: number;
+  window_start_time?: string;
+  window_end_time?: string;
+  allocate_device?: boolean;
+  change_allocation_times?: boolean;
+  force_extend?: boolean;
+  cancel_device?: boolean;
+  return_device?: boolean;
+  confirm_device_present?: boolean;
+  return_date?: number;
+  country?: string | null;
+}

@@ -1,0 +1,141 @@
+import { useEffect, useRef, useState, type Dispatch } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAvailableDevices } from '../api';
+import { changeAllocation, changeDeallocation, dayStartMs, nightsBetween, returnMin, type DateRange, type IsoDay } from '../logic/dates';
+import { autoSelect, filterDevices, sanitizeDeviceQuery, toggleDevice } from '../logic/devices';
+import type { ScreeningAction, ScreeningState } from '../logic/screening';
+import type { AvailableDevice } from '../types';
+import { Screening } from './Screening';
+
+/** Delay before the page scrolls to the screening questions after a device is chosen (spec 1 §9). */
+export const SELECT_SCROLL_MS = 1000;
+
+interface Props {
+  range: DateRange;
+  today: IsoDay;
+  zone: string;
+  windowStart: string;
+  windowEnd: string;
+  selected: number | null;
+  screening: ScreeningState;
+  dispatch: Dispatch<ScreeningAction>;
+  onRange: (range: DateRange) => void;
+  onSelect: (device: AvailableDevice | null) => void;
+  /** A day before today was chosen: the deploy popup takes over. */
+  onPastDate: (day: IsoDay) => void;
+}
+
+/** Dates, the free devices for them and the screening questions (add wizard page 2, edit's new allocation). */
+export function DevicePicker({ range, today, zone, windowStart, windowEnd, selected, screening, dispatch, onRange, onSelect, onPastDate }: Props) {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState('');
+  const from = dayStartMs(range.allocation, zone);
+  const to = dayStartMs(range.deallocation, zone);
+  const devices = useAvailableDevices(from, to);
+  const list = devices.data ?? [];
+  const shown = filterDevices(list, query);
+  const screeningRef = useRef<HTMLDivElement>(null);
+
+  // Exactly one free device: choose it for the user, once per answer (deselecting it stays deselected).
+  const autoFor = useRef<unknown>(null);
+  useEffect(() => {
+    if (!devices.data || autoFor.current === devices.data) return;
+    autoFor.current = devices.data;
+    const auto = autoSelect(devices.data, selected);
+    if (auto !== selected) onSelect(devices.data.find((d) => d.device_master_id === auto) ?? null);
+  }, [devices.data, selected, onSelect]);
+
+  useEffect(() => {
+    if (selected === null) return;
+    const timer = window.setTimeout(() => screeningRef.current?.scrollIntoView({ behavior: 'smooth', block: 'end' }), SELECT_SCROLL_MS);
+    return () => window.clearTimeout(timer);
+  }, [selected]);
+
+  return (
+    <div className="device-picker" data-testid="device-picker">
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor="alloc-date">{t('patientAdmin.device.allocation')}</label>
+          <input
+            id="alloc-date"
+            type="date"
+            value={range.allocation}
+            onChange={(e) => {
+              if (!e.target.value) return;
+              const change = changeAllocation(range, e.target.value, today);
+              if (change.kind === 'past') onPastDate(change.requested);
+              else onRange(change.range);
+            }}
+            data-testid="allocation-date"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="return-date">{t('patientAdmin.device.return')}</label>
+          <input
+            id="return-date"
+            type="date"
+            value={range.deallocation}
+            min={returnMin(range.allocation)}
+            onChange={(e) => e.target.value && onRange(changeDeallocation(range, e.target.value))}
+            data-testid="return-date"
+          />
+        </div>
+        <div className="field">
+          <span className="field-label">{t('patientAdmin.device.duration')}</span>
+          <output data-testid="nights">{t('patientAdmin.device.nights', { count: nightsBetween(range.allocation, range.deallocation) })}</output>
+        </div>
+        <div className="field">
+          <span className="field-label">{t('patientAdmin.fields.timezone')}</span>
+          <output data-testid="timezone">{zone}</output>
+        </div>
+        <div className="field">
+          <span className="field-label">{t('patientAdmin.device.windowStart')}</span>
+          <output>{windowStart}</output>
+        </div>
+        <div className="field">
+          <span className="field-label">{t('patientAdmin.device.windowEnd')}</span>
+          <output>{windowEnd}</output>
+        </div>
+      </div>
+      <p className="field-hint">{t('patientAdmin.device.windowHint')}</p>
+
+      <div className="field">
+        <label htmlFor="device-search">{t('patientAdmin.device.search')}</label>
+        <input id="device-search" value={query} maxLength={10} onChange={(e) => setQuery(sanitizeDeviceQuery(e.target.value))} data-testid="device-search" />
+      </div>
+      <fieldset className="device-list">
+        <legend>{t('patientAdmin.device.available')}</legend>
+        {devices.isPending ? (
+          <p className="muted">{t('patientAdmin.device.loading')}</p>
+        ) : shown.length === 0 ? (
+          <p className="muted" data-testid="no-device">
+            {t('patientAdmin.errors.noDevice')}
+          </p>
+        ) : (
+          shown.map((d) => {
+            const on = d.device_master_id === selected;
+            return (
+              <button
+                key={d.device_master_id}
+                type="button"
+                className={`device-option${on ? ' is-selected' : ''}`}
+                aria-pressed={on}
+                onClick={() => {
+                  const next = toggleDevice(selected, d.device_master_id);
+                  dispatch({ type: 'reset' });
+                  onSelect(next === null ? null : d);
+                }}
+                data-testid="device-option"
+                data-device={d.device_id}
+              >
+                <span className="mono">{d.device_id}</span>
+                {on && <span className="badge badge-stable">{t('patientAdmin.device.selected')}</span>}
+              </button>
+            );
+          })
+        )}
+      </fieldset>
+      <div ref={screeningRef}>{selected !== null && <Screening state={screening} dispatch={dispatch} />}</div>
+    </div>
+  );
+}

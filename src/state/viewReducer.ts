@@ -1,0 +1,100 @@
+// The synchronized x-range of the review screen as an action union and a pure reducer:
+// zooms go on an undo stack, page steps do not (they would bury every zoom).
+import {
+  clampRange, doubleClickRange, dragRange, pageRange, presetRange, sameRange, type TimeRange,
+} from '../charts/core/range';
+import { PRESETS, type PresetChoice, type PresetId } from '../charts/core/time';
+
+/** Undo entries kept; older ones fall off. */
+export const UNDO_LIMIT = 100;
+
+export interface ViewState {
+  /** The whole night. */
+  domain: TimeRange;
+  /** The visible window shared by every chart. */
+  range: TimeRange;
+  /** What the navigator's select shows. */
+  preset: PresetChoice;
+  past: { range: TimeRange; preset: PresetChoice }[];
+  future: { range: TimeRange; preset: PresetChoice }[];
+}
+
+export type ViewAction =
+  | { type: 'init'; domain: TimeRange; preset?: PresetId }
+  | { type: 'page'; direction: 1 | -1 }
+  /** Centres the window on `at`, keeping its width (overview click); not an undo step. */
+  | { type: 'moveTo'; at: number }
+  | { type: 'preset'; preset: PresetId }
+  | { type: 'zoom'; range: TimeRange }
+  | { type: 'drag'; from: number; to: number }
+  | { type: 'doubleClick'; at: number }
+  | { type: 'undo' }
+  | { type: 'redo' }
+  | { type: 'reset' };
+
+const EMPTY: TimeRange = { t0: 0, t1: 1 };
+
+/** A view with nothing loaded yet. */
+export function initialView(domain: TimeRange = EMPTY): ViewState {
+  return { domain, range: domain, preset: 'full', past: [], future: [] };
+}
+
+/** `state` with `range` as a new undoable step (no step when nothing changes). */
+function push(state: ViewState, range: TimeRange, preset: PresetChoice): ViewState {
+  if (sameRange(range, state.range) && preset === state.preset) return state;
+  const past = [...state.past, { range: state.range, preset: state.preset }].slice(-UNDO_LIMIT);
+  return { ...state, range, preset, past, future: [] };
+}
+
+/** Applies one action; returns the same object when nothing changes. */
+export function viewReducer(state: ViewState, action: ViewAction): ViewState {
+  const { domain } = state;
+  switch (action.type) {
+    case 'init': {
+      const preset = action.preset ?? 'full';
+      const width = PRESETS.find((p) => p.id === preset)?.ms ?? null;
+      return { ...initialView(action.domain), range: presetRange(action.domain, action.domain, width), preset };
+    }
+    case 'page': {
+      const range = pageRange(state.range, domain, action.direction);
+      return sameRange(range, state.range) ? state : { ...state, range };
+    }
+    case 'moveTo': {
+      const half = (state.range.t1 - state.range.t0) / 2;
+      const range = clampRange({ t0: action.at - half, t1: action.at + half }, domain);
+      return sameRange(range, state.range) ? state : { ...state, range };
+    }
+    case 'preset': {
+      const width = PRESETS.find((p) => p.id === action.preset)?.ms ?? null;
+      return push(state, presetRange(state.range, domain, width), action.preset);
+    }
+    case 'zoom':
+      return push(state, clampRange(action.range, domain), 'custom');
+    case 'drag': {
+      const range = dragRange(action.from, action.to, domain);
+      return range ? push(state, range, 'custom') : state;
+    }
+    case 'doubleClick':
+      return push(state, doubleClickRange(state.range, domain, action.at), 'custom');
+    case 'undo': {
+      const last = state.past[state.past.length - 1];
+      if (!last) return state;
+      return {
+        ...state, range: last.range, preset: last.preset,
+        past: state.past.slice(0, -1),
+        future: [{ range: state.range, preset: state.preset }, ...state.future],
+      };
+    }
+    case 'redo': {
+      const [next, ...rest] = state.future;
+      if (!next) return state;
+      return {
+        ...state, range: next.range, preset: next.preset,
+        past: [...state.past, { range: state.range, preset: state.preset }],
+        future: rest,
+      };
+    }
+    case 'reset':
+      return push(state, { t0: domain.t0, t1: domain.t1 }, 'full');
+  }
+}

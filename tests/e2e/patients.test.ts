@@ -1,0 +1,305 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
+
+let server: AppServer;
+let browser: Browser;
+beforeAll(async () => {
+  server = await startAppServer();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
+const rowOf = (page: Page, code: string) => page.getByTestId('patient-row').filter({ hasText: code });
+
+async function signIn(email: string) {
+  const { context, page, errors } = await newPage(browser, server.url);
+  await page.goto('/app/patients');
+  await signInThroughForm(page, server.url, email);
+  await page.getByTestId('patients-table').waitFor();
+  return { context, page, errors };
+}
+
+describe('a physician manages a patient from admission to the archive', () => {
+  it('adds a patient with a device through the wizard, edits thresholds, extends and returns the device, archives', async () => {
+    const { context, page, errors } = await signIn(DEMO.physician);
+
+    // The list filters and searches.
+    await page.getByTestId('filter-status').selectOption('flagged');
+    await expect.poll(() => page.getByTestId('patient-row').count()).toBe(2);
+    await page.getByTestId('filter-status').selectOption('all');
+    await page.getByTestId('patients-search').fill(' nct 0002 ');
+    await expect.poll(() => page.getByTestId('patient-row').count()).toBe(1);
+    expect(await text(page, 'patients-table')).toContain('NCT1002');
+    await page.getByTestId('patients-search').fill('');
+
+    // Page 1: every message on an empty Next, the discard popup, then a valid patient.
+    await page.getByTestId('add-patient-link').click();
+    await page.getByTestId('wizard-page-1').waitFor();
+    await expect.poll(() => page.getByTestId('patient-id').inputValue()).toMatch(/^NCT\d+$/);
+    expect(await page.getByTestId('patient-id').getAttribute('readonly')).not.toBeNull();
+    await page.getByTestId('wizard-next').click();
+    const page1 = await text(page, 'wizard-page-1');
+    for (const message of ['Please select year of birth.', 'Please select gender.', 'Please select condition.', 'Please enter weight.', 'Please enter height.']) expect(page1).toContain(message);
+
+    await page.getByTestId('patient-id-clear').click();
+    expect(await page.getByTestId('patient-id').getAttribute('readonly')).toBeNull();
+    await page.getByTestId('patient-id').fill('E2E-1');
+    await page.getByTestId('wizard-next').click();
+    expect(await text(page, 'error-patient-id')).toBe('Patient ID accepts characters only');
+    await page.getByTestId('patient-id').fill('E2E0001');
+    await page.getByTestId('wizard-cancel').click();
+    await page.getByTestId('discard-popup').waitFor();
+    await page.getByTestId('discard-cancel').click();
+    expect(await page.getByTestId('patient-id').inputValue()).toBe('E2E0001');
+
+    await page.getByTestId('year-of-birth').selectOption('1970');
+    await page.getByTestId('gender').selectOption('F');
+    await page.getByTestId('condition-search').fill('hyper');
+    await page.getByTestId('condition-option').first().click();
+    await page.getByTestId('weight').fill('70a');
+    expect(await page.getByTestId('weight').inputValue()).toBe('');
+    await page.getByTestId('weight').fill('70');
+    await page.getByTestId('height').fill('170.');
+    expect(await text(page, 'bmi')).toBe('24.22 · Normal');
+    await page.getByTestId('wizard-next').click();
+
+    // Page 2: the free devices for today → tomorrow; choose one, answer the screening.
+    await page.getByTestId('wizard-page-2').waitFor();
+    expect(await text(page, 'nights')).toBe('1 night');
+    await page.getByTestId('device-option').first().waitFor();
+    await page.getByTestId('device-search').fill('nct-0005');
+    expect(await page.getByTestId('device-search').inputValue()).toBe('nct0005');
+    await expect.poll(() => page.getByTestId('device-option').count()).toBe(1);
+    await page.getByTestId('device-option').click();
+    const confirm = page.getByTestId('wizard-confirm');
+    await page.getByTestId('screening-implant-yes').check();
+    expect(await text(page, 'screening-blocked')).toContain('implanted');
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.getByTestId('screening-implant-no').check();
+    await page.getByTestId('screening-pregnant-no').check();
+    await page.getByTestId('screening-underAge-no').check();
+    await page.getByTestId('screening-infoSheet-no').check();
+    expect(await text(page, 'screening-blocked')).toContain('Patient Information Sheet');
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.getByTestId('screening-infoSheet-yes').check();
+    await page.getByTestId('screening-passed').waitFor();
+    expect(await confirm.isDisabled()).toBe(false);
+    await confirm.click();
+    await page.getByTestId('deployed-popup').getByText('NCT0005').waitFor();
+    await page.getByTestId('deployed-ok').click();
+    await rowOf(page, 'E2E0001').waitFor();
+    expect(await rowOf(page, 'E2E0001').innerText()).toContain('NCT0005');
+
+    // Edit: vital thresholds are validated, then saved.
+    await rowOf(page, 'E2E0001').getByTestId('patient-edit-link').click();
+    await page.getByTestId('edit-patient').waitFor();
+    expect(await text(page, 'edit-heading')).toBe('E2E0001');
+    await page.getByTestId('vitals-edit').click();
+    await page.getByTestId('vital-spo2-modTo').fill('101');
+    await page.getByTestId('vitals-save').click();
+    expect(await text(page, 'vitals-error')).toBe('Spo2 Range cannot be more than 100');
+    await page.getByTestId('vital-spo2-modTo').fill('94');
+    await page.getByTestId('vital-pr-modFromF').fill('');
+    await page.getByTestId('vitals-save').click();
+    expect(await text(page, 'vitals-error')).toBe('None of the below inputs should be empty');
+    await page.getByTestId('vital-pr-modFromF').fill('101');
+    await page.getByTestId('vitals-save').click();
+    await page.getByTestId('vitals-edit').waitFor();
+    expect(await text(page, 'vital-spo2-modFrom')).toBe('90–94');
+
+    // Conditions: the last chip cannot be removed.
+    await page.getByTestId('medical-edit').click();
+    expect(await page.getByTestId('condition-chip').count()).toBe(1);
+    expect(await page.getByTestId('condition-chip').getByRole('button').count()).toBe(0);
+    // Each add or remove is sent at once; None replaces the others.
+    await page.getByTestId('condition-search').fill('diab');
+    await page.getByTestId('condition-option').first().click();
+    await expect.poll(() => page.getByTestId('condition-chip').count()).toBe(2);
+    await page.getByTestId('condition-chip').first().getByRole('button').click();
+    await expect.poll(() => page.getByTestId('condition-chip').count()).toBe(1);
+    await page.getByTestId('condition-search').fill('none');
+    await page.getByTestId('condition-option').first().click();
+    await expect.poll(() => text(page, 'condition-chips')).toBe('None');
+    // Leaving with a block in edit asks first.
+    await page.getByTestId('go-back').click();
+    await page.getByTestId('discard-popup').waitFor();
+    await page.getByTestId('discard-cancel').click();
+    await page.getByTestId('medical-cancel').click();
+
+    // Extend the device by two nights, then return it.
+    expect(await text(page, 'current-device')).toBe('NCT0005');
+    await page.getByTestId('device-edit').click();
+    const returnDate = page.getByTestId('edit-return-date');
+    const current = await returnDate.inputValue();
+    const later = new Date(Date.parse(`${current}T00:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10);
+    await returnDate.fill(later);
+    expect(await text(page, 'edit-nights')).toBe('3 nights');
+    await page.getByTestId('device-save').click();
+    await expect.poll(() => text(page, 'device-notice')).toMatch(/success/i);
+    const editUrl = page.url();
+
+    // Another patient books the same device right after, from the edit screen's deploy_device link.
+    await page.goto('/app/patients');
+    const href = await rowOf(page, 'NCT1005').getByTestId('patient-edit-link').getAttribute('href');
+    await page.goto(`${href}?deploy_device=true`);
+    await page.getByTestId('device-picker').waitFor();
+    const plus = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+    const today = await page.getByTestId('allocation-date').inputValue();
+    await page.getByTestId('allocation-date').fill(plus(today, 3));
+    await page.getByTestId('return-date').fill(plus(today, 5));
+    expect(await text(page, 'nights')).toBe('2 nights');
+    await page.getByTestId('device-search').fill('nct0005');
+    await page.getByTestId('device-option').click();
+    for (const [q, a] of [['implant', 'no'], ['pregnant', 'no'], ['underAge', 'no'], ['infoSheet', 'yes']]) await page.getByTestId(`screening-${q}-${a}`).check();
+    await page.getByTestId('device-save').click();
+    await expect.poll(() => text(page, 'device-notice')).toMatch(/success/i);
+    expect(await text(page, 'current-device')).toBe('NCT0005');
+
+    // The Data Center lists that booking among the device's future bookings.
+    await page.goto('/app/datacenter');
+    const dcRow = page.getByTestId('datacenter-row').filter({ hasText: 'NCT0005' });
+    await dcRow.getByTestId('future-toggle').click();
+    await expect.poll(() => text(page, 'future-bookings')).toContain('NCT1005');
+
+    // Extending over that booking answers 'occupied': the deploy popup offers to cancel it.
+    await page.goto(editUrl);
+    await page.getByTestId('device-edit').click();
+    await page.getByTestId('edit-return-date').fill(plus(today, 4));
+    await page.getByTestId('device-save').click();
+    await page.getByTestId('deploy-popup').waitFor();
+    expect(await text(page, 'deploy-conflict')).toContain('This device is already reserved for patient NCT1005');
+    await page.getByTestId('deploy-force').click();
+    await expect.poll(() => text(page, 'device-notice')).toMatch(/success/i);
+    expect(await page.getByTestId('deploy-popup').isVisible()).toBe(false);
+
+    await page.getByTestId('device-return').click();
+    expect(await page.getByTestId('return-confirm').isDisabled()).toBe(true);
+    await page.getByTestId('return-present').check();
+    await page.getByTestId('return-confirm').click();
+    await expect.poll(() => text(page, 'device-notice')).toContain('returned successfully');
+    await page.getByTestId('device-history').getByText('NCT0005').waitFor();
+
+    // Reset the patient's password: the fields must match; done shows for 5 s.
+    await page.getByTestId('reset-password').fill('secret-1');
+    await page.getByTestId('reset-confirm').fill('secret-2');
+    await page.getByTestId('reset-submit').click();
+    expect(await text(page, 'reset-error')).toBe('The fields are not same.');
+    await page.getByTestId('reset-confirm').fill('secret-1');
+    await page.getByTestId('reset-submit').click();
+    expect(await text(page, 'reset-done')).toBe('Password reset done.');
+
+    // Thresholds persisted.
+    await page.reload();
+    await page.getByTestId('vitals').waitFor();
+    expect(await text(page, 'vital-spo2-modFrom')).toBe('90–94');
+
+    // Archive: mark as past patient, confirmed; the archive lists it.
+    await page.goto('/app/patients');
+    await rowOf(page, 'E2E0001').getByTestId('patient-archive').click();
+    await page.getByTestId('archive-confirm').click();
+    await page.getByTestId('patients-notice').waitFor();
+    await expect.poll(() => rowOf(page, 'E2E0001').count()).toBe(0);
+    await page.getByTestId('tab-past').click();
+    await rowOf(page, 'E2E0001').waitFor();
+
+    // An active patient with a device needs the device confirmed back before archiving.
+    await page.getByTestId('tab-current').click();
+    await rowOf(page, 'NCT1004').getByTestId('patient-archive').click();
+    expect(await page.getByTestId('archive-confirm').isDisabled()).toBe(true);
+    await page.getByTestId('archive-device-present').check();
+    await page.getByTestId('archive-confirm').click();
+    await expect.poll(() => rowOf(page, 'NCT1004').count()).toBe(0);
+
+    // Data Center lists the devices with their statuses.
+    await page.getByTestId('nav-datacenter').click();
+    await page.getByTestId('datacenter-row').first().waitFor();
+    expect(await page.getByTestId('datacenter-row').count()).toBeGreaterThanOrEqual(6);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a past-date deployment', () => {
+  it('is requested by the physician from the wizard and approved by an admin', async () => {
+    const { context, page, errors } = await signIn(DEMO.physician);
+    await page.goto('/app/new_patient');
+    await page.getByTestId('wizard-page-1').waitFor();
+    await expect.poll(() => page.getByTestId('patient-id').inputValue()).toMatch(/^NCT\d+$/);
+    await page.getByTestId('patient-id-clear').click();
+    await page.getByTestId('patient-id').fill('NCT1001');
+    await page.getByTestId('year-search').fill('1980');
+    expect(await page.getByTestId('year-of-birth').inputValue()).toBe('1980');
+    await page.getByTestId('gender').selectOption('M');
+    await page.getByTestId('condition-search').fill('none');
+    await page.getByTestId('condition-option').first().click();
+    await page.getByTestId('weight').fill('80');
+    await page.getByTestId('height').fill('180');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-page-2').waitFor();
+
+    // Without a device, Confirm asks first; a taken ID returns to page 1 with its error.
+    await page.getByTestId('wizard-confirm').click();
+    await page.getByTestId('no-device-popup').waitFor();
+    await page.getByTestId('no-device-confirm').click();
+    await page.getByTestId('wizard-page-1').waitFor();
+    expect(await text(page, 'error-patient-id')).toBe('Patient ID already exist');
+    await page.getByTestId('patient-id').fill('E2E0002');
+    await page.getByTestId('wizard-next').click();
+    await page.getByTestId('wizard-page-2').waitFor();
+
+    // A day before today opens the past-date popup: the error first, then the request.
+    const today = await page.getByTestId('allocation-date').inputValue();
+    const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    await page.getByTestId('allocation-date').fill(yesterday);
+    const popup = page.getByTestId('past-date-popup');
+    await popup.waitFor();
+    expect(await text(page, 'past-date-error')).toBe('Deployment for the specified date failed. However you can request admin below');
+    expect(await page.getByTestId('allocation-date').inputValue()).toBe(today);
+    await page.getByTestId('request-admin').check();
+    expect(await popup.innerText()).toContain('Please select a device');
+    expect(await page.getByTestId('send-request').isDisabled()).toBe(true);
+    await page.getByTestId('past-device').selectOption({ label: 'NCT0006' });
+    await page.getByTestId('send-request').click();
+    await rowOf(page, 'E2E0002').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const admin = await newPage(browser, server.url);
+    await admin.page.goto('/app/admin/requests');
+    await signInThroughForm(admin.page, server.url, DEMO.admin);
+    await admin.page.goto('/app/admin/requests');
+    const row = admin.page.getByTestId('request-row').filter({ hasText: 'E2E0002' });
+    await row.waitFor();
+    expect(await row.innerText()).toContain('NCT0006');
+    await row.getByTestId('request-approve').click();
+    await expect.poll(() => row.innerText()).toContain('Approved');
+    expect(admin.errors).toEqual([]);
+    await admin.context.close();
+  });
+});
+
+describe('an annotator', () => {
+  it('sees read-only screens and no add-patient routes', async () => {
+    const { context, page, errors } = await signIn(DEMO.annotator);
+    expect(await page.getByTestId('add-patient-link').count()).toBe(0);
+    expect(await page.getByTestId('patient-archive').count()).toBe(0);
+    await rowOf(page, 'NCT1001').getByTestId('patient-edit-link').click();
+    await page.getByTestId('readonly-summary').waitFor();
+    expect(await page.getByRole('button', { name: 'EDIT' }).count()).toBe(0);
+    expect(await page.getByTestId('block-password').count()).toBe(0);
+    expect(await text(page, 'readonly-summary')).toContain('BMI');
+    await page.goto('/app/patients');
+    await rowOf(page, 'NCT1001').getByTestId('patient-info-link').click();
+    await page.getByTestId('patient-info').waitFor();
+    expect(await page.getByTestId('info-edit-link').count()).toBe(0);
+    await page.goto('/app/add-patient');
+    await expect.poll(() => page.getByText('Page not found').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
