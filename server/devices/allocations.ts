@@ -114,13 +114,24 @@ export async function clearDevice(tx: Queryable, deviceMasterId: number, from: n
 }
 
 /** Device status (spec 1 §3), computed from allocations, mappings and recordings. */
-export type DeviceStatus = 'not_allocated' | 'available' | 'pending' | 'active' | 'inactive' | 'overdue';
+export type DeviceStatus = 'not_allocated' | 'available' | 'pending' | 'deployed' | 'active' | 'inactive' | 'overdue' | 'archive_ready';
 
-export function deviceStatus(input: { mapped: boolean; current: AllocationRow | null; future: boolean; recordedLastNight: boolean }, now = Date.now()): DeviceStatus {
+/**
+ * With a patient: overdue past the return date; deployed during its first day (no night
+ * yet); then active or inactive by last night's data. Otherwise pending when booked ahead,
+ * archive ready when returned by a patient not yet archived, available when held by the
+ * physician, else not allocated.
+ */
+export function deviceStatus(
+  input: { mapped: boolean; current: AllocationRow | null; future: boolean; recordedLastNight: boolean; returnedByActivePatient?: boolean },
+  now = Date.now(),
+): DeviceStatus {
   if (input.current) {
     if (input.current.deallocation_ms <= now) return 'overdue';
+    if (input.current.allocation_ms > now - DAY_MS && !input.recordedLastNight) return 'deployed';
     return input.recordedLastNight ? 'active' : 'inactive';
   }
   if (input.future) return 'pending';
+  if (input.returnedByActivePatient) return 'archive_ready';
   return input.mapped ? 'available' : 'not_allocated';
 }

@@ -209,10 +209,16 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
         [d.device_id, physicianId],
       );
       const recordedLastNight = !!last && last.stop_ms > now - DAY_MS;
+      const [returned] = current || future ? [] : await db.query(
+        `select 1 from device_allocations a join patients p on p.id = a.patient_id
+         where a.device_master_id = $1 and a.status = 'returned' and p.phys_device_return_date is null
+           and a.returned_ms = (select max(returned_ms) from device_allocations where device_master_id = $1 and status = 'returned') limit 1`,
+        [d.device_master_id],
+      );
       out.push({
         device_id: d.device_id,
         device_master_id: d.device_master_id,
-        status: deviceStatus({ mapped: d.mapped, current: current ?? null, future: !!future, recordedLastNight }, now),
+        status: deviceStatus({ mapped: d.mapped, current: current ?? null, future: !!future, recordedLastNight, returnedByActivePatient: !!returned }, now),
         deployed: !!current,
         patient_code: current?.patient_code ?? null,
         device_allocation_date: current?.allocation_ms ?? null,

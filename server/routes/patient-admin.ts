@@ -9,7 +9,7 @@ import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
 import { bmiOf, checkPatient, PATIENT_MESSAGES, type PatientFields } from '../patients/validate';
-import { currentAllocation, deploy, returnDevice, SUCCESS } from '../devices/operations';
+import { cancel, currentAllocation, deploy, returnDevice, SUCCESS } from '../devices/operations';
 
 /** Annotators read; only physicians (and their secondary users) write (spec 1 §6). */
 function writer(request: FastifyRequest): UserRow {
@@ -164,9 +164,13 @@ export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
       const patient = await visiblePatient(db, user, request.body.patient_id);
       await db.transaction(async (tx) => {
         if (request.body.archive) {
-          // Moving to the past-patients archive returns the device first, confirmed (spec 1 §2).
-          const allocation = await currentAllocation(tx, patient.id);
-          if (allocation) await returnDevice(tx, allocation, { confirmPresent: request.body.confirm_device_returned === true, userId: user.id });
+          // Moving to the past-patients archive returns the device first, confirmed (spec 1 §2);
+          // bookings that have not started are cancelled.
+          const now = Date.now();
+          for (let allocation = await currentAllocation(tx, patient.id); allocation; allocation = await currentAllocation(tx, patient.id)) {
+            if (allocation.allocation_ms > now) await cancel(tx, allocation, user.id);
+            else await returnDevice(tx, allocation, { confirmPresent: request.body.confirm_device_returned === true, userId: user.id, now });
+          }
           await tx.query('update patients set phys_device_return_date = now(), active_flag = false, updated_at = now() where id = $1', [patient.id]);
         } else if (request.body.active_flag !== undefined) {
           await tx.query('update patients set active_flag = $2, updated_at = now() where id = $1', [patient.id, request.body.active_flag]);

@@ -24,12 +24,18 @@ export function patientDetailRoutes(app: FastifyInstance, ctx: AppContext) {
                 p.created_by, p.created_at as "createdAt", p.physician_id, p.phys_device_return_date,
                 coalesce(string_agg(d.disease_description, ',' order by d.disease_id), '') as diseases,
                 coalesce(string_agg(d.disease_id::text, ',' order by d.disease_id), '') as "diseaseIds",
-                (select r.device_id from recordings r where r.patient_id = p.id order by r.start_ms desc limit 1) as device_id
+                coalesce(dv.device_id, (select r.device_id from recordings r where r.patient_id = p.id order by r.start_ms desc limit 1)) as device_id,
+                dv.device_master_id, a.device_user_map_id, a.allocation_ms as device_allocation_date, a.deallocation_ms as device_deallocation_date,
+                a.window_start_time, a.window_end_time, a.timezone
          from patients p
+         left join lateral (
+           select * from device_allocations x where x.patient_id = p.id and x.status = 'booked' order by x.allocation_ms limit 1
+         ) a on true
+         left join devices dv on dv.device_master_id = a.device_master_id
          left join patient_diseases pd on pd.patient_id = p.id
          left join diseases d on d.disease_id = pd.disease_id
          where p.id = $1
-         group by p.id`,
+         group by p.id, dv.device_id, dv.device_master_id, a.device_user_map_id, a.allocation_ms, a.deallocation_ms, a.window_start_time, a.window_end_time, a.timezone`,
         [patient.id],
       );
       const vital = info.vital_parameters;

@@ -10,7 +10,9 @@ const LIST = `
          d.device_id, d.device_master_id, a.device_user_map_id, a.allocation_ms as device_allocation_date,
          a.deallocation_ms as device_deallocation_date, a.window_start_time, a.window_end_time, a.timezone,
          (select max(r.night_key) from recordings r where r.patient_id = p.id) as last_night,
-         exists (select 1 from recordings r where r.patient_id = p.id and r.stop_ms > $2::bigint - 86400000) as recorded_last_night
+         exists (select 1 from recordings r where r.patient_id = p.id and r.stop_ms > $2::bigint - 86400000) as recorded_last_night,
+         -- Archive ready: the device came back (or the booking ran out) and nothing is booked.
+         (a.device_user_map_id is null and exists (select 1 from device_allocations y where y.patient_id = p.id and y.status = 'returned')) as archive_ready
   from patients p
   left join lateral (
     select * from device_allocations x where x.patient_id = p.id and x.status = 'booked' order by x.allocation_ms limit 1

@@ -145,8 +145,21 @@ describe('the data centre and the patient list', () => {
     const res = await server.call('GET', '/datacenter/getAllRecordingDevicesOfPatients', { token: physician });
     const byId = Object.fromEntries(res.json().data.devices.map((d: { device_id: string; status: string }) => [d.device_id, d.status]));
     expect(byId.NCT0001).toBe('inactive'); // deployed, no recording last night (no nights seeded here)
-    expect(byId.NCT0002).toBe('available'); // returned above
+    expect(byId.NCT0002).toBe('archive_ready'); // returned above by NCT1002, who is not archived yet
     expect(byId.NCT0005).toBe('pending'); // booked for FREE01 in the coming days
+  });
+
+  it('the patient details carry the current allocation', async () => {
+    const info = (await server.call('GET', `/patient/details?patient_id=${ids.NCT1003}`, { token: physician })).json().data.patient_info;
+    expect(info).toMatchObject({ device_id: 'NCT0004', device_master_id: devices.NCT0004, timezone: 'Europe/Zurich', window_start_time: '19:00:00' });
+    expect(info.device_deallocation_date).toBeGreaterThan(Date.now());
+  });
+
+  it('archiving cancels bookings that have not started', async () => {
+    const ok = await server.call('POST', '/physician/update-patient-status', { token: physician, body: { patient_id: ids.FREE01, archive: true } });
+    expect(ok.statusCode).toBe(200);
+    const left = await server.db.query(`select 1 from device_allocations where patient_id = $1 and status = 'booked'`, [ids.FREE01]);
+    expect(left).toEqual([]);
   });
 
   it('archives a patient after returning the device, confirmed', async () => {
