@@ -94,4 +94,6 @@ export async function signInThroughForm(page: Page, base: string, email: string,
   const code = await outboxCode(base, email);
   await page.getByTestId('otp-input').fill(code);
   await page.getByTestId('otp-submit').click();
+  // Signed in once the app shell is there: a test that navigates on must not race the token.
+  await page.getByTestId('sidebar').waitFor();
 }

@@ -56,6 +56,12 @@ describe('a physician manages a patient from admission to the archive', () => {
     await page.getByTestId('discard-popup').waitFor();
     await page.getByTestId('discard-cancel').click();
     expect(await page.getByTestId('patient-id').inputValue()).toBe('E2E0001');
+    // Leaving through the sidebar asks too, and stays when cancelled.
+    await page.getByTestId('nav-datacenter').click();
+    await page.getByTestId('discard-popup').waitFor();
+    await page.getByTestId('discard-cancel').click();
+    expect(new URL(page.url()).pathname).toMatch(/add-patient|new_patient/);
+    expect(await page.getByTestId('patient-id').inputValue()).toBe('E2E0001');
 
     await page.getByTestId('year-of-birth').selectOption('1970');
     await page.getByTestId('gender').selectOption('F');

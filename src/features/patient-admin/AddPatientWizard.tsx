@@ -19,6 +19,7 @@ import { deviceOutcomeText, outcomeOf } from './ui/deviceAnswer';
 import { DevicePicker } from './ui/DevicePicker';
 import { Dialog } from './ui/Dialog';
 import { DiscardDialog } from './ui/DiscardDialog';
+import { setLeaveGuard } from '../../state/leaveGuard';
 import { BmiReadout, CommentField, ConditionPicker, CountryField, GenderSelect, MeasureInput, StatusSelect, useFieldError, YearSelect } from './ui/inputs';
 import '../../styles/patient-admin.css';
 
@@ -89,6 +90,16 @@ export function AddPatientWizard() {
     const f = { ...form, patientCode: form.patientCode === generated ? '' : form.patientCode, generated: false, country: form.country === clinic.defaultCountry ? '' : form.country };
     return JSON.stringify(f) !== JSON.stringify(emptyPatientForm) || device !== null;
   }, [form, generated, clinic.defaultCountry, device]);
+
+  const [leaveTo, setLeaveTo] = useState<string | null>(null);
+  useEffect(() => {
+    if (!dirty) return;
+    return setLeaveGuard((to) => {
+      setLeaveTo(to);
+      setAskDiscard(true);
+      return false;
+    });
+  }, [dirty]);
 
   useEffect(() => {
     if (!dirty) return;
@@ -380,7 +391,7 @@ export function AddPatientWizard() {
         <p>{t('patientAdmin.wizard.noDeviceText')}</p>
       </Dialog>
 
-      <DiscardDialog open={askDiscard} onCancel={() => setAskDiscard(false)} onDiscard={() => navigate(PATHS.patients)} />
+      <DiscardDialog open={askDiscard} onCancel={() => { setAskDiscard(false); setLeaveTo(null); }} onDiscard={() => navigate(leaveTo ?? PATHS.patients)} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
+import { mayLeave } from '../../state/leaveGuard';
 import type { Capabilities } from '../../state/roles';
 import { normalisePath } from './guard';
 import { ChevronIcon, Logo } from './icons';
@@ -41,6 +42,10 @@ export function Sidebar({ caps, open, onToggle }: Props) {
                 aria-current={active ? 'page' : undefined}
                 data-testid={entry.testId}
                 title={open ? undefined : label}
+                onClick={(e) => {
+                  // A form with unsaved changes asks before it is left (spec 1 §2).
+                  if (!mayLeave(entry.href)) e.preventDefault();
+                }}
               >
                 <entry.icon />
                 <span className="sidebar-label">{label}</span>
