@@ -37,6 +37,7 @@ const EDGE_FRACTION = 0.5;
 
 export class ViewFeeder {
   private series: FeedSeries[] = [];
+  private fixed: FeedSeries[] = [];
   private fetched: Fetched | null = null;
   private inflight = false;
   private generation = 0;
@@ -54,17 +55,51 @@ export class ViewFeeder {
     private readonly width: () => number,
   ) {}
 
-  /** Replaces what is drawn; refetches. */
+  /** Replaces what is drawn; refetches. Blocks with a fixed range (the overview) are fetched once for it. */
   setSeries(series: FeedSeries[]): void {
-    this.series = series;
+    this.series = series.filter((s) => !s.block.fixedRange);
+    this.fixed = series.filter((s) => s.block.fixedRange);
     this.fetched = null;
     this.generation++;
     this.schedule();
+    void this.fetchFixed();
+  }
+
+  /** Series of fixed-range blocks: one view of their whole range, refetched only when they change. */
+  private async fetchFixed(): Promise<void> {
+    const generation = this.generation;
+    const columns = Math.round(this.width());
+    if (columns < 1) return;
+    for (const s of this.fixed) {
+      const r = s.block.fixedRange!;
+      try {
+        const [view] = await this.source.views([s.ref], r.t0, r.t1, columns);
+        if (generation !== this.generation || !view) return;
+        this.draw(s, view);
+      } catch (error) {
+        console.warn('Chart data could not be computed', error);
+      }
+    }
+  }
+
+  private draw(s: FeedSeries, view: ViewResult): void {
+    const need = maxFloats(view.pixels);
+    if (this.scratch.length < need) this.scratch = new Float32Array(need);
+    const runs = s.style === 'runs';
+    const cols = view as M4Columns;
+    const n = runs ? buildRuns(cols, 0.5, this.scratch) : buildVertices(cols, s.style as SeriesStyle, this.scratch);
+    this.renderer.setLayer(s.block, s.key, this.scratch, n, {
+      origin: view.origin,
+      kind: runs ? 'fill' : (s.style as SeriesStyle),
+      color: s.color,
+      clipY: runs,
+      visible: s.visible ?? true,
+    });
   }
 
   /** Shows or hides every layer with this key (threshold and artefact toggles). */
   setVisible(key: string, visible: boolean): void {
-    for (const s of this.series) {
+    for (const s of [...this.series, ...this.fixed]) {
       if (s.key === key) {
         s.visible = visible;
         this.renderer.setVisible(s.block, s.key, visible);
@@ -83,7 +118,9 @@ export class ViewFeeder {
   /** The plot width changed: the columns must be recomputed. */
   resized(): void {
     this.fetched = null;
+    this.generation++;
     this.schedule();
+    void this.fetchFixed();
   }
 
   /** Whether the buffers hold `range` at its own resolution (the frame is final). */
@@ -153,21 +190,9 @@ export class ViewFeeder {
     }
     const byRef = new Map<string, ViewResult>();
     list.forEach((ref, i) => byRef.set(refKey(ref), views[i]!));
-    const need = maxFloats(target.pixels);
-    if (this.scratch.length < need) this.scratch = new Float32Array(need);
     for (const s of this.series) {
       const view = byRef.get(refKey(s.ref));
-      if (!view) continue;
-      const cols = view as M4Columns;
-      const runs = s.style === 'runs';
-      const n = runs ? buildRuns(cols, 0.5, this.scratch) : buildVertices(cols, s.style as SeriesStyle, this.scratch);
-      this.renderer.setLayer(s.block, s.key, this.scratch, n, {
-        origin: view.origin,
-        kind: runs ? 'fill' : (s.style as SeriesStyle),
-        color: s.color,
-        clipY: runs,
-        visible: s.visible ?? true,
-      });
+      if (view) this.draw(s, view);
     }
     for (const [key, view] of byRef) this.latest.set(key, view);
     this.fetched = { t0: target.t0, t1: target.t1, pxMs: target.pxMs };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expiredKeys } from '../../src/cache/channelCache';
+import { addMonths, monthGrid, nightDate } from '../../src/features/night/calendar';
 import { availableChannels, mapStages, move, orderChannels, toPreference } from '../../src/features/night/channels';
 import { expandedHeight } from '../../src/features/night/ChartStack';
 import { binBand, histogramEdges } from '../../src/features/night/histogram';
@@ -86,5 +87,20 @@ describe('screen rules', () => {
   it('expires cache entries not read for 7 days', () => {
     const now = 10 * 86_400_000;
     expect(expiredKeys([['a', now - 8 * 86_400_000], ['b', now - 86_400_000]], now)).toEqual(['a']);
+  });
+});
+
+describe('night-picker calendar', () => {
+  it('lays a month out in weeks from Monday', () => {
+    const march = monthGrid(2026, 2); // 1 March 2026 is a Sunday
+    expect(march[0]).toEqual([null, null, null, null, null, null, '2026-03-01']);
+    expect(march.flat().filter(Boolean)).toHaveLength(31);
+    expect(march.at(-1)!.at(-1)).toBeNull();
+  });
+
+  it('names a night key by its UTC date and steps across years', () => {
+    expect(nightDate(Date.UTC(2026, 2, 9) / 1000)).toBe('2026-03-09');
+    expect(addMonths(2026, 0, -1)).toEqual({ year: 2025, month: 11 });
+    expect(addMonths(2026, 11, 1)).toEqual({ year: 2027, month: 0 });
   });
 });

@@ -53,7 +53,8 @@ void main() {
 const FRAG = `
 precision mediump float;
 uniform vec4 color;
-void main() { gl_FragColor = color; }`;
+// Premultiplied alpha, as the page compositor expects: translucent bands stay light.
+void main() { gl_FragColor = vec4(color.rgb * color.a, color.a); }`;
 
 /** Draws every registered block into one canvas. */
 export class ChartRenderer {
@@ -61,14 +62,12 @@ export class ChartRenderer {
   private readonly blocks = new Set<ChartBlock>();
   private readonly draws: Record<'line' | 'step' | 'points' | 'fill', REGL.DrawCommand>;
   private frameRequested = 0;
-  private lastTick = -1;
-  private framesThisTick = 0;
   private destroyed = false;
   /** The range every block without a fixed range draws. */
   range: TimeRange = { t0: 0, t1: 1 };
 
   constructor(readonly canvas: HTMLCanvasElement, private readonly options: RendererOptions = {}) {
-    this.regl = createREGL({ canvas, attributes: { antialias: false, alpha: true, premultipliedAlpha: false, preserveDrawingBuffer: false } });
+    this.regl = createREGL({ canvas, attributes: { antialias: false, alpha: true, premultipliedAlpha: true, preserveDrawingBuffer: false } });
     const make = (primitive: REGL.PrimitiveType) =>
       this.regl<{}, {}, DrawProps>({
         vert: VERT,
@@ -87,7 +86,7 @@ export class ChartRenderer {
         viewport: this.regl.prop<DrawProps, 'viewport'>('viewport'),
         scissor: { enable: true, box: this.regl.prop<DrawProps, 'scissor'>('scissor') },
         depth: { enable: false },
-        blend: { enable: true, func: { srcRGB: 'src alpha', srcAlpha: 1, dstRGB: 'one minus src alpha', dstAlpha: 1 } },
+        blend: { enable: true, func: { srcRGB: 'one', srcAlpha: 'one', dstRGB: 'one minus src alpha', dstAlpha: 'one minus src alpha' } },
       });
     this.draws = { line: make('lines'), step: make('lines'), points: make('points'), fill: make('triangles') };
     window.addEventListener('scroll', this.requestFrame, { passive: true });
@@ -146,13 +145,10 @@ export class ChartRenderer {
     this.frameRequested = requestAnimationFrame(this.frame);
   };
 
-  private readonly frame = (tick: number): void => {
+  private readonly frame = (): void => {
     this.frameRequested = 0;
     if (this.destroyed) return;
     const s = stats();
-    if (tick === this.lastTick) this.framesThisTick++;
-    else { this.lastTick = tick; this.framesThisTick = 1; }
-    s.maxFramesPerTick = Math.max(s.maxFramesPerTick, this.framesThisTick);
     const start = performance.now();
     const drawn = this.draw();
     if (this.options.finish) this.regl._gl.finish();

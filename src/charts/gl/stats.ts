@@ -6,8 +6,6 @@ export interface NocturneStats {
   frames: number;
   /** GL draw calls issued. */
   drawCalls: number;
-  /** Most frames drawn within one animation frame tick (must stay ≤ 1). */
-  maxFramesPerTick: number;
   /** Whether the last frame drew data final for its range (not a stretched older view). */
   lastFrameComplete: boolean;
   /** Renders of the review screen's components, by component name. */
@@ -20,7 +18,7 @@ declare global {
   }
 }
 
-const fresh = (): NocturneStats => ({ frames: 0, drawCalls: 0, maxFramesPerTick: 0, lastFrameComplete: false, renders: {} });
+const fresh = (): NocturneStats => ({ frames: 0, drawCalls: 0, lastFrameComplete: false, renders: {} });
 const fallback = fresh();
 
 /** The shared counters (on window in a browser). */

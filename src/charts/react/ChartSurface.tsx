@@ -29,8 +29,7 @@ export function ChartSurface({ source, domain, options, children }: {
     const created = new ChartScreen(canvasRef.current!, source, domain, options);
     setScreen(created);
     return () => created.destroy();
-    // One screen per surface: its owner remounts it (key) for another night.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // One screen per surface (created once): its owner remounts it with a key for another night.
   }, []);
   return (
     <>

@@ -1,15 +1,15 @@
 import { useLayoutEffect, useRef } from 'react';
 import { formatClock, zoneOffset } from '../core/format';
 import { span, type TimeRange } from '../core/range';
-import { timeTicks } from '../core/ticks';
+import { SHORT_SPAN_MS, timeTicks } from '../core/ticks';
 import { MINUTE_MS } from '../core/time';
 import type { ChartScreen } from '../screen';
 
 /** Rewrites the tick labels of `el` for `range` (DOM only, no React render). */
 export function drawTicks(el: HTMLElement, range: TimeRange, zone: string): void {
   const ticks = timeTicks(range, zoneOffset(zone));
-  // Ticks closer than a minute need seconds to tell apart.
-  const seconds = span(range) < 8 * MINUTE_MS;
+  // Ticks off whole minutes (an eighth of a short span) need seconds to tell apart.
+  const seconds = span(range) < SHORT_SPAN_MS && (span(range) / 8) % MINUTE_MS !== 0;
   while (el.children.length < ticks.length) {
     const tick = document.createElement('span');
     tick.className = 'time-tick';

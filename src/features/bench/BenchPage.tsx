@@ -54,7 +54,6 @@ export function BenchPage() {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   if (!api || !data) return <p className="muted" role="status">{t('bench.loading', { channels: params.channels, hours: params.hours })}</p>;
@@ -75,6 +74,8 @@ function BenchCharts({ screen, data, log }: { screen: ChartScreen; data: BenchCh
   const widthRef = usePlotWidth(screen);
   const uplotRef = useRef<HTMLDivElement>(null);
   const [peer, setPeer] = useState(false);
+  const [result, setResult] = useState<string>('');
+  const [running, setRunning] = useState(false);
   useArrowPaging(screen.view);
 
   useEffect(() => {
@@ -95,8 +96,25 @@ function BenchCharts({ screen, data, log }: { screen: ChartScreen; data: BenchCh
     };
   }, [screen, data, log]);
 
+  const runHere = async () => {
+    setRunning(true);
+    try {
+      setResult(JSON.stringify(await window.__nocturneBench!.run(), null, 2));
+    } catch (error) {
+      setResult(String(error));
+    } finally {
+      setRunning(false);
+    }
+  };
+
   return (
     <>
+      <p>
+        <button type="button" className="button button-small" disabled={running} onClick={() => void runHere()} data-testid="bench-run">
+          {running ? t('bench.running') : t('bench.run')}
+        </button>
+      </p>
+      {result && <pre className="mono" data-testid="bench-result">{result}</pre>}
       <div className="bench-stack" style={{ display: peer ? 'none' : undefined }}>
         {data.map((c) => (
           <BenchBlock key={c.code} screen={screen} channel={c} />

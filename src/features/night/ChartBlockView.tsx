@@ -56,7 +56,6 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   const empty = !pending && present.length === 0;
   const series: BlockSeries[] = useMemo(
     () => present.map((c, i) => ({ ref: { night: nightRef, code: c }, style: def.style, color: SERIES_COLORS[i % SERIES_COLORS.length]! })),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [present.join(','), nightRef, def.style],
   );
   const yDomain = useMemo((): [number, number] => {
@@ -65,7 +64,6 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
     const lo = Math.min(...present.map((c) => infos[c]!.min));
     const hi = Math.max(...present.map((c) => infos[c]!.max));
     return autoDomain(lo, hi);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [yZoom, def, present.join(','), infos]);
   const artefacts = infos[ARTEFACT_CODE] ? { night: nightRef, code: ARTEFACT_CODE } : null;
 

@@ -1,8 +1,14 @@
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateTime } from 'luxon';
 import { formatNightDate } from '../../charts/core/format';
+import { addMonths, monthGrid, nightDate } from './calendar';
 import type { NightInfo } from './types';
 
-/** The night picker (spec 2 §2): only nights with recordings, dd MMM yyyy, newest first. */
+/**
+ * The night-picker calendar (spec 2 §2): a month grid where only days with a recorded
+ * night can be chosen; the chosen night reads dd MMM yyyy.
+ */
 export function NightPicker({ nights, value, onChange, disabled }: {
   nights: readonly NightInfo[];
   value: number;
@@ -10,21 +16,74 @@ export function NightPicker({ nights, value, onChange, disabled }: {
   disabled?: boolean;
 }) {
   const { t, i18n } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const selected = nightDate(value);
+  const [shown, setShown] = useState(() => ({ year: Number(selected.slice(0, 4)), month: Number(selected.slice(5, 7)) - 1 }));
+  const byDate = useMemo(() => new Map(nights.map((n) => [nightDate(n.night), n.night])), [nights]);
+  const weeks = monthGrid(shown.year, shown.month);
+  const title = DateTime.utc(shown.year, shown.month + 1, 1).setLocale(i18n.language).toFormat('MMMM yyyy');
+  const weekdays = Array.from({ length: 7 }, (_, i) => DateTime.utc(2024, 1, 1 + i).setLocale(i18n.language).toFormat('ccc'));
   return (
-    <label className="night-picker">
+    <div className="night-picker">
       <span>{t('night.picker.label')}</span>
-      <select
-        value={value}
+      <button
+        type="button"
+        className="button button-small"
+        aria-haspopup="dialog"
+        aria-expanded={open}
         disabled={disabled}
-        onChange={(e) => onChange(Number(e.target.value))}
+        onClick={() => setOpen(!open)}
         data-testid="night-picker"
+        data-night={value}
       >
-        {[...nights].reverse().map((n) => (
-          <option key={n.recording_id} value={n.night}>
-            {formatNightDate(n.night, i18n.language)}
-          </option>
-        ))}
-      </select>
-    </label>
+        {formatNightDate(value, i18n.language)} ▾
+      </button>
+      {open && (
+        <div className="night-calendar" role="dialog" aria-label={t('night.picker.label')} data-testid="night-calendar">
+          <div className="night-calendar-head">
+            <button type="button" className="chip" onClick={() => setShown(addMonths(shown.year, shown.month, -1))} aria-label={t('night.picker.previous')}>
+              ‹
+            </button>
+            <span>{title}</span>
+            <button type="button" className="chip" onClick={() => setShown(addMonths(shown.year, shown.month, 1))} aria-label={t('night.picker.next')}>
+              ›
+            </button>
+          </div>
+          <table>
+            <thead>
+              <tr>{weekdays.map((d) => <th key={d} scope="col">{d}</th>)}</tr>
+            </thead>
+            <tbody>
+              {weeks.map((week, w) => (
+                <tr key={w}>
+                  {week.map((date, d) => {
+                    const night = date ? byDate.get(date) : undefined;
+                    return (
+                      <td key={d}>
+                        {date && (
+                          <button
+                            type="button"
+                            className={`night-day${date === selected ? ' selected' : ''}`}
+                            disabled={night === undefined}
+                            aria-pressed={date === selected}
+                            onClick={() => {
+                              setOpen(false);
+                              if (night !== undefined) onChange(night);
+                            }}
+                            data-testid={`night-day-${date}`}
+                          >
+                            {Number(date.slice(8))}
+                          </button>
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
   );
 }

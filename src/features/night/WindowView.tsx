@@ -58,7 +58,6 @@ function Histogram({ screen, code, kind }: { screen: ChartScreen; code: string; 
       off();
       clearTimeout(timer);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [screen, api, nightRef, code, loaded, vitals]);
 
   const peak = hist ? Math.max(1, ...hist.counts) : 1;

@@ -1,0 +1,321 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
+
+// The single-night review (issue 5) through the real app: the demo seed gives NCT1001
+// several simulated nights, the latest 10 hours or more.
+
+let server: AppServer | null = null;
+let base = '';
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  // NOCTURNE_E2E_URL points the suite at a running server (development only).
+  if (process.env.NOCTURNE_E2E_URL) base = process.env.NOCTURNE_E2E_URL;
+  else {
+    // The demo nights are simulated at start (the harness turns them off by default).
+    server = await startAppServer({ SEED_NIGHTS: '1' });
+    base = server.url;
+  }
+  browser = await launchChromium();
+  ({ context, page, errors } = await newPage(browser, base));
+  await page.goto('/');
+  await signInThroughForm(page, base, DEMO.physician);
+  await page.getByTestId('dashboard').waitFor();
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+interface Stats {
+  frames: number;
+  drawCalls: number;
+  lastFrameComplete: boolean;
+  renders: Record<string, number>;
+}
+const stats = () => page.evaluate(() => JSON.parse(JSON.stringify(window.__nocturneStats)) as Stats);
+const renders = (s: Stats) => Object.values(s.renders).reduce((a, b) => a + b, 0);
+const readout = () => page.getByTestId('span-readout');
+const spanMs = async () => Number(await readout().getAttribute('data-span'));
+const startMs = async () => Number(await readout().getAttribute('data-t0'));
+
+/** Waits until the GL frames stop and the last one drew final data. */
+async function settled(): Promise<void> {
+  let last = -1;
+  for (let i = 0; i < 100; i++) {
+    await page.waitForTimeout(150);
+    const s = await stats();
+    if (s.frames === last && s.lastFrameComplete) return;
+    last = s.frames;
+  }
+  throw new Error('the charts never settled');
+}
+
+/** Pixels of one plot as the compositor shows them (the GL canvas under the DOM box). */
+const plotPixels = async (code: string) => (await page.getByTestId(`plot-${code}`).screenshot()).toString('base64');
+
+/** The night key of NCT1001's longest night (the seed gives it one of 10 hours or more). */
+async function longestNight(patientId: string): Promise<number> {
+  return page.evaluate(async (id) => {
+    const token = JSON.parse(localStorage.getItem('nocturne.session') ?? '{}').token as string;
+    const res = await fetch(`/api/v1/patient/available-nights?patient_id=${id}`, { headers: { Authorization: `Bearer ${token}` } });
+    const nights = (await res.json()).data.nights as { night: number; recording_start_time: number; recording_stop_time: number }[];
+    return nights.reduce((a, b) => (b.recording_stop_time - b.recording_start_time > a.recording_stop_time - a.recording_start_time ? b : a)).night;
+  }, patientId);
+}
+
+/** Opens NCT1001 from the patient list, picks its 10-hour night and waits for the visible channels to load. */
+async function openNight(): Promise<void> {
+  await page.goto('/app/patients');
+  await page.getByTestId('patient-link').filter({ hasText: 'NCT1001' }).click();
+  await page.getByTestId('night-page').waitFor();
+  const id = /id=(\d+)/.exec(page.url())![1]!;
+  const night = await longestNight(id);
+  if ((await page.getByTestId('night-picker').getAttribute('data-night')) !== String(night)) {
+    // The calendar offers only days with a recording; the seeded nights are all in view of the latest month or the one before.
+    const date = new Date(night * 1000).toISOString().slice(0, 10);
+    await page.getByTestId('night-picker').click();
+    const day = page.getByTestId(`night-day-${date}`);
+    if (!(await day.count())) await page.getByRole('button', { name: 'Previous month' }).click();
+    await day.click();
+    await page.waitForURL((u) => u.search === `?night=${night}`);
+  }
+  await page.getByTestId('chart-stack').waitFor({ timeout: 60_000 });
+  await expect.poll(() => page.getByTestId('channel-BR').isEnabled(), { timeout: 90_000 }).toBe(true);
+  await settled();
+}
+
+describe('single-night review', () => {
+  it('opens the latest night, then the 10-hour night on Full Night, with the patient header', async () => {
+    await page.goto('/app/patients');
+    await page.getByTestId('patient-link').filter({ hasText: 'NCT1001' }).click();
+    await page.getByTestId('night-page').waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/app\/patients\/id=\d+$/);
+    // Without ?night= the latest night is chosen, shown as dd MMM yyyy.
+    const id = /id=(\d+)/.exec(page.url())![1]!;
+    const latest = await page.evaluate(async (pid) => {
+      const token = JSON.parse(localStorage.getItem('nocturne.session') ?? '{}').token as string;
+      const res = await fetch(`/api/v1/patient/available-nights?patient_id=${pid}`, { headers: { Authorization: `Bearer ${token}` } });
+      const nights = (await res.json()).data.nights as { night: number }[];
+      return { last: nights.at(-1)!.night, all: nights.map((n) => n.night) };
+    }, id);
+    expect(await page.getByTestId('night-picker').getAttribute('data-night')).toBe(String(latest.last));
+    expect(await page.getByTestId('night-picker').innerText()).toMatch(/^\d{2} [A-Z][a-z]{2} \d{4}/);
+    // The calendar enables exactly the recorded days of the month shown.
+    await page.getByTestId('night-picker').click();
+    const enabled = await page.getByTestId('night-calendar').locator('button.night-day:enabled').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice(10)));
+    const month = new Date(latest.last * 1000).toISOString().slice(0, 7);
+    expect(enabled).toEqual(latest.all.map((n) => new Date(n * 1000).toISOString().slice(0, 10)).filter((d) => d.startsWith(month)));
+    await page.getByTestId('night-picker').click();
+    await openNight();
+    await expect.poll(() => page.getByTestId('bio-header').innerText()).toContain('Anna Keller');
+    expect(await page.getByTestId('range-preset').inputValue()).toBe('full');
+    expect(await spanMs()).toBeGreaterThanOrEqual(10 * 3_600_000);
+    // Stats of the visible window come from the engine.
+    await expect.poll(() => page.getByTestId('stats-BR').innerText()).toMatch(/min \d.*p90 \d/);
+    // ODI (non-paid physician) has no series in a single night: the spec's empty message.
+    expect(await page.getByTestId('no-data-ODI').innerText()).toBe('No data available for ODI.');
+    // Expanding a block gives it (window height - 200) / count.
+    const collapsed = (await page.getByTestId('plot-HR').boundingBox())!.height;
+    await page.getByTestId('expand-HR').click();
+    await expect.poll(async () => (await page.getByTestId('plot-HR').boundingBox())!.height).toBe(800 - 200);
+    await page.getByTestId('expand-HR').click();
+    await expect.poll(async () => (await page.getByTestId('plot-HR').boundingBox())!.height).toBe(collapsed);
+    // PSG channels are off by default and tagged.
+    expect(await page.getByTestId('channel-NC_PSG').getAttribute('aria-pressed')).toBe('false');
+    expect(await page.getByTestId('channel-NC_PSG').innerText()).toContain('PSG');
+  });
+
+  it('pages 30-second windows with the arrow keys: no React render, at most one draw per frame, new pixels each page', async () => {
+    await page.getByTestId('range-preset').selectOption('30s');
+    await settled();
+    expect(await spanMs()).toBe(30_000);
+    expect(await readout().innerText()).toMatch(/^00:00:30 /);
+    const t0 = await startMs();
+    const code = (await page.getByTestId('plot-Y_DIST').count()) ? 'Y_DIST' : 'BR';
+    // Animation frames of the page, counted beside the renderer's draws.
+    await page.evaluate(() => {
+      const w = window as unknown as { __ticks: number };
+      w.__ticks = 0;
+      const tick = () => {
+        w.__ticks++;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    const ticks = () => page.evaluate(() => (window as unknown as { __ticks: number }).__ticks);
+    const before = await stats();
+    const ticksBefore = await ticks();
+    const first = await plotPixels(code);
+    await page.keyboard.press('ArrowRight');
+    await settled();
+    const second = await plotPixels(code);
+    expect(second).not.toBe(first);
+    for (let i = 1; i < 20; i++) await page.keyboard.press('ArrowRight');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+    await settled();
+    const after = await stats();
+    const ticksAfter = await ticks();
+    expect(await startMs()).toBe(t0 + 15 * 6_000);
+    expect(await spanMs()).toBe(30_000);
+    expect(await plotPixels(code)).not.toBe(second);
+    // 26 page steps: frames were drawn, never two in one animation frame, no component rendered.
+    expect(after.frames).toBeGreaterThan(before.frames);
+    expect(after.frames - before.frames).toBeLessThanOrEqual(ticksAfter - ticksBefore);
+    expect(renders(after)).toBe(renders(before));
+    // The → button pages like the key.
+    await page.getByTestId('page-right').click();
+    await expect.poll(startMs).toBe(t0 + 16 * 6_000);
+  });
+
+  it('double-click zooms to 3 minutes then 30 seconds; undo and redo walk back and forth', async () => {
+    await page.getByTestId('range-preset').selectOption('full');
+    await settled();
+    const plot = page.getByTestId('plot-BR');
+    await plot.dblclick();
+    await expect.poll(spanMs).toBe(180_000);
+    await plot.dblclick();
+    await expect.poll(spanMs).toBe(30_000);
+    await page.getByTestId('zoom-undo').click();
+    await expect.poll(spanMs).toBe(180_000);
+    await page.getByTestId('zoom-undo').click();
+    await expect.poll(spanMs).toBeGreaterThanOrEqual(10 * 3_600_000);
+    await page.getByTestId('zoom-redo').click();
+    await expect.poll(spanMs).toBe(180_000);
+    expect(await page.getByTestId('range-preset').inputValue()).toBe('');
+    await page.getByTestId('zoom-reset').click();
+    await expect.poll(spanMs).toBeGreaterThanOrEqual(10 * 3_600_000);
+  });
+
+  it('drag-selects a window', async () => {
+    await page.getByTestId('plot-HR').scrollIntoViewIfNeeded();
+    const box = (await page.getByTestId('plot-HR').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    // A quarter of the plot's width: about a quarter of the night.
+    await expect.poll(spanMs).toBeLessThan(4 * 3_600_000);
+    expect(await spanMs()).toBeGreaterThan(2 * 3_600_000);
+    await page.getByTestId('zoom-reset').click();
+    await expect.poll(spanMs).toBeGreaterThanOrEqual(10 * 3_600_000);
+  });
+
+  it('shows and hides the threshold bands', async () => {
+    await settled();
+    const plain = await plotPixels('SPO2');
+    await page.getByTestId('toggle-thresholds').check();
+    await settled();
+    expect(await plotPixels('SPO2')).not.toBe(plain);
+    await page.getByTestId('toggle-thresholds').uncheck();
+    await settled();
+    expect(await plotPixels('SPO2')).toBe(plain);
+  });
+
+  it('shades bad-signal stretches (SQB) when artefacts are on', async () => {
+    const plain = await plotPixels('BR');
+    await page.getByTestId('toggle-artefacts').check();
+    await settled();
+    expect(await plotPixels('BR')).not.toBe(plain);
+    await page.getByTestId('toggle-artefacts').uncheck();
+    await settled();
+    expect(await plotPixels('BR')).toBe(plain);
+  });
+
+  it('zooms X and Y together in XY mode; reset zoom restores both', async () => {
+    await page.getByTestId('zoom-mode-HR').click();
+    await page.getByTestId('plot-HR').scrollIntoViewIfNeeded();
+    const box = (await page.getByTestId('plot-HR').boundingBox())!;
+    const labels = () => page.getByTestId('chart-block-HR').locator('.y-axis span').allInnerTexts();
+    const before = await labels();
+    await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.8, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(spanMs).toBeLessThan(3 * 3_600_000);
+    await expect.poll(labels).not.toEqual(before);
+    await page.getByTestId('zoom-reset').click();
+    await expect.poll(labels).toEqual(before);
+    await page.getByTestId('zoom-mode-HR').click();
+  });
+
+  it('opens the window view of BR with a histogram and its threshold bands', async () => {
+    await page.getByTestId('window-BR').click();
+    await page.getByTestId('window-view').waitFor();
+    await expect.poll(() => page.getByTestId('histogram-bar').count()).toBeGreaterThan(10);
+    await expect.poll(() => page.getByTestId('histogram-bands').innerText()).toMatch(/moderate \d+/);
+    expect(await page.getByTestId('chart-stack').count()).toBe(0);
+    await page.getByTestId('window-close').click();
+    await page.getByTestId('chart-stack').waitFor();
+  });
+
+  it('turns a PSG channel on and off, and saves the channel order with a one-second loader', async () => {
+    await page.getByTestId('channel-NC_PSG').click();
+    await page.getByTestId('chart-block-NC_PSG').waitFor();
+    await expect.poll(() => page.getByTestId('channel-BR').isEnabled(), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => page.getByTestId('stats-NC_PSG').innerText()).toMatch(/min -?\d/);
+    await page.getByTestId('channel-NC_PSG').click();
+    await expect.poll(() => page.getByTestId('chart-block-NC_PSG').count()).toBe(0);
+    await page.getByTestId('save-order').click();
+    await page.getByTestId('save-loader').waitFor();
+    await page.getByTestId('save-done').waitFor();
+  });
+
+  it('reorders blocks by drag and keeps the order after a reload', async () => {
+    const order = () => page.getByTestId('chart-stack').locator('[data-code]').evaluateAll((els) => els.map((e) => e.getAttribute('data-code')));
+    const initial = await order();
+    const [a, b] = initial;
+    const saved = page.waitForResponse((r) => r.url().includes('/patient/update-kpi-preferences') && r.ok());
+    await page.getByTestId(`drag-${b}`).dragTo(page.getByTestId(`chart-block-${a}`));
+    await saved;
+    const moved = await order();
+    expect(moved.slice(0, 2)).toEqual([b, a]);
+    const fetched: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/analytics/patient/channel-data')) fetched.push(r.url());
+    });
+    await page.reload();
+    await page.getByTestId('chart-stack').waitFor({ timeout: 60_000 });
+    expect(new URL(page.url()).search).toMatch(/^\?night=\d+$/);
+    await expect.poll(order).toEqual(moved);
+    // Channel data came from the IndexedDB cache this time.
+    await expect.poll(() => page.getByTestId('channel-BR').isEnabled(), { timeout: 60_000 }).toBe(true);
+    expect(fetched).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('offers annotators the I and Q channels besides IQ', async () => {
+    const annotator = await newPage(browser, base);
+    await annotator.page.goto('/');
+    await signInThroughForm(annotator.page, base, DEMO.annotator);
+    await annotator.page.getByTestId('patients-table').waitFor();
+    await annotator.page.getByTestId('patient-link').filter({ hasText: 'NCT1001' }).click();
+    await annotator.page.getByTestId('channel-selector').waitFor();
+    for (const code of ['IQ', 'I', 'Q']) expect(await annotator.page.getByTestId(`channel-${code}`).count()).toBe(1);
+    expect(await page.getByTestId('channel-I').count()).toBe(0);
+    expect(annotator.errors).toEqual([]);
+    await annotator.context.close();
+  });
+
+  it('clears the channel cache on logout', async () => {
+    const cached = () => page.evaluate(() => new Promise<number>((resolve) => {
+      const open = indexedDB.open('nocturne-cache');
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains('channel-data')) return resolve(0);
+        const count = db.transaction('channel-data').objectStore('channel-data').count();
+        count.onsuccess = () => { db.close(); resolve(count.result); };
+      };
+    }));
+    expect(await cached()).toBeGreaterThan(5);
+    await page.getByTestId('logout-button').click();
+    await page.getByTestId('logout-confirm').click();
+    await page.getByTestId('signin-email').waitFor();
+    expect(await cached()).toBe(0);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { ChannelRef, ViewResult } from '../../engine/index';
+import { ViewFeeder, type ViewSource } from '../../src/charts/feeder';
+import { ChartBlock } from '../../src/charts/gl/block';
+import type { ChartRenderer } from '../../src/charts/gl/renderer';
+
+const H = 3_600_000;
+const night = { t0: 1_700_000_000_000, t1: 1_700_000_000_000 + 10 * H };
+const WIDTH = 1000;
+
+/** A source that answers flat views and records every request. */
+function fakeSource() {
+  const asked: { t0: number; t1: number; pixels: number; refs: number }[] = [];
+  let pending: (() => void)[] = [];
+  const source: ViewSource = {
+    views(refs: readonly ChannelRef[], t0: number, t1: number, pixels: number) {
+      asked.push({ t0, t1, pixels, refs: refs.length });
+      const make = (): ViewResult => {
+        const col = () => new Float32Array(pixels).fill(1);
+        const x = Float32Array.from({ length: pixels }, (_, i) => ((i + 0.5) * (t1 - t0)) / pixels);
+        return { origin: t0, pixels, pxMs: (t1 - t0) / pixels, x, first: col(), min: col(), max: col(), last: col(), flags: new Uint8Array(pixels), buffer: new ArrayBuffer(0) } as unknown as ViewResult;
+      };
+      return new Promise((resolve) => {
+        pending.push(() => resolve(refs.map(make)));
+      });
+    },
+  };
+  /** Answers the requests in flight and lets the feeder react. */
+  const answer = async () => {
+    const now = pending;
+    pending = [];
+    for (const r of now) r();
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { source, asked, answer };
+}
+
+/** The renderer surface the feeder uses, without WebGL. */
+function fakeRenderer() {
+  const layers: string[] = [];
+  let frames = 0;
+  const renderer = {
+    range: night,
+    setLayer: (_b: ChartBlock, key: string) => layers.push(key),
+    setVisible: () => undefined,
+    requestFrame: () => { frames++; },
+  };
+  return { renderer: renderer as unknown as ChartRenderer, layers, frames: () => frames };
+}
+
+function setup(start = night) {
+  const src = fakeSource();
+  const gl = fakeRenderer();
+  const feeder = new ViewFeeder(src.source, gl.renderer, () => night, () => WIDTH);
+  feeder.update(start);
+  const block = new ChartBlock('BR');
+  feeder.setSeries([
+    { block, key: 'series-0', ref: { night: 'n', code: 'BR' }, style: 'line', color: [0, 0, 0, 1] },
+    { block, key: 'artefacts', ref: { night: 'n', code: 'SQB' }, style: 'runs', color: [0, 0, 0, 1] },
+  ]);
+  return { ...src, ...gl, feeder };
+}
+
+describe('view feeder', () => {
+  it('asks for the window plus one window each side, on the column grid, two channels in one call', async () => {
+    const w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
+    const { feeder, asked, answer } = setup(w);
+    await answer();
+    expect(asked).toHaveLength(1);
+    const last = asked.at(-1)!;
+    expect(last.refs).toBe(2);
+    expect(last.t0).toBeCloseTo(w.t0 - 30_000, 3);
+    expect(last.pixels).toBe(3 * WIDTH);
+    expect(feeder.covers(w)).toBe(true);
+  });
+
+  it('pages from the buffers already drawn: a step needs no data, only a frame', async () => {
+    let w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
+    const { feeder, asked, answer, frames } = setup(w);
+    await answer();
+    const requests = asked.length;
+    const drawn = frames();
+    w = { t0: w.t0 + 6_000, t1: w.t1 + 6_000 };
+    feeder.update(w);
+    expect(feeder.covers(w)).toBe(true);
+    expect(frames()).toBe(drawn + 1);
+    expect(asked.length).toBe(requests);
+  });
+
+  it('refetches in the background near the edge of the buffers, one request at a time', async () => {
+    let w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
+    const { feeder, asked, answer } = setup(w);
+    await answer();
+    const requests = asked.length;
+    for (let i = 0; i < 3; i++) {
+      w = { t0: w.t0 + 6_000, t1: w.t1 + 6_000 };
+      feeder.update(w);
+    }
+    expect(asked.length).toBe(requests + 1);
+    expect(feeder.covers(w)).toBe(true);
+    await answer();
+    expect(asked.at(-1)!.t0).toBeCloseTo(w.t0 - 30_000, 3);
+  });
+
+  it('needs new data after a zoom, and says so until it arrives', async () => {
+    const { feeder, answer } = setup(night);
+    await answer();
+    const zoomed = { t0: night.t0 + H, t1: night.t0 + H + 180_000 };
+    feeder.update(zoomed);
+    expect(feeder.covers(zoomed)).toBe(false);
+    await answer();
+    expect(feeder.covers(zoomed)).toBe(true);
+  });
+});
