@@ -31,6 +31,23 @@ export const BAND_COLORS = {
 
 const BAND_SCRATCH = new Float32Array(12 * 8);
 
+/** An annotation drawn as a coloured band on the blocks of its channels. */
+export interface AnnotationBand {
+  startMs: number;
+  endMs: number;
+  color: Rgba;
+  /** Channel codes (IQ stands for I and Q). */
+  codes: readonly string[];
+}
+
+const ANNOTATION_ALPHA = 0.28;
+
+/** #rrggbb as premultiplied-free RGBA with the band's alpha. */
+export function bandColor(hex: string): Rgba {
+  const n = Number.parseInt(hex.replace('#', ''), 16);
+  return [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255, ANNOTATION_ALPHA];
+}
+
 export class ChartScreen {
   readonly view: ViewController;
   readonly renderer: ChartRenderer;
@@ -38,6 +55,8 @@ export class ChartScreen {
   private readonly entries = new Map<ChartBlock, { series: BlockSeries[]; extras: BlockExtras }>();
   private plotWidth = 0;
   private flags = { thresholds: false, artefacts: false };
+  private annotations: readonly AnnotationBand[] = [];
+  private readonly annotationKeys = new Map<ChartBlock, Set<string>>();
   private readonly unsubscribe: () => void;
   private destroyed = false;
 
@@ -65,11 +84,42 @@ export class ChartScreen {
   setBlock(block: ChartBlock, series: BlockSeries[], extras: BlockExtras = {}): void {
     this.entries.set(block, { series, extras });
     this.refeed();
+    this.drawAnnotations(block);
+  }
+
+  /** The annotations to draw, as bands on the blocks of their channels. */
+  setAnnotations(bands: readonly AnnotationBand[]): void {
+    this.annotations = bands;
+    for (const block of this.entries.keys()) this.drawAnnotations(block);
+  }
+
+  /** One fill layer per colour, quads in ms from the recording start (rebased like the series). */
+  private drawAnnotations(block: ChartBlock): void {
+    const entry = this.entries.get(block);
+    if (!entry) return;
+    const codes = new Set(entry.series.map((s) => s.ref.code));
+    if (codes.has('I') || codes.has('Q')) codes.add('IQ');
+    const origin = this.view.store.state.domain.t0;
+    const byColor = new Map<string, { color: Rgba; quads: number[] }>();
+    for (const a of this.annotations) {
+      if (!a.codes.some((c) => codes.has(c) || (c === 'I' && codes.has('IQ')) || (c === 'Q' && codes.has('IQ')))) continue;
+      const key = `annotations-${a.color.join(',')}`;
+      const group = byColor.get(key) ?? { color: a.color, quads: [] };
+      const x0 = a.startMs - origin;
+      const x1 = a.endMs - origin;
+      group.quads.push(x0, -1, x1, -1, x1, 1, x0, -1, x1, 1, x0, 1);
+      byColor.set(key, group);
+    }
+    const previous = this.annotationKeys.get(block) ?? new Set<string>();
+    for (const key of previous) if (!byColor.has(key)) this.renderer.setLayer(block, key, new Float32Array(0), 0, { origin, kind: 'fill', color: [0, 0, 0, 0], clipY: true });
+    for (const [key, g] of byColor) this.renderer.setLayer(block, key, Float32Array.from(g.quads), g.quads.length / 2, { origin, kind: 'fill', color: g.color, clipY: true });
+    this.annotationKeys.set(block, new Set(byColor.keys()));
   }
 
   /** Forgets a block (its component unmounted). */
   dropBlock(block: ChartBlock): void {
     this.entries.delete(block);
+    this.annotationKeys.delete(block);
     this.renderer.removeBlock(block);
     if (!this.destroyed) this.refeed();
   }

@@ -1,10 +1,7 @@
 import { useEffect } from 'react';
 import type { ViewController } from '../../state/view';
+import { isTextEntry } from '../../ui/keys';
 
-/** Keys that must not page (typing in a field). */
-function typing(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || target.tagName === 'INPUT' || target.tagName === 'TEXTAREA');
-}
 
 /**
  * The left and right arrow keys page the window by 20% (spec 2 §2). Every press pages at
@@ -14,7 +11,7 @@ export function useArrowPaging(view: ViewController): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-      if (typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (isTextEntry(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
       e.preventDefault();
       view.dispatch({ type: 'page', direction: e.key === 'ArrowRight' ? 1 : -1 });
     };

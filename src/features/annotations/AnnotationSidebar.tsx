@@ -18,6 +18,7 @@ interface Props {
   onDeleteMany(ids: number[]): Promise<unknown>;
   onGenerate(type: 'system' | 'desaturation'): void;
   onExport(): void;
+  onAdd(): void;
 }
 
 /** The annotation list beside the charts: counts, show toggles, view/edit, bulk deletion, actions. */
@@ -38,7 +39,12 @@ export function AnnotationSidebar(p: Props) {
 
   return (
     <aside className="annotation-sidebar" data-testid="annotation-sidebar" aria-label={t('annotations.title')}>
-      <h3>{t('annotations.title')}</h3>
+      <div className="annotation-head">
+        <h3>{t('annotations.title')}</h3>
+        {!p.readOnly && (
+          <button type="button" className="button button-primary" onClick={p.onAdd} data-testid="annotation-add">{t('annotations.add')}</button>
+        )}
+      </div>
       <div className="annotation-toggles">
         {(['system', 'custom', 'desaturation'] as const).map((k) => (
           <label key={k} className="check">

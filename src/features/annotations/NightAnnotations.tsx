@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import '../../styles/annotations.css';
-import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { ApiError } from '../../api/errors';
 import { session } from '../../state/session';
@@ -32,7 +31,6 @@ type Popup = { mode: PopupMode; annotation?: Annotation; prefill?: { startMs: nu
 
 /** The annotation sidebar, popup and keys of the single-night view (issue 6). */
 export function NightAnnotations({ night, channels, view, onVisible }: Props) {
-  const { t } = useTranslation();
   const user = useSnapshot(session).user_details;
   const readOnly = user?.is_admin === true;
   const canGenerate = user?.membership_type !== 'paid';
@@ -106,12 +104,8 @@ export function NightAnnotations({ night, channels, view, onVisible }: Props) {
         onDeleteMany={(ids) => m.remove.mutateAsync(ids)}
         onGenerate={generate}
         onExport={() => void downloadAnnotationsCsv(night, session.token).catch((err: Error) => setNotice(err.message))}
+        onAdd={() => setPopup({ mode: 'add', prefill: { startMs: view.store.state.range.t0, kpis: last.current?.kpis, label: last.current?.label } })}
       />
-      {!readOnly && (
-        <button type="button" className="button add-annotation" onClick={() => setPopup({ mode: 'add', prefill: { startMs: view.store.state.range.t0 } })} data-testid="annotation-add">
-          {t('annotations.popup.add')}
-        </button>
-      )}
       {popup && (
         <AnnotationPopup
           key={`${popup.mode}-${popup.annotation?.annotation_map_id ?? 'new'}-${popup.annotation?.version ?? 0}`}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ViewController } from '../../state/view';
+import { isTextEntry } from '../../ui/keys';
 import { epochAt, neighbour, type Annotation } from './model';
 
 interface Options {
@@ -13,7 +14,6 @@ interface Options {
   open(startMs: number, endMs: number): void;
 }
 
-const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
 
 /**
  * Keys for annotators working at speed: M marks the current 30-s window (or the epoch at the
@@ -26,7 +26,7 @@ export function useAnnotationKeys(o: Options): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const { view, annotations, recordingStart, enabled, mark, open } = latest.current;
-      if (!enabled || e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || document.querySelector('dialog[open]')) return;
+      if (!enabled || e.ctrlKey || e.metaKey || e.altKey || isTextEntry(e.target) || document.querySelector('dialog[open]')) return;
       const range = view.store.state.range;
       if (e.key === 'm' || e.key === 'M') {
         const width = range.t1 - range.t0;

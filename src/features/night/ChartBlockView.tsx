@@ -9,6 +9,7 @@ import { ARTEFACT_CODE, type ChannelDef } from './channels';
 import { useNight } from './context';
 import { SERIES_COLORS } from './palette';
 import { usePlotPointer, type PointerOptions } from './usePlotPointer';
+import { requestAnnotation } from '../annotations/intents';
 import { useStatsReadout, type StatsFormatter } from './useStatsReadout';
 import { bandsOf } from './vitals';
 import { autoDomain, CODED_LABELS, valueLabels } from './yAxis';
@@ -111,8 +112,10 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
     return `${formatClock(time, night.timezone, true)}  ${parts.join(' · ')}`;
   }, [series, screen, def.style, coded, unit, night.timezone, t]);
 
-  const pointer = useRef<PointerOptions>({ zoomMode, yDomain, onYZoom: setYZoom, tooltip });
-  pointer.current = { zoomMode, yDomain, onYZoom: setYZoom, tooltip };
+  // Ctrl + drag annotates this chart's channel (IQ stands for I and Q).
+  const onAnnotate = useCallback((from: number, to: number) => requestAnnotation({ startMs: from, endMs: to, channel: code }), [code]);
+  const pointer = useRef<PointerOptions>({ zoomMode, yDomain, onYZoom: setYZoom, tooltip, onAnnotate });
+  pointer.current = { zoomMode, yDomain, onYZoom: setYZoom, tooltip, onAnnotate };
   usePlotPointer(screen, plotRef, selectionRef, tipRef, pointer);
 
   const format: StatsFormatter = useCallback((v) => t('night.stats.line', v), [t]);

@@ -7,7 +7,8 @@ import '../../styles/night.css';
 import { BioHeader } from './BioHeader';
 import { NightPicker } from './NightPicker';
 import { NightReview } from './NightReview';
-import { useNights, usePatientDetails, usePreferences } from './queries';
+import { nightKeys, useNights, usePatientDetails, usePreferences } from './queries';
+import { ImportRecordingPanel } from '../recordings/ImportRecordingPanel';
 import { SideTabs } from './SideTabs';
 import type { NightInfo } from './types';
 
@@ -64,6 +65,12 @@ export function NightPage({ patientId }: { patientId: number }) {
             <NightReview key={night.recording_id} patient={details.data} night={night} preferences={preferences.data ?? null} />
           ) : (
             <p className="muted" data-testid="no-nights">{t('night.noNights')}</p>
+          )}
+          {preferences.data?.is_annotator !== true && (
+            <details className="import-details" open={!night}>
+              <summary>{t('recordings.import.title')}</summary>
+              <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} />
+            </details>
           )}
         </div>
       </div>

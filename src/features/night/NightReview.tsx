@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countRender } from '../../charts/gl/stats';
 import { ChartSurface } from '../../charts/react/ChartSurface';
-import type { ChartScreen } from '../../charts/screen';
+import { bandColor, type ChartScreen } from '../../charts/screen';
+import { NightAnnotations } from '../annotations/NightAnnotations';
 import { ARTEFACT_CODE, availableChannels, move, orderChannels, toPreference, type ChannelChoice } from './channels';
 import { ChannelSelector } from './ChannelSelector';
 import { ChartStack } from './ChartStack';
@@ -15,6 +16,10 @@ import { useNightChannels } from './useNightChannels';
 import { useSignalApi } from './useSignalApi';
 import { parseVitalParameters } from './vitals';
 import { WindowView } from './WindowView';
+
+/** Detector annotations name a KPI, not a channel: draw them on the signals they come from. */
+const KPI_CHANNELS: Record<string, string[]> = { AP_timing: ['Y_DIST', 'NC_PSG', 'BR'], DSAT: ['SPO2', 'SPO2_PSG'] };
+const bandChannels = (kpis: readonly string[]) => kpis.flatMap((k) => KPI_CHANNELS[k] ?? [k]);
 
 /** Channels the overview strip prefers, in order. */
 const OVERVIEW_PREFERENCE = ['SLP_STGS', 'BR', 'HR', 'PR', 'SPO2', 'MOV'];
@@ -51,6 +56,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
   const context: NightContextValue = { api, night, nightRef, vitals, infos, loading };
   const visible = choices.filter((c) => c.visible).map((c) => c.code);
   const overviewCode = [...OVERVIEW_PREFERENCE, ...visible].find((c) => infos[c]) ?? null;
+  const annotatable = night.channels.map((c) => c.code);
 
   return (
     <NightContext.Provider value={context}>
@@ -65,7 +71,17 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
       />
       <ChartSurface key={nightRef} source={api} domain={domain}>
         {(screen) => (
-          <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(infos[ARTEFACT_CODE])} onReorder={reorder} />
+          <div className="night-body">
+            <div className="night-charts">
+              <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(infos[ARTEFACT_CODE])} onReorder={reorder} />
+            </div>
+            <NightAnnotations
+              night={{ patientId: patient.patient_id, night: night.night, recordingId: night.recording_id, startMs: night.recording_start_time, stopMs: night.recording_stop_time, timezone: night.timezone }}
+              channels={annotatable}
+              view={screen.view}
+              onVisible={(list) => screen.setAnnotations(list.map((a) => ({ startMs: a.start_ms, endMs: a.end_ms, color: bandColor(a.color_code), codes: bandChannels(a.kpiList) })))}
+            />
+          </div>
         )}
       </ChartSurface>
     </NightContext.Provider>

@@ -12,6 +12,8 @@ export interface PointerOptions {
   onYZoom: (range: [number, number]) => void;
   /** Tooltip text at time t, or null for none. */
   tooltip: (t: number) => string | null;
+  /** A selection made with Ctrl held: annotate [from, to) instead of zooming (spec 2 §4). */
+  onAnnotate?: (from: number, to: number) => void;
 }
 
 /** Wires pointer interactions of one plot element; options are read at event time. */
@@ -65,7 +67,11 @@ export function usePlotPointer(
       const p = local(e);
       const range = screen.view.store.state.range;
       sel.style.display = 'none';
-      if (Math.abs(p.x - start.x) >= 4) {
+      if (Math.abs(p.x - start.x) >= 4 && (e.ctrlKey || e.metaKey) && options.current!.onAnnotate) {
+        const a = timeAtX(range, start.x, p.w);
+        const b = timeAtX(range, p.x, p.w);
+        options.current!.onAnnotate(Math.min(a, b), Math.max(a, b));
+      } else if (Math.abs(p.x - start.x) >= 4) {
         screen.view.dispatch({ type: 'drag', from: timeAtX(range, start.x, p.w), to: timeAtX(range, p.x, p.w) });
         if (xy() && Math.abs(p.y - start.y) >= 4) {
           const [lo, hi] = options.current!.yDomain;

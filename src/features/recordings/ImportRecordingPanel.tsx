@@ -43,7 +43,7 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone }:
       <div className="import-row">
         <div className="field">
           <label htmlFor={ids.tz}>{t('recordings.import.timezone')}</label>
-          <input id={ids.tz} value={timezone} placeholder="Europe/Zurich" onChange={(e) => setTimezone(e.target.value)} data-testid="import-timezone" />
+          <input id={ids.tz} value={timezone} placeholder={t('recordings.import.timezoneHint')} onChange={(e) => setTimezone(e.target.value)} data-testid="import-timezone" />
         </div>
         <div className="field">
           <label htmlFor={ids.device}>{t('recordings.import.device')}</label>

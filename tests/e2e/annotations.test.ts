@@ -1,0 +1,191 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
+
+// Issue 4's upload on the patient screen and issue 6's annotations, as people would use them:
+// a physician imports a real ResMed night, an annotator annotates it with the mouse and
+// the keyboard, the physician sees the result.
+
+const REAL = path.resolve('../shared/data/real');
+let server: AppServer;
+let browser: Browser;
+let patientUrl = '';
+
+beforeAll(async () => {
+  server = await startAppServer();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const count = async (page: Page, kind: 'system' | 'custom' | 'desaturation') => Number(await page.getByTestId(`annotations-count-${kind}`).innerText());
+const t0 = async (page: Page) => Number(await page.getByTestId('span-readout').getAttribute('data-t0'));
+
+async function openPatient(page: Page, code: string): Promise<void> {
+  await page.getByTestId('nav-patients').click();
+  await page.getByRole('link', { name: code }).click();
+  await page.getByTestId('night-page').waitFor();
+}
+
+describe('a physician', () => {
+  it('imports a night of EDF files from the patient screen', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await openPatient(page, 'NCT1005');
+    await page.getByTestId('no-nights').waitFor();
+    patientUrl = new URL(page.url()).pathname;
+    await page.getByTestId('import-files').setInputFiles([path.join(REAL, 'snore_resmed_20250808_010210_BRP.edf'), path.join(REAL, 'snore_resmed_20250808_010203_EVE.edf')]);
+    await page.getByTestId('import-timezone').fill('UTC');
+    await page.getByTestId('import-submit').click();
+    // The summary stays in the (now folded) import section; the night opens above it.
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('NC_PSG');
+    // PSG channels are off by default (spec 2 §4): switch the flow on.
+    await page.getByTestId('channel-NC_PSG').click();
+    await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });
+    await page.locator('.import-details > summary').click();
+
+    // A broken file is refused with a message naming it, and nothing is added.
+    await page.getByTestId('import-files').setInputFiles({ name: 'broken.edf', mimeType: 'application/octet-stream', buffer: Buffer.from('0       not an edf header') });
+    await page.getByTestId('import-submit').click();
+    await expect.poll(() => page.getByTestId('import-error').textContent()).toMatch(/^broken\.edf: /);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('an annotator', () => {
+  it('creates, views, edits and deletes annotations with the mouse and the keyboard', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    page.on('dialog', (d) => void d.accept());
+    await page.goto(patientUrl);
+    await signInThroughForm(page, server.url, DEMO.annotator);
+    await page.getByTestId('annotation-sidebar').waitFor();
+    await page.getByTestId('channel-NC_PSG').click();
+    await page.getByTestId('plot-NC_PSG').waitFor();
+    expect(await count(page, 'custom')).toBe(0);
+
+    // The popup: spec messages, then a valid annotation on the flow channel.
+    await page.getByTestId('annotation-add').click();
+    const popup = page.getByTestId('annotation-popup');
+    await popup.waitFor();
+    expect(await popup.getAttribute('data-mode')).toBe('add');
+    expect(await page.getByTestId('annotation-duration-s').inputValue()).toBe('10');
+    await page.getByTestId('annotation-save').click();
+    await expect.poll(() => popup.innerText()).toContain('Please select at least one KPI.');
+    await page.getByTestId('annotation-duration-s').fill('7x5');
+    expect(await page.getByTestId('annotation-duration-s').inputValue()).toBe('75');
+    expect(await page.getByTestId('annotation-duration-s').getAttribute('aria-invalid')).toBe('true');
+    await page.getByTestId('annotation-duration-s').fill('15');
+    await page.getByTestId('annotation-kpi-NC_PSG').check();
+    await page.getByTestId('annotation-comment').fill("Flow's flat");
+    await page.getByTestId('annotation-save').click();
+    await popup.waitFor({ state: 'detached' });
+    await expect.poll(() => count(page, 'custom')).toBe(1);
+
+    // Ctrl + drag on the flow chart annotates that channel, drawn as a band by WebGL.
+    const plot = page.getByTestId('plot-NC_PSG');
+    const box = (await plot.boundingBox())!;
+    await page.waitForTimeout(500);
+    const withoutBand = (await plot.screenshot()).toString('base64');
+    await page.keyboard.down('Control');
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.32, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await page.keyboard.up('Control');
+    await popup.waitFor();
+    expect(await page.getByTestId('annotation-kpi-NC_PSG').isChecked()).toBe(true);
+    await page.getByTestId('annotation-save').click();
+    await popup.waitFor({ state: 'detached' });
+    await expect.poll(() => count(page, 'custom')).toBe(2);
+    await expect.poll(async () => (await plot.screenshot()).toString('base64') !== withoutBand).toBe(true);
+    await page.getByTestId('annotations-show-custom').uncheck();
+    await expect.poll(async () => (await plot.screenshot()).toString('base64')).toBe(withoutBand);
+    await page.getByTestId('annotations-show-custom').check();
+
+    // Keys: M marks the current 30-s window with the last category; ] and [ jump.
+    await page.getByTestId('range-preset').selectOption('30s');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('m');
+    await expect.poll(() => count(page, 'custom')).toBe(3);
+    const before = await t0(page);
+    await page.keyboard.press('[');
+    await expect.poll(() => t0(page)).toBeLessThan(before);
+    const back = await t0(page);
+    await page.keyboard.press(']');
+    await expect.poll(() => t0(page)).toBeGreaterThan(back);
+
+    // View, then edit from the view; the change is kept.
+    await page.getByTestId('annotation-row').first().locator('.annotation-open').click();
+    await popup.waitFor();
+    expect(await popup.getAttribute('data-mode')).toBe('view');
+    expect(await page.getByTestId('annotation-comment').isDisabled()).toBe(true);
+    await page.getByTestId('annotation-edit').click();
+    await expect.poll(() => popup.getAttribute('data-mode')).toBe('edit');
+    await page.getByTestId('annotation-comment').fill('Checked');
+    await page.getByTestId('annotation-save').click();
+    await popup.waitFor({ state: 'detached' });
+
+    // Delete one from its popup, then two at once from the list.
+    await page.getByTestId('annotation-row-edit').first().click();
+    await page.getByTestId('annotation-delete').click();
+    await popup.waitFor({ state: 'detached' });
+    await expect.poll(() => count(page, 'custom')).toBe(2);
+    for (const row of await page.getByTestId('annotation-row').all()) await row.locator('input[type=checkbox]').check();
+    await page.getByTestId('annotations-delete-selected').click();
+    await expect.poll(() => count(page, 'custom')).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('can have twelve categories but not a thirteenth', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto(patientUrl);
+    await signInThroughForm(page, server.url, DEMO.annotator);
+    await page.getByTestId('annotation-add').click();
+    await page.getByTestId('annotation-popup').waitFor();
+    // Three built-in categories; nine more fill the twelve.
+    for (let i = 1; i <= 9; i++) {
+      await page.getByTestId('category-create').click();
+      if (i === 1) {
+        await page.getByTestId('category-save').click();
+        await expect.poll(() => page.getByTestId('category-form').innerText()).toContain('Please select a color.');
+        await page.getByTestId('category-title').fill('A very long category title');
+        await page.getByTestId('category-color').first().click();
+        await page.getByTestId('category-save').click();
+        await expect.poll(() => page.getByTestId('category-form').innerText()).toContain('Category length should not exceed 20 characters.');
+      }
+      await page.getByTestId('category-title').fill(`Kind ${i}`);
+      await page.getByTestId('category-color').first().click();
+      await page.getByTestId('category-save').click();
+      await expect.poll(() => page.getByTestId('category-option').count()).toBe(3 + i);
+    }
+    expect(await page.getByTestId('category-create').count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('the physician', () => {
+  it('sees what the annotator did, attributed to the annotator', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto(patientUrl);
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await page.getByTestId('annotation-sidebar').waitFor();
+    await page.getByTestId('annotation-add').click();
+    await page.getByTestId('annotation-kpi-NC_PSG').check();
+    await page.getByTestId('annotation-save').click();
+    await expect.poll(() => count(page, 'custom')).toBe(1);
+    const categories = await page.evaluate(async () => {
+      const token = JSON.parse(Object.values(localStorage).find((v) => v.includes('"token"')) ?? '{}').token;
+      const id = Number(location.pathname.split('=')[1]);
+      const res = await fetch('/api/v1/patient/get-label-list', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ patient_id: id }) });
+      return (await res.json()).data.labels.length;
+    });
+    expect(categories).toBe(12);
+    await context.close();
+  });
+});
