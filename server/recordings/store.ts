@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../db/adapter';
 import type { ChannelData, Night, NightEvent, StorageType } from './model';
 import { isTimeZone, nightKey } from './night-key';
+import { gzipWire } from './wire-gzip';
 
 /** Samples a chunk row holds: 64 Ki samples, 128 KiB for int16. */
 export const SAMPLES_PER_CHUNK = 65_536;
@@ -56,6 +57,13 @@ async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData)
     const to = Math.min(from + SAMPLES_PER_CHUNK, c.samples.length);
     await tx.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [row.id, seq, chunkBytes(c.samples, from, to)]);
   }
+  await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2)', [row.id, await gzipWire(c)]);
+}
+
+/** The channel's stored binary form, gzipped, or null for a night stored before it existed. */
+export async function loadWireGzip(db: Queryable, channelId: number): Promise<Uint8Array | null> {
+  const [row] = await db.query<{ gzip: Uint8Array }>('select gzip from recording_channel_wire where channel_id = $1', [channelId]);
+  return row?.gzip ?? null;
 }
 
 async function insertEvents(tx: Queryable, recordingId: number, events: NightEvent[], source: 'file' | 'truth'): Promise<void> {

@@ -1,15 +1,14 @@
 import { promisify } from 'node:util';
-import { gzip as gzipCb, constants as zlib } from 'node:zlib';
+import { gunzip as gunzipCb } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
-import { MISSING_CODES } from '../recordings/model';
-import { listChannels, listRecordings, loadSamples } from '../recordings/store';
-import { encodeWire } from '../recordings/wire';
+import { listChannels, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
+import { gzipWire } from '../recordings/wire-gzip';
 
-const gzip = promisify(gzipCb);
+const gunzip = promisify(gunzipCb);
 const id = { type: 'integer', minimum: 1 } as const;
 
 /** YYYY-MM-DD of a night key (UTC date). */
@@ -61,23 +60,14 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
       if (!recording) throw notFound('Recording');
       const [channel] = (await listChannels(db, [recording.id])).filter((c) => c.code === code);
       if (!channel) throw notFound(`Channel ${code}`);
-      const samples = await loadSamples(db, channel);
-      const body = encodeWire({
-        t0: channel.t0_ms,
-        sampleRate: channel.sample_rate,
-        scale: channel.scale,
-        offset: channel.offset_value,
-        storage: channel.storage,
-        missingCodes: [MISSING_CODES[0], MISSING_CODES[1]],
-        samples,
-      });
       reply.header('content-type', 'application/octet-stream').header('cache-control', 'private, max-age=86400');
-      if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
-        // Huffman only: string matching finds little in noisy samples; entropy coding alone
-        // keeps most of the gain (0.80 vs 0.72 of the size) at half the time.
-        return reply.header('content-encoding', 'gzip').send(await gzip(body, { level: zlib.Z_BEST_SPEED, strategy: zlib.Z_HUFFMAN_ONLY }));
-      }
-      return reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+      const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+      // Stored compressed when the night was saved (made here for a night stored before that).
+      const stored =
+        (await loadWireGzip(db, channel.id)) ??
+        (await gzipWire({ t0: channel.t0_ms, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, samples: await loadSamples(db, channel) }));
+      const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+      return acceptsGzip ? reply.header('content-encoding', 'gzip').send(bytes) : reply.send(await gunzip(bytes));
     },
   );
 }

@@ -118,6 +118,19 @@ describe('GET /analytics/patient/channel-data', () => {
     }
   });
 
+  it('serves the same bytes for a channel stored before its compressed form existed', async () => {
+    const url = `/api/v1/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=Y_DIST`;
+    const headers = { authorization: `Bearer ${physician}`, 'accept-encoding': 'gzip' };
+    const stored = gunzipSync((await server.app.inject({ method: 'GET', url, headers })).rawPayload);
+    const [{ n }] = await server.db.query<{ n: number }>(
+      `with gone as (delete from recording_channel_wire where channel_id in (select id from recording_channels where recording_id = $1 and code = 'Y_DIST') returning 1) select count(*)::int as n from gone`,
+      [recordingId],
+    );
+    expect(n).toBe(1);
+    const rebuilt = gunzipSync((await server.app.inject({ method: 'GET', url, headers })).rawPayload);
+    expect(Buffer.compare(rebuilt, stored)).toBe(0);
+  });
+
   it('answers 404 for an unknown channel and 400 for a missing parameter', async () => {
     const unknown = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=HR`, { token: physician });
     expect(unknown.statusCode).toBe(404);
