@@ -66,6 +66,42 @@ export function nightFileRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
+  app.get<{ Querystring: { start_date: string; end_date: string; patient_id: number; device_id?: string } }>(
+    '/s3/analytics/patient/range',
+    {
+      preHandler: authenticate(ctx),
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['start_date', 'end_date', 'patient_id'],
+          properties: { start_date: { type: 'string', minLength: 8, maxLength: 10 }, end_date: { type: 'string', minLength: 8, maxLength: 10 }, patient_id: { type: 'integer', minimum: 1 }, device_id: { type: 'string', maxLength: 40 } },
+        },
+      },
+    },
+    async (request) => {
+      const from = parseNightKey(request.query.start_date);
+      const to = parseNightKey(request.query.end_date);
+      if (from === null || to === null || to < from) throw new ApiError(400, 'validation_failed', 'start_date and end_date must be YYYYMMDD, the end not before the start.');
+      if (to - from > 92 * 86_400) throw new ApiError(400, 'validation_failed', 'A range covers at most 92 days.');
+      const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id);
+      const nights = await listRecordings(ctx.db, patient.id);
+      const secret = await linkSecret(ctx.db);
+      const days: Array<{ recording_date: string; night: number; recording_id: number; link: string }> = [];
+      // Day by day, skipping days without a night (spec 2 §7).
+      for (let key = from; key <= to; key += 86_400) {
+        const night = nights.find((r) => r.night_key === key && (!request.query.device_id || r.device_id === request.query.device_id));
+        if (!night) continue;
+        days.push({
+          recording_date: new Date(key * 1000).toISOString().slice(0, 10).replaceAll('-', ''),
+          night: key,
+          recording_id: night.id,
+          link: `/api/v1/s3/analytics/night-file/${night.id}?${signLink(secret, `night:${night.id}`)}`,
+        });
+      }
+      return { data: { days } };
+    },
+  );
+
   app.get<{ Params: { id: number }; Querystring: { exp: number; sig: string } }>(
     '/s3/analytics/night-file/:id',
     {

@@ -250,3 +250,16 @@ describe('GET /analytics/patient-trendview/type={type}', () => {
     expect(res.statusCode).toBe(400);
   });
 });
+
+describe('GET /s3/analytics/patient/range', () => {
+  it('loops day by day and skips the days without a night', async () => {
+    const res = await server.call('GET', `/s3/analytics/patient/range?start_date=20260308&end_date=20260312&patient_id=${patientId}`, { token: annotator });
+    expect(res.statusCode).toBe(200);
+    const days = res.json().data.days as Array<{ recording_date: string; link: string }>;
+    expect(days.map((d) => d.recording_date)).toEqual(['20260309', '20260311']);
+    const file = await server.app.inject({ method: 'GET', url: days[1].link });
+    expect(JSON.parse(file.body).HR.dataset.length).toBe(600);
+    const bad = await server.call('GET', `/s3/analytics/patient/range?start_date=20260312&end_date=20260308&patient_id=${patientId}`, { token: annotator });
+    expect(bad.statusCode).toBe(400);
+  });
+});
