@@ -60,7 +60,6 @@ describe('a physician', () => {
 describe('an annotator', () => {
   it('creates, views, edits and deletes annotations with the mouse and the keyboard', async () => {
     const { context, page, errors } = await newPage(browser, server.url);
-    page.on('dialog', (d) => void d.accept());
     await page.goto(patientUrl);
     await signInThroughForm(page, server.url, DEMO.annotator);
     await page.getByTestId('annotation-sidebar').waitFor();
@@ -133,10 +132,16 @@ describe('an annotator', () => {
     // Delete one from its popup, then two at once from the list.
     await page.getByTestId('annotation-row-edit').first().click();
     await page.getByTestId('annotation-delete').click();
+    await expect.poll(() => page.locator('[data-testid=confirm-dialog][open]').innerText()).toContain('Are you sure to delete this annotation ?');
+    await page.getByTestId('confirm-accept').click();
     await popup.waitFor({ state: 'detached' });
     await expect.poll(() => count(page, 'custom')).toBe(2);
     await page.getByTestId('annotation-row').first().locator('input[type=checkbox]').check();
     await page.getByTestId('annotations-delete-selected').click();
+    await page.getByTestId('confirm-cancel').click();
+    expect(await count(page, 'custom')).toBe(2);
+    await page.getByTestId('annotations-delete-selected').click();
+    await page.getByTestId('confirm-accept').click();
     await expect.poll(() => count(page, 'custom')).toBe(1);
     expect(errors).toEqual([]);
     await context.close();

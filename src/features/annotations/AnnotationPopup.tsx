@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import type { AnnotationDraft } from './api';
 import { CategoryPanel } from './CategoryPanel';
 import { annotationErrors, DEFAULT_COLOR, DEFAULT_DURATION_S, DEFAULT_LABEL, escapeText, splitSeconds, type Annotation, type Category } from './model';
@@ -50,6 +51,7 @@ export function AnnotationPopup(p: Props) {
   const [errors, setErrors] = useState<string[]>([]);
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const viewing = p.mode === 'view' || p.readOnly;
 
@@ -127,13 +129,22 @@ export function AnnotationPopup(p: Props) {
           <button type="button" className="button" onClick={() => p.onMode('edit')} data-testid="annotation-edit">{t('annotations.popup.toEdit')}</button>
         )}
         {a && p.onDelete && !p.readOnly && (
-          <button type="button" className="button button-danger" onClick={() => window.confirm(t('annotations.confirmDelete')) && void p.onDelete!().then(p.onClose)} data-testid="annotation-delete">{t('annotations.delete')}</button>
+          <button type="button" className="button button-danger" onClick={() => setConfirming(true)} data-testid="annotation-delete">{t('annotations.delete')}</button>
         )}
         <button type="button" className="button" onClick={p.onClose}>{t('annotations.close')}</button>
         {!viewing && (
           <button type="button" className="button button-primary" disabled={busy} onClick={save} data-testid="annotation-save">{t('annotations.save')}</button>
         )}
       </footer>
+      <ConfirmDialog
+        open={confirming}
+        message={t('annotations.confirmDelete')}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          void p.onDelete!().then(p.onClose, (err: unknown) => setServerError(err instanceof ApiError ? err.message : String(err)));
+        }}
+      />
     </dialog>
   );
 }

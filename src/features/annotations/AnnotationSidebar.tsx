@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { counts, isVisible, type Annotation, type Category, type Visibility } from './model';
 
 interface Props {
@@ -31,8 +32,9 @@ export function AnnotationSidebar(p: Props) {
   const time = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { timeZone: p.timezone });
   const toggle = (key: keyof Visibility) => p.onVisibility({ ...p.visibility, [key]: !p.visibility[key] });
 
+  const [confirming, setConfirming] = useState(false);
   const deleteMany = async () => {
-    if (!picked.size || !window.confirm(t('annotations.confirmDelete'))) return;
+    setConfirming(false);
     await p.onDeleteMany([...picked]);
     setPicked(new Set());
   };
@@ -93,13 +95,14 @@ export function AnnotationSidebar(p: Props) {
       )}
       <div className="annotation-actions">
         {!p.readOnly && (
-          <button type="button" className="button button-danger" disabled={!picked.size} onClick={deleteMany} data-testid="annotations-delete-selected">
+          <button type="button" className="button button-danger" disabled={!picked.size} onClick={() => setConfirming(true)} data-testid="annotations-delete-selected">
             {t('annotations.deleteSelected', { count: picked.size })}
           </button>
         )}
         <button type="button" className="button" onClick={p.onExport} data-testid="annotations-export">{t('annotations.export')}</button>
       </div>
       <p className="muted annotation-keys">{t('annotations.keysHelp')}</p>
+      <ConfirmDialog open={confirming} message={t('annotations.confirmDeleteMany', { count: picked.size })} onCancel={() => setConfirming(false)} onConfirm={() => void deleteMany()} />
     </aside>
   );
 }

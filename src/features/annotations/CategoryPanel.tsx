@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CATEGORY_TITLE_MAX, categoryErrors, freeColors, MAX_CATEGORIES, type Category } from './model';
 
 type SubState = { kind: 'list' } | { kind: 'create' } | { kind: 'edit'; category: Category };
@@ -23,6 +24,7 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
   const [color, setColor] = useState<string | null>(null);
   const [errors, setErrors] = useState<string[]>([]);
   const [serverError, setServerError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Category | null>(null);
 
   const open = (next: SubState) => {
     setSub(next);
@@ -81,7 +83,7 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
           {!readOnly && c.type === 'custom' && (
             <>
               <button type="button" className="icon-button" onClick={() => open({ kind: 'edit', category: c })} aria-label={t('annotations.category.edit')}>✎</button>
-              <button type="button" className="icon-button" onClick={() => window.confirm(t('annotations.category.confirmDelete')) && void onDelete(c)} aria-label={t('annotations.category.delete')}>×</button>
+              <button type="button" className="icon-button" onClick={() => setDeleting(c)} aria-label={t('annotations.category.delete')} data-testid="category-delete">×</button>
             </>
           )}
         </div>
@@ -92,6 +94,16 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
           {t('annotations.category.create')}
         </button>
       )}
+      <ConfirmDialog
+        open={deleting !== null}
+        message={t('annotations.category.confirmDelete')}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          const c = deleting!;
+          setDeleting(null);
+          void onDelete(c);
+        }}
+      />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/messages';
 import { adminApi, adminKeys } from '../patient-admin/api';
 import { browserZone, displayDay } from '../patient-admin/logic/dates';
-import { Dialog } from '../patient-admin/ui/Dialog';
+import { Dialog } from '../../ui/Dialog';
 
 /** A device's bookings that have not started yet, with a confirmed 'cancel them all'. */
 export function FutureBookings({ deviceId, canCancel }: { deviceId: string; canCancel: boolean }) {

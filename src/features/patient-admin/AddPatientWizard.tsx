@@ -17,7 +17,7 @@ import type { AvailableDevice, NewPatientPayload } from './types';
 import { DeployPopup, type DeployPopupState } from './ui/DeployPopup';
 import { deviceOutcomeText, outcomeOf } from './ui/deviceAnswer';
 import { DevicePicker } from './ui/DevicePicker';
-import { Dialog } from './ui/Dialog';
+import { Dialog } from '../../ui/Dialog';
 import { DiscardDialog } from './ui/DiscardDialog';
 import { setLeaveGuard } from '../../state/leaveGuard';
 import { BmiReadout, CommentField, ConditionPicker, CountryField, GenderSelect, MeasureInput, StatusSelect, useFieldError, YearSelect } from './ui/inputs';

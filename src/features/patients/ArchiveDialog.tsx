@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/messages';
 import { adminApi } from '../patient-admin/api';
 import type { PatientRow } from '../patient-admin/types';
-import { Dialog } from '../patient-admin/ui/Dialog';
+import { Dialog } from '../../ui/Dialog';
 
 /** Mark as past patient: the device is returned first, so the clinician confirms it is back. */
 export function ArchiveDialog({ patient, onClose, onDone }: { patient: PatientRow | null; onClose: () => void; onDone: (code: string) => void }) {

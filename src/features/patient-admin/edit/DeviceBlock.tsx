@@ -10,7 +10,7 @@ import type { AvailableDevice, PatientInfo, PatientRow } from '../types';
 import { DeployPopup, type DeployPopupState } from '../ui/DeployPopup';
 import { deviceOutcomeText, outcomeOf } from '../ui/deviceAnswer';
 import { DevicePicker } from '../ui/DevicePicker';
-import { Dialog } from '../ui/Dialog';
+import { Dialog } from '../../../ui/Dialog';
 import { Block, Facts } from './Block';
 
 /** Delay before the page scrolls to the device section when opened with ?deploy_device=true (spec 1 §9). */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAvailableDevices } from '../api';
 import { dayStartMs, type DateRange } from '../logic/dates';
-import { Dialog } from './Dialog';
+import { Dialog } from '../../../ui/Dialog';
 
 export type DeployPopupState =
   | { kind: 'closed' }

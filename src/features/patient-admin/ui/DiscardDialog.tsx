@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Dialog } from './Dialog';
+import { Dialog } from '../../../ui/Dialog';
 
 /** Leaving a dirty form: Cancel or Discard changes (spec 1 §2). */
 export function DiscardDialog({ open, onCancel, onDiscard }: { open: boolean; onCancel: () => void; onDiscard: () => void }) {
