@@ -7,8 +7,7 @@ import { nightOf } from '../annotations/annotations';
 import { recordHistory } from '../annotations/shared';
 import { customizedIndex, type DetectedEvent } from '../../engine/detect';
 import { listChannels, loadSamples, type RecordingRow } from '../recordings/store';
-import { scratchNight, serverEngine } from '../services/engine';
-import { hz, ms } from '../../engine/index';
+import { nightChannelStats } from '../services/engine';
 import { analysisOf } from './analyse';
 import { analyticsSettings } from './settings';
 
@@ -33,18 +32,10 @@ const nightSchema = {
 
 /** Percentiles of the vital channels over the night, from the signal engine. */
 async function percentiles(ctx: AppContext, recording: RecordingRow) {
-  const engine = await serverEngine();
-  const name = scratchNight(`summary-${recording.id}`);
+  const vitals = (await listChannels(ctx.db, [recording.id])).filter((c) => ['BR', 'HR', 'SPO2', 'PR', 'HRV', 'BRV', 'MOV'].includes(c.code));
   const out: Record<string, { lowerPercentile: number | null; medianPercentile: number | null; upperPercentile: number | null; mean: number | null; min: number | null; max: number | null }> = {};
-  try {
-    for (const c of await listChannels(ctx.db, [recording.id])) {
-      if (!['BR', 'HR', 'SPO2', 'PR', 'HRV', 'BRV', 'MOV'].includes(c.code)) continue;
-      engine.load({ night: name, code: c.code, samples: await loadSamples(ctx.db, c), sampleRateHz: hz(c.sample_rate), t0Ms: ms(c.t0_ms), scale: c.scale, offset: c.offset_value });
-      const s = engine.stats({ night: name, code: c.code }, ms(recording.start_ms), ms(recording.stop_ms + 1), 'auto');
-      out[c.code] = { lowerPercentile: round2(s.p10), medianPercentile: round2(s.p50), upperPercentile: round2(s.p90), mean: round2(s.mean), min: round2(s.min), max: round2(s.max) };
-    }
-  } finally {
-    engine.close(name);
+  for (const [code, s] of await nightChannelStats(ctx.db, recording, vitals)) {
+    out[code] = { lowerPercentile: round2(s.p10), medianPercentile: round2(s.p50), upperPercentile: round2(s.p90), mean: round2(s.mean), min: round2(s.min), max: round2(s.max) };
   }
   return out;
 }

@@ -5,7 +5,7 @@ import type { Queryable } from '../db/adapter';
 import { ApiError, notFound } from '../errors';
 import type { UserRow } from '../auth/users';
 import { visiblePatient, type PatientRef } from '../patients/access';
-import { listChannels, listRecordings, type RecordingRow } from '../recordings/store';
+import { findRecording, listChannels, listRecordings, type RecordingRow } from '../recordings/store';
 import { parseNightKey } from '../routes/analytics';
 import { listCategories } from './categories';
 import { formatDuration, formatUtc, KNOWN_KPIS, MESSAGES, normaliseColor, parseDuration, parseKpis, parseUtc, unescapeText } from './format';
@@ -128,6 +128,16 @@ async function validate(db: Queryable, night: RecordingRow, input: AnnotationInp
   };
 }
 
+/** Deletion is a flag (spec 2 §4), kept in the history with the value before. */
+async function softDelete(tx: Queryable, current: AnnotationRow, userId: number): Promise<AnnotationRow> {
+  const [deleted] = await tx.query<AnnotationRow>(
+    `update annotations set delete_flag = 1, updated_by = $2, updated_date = now(), version = version + 1 where annotation_map_id = $1 returning *`,
+    [current.annotation_map_id, userId],
+  );
+  await recordHistory(tx, { annotationId: current.annotation_map_id, action: 'delete', version: deleted.version, by: userId, previous: current, current: deleted });
+  return deleted;
+}
+
 const loadOwn = async (db: Queryable, user: UserRow, id: number): Promise<AnnotationRow> => {
   const [row] = await db.query<AnnotationRow>('select * from annotations where annotation_map_id = $1', [id]);
   if (!row) throw notFound('Annotation');
@@ -206,15 +216,8 @@ export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
         const current = await loadOwn(tx, user, request.body.annotation_map_id);
         if (current.delete_flag === 1) throw notFound('Annotation');
         if (isStale(current, request.body)) throw await conflict(tx, 'annotation', current.updated_by, current.updated_date);
-        if (request.body.delete_flag === 1) {
-          const [deleted] = await tx.query<AnnotationRow>(
-            `update annotations set delete_flag = 1, updated_by = $2, updated_date = now(), version = version + 1 where annotation_map_id = $1 returning *`,
-            [current.annotation_map_id, user.id],
-          );
-          await recordHistory(tx, { annotationId: current.annotation_map_id, action: 'delete', version: deleted.version, by: user.id, previous: current, current: deleted });
-          return deleted;
-        }
-        const [night] = (await listRecordings(tx, current.patient_id)).filter((r) => r.id === current.recording_id);
+        if (request.body.delete_flag === 1) return softDelete(tx, current, user.id);
+        const night = current.recording_id ? await findRecording(tx, current.patient_id, current.recording_id) : null;
         if (!night) throw notFound('Recording');
         const v = await validate(tx, night, request.body, current);
         // Spec 2 §4: an edit of a system annotation is saved as system-edit.
@@ -242,11 +245,7 @@ export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
         for (const id of new Set(request.body.ids)) {
           const current = await loadOwn(tx, user, id);
           if (current.delete_flag === 1) continue;
-          const [deleted] = await tx.query<AnnotationRow>(
-            `update annotations set delete_flag = 1, updated_by = $2, updated_date = now(), version = version + 1 where annotation_map_id = $1 returning *`,
-            [id, user.id],
-          );
-          await recordHistory(tx, { annotationId: id, action: 'delete', version: deleted.version, by: user.id, previous: current, current: deleted });
+          await softDelete(tx, current, user.id);
           n++;
         }
         return n;

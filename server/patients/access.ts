@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/adapter';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { notFound } from '../errors';
+import { findRecording, type RecordingRow } from '../recordings/store';
 
 export interface PatientRef {
   id: number;
@@ -26,4 +27,12 @@ export async function visiblePatient(db: Queryable, user: UserRow, patientId: nu
 export async function patientByCode(db: Queryable, code: string): Promise<PatientRef | null> {
   const [row] = await db.query<PatientRef>('select id, patient_code, physician_id, country from patients where patient_code = $1', [code]);
   return row ?? null;
+}
+
+/** A recording of a patient the user may see (404 for anything else). */
+export async function visibleRecording(db: Queryable, user: UserRow, patientId: number, recordingId: number): Promise<{ patient: PatientRef; recording: RecordingRow }> {
+  const patient = await visiblePatient(db, user, patientId);
+  const recording = await findRecording(db, patient.id, recordingId);
+  if (!recording) throw notFound('Recording');
+  return { patient, recording };
 }

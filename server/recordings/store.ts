@@ -145,6 +145,18 @@ export function listRecordings(db: Queryable, patientId: number): Promise<Record
   return db.query<RecordingRow>('select * from recordings where patient_id = $1 order by start_ms', [patientId]);
 }
 
+/** One recording of a patient, or null. */
+export async function findRecording(db: Queryable, patientId: number, recordingId: number): Promise<RecordingRow | null> {
+  const [row] = await db.query<RecordingRow>('select * from recordings where id = $1 and patient_id = $2', [recordingId, patientId]);
+  return row ?? null;
+}
+
+/** One channel of a recording by code, or null. */
+export async function findChannel(db: Queryable, recordingId: number, code: string): Promise<ChannelRow | null> {
+  const [row] = await db.query<ChannelRow>('select * from recording_channels where recording_id = $1 and code = $2', [recordingId, code]);
+  return row ?? null;
+}
+
 export function listChannels(db: Queryable, recordingIds: number[]): Promise<ChannelRow[]> {
   if (recordingIds.length === 0) return Promise.resolve([]);
   return db.query<ChannelRow>('select * from recording_channels where recording_id = any($1::int[]) order by recording_id, id', [recordingIds]);

@@ -1,24 +1,17 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { forbidden, notFound } from '../errors';
-import { visiblePatient } from '../patients/access';
+import { visibleRecording } from '../patients/access';
 import { dataPointFileName, writeDataPointCsv } from '../recordings/csv';
 import { writeEdfPlus } from '../recordings/edf';
-import { listChannels, listRecordings, loadChannelData, loadNight } from '../recordings/store';
+import { findChannel, loadChannelData, loadNight } from '../recordings/store';
 import { annotationEvents, annotationsCsv, nightAnnotations } from '../annotations/export';
 
 const id = { type: 'integer', minimum: 1 } as const;
 
 /** Content-Disposition for a download, with an ASCII fallback and the UTF-8 name. */
 const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-
-async function recordingOf(ctx: AppContext, request: FastifyRequest, patientId: number, recordingId: number) {
-  const patient = await visiblePatient(ctx.db, currentUser(request), patientId);
-  const recording = (await listRecordings(ctx.db, patient.id)).find((r) => r.id === recordingId);
-  if (!recording) throw notFound('Recording');
-  return { patient, recording };
-}
 
 /** Downloads: a night as EDF+ with its annotations, and one channel's data points as CSV. */
 export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -28,7 +21,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
     '/analytics/patient/export-edf',
     { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id', 'recording_id'], properties: { patient_id: id, recording_id: id } } } },
     async (request, reply) => {
-      const { patient, recording } = await recordingOf(ctx, request, request.query.patient_id, request.query.recording_id);
+      const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id);
       const night = await loadNight(ctx.db, recording);
       const annotations = annotationEvents(await nightAnnotations(ctx.db, recording.id));
       const bytes = writeEdfPlus({ ...night, events: [...night.events, ...annotations].sort((a, b) => a.onsetMs - b.onsetMs) });
@@ -44,7 +37,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
     '/analytics/patient/annotations-csv',
     { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id', 'recording_id'], properties: { patient_id: id, recording_id: id } } } },
     async (request, reply) => {
-      const { patient, recording } = await recordingOf(ctx, request, request.query.patient_id, request.query.recording_id);
+      const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id);
       const date = new Date(recording.night_key * 1000).toISOString().slice(0, 10).replaceAll('-', '');
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
@@ -68,8 +61,8 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       // Spec 2 §6: annotators cannot download data points.
       if (currentUser(request).is_annotator) throw forbidden('Annotators cannot download data points.');
-      const { patient, recording } = await recordingOf(ctx, request, request.query.patient_id, request.query.recording_id);
-      const channel = (await listChannels(ctx.db, [recording.id])).find((c) => c.code === request.query.code);
+      const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id);
+      const channel = await findChannel(ctx.db, recording.id, request.query.code);
       if (!channel) throw notFound(`Channel ${request.query.code}`);
       const csv = writeDataPointCsv(await loadChannelData(ctx.db, channel));
       const name = dataPointFileName({ channel: channel.code, date: recording.night_key, deviceId: recording.device_id ?? 'none', patientCode: patient.patient_code });

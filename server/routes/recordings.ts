@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { notFound } from '../errors';
-import { visiblePatient } from '../patients/access';
-import { listChannels, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
+import { visiblePatient, visibleRecording } from '../patients/access';
+import { findChannel, listChannels, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
 import { gzipWire } from '../recordings/wire-gzip';
 
 const gunzip = promisify(gunzipCb);
@@ -55,10 +55,8 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const { patient_id, recording_id, code } = request.query;
-      const patient = await visiblePatient(db, currentUser(request), patient_id);
-      const [recording] = (await listRecordings(db, patient.id)).filter((r) => r.id === recording_id);
-      if (!recording) throw notFound('Recording');
-      const [channel] = (await listChannels(db, [recording.id])).filter((c) => c.code === code);
+      const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id);
+      const channel = await findChannel(db, recording.id, code);
       if (!channel) throw notFound(`Channel ${code}`);
       reply.header('content-type', 'application/octet-stream').header('cache-control', 'private, max-age=86400');
       const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));

@@ -4,9 +4,8 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError } from '../errors';
 import { visiblePatient } from '../patients/access';
-import { listChannels, listRecordings, loadSamples } from '../recordings/store';
-import { scratchNight, serverEngine } from '../services/engine';
-import { hz, ms } from '../../engine/index';
+import { listChannels, listRecordings } from '../recordings/store';
+import { nightChannelStats } from '../services/engine';
 
 const MAX_DAYS = 400;
 const round = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
@@ -41,34 +40,24 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
       // A night belongs to the range when it ends after the first anchor and starts before the last.
       const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.stop_ms > fromMs - 86_400_000 && r.start_ms < toMs);
       const channels = await listChannels(ctx.db, nights.map((n) => n.id));
-      const engine = await serverEngine();
       const data: Record<string, unknown[]> = Object.fromEntries(codes.map((c) => [c, []]));
       for (const night of nights) {
-        const name = scratchNight(`trend-${night.id}`);
-        try {
-          for (const code of codes) {
-            const channel = channels.find((c) => c.recording_id === night.id && c.code === code);
-            if (!channel) continue;
-            const samples = await loadSamples(ctx.db, channel);
-            engine.load({ night: name, code, samples, sampleRateHz: hz(channel.sample_rate), t0Ms: ms(channel.t0_ms), scale: channel.scale, offset: channel.offset_value });
-            const s = engine.stats({ night: name, code }, ms(night.start_ms), ms(night.stop_ms + 1), 'auto');
-            if (s.count === 0) continue;
-            data[code].push({
-              date: DateTime.fromSeconds(night.night_key, { zone: 'UTC' }).toISODate(),
-              night: night.night_key,
-              recording_id: night.id,
-              min: round(s.min),
-              max: round(s.max),
-              mean: round(s.mean),
-              lowerPercentile: round(s.p10),
-              medianPercentile: round(s.p50),
-              upperPercentile: round(s.p90),
-              count: s.count,
-              missing_fraction: round(s.missingFraction),
-            });
-          }
-        } finally {
-          engine.close(name);
+        const wanted = channels.filter((c) => c.recording_id === night.id && codes.includes(c.code));
+        for (const [code, s] of await nightChannelStats(ctx.db, night, wanted)) {
+          if (s.count === 0) continue;
+          data[code].push({
+            date: DateTime.fromSeconds(night.night_key, { zone: 'UTC' }).toISODate(),
+            night: night.night_key,
+            recording_id: night.id,
+            min: round(s.min),
+            max: round(s.max),
+            mean: round(s.mean),
+            lowerPercentile: round(s.p10),
+            medianPercentile: round(s.p50),
+            upperPercentile: round(s.p90),
+            count: s.count,
+            missing_fraction: round(s.missingFraction),
+          });
         }
       }
       return { data };
