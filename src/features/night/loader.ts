@@ -3,7 +3,7 @@
 // loads once per screen; closing the night frees the engine's memory.
 import { decodeWire } from '../../../engine/wire';
 import type { ChannelInfo, ChannelRef } from '../../../engine/index';
-import { ms, hz } from '../../../engine/index';
+import { channelInputFromWire } from '../../../engine/index';
 import type { SignalApi } from '../../../workers/protocol';
 import { channelBytes } from './api';
 import { mapStages } from './channels';
@@ -45,17 +45,7 @@ export class NightLoader {
     if (wire.samples.length === 0) return { ref, info: null };
     if (code === 'SLP_STGS') mapStages(wire.samples, wire.scale, wire.offset);
     try {
-      const info = await this.api.load({
-        night: this.night,
-        code,
-        samples: wire.samples,
-        sampleRateHz: hz(wire.sampleRate),
-        t0Ms: ms(wire.t0),
-        scale: wire.scale,
-        offset: wire.offset,
-        count: wire.samples.length,
-        missingCodes: wire.missingCodes,
-      });
+      const info = await this.api.load(channelInputFromWire(ref, wire));
       return { ref, info };
     } catch (error) {
       // Loaded by an earlier visit of this screen: use what the engine has.
