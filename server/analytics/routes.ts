@@ -9,6 +9,7 @@ import { customizedIndex, type DetectedEvent } from '../../engine/detect';
 import { listChannels, loadSamples, type RecordingRow } from '../recordings/store';
 import { nightChannelStats } from '../services/engine';
 import { analysisOf } from './analyse';
+import { nightDate } from '../recordings/night-key';
 import { analyticsSettings } from './settings';
 
 const DESAT_COLOR = '#EE814C';
@@ -227,7 +228,7 @@ export function actigraphRoutes(app: FastifyInstance, ctx: AppContext) {
         }
         const s = a.sleep;
         const zone = r.timezone;
-        const date = new Date(r.night_key * 1000).toISOString().slice(0, 10);
+        const date = nightDate(r.night_key);
         out[date] = {
           line_data: line,
           sleep_bands: s.sleepBands,

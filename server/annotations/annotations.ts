@@ -7,6 +7,7 @@ import type { UserRow } from '../auth/users';
 import { visiblePatient, type PatientRef } from '../patients/access';
 import { findRecording, listChannels, listRecordings, type RecordingRow } from '../recordings/store';
 import { parseNightKey } from '../routes/analytics';
+import { nightDate } from '../recordings/night-key';
 import { listCategories } from './categories';
 import { formatDuration, formatUtc, KNOWN_KPIS, MESSAGES, normaliseColor, parseDuration, parseKpis, parseUtc, unescapeText } from './format';
 import { conflict, invalid, recordHistory } from './shared';
@@ -72,7 +73,7 @@ function present(a: AnnotationRow) {
     updated_date: a.updated_date,
     delete_flag: a.delete_flag,
     device_id: a.device_id,
-    recording_date: new Date(a.night * 1000).toISOString().slice(0, 10),
+    recording_date: nightDate(a.night),
     recording_id: a.recording_id,
     version: a.version,
   };

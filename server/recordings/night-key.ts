@@ -19,3 +19,12 @@ export function nightKey(startMs: number, timezone: string): number {
 export function isTimeZone(zone: string): boolean {
   return DateTime.local().setZone(zone).isValid;
 }
+
+/** The date of a night key, YYYY-MM-DD (or YYYYMMDD with compact). */
+export function nightDate(key: number, compact = false): string {
+  const date = new Date(key * 1000).toISOString().slice(0, 10);
+  return compact ? date.replaceAll('-', '') : date;
+}
+
+/** A time the spec's clients send as Unix seconds or as ms, in ms. */
+export const secondsOrMs = (t: number) => (t < 1e11 ? t * 1000 : t);

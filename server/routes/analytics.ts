@@ -4,6 +4,7 @@ import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { listChannels, listRecordings, loadSamples, type ChannelRow, type RecordingRow } from '../recordings/store';
+import { secondsOrMs } from '../recordings/night-key';
 
 interface SeriesQuery {
   patient_id: number;
@@ -25,8 +26,6 @@ export function parseNightKey(value: string): number | null {
   return Number.isNaN(ms) ? null : ms / 1000;
 }
 
-/** Seconds or ms since the epoch, whichever the number is (clients send both). */
-const toMs = (t: number) => (t < 1e11 ? t * 1000 : t);
 
 /** The JSON series of one channel (spec 2 §3 "Analytics series"): ts in seconds, values with NaN as null. */
 async function series(ctx: AppContext, channel: ChannelRow, fromMs: number, toMsExclusive: number) {
@@ -92,8 +91,8 @@ export function analyticsRoutes(app: FastifyInstance, ctx: AppContext) {
         codes.add('I');
         codes.add('Q');
       }
-      const from = q.device_start_time !== undefined ? toMs(q.device_start_time) : night.start_ms;
-      const to = q.device_stop_time !== undefined ? toMs(q.device_stop_time) : night.stop_ms + 1;
+      const from = q.device_start_time !== undefined ? secondsOrMs(q.device_start_time) : night.start_ms;
+      const to = q.device_stop_time !== undefined ? secondsOrMs(q.device_stop_time) : night.stop_ms + 1;
       if (to < from) throw new ApiError(400, 'validation_failed', 'device_stop_time is before device_start_time.');
       const channels = await listChannels(ctx.db, [night.id]);
       const data: Record<string, unknown> = {};

@@ -6,6 +6,7 @@ import { visibleRecording } from '../patients/access';
 import { dataPointFileName, writeDataPointCsv } from '../recordings/csv';
 import { writeEdfPlus } from '../recordings/edf';
 import { findChannel, loadChannelData, loadNight } from '../recordings/store';
+import { nightDate } from '../recordings/night-key';
 import { annotationEvents, annotationsCsv, nightAnnotations } from '../annotations/export';
 
 const id = { type: 'integer', minimum: 1 } as const;
@@ -25,7 +26,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
       const night = await loadNight(ctx.db, recording);
       const annotations = annotationEvents(await nightAnnotations(ctx.db, recording.id));
       const bytes = writeEdfPlus({ ...night, events: [...night.events, ...annotations].sort((a, b) => a.onsetMs - b.onsetMs) });
-      const date = new Date(recording.night_key * 1000).toISOString().slice(0, 10).replaceAll('-', '');
+      const date = nightDate(recording.night_key, true);
       return reply
         .header('content-type', 'application/octet-stream')
         .header('content-disposition', attachment(`${patient.patient_code}_${date}${recording.device_id ? `_${recording.device_id}` : ''}.edf`))
@@ -38,7 +39,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
     { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id', 'recording_id'], properties: { patient_id: id, recording_id: id } } } },
     async (request, reply) => {
       const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id);
-      const date = new Date(recording.night_key * 1000).toISOString().slice(0, 10).replaceAll('-', '');
+      const date = nightDate(recording.night_key, true);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', attachment(`annotations_${date}_${recording.device_id ?? 'none'}_${patient.patient_code}.csv`))

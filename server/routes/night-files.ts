@@ -6,6 +6,7 @@ import { visiblePatient } from '../patients/access';
 import { listChannels, listRecordings, loadSamples, type ChannelRow } from '../recordings/store';
 import { linkSecret, signLink, verifyLink } from '../services/signed-links';
 import { parseNightKey } from './analytics';
+import { nightDate } from '../recordings/night-key';
 
 /** Channels in the night file: vitals and epochs; raw radar and PSG waveforms go through the binary endpoint. */
 const MAX_FILE_RATE_HZ = 1;
@@ -92,7 +93,7 @@ export function nightFileRoutes(app: FastifyInstance, ctx: AppContext) {
         const night = nights.find((r) => r.night_key === key && (!request.query.device_id || r.device_id === request.query.device_id));
         if (!night) continue;
         days.push({
-          recording_date: new Date(key * 1000).toISOString().slice(0, 10).replaceAll('-', ''),
+          recording_date: nightDate(key, true),
           night: key,
           recording_id: night.id,
           link: `/api/v1/s3/analytics/night-file/${night.id}?${signLink(secret, `night:${night.id}`)}`,

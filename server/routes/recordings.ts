@@ -7,12 +7,11 @@ import { notFound } from '../errors';
 import { visiblePatient, visibleRecording } from '../patients/access';
 import { findChannel, listChannels, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
 import { gzipWire } from '../recordings/wire-gzip';
+import { nightDate } from '../recordings/night-key';
 
 const gunzip = promisify(gunzipCb);
 const id = { type: 'integer', minimum: 1 } as const;
 
-/** YYYY-MM-DD of a night key (UTC date). */
-const keyDate = (key: number) => new Date(key * 1000).toISOString().slice(0, 10);
 
 /** Nights of a patient and the binary channel data the engine loads. */
 export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -29,7 +28,7 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
       const nights = recordings.map((r) => ({
         recording_id: r.id,
         night: r.night_key,
-        recording_date: keyDate(r.night_key),
+        recording_date: nightDate(r.night_key),
         device_id: r.device_id,
         timezone: r.timezone,
         recording_start_time: r.start_ms,

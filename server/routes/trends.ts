@@ -5,6 +5,7 @@ import { authenticate, currentUser } from '../context';
 import { ApiError } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { listChannels, listRecordings } from '../recordings/store';
+import { secondsOrMs } from '../recordings/night-key';
 import { nightChannelStats } from '../services/engine';
 
 const MAX_DAYS = 400;
@@ -31,8 +32,8 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const q = request.query;
-      const fromMs = q.device_start_time < 1e11 ? q.device_start_time * 1000 : q.device_start_time;
-      const toMs = q.device_stop_time < 1e11 ? q.device_stop_time * 1000 : q.device_stop_time;
+      const fromMs = secondsOrMs(q.device_start_time);
+      const toMs = secondsOrMs(q.device_stop_time);
       if (toMs < fromMs) throw new ApiError(400, 'validation_failed', 'device_stop_time is before device_start_time.');
       if (toMs - fromMs > MAX_DAYS * 86_400_000) throw new ApiError(400, 'validation_failed', `A trend covers at most ${MAX_DAYS} days.`);
       const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id);
