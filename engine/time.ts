@@ -39,25 +39,33 @@ export function viewGeometry(clock: ChannelClock, t0: Ms, t1: Ms, pixels: Px): {
 }
 
 /** Samples in a level-0 pyramid block (L0_SIZE in engine/assembly/layout.ts). */
-const L0_BLOCK = 16;
+const L0_BLOCK = 32;
+
+/** Pyramid fan-out (FANOUT in engine/assembly/layout.ts). */
+const FANOUT = 4;
+
+/** Above level 0, a snapped column spans at least this many blocks (SNAP_BLOCKS in engine/assembly/view.ts). */
+const SNAP_BLOCKS = 4;
 
 /**
- * Grid that interior column boundaries snap to once a column spans 16
- * level-0 blocks (256 samples) or more: the largest L0_BLOCK * 16^k at most
- * 1/16 of a column (0: none). Mirrors snapOf in engine/assembly/view.ts.
+ * Grid that interior column boundaries snap to once a column spans 2
+ * level-0 blocks (64 samples) or more: the largest block size
+ * L0_BLOCK * 4^k at most 1/4 of a column, and at least L0_BLOCK (0: no
+ * snapping). Mirrors snapOf in engine/assembly/view.ts.
  */
 export function viewSnap(b: number): number {
-  if (b < L0_BLOCK * 16) return 0;
+  if (b < L0_BLOCK * 2) return 0;
   let snap = L0_BLOCK;
-  while (snap * 256 <= b && snap < 1e15) snap *= 16;
+  while (snap * SNAP_BLOCKS * FANOUT <= b && snap < 1e15) snap *= FANOUT;
   return snap;
 }
 
 /**
  * First sample of column c of a view (c = pixels gives the end): the window
  * ends are exact; interior boundaries are bound(a + c*b), or that position
- * rounded to the snap grid (a shift of at most 1/32 of a column, so whole
- * pyramid blocks answer the column). Mirrors boundary in engine/assembly/view.ts.
+ * rounded to the snap grid (a shift of at most 1/8 of a column, 1/4 for
+ * columns of 64 to 128 samples, so whole pyramid blocks answer the column).
+ * Mirrors boundary in engine/assembly/view.ts.
  */
 export function viewBoundary(a: number, b: number, pixels: number, c: number, count: number): SampleIndex {
   const x = a + c * b;

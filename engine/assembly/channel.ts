@@ -24,10 +24,10 @@ export function channelValues(handle: usize): usize {
 export function channelDestroy(handle: usize): void {
   const ch = changetype<Channel>(handle);
   free(ch.values);
-  free(ch.mins);
-  free(ch.maxs);
+  free(ch.lv);
   free(ch.offsets);
   free(ch.l0);
+  free(ch.edges);
   free(ch.hist);
   free(ch.cumCount);
   free(ch.cumSum);
@@ -140,5 +140,5 @@ export function channelHi(handle: usize): f64 {
 export function channelIndexBytes(handle: usize): f64 {
   const ch = changetype<Channel>(handle);
   const upper = load<i32>(ch.offsets + (<usize>ch.levels << 2));
-  return <f64>ch.nb0 * 8 + <f64>upper * 8 + <f64>(ch.levels + 1) * 4 + <f64>(ch.nbh + 1) * (<f64>BINS * 4 + 4 + 8);
+  return <f64>ch.nb0 * 16 + <f64>((ch.nb0 + 3) >> 2) + <f64>upper * 16 + <f64>(ch.levels + 1) * 4 + <f64>(ch.nbh + 1) * (<f64>BINS * 4 + 4 + 8);
 }

@@ -2,29 +2,35 @@
 // ./memory.ts, owned by the Channel record and released by channelDestroy.
 //
 //   values   f32[n]              samples in physical units, NaN = missing
-//   l0       f32[2 * nb0]        level 0 of the pyramid: { min, max } per block
-//                                of L0_SIZE samples, interleaved so one cache
-//                                line serves a column boundary; NaN, NaN when
-//                                the block has no valid sample. A SIMD min (or
-//                                max) over whole pairs is the blocks' min (max).
-//   mins     f32[sum of nb_k]    levels k >= 1: FANOUT blocks of the level below
-//   maxs     f32[sum of nb_k]    each; an all-missing block has min +Inf, max -Inf
-//   offsets  i32[levels + 1]     start of level k >= 1 inside mins/maxs
+//   l0       f32[4 * nb0]        level 0 of the pyramid: one record
+//                                { min, max, first, last } per block of
+//                                L0_SIZE samples
+//   lv       f32[4 * sum nb_k]   levels k >= 1: the same records, a block
+//                                being FANOUT blocks of the level below
+//   offsets  i32[levels + 1]     start of level k >= 1 inside lv (records)
+//   edges    u8[ceil(nb0 / 4)]   2 bits per level-0 block: bit 0 its first
+//                                sample is missing, bit 1 its last one
 //   hist     u32[(nbh+1) * BINS] cumulative histograms: row j counts the valid
 //                                samples of blocks < j (HB_SIZE samples a block)
 //                                in BINS equal bins over [lo, hi]
 //   cumCount u32[nbh + 1]        valid samples before block j
 //   cumSum   f64[nbh + 1]        sum of valid samples before block j
 //
-// Level-0 blocks of 16 samples keep raw edge scans short. Records with each
-// block's first and last value (to spare raw reads) measured slower: they
-// cost more cache lines per column boundary than the raw read they save.
+// In a record, first and last are the values of the block's first and last
+// valid sample; all four are NaN when the block has no valid sample. With the
+// edge bits, a view whose columns are whole blocks reads no raw sample and
+// never searches for a valid one. Since first and last lie within
+// [min, max], a SIMD min (max) over whole records is the blocks' min (max),
+// and NaN lanes drop out (see scan.ts).
+// Level-0 blocks of 32 samples and a fan-out of 4 let a view pick a level
+// whose blocks are 1/4 to 1/16 of a column and stream it (see view.ts).
+// Index bytes: the records 1/6 of the samples, hist 1/8.
 
-export const L0_SHIFT: i32 = 4;
+export const L0_SHIFT: i32 = 5;
 export const L0_SIZE: i32 = 1 << L0_SHIFT;
-export const FANOUT_SHIFT: i32 = 4;
+export const FANOUT_SHIFT: i32 = 2;
 export const FANOUT: i32 = 1 << FANOUT_SHIFT;
-export const MAX_LEVELS: i32 = 8;
+export const MAX_LEVELS: i32 = 16;
 export const HB_SHIFT: i32 = 13;
 export const HB_SIZE: i32 = 1 << HB_SHIFT;
 export const BINS: i32 = 1024;
@@ -36,10 +42,10 @@ export class Channel {
   nbh: i32 = 0;
   validCount: i32 = 0;
   values: usize = 0;
-  mins: usize = 0;
-  maxs: usize = 0;
+  lv: usize = 0;
   nb0: i32 = 0;
   l0: usize = 0;
+  edges: usize = 0;
   offsets: usize = 0;
   hist: usize = 0;
   cumCount: usize = 0;
@@ -60,7 +66,7 @@ export function isValid(v: f32): bool {
   return v == v;
 }
 
-/** Start of level k >= 1 inside mins/maxs. */
+/** Start of level k >= 1 inside lv, in records. */
 @inline
 export function levelOffset(ch: Channel, k: i32): i32 {
   return load<i32>(ch.offsets + (<usize>k << 2));
@@ -72,12 +78,22 @@ export function levelBlocks(ch: Channel, k: i32): i32 {
   return k == 0 ? ch.nb0 : levelOffset(ch, k + 1) - levelOffset(ch, k);
 }
 
+/** First record of level k. */
+@inline
+export function levelBase(ch: Channel, k: i32): usize {
+  return k == 0 ? ch.l0 : ch.lv + (<usize>levelOffset(ch, k) << 4);
+}
+
+/** Edge bits of level-0 block j: 1 its first sample is missing, 2 its last. */
+@inline
+export function edgeBits(ch: Channel, j: i32): i32 {
+  return (<i32>load<u8>(ch.edges + (<usize>j >> 2)) >> ((j & 3) << 1)) & 3;
+}
+
 /** Whether block idx of level k holds a valid sample. */
 @inline
 export function blockHasValid(ch: Channel, k: i32, idx: i32): bool {
-  return k == 0
-    ? isValid(load<f32>(ch.l0 + (<usize>idx << 3)))
-    : load<f32>(ch.mins + (<usize>(levelOffset(ch, k) + idx) << 2)) != <f32>Infinity;
+  return isValid(load<f32>(levelBase(ch, k) + (<usize>idx << 4)));
 }
 
 /** Histogram bin of a valid value; the same rule at build and query time. */

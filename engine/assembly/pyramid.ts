@@ -2,12 +2,12 @@
 // previous valid sample costs O(FANOUT * levels), not O(samples).
 import {
   Channel, L0_SHIFT, L0_SIZE, FANOUT_SHIFT, FANOUT, MAX_LEVELS,
-  value, isValid, levelOffset, levelBlocks, blockHasValid,
+  value, isValid, levelOffset, levelBlocks, levelBase, blockHasValid,
 } from './layout';
 import { alloc } from './memory';
 import { scanInto, scanRange, scanReset, scanFinish, scanMin, scanMax } from './scan';
 
-/** Allocates and fills l0, mins/maxs and offsets of `ch` (values must be loaded). */
+/** Allocates and fills l0, lv and offsets of `ch` (values must be loaded). */
 export function buildPyramid(ch: Channel): void {
   const n = ch.n;
   let nb0 = (n + L0_SIZE - 1) >> L0_SHIFT;
@@ -24,9 +24,10 @@ export function buildPyramid(ch: Channel): void {
   }
   ch.levels = levels;
   ch.offsets = alloc(<usize>(levels + 1) << 2);
-  ch.mins = alloc(<usize>total << 2);
-  ch.maxs = alloc(<usize>total << 2);
-  ch.l0 = alloc(<usize>nb0 << 3);
+  ch.lv = alloc(<usize><i32>(total > 0 ? total : 1) << 4);
+  ch.l0 = alloc(<usize>nb0 << 4);
+  ch.edges = alloc(<usize>((nb0 + 3) >> 2));
+  memory.fill(ch.edges, 0, <usize>((nb0 + 3) >> 2));
   store<i32>(ch.offsets, 0);
   let off = 0;
   count = nb0;
@@ -41,28 +42,53 @@ export function buildPyramid(ch: Channel): void {
     const from = b << L0_SHIFT;
     let to = from + L0_SIZE;
     if (to > n) to = n;
+    const rec = ch.l0 + (<usize>b << 4);
+    if (to <= from) {
+      // An empty channel still has one (empty) block.
+      v128.store(rec, f32x4.splat(NaN));
+      continue;
+    }
     scanRange(ch.values, ch.values, from, to);
-    const some = scanMin <= scanMax;
-    store<f32>(ch.l0 + (<usize>b << 3), some ? scanMin : <f32>NaN);
-    store<f32>(ch.l0 + (<usize>b << 3) + 4, some ? scanMax : <f32>NaN);
+    if (scanMin > scanMax) {
+      v128.store(rec, f32x4.splat(NaN));
+    } else {
+      let f = from;
+      while (!isValid(value(ch, f))) f++;
+      let l = to - 1;
+      while (!isValid(value(ch, l))) l--;
+      store<f32>(rec, scanMin);
+      store<f32>(rec + 4, scanMax);
+      store<f32>(rec + 8, value(ch, f));
+      store<f32>(rec + 12, value(ch, l));
+    }
+    const bits = (isValid(value(ch, from)) ? 0 : 1) | (isValid(value(ch, to - 1)) ? 0 : 2);
+    const at = ch.edges + (<usize>b >> 2);
+    store<u8>(at, load<u8>(at) | <u8>(bits << ((b & 3) << 1)));
   }
-  // Level 1 from level-0 pairs, then each level from the one below.
+  // Each level from the entries of the one below; an all-missing block has NaN min and max.
   for (let k = 1; k < levels; k++) {
     const nBelow = levelBlocks(ch, k - 1);
-    const here = levelOffset(ch, k);
+    const below = levelBase(ch, k - 1);
+    const here = levelBase(ch, k);
     const nHere = levelBlocks(ch, k);
     for (let b = 0; b < nHere; b++) {
       const from = b << FANOUT_SHIFT;
       let to = from + FANOUT;
       if (to > nBelow) to = nBelow;
-      if (k == 1) {
-        scanRange(ch.l0, ch.l0, from << 1, to << 1);
-      } else {
-        const below = <usize>levelOffset(ch, k - 1) << 2;
-        scanRange(ch.mins + below, ch.maxs + below, from, to);
+      const rec = here + (<usize>b << 4);
+      scanRange(below, below, from << 2, to << 2);
+      if (scanMin > scanMax) {
+        v128.store(rec, f32x4.splat(NaN));
+        continue;
       }
-      store<f32>(ch.mins + (<usize>(here + b) << 2), scanMin);
-      store<f32>(ch.maxs + (<usize>(here + b) << 2), scanMax);
+      let f = from;
+      while (!isValid(load<f32>(below + (<usize>f << 4) + 8))) f++;
+      let l = to - 1;
+      while (!isValid(load<f32>(below + (<usize>l << 4) + 12))) l--;
+      store<f32>(rec, scanMin);
+      store<f32>(rec + 4, scanMax);
+      store<f32>(rec + 8, load<f32>(below + (<usize>f << 4) + 8));
+      store<f32>(rec + 12, load<f32>(below + (<usize>l << 4) + 12));
     }
   }
 }
@@ -70,12 +96,8 @@ export function buildPyramid(ch: Channel): void {
 /** Folds level k blocks [lo, hi) into the scan accumulators. */
 @inline
 function scanLevel(ch: Channel, k: i32, lo: i32, hi: i32): void {
-  if (k == 0) {
-    scanInto(ch.l0, ch.l0, lo << 1, hi << 1);
-  } else {
-    const off = <usize>levelOffset(ch, k) << 2;
-    scanInto(ch.mins + off, ch.maxs + off, lo, hi);
-  }
+  const base = levelBase(ch, k);
+  scanInto(base, base, lo << 2, hi << 2);
 }
 
 /**
@@ -111,8 +133,9 @@ export function rangeMinMax(ch: Channel, s: i32, e: i32): void {
   scanFinish();
 }
 
+/** log2 of the samples in a block of level k. */
 @inline
-function blockShift(k: i32): i32 {
+export function blockShift(k: i32): i32 {
   return L0_SHIFT + k * FANOUT_SHIFT;
 }
 

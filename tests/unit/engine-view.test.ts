@@ -145,6 +145,49 @@ describe('view (M4 on the pyramid)', () => {
     }
   });
 
+  it('reads snapped columns from the records, gaps at block edges included', () => {
+    // Missing runs that start and end exactly on block edges of levels 0 to 3
+    // (32, 128, 512, 2048 samples), single missing samples on either side of
+    // a block edge, and a partial last block: every case the records and
+    // edge bits must answer without reading raw samples.
+    const n = 1_000_003;
+    const samples = new Float32Array(n);
+    const random = rng(21);
+    for (let i = 0; i < n; i++) samples[i] = 50 + 40 * Math.sin(i / 700) + random() * 10;
+    const blank = (from: number, to: number) => samples.fill(-1, from, Math.min(to, n));
+    for (let at = 4096; at < n - 20_000; at += 37_000) {
+      const size = [32, 128, 512, 2048, 8192][Math.floor(random() * 5)]!;
+      blank(at, at + size); // a whole block
+      blank(at + 10_240, at + 10_240 + size * 3); // several blocks
+      blank(at + 20_479, at + 20_480); // the last sample before an edge
+      blank(at + 24_576, at + 24_577); // the first sample after an edge
+      blank(at + 30_000, at + 30_000 + Math.floor(random() * 3000)); // anywhere
+    }
+    blank(n - 2, n);
+    const input: ChannelInput = { night: 'edges', code: 'HR', samples, sampleRateHz: hz(250), t0Ms: ms(1_700_000_000_000) };
+    const info = engine.load(input);
+    const values = referencePhysical(input);
+    try {
+      const levels = new Set<number>();
+      for (const perColumn of [70, 100, 130, 300, 600, 1000, 2100, 4000, 9000]) {
+        for (const pixels of [px(97), px(480)]) {
+          const width = (perColumn * pixels * 1000) / 250;
+          const t0 = ms(info.t0Ms + random() * Math.max(0, info.t1Ms - info.t0Ms - width));
+          const t1 = ms(t0 + width);
+          const { a, b } = viewGeometry(info, t0, t1, pixels);
+          levels.add(viewSnap(b));
+          expectColumns(engine.view(input, t0, t1, pixels), referenceView(values, a, b, pixels), `${perColumn} samples a column, ${pixels} px`);
+        }
+      }
+      // Every level from 32 to 2048 samples a block was snapped to.
+      expect([...levels].sort((x, y) => x - y)).toEqual([32, 128, 512, 2048]);
+      // Index bytes stay within 0.30 of the sample bytes.
+      expect(info.indexBytes / info.sampleBytes).toBeLessThan(0.3);
+    } finally {
+      engine.close('edges');
+    }
+  });
+
   it('maps ms windows to the samples whose time lies in them', () => {
     const random = rng(5);
     for (let k = 0; k < 200; k++) {
