@@ -58,9 +58,10 @@ export async function seedDemo(db: Db): Promise<boolean> {
     for (const p of PATIENTS) {
       const bmi = Math.round((p.weight / (p.height / 100) ** 2) * 100) / 100;
       const [row] = await tx.query<{ id: number }>(
+        // Demo patients have been followed for two months, so every trend duration is offered.
         `insert into patients (patient_code, physician_id, created_by, first_name, last_name, gender, date_of_birth,
-                               at_risk, height, weight, bmi, vital_parameters, country)
-         values ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'Switzerland') returning id`,
+                               at_risk, height, weight, bmi, vital_parameters, country, created_at)
+         values ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'Switzerland', now() - interval '60 days') returning id`,
         [p.code, physician, p.first, p.last, p.gender, `${p.born}-01-01`, p.atRisk, p.height, p.weight, bmi, JSON.stringify(NEW_PATIENT_VITALS)],
       );
       for (const d of p.diseases) {

@@ -2,18 +2,41 @@ import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
-import { ApiError } from '../errors';
+import { ApiError, forbidden } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { listChannels, listRecordings } from '../recordings/store';
 import { secondsOrMs } from '../recordings/night-key';
 import { nightChannelStats } from '../services/engine';
+import { analysisOf } from '../analytics/analyse';
+import { analyticsSettings } from '../analytics/settings';
+import type { NightAnalysis } from '../../engine/detect';
 
 const MAX_DAYS = 400;
-const round = (v: number) => (Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
+const round = (v: number | null) => (v !== null && Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
+
+/**
+ * Trend channels that are a night's index rather than a signal's statistics (spec 2 §9
+ * "Trend-view channels"): one value per night from the detectors' analysis.
+ * SQ is the share of the night with good signal quality (GSD / TBT, %).
+ */
+const NIGHT_INDICES: Record<string, (a: NightAnalysis) => number | null> = {
+  RII: (a) => a.kpis.rii,
+  AHI: (a) => a.kpis.ahi,
+  ODI: (a) => a.kpis.odi,
+  SE: (a) => (a.sleep.tbtH > 0 ? a.sleep.sleepEfficiency : null),
+  SQ: (a) => (a.kpis.tbtH > 0 ? (100 * a.kpis.gsdH) / a.kpis.tbtH : null),
+};
+
+/** Spec 2 §1: paid memberships get neither AHI nor ODI. */
+const NOT_FOR_PAID = new Set(['AHI', 'ODI']);
+
+/** Longest list of codes one call may ask for. */
+const MAX_CODES = 30;
 
 /**
  * GET /analytics/patient-trendview/type={codes}: one point per night in the range (spec 2 §3
- * "Daily analytics point"), its statistics computed by the signal engine over the night.
+ * "Daily analytics point"): for a signal channel its statistics computed by the signal
+ * engine over the night, for RII, AHI, ODI, SE and SQ the night's value from the detectors.
  * device_start_time and device_stop_time are seconds (09:00 of the first and last day).
  */
 export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -36,18 +59,34 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
       const toMs = secondsOrMs(q.device_stop_time);
       if (toMs < fromMs) throw new ApiError(400, 'validation_failed', 'device_stop_time is before device_start_time.');
       if (toMs - fromMs > MAX_DAYS * 86_400_000) throw new ApiError(400, 'validation_failed', `A trend covers at most ${MAX_DAYS} days.`);
-      const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id);
       const codes = [...new Set(request.params.type.split(',').map((c) => c.trim()).filter(Boolean))];
+      if (codes.length === 0 || codes.length > MAX_CODES) throw new ApiError(400, 'validation_failed', `Ask for 1 to ${MAX_CODES} channels.`);
+      const bad = codes.find((c) => !/^[A-Za-z0-9_]{1,40}$/.test(c));
+      if (bad !== undefined) throw new ApiError(400, 'validation_failed', `Unknown channel "${bad}".`);
+      const user = currentUser(request);
+      const barred = codes.find((c) => NOT_FOR_PAID.has(c) && user.membership_type === 'paid');
+      if (barred) throw forbidden(`${barred} is not part of your membership.`);
+      const patient = await visiblePatient(ctx.db, user, q.patient_id);
+      const indices = codes.filter((c) => c in NIGHT_INDICES);
       // A night belongs to the range when it ends after the first anchor and starts before the last.
       const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.stop_ms > fromMs - 86_400_000 && r.start_ms < toMs);
       const channels = await listChannels(ctx.db, nights.map((n) => n.id));
       const data: Record<string, unknown[]> = Object.fromEntries(codes.map((c) => [c, []]));
+      const settings = indices.length > 0 ? await analyticsSettings(ctx.db, patient.physician_id) : null;
       for (const night of nights) {
-        const wanted = channels.filter((c) => c.recording_id === night.id && codes.includes(c.code));
+        const date = DateTime.fromSeconds(night.night_key, { zone: 'UTC' }).toISODate();
+        if (settings) {
+          const analysis = await analysisOf(ctx.db, night, settings);
+          for (const code of indices) {
+            const value = round(NIGHT_INDICES[code]!(analysis));
+            if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value });
+          }
+        }
+        const wanted = channels.filter((c) => c.recording_id === night.id && codes.includes(c.code) && !(c.code in NIGHT_INDICES));
         for (const [code, s] of await nightChannelStats(ctx.db, night, wanted)) {
           if (s.count === 0) continue;
           data[code].push({
-            date: DateTime.fromSeconds(night.night_key, { zone: 'UTC' }).toISODate(),
+            date,
             night: night.night_key,
             recording_id: night.id,
             min: round(s.min),

@@ -62,6 +62,58 @@ describe('the demo nights', () => {
   });
 });
 
+describe('the trend of the demo nights', () => {
+  const range = () => {
+    const to = DateTime.now().setZone('Europe/Zurich').startOf('day').set({ hour: 9 });
+    return `device_start_time=${to.minus({ days: 13 }).toSeconds()}&device_stop_time=${to.toSeconds()}`;
+  };
+  const patientId = async (code: string) => (await server.db.query<{ id: number }>('select id from patients where patient_code = $1', [code]))[0].id;
+
+  it('gives box statistics per night for signals and one value per night for the indices', async () => {
+    const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+    const anna = await patientId('NCT1001');
+    const res = await server.call('GET', `/analytics/patient-trendview/type=BR,SPO2,RII,AHI,ODI,SE,SQ?patient_id=${anna}&${range()}`, { token });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data as Record<string, Array<Record<string, number>>>;
+    expect(data.BR).toHaveLength(5);
+    for (const p of data.BR) {
+      expect(p.min).toBeLessThanOrEqual(p.lowerPercentile);
+      expect(p.lowerPercentile).toBeLessThanOrEqual(p.medianPercentile);
+      expect(p.medianPercentile).toBeLessThanOrEqual(p.upperPercentile);
+      expect(p.upperPercentile).toBeLessThanOrEqual(p.max);
+    }
+    for (const code of ['RII', 'AHI', 'ODI', 'SE', 'SQ']) {
+      expect(data[code], code).toHaveLength(5);
+      for (const p of data[code]) expect(p.value, code).toBeGreaterThanOrEqual(0);
+    }
+    for (const p of [...data.SE, ...data.SQ]) expect(p.value).toBeLessThanOrEqual(100);
+    // The same nights, in order.
+    expect(data.AHI.map((p) => p.night)).toEqual(data.BR.map((p) => p.night));
+    // Severe obstructive apnoea shows a higher AHI than a healthy sleeper, every night.
+    const severe = (await server.call('GET', `/analytics/patient-trendview/type=AHI?patient_id=${await patientId('NCT1002')}&${range()}`, { token })).json().data.AHI as Array<{ value: number }>;
+    const healthy = (await server.call('GET', `/analytics/patient-trendview/type=AHI?patient_id=${await patientId('NCT1003')}&${range()}`, { token })).json().data.AHI as Array<{ value: number }>;
+    expect(Math.min(...severe.map((p) => p.value))).toBeGreaterThan(Math.max(...healthy.map((p) => p.value)));
+    // Demo patients have been followed for two months (every trend duration is offered).
+    const details = (await server.call('GET', `/patient/details?patient_id=${anna}`, { token })).json().data.patient_info;
+    expect(Date.now() - Date.parse(details.createdAt)).toBeGreaterThan(59 * 86_400_000);
+  });
+
+  it('refuses AHI and ODI to paid memberships, and malformed channel lists', async () => {
+    const anna = await patientId('NCT1001');
+    await server.db.query(`update users set membership_type = 'paid' where email = $1`, [DEMO_ACCOUNTS.physician]);
+    try {
+      const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+      expect((await server.call('GET', `/analytics/patient-trendview/type=BR,ODI?patient_id=${anna}&${range()}`, { token })).statusCode).toBe(403);
+      expect((await server.call('GET', `/analytics/patient-trendview/type=BR,RII?patient_id=${anna}&${range()}`, { token })).statusCode).toBe(200);
+      const bad = await server.call('GET', `/analytics/patient-trendview/type=BR;drop?patient_id=${anna}&${range()}`, { token });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().message).toContain('Unknown channel');
+    } finally {
+      await server.db.query(`update users set membership_type = 'non-paid' where email = $1`, [DEMO_ACCOUNTS.physician]);
+    }
+  });
+});
+
 describe('npm run simulate', () => {
   it('explains a bad command line with the usage and exit status 2', () => {
     const res = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/simulate.ts', '--nights', 'many'], {
