@@ -10,6 +10,7 @@ import { NightReview } from './NightReview';
 import { nightKeys, useNights, usePatientDetails, usePreferences } from './queries';
 import { ImportRecordingPanel } from '../recordings/ImportRecordingPanel';
 import { SideTabs } from './SideTabs';
+import { TrendView } from '../trend/TrendView';
 import type { NightInfo } from './types';
 
 /** The night to show: the query's night if it has a recording, else the latest (spec 2 §4). */
@@ -25,6 +26,7 @@ export function NightPage({ patientId }: { patientId: number }) {
   const [, navigate] = useLocation();
   const search = new URLSearchParams(useSearch());
   const requested = search.has('night') ? Number(search.get('night')) : null;
+  const trend = search.get('view') === 'trend';
   const details = usePatientDetails(patientId);
   const nights = useNights(patientId);
   const preferences = usePreferences();
@@ -50,10 +52,26 @@ export function NightPage({ patientId }: { patientId: number }) {
         <div className="night-main">
           <div className="night-bar">
             <div className="mode-switch" role="group" aria-label={t('night.mode.label')}>
-              <button type="button" className="chip active" aria-pressed="true">{t('night.mode.single')}</button>
-              <button type="button" className="chip" disabled title={t('night.tabs.later')}>{t('night.mode.trend')}</button>
+              <button
+                type="button"
+                className={`chip${trend ? '' : ' active'}`}
+                aria-pressed={!trend}
+                onClick={() => navigate(`/app/patients/id=${patientId}${requested !== null ? `?night=${requested}` : ''}`, { replace: true })}
+                data-testid="mode-single"
+              >
+                {t('night.mode.single')}
+              </button>
+              <button
+                type="button"
+                className={`chip${trend ? ' active' : ''}`}
+                aria-pressed={trend}
+                onClick={() => navigate(`/app/patients/id=${patientId}?view=trend${requested !== null ? `&night=${requested}` : ''}`, { replace: true })}
+                data-testid="mode-trend"
+              >
+                {t('night.mode.trend')}
+              </button>
             </div>
-            {night && (
+            {night && !trend && (
               <NightPicker
                 nights={nights.data}
                 value={night.night}
@@ -61,12 +79,14 @@ export function NightPage({ patientId }: { patientId: number }) {
               />
             )}
           </div>
-          {night ? (
+          {trend ? (
+            <TrendView patient={details.data} nights={nights.data} preferences={preferences.data ?? null} />
+          ) : night ? (
             <NightReview key={night.recording_id} patient={details.data} night={night} preferences={preferences.data ?? null} />
           ) : (
             <p className="muted" data-testid="no-nights">{t('night.noNights')}</p>
           )}
-          {preferences.data?.is_annotator !== true && (
+          {!trend && preferences.data?.is_annotator !== true && (
             <details className="import-details" open={!night}>
               <summary>{t('recordings.import.title')}</summary>
               <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} />

@@ -14,6 +14,8 @@ export interface PatientInfo {
   diseases: string;
   device_id: string | null;
   created_by: number | null;
+  /** When the patient's account was created (ISO); trend ranges start no earlier. */
+  createdAt?: string | null;
   is_sample_patient: boolean;
 }
 

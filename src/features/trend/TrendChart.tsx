@@ -1,0 +1,152 @@
+import { useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatValue } from '../../charts/core/format';
+import { INDEX_CHANNELS, isValuePoint, yScale, type DayWindow, type TrendPoint } from './model';
+
+const HEIGHT = 180;
+const PAD = { left: 48, right: 12, top: 10, bottom: 26 };
+const PERCENT = new Set(['SQ', 'SE']);
+
+/** Width of an element, followed as it resizes. */
+function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(600);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => setWidth(Math.max(200, Math.round(el.getBoundingClientRect().width)));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
+}
+
+/** A short date label: 12 Mar. */
+const dayLabel = (iso: string, locale: string) => new Date(`${iso}T12:00:00Z`).toLocaleDateString(locale, { day: '2-digit', month: 'short', timeZone: 'UTC' });
+
+/**
+ * One trend channel over the shown days (spec 2 §2 "box plots per day"): for a signal a
+ * box from p10 to p90 with the median, whiskers to min and max and a dot at the mean; for
+ * an index (RII, SQ, SE, AHI, ODI) a dot per night joined by a line. Dragging across the
+ * chart selects days to zoom to; every chart of the view follows.
+ */
+export function TrendChart({ code, points, dates, window, onZoom }: {
+  code: string;
+  points: readonly TrendPoint[];
+  dates: readonly string[];
+  window: DayWindow;
+  onZoom: (a: number, b: number) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const [box, width] = useWidth<HTMLDivElement>();
+  const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
+  const shown = dates.slice(window.first, window.last + 1);
+  const byDate = new Map(points.map((p) => [p.date, p]));
+  const visible = shown.flatMap((d) => (byDate.has(d) ? [byDate.get(d)!] : []));
+  const title = t(`trend.channels.${code}` as 'trend.channels.RII', { defaultValue: t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code }) });
+  if (points.length === 0) {
+    return (
+      <section className="trend-chart" data-testid={`trend-chart-${code}`}>
+        <h4>{title}</h4>
+        <p className="muted" data-testid={`trend-empty-${code}`}>{t('night.noData', { channel: title })}</p>
+      </section>
+    );
+  }
+  const scale = yScale(visible.length ? visible : points, PERCENT.has(code));
+  const plotW = width - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const slot = plotW / Math.max(1, shown.length);
+  const x = (i: number) => PAD.left + (i + 0.5) * slot;
+  const y = (v: number) => PAD.top + plotH - ((v - scale.lo) / (scale.hi - scale.lo)) * plotH;
+  const dayAt = (clientX: number, svg: SVGSVGElement) => {
+    const px = clientX - svg.getBoundingClientRect().left - PAD.left;
+    return window.first + Math.max(0, Math.min(shown.length - 1, Math.floor(px / slot)));
+  };
+  const labelEvery = Math.max(1, Math.ceil(shown.length / Math.max(1, Math.floor(plotW / 56))));
+  const isIndex = INDEX_CHANNELS.has(code);
+  const line = isIndex
+    ? shown.flatMap((d, i) => {
+      const p = byDate.get(d);
+      return p && isValuePoint(p) ? [`${x(i)},${y(p.value)}`] : [];
+    }).join(' ')
+    : '';
+  const onDown = (e: ReactPointerEvent<SVGSVGElement>) => {
+    if (e.button !== 0) return;
+    e.currentTarget.setPointerCapture(e.pointerId);
+    const d = dayAt(e.clientX, e.currentTarget);
+    setDrag({ a: d, b: d });
+  };
+  const onMove = (e: ReactPointerEvent<SVGSVGElement>) => {
+    if (drag) setDrag({ a: drag.a, b: dayAt(e.clientX, e.currentTarget) });
+  };
+  const onUp = () => {
+    if (drag && drag.a !== drag.b) onZoom(drag.a, drag.b);
+    setDrag(null);
+  };
+  return (
+    <section className="trend-chart" data-testid={`trend-chart-${code}`}>
+      <h4>{title}</h4>
+      <div ref={box} className="trend-chart-box">
+        <svg
+          width={width}
+          height={HEIGHT}
+          role="img"
+          aria-label={t('trend.chartLabel', { channel: title, count: visible.length })}
+          onPointerDown={onDown}
+          onPointerMove={onMove}
+          onPointerUp={onUp}
+          onPointerCancel={() => setDrag(null)}
+          data-testid={`trend-svg-${code}`}
+        >
+          {scale.ticks.map((v) => (
+            <g key={v} className="trend-grid">
+              <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} />
+              <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end">{formatValue(v, Math.abs(scale.hi - scale.lo) < 5 ? 1 : 0)}</text>
+            </g>
+          ))}
+          {shown.map((d, i) => (i % labelEvery === 0 ? (
+            <text key={d} className="trend-day" x={x(i)} y={HEIGHT - 8} textAnchor="middle">{dayLabel(d, i18n.language)}</text>
+          ) : null))}
+          {drag && (
+            <rect
+              className="trend-selection"
+              x={x(Math.min(drag.a, drag.b) - window.first) - slot / 2}
+              width={(Math.abs(drag.b - drag.a) + 1) * slot}
+              y={PAD.top}
+              height={plotH}
+            />
+          )}
+          {isIndex && line && <polyline className="trend-line" points={line} />}
+          {shown.map((d, i) => {
+            const p = byDate.get(d);
+            if (!p) return null;
+            if (isValuePoint(p)) {
+              return (
+                <circle key={d} className="trend-dot" cx={x(i)} cy={y(p.value)} r={4} data-testid="trend-point">
+                  <title>{`${d}: ${formatValue(p.value, 2)}`}</title>
+                </circle>
+              );
+            }
+            if (p.lowerPercentile === null || p.upperPercentile === null || p.medianPercentile === null) return null;
+            const w = Math.max(3, Math.min(28, slot * 0.6));
+            return (
+              <g key={d} className="trend-box" data-testid="trend-box">
+                <title>{t('trend.boxTooltip', {
+                  date: d,
+                  min: formatValue(p.min ?? NaN), p10: formatValue(p.lowerPercentile), p50: formatValue(p.medianPercentile),
+                  p90: formatValue(p.upperPercentile), max: formatValue(p.max ?? NaN), mean: formatValue(p.mean ?? NaN),
+                })}</title>
+                {p.min !== null && p.max !== null && <line className="trend-whisker" x1={x(i)} x2={x(i)} y1={y(p.min)} y2={y(p.max)} />}
+                <rect x={x(i) - w / 2} width={w} y={y(p.upperPercentile)} height={Math.max(1, y(p.lowerPercentile) - y(p.upperPercentile))} />
+                <line className="trend-median" x1={x(i) - w / 2} x2={x(i) + w / 2} y1={y(p.medianPercentile)} y2={y(p.medianPercentile)} />
+                {p.mean !== null && <circle className="trend-mean" cx={x(i)} cy={y(p.mean)} r={2} />}
+              </g>
+            );
+          })}
+        </svg>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,129 @@
+import { DateTime } from 'luxon';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../api/messages';
+import { Alert } from '../../ui/Alert';
+import { ChannelSelector } from '../night/ChannelSelector';
+import { move, orderChannels, toPreference, type ChannelChoice } from '../night/channels';
+import type { NightInfo, PatientInfo, PhysicianPreferences } from '../night/types';
+import { useSaveTrendOrder, useTrendPoints } from './api';
+import {
+  accountAgeDays, customSpanError, datesOf, offeredChannels, offeredDurations, pageWindow, presetSpan,
+  trendDefaultVisible, zoomTo, type DateSpan, type DayWindow, type Duration,
+} from './model';
+import { TrendChart } from './TrendChart';
+import '../../styles/trend.css';
+
+/**
+ * The Trend view of the Overview tab (spec 2 §2): a duration dropdown with from and to
+ * calendars, a channel selector, and one chart of per-night box plots (or index values)
+ * per channel, zoomed together by dragging and reset with Reset Zoom.
+ */
+export function TrendView({ patient, nights, preferences }: {
+  patient: PatientInfo;
+  nights: readonly NightInfo[];
+  preferences: PhysicianPreferences | null;
+}) {
+  const { t } = useTranslation();
+  const zone = nights.at(-1)?.timezone || DateTime.local().zoneName || 'UTC';
+  const today = DateTime.now().setZone(zone).toISODate()!;
+  const created = patient.createdAt ? DateTime.fromISO(patient.createdAt).setZone(zone).toISODate()! : nights[0]?.recording_date ?? today;
+  const durations = offeredDurations(accountAgeDays(created, today));
+  const [duration, setDuration] = useState<Duration>(durations[0]!);
+  const yesterday = DateTime.fromISO(today).minus({ days: 1 }).toISODate()!;
+  const [custom, setCustom] = useState<DateSpan>(() => ({
+    from: DateTime.max(DateTime.fromISO(created), DateTime.fromISO(yesterday).minus({ days: 6 })).toISODate()!,
+    to: yesterday,
+  }));
+  const customError = duration === 'custom' ? customSpanError(custom, created, today) : null;
+  const span: DateSpan | null = duration === 'custom' ? (customError ? null : custom) : presetSpan(duration, today);
+
+  const paid = preferences?.membership_type === 'paid';
+  const signalCodes = useMemo(() => new Set(nights.flatMap((n) => n.channels.map((c) => c.code))), [nights]);
+  const offered = useMemo(() => offeredChannels(signalCodes, nights.length > 0, paid), [signalCodes, nights.length, paid]);
+  const [choices, setChoices] = useState<ChannelChoice[]>(() =>
+    orderChannels(offered, preferences?.trendview_kpi_order_preference).map((c) =>
+      preferences?.trendview_kpi_order_preference?.[c.code] === undefined ? { ...c, visible: trendDefaultVisible(c.code) } : c));
+  const save = useSaveTrendOrder();
+  const points = useTrendPoints(patient.patient_id, offered, span, zone);
+
+  const dates = useMemo(() => (span ? datesOf(span) : []), [span?.from, span?.to]);
+  const [zoom, setZoom] = useState<DayWindow | null>(null);
+  const view: DayWindow = zoom && zoom.last < dates.length ? zoom : { first: 0, last: Math.max(0, dates.length - 1) };
+  const changeSpan = (next: () => void) => {
+    next();
+    setZoom(null);
+  };
+
+  return (
+    <div className="trend-view" data-testid="trend-view">
+      <div className="trend-controls">
+        <label className="field-inline">
+          <span>{t('trend.duration')}</span>
+          <select value={duration} onChange={(e) => changeSpan(() => setDuration(e.target.value as Duration))} data-testid="trend-duration">
+            {durations.map((d) => <option key={d} value={d}>{t(`trend.durations.${d}`)}</option>)}
+          </select>
+        </label>
+        <label className="field-inline">
+          <span>{t('trend.from')}</span>
+          <input
+            type="date"
+            value={span?.from ?? custom.from}
+            min={created}
+            max={yesterday}
+            disabled={duration !== 'custom'}
+            onChange={(e) => changeSpan(() => setCustom({ ...custom, from: e.target.value }))}
+            data-testid="trend-from"
+          />
+        </label>
+        <label className="field-inline">
+          <span>{t('trend.to')}</span>
+          <input
+            type="date"
+            value={span?.to ?? custom.to}
+            min={created}
+            max={yesterday}
+            disabled={duration !== 'custom'}
+            onChange={(e) => changeSpan(() => setCustom({ ...custom, to: e.target.value }))}
+            data-testid="trend-to"
+          />
+        </label>
+        <div className="trend-zoom">
+          <button type="button" className="button button-small" aria-label={t('trend.pageBack')} disabled={!zoom || view.first === 0}
+            onClick={() => setZoom(pageWindow(view, -1, dates.length))} data-testid="trend-page-back">‹</button>
+          <span className="muted" data-testid="trend-days">{t('trend.days', { count: view.last - view.first + 1 })}</span>
+          <button type="button" className="button button-small" aria-label={t('trend.pageForward')} disabled={!zoom || view.last >= dates.length - 1}
+            onClick={() => setZoom(pageWindow(view, 1, dates.length))} data-testid="trend-page-forward">›</button>
+          <button type="button" className="button button-small" disabled={!zoom} onClick={() => setZoom(null)} data-testid="trend-reset-zoom">
+            {t('trend.resetZoom')}
+          </button>
+        </div>
+      </div>
+      {customError && <Alert tone="error" testId="trend-span-error">{t(`trend.errors.${customError}`)}</Alert>}
+      <ChannelSelector
+        choices={choices}
+        disabled={points.isFetching}
+        onToggle={(code) => setChoices(choices.map((c) => (c.code === code ? { ...c, visible: !c.visible } : c)))}
+        onMove={(from, to) => setChoices(move(choices, choices.findIndex((c) => c.code === from), choices.findIndex((c) => c.code === to)))}
+        onSave={async () => {
+          await save.mutateAsync(toPreference(choices));
+        }}
+      />
+      {points.isError && <Alert tone="error" testId="trend-error">{errorText(t, points.error)}</Alert>}
+      {span && points.isPending && <p className="muted loading" role="status">{t('common.loading')}</p>}
+      {span && points.data && (
+        <p className="muted" data-testid="trend-hint">{t('trend.zoomHint')}</p>
+      )}
+      {span && points.data && choices.filter((c) => c.visible).map((c) => (
+        <TrendChart
+          key={c.code}
+          code={c.code}
+          points={points.data[c.code] ?? []}
+          dates={dates}
+          window={view}
+          onZoom={(a, b) => setZoom(zoomTo(a, b, dates.length))}
+        />
+      ))}
+    </div>
+  );
+}

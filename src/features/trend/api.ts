@@ -1,0 +1,39 @@
+// Calls of the trend view (spec 2 §7): per-night points and the saved channel order.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { request } from '../../api/client';
+import { nightKeys } from '../night/queries';
+import type { PhysicianPreferences } from '../night/types';
+import { callTimes, type DateSpan, type TrendPoint } from './model';
+
+export const trendApi = {
+  points: async (patientId: number, codes: readonly string[], span: DateSpan, zone: string) => {
+    const { start, stop } = callTimes(span, zone);
+    const path = `/analytics/patient-trendview/type=${codes.map(encodeURIComponent).join(',')}?patient_id=${patientId}&device_start_time=${start}&device_stop_time=${stop}`;
+    const data = (await request<Record<string, TrendPoint[]>>('GET', path)).data ?? {};
+    // The call pads the range by a day; keep the nights of the span.
+    return Object.fromEntries(Object.entries(data).map(([code, points]) => [code, points.filter((p) => p.date >= span.from && p.date <= span.to)]));
+  },
+  saveOrder: (order: Record<string, boolean>) =>
+    request<never>('POST', '/patient/update-trendview-kpi-preference', { new_sorted_array_trendview_kpis: order }),
+};
+
+/** The points of every offered channel over a span (one call; cached per span). */
+export function useTrendPoints(patientId: number, codes: readonly string[], span: DateSpan | null, zone: string) {
+  return useQuery({
+    queryKey: ['patient', patientId, 'trend', span?.from, span?.to, codes.join(',')],
+    queryFn: () => trendApi.points(patientId, codes, span!, zone),
+    enabled: span !== null && codes.length > 0,
+  });
+}
+
+/** Saves the trend channel order and visibility; the cached preference follows. */
+export function useSaveTrendOrder() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (order: Record<string, boolean>) => trendApi.saveOrder(order),
+    onSuccess: (_res, order) => {
+      client.setQueryData(nightKeys.preferences, (old: PhysicianPreferences | null | undefined) =>
+        old ? { ...old, trendview_kpi_order_preference: order } : old);
+    },
+  });
+}

@@ -1,0 +1,70 @@
+// Trend view rules (spec 2 §4, §5, §9): offered durations, preset and custom spans,
+// offered channels, y scales and the day zoom.
+import { describe, expect, it } from 'vitest';
+import {
+  accountAgeDays, callTimes, customSpanError, datesOf, offeredChannels, offeredDurations, pageWindow, presetSpan, yScale, zoomTo,
+} from '../../src/features/trend/model';
+
+describe('trend durations', () => {
+  it('offers durations by the age of the patient account', () => {
+    expect(offeredDurations(0)).toEqual(['custom']);
+    expect(offeredDurations(2)).toEqual(['custom']);
+    expect(offeredDurations(3)).toEqual(['last3', 'custom']);
+    expect(offeredDurations(9)).toEqual(['last3', 'custom']);
+    expect(offeredDurations(10)).toEqual(['last3', 'last10', 'custom']);
+    expect(offeredDurations(29)).toEqual(['last3', 'last10', 'custom']);
+    expect(offeredDurations(30)).toEqual(['last3', 'last10', 'lastMonth', 'custom']);
+    expect(accountAgeDays('2026-10-01T15:00:00Z', '2026-10-31')).toBe(30);
+    expect(accountAgeDays('2026-11-30T10:00:00Z', '2026-11-22')).toBe(0);
+  });
+
+  it('ends the presets yesterday', () => {
+    expect(presetSpan('last3', '2026-11-22')).toEqual({ from: '2026-11-19', to: '2026-11-21' });
+    expect(presetSpan('last10', '2026-11-22')).toEqual({ from: '2026-11-12', to: '2026-11-21' });
+    expect(presetSpan('lastMonth', '2026-03-01')).toEqual({ from: '2026-01-29', to: '2026-02-28' });
+    expect(datesOf(presetSpan('last3', '2026-01-01'))).toEqual(['2025-12-29', '2025-12-30', '2025-12-31']);
+  });
+
+  it('checks a custom span against the account and yesterday', () => {
+    const created = '2026-10-01T08:00:00Z';
+    expect(customSpanError({ from: '2026-09-30', to: '2026-10-05' }, created, '2026-11-22')).toBe('fromBeforeAccount');
+    expect(customSpanError({ from: '2026-10-01', to: '2026-11-22' }, created, '2026-11-22')).toBe('toAfterYesterday');
+    expect(customSpanError({ from: '2026-10-05', to: '2026-10-05' }, created, '2026-11-22')).toBe('toNotAfterFrom');
+    expect(customSpanError({ from: '2026-10-06', to: '2026-10-05' }, created, '2026-11-22')).toBe('toNotAfterFrom');
+    expect(customSpanError({ from: '2026-10-01', to: '2026-11-21' }, created, '2026-11-22')).toBeNull();
+  });
+
+  it('asks the server from 09:00 of the first night to 09:00 after the last', () => {
+    const { start, stop } = callTimes({ from: '2026-03-09', to: '2026-03-10' }, 'Europe/Zurich');
+    expect(start).toBe(Date.UTC(2026, 2, 9, 8) / 1000);
+    expect(stop).toBe(Date.UTC(2026, 2, 11, 8) / 1000);
+  });
+});
+
+describe('trend channels and charts', () => {
+  it('offers the trend channels with data, without AHI and ODI for paid memberships', () => {
+    const signals = new Set(['BR', 'HR', 'SPO2', 'MOV', 'I', 'Q', 'SLP_STGS']);
+    expect(offeredChannels(signals, true, false)).toEqual(['RII', 'BR', 'HR', 'SQ', 'SE', 'SPO2', 'AHI', 'MOV', 'ODI']);
+    expect(offeredChannels(signals, true, true)).toEqual(['RII', 'BR', 'HR', 'SQ', 'SE', 'SPO2', 'MOV']);
+    expect(offeredChannels(new Set(), false, false)).toEqual([]);
+  });
+
+  it('scales y to round ticks around the data, 0 to 100 for percentages', () => {
+    const s = yScale([{ date: 'a', min: 11.2, max: 19.7, mean: 14, lowerPercentile: 12, medianPercentile: 14, upperPercentile: 17 }]);
+    expect(s.lo).toBeLessThanOrEqual(11.2);
+    expect(s.hi).toBeGreaterThanOrEqual(19.7);
+    expect(s.ticks[0]).toBe(s.lo);
+    expect(s.ticks.at(-1)).toBe(s.hi);
+    expect(s.ticks.length).toBeGreaterThanOrEqual(3);
+    expect(yScale([{ date: 'a', value: 87 }], true)).toMatchObject({ lo: 0, hi: 100 });
+    expect(yScale([{ date: 'a', value: 5 }]).ticks.length).toBeGreaterThan(1);
+  });
+
+  it('zooms to dragged days and pages by the zoomed width', () => {
+    expect(zoomTo(7, 3, 10)).toEqual({ first: 3, last: 7 });
+    expect(zoomTo(-2, 40, 10)).toEqual({ first: 0, last: 9 });
+    expect(pageWindow({ first: 3, last: 5 }, 1, 10)).toEqual({ first: 6, last: 8 });
+    expect(pageWindow({ first: 6, last: 8 }, 1, 10)).toEqual({ first: 7, last: 9 });
+    expect(pageWindow({ first: 1, last: 3 }, -1, 10)).toEqual({ first: 0, last: 2 });
+  });
+});
