@@ -74,6 +74,10 @@ describe('trend view', () => {
     expect(p10).toBeLessThanOrEqual(p50!);
     expect(p50).toBeLessThanOrEqual(p90!);
     expect(p90).toBeLessThanOrEqual(max!);
+    // The patient's SpO2 bands lie behind its boxes: moderate 90-93, severe up to 89.
+    expect(await page.getByTestId('trend-chart-SPO2').getByTestId('trend-band-moderate').count()).toBe(1);
+    expect(await page.getByTestId('trend-chart-SPO2').getByTestId('trend-band-severe').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('trend-chart-AHI').locator('h4').textContent()).toBe('AHI (/h)');
     // Weight is off by default: no chart for it (and the patient has no weight channel).
     expect(await page.getByTestId('trend-chart-weight').count()).toBe(0);
     expect(errors).toEqual([]);
@@ -105,6 +109,14 @@ describe('trend view', () => {
     await expect.poll(() => boxes('BR').count(), { timeout: 60_000 }).toBe(2);
     await page.getByTestId('channel-HR').click();
     await expect.poll(() => page.getByTestId('trend-chart-HR').count()).toBe(0);
+    // Save as keeps the choice for the physician: after a reload HR stays hidden.
+    await page.getByTestId('save-order').click();
+    await page.getByTestId('save-done').waitFor();
+    await page.reload();
+    await page.getByTestId('trend-view').waitFor();
+    await expect.poll(() => boxes('BR').count(), { timeout: 60_000 }).toBe(3);
+    expect(await page.getByTestId('trend-chart-HR').count()).toBe(0);
+    expect(await page.getByTestId('channel-HR').getAttribute('aria-pressed')).toBe('false');
     // Back to one night: the single-night review comes back.
     await page.getByTestId('mode-single').click();
     await page.getByTestId('chart-stack').waitFor({ timeout: 60_000 });

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatValue } from '../../charts/core/format';
+import type { ThresholdBands } from '../../../engine/index';
 import { INDEX_CHANNELS, isValuePoint, yScale, type DayWindow, type TrendPoint } from './model';
 
 const HEIGHT = 180;
@@ -32,8 +33,12 @@ const dayLabel = (iso: string, locale: string) => new Date(`${iso}T12:00:00Z`).t
  * an index (RII, SQ, SE, AHI, ODI) a dot per night joined by a line. Dragging across the
  * chart selects days to zoom to; every chart of the view follows.
  */
-export function TrendChart({ code, points, dates, window, onZoom }: {
+export function TrendChart({ code, unit, bands, points, dates, window, onZoom }: {
   code: string;
+  /** Unit shown after the title ('' for none). */
+  unit: string;
+  /** Moderate and severe bands drawn behind BR, PR and SPO2 (spec 2 §9: yellow, red). */
+  bands?: ThresholdBands;
   points: readonly TrendPoint[];
   dates: readonly string[];
   window: DayWindow;
@@ -45,7 +50,8 @@ export function TrendChart({ code, points, dates, window, onZoom }: {
   const shown = dates.slice(window.first, window.last + 1);
   const byDate = new Map(points.map((p) => [p.date, p]));
   const visible = shown.flatMap((d) => (byDate.has(d) ? [byDate.get(d)!] : []));
-  const title = t(`trend.channels.${code}` as 'trend.channels.RII', { defaultValue: t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code }) });
+  const name = t(`trend.channels.${code}` as 'trend.channels.RII', { defaultValue: t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code }) });
+  const title = unit ? `${name} (${unit})` : name;
   if (points.length === 0) {
     return (
       <section className="trend-chart" data-testid={`trend-chart-${code}`}>
@@ -100,6 +106,15 @@ export function TrendChart({ code, points, dates, window, onZoom }: {
           onPointerCancel={() => setDrag(null)}
           data-testid={`trend-svg-${code}`}
         >
+          {bands && (['moderate', 'severe'] as const).flatMap((level) => bands[level].map(([from, to]) => {
+            const top = Math.min(Math.max(to, from), scale.hi);
+            const bottom = Math.max(Math.min(from, to), scale.lo);
+            if (top <= bottom) return null;
+            return (
+              <rect key={`${level}-${from}-${to}`} className={`trend-band trend-band-${level}`} data-testid={`trend-band-${level}`}
+                x={PAD.left} width={plotW} y={y(top)} height={y(bottom) - y(top)} />
+            );
+          }))}
           {scale.ticks.map((v) => (
             <g key={v} className="trend-grid">
               <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} />

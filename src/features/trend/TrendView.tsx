@@ -6,6 +6,7 @@ import { Alert } from '../../ui/Alert';
 import { ChannelSelector } from '../night/ChannelSelector';
 import { move, orderChannels, toPreference, type ChannelChoice } from '../night/channels';
 import type { NightInfo, PatientInfo, PhysicianPreferences } from '../night/types';
+import { bandsOf, parseVitalParameters } from '../night/vitals';
 import { useSaveTrendOrder, useTrendPoints } from './api';
 import {
   accountAgeDays, customSpanError, datesOf, offeredChannels, offeredDurations, pageWindow, presetSpan,
@@ -13,6 +14,15 @@ import {
 } from './model';
 import { TrendChart } from './TrendChart';
 import '../../styles/trend.css';
+
+/** Channels with threshold bands from the patient's vital parameters. */
+const BAND_KIND: Record<string, 'br' | 'pr' | 'spo2'> = { BR: 'br', PR: 'pr', SPO2: 'spo2' };
+
+/** Units the night's channel list does not carry (spec 2 §9 tooltip units), and the indices'. */
+const UNIT_KEYS: Record<string, 'night.units.bp' | 'night.units.bloodSugar' | 'night.units.bodyTemp' | 'trend.units.perHour' | 'trend.units.percent'> = {
+  bp: 'night.units.bp', blood_sugar: 'night.units.bloodSugar', body_temp: 'night.units.bodyTemp',
+  AHI: 'trend.units.perHour', ODI: 'trend.units.perHour', RII: 'trend.units.perHour', SE: 'trend.units.percent', SQ: 'trend.units.percent',
+};
 
 /**
  * The Trend view of the Overview tab (spec 2 §2): a duration dropdown with from and to
@@ -46,6 +56,12 @@ export function TrendView({ patient, nights, preferences }: {
       preferences?.trendview_kpi_order_preference?.[c.code] === undefined ? { ...c, visible: trendDefaultVisible(c.code) } : c));
   const save = useSaveTrendOrder();
   const points = useTrendPoints(patient.patient_id, offered, span, zone);
+  const vitals = useMemo(() => parseVitalParameters(patient.vital_parameters), [patient.vital_parameters]);
+  const unitOf = (code: string) => {
+    const key = UNIT_KEYS[code];
+    if (key) return t(key);
+    return nights.flatMap((n) => n.channels).find((c) => c.code === code)?.unit ?? '';
+  };
 
   const dates = useMemo(() => (span ? datesOf(span) : []), [span?.from, span?.to]);
   const [zoom, setZoom] = useState<DayWindow | null>(null);
@@ -118,6 +134,8 @@ export function TrendView({ patient, nights, preferences }: {
         <TrendChart
           key={c.code}
           code={c.code}
+          unit={unitOf(c.code)}
+          bands={BAND_KIND[c.code] ? bandsOf(BAND_KIND[c.code]!, vitals) : undefined}
           points={points.data[c.code] ?? []}
           dates={dates}
           window={view}
