@@ -123,3 +123,29 @@ describe('trend view', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('summary tab', () => {
+  it("shows the selected night's tables and is disabled in trend view", async () => {
+    await page.goto('/app/patients');
+    await page.getByTestId('patient-link').filter({ hasText: 'NCT1001' }).click();
+    await page.getByTestId('night-page').waitFor();
+    await page.getByTestId('tab-summary').click();
+    await page.waitForURL((u) => u.search.includes('tab=summary'));
+    await page.getByTestId('summary-panel').waitFor({ timeout: 60_000 });
+    const rows = await page.getByTestId('summary-recording').locator('tr').allTextContents();
+    expect(rows.some((r) => /Total sleep time \(h:mm\)\d+:\d\d/.test(r))).toBe(true);
+    expect(rows.some((r) => /Sleep efficiency[\d.]+ %/.test(r))).toBe(true);
+    const ahi = await page.getByTestId('summary-ahi').locator('td').first().textContent();
+    expect(Number(ahi)).toBeGreaterThan(0);
+    const median = await page.getByTestId('summary-BR').locator('td').first().textContent();
+    expect(Number(median)).toBeGreaterThan(5);
+    expect(Number(median)).toBeLessThan(40);
+    expect(await page.getByTestId('summary-weight').textContent()).toContain('kg');
+    // The trend view has no summary: the tab is disabled there and Overview shows the trend.
+    await page.getByTestId('mode-trend').click();
+    await page.getByTestId('trend-view').waitFor();
+    expect(await page.getByTestId('tab-summary').isDisabled()).toBe(true);
+    expect(await page.getByTestId('tab-overview').getAttribute('aria-current')).toBe('page');
+    expect(errors).toEqual([]);
+  });
+});

@@ -36,10 +36,11 @@ describe('patient detail parts', () => {
     expect(sample).not.toContain('bio-info-toggle');
   });
 
-  it('offers Overview and disables Patient details and Summary for now', () => {
-    const html = render(<SideTabs />);
-    expect(html).toMatch(/data-testid="tab-overview"[^>]*>Overview/);
+  it('marks the active tab and disables the ones given (Summary in trend view)', () => {
+    const html = render(<SideTabs active="overview" disabled={new Set(['summary'])} onSelect={() => undefined} />);
+    expect(html).toMatch(/aria-current="page"[^>]*data-testid="tab-overview"[^>]*>Overview/);
     expect(html).toMatch(/disabled=""[^>]*data-testid="tab-summary"|data-testid="tab-summary"[^>]*disabled/);
+    expect(html).not.toMatch(/disabled=""[^>]*data-testid="tab-details"/);
   });
 
   it('shows the chosen night as dd MMM yyyy', () => {

@@ -9,7 +9,8 @@ import { NightPicker } from './NightPicker';
 import { NightReview } from './NightReview';
 import { nightKeys, useNights, usePatientDetails, usePreferences } from './queries';
 import { ImportRecordingPanel } from '../recordings/ImportRecordingPanel';
-import { SideTabs } from './SideTabs';
+import { SideTabs, TABS, type Tab } from './SideTabs';
+import { SummaryPanel } from '../summary/SummaryPanel';
 import { TrendView } from '../trend/TrendView';
 import type { NightInfo } from './types';
 
@@ -27,6 +28,18 @@ export function NightPage({ patientId }: { patientId: number }) {
   const search = new URLSearchParams(useSearch());
   const requested = search.has('night') ? Number(search.get('night')) : null;
   const trend = search.get('view') === 'trend';
+  const requestedTab = search.get('tab') as Tab | null;
+  const tab: Tab = requestedTab && (TABS as readonly string[]).includes(requestedTab) && !(trend && requestedTab === 'summary') ? requestedTab : 'overview';
+  /** The screen's URL with these query values (null drops one). */
+  const urlWith = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(search);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) next.delete(k);
+      else next.set(k, v);
+    }
+    const q = next.toString();
+    return `/app/patients/id=${patientId}${q ? `?${q}` : ''}`;
+  };
   const details = usePatientDetails(patientId);
   const nights = useNights(patientId);
   const preferences = usePreferences();
@@ -48,7 +61,11 @@ export function NightPage({ patientId }: { patientId: number }) {
     <div className="night-page" data-testid="night-page">
       <BioHeader patient={details.data} />
       <div className="night-layout">
-        <SideTabs />
+        <SideTabs
+          active={tab}
+          disabled={new Set<Tab>(trend ? ['details', 'summary'] : ['details'])}
+          onSelect={(next) => navigate(urlWith({ tab: next === 'overview' ? null : next }), { replace: true })}
+        />
         <div className="night-main">
           <div className="night-bar">
             <div className="mode-switch" role="group" aria-label={t('night.mode.label')}>
@@ -56,7 +73,7 @@ export function NightPage({ patientId }: { patientId: number }) {
                 type="button"
                 className={`chip${trend ? '' : ' active'}`}
                 aria-pressed={!trend}
-                onClick={() => navigate(`/app/patients/id=${patientId}${requested !== null ? `?night=${requested}` : ''}`, { replace: true })}
+                onClick={() => navigate(urlWith({ view: null }), { replace: true })}
                 data-testid="mode-single"
               >
                 {t('night.mode.single')}
@@ -65,7 +82,7 @@ export function NightPage({ patientId }: { patientId: number }) {
                 type="button"
                 className={`chip${trend ? ' active' : ''}`}
                 aria-pressed={trend}
-                onClick={() => navigate(`/app/patients/id=${patientId}?view=trend${requested !== null ? `&night=${requested}` : ''}`, { replace: true })}
+                onClick={() => navigate(urlWith({ view: 'trend', tab: null }), { replace: true })}
                 data-testid="mode-trend"
               >
                 {t('night.mode.trend')}
@@ -75,18 +92,20 @@ export function NightPage({ patientId }: { patientId: number }) {
               <NightPicker
                 nights={nights.data}
                 value={night.night}
-                onChange={(key) => navigate(`/app/patients/id=${patientId}?night=${key}`, { replace: true })}
+                onChange={(key) => navigate(urlWith({ night: String(key) }), { replace: true })}
               />
             )}
           </div>
-          {trend ? (
+          {tab === 'summary' ? (
+            <SummaryPanel patient={details.data} night={night} />
+          ) : trend ? (
             <TrendView patient={details.data} nights={nights.data} preferences={preferences.data ?? null} />
           ) : night ? (
             <NightReview key={night.recording_id} patient={details.data} night={night} preferences={preferences.data ?? null} />
           ) : (
             <p className="muted" data-testid="no-nights">{t('night.noNights')}</p>
           )}
-          {!trend && preferences.data?.is_annotator !== true && (
+          {!trend && tab === 'overview' && preferences.data?.is_annotator !== true && (
             <details className="import-details" open={!night}>
               <summary>{t('recordings.import.title')}</summary>
               <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} />

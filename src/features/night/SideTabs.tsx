@@ -1,9 +1,14 @@
 import { useTranslation } from 'react-i18next';
 
-const TABS = ['overview', 'details', 'summary'] as const;
+export const TABS = ['overview', 'details', 'summary'] as const;
+export type Tab = (typeof TABS)[number];
 
-/** Overview, Patient details, Summary (spec 2 §2); the last two come with a later issue. */
-export function SideTabs() {
+/** Overview, Patient details, Summary (spec 2 §2); Summary is disabled in trend view. */
+export function SideTabs({ active, disabled, onSelect }: {
+  active: Tab;
+  disabled: ReadonlySet<Tab>;
+  onSelect: (tab: Tab) => void;
+}) {
   const { t } = useTranslation();
   return (
     <nav className="side-tabs" aria-label={t('night.tabs.label')} data-testid="side-tabs">
@@ -11,10 +16,10 @@ export function SideTabs() {
         <button
           key={tab}
           type="button"
-          className={`side-tab${tab === 'overview' ? ' active' : ''}`}
-          aria-current={tab === 'overview' ? 'page' : undefined}
-          disabled={tab !== 'overview'}
-          title={tab === 'overview' ? undefined : t('night.tabs.later')}
+          className={`side-tab${tab === active ? ' active' : ''}`}
+          aria-current={tab === active ? 'page' : undefined}
+          disabled={disabled.has(tab)}
+          onClick={() => onSelect(tab)}
           data-testid={`tab-${tab}`}
         >
           {t(`night.tabs.${tab}`)}

@@ -1,0 +1,165 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { request } from '../../api/client';
+import { errorText } from '../../api/messages';
+import { formatClock, formatValue } from '../../charts/core/format';
+import { Alert } from '../../ui/Alert';
+import type { NightInfo, PatientInfo } from '../night/types';
+import '../../styles/summary.css';
+
+interface Stat {
+  lowerPercentile: number | null;
+  medianPercentile: number | null;
+  upperPercentile: number | null;
+  mean: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/** POST /analytics/patient/all-kpi-summary (spec 2 §3 "Summary KPI record"). */
+export interface NightSummary {
+  night: number;
+  device_id: string;
+  rii: number | null;
+  rii_divisor: string;
+  good_signal_duration: number;
+  total_breathing_time: number;
+  total_sleep_time: number;
+  total_bed_time: number;
+  sleep_efficiency: number;
+  sol: number | null;
+  waso: number;
+  bed_in_time: string | null;
+  bed_out_time: string | null;
+  recording_start_time: number;
+  recording_stop_time: number;
+  apneas: number;
+  hypopneas: number;
+  desaturations: number;
+  desaturation_rule: number;
+  customized_index: Record<string, number>;
+  percentiles: Record<string, Stat>;
+  ahi?: number | null;
+  odi?: number | null;
+}
+
+/** Vital channels of the summary, in the spec's table order (HR is the radar's pulse rate). */
+const VITAL_TABLES = [
+  ['BR', 'summary.tables.breathingRate'],
+  ['HR', 'summary.tables.pulseRateRadar'],
+  ['MOV', 'summary.tables.bodyMovement'],
+  ['SPO2', 'summary.tables.spo2'],
+  ['PR', 'summary.tables.pulseRate'],
+] as const;
+
+/** Hours as h:mm. */
+const hours = (h: number) => {
+  if (!Number.isFinite(h)) return '–';
+  const minutes = Math.round(h * 60);
+  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+};
+
+function Table({ title, rows, testId }: { title: string; rows: Array<[string, string]>; testId: string }) {
+  return (
+    <section className="summary-table" data-testid={testId}>
+      <h4>{title}</h4>
+      <table>
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td>{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/**
+ * The Summary tab (spec 2 §2): the selected night's tables — recording, recorded weight,
+ * RII, AHI and ODI (not for paid memberships), customized index and the vital channels'
+ * statistics — or the no-summary message when the patient has no night.
+ */
+export function SummaryPanel({ patient, night }: { patient: PatientInfo; night: NightInfo | null }) {
+  const { t } = useTranslation();
+  const summary = useQuery({
+    queryKey: ['patient', patient.patient_id, 'summary', night?.night],
+    queryFn: async () => (await request<NightSummary>('POST', '/analytics/patient/all-kpi-summary', { patient_id: patient.patient_id, night: night!.night })).data ?? null,
+    enabled: night !== null,
+  });
+  if (!night) return <p className="muted" data-testid="no-summary">{t('summary.none')}</p>;
+  if (summary.isError) return <Alert tone="error" testId="summary-error">{errorText(t, summary.error)}</Alert>;
+  if (!summary.data) return <p className="muted loading" role="status">{t('common.loading')}</p>;
+  const s = summary.data;
+  const zone = night.timezone;
+  const n = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : formatValue(v, digits));
+  const vitals = VITAL_TABLES.filter(([code]) => s.percentiles[code]);
+  return (
+    <div className="summary-panel" data-testid="summary-panel">
+      <Table
+        title={t('summary.tables.recording')}
+        testId="summary-recording"
+        rows={[
+          [t('summary.fields.start'), formatClock(s.recording_start_time, zone)],
+          [t('summary.fields.stop'), formatClock(s.recording_stop_time, zone)],
+          [t('summary.fields.bedIn'), s.bed_in_time ?? '--:--'],
+          [t('summary.fields.bedOut'), s.bed_out_time ?? '--:--'],
+          [t('summary.fields.totalBedTime'), hours(s.total_bed_time)],
+          [t('summary.fields.totalSleepTime'), hours(s.total_sleep_time)],
+          [t('summary.fields.sleepEfficiency'), `${n(s.sleep_efficiency)} %`],
+          [t('summary.fields.sol'), s.sol === null ? '–' : t('summary.minutes', { count: s.sol })],
+          [t('summary.fields.waso'), t('summary.minutes', { count: s.waso })],
+          [t('summary.fields.goodSignal'), hours(s.good_signal_duration)],
+          [t('summary.fields.breathingTime'), hours(s.total_breathing_time)],
+        ]}
+      />
+      {patient.weight !== null && (
+        <Table title={t('summary.tables.weight')} testId="summary-weight" rows={[[t('summary.fields.weight'), `${patient.weight} kg`]]} />
+      )}
+      <Table
+        title={t('summary.tables.rii')}
+        testId="summary-rii"
+        rows={[[t('summary.fields.rii'), n(s.rii, 2)], [t('summary.fields.riiDivisor'), s.rii_divisor]]}
+      />
+      {s.ahi !== undefined && (
+        <Table
+          title={t('summary.tables.ahi')}
+          testId="summary-ahi"
+          rows={[[t('summary.fields.ahi'), n(s.ahi, 2)], [t('summary.fields.apneas'), String(s.apneas)], [t('summary.fields.hypopneas'), String(s.hypopneas)]]}
+        />
+      )}
+      {s.odi !== undefined && (
+        <Table
+          title={t('summary.tables.odi')}
+          testId="summary-odi"
+          rows={[[t('summary.fields.odi'), n(s.odi, 2)], [t('summary.fields.desaturations'), String(s.desaturations)], [t('summary.fields.rule'), `${s.desaturation_rule} %`]]}
+        />
+      )}
+      <Table
+        title={t('summary.tables.customizedIndex')}
+        testId="summary-customized"
+        rows={Object.entries(s.customized_index).map(([label, count]) => [label, String(count)])}
+      />
+      {vitals.map(([code, key]) => {
+        const v = s.percentiles[code]!;
+        return (
+          <Table
+            key={code}
+            title={t(key)}
+            testId={`summary-${code}`}
+            rows={[
+              [t('summary.fields.median'), n(v.medianPercentile)],
+              [t('summary.fields.p10'), n(v.lowerPercentile)],
+              [t('summary.fields.p90'), n(v.upperPercentile)],
+              [t('summary.fields.mean'), n(v.mean)],
+              [t('summary.fields.min'), n(v.min)],
+              [t('summary.fields.max'), n(v.max)],
+            ]}
+          />
+        );
+      })}
+    </div>
+  );
+}
