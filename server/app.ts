@@ -19,6 +19,7 @@ import { trendRoutes } from './routes/trends';
 import { annotationRoutes } from './annotations/annotations';
 import { categoryRoutes } from './annotations/categories';
 import { patientAdminRoutes } from './routes/patient-admin';
+import { patientNoteRoutes } from './routes/patient-notes';
 import { deviceRoutes } from './routes/devices';
 import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 
@@ -66,6 +67,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       annotationRoutes(api, ctx);
       categoryRoutes(api, ctx);
       patientAdminRoutes(api, ctx);
+      patientNoteRoutes(api, ctx);
       deviceRoutes(api, ctx);
       analyticsKpiRoutes(api, ctx);
       actigraphRoutes(api, ctx);

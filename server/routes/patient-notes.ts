@@ -1,0 +1,186 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DateTime } from 'luxon';
+import type { UserRow } from '../auth/users';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError, forbidden, notFound } from '../errors';
+import { visiblePatient } from '../patients/access';
+
+/** Longest comment (spec 2 §5, §9). */
+export const COMMENT_MAX = 10_240;
+
+export const NOTE_MESSAGES = {
+  empty: 'Please enter a comment.',
+  tooLong: `A comment holds at most ${COMMENT_MAX} characters.`,
+  stale: 'This comment was changed by someone else meanwhile; reload to see it.',
+  notAuthor: 'Only the author can change or delete a comment.',
+  checkupDate: 'A check-up date must be a day from tomorrow on (YYYY-MM-DD).',
+  checkupTaken: 'A check-up is already set for that date.',
+} as const;
+
+/** Annotators and admins read a patient's notes but do not write them (spec 2 §6). */
+function writer(request: FastifyRequest): UserRow {
+  const user = currentUser(request);
+  if (user.is_annotator || user.role === 'admin') throw forbidden('You cannot change comments or check-ups.');
+  return user;
+}
+
+function checkComment(raw: unknown): string {
+  const comment = typeof raw === 'string' ? raw.trim() : '';
+  if (comment.length === 0) throw new ApiError(400, 'validation_failed', NOTE_MESSAGES.empty);
+  if (comment.length > COMMENT_MAX) throw new ApiError(400, 'validation_failed', NOTE_MESSAGES.tooLong);
+  return comment;
+}
+
+interface CommentRow {
+  id: number;
+  user_id: number;
+  author: string;
+  comment: string;
+  created_date: string;
+  updated_date: string;
+}
+
+const COMMENT_COLUMNS = `c.id, c.user_id, trim(u.first_name || ' ' || u.last_name) as author, c.comment,
+  to_char(c.created_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_date,
+  to_char(c.updated_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as updated_date`;
+
+/**
+ * Comments and check-up dates of the Patient details tab (spec 2 §7). In the comment calls
+ * user_id (and id in get-comment) name the patient, as the patient is a user in the
+ * spec's data; the author is the caller. Check-ups: upcoming are not complete, past are.
+ */
+export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+  const { db } = ctx;
+
+  const commentsOf = (patientId: number) =>
+    db.query<CommentRow>(
+      `select ${COMMENT_COLUMNS} from patient_comments c join users u on u.id = c.user_id
+       where c.patient_id = $1 and c.delete_flag = 0 order by c.created_date desc, c.id desc`,
+      [patientId],
+    );
+
+  app.post<{ Body: { id: number } }>(
+    '/patient/get-comment',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } } },
+    async (request) => {
+      const patient = await visiblePatient(db, currentUser(request), request.body.id);
+      return { data: { comments: await commentsOf(patient.id) } };
+    },
+  );
+
+  app.post<{ Body: { user_id: number; comment: string } }>(
+    '/patient/add-comment',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['user_id', 'comment'], properties: { user_id: { type: 'integer', minimum: 1 }, comment: { type: 'string' } } } } },
+    async (request) => {
+      const user = writer(request);
+      const patient = await visiblePatient(db, user, request.body.user_id);
+      const comment = checkComment(request.body.comment);
+      const [row] = await db.query<{ id: number }>('insert into patient_comments (patient_id, user_id, comment) values ($1, $2, $3) returning id', [patient.id, user.id, comment]);
+      const [created] = await db.query<CommentRow>(`select ${COMMENT_COLUMNS} from patient_comments c join users u on u.id = c.user_id where c.id = $1`, [row!.id]);
+      return { code: 'comment_added', message: 'Comment added successfully', data: { comment: created } };
+    },
+  );
+
+  /** The caller's own live comment on a patient they may see, locked for the change. */
+  const ownComment = async (request: FastifyRequest, patientId: number, id: number) => {
+    const user = writer(request);
+    const patient = await visiblePatient(db, user, patientId);
+    const [row] = await db.query<{ id: number; user_id: number; updated_date: string }>(
+      `select id, user_id, to_char(updated_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as updated_date
+       from patient_comments where id = $1 and patient_id = $2 and delete_flag = 0`,
+      [id, patient.id],
+    );
+    if (!row) throw notFound('Comment');
+    if (row.user_id !== user.id) throw forbidden(NOTE_MESSAGES.notAuthor);
+    return row;
+  };
+
+  app.post<{ Body: { user_id: number; id: number; comment: string; updated_date?: string } }>(
+    '/patient/update-comment',
+    {
+      preHandler: auth,
+      schema: { body: { type: 'object', required: ['user_id', 'id', 'comment'], properties: { user_id: { type: 'integer', minimum: 1 }, id: { type: 'integer', minimum: 1 }, comment: { type: 'string' }, updated_date: { type: 'string', maxLength: 40 } } } },
+    },
+    async (request) => {
+      const { user_id, id, updated_date } = request.body;
+      const comment = checkComment(request.body.comment);
+      const row = await ownComment(request, user_id, id);
+      // updated_date is the version the client edited: a later change by another session wins.
+      if (updated_date !== undefined && updated_date !== row.updated_date) throw new ApiError(409, 'stale_comment', NOTE_MESSAGES.stale);
+      await db.query('update patient_comments set comment = $1, updated_date = now() where id = $2', [comment, id]);
+      const [updated] = await db.query<CommentRow>(`select ${COMMENT_COLUMNS} from patient_comments c join users u on u.id = c.user_id where c.id = $1`, [id]);
+      return { code: 'comment_updated', message: 'Comment updated.', data: { comment: updated } };
+    },
+  );
+
+  app.post<{ Body: { user_id: number; id: number } }>(
+    '/patient/delete-comment',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['user_id', 'id'], properties: { user_id: { type: 'integer', minimum: 1 }, id: { type: 'integer', minimum: 1 } } } } },
+    async (request) => {
+      await ownComment(request, request.body.user_id, request.body.id);
+      await db.query('update patient_comments set delete_flag = 1, updated_date = now() where id = $1', [request.body.id]);
+      return { code: 'comment_deleted', message: 'Comment deleted.' };
+    },
+  );
+
+  const checkupsOf = async (patientId: number) => {
+    const rows = await db.query<{ checkup_date_id: number; checkup_date: string; mark_as_complete_flag: number }>(
+      `select checkup_date_id, to_char(checkup_date, 'YYYY-MM-DD') as checkup_date, mark_as_complete_flag
+       from checkup_dates where patient_id = $1 order by checkup_date`,
+      [patientId],
+    );
+    return { upcoming: rows.filter((r) => r.mark_as_complete_flag === 0), past: rows.filter((r) => r.mark_as_complete_flag === 1).reverse() };
+  };
+
+  app.post<{ Body: { patient_id: number } }>(
+    '/patient/get-checkup-list',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer', minimum: 1 } } } } },
+    async (request) => {
+      const patient = await visiblePatient(db, currentUser(request), request.body.patient_id);
+      return { data: await checkupsOf(patient.id) };
+    },
+  );
+
+  app.post<{ Body: { patient_id: number; checkup_date: string } }>(
+    '/patient/add-checkup',
+    {
+      preHandler: auth,
+      schema: { body: { type: 'object', required: ['patient_id', 'checkup_date'], properties: { patient_id: { type: 'integer', minimum: 1 }, doctor_id: { type: 'integer' }, checkup_date: { type: 'string', maxLength: 10 } } } },
+    },
+    async (request) => {
+      const user = writer(request);
+      const patient = await visiblePatient(db, user, request.body.patient_id);
+      const date = DateTime.fromFormat(request.body.checkup_date, 'yyyy-MM-dd', { zone: 'UTC' });
+      // "Earliest tomorrow" wherever the physician is: no date before tomorrow in UTC-12.
+      const earliest = DateTime.utc().minus({ hours: 12 }).startOf('day').plus({ days: 1 });
+      if (!date.isValid || date < earliest) throw new ApiError(400, 'validation_failed', NOTE_MESSAGES.checkupDate);
+      const rows = await db.query<{ checkup_date_id: number }>(
+        `insert into checkup_dates (patient_id, doctor_id, checkup_date) values ($1, $2, $3)
+         on conflict (patient_id, checkup_date) do nothing returning checkup_date_id`,
+        [patient.id, patient.physician_id, date.toISODate()],
+      );
+      if (rows.length === 0) throw new ApiError(409, 'checkup_taken', NOTE_MESSAGES.checkupTaken);
+      return { code: 'checkup_added', data: await checkupsOf(patient.id) };
+    },
+  );
+
+  app.post<{ Body: { patient_id: number; checkup_date_id: number } }>(
+    '/patient/mark-as-complete',
+    {
+      preHandler: auth,
+      schema: { body: { type: 'object', required: ['patient_id', 'checkup_date_id'], properties: { patient_id: { type: 'integer', minimum: 1 }, doctor_id: { type: 'integer' }, checkup_date_id: { type: 'integer', minimum: 1 } } } },
+    },
+    async (request) => {
+      const user = writer(request);
+      const patient = await visiblePatient(db, user, request.body.patient_id);
+      const rows = await db.query(
+        'update checkup_dates set mark_as_complete_flag = 1 - mark_as_complete_flag where checkup_date_id = $1 and patient_id = $2 returning checkup_date_id',
+        [request.body.checkup_date_id, patient.id],
+      );
+      if (rows.length === 0) throw notFound('Check-up');
+      return { code: 'checkup_updated', data: await checkupsOf(patient.id) };
+    },
+  );
+}
