@@ -142,6 +142,7 @@ describe('summary tab', () => {
     expect(Number(median)).toBeLessThan(40);
     expect(await page.getByTestId('summary-weight').textContent()).toContain('kg');
     // The trend view has no summary: the tab is disabled there and Overview shows the trend.
+    await page.getByTestId('tab-overview').click();
     await page.getByTestId('mode-trend').click();
     await page.getByTestId('trend-view').waitFor();
     expect(await page.getByTestId('tab-summary').isDisabled()).toBe(true);

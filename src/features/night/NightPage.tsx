@@ -11,6 +11,7 @@ import { nightKeys, useNights, usePatientDetails, usePreferences } from './queri
 import { ImportRecordingPanel } from '../recordings/ImportRecordingPanel';
 import { SideTabs, TABS, type Tab } from './SideTabs';
 import { SummaryPanel } from '../summary/SummaryPanel';
+import { PatientDetailsPanel } from '../patient-details/PatientDetailsPanel';
 import { TrendView } from '../trend/TrendView';
 import type { NightInfo } from './types';
 
@@ -63,32 +64,34 @@ export function NightPage({ patientId }: { patientId: number }) {
       <div className="night-layout">
         <SideTabs
           active={tab}
-          disabled={new Set<Tab>(trend ? ['details', 'summary'] : ['details'])}
+          disabled={new Set<Tab>(trend ? ['summary'] : [])}
           onSelect={(next) => navigate(urlWith({ tab: next === 'overview' ? null : next }), { replace: true })}
         />
         <div className="night-main">
           <div className="night-bar">
-            <div className="mode-switch" role="group" aria-label={t('night.mode.label')}>
-              <button
-                type="button"
-                className={`chip${trend ? '' : ' active'}`}
-                aria-pressed={!trend}
-                onClick={() => navigate(urlWith({ view: null }), { replace: true })}
-                data-testid="mode-single"
-              >
-                {t('night.mode.single')}
-              </button>
-              <button
-                type="button"
-                className={`chip${trend ? ' active' : ''}`}
-                aria-pressed={trend}
-                onClick={() => navigate(urlWith({ view: 'trend', tab: null }), { replace: true })}
-                data-testid="mode-trend"
-              >
-                {t('night.mode.trend')}
-              </button>
-            </div>
-            {night && !trend && (
+            {tab === 'overview' && (
+              <div className="mode-switch" role="group" aria-label={t('night.mode.label')}>
+                <button
+                  type="button"
+                  className={`chip${trend ? '' : ' active'}`}
+                  aria-pressed={!trend}
+                  onClick={() => navigate(urlWith({ view: null }), { replace: true })}
+                  data-testid="mode-single"
+                >
+                  {t('night.mode.single')}
+                </button>
+                <button
+                  type="button"
+                  className={`chip${trend ? ' active' : ''}`}
+                  aria-pressed={trend}
+                  onClick={() => navigate(urlWith({ view: 'trend', tab: null }), { replace: true })}
+                  data-testid="mode-trend"
+                >
+                  {t('night.mode.trend')}
+                </button>
+              </div>
+            )}
+            {night && !trend && tab !== 'details' && (
               <NightPicker
                 nights={nights.data}
                 value={night.night}
@@ -96,7 +99,9 @@ export function NightPage({ patientId }: { patientId: number }) {
               />
             )}
           </div>
-          {tab === 'summary' ? (
+          {tab === 'details' ? (
+            <PatientDetailsPanel patient={details.data} readOnly={preferences.data?.is_annotator === true} />
+          ) : tab === 'summary' ? (
             <SummaryPanel patient={details.data} night={night} />
           ) : trend ? (
             <TrendView patient={details.data} nights={nights.data} preferences={preferences.data ?? null} />

@@ -12,6 +12,8 @@ export interface PatientInfo {
   bmi: number | null;
   vital_parameters: string | null;
   diseases: string;
+  /** Condition ids, comma-separated (spec 2 §3 Disease). */
+  diseaseIds?: string;
   device_id: string | null;
   created_by: number | null;
   /** When the patient's account was created (ISO); trend ranges start no earlier. */
