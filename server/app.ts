@@ -20,6 +20,7 @@ import { annotationRoutes } from './annotations/annotations';
 import { categoryRoutes } from './annotations/categories';
 import { patientAdminRoutes } from './routes/patient-admin';
 import { patientNoteRoutes } from './routes/patient-notes';
+import { dashboardRoutes } from './routes/dashboard';
 import { deviceRoutes } from './routes/devices';
 import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 
@@ -68,6 +69,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       categoryRoutes(api, ctx);
       patientAdminRoutes(api, ctx);
       patientNoteRoutes(api, ctx);
+      dashboardRoutes(api, ctx);
       deviceRoutes(api, ctx);
       analyticsKpiRoutes(api, ctx);
       actigraphRoutes(api, ctx);

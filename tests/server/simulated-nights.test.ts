@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoNights } from '../../server/db/seed';
 import { simulateForPatient } from '../../server/recordings/simulated';
-import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -111,6 +111,70 @@ describe('the trend of the demo nights', () => {
     } finally {
       await server.db.query(`update users set membership_type = 'non-paid' where email = $1`, [DEMO_ACCOUNTS.physician]);
     }
+  });
+});
+
+describe('the dashboard over the demo nights', () => {
+  it('counts flagged patients, deployed and available devices, and lists the past night', async () => {
+    const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+    const res = await server.call('GET', '/physician/widgets', { token });
+    expect(res.statusCode).toBe(200);
+    const w = res.json().data;
+    // NCT1001, NCT1002 and NCT1004 are at risk; four devices are out, two are free.
+    expect(w.flagged_patients).toBe(3);
+    expect(w.deployed_devices).toBe(4);
+    expect(w.available_devices).toBe(2);
+    expect(w.overdue_devices).toBe(0);
+    // Last night's recordings of the four patients ended within 24 hours.
+    expect(new Set(w.past_night_recordings.map((r: { patient_code: string }) => r.patient_code)).size).toBeGreaterThanOrEqual(4);
+    expect(w.last_recordings).toHaveLength(5);
+    expect(w.unseen_recordings).toBeGreaterThan(0);
+    // Annotators have no dashboard.
+    const annotator = (await signIn(server, DEMO_ACCOUNTS.annotator)).token;
+    expect((await server.call('GET', '/physician/widgets', { token: annotator })).statusCode).toBe(403);
+  });
+
+  it('makes one notification per night of the week with its apnea count; a click marks it read', async () => {
+    const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+    let created = 0;
+    for (let i = 0; i < 5; i++) created += (await server.call('POST', '/physician/generate-notifications', { token })).json().data.created;
+    const list = (await server.call('GET', '/physician/get-notifications', { token })).json().data.notifications as Array<{ id: number; patient_code: string; apnea_events: number; is_read: number; night: number }>;
+    expect(list.length).toBe(created);
+    expect(list.length).toBeGreaterThanOrEqual(13);
+    // Generating again adds nothing.
+    expect((await server.call('POST', '/physician/generate-notifications', { token })).json().data.created).toBe(0);
+    const severe = list.filter((n) => n.patient_code === 'NCT1002');
+    const healthy = list.filter((n) => n.patient_code === 'NCT1003');
+    expect(Math.min(...severe.map((n) => n.apnea_events))).toBeGreaterThan(Math.max(...healthy.map((n) => n.apnea_events)));
+    const unseenBefore = (await server.call('GET', '/physician/widgets', { token })).json().data.unseen_recordings;
+    expect((await server.call('POST', `/physician/update-notification/id=${list[0]!.id}`, { token })).statusCode).toBe(200);
+    const after = (await server.call('GET', '/physician/get-notifications', { token })).json().data.notifications as typeof list;
+    expect(after.find((n) => n.id === list[0]!.id)!.is_read).toBe(1);
+    expect((await server.call('GET', '/physician/widgets', { token })).json().data.unseen_recordings).toBe(unseenBefore - 1);
+    // Another practice cannot mark it.
+    const other = await createUser(server);
+    const stranger = (await signIn(server, other.email)).token;
+    expect((await server.call('POST', `/physician/update-notification/id=${list[1]!.id}`, { token: stranger })).statusCode).toBe(404);
+  });
+
+  it('lists devices due back and devices reserved soon', async () => {
+    const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+    const [{ id: physician }] = await server.db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]);
+    const [{ id: priya }] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1005'`);
+    const free = await server.db.query<{ device_master_id: number; device_id: string }>(
+      `select d.device_master_id, d.device_id from devices d where d.physician_id = $1 and not exists (select 1 from device_allocations a where a.device_master_id = d.device_master_id) order by d.device_id`,
+      [physician],
+    );
+    const day = 86_400_000;
+    const now = Date.now();
+    await server.db.query(
+      `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'Europe/Zurich', $3), ($6, $2, $3, $7, $8, 'Europe/Zurich', $3)`,
+      [free[0]!.device_master_id, priya, physician, now - 10 * day, now - 2 * day, free[1]!.device_master_id, now + day, now + 5 * day],
+    );
+    const res = (await server.call('GET', '/physician/deallocation-notifications', { token })).json().data;
+    expect(res.deallocations.map((d: { device_id: string }) => d.device_id)).toEqual([free[0]!.device_id]);
+    expect(res.reserved.map((d: { device_id: string }) => d.device_id)).toEqual([free[1]!.device_id]);
+    expect((await server.call('GET', '/physician/widgets', { token })).json().data.overdue_devices).toBe(1);
   });
 });
 

@@ -1,0 +1,154 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DateTime } from 'luxon';
+import { actingPhysicianId, type UserRow } from '../auth/users';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { forbidden, notFound } from '../errors';
+import { analysisOf } from '../analytics/analyse';
+import { analyticsSettings } from '../analytics/settings';
+import type { RecordingRow } from '../recordings/store';
+
+const DAY_MS = 86_400_000;
+/** Nights a notification is made for: the last week. */
+const NOTIFY_DAYS = 7;
+/** Nights analysed per generate call, newest first (the analyses are cached for later screens). */
+const NOTIFY_BATCH = 12;
+
+/** Physicians (and their secondary users) see the dashboard; annotators do not (spec 1 §6). */
+function dashboardUser(request: FastifyRequest): UserRow {
+  const user = currentUser(request);
+  if (user.is_annotator || user.role === 'admin') throw forbidden('The dashboard is for physicians.');
+  return user;
+}
+
+/**
+ * The dashboard (spec 1 §1 "The dashboard shows", §3 notifications, §7 calls): widget
+ * counts and lists, and the physician's notifications, one per night of the last week.
+ */
+export function dashboardRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+  const { db } = ctx;
+
+  app.get('/physician/widgets', { preHandler: auth }, async (request) => {
+    const physician = actingPhysicianId(dashboardUser(request));
+    const now = Date.now();
+    const [counts] = await db.query<Record<string, number>>(
+      `select
+         (select count(*)::int from patients where physician_id = $1 and at_risk >= 1 and phys_device_return_date is null) as flagged_patients,
+         (select count(*)::int from device_allocations where physician_id = $1 and status = 'booked' and deallocation_ms < $2::bigint) as overdue_devices,
+         (select count(*)::int from device_allocations where physician_id = $1 and status = 'booked' and allocation_ms <= $2::bigint and deallocation_ms > $2::bigint) as deployed_devices,
+         (select count(*)::int from devices d where d.physician_id = $1 and not exists (
+            select 1 from device_allocations a where a.device_master_id = d.device_master_id and a.status = 'booked'
+              and a.allocation_ms <= $2::bigint and a.deallocation_ms > $2::bigint)) as available_devices,
+         (select count(*)::int from recordings r join patients p on p.id = r.patient_id
+            left join physician_notifications n on n.recording_id = r.id
+            where p.physician_id = $1 and r.stop_ms > $2::bigint - $3::bigint and coalesce(n.is_read, 0) = 0) as unseen_recordings`,
+      [physician, now, NOTIFY_DAYS * DAY_MS],
+    );
+    // Today's returns: booked allocations whose return date, in the allocation's zone, is today.
+    const booked = await db.query<{ device_id: string; patient_id: number; patient_code: string; deallocation_ms: number; timezone: string }>(
+      `select d.device_id, p.id as patient_id, p.patient_code, a.deallocation_ms, a.timezone
+       from device_allocations a join devices d on d.device_master_id = a.device_master_id join patients p on p.id = a.patient_id
+       where a.physician_id = $1 and a.status = 'booked' and a.deallocation_ms between $2::bigint - $3::bigint and $2::bigint + $3::bigint`,
+      [physician, now, 2 * DAY_MS],
+    );
+    const todaysReturns = booked.filter((b) => DateTime.fromMillis(Number(b.deallocation_ms), { zone: b.timezone }).hasSame(DateTime.now().setZone(b.timezone), 'day'));
+    const recent = (sinceMs: number, limit: number) =>
+      db.query<{ patient_id: number; patient_code: string; night: number; recording_id: number; stop_ms: number }>(
+        `select p.id as patient_id, p.patient_code, r.night_key as night, r.id as recording_id, r.stop_ms
+         from recordings r join patients p on p.id = r.patient_id
+         where p.physician_id = $1 and r.stop_ms > $2::bigint order by r.stop_ms desc limit $3`,
+        [physician, sinceMs, limit],
+      );
+    // Patients with a device out now whose last recording ended more than 24 hours ago (or never).
+    const noData = await db.query<{ patient_id: number; patient_code: string; last_stop_ms: number | null }>(
+      `select p.id as patient_id, p.patient_code, (select max(r.stop_ms) from recordings r where r.patient_id = p.id) as last_stop_ms
+       from patients p
+       where p.physician_id = $1 and exists (select 1 from device_allocations a where a.patient_id = p.id and a.status = 'booked'
+                                             and a.allocation_ms <= $2::bigint - $3::bigint and a.deallocation_ms > $2::bigint)
+         and coalesce((select max(r.stop_ms) from recordings r where r.patient_id = p.id), 0) < $2::bigint - $3::bigint
+       order by p.patient_code`,
+      [physician, now, DAY_MS],
+    );
+    return {
+      data: {
+        ...counts,
+        todays_returns: todaysReturns.map(({ device_id, patient_id, patient_code }) => ({ device_id, patient_id, patient_code })),
+        past_night_recordings: await recent(now - DAY_MS, 50),
+        last_recordings: await recent(0, 5),
+        no_recent_data: noData,
+      },
+    };
+  });
+
+  app.post('/physician/generate-notifications', { preHandler: auth }, async (request) => {
+    const physician = actingPhysicianId(dashboardUser(request));
+    const nights = await db.query<RecordingRow>(
+      `select r.* from recordings r join patients p on p.id = r.patient_id
+       where p.physician_id = $1 and r.stop_ms > $2::bigint
+         and not exists (select 1 from physician_notifications n where n.recording_id = r.id)
+       order by r.stop_ms desc limit $3`,
+      [physician, Date.now() - NOTIFY_DAYS * DAY_MS, NOTIFY_BATCH],
+    );
+    if (nights.length === 0) return { data: { created: 0 } };
+    const settings = await analyticsSettings(db, physician);
+    let created = 0;
+    for (const night of nights) {
+      const { kpis } = await analysisOf(db, night, settings);
+      const rows = await db.query(
+        `insert into physician_notifications (physician_id, patient_id, recording_id, night, apnea_events)
+         values ($1, $2, $3, $4, $5) on conflict (recording_id) do nothing returning id`,
+        [physician, night.patient_id, night.id, night.night_key, kpis.apneas + kpis.hypopneas],
+      );
+      created += rows.length;
+    }
+    return { data: { created } };
+  });
+
+  app.get('/physician/get-notifications', { preHandler: auth }, async (request) => {
+    const physician = actingPhysicianId(dashboardUser(request));
+    const notifications = await db.query(
+      `select n.id, n.patient_id, p.patient_code, n.apnea_events, n.night, n.is_read
+       from physician_notifications n join patients p on p.id = n.patient_id
+       where n.physician_id = $1 order by n.night desc, n.id desc limit 50`,
+      [physician],
+    );
+    return { data: { notifications } };
+  });
+
+  app.post<{ Params: { id: number } }>(
+    '/physician/update-notification/id=:id',
+    { preHandler: auth, schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } } },
+    async (request) => {
+      const physician = actingPhysicianId(dashboardUser(request));
+      const rows = await db.query('update physician_notifications set is_read = 1 where id = $1 and physician_id = $2 returning id', [request.params.id, physician]);
+      if (rows.length === 0) throw notFound('Notification');
+      return { code: 'notification_read' };
+    },
+  );
+
+  app.get('/physician/deallocation-notifications', { preHandler: auth }, async (request) => {
+    const physician = actingPhysicianId(dashboardUser(request));
+    const now = Date.now();
+    const dateOf = (ms: number, zone: string) => DateTime.fromMillis(Number(ms), { zone }).toISODate();
+    // Due back today or earlier and not returned; reserved from now to two days ahead.
+    const due = await db.query<{ device_id: string; deallocation_ms: number; timezone: string }>(
+      `select d.device_id, a.deallocation_ms, a.timezone from device_allocations a join devices d on d.device_master_id = a.device_master_id
+       where a.physician_id = $1 and a.status = 'booked' and a.deallocation_ms < $2::bigint order by a.deallocation_ms`,
+      [physician, now + DAY_MS],
+    );
+    const reserved = await db.query<{ device_id: string; allocation_ms: number; timezone: string }>(
+      `select d.device_id, a.allocation_ms, a.timezone from device_allocations a join devices d on d.device_master_id = a.device_master_id
+       where a.physician_id = $1 and a.status = 'booked' and a.allocation_ms between $2::bigint and $2::bigint + $3::bigint order by a.allocation_ms`,
+      [physician, now, 2 * DAY_MS],
+    );
+    return {
+      data: {
+        deallocations: due
+          .filter((d) => dateOf(d.deallocation_ms, d.timezone)! <= DateTime.now().setZone(d.timezone).toISODate()!)
+          .map((d) => ({ device_id: d.device_id, device_deallocation_date: dateOf(d.deallocation_ms, d.timezone) })),
+        reserved: reserved.map((r) => ({ device_id: r.device_id, allocated_date: dateOf(r.allocation_ms, r.timezone) })),
+      },
+    };
+  });
+}
