@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { session } from '../../state/session';
 import { AccountCard } from './AccountCard';
+import { DashboardWidgets } from './DashboardWidgets';
 import { EngineStatusCard } from './EngineStatusCard';
 
 type PartOfDay = 'morning' | 'afternoon' | 'evening';
@@ -12,7 +13,7 @@ function partOfDay(hour: number): PartOfDay {
   return 'evening';
 }
 
-/** /app/: greeting and system status; the clinical widgets arrive with their issue. */
+/** /app/: greeting, the clinical widgets (physicians), system status and the account. */
 export function DashboardPage() {
   const { t } = useTranslation();
   const { user_details } = useSnapshot(session);
@@ -23,6 +24,7 @@ export function DashboardPage() {
         <h2 className="greeting">{t(`dashboard.greeting.${partOfDay(new Date().getHours())}`, { name })}</h2>
         <p className="muted">{t('dashboard.intro')}</p>
       </section>
+      {user_details && !user_details.is_annotator && !user_details.is_admin && <DashboardWidgets />}
       <div className="card-grid">
         <EngineStatusCard />
         {user_details && <AccountCard user={user_details} />}

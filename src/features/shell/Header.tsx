@@ -5,6 +5,7 @@ import { logout } from '../../app/sessionActions';
 import { LogoutIcon } from './icons';
 import { LanguageSelect } from './LanguageSelect';
 import { LogoutDialog } from './LogoutDialog';
+import { NotificationBell } from './NotificationBell';
 
 /** Page title on the start side; language, user and logout on the end side. */
 export function Header({ title, user }: { title: string; user: UserDetails | null }) {
@@ -25,6 +26,8 @@ export function Header({ title, user }: { title: string; user: UserDetails | nul
       </h1>
       <div className="header-tools">
         <LanguageSelect />
+        {/* Annotators and admins get no notifications (spec 1 §4, §6). */}
+        {user && !user.is_annotator && !user.is_admin && <NotificationBell paid={user.membership_type === 'paid'} />}
         {name && (
           <span className="header-user" title={t('header.signedInAs', { name })}>
             <span className="avatar" aria-hidden="true">

@@ -1,0 +1,89 @@
+// Calls of the dashboard and the notification bell (spec 1 §7).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { request } from '../../api/client';
+
+export interface NightRef {
+  patient_id: number;
+  patient_code: string;
+  night: number;
+  recording_id: number;
+}
+
+export interface Widgets {
+  unseen_recordings: number;
+  flagged_patients: number;
+  overdue_devices: number;
+  deployed_devices: number;
+  available_devices: number;
+  todays_returns: Array<{ device_id: string; patient_id: number; patient_code: string }>;
+  past_night_recordings: NightRef[];
+  last_recordings: NightRef[];
+  no_recent_data: Array<{ patient_id: number; patient_code: string; last_stop_ms: number | null }>;
+}
+
+export interface PhysicianNotification {
+  id: number;
+  patient_id: number;
+  patient_code: string;
+  apnea_events: number;
+  night: number;
+  is_read: number;
+}
+
+export interface DeviceNotices {
+  deallocations: Array<{ device_id: string; device_deallocation_date: string }>;
+  reserved: Array<{ device_id: string; allocated_date: string }>;
+}
+
+export const dashboardKeys = {
+  widgets: ['dashboard', 'widgets'] as const,
+  notifications: ['dashboard', 'notifications'] as const,
+  devices: ['dashboard', 'device-notices'] as const,
+};
+
+export function useWidgets() {
+  return useQuery({ queryKey: dashboardKeys.widgets, queryFn: async () => (await request<Widgets>('GET', '/physician/widgets')).data ?? null });
+}
+
+/**
+ * The physician's notifications: new nights are turned into notifications first (their
+ * analysis is cached for the patient screen too), then the list is read. Paid
+ * memberships skip the fetch on load (spec 1 §6); `enabled` says whether to load.
+ */
+export function useNotifications(enabled: boolean) {
+  return useQuery({
+    queryKey: dashboardKeys.notifications,
+    queryFn: async () => {
+      await request('POST', '/physician/generate-notifications', {});
+      return (await request<{ notifications: PhysicianNotification[] }>('GET', '/physician/get-notifications')).data?.notifications ?? [];
+    },
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+export function useDeviceNotices(enabled: boolean) {
+  return useQuery({
+    queryKey: dashboardKeys.devices,
+    queryFn: async () => (await request<DeviceNotices>('GET', '/physician/deallocation-notifications')).data ?? { deallocations: [], reserved: [] },
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** Marks a notification read, then refetches the list and the widgets (spec 1 §4). */
+export function useMarkRead() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => request('POST', `/physician/update-notification/id=${id}`),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: dashboardKeys.notifications });
+      await client.invalidateQueries({ queryKey: dashboardKeys.widgets });
+    },
+  });
+}
+
+/** The unread count: unread nights plus one for each device notice (spec 1 §4). */
+export function unreadCount(notifications: readonly PhysicianNotification[], devices: DeviceNotices | undefined): number {
+  return notifications.filter((n) => n.is_read === 0).length + (devices ? devices.deallocations.length + devices.reserved.length : 0);
+}
