@@ -124,6 +124,29 @@ describe('trend view', () => {
   });
 });
 
+describe('actigraph view', () => {
+  it('draws each night with its sleep bands and caption; dates toggle', async () => {
+    await page.goto('/app/patients');
+    await page.getByTestId('patient-link').filter({ hasText: 'NCT1001' }).click();
+    await page.getByTestId('night-page').waitFor();
+    await page.getByTestId('mode-trend').click();
+    await page.getByTestId('actigraph-toggle').click();
+    await page.getByTestId('actigraph-view').waitFor({ timeout: 60_000 });
+    const days = page.locator('[data-testid^="actigraph-20"]');
+    expect(await days.count()).toBe(3);
+    expect(await days.first().locator('.acti-sleep').count()).toBeGreaterThan(0);
+    expect(await days.first().locator('.acti-line').count()).toBe(1);
+    expect(await days.first().getByTestId('actigraph-caption').textContent()).toMatch(/^WASO \d+ min · TST \d+:\d\d · SOL \d+ min · Bed-in \d\d:\d\d · Bed-out \d\d:\d\d$/);
+    const first = await page.locator('[data-testid^="actigraph-date-"]').first().getAttribute('data-testid');
+    await page.getByTestId(first!).click();
+    await expect.poll(() => days.count()).toBe(2);
+    // Back to the box plots.
+    await page.getByTestId('actigraph-toggle').click();
+    await page.getByTestId('trend-chart-BR').waitFor();
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('summary tab', () => {
   it("shows the selected night's tables and is disabled in trend view", async () => {
     await page.goto('/app/patients');

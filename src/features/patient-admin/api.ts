@@ -14,6 +14,7 @@ export const adminApi = {
     request<{ diseaseIds: string }>('POST', '/patient/disease-operation', { patient_id, type, disease_id, docter_id }),
   resetPassword: (patient_id: number, password: string) => request<never>('POST', '/physician/reset-patient-password', { patient_id, password }),
   archive: (patient_id: number) => request<never>('POST', '/physician/update-patient-status', { patient_id, archive: true, confirm_device_returned: true }),
+  availableDates: () => request<{ calendar_available_dates: string[] }>('GET', '/physician/available-devices-dates'),
   availableDevices: (from: number, to: number) => request<AvailableDevice[]>('GET', `/physician/available-devices?allocation_time=${from}&deallocation_time=${to}`),
   deviceOperation: (body: DeviceOperationBody) => request<unknown>('POST', '/device/device-operation', body),
   deployInPast: (body: { patient_id: number; patient_code: string; device_master_id?: number; device_id?: string; allocation_date: number; deallocation_date: number }) =>
@@ -34,6 +35,7 @@ export const adminKeys = {
   diseases: ['diseases'] as const,
   history: (id: number) => ['device', 'history', id] as const,
   available: (from: number, to: number) => ['devices', 'available', from, to] as const,
+  availableDates: ['devices', 'available-dates'] as const,
   dataCenter: ['datacenter', 'devices'] as const,
   deployRequests: ['admin', 'deploy-requests'] as const,
 };
@@ -59,6 +61,16 @@ export function useDeviceHistory(id: number, enabled = true) {
 }
 
 /** Devices free for [from, to); refetched whenever the dates change. */
+/** The next 60 days on which at least one of the physician's devices is free. */
+export function useAvailableDates(enabled: boolean) {
+  return useQuery({
+    queryKey: adminKeys.availableDates,
+    queryFn: async () => (await adminApi.availableDates()).data?.calendar_available_dates ?? [],
+    enabled,
+    staleTime: 30_000,
+  });
+}
+
 export function useAvailableDevices(from: number, to: number, enabled = true) {
   return useQuery({
     queryKey: adminKeys.available(from, to),

@@ -9,7 +9,7 @@ const PAD = { left: 48, right: 12, top: 10, bottom: 26 };
 const PERCENT = new Set(['SQ', 'SE']);
 
 /** Width of an element, followed as it resizes. */
-function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
+export function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
   const ref = useRef<T>(null);
   const [width, setWidth] = useState(600);
   useLayoutEffect(() => {

@@ -13,6 +13,7 @@ import {
   trendDefaultVisible, zoomTo, type DateSpan, type DayWindow, type Duration,
 } from './model';
 import { TrendChart } from './TrendChart';
+import { ActigraphView } from './ActigraphView';
 import '../../styles/trend.css';
 
 /** Channels with threshold bands from the patient's vital parameters. */
@@ -65,6 +66,9 @@ export function TrendView({ patient, nights, preferences }: {
 
   const dates = useMemo(() => (span ? datesOf(span) : []), [span?.from, span?.to]);
   const [zoom, setZoom] = useState<DayWindow | null>(null);
+  // Offered when the nights carry sleep-awake data (spec 2 §2).
+  const hasActigraph = signalCodes.has('SA');
+  const [actigraph, setActigraph] = useState(false);
   const view: DayWindow = zoom && zoom.last < dates.length ? zoom : { first: 0, last: Math.max(0, dates.length - 1) };
   const changeSpan = (next: () => void) => {
     next();
@@ -104,7 +108,12 @@ export function TrendView({ patient, nights, preferences }: {
             data-testid="trend-to"
           />
         </label>
-        <div className="trend-zoom">
+        {hasActigraph && (
+          <button type="button" className={`chip${actigraph ? ' active' : ''}`} aria-pressed={actigraph} onClick={() => setActigraph(!actigraph)} data-testid="actigraph-toggle">
+            {t('trend.actigraph.toggle')}
+          </button>
+        )}
+        <div className="trend-zoom" hidden={actigraph}>
           <button type="button" className="button button-small" aria-label={t('trend.pageBack')} disabled={!zoom || view.first === 0}
             onClick={() => setZoom(pageWindow(view, -1, dates.length))} data-testid="trend-page-back">‹</button>
           <span className="muted" data-testid="trend-days">{t('trend.days', { count: view.last - view.first + 1 })}</span>
@@ -116,6 +125,8 @@ export function TrendView({ patient, nights, preferences }: {
         </div>
       </div>
       {customError && <Alert tone="error" testId="trend-span-error">{t(`trend.errors.${customError}`)}</Alert>}
+      {actigraph && span && <ActigraphView patientId={patient.patient_id} span={span} />}
+      {!actigraph && (<>
       <ChannelSelector
         choices={choices}
         disabled={points.isFetching}
@@ -142,6 +153,7 @@ export function TrendView({ patient, nights, preferences }: {
           onZoom={(a, b) => setZoom(zoomTo(a, b, dates.length))}
         />
       ))}
+      </>)}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type Dispatch } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAvailableDevices } from '../api';
+import { useAvailableDates, useAvailableDevices } from '../api';
 import { changeAllocation, changeDeallocation, dayStartMs, nightsBetween, returnMin, type DateRange, type IsoDay } from '../logic/dates';
 import { autoSelect, filterDevices, sanitizeDeviceQuery, toggleDevice } from '../logic/devices';
 import type { ScreeningAction, ScreeningState } from '../logic/screening';
@@ -34,6 +34,10 @@ export function DevicePicker({ range, today, zone, windowStart, windowEnd, selec
   const devices = useAvailableDevices(from, to);
   const list = devices.data ?? [];
   const shown = filterDevices(list, query);
+  // No device free for these dates: offer the next days on which one is (the calendar call).
+  const noneFree = devices.data !== undefined && list.length === 0;
+  const freeDates = useAvailableDates(noneFree);
+  const nextFree = (freeDates.data ?? []).filter((d) => d > range.allocation).slice(0, 5);
   const screeningRef = useRef<HTMLDivElement>(null);
 
   // Exactly one free device: choose it for the user, once per answer (deselecting it stays deselected).
@@ -108,9 +112,30 @@ export function DevicePicker({ range, today, zone, windowStart, windowEnd, selec
         {devices.isPending ? (
           <p className="muted">{t('patientAdmin.device.loading')}</p>
         ) : shown.length === 0 ? (
-          <p className="muted" data-testid="no-device">
-            {t('patientAdmin.errors.noDevice')}
-          </p>
+          <>
+            <p className="muted" data-testid="no-device">
+              {t('patientAdmin.errors.noDevice')}
+            </p>
+            {noneFree && nextFree.length > 0 && (
+              <div className="free-dates" data-testid="free-dates">
+                <span className="muted">{t('patientAdmin.device.nextFree')}</span>
+                {nextFree.map((d) => (
+                  <button
+                    key={d}
+                    type="button"
+                    className="button button-small"
+                    onClick={() => {
+                      const change = changeAllocation(range, d, today);
+                      if (change.kind !== 'past') onRange(change.range);
+                    }}
+                    data-testid={`free-date-${d}`}
+                  >
+                    {d}
+                  </button>
+                ))}
+              </div>
+            )}
+          </>
         ) : (
           shown.map((d) => {
             const on = d.device_master_id === selected;
