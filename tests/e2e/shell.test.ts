@@ -100,6 +100,10 @@ describe('a physician', () => {
     await page.goto('/app/signin');
     await signInThroughForm(page, server.url, DEMO.physician);
     await page.getByTestId('dashboard').waitFor();
+    // The dashboard's own calls (widgets, notifications) finish first, so the next call
+    // the page makes is the one the user's click causes.
+    await page.getByTestId('dashboard-widgets').waitFor();
+    await page.waitForLoadState('networkidle');
     // Revoke the session behind the page's back, as an expiry would.
     const token = await page.evaluate(() => {
       for (let i = 0; i < localStorage.length; i++) {
