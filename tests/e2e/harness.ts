@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -96,4 +97,41 @@ export async function signInThroughForm(page: Page, base: string, email: string,
   await page.getByTestId('otp-submit').click();
   // Signed in once the app shell is there: a test that navigates on must not race the token.
   await page.getByTestId('sidebar').waitFor();
+}
+
+/** What a signed-in suite shares with its tests (filled in before the first test). */
+export interface SignedInSuite {
+  base: string;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+/**
+ * Registers the usual suite set-up: the real server (or NOCTURNE_E2E_URL, development
+ * only) with `env`, Chromium, and one page signed in as `email` through the form, waiting
+ * for `landing` (a test id); closes them all after the suite.
+ */
+export function signedInSuite(email: string, landing: string, env: Record<string, string> = {}): SignedInSuite {
+  const suite = {} as SignedInSuite;
+  let server: AppServer | null = null;
+  beforeAll(async () => {
+    if (process.env.NOCTURNE_E2E_URL) suite.base = process.env.NOCTURNE_E2E_URL;
+    else {
+      server = await startAppServer(env);
+      suite.base = server.url;
+    }
+    suite.browser = await launchChromium();
+    Object.assign(suite, await newPage(suite.browser, suite.base));
+    await suite.page.goto('/');
+    await signInThroughForm(suite.page, suite.base, email);
+    await suite.page.getByTestId(landing).waitFor();
+  });
+  afterAll(async () => {
+    await suite.context?.close();
+    await suite.browser?.close();
+    await server?.close();
+  });
+  return suite;
 }
