@@ -149,3 +149,30 @@ describe('summary tab', () => {
     expect(app.errors).toEqual([]);
   });
 });
+
+describe('night downloads', () => {
+  it('asks for a channel, then downloads its data points as CSV, and the night as EDF+', async () => {
+    await app.page.goto('/app/patients');
+    await app.page.getByTestId('patient-link').filter({ hasText: 'NCT1003' }).click();
+    await app.page.getByTestId('night-page').waitFor();
+    await app.page.getByTestId('night-downloads').locator('summary').click();
+    await app.page.getByTestId('download-data-points').click();
+    expect(await app.page.getByTestId('download-problem').textContent()).toBe('Please select a KPI to download data points.');
+    await app.page.getByTestId('download-channel-SPO2').check();
+    const [csv] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId('download-data-points').click()]);
+    // Named from channel, date, device and patient (spec 2 §7).
+    expect(csv.suggestedFilename()).toMatch(/^SPO2_\d{8}_NCT0004_NCT1003\.csv$/);
+    const text = await (await import('node:fs/promises')).readFile((await csv.path())!, 'utf8');
+    const lines = text.trim().split(/\r?\n/);
+    expect(lines[0]).toBe('Timestamp,Value');
+    expect(lines.length).toBeGreaterThan(1000);
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z,(\d+(\.\d+)?)?$/);
+    const [edf] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId('download-edf').click()]);
+    expect(edf.suggestedFilename()).toMatch(/^NCT1003_.*\.edf$/);
+    const bytes = await (await import('node:fs/promises')).readFile((await edf.path())!);
+    // An EDF header starts with the version "0" padded to 8 bytes; EDF+ says so at byte 192.
+    expect(bytes.subarray(0, 8).toString('latin1')).toBe('0       ');
+    expect(bytes.subarray(192, 197).toString('latin1')).toBe('EDF+C');
+    expect(app.errors).toEqual([]);
+  });
+});

@@ -16,6 +16,7 @@ import { useNightChannels } from './useNightChannels';
 import { useSignalApi } from './useSignalApi';
 import { parseVitalParameters } from './vitals';
 import { WindowView } from './WindowView';
+import { NightDownloads } from './NightDownloads';
 
 /** Detector annotations name a KPI, not a channel: draw them on the signals they come from. */
 const KPI_CHANNELS: Record<string, string[]> = { AP_timing: ['Y_DIST', 'NC_PSG', 'BR'], DSAT: ['SPO2', 'SPO2_PSG'] };
@@ -69,6 +70,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
           await save.mutateAsync(toPreference(choices));
         }}
       />
+      {preferences?.is_annotator !== true && <NightDownloads patientId={patient.patient_id} night={night} />}
       <ChartSurface key={nightRef} source={api} domain={domain}>
         {(screen) => (
           <div className="night-body">
