@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
 /** Nights a notification is made for: the last week. */
 const NOTIFY_DAYS = 7;
 /** Nights analysed per generate call, newest first (the analyses are cached for later screens). */
-const NOTIFY_BATCH = 12;
+const NOTIFY_BATCH = 50;
 
 /** Physicians (and their secondary users) see the dashboard; annotators do not (spec 1 §6). */
 function dashboardUser(request: FastifyRequest): UserRow {

@@ -7,10 +7,12 @@ interface Props {
   children: ReactNode;
   actions: ReactNode;
   testId?: string;
+  /** A wide, scrolling dialog (a report) instead of a small question. */
+  wide?: boolean;
 }
 
 /** A modal <dialog>: focus trap and Escape come with the element; Escape means onClose. */
-export function Dialog({ open, title, onClose, children, actions, testId }: Props) {
+export function Dialog({ open, title, onClose, children, actions, testId, wide = false }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -22,7 +24,7 @@ export function Dialog({ open, title, onClose, children, actions, testId }: Prop
   return (
     <dialog
       ref={ref}
-      className="dialog"
+      className={wide ? 'dialog dialog-wide' : 'dialog'}
       aria-labelledby={titleId}
       data-testid={testId}
       onCancel={(e) => {

@@ -176,3 +176,27 @@ describe('night downloads', () => {
     expect(app.errors).toEqual([]);
   });
 });
+
+describe('night report', () => {
+  it('shows the summary and the SpO2 line at 90, and prints the report alone', async () => {
+    await app.page.goto('/app/patients');
+    await app.page.getByTestId('patient-link').filter({ hasText: 'NCT1002' }).click();
+    await app.page.getByTestId('night-page').waitFor();
+    await app.page.getByTestId('generate-report').click();
+    const dialog = app.page.getByTestId('report-dialog');
+    await dialog.getByTestId('summary-ahi').waitFor({ timeout: 60_000 });
+    expect(await dialog.textContent()).toContain('NCT1002');
+    await dialog.getByTestId('report-spo2').waitFor({ timeout: 60_000 });
+    expect(await dialog.getByTestId('report-line-90').count()).toBe(1);
+    expect(await dialog.locator('.report-trace').count()).toBeGreaterThan(300);
+    expect(await app.page.getByTestId('report-print').isEnabled()).toBe(true);
+    // Printed, only the report shows.
+    await app.page.emulateMedia({ media: 'print' });
+    expect(await app.page.getByTestId('report-sheet').isVisible()).toBe(true);
+    expect(await app.page.getByTestId('page-title').isVisible()).toBe(false);
+    await app.page.emulateMedia({ media: 'screen' });
+    await app.page.keyboard.press('Escape');
+    await expect.poll(() => app.page.getByTestId('report-sheet').count()).toBe(0);
+    expect(app.errors).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { errorText } from '../../api/messages';
 import { countRender } from '../../charts/gl/stats';
@@ -11,6 +12,7 @@ import { nightKeys, useNights, usePatientDetails, usePreferences } from './queri
 import { ImportRecordingPanel } from '../recordings/ImportRecordingPanel';
 import { SideTabs, TABS, type Tab } from './SideTabs';
 import { SummaryPanel } from '../summary/SummaryPanel';
+import { NightReport } from '../summary/NightReport';
 import { PatientDetailsPanel } from '../patient-details/PatientDetailsPanel';
 import { TrendView } from '../trend/TrendView';
 import type { NightInfo } from './types';
@@ -41,6 +43,7 @@ export function NightPage({ patientId }: { patientId: number }) {
     const q = next.toString();
     return `/app/patients/id=${patientId}${q ? `?${q}` : ''}`;
   };
+  const [reporting, setReporting] = useState(false);
   const details = usePatientDetails(patientId);
   const nights = useNights(patientId);
   const preferences = usePreferences();
@@ -98,6 +101,11 @@ export function NightPage({ patientId }: { patientId: number }) {
                 onChange={(key) => navigate(urlWith({ night: String(key) }), { replace: true })}
               />
             )}
+            {night && !trend && tab !== 'details' && (
+              <button type="button" className="button button-small" onClick={() => setReporting(true)} data-testid="generate-report">
+                {t('report.generate')}
+              </button>
+            )}
           </div>
           {tab === 'details' ? (
             <PatientDetailsPanel patient={details.data} readOnly={preferences.data?.is_annotator === true} />
@@ -118,6 +126,7 @@ export function NightPage({ patientId }: { patientId: number }) {
           )}
         </div>
       </div>
+      {night && <NightReport open={reporting} onClose={() => setReporting(false)} patient={details.data} night={night} />}
     </div>
   );
 }

@@ -77,6 +77,15 @@ function Table({ title, rows, testId }: { title: string; rows: Array<[string, st
   );
 }
 
+/** The night's KPI summary (POST /analytics/patient/all-kpi-summary). */
+export function useNightSummary(patientId: number, night: NightInfo | null) {
+  return useQuery({
+    queryKey: ['patient', patientId, 'summary', night?.night],
+    queryFn: async () => (await request<NightSummary>('POST', '/analytics/patient/all-kpi-summary', { patient_id: patientId, night: night!.night })).data ?? null,
+    enabled: night !== null,
+  });
+}
+
 /**
  * The Summary tab (spec 2 §2): the selected night's tables — recording, recorded weight,
  * RII, AHI and ODI (not for paid memberships), customized index and the vital channels'
@@ -84,15 +93,16 @@ function Table({ title, rows, testId }: { title: string; rows: Array<[string, st
  */
 export function SummaryPanel({ patient, night }: { patient: PatientInfo; night: NightInfo | null }) {
   const { t } = useTranslation();
-  const summary = useQuery({
-    queryKey: ['patient', patient.patient_id, 'summary', night?.night],
-    queryFn: async () => (await request<NightSummary>('POST', '/analytics/patient/all-kpi-summary', { patient_id: patient.patient_id, night: night!.night })).data ?? null,
-    enabled: night !== null,
-  });
+  const summary = useNightSummary(patient.patient_id, night);
   if (!night) return <p className="muted" data-testid="no-summary">{t('summary.none')}</p>;
   if (summary.isError) return <Alert tone="error" testId="summary-error">{errorText(t, summary.error)}</Alert>;
   if (!summary.data) return <p className="muted loading" role="status">{t('common.loading')}</p>;
-  const s = summary.data;
+  return <SummaryTables patient={patient} night={night} summary={summary.data} />;
+}
+
+/** The summary's tables (the Summary tab and the night report). */
+export function SummaryTables({ patient, night, summary: s }: { patient: PatientInfo; night: NightInfo; summary: NightSummary }) {
+  const { t } = useTranslation();
   const zone = night.timezone;
   const n = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : formatValue(v, digits));
   const vitals = VITAL_TABLES.filter(([code]) => s.percentiles[code]);
