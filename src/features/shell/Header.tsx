@@ -8,7 +8,7 @@ import { LogoutDialog } from './LogoutDialog';
 import { NotificationBell } from './NotificationBell';
 
 /** Page title on the start side; language, user and logout on the end side. */
-export function Header({ title, user }: { title: string; user: UserDetails | null }) {
+export function Header({ title, user, notifications = true }: { title: string; user: UserDetails | null; notifications?: boolean }) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -27,7 +27,7 @@ export function Header({ title, user }: { title: string; user: UserDetails | nul
       <div className="header-tools">
         <LanguageSelect />
         {/* Annotators and admins get no notifications (spec 1 §4, §6). */}
-        {user && !user.is_annotator && !user.is_admin && <NotificationBell paid={user.membership_type === 'paid'} />}
+        {notifications && user && !user.is_annotator && !user.is_admin && <NotificationBell paid={user.membership_type === 'paid'} />}
         {name && (
           <span className="header-user" title={t('header.signedInAs', { name })}>
             <span className="avatar" aria-hidden="true">
