@@ -13,8 +13,13 @@ export interface SignalEngine {
   mode: EngineMode;
 }
 
-/** How long a new worker may take to answer `info()` before we give up on it. */
-const WORKER_START_TIMEOUT_MS = 5_000;
+/**
+ * How long a new worker may take to answer `info()` before we give up on it. A worker
+ * that fails to load or throws reports an error event at once; this only bounds one that
+ * neither answers nor fails. A first, cold visit on a busy two-core machine (fetch,
+ * compile the module and the WebAssembly, instantiate) took more than 5 s.
+ */
+const WORKER_START_TIMEOUT_MS = 20_000;
 
 let warned = false;
 function warnOnce(reason: unknown): void {
@@ -38,7 +43,10 @@ async function startWorker(): Promise<SignalApi> {
   const worker = new Worker(new URL('./signal.worker.ts', import.meta.url), { type: 'module' });
   try {
     const api = wrapRemote(worker);
-    await withTimeout(api.info(), WORKER_START_TIMEOUT_MS);
+    const failed = new Promise<never>((_, reject) => {
+      worker.addEventListener('error', (e) => reject(new Error(`worker failed to start: ${e.message || 'script error'}`)), { once: true });
+    });
+    await withTimeout(Promise.race([api.info(), failed]), WORKER_START_TIMEOUT_MS);
     return api;
   } catch (error) {
     worker.terminate();
