@@ -49,6 +49,27 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
   throw error;
 }
 
+/**
+ * GETs a file (binary channel data, a CSV, an EDF+) from `API_BASE + path` with the
+ * session's token and returns the successful response to read as bytes. Failures throw
+ * ApiError after the global hook has seen them, as for `request`.
+ */
+export async function requestFile(path: string, accept = '*/*'): Promise<Response> {
+  const headers: Record<string, string> = { Accept: accept };
+  const token = hooks.getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, { headers });
+  } catch (cause) {
+    throw new ApiError(0, NETWORK_ERROR_CODE, cause instanceof Error ? cause.message : String(cause));
+  }
+  if (response.ok) return response;
+  const error = toApiError(response.status, await readJson(response), response.statusText || `HTTP ${response.status}`);
+  hooks.onError(error);
+  throw error;
+}
+
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return null;

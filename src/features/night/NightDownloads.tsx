@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, NETWORK_ERROR_CODE, toApiError } from '../../api/errors';
+import { requestFile } from '../../api/client';
 import { errorText } from '../../api/messages';
-import { API_BASE } from '../../config';
-import { session } from '../../state/session';
 import type { NightInfo } from './types';
 
 /** The file name a Content-Disposition header gives (RFC 6266 filename*, else filename). */
@@ -17,23 +15,7 @@ export function fileNameOf(disposition: string | null, fallback: string): string
 
 /** Fetches a file with the session's token and hands it to the browser as a download. */
 async function download(path: string, fallback: string): Promise<void> {
-  const headers: Record<string, string> = {};
-  if (session.token) headers.Authorization = `Bearer ${session.token}`;
-  let response: Response;
-  try {
-    response = await fetch(`${API_BASE}${path}`, { headers });
-  } catch (cause) {
-    throw new ApiError(0, NETWORK_ERROR_CODE, cause instanceof Error ? cause.message : String(cause));
-  }
-  if (!response.ok) {
-    let body: unknown = null;
-    try {
-      body = await response.json();
-    } catch {
-      body = null; // not JSON: the status alone says what failed
-    }
-    throw toApiError(response.status, body, response.statusText);
-  }
+  const response = await requestFile(path);
   const url = URL.createObjectURL(await response.blob());
   try {
     const a = document.createElement('a');

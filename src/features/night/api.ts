@@ -1,10 +1,7 @@
 // Calls of the single-night screen. JSON through the app's client; channel samples as
 // binary (the browser undoes the gzip), cached in IndexedDB.
-import { request } from '../../api/client';
-import { ApiError, NETWORK_ERROR_CODE, toApiError } from '../../api/errors';
+import { request, requestFile } from '../../api/client';
 import { readChannel, writeChannel } from '../../cache/channelCache';
-import { API_BASE } from '../../config';
-import { session } from '../../state/session';
 import type { NightInfo, PatientInfo, PhysicianPreferences } from './types';
 
 export const nightApi = {
@@ -25,24 +22,7 @@ export async function channelBytes(patientId: number, recordingId: number, code:
   const key = channelKey(patientId, recordingId, code);
   const cached = await readChannel(key);
   if (cached) return cached;
-  const headers: Record<string, string> = { Accept: 'application/octet-stream' };
-  if (session.token) headers.Authorization = `Bearer ${session.token}`;
-  const url = `${API_BASE}/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}`;
-  let response: Response;
-  try {
-    response = await fetch(url, { headers });
-  } catch (cause) {
-    throw new ApiError(0, NETWORK_ERROR_CODE, cause instanceof Error ? cause.message : String(cause));
-  }
-  if (!response.ok) {
-    let body: unknown = null;
-    try {
-      body = await response.json();
-    } catch {
-      body = null;
-    }
-    throw toApiError(response.status, body, `HTTP ${response.status}`);
-  }
+  const response = await requestFile(`/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}`, 'application/octet-stream');
   const bytes = await response.arrayBuffer();
   await writeChannel(key, bytes);
   return bytes;
