@@ -10,7 +10,7 @@ import { bandsOf, parseVitalParameters } from '../night/vitals';
 import { useSaveTrendOrder, useTrendPoints } from './api';
 import {
   accountAgeDays, customSpanError, datesOf, offeredChannels, offeredDurations, pageWindow, presetSpan,
-  trendDefaultVisible, zoomTo, type DateSpan, type DayWindow, type Duration,
+  zoomTo, type DateSpan, type DayWindow, type Duration,
 } from './model';
 import { TrendChart } from './TrendChart';
 import { ActigraphView } from './ActigraphView';
@@ -52,9 +52,8 @@ export function TrendView({ patient, nights, preferences }: {
   const paid = preferences?.membership_type === 'paid';
   const signalCodes = useMemo(() => new Set(nights.flatMap((n) => n.channels.map((c) => c.code))), [nights]);
   const offered = useMemo(() => offeredChannels(signalCodes, nights.length > 0, paid), [signalCodes, nights.length, paid]);
-  const [choices, setChoices] = useState<ChannelChoice[]>(() =>
-    orderChannels(offered, preferences?.trendview_kpi_order_preference).map((c) =>
-      preferences?.trendview_kpi_order_preference?.[c.code] === undefined ? { ...c, visible: trendDefaultVisible(c.code) } : c));
+  // Unsaved channels start as in the single-night view: on, but weight (spec 2 §4).
+  const [choices, setChoices] = useState<ChannelChoice[]>(() => orderChannels(offered, preferences?.trendview_kpi_order_preference));
   const save = useSaveTrendOrder();
   const points = useTrendPoints(patient.patient_id, offered, span, zone);
   const vitals = useMemo(() => parseVitalParameters(patient.vital_parameters), [patient.vital_parameters]);

@@ -22,11 +22,6 @@ export const INDEX_CHANNELS: ReadonlySet<string> = new Set(['RII', 'SQ', 'SE', '
 /** Paid memberships get neither AHI nor ODI (spec 2 §1). */
 const NOT_FOR_PAID: ReadonlySet<string> = new Set(['AHI', 'ODI']);
 
-/** Off until the user turns them on (spec 2 §4). */
-export function trendDefaultVisible(code: string): boolean {
-  return code !== 'weight';
-}
-
 /**
  * Durations offered for an account `ageDays` old (spec 2 §4): under 3 days only custom,
  * 3 to 10 days last 3 nights and custom, 10 to 30 days also last 10 nights, 30 days
