@@ -62,11 +62,12 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext) {
       );
     // Patients with a device out now whose last recording ended more than 24 hours ago (or never).
     const noData = await db.query<{ patient_id: number; patient_code: string; last_stop_ms: number | null }>(
-      `select p.id as patient_id, p.patient_code, (select max(r.stop_ms) from recordings r where r.patient_id = p.id) as last_stop_ms
+      `select p.id as patient_id, p.patient_code, last.stop_ms as last_stop_ms
        from patients p
+       left join lateral (select max(r.stop_ms) as stop_ms from recordings r where r.patient_id = p.id) last on true
        where p.physician_id = $1 and exists (select 1 from device_allocations a where a.patient_id = p.id and a.status = 'booked'
                                              and a.allocation_ms <= $2::bigint - $3::bigint and a.deallocation_ms > $2::bigint)
-         and coalesce((select max(r.stop_ms) from recordings r where r.patient_id = p.id), 0) < $2::bigint - $3::bigint
+         and coalesce(last.stop_ms, 0) < $2::bigint - $3::bigint
        order by p.patient_code`,
       [physician, now, DAY_MS],
     );

@@ -54,6 +54,9 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
 
+  const commentById = async (id: number) =>
+    (await db.query<CommentRow>(`select ${COMMENT_COLUMNS} from patient_comments c join users u on u.id = c.user_id where c.id = $1`, [id]))[0]!;
+
   const commentsOf = (patientId: number) =>
     db.query<CommentRow>(
       `select ${COMMENT_COLUMNS} from patient_comments c join users u on u.id = c.user_id
@@ -78,8 +81,7 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
       const patient = await visiblePatient(db, user, request.body.user_id);
       const comment = checkComment(request.body.comment);
       const [row] = await db.query<{ id: number }>('insert into patient_comments (patient_id, user_id, comment) values ($1, $2, $3) returning id', [patient.id, user.id, comment]);
-      const [created] = await db.query<CommentRow>(`select ${COMMENT_COLUMNS} from patient_comments c join users u on u.id = c.user_id where c.id = $1`, [row!.id]);
-      return { code: 'comment_added', message: 'Comment added successfully', data: { comment: created } };
+      return { code: 'comment_added', message: 'Comment added successfully', data: { comment: await commentById(row!.id) } };
     },
   );
 
@@ -110,8 +112,7 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
       // updated_date is the version the client edited: a later change by another session wins.
       if (updated_date !== undefined && updated_date !== row.updated_date) throw new ApiError(409, 'stale_comment', NOTE_MESSAGES.stale);
       await db.query('update patient_comments set comment = $1, updated_date = now() where id = $2', [comment, id]);
-      const [updated] = await db.query<CommentRow>(`select ${COMMENT_COLUMNS} from patient_comments c join users u on u.id = c.user_id where c.id = $1`, [id]);
-      return { code: 'comment_updated', message: 'Comment updated.', data: { comment: updated } };
+      return { code: 'comment_updated', message: 'Comment updated.', data: { comment: await commentById(id) } };
     },
   );
 
