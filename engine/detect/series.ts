@@ -46,6 +46,24 @@ export interface DetectedEvent {
   baseline?: number;
   nadir?: number;
   amplitude?: number;
+  /** Apneas: obstructive or central from effort channels where present, else unclassified. */
+  apneaType?: 'obstructive' | 'central' | 'mixed' | 'unclassified';
+  /** Hypopneas scored on the breathing signal alone, without oximetry (labelled as such). */
+  flowOnly?: boolean;
+  /** Why the event was scored: the measured drop, its length and the associated desaturation. */
+  reason?: EventReason;
+}
+
+/** What a detector measured when it scored an event. */
+export interface EventReason {
+  /** Breathing amplitude drop from baseline, % (apnea, hypopnea). */
+  dropPct?: number;
+  /** Length of the event, s. */
+  durationS: number;
+  /** Associated desaturation, % points from baseline (hypopnea with SpO2; desaturation itself). */
+  desaturationPct?: number;
+  /** The rule applied, e.g. 'AASM apnea ≥90 % ≥10 s', 'AASM hypopnea ≥30 % ≥10 s + 3 % desaturation', 'flow-only hypopnea ≥30 % ≥10 s'. */
+  rule: string;
 }
 
 /** Median of the finite values of a[from, to); NaN when none. Sorts a copy: callers keep windows small. */
