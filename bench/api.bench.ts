@@ -99,9 +99,9 @@ export async function main(): Promise<Record<string, number>> {
   return results;
 }
 
-/** Imports the ResMed BRP+EVE pair of ../shared/data/real; returns ms. */
+/** Imports the ResMed BRP+EVE pair of tests/fixtures/real; returns ms. */
 async function importResmed(db: Awaited<ReturnType<typeof openPglite>>, patientId: number): Promise<number> {
-  const dir = new URL('../../shared/data/real/', import.meta.url);
+  const dir = new URL('../tests/fixtures/real/', import.meta.url);
   const files = ['snore_resmed_20250808_010210_BRP.edf', 'snore_resmed_20250808_010203_EVE.edf'].map((f) => new URL(f, dir).pathname);
   const t = performance.now();
   await importFiles(db, { patientId, deviceId: null, createdBy: null, paths: files, timezone: 'UTC' });

@@ -48,7 +48,7 @@ export async function main() {
     rows.push({ night: `${spec.profile} (radar)`, respiratory_truth: r.truth, respiratory_found: r.found, respiratory_hits: r.hits, desat_truth: d.truth, desat_found: d.found, desat_hits: d.hits, AHI: a.kpis.ahi ?? '—', ODI: a.kpis.odi ?? '—' });
   }
 
-  const dir = new URL('../../shared/data/real/', import.meta.url);
+  const dir = new URL('../tests/fixtures/real/', import.meta.url);
   const files = ['snore_resmed_20250808_010210_BRP.edf', 'snore_resmed_20250808_010203_EVE.edf', 'snore_resmed_20250808_010210_SA2.edf'].map((f) => ({ name: f, bytes: new Uint8Array(readFileSync(new URL(f, dir))) }));
   const resmed = nightFromFiles(files, { timezone: 'UTC' });
   const flow = series(resmed.channels.find((c) => c.code === 'NC_PSG')!);

@@ -7,7 +7,7 @@ import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type 
 // a physician imports a real ResMed night, an annotator annotates it with the mouse and
 // the keyboard, the physician sees the result.
 
-const REAL = path.resolve('../shared/data/real');
+const REAL = path.resolve('tests/fixtures/real');
 let server: AppServer;
 let browser: Browser;
 let patientUrl = '';

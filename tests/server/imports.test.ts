@@ -5,7 +5,7 @@ import { decodeWire } from '../../server/recordings/wire';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 import { multipartBody } from './multipart';
 
-const REAL = new URL('../../../shared/data/real/', import.meta.url);
+const REAL = new URL('../fixtures/real/', import.meta.url);
 const real = (name: string) => new Uint8Array(readFileSync(new URL(name, REAL)));
 const BRP = 'snore_resmed_20250808_010210_BRP.edf';
 const EVE = 'snore_resmed_20250808_010203_EVE.edf';

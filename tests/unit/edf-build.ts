@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REAL_DIR = fileURLToPath(new URL('../../../shared/data/real/', import.meta.url));
+export const REAL_DIR = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
 export const BRP = 'snore_resmed_20250808_010210_BRP.edf';
 export const EVE = 'snore_resmed_20250808_010203_EVE.edf';
 export const SA2 = 'snore_resmed_20250808_010210_SA2.edf';

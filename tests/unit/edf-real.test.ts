@@ -5,7 +5,7 @@ import { BRP, EVE, HMC, PLD, PSG, SA2, real } from './edf-build';
 
 const MIN = 60_000;
 
-describe('real recordings (../shared/data/real, read in place)', () => {
+describe('real recordings (tests/fixtures/real, copied from ../shared/data/real)', () => {
   it('ResMed BRP: plain EDF, 08.08.25 01:02:10, 388 × 60 s, Flow/Press at 25 Hz, Crc16 at 1/60 Hz', () => {
     const edf = readEdf(real(BRP), BRP);
     expect(edf.variant).toBe('EDF');
