@@ -1,0 +1,75 @@
+/**
+ * Device-scored events: which files carry them, which vendor wrote them, and each vendor's
+ * time convention. One table, so a new device is one row (and one test) here.
+ *
+ * ResMed's EVE files write an event's annotation at the END of the event (the onset field
+ * is when the device finished scoring it), with the event's length as the duration. EDF+
+ * itself (PSG scoring, EDFbrowser, Noxturnal exports) puts the onset at the start.
+ */
+import type { NightEvent } from './model';
+
+/** What a scored event is, read from its text. */
+export type ScoredKind = 'obstructive_apnea' | 'central_apnea' | 'mixed_apnea' | 'apnea' | 'hypopnea' | 'desaturation' | 'arousal' | 'rera';
+
+export interface VendorConvention {
+  /** Stable id stored with each device event ('resmed', 'edf+'). */
+  vendor: string;
+  /** True when a file (by name and EDF header fields) was written by this vendor. */
+  matches(file: { fileName: string; recording?: string; patient?: string }): boolean;
+  /** The event's real span, from the annotation's onset and duration as written in the file. */
+  span(written: { onsetMs: number; durationMs: number }): { onsetMs: number; durationMs: number };
+}
+
+/** Vendors in match order; the last one matches every file. */
+export const VENDORS: readonly VendorConvention[] = [
+  {
+    vendor: 'resmed',
+    // AirSense/AirCurve SD cards: DATALOG/<date>/<yyyymmdd_hhmmss>_EVE.edf, header "SRN=… MID=… VID=…".
+    matches: ({ fileName, recording = '' }) => /_EVE\.edf$/i.test(fileName) || /\bSRN=\d+\b.*\bMID=\d+/.test(recording),
+    span: ({ onsetMs, durationMs }) => ({ onsetMs: onsetMs - durationMs, durationMs }),
+  },
+  {
+    vendor: 'edf+',
+    matches: () => true,
+    span: ({ onsetMs, durationMs }) => ({ onsetMs, durationMs }),
+  },
+];
+
+/** The convention of a file. */
+export function vendorOf(file: { fileName: string; recording?: string; patient?: string }): VendorConvention {
+  return VENDORS.find((v) => v.matches(file))!;
+}
+
+const KINDS: ReadonlyArray<[RegExp, ScoredKind]> = [
+  [/^obstructive\s*apn(o)?ea$/i, 'obstructive_apnea'],
+  [/^central\s*apn(o)?ea$/i, 'central_apnea'],
+  [/^mixed\s*apn(o)?ea$/i, 'mixed_apnea'],
+  [/^(apn(o)?ea|unclassified\s*apn(o)?ea|apn(o)?ea\s*unclassified)$/i, 'apnea'],
+  [/^hypop(n)?(o)?ea$/i, 'hypopnea'],
+  [/^(obstructive|central)\s*hypopn(o)?ea$/i, 'hypopnea'],
+  [/^(oxygen\s*)?desaturation$/i, 'desaturation'],
+  [/^arousal/i, 'arousal'],
+  [/^rera$/i, 'rera'],
+];
+
+/** The kind of a scored event from its text, or null for anything else ('Recording starts', stages …). */
+export function scoredKind(text: string): ScoredKind | null {
+  const t = text.trim();
+  for (const [re, kind] of KINDS) if (re.test(t)) return kind;
+  return null;
+}
+
+/** True for apneas and hypopneas: the events AHI counts. */
+export const isRespiratory = (k: ScoredKind | null) => k !== null && k !== 'desaturation' && k !== 'arousal' && k !== 'rera';
+
+/** A file's scored events in real time under its vendor's convention; other annotations are left out. */
+export function deviceEvents(file: { fileName: string; recording?: string; patient?: string }, events: readonly NightEvent[]): Array<NightEvent & { kind: ScoredKind; vendor: string }> {
+  const v = vendorOf(file);
+  const out: Array<NightEvent & { kind: ScoredKind; vendor: string }> = [];
+  for (const e of events) {
+    const kind = scoredKind(e.text);
+    if (!kind) continue;
+    out.push({ ...e, ...v.span(e), kind, vendor: v.vendor });
+  }
+  return out;
+}
