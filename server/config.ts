@@ -9,8 +9,10 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   production: boolean;
-  /** Seed the demo clinic on first start (default on; SEED_DEMO=0 turns it off). */
+  /** Seed the demo clinic on first start (default on outside production; SEED_DEMO=0 turns it off, SEED_DEMO=1 turns it on in production). */
   seedDemo: boolean;
+  /** SEED_DEMO=1 was given explicitly: the operator wants the demo clinic, even in production. */
+  demoRequested: boolean;
   /** Simulate the demo patients' nights on first start (default on; SEED_NIGHTS=0 turns it off). */
   seedNights: boolean;
   /** Built SPA to serve; absent in API-only tests. */
@@ -23,16 +25,21 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${env.PORT}".`);
   }
+  const production = env.NODE_ENV === 'production';
+  // Production never gets the demo clinic (published password) unless SEED_DEMO=1 asks for it.
+  const seedDemo = production ? env.SEED_DEMO === '1' : env.SEED_DEMO !== '0';
   return {
     port,
-    host: env.HOST || '0.0.0.0',
+    // Loopback unless told otherwise: a default install is not reachable from the network.
+    host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || null,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM || 'Nocturne <no-reply@nocturne.local>',
-    production: env.NODE_ENV === 'production',
-    seedDemo: env.SEED_DEMO !== '0',
-    seedNights: env.SEED_DEMO !== '0' && env.SEED_NIGHTS !== '0',
+    production,
+    seedDemo,
+    demoRequested: env.SEED_DEMO === '1',
+    seedNights: seedDemo && env.SEED_NIGHTS !== '0',
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
   };
 }

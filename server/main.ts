@@ -43,8 +43,10 @@ async function main(): Promise<void> {
   if (config.seedDemo) {
     console.log(`Sign in as ${DEMO_ACCOUNTS.physician} (or ${DEMO_ACCOUNTS.annotator}, ${DEMO_ACCOUNTS.admin}, ${DEMO_ACCOUNTS.secondary}) with password "${DEMO_PASSWORD}".`);
   }
-  if (!config.smtpUrl) {
-    console.log(`One-time codes are printed here and readable at http://localhost:${port}/api/v1/dev/outbox?email=<address> (no SMTP_URL set).`);
+  if (!config.smtpUrl && !config.production) {
+    console.log(`One-time codes are printed here and readable at http://localhost:${port}/api/v1/dev/outbox?email=<address> from this machine only (no SMTP_URL set).`);
+  } else if (!config.smtpUrl) {
+    console.log('No SMTP_URL set: mail is kept in the mail_outbox table only; set SMTP_URL so users receive their codes.');
   }
 
 }

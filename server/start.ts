@@ -7,7 +7,8 @@ import type { Db } from './db/adapter';
 import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
-import { seedDemo, seedDemoDevices, seedDemoNights } from './db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedDemoDevices, seedDemoNights } from './db/seed';
+import { verifyPassword } from './auth/passwords';
 import { outboxMailer, smtpMailer } from './services/mail';
 import { pruneRateLimits } from './services/rate-limit';
 
@@ -64,6 +65,17 @@ export async function openDatabase(config: Config): Promise<{ db: Db; release: (
   }
 }
 
+/** Active demo accounts that still sign in with the password printed in the README. */
+export async function demoAccountsWithPublishedPassword(db: Db): Promise<string[]> {
+  const rows = await db.query<{ email: string; password_hash: string }>(
+    `select email, password_hash from users where email = any($1::text[]) and status = 'active' order by email`,
+    [Object.values(DEMO_ACCOUNTS)],
+  );
+  const open: string[] = [];
+  for (const r of rows) if (await verifyPassword(DEMO_PASSWORD, r.password_hash)) open.push(r.email);
+  return open;
+}
+
 export interface Running {
   app: FastifyInstance;
   db: Db;
@@ -89,7 +101,15 @@ export async function prepare(
   if (config.seedDemo) await seedDemoDevices(db);
   const nights = config.seedNights ? await seedDemoNights(db, log) : 0;
   await pruneRateLimits(db);
-  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(db);
+  if (config.production && !config.demoRequested) {
+    const open = await demoAccountsWithPublishedPassword(db);
+    if (open.length) {
+      throw new StartupError(
+        `Demo account${open.length === 1 ? '' : 's'} ${open.join(', ')} still ha${open.length === 1 ? 's' : 've'} the published password. Disable ${open.length === 1 ? 'it' : 'them'} or change the password before running in production (or set SEED_DEMO=1 for a demo installation).`,
+      );
+    }
+  }
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(db, undefined, !config.production);
   const app = await buildApp({ db, config, mailer });
   return {
     app,

@@ -1,10 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { normaliseEmail } from '../auth/users';
+import { ApiError } from '../errors';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** True when the request came from this machine (the TCP peer, not a forwarded header). */
+export const fromLoopback = (address: string | undefined) => address !== undefined && LOOPBACK.has(address);
 
 /**
  * GET /dev/outbox?email=…: the messages the outbox mailer kept, newest first. Registered
- * only without SMTP and outside production, so a new user and the tests can sign in.
+ * only without SMTP and outside production, so a new user and the tests can sign in; it
+ * answers only requests from this machine (anyone else gets 404, as if it did not exist),
+ * since it hands out every account's sign-in and reset codes.
  */
 export function devRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Querystring: { email: string } }>(
@@ -19,6 +27,7 @@ export function devRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
+      if (!fromLoopback(request.socket.remoteAddress)) throw new ApiError(404, 'not_found', 'No such endpoint: GET /api/v1/dev/outbox');
       const rows = await ctx.db.query<{ id: number; to_email: string; subject: string; body: string; code: string | null; created_at: Date }>(
         `select id, to_email, subject, body, code, created_at from mail_outbox where to_email = $1 order by id desc limit 50`,
         [normaliseEmail(request.query.email)],

@@ -25,8 +25,11 @@ export function smtpMailer(url: string, from: string): Mailer {
   };
 }
 
-/** Keeps messages in the mail_outbox table and prints them: for machines without SMTP. */
-export function outboxMailer(db: Queryable, print: (line: string) => void = console.log): Mailer {
+/**
+ * Keeps messages in the mail_outbox table and prints them: for machines without SMTP.
+ * With showCodes false (production) the printed line never carries the one-time code.
+ */
+export function outboxMailer(db: Queryable, print: (line: string) => void = (line) => console.log(line), showCodes = true): Mailer {
   return {
     kind: 'outbox',
     async send(mail) {
@@ -36,7 +39,7 @@ export function outboxMailer(db: Queryable, print: (line: string) => void = cons
         mail.text,
         mail.code ?? null,
       ]);
-      print(`[mail] to ${mail.to}: ${mail.subject}${mail.code ? ` (code ${mail.code})` : ''}`);
+      print(`[mail] to ${mail.to}: ${mail.subject}${mail.code && showCodes ? ` (code ${mail.code})` : ''}`);
     },
   };
 }
