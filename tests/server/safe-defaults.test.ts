@@ -41,7 +41,7 @@ describe('dev outbox', () => {
   });
 
   it('does not exist in production or when mail is configured', async () => {
-    for (const env of [{ NODE_ENV: 'production' }, { SMTP_URL: 'smtp://127.0.0.1:1' }]) {
+    for (const env of [{ NODE_ENV: 'production' }, { SMTP_URL: 'smtp://127.0.0.1:1' }] as Record<string, string>[]) {
       const s = await start(env);
       const res = await s.call('GET', `/dev/outbox?email=${DEMO_ACCOUNTS.physician}`);
       expect(res.statusCode).toBe(404);
