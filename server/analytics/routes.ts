@@ -167,6 +167,8 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const user = currentUser(request);
       if (user.is_annotator) throw forbidden('Annotators cannot change analytics settings.');
+      // The practice's settings belong to its physician: secondary and tertiary users (and admins) read them only.
+      if (user.role !== 'physician' || user.physician_id !== null || user.is_secondary_user || user.is_ternary_user) throw forbidden('Only the practice physician can change analytics settings.');
       const physicianId = user.physician_id ?? user.id;
       const current = await analyticsSettings(db, physicianId);
       const next = { desaturationRule: request.body.desaturation_rule ?? current.desaturationRule, riiDivisor: request.body.rii_divisor ?? current.riiDivisor };

@@ -98,7 +98,13 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
       const b = request.body;
       if (!b.device_master_id && !b.device_id) throw new ApiError(400, 'validation_failed', 'Please select a device');
       const patient = await visiblePatient(db, user, b.patient_id);
-      const [device] = await db.query<DeviceRow>('select device_master_id, device_id from devices where device_master_id = $1 or device_id = $2', [b.device_master_id ?? 0, b.device_id ?? '']);
+      // Only the practice's own devices: another practice's device is as unknown as a missing one (same 404).
+      const [device] = await db.query<DeviceRow>(
+        `select d.device_master_id, d.device_id from devices d
+         where (d.device_master_id = $1 or d.device_id = $2)
+           and (d.physician_id = $3 or exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $3))`,
+        [b.device_master_id ?? 0, b.device_id ?? '', patient.physician_id],
+      );
       if (!device) throw notFound('Device');
       if (!(b.deallocation_date > b.allocation_date)) throw new ApiError(400, 'validation_failed', 'The return date must be after the allocation date.');
       const [row] = await db.query<{ id: number }>(

@@ -22,7 +22,10 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
     '/analytics/patient/export-edf',
     { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id', 'recording_id'], properties: { patient_id: id, recording_id: id } } } },
     async (request, reply) => {
-      const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id);
+      const user = currentUser(request);
+      // A whole night as EDF+ is a data download, which annotators may not make.
+      if (user.is_annotator) throw forbidden('Annotators cannot download recordings.');
+      const { patient, recording } = await visibleRecording(ctx.db, user, request.query.patient_id, request.query.recording_id);
       const night = await loadNight(ctx.db, recording);
       const annotations = annotationEvents(await nightAnnotations(ctx.db, recording.id));
       const bytes = writeEdfPlus({ ...night, events: [...night.events, ...annotations].sort((a, b) => a.onsetMs - b.onsetMs) });

@@ -1,0 +1,234 @@
+/**
+ * The access matrix: every API route × every role, one row per route (issue 13 point 2).
+ * tests/server/access-matrix.test.ts calls each route as each role with real ids of the demo
+ * practice (the "right" practice for its members, the "wrong" one for the other practice's
+ * physician and the admin) and compares the status with this table. A registered route
+ * without a row fails the test, so a new route cannot ship unchecked.
+ *
+ * To add a route: add one `row('METHOD /api/v1/path', policy, (f) => request)` below, with
+ * the policy saying what each role gets. Requests may use fresh objects (`f.fresh.comment()`…)
+ * when the call changes or deletes what it touches.
+ */
+
+/** Who calls. All but otherPhysician, admin and anonymous belong to the demo practice. */
+import { NEW_PATIENT_VITALS } from '../../server/db/seed';
+
+export const ROLES = ['anonymous', 'otherPhysician', 'admin', 'annotator', 'paid', 'tertiary', 'secondary', 'physician'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles that belong to the practice whose ids the requests carry. */
+export const MEMBERS: readonly Role[] = ['annotator', 'paid', 'tertiary', 'secondary', 'physician'];
+
+/**
+ * What a role gets: 'ok' any 2xx; 'deny' 403 or 404 (404 where the object's existence must
+ * not be told); 'unauth' 401; or one exact status for routes whose answer does not depend on the caller.
+ */
+export type Expect = 'ok' | 'deny' | 'unauth' | number;
+export type Policy = Record<Role, Expect>;
+
+/** Real ids of the demo practice (and one object of the other practice), made by the test. */
+export interface Fixture {
+  patientId: number;
+  /** A second patient whose status and devices calls may change. */
+  spareId: number;
+  recordingId: number;
+  /** The recording's night key (Unix seconds of its evening) and date. */
+  night: number;
+  nightDate: string;
+  deviceId: string;
+  deviceMasterId: number;
+  /** A device of the other practice. */
+  foreignDeviceId: string;
+  foreignDeviceMasterId: number;
+  notificationId: number;
+  /** Start of the recording (ms). */
+  startMs: number;
+  /** Distinct per call, for calls that book date ranges. */
+  seq(): number;
+  fresh: {
+    comment(): Promise<number>;
+    annotation(): Promise<{ id: number; version: number }>;
+    label(): Promise<number>;
+    checkup(): Promise<number>;
+    deployRequest(): Promise<number>;
+    resetPasswordBody(): Promise<Record<string, unknown>>;
+  };
+}
+
+export interface Request {
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Row {
+  /** "METHOD /api/v1/path" exactly as Fastify registered it. */
+  route: string;
+  policy: Policy;
+  request(f: Fixture): Request | Promise<Request>;
+  /** The body of an allowed answer may name the practice's data to non-members (admin's request queue). */
+  showsPracticeToNonMembers?: boolean;
+}
+
+const base = (over: Partial<Policy>): Policy => ({
+  anonymous: 'unauth',
+  otherPhysician: 'ok',
+  admin: 'ok',
+  annotator: 'ok',
+  paid: 'ok',
+  tertiary: 'ok',
+  secondary: 'ok',
+  physician: 'ok',
+  ...over,
+});
+/** Same answer for everyone: public routes. */
+const same = (status: Expect): Policy => ({ anonymous: status, otherPhysician: status, admin: status, annotator: status, paid: status, tertiary: status, secondary: status, physician: status });
+
+/** Any signed-in user; each sees only their own practice's data. */
+const SIGNED_IN = base({});
+/** The practice's patients, read: members only. */
+const PRACTICE_READ = base({ otherPhysician: 'deny', admin: 'deny' });
+/** The practice's patients, changed: members but not annotators. */
+const PRACTICE_WRITE = base({ otherPhysician: 'deny', admin: 'deny', annotator: 'deny' });
+/** Downloads of recorded data: members but not annotators. */
+const DATA_DOWNLOAD = PRACTICE_WRITE;
+/** Annotation work: members including annotators. */
+const ANNOTATE = PRACTICE_READ;
+/** Comments are changed by their author only (the physician made the fixtures). */
+const AUTHOR_ONLY = base({ otherPhysician: 'deny', admin: 'deny', annotator: 'deny', paid: 'deny', tertiary: 'deny', secondary: 'deny' });
+/** Settings of the caller's practice: its physician only (not secondary, tertiary or other members); the other practice's physician changes their own. */
+const PRACTICE_OWNER = base({ admin: 'deny', annotator: 'deny', paid: 'deny', tertiary: 'deny', secondary: 'deny' });
+/** Not part of a paid membership (spec 2 §1). */
+const NON_PAID_READ = base({ otherPhysician: 'deny', admin: 'deny', paid: 'deny' });
+/** Dashboard and device screens: physicians' own lists, not annotators or admins. */
+const PHYSICIAN_SCREEN = base({ annotator: 'deny', admin: 'deny' });
+const ADMIN_ONLY = base({ otherPhysician: 'deny', annotator: 'deny', paid: 'deny', tertiary: 'deny', secondary: 'deny', physician: 'deny' });
+
+const row = (route: string, policy: Policy, request: Row['request'], extra: Partial<Row> = {}): Row => ({ route, policy, request, ...extra });
+const A = '/api/v1';
+const VITALS = JSON.stringify(NEW_PATIENT_VITALS);
+
+const DAY = 86_400_000;
+/** A far-future fortnight, distinct per call, so bookings by several roles do not collide. */
+let ranges = 0;
+const futureRange = (_f: Fixture) => {
+  const from = Math.floor(Date.now() / DAY) * DAY + (20 + ++ranges * 6) * DAY;
+  return { from, to: from + 5 * DAY };
+};
+
+export const ACCESS_MATRIX: Row[] = [
+  // Sign-in and accounts: public, answers do not depend on who asks.
+  row(`POST ${A}/login`, same(401), (f) => ({ url: '/login', body: { email: `nobody${f.seq()}@nowhere.test`, password: 'wrong-password' } })),
+  row(`POST ${A}/verify-otp`, same(401), (f) => ({ url: '/verify-otp', body: { email: `nobody${f.seq()}@nowhere.test`, otp: '123456' } })),
+  row(`POST ${A}/forgot-password`, same(200), (f) => ({ url: '/forgot-password', body: { email: `nobody${f.seq()}@nowhere.test` } })),
+  row(`POST ${A}/forgot-password-verify-otp`, same(401), (f) => ({ url: '/forgot-password-verify-otp', body: { email: `nobody${f.seq()}@nowhere.test`, otp: '123456' } })),
+  row(`PATCH ${A}/reset-password`, same(200), async (f) => ({ url: '/reset-password', body: await f.fresh.resetPasswordBody() })),
+  row(`GET ${A}/countries`, same(200), () => ({ url: '/countries' })),
+  row(`POST ${A}/signup`, same('ok'), (f) => ({ url: '/signup', body: { first_name: 'New', last_name: 'User', email: `new${f.seq()}@signup.test`, password: 'a-long-password-1', country: 'Switzerland', organisation_name: '' } })),
+  row(`GET ${A}/dev/outbox`, same(200), () => ({ url: '/dev/outbox?email=nobody@nowhere.test' })),
+  // Signed night links: the signature is the credential, a bad one is refused for everyone.
+  row(`GET ${A}/s3/analytics/night-file/:id`, same(403), (f) => ({ url: `/s3/analytics/night-file/${f.recordingId}?exp=${Date.now() + 60_000}&sig=forged` })),
+
+  row(`GET ${A}/logout`, SIGNED_IN, () => ({ url: '/logout' })),
+  row(`GET ${A}/user`, SIGNED_IN, () => ({ url: '/user' })),
+  row(`GET ${A}/physician/preferences`, SIGNED_IN, () => ({ url: '/physician/preferences' })),
+  row(`POST ${A}/patient/update-kpi-preferences`, SIGNED_IN, () => ({ url: '/patient/update-kpi-preferences', body: { new_sorted_array_kpis: { SPO2: true } } })),
+  row(`POST ${A}/patient/update-trendview-kpi-preference`, SIGNED_IN, () => ({ url: '/patient/update-trendview-kpi-preference', body: { new_sorted_array_trendview_kpis: { SPO2: true } } })),
+  row(`POST ${A}/physician/update-analytics-settings`, PRACTICE_OWNER, () => ({ url: '/physician/update-analytics-settings', body: { desaturation_rule: 3 } })),
+  row(`GET ${A}/recordings/label-map`, SIGNED_IN, () => ({ url: '/recordings/label-map' })),
+  row(`POST ${A}/recordings/label-map`, base({ annotator: 'deny' }), () => ({ url: '/recordings/label-map', body: { label_map: {} } })),
+
+  // Patient list and patient administration.
+  row(`GET ${A}/physician/patients`, SIGNED_IN, () => ({ url: '/physician/patients' })),
+  row(`GET ${A}/physician/patients/unseen-recordings`, SIGNED_IN, () => ({ url: '/physician/patients/unseen-recordings' })),
+  row(`GET ${A}/patient/generate-code`, SIGNED_IN, () => ({ url: '/patient/generate-code' })),
+  row(`POST ${A}/patient/get-disease-list`, SIGNED_IN, () => ({ url: '/patient/get-disease-list', body: {} })),
+  row(`POST ${A}/physician/new-patient`, base({ annotator: 'deny', admin: 'deny' }), (f) => ({
+    url: '/physician/new-patient',
+    body: { patient_code: `MX${f.seq()}`, first_name: 'Matrix', last_name: 'Patient', gender: 'F', date_of_birth: '1970', height: '170', weight: '70', diseaseIds: '2', vital_parameters: VITALS, country: 'Switzerland' },
+  })),
+  row(`POST ${A}/physician/update-patient-info`, PRACTICE_WRITE, (f) => ({ url: '/physician/update-patient-info', body: { patient_id: f.patientId, weight: 71 } })),
+  row(`POST ${A}/physician/update-patient-details/id=:id`, PRACTICE_WRITE, (f) => ({ url: `/physician/update-patient-details/id=${f.patientId}`, body: { weight: 71 } })),
+  row(`POST ${A}/physician/update-patient-status`, PRACTICE_WRITE, (f) => ({ url: '/physician/update-patient-status', body: { patient_id: f.spareId, active_flag: true } })),
+  row(`POST ${A}/physician/reset-patient-password`, PRACTICE_WRITE, (f) => ({ url: '/physician/reset-patient-password', body: { patient_id: f.patientId, password: '0123456789abcdef0123456789abcdef' } })),
+  row(`POST ${A}/patient/disease-operation`, PRACTICE_WRITE, (f) => ({ url: '/patient/disease-operation', body: { patient_id: f.patientId, type: 'update', disease_id: 2 } })),
+  row(`GET ${A}/patient/details`, PRACTICE_READ, (f) => ({ url: `/patient/details?patient_id=${f.patientId}` })),
+  // Without files every caller allowed past the access check gets 400 (the patient is named inside the upload).
+  row(`POST ${A}/patient/upload-recording`, { ...same(400), anonymous: 'unauth', annotator: 'deny' }, () => ({ url: '/patient/upload-recording', body: {} })),
+
+  // Comments and check-ups.
+  row(`POST ${A}/patient/get-comment`, PRACTICE_READ, (f) => ({ url: '/patient/get-comment', body: { id: f.patientId } })),
+  row(`POST ${A}/patient/add-comment`, PRACTICE_WRITE, (f) => ({ url: '/patient/add-comment', body: { user_id: f.patientId, comment: 'Matrix comment' } })),
+  row(`POST ${A}/patient/update-comment`, AUTHOR_ONLY, async (f) => ({ url: '/patient/update-comment', body: { user_id: f.patientId, id: await f.fresh.comment(), comment: 'Edited' } })),
+  row(`POST ${A}/patient/delete-comment`, AUTHOR_ONLY, async (f) => ({ url: '/patient/delete-comment', body: { user_id: f.patientId, id: await f.fresh.comment() } })),
+  row(`POST ${A}/patient/get-checkup-list`, PRACTICE_READ, (f) => ({ url: '/patient/get-checkup-list', body: { patient_id: f.patientId } })),
+  row(`POST ${A}/patient/add-checkup`, PRACTICE_WRITE, (f) => ({
+    url: '/patient/add-checkup',
+    body: { patient_id: f.patientId, checkup_date: new Date(Date.now() + (30 + f.seq()) * DAY).toISOString().slice(0, 10) },
+  })),
+  row(`POST ${A}/patient/mark-as-complete`, PRACTICE_WRITE, async (f) => ({ url: '/patient/mark-as-complete', body: { patient_id: f.patientId, checkup_date_id: await f.fresh.checkup() } })),
+
+  // Nights, series and downloads.
+  row(`GET ${A}/patient/available-nights`, PRACTICE_READ, (f) => ({ url: `/patient/available-nights?patient_id=${f.patientId}` })),
+  row(`GET ${A}/analytics/patient/channel-data`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/channel-data?patient_id=${f.patientId}&recording_id=${f.recordingId}&code=SPO2` })),
+  row(`GET ${A}/analytics/patient/type=:type`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/type=SPO2?patient_id=${f.patientId}&recording_date=${f.night}` })),
+  row(`GET ${A}/analytics/patient-trendview/type=:type`, PRACTICE_READ, (f) => ({ url: `/analytics/patient-trendview/type=SPO2?patient_id=${f.patientId}&device_start_time=${f.night - 86_400 * 7}&device_stop_time=${f.night + 86_400}` })),
+  row(`GET ${A}/s3/analytics/patient`, PRACTICE_READ, (f) => ({ url: `/s3/analytics/patient?patient_id=${f.patientId}&recording_date=${f.nightDate.replaceAll('-', '')}` })),
+  row(`GET ${A}/s3/analytics/patient/range`, PRACTICE_READ, (f) => ({ url: `/s3/analytics/patient/range?patient_id=${f.patientId}&start_date=${f.nightDate.replaceAll('-', '')}&end_date=${f.nightDate.replaceAll('-', '')}` })),
+  row(`GET ${A}/analytics/patient/export-edf`, DATA_DOWNLOAD, (f) => ({ url: `/analytics/patient/export-edf?patient_id=${f.patientId}&recording_id=${f.recordingId}` })),
+  row(`GET ${A}/analytics/patient/data-points`, DATA_DOWNLOAD, (f) => ({ url: `/analytics/patient/data-points?patient_id=${f.patientId}&recording_id=${f.recordingId}&code=SPO2` })),
+  row(`GET ${A}/analytics/patient/annotations-csv`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/annotations-csv?patient_id=${f.patientId}&recording_id=${f.recordingId}` })),
+  row(`GET ${A}/analytics/patient/actigraph`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/actigraph?patient_id=${f.patientId}&start_date=${f.nightDate}&end_date=${f.nightDate}` })),
+
+  // Analytics.
+  row(`POST ${A}/analytics/patient/all-kpi-summary`, PRACTICE_READ, (f) => ({ url: '/analytics/patient/all-kpi-summary', body: { patient_id: f.patientId, night: f.night } })),
+  row(`GET ${A}/analytics/patient/summary/kpi=:kpi`, NON_PAID_READ, (f) => ({ url: `/analytics/patient/summary/kpi=AHI?patient_id=${f.patientId}&night=${f.night}` })),
+  row(`GET ${A}/patient/rii_odi_value`, PRACTICE_READ, (f) => ({ url: `/patient/rii_odi_value?patient_id=${f.patientId}&night=${f.night}` })),
+  row(`POST ${A}/analytics/patient/generate-system-annotations`, NON_PAID_READ, (f) => ({ url: '/analytics/patient/generate-system-annotations', body: { patient_id: f.patientId, night: f.night, type: 'desaturation' } })),
+
+  // Annotations and categories.
+  row(`POST ${A}/analytics/patient/get-annotations`, ANNOTATE, (f) => ({ url: '/analytics/patient/get-annotations', body: { patient_id: f.patientId, night: f.night } })),
+  row(`POST ${A}/analytics/patient/new-annotations`, ANNOTATE, (f) => ({ url: '/analytics/patient/new-annotations', body: { patient_id: f.patientId, night: f.night, kpi: 'SPO2', start_time: f.startMs + 3_600_000 + f.seq() * 60_000, duration: '20', label: 1 } })),
+  row(`POST ${A}/analytics/patient/update-annotations`, ANNOTATE, async (f) => {
+    const a = await f.fresh.annotation();
+    return { url: '/analytics/patient/update-annotations', body: { annotation_map_id: a.id, version: a.version, comment: 'checked' } };
+  }),
+  row(`POST ${A}/analytics/patient/delete-annotations`, ANNOTATE, async (f) => ({ url: '/analytics/patient/delete-annotations', body: { ids: [(await f.fresh.annotation()).id] } })),
+  row(`POST ${A}/patient/get-label-list`, ANNOTATE, (f) => ({ url: '/patient/get-label-list', body: { patient_id: f.patientId } })),
+  row(`POST ${A}/patient/add-label`, ANNOTATE, async (f) => {
+    // Frees a slot first (a patient has at most 12 categories).
+    await f.fresh.label();
+    const n = f.seq();
+    return { url: '/patient/add-label', body: { patient_id: f.patientId, label: `Added ${n}`, color_code: `#0${(n % 10).toString()}${(n * 7 % 100).toString().padStart(2, '0')}F0` } };
+  }),
+  row(`POST ${A}/patient/update-label`, ANNOTATE, async (f) => ({ url: '/patient/update-label', body: { label_id: await f.fresh.label(), label: `Renamed ${f.seq()}`, color_code: '#123456' } })),
+  row(`POST ${A}/patient/delete-label`, ANNOTATE, async (f) => ({ url: '/patient/delete-label', body: { label_id: await f.fresh.label() } })),
+
+  // Dashboard and notifications.
+  row(`GET ${A}/physician/widgets`, PHYSICIAN_SCREEN, () => ({ url: '/physician/widgets' })),
+  row(`POST ${A}/physician/generate-notifications`, PHYSICIAN_SCREEN, () => ({ url: '/physician/generate-notifications', body: {} })),
+  row(`GET ${A}/physician/get-notifications`, PHYSICIAN_SCREEN, () => ({ url: '/physician/get-notifications' })),
+  row(`POST ${A}/physician/update-notification/id=:id`, base({ otherPhysician: 'deny', admin: 'deny', annotator: 'deny' }), (f) => ({ url: `/physician/update-notification/id=${f.notificationId}`, body: {} })),
+  row(`GET ${A}/physician/deallocation-notifications`, PHYSICIAN_SCREEN, () => ({ url: '/physician/deallocation-notifications' })),
+
+  // Devices.
+  row(`GET ${A}/physician/available-devices`, SIGNED_IN, (f) => {
+    const r = futureRange(f);
+    return { url: `/physician/available-devices?allocation_time=${r.from}&deallocation_time=${r.to}` };
+  }),
+  row(`GET ${A}/physician/available-devices-dates`, SIGNED_IN, () => ({ url: '/physician/available-devices-dates' })),
+  row(`GET ${A}/datacenter/getAllRecordingDevicesOfPatients`, SIGNED_IN, () => ({ url: '/datacenter/getAllRecordingDevicesOfPatients' })),
+  row(`POST ${A}/device/device-operation`, PRACTICE_WRITE, (f) => {
+    const r = futureRange(f);
+    return { url: '/device/device-operation', body: { patient_id: f.spareId, allocate_device: true, device_master_id: f.deviceMasterId, device_allocation_date: r.from, device_deallocation_date: r.to } };
+  }),
+  row(`POST ${A}/device/device-history`, PRACTICE_READ, (f) => ({ url: '/device/device-history', body: { patient_id: f.patientId } })),
+  row(`POST ${A}/device/future-allocations`, SIGNED_IN, (f) => ({ url: '/device/future-allocations', body: { device_id: f.deviceId } })),
+  row(`POST ${A}/device/cancel-future-allocations`, base({ annotator: 'deny', admin: 'deny' }), () => ({ url: '/device/cancel-future-allocations', body: { device_id: 'NO-SUCH-DEVICE' } })),
+  row(`POST ${A}/device/deploy-device-in-past-date`, PRACTICE_WRITE, (f) => ({
+    url: '/device/deploy-device-in-past-date',
+    body: { patient_id: f.patientId, device_master_id: f.deviceMasterId, allocation_date: Date.now() - 30 * DAY, deallocation_date: Date.now() - 25 * DAY },
+  })),
+  row(`GET ${A}/admin/deploy-requests`, ADMIN_ONLY, () => ({ url: '/admin/deploy-requests' }), { showsPracticeToNonMembers: true }),
+  row(`POST ${A}/admin/deploy-requests/:id/:decision`, ADMIN_ONLY, async (f) => ({ url: `/admin/deploy-requests/${await f.fresh.deployRequest()}/deny`, body: { note: 'matrix' } })),
+];
