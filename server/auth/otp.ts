@@ -23,24 +23,24 @@ export async function issueOtp(db: Queryable, userId: number, purpose: OtpPurpos
 }
 
 /**
- * Checks a code: true exactly once for the live code of the user and purpose. A wrong
- * guess counts an attempt; the fifth wrong guess kills the code.
+ * Checks a code: true exactly once for the live code of the user and purpose. Every guess
+ * first takes one of the code's OTP_MAX_ATTEMPTS tries in a single guarded update, so
+ * concurrent guesses cannot compare more than that many times (the row lock serialises
+ * them and the guard re-reads the count); the try that uses up the last one kills the code.
  */
 export async function consumeOtp(db: Queryable, userId: number, purpose: OtpPurpose, code: string): Promise<boolean> {
-  const [live] = await db.query<{ id: number; code_hash: string }>(
-    `select id, code_hash from one_time_codes
-     where user_id = $1 and purpose = $2 and consumed_at is null and expires_at > now() and attempts < $3
-     order by id desc limit 1`,
+  const [live] = await db.query<{ id: number; code_hash: string; attempts: number }>(
+    `update one_time_codes set attempts = attempts + 1
+     where id = (select id from one_time_codes
+                 where user_id = $1 and purpose = $2 and consumed_at is null and expires_at > now()
+                 order by id desc limit 1)
+       and consumed_at is null and attempts < $3
+     returning id, code_hash, attempts`,
     [userId, purpose, OTP_MAX_ATTEMPTS],
   );
   if (!live) return false;
   if (!matchesDigest(code, live.code_hash)) {
-    await db.query(
-      `update one_time_codes set attempts = attempts + 1,
-         consumed_at = case when attempts + 1 >= $2 then now() else consumed_at end
-       where id = $1`,
-      [live.id, OTP_MAX_ATTEMPTS],
-    );
+    if (live.attempts >= OTP_MAX_ATTEMPTS) await db.query('update one_time_codes set consumed_at = now() where id = $1 and consumed_at is null', [live.id]);
     return false;
   }
   // The guard on consumed_at makes two simultaneous uses of one code succeed only once.

@@ -19,6 +19,9 @@ interface SignupBody {
 }
 
 /** The country list and signup. */
+/** The one answer of POST /signup, whether or not the address already had an account. */
+const ACCOUNT_CREATED = { code: 'account_created', message: 'Account successfully created' } as const;
+
 export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, mailer } = ctx;
 
@@ -47,10 +50,18 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
       const country = findCountry(body.country);
       if (!country) throw new ApiError(400, 'validation_failed', `Unknown country "${body.country}".`);
       const address = normaliseEmail(body.email);
-      if (await findUserByEmail(db, address)) {
-        throw new ApiError(409, 'email_exists', 'An account with this e-mail address already exists.');
-      }
+      const existing = await findUserByEmail(db, address);
+      // Hashed either way, so the answer's timing does not tell whether the account exists.
       const hash = await hashPassword(body.password);
+      if (existing) {
+        // Same answer as a new account; only the address's owner learns, by mail, that it is taken.
+        await mailer.send({
+          to: existing.email,
+          subject: 'Someone tried to register with your e-mail address',
+          text: `Dear ${existing.first_name},\n\nsomeone tried to create a Nocturne account with this e-mail address, which already has one. If it was you, sign in, or use "Forgot password" to set a new password. If it was not you, you can ignore this message; nothing was changed.`,
+        });
+        return reply.code(201).send(ACCOUNT_CREATED);
+      }
       await db.transaction(async (tx) => {
         let organisationId: number | null = null;
         const orgName = body.organisation_name?.trim();
@@ -70,7 +81,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
         subject: 'Welcome to Nocturne',
         text: `Dear ${body.first_name},\n\nthank you for registering with Nocturne. We will verify your account and contact you soon; you can sign in once it is approved.`,
       });
-      return reply.code(201).send({ code: 'account_created', message: 'Account successfully created' });
+      return reply.code(201).send(ACCOUNT_CREATED);
     },
   );
 }

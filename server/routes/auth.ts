@@ -6,7 +6,7 @@ import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/passwords';
 import { consumeOtp, issueOtp, OTP_TTL_MS } from '../auth/otp';
 import { checkToken, issueToken, revokeAllTokens, revokeToken } from '../auth/tokens';
 import { findUserByEmail, normaliseEmail, userDetails } from '../auth/users';
-import { hit, LIMITS } from '../services/rate-limit';
+import { check, hit, LIMITS, record, type Bucket } from '../services/rate-limit';
 import { email, newPassword, otp, password, strictObject } from './schemas';
 
 const INVALID_LOGIN = 'Invalid email or password!';
@@ -14,6 +14,12 @@ const INVALID_OTP = 'The code is wrong or has expired. Request a new code and tr
 const OTP_MINUTES = OTP_TTL_MS / 60_000;
 
 const ip = (request: FastifyRequest) => request.ip;
+
+/** Failure buckets of a sign-in step: this account from this address, and this address. */
+const failureBuckets = (step: 'login' | 'otp', address: string, request: FastifyRequest): Bucket[] => [
+  [`${step}:pair:${address}|${ip(request)}`, step === 'login' ? LIMITS.loginPair : LIMITS.otpPair],
+  [`${step}:address:${ip(request)}`, step === 'login' ? LIMITS.loginAddress : LIMITS.otpAddress],
+];
 
 /** Sign-in (password, then one-time code), sign-out, the current user, forgot password. */
 export function authRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -24,13 +30,14 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
     { schema: { body: strictObject({ email, password }) } },
     async (request, reply) => {
       const address = normaliseEmail(request.body.email);
-      await hit(db, [
-        [`login:account:${address}`, LIMITS.loginAccount],
-        [`login:address:${ip(request)}`, LIMITS.loginAddress],
-      ]);
+      const buckets = failureBuckets('login', address, request);
+      await check(db, buckets);
       const user = await findUserByEmail(db, address);
       const ok = await verifyPassword(request.body.password, user?.password_hash ?? DUMMY_HASH);
-      if (!user || !ok || user.role === 'system') throw new ApiError(401, 'invalid_login', INVALID_LOGIN);
+      if (!user || !ok || user.role === 'system') {
+        await record(db, buckets);
+        throw new ApiError(401, 'invalid_login', INVALID_LOGIN);
+      }
       if (user.status === 'pending') {
         throw new ApiError(403, 'account_pending', 'Your account is waiting for approval. We will contact you soon.');
       }
@@ -51,14 +58,14 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
     { schema: { body: strictObject({ email, otp }) } },
     async (request, reply) => {
       const address = normaliseEmail(request.body.email);
-      await hit(db, [
-        [`otp:account:${address}`, LIMITS.otpAccount],
-        [`otp:address:${ip(request)}`, LIMITS.otpAddress],
-      ]);
+      const buckets = failureBuckets('otp', address, request);
+      await check(db, buckets);
       const user = await findUserByEmail(db, address);
-      if (!user || user.status !== 'active') throw new ApiError(401, 'invalid_otp', INVALID_OTP);
-      const ok = await consumeOtp(db, user.id, 'login', request.body.otp.trim());
-      if (!ok) throw new ApiError(401, 'invalid_otp', INVALID_OTP);
+      const ok = !!user && user.status === 'active' && (await consumeOtp(db, user.id, 'login', request.body.otp.trim()));
+      if (!user || !ok) {
+        await record(db, buckets);
+        throw new ApiError(401, 'invalid_otp', INVALID_OTP);
+      }
       const token = await issueToken(db, user.id, 'session');
       return reply.code(202).send({ code: 'otp_verified', data: { user_id: user.id, token } });
     },
@@ -102,14 +109,14 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
     { schema: { body: strictObject({ email, otp }) } },
     async (request) => {
       const address = normaliseEmail(request.body.email);
-      await hit(db, [
-        [`otp:account:${address}`, LIMITS.otpAccount],
-        [`otp:address:${ip(request)}`, LIMITS.otpAddress],
-      ]);
+      const buckets = failureBuckets('otp', address, request);
+      await check(db, buckets);
       const user = await findUserByEmail(db, address);
-      if (!user || user.status !== 'active') throw new ApiError(401, 'invalid_otp', INVALID_OTP);
-      const ok = await consumeOtp(db, user.id, 'password_reset', request.body.otp.trim());
-      if (!ok) throw new ApiError(401, 'invalid_otp', INVALID_OTP);
+      const ok = !!user && user.status === 'active' && (await consumeOtp(db, user.id, 'password_reset', request.body.otp.trim()));
+      if (!user || !ok) {
+        await record(db, buckets);
+        throw new ApiError(401, 'invalid_otp', INVALID_OTP);
+      }
       const resetToken = await issueToken(db, user.id, 'password_reset');
       return { code: 'otp_matched', message: 'Code accepted. Choose a new password.', data: { reset_token: resetToken } };
     },

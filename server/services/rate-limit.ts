@@ -1,49 +1,83 @@
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 
-/** How many hits a bucket may take per window. */
+/** How many hits a bucket may take in any window of windowMs (a sliding window). */
 export interface Limit {
   max: number;
   windowMs: number;
 }
 
 const MINUTE = 60_000;
+/** Hits are kept per minute; a bucket's count is the sum of its minutes inside the window. */
+const SLOT_MS = MINUTE;
+/** The longest window of LIMITS, plus a margin: older rows can never count again. */
+const KEEP_MS = 2 * 60 * MINUTE;
 
-/** Limits per account and per client address, each in a fixed window. */
+/**
+ * Limits. Sign-in failures count per account-and-address pair and per address, never per
+ * account alone: wrong passwords sent from elsewhere cannot lock the real user out, and the
+ * correct password from a clean address always gets its code (issue 13 point 5).
+ */
 export const LIMITS = {
-  loginAccount: { max: 10, windowMs: 15 * MINUTE },
+  loginPair: { max: 10, windowMs: 15 * MINUTE },
   loginAddress: { max: 50, windowMs: 15 * MINUTE },
-  otpAccount: { max: 10, windowMs: 15 * MINUTE },
+  otpPair: { max: 10, windowMs: 15 * MINUTE },
   otpAddress: { max: 50, windowMs: 15 * MINUTE },
   forgotAccount: { max: 5, windowMs: 60 * MINUTE },
   forgotAddress: { max: 20, windowMs: 15 * MINUTE },
   signupAddress: { max: 10, windowMs: 60 * MINUTE },
 } as const satisfies Record<string, Limit>;
 
+export type Bucket = [name: string, limit: Limit];
+
 /**
- * Counts one hit in each bucket (kept in the database, so limits survive restarts and
- * hold across server processes) and throws 429 when any bucket is over its limit.
+ * Throws 429 when any bucket already holds its limit of hits in the sliding window ending
+ * now. Counts only; a refused request adds nothing (so refusals cannot grow the table).
  */
-export async function hit(db: Queryable, buckets: Array<[string, Limit]>): Promise<void> {
-  const now = Date.now();
+export async function check(db: Queryable, buckets: Bucket[], now = Date.now()): Promise<void> {
+  let limited = false;
   let retryMs = 0;
   for (const [bucket, limit] of buckets) {
-    const windowStart = Math.floor(now / limit.windowMs) * limit.windowMs;
-    const [row] = await db.query<{ hits: number }>(
-      `insert into rate_limit_hits (bucket, window_start, hits) values ($1, $2, 1)
-       on conflict (bucket, window_start) do update set hits = rate_limit_hits.hits + 1
-       returning hits`,
-      [bucket, new Date(windowStart)],
+    // A minute slot counts while any part of it lies in the window: never fewer hits than happened.
+    const since = new Date(now - limit.windowMs - SLOT_MS);
+    const [row] = await db.query<{ hits: number | null; oldest: Date | null }>(
+      `select sum(hits)::int as hits, min(window_start) as oldest from rate_limit_hits where bucket = $1 and window_start > $2`,
+      [bucket, since],
     );
-    if (row.hits > limit.max) retryMs = Math.max(retryMs, windowStart + limit.windowMs - now);
+    if ((row?.hits ?? 0) >= limit.max && row?.oldest) {
+      limited = true;
+      retryMs = Math.max(retryMs, new Date(row.oldest).getTime() + SLOT_MS + limit.windowMs - now);
+    }
   }
-  if (retryMs > 0) {
+  if (limited) {
     const minutes = Math.max(1, Math.ceil(retryMs / MINUTE));
     throw new ApiError(429, 'rate_limited', `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
   }
 }
 
-/** Drops windows that ended more than a day ago. */
-export async function pruneRateLimits(db: Queryable): Promise<void> {
-  await db.query(`delete from rate_limit_hits where window_start < now() - interval '1 day'`);
+/**
+ * Counts one hit in each bucket (kept in the database, so limits survive restarts and hold
+ * across server processes), and drops rows too old to count, so the table stays small.
+ */
+export async function record(db: Queryable, buckets: Bucket[], now = Date.now()): Promise<void> {
+  const slot = new Date(Math.floor(now / SLOT_MS) * SLOT_MS);
+  for (const [bucket] of buckets) {
+    await db.query(
+      `insert into rate_limit_hits (bucket, window_start, hits) values ($1, $2, 1)
+       on conflict (bucket, window_start) do update set hits = rate_limit_hits.hits + 1`,
+      [bucket, slot],
+    );
+  }
+  await pruneRateLimits(db, now);
+}
+
+/** check, then record: for calls where every request counts (mail sending, sign-up). */
+export async function hit(db: Queryable, buckets: Bucket[], now = Date.now()): Promise<void> {
+  await check(db, buckets, now);
+  await record(db, buckets, now);
+}
+
+/** Drops rows older than any window. */
+export async function pruneRateLimits(db: Queryable, now = Date.now()): Promise<void> {
+  await db.query(`delete from rate_limit_hits where window_start < $1`, [new Date(now - KEEP_MS)]);
 }

@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { ApiError, NETWORK_ERROR_CODE } from './errors';
 
 /** Codes the UI words itself; anything else shows the server's message as sent. */
-const TRANSLATED_CODES = new Set(['invalid_login', 'invalid_otp', 'account_pending', 'email_exists', 'invalid_credentials']);
+const TRANSLATED_CODES = new Set(['invalid_login', 'invalid_otp', 'account_pending', 'invalid_credentials']);
 
 /** The text to show for a failed call, translated where the code is known. */
 export function errorText(t: TFunction, error: unknown): string {

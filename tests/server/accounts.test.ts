@@ -99,10 +99,21 @@ describe('signup', () => {
     expect(wrong.statusCode).toBe(401);
   });
 
-  it('refuses a taken e-mail, an unknown country, a short password and a name with digits', async () => {
+  it('answers a taken e-mail exactly like a new one, and mails the owner instead', async () => {
+    const [before] = await server.db.query<{ password_hash: string; status: string }>('select password_hash, status from users where email = $1', [DEMO_ACCOUNTS.physician]);
+    const fresh = await server.call('POST', '/signup', { body: body('brand.new@lakeside.test'), ip: freshIp() });
     const dup = await server.call('POST', '/signup', { body: body(DEMO_ACCOUNTS.physician.toUpperCase()), ip: freshIp() });
-    expect(dup.statusCode).toBe(409);
-    expect(dup.json().code).toBe('email_exists');
+    expect(dup.statusCode).toBe(fresh.statusCode);
+    expect(dup.body).toBe(fresh.body);
+    expect(dup.body).not.toContain('exists');
+    const [mail] = await server.db.query<{ subject: string; body: string }>('select subject, body from mail_outbox where to_email = $1 order by id desc limit 1', [DEMO_ACCOUNTS.physician]);
+    expect(mail.subject).toBe('Someone tried to register with your e-mail address');
+    expect(mail.body).toContain('Forgot password');
+    const [after] = await server.db.query('select password_hash, status from users where email = $1', [DEMO_ACCOUNTS.physician]);
+    expect(after).toEqual(before);
+  });
+
+  it('refuses an unknown country, a short password and a name with digits', async () => {
     const country = await server.call('POST', '/signup', { body: { ...body('c@x.test'), country: 'Atlantis' }, ip: freshIp() });
     expect(country.statusCode).toBe(400);
     expect(country.json().message).toContain('Atlantis');
