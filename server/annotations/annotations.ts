@@ -139,8 +139,9 @@ async function softDelete(tx: Queryable, current: AnnotationRow, userId: number)
   return deleted;
 }
 
+/** The annotation, locked until the transaction ends, so its version check and write are one step. */
 const loadOwn = async (db: Queryable, user: UserRow, id: number): Promise<AnnotationRow> => {
-  const [row] = await db.query<AnnotationRow>('select * from annotations where annotation_map_id = $1', [id]);
+  const [row] = await db.query<AnnotationRow>('select * from annotations where annotation_map_id = $1 for update', [id]);
   if (!row) throw notFound('Annotation');
   await visiblePatient(db, user, row.patient_id);
   return row;

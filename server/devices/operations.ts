@@ -26,6 +26,9 @@ export async function deploy(tx: Queryable, d: DeployInput): Promise<AllocationR
   if (!(d.to > d.from)) throw new ApiError(400, 'validation_failed', 'The return date must be after the allocation date.');
   if (!d.allowPast && d.from < startOfToday(d.timezone, now)) throw new ApiError(400, 'past_date', DEVICE_MESSAGES.pastDate);
   for (const t of [d.windowStart, d.windowEnd]) if (t !== undefined && !TIME.test(t)) throw new ApiError(400, 'validation_failed', `"${t}" is not a time of day (HH:mm).`);
+  // The patient first, then the device (always in this order, so no deadlock): two deploys of
+  // different devices to one patient serialise here, and the second sees the first's booking.
+  await tx.query('select id from patients where id = $1 for no key update', [d.patientId]);
   await lockDevice(tx, d.deviceMasterId);
   await checkMapped(tx, d.deviceMasterId, d.physicianId, d.from, d.to);
   await checkPatientFree(tx, d.patientId, d.deviceMasterId, d.from, d.to, d.timezone);

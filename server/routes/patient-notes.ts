@@ -111,7 +111,14 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
       const row = await ownComment(request, user_id, id);
       // updated_date is the version the client edited: a later change by another session wins.
       if (updated_date !== undefined && updated_date !== row.updated_date) throw new ApiError(409, 'stale_comment', NOTE_MESSAGES.stale);
-      await db.query('update patient_comments set comment = $1, updated_date = now() where id = $2', [comment, id]);
+      // The version check is repeated inside the update itself: of two saves based on the same
+      // version, PostgreSQL lets the second re-read the row after the first commits, and it matches nothing.
+      const saved = await db.query(
+        `update patient_comments set comment = $1, updated_date = now()
+         where id = $2 and delete_flag = 0 and to_char(updated_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') = $3 returning id`,
+        [comment, id, updated_date ?? row.updated_date],
+      );
+      if (saved.length === 0) throw new ApiError(409, 'stale_comment', NOTE_MESSAGES.stale);
       return { code: 'comment_updated', message: 'Comment updated.', data: { comment: await commentById(id) } };
     },
   );

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueToken } from '../../server/auth/tokens';
+import { simulateForPatient } from '../../server/recordings/simulated';
+import { DEMO_ACCOUNTS, startTestServer, TEST_DB, type TestServer } from './helpers';
+
+/**
+ * Issue 13 point 4: saves and bookings that race. Each pair of requests is sent at once
+ * (Promise.all over the real HTTP stack), so on PostgreSQL they run in two transactions
+ * side by side under read committed; exactly one of each pair may win.
+ */
+
+const PAIRS = 20;
+const DAY = 86_400_000;
+let server: TestServer;
+let token = '';
+let physicianId = 0;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  physicianId = (await server.db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]))[0].id;
+  token = await issueToken(server.db, physicianId, 'session');
+}, 120_000);
+afterAll(() => server.close());
+
+const post = (url: string, body: object) => server.call('POST', url, { token, body });
+const statuses = (res: Array<{ statusCode: number }>) => res.map((r) => r.statusCode).sort();
+
+describe(`simultaneous saves (${TEST_DB})`, () => {
+  it('two allocations of two devices to one patient for the same dates: one wins in every pair', async () => {
+    const devices = await server.db.query<{ device_master_id: number }>(`select device_master_id from devices where device_id in ('NCT0005', 'NCT0006') order by device_id`);
+    expect(devices).toHaveLength(2);
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    const outcomes: number[][] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const [patient] = await server.db.query<{ id: number }>(
+        `insert into patients (patient_code, physician_id, created_by, first_name, last_name, gender, date_of_birth, country) values ($1, $2, $2, 'Race', 'Patient', 'F', '1970-01-01', 'Switzerland') returning id`,
+        [`RACE${i}`, physicianId],
+      );
+      const from = today + (10 + i * 8) * DAY;
+      const deploy = (device: number) => post('/device/device-operation', { patient_id: patient.id, allocate_device: true, device_master_id: device, device_allocation_date: from, device_deallocation_date: from + 5 * DAY });
+      outcomes.push(statuses(await Promise.all([deploy(devices[0].device_master_id), deploy(devices[1].device_master_id)])));
+      const [{ n }] = await server.db.query<{ n: number }>(`select count(*)::int as n from device_allocations where patient_id = $1 and status = 'booked'`, [patient.id]);
+      expect(n, `pair ${i}`).toBe(1);
+    }
+    expect(outcomes).toEqual(Array(PAIRS).fill([200, 409]));
+  });
+
+  it('two edits of one comment based on the same version: one is saved, the other gets 409', async () => {
+    const patientId = (await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1003'`))[0].id;
+    const outcomes: number[][] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const added = (await post('/patient/add-comment', { user_id: patientId, comment: `Race ${i}` })).json().data.comment;
+      const edit = (text: string) => post('/patient/update-comment', { user_id: patientId, id: added.id, comment: text, updated_date: added.updated_date });
+      const [a, b] = await Promise.all([edit(`A ${i}`), edit(`B ${i}`)]);
+      outcomes.push(statuses([a, b]));
+      const [saved] = await server.db.query<{ comment: string }>('select comment from patient_comments where id = $1', [added.id]);
+      expect(saved.comment).toBe(a.statusCode === 200 ? `A ${i}` : `B ${i}`);
+    }
+    expect(outcomes).toEqual(Array(PAIRS).fill([200, 409]));
+  });
+
+  it('two edits of one annotation based on the same version: one is saved, the other gets 409', async () => {
+    const patientId = (await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1002'`))[0].id;
+    const [recordingId] = await simulateForPatient(server.db, { patientId, patientCode: 'NCT1002', deviceId: 'NCT0002', timezone: 'Europe/Zurich', nights: 1, profile: 'healthy', lastEvening: '2026-03-09', seed: 'race' });
+    const [night] = await server.db.query<{ night_key: number; start_ms: number }>('select night_key, start_ms from recordings where id = $1', [recordingId]);
+    const outcomes: number[][] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const created = await post('/analytics/patient/new-annotations', { patient_id: patientId, night: night.night_key, kpi: 'SPO2', start_time: Number(night.start_ms) + 3_600_000 + i * 60_000, duration: '20', label: 1 });
+      expect(created.statusCode).toBe(201);
+      const a = created.json().data.annotations[0];
+      const edit = (text: string) => post('/analytics/patient/update-annotations', { annotation_map_id: a.annotation_map_id, version: a.version, comment: text });
+      const [x, y] = await Promise.all([edit(`X ${i}`), edit(`Y ${i}`)]);
+      outcomes.push(statuses([x, y]));
+      const [saved] = await server.db.query<{ comment: string; version: number }>('select comment, version from annotations where annotation_map_id = $1', [a.annotation_map_id]);
+      expect(saved.version).toBe(a.version + 1);
+      expect(saved.comment).toBe(x.statusCode === 200 ? `X ${i}` : `Y ${i}`);
+    }
+    expect(outcomes).toEqual(Array(PAIRS).fill([200, 409]));
+  });
+});
