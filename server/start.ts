@@ -35,14 +35,39 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** One embedded database per directory: a second server on it would corrupt it. */
+/**
+ * When the process started, in clock ticks since boot (/proc/<pid>/stat field 22), or null
+ * where /proc does not exist. With the pid it names one process: a pid reused after a crash
+ * by another program has another start time.
+ */
+async function processStart(pid: number): Promise<string | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (stat === null) return null;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+}
+
+/** The lock file's content: `pid` (older servers) or `pid start`. */
+function parseLock(text: string): { pid: number; start: string | null } {
+  const [pid, start] = text.trim().split(/\s+/);
+  return { pid: Number(pid), start: start ?? null };
+}
+
+/**
+ * One embedded database per directory: a second server on it would corrupt it. A lock left
+ * by a crash is taken over when its process is gone, or when the pid now belongs to another
+ * process (its start time differs from the one recorded).
+ */
 async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   const lock = path.join(dir, 'nocturne.pid');
-  const other = Number(await readFile(lock, 'utf8').catch(() => ''));
-  if (other && other !== process.pid && pidAlive(other)) {
-    throw new StartupError(`Data directory ${dir} is in use by another Nocturne server (pid ${other}). Stop it or set DATA_DIR.`);
+  const other = parseLock(await readFile(lock, 'utf8').catch(() => ''));
+  if (other.pid && other.pid !== process.pid && pidAlive(other.pid)) {
+    const start = other.start === null ? null : await processStart(other.pid);
+    const sameProcess = other.start === null || start === null || start === other.start;
+    if (sameProcess) {
+      throw new StartupError(`Data directory ${dir} is in use by another Nocturne server (pid ${other.pid}). Stop it or set DATA_DIR.`);
+    }
   }
-  await writeFile(lock, String(process.pid));
+  await writeFile(lock, `${process.pid} ${(await processStart(process.pid)) ?? ''}`.trim());
   return () => rm(lock, { force: true });
 }
 
