@@ -3,7 +3,8 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
-import { ApiError } from './errors';
+import { ApiError, isBadValue, isDatabaseOutage, OutageLog } from './errors';
+import { guardInput, type RouteEntry } from './input-guard';
 import { accountRoutes } from './routes/accounts';
 import { authRoutes } from './routes/auth';
 import { devRoutes } from './routes/dev';
@@ -26,16 +27,28 @@ import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 
 export const API_PREFIX = '/api/v1';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered on this app (the fuzz and access tests walk them all). */
+    apiRoutes: RouteEntry[];
+  }
+}
+
 /** Builds the HTTP server: the API under /api/v1 and, when built, the SPA. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true } },
   });
   app.decorateRequest('user', null);
   app.decorateRequest('tokenId', null);
 
+  app.decorate('apiRoutes', guardInput(app));
+
+  // One error handler: a client's mistake is 4xx with the field named, a lost database is 503
+  // with one log line per outage, and only a real bug is 500 (with its stack, once).
+  const outage = new OutageLog();
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     if (err instanceof ApiError) {
       const errors = (err as ApiError & { errors?: string[] }).errors;
@@ -47,6 +60,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
       return reply.code(status).send({ code: (err as FastifyError).code ?? 'bad_request', message: err.message });
+    }
+    if (isDatabaseOutage(err)) {
+      outage.failed(err);
+      return reply.code(503).header('retry-after', '10').send({ code: 'database_unavailable', message: 'The database is unavailable. Try again in a moment.' });
+    }
+    if (isBadValue(err)) {
+      return reply.code(400).send({ code: 'invalid_value', message: `A value is out of range or malformed: ${err.message}` });
     }
     console.error(`${request.method} ${request.url} failed: ${err.stack ?? err.message}`);
     return reply.code(500).send({ code: 'server_error', message: 'Sorry, server goes wrong' });

@@ -161,7 +161,19 @@ function isStale(current: AnnotationRow, body: { version?: number; updated_date?
 }
 
 const idSchema = { type: 'integer', minimum: 1 } as const;
-const looseBody = (required: string[], props: Record<string, object> = {}) => ({ type: 'object', required, properties: { patient_id: idSchema, ...props } }) as const;
+const nightFields = { night: { type: 'integer' }, recording_date: { type: 'string', maxLength: 20 }, device_id: { type: 'string', maxLength: 40 }, include_deleted: { type: 'boolean' } } as const;
+const looseBody = (required: string[], props: Record<string, object> = {}) => ({ type: 'object', required, properties: { patient_id: idSchema, ...nightFields, ...props } }) as const;
+/** One annotation's fields as clients send them; the comment is bounded by its column. */
+const inputFields = {
+  kpi: { type: ['string', 'array'], maxLength: 200, maxItems: 20, items: { type: 'string', maxLength: 40 } },
+  start_time: { type: ['string', 'number'], maxLength: 40 },
+  end_time: { type: ['string', 'number'], maxLength: 40 },
+  duration: { type: 'string', maxLength: 40 },
+  comment: { type: 'string', maxLength: 10_240 },
+  label: { type: ['integer', 'string'], maxLength: 20 },
+  color_code: { type: 'string', maxLength: 40 },
+  type: { type: 'string', maxLength: 40 },
+} as const;
 
 /** The annotation calls of spec 2 §7. */
 export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -184,7 +196,7 @@ export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post<{ Body: AnnotationInput & { patient_id: number; night?: number; recording_date?: string; device_id?: string; annotations?: AnnotationInput[] } }>(
     '/analytics/patient/new-annotations',
-    { preHandler: auth, schema: { body: looseBody(['patient_id'], { annotations: { type: 'array', maxItems: 500, items: { type: 'object' } } }) } },
+    { preHandler: auth, schema: { body: looseBody(['patient_id'], { ...inputFields, annotations: { type: 'array', maxItems: 500, items: { type: 'object', properties: inputFields } } }) } },
     async (request, reply) => {
       const user = currentUser(request);
       const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
@@ -211,7 +223,7 @@ export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post<{ Body: AnnotationInput & { annotation_map_id: number; version?: number; updated_date?: string; delete_flag?: number } }>(
     '/analytics/patient/update-annotations',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['annotation_map_id'], properties: { annotation_map_id: idSchema, version: { type: 'integer' }, delete_flag: { type: 'integer', enum: [0, 1] } } } } },
+    { preHandler: auth, schema: { body: { type: 'object', required: ['annotation_map_id'], properties: { ...inputFields, annotation_map_id: idSchema, version: { type: 'integer' }, updated_date: { type: 'string', maxLength: 40 }, delete_flag: { type: 'integer', enum: [0, 1] } } } } },
     async (request) => {
       const user = currentUser(request);
       const row = await ctx.db.transaction(async (tx) => {

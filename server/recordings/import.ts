@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import { nightFromFiles } from './assemble';
+import { nightFromPathsInWorker } from './parse-pool';
 import { RecordingFormatError, type Night } from './model';
 import { InvalidNightError, saveNight } from './store';
 
@@ -12,7 +11,7 @@ export interface ImportInput {
   createdBy: number | null;
   /** IANA zone the files' clock times are in. */
   timezone: string;
-  /** Files by path (CLI) … */
+  /** Files by path (CLI, uploads streamed to disk; the name is the file's base name) … */
   paths?: string[];
   /** … or already in memory (upload). */
   files?: { name: string; bytes: Uint8Array }[];
@@ -39,11 +38,13 @@ export async function savedLabelMap(db: Queryable, physicianId: number): Promise
  * naming the file, the field and what was wrong, and nothing is stored.
  */
 export async function importFiles(db: Db, input: ImportInput): Promise<ImportResult> {
-  const files = input.files ?? (await Promise.all((input.paths ?? []).map(async (p) => ({ name: path.basename(p), bytes: new Uint8Array(await readFile(p)) }))));
-  if (files.length === 0) throw new ApiError(400, 'validation_failed', 'No file to import.');
+  const files = input.files ?? [];
+  if (files.length === 0 && !input.paths?.length) throw new ApiError(400, 'validation_failed', 'No file to import.');
   let night: Night;
   try {
-    night = nightFromFiles(files, { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode });
+    const options = { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode };
+    // Files on disk (uploads, the CLI) are read and parsed in a worker thread, off the event loop.
+    night = input.files ? nightFromFiles(files, options) : await nightFromPathsInWorker(input.paths!, options);
   } catch (err) {
     if (err instanceof RecordingFormatError) throw new ApiError(400, 'invalid_recording_file', err.message);
     if (err instanceof RangeError) throw new ApiError(400, 'invalid_recording_file', err.message);

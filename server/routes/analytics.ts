@@ -27,6 +27,21 @@ export function parseNightKey(value: string): number | null {
 }
 
 
+/**
+ * Most samples one JSON series call answers, over all its channels: a whole night of a
+ * 1 Hz vital is 28,800, so this is ~17 channel-nights of them, ~10 MB of JSON. Raw radar
+ * and PSG waveforms are far larger and go through the binary, streamed channel-data call.
+ */
+export const MAX_JSON_SERIES_POINTS = 500_000;
+
+/** How many samples of `channel` fall in [fromMs, toMsExclusive). */
+function pointsIn(channel: ChannelRow, fromMs: number, toMsExclusive: number): number {
+  const period = 1000 / channel.sample_rate;
+  const first = Math.max(0, Math.ceil((fromMs - channel.t0_ms) / period));
+  const last = Math.min(channel.sample_count, Math.ceil((toMsExclusive - channel.t0_ms) / period));
+  return Math.max(0, last - first);
+}
+
 /** The JSON series of one channel (spec 2 §3 "Analytics series"): ts in seconds, values with NaN as null. */
 async function series(ctx: AppContext, channel: ChannelRow, fromMs: number, toMsExclusive: number) {
   const samples = await loadSamples(ctx.db, channel);
@@ -95,6 +110,14 @@ export function analyticsRoutes(app: FastifyInstance, ctx: AppContext) {
       const to = q.device_stop_time !== undefined ? secondsOrMs(q.device_stop_time) : night.stop_ms + 1;
       if (to < from) throw new ApiError(400, 'validation_failed', 'device_stop_time is before device_start_time.');
       const channels = await listChannels(ctx.db, [night.id]);
+      const points = channels.filter((c) => codes.has(c.code)).reduce((n, c) => n + pointsIn(c, from, to), 0);
+      if (points > MAX_JSON_SERIES_POINTS) {
+        throw new ApiError(
+          400,
+          'series_too_large',
+          `This asks for ${points.toLocaleString('en-US')} samples; the JSON series answers at most ${MAX_JSON_SERIES_POINTS.toLocaleString('en-US')}. Ask for fewer channels (type, graph_type) or a shorter device_start_time–device_stop_time, or load /analytics/patient/channel-data (binary).`,
+        );
+      }
       const data: Record<string, unknown> = {};
       for (const code of codes) {
         const channel = channels.find((c) => c.code === code);

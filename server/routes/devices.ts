@@ -6,6 +6,7 @@ import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
 import { DAY_MS, deviceStatus, operationOf, type AllocationRow, type OperationFlags } from '../devices/allocations';
+import { instantMs } from './schemas';
 import { cancel, currentAllocation, deploy, extend, returnDevice, SUCCESS } from '../devices/operations';
 
 interface DeviceRow {
@@ -19,7 +20,8 @@ function physicianOnly(request: FastifyRequest): UserRow {
   return user;
 }
 
-const ms = { type: 'number' } as const;
+// Allocation instants are whole ms in bigint columns.
+const ms = instantMs;
 
 /** Devices of the caller's physician that are free for the whole of [from, to). */
 async function availableDevices(ctx: AppContext, physicianId: number, from: number, to: number) {

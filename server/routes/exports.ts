@@ -1,9 +1,11 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { forbidden, notFound } from '../errors';
 import { visibleRecording } from '../patients/access';
-import { dataPointFileName, writeDataPointCsv } from '../recordings/csv';
+import { dataPointFileName } from '../recordings/csv';
+import { dataPointCsvChunks } from '../recordings/csv/data-points';
 import { writeEdfPlus } from '../recordings/edf';
 import { findChannel, loadChannelData, loadNight } from '../recordings/store';
 import { nightDate } from '../recordings/night-key';
@@ -68,7 +70,8 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
       const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id);
       const channel = await findChannel(ctx.db, recording.id, request.query.code);
       if (!channel) throw notFound(`Channel ${request.query.code}`);
-      const csv = writeDataPointCsv(await loadChannelData(ctx.db, channel));
+      // Streamed in pieces: a raw channel's CSV runs to hundreds of MB as one string.
+      const csv = Readable.from(dataPointCsvChunks(await loadChannelData(ctx.db, channel)));
       const name = dataPointFileName({ channel: channel.code, date: recording.night_key, deviceId: recording.device_id ?? 'none', patientCode: patient.patient_code });
       return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', attachment(name)).send(csv);
     },

@@ -1,16 +1,39 @@
-import type { FastifyInstance } from 'fastify';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
-import { actingPhysicianId } from '../auth/users';
+import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
 import { importFiles, savedLabelMap } from '../recordings/import';
+import { closeParsePool } from '../recordings/parse-pool';
+import { unstorableField } from '../input-guard';
+import { INT32_MAX } from './schemas';
 import { isTimeZone } from '../recordings/night-key';
 
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
+/** All files of one upload together: a night of raw radar and PSG is well below this. */
+export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 const MAX_FILES = 16;
+const MB = 1024 * 1024;
+
+/** Counts the bytes flowing through; fails once the upload's total passes the cap. */
+function byteCounter(total: { bytes: number }, fileName: string) {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      total.bytes += chunk.byteLength;
+      if (total.bytes > MAX_UPLOAD_BYTES) return done(new ApiError(413, 'upload_too_large', `${fileName}: the files of one upload hold at most ${MAX_UPLOAD_BYTES / MB} MB together.`));
+      done(null, chunk);
+    },
+  });
+}
 const CODE = '^[A-Za-z0-9_]{0,40}$';
 
 function parseLabelMap(text: string): Record<string, string> {
@@ -37,18 +60,36 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
     if (user.is_annotator) throw forbidden('Annotators cannot import recordings.');
     if (!request.isMultipart()) throw new ApiError(400, 'validation_failed', 'Send the files as multipart/form-data.');
     const fields: Record<string, string> = {};
-    const files: { name: string; bytes: Uint8Array }[] = [];
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const bytes = await part.toBuffer();
-        if (part.file.truncated) throw new ApiError(413, 'file_too_large', `${part.filename}: larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.`);
-        files.push({ name: part.filename || 'upload', bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
-      } else {
-        fields[part.fieldname] = String(part.value);
+    const files: { name: string; path: string }[] = [];
+    // Each file streams to a private temp directory (never whole in memory); a worker parses it from there.
+    const dir = await mkdtemp(path.join(tmpdir(), 'nocturne-upload-'));
+    try {
+      const total = { bytes: 0 };
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          const name = path.basename(part.filename || 'upload').slice(-200) || 'upload';
+          const own = path.join(dir, String(files.length));
+          await mkdir(own);
+          const file = path.join(own, name);
+          await pipeline(part.file, byteCounter(total, name), createWriteStream(file));
+          if (part.file.truncated) throw new ApiError(413, 'file_too_large', `${part.filename}: larger than ${MAX_FILE_BYTES / MB} MB.`);
+          files.push({ name, path: file });
+        } else {
+          fields[part.fieldname] = String(part.value);
+        }
       }
+      return await importUpload(reply, user, fields, files);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  const importUpload = async (reply: FastifyReply, user: UserRow, fields: Record<string, string>, files: { name: string; path: string }[]) => {
+    const problem = unstorableField(fields, 'fields');
+    if (problem) throw new ApiError(400, 'validation_failed', problem);
     const patientId = Number(fields.patient_id);
-    if (!Number.isInteger(patientId) || patientId < 1) throw new ApiError(400, 'validation_failed', 'patient_id is required.');
+    if (!Number.isInteger(patientId) || patientId < 1 || patientId > INT32_MAX) throw new ApiError(400, 'validation_failed', 'patient_id is required.');
+    if ((fields.device_id?.length ?? 0) > 40) throw new ApiError(400, 'validation_failed', 'device_id holds at most 40 characters.');
     const patient = await visiblePatient(ctx.db, user, patientId);
     const timezone = fields.timezone || (patient.country && findCountry(patient.country)?.timezone) || 'UTC';
     if (!isTimeZone(timezone)) throw new ApiError(400, 'validation_failed', `Unknown time zone "${timezone}".`);
@@ -59,7 +100,7 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
       deviceId,
       createdBy: user.id,
       timezone,
-      files,
+      paths: files.map((f) => f.path),
       labelMap,
       csvCode: fields.channel || undefined,
     });
@@ -75,7 +116,8 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
         events: night.events.length,
       },
     });
-  });
+  };
+  app.addHook('onClose', closeParsePool);
 
   app.get('/recordings/label-map', { preHandler: auth }, async (request) => ({
     data: { label_map: await savedLabelMap(ctx.db, actingPhysicianId(currentUser(request))) },

@@ -7,6 +7,7 @@ import { listChannels, listRecordings, loadSamples, type ChannelRow } from '../r
 import { linkSecret, signLink, verifyLink } from '../services/signed-links';
 import { parseNightKey } from './analytics';
 import { nightDate } from '../recordings/night-key';
+import { instantMs } from './schemas';
 
 /** Channels in the night file: vitals and epochs; raw radar and PSG waveforms go through the binary endpoint. */
 const MAX_FILE_RATE_HZ = 1;
@@ -108,7 +109,7 @@ export function nightFileRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       schema: {
         params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } },
-        querystring: { type: 'object', required: ['exp', 'sig'], properties: { exp: { type: 'integer' }, sig: { type: 'string', maxLength: 100 } } },
+        querystring: { type: 'object', required: ['exp', 'sig'], properties: { exp: instantMs, sig: { type: 'string', maxLength: 100 } } },
       },
     },
     async (request, reply) => {

@@ -10,6 +10,22 @@ import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
 import { bmiOf, checkPatient, PATIENT_MESSAGES, type PatientFields } from '../patients/validate';
 import { cancel, currentAllocation, deploy, returnDevice, SUCCESS } from '../devices/operations';
+import { deviceId, id, instantMs, patientFields } from './schemas';
+
+const newPatientSchema = {
+  type: 'object',
+  properties: {
+    ...patientFields,
+    device_allocation_date: { ...instantMs, type: ['integer', 'null'] },
+    device_deallocation_date: { ...instantMs, type: ['integer', 'null'] },
+    device_master_id: { ...id, type: ['integer', 'null'] },
+    device_id: { ...deviceId, type: ['string', 'null'] },
+    window_start_time: { type: 'string', maxLength: 20 },
+    window_end_time: { type: 'string', maxLength: 20 },
+    force_deploy: { type: 'boolean' },
+    docter_id: id,
+  },
+} as const;
 
 /** Annotators read; only physicians (and their secondary users) write (spec 1 §6). */
 function writer(request: FastifyRequest): UserRow {
@@ -70,7 +86,7 @@ export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     data: { diseases: await db.query('select disease_id, disease_description, disease_shortname from diseases order by disease_id') },
   }));
 
-  app.post<{ Body: NewPatientBody }>('/physician/new-patient', { preHandler: auth, schema: { body: { type: 'object' } } }, async (request, reply) => {
+  app.post<{ Body: NewPatientBody }>('/physician/new-patient', { preHandler: auth, schema: { body: newPatientSchema } }, async (request, reply) => {
     const user = writer(request);
     const physicianId = actingPhysicianId(user);
     const fields = checkPatient(request.body, 'add');
@@ -112,12 +128,12 @@ export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post<{ Body: PatientFields & { patient_id: number } }>(
     '/physician/update-patient-info',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer', minimum: 1 } } } } },
+    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: id, ...patientFields } } } },
     (request) => edit(request, request.body.patient_id, request.body),
   );
   app.post<{ Params: { id: number }; Body: PatientFields }>(
     '/physician/update-patient-details/id=:id',
-    { preHandler: auth, schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } }, body: { type: 'object' } } },
+    { preHandler: auth, schema: { params: { type: 'object', properties: { id } }, body: { type: 'object', properties: patientFields } } },
     (request) => edit(request, request.params.id, request.body),
   );
 

@@ -36,21 +36,32 @@ const FLOAT32_DIGITS = 7;
 
 /** The CSV text of one channel's data points. */
 export function writeDataPointCsv(channel: ChannelData, options: DataPointCsvOptions = {}): string {
+  return [...dataPointCsvChunks(channel, options)].join('');
+}
+
+/**
+ * The same CSV text in pieces of `linesPerChunk` lines, so a download streams a channel of
+ * millions of samples without building the whole text in memory.
+ */
+export function* dataPointCsvChunks(channel: ChannelData, options: DataPointCsvOptions = {}, linesPerChunk = 10_000): Generator<string> {
   const keepCodes = options.missing === 'code';
   const stamp = timestampFormatter(options.timestamps ?? 'iso');
   const { samples, scale, offset, t0, sampleRate } = channel;
   const isInt = channel.storage === 'int16';
   const digits = isInt ? INT16_DIGITS : FLOAT32_DIGITS;
   const periodMs = 1000 / sampleRate;
-  const lines: string[] = new Array(samples.length + 1);
-  lines[0] = HEADER;
-  for (let i = 0; i < samples.length; i++) {
-    const v = isInt ? samples[i] * scale + offset : samples[i];
-    const missing = !Number.isFinite(v) || v === MISSING_CODES[0] || v === MISSING_CODES[1];
-    const value = missing ? (keepCodes && Number.isFinite(v) ? String(v) : '') : String(Number(v.toPrecision(digits)));
-    lines[i + 1] = `${stamp(t0 + i * periodMs)},${value}`;
+  yield HEADER + EOL;
+  for (let from = 0; from < samples.length; from += linesPerChunk) {
+    const to = Math.min(samples.length, from + linesPerChunk);
+    const lines: string[] = new Array(to - from);
+    for (let i = from; i < to; i++) {
+      const v = isInt ? samples[i] * scale + offset : samples[i];
+      const missing = !Number.isFinite(v) || v === MISSING_CODES[0] || v === MISSING_CODES[1];
+      const value = missing ? (keepCodes && Number.isFinite(v) ? String(v) : '') : String(Number(v.toPrecision(digits)));
+      lines[i - from] = `${stamp(t0 + i * periodMs)},${value}`;
+    }
+    yield lines.join(EOL) + EOL;
   }
-  return lines.join(EOL) + EOL;
 }
 
 /**

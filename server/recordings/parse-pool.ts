@@ -1,0 +1,40 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { ParseFileOptions } from './assemble';
+import { RecordingFormatError, type Night } from './model';
+import type { ParseOutcome, ParseTask } from './parse-worker';
+
+let pool: Piscina<ParseTask, ParseOutcome> | null = null;
+
+/** The worker threads that parse uploads: at most half the cores, so requests keep one. */
+function parsePool(): Piscina<ParseTask, ParseOutcome> {
+  if (pool) return pool;
+  // Workers load TypeScript the way the server does (tsx), also when a test runner started us.
+  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
+  pool = new Piscina<ParseTask, ParseOutcome>({
+    filename: new URL('./parse-worker.ts', import.meta.url).href,
+    maxThreads: Math.max(1, Math.floor(availableParallelism() / 2)),
+    minThreads: 0,
+    idleTimeout: 30_000,
+    execArgv,
+  });
+  return pool;
+}
+
+/**
+ * Reads and assembles a night from files on disk in a worker thread (nightFromFiles off the
+ * event loop). Throws RecordingFormatError or RangeError as nightFromFiles does.
+ */
+export async function nightFromPathsInWorker(paths: string[], options: ParseFileOptions = {}): Promise<Night> {
+  const outcome = await parsePool().run({ paths, options });
+  if ('formatError' in outcome) throw new RecordingFormatError(outcome.formatError.file, outcome.formatError.field, outcome.formatError.problem);
+  if ('rangeError' in outcome) throw new RangeError(outcome.rangeError);
+  return outcome.night;
+}
+
+/** Stops the parse workers (server shutdown, end of tests). */
+export async function closeParsePool(): Promise<void> {
+  const p = pool;
+  pool = null;
+  await p?.destroy();
+}
