@@ -23,8 +23,10 @@ export interface Amplitude {
   rate: number;
   /** Time of grid sample 0, ms UTC. */
   t0: number;
-  /** The peak-to-peak window, s: a low stretch of the amplitude is an event shortened by this. */
+  /** The peak-to-peak window, s: a low stretch of the amplitude is an event shortened by about this. */
   windowS: number;
+  /** The band-passed signal on the same grid (around 0; NaN where missing), for locating event edges. */
+  signal: Float32Array;
 }
 
 /** Highest rate the amplitude is computed at; breathing has nothing above 1 Hz. */
@@ -76,7 +78,7 @@ export function breathingAmplitude(s: Series, windowS = AMPLITUDE_WINDOW_S): Amp
     const valid = cnt[b] - cnt[a];
     values[i] = ok[i] && valid * 2 >= b - a ? hi[i] - lo[i] : Number.NaN;
   }
-  return { values, rate, t0: s.t0 + ((block - 1) / 2) * (1000 / s.rate), windowS: (2 * half) / rate };
+  return { values, rate, t0: s.t0 + ((block - 1) / 2) * (1000 / s.rate), windowS: (2 * half) / rate, signal: Float32Array.from(d) };
 }
 
 /** Centred mean of the valid samples within ±half; NaN where none. */

@@ -61,8 +61,8 @@ const EFFORT_ABSENT = 0.2;
  *   physician's rule) starting from 5 s before its onset to `desaturationLagS` after its
  *   end; without oximetry, the same drop alone, labelled `flowOnly`.
  * Every event carries its `reason` (drop %, duration, desaturation, rule). Samples without
- * a valid signal or with bad quality (`quality` 0, e.g. radar SQB) never count as an event,
- * and a stretch that runs into a gap is not scored (its end is unknown).
+ * a valid signal or with bad quality (`quality` 0, e.g. radar SQB) never count as an event:
+ * a stretch cut by a gap is scored only when its visible part meets the rules.
  */
 export function detectRespiratoryEvents(
   breathing: Series,
@@ -93,6 +93,10 @@ export function detectRespiratoryEvents(
   };
   const effort = [o.thorax, o.abdomen].filter((e): e is Series => !!e).map((e) => breathingAmplitude(e));
   const halfW = (amp.windowS * 1000) / 2;
+  const halfN = Math.round((amp.windowS * rate) / 2);
+  /** How far past the window an edge is looked for (one slow breath). */
+  const searchN = Math.round(8 * rate);
+  const sig = amp.signal;
   const timeOf = (i: number) => amp.t0 + (i * 1000) / rate;
   const hypoLevel = 1 - o.hypopneaDrop;
   const apneaLevel = 1 - o.apneaDrop;
@@ -112,7 +116,6 @@ export function detectRespiratoryEvents(
       continue;
     }
     // A stretch of low amplitude [i, j), with its longest parts below the apnea and the flow-only levels.
-    const startsAfterGap = i > 0 && !Number.isFinite(a[i - 1]);
     const apnea = new LongestRun(apneaLevel * base);
     const strong = new LongestRun(flowOnlyLevel * base);
     let j = i;
@@ -126,18 +129,30 @@ export function detectRespiratoryEvents(
       strong.add(a[j], j);
       j++;
     }
-    const endsInGap = j < n && !Number.isFinite(a[j]);
     const tooLong = j - i > maxN;
     const from = i;
     i = Math.max(j, i + 1);
-    if (startsAfterGap || endsInGap || tooLong) continue;
-    // The amplitude is low only where the whole window is in the event: add the window back.
-    const spanOf = (k0: number, k1: number) => ({ onsetMs: timeOf(k0) - halfW, durationMs: timeOf(k1 - 1) - timeOf(k0) + 2 * halfW });
-    const whole = spanOf(from, j);
+    // A stretch cut by a gap is scored on its visible part only: it must meet the rules there.
+    if (tooLong) continue;
+    // The amplitude is low only where the whole window is in the event. The event's edges
+    // are on the signal itself: from the middle of the low stretch outwards, the first
+    // samples whose excursion reaches the level (and at least half the baseline's): the
+    // last breath above the level before the event, the first after it.
+    const spanOf = (k0: number, k1: number, level: number) => {
+      const half = Math.max(level, 0.5) * (base / 2);
+      const big = (k: number) => !Number.isFinite(sig[k]) || Math.abs(sig[k]) >= half;
+      const mid = (k0 + k1) >> 1;
+      let on = mid;
+      while (on > 0 && on > k0 - halfN - searchN && !big(on - 1)) on--;
+      let off = mid;
+      while (off < n - 1 && off < k1 + halfN + searchN && !big(off + 1)) off++;
+      return { onsetMs: timeOf(on), durationMs: timeOf(off + 1) - timeOf(on) };
+    };
+    const whole = spanOf(from, j, hypoLevel);
     const minMs = o.minDurationS * 1000 - 1;
     const dropOf = (k0: number, k1: number) => round1((1 - meanRatio(a, k0, k1, base)) * 100);
     let event: DetectedEvent | null = null;
-    const ap = apnea.length > 0 ? spanOf(apnea.from, apnea.to) : null;
+    const ap = apnea.length > 0 ? spanOf(apnea.from, apnea.to, apneaLevel) : null;
     if (ap && ap.durationMs >= minMs) {
       // The apnea is its flat part (AASM measures the ≥90 % drop).
       event = {
@@ -149,7 +164,7 @@ export function detectRespiratoryEvents(
       const endMs = whole.onsetMs + whole.durationMs;
       const noOximetry = o.flowOnlyHypopneas || (o.oximetry !== undefined && !oximetryCovers(o.oximetry, whole.onsetMs, endMs + o.desaturationLagS * 1000));
       if (noOximetry) {
-        const st = strong.length > 0 ? spanOf(strong.from, strong.to) : null;
+        const st = strong.length > 0 ? spanOf(strong.from, strong.to, flowOnlyLevel) : null;
         if (st && st.durationMs >= minMs) {
           event = {
             kind: 'hypopnea', ...st, amplitude: round3(minRatio), flowOnly: true,
