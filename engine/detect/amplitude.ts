@@ -25,14 +25,13 @@ export interface Amplitude {
   t0: number;
   /** The peak-to-peak window, s: a low stretch of the amplitude is an event shortened by about this. */
   windowS: number;
-  /** The band-passed signal on the same grid (around 0; NaN where missing), for locating event edges. */
+  /** The smoothed signal on the same grid (NaN where missing), for locating event edges. */
   signal: Float32Array;
 }
 
 /** Highest rate the amplitude is computed at; breathing has nothing above 1 Hz. */
 const MAX_GRID_HZ = 10;
 const SMOOTH_S = 0.8;
-const DETREND_S = 10;
 export const AMPLITUDE_WINDOW_S = 6;
 
 /**
@@ -62,9 +61,10 @@ export function breathingAmplitude(s: Series, windowS = AMPLITUDE_WINDOW_S): Amp
     } else x[i] = Number.NaN;
   }
   const smoothed = rate >= 4 ? movingMean(x, ok, Math.round((SMOOTH_S * rate) / 2)) : x;
-  const trend = movingMean(x, ok, Math.round((DETREND_S * rate) / 2));
+  // No detrending: max − min ignores a level, and a moving-mean detrend would turn the step
+  // of a breath held at end-expiration (radar, belts) into a ramp that fills in the apnea.
   const d = new Float64Array(n);
-  for (let i = 0; i < n; i++) d[i] = ok[i] ? smoothed[i] - trend[i] : Number.NaN;
+  for (let i = 0; i < n; i++) d[i] = ok[i] ? smoothed[i] : Number.NaN;
   const half = Math.max(1, Math.round((windowS * rate) / 2));
   const hi = movingExtreme(d, half, (a, b) => a >= b);
   const lo = movingExtreme(d, half, (a, b) => a <= b);
@@ -76,7 +76,8 @@ export function breathingAmplitude(s: Series, windowS = AMPLITUDE_WINDOW_S): Amp
     const a = Math.max(0, i - half);
     const b = Math.min(n, i + half + 1);
     const valid = cnt[b] - cnt[a];
-    values[i] = ok[i] && valid * 2 >= b - a ? hi[i] - lo[i] : Number.NaN;
+    // A lone missing sample does not break the amplitude; a window mostly missing does.
+    values[i] = valid * 2 >= b - a && Number.isFinite(hi[i]) ? hi[i] - lo[i] : Number.NaN;
   }
   return { values, rate, t0: s.t0 + ((block - 1) / 2) * (1000 / s.rate), windowS: (2 * half) / rate, signal: Float32Array.from(d) };
 }

@@ -136,11 +136,23 @@ export function detectRespiratoryEvents(
     if (tooLong) continue;
     // The amplitude is low only where the whole window is in the event. The event's edges
     // are on the signal itself: from the middle of the low stretch outwards, the first
-    // samples whose excursion reaches the level (and at least half the baseline's): the
-    // last breath above the level before the event, the first after it.
+    // samples whose excursion from the event's centre reaches the level (and at least half
+    // the baseline's): the last breath above the level before the event, the first after.
     const spanOf = (k0: number, k1: number, level: number) => {
       const half = Math.max(level, 0.5) * (base / 2);
-      const big = (k: number) => !Number.isFinite(sig[k]) || Math.abs(sig[k]) >= half;
+      // Excursions are measured from the middle of the event's own range.
+      // (the middle of the stretch: its ends still hold parts of the breaths around it).
+      const m0 = k1 - k0 > 2 * halfN ? k0 + halfN : (k0 + k1) >> 1;
+      const m1 = k1 - k0 > 2 * halfN ? k1 - halfN : m0 + 1;
+      let hiC = -Infinity;
+      let loC = Infinity;
+      for (let k = m0; k < m1; k++) {
+        if (sig[k] > hiC) hiC = sig[k];
+        if (sig[k] < loC) loC = sig[k];
+      }
+      const centre = Number.isFinite(hiC) && Number.isFinite(loC) ? (hiC + loC) / 2 : 0;
+      // A lone missing sample is no edge; the search stops within one slow breath anyway.
+      const big = (k: number) => Math.abs(sig[k] - centre) >= half;
       const mid = (k0 + k1) >> 1;
       let on = mid;
       while (on > 0 && on > k0 - halfN - searchN && !big(on - 1)) on--;
@@ -275,7 +287,9 @@ function apneaType(effort: Amplitude[], fromMs: number, toMs: number): NonNullab
     return v.length >= BASELINE_MIN_S ? v[v.length >> 1] : Number.NaN;
   });
   const present: boolean[] = [];
-  for (let t = fromMs; t <= toMs; t += 1000) {
+  // A second off each end where there is room: the windows there still touch the breaths around.
+  const margin = toMs - fromMs >= 4000 ? 1000 : 0;
+  for (let t = fromMs + margin; t <= toMs - margin; t += 1000) {
     let best = Number.NaN;
     effort.forEach((e, k) => {
       const r = at(e, t) / bases[k];
