@@ -107,7 +107,8 @@ export function detectRespiratoryEvents(
   let i = 0;
   while (i < n) {
     const s = Math.floor(i / rate);
-    if (s !== cachedS) {
+    // The baseline moves slowly: refresh it every 10 s, and at once where an event may start.
+    if (s !== cachedS && (s - cachedS >= 10 || !Number.isFinite(base) || a[i] <= hypoLevel * base * 1.25)) {
       base = baselineAt(s);
       cachedS = s;
     }
