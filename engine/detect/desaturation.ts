@@ -28,12 +28,17 @@ export function detectDesaturations(spo2: Series, options: DesaturationOptions =
   const baseN = Math.max(1, Math.round(baselineS * perS));
   const good = (i: number) => Number.isFinite(v[i]) && (!quality || qualityAt(quality, timeAt(spo2, i)));
   const events: DetectedEvent[] = [];
-  // The baseline is the median of the preceding window, refreshed every second for speed.
+  // The baseline is the median of the preceding window, refreshed every 10 s for speed,
+  // and every second where a fall may start.
   const step = Math.max(1, Math.round(perS));
   let baseline = Number.NaN;
+  let refreshed = -Infinity;
   let i = 0;
   while (i < v.length) {
-    if (i % step === 0) baseline = medianOf(v, i - baseN, i);
+    if (i % step === 0 && (i - refreshed >= 10 * step || !Number.isFinite(baseline) || v[i] <= baseline - dropPct + 1)) {
+      baseline = medianOf(v, i - baseN, i);
+      refreshed = i;
+    }
     if (!good(i) || !Number.isFinite(baseline) || v[i] > baseline - dropPct) {
       i++;
       continue;

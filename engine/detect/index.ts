@@ -1,9 +1,16 @@
 /** Event detection and night metrics: plain TypeScript shared by the worker and the server. */
+/**
+ * Version of the detectors' rules; bump it when a detector's output changes so that cached
+ * analyses (server night_analyses) are recomputed. 2: breath-by-breath peak-to-peak scoring,
+ * flow-only hypopneas, apnea types, indices over monitoring time without staging.
+ */
+export const DETECTOR_VERSION = 2;
 export { toSeries, indexAt, timeAt, medianOf, type Series, type DetectedEvent, type EventReason } from './series';
 export { detectDesaturations, type DesaturationOptions } from './desaturation';
 export { detectRespiratoryEvents, type RespiratoryOptions } from './respiratory';
 export { breathingEnvelope } from './envelope';
+export { breathingAmplitude, AMPLITUDE_WINDOW_S, type Amplitude } from './amplitude';
 export { sleepMetrics, EPOCH_S, type SleepMetrics, type Band } from './sleep';
-export { nightKpis, customizedIndex, hoursWhere, INDEX_LABELS, type NightKpis, type RiiDivisor } from './kpis';
+export { nightKpis, monitoringHours, customizedIndex, hoursWhere, INDEX_LABELS, type NightKpis, type RiiDivisor } from './kpis';
 export { analyseNight, type NightInput, type NightAnalysis } from './night';
 export { matchEvents, DEFAULT_MATCH_TOLERANCE_MS, type Agreement, type Interval, type MatchOptions } from './agreement';

@@ -11,12 +11,20 @@ export interface NightKpis {
   apneas: number;
   hypopneas: number;
   desaturations: number;
-  /** (apneas + hypopneas) per hour of sleep; null without sleep. */
+  /**
+   * (apneas + hypopneas) per hour of sleep; without sleep staging (TST 0), per hour of
+   * monitoring time (the home-sleep-test REI, `indexBasis` 'monitoring'); null only when
+   * both are 0.
+   */
   ahi: number | null;
-  /** desaturations per hour of sleep; null without sleep. */
+  /** desaturations per hour of the same basis as `ahi`. */
   odi: number | null;
-  /** respiratory events per hour of the divisor; null when the divisor is 0. */
+  /** respiratory events per hour of the divisor (TST falls back to the monitoring time without staging); null when the divisor is 0. */
   rii: number | null;
+  /** What AHI and ODI are divided by: sleep time (TST), or monitoring time when the night has no sleep staging (REI). */
+  indexBasis: 'sleep' | 'monitoring';
+  /** Monitoring time, h: the time with a valid breathing signal (else valid SpO2) that events are scored on. */
+  monitoringH: number;
   riiDivisor: RiiDivisor;
   /** Good signal duration (SQB good), h. */
   gsdH: number;
@@ -41,7 +49,7 @@ const perHour = (count: number, hours: number) => (hours > 0 ? Math.round((count
  * / TST h; ODI = desaturations / TST h; RII = (apneas + hypopneas) / divisor h, the divisor
  * one of GSD, TST, TBT, TBR; GSD = hours with SQB good; TBR = hours with a valid BR.
  */
-export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: SleepMetrics; sqb?: Series; br?: Series; divisor?: RiiDivisor }): NightKpis {
+export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: SleepMetrics; sqb?: Series; br?: Series; divisor?: RiiDivisor; monitoringH?: number }): NightKpis {
   const apneas = input.events.filter((e) => e.kind === 'apnea').length;
   const hypopneas = input.events.filter((e) => e.kind === 'hypopnea').length;
   const desaturations = input.events.filter((e) => e.kind === 'desaturation').length;
@@ -49,20 +57,49 @@ export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: Slee
   const gsdH = hoursWhere(input.sqb, (v) => v === 1);
   const tbrH = hoursWhere(input.br, (v) => Number.isFinite(v));
   const divisor = input.divisor ?? 'TBT';
-  const divisorH = { GSD: gsdH, TST: tstH, TBT: input.sleep.tbtH, TBR: tbrH }[divisor];
+  const monitoringH = input.monitoringH ?? 0;
+  // Without sleep staging there is no TST: the indices are per hour of monitoring (REI).
+  const indexBasis = tstH > 0 ? 'sleep' : 'monitoring';
+  const basisH = indexBasis === 'sleep' ? tstH : monitoringH;
+  const divisorH = { GSD: gsdH, TST: basisH, TBT: input.sleep.tbtH, TBR: tbrH }[divisor];
   return {
     apneas,
     hypopneas,
     desaturations,
-    ahi: perHour(apneas + hypopneas, tstH),
-    odi: perHour(desaturations, tstH),
+    ahi: perHour(apneas + hypopneas, basisH),
+    odi: perHour(desaturations, basisH),
     rii: perHour(apneas + hypopneas, divisorH),
     riiDivisor: divisor,
+    indexBasis,
+    monitoringH: Math.round(monitoringH * 100) / 100,
     gsdH: Math.round(gsdH * 100) / 100,
     tbrH: Math.round(tbrH * 100) / 100,
     tstH: Math.round(tstH * 100) / 100,
     tbtH: Math.round(input.sleep.tbtH * 100) / 100,
   };
+}
+
+/**
+ * Monitoring time, h (the REI's divisor): seconds in which the breathing signal has valid
+ * samples (and `quality`, e.g. radar SQB, is not bad), or, without a breathing signal,
+ * seconds with a valid SpO2.
+ */
+export function monitoringHours(breathing: Series | undefined, spo2: Series | undefined, quality?: Series): number {
+  const s = breathing ?? spo2;
+  if (!s) return 0;
+  const perS = Math.max(1, Math.round(s.rate));
+  let seconds = 0;
+  for (let i0 = 0; i0 < s.values.length; i0 += perS) {
+    let ok = false;
+    for (let i = i0; i < Math.min(s.values.length, i0 + perS) && !ok; i++) ok = Number.isFinite(s.values[i]);
+    if (ok && quality && breathing) {
+      const qi = Math.floor(((s.t0 + (i0 * 1000) / s.rate - quality.t0) * quality.rate) / 1000);
+      if (qi >= 0 && qi < quality.values.length && quality.values[qi] === 0) ok = false;
+    }
+    // A sample slower than 1 Hz covers 1/rate seconds.
+    if (ok) seconds += s.rate < 1 ? 1 / s.rate : 1;
+  }
+  return seconds / 3600;
 }
 
 /** Annotation counts per label of the customized index. */

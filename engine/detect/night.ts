@@ -1,5 +1,5 @@
 import { detectDesaturations } from './desaturation';
-import { nightKpis, type NightKpis, type RiiDivisor } from './kpis';
+import { monitoringHours, nightKpis, type NightKpis, type RiiDivisor } from './kpis';
 import { detectRespiratoryEvents } from './respiratory';
 import type { DetectedEvent, Series } from './series';
 import { sleepMetrics, type SleepMetrics } from './sleep';
@@ -8,7 +8,7 @@ import { sleepMetrics, type SleepMetrics } from './sleep';
 export interface NightInput {
   startMs: number;
   stopMs: number;
-  channels: Partial<Record<'SPO2' | 'SPO2_PSG' | 'Y_DIST' | 'NC_PSG' | 'SQB' | 'SLP_STGS' | 'SA' | 'TB' | 'BR' | 'MOV', Series>>;
+  channels: Partial<Record<'SPO2' | 'SPO2_PSG' | 'Y_DIST' | 'NC_PSG' | 'THRX_PSG' | 'ABD_PSG' | 'SQB' | 'SLP_STGS' | 'SA' | 'TB' | 'BR' | 'MOV', Series>>;
   desaturationRule?: 3 | 4;
   riiDivisor?: RiiDivisor;
 }
@@ -24,18 +24,31 @@ export interface NightAnalysis {
 
 /**
  * Runs every detector over a night: desaturations on SPO2 (or SPO2_PSG), apneas and
- * hypopneas on NC_PSG where present, else Y_DIST, with SQB vetoing radar samples; sleep
- * metrics; and the indices.
+ * hypopneas on NC_PSG (CPAP flow, nasal pressure, thermistor) where present, else Y_DIST,
+ * with SQB vetoing radar samples and THRX_PSG/ABD_PSG typing apneas; flow-only hypopneas
+ * when the night has no oximetry (no channel, or one that is all missing); sleep metrics;
+ * and the indices, over sleep time when there is staging, else over the monitoring time.
  */
 export function analyseNight(n: NightInput): NightAnalysis {
   const c = n.channels;
-  const spo2 = c.SPO2 ?? c.SPO2_PSG;
-  const desaturations = spo2 ? detectDesaturations(spo2, { dropPct: n.desaturationRule ?? 3 }, c.SQB) : [];
-  const breathingSource = c.NC_PSG ? 'NC_PSG' : c.Y_DIST ? 'Y_DIST' : null;
+  // A channel present but all missing (ResMed SA2 without an oximeter attached) is no oximetry.
+  const hasData = (s: Series | undefined): s is Series => !!s && s.values.some((v) => Number.isFinite(v));
+  const spo2 = hasData(c.SPO2) ? c.SPO2 : hasData(c.SPO2_PSG) ? c.SPO2_PSG : undefined;
+  const desaturationRule = n.desaturationRule ?? 3;
+  const desaturations = spo2 ? detectDesaturations(spo2, { dropPct: desaturationRule }, c.SQB) : [];
+  const breathingSource = hasData(c.NC_PSG) ? 'NC_PSG' : hasData(c.Y_DIST) ? 'Y_DIST' : null;
   const breathing = breathingSource ? c[breathingSource]! : null;
-  // The flow of a PSG cannula is not the radar: its quality does not follow SQB.
-  const respiratory = breathing ? detectRespiratoryEvents(breathing, desaturations, {}, breathingSource === 'Y_DIST' ? c.SQB : undefined) : [];
+  // The flow of a PSG cannula or CPAP is not the radar: its quality does not follow SQB.
+  const respiratory = breathing
+    ? detectRespiratoryEvents(
+        breathing,
+        desaturations,
+        { desaturationRule, flowOnlyHypopneas: !spo2, oximetry: spo2, thorax: hasData(c.THRX_PSG) ? c.THRX_PSG : undefined, abdomen: hasData(c.ABD_PSG) ? c.ABD_PSG : undefined },
+        breathingSource === 'Y_DIST' ? c.SQB : undefined,
+      )
+    : [];
   const sleep = sleepMetrics({ startMs: n.startMs, stopMs: n.stopMs, stages: c.SLP_STGS, sa: c.SA, tb: c.TB });
-  const kpis = nightKpis({ events: [...respiratory, ...desaturations], sleep, sqb: c.SQB, br: c.BR, divisor: n.riiDivisor });
+  const monitoringH = breathing || spo2 ? monitoringHours(breathing ?? undefined, spo2, breathingSource === 'Y_DIST' ? c.SQB : undefined) : 0;
+  const kpis = nightKpis({ events: [...respiratory, ...desaturations], sleep, sqb: c.SQB, br: c.BR, divisor: n.riiDivisor, monitoringH });
   return { desaturations, respiratory, breathingSource, sleep, kpis };
 }

@@ -1,4 +1,4 @@
-import { breathingEnvelope } from './envelope';
+import { breathingAmplitude, type Amplitude } from './amplitude';
 import type { DetectedEvent, Series } from './series';
 
 export interface RespiratoryOptions {
@@ -8,37 +8,61 @@ export interface RespiratoryOptions {
   hypopneaDrop?: number;
   /** Minimum event length, s. */
   minDurationS?: number;
-  /** A hypopnea needs a desaturation starting between its onset and this long after its end, s. */
+  /** A hypopnea needs a desaturation starting between 5 s before its onset and this long after its end, s. */
   desaturationLagS?: number;
+  /** The desaturation rule the `desaturations` were detected with (3 or 4 %), for the events' reasons. */
+  desaturationRule?: 3 | 4;
   /**
-   * Score hypopneas on the breathing signal alone (no desaturation needed). Off by default
-   * (AASM); for nights recorded without oximetry, as a flow-only estimate.
+   * Score every hypopnea on the breathing signal alone (no desaturation needed), labelled
+   * `flowOnly`: for nights recorded without oximetry (or with an all-missing SpO2 channel).
    */
   flowOnlyHypopneas?: boolean;
+  /**
+   * A flow-only hypopnea needs this larger drop (AASM 1999 "Chicago" criteria: ≥ 50 % for
+   * ≥ 10 s stands alone; a lesser drop needs a desaturation, which cannot be seen here).
+   */
+  flowOnlyDrop?: number;
+  /**
+   * The night's SpO2, when it has one: a hypopnea whose window (onset to end + lag) has
+   * under half its SpO2 samples valid cannot be confirmed by a desaturation, and is scored
+   * flow-only (labelled) instead of being dropped.
+   */
+  oximetry?: Series;
+  /** Effort belts: apneas are obstructive (effort continues), central (none) or mixed; unclassified without them. */
+  thorax?: Series;
+  abdomen?: Series;
 }
 
-const DEFAULTS = { apneaDrop: 0.9, hypopneaDrop: 0.3, minDurationS: 10, desaturationLagS: 45, flowOnlyHypopneas: false } as const;
-const WINDOW_S = 4;
-const BASELINE_S = 180;
-const BASELINE_QUANTILE = 0.75;
+const DEFAULTS = { apneaDrop: 0.9, hypopneaDrop: 0.3, minDurationS: 10, desaturationLagS: 45, desaturationRule: 3, flowOnlyHypopneas: false, flowOnlyDrop: 0.5 } as const;
+/** AASM: the baseline is the breathing of the 2 minutes before the event. */
+const BASELINE_S = 120;
+/** With fewer valid seconds than this in the 2 minutes, look back up to LOOKBACK_S. */
+const BASELINE_MIN_S = 30;
+const LOOKBACK_S = 300;
+/** Longer stretches of low amplitude are a lost or removed sensor, not an event. */
 const MAX_EVENT_S = 120;
-
-function quantile(a: Float32Array, from: number, to: number, q: number): number {
-  const v: number[] = [];
-  for (let i = Math.max(0, from); i < to; i++) if (Number.isFinite(a[i])) v.push(a[i]);
-  if (v.length < (to - from) / 3) return Number.NaN;
-  v.sort((x, y) => x - y);
-  return v[Math.min(v.length - 1, Math.floor(q * v.length))];
-}
+/**
+ * A baseline under this fraction of the night's median amplitude is no breathing to
+ * compare with (sensor off, mask removed): nothing is scored against it.
+ */
+const MIN_BASELINE_OF_NIGHT = 0.25;
+/** Effort below this fraction of its own baseline is absent (central). */
+const EFFORT_ABSENT = 0.2;
 
 /**
- * Apneas and hypopneas (issue 7, AASM): the breathing amplitude (RMS around the local
- * mean, 4-s window) below (1 − apneaDrop) or (1 − hypopneaDrop) of the baseline (75th
- * percentile of the preceding 3 minutes, frozen during an event) for at least
- * `minDurationS`. The window shortens a stretch below the apnea level by its width, which
- * is added back. A hypopnea needs an associated desaturation; without SpO2 data none is scored.
- * Seconds without a valid signal, or with bad signal quality, end a candidate and never
- * count as an event.
+ * Apneas and hypopneas under AASM 2012 (v2.x/v3) rules on any breathing signal at any rate
+ * (CPAP flow, nasal pressure, thermistor, radar displacement):
+ * - amplitude: breath-by-breath peak-to-peak of the band-passed signal ({@link breathingAmplitude});
+ * - baseline: median amplitude of the stable breathing (outside scored events) in the 2
+ *   minutes before, frozen for the event;
+ * - apnea: amplitude down ≥ `apneaDrop` (90 %) for ≥ `minDurationS` (10 s); obstructive /
+ *   central / mixed from the effort belts where given, else unclassified;
+ * - hypopnea: down ≥ `hypopneaDrop` (30 %) for ≥ 10 s, with a desaturation (≥ 3 or 4 %, the
+ *   physician's rule) starting from 5 s before its onset to `desaturationLagS` after its
+ *   end; without oximetry, the same drop alone, labelled `flowOnly`.
+ * Every event carries its `reason` (drop %, duration, desaturation, rule). Samples without
+ * a valid signal or with bad quality (`quality` 0, e.g. radar SQB) never count as an event:
+ * a stretch cut by a gap is scored only when its visible part meets the rules.
  */
 export function detectRespiratoryEvents(
   breathing: Series,
@@ -47,48 +71,238 @@ export function detectRespiratoryEvents(
   quality?: Series,
 ): DetectedEvent[] {
   const o = { ...DEFAULTS, ...options };
-  const env = breathingEnvelope(breathing, WINDOW_S);
-  if (quality) {
-    for (let t = 0; t < env.length; t++) {
-      const qi = Math.floor(((breathing.t0 + t * 1000 - quality.t0) * quality.rate) / 1000);
-      if (qi >= 0 && qi < quality.values.length && quality.values[qi] === 0) env[t] = Number.NaN;
-    }
+  const amp = breathingAmplitude(breathing);
+  if (quality) vetoBadQuality(amp, quality);
+  const a = amp.values;
+  const n = a.length;
+  const rate = amp.rate;
+  const seconds = Math.ceil(n / rate);
+  const perSecond = new Float32Array(seconds).fill(Number.NaN);
+  for (let s = 0; s < seconds; s++) {
+    const i = Math.min(n - 1, Math.floor((s + 0.5) * rate));
+    perSecond[s] = a[i];
   }
+  const nightMedian = quantile(perSecond, 0, seconds, 0.5, () => true);
+  if (!(nightMedian > 0)) return [];
+  const inEvent = new Uint8Array(seconds);
+  const baselineAt = (s: number) => {
+    const stable = (k: number) => !inEvent[k];
+    let b = quantile(perSecond, s - BASELINE_S, s, 0.5, stable, BASELINE_MIN_S);
+    if (!Number.isFinite(b)) b = quantile(perSecond, s - LOOKBACK_S, s, 0.5, stable, BASELINE_MIN_S);
+    return b >= MIN_BASELINE_OF_NIGHT * nightMedian ? b : Number.NaN;
+  };
+  const effort = [o.thorax, o.abdomen].filter((e): e is Series => !!e).map((e) => breathingAmplitude(e));
+  const halfW = (amp.windowS * 1000) / 2;
+  const halfN = Math.round((amp.windowS * rate) / 2);
+  /** How far past the window an edge is looked for (one slow breath). */
+  const searchN = Math.round(8 * rate);
+  const sig = amp.signal;
+  const timeOf = (i: number) => amp.t0 + (i * 1000) / rate;
+  const hypoLevel = 1 - o.hypopneaDrop;
+  const apneaLevel = 1 - o.apneaDrop;
+  const flowOnlyLevel = 1 - o.flowOnlyDrop;
   const events: DetectedEvent[] = [];
-  const hypo = 1 - o.hypopneaDrop;
-  const apnea = 1 - o.apneaDrop;
-  let t = 0;
-  while (t < env.length) {
-    const base = quantile(env, t - BASELINE_S, t, BASELINE_QUANTILE);
-    if (!Number.isFinite(base) || base <= 0 || !Number.isFinite(env[t]) || env[t] > hypo * base) {
-      t++;
+  let cachedS = -1;
+  let base = Number.NaN;
+  let i = 0;
+  while (i < n) {
+    const s = Math.floor(i / rate);
+    // The baseline moves slowly: refresh it every 10 s, and at once where an event may start.
+    if (s !== cachedS && (s - cachedS >= 10 || !Number.isFinite(base) || a[i] <= hypoLevel * base * 1.25)) {
+      base = baselineAt(s);
+      cachedS = s;
+    }
+    if (!Number.isFinite(base) || !Number.isFinite(a[i]) || a[i] > hypoLevel * base) {
+      i++;
       continue;
     }
-    let end = t;
-    let lowRun = 0;
-    let longestLow = 0;
+    // A stretch of low amplitude [i, j), with its longest parts below the apnea and the flow-only levels.
+    const apnea = new LongestRun(apneaLevel * base);
+    const strong = new LongestRun(flowOnlyLevel * base);
+    let j = i;
+    let sumRatio = 0;
     let minRatio = 1;
-    while (end < env.length && Number.isFinite(env[end]) && env[end] <= hypo * base && end - t <= MAX_EVENT_S) {
-      const r = env[end] / base;
-      minRatio = Math.min(minRatio, r);
-      lowRun = r <= apnea ? lowRun + 1 : 0;
-      longestLow = Math.max(longestLow, lowRun);
-      end++;
+    const maxN = MAX_EVENT_S * rate;
+    while (j < n && Number.isFinite(a[j]) && a[j] <= hypoLevel * base && j - i <= maxN) {
+      sumRatio += a[j] / base;
+      minRatio = Math.min(minRatio, a[j] / base);
+      apnea.add(a[j], j);
+      strong.add(a[j], j);
+      j++;
     }
-    const interrupted = end < env.length && !Number.isFinite(env[end]);
-    // The centred window crosses the hypopnea level when half of it is in the event, so
-    // this run spans the event; a stretch below the apnea level is shorter by the window.
-    const durationS = end - t;
-    if (!interrupted && end - t <= MAX_EVENT_S && durationS >= o.minDurationS) {
-      const onsetMs = breathing.t0 + t * 1000;
-      const durationMs = durationS * 1000;
-      if (longestLow + WINDOW_S >= o.minDurationS) {
-        events.push({ kind: 'apnea', onsetMs, durationMs, amplitude: minRatio });
-      } else if (o.flowOnlyHypopneas || desaturations.some((d) => d.onsetMs >= onsetMs - 5000 && d.onsetMs <= onsetMs + durationMs + o.desaturationLagS * 1000)) {
-        events.push({ kind: 'hypopnea', onsetMs, durationMs, amplitude: minRatio });
+    const tooLong = j - i > maxN;
+    const from = i;
+    i = Math.max(j, i + 1);
+    // A stretch cut by a gap is scored on its visible part only: it must meet the rules there.
+    if (tooLong) continue;
+    // The amplitude is low only where the whole window is in the event. The event's edges
+    // are on the signal itself: from the middle of the low stretch outwards, the first
+    // samples whose excursion from the event's centre reaches the level (and at least half
+    // the baseline's): the last breath above the level before the event, the first after.
+    const spanOf = (k0: number, k1: number, level: number) => {
+      const half = Math.max(level, 0.5) * (base / 2);
+      // Excursions are measured from the middle of the event's own range.
+      // (the middle of the stretch: its ends still hold parts of the breaths around it).
+      const m0 = k1 - k0 > 2 * halfN ? k0 + halfN : (k0 + k1) >> 1;
+      const m1 = k1 - k0 > 2 * halfN ? k1 - halfN : m0 + 1;
+      let hiC = -Infinity;
+      let loC = Infinity;
+      for (let k = m0; k < m1; k++) {
+        if (sig[k] > hiC) hiC = sig[k];
+        if (sig[k] < loC) loC = sig[k];
+      }
+      const centre = Number.isFinite(hiC) && Number.isFinite(loC) ? (hiC + loC) / 2 : 0;
+      // A lone missing sample is no edge; the search stops within one slow breath anyway.
+      const big = (k: number) => Math.abs(sig[k] - centre) >= half;
+      const mid = (k0 + k1) >> 1;
+      let on = mid;
+      while (on > 0 && on > k0 - halfN - searchN && !big(on - 1)) on--;
+      let off = mid;
+      while (off < n - 1 && off < k1 + halfN + searchN && !big(off + 1)) off++;
+      return { onsetMs: timeOf(on), durationMs: timeOf(off + 1) - timeOf(on) };
+    };
+    const whole = spanOf(from, j, hypoLevel);
+    const minMs = o.minDurationS * 1000 - 1;
+    const dropOf = (k0: number, k1: number) => round1((1 - meanRatio(a, k0, k1, base)) * 100);
+    let event: DetectedEvent | null = null;
+    const ap = apnea.length > 0 ? spanOf(apnea.from, apnea.to, apneaLevel) : null;
+    if (ap && ap.durationMs >= minMs) {
+      // The apnea is its flat part (AASM measures the ≥90 % drop).
+      event = {
+        kind: 'apnea', ...ap, amplitude: round3(minRatio),
+        apneaType: effort.length ? apneaType(effort, ap.onsetMs + halfW, ap.onsetMs + ap.durationMs - halfW) : 'unclassified',
+        reason: { dropPct: dropOf(apnea.from, apnea.to), durationS: round1(ap.durationMs / 1000), rule: `AASM apnea ≥${pct(o.apneaDrop)} % ≥${o.minDurationS} s` },
+      };
+    } else if (whole.durationMs >= minMs) {
+      const endMs = whole.onsetMs + whole.durationMs;
+      const noOximetry = o.flowOnlyHypopneas || (o.oximetry !== undefined && !oximetryCovers(o.oximetry, whole.onsetMs, endMs + o.desaturationLagS * 1000));
+      if (noOximetry) {
+        const st = strong.length > 0 ? spanOf(strong.from, strong.to, flowOnlyLevel) : null;
+        if (st && st.durationMs >= minMs) {
+          event = {
+            kind: 'hypopnea', ...st, amplitude: round3(minRatio), flowOnly: true,
+            reason: { dropPct: dropOf(strong.from, strong.to), durationS: round1(st.durationMs / 1000), rule: `flow-only hypopnea ≥${pct(o.flowOnlyDrop)} % ≥${o.minDurationS} s (no oximetry)` },
+          };
+        }
+      } else {
+        const desat = desaturations.find((d) => d.kind === 'desaturation' && d.onsetMs >= whole.onsetMs - 5000 && d.onsetMs <= endMs + o.desaturationLagS * 1000);
+        if (desat) {
+          const desaturationPct = desat.baseline !== undefined && desat.nadir !== undefined ? round1(desat.baseline - desat.nadir) : undefined;
+          event = {
+            kind: 'hypopnea', ...whole, amplitude: round3(minRatio),
+            reason: { dropPct: dropOf(from, j), durationS: round1(whole.durationMs / 1000), desaturationPct, rule: `AASM hypopnea ≥${pct(o.hypopneaDrop)} % ≥${o.minDurationS} s + ${o.desaturationRule} % desaturation` },
+          };
+        }
       }
     }
-    t = end + 1;
+    if (event) {
+      events.push(event);
+      const first = Math.max(0, Math.floor((event.onsetMs - amp.t0) / 1000));
+      const last = Math.min(seconds, Math.ceil((event.onsetMs + event.durationMs - amp.t0) / 1000));
+      for (let k = first; k < last; k++) inEvent[k] = 1;
+    }
   }
   return events;
+}
+
+/** The longest run of consecutive samples at or below a level, as [from, to). */
+class LongestRun {
+  from = 0;
+  to = 0;
+  private start = -1;
+  constructor(private readonly level: number) {}
+  get length() {
+    return this.to - this.from;
+  }
+  add(v: number, k: number) {
+    if (v <= this.level) {
+      if (this.start < 0) this.start = k;
+      if (k + 1 - this.start > this.length) {
+        this.from = this.start;
+        this.to = k + 1;
+      }
+    } else this.start = -1;
+  }
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const pct = (f: number) => Math.round(f * 100);
+
+function meanRatio(a: Float32Array, from: number, to: number, base: number): number {
+  let sum = 0;
+  for (let k = from; k < to; k++) sum += a[k] / base;
+  return to > from ? sum / (to - from) : 1;
+}
+
+/**
+ * The q-quantile of the finite values of a[from, to) whose index passes `keep`; NaN with
+ * fewer than `minCount` of them.
+ */
+function quantile(a: Float32Array, from: number, to: number, q: number, keep: (k: number) => boolean, minCount = 1): number {
+  const v: number[] = [];
+  for (let k = Math.max(0, from); k < Math.min(a.length, to); k++) if (Number.isFinite(a[k]) && keep(k)) v.push(a[k]);
+  if (v.length < minCount) return Number.NaN;
+  v.sort((x, y) => x - y);
+  return v[Math.min(v.length - 1, Math.floor(q * v.length))];
+}
+
+/** Marks amplitude samples whose time falls in bad quality (0) as missing. */
+function vetoBadQuality(amp: Amplitude, quality: Series) {
+  for (let i = 0; i < amp.values.length; i++) {
+    const t = amp.t0 + (i * 1000) / amp.rate;
+    const qi = Math.floor(((t - quality.t0) * quality.rate) / 1000);
+    if (qi >= 0 && qi < quality.values.length && quality.values[qi] === 0) amp.values[i] = Number.NaN;
+  }
+}
+
+/** True when at least half the SpO2 samples in [fromMs, toMs) are valid. */
+function oximetryCovers(spo2: Series, fromMs: number, toMs: number): boolean {
+  const a = Math.max(0, Math.floor(((fromMs - spo2.t0) * spo2.rate) / 1000));
+  const b = Math.min(spo2.values.length, Math.ceil(((toMs - spo2.t0) * spo2.rate) / 1000));
+  let ok = 0;
+  for (let k = a; k < b; k++) if (Number.isFinite(spo2.values[k])) ok++;
+  return b > a && ok * 2 >= b - a;
+}
+
+/**
+ * Apnea type from effort (AASM): central when effort is absent throughout, mixed when it
+ * is absent in the first part and returns, obstructive when it continues. The belts'
+ * amplitude is compared with their own median over the 2 minutes before; inner span only
+ * (the peak-to-peak window would see the breaths around the event).
+ */
+function apneaType(effort: Amplitude[], fromMs: number, toMs: number): NonNullable<DetectedEvent['apneaType']> {
+  const at = (e: Amplitude, t: number) => {
+    const i = Math.round(((t - e.t0) * e.rate) / 1000);
+    return i >= 0 && i < e.values.length ? e.values[i] : Number.NaN;
+  };
+  // Each belt's baseline: median of its amplitude, once a second, over the 2 minutes before.
+  const bases = effort.map((e) => {
+    const v: number[] = [];
+    const end = fromMs - e.windowS * 1000;
+    for (let t = end - BASELINE_S * 1000; t < end; t += 1000) {
+      const x = at(e, t);
+      if (Number.isFinite(x)) v.push(x);
+    }
+    v.sort((x, y) => x - y);
+    return v.length >= BASELINE_MIN_S ? v[v.length >> 1] : Number.NaN;
+  });
+  const present: boolean[] = [];
+  // A second off each end where there is room: the windows there still touch the breaths around.
+  const margin = toMs - fromMs >= 4000 ? 1000 : 0;
+  for (let t = fromMs + margin; t <= toMs - margin; t += 1000) {
+    let best = Number.NaN;
+    effort.forEach((e, k) => {
+      const r = at(e, t) / bases[k];
+      if (Number.isFinite(r) && !(r <= best)) best = r;
+    });
+    if (Number.isFinite(best)) present.push(best >= EFFORT_ABSENT);
+  }
+  if (present.length === 0) return 'unclassified';
+  const share = present.filter(Boolean).length / present.length;
+  if (share <= 0.1) return 'central';
+  // Absent in the first part, then back: mixed.
+  const firstPresent = present.indexOf(true);
+  if (firstPresent >= Math.max(2, present.length * 0.25) && present.slice(firstPresent).filter(Boolean).length >= 0.8 * (present.length - firstPresent)) return 'mixed';
+  return 'obstructive';
 }

@@ -1,10 +1,10 @@
 import type { Queryable } from '../db/adapter';
-import { analyseNight, toSeries, type NightAnalysis, type NightInput } from '../../engine/detect';
+import { analyseNight, DETECTOR_VERSION, toSeries, type NightAnalysis, type NightInput } from '../../engine/detect';
 import { ENGINE_VERSION } from '../../engine/index';
 import { listChannels, loadSamples, type RecordingRow } from '../recordings/store';
 import type { AnalyticsSettings } from './settings';
 
-const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
+const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
 /** Channels whose values are codes, not measurements: -1 is no missing code for them. */
 const CODED = new Set(['SQB', 'SA', 'TB']);
 
@@ -20,18 +20,24 @@ export async function nightInput(db: Queryable, recording: RecordingRow, setting
 }
 
 /**
+ * The version a cached analysis was computed with: the WASM engine's and the detectors'.
+ * A new detector version makes every cached analysis stale, so old nights are rescored.
+ */
+export const ANALYSIS_VERSION = `${ENGINE_VERSION}+detect${DETECTOR_VERSION}`;
+
+/**
  * The analysis of a night under the physician's settings: computed by the engine's
  * detectors once, then read from night_analyses (a recording never changes once stored).
  */
 export async function analysisOf(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightAnalysis> {
   const params = `dsat${settings.desaturationRule}-rii${settings.riiDivisor}`;
-  const [cached] = await db.query<{ result: NightAnalysis }>('select result from night_analyses where recording_id = $1 and params = $2 and engine_version = $3', [recording.id, params, ENGINE_VERSION]);
+  const [cached] = await db.query<{ result: NightAnalysis }>('select result from night_analyses where recording_id = $1 and params = $2 and engine_version = $3', [recording.id, params, ANALYSIS_VERSION]);
   if (cached) return cached.result;
   const result = analyseNight(await nightInput(db, recording, settings));
   await db.query(
     `insert into night_analyses (recording_id, params, engine_version, result) values ($1, $2, $3, $4)
      on conflict (recording_id, params) do update set engine_version = excluded.engine_version, result = excluded.result, computed_at = now()`,
-    [recording.id, params, ENGINE_VERSION, JSON.stringify(result)],
+    [recording.id, params, ANALYSIS_VERSION, JSON.stringify(result)],
   );
   return result;
 }

@@ -69,6 +69,9 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
       breathing_source: a.breathingSource,
       rii: round2(a.kpis.rii),
       rii_divisor: a.kpis.riiDivisor,
+      // 'sleep': AHI/ODI per hour of sleep; 'monitoring': no sleep staging, per hour of monitoring (REI).
+      index_basis: a.kpis.indexBasis ?? 'sleep',
+      monitoring_time: a.kpis.monitoringH ?? null,
       good_signal_duration: a.kpis.gsdH,
       total_breathing_time: a.kpis.tbrH,
       total_sleep_time: a.kpis.tstH,
@@ -101,10 +104,10 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
       if ((kpi === 'AHI' || kpi === 'ODI') && currentUser(request).membership_type === 'paid') throw forbidden(`${kpi} is not part of your membership.`);
       const all = await summary(request, request.query);
       const pick: Record<string, string[]> = {
-        AHI: ['ahi', 'apneas', 'hypopneas', 'total_sleep_time'],
-        ODI: ['odi', 'desaturations', 'desaturation_rule', 'total_sleep_time'],
+        AHI: ['ahi', 'apneas', 'hypopneas', 'total_sleep_time', 'index_basis', 'monitoring_time'],
+        ODI: ['odi', 'desaturations', 'desaturation_rule', 'total_sleep_time', 'index_basis', 'monitoring_time'],
         GSD: ['good_signal_duration', 'total_bed_time'],
-        RII: ['rii', 'rii_divisor'],
+        RII: ['rii', 'rii_divisor', 'index_basis'],
         TST: ['total_sleep_time', 'sol', 'waso'],
         SE: ['sleep_efficiency', 'total_sleep_time', 'total_bed_time'],
         RECORDING: ['recording_start_time', 'recording_stop_time', 'bed_in_time', 'bed_out_time', 'total_bed_time', 'total_sleep_time', 'sleep_efficiency', 'sol', 'waso', 'good_signal_duration'],
@@ -119,7 +122,7 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Querystring: NightQuery }>('/patient/rii_odi_value', { preHandler: auth, schema: { querystring: nightSchema } }, async (request) => {
     const { recording, settings, paid } = await context(request, request.query);
     const a = await analysisOf(db, recording, settings);
-    return { data: { night: recording.night_key, rii: round2(a.kpis.rii), rii_divisor: a.kpis.riiDivisor, ...(paid ? {} : { odi: round2(a.kpis.odi) }) } };
+    return { data: { night: recording.night_key, rii: round2(a.kpis.rii), rii_divisor: a.kpis.riiDivisor, index_basis: a.kpis.indexBasis, ...(paid ? {} : { odi: round2(a.kpis.odi) }) } };
   });
 
   app.post<{ Body: NightQuery & { type?: 'system' | 'desaturation' } }>(

@@ -79,7 +79,9 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
           const analysis = await analysisOf(ctx.db, night, settings);
           for (const code of indices) {
             const value = round(NIGHT_INDICES[code]!(analysis));
-            if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value });
+            // AHI, ODI (and RII over TST) of a night without sleep staging are per hour of monitoring (REI).
+            const basis = code === 'AHI' || code === 'ODI' || (code === 'RII' && analysis.kpis.riiDivisor === 'TST') ? { index_basis: analysis.kpis.indexBasis ?? 'sleep' } : {};
+            if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value, ...basis });
           }
         }
         const wanted = channels.filter((c) => c.recording_id === night.id && codes.includes(c.code) && !(c.code in NIGHT_INDICES));

@@ -91,12 +91,14 @@ export const RADAR = {
 
 /** Timing rules for respiratory events and the desaturations that follow them, s. */
 export const EVENT_TIMING = {
-  apneaDurationS: [12, 40],
-  hypopneaDurationS: [14, 40],
+  // Drawn across the 10-s rule (issue 12 point 9): about a quarter are shorter than 10 s,
+  // which are no AASM event and so no truth event; the detector must leave them alone.
+  apneaDurationS: [7, 40],
+  hypopneaDurationS: [7, 40],
   /** Durations are the minimum plus an exponential tail with this mean. */
-  durationTailMeanS: 8,
-  /** Nadir of the desaturation after the end of its event. */
-  desatLagS: [20, 40],
+  durationTailMeanS: 9,
+  /** Nadir of the desaturation after the end of its event (some beyond a 45-s association window). */
+  desatLagS: [15, 55],
   /** Nadir plateau. */
   desatHoldS: [3, 6],
   /** Return to baseline after the nadir. */
@@ -111,9 +113,11 @@ export const EVENT_TIMING = {
 
 /** Amplitude of the breathing signal during events, fraction of normal breathing. */
 export const EVENT_AMPLITUDE = {
-  apneaRadar: [0.02, 0.06],
-  apneaFlow: [0.01, 0.04],
-  hypopnea: [0.35, 0.6],
+  // Residual breathing drawn on both sides of the AASM levels: an "apnea" with more than
+  // 10 % left is at most a hypopnea, a "hypopnea" with more than 70 % left is no event.
+  apneaRadar: [0, 0.2],
+  apneaFlow: [0, 0.2],
+  hypopnea: [0.2, 0.85],
   /** Thorax and abdomen effort during obstructive apneas (continued, paradoxical). */
   obstructiveEffort: [0.7, 1.1],
   /** Effort during central apneas (absent). */
@@ -124,8 +128,9 @@ export const EVENT_AMPLITUDE = {
 
 /** Desaturation depth, % SpO2. */
 export const DESAT_DROP = {
-  apnea: [4.5, 15],
-  hypopnea: [4, 7],
+  // Hypopneas' desaturations straddle the 3 % and 4 % rules.
+  apnea: [2, 15],
+  hypopnea: [1.5, 7],
 } as const;
 
 /** How likely a respiratory event lands in each stage (relative weights; awake never). */
@@ -198,6 +203,8 @@ export const DROPOUT = {
   heartShare: 0.7,
   oximeterShare: 0.3,
   marginS: 10,
+  /** Share of radar dropouts allowed over respiratory events (artefacts over events, issue 12 point 9). */
+  overEventsShare: 0.3,
 } as const;
 
 /** Physiological clamps: BR br/min, HR bpm, HRV ms, SpO2 baseline %. */
@@ -235,4 +242,4 @@ export const PLAN = {
 } as const;
 
 /** Version stamped into Night.meta so stored nights name the generator that made them. */
-export const SIMULATOR_VERSION = 1;
+export const SIMULATOR_VERSION = 2;

@@ -1,7 +1,9 @@
 /**
  * Random runs of the "no estimate" code in vital channels: radar dropouts (all radar
- * vitals), heart-rate-only dropouts and oximeter probe dropouts. They keep clear of
- * respiratory events and desaturations so detectors can be scored on clean truth.
+ * vitals), heart-rate-only dropouts and oximeter probe dropouts. Oximeter and heart
+ * dropouts keep clear of respiratory events and desaturations; a share of radar dropouts
+ * may land over events (a real recording has gaps over events too: the truth list says
+ * which, and the scoring truth leaves out the events a gap hides).
  */
 import { DROPOUT } from './constants';
 import { Occupancy } from './placement';
@@ -24,6 +26,9 @@ export function placeDropouts(
   const blocked = new Occupancy(seconds);
   blocked.taken.set(taken.taken);
   for (let s = 0; s < seconds; s++) if (!present[s]) blocked.taken[s] = 1;
+  // Radar dropouts over events only avoid the empty bed and other dropouts.
+  const loose = new Occupancy(seconds);
+  for (let s = 0; s < seconds; s++) if (!present[s]) loose.taken[s] = 1;
   for (const e of events) blocked.take(e.start, e.desat.nadir + e.desat.hold + e.desat.recovery);
 
   const hours = seconds / 3600;
@@ -34,8 +39,11 @@ export function placeDropouts(
     for (let tries = 0; placed < wanted && tries < wanted * 40; tries++) {
       const duration = rng.int(durationS[0], durationS[1]);
       const start = rng.int(0, Math.max(0, seconds - duration - 1));
-      if (!blocked.isFree(start - MARGIN_S, start + duration + MARGIN_S)) continue;
+      const overEvents = group === 'radar' && rng.chance(DROPOUT.overEventsShare);
+      const room = overEvents ? loose : blocked;
+      if (!room.isFree(start - MARGIN_S, start + duration + MARGIN_S)) continue;
       blocked.take(start, start + duration);
+      loose.take(start, start + duration);
       dropouts.push({ start, duration, group });
       placed++;
     }

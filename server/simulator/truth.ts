@@ -56,7 +56,7 @@ export function buildTruth(scenario: Scenario, startMs: number): TruthEvent[] {
     const d = e.desat;
     const drop = round(d.drop, 1);
     const resp: RespiratoryTruth = {
-      id: UNSET, kind: e.kind, onsetMs: ms(e.start), durationMs: e.duration * SECOND_MS, amplitude: round(e.radar, 3), stage: e.stage, desaturationId: UNSET,
+      id: UNSET, kind: e.kind, onsetMs: ms(e.start), durationMs: e.duration * SECOND_MS, amplitude: round(e.radar, 3), flowAmplitude: round(e.flow, 3), stage: e.stage, desaturationId: UNSET,
     };
     const desat: DesaturationTruth = {
       id: UNSET, kind: 'desaturation', onsetMs: ms(d.start), durationMs: (d.nadir + d.hold + d.recovery - d.start) * SECOND_MS,

@@ -74,6 +74,8 @@ export interface RespiratoryTruth extends TruthBase {
   kind: 'obstructive_apnea' | 'central_apnea' | 'hypopnea';
   /** Radar (Y_DIST) breathing amplitude during the event, fraction of normal breathing. */
   amplitude: number;
+  /** Nasal flow (NC_PSG) amplitude during the event, fraction of normal breathing. */
+  flowAmplitude: number;
   /** Sleep stage at onset. */
   stage: StageCode;
   /** id of the desaturation this event caused. */

@@ -51,8 +51,10 @@ describe('KPI summaries', () => {
     const all = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data;
     expect(all.ahi).toBeCloseTo((all.apneas + all.hypopneas) / all.total_sleep_time, 0);
     expect(all.odi).toBeCloseTo(all.desaturations / all.total_sleep_time, 0);
-    expect(all.ahi).toBeGreaterThan(12);
-    expect(all.ahi).toBeLessThan(35);
+    // moderate_osa draws 22 events/h, about half of them below the AASM criteria on purpose
+    // (simulator: events across the thresholds); those are no events to score.
+    expect(all.ahi).toBeGreaterThan(8);
+    expect(all.ahi).toBeLessThan(30);
     expect(all.total_bed_time).toBeGreaterThan(all.total_sleep_time);
     expect(all.sleep_efficiency).toBeGreaterThan(50);
     expect(all.bed_in_time).toMatch(/^\d{2}:\d{2}$/);
@@ -61,13 +63,38 @@ describe('KPI summaries', () => {
     expect(all.customized_index.Apnea).toBeGreaterThan(0);
 
     const ahi = (await server.call('GET', `/analytics/patient/summary/kpi=AHI?patient_id=${patientId}&night=${night}`, { token: annotator })).json().data;
-    expect(ahi).toMatchObject({ kpi: 'AHI', ahi: all.ahi, apneas: all.apneas });
+    expect(ahi).toMatchObject({ kpi: 'AHI', ahi: all.ahi, apneas: all.apneas, index_basis: 'sleep' });
+    expect(all.index_basis).toBe('sleep');
+    expect(all.monitoring_time).toBeGreaterThan(all.total_sleep_time);
     const rec = (await server.call('GET', `/analytics/patient/summary/kpi=RECORDING?patient_id=${patientId}&night=${night}`, { token: physician })).json().data;
     expect(rec.sleep_efficiency).toBe(all.sleep_efficiency);
     const rii = (await server.call('GET', `/patient/rii_odi_value?patient_id=${patientId}&night=${night}`, { token: physician })).json().data;
     expect(rii).toMatchObject({ rii: all.rii, rii_divisor: 'TBT', odi: all.odi });
     expect(Number.isInteger(Math.round(rii.rii * 100))).toBe(true);
     expect((await server.call('GET', `/analytics/patient/summary/kpi=NOPE?patient_id=${patientId}&night=${night}`, { token: physician })).statusCode).toBe(400);
+  });
+
+  it('a night without sleep staging gets its indices per hour of monitoring (REI), labelled, in the summary and the trend', async () => {
+    const [id] = await simulateForPatient(server.db, { patientId, patientCode: 'NCT1002', deviceId: 'NCT0002', timezone: 'Europe/Zurich', nights: 1, profile: 'moderate_osa', lastEvening: '2026-03-05', seed: 'analytics-rei' });
+    // A device that stages nothing: only breathing, SpO2 and signal quality remain.
+    await server.db.query(`delete from recording_channels where recording_id = $1 and code in ('SLP_STGS', 'SA', 'TB')`, [id]);
+    const [rec] = await server.db.query<{ night_key: number }>('select night_key from recordings where id = $1', [id]);
+    const all = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night: rec.night_key })).json().data;
+    expect(all.total_sleep_time).toBe(0);
+    expect(all.index_basis).toBe('monitoring');
+    expect(all.monitoring_time).toBeGreaterThan(5);
+    expect(all.apneas + all.hypopneas).toBeGreaterThan(20);
+    expect(all.ahi).not.toBeNull();
+    expect(all.ahi).toBeCloseTo((all.apneas + all.hypopneas) / all.monitoring_time, 0);
+    expect(all.odi).toBeCloseTo(all.desaturations / all.monitoring_time, 0);
+    const kpi = (await server.call('GET', `/analytics/patient/summary/kpi=AHI?patient_id=${patientId}&night=${rec.night_key}`, { token: physician })).json().data;
+    expect(kpi).toMatchObject({ index_basis: 'monitoring', ahi: all.ahi });
+    const from = Math.floor((rec.night_key * 1000 - 2 * 86_400_000) / 1000);
+    const to = Math.floor((rec.night_key * 1000 + 2 * 86_400_000) / 1000);
+    const trend = (await server.call('GET', `/analytics/patient-trendview/type=AHI,ODI?patient_id=${patientId}&device_start_time=${from}&device_stop_time=${to}`, { token: physician })).json().data;
+    const point = (trend.AHI as Array<{ night: number; value: number; index_basis: string }>).find((p) => p.night === rec.night_key)!;
+    expect(point).toMatchObject({ value: all.ahi, index_basis: 'monitoring' });
+    expect((trend.ODI as Array<{ night: number; index_basis: string }>).find((p) => p.night === rec.night_key)!.index_basis).toBe('monitoring');
   });
 
   it('the 4% rule finds no more desaturations than the 3% rule; the divisor changes RII', async () => {

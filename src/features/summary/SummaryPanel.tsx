@@ -41,6 +41,9 @@ export interface NightSummary {
   percentiles: Record<string, Stat>;
   ahi?: number | null;
   odi?: number | null;
+  /** 'monitoring': no sleep staging, AHI and ODI are per hour of monitoring (REI). */
+  index_basis?: 'sleep' | 'monitoring';
+  monitoring_time?: number | null;
 }
 
 /** Vital channels of the summary, in the spec's table order (HR is the radar's pulse rate). */
@@ -106,6 +109,8 @@ export function SummaryTables({ patient, night, summary: s }: { patient: Patient
   const zone = night.timezone;
   const n = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : formatValue(v, digits));
   const vitals = VITAL_TABLES.filter(([code]) => s.percentiles[code]);
+  // Without sleep staging the indices are per hour of monitoring: say so (REI).
+  const rei = s.index_basis === 'monitoring';
   return (
     <div className="summary-panel" data-testid="summary-panel">
       <Table
@@ -135,16 +140,21 @@ export function SummaryTables({ patient, night, summary: s }: { patient: Patient
       />
       {s.ahi !== undefined && (
         <Table
-          title={t('summary.tables.ahi')}
+          title={rei ? t('scoring.reiTable') : t('summary.tables.ahi')}
           testId="summary-ahi"
-          rows={[[t('summary.fields.ahi'), n(s.ahi, 2)], [t('summary.fields.apneas'), String(s.apneas)], [t('summary.fields.hypopneas'), String(s.hypopneas)]]}
+          rows={[
+            [rei ? t('scoring.rei') : t('summary.fields.ahi'), n(s.ahi, 2)],
+            [t('summary.fields.apneas'), String(s.apneas)],
+            [t('summary.fields.hypopneas'), String(s.hypopneas)],
+            ...(rei ? [[t('scoring.monitoringTime'), hours(s.monitoring_time ?? 0)] as [string, string]] : []),
+          ]}
         />
       )}
       {s.odi !== undefined && (
         <Table
           title={t('summary.tables.odi')}
           testId="summary-odi"
-          rows={[[t('summary.fields.odi'), n(s.odi, 2)], [t('summary.fields.desaturations'), String(s.desaturations)], [t('summary.fields.rule'), `${s.desaturation_rule} %`]]}
+          rows={[[rei ? t('scoring.odiMonitoring') : t('summary.fields.odi'), n(s.odi, 2)], [t('summary.fields.desaturations'), String(s.desaturations)], [t('summary.fields.rule'), `${s.desaturation_rule} %`]]}
         />
       )}
       <Table

@@ -94,6 +94,9 @@ export function TrendChart({ code, unit, bands, points, dates, window, onZoom }:
   return (
     <section className="trend-chart" data-testid={`trend-chart-${code}`}>
       <h4>{title}</h4>
+      {shown.some((d) => { const p = byDate.get(d); return !!p && isValuePoint(p) && p.index_basis === 'monitoring'; }) && (
+        <p className="muted" data-testid={`trend-rei-${code}`}>{t('scoring.trendRei')}</p>
+      )}
       <div ref={box} className="trend-chart-box">
         <svg
           width={width}
@@ -140,7 +143,7 @@ export function TrendChart({ code, unit, bands, points, dates, window, onZoom }:
             if (isValuePoint(p)) {
               return (
                 <circle key={d} className="trend-dot" cx={x(i)} cy={y(p.value)} r={4} data-testid="trend-point">
-                  <title>{`${d}: ${formatValue(p.value, 2)}`}</title>
+                  <title>{`${d}: ${formatValue(p.value, 2)}${p.index_basis === 'monitoring' ? ` (${t('scoring.reiTable')})` : ''}`}</title>
                 </circle>
               );
             }

@@ -98,6 +98,8 @@ export interface BoxPoint {
 export interface ValuePoint {
   date: string;
   value: number;
+  /** AHI/ODI of a night without sleep staging: per hour of monitoring (REI). */
+  index_basis?: 'sleep' | 'monitoring';
 }
 
 export type TrendPoint = BoxPoint | ValuePoint;

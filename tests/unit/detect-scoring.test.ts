@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { analyseNight, detectRespiratoryEvents, type DetectedEvent, type Series } from '../../engine/detect';
+
+const T0 = Date.UTC(2026, 0, 1, 22);
+const TOTAL_S = 600;
+const AT_S = 300;
+
+/**
+ * Breathing (15/min unless told) at `rate` Hz with a slow baseline drift, amplitude 1
+ * scaled by `amp(t)`: like a CPAP flow or a cannula, at any sample rate.
+ */
+function breathing(amp: (t: number) => number, rate = 25, periodS = 4, totalS = TOTAL_S): Series {
+  const v = new Float32Array(Math.round(totalS * rate));
+  for (let i = 0; i < v.length; i++) {
+    const t = i / rate;
+    v[i] = amp(t) * Math.sin((2 * Math.PI * t) / periodS) + 0.2 * Math.sin((2 * Math.PI * t) / 300) + 0.01 * Math.sin(2 * Math.PI * 1.1 * t);
+  }
+  return { values: v, rate, t0: T0 };
+}
+const eventOf = (level: number, lengthS: number) => (t: number) => (t >= AT_S && t < AT_S + lengthS ? level : 1);
+const desatAt = (s: number, drop = 4): DetectedEvent => ({ kind: 'desaturation', onsetMs: T0 + s * 1000, durationMs: 20_000, baseline: 96, nadir: 96 - drop });
+const kinds = (e: DetectedEvent[]) => e.map((x) => x.kind);
+
+describe('apneas on the AASM rule (≥ 90 % drop for ≥ 10 s)', () => {
+  it('scores a 12-s apnea and measures its length on the signal', () => {
+    const ev = detectRespiratoryEvents(breathing(eventOf(0.02, 12)));
+    expect(kinds(ev)).toEqual(['apnea']);
+    expect(Math.abs((ev[0].onsetMs - T0) / 1000 - AT_S)).toBeLessThanOrEqual(1.5);
+    expect(Math.abs(ev[0].durationMs / 1000 - 12)).toBeLessThanOrEqual(1.5);
+    expect(ev[0].apneaType).toBe('unclassified');
+    expect(ev[0].reason).toMatchObject({ rule: 'AASM apnea ≥90 % ≥10 s' });
+    expect(ev[0].reason!.dropPct).toBeGreaterThanOrEqual(90);
+    expect(ev[0].reason!.durationS).toBeGreaterThanOrEqual(10);
+  });
+
+  it('leaves a 7-s pause alone (just under 10 s), and scores 11 s (just over)', () => {
+    expect(detectRespiratoryEvents(breathing(eventOf(0, 7)), [], { flowOnlyHypopneas: true })).toEqual([]);
+    expect(kinds(detectRespiratoryEvents(breathing(eventOf(0, 11))))).toEqual(['apnea']);
+  });
+
+  it('a stretch with 20 % of the breathing left is no apnea (80 % drop): a hypopnea at most', () => {
+    const signal = breathing(eventOf(0.2, 16));
+    expect(detectRespiratoryEvents(signal)).toEqual([]);
+    expect(kinds(detectRespiratoryEvents(signal, [desatAt(320)]))).toEqual(['hypopnea']);
+  });
+
+  it('reads breathing right at 1, 10, 25, 100 and 256 Hz, and at 0.5 Hz for slow breathing', () => {
+    for (const rate of [1, 10, 25, 100, 256]) {
+      const ev = detectRespiratoryEvents(breathing(eventOf(0, 15), rate));
+      expect(kinds(ev), `${rate} Hz`).toEqual(['apnea']);
+      expect(Math.abs(ev[0].durationMs / 1000 - 15), `${rate} Hz`).toBeLessThanOrEqual(2.5);
+      expect(detectRespiratoryEvents(breathing(() => 1, rate)), `${rate} Hz, calm`).toEqual([]);
+    }
+    // 0.5 Hz holds 4 samples of a 8-s breath: a 24-s pause is still seen.
+    expect(kinds(detectRespiratoryEvents(breathing(eventOf(0, 24), 0.5, 8)))).toEqual(['apnea']);
+  });
+});
+
+describe('hypopneas (≥ 30 % drop for ≥ 10 s with a desaturation)', () => {
+  it('needs the drop: 40 % left (60 % drop) and 65 % left (35 % drop) score, 80 % left (20 % drop) does not', () => {
+    for (const level of [0.4, 0.65]) {
+      const ev = detectRespiratoryEvents(breathing(eventOf(level, 20)), [desatAt(330)], { desaturationRule: 3 });
+      expect(kinds(ev), `level ${level}`).toEqual(['hypopnea']);
+      expect(ev[0].flowOnly).toBeUndefined();
+      expect(ev[0].reason).toMatchObject({ rule: 'AASM hypopnea ≥30 % ≥10 s + 3 % desaturation', desaturationPct: 4 });
+      expect(ev[0].reason!.dropPct).toBeGreaterThanOrEqual(30);
+    }
+    expect(detectRespiratoryEvents(breathing(eventOf(0.8, 20)), [desatAt(330)])).toEqual([]);
+  });
+
+  it('needs the duration: 7 s of 50 % breathing is no hypopnea', () => {
+    expect(detectRespiratoryEvents(breathing(eventOf(0.5, 7)), [desatAt(310)])).toEqual([]);
+  });
+
+  it('needs a desaturation starting from 5 s before the onset to 45 s after the end', () => {
+    const signal = breathing(eventOf(0.5, 20));
+    expect(detectRespiratoryEvents(signal)).toEqual([]);
+    expect(detectRespiratoryEvents(signal, [desatAt(400)])).toEqual([]);
+    expect(detectRespiratoryEvents(signal, [desatAt(280)])).toEqual([]);
+    expect(kinds(detectRespiratoryEvents(signal, [desatAt(360)]))).toEqual(['hypopnea']);
+    expect(detectRespiratoryEvents(signal, [desatAt(360, 4)], { desaturationRule: 4 })[0].reason!.rule).toContain('4 % desaturation');
+  });
+});
+
+describe('flow-only hypopneas (no oximetry)', () => {
+  it('are labelled flowOnly and need a ≥ 50 % drop (AASM 1999) for ≥ 10 s', () => {
+    const deep = detectRespiratoryEvents(breathing(eventOf(0.35, 15)), [], { flowOnlyHypopneas: true });
+    expect(kinds(deep)).toEqual(['hypopnea']);
+    expect(deep[0].flowOnly).toBe(true);
+    expect(deep[0].reason!.rule).toBe('flow-only hypopnea ≥50 % ≥10 s (no oximetry)');
+    expect(deep[0].reason!.desaturationPct).toBeUndefined();
+    // 40 % drop: enough with a desaturation, not on flow alone.
+    expect(detectRespiratoryEvents(breathing(eventOf(0.6, 15)), [], { flowOnlyHypopneas: true })).toEqual([]);
+  });
+
+  it('are scored where the SpO2 channel has no data over the event, not where it has', () => {
+    const signal = breathing(eventOf(0.3, 15));
+    const spo2 = (missing: boolean): Series => ({ values: Float32Array.from({ length: TOTAL_S }, (_, t) => (missing && t > 250 && t < 400 ? Number.NaN : 96)), rate: 1, t0: T0 });
+    expect(detectRespiratoryEvents(signal, [], { oximetry: spo2(false) })).toEqual([]);
+    const ev = detectRespiratoryEvents(signal, [], { oximetry: spo2(true) });
+    expect(kinds(ev)).toEqual(['hypopnea']);
+    expect(ev[0].flowOnly).toBe(true);
+  });
+
+  it('analyseNight treats a present but all-missing SpO2 channel as no oximetry', () => {
+    const flow = breathing(eventOf(0.3, 15));
+    const spo2: Series = { values: new Float32Array(TOTAL_S).fill(Number.NaN), rate: 1, t0: T0 };
+    const a = analyseNight({ startMs: T0, stopMs: T0 + TOTAL_S * 1000, channels: { NC_PSG: flow, SPO2_PSG: spo2 } });
+    expect(a.breathingSource).toBe('NC_PSG');
+    expect(a.respiratory.map((e) => [e.kind, e.flowOnly])).toEqual([['hypopnea', true]]);
+  });
+});
+
+describe('apnea type from the effort belts', () => {
+  const belt = (amp: (t: number) => number, sign = 1): Series => {
+    const s = breathing(amp);
+    for (let i = 0; i < s.values.length; i++) s.values[i] *= sign;
+    return s;
+  };
+  const flow = breathing(eventOf(0, 20));
+  it('continued effort is obstructive, absent effort central, effort coming back mixed', () => {
+    const type = (thorax: Series, abdomen: Series) => detectRespiratoryEvents(flow, [], { thorax, abdomen })[0]?.apneaType;
+    expect(type(belt(() => 1), belt(() => 0.9, -1))).toBe('obstructive');
+    expect(type(belt(eventOf(0.02, 20)), belt(eventOf(0.02, 20)))).toBe('central');
+    const late = (t: number) => (t >= AT_S && t < AT_S + 11 ? 0.02 : 1);
+    expect(type(belt(late), belt(late))).toBe('mixed');
+    expect(detectRespiratoryEvents(flow)[0].apneaType).toBe('unclassified');
+  });
+});
+
+describe('indices without sleep staging', () => {
+  it('AHI and ODI are per hour of monitoring (REI), never null when events and time exist', () => {
+    const totalS = 3600;
+    const flow = breathing((t) => (t % 600 >= 300 && t % 600 < 315 ? 0 : 1), 25, 4, totalS);
+    const a = analyseNight({ startMs: T0, stopMs: T0 + totalS * 1000, channels: { NC_PSG: flow } });
+    expect(a.sleep.tstS).toBe(0);
+    expect(a.kpis.indexBasis).toBe('monitoring');
+    expect(a.kpis.monitoringH).toBeCloseTo(1, 2);
+    expect(a.kpis.apneas).toBe(6);
+    expect(a.kpis.ahi).toBeCloseTo(6, 1);
+    expect(a.kpis.odi).toBe(0);
+  });
+
+  it('with sleep staging, AHI stays per hour of sleep', () => {
+    const totalS = 3600;
+    const flow = breathing((t) => (t % 600 >= 300 && t % 600 < 315 ? 0 : 1), 25, 4, totalS);
+    // Half an hour asleep (stage 2), half awake (5), in 30-s epochs.
+    const stages: Series = { values: Float32Array.from({ length: totalS / 30 }, (_, e) => (e < 60 ? 2 : 5)), rate: 1 / 30, t0: T0 };
+    const a = analyseNight({ startMs: T0, stopMs: T0 + totalS * 1000, channels: { NC_PSG: flow, SLP_STGS: stages } });
+    expect(a.kpis.indexBasis).toBe('sleep');
+    expect(a.kpis.tstH).toBe(0.5);
+    expect(a.kpis.ahi).toBeCloseTo(12, 1);
+  });
+});

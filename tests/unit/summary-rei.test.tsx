@@ -1,0 +1,52 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { I18nextProvider } from 'react-i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { NightInfo, PatientInfo } from '../../src/features/night/types';
+import { SummaryTables, type NightSummary } from '../../src/features/summary/SummaryPanel';
+import i18n, { initI18n, setLanguage } from '../../src/i18n';
+
+const patient: PatientInfo = {
+  patient_id: 7, patient_code: 'NCT1001', first_name: 'Ada', last_name: 'Byron', gender: 'F', date_of_birth: '1961-04-02', height: null, weight: null, bmi: null,
+  vital_parameters: null, diseases: '', device_id: 'RESMED', created_by: 1, is_sample_patient: false,
+};
+const night: NightInfo = {
+  recording_id: 1, night: 1_754_611_200, recording_date: '2025-08-08', device_id: 'RESMED', timezone: 'UTC',
+  recording_start_time: 1_754_614_923_000, recording_stop_time: 1_754_638_210_000, source: 'edf', channels: [],
+};
+const summary = (basis: 'sleep' | 'monitoring'): NightSummary => ({
+  night: night.night, device_id: 'RESMED', rii: 1.55, rii_divisor: 'TBT', good_signal_duration: 0, total_breathing_time: 6.4, total_sleep_time: basis === 'sleep' ? 6 : 0,
+  total_bed_time: 6.47, sleep_efficiency: 0, sol: null, waso: 0, bed_in_time: '01:02', bed_out_time: '07:30', recording_start_time: night.recording_start_time,
+  recording_stop_time: night.recording_stop_time, apneas: 3, hypopneas: 6, desaturations: 0, desaturation_rule: 3, customized_index: {}, percentiles: {},
+  ahi: 1.39, odi: 0, index_basis: basis, monitoring_time: 6.47,
+});
+const render = (s: NightSummary) => renderToStaticMarkup(<I18nextProvider i18n={i18n}><SummaryTables patient={patient} night={night} summary={s} /></I18nextProvider>);
+
+describe('the summary labels the index by its basis', () => {
+  beforeAll(async () => {
+    await initI18n();
+  });
+
+  it('a night without sleep staging shows "REI (monitoring time)" and the monitoring time', async () => {
+    await setLanguage('en-US');
+    const html = render(summary('monitoring'));
+    expect(html).toContain('REI (monitoring time)');
+    expect(html).toContain('REI (events per hour of monitoring, no sleep staging)');
+    expect(html).toContain('Monitoring time (h:mm)');
+    expect(html).toContain('6:28');
+    expect(html).toContain('ODI (desaturations per hour of monitoring)');
+    expect(html).not.toContain('AHI (events per hour of sleep)');
+  });
+
+  it('a staged night keeps "AHI" per hour of sleep', async () => {
+    await setLanguage('en-US');
+    const html = render(summary('sleep'));
+    expect(html).toContain('AHI (events per hour of sleep)');
+    expect(html).not.toContain('REI');
+  });
+
+  it('says it in German too', async () => {
+    await setLanguage('de-AT');
+    expect(render(summary('monitoring'))).toContain('REI (Überwachungszeit)');
+    await setLanguage('en-US');
+  });
+});
