@@ -8,6 +8,7 @@ import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
 import { importFiles, savedLabelMap } from '../recordings/import';
 import { isTimeZone } from '../recordings/night-key';
+import { importSummary } from '../recordings/summary';
 
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
 const MAX_FILES = 16;
@@ -73,6 +74,7 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
         timezone: night.timezone,
         channels: night.channels.map((c) => ({ code: c.code, label: c.label, fs: c.sampleRate, count: c.samples.length })),
         events: night.events.length,
+        summary: importSummary(night),
       },
     });
   });

@@ -45,8 +45,10 @@ export function writeDataPointCsv(channel: ChannelData, options: DataPointCsvOpt
   const lines: string[] = new Array(samples.length + 1);
   lines[0] = HEADER;
   for (let i = 0; i < samples.length; i++) {
-    const v = isInt ? samples[i] * scale + offset : samples[i];
-    const missing = !Number.isFinite(v) || v === MISSING_CODES[0] || v === MISSING_CODES[1];
+    // float32 samples may hold digital values with a scale too (BDF, EDF+D with gaps).
+    const v = samples[i] * scale + offset;
+    // A channel's own codes are stored values (as the engine reads them); without any said, physical -1/-2 as before.
+    const missing = !Number.isFinite(v) || (channel.missingCodes ? channel.missingCodes.includes(samples[i]) : v === MISSING_CODES[0] || v === MISSING_CODES[1]);
     const value = missing ? (keepCodes && Number.isFinite(v) ? String(v) : '') : String(Number(v.toPrecision(digits)));
     lines[i + 1] = `${stamp(t0 + i * periodMs)},${value}`;
   }
