@@ -91,7 +91,8 @@ export function edfToRecording(edf: EdfFile, options: EdfToRecordingOptions = {}
       // Our own padding only before and after the channel: its int16 digital values, at its own t0.
       channel = { ...base, t0: t0 + (inner.from / signal.sampleRate) * MS_PER_S, storage: 'int16', samples: digital16.subarray(inner.from, inner.to) };
     } else channel = { ...base, storage: 'float32', samples: placeRecords(signal, recordStarts, own?.pad) };
-    if (own) channel = asInt16IfWhole(trimPadding(channel), signal);
+    if (own?.extent) channel = withinExtent(channel, own.extent);
+    else if (own) channel = asInt16IfWhole(trimPadding(channel), signal);
     else if (legacy) channel = ownExtent(channel, signal.prefiltering);
     channels.push(enforceRanges(channel));
   }
@@ -119,6 +120,16 @@ export function edfToRecording(edf: EdfFile, options: EdfToRecordingOptions = {}
       ...(skippedSignals.length > 0 ? { skippedSignals } : {}),
       ...(unmappedLabels.length > 0 ? { unmappedLabels } : {}),
     },
+  };
+}
+
+/** A Nocturne-written full-range channel: its own samples are `count` after `lead` (header.ts). */
+function withinExtent(channel: ChannelData, extent: { lead: number; count: number }): ChannelData {
+  if (extent.lead + extent.count > channel.samples.length) return channel;
+  return {
+    ...channel,
+    t0: channel.t0 + (extent.lead / channel.sampleRate) * MS_PER_S,
+    samples: channel.samples.subarray(extent.lead, extent.lead + extent.count),
   };
 }
 

@@ -45,6 +45,11 @@ export type SampleFormat = keyof typeof SAMPLE_LIMITS;
 export interface NocturneSignal {
   /** Digital value of samples that are no data (padding, gaps), if any. */
   pad?: number;
+  /**
+   * Where the channel's own samples lie when no spare digital value can mark padding (a
+   * signal using its full 16/24-bit range): `lead` samples of padding, then `count` samples.
+   */
+  extent?: { lead: number; count: number };
   /** The channel used our device's missing codes (-1, -2). */
   deviceCodes: boolean;
   /** The channel code, when it is not the label. */
@@ -52,7 +57,7 @@ export interface NocturneSignal {
 }
 
 /**
- * The 32-character reserved field of a signal Nocturne writes: 'NCT <pad|-> <m|-> <code|=>'.
+ * The 32-character reserved field of a signal Nocturne writes: 'NCT <pad|@lead+count|-> <m|-> <code|=>'.
  * The label, transducer and prefiltering stay the source's own; this field (which EDF
  * leaves to the writer and other readers ignore) says how Nocturne reads the signal back:
  * the digital value that marks "no sample here" (outside the signal's digital range, so
@@ -60,17 +65,19 @@ export interface NocturneSignal {
  * the code is the label). Throws RangeError when the code does not fit.
  */
 export function nocturneSignalField(s: NocturneSignal): string {
-  const text = `NCT ${s.pad ?? '-'} ${s.deviceCodes ? 'm' : '-'} ${s.code ?? '='}`;
+  const where = s.pad !== undefined ? String(s.pad) : s.extent ? `@${s.extent.lead}+${s.extent.count}` : '-';
+  const text = `NCT ${where} ${s.deviceCodes ? 'm' : '-'} ${s.code ?? '='}`;
   if (text.length > 32) throw new RangeError(`channel code "${s.code}" is too long for the EDF signal's reserved field (${text.length} > 32 characters)`);
   return text;
 }
 
 /** Parses {@link nocturneSignalField}; null for any other reserved text. */
 export function parseNocturneSignal(reserved: string): NocturneSignal | null {
-  const m = /^NCT (-?\d+|-) ([m-]) (.+)$/.exec(reserved.trim());
+  const m = /^NCT (-?\d+|-|@\d+\+\d+) ([m-]) (.+)$/.exec(reserved.trim());
   if (!m) return null;
+  const extent = /^@(\d+)\+(\d+)$/.exec(m[1]);
   return {
-    ...(m[1] === '-' ? {} : { pad: Number(m[1]) }),
+    ...(extent ? { extent: { lead: Number(extent[1]), count: Number(extent[2]) } } : m[1] === '-' ? {} : { pad: Number(m[1]) }),
     deviceCodes: m[2] === 'm',
     ...(m[3] === '=' ? {} : { code: m[3] }),
   };

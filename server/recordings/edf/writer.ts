@@ -20,8 +20,9 @@ export interface WrittenNight {
 
 /** One channel as a signal of the file. */
 interface PlannedSignal {
-  /** Header fields in SIGNAL_FIELDS order. */
+  /** Header fields in SIGNAL_FIELDS order (the reserved field filled by `reserved`). */
   row: string[];
+  reserved: (firstRecord: number) => string;
   samplesPerRecord: number;
   /** Samples before the channel's first one in the file's sample grid. */
   lead: number;
@@ -65,9 +66,11 @@ export function writeNightFile(night: Night): WrittenNight {
   // Events before the first sample: whole records earlier, so every channel's lead stays whole.
   if (firstEvent < originMs) originMs -= Math.ceil((originMs - firstEvent) / MS_PER_S / duration - 1e-9) * duration * MS_PER_S;
   const headerStartMs = Math.floor(originMs / MS_PER_S) * MS_PER_S;
-  const endMs = channels.length > 0 ? maxOf(channels.map(channelEnd)) : Math.max(night.stopMs, maxOf(night.events.map((e) => e.onsetMs)));
+  // Records reach the last sample and the last event onset (a reader refuses onsets after the end).
+  const lastEvent = maxOf(night.events.map((e) => e.onsetMs));
+  const endMs = channels.length > 0 ? Math.max(maxOf(channels.map(channelEnd)), lastEvent) : Math.max(night.stopMs, lastEvent);
   const gridCount = Math.max(1, Math.ceil((endMs - originMs) / MS_PER_S / duration - 1e-9));
-  const planned = channels.map((c) => planSignal(c, duration, originMs, format));
+  const planned = channels.map((c) => planSignal(c, duration, originMs, format, gridCount));
 
   const used = new Uint8Array(gridCount);
   if (channels.length === 0) used.fill(1);
@@ -89,6 +92,7 @@ export function writeNightFile(night: Night): WrittenNight {
   const recordBytes = (planned.reduce((sum, p) => sum + p.samplesPerRecord, 0) + annotationSamples) * sampleBytes;
   const out = new Uint8Array(headerBytes + records.length * recordBytes);
   const variant = `${format}+${contiguous ? 'C' : 'D'}`;
+  for (const p of planned) p.row[9] = p.reserved(records[0]);
   out.set(encodeHeader(night, headerStartMs, records.length, duration, planned, annotationSamples, format, variant), 0);
 
   let at = headerBytes;
@@ -167,15 +171,7 @@ function exactInt16Range(c: ChannelData): EdfRange | null {
   return null;
 }
 
-/** The value outside [dmin, dmax] that marks "no sample", or null when the range fills the sample width. */
-function padOutside(dmin: number, dmax: number, format: SampleFormat): number | null {
-  const limits = SAMPLE_LIMITS[format];
-  if (dmin > limits.min) return limits.min;
-  if (dmax < limits.max) return limits.max;
-  return null;
-}
-
-function planSignal(c: ChannelData, duration: number, originMs: number, format: SampleFormat): PlannedSignal {
+function planSignal(c: ChannelData, duration: number, originMs: number, format: SampleFormat, gridCount: number): PlannedSignal {
   const codes = c.missingCodes ?? [];
   const { samples } = c;
   const missing = (i: number) => {
@@ -186,20 +182,44 @@ function planSignal(c: ChannelData, duration: number, originMs: number, format: 
   const lead = Math.max(0, Math.round(((c.t0 - originMs) / MS_PER_S) * c.sampleRate));
   let range: EdfRange | null = isSourceDigital(c) ? (c.edfRange ?? null) : c.storage === 'int16' ? exactInt16Range(c) : null;
   let digital: (i: number) => number = (i) => samples[i];
-  let pad = range ? padOutside(Number(range.digitalMin), Number(range.digitalMax), format) : null;
-  if (range) {
-    const lo = Number(range.digitalMin);
-    const hi = Number(range.digitalMax);
-    // Source values beyond the header's own range: no padding value is safe; quantise.
-    for (let i = 0; i < samples.length && range; i++) if (!missing(i) && (samples[i] < lo || samples[i] > hi)) range = null;
+  const limits = SAMPLE_LIMITS[format];
+  // The data's own digital extremes: values beyond the header's range are kept as they are.
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  let inner = false;
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < samples.length; i++) {
+    if (missing(i)) continue;
+    if (samples[i] < lo) lo = samples[i];
+    if (samples[i] > hi) hi = samples[i];
+    if (first < 0) first = i;
+    else if (i !== last + 1) inner = true;
+    last = i;
   }
-  if (!range || pad === null) {
-    // Full-width digital ranges have no spare value for padding: quantise to ±32000.
+  const edges = first !== 0 || last !== samples.length - 1 || lead > 0 || lead + samples.length < gridCount * n;
+  let pad: number | null = null;
+  let extent: { lead: number; count: number } | undefined;
+  if (range && (lo < limits.min || hi > limits.max)) range = null;
+  if (range && (inner || edges)) {
+    // Padding must be a value no sample has, best outside the header's range too.
+    const dmin = Number(range.digitalMin);
+    const dmax = Number(range.digitalMax);
+    if (dmin > limits.min && lo > limits.min) pad = limits.min;
+    else if (dmax < limits.max && hi < limits.max) pad = limits.max;
+    else if (!inner && first >= 0) extent = { lead: lead + first, count: last - first + 1 };
+    else range = null;
+  }
+  if (!range) {
+    // Quantised to ±32000 (float32 data, or a full-range signal with gaps inside): padding below.
     const q = quantiseChannel(c, missing);
     range = { physicalMin: q.physicalMin, physicalMax: q.physicalMax, digitalMin: String(q.digitalMin), digitalMax: String(q.digitalMax) };
     digital = (i) => q.digital[i];
-    pad = SAMPLE_LIMITS[format].min;
+    pad = limits.min;
+    extent = undefined;
   }
+  // Padding around an extent-marked channel repeats its digital minimum: inside its range, but the extent says where data is.
+  const padValue = pad ?? Number(range.digitalMin);
   const label = toHeaderAscii(c.label || c.code).slice(0, 16).trim();
   return {
     row: [
@@ -212,14 +232,22 @@ function planSignal(c: ChannelData, duration: number, originMs: number, format: 
       range.digitalMax,
       toHeaderAscii(c.prefiltering ?? '').slice(0, 80),
       String(n),
-      nocturneSignalField({ pad, deviceCodes: codes.length > 0, ...(c.code === label ? {} : { code: toHeaderAscii(c.code) }) }),
+      '',
     ],
+    // The extent counts from the first record written, known once every channel is planned.
+    reserved: (firstRecord) =>
+      nocturneSignalField({
+        ...(pad === null ? {} : { pad }),
+        ...(extent ? { extent: { lead: extent.lead - firstRecord * n, count: extent.count } } : {}),
+        deviceCodes: codes.length > 0,
+        ...(c.code === label ? {} : { code: toHeaderAscii(c.code) }),
+      }),
     samplesPerRecord: n,
     lead,
     length: samples.length,
     digital,
     missing,
-    pad,
+    pad: padValue,
   };
 }
 
