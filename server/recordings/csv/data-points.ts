@@ -8,7 +8,8 @@ import { MISSING_CODES, type ChannelData } from '../model';
  * - Missing samples (the device codes -1 and -2, and non-finite values) are written as an
  *   empty Value by default: a spreadsheet then skips them instead of averaging -1s in, and
  *   the spec's chart series already treat empty strings as missing. `missing: 'code'`
- *   keeps the device's codes for machine use. Our Timestamp,Value reader reads empty as -1.
+ *   keeps the device's codes for machine use. Our Timestamp,Value reader reads empty as
+ *   missing (NaN), and a file named like ours keeps the device's codes for its channel.
  * - Values: int16 channels in physical units to 10 significant digits, float32 to 7 (what
  *   float32 holds), trailing zeros dropped. Lines end in CRLF (RFC 4180).
  */

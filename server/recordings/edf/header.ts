@@ -17,6 +17,7 @@ export const ANNOTATION_LABEL = 'EDF Annotations';
 /** Label of the BDF+ annotation signal (EDFbrowser, BioSemi). */
 export const BDF_ANNOTATION_LABEL = 'BDF Annotations';
 /**
+ * Legacy (files exported before the reserved-field marker, see nocturneSignalField).
  * Transducer field that marks a signal written by Nocturne: its label is already a
  * channel code and is read back as is, not through the label map (else our own 'SPO2'
  * would come back as the PSG's 'SPO2_PSG').
