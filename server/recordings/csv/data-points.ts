@@ -41,7 +41,8 @@ export function writeDataPointCsv(channel: ChannelData, options: DataPointCsvOpt
   const stamp = timestampFormatter(options.timestamps ?? 'iso');
   const { samples, scale, offset, t0, sampleRate } = channel;
   const isInt = channel.storage === 'int16';
-  const digits = isInt ? INT16_DIGITS : FLOAT32_DIGITS;
+  // float32 holding a file's digital values (BDF, EDF+D) with a scale: physical needs more than 7 digits.
+  const digits = isInt || scale !== 1 || offset !== 0 ? INT16_DIGITS : FLOAT32_DIGITS;
   const periodMs = 1000 / sampleRate;
   const lines: string[] = new Array(samples.length + 1);
   lines[0] = HEADER;
