@@ -4,7 +4,7 @@ import { ms } from './units';
 export const DAY_MS = ms(86_400_000);
 /** Trend-view padding on both ends of each day (spec 2 §4). */
 export const DAY_MARGIN_MS = ms(8 * 3_600_000);
-/** Device codes that mark a missing sample in every channel (spec 2 §5). */
+/** Our device's missing codes (spec 2 §5): the default when a channel input does not say (wire data always says). */
 export const MISSING_CODES: readonly number[] = [-1, -2];
 /** Channels where any non-positive value is missing too (spec 2 §5). */
 export const NON_POSITIVE_MISSING_CHANNELS: readonly string[] = ['SPO2', 'PR'];

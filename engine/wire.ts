@@ -6,11 +6,15 @@
  *   4  u32 header bytes (48)   32 f64 offset      physical = stored * scale + offset
  *   8  f64 t0 (ms UTC)         40 u32 sample count
  *  16  f64 sample rate (Hz)    44 u8 storage (1 int16, 2 float32)
- *                              45 i8, 46 i8: the missing codes (-1, -2); 47 reserved
+ *                              45 i8, 46 i8: the missing codes (-1, -2)
+ *                              47 u8 flags: bit 0 set = the channel has no missing codes
+ *                                 (45, 46 are then 0; files of other tools: a gap is NaN)
  *  48  samples (int16 or float32), `count` of them
  */
 export const WIRE_MAGIC = 'NCT1';
 export const WIRE_HEADER_BYTES = 48;
+/** Flag of byte 47: no stored value means "missing" (buffers made before it had 0 there: codes apply). */
+const NO_MISSING_CODES = 1;
 
 export interface WireChannel {
   t0: number;
@@ -18,7 +22,8 @@ export interface WireChannel {
   scale: number;
   offset: number;
   storage: 'int16' | 'float32';
-  missingCodes: [number, number];
+  /** Stored values meaning "missing": our device's [-1, -2], or none ([]) for other tools' files. */
+  missingCodes: readonly number[];
   samples: Int16Array | Float32Array;
 }
 
@@ -34,8 +39,14 @@ export function encodeWire(c: WireChannel): Uint8Array {
   view.setFloat64(32, c.offset, true);
   view.setUint32(40, c.samples.length, true);
   view.setUint8(44, c.storage === 'int16' ? 1 : 2);
-  view.setInt8(45, c.missingCodes[0]);
-  view.setInt8(46, c.missingCodes[1]);
+  if (c.missingCodes.length > 2 || c.missingCodes.some((m) => !Number.isInteger(m) || m < -128 || m > 127)) {
+    throw new RangeError(`missing codes ${c.missingCodes.join(', ')}: at most two whole numbers in -128..127`);
+  }
+  if (c.missingCodes.length === 0) view.setUint8(47, NO_MISSING_CODES);
+  else {
+    view.setInt8(45, c.missingCodes[0]);
+    view.setInt8(46, c.missingCodes[c.missingCodes.length - 1]);
+  }
   bytes.set(new Uint8Array(c.samples.buffer, c.samples.byteOffset, c.samples.byteLength), WIRE_HEADER_BYTES);
   return bytes;
 }
@@ -57,7 +68,7 @@ export function decodeWire(bytes: Uint8Array): WireChannel {
     scale: view.getFloat64(24, true),
     offset: view.getFloat64(32, true),
     storage,
-    missingCodes: [view.getInt8(45), view.getInt8(46)],
+    missingCodes: (view.getUint8(47) & NO_MISSING_CODES) !== 0 ? [] : [view.getInt8(45), view.getInt8(46)],
     samples: storage === 'int16' ? new Int16Array(copy.buffer) : new Float32Array(copy.buffer),
   };
 }

@@ -5,8 +5,6 @@ import { listChannels, loadSamples, type RecordingRow } from '../recordings/stor
 import type { AnalyticsSettings } from './settings';
 
 const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
-/** Channels whose values are codes, not measurements: -1 is no missing code for them. */
-const CODED = new Set(['SQB', 'SA', 'TB']);
 
 /** The night's channels as the detectors read them. */
 export async function nightInput(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightInput> {
@@ -14,7 +12,7 @@ export async function nightInput(db: Queryable, recording: RecordingRow, setting
   for (const c of await listChannels(db, [recording.id])) {
     if (!(INPUTS as readonly string[]).includes(c.code)) continue;
     const samples = await loadSamples(db, c);
-    channels[c.code as (typeof INPUTS)[number]] = toSeries(c.code, samples, c.sample_rate, c.t0_ms, c.scale, c.offset_value, CODED.has(c.code) ? [] : [-1, -2]);
+    channels[c.code as (typeof INPUTS)[number]] = toSeries(c.code, samples, c.sample_rate, c.t0_ms, c.scale, c.offset_value, c.missing_codes);
   }
   return { startMs: recording.start_ms, stopMs: recording.stop_ms, channels, desaturationRule: settings.desaturationRule, riiDivisor: settings.riiDivisor };
 }

@@ -5,6 +5,8 @@ import { parseDataPointFileName } from './csv/data-points';
 import { edfToRecording } from './edf/channels';
 import { readEdf } from './edf/reader';
 import { RecordingFormatError, type ChannelData, type Night, type NightEvent } from './model';
+import { defaultMissingCodes } from './missing';
+import { enforceRanges } from './ranges';
 
 /**
  * One parsed source file of a night (an EDF file, an oximeter CSV …), already in absolute
@@ -116,12 +118,20 @@ export function parseRecordingFile(fileName: string, bytes: Uint8Array, options:
     );
   }
   const text = readCsvText(bytes);
-  if (kind === 'oximeter') return readOximeterCsv(text, fileName, { timezone: options.timezone });
-  const code = options.csvCode ?? parseDataPointFileName(fileName)?.channel;
+  if (kind === 'oximeter') return withRanges(readOximeterCsv(text, fileName, { timezone: options.timezone }));
+  const ours = parseDataPointFileName(fileName);
+  const code = options.csvCode ?? ours?.channel;
   if (!code) {
     throw new RecordingFormatError(fileName, 'channel', 'a Timestamp,Value CSV needs a channel code (none given, none in the file name)');
   }
-  return readTimestampValueCsv(text, fileName, { code, unit: options.csvUnit, timezone: options.timezone });
+  // A data-point file Nocturne wrote for our device's channel keeps the device's codes (-1, -2).
+  const missingCodes = ours && !options.csvCode ? defaultMissingCodes('device', code) : [];
+  return withRanges(readTimestampValueCsv(text, fileName, { code, unit: options.csvUnit, timezone: options.timezone, missingCodes }));
+}
+
+/** Physiological ranges and finiteness on every channel of a CSV (ranges.ts), as for EDF. */
+function withRanges(part: ParsedRecording): ParsedRecording {
+  return { ...part, channels: part.channels.map(enforceRanges) };
 }
 
 /** Reads the files of one night and merges them ({@link parseRecordingFile}, {@link assembleNight}). */

@@ -51,7 +51,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
     throw err;
   }
   const formats = new Set((night.meta.files as Array<{ format?: string }> | undefined)?.map((f) => f.format ?? '') ?? []);
-  const source = [...formats].some((f) => f.includes('csv')) && ![...formats].some((f) => f.startsWith('EDF')) ? 'csv' : 'edf';
+  const source = [...formats].some((f) => f.includes('csv')) && ![...formats].some((f) => f.startsWith('EDF') || f.startsWith('BDF')) ? 'csv' : 'edf';
   try {
     const recordingId = await saveNight(db, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night });
     return { recordingId, night };

@@ -94,3 +94,73 @@ export function mapLabel(label: string, extra?: Record<string, string>): string 
   }
   return NORMALISED_DEFAULTS.get(key) ?? label.trim();
 }
+
+/** What a code's source signal must look like to be that code (see {@link mapSignal}). */
+interface Plausible {
+  /** Normalised units accepted (lower case, no spaces); undefined: any unit. */
+  units?: readonly string[];
+  /** Sample rate bounds, Hz. */
+  minHz: number;
+  maxHz: number;
+}
+
+const PER_MINUTE = ['bpm', '/min', '1/min', 'min-1', 'min^-1', '/m'];
+/** Rates and saturations are slow trends; breathing traces are waveforms of a few Hz and up. */
+const PLAUSIBLE: Readonly<Record<string, Plausible>> = {
+  SPO2_PSG: { units: ['%', 'percent', '%spo2', '%sao2'], minHz: 0, maxHz: 10 },
+  PR: { units: [...PER_MINUTE, 'beats/min', 'beat/min', 'b/min'], minHz: 0, maxHz: 10 },
+  HR: { units: [...PER_MINUTE, 'beats/min', 'beat/min', 'b/min'], minHz: 0, maxHz: 10 },
+  BR: { units: [...PER_MINUTE, 'br/min', 'breaths/min', 'breath/min', 'rpm', 'resp/min'], minHz: 0, maxHz: 10 },
+  NC_PSG: { minHz: 1, maxHz: 1000 },
+  THRX_PSG: { minHz: 1, maxHz: 1000 },
+  ABD_PSG: { minHz: 1, maxHz: 1000 },
+};
+
+/** Normalised unit: lower case, no spaces, 'µ' as 'u'. */
+function normaliseUnit(unit: string): string {
+  return unit.trim().toLowerCase().replace(/\s+/g, '').replace(/µ|μ/g, 'u');
+}
+
+/** Why a default mapping was not applied, or null when the signal fits the code. */
+export function implausibleFor(code: string, unit: string, rate: number): string | null {
+  const rule = PLAUSIBLE[code];
+  if (!rule) return null;
+  if (rule.units && !rule.units.includes(normaliseUnit(unit))) return `unit "${unit}" is not one of ${code}'s (${rule.units.join(', ')})`;
+  if (!(rate >= rule.minHz && rate <= rule.maxHz)) return `${rate} Hz is outside ${code}'s ${rule.minHz}–${rule.maxHz} Hz`;
+  return null;
+}
+
+/** A signal's code with the reason a default mapping was refused, if it was. */
+export interface MappedSignal {
+  code: string;
+  /** Set when the default map named a code the signal's unit or rate does not fit. */
+  refused?: { code: string; reason: string };
+}
+
+/**
+ * Like {@link mapLabel}, with sanity: a default mapping is used only when the signal's unit
+ * and rate fit the code (a 200 Hz µV "pulse" is a waveform, not a pulse rate; it keeps its
+ * own label). The physician's own map (`extra`) is followed as given: it is a decision.
+ */
+export function mapSignal(label: string, unit: string, rate: number, extra?: Record<string, string>): MappedSignal {
+  const key = normaliseLabel(label);
+  if (extra && Object.keys(extra).some((from) => normaliseLabel(from) === key)) return { code: mapLabel(label, extra) };
+  const code = mapLabel(label);
+  if (code === label.trim()) return { code };
+  const reason = implausibleFor(code, unit, rate);
+  return reason ? { code: label.trim(), refused: { code, reason } } : { code };
+}
+
+/** Checksum and status words written beside the data (ResMed's Crc16, BioSemi's Status): not measurements. */
+const CHECKSUM_LABELS: ReadonlySet<string> = new Set(['crc16', 'crc', 'crc32', 'checksum']);
+
+/**
+ * True for a signal that only checks or flags the file's own records: ResMed's 'Crc16'
+ * (and CRC/checksum by another name), BioSemi's trigger/status word ('Status', transducer
+ * 'Triggers and Status'). EDF+'s 'Event marker' is a patient button, i.e. data: not here.
+ */
+export function isChecksumOrStatus(label: string, transducer = ''): boolean {
+  const key = normaliseLabel(label);
+  if (CHECKSUM_LABELS.has(key)) return true;
+  return key === 'status' && /triggers?\s+and\s+status/i.test(transducer);
+}

@@ -25,6 +25,27 @@ export interface ChannelData {
   scale: number;
   offset: number;
   samples: Int16Array | Float32Array;
+  /**
+   * Stored values that mean "missing" for this channel. Only our own device's channels use
+   * codes ({@link MISSING_CODES}); a channel read from another tool's file has none (its
+   * gaps are NaN in float32). Undefined: the default of the night's source (missing.ts).
+   */
+  missingCodes?: readonly number[];
+  /** EDF/BDF signal header fields of the source, kept for a faithful export ('' when none). */
+  transducer?: string;
+  prefiltering?: string;
+  /** The source header's physical/digital extremes as written, when the samples are its digital values. */
+  edfRange?: EdfRange;
+  /** Samples the importer made missing: outside the code's physiological range, or not finite. */
+  rejected?: { outOfRange: number; nonFinite: number };
+}
+
+/** Physical and digital minimum/maximum of an EDF/BDF signal, as the header's text. */
+export interface EdfRange {
+  physicalMin: string;
+  physicalMax: string;
+  digitalMin: string;
+  digitalMax: string;
 }
 
 /** A time-stamped event: an EDF+ annotation, a device-scored event, a ground-truth event. */

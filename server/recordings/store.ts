@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db/adapter';
-import type { ChannelData, Night, NightEvent, StorageType } from './model';
+import type { ChannelData, EdfRange, Night, NightEvent, StorageType } from './model';
+import { missingCodesOf } from './missing';
 import { isTimeZone, nightKey } from './night-key';
 import { gzipWire } from './wire-gzip';
 
@@ -47,17 +48,22 @@ function chunkBytes(samples: Int16Array | Float32Array, from: number, to: number
   return new Uint8Array(part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength));
 }
 
-async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData): Promise<void> {
+async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData, source: RecordingSource): Promise<void> {
+  const missingCodes = missingCodesOf(c, source);
   const [row] = await tx.query<{ id: number }>(
-    `insert into recording_channels (recording_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
-    [recordingId, c.code, c.label, c.unit, c.sampleRate, Math.round(c.t0), c.storage, c.scale, c.offset, c.samples.length],
+    `insert into recording_channels (recording_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count,
+       missing_codes, transducer, prefiltering, edf_range)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning id`,
+    [
+      recordingId, c.code, c.label, c.unit, c.sampleRate, Math.round(c.t0), c.storage, c.scale, c.offset, c.samples.length,
+      JSON.stringify(missingCodes), c.transducer ?? '', c.prefiltering ?? '', c.edfRange ? JSON.stringify(c.edfRange) : null,
+    ],
   );
   for (let from = 0, seq = 0; from < c.samples.length; from += SAMPLES_PER_CHUNK, seq++) {
     const to = Math.min(from + SAMPLES_PER_CHUNK, c.samples.length);
     await tx.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [row.id, seq, chunkBytes(c.samples, from, to)]);
   }
-  await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2)', [row.id, await gzipWire(c)]);
+  await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2)', [row.id, await gzipWire({ ...c, missingCodes })]);
 }
 
 /** The channel's stored binary form, gzipped, or null for a night stored before it existed. */
@@ -100,7 +106,7 @@ export async function saveNight(db: Db, input: SaveNightInput): Promise<number> 
         input.createdBy,
       ],
     );
-    for (const c of night.channels) await insertChannel(tx, rec.id, c);
+    for (const c of night.channels) await insertChannel(tx, rec.id, c, input.source);
     await insertEvents(tx, rec.id, night.events, 'file');
     if (input.truth) await insertEvents(tx, rec.id, input.truth, 'truth');
     if (input.truthDetail) {
@@ -138,6 +144,11 @@ export interface ChannelRow {
   scale: number;
   offset_value: number;
   sample_count: number;
+  /** Stored values meaning "missing" (missing.ts). */
+  missing_codes: number[];
+  transducer: string;
+  prefiltering: string;
+  edf_range: EdfRange | null;
 }
 
 /** The nights of a patient, oldest first. */
@@ -197,6 +208,10 @@ export async function loadChannelData(db: Queryable, channel: ChannelRow): Promi
     scale: channel.scale,
     offset: channel.offset_value,
     samples: await loadSamples(db, channel),
+    missingCodes: channel.missing_codes,
+    transducer: channel.transducer,
+    prefiltering: channel.prefiltering,
+    ...(channel.edf_range ? { edfRange: channel.edf_range } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import { forbidden, notFound } from '../errors';
 import { visibleRecording } from '../patients/access';
 import { dataPointFileName } from '../recordings/csv';
 import { dataPointCsvChunks } from '../recordings/csv/data-points';
-import { writeEdfPlus } from '../recordings/edf';
+import { writeNightFile } from '../recordings/edf';
 import { findChannel, loadChannelData, loadNight } from '../recordings/store';
 import { nightDate } from '../recordings/night-key';
 import { annotationEvents, annotationsCsv, nightAnnotations } from '../annotations/export';
@@ -30,11 +30,12 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
       const { patient, recording } = await visibleRecording(ctx.db, user, request.query.patient_id, request.query.recording_id);
       const night = await loadNight(ctx.db, recording);
       const annotations = annotationEvents(await nightAnnotations(ctx.db, recording.id));
-      const bytes = writeEdfPlus({ ...night, events: [...night.events, ...annotations].sort((a, b) => a.onsetMs - b.onsetMs) });
+      // EDF+, or BDF+ when a channel holds 24-bit samples (from a BDF file) that 16 bits cannot keep.
+      const { bytes, format } = writeNightFile({ ...night, events: [...night.events, ...annotations].sort((a, b) => a.onsetMs - b.onsetMs) });
       const date = nightDate(recording.night_key, true);
       return reply
         .header('content-type', 'application/octet-stream')
-        .header('content-disposition', attachment(`${patient.patient_code}_${date}${recording.device_id ? `_${recording.device_id}` : ''}.edf`))
+        .header('content-disposition', attachment(`${patient.patient_code}_${date}${recording.device_id ? `_${recording.device_id}` : ''}.${format === 'BDF' ? 'bdf' : 'edf'}`))
         .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     },
   );

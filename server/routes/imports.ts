@@ -17,6 +17,7 @@ import { closeParsePool } from '../recordings/parse-pool';
 import { unstorableField } from '../input-guard';
 import { INT32_MAX } from './schemas';
 import { isTimeZone } from '../recordings/night-key';
+import { importSummary } from '../recordings/summary';
 
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
 /** All files of one upload together: a night of raw radar and PSG is well below this. */
@@ -114,6 +115,7 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
         timezone: night.timezone,
         channels: night.channels.map((c) => ({ code: c.code, label: c.label, fs: c.sampleRate, count: c.samples.length })),
         events: night.events.length,
+        summary: importSummary(night),
       },
     });
   };

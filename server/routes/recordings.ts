@@ -62,7 +62,7 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
       // Stored compressed when the night was saved (made here for a night stored before that).
       const stored =
         (await loadWireGzip(db, channel.id)) ??
-        (await gzipWire({ t0: channel.t0_ms, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, samples: await loadSamples(db, channel) }));
+        (await gzipWire({ t0: channel.t0_ms, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples: await loadSamples(db, channel) }));
       const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
       return acceptsGzip ? reply.header('content-encoding', 'gzip').send(bytes) : reply.send(await gunzip(bytes));
     },

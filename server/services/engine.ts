@@ -34,7 +34,7 @@ export async function nightChannelStats(
   const out = new Map<string, WindowStats>();
   try {
     for (const c of channels) {
-      engine.load({ night: name, code: c.code, samples: await loadSamples(db, c), sampleRateHz: hz(c.sample_rate), t0Ms: ms(c.t0_ms), scale: c.scale, offset: c.offset_value });
+      engine.load({ night: name, code: c.code, samples: await loadSamples(db, c), sampleRateHz: hz(c.sample_rate), t0Ms: ms(c.t0_ms), scale: c.scale, offset: c.offset_value, missingCodes: c.missing_codes });
       out.set(c.code, engine.stats({ night: name, code: c.code }, ms(recording.start_ms), ms(recording.stop_ms + 1), 'auto'));
     }
   } finally {

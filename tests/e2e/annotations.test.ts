@@ -43,6 +43,15 @@ describe('a physician', () => {
     await page.getByTestId('import-submit').click();
     // The summary stays in the (now folded) import section; the night opens above it.
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('NC_PSG');
+    // Every channel with code, label, rate and unit; ResMed's Crc16 checksums listed as not imported.
+    const rows = await page.getByTestId('import-channel').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+    expect(rows).toEqual([
+      ['NC_PSG', 'Flow.40ms', '25', 'L/s', '0'],
+      ['Press.40ms', 'Press.40ms', '25', 'cmH2O', '0'],
+    ]);
+    expect(await page.getByTestId('import-skipped').textContent()).toBe(
+      'Not imported (checksum or status signals): Crc16 (snore_resmed_20250808_010210_BRP.edf), Crc16 (snore_resmed_20250808_010203_EVE.edf)',
+    );
     // PSG channels are off by default (spec 2 §4): switch the flow on.
     await page.getByTestId('channel-NC_PSG').click();
     await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });

@@ -4,6 +4,7 @@ import type { ChannelData, Night } from '../../server/recordings/model';
 import { nightKey } from '../../server/recordings/night-key';
 import { InvalidNightError, SAMPLES_PER_CHUNK, saveNight } from '../../server/recordings/store';
 import { decodeWire } from '../../server/recordings/wire';
+import { nightInput } from '../../server/analytics/analyse';
 import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -261,5 +262,32 @@ describe('GET /s3/analytics/patient/range', () => {
     expect(JSON.parse(file.body).HR.dataset.length).toBe(600);
     const bad = await server.call('GET', `/s3/analytics/patient/range?start_date=20260312&end_date=20260308&patient_id=${patientId}`, { token: annotator });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('missing-value codes per channel', () => {
+  it('our device keeps -1/-2 (not on coded channels); another tool\'s file has none; the detectors and the wire honour it', async () => {
+    const start = START + 30 * 86_400_000;
+    const flow = (code: string): ChannelData => ({ ...channel(code, 'int16', 600, 1, (i) => (i % 10 === 0 ? -1 : 200)), t0: start });
+    const base = { ...night([]), startMs: start, stopMs: start + 600_000 };
+    const device = await saveNight(server.db, { patientId, deviceId: 'NCT0001', source: 'simulated', createdBy: null, night: { ...base, channels: [flow('Y_DIST'), { ...flow('SQB'), scale: 1 }] } });
+    const edf = await saveNight(server.db, { patientId, deviceId: null, source: 'edf', createdBy: null, night: { ...base, startMs: start + 86_400_000, stopMs: start + 86_400_000 + 600_000, channels: [{ ...flow('NC_PSG'), t0: start + 86_400_000 }] } });
+    const codes = await server.db.query<{ recording_id: number; code: string; missing_codes: number[] }>(
+      'select recording_id, code, missing_codes from recording_channels where recording_id = any($1::int[]) order by recording_id, id',
+      [[device, edf]],
+    );
+    expect(codes.map((c) => [c.code, c.missing_codes])).toEqual([['Y_DIST', [-1, -2]], ['SQB', []], ['NC_PSG', []]]);
+
+    const settings: Parameters<typeof nightInput>[2] = { desaturationRule: 3, riiDivisor: 'TBT' };
+    const rec = async (id: number) => (await server.db.query<import('../../server/recordings/store').RecordingRow>('select * from recordings where id = $1', [id]))[0];
+    const onDevice = await nightInput(server.db, await rec(device), settings);
+    expect(Number.isNaN(onDevice.channels.Y_DIST!.values[0])).toBe(true);
+    expect(onDevice.channels.Y_DIST!.values[1]).toBeCloseTo(2, 6);
+    // The EDF flow's digital -1 is a flow of -0.01: data, not missing.
+    const fromEdf = await nightInput(server.db, await rec(edf), settings);
+    expect(fromEdf.channels.NC_PSG!.values[0]).toBeCloseTo(-0.01, 6);
+
+    const wire = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${edf}&code=NC_PSG`, { token: physician });
+    expect(decodeWire(new Uint8Array(wire.rawPayload)).missingCodes).toEqual([]);
   });
 });

@@ -50,11 +50,11 @@ describe('data-point CSV (spec 2 §7)', () => {
     ]);
   });
 
-  it('reads back through the Timestamp,Value reader (missing → -1)', () => {
+  it('reads back through the Timestamp,Value reader (missing → NaN)', () => {
     const back = readTimestampValueCsv(writeDataPointCsv(spo2), 'SPO2.csv', { code: 'SPO2' }).channels[0];
     expect(back.t0).toBe(T0);
     expect(back.sampleRate).toBe(1);
-    expect(Array.from(back.samples)).toEqual([95.5, -1, 94, -1, -1, Math.fround(0.1)]);
+    expect(Array.from(back.samples)).toEqual([95.5, NaN, 94, NaN, NaN, Math.fround(0.1)]);
   });
 
   it('names the file from channel, date YYYYMMDD, device id and patient code', () => {

@@ -32,10 +32,11 @@ describe('Wellue / Checkme O2 oximeter CSV', () => {
       expect(c.t0).toBe(rec.startMs);
       expect([c.scale, c.offset]).toEqual([1, 0]);
     }
-    // '--' is the missing code -1; the 12-s hole (two 4-s slots) is filled with -1.
-    expect(Array.from(spo2.samples)).toEqual([95, 94, -1, 93, -1, -1, 92]);
-    expect(Array.from(pr.samples)).toEqual([62, 61, -1, 60, -1, -1, 60]);
-    expect(Array.from(motion.samples)).toEqual([0, 0, 3, 1, -1, -1, 0]);
+    // '--' is missing (NaN, no code: the oximeter defines none); the 12-s hole (two 4-s slots) stays missing too.
+    expect(Array.from(spo2.samples)).toEqual([95, 94, NaN, 93, NaN, NaN, 92]);
+    expect(Array.from(pr.samples)).toEqual([62, 61, NaN, 60, NaN, NaN, 60]);
+    expect(Array.from(motion.samples)).toEqual([0, 0, 3, 1, NaN, NaN, 0]);
+    expect(spo2.missingCodes).toEqual([]);
     expect(rec.meta).toMatchObject({ periodMs: 4000, rows: 5, gapSlots: 2, duplicateRows: 0 });
   });
 
@@ -71,7 +72,7 @@ describe('Wellue / Checkme O2 oximeter CSV', () => {
     expect(new Date(spo2.t0).toISOString()).toBe('2026-10-25T00:59:58.000Z'); // 02:59:58 CEST
     // 02:59:59 CEST → 02:00:00 CET is one second; 02:00:00 CET → 03:00:00 CET is an hour.
     expect(spo2.samples.length).toBe(2 + 3600 + 1);
-    expect(Array.from(spo2.samples.subarray(0, 5))).toEqual([95, 96, 97, 98, -1]);
+    expect(Array.from(spo2.samples.subarray(0, 5))).toEqual([95, 96, 97, 98, NaN]);
     expect(spo2.samples[2 + 3600]).toBe(99);
   });
 

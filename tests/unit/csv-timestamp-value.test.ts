@@ -4,7 +4,7 @@ import { readTimestampValueCsv } from '../../server/recordings/csv/timestamp-val
 const T0 = Date.UTC(2026, 2, 10, 22, 0, 0);
 
 describe('generic Timestamp,Value CSV', () => {
-  it('ISO 8601 UTC timestamps, empty and -- values as -1, one channel with the given code', () => {
+  it('ISO 8601 UTC timestamps, empty and -- values as missing (NaN), a -2 kept as a value, one channel with the given code', () => {
     const text = [
       'Timestamp,Value',
       '2026-03-10T22:00:00.000Z,36.6',
@@ -18,7 +18,7 @@ describe('generic Timestamp,Value CSV', () => {
     const [ch] = rec.channels;
     expect([ch.code, ch.label, ch.unit, ch.storage, ch.t0]).toEqual(['body_temp', 'body_temp', 'degC', 'float32', T0]);
     expect(ch.sampleRate).toBeCloseTo(1 / 60, 15);
-    expect(Array.from(ch.samples)).toEqual([Math.fround(36.6), -1, -1, -2, Math.fround(36.8)]);
+    expect(Array.from(ch.samples)).toEqual([Math.fround(36.6), NaN, NaN, -2, Math.fround(36.8)]);
     expect(rec.stopMs).toBe(T0 + 5 * 60_000);
   });
 
@@ -34,7 +34,7 @@ describe('generic Timestamp,Value CSV', () => {
       const ch = readTimestampValueCsv(text, 'x.csv', { code: 'HR', timezone: 'Europe/Vienna' }).channels[0];
       expect(ch.t0).toBe(T0);
       expect(ch.sampleRate).toBe(1);
-      expect(Array.from(ch.samples)).toEqual([1, 2, -1, 4]);
+      expect(Array.from(ch.samples)).toEqual([1, 2, NaN, 4]);
     }
   });
 

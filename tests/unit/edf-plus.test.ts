@@ -59,7 +59,7 @@ describe('EDF+ annotations and records', () => {
     expect(rec.events.map((e) => e.onsetMs - edf.startMs)).toEqual([500, 500, 1750]);
   });
 
-  it('EDF+D: each record at its own start, the gap filled with the missing code -1', () => {
+  it('EDF+D: each record at its own start, the gap missing (NaN), digital values kept exactly with the file scale', () => {
     const bytes = buildEdf({
       reserved: 'EDF+D',
       recordDuration: 2,
@@ -78,8 +78,9 @@ describe('EDF+ annotations and records', () => {
     expect(flow.code).toBe('NC_PSG');
     expect(flow.storage).toBe('float32');
     expect(flow.sampleRate).toBe(2);
-    // 0–4 s data, 4–7 s gap (6 samples of -1), 7–9 s data.
-    expect(Array.from(flow.samples)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1, -1, -1, -1, 9, 10, 0, 1]);
+    // 0–4 s data, 4–7 s gap (6 samples missing, never data), 7–9 s data; digital values with the file's scale 0.1.
+    expect(Array.from(flow.samples)).toEqual([10, 20, 30, 40, 50, 60, 70, 80, NaN, NaN, NaN, NaN, NaN, NaN, 90, 100, 0, 10]);
+    expect([flow.scale, flow.offset, flow.missingCodes]).toEqual([0.1, 0, []]);
     expect(rec.stopMs - rec.startMs).toBe(9000);
     expect(rec.events).toEqual([{ onsetMs: edf.startMs + 8000, durationMs: 0, text: 'Leak' }]);
   });
@@ -88,7 +89,7 @@ describe('EDF+ annotations and records', () => {
     const bytes = buildEdf({
       reserved: 'EDF+D',
       recordDuration: 1,
-      signals: [{ label: 'SpO2', samplesPerRecord: 1 }, ANN],
+      signals: [{ label: 'SpO2', samplesPerRecord: 1, unit: '%' }, ANN],
       records: [
         [[97], tal('+0', [''])],
         [[96], tal('+1', [''])],

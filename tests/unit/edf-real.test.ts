@@ -56,20 +56,23 @@ describe('real recordings (tests/fixtures/real, copied from ../shared/data/real)
 
     const rec = edfToRecording(edf);
     expect(rec.channels).toEqual([]);
-    expect(rec.meta.untimedSignals).toEqual(['Crc16']);
+    expect(rec.meta.skippedSignals).toEqual([{ label: 'Crc16', reason: 'checksum-or-status' }]);
     expect(rec.events[1]).toEqual({ onsetMs: edf.startMs + 1752_000, durationMs: 0, text: 'Hypopnea' });
     expect(rec.stopMs).toBe(edf.startMs + 16629_000);
   });
 
-  it('ResMed SA2: Pulse and SpO2 at 1 Hz, every value the missing code -1', () => {
+  it('ResMed SA2: Pulse and SpO2 at 1 Hz, every value -1: impossible, so all missing and counted', () => {
     const rec = edfToRecording(readEdf(real(SA2), SA2));
     const [pulse, spo2] = rec.channels;
     expect([pulse.code, pulse.label, pulse.sampleRate, pulse.unit]).toEqual(['PR', 'Pulse.1s', 1, 'bpm']);
     expect([spo2.code, spo2.label, spo2.sampleRate, spo2.unit]).toEqual(['SPO2_PSG', 'SpO2.1s', 1, '%']);
     for (const channel of [pulse, spo2]) {
-      expect(channel.storage).toBe('int16');
+      // No missing codes in another tool's file: -1 % and -1 bpm are out of range, hence missing.
+      expect(channel.missingCodes).toEqual([]);
+      expect(channel.storage).toBe('float32');
       expect(channel.samples.length).toBe(388 * 60);
-      expect(channel.samples.every((d) => d * channel.scale + channel.offset === -1)).toBe(true);
+      expect(channel.samples.every(Number.isNaN)).toBe(true);
+      expect(channel.rejected).toEqual({ outOfRange: 388 * 60, nonFinite: 0 });
     }
   });
 

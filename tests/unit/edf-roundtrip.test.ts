@@ -5,35 +5,15 @@ import { writeEdfPlus } from '../../server/recordings/edf/writer';
 import { quantiseChannel } from '../../server/recordings/edf/quantise';
 import { assembleNight, nightFromFiles } from '../../server/recordings/assemble';
 import type { ChannelData, Night } from '../../server/recordings/model';
+import { MISSING_CODES } from '../../server/recordings/model';
 import { BRP, EVE, HMC, SA2, real, viaTempFile } from './edf-build';
-
-const physical = (c: ChannelData, i: number) => (c.storage === 'int16' ? c.samples[i] * c.scale + c.offset : c.samples[i]);
+import { expectSameSamples } from './edf-faithful';
 
 /** Writes the night, reads it back from a temp file, returns the night read. */
 function roundTrip(night: Night): { back: Night; bytes: Uint8Array } {
   const bytes = viaTempFile('night.edf', writeEdfPlus(night));
   const rec = edfToRecording(readEdf(bytes, 'night.edf', { timezone: night.timezone }));
   return { back: assembleNight([rec], { timezone: night.timezone }), bytes };
-}
-
-/** Same code, rate, t0 (to half a sample), length; values within one step; missing codes exact. */
-function expectSameChannel(back: ChannelData, orig: ChannelData): void {
-  expect(back.code).toBe(orig.code);
-  expect(back.sampleRate).toBeCloseTo(orig.sampleRate, 12);
-  expect(Math.abs(back.t0 - orig.t0)).toBeLessThanOrEqual(500 / orig.sampleRate);
-  expect(back.samples.length).toBe(orig.samples.length);
-  const step = back.scale;
-  let worst = 0;
-  for (let i = 0; i < orig.samples.length; i++) {
-    const want = physical(orig, i);
-    const got = physical(back, i);
-    if (!Number.isFinite(want) || want === -1 || want === -2) {
-      if ((Number.isFinite(want) ? want : -1) !== got) throw new Error(`${orig.code}[${i}]: missing code ${want} came back as ${got}`);
-      continue;
-    }
-    worst = Math.max(worst, Math.abs(got - want));
-  }
-  expect(worst).toBeLessThanOrEqual(step);
 }
 
 function syntheticNight(): Night {
@@ -51,7 +31,7 @@ function syntheticNight(): Night {
   for (let i = 0; i < stages.length; i++) stages[i] = i % 4;
   const flow = new Int16Array(hours * 3600 * 25);
   for (let i = 0; i < flow.length; i++) flow[i] = Math.round(400 * Math.sin(i / 40));
-  const ch = (code: string, unit: string, sampleRate: number, t0: number, samples: Float32Array | Int16Array, scale = 1): ChannelData => ({
+  const ch = (code: string, unit: string, sampleRate: number, t0: number, samples: Float32Array | Int16Array, scale = 1, device = false): ChannelData => ({
     code,
     label: code,
     unit,
@@ -61,14 +41,15 @@ function syntheticNight(): Night {
     scale,
     offset: 0,
     samples,
+    missingCodes: device ? MISSING_CODES : [],
   });
   return {
     startMs,
     stopMs: startMs + hours * 3_600_000,
     timezone: 'Europe/Vienna',
     channels: [
-      ch('SPO2', '%', 1, startMs, spo2),
-      ch('Y_DIST', 'mm', 20, startMs + 2000, yDist),
+      ch('SPO2', '%', 1, startMs, spo2, 1, true),
+      ch('Y_DIST', 'mm', 20, startMs + 2000, yDist, 1, true),
       ch('SLP_STGS', '', 1 / 30, startMs, stages),
       ch('NC_PSG', 'L/s', 25, startMs + 40, flow, 0.002),
     ],
@@ -98,8 +79,13 @@ describe('EDF+ writer round trip', () => {
     expect(edf.variant).toBe('EDF+C');
     expect(back.startMs).toBe(night.startMs);
     expect(back.channels.map((c) => c.code)).toEqual(['SPO2', 'Y_DIST', 'SLP_STGS', 'NC_PSG']);
-    night.channels.forEach((c, i) => expectSameChannel(back.channels[i], c));
+    // float32 channels are quantised (one step at most); SLP_STGS keeps its digital values exactly.
+    night.channels.forEach((c, i) => expectSameSamples(back.channels[i], c, c.storage === 'int16' && c.scale === 1 ? 0 : back.channels[i].scale));
     expect(back.channels[1].t0).toBe(night.startMs + 2000);
+    // The device's codes come back as the device's codes, and no sample is written as physical -1.
+    expect(back.channels[0].missingCodes).toEqual(MISSING_CODES);
+    expect(back.channels[2].missingCodes).toEqual([]);
+    expect(Array.from(back.channels[0].samples.subarray(100, 160)).every(Number.isNaN)).toBe(true);
 
     expect(back.events.map((e) => e.text)).toEqual(night.events.map((e) => e.text));
     back.events.forEach((e, i) => {
@@ -108,17 +94,24 @@ describe('EDF+ writer round trip', () => {
     });
   });
 
-  it('ResMed BRP + EVE + SA2: same samples, same device events, SA2 still all -1', () => {
+  it('ResMed BRP + EVE + SA2: the same digital samples, same device events, SA2 all missing', () => {
     const night = nightFromFiles([BRP, EVE, SA2].map((name) => ({ name, bytes: real(name) })));
     const { back } = roundTrip(night);
-    expect(back.startMs).toBe(night.startMs);
     expect(back.channels.map((c) => c.code)).toEqual(night.channels.map((c) => c.code));
-    night.channels.filter((c) => c.code !== 'Crc16' && !c.code.startsWith('Crc16#')).forEach((c) => {
-      expectSameChannel(back.channels.find((b) => b.code === c.code)!, c);
-    });
-    const pr = back.channels.find((c) => c.code === 'PR')!;
-    expect(pr.samples.every((d) => d * pr.scale + pr.offset === -1)).toBe(true);
-    expect(back.events).toEqual(night.events);
+    const flow = night.channels.find((c) => c.code === 'NC_PSG')!;
+    const flowBack = back.channels.find((c) => c.code === 'NC_PSG')!;
+    // The flow keeps ResMed's own header and digital values: bit for bit.
+    expect([flowBack.label, flowBack.unit, flowBack.scale, flowBack.offset, flowBack.storage]).toEqual(['Flow.40ms', 'L/s', flow.scale, flow.offset, 'int16']);
+    expect(flowBack.edfRange).toEqual({ physicalMin: '-2.00', physicalMax: '3.00', digitalMin: '-1000', digitalMax: '1500' });
+    expect(flowBack.t0).toBe(flow.t0);
+    expect(Buffer.from(flowBack.samples.buffer, flowBack.samples.byteOffset, flowBack.samples.byteLength).equals(Buffer.from(flow.samples.buffer, flow.samples.byteOffset, flow.samples.byteLength))).toBe(true);
+    night.channels.forEach((c) => expectSameSamples(back.channels.find((b) => b.code === c.code)!, c));
+    // The SA2 oximeter was not attached: every value is ResMed's -1, impossible for SpO2 and pulse.
+    const pr = night.channels.find((c) => c.code === 'PR')!;
+    expect(pr.rejected?.outOfRange).toBe(pr.samples.length);
+    expect(back.channels.find((c) => c.code === 'PR')!.samples.length).toBe(0);
+    expect(back.events.map((e) => e.text)).toEqual(night.events.map((e) => e.text));
+    back.events.forEach((e, i) => expect(Math.abs(e.onsetMs - night.events[i].onsetMs)).toBeLessThan(0.01));
   });
 
   it('annotation-only night (HMC hypnogram): the 856 annotations come back', () => {
@@ -147,7 +140,7 @@ describe('quantisation', () => {
     samples: Float32Array.from(values),
   });
 
-  it('keeps -1 and -2 exactly representable with a power-of-two step covering the data', () => {
+  it('a power-of-two step covering the data, whole numbers exact', () => {
     const q = quantiseChannel(channel([0.25, 3.5, -1, -2]));
     expect([q.physicalMin, q.physicalMax]).toEqual(['-3.90625', '3.90625']);
     expect(q.step).toBe(2 ** -13);

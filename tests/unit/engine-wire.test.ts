@@ -35,4 +35,35 @@ describe('wire channels', () => {
       engine.close('f');
     }
   });
+
+  it('a channel of another tool has no missing codes: its -1 and -2 are data, its NaN gaps missing', () => {
+    // A CPAP flow read from EDF: digital -1/-2 are small flows, not codes.
+    const samples = new Int16Array([190, -1, -2, 205]);
+    const bytes = encodeWire({ t0: 0, sampleRate: 25, scale: 0.002, offset: 0, storage: 'int16', missingCodes: [], samples });
+    expect(bytes[47]).toBe(1);
+    const wire = decodeWire(bytes);
+    expect(wire.missingCodes).toEqual([]);
+    const input = channelInputFromWire({ night: 'n', code: 'NC_PSG' }, wire);
+    const info = engine.load(input);
+    try {
+      expect(info.validCount).toBe(4);
+      expect([info.min, info.max]).toEqual([Math.fround(-0.004), Math.fround(0.41)]);
+    } finally {
+      engine.close('n');
+    }
+    const gapped = decodeWire(encodeWire({ t0: 0, sampleRate: 1, scale: 1, offset: 0, storage: 'float32', missingCodes: [], samples: new Float32Array([-1, Number.NaN, 2]) }));
+    const g = channelInputFromWire({ night: 'g', code: 'X' }, gapped);
+    try {
+      expect(engine.load(g).validCount).toBe(2);
+    } finally {
+      engine.close('g');
+    }
+  });
+
+  it('buffers stored before the no-codes flag (byte 47 = 0) keep the device codes', () => {
+    const bytes = encodeWire({ t0: 0, sampleRate: 1, scale: 1, offset: 0, storage: 'int16', missingCodes: [-1, -2], samples: new Int16Array([5, -1]) });
+    expect(bytes[47]).toBe(0);
+    expect(decodeWire(bytes).missingCodes).toEqual([-1, -2]);
+    expect(() => encodeWire({ t0: 0, sampleRate: 1, scale: 1, offset: 0, storage: 'int16', missingCodes: [-300], samples: new Int16Array(1) })).toThrow(RangeError);
+  });
 });

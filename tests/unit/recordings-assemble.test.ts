@@ -21,10 +21,14 @@ describe('one night from several files', () => {
     expect(byCode.get('PR')?.label).toBe('Pulse.1s');
     expect(byCode.get('SPO2_PSG')?.label).toBe('SpO2.1s');
     expect(byCode.get('BR')?.label).toBe('RespRate.2s');
-    // BRP's and PLD's pressures differ by suffix and stay apart; the CRCs of three files are all kept.
+    // BRP's and PLD's pressures differ by suffix and stay apart.
     expect(byCode.has('Press.40ms') && byCode.has('Press.2s')).toBe(true);
-    expect(night.channels.filter((c) => c.label === 'Crc16').map((c) => c.code)).toEqual(['Crc16', 'Crc16#2', 'Crc16#3']);
-    expect(night.channels).toHaveLength(3 + 3 + 10);
+    // ResMed's Crc16 checksums are no channels: skipped, and listed per file.
+    expect(night.channels.filter((c) => c.label === 'Crc16')).toEqual([]);
+    const skipped = (night.meta.files as { fileName: string; skippedSignals?: { label: string }[] }[]).flatMap((f) => (f.skippedSignals ?? []).map((s) => `${f.fileName}:${s.label}`));
+    expect(skipped).toHaveLength(4);
+    expect(skipped.every((s) => s.endsWith(':Crc16'))).toBe(true);
+    expect(night.channels).toHaveLength(2 + 2 + 9);
 
     // Event onsets are relative to the EVE start (7 s before BRP).
     expect(night.events.map((e) => [(e.onsetMs - eveStart) / 1000, e.durationMs / 1000, e.text])).toEqual([
@@ -98,7 +102,7 @@ describe('one night from several files', () => {
     const night = nightFromFiles([...files(BRP), { name: 'O2Ring.csv', bytes: csv }]);
     const spo2 = night.channels.find((c) => c.code === 'SPO2')!;
     expect(spo2.t0).toBe(Date.UTC(2025, 7, 8, 1, 30, 0));
-    expect(Array.from(spo2.samples)).toEqual([95, -1, 94]);
+    expect(Array.from(spo2.samples)).toEqual([95, NaN, 94]);
     expect(night.channels.find((c) => c.code === 'PR')?.label).toBe('Pulse Rate');
     expect(night.startMs).toBe(Date.UTC(2025, 7, 8, 1, 2, 10));
   });
@@ -112,6 +116,6 @@ describe('one night from several files', () => {
     expect(() => parseRecordingFile('vitals.csv', new TextEncoder().encode('Date,SpO2 %\n2025-08-08,95\n'))).toThrow(
       'vitals.csv: header: "Date,SpO2 %" is neither an oximeter export (Time,Oxygen Level,…) nor Timestamp,Value',
     );
-    expect(() => parseRecordingFile('scan.pdf', new TextEncoder().encode('%PDF-1.7\n%\u00e2\u00e3\n'.repeat(30)))).toThrow(/scan\.pdf: version: .* is not an EDF version/);
+    expect(() => parseRecordingFile('scan.pdf', new TextEncoder().encode('%PDF-1.7\n%\u00e2\u00e3\n'.repeat(30)))).toThrow(/scan\.pdf: version: .* is neither EDF \(must be "0"\) nor BDF/);
   });
 });

@@ -8,7 +8,8 @@ import { MISSING_CODES, type ChannelData } from '../model';
  * - Missing samples (the device codes -1 and -2, and non-finite values) are written as an
  *   empty Value by default: a spreadsheet then skips them instead of averaging -1s in, and
  *   the spec's chart series already treat empty strings as missing. `missing: 'code'`
- *   keeps the device's codes for machine use. Our Timestamp,Value reader reads empty as -1.
+ *   keeps the device's codes for machine use. Our Timestamp,Value reader reads empty as
+ *   missing (NaN), and a file named like ours keeps the device's codes for its channel.
  * - Values: int16 channels in physical units to 10 significant digits, float32 to 7 (what
  *   float32 holds), trailing zeros dropped. Lines end in CRLF (RFC 4180).
  */
@@ -48,15 +49,18 @@ export function* dataPointCsvChunks(channel: ChannelData, options: DataPointCsvO
   const stamp = timestampFormatter(options.timestamps ?? 'iso');
   const { samples, scale, offset, t0, sampleRate } = channel;
   const isInt = channel.storage === 'int16';
-  const digits = isInt ? INT16_DIGITS : FLOAT32_DIGITS;
+  // float32 holding a file's digital values (BDF, EDF+D) with a scale: physical needs more than 7 digits.
+  const digits = isInt || scale !== 1 || offset !== 0 ? INT16_DIGITS : FLOAT32_DIGITS;
   const periodMs = 1000 / sampleRate;
   yield HEADER + EOL;
   for (let from = 0; from < samples.length; from += linesPerChunk) {
     const to = Math.min(samples.length, from + linesPerChunk);
     const lines: string[] = new Array(to - from);
     for (let i = from; i < to; i++) {
-      const v = isInt ? samples[i] * scale + offset : samples[i];
-      const missing = !Number.isFinite(v) || v === MISSING_CODES[0] || v === MISSING_CODES[1];
+      // float32 samples may hold digital values with a scale too (BDF, EDF+D with gaps).
+      const v = samples[i] * scale + offset;
+      // A channel's own codes are stored values (as the engine reads them); without any said, physical -1/-2 as before.
+      const missing = !Number.isFinite(v) || (channel.missingCodes ? channel.missingCodes.includes(samples[i]) : v === MISSING_CODES[0] || v === MISSING_CODES[1]);
       const value = missing ? (keepCodes && Number.isFinite(v) ? String(v) : '') : String(Number(v.toPrecision(digits)));
       lines[i - from] = `${stamp(t0 + i * periodMs)},${value}`;
     }

@@ -75,6 +75,7 @@ export function readOximeterCsv(text: string, fileName: string, options: Oximete
     scale: 1,
     offset: 0,
     samples: series.columns[i],
+    missingCodes: [],
   }));
   const ignored = header.filter((_name, i) => i !== timeAt && !columns.some((c) => c.index === i));
   return {

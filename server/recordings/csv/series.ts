@@ -1,14 +1,15 @@
-import { MISSING_CODES, RecordingFormatError } from '../model';
+import { RecordingFormatError } from '../model';
+import { MAX_NIGHT_MS } from '../limits';
 
 /**
  * Time-stamped CSV rows onto a regular sample grid. The period is the median step between
  * rows (robust to the odd gap); each row goes to the slot nearest its time; slots no row
- * reaches (gaps in the export) hold the device's missing code -1.
+ * reaches (gaps in the export) hold NaN: missing, never a value.
  */
 
 /** Longest span a CSV of one night may cover; beyond it the times are surely wrong. */
-export const MAX_SPAN_MS = 48 * 3_600_000;
-const GAP_CODE = MISSING_CODES[0];
+export const MAX_SPAN_MS = MAX_NIGHT_MS;
+const GAP = Number.NaN;
 
 /** A regular series built from rows. */
 export interface RegularSeries {
@@ -16,7 +17,7 @@ export interface RegularSeries {
   periodMs: number;
   /** One Float32Array per value column, same length. */
   columns: Float32Array[];
-  /** Slots filled with -1 because no row fell on them. */
+  /** Slots left missing (NaN) because no row fell on them. */
   gapSlots: number;
   /** Rows dropped because an earlier row already filled their slot. */
   duplicateRows: number;
@@ -58,7 +59,7 @@ export function toRegularSeries(
     throw new RecordingFormatError(file, timeColumn, `rows span ${(span / 3_600_000).toFixed(1)} h, more than the ${MAX_SPAN_MS / 3_600_000} h of one night`);
   }
   const length = Math.round(span / periodMs) + 1;
-  const columns = values.map(() => new Float32Array(length).fill(GAP_CODE));
+  const columns = values.map(() => new Float32Array(length).fill(GAP));
   const filled = new Uint8Array(length);
   let duplicateRows = 0;
   for (let r = 0; r < times.length; r++) {

@@ -21,6 +21,8 @@ export function csvKind(bytes: Uint8Array, fileName: string): CsvKind | null {
   if (cells.includes('time') && cells.some((c) => c.startsWith('oxygen level') || c.startsWith('spo2'))) return 'oximeter';
   if (cells[0] === 'timestamp') return 'timestamp-value';
   if (head.startsWith(EDF_VERSION)) return null;
+  // BDF: the byte 0xFF then "BIOSEMI".
+  if (bytes[0] === 0xff && head.slice(1, 8) === 'BIOSEMI') return null;
   const looksLikeText = cells.length > 1 && !/[\x00-\x08\x0e-\x1f]/.test(firstLine);
   return looksLikeText || /\.csv$/i.test(fileName) ? 'other-csv' : null;
 }

@@ -28,6 +28,8 @@ export interface TimestampValueCsvOptions {
   timezone?: string;
   /** Sample rate, Hz, when known; otherwise inferred from the timestamps. */
   sampleRate?: number;
+  /** Stored values meaning "missing": only for data points Nocturne wrote for our device; none by default. */
+  missingCodes?: readonly number[];
 }
 
 const EPOCH_MS_THRESHOLD = 1e11;
@@ -78,6 +80,7 @@ export function readTimestampValueCsv(text: string, fileName: string, options: T
         scale: 1,
         offset: 0,
         samples,
+        missingCodes: options.missingCodes ?? [],
       },
     ],
     events: [],

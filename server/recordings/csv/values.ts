@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { MISSING_CODES, RecordingFormatError } from '../model';
+import { RecordingFormatError } from '../model';
 
 /** Cell and local-time parsing shared by the CSV readers. */
 
@@ -7,9 +7,12 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** Cells that mean "no value": the Wellue export's '--', empty, and spelled-out NaN. */
 const MISSING_CELLS = new Set(['', '--', '-', 'nan', 'null', 'n/a']);
 
-/** A numeric cell, or -1 (the device's missing code) for '--', empty and the like; null if not a number. */
+/**
+ * A numeric cell, or NaN (missing) for '--', empty and the like; null if not a number.
+ * Other tools' CSVs define no missing codes: a missing cell is a gap, not a -1.
+ */
 export function parseValueCell(cell: string): number | null {
-  if (MISSING_CELLS.has(cell.toLowerCase())) return MISSING_CODES[0];
+  if (MISSING_CELLS.has(cell.toLowerCase())) return Number.NaN;
   return NUMBER.test(cell) ? Number(cell) : null;
 }
 

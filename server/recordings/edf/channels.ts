@@ -1,7 +1,8 @@
 import type { ParsedRecording, assembleNight } from '../assemble';
 import { MISSING_CODES, type ChannelData, type NightEvent } from '../model';
-import { mapLabel } from '../labels';
-import { NOCTURNE_TRANSDUCER, parseNocturneExtent } from './header';
+import { isChecksumOrStatus, mapSignal } from '../labels';
+import { enforceRanges } from '../ranges';
+import { NOCTURNE_TRANSDUCER, parseNocturneExtent, parseNocturneSignal } from './header';
 import type { EdfFile, EdfSignal } from './types';
 
 /** Options of {@link edfToRecording}. */
@@ -10,46 +11,90 @@ export interface EdfToRecordingOptions {
   labelMap?: Record<string, string>;
 }
 
+/** A signal of the file that did not become a channel, and why. */
+export interface SkippedSignal {
+  label: string;
+  reason: 'checksum-or-status';
+}
+
+/** A label the default map would have given a code its unit or rate does not fit. */
+export interface UnmappedLabel {
+  label: string;
+  code: string;
+  reason: string;
+}
+
 const MS_PER_S = 1000;
-const GAP_CODE = MISSING_CODES[0];
 
 /**
- * Turns a read EDF/EDF+ file into channels and events with absolute times.
+ * Turns a read EDF/EDF+/BDF/BDF+ file into channels and events with absolute times.
  *
  * - Each channel's t0 is the header start plus its first record's start (EDF+ sub-second
  *   start), so files of one night keep their own offsets.
- * - Continuous data stays int16 with the file's scale/offset (no copy).
- * - EDF+D records with gaps between them: the channel becomes float32 physical values
- *   with the gaps filled by the missing code -1, each record placed at its own start.
- * - Signals of zero-duration records have no time base; they are listed in
- *   meta.untimedSignals instead of becoming channels.
- * - Codes come from labels.ts (or, for files Nocturne wrote, are the labels). Two signals
- *   of one file may share a code here; {@link assembleNight} makes codes unique.
+ * - Samples are kept exactly: continuous EDF data stays int16 digital values with the
+ *   file's scale/offset (no copy); BDF's 24-bit values, and EDF+D records with gaps between
+ *   them, become float32 *digital* values (every 24-bit integer is exact in float32) with
+ *   the same scale/offset, each record at its own start and NaN in the gaps: a gap stays
+ *   missing and never becomes data. The header's range, transducer and prefiltering are kept.
+ * - Other tools' files define no missing codes; only files Nocturne wrote for our device
+ *   say they do (header.ts).
+ * - Checksum and status signals (ResMed's Crc16, BioSemi's Status) are no channels; they
+ *   are listed in meta.skippedSignals.
+ * - Codes come from labels.ts with unit and rate checks (or, for files Nocturne wrote, from
+ *   the signal's reserved field). Two signals of one file may share a code here;
+ *   {@link assembleNight} makes codes unique.
+ * - Values outside the code's physiological range, and non-finite ones, become missing (ranges.ts).
  */
 export function edfToRecording(edf: EdfFile, options: EdfToRecordingOptions = {}): ParsedRecording {
   const { header, recordStarts } = edf;
   const firstStart = recordStarts.length > 0 ? recordStarts[0] : 0;
   const channels: ChannelData[] = [];
-  const untimedSignals: string[] = [];
+  const skippedSignals: SkippedSignal[] = [];
+  const unmappedLabels: UnmappedLabel[] = [];
   let stopS = header.recordDuration > 0 && recordStarts.length > 0 ? recordStarts[recordStarts.length - 1] + header.recordDuration : 0;
   for (const signal of edf.signals) {
-    if (!(signal.sampleRate > 0)) {
-      untimedSignals.push(signal.label);
+    if (isChecksumOrStatus(signal.label, signal.transducer)) {
+      skippedSignals.push({ label: signal.label, reason: 'checksum-or-status' });
       continue;
+    }
+    const own = parseNocturneSignal(signal.reserved);
+    const legacy = signal.transducer === NOCTURNE_TRANSDUCER;
+    let code: string;
+    if (own) code = own.code ?? signal.label;
+    else if (legacy) code = signal.label;
+    else {
+      const mapped = mapSignal(signal.label, signal.unit, signal.sampleRate, options.labelMap);
+      code = mapped.code;
+      if (mapped.refused) unmappedLabels.push({ label: signal.label, code: mapped.refused.code, reason: mapped.refused.reason });
     }
     const t0 = edf.startMs + firstStart * MS_PER_S;
     const base = {
-      code: signal.transducer === NOCTURNE_TRANSDUCER ? signal.label : mapLabel(signal.label, options.labelMap),
+      code,
       label: signal.label,
       unit: signal.unit,
       sampleRate: signal.sampleRate,
       t0,
+      transducer: legacy ? '' : signal.transducer,
+      prefiltering: legacy ? '' : signal.prefiltering,
+      edfRange: signal.range,
+      scale: signal.scale,
+      offset: signal.offset,
+      // Legacy Nocturne files padded with the device's code -1; our own codes come back with the 'm' flag.
+      missingCodes: legacy || own?.deviceCodes ? MISSING_CODES : [],
     };
     const contiguous = isContiguous(recordStarts, header.recordDuration, signal.sampleRate);
-    const channel: ChannelData = contiguous
-      ? { ...base, storage: 'int16', scale: signal.scale, offset: signal.offset, samples: signal.digital }
-      : { ...base, storage: 'float32', scale: 1, offset: 0, samples: placeRecords(signal, recordStarts) };
-    channels.push(signal.transducer === NOCTURNE_TRANSDUCER ? ownExtent(channel, signal.prefiltering) : channel);
+    const digital16 = contiguous && signal.digital instanceof Int16Array ? signal.digital : null;
+    const inner = digital16 && own?.pad !== undefined ? unpadded(digital16, own.pad) : null;
+    let channel: ChannelData;
+    if (digital16 && own?.pad === undefined) channel = { ...base, storage: 'int16', samples: digital16 };
+    else if (digital16 && inner) {
+      // Our own padding only before and after the channel: its int16 digital values, at its own t0.
+      channel = { ...base, t0: t0 + (inner.from / signal.sampleRate) * MS_PER_S, storage: 'int16', samples: digital16.subarray(inner.from, inner.to) };
+    } else channel = { ...base, storage: 'float32', samples: placeRecords(signal, recordStarts, own?.pad) };
+    if (own?.extent) channel = withinExtent(channel, own.extent);
+    else if (own) channel = asInt16IfWhole(trimPadding(channel), signal);
+    else if (legacy) channel = ownExtent(channel, signal.prefiltering);
+    channels.push(enforceRanges(channel));
   }
   const events: NightEvent[] = edf.annotations.map((a) => ({
     onsetMs: edf.startMs + a.onset * MS_PER_S,
@@ -57,9 +102,10 @@ export function edfToRecording(edf: EdfFile, options: EdfToRecordingOptions = {}
     text: a.text,
   }));
   for (const e of edf.annotations) stopS = Math.max(stopS, e.onset + e.duration);
+  const format = header.format === 'BDF' ? edf.variant.replace('EDF', 'BDF') : edf.variant;
   return {
     fileName: edf.fileName,
-    format: edf.variant,
+    format,
     // EDF+ keeps a sub-second start in the first record's time keeping.
     startMs: edf.startMs + firstStart * MS_PER_S,
     stopMs: edf.startMs + stopS * MS_PER_S,
@@ -70,12 +116,24 @@ export function edfToRecording(edf: EdfFile, options: EdfToRecordingOptions = {}
       recording: edf.header.recording,
       recordCount: header.recordCount,
       recordDuration: header.recordDuration,
-      ...(untimedSignals.length > 0 ? { untimedSignals } : {}),
+      ...(header.declaredRecordCount === -1 ? { recordCountUnknown: true } : {}),
+      ...(skippedSignals.length > 0 ? { skippedSignals } : {}),
+      ...(unmappedLabels.length > 0 ? { unmappedLabels } : {}),
     },
   };
 }
 
-/** A Nocturne-written channel without the padding the writer added around it (see header.ts). */
+/** A Nocturne-written full-range channel: its own samples are `count` after `lead` (header.ts). */
+function withinExtent(channel: ChannelData, extent: { lead: number; count: number }): ChannelData {
+  if (extent.lead + extent.count > channel.samples.length) return channel;
+  return {
+    ...channel,
+    t0: channel.t0 + (extent.lead / channel.sampleRate) * MS_PER_S,
+    samples: channel.samples.subarray(extent.lead, extent.lead + extent.count),
+  };
+}
+
+/** A legacy Nocturne-written channel without the padding the writer added around it. */
 function ownExtent(channel: ChannelData, prefiltering: string): ChannelData {
   const extent = parseNocturneExtent(prefiltering);
   if (!extent || extent.lead + extent.count > channel.samples.length) return channel;
@@ -84,6 +142,42 @@ function ownExtent(channel: ChannelData, prefiltering: string): ChannelData {
     t0: channel.t0 + (extent.lead / channel.sampleRate) * MS_PER_S,
     samples: channel.samples.subarray(extent.lead, extent.lead + extent.count),
   };
+}
+
+/**
+ * A Nocturne-written channel without the padding before its first and after its last
+ * sample (records other channels needed): its own t0 and length come back. Padding inside
+ * stays NaN, i.e. missing, as it was.
+ */
+function trimPadding(channel: ChannelData): ChannelData {
+  const s = channel.samples;
+  let from = 0;
+  while (from < s.length && Number.isNaN(s[from])) from++;
+  let to = s.length;
+  while (to > from && Number.isNaN(s[to - 1])) to--;
+  if (from === 0 && to === s.length) return channel;
+  return { ...channel, t0: channel.t0 + (from / channel.sampleRate) * MS_PER_S, samples: s.subarray(from, to) };
+}
+
+/**
+ * A Nocturne-written EDF channel whose samples, once its padding is trimmed, have no gap
+ * (records of other channels around it made the file discontinuous, not this channel):
+ * back to int16 digital values, as it was stored before the export.
+ */
+function asInt16IfWhole(channel: ChannelData, signal: EdfSignal): ChannelData {
+  if (channel.storage === 'int16' || !(signal.digital instanceof Int16Array)) return channel;
+  const s = channel.samples;
+  for (let i = 0; i < s.length; i++) if (Number.isNaN(s[i])) return channel;
+  return { ...channel, storage: 'int16', samples: Int16Array.from(s) };
+}
+
+/** The span between leading and trailing `pad` values, or null when a `pad` lies inside it. */
+function unpadded(digital: Int16Array, pad: number): { from: number; to: number } | null {
+  let from = 0;
+  while (from < digital.length && digital[from] === pad) from++;
+  let to = digital.length;
+  while (to > from && digital[to - 1] === pad) to--;
+  return digital.subarray(from, to).includes(pad) ? null : { from, to };
 }
 
 /** True when every record starts where the previous one ended (to within half a sample). */
@@ -95,18 +189,25 @@ function isContiguous(starts: Float64Array, duration: number, rate: number): boo
   return true;
 }
 
-/** Physical samples with each record at round((start - first) * rate); gaps hold -1. */
-function placeRecords(signal: EdfSignal, starts: Float64Array): Float32Array {
+/**
+ * Digital samples as float32 (exact for 16- and 24-bit integers) with each record at
+ * round((start - first) * rate); gaps between records, and the writer's padding value
+ * `pad` when given, hold NaN: missing.
+ */
+function placeRecords(signal: EdfSignal, starts: Float64Array, pad?: number): Float32Array {
   const n = signal.samplesPerRecord;
-  const first = starts[0];
+  const first = starts.length > 0 ? starts[0] : 0;
   const last = starts.length - 1;
-  const length = Math.round((starts[last] - first) * signal.sampleRate) + n;
-  const out = new Float32Array(length).fill(GAP_CODE);
-  const { digital, scale, offset } = signal;
+  const length = last < 0 ? 0 : Math.round((starts[last] - first) * signal.sampleRate) + n;
+  const out = new Float32Array(length).fill(Number.NaN);
+  const { digital } = signal;
   for (let r = 0; r < starts.length; r++) {
     const at = Math.round((starts[r] - first) * signal.sampleRate);
     const from = r * n;
-    for (let i = 0; i < n; i++) out[at + i] = digital[from + i] * scale + offset;
+    for (let i = 0; i < n; i++) {
+      const d = digital[from + i];
+      out[at + i] = d === pad ? Number.NaN : d;
+    }
   }
   return out;
 }

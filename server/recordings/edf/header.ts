@@ -14,7 +14,10 @@ export const FIXED_HEADER_BYTES = 256;
 export const SIGNAL_HEADER_BYTES = 256;
 /** Label of the EDF+ annotation signal. */
 export const ANNOTATION_LABEL = 'EDF Annotations';
+/** Label of the BDF+ annotation signal (EDFbrowser, BioSemi). */
+export const BDF_ANNOTATION_LABEL = 'BDF Annotations';
 /**
+ * Legacy (files exported before the reserved-field marker, see nocturneSignalField).
  * Transducer field that marks a signal written by Nocturne: its label is already a
  * channel code and is read back as is, not through the label map (else our own 'SPO2'
  * would come back as the PSG's 'SPO2_PSG').
@@ -35,8 +38,51 @@ export function parseNocturneExtent(text: string): { lead: number; count: number
   const m = /^Nocturne lead=(\d+) count=(\d+)$/.exec(text);
   return m ? { lead: Number(m[1]), count: Number(m[2]) } : null;
 }
-const INT16_MIN = -32768;
-const INT16_MAX = 32767;
+/** Smallest and largest digital value of a 16-bit (EDF) and a 24-bit (BDF) sample. */
+export const SAMPLE_LIMITS = { EDF: { min: -32768, max: 32767, bytes: 2 }, BDF: { min: -8388608, max: 8388607, bytes: 3 } } as const;
+export type SampleFormat = keyof typeof SAMPLE_LIMITS;
+
+/** What the reserved field of a signal Nocturne wrote says (see {@link nocturneSignalField}). */
+export interface NocturneSignal {
+  /** Digital value of samples that are no data (padding, gaps), if any. */
+  pad?: number;
+  /**
+   * Where the channel's own samples lie when no spare digital value can mark padding (a
+   * signal using its full 16/24-bit range): `lead` samples of padding, then `count` samples.
+   */
+  extent?: { lead: number; count: number };
+  /** The channel used our device's missing codes (-1, -2). */
+  deviceCodes: boolean;
+  /** The channel code, when it is not the label. */
+  code?: string;
+}
+
+/**
+ * The 32-character reserved field of a signal Nocturne writes: 'NCT <pad|@lead+count|-> <m|-> <code|=>'.
+ * The label, transducer and prefiltering stay the source's own; this field (which EDF
+ * leaves to the writer and other readers ignore) says how Nocturne reads the signal back:
+ * the digital value that marks "no sample here" (outside the signal's digital range, so
+ * never data), whether our device's missing codes apply, and the channel code ('=' when
+ * the code is the label). Throws RangeError when the code does not fit.
+ */
+export function nocturneSignalField(s: NocturneSignal): string {
+  const where = s.pad !== undefined ? String(s.pad) : s.extent ? `@${s.extent.lead}+${s.extent.count}` : '-';
+  const text = `NCT ${where} ${s.deviceCodes ? 'm' : '-'} ${s.code ?? '='}`;
+  if (text.length > 32) throw new RangeError(`channel code "${s.code}" is too long for the EDF signal's reserved field (${text.length} > 32 characters)`);
+  return text;
+}
+
+/** Parses {@link nocturneSignalField}; null for any other reserved text. */
+export function parseNocturneSignal(reserved: string): NocturneSignal | null {
+  const m = /^NCT (-?\d+|-|@\d+\+\d+) ([m-]) (.+)$/.exec(reserved.trim());
+  if (!m) return null;
+  const extent = /^@(\d+)\+(\d+)$/.exec(m[1]);
+  return {
+    ...(extent ? { extent: { lead: Number(extent[1]), count: Number(extent[2]) } } : m[1] === '-' ? {} : { pad: Number(m[1]) }),
+    deviceCodes: m[2] === 'm',
+    ...(m[3] === '=' ? {} : { code: m[3] }),
+  };
+}
 
 /** Widths of the per-signal fields, in header order. */
 export const SIGNAL_FIELDS = [
@@ -58,6 +104,13 @@ export interface FixedHeader extends Omit<EdfHeader, 'recordCount'> {
   variant: EdfVariant;
 }
 
+/** EDF's version field is "0"; BDF's first byte is 0xFF followed by "BIOSEMI". */
+function sampleFormat(bytes: Uint8Array): SampleFormat | null {
+  if (asciiField(bytes, 0, 8).trim() === '0') return 'EDF';
+  if (bytes[0] === 0xff && asciiField(bytes, 1, 7) === 'BIOSEMI') return 'BDF';
+  return null;
+}
+
 /** Reads and checks the 256-byte fixed header. */
 export function readFixedHeader(file: string, bytes: Uint8Array): FixedHeader {
   if (bytes.length === 0) throw new RecordingFormatError(file, 'file', 'is empty (0 bytes)');
@@ -65,8 +118,9 @@ export function readFixedHeader(file: string, bytes: Uint8Array): FixedHeader {
     throw new RecordingFormatError(file, 'header', `file ends after ${bytes.length} bytes, inside the ${FIXED_HEADER_BYTES}-byte fixed header`);
   }
   const version = asciiField(bytes, 0, 8);
-  if (version.trim() !== '0') {
-    throw new RecordingFormatError(file, 'version', `"${printable(version)}" is not an EDF version (must be "0")`);
+  const format = sampleFormat(bytes);
+  if (format === null) {
+    throw new RecordingFormatError(file, 'version', `"${printable(version)}" is neither EDF (must be "0") nor BDF (0xFF "BIOSEMI")`);
   }
   const patient = asciiField(bytes, 8, 80).trim();
   const recording = asciiField(bytes, 88, 80).trim();
@@ -76,11 +130,14 @@ export function readFixedHeader(file: string, bytes: Uint8Array): FixedHeader {
   const reserved = asciiField(bytes, 192, 44).trim();
   const declaredRecordCount = parseIntegerField(file, 'number of data records', asciiField(bytes, 236, 8));
   if (declaredRecordCount < -1) {
-    throw new RecordingFormatError(file, 'number of data records', `${declaredRecordCount} is negative`);
+    throw new RecordingFormatError(file, 'number of data records', `${declaredRecordCount} is negative (only -1, "recording in progress", is allowed)`);
   }
   const recordDuration = parseNumberField(file, 'duration of a data record', asciiField(bytes, 244, 8));
   if (recordDuration < 0) {
     throw new RecordingFormatError(file, 'duration of a data record', `${recordDuration} s is negative`);
+  }
+  if (!Number.isFinite(recordDuration)) {
+    throw new RecordingFormatError(file, 'duration of a data record', `"${asciiField(bytes, 244, 8).trim()}" is not a finite number of seconds`);
   }
   const signalCount = parseIntegerField(file, 'number of signals', asciiField(bytes, 252, 4));
   if (signalCount <= 0) throw new RecordingFormatError(file, 'number of signals', `is ${signalCount}: the file has no signals`);
@@ -95,12 +152,14 @@ export function readFixedHeader(file: string, bytes: Uint8Array): FixedHeader {
   if (bytes.length < headerBytes) {
     throw new RecordingFormatError(file, 'header', `file ends after ${bytes.length} bytes, inside the ${headerBytes}-byte header`);
   }
-  const variant: EdfVariant = reserved.startsWith('EDF+D') ? 'EDF+D' : reserved.startsWith('EDF+C') ? 'EDF+C' : 'EDF';
-  return { version: version.trim(), patient, recording, startDate, startTime, headerBytes, reserved, declaredRecordCount, recordDuration, signalCount, variant };
+  const plus = reserved.slice(0, 5);
+  const variant: EdfVariant = plus === `${format}+D` ? 'EDF+D' : plus === `${format}+C` ? 'EDF+C' : 'EDF';
+  return { version: format === 'BDF' ? 'BIOSEMI' : version.trim(), format, patient, recording, startDate, startTime, headerBytes, reserved, declaredRecordCount, recordDuration, signalCount, variant };
 }
 
 /** Reads and checks the per-signal header fields. */
-export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: number): EdfSignalHeader[] {
+export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: number, format: SampleFormat = 'EDF'): EdfSignalHeader[] {
+  const limits = SAMPLE_LIMITS[format];
   const columns: string[][] = [];
   let pos = FIXED_HEADER_BYTES;
   for (const [, width] of SIGNAL_FIELDS) {
@@ -120,8 +179,8 @@ export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: 
     if (samplesPerRecord <= 0) {
       throw new RecordingFormatError(file, name('nr of samples in each data record'), `is ${samplesPerRecord}, must be positive`);
     }
-    if (digitalMin < INT16_MIN || digitalMax > INT16_MAX) {
-      throw new RecordingFormatError(file, name('digital minimum/maximum'), `${digitalMin}..${digitalMax} is outside the 16-bit range`);
+    if (digitalMin < limits.min || digitalMax > limits.max) {
+      throw new RecordingFormatError(file, name('digital minimum/maximum'), `${digitalMin}..${digitalMax} is outside the ${format === 'BDF' ? 24 : 16}-bit range`);
     }
     if (digitalMax <= digitalMin) {
       throw new RecordingFormatError(file, name('digital maximum'), `${digitalMax} is not above the digital minimum ${digitalMin}`);
@@ -131,6 +190,7 @@ export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: 
     }
     signals.push({
       label,
+      range: { physicalMin: columns[3][i].trim(), physicalMax: columns[4][i].trim(), digitalMin: columns[5][i].trim(), digitalMax: columns[6][i].trim() },
       transducer: columns[1][i].trim(),
       unit: columns[2][i].trim(),
       physicalMin,
@@ -147,7 +207,7 @@ export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: 
 
 /** True for the EDF+ annotation signal. */
 export function isAnnotationSignal(signal: EdfSignalHeader): boolean {
-  return signal.label === ANNOTATION_LABEL;
+  return signal.label === ANNOTATION_LABEL || signal.label === BDF_ANNOTATION_LABEL;
 }
 
 function printable(s: string): string {

@@ -1,5 +1,5 @@
 /** EDF / EDF+ import and export: the public face of this folder. */
 export { readEdf, type ReadEdfOptions } from './reader';
 export { edfToRecording, type EdfToRecordingOptions } from './channels';
-export { writeEdfPlus } from './writer';
+export { writeEdfPlus, writeNightFile, type WrittenNight } from './writer';
 export type { EdfAnnotation, EdfFile, EdfHeader, EdfSignal, EdfSignalHeader, EdfVariant } from './types';

@@ -1,18 +1,16 @@
 import { MISSING_CODES, type ChannelData } from '../model';
 
 /**
- * Quantises a channel's physical values to EDF int16 so that the device's missing codes
- * (-1, -2) survive a write/read round trip bit for bit.
+ * Quantises a channel's physical values to EDF int16, for channels whose samples are not
+ * already a file's digital values (float32 from CSV or the simulator).
  *
  * The scale is a power of two, 2^-k, the digital range is ±32000 and the offset is 0:
  * the physical range ±32000·2^-k then has a short exact decimal form (e.g. ±31.25 for
  * k = 10, ±3.90625 for k = 13) that fits the 8-character header fields, a reader's
  * (pmax - pmin) / (dmax - dmin) gives exactly 2^-k back with offset exactly 0, and every
- * whole number — -1 and -2 among them — is a digital value while k ≥ 0 (-2^k, -2^(k+1)). The range is
- * the smallest such one covering the data and ±2, so one step is at most twice the finest
- * step the data would allow. Non-finite values (NaN from a gap) are written as -1.
- * Only channels with values beyond ±32000 (step above 1) cannot keep -1 exact: EDF's 16
- * bits cannot hold both such a range and unit steps.
+ * whole number is a digital value while k ≥ 0. The range is the smallest such one covering
+ * the data (and ±2), so one step is at most twice the finest step the data would allow.
+ * Missing samples are skipped here: the writer puts its padding value there (writer.ts).
  */
 
 /** Digital range ±32000: a multiple of 2^8, so ±32000·2^-k stays a short decimal. */
@@ -30,25 +28,25 @@ export interface QuantisedSignal {
   digitalMax: number;
   /** Physical value of one digital step. */
   step: number;
+  /** Digital samples; 0 where `missing(i)` (the writer pads those). */
   digital: Int16Array;
 }
 
-/** Quantises `channel` (int16 or float32) to int16 with a power-of-two scale (see module doc). */
-export function quantiseChannel(channel: ChannelData): QuantisedSignal {
+/** Quantises `channel` (int16 or float32, physical = stored * scale + offset) to int16 (see module doc). */
+export function quantiseChannel(channel: ChannelData, missing: (i: number) => boolean = () => false): QuantisedSignal {
   const { samples, scale, offset } = channel;
-  const isInt = channel.storage === 'int16';
   let peak = Math.max(...MISSING_CODES.map(Math.abs));
   for (let i = 0; i < samples.length; i++) {
-    const v = isInt ? samples[i] * scale + offset : samples[i];
-    if (Number.isFinite(v) && Math.abs(v) > peak) peak = Math.abs(v);
+    const v = samples[i] * scale + offset;
+    if (!missing(i) && Number.isFinite(v) && Math.abs(v) > peak) peak = Math.abs(v);
   }
   const k = chooseExponent(peak, channel.code);
   const step = 2 ** -k;
   const digital = new Int16Array(samples.length);
   const inverse = 2 ** k;
   for (let i = 0; i < samples.length; i++) {
-    const v = isInt ? samples[i] * scale + offset : samples[i];
-    digital[i] = Number.isFinite(v) ? Math.round(v * inverse) : MISSING_CODES[0] * inverse;
+    const v = samples[i] * scale + offset;
+    digital[i] = !missing(i) && Number.isFinite(v) ? Math.round(v * inverse) : 0;
   }
   const range = DIGITAL_LIMIT * step;
   return {

@@ -1,8 +1,11 @@
-/** The parsed shape of an EDF or EDF+ file, close to the file's own fields. */
+/** The parsed shape of an EDF/EDF+ or BDF/BDF+ file, close to the file's own fields. */
+import type { EdfRange } from '../model';
 
 /** Header fields of one signal, as the file gives them (numbers parsed, strings trimmed). */
 export interface EdfSignalHeader {
   label: string;
+  /** Physical and digital minimum/maximum as the header writes them (for a faithful export). */
+  range: EdfRange;
   transducer: string;
   /** Physical dimension (unit). */
   unit: string;
@@ -22,8 +25,8 @@ export interface EdfSignal extends EdfSignalHeader {
   /** physical = digital * scale + offset, scale = (pmax - pmin) / (dmax - dmin), offset = pmin - dmin * scale. */
   scale: number;
   offset: number;
-  /** Digital samples of every record, in record order (recordCount * samplesPerRecord). */
-  digital: Int16Array;
+  /** Digital samples of every record, in record order (recordCount * samplesPerRecord); 24-bit BDF in an Int32Array. */
+  digital: Int16Array | Int32Array;
 }
 
 /** One annotation of an 'EDF Annotations' signal. */
@@ -37,7 +40,10 @@ export interface EdfAnnotation {
 
 /** The fixed part of the header. */
 export interface EdfHeader {
+  /** "0" for EDF, "BIOSEMI" for BDF. */
   version: string;
+  /** 16-bit EDF or 24-bit BDF samples. */
+  format: 'EDF' | 'BDF';
   patient: string;
   recording: string;
   /** Raw 'dd.mm.yy' and 'hh.mm.ss' fields. */
@@ -47,6 +53,8 @@ export interface EdfHeader {
   reserved: string;
   /** Number of data records as found in the data (the header may say -1 while recording). */
   recordCount: number;
+  /** The header's own count: -1 when the file was written while recording (then counted from the data). */
+  declaredRecordCount: number;
   /** Seconds; 0 for annotation-only files. */
   recordDuration: number;
   signalCount: number;

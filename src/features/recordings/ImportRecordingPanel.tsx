@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/Alert';
 import { uploadRecording, type ImportedNight } from './api';
+import { ImportChannels } from './ImportChannels';
 
 interface Props {
   patientId: number;
@@ -38,7 +39,7 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone }:
       <p className="muted">{t('recordings.import.help')}</p>
       <div className="field">
         <label htmlFor={ids.files}>{t('recordings.import.files')}</label>
-        <input id={ids.files} type="file" multiple accept=".edf,.EDF,.csv,.CSV" data-testid="import-files" onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
+        <input id={ids.files} type="file" multiple accept=".edf,.EDF,.bdf,.BDF,.csv,.CSV" data-testid="import-files" onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
       </div>
       <div className="import-row">
         <div className="field">
@@ -63,6 +64,7 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone }:
         </Alert>
       )}
       {upload.isSuccess && <ImportSummary night={upload.data} />}
+      {upload.isSuccess && upload.data.summary && <ImportChannels summary={upload.data.summary} />}
     </form>
   );
 }

@@ -8,6 +8,15 @@ export interface ImportedNight {
   timezone: string;
   channels: Array<{ code: string; label: string; fs: number; count: number }>;
   events: number;
+  /** Every channel with code, label, rate and unit; skipped and unmapped signals. */
+  summary?: ImportSummary;
+}
+
+/** The server's import summary (server/recordings/summary.ts). */
+export interface ImportSummary {
+  channels: Array<{ code: string; label: string; rate: number; unit: string; samples: number; outOfRange: number; nonFinite: number }>;
+  skipped: Array<{ file: string; label: string; reason: string }>;
+  unmapped: Array<{ file: string; label: string; code: string; reason: string }>;
 }
 
 export interface ImportRequest {

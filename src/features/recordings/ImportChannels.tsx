@@ -1,0 +1,59 @@
+import { useTranslation } from 'react-i18next';
+import type { ImportSummary } from './api';
+
+/** Rate in Hz, readable for slow channels too (1/60 Hz → "0.0167"). */
+function formatRate(hz: number, locale: string): string {
+  return hz.toLocaleString(locale, { maximumSignificantDigits: 3 });
+}
+
+/**
+ * What an import made of every signal of its files: each channel with its code, source
+ * label, rate, unit and the samples made missing as impossible; the checksum/status
+ * signals skipped; labels kept because their unit or rate did not fit the usual code.
+ */
+export function ImportChannels({ summary }: { summary: ImportSummary }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <div className="import-channels" data-testid="import-channels">
+      <table className="table">
+        <caption>{t('importSummary.caption')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('importSummary.code')}</th>
+            <th scope="col">{t('importSummary.label')}</th>
+            <th scope="col">{t('importSummary.rate')}</th>
+            <th scope="col">{t('importSummary.unit')}</th>
+            <th scope="col">{t('importSummary.rejected')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {summary.channels.map((c) => (
+            <tr key={c.code} data-testid="import-channel">
+              <td>{c.code}</td>
+              <td>{c.label}</td>
+              <td>{formatRate(c.rate, i18n.language)}</td>
+              <td>{c.unit || '—'}</td>
+              <td>
+                {c.outOfRange + c.nonFinite === 0
+                  ? '0'
+                  : t('importSummary.rejectedCount', { outOfRange: c.outOfRange, nonFinite: c.nonFinite })}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {summary.skipped.length > 0 && (
+        <p className="muted" data-testid="import-skipped">
+          {t('importSummary.skipped', { signals: summary.skipped.map((s) => `${s.label} (${s.file})`).join(', ') })}
+        </p>
+      )}
+      {summary.unmapped.length > 0 && (
+        <ul className="muted" data-testid="import-unmapped">
+          {summary.unmapped.map((u) => (
+            <li key={`${u.file}:${u.label}`}>{t('importSummary.unmapped', { label: u.label, code: u.code, reason: u.reason })}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
