@@ -2,8 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
-import { nightFromFiles } from './assemble';
+import { assembleNight, parseRecordingFile, type ParsedRecording } from './assemble';
 import { RecordingFormatError, type Night } from './model';
+import { nightDate, nightKey } from './night-key';
+import { deviceEventsOf, hashFiles, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDuplicates } from './night-files';
 import { InvalidNightError, saveNight } from './store';
 
 export interface ImportInput {
@@ -20,11 +22,23 @@ export interface ImportInput {
   labelMap?: Record<string, string>;
   /** Channel code of a Timestamp,Value CSV whose name does not say it. */
   csvCode?: string;
+  /** md5 (hex) of each file by name as the client computed it before upload; checked, never trusted. */
+  clientMd5?: Record<string, string>;
 }
 
 export interface ImportResult {
   recordingId: number;
+  /** What this upload brought (its channels under the codes they were stored with, its events). */
   night: Night;
+  /** True when the files were added to a night the patient already had. */
+  merged: boolean;
+  /** The stored night's span after the import (wider than the upload's when merged). */
+  startMs: number;
+  stopMs: number;
+  nightKey: number;
+  files: { name: string; md5: string }[];
+  /** Device-scored events the files carried (ResMed EVE apneas, PSG scoring …). */
+  deviceEvents: number;
 }
 
 /** The physician's saved label map. */
@@ -35,27 +49,68 @@ export async function savedLabelMap(db: Queryable, physicianId: number): Promise
 
 /**
  * Reads the files of one night (EDF, EDF+, oximeter or Timestamp,Value CSV), aligns them and
- * stores the night in one transaction. A file that cannot be read is refused with a 400
- * naming the file, the field and what was wrong, and nothing is stored.
+ * stores them in one transaction: as a new night, or added to the patient's night they belong
+ * to (same night key or overlapping time). Refused with nothing stored: a file that cannot be
+ * read (400 naming the file and field), a file already imported for the patient (409 naming
+ * the file and its night), event files with no night to attach to (400 naming the files).
  */
 export async function importFiles(db: Db, input: ImportInput): Promise<ImportResult> {
-  const files = input.files ?? (await Promise.all((input.paths ?? []).map(async (p) => ({ name: path.basename(p), bytes: new Uint8Array(await readFile(p)) }))));
-  if (files.length === 0) throw new ApiError(400, 'validation_failed', 'No file to import.');
+  const raw = input.files ?? (await Promise.all((input.paths ?? []).map(async (p) => ({ name: path.basename(p), bytes: new Uint8Array(await readFile(p)) }))));
+  if (raw.length === 0) throw new ApiError(400, 'validation_failed', 'No file to import.');
+  const files = await hashFiles(raw);
+  await refuseDuplicates(db, input.patientId, files, input.clientMd5);
+  let parts: ParsedRecording[];
   let night: Night;
   try {
-    night = nightFromFiles(files, { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode });
+    const options = { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode };
+    parts = files.map((f) => parseRecordingFile(f.name, f.bytes, options));
+    night = assembleNight(parts, { timezone: input.timezone });
   } catch (err) {
     if (err instanceof RecordingFormatError) throw new ApiError(400, 'invalid_recording_file', err.message);
     if (err instanceof RangeError) throw new ApiError(400, 'invalid_recording_file', err.message);
     throw err;
   }
-  const formats = new Set((night.meta.files as Array<{ format?: string }> | undefined)?.map((f) => f.format ?? '') ?? []);
+  const device = deviceEventsOf(parts);
+  const formats = new Set(parts.map((p) => p.format));
   const source = [...formats].some((f) => f.includes('csv')) && ![...formats].some((f) => f.startsWith('EDF')) ? 'csv' : 'edf';
+  const fileList = files.map((f) => ({ name: f.name, md5: f.md5 }));
   try {
-    const recordingId = await saveNight(db, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night });
-    return { recordingId, night };
+    const target = await nightToMergeInto(db, input.patientId, night);
+    if (!target) {
+      if (night.channels.length === 0) {
+        throw new ApiError(
+          400,
+          'no_night_for_events',
+          `${files.map((f) => f.name).join(', ')}: holds events but no signal, and this patient has no night of ${nightDate(nightKey(night.startMs, input.timezone))} to attach them to; import it together with the night's signal files, or after them.`,
+        );
+      }
+      const recordingId = await saveNight(db, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night }, (tx, id) =>
+        insertFilesAndDeviceEvents(tx, id, input.patientId, input.createdBy, files, parts, device),
+      );
+      return { recordingId, night, merged: false, startMs: night.startMs, stopMs: night.stopMs, nightKey: nightKey(night.startMs, night.timezone), files: fileList, deviceEvents: device.length };
+    }
+    const merged = await db.transaction(async (tx) => {
+      const m = await mergeIntoRecording(tx, target, night);
+      if (input.deviceId && !target.device_id) await tx.query('update recordings set device_id = $2 where id = $1', [target.id, input.deviceId]);
+      await insertFilesAndDeviceEvents(tx, target.id, input.patientId, input.createdBy, files, parts, device);
+      return m;
+    });
+    return {
+      recordingId: target.id,
+      night: { ...night, channels: merged.added },
+      merged: true,
+      startMs: merged.startMs,
+      stopMs: merged.stopMs,
+      nightKey: Number(target.night_key),
+      files: fileList,
+      deviceEvents: device.length,
+    };
   } catch (err) {
     if (err instanceof InvalidNightError) throw new ApiError(400, 'invalid_recording', err.message);
+    // Two uploads of one file at the same moment: the second meets the unique hash.
+    if ((err as { code?: string }).code === '23505' && /recording_files/.test(String((err as Error).message) + String((err as { constraint?: string }).constraint ?? ''))) {
+      throw new ApiError(409, 'duplicate_file', `${files.map((f) => f.name).join(', ')}: already imported for this patient; nothing was stored.`);
+    }
     throw err;
   }
 }

@@ -23,7 +23,8 @@ export interface SaveNightInput {
 /** A night that cannot be stored, with what was wrong. */
 export class InvalidNightError extends Error {}
 
-function validate(night: Night): void {
+/** Throws InvalidNightError when a night cannot be stored as it is. */
+export function validateNight(night: Night): void {
   if (!Number.isFinite(night.startMs) || !Number.isFinite(night.stopMs) || night.stopMs < night.startMs) {
     throw new InvalidNightError(`start ${night.startMs} and stop ${night.stopMs} are not a valid time range`);
   }
@@ -47,7 +48,8 @@ function chunkBytes(samples: Int16Array | Float32Array, from: number, to: number
   return new Uint8Array(part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength));
 }
 
-async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData): Promise<void> {
+/** Inserts one channel with its chunks and its binary form. */
+export async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData): Promise<void> {
   const [row] = await tx.query<{ id: number }>(
     `insert into recording_channels (recording_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
@@ -66,7 +68,8 @@ export async function loadWireGzip(db: Queryable, channelId: number): Promise<Ui
   return row?.gzip ?? null;
 }
 
-async function insertEvents(tx: Queryable, recordingId: number, events: NightEvent[], source: 'file' | 'truth'): Promise<void> {
+/** Inserts a recording's file annotations (as written) or a simulator's truth. */
+export async function insertEvents(tx: Queryable, recordingId: number, events: NightEvent[], source: 'file' | 'truth'): Promise<void> {
   const BATCH = 500;
   for (let i = 0; i < events.length; i += BATCH) {
     const part = events.slice(i, i + BATCH);
@@ -80,10 +83,14 @@ async function insertEvents(tx: Queryable, recordingId: number, events: NightEve
   }
 }
 
-/** Stores a whole night in one transaction: either all of it is kept or nothing. Returns its id. */
-export async function saveNight(db: Db, input: SaveNightInput): Promise<number> {
+/**
+ * Stores a whole night in one transaction: either all of it is kept or nothing. Returns its id.
+ * `alsoInTx` runs in the same transaction once the recording exists (an import keeps its files
+ * and device events there, so a failure leaves nothing behind).
+ */
+export async function saveNight(db: Db, input: SaveNightInput, alsoInTx?: (tx: Queryable, recordingId: number) => Promise<void>): Promise<number> {
   const { night } = input;
-  validate(night);
+  validateNight(night);
   return db.transaction(async (tx) => {
     const [rec] = await tx.query<{ id: number }>(
       `insert into recordings (patient_id, device_id, timezone, start_ms, stop_ms, night_key, source, recording_meta, created_by)
@@ -110,6 +117,7 @@ export async function saveNight(db: Db, input: SaveNightInput): Promise<number> 
         JSON.stringify(input.truthDetail.truth),
       ]);
     }
+    if (alsoInTx) await alsoInTx(tx, rec.id);
     return rec.id;
   });
 }
