@@ -228,3 +228,37 @@ describe('one night from many files', () => {
     expect(res.json().message).toMatch(new RegExp(`^${OTHER_EVE.replace(/\./g, '\\.')}: holds events but no signal, and this patient has no night of 2025-10-2[45]`));
   });
 });
+
+describe('migration 014', () => {
+  it('turns the scored file events of nights imported before into device events (ResMed: mark = end)', async () => {
+    const { mkdtemp, readdir, copyFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { freshDb } = await import('./helpers');
+    const { migrate, MIGRATIONS_DIR } = await import('../../server/db/migrate');
+    const dir = await mkdtemp(path.join(tmpdir(), 'mig-'));
+    for (const f of (await readdir(MIGRATIONS_DIR)).filter((f) => f < '014')) await copyFile(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
+    const { db, drop } = await freshDb();
+    try {
+      await migrate(db, dir);
+      const [u] = await db.query<{ id: number }>(`insert into users (email, password_hash, first_name, last_name, country, role) values ('m@x.test', 'x', 'M', 'X', 'CH', 'physician') returning id`);
+      const [p] = await db.query<{ id: number }>(`insert into patients (patient_code, physician_id, created_by) values ('MIG1', $1, $1) returning id`, [u.id]);
+      const meta = (name: string) => JSON.stringify({ files: [{ fileName: 'x_BRP.edf' }, { fileName: name }] });
+      const [resmed] = await db.query<{ id: number }>(`insert into recordings (patient_id, timezone, start_ms, stop_ms, night_key, source, recording_meta) values ($1, 'UTC', 0, 3600000, 0, 'edf', $2) returning id`, [p.id, meta('20250808_010203_EVE.edf')]);
+      const [psg] = await db.query<{ id: number }>(`insert into recordings (patient_id, timezone, start_ms, stop_ms, night_key, source, recording_meta) values ($1, 'UTC', 0, 3600000, 86400, 'edf', $2) returning id`, [p.id, meta('psg.edf')]);
+      for (const [rid, onset, text] of [[resmed.id, 60_000, 'Obstructive Apnea'], [resmed.id, 90_000, 'Recording starts'], [psg.id, 60_000, 'Hypopnea'], [psg.id, 0, 'Sleep stage W']] as const) {
+        await db.query(`insert into recording_events (recording_id, onset_ms, duration_ms, text, source) values ($1, $2, 12000, $3, 'file')`, [rid, onset, text]);
+      }
+      await migrate(db);
+      const rows = await db.query<{ recording_id: number; onset_ms: number; kind: string; vendor: string; file_name: string }>('select recording_id, onset_ms, kind, vendor, file_name from device_events order by recording_id');
+      expect(rows.map((r) => [r.recording_id, Number(r.onset_ms), r.kind, r.vendor, r.file_name])).toEqual([
+        [resmed.id, 48_000, 'obstructive_apnea', 'resmed', '20250808_010203_EVE.edf'],
+        [psg.id, 60_000, 'hypopnea', 'edf+', 'x_BRP.edf'],
+      ]);
+      expect((await db.query('select 1 from recording_events')).length).toBe(4);
+    } finally {
+      await db.close();
+      await drop();
+    }
+  });
+});
