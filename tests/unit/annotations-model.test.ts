@@ -53,7 +53,7 @@ describe('annotation rules (spec 2 §5)', () => {
   });
 
   it('counts, neighbours and epochs', () => {
-    expect(counts([{ type: 'system' }, { type: 'system-edit' }, { type: 'custom' }, { type: 'desaturation' }])).toEqual({ system: 2, custom: 1, desaturation: 1 });
+    expect(counts([{ type: 'system' }, { type: 'system-edit' }, { type: 'custom' }, { type: 'desaturation' }, { type: 'device' }, { type: 'device' }])).toEqual({ system: 2, custom: 1, desaturation: 1, device: 2 });
     const list = [{ start_ms: 1000 }, { start_ms: 60_000 }, { start_ms: 120_000 }];
     expect(neighbour(list, 60_000, 1)).toEqual({ start_ms: 120_000 });
     expect(neighbour(list, 60_000, -1)).toEqual({ start_ms: 1000 });

@@ -78,6 +78,8 @@ function ImportSummary({ night }: { night: ImportedNight }) {
         channels: night.channels.map((c) => c.code).join(', ') || '—',
         events: night.events,
       })}
+      {night.merged && <> {t('recordings.import.merged')}</>}
+      {Boolean(night.device_events) && <> {t('recordings.import.deviceEvents', { count: night.device_events })}</>}
     </Alert>
   );
 }
