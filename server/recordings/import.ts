@@ -6,7 +6,7 @@ import { assembleNight, parseRecordingFile, type ParsedRecording } from './assem
 import { RecordingFormatError, type Night } from './model';
 import { nightDate, nightKey } from './night-key';
 import { deviceEventsOf, hashFiles, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDuplicates } from './night-files';
-import { InvalidNightError, saveNight } from './store';
+import { insertNight, InvalidNightError } from './store';
 
 export interface ImportInput {
   patientId: number;
@@ -41,6 +41,9 @@ export interface ImportResult {
   deviceEvents: number;
 }
 
+/** Advisory-lock class of imports (with the patient id as the second key). */
+const IMPORT_LOCK = 7_270_012;
+
 /** The physician's saved label map. */
 export async function savedLabelMap(db: Queryable, physicianId: number): Promise<Record<string, string>> {
   const rows = await db.query<{ label: string; code: string }>('select label, code from label_maps where physician_id = $1 order by label', [physicianId]);
@@ -58,6 +61,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
   const raw = input.files ?? (await Promise.all((input.paths ?? []).map(async (p) => ({ name: path.basename(p), bytes: new Uint8Array(await readFile(p)) }))));
   if (raw.length === 0) throw new ApiError(400, 'validation_failed', 'No file to import.');
   const files = await hashFiles(raw);
+  // Cheap refusals first (a damaged transfer, a known file), before parsing large files.
   await refuseDuplicates(db, input.patientId, files, input.clientMd5);
   let parts: ParsedRecording[];
   let night: Night;
@@ -75,42 +79,40 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
   const source = [...formats].some((f) => f.includes('csv')) && ![...formats].some((f) => f.startsWith('EDF')) ? 'csv' : 'edf';
   const fileList = files.map((f) => ({ name: f.name, md5: f.md5 }));
   try {
-    const target = await nightToMergeInto(db, input.patientId, night);
-    if (!target) {
-      if (night.channels.length === 0) {
-        throw new ApiError(
-          400,
-          'no_night_for_events',
-          `${files.map((f) => f.name).join(', ')}: holds events but no signal, and this patient has no night of ${nightDate(nightKey(night.startMs, input.timezone))} to attach them to; import it together with the night's signal files, or after them.`,
-        );
+    return await db.transaction(async (tx): Promise<ImportResult> => {
+      // One import per patient at a time: two files of one night uploaded together make one
+      // night, and the same file sent twice at once is refused, not stored twice.
+      await tx.query('select pg_advisory_xact_lock($1::int, $2::int)', [IMPORT_LOCK, input.patientId]);
+      await refuseDuplicates(tx, input.patientId, files);
+      const target = await nightToMergeInto(tx, input.patientId, night);
+      if (!target) {
+        if (night.channels.length === 0) {
+          throw new ApiError(
+            400,
+            'no_night_for_events',
+            `${files.map((f) => f.name).join(', ')}: holds events but no signal, and this patient has no night of ${nightDate(nightKey(night.startMs, input.timezone))} to attach them to; import it together with the night's signal files, or after them.`,
+          );
+        }
+        const recordingId = await insertNight(tx, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night });
+        await insertFilesAndDeviceEvents(tx, recordingId, input.patientId, input.createdBy, files, parts, device);
+        return { recordingId, night, merged: false, startMs: night.startMs, stopMs: night.stopMs, nightKey: nightKey(night.startMs, night.timezone), files: fileList, deviceEvents: device.length };
       }
-      const recordingId = await saveNight(db, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night }, (tx, id) =>
-        insertFilesAndDeviceEvents(tx, id, input.patientId, input.createdBy, files, parts, device),
-      );
-      return { recordingId, night, merged: false, startMs: night.startMs, stopMs: night.stopMs, nightKey: nightKey(night.startMs, night.timezone), files: fileList, deviceEvents: device.length };
-    }
-    const merged = await db.transaction(async (tx) => {
-      const m = await mergeIntoRecording(tx, target, night);
+      const merged = await mergeIntoRecording(tx, target, night);
       if (input.deviceId && !target.device_id) await tx.query('update recordings set device_id = $2 where id = $1', [target.id, input.deviceId]);
       await insertFilesAndDeviceEvents(tx, target.id, input.patientId, input.createdBy, files, parts, device);
-      return m;
+      return {
+        recordingId: target.id,
+        night: { ...night, channels: merged.added },
+        merged: true,
+        startMs: merged.startMs,
+        stopMs: merged.stopMs,
+        nightKey: Number(target.night_key),
+        files: fileList,
+        deviceEvents: device.length,
+      };
     });
-    return {
-      recordingId: target.id,
-      night: { ...night, channels: merged.added },
-      merged: true,
-      startMs: merged.startMs,
-      stopMs: merged.stopMs,
-      nightKey: Number(target.night_key),
-      files: fileList,
-      deviceEvents: device.length,
-    };
   } catch (err) {
     if (err instanceof InvalidNightError) throw new ApiError(400, 'invalid_recording', err.message);
-    // Two uploads of one file at the same moment: the second meets the unique hash.
-    if ((err as { code?: string }).code === '23505' && /recording_files/.test(String((err as Error).message) + String((err as { constraint?: string }).constraint ?? ''))) {
-      throw new ApiError(409, 'duplicate_file', `${files.map((f) => f.name).join(', ')}: already imported for this patient; nothing was stored.`);
-    }
     throw err;
   }
 }

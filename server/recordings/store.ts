@@ -89,37 +89,44 @@ export async function insertEvents(tx: Queryable, recordingId: number, events: N
  * and device events there, so a failure leaves nothing behind).
  */
 export async function saveNight(db: Db, input: SaveNightInput, alsoInTx?: (tx: Queryable, recordingId: number) => Promise<void>): Promise<number> {
+  validateNight(input.night);
+  return db.transaction(async (tx) => {
+    const id = await insertNight(tx, input);
+    if (alsoInTx) await alsoInTx(tx, id);
+    return id;
+  });
+}
+
+/** Stores a whole night in the caller's transaction. Returns its id. */
+export async function insertNight(tx: Queryable, input: SaveNightInput): Promise<number> {
   const { night } = input;
   validateNight(night);
-  return db.transaction(async (tx) => {
-    const [rec] = await tx.query<{ id: number }>(
-      `insert into recordings (patient_id, device_id, timezone, start_ms, stop_ms, night_key, source, recording_meta, created_by)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
-      [
-        input.patientId,
-        input.deviceId,
-        night.timezone,
-        Math.round(night.startMs),
-        Math.round(night.stopMs),
-        nightKey(night.startMs, night.timezone),
-        input.source,
-        JSON.stringify({ timezone: night.timezone, ...night.meta }),
-        input.createdBy,
-      ],
-    );
-    for (const c of night.channels) await insertChannel(tx, rec.id, c);
-    await insertEvents(tx, rec.id, night.events, 'file');
-    if (input.truth) await insertEvents(tx, rec.id, input.truth, 'truth');
-    if (input.truthDetail) {
-      await tx.query('insert into recording_truth (recording_id, generator, truth) values ($1, $2, $3)', [
-        rec.id,
-        input.truthDetail.generator,
-        JSON.stringify(input.truthDetail.truth),
-      ]);
-    }
-    if (alsoInTx) await alsoInTx(tx, rec.id);
-    return rec.id;
-  });
+  const [rec] = await tx.query<{ id: number }>(
+    `insert into recordings (patient_id, device_id, timezone, start_ms, stop_ms, night_key, source, recording_meta, created_by)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+    [
+      input.patientId,
+      input.deviceId,
+      night.timezone,
+      Math.round(night.startMs),
+      Math.round(night.stopMs),
+      nightKey(night.startMs, night.timezone),
+      input.source,
+      JSON.stringify({ timezone: night.timezone, ...night.meta }),
+      input.createdBy,
+    ],
+  );
+  for (const c of night.channels) await insertChannel(tx, rec.id, c);
+  await insertEvents(tx, rec.id, night.events, 'file');
+  if (input.truth) await insertEvents(tx, rec.id, input.truth, 'truth');
+  if (input.truthDetail) {
+    await tx.query('insert into recording_truth (recording_id, generator, truth) values ($1, $2, $3)', [
+      rec.id,
+      input.truthDetail.generator,
+      JSON.stringify(input.truthDetail.truth),
+    ]);
+  }
+  return rec.id;
 }
 
 export interface RecordingRow {

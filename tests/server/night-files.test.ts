@@ -229,6 +229,21 @@ describe('one night from many files', () => {
   });
 });
 
+describe('imports at the same time', () => {
+  it('two files of one night sent together make one night; one file sent twice at once is stored once', async () => {
+    const [p] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1004'`);
+    const fields = { patient_id: String(p.id), timezone: 'UTC' };
+    const [a, b] = await Promise.all([upload(physician, fields, [{ name: BRP, bytes: real(BRP) }]), upload(physician, fields, [{ name: SA2, bytes: real(SA2) }])]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect(a.json().data.recording_id).toBe(b.json().data.recording_id);
+    expect([a.json().data.merged, b.json().data.merged].sort()).toEqual([false, true]);
+    const csv = spo2Csv(Date.UTC(2025, 7, 8, 3, 0, 0), 60);
+    const same = await Promise.all([1, 2].map(() => upload(physician, { ...fields, channel: 'SPO2' }, [{ name: 'same.csv', bytes: csv }])));
+    expect(same.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect((await server.db.query('select 1 from recordings where patient_id = $1', [p.id])).length).toBe(1);
+  });
+});
+
 describe('migration 014', () => {
   it('turns the scored file events of nights imported before into device events (ResMed: mark = end)', async () => {
     const { mkdtemp, readdir, copyFile } = await import('node:fs/promises');
