@@ -215,6 +215,19 @@ describe('one night from many files', () => {
     expect((await server.call('GET', `/analytics/patient/agreement?patient_id=${patientId}&recording_date=2025-08-07`, { token })).statusCode).toBe(404);
   });
 
+  it('paid memberships get the agreement without the AHIs (spec 2 §1)', async () => {
+    await server.db.query(`update users set membership_type = 'paid' where email = $1`, [DEMO_ACCOUNTS.physician]);
+    try {
+      const res = await server.call('GET', `/analytics/patient/agreement?patient_id=${patientId}&recording_date=2025-08-07`, { token: physician });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toMatchObject({ has_reference: true, device: { apneas: expect.any(Number) } });
+      expect(res.json().data).not.toHaveProperty('device_ahi');
+      expect(res.json().data).not.toHaveProperty('nocturne_ahi');
+    } finally {
+      await server.db.query(`update users set membership_type = 'non-paid' where email = $1`, [DEMO_ACCOUNTS.physician]);
+    }
+  });
+
   it('a night without device events has no reference', async () => {
     const [other] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1003'`);
     const res = await server.call('GET', `/analytics/patient/agreement?patient_id=${other.id}&recording_date=2025-08-07`, { token: physician });

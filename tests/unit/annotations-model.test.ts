@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  annotationErrors, categoryErrors, counts, digitsOnly, displayable, epochAt, escapeText, freeColors, neighbour, outOfRange, PALETTE, parseDuration, splitSeconds,
+  annotationErrors, categoryErrors, counts, digitsOnly, displayable, epochAt, escapeText, freeColors, isReadOnly, isVisible, neighbour, outOfRange, PALETTE, parseDuration, splitSeconds, vendorName,
 } from '../../src/features/annotations/model';
 
 describe('annotation rules (spec 2 §5)', () => {
@@ -50,6 +50,19 @@ describe('annotation rules (spec 2 §5)', () => {
     expect(freeColors(cats)).not.toContain('#F7DC6F');
     expect(freeColors(cats, 7)).toContain('#F7DC6F');
     expect(freeColors(cats)).toHaveLength(11);
+  });
+
+  it('device-scored events are read-only, shown by their own toggle, named by vendor', () => {
+    const all = { system: true, custom: true, desaturation: true, device: true };
+    expect(isReadOnly({ type: 'device' })).toBe(true);
+    expect(isReadOnly({ type: 'system' })).toBe(false);
+    expect(isReadOnly({ type: 'custom', read_only: true })).toBe(true);
+    expect(isVisible({ type: 'device' }, { ...all, device: false })).toBe(false);
+    expect(isVisible({ type: 'device' }, { ...all, system: false })).toBe(true);
+    expect(isVisible({ type: 'system' }, { ...all, device: false })).toBe(true);
+    expect(vendorName('resmed')).toBe('ResMed');
+    expect(vendorName('edf+')).toBe('EDF+');
+    expect(vendorName('philips')).toBe('philips');
   });
 
   it('counts, neighbours and epochs', () => {
