@@ -24,6 +24,7 @@ import { patientNoteRoutes } from './routes/patient-notes';
 import { dashboardRoutes } from './routes/dashboard';
 import { deviceRoutes } from './routes/devices';
 import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
+import { agreementRoutes } from './analytics/agreement';
 
 export const API_PREFIX = '/api/v1';
 
@@ -93,6 +94,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       deviceRoutes(api, ctx);
       analyticsKpiRoutes(api, ctx);
       actigraphRoutes(api, ctx);
+      agreementRoutes(api, ctx);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

@@ -9,6 +9,7 @@ import { findRecording, listChannels, listRecordings, type RecordingRow } from '
 import { parseNightKey } from '../routes/analytics';
 import { nightDate } from '../recordings/night-key';
 import { listCategories } from './categories';
+import { deviceAnnotations } from './device';
 import { formatDuration, formatUtc, KNOWN_KPIS, MESSAGES, normaliseColor, parseDuration, parseKpis, parseUtc, unescapeText } from './format';
 import { conflict, invalid, recordHistory } from './shared';
 
@@ -190,7 +191,11 @@ export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
         `select * from annotations where patient_id = $1 and ($2::bigint is null or night = $2) and ($3 or delete_flag = 0) order by start_ms, annotation_map_id`,
         [patient.id, night?.night_key ?? null, request.body.include_deleted === true],
       );
-      return { status: 'success', data: { annotations: rows.map(present) } };
+      // Device-scored events of the night (or of every night) come with the users' own, read-only.
+      const nights = night ? [night] : await listRecordings(ctx.db, patient.id);
+      const device = await deviceAnnotations(ctx.db, patient.id, patient.physician_id, nights);
+      const all = [...rows.map(present), ...device].sort((a, b) => a.start_ms - b.start_ms || a.annotation_map_id - b.annotation_map_id);
+      return { status: 'success', data: { annotations: all } };
     },
   );
 

@@ -41,7 +41,7 @@ await runCommand(USAGE, async (db) => {
   const timezone = options.timezone ?? ((patient.country && findCountry(patient.country)?.timezone) || 'UTC');
   if (!isTimeZone(timezone)) throw new UsageError(`unknown time zone "${timezone}"`);
   try {
-    const { recordingId, night } = await importFiles(db, {
+    const { recordingId, night, merged, deviceEvents } = await importFiles(db, {
       patientId: patient.id,
       deviceId: options.device ?? null,
       createdBy: null,
@@ -51,7 +51,8 @@ await runCommand(USAGE, async (db) => {
       csvCode: options.channel,
     });
     const hours = ((night.stopMs - night.startMs) / 3_600_000).toFixed(2);
-    console.log(`Imported recording ${recordingId} for ${patient.patient_code}: ${new Date(night.startMs).toISOString()}, ${hours} h, channels ${night.channels.map((c) => c.code).join(', ') || 'none'}, ${night.events.length} events.`);
+    const into = merged ? ' (added to the night it belongs to)' : '';
+    console.log(`Imported recording ${recordingId}${into} for ${patient.patient_code}: ${new Date(night.startMs).toISOString()}, ${hours} h, channels ${night.channels.map((c) => c.code).join(', ') || 'none'}, ${night.events.length} events, ${deviceEvents} device-scored.`);
   } catch (err) {
     if (err instanceof ApiError) throw new Error(`Nothing was imported: ${err.message}`);
     throw err;

@@ -82,7 +82,8 @@ export function channelEndMs(channel: ChannelData): number {
   return channel.t0 + (channel.samples.length / channel.sampleRate) * 1000;
 }
 
-function uniqueCode(channel: ChannelData, taken: Set<string>): string {
+/** The code a channel is kept under when `taken` already holds codes (assembleNight's clash rule). */
+export function uniqueCode(channel: ChannelData, taken: ReadonlySet<string>): string {
   if (!taken.has(channel.code)) return channel.code;
   if (!taken.has(channel.label)) return channel.label;
   for (let n = 2; ; n++) {

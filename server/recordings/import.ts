@@ -1,9 +1,11 @@
 import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
-import { nightFromFiles } from './assemble';
-import { nightFromPathsInWorker } from './parse-pool';
+import { assembleNight, parseRecordingFile, type ParsedRecording } from './assemble';
 import { RecordingFormatError, type Night } from './model';
-import { InvalidNightError, saveNight } from './store';
+import { nightDate, nightKey } from './night-key';
+import { parseFilesInWorker } from './parse-pool';
+import { deviceEventsOf, hashFiles, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDuplicates } from './night-files';
+import { insertNight, InvalidNightError } from './store';
 
 export interface ImportInput {
   patientId: number;
@@ -11,7 +13,7 @@ export interface ImportInput {
   createdBy: number | null;
   /** IANA zone the files' clock times are in. */
   timezone: string;
-  /** Files by path (CLI, uploads streamed to disk; the name is the file's base name) … */
+  /** Files by path (CLI) … */
   paths?: string[];
   /** … or already in memory (upload). */
   files?: { name: string; bytes: Uint8Array }[];
@@ -19,12 +21,27 @@ export interface ImportInput {
   labelMap?: Record<string, string>;
   /** Channel code of a Timestamp,Value CSV whose name does not say it. */
   csvCode?: string;
+  /** md5 (hex) of each file by name as the client computed it before upload; checked, never trusted. */
+  clientMd5?: Record<string, string>;
 }
 
 export interface ImportResult {
   recordingId: number;
+  /** What this upload brought (its channels under the codes they were stored with, its events). */
   night: Night;
+  /** True when the files were added to a night the patient already had. */
+  merged: boolean;
+  /** The stored night's span after the import (wider than the upload's when merged). */
+  startMs: number;
+  stopMs: number;
+  nightKey: number;
+  files: { name: string; md5: string }[];
+  /** Device-scored events the files carried (ResMed EVE apneas, PSG scoring …). */
+  deviceEvents: number;
 }
+
+/** Advisory-lock class of imports (with the patient id as the second key). */
+const IMPORT_LOCK = 7_270_012;
 
 /** The physician's saved label map. */
 export async function savedLabelMap(db: Queryable, physicianId: number): Promise<Record<string, string>> {
@@ -34,27 +51,71 @@ export async function savedLabelMap(db: Queryable, physicianId: number): Promise
 
 /**
  * Reads the files of one night (EDF, EDF+, oximeter or Timestamp,Value CSV), aligns them and
- * stores the night in one transaction. A file that cannot be read is refused with a 400
- * naming the file, the field and what was wrong, and nothing is stored.
+ * stores them in one transaction: as a new night, or added to the patient's night they belong
+ * to (same night key or overlapping time). Refused with nothing stored: a file that cannot be
+ * read (400 naming the file and field), a file already imported for the patient (409 naming
+ * the file and its night), event files with no night to attach to (400 naming the files).
  */
 export async function importFiles(db: Db, input: ImportInput): Promise<ImportResult> {
-  const files = input.files ?? [];
-  if (files.length === 0 && !input.paths?.length) throw new ApiError(400, 'validation_failed', 'No file to import.');
+  if (!input.files?.length && !input.paths?.length) throw new ApiError(400, 'validation_failed', 'No file to import.');
+  const options = { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode };
+  let files: HashedFile[];
+  let parts: ParsedRecording[];
   let night: Night;
   try {
-    const options = { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode };
-    // Files on disk (uploads, the CLI) are read and parsed in a worker thread, off the event loop.
-    night = input.files ? nightFromFiles(files, options) : await nightFromPathsInWorker(input.paths!, options);
+    if (input.files) {
+      files = await hashFiles(input.files);
+      // Cheap refusals first (a damaged transfer, a known file), before parsing large files.
+      await refuseDuplicates(db, input.patientId, files, input.clientMd5);
+      parts = input.files.map((f) => parseRecordingFile(f.name, f.bytes, options));
+    } else {
+      // Files on disk (uploads, the CLI) are hashed and parsed in a worker thread, off the event loop.
+      ({ files, parts } = await parseFilesInWorker(input.paths!, options));
+      await refuseDuplicates(db, input.patientId, files, input.clientMd5);
+    }
+    night = assembleNight(parts, { timezone: input.timezone });
   } catch (err) {
     if (err instanceof RecordingFormatError) throw new ApiError(400, 'invalid_recording_file', err.message);
     if (err instanceof RangeError) throw new ApiError(400, 'invalid_recording_file', err.message);
     throw err;
   }
-  const formats = new Set((night.meta.files as Array<{ format?: string }> | undefined)?.map((f) => f.format ?? '') ?? []);
+  const device = deviceEventsOf(parts);
+  const formats = new Set(parts.map((p) => p.format));
   const source = [...formats].some((f) => f.includes('csv')) && ![...formats].some((f) => f.startsWith('EDF') || f.startsWith('BDF')) ? 'csv' : 'edf';
+  const fileList = files.map((f) => ({ name: f.name, md5: f.md5 }));
   try {
-    const recordingId = await saveNight(db, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night });
-    return { recordingId, night };
+    return await db.transaction(async (tx): Promise<ImportResult> => {
+      // One import per patient at a time: two files of one night uploaded together make one
+      // night, and the same file sent twice at once is refused, not stored twice.
+      await tx.query('select pg_advisory_xact_lock($1::int, $2::int)', [IMPORT_LOCK, input.patientId]);
+      await refuseDuplicates(tx, input.patientId, files);
+      const target = await nightToMergeInto(tx, input.patientId, night);
+      if (!target) {
+        if (night.channels.length === 0) {
+          throw new ApiError(
+            400,
+            'no_night_for_events',
+            `${files.map((f) => f.name).join(', ')}: holds events but no signal, and this patient has no night of ${nightDate(nightKey(night.startMs, input.timezone))} to attach them to; import it together with the night's signal files, or after them.`,
+          );
+        }
+        const recordingId = await insertNight(tx, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night });
+        await insertFilesAndDeviceEvents(tx, recordingId, input.patientId, input.createdBy, files, parts, device);
+        return { recordingId, night, merged: false, startMs: night.startMs, stopMs: night.stopMs, nightKey: nightKey(night.startMs, night.timezone), files: fileList, deviceEvents: device.length };
+      }
+      const merged = await mergeIntoRecording(tx, target, night);
+      if (input.deviceId && !target.device_id) await tx.query('update recordings set device_id = $2 where id = $1', [target.id, input.deviceId]);
+      await insertFilesAndDeviceEvents(tx, target.id, input.patientId, input.createdBy, files, parts, device);
+      return {
+        recordingId: target.id,
+        night: { ...night, channels: merged.added },
+        merged: true,
+        startMs: merged.startMs,
+        stopMs: merged.stopMs,
+        nightKey: Number(target.night_key),
+        files: fileList,
+        deviceEvents: device.length,
+      };
+    });
   } catch (err) {
     if (err instanceof InvalidNightError) throw new ApiError(400, 'invalid_recording', err.message);
     throw err;

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { ParseFileOptions } from './assemble';
-import { RecordingFormatError, type Night } from './model';
+import type { ParsedRecording, ParseFileOptions } from './assemble';
+import { RecordingFormatError } from './model';
+import type { HashedFile } from './night-files';
 import type { ParseOutcome, ParseTask } from './parse-worker';
 
 let pool: Piscina<ParseTask, ParseOutcome> | null = null;
@@ -22,14 +23,14 @@ function parsePool(): Piscina<ParseTask, ParseOutcome> {
 }
 
 /**
- * Reads and assembles a night from files on disk in a worker thread (nightFromFiles off the
- * event loop). Throws RecordingFormatError or RangeError as nightFromFiles does.
+ * Reads, hashes and parses a night's files from disk in a worker thread, off the event loop.
+ * Throws RecordingFormatError or RangeError as parseRecordingFile does.
  */
-export async function nightFromPathsInWorker(paths: string[], options: ParseFileOptions = {}): Promise<Night> {
+export async function parseFilesInWorker(paths: string[], options: ParseFileOptions = {}): Promise<{ files: HashedFile[]; parts: ParsedRecording[] }> {
   const outcome = await parsePool().run({ paths, options });
   if ('formatError' in outcome) throw new RecordingFormatError(outcome.formatError.file, outcome.formatError.field, outcome.formatError.problem);
   if ('rangeError' in outcome) throw new RangeError(outcome.rangeError);
-  return outcome.night;
+  return outcome;
 }
 
 /** Stops the parse workers (server shutdown, end of tests). */

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { nightFromFiles } from './assemble';
-import type { ParseFileOptions } from './assemble';
-import { RecordingFormatError, type Night } from './model';
+import { parseRecordingFile, type ParsedRecording, type ParseFileOptions } from './assemble';
+import { RecordingFormatError } from './model';
+import { hashFiles, type HashedFile } from './night-files';
 
 /** What the main thread asks: files on disk and how to read them. */
 export interface ParseTask {
@@ -10,20 +10,22 @@ export interface ParseTask {
   options: ParseFileOptions;
 }
 
-/** The night, or why the files cannot be read (an Error does not cross threads with its class). */
+/** The files' hashes and parsed contents, or why they cannot be read (an Error does not cross threads with its class). */
 export type ParseOutcome =
-  | { night: Night }
+  | { files: HashedFile[]; parts: ParsedRecording[] }
   | { formatError: { file: string; field: string; problem: string } }
   | { rangeError: string };
 
 /**
- * Worker thread (piscina): reads a night's files from disk and assembles the night, so a
- * 200 MB upload is parsed without blocking the server's event loop.
+ * Worker thread (piscina): reads a night's files from disk, hashes them (md5) and parses each,
+ * so a 200 MB upload is read without blocking the server's event loop. The parts are assembled
+ * (and checked against the patient's nights) on the main thread.
  */
-export default async function parseNight(task: ParseTask): Promise<ParseOutcome> {
-  const files = await Promise.all(task.paths.map(async (p) => ({ name: path.basename(p), bytes: new Uint8Array(await readFile(p)) })));
+export default async function parseFiles(task: ParseTask): Promise<ParseOutcome> {
+  const raw = await Promise.all(task.paths.map(async (p) => ({ name: path.basename(p), bytes: new Uint8Array(await readFile(p)) })));
+  const files = await hashFiles(raw);
   try {
-    return { night: nightFromFiles(files, task.options) };
+    return { files, parts: raw.map((f) => parseRecordingFile(f.name, f.bytes, task.options)) };
   } catch (err) {
     if (err instanceof RecordingFormatError) return { formatError: { file: err.file, field: err.field, problem: err.problem } };
     if (err instanceof RangeError) return { rangeError: err.message };

@@ -24,7 +24,8 @@ export interface SaveNightInput {
 /** A night that cannot be stored, with what was wrong. */
 export class InvalidNightError extends Error {}
 
-function validate(night: Night): void {
+/** Throws InvalidNightError when a night cannot be stored as it is. */
+export function validateNight(night: Night): void {
   if (!Number.isFinite(night.startMs) || !Number.isFinite(night.stopMs) || night.stopMs < night.startMs) {
     throw new InvalidNightError(`start ${night.startMs} and stop ${night.stopMs} are not a valid time range`);
   }
@@ -48,7 +49,8 @@ function chunkBytes(samples: Int16Array | Float32Array, from: number, to: number
   return new Uint8Array(part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength));
 }
 
-async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData, source: RecordingSource): Promise<void> {
+/** Inserts one channel with its chunks and its binary form; `source` gives its missing codes when the channel says none. */
+export async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData, source: RecordingSource): Promise<void> {
   const missingCodes = missingCodesOf(c, source);
   const [row] = await tx.query<{ id: number }>(
     `insert into recording_channels (recording_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count,
@@ -72,7 +74,8 @@ export async function loadWireGzip(db: Queryable, channelId: number): Promise<Ui
   return row?.gzip ?? null;
 }
 
-async function insertEvents(tx: Queryable, recordingId: number, events: NightEvent[], source: 'file' | 'truth'): Promise<void> {
+/** Inserts a recording's file annotations (as written) or a simulator's truth. */
+export async function insertEvents(tx: Queryable, recordingId: number, events: NightEvent[], source: 'file' | 'truth'): Promise<void> {
   const BATCH = 500;
   for (let i = 0; i < events.length; i += BATCH) {
     const part = events.slice(i, i + BATCH);
@@ -86,38 +89,50 @@ async function insertEvents(tx: Queryable, recordingId: number, events: NightEve
   }
 }
 
-/** Stores a whole night in one transaction: either all of it is kept or nothing. Returns its id. */
-export async function saveNight(db: Db, input: SaveNightInput): Promise<number> {
-  const { night } = input;
-  validate(night);
+/**
+ * Stores a whole night in one transaction: either all of it is kept or nothing. Returns its id.
+ * `alsoInTx` runs in the same transaction once the recording exists (an import keeps its files
+ * and device events there, so a failure leaves nothing behind).
+ */
+export async function saveNight(db: Db, input: SaveNightInput, alsoInTx?: (tx: Queryable, recordingId: number) => Promise<void>): Promise<number> {
+  validateNight(input.night);
   return db.transaction(async (tx) => {
-    const [rec] = await tx.query<{ id: number }>(
-      `insert into recordings (patient_id, device_id, timezone, start_ms, stop_ms, night_key, source, recording_meta, created_by)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
-      [
-        input.patientId,
-        input.deviceId,
-        night.timezone,
-        Math.round(night.startMs),
-        Math.round(night.stopMs),
-        nightKey(night.startMs, night.timezone),
-        input.source,
-        JSON.stringify({ timezone: night.timezone, ...night.meta }),
-        input.createdBy,
-      ],
-    );
-    for (const c of night.channels) await insertChannel(tx, rec.id, c, input.source);
-    await insertEvents(tx, rec.id, night.events, 'file');
-    if (input.truth) await insertEvents(tx, rec.id, input.truth, 'truth');
-    if (input.truthDetail) {
-      await tx.query('insert into recording_truth (recording_id, generator, truth) values ($1, $2, $3)', [
-        rec.id,
-        input.truthDetail.generator,
-        JSON.stringify(input.truthDetail.truth),
-      ]);
-    }
-    return rec.id;
+    const id = await insertNight(tx, input);
+    if (alsoInTx) await alsoInTx(tx, id);
+    return id;
   });
+}
+
+/** Stores a whole night in the caller's transaction. Returns its id. */
+export async function insertNight(tx: Queryable, input: SaveNightInput): Promise<number> {
+  const { night } = input;
+  validateNight(night);
+  const [rec] = await tx.query<{ id: number }>(
+    `insert into recordings (patient_id, device_id, timezone, start_ms, stop_ms, night_key, source, recording_meta, created_by)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+    [
+      input.patientId,
+      input.deviceId,
+      night.timezone,
+      Math.round(night.startMs),
+      Math.round(night.stopMs),
+      nightKey(night.startMs, night.timezone),
+      input.source,
+      JSON.stringify({ timezone: night.timezone, ...night.meta }),
+      input.createdBy,
+    ],
+  );
+  for (const c of night.channels) await insertChannel(tx, rec.id, c, input.source);
+  await insertEvents(tx, rec.id, night.events, 'file');
+  if (input.truth) await insertEvents(tx, rec.id, input.truth, 'truth');
+  if (input.truthDetail) {
+    await tx.query('insert into recording_truth (recording_id, generator, truth) values ($1, $2, $3)', [
+      rec.id,
+      input.truthDetail.generator,
+      JSON.stringify(input.truthDetail.truth),
+    ]);
+  }
+  return rec.id;
 }
 
 export interface RecordingRow {

@@ -51,6 +51,21 @@ function parseLabelMap(text: string): Record<string, string> {
   return value as Record<string, string>;
 }
 
+/** The client's md5 of each file: a JSON object of file name → 32 hex digits. */
+function parseMd5(text: string): Record<string, string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'validation_failed', 'md5 must be a JSON object of file name → md5 (32 hex digits).');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'validation_failed', 'md5 must be a JSON object of file name → md5 (32 hex digits).');
+  for (const [name, hash] of Object.entries(value)) {
+    if (typeof hash !== 'string' || !/^[0-9a-fA-F]{32}$/.test(hash)) throw new ApiError(400, 'validation_failed', `md5: "${name}" is not 32 hex digits.`);
+  }
+  return value as Record<string, string>;
+}
+
 /** Uploading a night's files for a patient, and the physician's label map. */
 export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
@@ -96,7 +111,7 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!isTimeZone(timezone)) throw new ApiError(400, 'validation_failed', `Unknown time zone "${timezone}".`);
     const deviceId = fields.device_id?.trim() || null;
     const labelMap = { ...(await savedLabelMap(ctx.db, patient.physician_id)), ...(fields.label_map ? parseLabelMap(fields.label_map) : {}) };
-    const { recordingId, night } = await importFiles(ctx.db, {
+    const result = await importFiles(ctx.db, {
       patientId: patient.id,
       deviceId,
       createdBy: user.id,
@@ -104,10 +119,12 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
       paths: files.map((f) => f.path),
       labelMap,
       csvCode: fields.channel || undefined,
+      clientMd5: fields.md5 ? parseMd5(fields.md5) : undefined,
     });
+    const { recordingId, night } = result;
     return reply.code(201).send({
       code: 'recording_imported',
-      message: `Imported ${files.length} file${files.length === 1 ? '' : 's'}.`,
+      message: `Imported ${files.length} file${files.length === 1 ? '' : 's'}${result.merged ? ' into the night it belongs to' : ''}.`,
       data: {
         recording_id: recordingId,
         recording_start_time: night.startMs,
@@ -116,6 +133,12 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
         channels: night.channels.map((c) => ({ code: c.code, label: c.label, fs: c.sampleRate, count: c.samples.length })),
         events: night.events.length,
         summary: importSummary(night),
+        merged: result.merged,
+        night: result.nightKey,
+        night_start_time: result.startMs,
+        night_stop_time: result.stopMs,
+        files: result.files,
+        device_events: result.deviceEvents,
       },
     });
   };

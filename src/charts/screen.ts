@@ -38,7 +38,14 @@ export interface AnnotationBand {
   color: Rgba;
   /** Channel codes (IQ stands for I and Q). */
   codes: readonly string[];
+  /** 'device': a device-scored event, drawn apart from users' bands (a solid strip along the top over a faint band). */
+  style?: 'band' | 'device';
 }
+
+/** Device events: the strip's lower edge (clip space) and the faint band's opacity. */
+const DEVICE_STRIP_FROM = 0.8;
+const DEVICE_BAND_ALPHA = 0.12;
+const DEVICE_STRIP_ALPHA = 0.9;
 
 const ANNOTATION_ALPHA = 0.28;
 
@@ -103,12 +110,18 @@ export class ChartScreen {
     const byColor = new Map<string, { color: Rgba; quads: number[] }>();
     for (const a of this.annotations) {
       if (!a.codes.some((c) => codes.has(c) || (c === 'I' && codes.has('IQ')) || (c === 'Q' && codes.has('IQ')))) continue;
-      const key = `annotations-${a.color.join(',')}`;
-      const group = byColor.get(key) ?? { color: a.color, quads: [] };
       const x0 = a.startMs - origin;
       const x1 = a.endMs - origin;
-      group.quads.push(x0, -1, x1, -1, x1, 1, x0, -1, x1, 1, x0, 1);
-      byColor.set(key, group);
+      const quad = (key: string, color: Rgba, y0: number, y1: number) => {
+        const group = byColor.get(key) ?? { color, quads: [] };
+        group.quads.push(x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1);
+        byColor.set(key, group);
+      };
+      if (a.style === 'device') {
+        const [r, g, b] = a.color;
+        quad(`annotations-device-band-${a.color.join(',')}`, [r, g, b, DEVICE_BAND_ALPHA], -1, 1);
+        quad(`annotations-device-strip-${a.color.join(',')}`, [r, g, b, DEVICE_STRIP_ALPHA], DEVICE_STRIP_FROM, 1);
+      } else quad(`annotations-${a.color.join(',')}`, a.color, -1, 1);
     }
     const previous = this.annotationKeys.get(block) ?? new Set<string>();
     for (const key of previous) if (!byColor.has(key)) this.renderer.setLayer(block, key, new Float32Array(0), 0, { origin, kind: 'fill', color: [0, 0, 0, 0], clipY: true });

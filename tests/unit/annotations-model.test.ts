@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  annotationErrors, categoryErrors, counts, digitsOnly, displayable, epochAt, escapeText, freeColors, neighbour, outOfRange, PALETTE, parseDuration, splitSeconds,
+  annotationErrors, categoryErrors, counts, digitsOnly, displayable, epochAt, escapeText, freeColors, isReadOnly, isVisible, neighbour, outOfRange, PALETTE, parseDuration, splitSeconds, vendorName,
 } from '../../src/features/annotations/model';
 
 describe('annotation rules (spec 2 §5)', () => {
@@ -52,8 +52,21 @@ describe('annotation rules (spec 2 §5)', () => {
     expect(freeColors(cats)).toHaveLength(11);
   });
 
+  it('device-scored events are read-only, shown by their own toggle, named by vendor', () => {
+    const all = { system: true, custom: true, desaturation: true, device: true };
+    expect(isReadOnly({ type: 'device' })).toBe(true);
+    expect(isReadOnly({ type: 'system' })).toBe(false);
+    expect(isReadOnly({ type: 'custom', read_only: true })).toBe(true);
+    expect(isVisible({ type: 'device' }, { ...all, device: false })).toBe(false);
+    expect(isVisible({ type: 'device' }, { ...all, system: false })).toBe(true);
+    expect(isVisible({ type: 'system' }, { ...all, device: false })).toBe(true);
+    expect(vendorName('resmed')).toBe('ResMed');
+    expect(vendorName('edf+')).toBe('EDF+');
+    expect(vendorName('philips')).toBe('philips');
+  });
+
   it('counts, neighbours and epochs', () => {
-    expect(counts([{ type: 'system' }, { type: 'system-edit' }, { type: 'custom' }, { type: 'desaturation' }])).toEqual({ system: 2, custom: 1, desaturation: 1 });
+    expect(counts([{ type: 'system' }, { type: 'system-edit' }, { type: 'custom' }, { type: 'desaturation' }, { type: 'device' }, { type: 'device' }])).toEqual({ system: 2, custom: 1, desaturation: 1, device: 2 });
     const list = [{ start_ms: 1000 }, { start_ms: 60_000 }, { start_ms: 120_000 }];
     expect(neighbour(list, 60_000, 1)).toEqual({ start_ms: 120_000 });
     expect(neighbour(list, 60_000, -1)).toEqual({ start_ms: 1000 });

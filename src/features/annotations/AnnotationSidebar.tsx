@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { counts, isVisible, type Annotation, type Category, type Visibility } from './model';
+import { counts, isReadOnly, isVisible, vendorName, type Annotation, type Category, type Visibility } from './model';
 
 interface Props {
   annotations: Annotation[];
@@ -48,7 +48,7 @@ export function AnnotationSidebar(p: Props) {
         )}
       </div>
       <div className="annotation-toggles">
-        {(['system', 'custom', 'desaturation'] as const).map((k) => (
+        {(['system', 'custom', 'desaturation', 'device'] as const).map((k) => (
           <label key={k} className="check">
             <input type="checkbox" checked={p.visibility[k]} onChange={() => toggle(k)} data-testid={`annotations-show-${k}`} />
             {t(`annotations.show.${k}`)} <span className="count" data-testid={`annotations-count-${k}`}>{c[k]}</span>
@@ -66,7 +66,16 @@ export function AnnotationSidebar(p: Props) {
         <p className="muted" data-testid="annotations-empty">{t('annotations.empty')}</p>
       ) : (
         <ul className="annotation-list">
-          {shown.map((a) => (
+          {shown.map((a) =>
+            isReadOnly(a) ? (
+              <li key={a.annotation_map_id} className="annotation-row annotation-device" data-testid="annotation-row-device">
+                <button type="button" className="annotation-open" onClick={() => p.onView(a)} title={a.file_name}>
+                  <span className="swatch swatch-device" style={{ background: a.color_code }} aria-hidden="true" />
+                  <span className="annotation-label" title={a.comment}>{truncate(a.comment)}</span>
+                  <span className="muted">{time(a.start_ms)} · {t('annotations.deviceOrigin', { vendor: vendorName(a.vendor) })}</span>
+                </button>
+              </li>
+            ) : (
             <li key={a.annotation_map_id} className="annotation-row" data-testid="annotation-row">
               {!p.readOnly && (
                 <input
@@ -90,7 +99,8 @@ export function AnnotationSidebar(p: Props) {
                 <button type="button" className="icon-button" aria-label={t('annotations.popup.toEdit')} onClick={() => p.onEdit(a)} data-testid="annotation-row-edit">✎</button>
               )}
             </li>
-          ))}
+            ),
+          )}
         </ul>
       )}
       <div className="annotation-actions">

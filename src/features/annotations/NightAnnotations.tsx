@@ -8,7 +8,7 @@ import { AnnotationPopup, type PopupMode } from './AnnotationPopup';
 import { AnnotationSidebar } from './AnnotationSidebar';
 import { downloadAnnotationsCsv, type AnnotationDraft, type NightRef } from './api';
 import { onAnnotationRequest } from './intents';
-import { displayable, type Annotation, type Visibility } from './model';
+import { displayable, isReadOnly, isVisible, type Annotation, type Visibility } from './model';
 import { useAnnotationMutations, useAnnotations, useCategories } from './queries';
 import { useAnnotationKeys } from './useAnnotationKeys';
 
@@ -37,7 +37,7 @@ export function NightAnnotations({ night, channels, view, onVisible }: Props) {
   const list = useAnnotations(night);
   const categories = useCategories(night.patientId);
   const m = useAnnotationMutations(night);
-  const [visibility, setVisibility] = useState<Visibility>({ system: true, custom: true, desaturation: true });
+  const [visibility, setVisibility] = useState<Visibility>({ system: true, custom: true, desaturation: true, device: true });
   const [popup, setPopup] = useState<Popup>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const last = useRef<{ label: number; color: string; kpis: string[] } | null>(null);
@@ -45,7 +45,7 @@ export function NightAnnotations({ night, channels, view, onVisible }: Props) {
   const known = useMemo(() => new Set([...channels, 'AP_timing', 'DSAT', 'AHI', 'SQB', 'ODI']), [channels]);
   const shown = useMemo(() => (list.data ?? []).filter((a) => displayable(a, known)), [list.data, known]);
   useEffect(() => {
-    onVisible?.(shown.filter((a) => (a.type === 'custom' ? visibility.custom : a.type === 'desaturation' ? visibility.desaturation : visibility.system)));
+    onVisible?.(shown.filter((a) => isVisible(a, visibility)));
   }, [shown, visibility, onVisible]);
 
   useEffect(
@@ -98,7 +98,8 @@ export function NightAnnotations({ night, channels, view, onVisible }: Props) {
         onVisibility={setVisibility}
         onView={(a) => {
           view.dispatch({ type: 'moveTo', at: (a.start_ms + a.end_ms) / 2 });
-          setPopup({ mode: 'view', annotation: a });
+          // Device events are read-only: the sidebar row says all there is; no popup to edit from.
+          if (!isReadOnly(a)) setPopup({ mode: 'view', annotation: a });
         }}
         onEdit={(a) => setPopup({ mode: 'edit', annotation: a })}
         onDeleteMany={(ids) => m.remove.mutateAsync(ids)}

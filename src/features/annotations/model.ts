@@ -13,7 +13,7 @@ export const MAX_CATEGORIES = 12;
 export const CATEGORY_TITLE_MAX = 20;
 export const EPOCH_MS = 30_000;
 
-export type AnnotationType = 'custom' | 'system' | 'system-edit' | 'desaturation';
+export type AnnotationType = 'custom' | 'system' | 'system-edit' | 'desaturation' | 'device';
 
 export interface Annotation {
   annotation_map_id: number;
@@ -34,6 +34,11 @@ export interface Annotation {
   updated_date: string;
   delete_flag: number;
   version: number;
+  /** Device-scored events (type device): read-only, with the vendor and file they came from. */
+  read_only?: boolean;
+  vendor?: string;
+  file_name?: string;
+  device_kind?: string;
 }
 
 export interface Category {
@@ -96,12 +101,13 @@ export function displayable(a: Pick<Annotation, 'label' | 'kpi' | 'duration'>, k
   return a.kpi.split(',').every((c) => knownCodes.has(c));
 }
 
-/** Side counts: system (system and system-edit), custom, desaturation. */
-export function counts(list: readonly Pick<Annotation, 'type'>[]): { system: number; custom: number; desaturation: number } {
-  const c = { system: 0, custom: 0, desaturation: 0 };
+/** Side counts: system (system and system-edit), custom, desaturation, device-scored. */
+export function counts(list: readonly Pick<Annotation, 'type'>[]): { system: number; custom: number; desaturation: number; device: number } {
+  const c = { system: 0, custom: 0, desaturation: 0, device: 0 };
   for (const a of list) {
     if (a.type === 'custom') c.custom++;
     else if (a.type === 'desaturation') c.desaturation++;
+    else if (a.type === 'device') c.device++;
     else c.system++;
   }
   return c;
@@ -111,9 +117,17 @@ export interface Visibility {
   system: boolean;
   custom: boolean;
   desaturation: boolean;
+  device: boolean;
 }
 
-export const isVisible = (a: Pick<Annotation, 'type'>, v: Visibility) => (a.type === 'custom' ? v.custom : a.type === 'desaturation' ? v.desaturation : v.system);
+export const isVisible = (a: Pick<Annotation, 'type'>, v: Visibility) =>
+  a.type === 'custom' ? v.custom : a.type === 'desaturation' ? v.desaturation : a.type === 'device' ? v.device : v.system;
+
+/** Device events cannot be edited or deleted by users. */
+export const isReadOnly = (a: Pick<Annotation, 'type' | 'read_only'>) => a.type === 'device' || a.read_only === true;
+
+/** Vendor ids (server/recordings/vendors.ts) as shown to users; an unknown one as written. */
+export const vendorName = (vendor: string | undefined) => ({ resmed: 'ResMed', 'edf+': 'EDF+' })[vendor ?? ''] ?? vendor ?? '';
 
 /** Colours a new or edited category may take: not used by another category. */
 export function freeColors(categories: readonly Pick<Category, 'label_id' | 'color_code'>[], editing?: number): string[] {

@@ -114,7 +114,8 @@ export function NightPage({ patientId }: { patientId: number }) {
           ) : trend ? (
             <TrendView patient={details.data} nights={nights.data} preferences={preferences.data ?? null} />
           ) : night ? (
-            <NightReview key={night.recording_id} patient={details.data} night={night} preferences={preferences.data ?? null} />
+            // Keyed by what a later file changes (channels, span), so a merged night is read afresh.
+            <NightReview key={`${night.recording_id}-${night.channels.length}-${night.recording_start_time}-${night.recording_stop_time}`} patient={details.data} night={night} preferences={preferences.data ?? null} />
           ) : (
             <p className="muted" data-testid="no-nights">{t('night.noNights')}</p>
           )}

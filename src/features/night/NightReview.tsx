@@ -81,7 +81,11 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
               night={{ patientId: patient.patient_id, night: night.night, recordingId: night.recording_id, startMs: night.recording_start_time, stopMs: night.recording_stop_time, timezone: night.timezone }}
               channels={annotatable}
               view={screen.view}
-              onVisible={(list) => screen.setAnnotations(list.map((a) => ({ startMs: a.start_ms, endMs: a.end_ms, color: bandColor(a.color_code), codes: bandChannels(a.kpiList) })))}
+              onVisible={(list) =>
+                screen.setAnnotations(
+                  list.map((a) => ({ startMs: a.start_ms, endMs: a.end_ms, color: bandColor(a.color_code), codes: bandChannels(a.kpiList), style: a.type === 'device' ? ('device' as const) : ('band' as const) })),
+                )
+              }
             />
           </div>
         )}

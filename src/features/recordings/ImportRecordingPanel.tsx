@@ -25,7 +25,12 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone }:
   const [channel, setChannel] = useState('');
   const upload = useMutation({
     mutationFn: () => uploadRecording({ patientId, files, timezone: timezone || undefined, deviceId: deviceId || undefined, channel: channel || undefined }),
-    onSuccess: () => client.invalidateQueries({ queryKey: invalidate }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: invalidate });
+      // A file may join a night already on screen: its summary, agreement and annotations change too.
+      void client.invalidateQueries({ queryKey: ['patient', patientId] });
+      void client.invalidateQueries({ queryKey: ['annotations', patientId] });
+    },
   });
 
   const submit = (e: FormEvent) => {
@@ -80,6 +85,8 @@ function ImportSummary({ night }: { night: ImportedNight }) {
         channels: night.channels.map((c) => c.code).join(', ') || '—',
         events: night.events,
       })}
+      {night.merged && <> {t('recordings.import.merged')}</>}
+      {Boolean(night.device_events) && <> {t('recordings.import.deviceEvents', { count: night.device_events })}</>}
     </Alert>
   );
 }

@@ -1,3 +1,4 @@
+import md5 from 'md5-wasm';
 import { request } from '../../api/client';
 
 /** What the server answers for an imported night. */
@@ -8,6 +9,12 @@ export interface ImportedNight {
   timezone: string;
   channels: Array<{ code: string; label: string; fs: number; count: number }>;
   events: number;
+  /** True when the files joined a night the patient already had. */
+  merged?: boolean;
+  night_start_time?: number;
+  night_stop_time?: number;
+  files?: Array<{ name: string; md5: string }>;
+  device_events?: number;
   /** Every channel with code, label, rate and unit; skipped and unmapped signals. */
   summary?: ImportSummary;
 }
@@ -35,6 +42,10 @@ export async function uploadRecording(req: ImportRequest): Promise<ImportedNight
   if (req.timezone) form.append('timezone', req.timezone);
   if (req.deviceId) form.append('device_id', req.deviceId);
   if (req.channel) form.append('channel', req.channel);
+  // The server hashes the files again and trusts its own figure; a differing one means a damaged transfer.
+  const hashes: Record<string, string> = {};
+  for (const file of req.files) hashes[file.name] = await md5(new Uint8Array(await file.arrayBuffer()));
+  form.append('md5', JSON.stringify(hashes));
   for (const file of req.files) form.append('files', file, file.name);
   const res = await request<ImportedNight>('POST', '/patient/upload-recording', form);
   return res.data!;

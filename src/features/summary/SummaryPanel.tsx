@@ -6,6 +6,7 @@ import { formatClock, formatValue } from '../../charts/core/format';
 import { Alert } from '../../ui/Alert';
 import type { NightInfo, PatientInfo } from '../night/types';
 import '../../styles/summary.css';
+import { AgreementTables } from './AgreementTables';
 
 interface Stat {
   lowerPercentile: number | null;
@@ -100,7 +101,12 @@ export function SummaryPanel({ patient, night }: { patient: PatientInfo; night: 
   if (!night) return <p className="muted" data-testid="no-summary">{t('summary.none')}</p>;
   if (summary.isError) return <Alert tone="error" testId="summary-error">{errorText(t, summary.error)}</Alert>;
   if (!summary.data) return <p className="muted loading" role="status">{t('common.loading')}</p>;
-  return <SummaryTables patient={patient} night={night} summary={summary.data} />;
+  return (
+    <>
+      <SummaryTables patient={patient} night={night} summary={summary.data} />
+      <AgreementTables patientId={patient.patient_id} night={night} />
+    </>
+  );
 }
 
 /** The summary's tables (the Summary tab and the night report). */

@@ -1,0 +1,96 @@
+/**
+ * Agreement, shown (issue 12 point 4): for a night with device- or PSG-scored events,
+ * Nocturne's respiratory events against the reference, matched one-to-one
+ * (engine/detect/agreement.ts), with both AHIs per hour of the same basis.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { visiblePatient } from '../patients/access';
+import { nightOf } from '../annotations/annotations';
+import { isDeviceRespiratory, loadDeviceEvents, type DeviceEventRow } from '../annotations/device';
+import { matchEvents, DEFAULT_MATCH_TOLERANCE_MS } from '../../engine/detect/agreement';
+import type { NightAnalysis } from '../../engine/detect';
+import { analysisOf } from './analyse';
+import { analyticsSettings } from './settings';
+
+const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
+const perHour = (count: number, hours: number) => (hours > 0 ? round2(count / hours) : null);
+
+/** The hours AHI is counted over: sleep when the night has staging, else the monitoring time (REI). */
+export function indexHours(a: NightAnalysis): { basis: 'sleep' | 'monitoring'; hours: number } {
+  // Task B adds kpis.indexBasis (and may add the monitoring hours); read it when present.
+  const k = a.kpis as NightAnalysis['kpis'] & { indexBasis?: 'sleep' | 'monitoring'; monitoringH?: number };
+  const basis = k.indexBasis ?? (k.tstH > 0 ? 'sleep' : 'monitoring');
+  return { basis, hours: basis === 'sleep' ? k.tstH : (k.monitoringH ?? k.tbtH) };
+}
+
+/** Device events counted by kind, and by what AHI counts. */
+export function deviceCounts(rows: readonly Pick<DeviceEventRow, 'kind'>[]) {
+  const byKind: Record<string, number> = {};
+  for (const r of rows) byKind[r.kind] = (byKind[r.kind] ?? 0) + 1;
+  const apneas = rows.filter((r) => r.kind.endsWith('apnea')).length;
+  const hypopneas = rows.filter((r) => r.kind === 'hypopnea').length;
+  return { by_kind: byKind, apneas, hypopneas, desaturations: byKind.desaturation ?? 0, total: rows.length };
+}
+
+/** Nocturne against the night's reference scoring: the numbers the summary's agreement table shows. */
+export function agreementOf(analysis: NightAnalysis, device: readonly DeviceEventRow[], paid: boolean) {
+  const reference = device.filter((e) => isDeviceRespiratory(e.kind)).map((e) => ({ onsetMs: Number(e.onset_ms), durationMs: Number(e.duration_ms) }));
+  const detected = analysis.respiratory.filter((e) => e.kind === 'apnea' || e.kind === 'hypopnea');
+  const m = matchEvents(reference, detected);
+  const { basis, hours } = indexHours(analysis);
+  const counts = deviceCounts(device);
+  const vendors = [...new Set(device.map((e) => e.vendor))];
+  const files = [...new Set(device.map((e) => e.file_name))];
+  // Spec 2 §1: paid memberships get no AHI items.
+  const ahi = paid ? {} : { nocturne_ahi: perHour(detected.length, hours), device_ahi: perHour(reference.length, hours) };
+  return {
+    has_reference: device.length > 0,
+    vendors,
+    files,
+    device: counts,
+    nocturne: { apneas: detected.filter((e) => e.kind === 'apnea').length, hypopneas: detected.filter((e) => e.kind === 'hypopnea').length },
+    matched: m.matched,
+    missed: m.missed,
+    extra: m.extra,
+    sensitivity: round2(m.sensitivity),
+    ppv: round2(m.ppv),
+    tolerance_s: DEFAULT_MATCH_TOLERANCE_MS / 1000,
+    index_basis: basis,
+    index_hours: round2(hours),
+    ...ahi,
+  };
+}
+
+/** GET /analytics/patient/agreement: the agreement table of one night. */
+export function agreementRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+  app.get<{ Querystring: { patient_id: number; night?: number; recording_date?: string; device_id?: string } }>(
+    '/analytics/patient/agreement',
+    {
+      preHandler: auth,
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['patient_id'],
+          additionalProperties: false,
+          properties: {
+            patient_id: { type: 'integer', minimum: 1 },
+            night: { type: 'integer', minimum: 0 },
+            recording_date: { type: 'string', maxLength: 20 },
+            device_id: { type: 'string', maxLength: 40 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const patient = await visiblePatient(ctx.db, user, request.query.patient_id);
+      const recording = await nightOf(ctx.db, patient, request.query);
+      const device = await loadDeviceEvents(ctx.db, [recording.id]);
+      const analysis = await analysisOf(ctx.db, recording, await analyticsSettings(ctx.db, patient.physician_id));
+      return { data: { night: Number(recording.night_key), ...agreementOf(analysis, device, user.membership_type === 'paid') } };
+    },
+  );
+}

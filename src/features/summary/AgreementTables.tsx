@@ -1,0 +1,106 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { request } from '../../api/client';
+import { formatValue } from '../../charts/core/format';
+import { vendorName } from '../annotations/model';
+import type { NightInfo } from '../night/types';
+
+/** GET /analytics/patient/agreement: Nocturne against the night's device- or PSG-scored events. */
+export interface NightAgreement {
+  night: number;
+  has_reference: boolean;
+  vendors: string[];
+  files: string[];
+  device: { by_kind: Record<string, number>; apneas: number; hypopneas: number; desaturations: number; total: number };
+  nocturne: { apneas: number; hypopneas: number };
+  matched: number;
+  missed: number;
+  extra: number;
+  sensitivity: number | null;
+  ppv: number | null;
+  tolerance_s: number;
+  index_basis: 'sleep' | 'monitoring';
+  index_hours: number | null;
+  /** Absent for paid memberships (no AHI items, spec 2 §1). */
+  nocturne_ahi?: number | null;
+  device_ahi?: number | null;
+}
+
+export function useNightAgreement(patientId: number, night: NightInfo | null) {
+  return useQuery({
+    queryKey: ['patient', patientId, 'agreement', night?.night],
+    queryFn: async () => (await request<NightAgreement>('GET', `/analytics/patient/agreement?patient_id=${patientId}&night=${night!.night}`)).data ?? null,
+    enabled: night !== null,
+  });
+}
+
+const pct = (v: number | null) => (v === null ? '–' : `${formatValue(v * 100, 0)} %`);
+const num = (v: number | null | undefined) => (v === null || v === undefined ? '–' : formatValue(v, 2));
+
+/**
+ * The device's own scoring beside Nocturne's, and their agreement (issue 12): shown only for
+ * a night with device- or PSG-scored events.
+ */
+export function AgreementTables({ patientId, night }: { patientId: number; night: NightInfo | null }) {
+  const { t } = useTranslation();
+  const q = useNightAgreement(patientId, night);
+  const a = q.data;
+  if (!a?.has_reference) return null;
+  const vendor = a.vendors.map(vendorName).join(', ');
+  const basis = t(`summary.agreement.basis.${a.index_basis}`);
+  return (
+    <div className="summary-panel summary-agreement" data-testid="summary-agreement-block">
+      <section className="summary-table" data-testid="summary-device-events">
+        <h4>{t('summary.agreement.deviceTitle', { vendor })}</h4>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col" />
+              <th scope="col">{t('summary.agreement.nocturne')}</th>
+              <th scope="col">{t('summary.agreement.device', { vendor })}</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <th scope="row">{t('summary.fields.apneas')}</th>
+              <td data-testid="nocturne-apneas">{a.nocturne.apneas}</td>
+              <td data-testid="device-apneas">{a.device.apneas}</td>
+            </tr>
+            <tr>
+              <th scope="row">{t('summary.fields.hypopneas')}</th>
+              <td data-testid="nocturne-hypopneas">{a.nocturne.hypopneas}</td>
+              <td data-testid="device-hypopneas">{a.device.hypopneas}</td>
+            </tr>
+            {a.device.desaturations > 0 && (
+              <tr>
+                <th scope="row">{t('summary.fields.desaturations')}</th>
+                <td>–</td>
+                <td>{a.device.desaturations}</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+        <p className="muted">{t('summary.agreement.files', { files: a.files.join(', ') })}</p>
+      </section>
+      <section className="summary-table" data-testid="summary-agreement">
+        <h4>{t('summary.agreement.title', { vendor })}</h4>
+        <table>
+          <tbody>
+            <tr><th scope="row">{t('summary.agreement.matched')}</th><td data-testid="agreement-matched">{a.matched}</td></tr>
+            <tr><th scope="row">{t('summary.agreement.missed')}</th><td data-testid="agreement-missed">{a.missed}</td></tr>
+            <tr><th scope="row">{t('summary.agreement.extra')}</th><td data-testid="agreement-extra">{a.extra}</td></tr>
+            <tr><th scope="row">{t('summary.agreement.sensitivity')}</th><td data-testid="agreement-sensitivity">{pct(a.sensitivity)}</td></tr>
+            <tr><th scope="row">{t('summary.agreement.ppv')}</th><td data-testid="agreement-ppv">{pct(a.ppv)}</td></tr>
+            {a.nocturne_ahi !== undefined && (
+              <tr><th scope="row">{t('summary.agreement.nocturneAhi', { basis })}</th><td data-testid="agreement-nocturne-ahi">{num(a.nocturne_ahi)}</td></tr>
+            )}
+            {a.device_ahi !== undefined && (
+              <tr><th scope="row">{t('summary.agreement.deviceAhi', { vendor, basis })}</th><td data-testid="agreement-device-ahi">{num(a.device_ahi)}</td></tr>
+            )}
+          </tbody>
+        </table>
+        <p className="muted">{t('summary.agreement.note', { seconds: a.tolerance_s })}</p>
+      </section>
+    </div>
+  );
+}

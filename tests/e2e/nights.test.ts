@@ -1,0 +1,131 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
+
+// Issue 12: a CPAP night (ResMed BRP + EVE) and, separately, an oximeter export of the same
+// night make ONE night; the device's scored events are drawn, listed and counted beside
+// Nocturne's with the agreement table; the same file again is refused.
+
+const REAL = path.resolve('tests/fixtures/real');
+const BRP = path.join(REAL, 'snore_resmed_20250808_010210_BRP.edf');
+const EVE = path.join(REAL, 'snore_resmed_20250808_010203_EVE.edf');
+let server: AppServer;
+let browser: Browser;
+let dir = '';
+let csv = '';
+let patientUrl = '';
+
+beforeAll(async () => {
+  server = await startAppServer();
+  browser = await launchChromium();
+  dir = await mkdtemp(path.join(tmpdir(), 'nocturne-e2e-nights-'));
+  // A Timestamp,Value SpO2 export at 1 Hz for 2 h of that night, a 5-point dip every 5 minutes.
+  const lines = ['Timestamp,Value'];
+  const from = Date.UTC(2025, 7, 8, 1, 0, 0);
+  for (let s = 0; s < 7200; s++) lines.push(`${new Date(from + s * 1000).toISOString()},${s % 300 < 30 ? 91 : 96}`);
+  csv = path.join(dir, 'SPO2_20250807_OXI-1_NCT1005.csv');
+  await writeFile(csv, lines.join('\n'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function openPatient(page: Page, code: string): Promise<void> {
+  await page.getByTestId('nav-patients').click();
+  await page.getByRole('link', { name: code }).click();
+  await page.getByTestId('night-page').waitFor();
+}
+
+async function importFiles(page: Page, files: string[]): Promise<void> {
+  if (!(await page.getByTestId('import-files').isVisible())) await page.locator('.import-details > summary').click();
+  await page.getByTestId('import-files').setInputFiles(files);
+  await page.getByTestId('import-timezone').fill('UTC');
+  await page.getByTestId('import-submit').click();
+}
+
+describe('one night from many files, with the device events and the agreement', () => {
+  it('a physician imports the CPAP night, then the oximeter: one night, device events drawn, listed and compared', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await openPatient(page, 'NCT1005');
+    await page.getByTestId('no-nights').waitFor();
+    patientUrl = new URL(page.url()).pathname;
+
+    await importFiles(page, [BRP, EVE]);
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('7 device-scored events kept as annotations.');
+    await importFiles(page, [csv]);
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Added to the night the patient already had.');
+
+    // The night picker offers one night, and it holds both the flow and the oximeter.
+    await page.getByTestId('night-picker').click();
+    await page.getByTestId('night-calendar').waitFor();
+    expect(await page.locator('[data-testid^=night-day-]:not([disabled])').count()).toBe(1);
+    await page.getByTestId('night-day-2025-08-07').click();
+    await page.getByTestId('channel-NC_PSG').click();
+    const plot = page.getByTestId('plot-NC_PSG');
+    await plot.waitFor({ timeout: 30_000 });
+    await page.getByTestId('channel-SPO2').waitFor();
+
+    // The sidebar lists the seven ResMed events, read-only, with their origin.
+    await expect.poll(() => page.getByTestId('annotations-count-device').innerText()).toBe('7');
+    const rows = page.getByTestId('annotation-row-device');
+    expect(await rows.count()).toBe(7);
+    expect(await rows.first().innerText()).toContain('device (ResMed)');
+    expect(await rows.first().locator('input[type=checkbox]').count()).toBe(0);
+    expect(await page.getByTestId('annotation-row').count()).toBe(0);
+
+    // They are drawn on the flow chart: on a 1-minute window at the first event (a click on its
+    // row moves there), hiding them changes the picture, showing them restores it.
+    await page.getByTestId('range-preset').selectOption('1m');
+    await rows.first().locator('.annotation-open').click();
+    await page.waitForTimeout(1000);
+    const withDevice = (await plot.screenshot()).toString('base64');
+    await page.getByTestId('annotations-show-device').uncheck();
+    await expect.poll(async () => (await plot.screenshot()).toString('base64') !== withDevice).toBe(true);
+    await page.getByTestId('annotations-show-device').check();
+    await expect.poll(async () => (await plot.screenshot()).toString('base64')).toBe(withDevice);
+
+    // The summary counts the device's events beside Nocturne's and shows the agreement.
+    await page.getByTestId('tab-summary').click();
+    await page.getByTestId('summary-agreement').waitFor({ timeout: 60_000 });
+    const device = Number(await page.getByTestId('device-apneas').innerText()) + Number(await page.getByTestId('device-hypopneas').innerText());
+    expect(device).toBe(7);
+    const matched = Number(await page.getByTestId('agreement-matched').innerText());
+    const missed = Number(await page.getByTestId('agreement-missed').innerText());
+    expect(matched + missed).toBe(7);
+    const nocturne = Number(await page.getByTestId('nocturne-apneas').innerText()) + Number(await page.getByTestId('nocturne-hypopneas').innerText());
+    expect(matched + Number(await page.getByTestId('agreement-extra').innerText())).toBe(nocturne);
+    expect(await page.getByTestId('agreement-sensitivity').innerText()).toBe(`${Math.round((matched / 7) * 100)} %`);
+    expect(await page.getByTestId('agreement-device-ahi').innerText()).toMatch(/^\d+\.\d\d$/);
+    expect(await page.getByTestId('summary-agreement').innerText()).toContain('Agreement: Nocturne vs ResMed');
+
+    // The same file again: refused, naming it and its night.
+    await page.getByTestId('tab-overview').click();
+    await importFiles(page, [csv]);
+    await expect.poll(() => page.getByTestId('import-error').textContent(), { timeout: 30_000 }).toBe(
+      'SPO2_20250807_OXI-1_NCT1005.csv: already imported for the night of 2025-08-07; nothing was stored.',
+    );
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('an annotator sees the device events but cannot edit them', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto(patientUrl);
+    await signInThroughForm(page, server.url, DEMO.annotator);
+    await page.getByTestId('annotation-sidebar').waitFor();
+    await expect.poll(() => page.getByTestId('annotation-row-device').count(), { timeout: 30_000 }).toBe(7);
+    expect(await page.getByTestId('annotation-row-edit').count()).toBe(0);
+    await page.getByTestId('annotation-row-device').first().locator('.annotation-open').click();
+    // No popup to edit from: the view moves to the event.
+    expect(await page.getByTestId('annotation-popup').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
