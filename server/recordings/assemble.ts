@@ -7,6 +7,7 @@ import { readEdf } from './edf/reader';
 import { RecordingFormatError, type ChannelData, type Night, type NightEvent } from './model';
 import { defaultMissingCodes } from './missing';
 import { enforceRanges } from './ranges';
+import { checkNightSpan } from './limits';
 
 /**
  * One parsed source file of a night (an EDF file, an oximeter CSV …), already in absolute
@@ -137,8 +138,7 @@ function withRanges(part: ParsedRecording): ParsedRecording {
 
 /** Reads the files of one night and merges them ({@link parseRecordingFile}, {@link assembleNight}). */
 export function nightFromFiles(files: { name: string; bytes: Uint8Array }[], options: ParseFileOptions = {}): Night {
-  return assembleNight(
-    files.map((f) => parseRecordingFile(f.name, f.bytes, options)),
-    { timezone: options.timezone },
-  );
+  const parts = files.map((f) => parseRecordingFile(f.name, f.bytes, options));
+  checkNightSpan(parts);
+  return assembleNight(parts, { timezone: options.timezone });
 }

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
-import { forbidden, notFound } from '../errors';
+import { ApiError, forbidden, notFound } from '../errors';
 import { visibleRecording } from '../patients/access';
 import { dataPointFileName } from '../recordings/csv';
 import { dataPointCsvChunks } from '../recordings/csv/data-points';
@@ -31,7 +31,15 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
       const night = await loadNight(ctx.db, recording);
       const annotations = annotationEvents(await nightAnnotations(ctx.db, recording.id));
       // EDF+, or BDF+ when a channel holds 24-bit samples (from a BDF file) that 16 bits cannot keep.
-      const { bytes, format } = writeNightFile({ ...night, events: [...night.events, ...annotations].sort((a, b) => a.onsetMs - b.onsetMs) });
+      let written: ReturnType<typeof writeNightFile>;
+      try {
+        written = writeNightFile({ ...night, events: [...night.events, ...annotations].sort((a, b) => a.onsetMs - b.onsetMs) });
+      } catch (err) {
+        // Rates no EDF record fits, values beyond an 8-character range: said, not a 500.
+        if (err instanceof RangeError) throw new ApiError(422, 'export_impossible', `This night cannot be written as EDF+/BDF+: ${err.message}`);
+        throw err;
+      }
+      const { bytes, format } = written;
       const date = nightDate(recording.night_key, true);
       return reply
         .header('content-type', 'application/octet-stream')

@@ -291,3 +291,15 @@ describe('missing-value codes per channel', () => {
     expect(decodeWire(new Uint8Array(wire.rawPayload)).missingCodes).toEqual([]);
   });
 });
+
+describe('EDF+ export of a night no EDF record can hold', () => {
+  it('answers 422 naming why, not a 500', async () => {
+    const start = START + 40 * 86_400_000;
+    const slow: ChannelData = { ...channel('WEIGHT_X', 'float32', 3, 1 / 7200, () => 70), t0: start };
+    const id = await saveNight(server.db, { patientId, deviceId: null, source: 'edf', createdBy: null, night: { ...night([slow]), startMs: start, stopMs: start + 6 * 3_600_000 } });
+    const res = await server.call('GET', `/analytics/patient/export-edf?patient_id=${patientId}&recording_id=${id}`, { token: physician });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('This night cannot be written as EDF+/BDF+: sample rate 0.0001388888888888889 Hz gives no whole number of samples in any record up to 3600 s');
+  });
+});
+

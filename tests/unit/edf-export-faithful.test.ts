@@ -161,6 +161,18 @@ describe('export → import is faithful', () => {
   });
 });
 
+describe('long channel codes', () => {
+  it('a code longer than the reserved field allows keeps its first characters', () => {
+    const startMs = Date.UTC(2026, 2, 10, 22, 0, 0);
+    const code = 'VERY_LONG_PHYSICIAN_CHANNEL_CODE_40CHARS';
+    const c: ChannelData = { code, label: 'Temp', unit: 'degC', sampleRate: 1, t0: startMs, storage: 'float32', scale: 1, offset: 0, samples: Float32Array.from([36.5, 36.6]), missingCodes: [] };
+    const { back } = exportImport({ startMs, stopMs: startMs + 2000, timezone: 'UTC', channels: [c], events: [], meta: {} });
+    // 'NCT -32768 - ' leaves 19 characters.
+    expect(back.channels[0].code).toBe(code.slice(0, 19));
+    expect(back.channels[0].label).toBe('Temp');
+  });
+});
+
 describe('every real file: export → import gives the same samples, times and annotations', () => {
   const files = readdirSync(REAL_DIR).filter((f) => /\.(edf|bdf)$/i.test(f));
 
@@ -185,6 +197,6 @@ describe('every real file: export → import gives the same samples, times and a
         if (kept > 0) expect(got.storage === 'int16' ? 'int16' : c.storage).toBe(c.storage);
       });
       expectSameEvents(back, night);
-    });
+    }, 60_000);
   }
 });

@@ -53,6 +53,17 @@ describe('files that cannot be real are refused, naming the file and the field',
     expect(refusal('wide.bdf', bytes)).toBe('wide.bdf: signal 1 (sine 5Hz) digital minimum/maximum: -8388608..8388608 is outside the 24-bit range');
   });
 
+  it('files of one night more than 48 h apart', () => {
+    const csv = (day: number) => new TextEncoder().encode(`Timestamp,Value\n2026-03-${day}T22:00:00Z,97\n2026-03-${day}T22:00:01Z,96\n`);
+    const files = [
+      { name: 'SPO2_a.csv', bytes: csv(10) },
+      { name: 'SPO2_b.csv', bytes: csv(14) },
+    ];
+    expect(refusal('SPO2_b.csv', new Uint8Array(0), () => nightFromFiles(files, { csvCode: 'SPO2' }))).toBe(
+      'SPO2_b.csv: start date/time: together with SPO2_a.csv it spans 96.0 h, more than the 48 h of one night',
+    );
+  });
+
   it('a CSV spanning more than 48 h', () => {
     const csv = new TextEncoder().encode('Timestamp,Value\n2026-03-10T22:00:00Z,97\n2026-03-13T22:00:00Z,96\n');
     expect(refusal('SPO2.csv', csv, (b) => parseRecordingFile('SPO2.csv', b, { csvCode: 'SPO2' }))).toBe(

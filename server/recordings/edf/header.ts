@@ -63,13 +63,14 @@ export interface NocturneSignal {
  * leaves to the writer and other readers ignore) says how Nocturne reads the signal back:
  * the digital value that marks "no sample here" (outside the signal's digital range, so
  * never data), whether our device's missing codes apply, and the channel code ('=' when
- * the code is the label). Throws RangeError when the code does not fit.
+ * the code is the label; cut to the room left: 19 characters after a padding value).
  */
 export function nocturneSignalField(s: NocturneSignal): string {
   const where = s.pad !== undefined ? String(s.pad) : s.extent ? `@${s.extent.lead}+${s.extent.count}` : '-';
-  const text = `NCT ${where} ${s.deviceCodes ? 'm' : '-'} ${s.code ?? '='}`;
-  if (text.length > 32) throw new RangeError(`channel code "${s.code}" is too long for the EDF signal's reserved field (${text.length} > 32 characters)`);
-  return text;
+  const head = `NCT ${where} ${s.deviceCodes ? 'm' : '-'} `;
+  if (head.length + 1 > 32) throw new RangeError(`"${head.trim()}" does not fit the EDF signal's 32-character reserved field`);
+  // A code longer than the room left (codes of a physician's map may have 40 characters) keeps its start.
+  return head + (s.code ?? '=').slice(0, 32 - head.length);
 }
 
 /** Parses {@link nocturneSignalField}; null for any other reserved text. */

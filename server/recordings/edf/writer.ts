@@ -11,6 +11,7 @@ const TAL_DECIMALS = 6;
 /** Record duration when a night has events but no channels. */
 const ANNOTATION_ONLY_RECORD_S = 60;
 const MS_PER_S = 1000;
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** A night written as a file: EDF+ when every channel fits 16 bits, BDF+ when one needs 24. */
 export interface WrittenNight {
@@ -95,18 +96,37 @@ export function writeNightFile(night: Night): WrittenNight {
   for (const p of planned) p.row[9] = p.reserved(records[0]);
   out.set(encodeHeader(night, headerStartMs, records.length, duration, planned, annotationSamples, format, variant), 0);
 
+  // Each channel's samples as written (padding where missing), once: the record loop then copies runs.
+  const written = planned.map((p) => {
+    const d = sampleBytes === 2 ? new Int16Array(p.length) : new Int32Array(p.length);
+    for (let i = 0; i < p.length; i++) d[i] = p.missing(i) ? p.pad : p.digital(i);
+    return d;
+  });
+  const words = sampleBytes === 2 && LITTLE_ENDIAN_HOST ? new Int16Array(out.buffer, out.byteOffset) : null;
   let at = headerBytes;
   records.forEach((r, k) => {
-    for (const p of planned) {
+    planned.forEach((p, c) => {
       const n = p.samplesPerRecord;
-      for (let s = 0; s < n; s++, at += sampleBytes) {
-        const i = r * n + s - p.lead;
-        const d = i >= 0 && i < p.length && !p.missing(i) ? p.digital(i) : p.pad;
-        out[at] = d & 0xff;
-        out[at + 1] = (d >> 8) & 0xff;
-        if (sampleBytes === 3) out[at + 2] = (d >> 16) & 0xff;
+      const from = r * n - p.lead;
+      const lo = Math.min(n, Math.max(0, -from));
+      const hi = Math.max(lo, Math.min(n, p.length - from));
+      const data = written[c];
+      if (words) {
+        const w = at / 2;
+        if (lo > 0) words.fill(p.pad, w, w + lo);
+        if (hi > lo) words.set((data as Int16Array).subarray(from + lo, from + hi), w + lo);
+        if (hi < n) words.fill(p.pad, w + hi, w + n);
+      } else {
+        for (let s = 0; s < n; s++) {
+          const d = s >= lo && s < hi ? data[from + s] : p.pad;
+          const b = at + s * sampleBytes;
+          out[b] = d & 0xff;
+          out[b + 1] = (d >> 8) & 0xff;
+          if (sampleBytes === 3) out[b + 2] = (d >> 16) & 0xff;
+        }
       }
-    }
+      at += n * sampleBytes;
+    });
     out.set(annotationRecords[k], at);
     at += annotationSamples * sampleBytes;
   });
