@@ -59,6 +59,9 @@ describe('one night from many files, with the device events and the agreement', 
 
     await importFiles(page, [BRP, EVE]);
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('7 device-scored events kept as annotations.');
+    // The night opens (and the import section folds) before the next file goes in.
+    await page.getByTestId('annotation-sidebar').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.locator('.import-details').getAttribute('open')).toBeNull();
     await importFiles(page, [csv]);
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Added to the night the patient already had.');
 
