@@ -23,6 +23,7 @@ import { patientNoteRoutes } from './routes/patient-notes';
 import { dashboardRoutes } from './routes/dashboard';
 import { deviceRoutes } from './routes/devices';
 import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
+import { registerSecurityHeaders } from './security-headers';
 
 export const API_PREFIX = '/api/v1';
 
@@ -33,6 +34,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
   });
+  await registerSecurityHeaders(app);
   app.decorateRequest('user', null);
   app.decorateRequest('tokenId', null);
 
