@@ -138,7 +138,7 @@ describe('export', () => {
     ]);
     expect(up.statusCode).toBe(201);
     const first = up.json().data.recording_id;
-    const res = await server.call('GET', `/analytics/patient/export-edf?patient_id=${patientId}&recording_id=${first}`, { token: annotator });
+    const res = await server.call('GET', `/analytics/patient/export-edf?patient_id=${patientId}&recording_id=${first}`, { token: physician });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toContain('NCT1005_20250807_RT-1.edf');
     const edf = new Uint8Array(res.rawPayload);
