@@ -25,6 +25,7 @@ import { dashboardRoutes } from './routes/dashboard';
 import { deviceRoutes } from './routes/devices';
 import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 import { agreementRoutes } from './analytics/agreement';
+import { registerSecurityHeaders } from './security-headers';
 
 export const API_PREFIX = '/api/v1';
 
@@ -42,6 +43,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true } },
   });
+  await registerSecurityHeaders(app);
   app.decorateRequest('user', null);
   app.decorateRequest('tokenId', null);
 

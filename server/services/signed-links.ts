@@ -20,9 +20,16 @@ export function signLink(secret: Buffer, subject: string, now = Date.now()): str
   return `exp=${expires}&sig=${mac(secret, subject, expires)}`;
 }
 
-/** True when sig was made by signLink for this subject and has not expired. */
+/** Clock difference between server processes tolerated on a link's expiry. */
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * True when sig was made by signLink for this subject and has not expired. The lifetime is
+ * capped here too: a link claiming to live longer than LINK_TTL_MS from now is refused even
+ * with a valid signature (one leaked from a longer-lived version, or a changed TTL).
+ */
 export function verifyLink(secret: Buffer, subject: string, expires: number, sig: string, now = Date.now()): boolean {
-  if (!Number.isFinite(expires) || expires < now) return false;
+  if (!Number.isFinite(expires) || expires < now || expires > now + LINK_TTL_MS + CLOCK_SKEW_MS) return false;
   const a = Buffer.from(mac(secret, subject, expires));
   const b = Buffer.from(sig);
   return a.length === b.length && timingSafeEqual(a, b);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, startTestServer } from './helpers';
+import { createUser, DEMO_ACCOUNTS, DEMO_PASSWORD, startTestServer } from './helpers';
 
 interface Received {
   to: string[];
@@ -53,10 +53,12 @@ describe('mail over SMTP', () => {
   it('hides the dev outbox in production even without SMTP', async () => {
     const server = await startTestServer({ NODE_ENV: 'production' });
     try {
-      await server.call('POST', '/login', { body: { email: DEMO_ACCOUNTS.physician, password: DEMO_PASSWORD } });
-      expect((await server.call('GET', `/dev/outbox?email=${DEMO_ACCOUNTS.physician}`)).statusCode).toBe(404);
+      // Production seeds no demo accounts: a real one signs in.
+      const user = await createUser(server);
+      await server.call('POST', '/login', { body: { email: user.email, password: user.password } });
+      expect((await server.call('GET', `/dev/outbox?email=${user.email}`)).statusCode).toBe(404);
       const rows = await server.db.query<{ to_email: string }>('select to_email from mail_outbox');
-      expect(rows.map((r) => r.to_email)).toEqual([DEMO_ACCOUNTS.physician]);
+      expect(rows.map((r) => r.to_email)).toEqual([user.email]);
     } finally {
       await server.close();
     }
