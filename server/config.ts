@@ -15,6 +15,11 @@ export interface Config {
   seedNights: boolean;
   /** Built SPA to serve; absent in API-only tests. */
   webRoot: string | null;
+  /**
+   * Event-loop delay (ms) beyond which requests get 503 (0: never). Default 2000 on
+   * PostgreSQL, off on the embedded database, whose queries run on the event loop by design.
+   */
+  maxEventLoopDelayMs: number;
 }
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -34,10 +39,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO !== '0',
     seedNights: env.SEED_DEMO !== '0' && env.SEED_NIGHTS !== '0',
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
+    maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, env.DATABASE_URL ? 2000 : 0),
   };
 }
 
 export class ConfigError extends Error {}
+
+function readDelay(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0) throw new ConfigError(`MAX_EVENT_LOOP_DELAY_MS must be a whole number of ms (0 turns it off), got "${value}".`);
+  return ms;
+}
 
 /** Hides the password of a connection URL for log lines. */
 export function redactUrl(url: string): string {
