@@ -10,7 +10,7 @@ afterAll(() => server.close());
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe(`overload (${TEST_DB})`, () => {
-  it('answers 503 with Retry-After while the event loop lags, and serves again once it catches up', async () => {
+  it('answers 503 with Retry-After while the event loop lags (MAX_EVENT_LOOP_DELAY_MS), and serves again once it catches up', async () => {
     expect((await server.call('GET', '/countries')).statusCode).toBe(200);
     // Block the event loop for 1.6 s, as a request that hogs it would.
     const until = Date.now() + 1600;
