@@ -70,17 +70,20 @@ export async function main(): Promise<Record<string, number>> {
   const gz = await timeRequests(() => call(binaryUrl, { ...auth, 'accept-encoding': 'gzip' }), 20);
   const plain = await timeRequests(() => call(binaryUrl, auth), 20);
   const gzBytes = (await call(binaryUrl, { ...auth, 'accept-encoding': 'gzip' })).rawPayload.byteLength;
-  const json = await timeRequests(() => call(`/analytics/patient/type=Y_DIST?patient_id=${patient.id}&recording_date=2026-03-09`, auth), 3);
-  const jsonBytes = (await call(`/analytics/patient/type=Y_DIST?patient_id=${patient.id}&recording_date=2026-03-09`, auth)).rawPayload.byteLength;
+  // The JSON series answers at most 200,000 samples a call (issue 13): two hours of the channel.
+  const jsonUrl = `/analytics/patient/type=Y_DIST?patient_id=${patient.id}&recording_date=2026-03-09&device_start_time=${START / 1000}&device_stop_time=${START / 1000 + 7200}`;
+  const json = await timeRequests(() => call(jsonUrl, auth), 3);
+  const jsonBytes = (await call(jsonUrl, auth)).rawPayload.byteLength;
 
   const results: Record<string, number> = {
     serve_10h_25hz_ms: percentile(gz, 50),
     serve_10h_25hz_ms_p95: percentile(gz, 95),
     serve_10h_25hz_uncompressed_ms: percentile(plain, 50),
     serve_10h_25hz_bytes: gzBytes,
-    json_10h_25hz_ms: percentile(json, 50),
-    json_10h_25hz_bytes: jsonBytes,
-    json_over_binary: percentile(json, 50) / percentile(gz, 50),
+    json_2h_25hz_ms: percentile(json, 50),
+    json_2h_25hz_bytes: jsonBytes,
+    // Per sample: the JSON call serves 2 of the binary call's 10 hours.
+    json_over_binary: (percentile(json, 50) * (HOURS / 2)) / percentile(gz, 50),
     store_10h_25hz_ms: saveMs,
   };
 
@@ -93,7 +96,7 @@ export async function main(): Promise<Record<string, number>> {
   await running.close();
   console.log('\nAPI benchmark (PGlite, in-process HTTP through Fastify inject)');
   console.table(Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(v * 100) / 100])));
-  console.log(`serve_10h_25hz_ms goal ≤ 50: ${results.serve_10h_25hz_ms <= 50 ? 'met' : 'missed'}; the spec's JSON series of the same channel is ${results.json_over_binary.toFixed(1)}× slower.`);
+  console.log(`serve_10h_25hz_ms goal ≤ 50: ${results.serve_10h_25hz_ms <= 50 ? 'met' : 'missed'}; the spec's JSON series of the same channel is ${results.json_over_binary.toFixed(1)}× slower per sample.`);
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });
   await writeFile(new URL('./results/api.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
   return results;

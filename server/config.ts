@@ -17,6 +17,11 @@ export interface Config {
   seedNights: boolean;
   /** Built SPA to serve; absent in API-only tests. */
   webRoot: string | null;
+  /**
+   * Event-loop delay (ms) beyond which requests get 503 (0, the default: never; the embedded
+   * database runs its queries on the event loop, and a start-up's schema compilation holds it).
+   */
+  maxEventLoopDelayMs: number;
 }
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -41,10 +46,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoRequested: env.SEED_DEMO === '1',
     seedNights: seedDemo && env.SEED_NIGHTS !== '0',
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
+    maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, 0),
   };
 }
 
 export class ConfigError extends Error {}
+
+function readDelay(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0) throw new ConfigError(`MAX_EVENT_LOOP_DELAY_MS must be a whole number of ms (0 turns it off), got "${value}".`);
+  return ms;
+}
 
 /** Hides the password of a connection URL for log lines. */
 export function redactUrl(url: string): string {

@@ -28,11 +28,11 @@ export function parseNightKey(value: string): number | null {
 
 
 /**
- * Most samples one JSON series call answers, over all its channels: a whole night of a
- * 1 Hz vital is 28,800, so this is ~17 channel-nights of them, ~10 MB of JSON. Raw radar
- * and PSG waveforms are far larger and go through the binary, streamed channel-data call.
+ * Most samples one JSON series call answers, over all its channels (~4 MB of JSON): a whole
+ * 10-hour night of five 1 Hz vitals fits. Raw radar and PSG waveforms go through the binary
+ * channel-data call (16 parallel whole-night JSON series of a 25 Hz channel took 1.5 GB).
  */
-export const MAX_JSON_SERIES_POINTS = 500_000;
+export const MAX_JSON_SERIES_POINTS = 200_000;
 
 /** How many samples of `channel` fall in [fromMs, toMsExclusive). */
 function pointsIn(channel: ChannelRow, fromMs: number, toMsExclusive: number): number {

@@ -9,6 +9,8 @@ import { openPostgres } from '../../server/db/postgres';
 import { migrate } from '../../server/db/migrate';
 import { seedDemo } from '../../server/db/seed';
 import { outboxMailer } from '../../server/services/mail';
+import { saveNight } from '../../server/recordings/store';
+import { MAX_JSON_SERIES_POINTS } from '../../server/routes/analytics';
 import { DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
 
 /** The findings of issue 13 point 3, one request each: a malformed request is 400 naming the field. */
@@ -66,6 +68,32 @@ describe(`bad input is 400 with the field named (${TEST_DB})`, () => {
   it('an annotation comment longer than its column', async () => {
     const res = await post('/analytics/patient/new-annotations', { patient_id: patientId, night: 1, comment: 'x'.repeat(10_241), start_time: 1, duration: '00:01:00' });
     expect400(res, /comment/);
+  });
+});
+
+describe(`bounded JSON (${TEST_DB})`, () => {
+  it('refuses a JSON series beyond the cap with a clear message; the binary form serves the channel', async () => {
+    const start = Date.UTC(2026, 2, 20, 21, 0);
+    const samples = new Int16Array(3 * 3600 * 25).map((_, i) => i % 1000);
+    const recordingId = await saveNight(server.db, {
+      patientId,
+      deviceId: null,
+      source: 'simulated',
+      createdBy: null,
+      night: { startMs: start, stopMs: start + 3 * 3_600_000, timezone: 'UTC', events: [], meta: {}, channels: [{ code: 'I', label: 'I', unit: 'a.u.', sampleRate: 25, t0: start, storage: 'int16', scale: 1, offset: 0, samples }] },
+    });
+    const json = await get(`/analytics/patient/type=I?patient_id=${patientId}&recording_date=2026-03-20`);
+    expect(json.statusCode).toBe(400);
+    expect(json.json().code).toBe('series_too_large');
+    expect(json.json().message).toContain(`${(3 * 3600 * 25).toLocaleString('en-US')} samples`);
+    expect(json.json().message).toContain(MAX_JSON_SERIES_POINTS.toLocaleString('en-US'));
+    expect(json.json().message).toContain('channel-data');
+    const from = start / 1000;
+    const window = await get(`/analytics/patient/type=I?patient_id=${patientId}&recording_date=2026-03-20&device_start_time=${from}&device_stop_time=${from + 3600}`);
+    expect(window.statusCode).toBe(200);
+    expect(window.json().data.I.dataset).toHaveLength(3600 * 25);
+    const binary = await get(`/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=I`);
+    expect(binary.statusCode).toBe(200);
   });
 });
 

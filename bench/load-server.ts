@@ -1,0 +1,86 @@
+// The server under test of bench/load.bench.ts, in a process of its own so its memory is
+// measured alone: a fresh database (PGlite in a temp dir, or a schema of its own on
+// PostgreSQL at BENCH_DATABASE_URL), the demo clinic, one big night, listening on loopback.
+// Prints one JSON line {port, token, patientId, recordingId, codes} when ready.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { readConfig } from '../server/config';
+import { openPglite } from '../server/db/pglite';
+import { openPostgres } from '../server/db/postgres';
+import { prepare } from '../server/start';
+import { saveNight } from '../server/recordings/store';
+import type { Night } from '../server/recordings/model';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
+
+const HOURS = 10;
+const START = Date.UTC(2026, 2, 9, 21, 0);
+/** The big night: four 25 Hz radar channels (0.9 M samples each) and two 1 Hz vitals. */
+const CHANNELS = [
+  { code: 'I', hz: 25 },
+  { code: 'Q', hz: 25 },
+  { code: 'Y_DIST', hz: 25 },
+  { code: 'X_DIST', hz: 25 },
+  { code: 'HR', hz: 1 },
+  { code: 'BR', hz: 1 },
+];
+
+function bigNight(): Night {
+  return {
+    startMs: START,
+    stopMs: START + HOURS * 3_600_000,
+    timezone: 'Europe/Zurich',
+    channels: CHANNELS.map(({ code, hz }, k) => {
+      const samples = new Int16Array(HOURS * 3600 * hz);
+      for (let i = 0; i < samples.length; i++) samples[i] = Math.round(800 * Math.sin((2 * Math.PI * 0.25 * i) / hz + k) + ((i * 7919) % 200) - 100);
+      return { code, label: code, unit: 'mm', sampleRate: hz, t0: START, storage: 'int16' as const, scale: 0.01, offset: 0, samples };
+    }),
+    events: [],
+    meta: { bench: 'load' },
+  };
+}
+
+async function main() {
+  const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
+  let db;
+  const env: Record<string, string> = { SEED_NIGHTS: '0', HOST: '127.0.0.1', PORT: '0' };
+  if (kind === 'postgres') {
+    const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const schema = `bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    db = await openPostgres({ url, schema });
+    env.DATABASE_URL = url;
+    process.on('SIGTERM', async () => {
+      await db!.close().catch(() => undefined);
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+      process.exit(0);
+    });
+  } else {
+    db = await openPglite(path.join(await mkdtemp(path.join(tmpdir(), 'nocturne-bench-')), 'pglite'));
+    process.on('SIGTERM', () => process.exit(0));
+  }
+  const config = { ...readConfig(env), webRoot: null };
+  const running = await prepare(config, db);
+  const { app } = running;
+  await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: DEMO_ACCOUNTS.physician, password: DEMO_PASSWORD } });
+  const otp = (await app.inject({ method: 'GET', url: `/api/v1/dev/outbox?email=${DEMO_ACCOUNTS.physician}` })).json().data.messages[0].code;
+  const token = (await app.inject({ method: 'POST', url: '/api/v1/verify-otp', payload: { email: DEMO_ACCOUNTS.physician, otp } })).json().data.token;
+  const [patient] = await db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1001'`);
+  const recordingId = await saveNight(db, { patientId: patient.id, deviceId: 'NCT0001', source: 'simulated', createdBy: null, night: bigNight() });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (app.server.address() as { port: number }).port;
+  console.log(JSON.stringify({ port, token, patientId: patient.id, recordingId, codes: CHANNELS.map((c) => c.code), nightDate: '2026-03-09' }));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

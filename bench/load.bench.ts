@@ -1,0 +1,235 @@
+// `npm run bench:load`: memory and responsiveness under load (issue 13 point 6), on PGlite and
+// on PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; skipped
+// when unreachable). The server runs in a child process on loopback (bench/load-server.ts);
+// its resident memory is read from /proc. Writes bench/results/load.json.
+//  1. 16 parallel largest requests of each kind → peak RSS (goal ≤ 1 GB)
+//  2. GET p99 while a 200 MB upload is parsed and stored (goal ≤ 100 ms)
+//  3. patient list at 50 connections: req/s and p99 (goal on PostgreSQL ≥ 1,000 req/s, p99 ≤ 50 ms)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { writeEdfPlus } from '../server/recordings/edf';
+import type { Night } from '../server/recordings/model';
+
+const GB = 1024 ** 3;
+const MB = 1024 ** 2;
+const dir = fileURLToPath(new URL('./', import.meta.url));
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  token: string;
+  patientId: number;
+  recordingId: number;
+  codes: string[];
+  nightDate: string;
+}
+
+async function startServer(kind: 'pglite' | 'postgres'): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(dir, 'load-server.ts'), kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const info = await new Promise<Omit<Server, 'child'>>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{"port"'));
+      if (line) resolve(JSON.parse(line));
+    });
+    child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return { child, ...info };
+}
+
+async function stopServer(server: Server): Promise<void> {
+  const exited = new Promise((resolve) => server.child.on('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+/** Resident memory of a process now, from /proc (Linux). */
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/** Runs fn while sampling pid's RSS every 20 ms; returns fn's result and the peak. */
+async function peakRss<T>(pid: number, fn: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  let peak = await rssOf(pid);
+  let running = true;
+  const sampler = (async () => {
+    while (running) {
+      peak = Math.max(peak, await rssOf(pid).catch(() => 0));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const result = await fn();
+  running = false;
+  await sampler;
+  return { result, peak };
+}
+
+function get(server: Server, url: string): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port: server.port, path: `/api/v1${url}`, headers: { authorization: `Bearer ${server.token}` } }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.byteLength));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Phase 1: 16 parallel requests of each of the largest kinds. */
+async function largest(server: Server) {
+  const q = `patient_id=${server.patientId}&recording_id=${server.recordingId}`;
+  const kinds: Record<string, string> = {
+    json_series_all_channels: `/analytics/patient/type=${server.codes.join(',')}?patient_id=${server.patientId}&recording_date=${server.nightDate}`,
+    json_series_one_channel: `/analytics/patient/type=I?patient_id=${server.patientId}&recording_date=${server.nightDate}`,
+    channel_binary: `/analytics/patient/channel-data?${q}&code=I`,
+    data_points_csv: `/analytics/patient/data-points?${q}&code=I`,
+    export_edf: `/analytics/patient/export-edf?${q}`,
+  };
+  const out: Record<string, { peak_rss_mb: number; statuses: number[]; bytes_each: number; ms: number }> = {};
+  let overall = 0;
+  for (const [name, url] of Object.entries(kinds)) {
+    const t = performance.now();
+    const { result, peak } = await peakRss(server.child.pid!, () => Promise.all(Array.from({ length: 16 }, () => get(server, url))));
+    overall = Math.max(overall, peak);
+    out[name] = { peak_rss_mb: Math.round(peak / MB), statuses: [...new Set(result.map((r) => r.status))], bytes_each: result[0].bytes, ms: Math.round(performance.now() - t) };
+    console.log(`  16 × ${name}: peak RSS ${Math.round(peak / MB)} MB (goal ≤ 1024 MB), status ${out[name].statuses.join('/')}, ${(result[0].bytes / MB).toFixed(1)} MB each`);
+  }
+  return { peak_rss_mb: Math.round(overall / MB), goal_peak_rss_mb: GB / MB, kinds: out };
+}
+
+/** A ~200 MB EDF+ night: 14 channels at 200 Hz for 10 hours. */
+async function bigEdf(file: string): Promise<number> {
+  const start = Date.UTC(2026, 2, 10, 21, 0);
+  const hours = 10;
+  const night: Night = {
+    startMs: start,
+    stopMs: start + hours * 3_600_000,
+    timezone: 'UTC',
+    channels: Array.from({ length: 14 }, (_, k) => {
+      const samples = new Int16Array(hours * 3600 * 200);
+      for (let i = 0; i < samples.length; i++) samples[i] = ((i * (k + 3)) % 2000) - 1000;
+      return { code: `CH${k}`, label: `Raw ${k}`, unit: 'uV', sampleRate: 200, t0: start, storage: 'int16' as const, scale: 1, offset: 0, samples };
+    }),
+    events: [],
+    meta: {},
+  };
+  await writeFile(file, writeEdfPlus(night));
+  return (await stat(file)).size;
+}
+
+/** POSTs a file as multipart/form-data, streamed from disk. */
+function upload(server: Server, file: string, size: number): Promise<{ status: number; body: string }> {
+  const boundary = `----bench${Date.now()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="patient_id"\r\n\r\n${server.patientId}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.edf"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method: 'POST',
+        path: '/api/v1/patient/upload-recording',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.byteLength + size + tail.byteLength },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    const stream = createReadStream(file);
+    stream.on('end', () => req.end(tail));
+    stream.pipe(req, { end: false });
+  });
+}
+
+/** Phase 2: GET latency (4 connections, patient list) for as long as a 200 MB upload takes. */
+async function duringUpload(server: Server, file: string, size: number) {
+  const t = performance.now();
+  const uploading = upload(server, file, size);
+  let done: (r: autocannon.Result) => void = () => undefined;
+  const finished = new Promise<autocannon.Result>((resolve) => (done = resolve));
+  const cannon = autocannon({ url: `http://127.0.0.1:${server.port}/api/v1/physician/patients`, connections: 4, duration: 600, headers: { authorization: `Bearer ${server.token}` } }, (_err, r) => done(r));
+  const { result, peak } = await peakRss(server.child.pid!, async () => {
+    const res = await uploading;
+    return res;
+  });
+  const uploadMs = Math.round(performance.now() - t);
+  cannon.stop();
+  const stats = await finished;
+  const p99 = stats.latency.p99;
+  console.log(`  200 MB upload: ${result.status} in ${(uploadMs / 1000).toFixed(1)} s, peak RSS ${Math.round(peak / MB)} MB; meanwhile GET p99 ${p99} ms (goal ≤ 100 ms), max ${stats.latency.max} ms, ${stats.requests.total} requests, ${stats.non2xx} not 2xx`);
+  if (result.status !== 201) console.log(`  upload answer: ${result.body.slice(0, 300)}`);
+  return { upload_mb: Math.round(size / MB), upload_status: result.status, upload_s: uploadMs / 1000, peak_rss_mb: Math.round(peak / MB), get_p99_ms: p99, get_max_ms: stats.latency.max, get_requests: stats.requests.total, get_non_2xx: stats.non2xx, goal_get_p99_ms: 100 };
+}
+
+/** Phase 3: the patient list at 50 connections for 10 s. */
+async function patientList(server: Server) {
+  const stats = await autocannon({ url: `http://127.0.0.1:${server.port}/api/v1/physician/patients`, connections: 50, duration: 10, headers: { authorization: `Bearer ${server.token}` } });
+  console.log(`  patient list, 50 connections: ${Math.round(stats.requests.average)} req/s (goal ≥ 1000 on PostgreSQL), p99 ${stats.latency.p99} ms (goal ≤ 50 ms), ${stats.non2xx} not 2xx`);
+  return { req_per_s: Math.round(stats.requests.average), p99_ms: stats.latency.p99, non_2xx: stats.non2xx, goal_req_per_s: 1000, goal_p99_ms: 50 };
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main() {
+  const tmp = await mkdtemp(path.join(tmpdir(), 'nocturne-load-'));
+  const file = path.join(tmp, 'big.edf');
+  const size = await bigEdf(file);
+  const results: Record<string, unknown> = { date: new Date().toISOString() };
+  try {
+    for (const kind of ['pglite', 'postgres'] as const) {
+      if (kind === 'postgres' && !(await postgresReachable())) {
+        console.log('PostgreSQL not reachable (BENCH_DATABASE_URL): skipped');
+        results.postgres = 'skipped: PostgreSQL not reachable';
+        continue;
+      }
+      console.log(`${kind}:`);
+      const server = await startServer(kind);
+      try {
+        // A pause between phases: a phase that sheds load (503) must not leak into the next one.
+        const pause = () => new Promise((r) => setTimeout(r, 2000));
+        const largest16 = await largest(server);
+        await pause();
+        const upload200 = await duringUpload(server, file, size);
+        await pause();
+        results[kind] = { largest_16_parallel: largest16, get_during_upload: upload200, patient_list_50: await patientList(server) };
+      } finally {
+        await stopServer(server);
+      }
+    }
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+  await writeFile(path.join(dir, 'results', 'load.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log('wrote bench/results/load.json');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, TEST_DB, type TestServer } from './helpers';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ MAX_EVENT_LOOP_DELAY_MS: '1000' });
+});
+afterAll(() => server.close());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe(`overload (${TEST_DB})`, () => {
+  it('answers 503 with Retry-After while the event loop lags (MAX_EVENT_LOOP_DELAY_MS), and serves again once it catches up', async () => {
+    expect((await server.call('GET', '/countries')).statusCode).toBe(200);
+    // Block the event loop for 1.6 s, as a request that hogs it would.
+    const until = Date.now() + 1600;
+    while (Date.now() < until);
+    const seen: number[] = [];
+    for (let i = 0; i < 20 && !seen.includes(503); i++) {
+      const res = await server.call('GET', '/countries');
+      seen.push(res.statusCode);
+      if (res.statusCode === 503) {
+        expect(res.json().code).toBe('overloaded');
+        expect(res.headers['retry-after']).toBe('5');
+      }
+      await sleep(50);
+    }
+    expect(seen).toContain(503);
+    await sleep(1000);
+    expect((await server.call('GET', '/countries')).statusCode).toBe(200);
+  });
+});
