@@ -19,7 +19,7 @@ const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', '
 const OXIMETRY = new Set(['SPO2', 'SPO2_PSG']);
 
 /** A night's channels as the server's analysis reads them (analyse.ts nightInput). */
-function channelsOf(night: Night, withOximetry = true, missingCodes?: readonly number[]): NightInput['channels'] {
+export function channelsOf(night: Night, withOximetry = true, missingCodes?: readonly number[]): NightInput['channels'] {
   const out: NightInput['channels'] = {};
   for (const c of night.channels) {
     if (!(INPUTS as readonly string[]).includes(c.code)) continue;
@@ -85,7 +85,7 @@ function hasOximetry(night: Night): boolean {
   return night.channels.some((c) => OXIMETRY.has(c.code) && Array.from(series(c, []).values).some((v) => Number.isFinite(v) && v > 0 && v <= 100));
 }
 
-const SIM_NIGHTS = [
+export const SIM_NIGHTS = [
   { profile: 'healthy', psg: false },
   { profile: 'mild_osa', psg: true },
   { profile: 'moderate_osa', psg: false },

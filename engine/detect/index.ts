@@ -3,8 +3,9 @@
  * Version of the detectors' rules; bump it when a detector's output changes so that cached
  * analyses (server night_analyses) are recomputed. 2: breath-by-breath peak-to-peak scoring,
  * flow-only hypopneas, apnea types, indices over monitoring time without staging.
+ * 3: a detection mostly inside the previous event is part of it (no double scoring).
  */
-export const DETECTOR_VERSION = 2;
+export const DETECTOR_VERSION = 3;
 export { toSeries, indexAt, timeAt, medianOf, type Series, type DetectedEvent, type EventReason } from './series';
 export { detectDesaturations, type DesaturationOptions } from './desaturation';
 export { detectRespiratoryEvents, type RespiratoryOptions } from './respiratory';

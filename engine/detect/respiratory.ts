@@ -195,6 +195,12 @@ export function detectRespiratoryEvents(
         }
       }
     }
+    // A low stretch can be cut by one breath or a noisy second in the middle of a long event;
+    // the rest of it then lies inside the event already scored (its edges are on the signal,
+    // beyond the stretch). One event is scored once: a detection mostly inside the previous
+    // one is part of it, not a second event.
+    const prev = events[events.length - 1];
+    if (event && prev && overlapMs(prev, event) * 2 > event.durationMs) event = null;
     if (event) {
       events.push(event);
       const first = Math.max(0, Math.floor((event.onsetMs - amp.t0) / 1000));
@@ -203,6 +209,11 @@ export function detectRespiratoryEvents(
     }
   }
   return events;
+}
+
+/** How long two events overlap, ms. */
+function overlapMs(a: DetectedEvent, b: DetectedEvent): number {
+  return Math.max(0, Math.min(a.onsetMs + a.durationMs, b.onsetMs + b.durationMs) - Math.max(a.onsetMs, b.onsetMs));
 }
 
 /** The longest run of consecutive samples at or below a level, as [from, to). */

@@ -72,6 +72,16 @@ describe('hypopneas (≥ 30 % drop for ≥ 10 s with a desaturation)', () => {
     expect(detectRespiratoryEvents(breathing(eventOf(0.5, 7)), [desatAt(310)])).toEqual([]);
   });
 
+  it('scores one long event once, even when a gap in the signal cuts its low stretch', () => {
+    // 40 s at 15 % of the breathing with 4 s of missing samples 24 s in: one event, not a
+    // second one (the part after the gap) lying inside the first.
+    const signal = breathing((t) => (t >= AT_S && t < AT_S + 40 ? 0.15 : 1));
+    for (let i = (AT_S + 24) * 25; i < (AT_S + 28) * 25; i++) signal.values[i] = Number.NaN;
+    const ev = detectRespiratoryEvents(signal, [desatAt(330), desatAt(350)]);
+    expect(ev).toHaveLength(1);
+    expect(ev[0].durationMs / 1000).toBeGreaterThan(35);
+  });
+
   it('needs a desaturation starting from 5 s before the onset to 45 s after the end', () => {
     const signal = breathing(eventOf(0.5, 20));
     expect(detectRespiratoryEvents(signal)).toEqual([]);
