@@ -184,6 +184,7 @@ export const ACCESS_MATRIX: Row[] = [
   row(`POST ${A}/analytics/patient/all-kpi-summary`, PRACTICE_READ, (f) => ({ url: '/analytics/patient/all-kpi-summary', body: { patient_id: f.patientId, night: f.night } })),
   row(`GET ${A}/analytics/patient/summary/kpi=:kpi`, NON_PAID_READ, (f) => ({ url: `/analytics/patient/summary/kpi=AHI?patient_id=${f.patientId}&night=${f.night}` })),
   row(`GET ${A}/patient/rii_odi_value`, PRACTICE_READ, (f) => ({ url: `/patient/rii_odi_value?patient_id=${f.patientId}&night=${f.night}` })),
+  row(`GET ${A}/analytics/patient/agreement`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/agreement?patient_id=${f.patientId}&night=${f.night}` })),
   row(`POST ${A}/analytics/patient/generate-system-annotations`, NON_PAID_READ, (f) => ({ url: '/analytics/patient/generate-system-annotations', body: { patient_id: f.patientId, night: f.night, type: 'desaturation' } })),
 
   // Annotations and categories.
