@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { countRender } from '../../charts/gl/stats';
-import { usePlotWidth } from '../../charts/react/useChartBlock';
+import { useOccluder, usePlotWidth } from '../../charts/react/useChartBlock';
 import { TimeAxis } from '../../charts/react/TimeAxis';
 import type { ChartScreen } from '../../charts/screen';
 import { CHANNEL_BY_CODE } from './channels';
@@ -30,6 +30,7 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView 
   countRender('ChartStack');
   const { night } = useNight();
   const widthRef = usePlotWidth(screen);
+  const axisRowRef = useOccluder<HTMLDivElement>(screen);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const dragging = useRef<string | null>(null);
   const toggle = (code: string) => {
@@ -76,7 +77,7 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView 
           />
         );
       })}
-      <div className="chart-body x-axis-row" dir="ltr">
+      <div ref={axisRowRef} className="chart-body x-axis-row sticky-bottom" dir="ltr">
         <div className="y-axis" />
         <div ref={widthRef} className="plot-width-probe">
           <TimeAxis screen={screen} zone={night.timezone} testId="time-axis" />

@@ -81,6 +81,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
               night={{ patientId: patient.patient_id, night: night.night, recordingId: night.recording_id, startMs: night.recording_start_time, stopMs: night.recording_stop_time, timezone: night.timezone }}
               channels={annotatable}
               view={screen.view}
+              shownCharts={visible}
               onVisible={(list) => screen.setAnnotations(list.map((a) => ({ startMs: a.start_ms, endMs: a.end_ms, color: bandColor(a.color_code), codes: bandChannels(a.kpiList) })))}
             />
           </div>
@@ -105,6 +106,7 @@ function Charts({ screen, visible, overviewCode, artefactsAvailable, onReorder }
   }, [screen, thresholds, artefacts, windowCode, visible.join(',')]);
   return (
     <>
+      <Navigator screen={screen} overviewCode={overviewCode} />
       <GraphToolbar
         screen={screen}
         thresholds={thresholds}
@@ -118,7 +120,6 @@ function Charts({ screen, visible, overviewCode, artefactsAvailable, onReorder }
       ) : (
         <ChartStack screen={screen} codes={visible} thresholds={thresholds} onReorder={onReorder} onWindowView={setWindowCode} />
       )}
-      <Navigator screen={screen} overviewCode={overviewCode} />
     </>
   );
 }
