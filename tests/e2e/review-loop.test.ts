@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inflateSync } from 'node:zlib';
-import { writeFileSync } from 'node:fs';
 import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
 
 // The annotator's review loop (issue 14) through the real app and real Chromium: drawings
@@ -39,6 +38,8 @@ interface Stats {
   frames: number;
   lastFrameComplete: boolean;
 }
+/** expect.poll with room for a busy machine (the default second is not enough for a refetch). */
+const poll = <T,>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 30_000 });
 const readout = () => page.getByTestId('span-readout');
 const startMs = async () => Number(await readout().getAttribute('data-t0'));
 const stats = () => page.evaluate(() => JSON.parse(JSON.stringify(window.__nocturneStats)) as Stats);
@@ -68,8 +69,11 @@ async function framePixels(code: string): Promise<Buffer> {
   return page.screenshot({ clip: { x: box.x, y: y0, width: box.width, height: y1 - y0 } });
 }
 
-/** Distinct colours in a PNG screenshot (8-bit RGB or RGBA, not interlaced): more than a few, a trace is there. */
-function colours(png: Buffer): number {
+/**
+ * Pixels of the first series' blue (the renderer draws without antialiasing, so a trace is
+ * one flat colour) in a PNG screenshot (8-bit RGB or RGBA, not interlaced).
+ */
+function tracePixels(png: Buffer): number {
   let pos = 8;
   let width = 0;
   let colorType = 0;
@@ -106,9 +110,10 @@ function colours(png: Buffer): number {
       out[y * stride + x] = (v + pred) & 255;
     }
   }
-  const seen = new Set<number>();
-  for (let i = 0; i < out.length; i += bpp) seen.add((out[i]! << 16) | (out[i + 1]! << 8) | out[i + 2]!);
-  return seen.size;
+  let n = 0;
+  // SERIES_COLORS[0] is rgb(31, 94, 168): clearly more blue than red.
+  for (let i = 0; i < out.length; i += bpp) if (out[i + 2]! - out[i]! > 80) n++;
+  return n;
 }
 
 /** Opens NCT1001 (the demo seed gives it several nights) and waits for its charts. */
@@ -153,9 +158,7 @@ describe('a drawing that is always true', { timeout: 600_000 }, () => {
       await page.evaluate(() => window.dispatchEvent(new Event('resize')));
       await settled();
       const fresh = await framePixels(code);
-      if (colours(seen) <= 3) writeFileSync('/tmp/review-seen.png', seen);
-      if (!seen.equals(fresh)) await page.screenshot({ path: `/tmp/review-loop-${name.replace(/\W/g, '-')}.png` });
-      expect(colours(seen), `${name}: a trace in the frame`).toBeGreaterThan(3);
+      expect(tracePixels(seen), `${name}: a trace in the frame`).toBeGreaterThan(200);
       expect(seen.equals(fresh), `${name}: the trace drawn where its frame is now (moved ${Math.round((after!.y - before!.y))} px)`).toBe(true);
     }
     // The layout did shift (otherwise this test proves nothing).
@@ -225,36 +228,36 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     await page.getByTestId('range-preset').selectOption('30s');
     await settled();
     const counter = page.getByTestId('epoch-counter');
-    await expect.poll(() => counter.innerText()).toMatch(/^epoch [\d,]+ \/ [\d,]+$/);
+    await poll(() => counter.innerText()).toMatch(/^epoch [\d,]+ \/ [\d,]+$/);
     const epoch = async () => Number(await counter.getAttribute('data-epoch'));
     const total = Number(/\/ ([\d,]+)/.exec(await counter.innerText())![1]!.replace(/,/g, ''));
     expect(total).toBeGreaterThan(100);
     const t0 = await startMs();
     const e0 = await epoch();
     await page.keyboard.press('ArrowRight');
-    await expect.poll(startMs).toBe(t0 + 30_000);
+    await poll(startMs).toBe(t0 + 30_000);
     expect(await epoch()).toBe(e0 + 1);
     // Ten presses inside 500 ms are one step (the spec's debounce).
     await page.waitForTimeout(600);
     await burst('ArrowRight', 10);
-    await expect.poll(startMs).toBe(t0 + 60_000);
+    await poll(startMs).toBe(t0 + 60_000);
     await page.waitForTimeout(600);
     expect(await startMs()).toBe(t0 + 60_000);
     // Shift + arrow: 20 % of the window, not debounced.
     await burst('ArrowRight', 2, { shiftKey: true });
-    await expect.poll(startMs).toBe(t0 + 72_000);
+    await poll(startMs).toBe(t0 + 72_000);
     expect(await epoch()).toBe(e0 + 2);
     // The next plain step lands on the epoch grid again.
     await page.keyboard.press('ArrowLeft');
-    await expect.poll(startMs).toBe(t0 + 30_000);
+    await poll(startMs).toBe(t0 + 30_000);
     // Holding the key scrubs (repeats move the window every frame), and the release snaps to an epoch.
     await page.waitForTimeout(600);
     await burst('ArrowRight', 1, { repeat: true });
-    await page.waitForTimeout(700);
+    await page.waitForTimeout(1500);
     await page.evaluate(() => window.dispatchEvent(new KeyboardEvent('keyup', { key: 'ArrowRight', bubbles: true })));
     await settled();
     const scrubbed = await startMs();
-    expect(scrubbed).toBeGreaterThan(t0 + 60_000);
+    expect(scrubbed).toBeGreaterThanOrEqual(t0 + 60_000);
     expect((scrubbed - t0) % 30_000).toBe(0);
     // The overview strip stays in view at the top while the page scrolls, and a click moves to the epoch clicked.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -263,7 +266,7 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     expect(strip.y).toBeGreaterThanOrEqual(0);
     expect(strip.y + strip.height).toBeLessThanOrEqual(page.viewportSize()!.height);
     await page.getByTestId('overview').click({ position: { x: strip.width / 2, y: strip.height / 2 } });
-    await expect.poll(async () => ((await startMs()) - t0) % 30_000).toBe(0);
+    await poll(async () => ((await startMs()) - t0) % 30_000).toBe(0);
     expect(Math.abs((await epoch()) - total / 2)).toBeLessThan(total * 0.05);
   });
 
@@ -279,45 +282,88 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     expect(await page.getByTestId('focus-BR').getAttribute('aria-pressed')).toBe('true');
     const t0 = await startMs();
     await page.keyboard.press('1');
-    await expect.poll(async () => (await apiAnnotations()).length).toBe(before.length + 1);
+    await poll(async () => (await apiAnnotations()).length).toBe(before.length + 1);
     const added = (await apiAnnotations()).find((a) => !before.some((b) => b.annotation_map_id === a.annotation_map_id))!;
     expect(added.start_ms).toBe(t0);
     expect(added.end_ms).toBe(t0 + 30_000);
     expect(added.kpiList).toEqual(['BR']);
     expect(added.label).toBe(3);
-    await expect.poll(() => page.getByTestId('window-annotation').count()).toBe(1);
+    await poll(() => page.getByTestId('window-annotation').count()).toBe(1);
     expect(await page.getByTestId('window-annotation').innerText()).toContain('Hypoapnea');
     // Ctrl+Z takes it back; Ctrl+Shift+Z makes it again.
     await page.keyboard.press('Control+z');
-    await expect.poll(async () => (await apiAnnotations()).length).toBe(before.length);
-    await expect.poll(() => page.getByTestId('window-annotation').count()).toBe(0);
+    await poll(async () => (await apiAnnotations()).length).toBe(before.length);
+    await poll(() => page.getByTestId('window-annotation').count()).toBe(0);
     await page.keyboard.press('Control+Shift+z');
-    await expect.poll(async () => (await apiAnnotations()).length).toBe(before.length + 1);
-    await expect.poll(() => page.getByTestId('window-annotation').count()).toBe(1);
+    await poll(async () => (await apiAnnotations()).length).toBe(before.length + 1);
+    await poll(() => page.getByTestId('window-annotation').count()).toBe(1);
     // Stepping on leaves the scored epoch behind.
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => page.getByTestId('window-annotation').count()).toBe(0);
+    await poll(() => page.getByTestId('window-annotation').count()).toBe(0);
     await page.getByTestId('focus-BR').click();
   });
 
   it('goes to the previous and next night with P and N (and the ‹ › buttons), and lists every key on ?', async () => {
     const first = await page.getByTestId('night-picker').getAttribute('data-night');
     await page.keyboard.press('p');
-    await expect.poll(() => page.getByTestId('night-picker').getAttribute('data-night')).not.toBe(first);
+    await poll(() => page.getByTestId('night-picker').getAttribute('data-night')).not.toBe(first);
     const previous = await page.getByTestId('night-picker').getAttribute('data-night');
     expect(Number(previous)).toBeLessThan(Number(first));
     await page.getByTestId('chart-stack').waitFor();
     await page.keyboard.press('n');
-    await expect.poll(() => page.getByTestId('night-picker').getAttribute('data-night')).toBe(first);
+    await poll(() => page.getByTestId('night-picker').getAttribute('data-night')).toBe(first);
     await page.getByTestId('night-previous').click();
-    await expect.poll(() => page.getByTestId('night-picker').getAttribute('data-night')).toBe(previous);
+    await poll(() => page.getByTestId('night-picker').getAttribute('data-night')).toBe(previous);
     await page.getByTestId('night-next').click();
-    await expect.poll(() => page.getByTestId('night-picker').getAttribute('data-night')).toBe(first);
+    await poll(() => page.getByTestId('night-picker').getAttribute('data-night')).toBe(first);
     await page.keyboard.press('?');
     await page.getByTestId('key-help').waitFor();
     const text = await page.getByTestId('key-help').innerText();
     for (const k of ['Shift + ← / →', '1 – 9', 'Ctrl + Z', 'N / P', 'M', '] / [']) expect(text).toContain(k);
     await page.getByTestId('key-help-close').click();
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a layout made for reading signals', { timeout: 600_000 }, () => {
+  it('fits every chart shown into the viewport, hides the panels on request, names channels and shows durations', async () => {
+    await page.getByTestId('chart-stack').waitFor();
+    await page.getByTestId('layout-fit').click();
+    await page.getByTestId('layout-channels').click();
+    await page.getByTestId('channel-selector').waitFor({ state: 'detached' });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await settled();
+    // Scroll so the navigator is stuck at the top: then every plot lies between it and the time axis.
+    const navBox = (await page.getByTestId('navigator').boundingBox())!;
+    await page.evaluate((y) => window.scrollTo(0, y), navBox.y - 60);
+    await settled();
+    const plots = await page.locator('[data-testid^="plot-"]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom })));
+    expect(plots.length).toBeGreaterThan(8);
+    const height = page.viewportSize()!.height;
+    for (const p of plots) {
+      expect(p.top).toBeGreaterThanOrEqual(0);
+      expect(p.bottom).toBeLessThanOrEqual(height);
+    }
+    const axis = (await page.getByTestId('time-axis').boundingBox())!;
+    expect(axis.y + axis.height).toBeLessThanOrEqual(height);
+    // The annotation panel folds away and the charts widen.
+    const wide = (await page.getByTestId('plot-BR').boundingBox())!.width;
+    await page.getByTestId('layout-annotations').click();
+    await poll(async () => (await page.getByTestId('plot-BR').boundingBox())!.width).toBeGreaterThan(wide + 100);
+    await page.getByTestId('layout-annotations').click();
+    await page.getByTestId('layout-channels').click();
+    await page.getByTestId('layout-fit').click();
+    // The list shows each annotation's duration; the popup names channels, not codes, with the patient's zone.
+    await poll(() => page.getByTestId('annotation-row').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('annotation-row-duration').first().innerText()).toMatch(/\d/);
+    await page.getByTestId('annotation-add').click();
+    const popup = page.getByTestId('annotation-popup');
+    await popup.waitFor();
+    const text = await popup.innerText();
+    expect(text).toContain('Chest displacement');
+    expect(text).not.toMatch(/\bY_DIST\b|\bSLP_STGS\b/);
+    expect(await page.getByTestId('annotation-zone').innerText()).toMatch(/^[A-Za-z_]+\/[A-Za-z_]+ \(GMT [+-][\d.]+\)$/);
+    await page.keyboard.press('Escape');
     expect(errors).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ export function useArrowPaging(view: ViewController, { debounceMs = KEY_DEBOUNCE
     const scoring = () => view.store.state.preset === '30s';
     const tick = (time: number) => {
       if (!scrub) return;
-      const dt = Math.min(100, Math.max(0, time - scrub.last));
+      const dt = Math.min(250, Math.max(0, time - scrub.last));
       scrub.last = time;
       const r = view.store.state.range;
       view.dispatch({ type: 'scrub', t0: r.t0 + scrub.direction * (r.t1 - r.t0) * SCRUB_WINDOWS_PER_S * (dt / 1000) });

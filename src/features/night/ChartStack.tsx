@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { countRender } from '../../charts/gl/stats';
 import { useOccluder, usePlotWidth } from '../../charts/react/useChartBlock';
 import { TimeAxis } from '../../charts/react/TimeAxis';
@@ -18,14 +18,25 @@ export function expandedHeight(windowHeight: number, expandedCount: number): num
   return Math.max(COLLAPSED_HEIGHT, Math.floor((windowHeight - 200) / Math.min(Math.max(expandedCount, 1), 4)));
 }
 
+/**
+ * Plot height when every chart must fit the screen (montage): what the viewport leaves
+ * below the app header and the sticky navigator and above the time axis, less each
+ * block's own header, split evenly; never under 28 px.
+ */
+export function fittedHeight(viewport: number, above: number, count: number, chrome = 44, axis = 34): number {
+  return Math.max(28, Math.floor((viewport - above - axis - count * chrome) / Math.max(1, count)));
+}
+
 /** The stacked chart blocks, reorderable by their drag handles. */
-export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView }: {
+export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView, fit = false }: {
   screen: ChartScreen;
   /** Visible channel codes, in order. */
   codes: readonly string[];
   thresholds: boolean;
   onReorder: (from: string, to: string) => void;
   onWindowView: (code: string) => void;
+  /** Montage: every chart fits the viewport. */
+  fit?: boolean;
 }) {
   countRender('ChartStack');
   const { night } = useNight();
@@ -40,8 +51,22 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView 
     setExpanded(next);
   };
   const tall = expandedHeight(typeof window === 'undefined' ? 800 : window.innerHeight, expanded.size);
+  // Montage: recomputed when the window resizes (the navigator and header heights are read then).
+  const [fitted, setFitted] = useState(COLLAPSED_HEIGHT);
+  useEffect(() => {
+    if (!fit) return;
+    const measure = () => {
+      const header = Number.parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-height')) || 60;
+      const nav = document.querySelector('.navigator')?.getBoundingClientRect().height ?? 110;
+      const n = codes.filter((c) => CHANNEL_BY_CODE.has(c)).length;
+      setFitted(fittedHeight(window.innerHeight, header + nav + 16, n));
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [fit, codes.join(',')]);
   return (
-    <div className="chart-stack" data-testid="chart-stack">
+    <div className={`chart-stack${fit ? ' fit' : ''}`} data-testid="chart-stack">
       {codes.map((code) => {
         const def = CHANNEL_BY_CODE.get(code);
         if (!def) return null;
@@ -51,7 +76,7 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView 
             screen={screen}
             def={def}
             expanded={expanded.has(code)}
-            height={expanded.has(code) ? tall : COLLAPSED_HEIGHT}
+            height={expanded.has(code) ? tall : fit ? fitted : COLLAPSED_HEIGHT}
             thresholds={thresholds}
             onToggleExpand={toggle}
             onWindowView={onWindowView}
