@@ -118,7 +118,7 @@ function tracePixels(png: Buffer): number {
 
 /** Opens NCT1001 (the demo seed gives it several nights) and waits for its charts. */
 async function openPatient(): Promise<void> {
-  await page.goto('/app/patients');
+  await page.goto('/app/patients', { waitUntil: 'domcontentloaded' });
   await page.getByTestId('patient-link').filter({ hasText: 'NCT1001' }).click();
   await page.getByTestId('night-page').waitFor();
   await page.getByTestId('chart-stack').waitFor({ timeout: 60_000 });
