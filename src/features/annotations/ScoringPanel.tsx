@@ -27,7 +27,8 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
   const { t } = useTranslation();
   const [inWindow, setInWindow] = useState<Annotation[]>([]);
   useEffect(() => {
-    let key = '';
+    // null: nothing shown yet (an empty list is a real state to set after a delete).
+    let key: string | null = null;
     const update = (r: { t0: number; t1: number }) => {
       const next = overlapping(annotations, r.t0, r.t1);
       const nextKey = next.map((a) => `${a.annotation_map_id}:${a.version}`).join(',');

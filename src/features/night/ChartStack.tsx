@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { countRender } from '../../charts/gl/stats';
 import { useOccluder, usePlotWidth } from '../../charts/react/useChartBlock';
 import { TimeAxis } from '../../charts/react/TimeAxis';
@@ -51,22 +51,33 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView,
     setExpanded(next);
   };
   const tall = expandedHeight(typeof window === 'undefined' ? 800 : window.innerHeight, expanded.size);
-  // Montage: recomputed when the window resizes (the navigator and header heights are read then).
+  // Montage: measured from the page (header, navigator, toolbar, each block's own chrome),
+  // again after each change of height (converges in a pass) and on every window resize.
   const [fitted, setFitted] = useState(COLLAPSED_HEIGHT);
+  const stackRef = useRef<HTMLDivElement>(null);
+  const [resizes, setResizes] = useState(0);
   useEffect(() => {
     if (!fit) return;
-    const measure = () => {
-      const header = Number.parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-height')) || 60;
-      const nav = document.querySelector('.navigator')?.getBoundingClientRect().height ?? 110;
-      const n = codes.filter((c) => CHANNEL_BY_CODE.has(c)).length;
-      setFitted(fittedHeight(window.innerHeight, header + nav + 16, n));
-    };
-    measure();
-    window.addEventListener('resize', measure);
-    return () => window.removeEventListener('resize', measure);
-  }, [fit, codes.join(',')]);
+    const onResize = () => setResizes((n) => n + 1);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, [fit]);
+  useLayoutEffect(() => {
+    const stack = stackRef.current;
+    if (!fit || !stack) return;
+    const header = Number.parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-height')) || 60;
+    const nav = document.querySelector('.navigator')?.getBoundingClientRect();
+    const plots = [...stack.querySelectorAll<HTMLElement>('.chart-block .plot')];
+    if (!nav || plots.length === 0) return;
+    const box = stack.getBoundingClientRect();
+    // Everything in the stack that is not a plot (block headers, borders, gaps, the time axis).
+    const chrome = box.height - plots.reduce((sum, p) => sum + p.getBoundingClientRect().height, 0);
+    const between = Math.max(0, box.top - nav.bottom);
+    const next = fittedHeight(window.innerHeight, header + nav.height + between + 8, plots.length, chrome / plots.length, 0);
+    if (Math.abs(next - fitted) > 1) setFitted(next);
+  }, [fit, codes.join(','), fitted, resizes]);
   return (
-    <div className={`chart-stack${fit ? ' fit' : ''}`} data-testid="chart-stack">
+    <div ref={stackRef} className={`chart-stack${fit ? ' fit' : ''}`} data-testid="chart-stack">
       {codes.map((code) => {
         const def = CHANNEL_BY_CODE.get(code);
         if (!def) return null;
