@@ -24,7 +24,7 @@ export function expandedHeight(windowHeight: number, expandedCount: number): num
  * block's own header, split evenly; never under 28 px.
  */
 export function fittedHeight(viewport: number, above: number, count: number, chrome = 44, axis = 34): number {
-  return Math.max(28, Math.floor((viewport - above - axis - count * chrome) / Math.max(1, count)));
+  return Math.max(20, Math.floor((viewport - above - axis - count * chrome) / Math.max(1, count)));
 }
 
 /** The stacked chart blocks, reorderable by their drag handles. */
