@@ -27,8 +27,11 @@ export type ViewAction =
   | { type: 'epoch'; direction: 1 | -1 }
   /** Starts the window at `t0` (a held arrow key scrubbing); `snap` puts it on the epoch grid. */
   | { type: 'scrub'; t0: number; snap?: boolean }
-  /** Centres the window on `at`, keeping its width (overview click); not an undo step. */
-  | { type: 'moveTo'; at: number }
+  /**
+   * Centres the window on `at`, keeping its width (overview click); not an undo step.
+   * `snap`: in the 30-s preset, show the epoch that holds `at` instead (scoring).
+   */
+  | { type: 'moveTo'; at: number; snap?: boolean }
   | { type: 'preset'; preset: PresetId }
   | { type: 'zoom'; range: TimeRange }
   | { type: 'drag'; from: number; to: number }
@@ -77,7 +80,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
     case 'moveTo': {
       const half = (state.range.t1 - state.range.t0) / 2;
       // Scoring (30 s): the epoch that holds the point, on the grid.
-      const at = state.preset === '30s' ? domain.t0 + Math.floor((action.at - domain.t0) / EPOCH_MS) * EPOCH_MS + half : action.at;
+      const at = action.snap && state.preset === '30s' ? domain.t0 + Math.floor((action.at - domain.t0) / EPOCH_MS) * EPOCH_MS + half : action.at;
       const range = clampRange({ t0: at - half, t1: at + half }, domain);
       return sameRange(range, state.range) ? state : { ...state, range };
     }

@@ -30,7 +30,9 @@ describe('scoring epochs', () => {
     const stepped = run(s, { type: 'epoch', direction: 1 }, { type: 'epoch', direction: 1 });
     expect(stepped.range.t0).toBe(domain.t0 + 150_000);
     expect(stepped.past.length).toBe(past);
-    expect(run(s, { type: 'moveTo', at: domain.t0 + 3_600_000 + 17_000 }).range.t0).toBe(domain.t0 + 3_600_000);
+    expect(run(s, { type: 'moveTo', at: domain.t0 + 3_600_000 + 17_000, snap: true }).range.t0).toBe(domain.t0 + 3_600_000);
+    // An annotation jump centres its start, off the grid.
+    expect(run(s, { type: 'moveTo', at: domain.t0 + 3_600_000 + 17_000 }).range.t0).toBe(domain.t0 + 3_600_000 + 2_000);
     expect(run(s, { type: 'scrub', t0: domain.t0 + 100_000, snap: true }).range.t0).toBe(domain.t0 + 90_000);
   });
 });

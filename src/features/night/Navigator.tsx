@@ -120,7 +120,7 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
               const r = e.currentTarget.getBoundingClientRect();
               const d = screen.view.store.state.domain;
               const at = d.t0 + ((e.clientX - r.left) / r.width) * span(d);
-              dispatch({ type: 'moveTo', at });
+              dispatch({ type: 'moveTo', at, snap: true });
             }}
           >
             <div ref={boxRef} className="overview-window" data-testid="overview-window" />
