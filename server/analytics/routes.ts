@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sleepFigures } from './sleepFigures';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
@@ -74,9 +75,9 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
       monitoring_time: a.kpis.monitoringH ?? null,
       good_signal_duration: a.kpis.gsdH,
       total_breathing_time: a.kpis.tbrH,
-      total_sleep_time: a.kpis.tstH,
+      total_sleep_time: sleepFigures(a).totalSleepH,
       total_bed_time: a.kpis.tbtH,
-      sleep_efficiency: s.sleepEfficiency,
+      sleep_efficiency: sleepFigures(a).efficiency,
       sol: s.solS === null ? null : Math.round(s.solS / 60),
       waso: Math.round(s.wasoS / 60),
       bed_in_time: hhmm(s.bedInMs, zone),

@@ -9,6 +9,7 @@ import { secondsOrMs } from '../recordings/night-key';
 import { nightChannelStats } from '../services/engine';
 import { analysisOf } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
+import { sleepFigures } from '../analytics/sleepFigures';
 import type { NightAnalysis } from '../../engine/detect';
 
 const MAX_DAYS = 400;
@@ -23,7 +24,7 @@ const NIGHT_INDICES: Record<string, (a: NightAnalysis) => number | null> = {
   RII: (a) => a.kpis.rii,
   AHI: (a) => a.kpis.ahi,
   ODI: (a) => a.kpis.odi,
-  SE: (a) => (a.sleep.tbtH > 0 ? a.sleep.sleepEfficiency : null),
+  SE: (a) => sleepFigures(a).efficiency,
   SQ: (a) => (a.kpis.tbtH > 0 ? (100 * a.kpis.gsdH) / a.kpis.tbtH : null),
 };
 

@@ -111,6 +111,7 @@ export class ViewFeeder {
   update(range: TimeRange): void {
     this.range = range;
     this.renderer.range = range;
+    this.autoscale();
     this.renderer.requestFrame();
     if (!this.covers(range) || this.nearEdge(range)) this.schedule();
   }
@@ -196,7 +197,42 @@ export class ViewFeeder {
     }
     for (const [key, view] of byRef) this.latest.set(key, view);
     this.fetched = { t0: target.t0, t1: target.t1, pxMs: target.pxMs };
+    this.autoscale();
     for (const l of this.listeners) l();
+  }
+
+  /**
+   * Value targets of auto-scaled blocks: the engine's min and max of every column of the
+   * visible window (one column of slack each side, so an edge sample is never clipped),
+   * padded by 6 %. O(visible columns) per block; no engine call.
+   */
+  autoscale(): void {
+    const bounds = new Map<ChartBlock, [number, number]>();
+    const { t0, t1 } = this.range;
+    for (const s of this.series) {
+      if (!s.block.yAuto || s.style === 'runs') continue;
+      const view = this.latest.get(refKey(s.ref));
+      if (!view) continue;
+      const b = bounds.get(s.block) ?? [Infinity, -Infinity];
+      const from = Math.max(0, Math.floor((t0 - view.origin) / view.pxMs) - 1);
+      const to = Math.min(view.pixels - 1, Math.ceil((t1 - view.origin) / view.pxMs) + 1);
+      for (let i = from; i <= to; i++) {
+        const lo = view.min[i]!;
+        const hi = view.max[i]!;
+        if (lo === lo && lo < b[0]) b[0] = lo;
+        if (hi === hi && hi > b[1]) b[1] = hi;
+      }
+      bounds.set(s.block, b);
+    }
+    for (const [block, [lo, hi]] of bounds) {
+      if (!(lo <= hi)) continue;
+      const pad = hi - lo < 1e-9 ? Math.max(1, Math.abs(hi) * 0.05) : (hi - lo) * 0.06;
+      const target: [number, number] = [lo - pad, hi + pad];
+      const old = block.yTarget;
+      if (old && old[0] === target[0] && old[1] === target[1]) continue;
+      block.yTarget = target;
+      this.renderer.requestFrame();
+    }
   }
 
   /** The latest view of a channel (tooltips). */

@@ -129,6 +129,17 @@ export class ChartScreen {
     this.annotationKeys.set(block, new Set(byColor.keys()));
   }
 
+  /**
+   * Value axis of a block: `auto` follows the visible window (eased, never clipping),
+   * otherwise the block keeps the yMin/yMax its owner set.
+   */
+  setAutoY(block: ChartBlock, auto: boolean): void {
+    if (block.yAuto !== auto) block.yTarget = null;
+    block.yAuto = auto;
+    if (auto) this.feeder.autoscale();
+    this.renderer.requestFrame();
+  }
+
   /** Forgets a block (its component unmounted). */
   dropBlock(block: ChartBlock): void {
     this.entries.delete(block);

@@ -4,6 +4,7 @@ import {
   clampRange, doubleClickRange, dragRange, pageRange, presetRange, sameRange, type TimeRange,
 } from '../charts/core/range';
 import { PRESETS, type PresetChoice, type PresetId } from '../charts/core/time';
+import { EPOCH_MS, epochStep, snapStart } from '../charts/core/epochs';
 
 /** Undo entries kept; older ones fall off. */
 export const UNDO_LIMIT = 100;
@@ -22,8 +23,15 @@ export interface ViewState {
 export type ViewAction =
   | { type: 'init'; domain: TimeRange; preset?: PresetId }
   | { type: 'page'; direction: 1 | -1 }
-  /** Centres the window on `at`, keeping its width (overview click); not an undo step. */
-  | { type: 'moveTo'; at: number }
+  /** One whole window later or earlier, on the 30-s epoch grid (scoring); not an undo step. */
+  | { type: 'epoch'; direction: 1 | -1 }
+  /** Starts the window at `t0` (a held arrow key scrubbing); `snap` puts it on the epoch grid. */
+  | { type: 'scrub'; t0: number; snap?: boolean }
+  /**
+   * Centres the window on `at`, keeping its width (overview click); not an undo step.
+   * `snap`: in the 30-s preset, show the epoch that holds `at` instead (scoring).
+   */
+  | { type: 'moveTo'; at: number; snap?: boolean }
   | { type: 'preset'; preset: PresetId }
   | { type: 'zoom'; range: TimeRange }
   | { type: 'drag'; from: number; to: number }
@@ -59,14 +67,28 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       const range = pageRange(state.range, domain, action.direction);
       return sameRange(range, state.range) ? state : { ...state, range };
     }
+    case 'epoch': {
+      const range = epochStep(state.range, domain, action.direction);
+      return sameRange(range, state.range) ? state : { ...state, range };
+    }
+    case 'scrub': {
+      const width = state.range.t1 - state.range.t0;
+      const moved = { t0: action.t0, t1: action.t0 + width };
+      const range = clampRange(action.snap ? snapStart(moved, domain) : moved, domain);
+      return sameRange(range, state.range) ? state : { ...state, range };
+    }
     case 'moveTo': {
       const half = (state.range.t1 - state.range.t0) / 2;
-      const range = clampRange({ t0: action.at - half, t1: action.at + half }, domain);
+      // Scoring (30 s): the epoch that holds the point, on the grid.
+      const at = action.snap && state.preset === '30s' ? domain.t0 + Math.floor((action.at - domain.t0) / EPOCH_MS) * EPOCH_MS + half : action.at;
+      const range = clampRange({ t0: at - half, t1: at + half }, domain);
       return sameRange(range, state.range) ? state : { ...state, range };
     }
     case 'preset': {
       const width = PRESETS.find((p) => p.id === action.preset)?.ms ?? null;
-      return push(state, presetRange(state.range, domain, width), action.preset);
+      const range = presetRange(state.range, domain, width);
+      // The 30-s preset is the scoring epoch: it starts on the epoch grid.
+      return push(state, action.preset === '30s' ? clampRange(snapStart(range, domain), domain) : range, action.preset);
     }
     case 'zoom':
       return push(state, clampRange(action.range, domain), 'custom');

@@ -20,7 +20,8 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-export async function startAppServer(env: Record<string, string> = {}): Promise<AppServer> {
+/** `startMs`: how long the server may take to come up (seeding simulated nights on a busy machine takes a while). */
+export async function startAppServer(env: Record<string, string> = {}, startMs = 60_000): Promise<AppServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.resolve('dist'), DATABASE_URL: '', SMTP_URL: '', SEED_NIGHTS: '0', ...env },
@@ -28,7 +29,7 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), startMs);
     child.stdout!.on('data', (c: Buffer) => {
       output += c.toString();
       const m = /running at (http:\/\/localhost:\d+)/.exec(output);

@@ -131,7 +131,7 @@ describe('single-night review', () => {
     expect(await page.getByTestId('channel-NC_PSG').innerText()).toContain('PSG');
   });
 
-  it('pages 30-second windows with the arrow keys: no React render, at most one draw per frame, new pixels each page', async () => {
+  it('steps 30-second epochs with the arrow keys (Shift: 20 %): no React render, at most one draw per frame, new pixels each page', async () => {
     await page.getByTestId('range-preset').selectOption('30s');
     await settled();
     expect(await spanMs()).toBe(30_000);
@@ -156,12 +156,14 @@ describe('single-night review', () => {
     await settled();
     const second = await plotPixels(code);
     expect(second).not.toBe(first);
-    for (let i = 1; i < 20; i++) await page.keyboard.press('ArrowRight');
-    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+    // A plain arrow steps one whole epoch (issue 14); Shift + arrow pages 20 % without the debounce.
+    expect(await startMs()).toBe(t0 + 30_000);
+    for (let i = 1; i < 20; i++) await page.keyboard.press('Shift+ArrowRight');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowLeft');
     await settled();
     const after = await stats();
     const ticksAfter = await ticks();
-    expect(await startMs()).toBe(t0 + 15 * 6_000);
+    expect(await startMs()).toBe(t0 + 30_000 + 14 * 6_000);
     expect(await spanMs()).toBe(30_000);
     expect(await plotPixels(code)).not.toBe(second);
     // 26 page steps: frames were drawn, never two in one animation frame, no component rendered.
@@ -170,7 +172,7 @@ describe('single-night review', () => {
     expect(renders(after)).toBe(renders(before));
     // The → button pages like the key.
     await page.getByTestId('page-right').click();
-    await expect.poll(startMs).toBe(t0 + 16 * 6_000);
+    await expect.poll(startMs).toBe(t0 + 30_000 + 15 * 6_000);
   });
 
   it('double-click zooms to 3 minutes then 30 seconds; undo and redo walk back and forth', async () => {

@@ -31,6 +31,14 @@ export class ChartBlock {
   fixedRange: TimeRange | null = null;
   yMin = 0;
   yMax = 1;
+  /** Follow the visible data: the feeder sets `yTarget`, the renderer eases toward it. */
+  yAuto = false;
+  /** The value range the visible samples need (already padded); null: none known yet. */
+  yTarget: readonly [number, number] | null = null;
+  /** Hears the value range drawn, once per frame it changes (axis labels, outside React). */
+  onY: ((lo: number, hi: number) => void) | null = null;
+  /** The last range handed to `onY`. */
+  yShown: readonly [number, number] | null = null;
   /** Layers in drawing order (bands and artefacts first, then series). */
   readonly layers = new Map<string, Layer>();
   constructor(readonly id: string) {}

@@ -8,6 +8,7 @@ import type REGL from 'regl';
 import type { TimeRange } from '../core/range';
 import { ChartBlock, type Layer, type Rgba } from './block';
 import { stats } from './stats';
+import { LayoutWatch } from './layoutWatch';
 
 interface DrawProps {
   buffer: REGL.Buffer;
@@ -56,6 +57,24 @@ uniform vec4 color;
 // Premultiplied alpha, as the page compositor expects: translucent bands stay light.
 void main() { gl_FragColor = vec4(color.rgb * color.a, color.a); }`;
 
+/** Share of the remaining distance an auto-scaled axis closes per frame when it narrows. */
+const Y_EASE = 0.35;
+
+/**
+ * One easing step of an auto-scaled block's value range. A side that must widen jumps at
+ * once (a visible sample is never clipped); a side that may narrow glides. Returns
+ * whether the range is still moving.
+ */
+export function easeY(block: ChartBlock): boolean {
+  if (!block.yAuto || !block.yTarget) return false;
+  const [lo, hi] = block.yTarget;
+  const span = Math.max(1e-12, hi - lo);
+  const close = (a: number, b: number) => Math.abs(a - b) <= span * 0.002;
+  block.yMin = lo < block.yMin || close(block.yMin, lo) ? lo : block.yMin + (lo - block.yMin) * Y_EASE;
+  block.yMax = hi > block.yMax || close(block.yMax, hi) ? hi : block.yMax + (hi - block.yMax) * Y_EASE;
+  return block.yMin !== lo || block.yMax !== hi;
+}
+
 /** Draws every registered block into one canvas. */
 export class ChartRenderer {
   readonly regl: REGL.Regl;
@@ -89,9 +108,19 @@ export class ChartRenderer {
         blend: { enable: true, func: { srcRGB: 'one', srcAlpha: 'one', dstRGB: 'one minus src alpha', dstAlpha: 'one minus src alpha' } },
       });
     this.draws = { line: make('lines'), step: make('lines'), points: make('points'), fill: make('triangles') };
-    window.addEventListener('scroll', this.requestFrame, { passive: true });
-    window.addEventListener('resize', this.requestFrame);
+    // Any layout change (panel opened, block resized, inner scroll) asks for a frame; the
+    // frame reads every box again, so a trace never stays where its block used to be.
+    this.layout = new LayoutWatch(this.requestFrame);
   }
+
+  private readonly layout: LayoutWatch;
+
+  /**
+   * DOM boxes drawn over the charts (a sticky navigator or time axis). A block outside one
+   * is clipped to the part of its box the occluder does not cover, so a trace scrolled
+   * under a sticky strip never draws over it.
+   */
+  readonly occluders = new Set<HTMLElement>();
 
   /** Registers a block; returns it for the caller to fill. */
   addBlock(id: string): ChartBlock {
@@ -106,6 +135,7 @@ export class ChartRenderer {
     if (this.destroyed) return;
     for (const layer of block.layers.values()) layer.buffer.destroy();
     block.layers.clear();
+    if (block.el) this.layout.unwatch(block.el);
     this.blocks.delete(block);
     this.requestFrame();
   }
@@ -150,6 +180,9 @@ export class ChartRenderer {
     if (this.destroyed) return;
     const s = stats();
     const start = performance.now();
+    // Auto-scaled blocks ease toward their target; another frame while any is moving.
+    let moving = false;
+    for (const block of this.blocks) moving = easeY(block) || moving;
     const drawn = this.draw();
     if (this.options.finish) this.regl._gl.finish();
     const end = performance.now();
@@ -157,6 +190,14 @@ export class ChartRenderer {
     const complete = this.options.isComplete?.() ?? true;
     s.lastFrameComplete = complete;
     this.options.onFrame?.({ start, end, blocks: drawn, complete });
+    for (const block of this.blocks) {
+      const shown = block.yShown;
+      if (block.onY && (!shown || shown[0] !== block.yMin || shown[1] !== block.yMax)) {
+        block.yShown = [block.yMin, block.yMax];
+        block.onY(block.yMin, block.yMax);
+      }
+    }
+    if (moving) this.requestFrame();
   };
 
   /** Draws every block that intersects the canvas; returns how many. */
@@ -174,8 +215,11 @@ export class ChartRenderer {
     this.regl.clear({ color: [0, 0, 0, 0] });
     const s = stats();
     let drawn = 0;
+    const occluded: [HTMLElement, DOMRect][] = [];
+    for (const el of this.occluders) if (el.isConnected) occluded.push([el, el.getBoundingClientRect()]);
     for (const block of this.blocks) {
       if (!block.el || !block.el.isConnected) continue;
+      this.layout.watch(block.el);
       const r = block.el.getBoundingClientRect();
       if (r.width < 1 || r.height < 1) continue;
       // Block box in canvas pixels, GL origin at the bottom left.
@@ -184,9 +228,15 @@ export class ChartRenderer {
       const vw = r.width * dpr;
       const vh = r.height * dpr;
       const sx0 = Math.max(0, Math.floor(vx));
-      const sy0 = Math.max(0, Math.floor(vy));
+      let sy0 = Math.max(0, Math.floor(vy));
       const sx1 = Math.min(width, Math.ceil(vx + vw));
-      const sy1 = Math.min(height, Math.ceil(vy + vh));
+      let sy1 = Math.min(height, Math.ceil(vy + vh));
+      for (const [el, o] of occluded) {
+        if (el.contains(block.el) || o.bottom <= r.top || o.top >= r.bottom || o.right <= r.left || o.left >= r.right) continue;
+        // An occluder over the upper half clips the top; over the lower half, the bottom.
+        if (o.top + o.bottom < r.top + r.bottom) sy1 = Math.min(sy1, Math.floor((box.bottom - o.bottom) * dpr));
+        else sy0 = Math.max(sy0, Math.ceil((box.bottom - o.top) * dpr));
+      }
       if (sx1 <= sx0 || sy1 <= sy0) continue;
       const viewport = { x: vx, y: vy, width: vw, height: vh };
       const scissor = { x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0 };
@@ -221,8 +271,7 @@ export class ChartRenderer {
   destroy(): void {
     this.destroyed = true;
     if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
-    window.removeEventListener('scroll', this.requestFrame);
-    window.removeEventListener('resize', this.requestFrame);
+    this.layout.destroy();
     this.blocks.clear();
     this.regl.destroy();
   }

@@ -32,3 +32,18 @@ export function usePlotWidth(screen: ChartScreen) {
   }, [screen]);
   return ref;
 }
+
+/** Marks the element the returned ref lands on as drawn over the charts (sticky strips). */
+export function useOccluder<T extends HTMLElement>(screen: ChartScreen) {
+  const ref = useRef<T>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    screen.renderer.occluders.add(el);
+    screen.renderer.requestFrame();
+    return () => {
+      screen.renderer.occluders.delete(el);
+    };
+  }, [screen]);
+  return ref;
+}

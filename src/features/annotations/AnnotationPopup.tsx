@@ -90,7 +90,7 @@ export function AnnotationPopup(p: Props) {
     <dialog ref={dialog} className="annotation-popup" aria-label={title} onClose={p.onClose} data-testid="annotation-popup" data-mode={p.mode}>
       <header className="popup-head">
         <h3>{title}</h3>
-        <span className="muted">{zoneLabel(startMs, zone)}</span>
+        <span className="muted" data-testid="annotation-zone">{zone} ({zoneLabel(startMs, zone)})</span>
       </header>
       <div className="popup-grid">
         <label>{t('annotations.popup.start')}</label>
@@ -102,7 +102,7 @@ export function AnnotationPopup(p: Props) {
           {p.channels.map((c) => (
             <label key={c} className="check">
               <input type="checkbox" disabled={viewing} checked={kpis.includes(c)} onChange={(e) => setKpis(e.target.checked ? [...kpis, c] : kpis.filter((k) => k !== c))} data-testid={`annotation-kpi-${c}`} />
-              {c}
+              {t(`night.channels.${c}` as 'night.channels.BR', { defaultValue: c })}
             </label>
           ))}
         </div>

@@ -93,7 +93,10 @@ export function AnnotationSidebar(p: Props) {
               <button type="button" className="annotation-open" onClick={() => p.onView(a)}>
                 <span className="swatch" style={{ background: a.color_code }} aria-hidden="true" />
                 <span className="annotation-label" title={byId.get(a.label)?.label}>{truncate(byId.get(a.label)?.label ?? String(a.label))}</span>
-                <span className="muted">{time(a.start_ms)} · {a.kpi}</span>
+                <span className="muted">
+                  {time(a.start_ms)} · <span data-testid="annotation-row-duration">{a.duration}</span> · {a.kpiList.map((c) => t(`night.channels.${c}` as 'night.channels.BR', { defaultValue: c })).join(', ')}
+                </span>
+                {a.comment && <span className="annotation-comment muted" data-testid="annotation-row-comment">{a.comment}</span>}
               </button>
               {!p.readOnly && (
                 <button type="button" className="icon-button" aria-label={t('annotations.popup.toEdit')} onClick={() => p.onEdit(a)} data-testid="annotation-row-edit">✎</button>

@@ -11,6 +11,12 @@ import { onAnnotationRequest } from './intents';
 import { displayable, isReadOnly, isVisible, type Annotation, type Visibility } from './model';
 import { useAnnotationMutations, useAnnotations, useCategories } from './queries';
 import { useAnnotationKeys } from './useAnnotationKeys';
+import { EditHistory } from './editHistory';
+import { ScoringPanel } from './ScoringPanel';
+import { annotationChannels, loadBindings, saveBindings, scoredWindow, scoringDraft, type Bindings } from './scoringKeys';
+import { useScoringKeys } from './useScoringKeys';
+import { useTranslation } from 'react-i18next';
+import { chartFocus } from '../night/focus';
 
 export interface AnnotatedNight extends NightRef {
   startMs: number;
@@ -25,12 +31,15 @@ interface Props {
   view: ViewController;
   /** Hands the visible annotations to the renderer, to draw as bands on their channels. */
   onVisible?(annotations: Annotation[]): void;
+  /** Codes of the charts shown, in order: what a scoring key marks when no chart is in focus. */
+  shownCharts?: readonly string[];
 }
 
 type Popup = { mode: PopupMode; annotation?: Annotation; prefill?: { startMs: number; durationS?: number; kpis?: string[]; label?: number } } | null;
 
 /** The annotation sidebar, popup and keys of the single-night view (issue 6). */
-export function NightAnnotations({ night, channels, view, onVisible }: Props) {
+export function NightAnnotations({ night, channels, view, onVisible, shownCharts = [] }: Props) {
+  const { t } = useTranslation();
   const user = useSnapshot(session).user_details;
   const readOnly = user?.is_admin === true;
   const canGenerate = user?.membership_type !== 'paid';
@@ -41,6 +50,57 @@ export function NightAnnotations({ night, channels, view, onVisible }: Props) {
   const [popup, setPopup] = useState<Popup>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const last = useRef<{ label: number; color: string; kpis: string[] } | null>(null);
+  // Undo/redo of this night's edits; a new night starts a new history.
+  const history = useMemo(() => new EditHistory(), [night.patientId, night.night]);
+  const [bindings, setBindings] = useState<Bindings | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  useEffect(() => {
+    if (categories.data) setBindings(loadBindings(night.patientId, categories.data));
+  }, [categories.data, night.patientId]);
+  const shownRef = useRef(shownCharts);
+  shownRef.current = shownCharts;
+
+  /** Saves a new annotation as an undoable edit (the undo deletes exactly what was created). */
+  const addUndoable = async (draft: AnnotationDraft, label: string) => {
+    let ids = (await m.add.mutateAsync(draft)).map((a) => a.annotation_map_id);
+    history.push({
+      label,
+      undo: async () => {
+        await m.remove.mutateAsync(ids);
+      },
+      redo: async () => {
+        ids = (await m.add.mutateAsync(draft)).map((a) => a.annotation_map_id);
+      },
+    });
+  };
+
+  useScoringKeys({
+    enabled: !readOnly && !popup,
+    score: (digit) => {
+      const id = bindings?.[digit];
+      const category = categories.data?.find((c) => c.label_id === id);
+      if (!category) return false;
+      const focused = chartFocus.codes.length > 0 ? chartFocus.codes : shownRef.current;
+      const kpis = annotationChannels(focused, channels);
+      if (kpis.length === 0) return false;
+      const w = scoredWindow(view.store.state.range, night.startMs);
+      const draft = scoringDraft(category, w, kpis);
+      last.current = { label: category.label_id, color: category.color_code, kpis };
+      void addUndoable(draft, category.label).catch((err: Error) => setStatus(err instanceof ApiError ? err.message : String(err)));
+      return true;
+    },
+    undo: () => {
+      if (!history.canUndo) return false;
+      void history.undo().then((c) => c && setStatus(t('night.scoring.undone', { what: c.label })), (err: Error) => setStatus(err.message));
+      return true;
+    },
+    redo: () => {
+      if (!history.canRedo) return false;
+      void history.redo().then((c) => c && setStatus(t('night.scoring.redone', { what: c.label })), (err: Error) => setStatus(err.message));
+      return true;
+    },
+    view,
+  });
 
   const known = useMemo(() => new Set([...channels, 'AP_timing', 'DSAT', 'AHI', 'SQB', 'ODI']), [channels]);
   const shown = useMemo(() => (list.data ?? []).filter((a) => displayable(a, known)), [list.data, known]);
@@ -58,7 +118,7 @@ export function NightAnnotations({ night, channels, view, onVisible }: Props) {
 
   const save = async (draft: AnnotationDraft) => {
     if (popup?.annotation) await m.update.mutateAsync({ a: popup.annotation, changes: draft });
-    else await m.add.mutateAsync(draft);
+    else await addUndoable(draft, categories.data?.find((c) => c.label_id === draft.label)?.label ?? String(draft.label));
     last.current = { label: draft.label, color: draft.color_code, kpis: draft.kpi };
   };
 
@@ -70,7 +130,8 @@ export function NightAnnotations({ night, channels, view, onVisible }: Props) {
     mark: (startMs, endMs) => {
       const l = last.current;
       if (!l) return false;
-      m.add.mutate({ kpi: l.kpis, start_time: Math.round(startMs), duration: String(Math.round((endMs - startMs) / 1000)), label: l.label, color_code: l.color, comment: '' });
+      const draft = { kpi: l.kpis, start_time: Math.round(startMs), duration: String(Math.round((endMs - startMs) / 1000)), label: l.label, color_code: l.color, comment: '' };
+      void addUndoable(draft, categories.data?.find((c) => c.label_id === l.label)?.label ?? String(l.label)).catch((err: Error) => setStatus(err.message));
       return true;
     },
     open: (startMs, endMs) => setPopup({ mode: 'add', prefill: { startMs, durationS: Math.round((endMs - startMs) / 1000) } }),
@@ -85,7 +146,23 @@ export function NightAnnotations({ night, channels, view, onVisible }: Props) {
   };
 
   return (
-    <>
+    <div className="annotation-column">
+      {!readOnly && bindings && (
+        <ScoringPanel
+          view={view}
+          annotations={shown}
+          categories={categories.data ?? []}
+          bindings={bindings}
+          timezone={night.timezone}
+          status={status}
+          onBind={(key, id) => {
+            const next = { ...bindings, [key]: id ?? undefined };
+            if (id === null) delete next[key];
+            setBindings(next);
+            saveBindings(night.patientId, next);
+          }}
+        />
+      )}
       <AnnotationSidebar
         annotations={shown}
         categories={categories.data ?? []}
@@ -128,6 +205,6 @@ export function NightAnnotations({ night, channels, view, onVisible }: Props) {
           }}
         />
       )}
-    </>
+    </div>
   );
 }

@@ -12,7 +12,12 @@ import { usePlotPointer, type PointerOptions } from './usePlotPointer';
 import { requestAnnotation } from '../annotations/intents';
 import { useStatsReadout, type StatsFormatter } from './useStatsReadout';
 import { bandsOf } from './vitals';
-import { autoDomain, CODED_LABELS, valueLabels } from './yAxis';
+import { readItem, writeItem } from '../../state/storage';
+import { chartFocus, toggleFocus } from './focus';
+import { autoDomain, CODED_LABELS, paintValueLabels, PHYSIOLOGICAL_RANGES } from './yAxis';
+
+/** Where a channel's value-axis choice (auto or fixed) is remembered. */
+const yModeKey = (code: string) => `nocturne.yMode.${code}`;
 
 /** Tooltip units the spec names (spec 2 §9); other channels use the recording's unit. */
 const TOOLTIP_UNITS: Record<string, string> = { bp: 'night.units.bp', blood_sugar: 'night.units.bloodSugar', body_temp: 'night.units.bodyTemp' };
@@ -48,6 +53,15 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   const [zoomMode, setZoomMode] = useState<'x' | 'xy'>('x');
   const [yZoom, setYZoom] = useState<[number, number] | null>(null);
   const code = def.code;
+  // Coded axes (stages, sleep/awake, bed) keep their labels; every other axis follows the
+  // visible data unless the user fixed it for this channel.
+  const [yMode, setYModeState] = useState<'auto' | 'fixed'>(() => (def.axis ? 'fixed' : readItem('localStorage', yModeKey(def.code)) === 'fixed' ? 'fixed' : 'auto'));
+  const setYMode = (mode: 'auto' | 'fixed') => {
+    setYModeState(mode);
+    writeItem('localStorage', yModeKey(code), mode);
+  };
+  const yAxisRef = useRef<HTMLDivElement>(null);
+  const focused = useSnapshot(chartFocus).codes.includes(def.code);
   // Reset zoom also resets the value axis of an XY zoom (only this counter is read: no render per page step).
   const { resets } = useSnapshot(screen.view.store);
   useLayoutEffect(() => setYZoom(null), [resets]);
@@ -62,23 +76,43 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   const yDomain = useMemo((): [number, number] => {
     if (yZoom) return yZoom;
     if (def.yDomain) return [def.yDomain[0], def.yDomain[1]];
+    const physiological = PHYSIOLOGICAL_RANGES[code];
+    if (physiological && yMode === 'fixed') return [physiological[0], physiological[1]];
     const lo = Math.min(...present.map((c) => infos[c]!.min));
     const hi = Math.max(...present.map((c) => infos[c]!.max));
     return autoDomain(lo, hi);
-  }, [yZoom, def, present.join(','), infos]);
+  }, [yZoom, def, present.join(','), infos, yMode]);
+  const autoY = !yZoom && !def.axis && yMode === 'auto';
   const artefacts = infos[ARTEFACT_CODE] ? { night: nightRef, code: ARTEFACT_CODE } : null;
 
   useLayoutEffect(() => {
     if (!block) return;
-    block.yMin = yDomain[0];
-    block.yMax = yDomain[1];
+    // An auto axis starts from the night's range and eases to the window's.
+    if (!autoY || !block.yAuto) {
+      block.yMin = yDomain[0];
+      block.yMax = yDomain[1];
+    }
     screen.setBlock(block, series, { artefacts });
+    screen.setAutoY(block, autoY);
     if (def.bands) {
       const bands = bandsOf(def.bands, vitals);
       screen.setBands(block, bands.moderate, bands.severe);
     }
     screen.renderer.requestFrame();
-  }, [screen, block, series, yDomain, artefacts?.code, def.bands, vitals]);
+  }, [screen, block, series, yDomain, artefacts?.code, def.bands, vitals, autoY]);
+
+  // Value labels follow the drawn range frame by frame (coded axes keep their fixed labels).
+  useLayoutEffect(() => {
+    if (!block || def.axis) return;
+    const el = yAxisRef.current!;
+    block.onY = (lo, hi) => paintValueLabels(el, lo, hi);
+    block.yShown = null;
+    paintValueLabels(el, block.yMin, block.yMax);
+    screen.renderer.requestFrame();
+    return () => {
+      block.onY = null;
+    };
+  }, [screen, block, def.axis]);
 
   useLayoutEffect(() => {
     screen.renderer.requestFrame();
@@ -114,21 +148,20 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
 
   // Ctrl + drag annotates this chart's channel (IQ stands for I and Q).
   const onAnnotate = useCallback((from: number, to: number) => requestAnnotation({ startMs: from, endMs: to, channel: code }), [code]);
-  const pointer = useRef<PointerOptions>({ zoomMode, yDomain, onYZoom: setYZoom, tooltip, onAnnotate });
-  pointer.current = { zoomMode, yDomain, onYZoom: setYZoom, tooltip, onAnnotate };
+  const drawnY = useCallback((): readonly [number, number] => (block ? [block.yMin, block.yMax] : yDomain), [block, yDomain]);
+  const pointer = useRef<PointerOptions>({ zoomMode, yDomain: drawnY, onYZoom: setYZoom, tooltip, onAnnotate });
+  pointer.current = { zoomMode, yDomain: drawnY, onYZoom: setYZoom, tooltip, onAnnotate };
   usePlotPointer(screen, plotRef, selectionRef, tipRef, pointer);
 
   const format: StatsFormatter = useCallback((v) => t('night.stats.line', v), [t]);
   useStatsReadout(screen, api, series[0]?.ref ?? null, statsRef, format);
 
   const title = t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
-  const labels = coded
-    ? coded.map(([v, key]) => ({ v, text: t(key as 'night.axis.deep') }))
-    : valueLabels(yDomain[0], yDomain[1]).map((v) => ({ v, text: String(v) }));
+  const labels = coded ? coded.map(([v, key]) => ({ v, text: t(key as 'night.axis.deep') })) : [];
 
   return (
     <section
-      className={`chart-block${expanded ? ' expanded' : ''}`}
+      className={`chart-block${expanded ? ' expanded' : ''}${focused ? ' in-focus' : ''}`}
       data-testid={`chart-block-${code}`}
       data-code={code}
       onDragOver={dragProps?.onDragOver}
@@ -148,12 +181,29 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
             ⠿
           </span>
         )}
-        <h3 className="chart-title">{title}</h3>
+        <h3 className="chart-title">
+          {/* A click puts the chart in focus: the scoring keys mark its channels. */}
+          <button type="button" className={`chart-focus${focused ? ' focused' : ''}`} aria-pressed={focused} title={t('night.block.focus')} onClick={() => toggleFocus(code)} data-testid={`focus-${code}`}>
+            {title}
+          </button>
+        </h3>
         <span className="info-tip" tabIndex={0} title={t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
           i
         </span>
         <span ref={statsRef} className="chart-stats mono" data-testid={`stats-${code}`} />
         <span className="chart-block-tools">
+          {!def.axis && (
+            <button
+              type="button"
+              className="chip"
+              onClick={() => setYMode(yMode === 'auto' ? 'fixed' : 'auto')}
+              aria-pressed={yMode === 'auto'}
+              title={t('night.block.yModeHint')}
+              data-testid={`y-mode-${code}`}
+            >
+              {yMode === 'auto' ? t('night.block.yAuto') : t('night.block.yFixed')}
+            </button>
+          )}
           <button type="button" className="chip" onClick={() => { setZoomMode(zoomMode === 'x' ? 'xy' : 'x'); if (zoomMode === 'xy') setYZoom(null); }} aria-pressed={zoomMode === 'xy'} data-testid={`zoom-mode-${code}`}>
             {zoomMode === 'x' ? t('night.block.zoomX') : t('night.block.zoomXY')}
           </button>
@@ -175,7 +225,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
         </span>
       </header>
       <div className="chart-body" dir="ltr">
-        <div className="y-axis" aria-hidden="true">
+        <div ref={yAxisRef} className="y-axis" aria-hidden="true" data-testid={`y-axis-${code}`}>
           {labels.map(({ v, text }) => (
             <span key={`${v}-${text}`} style={{ insetBlockEnd: `${((v - yDomain[0]) / (yDomain[1] - yDomain[0])) * 100}%` }}>
               {text}

@@ -1,6 +1,6 @@
-import { useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { countRender } from '../../charts/gl/stats';
-import { usePlotWidth } from '../../charts/react/useChartBlock';
+import { useOccluder, usePlotWidth } from '../../charts/react/useChartBlock';
 import { TimeAxis } from '../../charts/react/TimeAxis';
 import type { ChartScreen } from '../../charts/screen';
 import { CHANNEL_BY_CODE } from './channels';
@@ -18,18 +18,30 @@ export function expandedHeight(windowHeight: number, expandedCount: number): num
   return Math.max(COLLAPSED_HEIGHT, Math.floor((windowHeight - 200) / Math.min(Math.max(expandedCount, 1), 4)));
 }
 
+/**
+ * Plot height when every chart must fit the screen (montage): what the viewport leaves
+ * below the app header and the sticky navigator and above the time axis, less each
+ * block's own header, split evenly; never under 28 px.
+ */
+export function fittedHeight(viewport: number, above: number, count: number, chrome = 44, axis = 34): number {
+  return Math.max(20, Math.floor((viewport - above - axis - count * chrome) / Math.max(1, count)));
+}
+
 /** The stacked chart blocks, reorderable by their drag handles. */
-export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView }: {
+export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView, fit = false }: {
   screen: ChartScreen;
   /** Visible channel codes, in order. */
   codes: readonly string[];
   thresholds: boolean;
   onReorder: (from: string, to: string) => void;
   onWindowView: (code: string) => void;
+  /** Montage: every chart fits the viewport. */
+  fit?: boolean;
 }) {
   countRender('ChartStack');
   const { night } = useNight();
   const widthRef = usePlotWidth(screen);
+  const axisRowRef = useOccluder<HTMLDivElement>(screen);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const dragging = useRef<string | null>(null);
   const toggle = (code: string) => {
@@ -39,8 +51,33 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView 
     setExpanded(next);
   };
   const tall = expandedHeight(typeof window === 'undefined' ? 800 : window.innerHeight, expanded.size);
+  // Montage: measured from the page (header, navigator, toolbar, each block's own chrome),
+  // again after each change of height (converges in a pass) and on every window resize.
+  const [fitted, setFitted] = useState(COLLAPSED_HEIGHT);
+  const stackRef = useRef<HTMLDivElement>(null);
+  const [resizes, setResizes] = useState(0);
+  useEffect(() => {
+    if (!fit) return;
+    const onResize = () => setResizes((n) => n + 1);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, [fit]);
+  useLayoutEffect(() => {
+    const stack = stackRef.current;
+    if (!fit || !stack) return;
+    const header = Number.parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-height')) || 60;
+    const nav = document.querySelector('.navigator')?.getBoundingClientRect();
+    const plots = [...stack.querySelectorAll<HTMLElement>('.chart-block .plot')];
+    if (!nav || plots.length === 0) return;
+    const box = stack.getBoundingClientRect();
+    // Everything in the stack that is not a plot (block headers, borders, gaps, the time axis).
+    const chrome = box.height - plots.reduce((sum, p) => sum + p.getBoundingClientRect().height, 0);
+    const between = Math.max(0, box.top - nav.bottom);
+    const next = fittedHeight(window.innerHeight, header + nav.height + between + 8, plots.length, chrome / plots.length, 0);
+    if (Math.abs(next - fitted) > 1) setFitted(next);
+  }, [fit, codes.join(','), fitted, resizes]);
   return (
-    <div className="chart-stack" data-testid="chart-stack">
+    <div ref={stackRef} className={`chart-stack${fit ? ' fit' : ''}`} data-testid="chart-stack">
       {codes.map((code) => {
         const def = CHANNEL_BY_CODE.get(code);
         if (!def) return null;
@@ -50,7 +87,7 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView 
             screen={screen}
             def={def}
             expanded={expanded.has(code)}
-            height={expanded.has(code) ? tall : COLLAPSED_HEIGHT}
+            height={expanded.has(code) ? tall : fit ? fitted : COLLAPSED_HEIGHT}
             thresholds={thresholds}
             onToggleExpand={toggle}
             onWindowView={onWindowView}
@@ -76,7 +113,7 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView 
           />
         );
       })}
-      <div className="chart-body x-axis-row" dir="ltr">
+      <div ref={axisRowRef} className="chart-body x-axis-row sticky-bottom" dir="ltr">
         <div className="y-axis" />
         <div ref={widthRef} className="plot-width-probe">
           <TimeAxis screen={screen} zone={night.timezone} testId="time-axis" />

@@ -7,7 +7,8 @@ import { PRESETS, type PresetId } from '../../charts/core/time';
 import { countRender } from '../../charts/gl/stats';
 import { TimeAxis } from '../../charts/react/TimeAxis';
 import { useArrowPaging } from '../../charts/react/useArrowPaging';
-import { useChartBlock } from '../../charts/react/useChartBlock';
+import { epochCount, epochNumber } from '../../charts/core/epochs';
+import { useChartBlock, useOccluder } from '../../charts/react/useChartBlock';
 import type { ChartScreen } from '../../charts/screen';
 import { CHANNEL_BY_CODE } from './channels';
 import { useNight } from './context';
@@ -24,19 +25,34 @@ export const NAVIGATOR_HEIGHT = 60;
  */
 export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overviewCode: string | null }) {
   countRender('Navigator');
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { night, nightRef, infos } = useNight();
   const { preset } = useSnapshot(screen.view.store);
   const { dispatch } = screen.view;
   const readoutRef = useRef<HTMLSpanElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
+  const epochRef = useRef<HTMLSpanElement>(null);
+  const stickyRef = useOccluder<HTMLElement>(screen);
   const { ref: overviewRef, block } = useChartBlock(screen, 'overview');
   const domain = screen.view.store.state.domain;
 
   useLayoutEffect(() => {
     const readout = readoutRef.current!;
     const box = boxRef.current!;
+    const epochEl = epochRef.current!;
+    const numbers = new Intl.NumberFormat(i18n.language);
     const show = (r: TimeRange) => {
+      // The epoch counter of the scoring mode (30-s preset), written without a React render.
+      const d0 = screen.view.store.state.domain;
+      if (screen.view.store.state.preset === '30s') {
+        const n = epochNumber(r, d0);
+        epochEl.textContent = t('night.scoring.epoch', { n: numbers.format(n), total: numbers.format(epochCount(d0)) });
+        epochEl.dataset.epoch = String(n);
+        epochEl.hidden = false;
+      } else {
+        epochEl.hidden = true;
+        delete epochEl.dataset.epoch;
+      }
       readout.textContent = `${formatSpan(span(r))} (${formatClock(r.t0, night.timezone, true)} – ${formatClock(r.t1, night.timezone, true)})`;
       readout.dataset.span = String(Math.round(span(r)));
       readout.dataset.t0 = String(Math.round(r.t0));
@@ -46,7 +62,7 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
     };
     show(screen.view.store.state.range);
     return screen.view.onRange(show);
-  }, [screen, night.timezone]);
+  }, [screen, night.timezone, preset, t, i18n.language]);
 
   useArrowPaging(screen.view);
 
@@ -66,7 +82,7 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
   }, [screen, block, domain, overviewCode, info, nightRef]);
 
   return (
-    <section className="navigator" aria-label={t('night.nav.label')} data-testid="navigator">
+    <section ref={stickyRef} className="navigator sticky-top" aria-label={t('night.nav.label')} data-testid="navigator">
       <div className="navigator-controls">
         <select
           value={preset === 'custom' ? '' : preset}
@@ -90,6 +106,7 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
         <button type="button" className="button button-small" onClick={() => dispatch({ type: 'page', direction: 1 })} aria-label={t('night.nav.later')} data-testid="page-right">
           →
         </button>
+        <span ref={epochRef} className="epoch-counter mono" data-testid="epoch-counter" hidden />
       </div>
       <div className="chart-body" dir="ltr">
         <div className="y-axis" />
@@ -103,7 +120,7 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
               const r = e.currentTarget.getBoundingClientRect();
               const d = screen.view.store.state.domain;
               const at = d.t0 + ((e.clientX - r.left) / r.width) * span(d);
-              dispatch({ type: 'moveTo', at });
+              dispatch({ type: 'moveTo', at, snap: true });
             }}
           >
             <div ref={boxRef} className="overview-window" data-testid="overview-window" />

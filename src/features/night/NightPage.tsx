@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { isTextEntry } from '../../ui/keys';
+import { KeyHelp } from './KeyHelp';
 import { useLocation, useSearch } from 'wouter';
 import { errorText } from '../../api/messages';
 import { countRender } from '../../charts/gl/stats';
@@ -61,6 +63,10 @@ export function NightPage({ patientId }: { patientId: number }) {
     return <p className="muted loading" role="status">{t('common.loading')}</p>;
   }
   const night = pickNight(nights.data, requested);
+  const index = night ? nights.data.indexOf(night) : -1;
+  const previous = index > 0 ? nights.data[index - 1]! : null;
+  const next = index >= 0 && index < nights.data.length - 1 ? nights.data[index + 1]! : null;
+  const go = (n: NightInfo | null) => n && navigate(urlWith({ night: String(n.night) }), { replace: true });
   return (
     <div className="night-page" data-testid="night-page">
       <BioHeader patient={details.data} />
@@ -102,6 +108,10 @@ export function NightPage({ patientId }: { patientId: number }) {
               />
             )}
             {night && !trend && tab !== 'details' && (
+              <NightSteps previous={previous} next={next} onGo={go} />
+            )}
+            {night && !trend && tab === 'overview' && <KeyHelp />}
+            {night && !trend && tab !== 'details' && (
               <button type="button" className="button button-small" onClick={() => setReporting(true)} data-testid="generate-report">
                 {t('report.generate')}
               </button>
@@ -129,5 +139,34 @@ export function NightPage({ patientId }: { patientId: number }) {
       </div>
       {night && <NightReport open={reporting} onClose={() => setReporting(false)} patient={details.data} night={night} />}
     </div>
+  );
+}
+
+/** ‹ › beside the night picker, and the N / P keys: the next and previous recorded night. */
+function NightSteps({ previous, next, onGo }: { previous: NightInfo | null; next: NightInfo | null; onGo: (n: NightInfo | null) => void }) {
+  const { t } = useTranslation();
+  const latest = useRef({ previous, next, onGo });
+  latest.current = { previous, next, onGo };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isTextEntry(e.target) || document.querySelector('dialog[open]')) return;
+      const k = e.key.toLowerCase();
+      if (k !== 'n' && k !== 'p') return;
+      e.preventDefault();
+      const l = latest.current;
+      l.onGo(k === 'n' ? l.next : l.previous);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <>
+      <button type="button" className="button button-small" disabled={!previous} onClick={() => onGo(previous)} aria-label={t('night.nav.previousNight')} title={t('night.nav.previousNight')} data-testid="night-previous">
+        ‹
+      </button>
+      <button type="button" className="button button-small" disabled={!next} onClick={() => onGo(next)} aria-label={t('night.nav.nextNight')} title={t('night.nav.nextNight')} data-testid="night-next">
+        ›
+      </button>
+    </>
   );
 }

@@ -17,6 +17,36 @@ import { useSignalApi } from './useSignalApi';
 import { parseVitalParameters } from './vitals';
 import { WindowView } from './WindowView';
 import { NightDownloads } from './NightDownloads';
+import { readItem, writeItem } from '../../state/storage';
+
+/** Layout choices of the review screen, remembered in this browser. */
+interface ReviewLayout {
+  channels: boolean;
+  annotations: boolean;
+  fit: boolean;
+}
+const LAYOUT_KEY = 'nocturne.reviewLayout';
+function loadLayout(): ReviewLayout {
+  try {
+    return { channels: true, annotations: true, fit: false, ...(JSON.parse(readItem('localStorage', LAYOUT_KEY) ?? '{}') as Partial<ReviewLayout>) };
+  } catch {
+    // A corrupt entry: the defaults.
+    return { channels: true, annotations: true, fit: false };
+  }
+}
+
+/** Show/hide the channel and annotation panels, and the fit-to-screen montage. */
+function LayoutBar({ layout, onChange }: { layout: ReviewLayout; onChange: (l: ReviewLayout) => void }) {
+  const { t } = useTranslation();
+  const flip = (k: keyof ReviewLayout) => onChange({ ...layout, [k]: !layout[k] });
+  return (
+    <div className="layout-bar" role="group" aria-label={t('night.layout.label')}>
+      <button type="button" className="chip" aria-expanded={layout.channels} onClick={() => flip('channels')} data-testid="layout-channels">{t('night.layout.channels')}</button>
+      <button type="button" className="chip" aria-expanded={layout.annotations} onClick={() => flip('annotations')} data-testid="layout-annotations">{t('night.layout.annotations')}</button>
+      <button type="button" className="chip" aria-pressed={layout.fit} onClick={() => flip('fit')} data-testid="layout-fit">{t('night.toolbar.fit')}</button>
+    </div>
+  );
+}
 
 /** Detector annotations name a KPI, not a channel: draw them on the signals they come from. */
 const KPI_CHANNELS: Record<string, string[]> = { AP_timing: ['Y_DIST', 'NC_PSG', 'BR'], DSAT: ['SPO2', 'SPO2_PSG'] };
@@ -49,6 +79,11 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
     const j = choices.findIndex((c) => c.code === to);
     persist(move(choices, i, j));
   };
+  const [layout, setLayoutState] = useState<ReviewLayout>(loadLayout);
+  const setLayout = (l: ReviewLayout) => {
+    setLayoutState(l);
+    writeItem('localStorage', LAYOUT_KEY, JSON.stringify(l));
+  };
   const toggle = (code: string) => setChoices(choices.map((c) => (c.code === code ? { ...c, visible: !c.visible } : c)));
 
   if (error) return <p className="error-text" role="alert">{t('night.engineFailed')}</p>;
@@ -61,26 +96,30 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
 
   return (
     <NightContext.Provider value={context}>
-      <ChannelSelector
-        choices={choices}
-        disabled={loading.size > 0}
-        onToggle={toggle}
-        onMove={reorder}
-        onSave={async () => {
-          await save.mutateAsync(toPreference(choices));
-        }}
-      />
+      <LayoutBar layout={layout} onChange={setLayout} />
+      {layout.channels && (
+        <ChannelSelector
+          choices={choices}
+          disabled={loading.size > 0}
+          onToggle={toggle}
+          onMove={reorder}
+          onSave={async () => {
+            await save.mutateAsync(toPreference(choices));
+          }}
+        />
+      )}
       {preferences?.is_annotator !== true && <NightDownloads patientId={patient.patient_id} night={night} />}
       <ChartSurface key={nightRef} source={api} domain={domain}>
         {(screen) => (
-          <div className="night-body">
+          <div className={`night-body${layout.annotations ? '' : ' annotations-hidden'}`}>
             <div className="night-charts">
-              <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(infos[ARTEFACT_CODE])} onReorder={reorder} />
+              <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(infos[ARTEFACT_CODE])} onReorder={reorder} fit={layout.fit} />
             </div>
             <NightAnnotations
               night={{ patientId: patient.patient_id, night: night.night, recordingId: night.recording_id, startMs: night.recording_start_time, stopMs: night.recording_stop_time, timezone: night.timezone }}
               channels={annotatable}
               view={screen.view}
+              shownCharts={visible}
               onVisible={(list) =>
                 screen.setAnnotations(
                   list.map((a) => ({ startMs: a.start_ms, endMs: a.end_ms, color: bandColor(a.color_code), codes: bandChannels(a.kpiList), style: a.type === 'device' ? ('device' as const) : ('band' as const) })),
@@ -94,7 +133,8 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
   );
 }
 
-function Charts({ screen, visible, overviewCode, artefactsAvailable, onReorder }: {
+function Charts({ screen, visible, overviewCode, artefactsAvailable, onReorder, fit }: {
+  fit: boolean;
   screen: ChartScreen;
   visible: string[];
   overviewCode: string | null;
@@ -109,6 +149,7 @@ function Charts({ screen, visible, overviewCode, artefactsAvailable, onReorder }
   }, [screen, thresholds, artefacts, windowCode, visible.join(',')]);
   return (
     <>
+      <Navigator screen={screen} overviewCode={overviewCode} />
       <GraphToolbar
         screen={screen}
         thresholds={thresholds}
@@ -120,9 +161,8 @@ function Charts({ screen, visible, overviewCode, artefactsAvailable, onReorder }
       {windowCode ? (
         <WindowView screen={screen} code={windowCode} thresholds={thresholds} onClose={() => setWindowCode(null)} />
       ) : (
-        <ChartStack screen={screen} codes={visible} thresholds={thresholds} onReorder={onReorder} onWindowView={setWindowCode} />
+        <ChartStack screen={screen} codes={visible} thresholds={thresholds} onReorder={onReorder} onWindowView={setWindowCode} fit={fit} />
       )}
-      <Navigator screen={screen} overviewCode={overviewCode} />
     </>
   );
 }

@@ -8,7 +8,8 @@ import type { ChartScreen } from '../../charts/screen';
 export interface PointerOptions {
   zoomMode: 'x' | 'xy';
   /** Value range shown, for XY zoom. */
-  yDomain: readonly [number, number];
+  /** The value range drawn now (auto-scaled axes move between renders). */
+  yDomain: () => readonly [number, number];
   onYZoom: (range: [number, number]) => void;
   /** Tooltip text at time t, or null for none. */
   tooltip: (t: number) => string | null;
@@ -74,7 +75,7 @@ export function usePlotPointer(
       } else if (Math.abs(p.x - start.x) >= 4) {
         screen.view.dispatch({ type: 'drag', from: timeAtX(range, start.x, p.w), to: timeAtX(range, p.x, p.w) });
         if (xy() && Math.abs(p.y - start.y) >= 4) {
-          const [lo, hi] = options.current!.yDomain;
+          const [lo, hi] = options.current!.yDomain();
           const valueAt = (y: number) => hi - (y / p.h) * (hi - lo);
           const a = valueAt(start.y);
           const b = valueAt(p.y);

@@ -23,3 +23,32 @@ export function valueLabels(lo: number, hi: number): number[] {
   const round = (v: number) => Number(v.toFixed(digits));
   return [round(lo + (hi - lo) * 0.1), round((lo + hi) / 2), round(hi - (hi - lo) * 0.1)];
 }
+
+/**
+ * Fixed physiological value ranges, the per-channel alternative to auto-scaling (a
+ * clinician comparing nights wants the same axis every time). Channels not listed fix
+ * their axis to the whole night's min and max.
+ */
+export const PHYSIOLOGICAL_RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  BR: [0, 40],
+  HR: [30, 140],
+  PR: [30, 160],
+  SPO2: [70, 100],
+  SPO2_PSG: [70, 100],
+  BRV: [0, 30],
+  HRV: [0, 200],
+};
+
+/** Writes three value labels into a y-axis element, outside React (they follow every frame). */
+export function paintValueLabels(el: HTMLElement, lo: number, hi: number): void {
+  const values = valueLabels(lo, hi);
+  while (el.children.length < values.length) el.append(document.createElement('span'));
+  while (el.children.length > values.length) el.lastElementChild!.remove();
+  values.forEach((v, i) => {
+    const span = el.children[i] as HTMLElement;
+    span.textContent = String(v);
+    span.style.insetBlockEnd = `${((v - lo) / Math.max(1e-12, hi - lo)) * 100}%`;
+  });
+  el.dataset.lo = String(lo);
+  el.dataset.hi = String(hi);
+}

@@ -25,9 +25,9 @@ export interface NightSummary {
   rii_divisor: string;
   good_signal_duration: number;
   total_breathing_time: number;
-  total_sleep_time: number;
+  total_sleep_time: number | null;
   total_bed_time: number;
-  sleep_efficiency: number;
+  sleep_efficiency: number | null;
   sol: number | null;
   waso: number;
   bed_in_time: string | null;
@@ -128,8 +128,8 @@ export function SummaryTables({ patient, night, summary: s }: { patient: Patient
           [t('summary.fields.bedIn'), s.bed_in_time ?? '--:--'],
           [t('summary.fields.bedOut'), s.bed_out_time ?? '--:--'],
           [t('summary.fields.totalBedTime'), hours(s.total_bed_time)],
-          [t('summary.fields.totalSleepTime'), hours(s.total_sleep_time)],
-          [t('summary.fields.sleepEfficiency'), `${n(s.sleep_efficiency)} %`],
+          [t('summary.fields.totalSleepTime'), s.total_sleep_time === null ? '–' : hours(s.total_sleep_time)],
+          [t('summary.fields.sleepEfficiency'), s.sleep_efficiency === null ? '–' : `${n(s.sleep_efficiency)} %`],
           [t('summary.fields.sol'), s.sol === null ? '–' : t('summary.minutes', { count: s.sol })],
           [t('summary.fields.waso'), t('summary.minutes', { count: s.waso })],
           [t('summary.fields.goodSignal'), hours(s.good_signal_duration)],

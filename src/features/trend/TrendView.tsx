@@ -136,7 +136,9 @@ export function TrendView({ patient, nights, preferences }: {
         }}
       />
       {points.isError && <Alert tone="error" testId="trend-error">{errorText(t, points.error)}</Alert>}
-      {span && points.isPending && <p className="muted loading" role="status">{t('common.loading')}</p>}
+      {/* isLoading, not isPending: a query that cannot run (no channels, no nights) must not wait for ever. */}
+      {span && points.isLoading && <p className="muted loading" role="status">{t('common.loading')}</p>}
+      {nights.length === 0 && <p className="muted" data-testid="trend-no-nights">{t('night.noNights')}</p>}
       {span && points.data && (
         <p className="muted" data-testid="trend-hint">{t('trend.zoomHint')}</p>
       )}

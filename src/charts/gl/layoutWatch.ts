@@ -1,0 +1,78 @@
+// Keeps the one fixed canvas true to the DOM boxes it draws into. The renderer reads each
+// block's box in the frame that draws, so all it needs is a frame whenever a box may have
+// moved: a block resized or entered/left the viewport, the page (or any scroll container)
+// scrolled or resized, or the DOM changed outside the plots (a panel opened above the
+// charts, a list grew, a details element toggled). Frames coalesce, so a burst of changes
+// costs one draw.
+
+/** Elements whose own changes never move a block (tooltips, selections, readouts inside plots). */
+const INERT = '.plot, .overview, .chart-stats, .span-readout, .time-axis';
+
+/** Watches the layout and calls `onChange` when a block's box may have moved. */
+export class LayoutWatch {
+  private readonly resize: ResizeObserver | null;
+  private readonly intersect: IntersectionObserver | null;
+  private readonly mutations: MutationObserver | null;
+  private readonly watched = new WeakSet<Element>();
+
+  constructor(private readonly onChange: () => void) {
+    const has = (name: string) => typeof (globalThis as Record<string, unknown>)[name] === 'function';
+    this.resize = has('ResizeObserver') ? new ResizeObserver(() => onChange()) : null;
+    // Thresholds every 10 %: a block sliding into or out of view asks for frames on the way.
+    this.intersect = has('IntersectionObserver')
+      ? new IntersectionObserver(() => onChange(), { threshold: Array.from({ length: 11 }, (_, i) => i / 10) })
+      : null;
+    this.mutations = has('MutationObserver')
+      ? new MutationObserver((records) => {
+          if (records.some((r) => !LayoutWatch.inert(r.target))) onChange();
+        })
+      : null;
+    if (typeof document !== 'undefined') {
+      this.resize?.observe(document.documentElement);
+      if (document.body) {
+        this.resize?.observe(document.body);
+        this.mutations?.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style', 'open', 'hidden', 'aria-expanded'] });
+      }
+      // Capture: scrolls of inner containers do not bubble to window.
+      document.addEventListener('scroll', onChange, { capture: true, passive: true });
+      window.addEventListener('resize', onChange);
+      document.addEventListener('transitionend', onChange, true);
+      document.addEventListener('animationend', onChange, true);
+    }
+  }
+
+  /** A mutation inside a plot (tooltip, selection box) or a readout cannot move any block. */
+  private static inert(node: Node): boolean {
+    const el = node instanceof Element ? node : node.parentElement;
+    return Boolean(el?.closest(INERT));
+  }
+
+  /** Starts watching a block's box (idempotent). */
+  watch(el: Element): void {
+    if (this.watched.has(el)) return;
+    this.watched.add(el);
+    this.resize?.observe(el);
+    this.intersect?.observe(el);
+  }
+
+  /** Stops watching a block's box. */
+  unwatch(el: Element): void {
+    if (!this.watched.has(el)) return;
+    this.watched.delete(el);
+    this.resize?.unobserve(el);
+    this.intersect?.unobserve(el);
+  }
+
+  /** Stops every observer and listener. */
+  destroy(): void {
+    this.resize?.disconnect();
+    this.intersect?.disconnect();
+    this.mutations?.disconnect();
+    if (typeof document !== 'undefined') {
+      document.removeEventListener('scroll', this.onChange, { capture: true });
+      window.removeEventListener('resize', this.onChange);
+      document.removeEventListener('transitionend', this.onChange, true);
+      document.removeEventListener('animationend', this.onChange, true);
+    }
+  }
+}
