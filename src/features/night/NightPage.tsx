@@ -132,7 +132,7 @@ export function NightPage({ patientId }: { patientId: number }) {
           {!trend && tab === 'overview' && preferences.data?.is_annotator !== true && (
             <details className="import-details" open={!night}>
               <summary>{t('recordings.import.title')}</summary>
-              <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} />
+              <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} onImported={(n) => navigate(urlWith({ night: String(n) }), { replace: true })} />
             </details>
           )}
         </div>

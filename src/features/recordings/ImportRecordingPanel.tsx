@@ -12,10 +12,12 @@ interface Props {
   invalidate: readonly unknown[];
   /** The patient's time zone, offered first. */
   defaultTimezone?: string;
+  /** Called with the imported night's key (Unix seconds), so the screen can show that night. */
+  onImported?: (night: number) => void;
 }
 
 /** "Import recording": a physician uploads the files of one night for this patient. */
-export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone }: Props) {
+export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, onImported }: Props) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const ids = { files: useId(), tz: useId(), device: useId(), channel: useId() };
@@ -25,8 +27,9 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone }:
   const [channel, setChannel] = useState('');
   const upload = useMutation({
     mutationFn: () => uploadRecording({ patientId, files, timezone: timezone || undefined, deviceId: deviceId || undefined, channel: channel || undefined }),
-    onSuccess: () => {
+    onSuccess: (imported) => {
       void client.invalidateQueries({ queryKey: invalidate });
+      if (imported.night !== undefined) onImported?.(imported.night);
       // A file may join a night already on screen: its summary, agreement and annotations change too.
       void client.invalidateQueries({ queryKey: ['patient', patientId] });
       void client.invalidateQueries({ queryKey: ['annotations', patientId] });

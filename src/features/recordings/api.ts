@@ -11,6 +11,8 @@ export interface ImportedNight {
   events: number;
   /** True when the files joined a night the patient already had. */
   merged?: boolean;
+  /** The night key (Unix seconds) the files were stored under. */
+  night?: number;
   night_start_time?: number;
   night_stop_time?: number;
   files?: Array<{ name: string; md5: string }>;
