@@ -319,7 +319,7 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     await page.keyboard.press('?');
     await page.getByTestId('key-help').waitFor();
     const text = await page.getByTestId('key-help').innerText();
-    for (const k of ['Shift + ← / →', '1 – 9', 'Ctrl + Z', 'N / P', 'M', '] / [']) expect(text).toContain(k);
+    for (const k of ['Shift + ← / →', '1 – 9', 'Ctrl + Z', 'N / P', 'M', '] / [', 'Mouse']) expect(text).toContain(k);
     await page.getByTestId('key-help-close').click();
     expect(errors).toEqual([]);
   });

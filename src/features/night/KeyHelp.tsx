@@ -3,7 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../ui/Dialog';
 import { isTextEntry } from '../../ui/keys';
 
-/** Every key of the single-night review, as the "?" overlay lists them (README "Reviewing a night" agrees). */
+/**
+ * Every key of the single-night review, as the "?" overlay lists them (README "Reviewing a
+ * night" agrees). A key written as words (the mouse) is itself a translation key.
+ */
 const ROWS: readonly (readonly [string, string])[] = [
   ['← / →', 'night.keys.arrows'],
   ['Shift + ← / →', 'night.keys.shiftArrows'],
@@ -15,7 +18,7 @@ const ROWS: readonly (readonly [string, string])[] = [
   ['Ctrl + Z', 'night.keys.undo'],
   ['Ctrl + Shift + Z, Ctrl + Y', 'night.keys.redo'],
   ['?', 'night.keys.help'],
-  ['🖱', 'night.keys.drag'],
+  ['night.keys.mouse', 'night.keys.drag'],
 ];
 
 /** The "?" button and overlay listing every key; the ? key opens it too. */
@@ -47,7 +50,7 @@ export function KeyHelp() {
           <tbody>
             {ROWS.map(([keys, text]) => (
               <tr key={keys}>
-                <td><kbd>{keys}</kbd></td>
+                <td><kbd>{keys === 'night.keys.mouse' ? t('night.keys.mouse') : keys}</kbd></td>
                 <td>{t(text as 'night.keys.help')}</td>
               </tr>
             ))}
