@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
 import { ApiError, isBadValue, isDatabaseOutage, OutageLog } from './errors';
 import { guardInput, type RouteEntry } from './input-guard';
-import { MAX_RSS_BYTES, shedOverload } from './overload';
+import { MAX_HEAP_USED_BYTES, shedOverload } from './overload';
 import { accountRoutes } from './routes/accounts';
 import { authRoutes } from './routes/auth';
 import { devRoutes } from './routes/dev';
@@ -76,7 +76,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     return reply.code(500).send({ code: 'server_error', message: 'Sorry, server goes wrong' });
   });
 
-  await shedOverload(app, { maxEventLoopDelayMs: ctx.config.maxEventLoopDelayMs, maxRssBytes: MAX_RSS_BYTES, sampleIntervalMs: 250 });
+  await shedOverload(app, { maxEventLoopDelayMs: ctx.config.maxEventLoopDelayMs, maxHeapUsedBytes: MAX_HEAP_USED_BYTES, sampleIntervalMs: 250 });
 
   await app.register(
     async (api) => {

@@ -5,14 +5,18 @@ import underPressure from '@fastify/under-pressure';
 export interface OverloadLimits {
   /** Event-loop delay (ms) beyond which requests are refused (0: never). */
   maxEventLoopDelayMs: number;
-  /** Resident memory (bytes) beyond which requests are refused. */
-  maxRssBytes: number;
+  /** JavaScript heap in use (bytes) beyond which requests are refused. */
+  maxHeapUsedBytes: number;
   /** How often (ms) the delay and memory are sampled. */
   sampleIntervalMs: number;
 }
 
-/** Memory limit: 1.5 GB resident (the goal is 1 GB under the largest load). */
-export const MAX_RSS_BYTES = 1536 * 1024 * 1024;
+/**
+ * Memory limit: 1.5 GB of JavaScript heap in use. Not resident size: the embedded database's
+ * WebAssembly memory grows with a large import and never shrinks, so an RSS limit would
+ * refuse every request after one 200 MB upload; the heap is what runs out when requests pile up.
+ */
+export const MAX_HEAP_USED_BYTES = 1536 * 1024 * 1024;
 
 /**
  * Answers 503 with Retry-After (code `overloaded`) while the event loop lags or memory runs
@@ -21,7 +25,7 @@ export const MAX_RSS_BYTES = 1536 * 1024 * 1024;
 export async function shedOverload(app: FastifyInstance, limits: OverloadLimits): Promise<void> {
   await app.register(underPressure, {
     maxEventLoopDelay: limits.maxEventLoopDelayMs,
-    maxRssBytes: limits.maxRssBytes,
+    maxHeapUsedBytes: limits.maxHeapUsedBytes,
     sampleInterval: limits.sampleIntervalMs,
     exposeStatusRoute: false,
     pressureHandler: (_request, reply, type, value) => {
