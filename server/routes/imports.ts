@@ -37,34 +37,28 @@ function byteCounter(total: { bytes: number }, fileName: string) {
 }
 const CODE = '^[A-Za-z0-9_]{0,40}$';
 
-function parseLabelMap(text: string): Record<string, string> {
+/**
+ * A multipart field holding a JSON object of strings (name → value), each value checked by
+ * `valid`; `what` names the field and its shape in the messages.
+ */
+function parseJsonMap(text: string, field: string, what: string, valid: (v: string) => boolean, invalid: string): Record<string, string> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'validation_failed', 'label_map must be a JSON object of label → channel code.');
+    throw new ApiError(400, 'validation_failed', `${field} must be a JSON object of ${what}.`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'validation_failed', 'label_map must be a JSON object of label → channel code.');
-  for (const [label, code] of Object.entries(value)) {
-    if (typeof code !== 'string' || !new RegExp(CODE).test(code)) throw new ApiError(400, 'validation_failed', `label_map: "${label}" maps to an invalid channel code.`);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'validation_failed', `${field} must be a JSON object of ${what}.`);
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v !== 'string' || !valid(v)) throw new ApiError(400, 'validation_failed', `${field}: "${key}" ${invalid}.`);
   }
   return value as Record<string, string>;
 }
 
+const parseLabelMap = (text: string) => parseJsonMap(text, 'label_map', 'label → channel code', (c) => new RegExp(CODE).test(c), 'maps to an invalid channel code');
+
 /** The client's md5 of each file: a JSON object of file name → 32 hex digits. */
-function parseMd5(text: string): Record<string, string> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ApiError(400, 'validation_failed', 'md5 must be a JSON object of file name → md5 (32 hex digits).');
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'validation_failed', 'md5 must be a JSON object of file name → md5 (32 hex digits).');
-  for (const [name, hash] of Object.entries(value)) {
-    if (typeof hash !== 'string' || !/^[0-9a-fA-F]{32}$/.test(hash)) throw new ApiError(400, 'validation_failed', `md5: "${name}" is not 32 hex digits.`);
-  }
-  return value as Record<string, string>;
-}
+const parseMd5 = (text: string) => parseJsonMap(text, 'md5', 'file name → md5 (32 hex digits)', (h) => /^[0-9a-fA-F]{32}$/.test(h), 'is not 32 hex digits');
 
 /** Uploading a night's files for a patient, and the physician's label map. */
 export async function importRoutes(app: FastifyInstance, ctx: AppContext) {

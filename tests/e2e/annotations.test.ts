@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { DEMO, launchChromium, newPage, openPatient, signInThroughForm, startAppServer, type AppServer } from './harness';
 
 // Issue 4's upload on the patient screen and issue 6's annotations, as people would use them:
 // a physician imports a real ResMed night, an annotator annotates it with the mouse and
@@ -23,12 +23,6 @@ afterAll(async () => {
 
 const count = async (page: Page, kind: 'system' | 'custom' | 'desaturation') => Number(await page.getByTestId(`annotations-count-${kind}`).innerText());
 const t0 = async (page: Page) => Number(await page.getByTestId('span-readout').getAttribute('data-t0'));
-
-async function openPatient(page: Page, code: string): Promise<void> {
-  await page.getByTestId('nav-patients').click();
-  await page.getByRole('link', { name: code }).click();
-  await page.getByTestId('night-page').waitFor();
-}
 
 describe('a physician', () => {
   it('imports a night of EDF files from the patient screen', async () => {

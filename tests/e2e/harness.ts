@@ -136,3 +136,10 @@ export function signedInSuite(email: string, landing: string, env: Record<string
   });
   return suite;
 }
+
+/** Opens a patient's detail screen from My Patients, as a user clicks there. */
+export async function openPatient(page: Page, code: string): Promise<void> {
+  await page.getByTestId('nav-patients').click();
+  await page.getByRole('link', { name: code }).click();
+  await page.getByTestId('night-page').waitFor();
+}

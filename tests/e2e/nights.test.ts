@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { DEMO, launchChromium, newPage, openPatient, signInThroughForm, startAppServer, type AppServer } from './harness';
 
 // Issue 12: a CPAP night (ResMed BRP + EVE) and, separately, an oximeter export of the same
 // night make ONE night; the device's scored events are drawn, listed and counted beside
@@ -34,12 +34,6 @@ afterAll(async () => {
   await server?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
-
-async function openPatient(page: Page, code: string): Promise<void> {
-  await page.getByTestId('nav-patients').click();
-  await page.getByRole('link', { name: code }).click();
-  await page.getByTestId('night-page').waitFor();
-}
 
 async function importFiles(page: Page, files: string[]): Promise<void> {
   if (!(await page.getByTestId('import-files').isVisible())) await page.locator('.import-details > summary').click();

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWire } from '../../server/recordings/wire';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
-import { multipartBody } from './multipart';
+import { uploadFiles } from './multipart';
 
 const REAL = new URL('../fixtures/real/', import.meta.url);
 const real = (name: string) => new Uint8Array(readFileSync(new URL(name, REAL)));
@@ -24,10 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function upload(token: string, fields: Record<string, string>, files: Array<{ name: string; bytes: Uint8Array }>) {
-  const { payload, contentType } = multipartBody(fields, files.map((f) => ({ field: 'files', ...f })));
-  return server.app.inject({ method: 'POST', url: '/api/v1/patient/upload-recording', payload, headers: { authorization: `Bearer ${token}`, 'content-type': contentType } });
-}
+const upload = (token: string, fields: Record<string, string>, files: Array<{ name: string; bytes: Uint8Array }>) => uploadFiles(server, token, fields, files);
 
 /** Files are imported once per patient and a night's files merge: tests that re-import start from no nights. */
 const fresh = () => server.db.query('delete from recordings where patient_id = $1', [patientId]);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import md5 from 'md5-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
-import { multipartBody } from './multipart';
+import { uploadFiles } from './multipart';
 
 const REAL = new URL('../fixtures/real/', import.meta.url);
 const real = (name: string) => new Uint8Array(readFileSync(new URL(name, REAL)));
@@ -24,10 +24,7 @@ function spo2Csv(fromMs: number, seconds: number, base = 96): Uint8Array {
   return new TextEncoder().encode(lines.join('\n'));
 }
 
-function upload(token: string, fields: Record<string, string>, files: Array<{ name: string; bytes: Uint8Array }>) {
-  const { payload, contentType } = multipartBody(fields, files.map((f) => ({ field: 'files', ...f })));
-  return server.app.inject({ method: 'POST', url: '/api/v1/patient/upload-recording', payload, headers: { authorization: `Bearer ${token}`, 'content-type': contentType } });
-}
+const upload = (token: string, fields: Record<string, string>, files: Array<{ name: string; bytes: Uint8Array }>) => uploadFiles(server, token, fields, files);
 
 const counts = async () =>
   (
