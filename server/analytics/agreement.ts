@@ -17,12 +17,10 @@ import { analyticsSettings } from './settings';
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 const perHour = (count: number, hours: number) => (hours > 0 ? round2(count / hours) : null);
 
-/** The hours AHI is counted over: sleep when the night has staging, else the monitoring time (REI). */
+/** The hours AHI is counted over: sleep when the night has staging, else the monitoring time (REI), as the detectors decided. */
 export function indexHours(a: NightAnalysis): { basis: 'sleep' | 'monitoring'; hours: number } {
-  // Task B adds kpis.indexBasis (and may add the monitoring hours); read it when present.
-  const k = a.kpis as NightAnalysis['kpis'] & { indexBasis?: 'sleep' | 'monitoring'; monitoringH?: number };
-  const basis = k.indexBasis ?? (k.tstH > 0 ? 'sleep' : 'monitoring');
-  return { basis, hours: basis === 'sleep' ? k.tstH : (k.monitoringH ?? k.tbtH) };
+  const { indexBasis, tstH, monitoringH } = a.kpis;
+  return { basis: indexBasis, hours: indexBasis === 'sleep' ? tstH : monitoringH };
 }
 
 /** Device events counted by kind, and by what AHI counts. */
