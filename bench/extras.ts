@@ -33,13 +33,17 @@ for (const [i, spec] of SIM_NIGHTS.entries()) {
     let cause = 'no generator event';
     if (near) {
       const d = desats.get(near.desaturationId);
-      const residual = spec.psg ? near.flowAmplitude : near.amplitude;
+      const w = near.written[spec.psg ? 'flow' : 'radar'];
+      const written = d?.written?.drop ?? 0;
       const measured = e.reason?.desaturationPct;
-      Object.assign(row, { drawn_kind: near.kind, drawn_duration_s: near.durationMs / 1000, drawn_residual: residual, drawn_desaturation: d?.drop, onset_diff_s: (e.onsetMs - near.onsetMs) / 1000 });
+      Object.assign(row, {
+        drawn_kind: near.kind, drawn_duration_s: near.durationMs / 1000, drawn_residual: spec.psg ? near.flowAmplitude : near.amplitude, drawn_desaturation: d?.drop,
+        written_duration_s: w ? w.durationMs / 1000 : null, written_residual: w?.residual ?? null, written_desaturation: d?.written?.drop ?? null,
+        onset_diff_s: (e.onsetMs - (w ?? near).onsetMs) / 1000,
+      });
       if (inTruth.has(near.id)) cause = matched.has(near.id) ? 'second detection of a matched event' : 'truth event matched elsewhere';
-      else if (near.durationMs < AASM.minDurationS * 1000) cause = near.kind === 'hypopnea' || e.kind === 'apnea' ? 'drawn under 10 s' : 'apnea drawn under 10 s scored as a ≥10-s hypopnea';
-      else if (residual > AASM.hypopneaResidual) cause = 'residual over 70 %';
-      else if ((d?.drop ?? 0) < RULE) cause = measured !== undefined && measured - (d?.drop ?? 0) > 1.5 ? 'desaturation from elsewhere associated' : 'desaturation drawn just under 3 %, measured ≥ 3 %';
+      else if (!w || w.durationMs < AASM.minDurationS * 1000) cause = 'written under 10 s of clearly reduced breaths, measured ≥ 10 s';
+      else if (w.residual > AASM.apneaResidual && written < RULE) cause = measured !== undefined && measured - written > 1.5 ? 'desaturation from elsewhere associated' : 'desaturation written under 3 %, measured ≥ 3 %';
       else cause = 'hidden by a radar gap in the truth';
     }
     row.cause = cause;

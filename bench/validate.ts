@@ -112,7 +112,7 @@ export function simulatedNights(count = SIM_NIGHTS.length) {
       t.detected += a.detected;
       t.matched += a.matched;
       if (oximetry) {
-        const desatTruth = night.truth.filter((e) => e.kind === 'desaturation' && e.drop >= 3 && e.durationMs >= 10_000);
+        const desatTruth = night.truth.filter((e) => e.kind === 'desaturation' && (e.written?.drop ?? 0) >= 3 && e.durationMs >= 10_000);
         const d = matchEvents(desatTruth, analysis.desaturations);
         desat.reference += d.reference;
         desat.detected += d.detected;

@@ -5,7 +5,7 @@
  * flow-only hypopneas, apnea types, indices over monitoring time without staging.
  * 3: a detection mostly inside the previous event is part of it (no double scoring).
  */
-export const DETECTOR_VERSION = 3;
+export const DETECTOR_VERSION = 4;
 export { toSeries, indexAt, timeAt, medianOf, type Series, type DetectedEvent, type EventReason } from './series';
 export { detectDesaturations, type DesaturationOptions } from './desaturation';
 export { detectRespiratoryEvents, type RespiratoryOptions } from './respiratory';

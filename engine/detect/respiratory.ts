@@ -101,115 +101,137 @@ export function detectRespiratoryEvents(
   const hypoLevel = 1 - o.hypopneaDrop;
   const apneaLevel = 1 - o.apneaDrop;
   const flowOnlyLevel = 1 - o.flowOnlyDrop;
-  const events: DetectedEvent[] = [];
-  let cachedS = -1;
-  let base = Number.NaN;
-  let i = 0;
-  while (i < n) {
-    const s = Math.floor(i / rate);
-    // The baseline moves slowly: refresh it every 10 s, and at once where an event may start.
-    if (s !== cachedS && (s - cachedS >= 10 || !Number.isFinite(base) || a[i] <= hypoLevel * base * 1.25)) {
-      base = baselineAt(s);
-      cachedS = s;
-    }
-    if (!Number.isFinite(base) || !Number.isFinite(a[i]) || a[i] > hypoLevel * base) {
-      i++;
-      continue;
-    }
-    // A stretch of low amplitude [i, j), with its longest parts below the apnea and the flow-only levels.
-    const apnea = new LongestRun(apneaLevel * base);
-    const strong = new LongestRun(flowOnlyLevel * base);
-    let j = i;
-    let sumRatio = 0;
-    let minRatio = 1;
-    const maxN = MAX_EVENT_S * rate;
-    while (j < n && Number.isFinite(a[j]) && a[j] <= hypoLevel * base && j - i <= maxN) {
-      sumRatio += a[j] / base;
-      minRatio = Math.min(minRatio, a[j] / base);
-      apnea.add(a[j], j);
-      strong.add(a[j], j);
-      j++;
-    }
-    const tooLong = j - i > maxN;
-    const from = i;
-    i = Math.max(j, i + 1);
-    // A stretch cut by a gap is scored on its visible part only: it must meet the rules there.
-    if (tooLong) continue;
-    // The amplitude is low only where the whole window is in the event. The event's edges
-    // are on the signal itself: from the middle of the low stretch outwards, the first
-    // samples whose excursion from the event's centre reaches the level (and at least half
-    // the baseline's): the last breath above the level before the event, the first after.
-    const spanOf = (k0: number, k1: number, level: number) => {
-      const half = Math.max(level, 0.5) * (base / 2);
-      // Excursions are measured from the middle of the event's own range.
-      // (the middle of the stretch: its ends still hold parts of the breaths around it).
-      const m0 = k1 - k0 > 2 * halfN ? k0 + halfN : (k0 + k1) >> 1;
-      const m1 = k1 - k0 > 2 * halfN ? k1 - halfN : m0 + 1;
-      let hiC = -Infinity;
-      let loC = Infinity;
-      for (let k = m0; k < m1; k++) {
-        if (sig[k] > hiC) hiC = sig[k];
-        if (sig[k] < loC) loC = sig[k];
+  /** One pass over the night; `confirm` picks the desaturation of a hypopnea at [onsetMs, endMs), if any. */
+  const scan = (confirm: (onsetMs: number, endMs: number) => DetectedEvent | undefined, used?: Set<DetectedEvent>) => {
+    inEvent.fill(0);
+    const events: DetectedEvent[] = [];
+    let cachedS = -1;
+    let base = Number.NaN;
+    let i = 0;
+    while (i < n) {
+      const s = Math.floor(i / rate);
+      // The baseline moves slowly: refresh it every 10 s, and at once where an event may start.
+      if (s !== cachedS && (s - cachedS >= 10 || !Number.isFinite(base) || a[i] <= hypoLevel * base * 1.25)) {
+        base = baselineAt(s);
+        cachedS = s;
       }
-      const centre = Number.isFinite(hiC) && Number.isFinite(loC) ? (hiC + loC) / 2 : 0;
-      // A lone missing sample is no edge; the search stops within one slow breath anyway.
-      const big = (k: number) => Math.abs(sig[k] - centre) >= half;
-      const mid = (k0 + k1) >> 1;
-      let on = mid;
-      while (on > 0 && on > k0 - halfN - searchN && !big(on - 1)) on--;
-      let off = mid;
-      while (off < n - 1 && off < k1 + halfN + searchN && !big(off + 1)) off++;
-      return { onsetMs: timeOf(on), durationMs: timeOf(off + 1) - timeOf(on) };
-    };
-    const whole = spanOf(from, j, hypoLevel);
-    const minMs = o.minDurationS * 1000 - 1;
-    const dropOf = (k0: number, k1: number) => round1((1 - meanRatio(a, k0, k1, base)) * 100);
-    let event: DetectedEvent | null = null;
-    const ap = apnea.length > 0 ? spanOf(apnea.from, apnea.to, apneaLevel) : null;
-    if (ap && ap.durationMs >= minMs) {
-      // The apnea is its flat part (AASM measures the ≥90 % drop).
-      event = {
-        kind: 'apnea', ...ap, amplitude: round3(minRatio),
-        apneaType: effort.length ? apneaType(effort, ap.onsetMs + halfW, ap.onsetMs + ap.durationMs - halfW) : 'unclassified',
-        reason: { dropPct: dropOf(apnea.from, apnea.to), durationS: round1(ap.durationMs / 1000), rule: `AASM apnea ≥${pct(o.apneaDrop)} % ≥${o.minDurationS} s` },
+      if (!Number.isFinite(base) || !Number.isFinite(a[i]) || a[i] > hypoLevel * base) {
+        i++;
+        continue;
+      }
+      // A stretch of low amplitude [i, j), with its longest parts below the apnea and the flow-only levels.
+      const apnea = new LongestRun(apneaLevel * base);
+      const strong = new LongestRun(flowOnlyLevel * base);
+      let j = i;
+      let sumRatio = 0;
+      let minRatio = 1;
+      const maxN = MAX_EVENT_S * rate;
+      while (j < n && Number.isFinite(a[j]) && a[j] <= hypoLevel * base && j - i <= maxN) {
+        sumRatio += a[j] / base;
+        minRatio = Math.min(minRatio, a[j] / base);
+        apnea.add(a[j], j);
+        strong.add(a[j], j);
+        j++;
+      }
+      const tooLong = j - i > maxN;
+      const from = i;
+      i = Math.max(j, i + 1);
+      // A stretch cut by a gap is scored on its visible part only: it must meet the rules there.
+      if (tooLong) continue;
+      // The amplitude is low only where the whole window is in the event. The event's edges
+      // are on the signal itself: from the middle of the low stretch outwards, the first
+      // samples whose excursion from the event's centre reaches the level (and at least half
+      // the baseline's): the last breath above the level before the event, the first after.
+      const spanOf = (k0: number, k1: number, level: number) => {
+        const half = Math.max(level, 0.5) * (base / 2);
+        // Excursions are measured from the middle of the event's own range.
+        // (the middle of the stretch: its ends still hold parts of the breaths around it).
+        const m0 = k1 - k0 > 2 * halfN ? k0 + halfN : (k0 + k1) >> 1;
+        const m1 = k1 - k0 > 2 * halfN ? k1 - halfN : m0 + 1;
+        let hiC = -Infinity;
+        let loC = Infinity;
+        for (let k = m0; k < m1; k++) {
+          if (sig[k] > hiC) hiC = sig[k];
+          if (sig[k] < loC) loC = sig[k];
+        }
+        const centre = Number.isFinite(hiC) && Number.isFinite(loC) ? (hiC + loC) / 2 : 0;
+        // A lone missing sample is no edge; the search stops within one slow breath anyway.
+        const big = (k: number) => Math.abs(sig[k] - centre) >= half;
+        const mid = (k0 + k1) >> 1;
+        let on = mid;
+        while (on > 0 && on > k0 - halfN - searchN && !big(on - 1)) on--;
+        let off = mid;
+        while (off < n - 1 && off < k1 + halfN + searchN && !big(off + 1)) off++;
+        return { onsetMs: timeOf(on), durationMs: timeOf(off + 1) - timeOf(on) };
       };
-    } else if (whole.durationMs >= minMs) {
-      const endMs = whole.onsetMs + whole.durationMs;
-      const noOximetry = o.flowOnlyHypopneas || (o.oximetry !== undefined && !oximetryCovers(o.oximetry, whole.onsetMs, endMs + o.desaturationLagS * 1000));
-      if (noOximetry) {
-        const st = strong.length > 0 ? spanOf(strong.from, strong.to, flowOnlyLevel) : null;
-        if (st && st.durationMs >= minMs) {
-          event = {
-            kind: 'hypopnea', ...st, amplitude: round3(minRatio), flowOnly: true,
-            reason: { dropPct: dropOf(strong.from, strong.to), durationS: round1(st.durationMs / 1000), rule: `flow-only hypopnea ≥${pct(o.flowOnlyDrop)} % ≥${o.minDurationS} s (no oximetry)` },
-          };
-        }
-      } else {
-        const desat = desaturations.find((d) => d.kind === 'desaturation' && d.onsetMs >= whole.onsetMs - 5000 && d.onsetMs <= endMs + o.desaturationLagS * 1000);
-        if (desat) {
-          const desaturationPct = desat.baseline !== undefined && desat.nadir !== undefined ? round1(desat.baseline - desat.nadir) : undefined;
-          event = {
-            kind: 'hypopnea', ...whole, amplitude: round3(minRatio),
-            reason: { dropPct: dropOf(from, j), durationS: round1(whole.durationMs / 1000), desaturationPct, rule: `AASM hypopnea ≥${pct(o.hypopneaDrop)} % ≥${o.minDurationS} s + ${o.desaturationRule} % desaturation` },
-          };
+      const whole = spanOf(from, j, hypoLevel);
+      const minMs = o.minDurationS * 1000 - 1;
+      const dropOf = (k0: number, k1: number) => round1((1 - meanRatio(a, k0, k1, base)) * 100);
+      let event: DetectedEvent | null = null;
+      let chosen: DetectedEvent | undefined;
+      const ap = apnea.length > 0 ? spanOf(apnea.from, apnea.to, apneaLevel) : null;
+      if (ap && ap.durationMs >= minMs) {
+        // The apnea is its flat part (AASM measures the ≥90 % drop).
+        event = {
+          kind: 'apnea', ...ap, amplitude: round3(minRatio),
+          apneaType: effort.length ? apneaType(effort, ap.onsetMs + halfW, ap.onsetMs + ap.durationMs - halfW) : 'unclassified',
+          reason: { dropPct: dropOf(apnea.from, apnea.to), durationS: round1(ap.durationMs / 1000), rule: `AASM apnea ≥${pct(o.apneaDrop)} % ≥${o.minDurationS} s` },
+        };
+      } else if (whole.durationMs >= minMs) {
+        const endMs = whole.onsetMs + whole.durationMs;
+        const noOximetry = o.flowOnlyHypopneas || (o.oximetry !== undefined && !oximetryCovers(o.oximetry, whole.onsetMs, endMs + o.desaturationLagS * 1000));
+        if (noOximetry) {
+          const st = strong.length > 0 ? spanOf(strong.from, strong.to, flowOnlyLevel) : null;
+          if (st && st.durationMs >= minMs) {
+            event = {
+              kind: 'hypopnea', ...st, amplitude: round3(minRatio), flowOnly: true,
+              reason: { dropPct: dropOf(strong.from, strong.to), durationS: round1(st.durationMs / 1000), rule: `flow-only hypopnea ≥${pct(o.flowOnlyDrop)} % ≥${o.minDurationS} s (no oximetry)` },
+            };
+          }
+        } else {
+          const desat = confirm(whole.onsetMs, endMs);
+          if (desat) {
+            chosen = desat;
+            const desaturationPct = desat.baseline !== undefined && desat.nadir !== undefined ? round1(desat.baseline - desat.nadir) : undefined;
+            event = {
+              kind: 'hypopnea', ...whole, amplitude: round3(minRatio),
+              reason: { dropPct: dropOf(from, j), durationS: round1(whole.durationMs / 1000), desaturationPct, rule: `AASM hypopnea ≥${pct(o.hypopneaDrop)} % ≥${o.minDurationS} s + ${o.desaturationRule} % desaturation` },
+            };
+          }
         }
       }
+      // A low stretch can be cut by one breath or a noisy second in the middle of a long event;
+      // the rest of it then lies inside the event already scored (its edges are on the signal,
+      // beyond the stretch). One event is scored once: a detection mostly inside the previous
+      // one is part of it, not a second event.
+      const prev = events[events.length - 1];
+      if (event && prev && overlapMs(prev, event) * 2 > event.durationMs) event = null;
+      if (event) {
+        events.push(event);
+        if (chosen) used?.add(chosen);
+        const first = Math.max(0, Math.floor((event.onsetMs - amp.t0) / 1000));
+        const last = Math.min(seconds, Math.ceil((event.onsetMs + event.durationMs - amp.t0) / 1000));
+        for (let k = first; k < last; k++) inEvent[k] = 1;
+      }
     }
-    // A low stretch can be cut by one breath or a noisy second in the middle of a long event;
-    // the rest of it then lies inside the event already scored (its edges are on the signal,
-    // beyond the stretch). One event is scored once: a detection mostly inside the previous
-    // one is part of it, not a second event.
-    const prev = events[events.length - 1];
-    if (event && prev && overlapMs(prev, event) * 2 > event.durationMs) event = null;
-    if (event) {
-      events.push(event);
-      const first = Math.max(0, Math.floor((event.onsetMs - amp.t0) / 1000));
-      const last = Math.min(seconds, Math.ceil((event.onsetMs + event.durationMs - amp.t0) / 1000));
-      for (let k = first; k < last; k++) inEvent[k] = 1;
-    }
-  }
-  return events;
+    return events;
+  };
+  // AASM associates a desaturation with the event it follows, and with that one only: find
+  // every event as if each hypopnea had its desaturation, then give a desaturation to the
+  // last of them that begins before it (5 s tolerance), once.
+  const inWindow = (d: DetectedEvent, onsetMs: number, endMs: number) =>
+    d.kind === 'desaturation' && d.onsetMs >= onsetMs - DESAT_BEFORE_MS && d.onsetMs <= endMs + o.desaturationLagS * 1000;
+  const candidates = scan(() => ANY_DESATURATION);
+  const used = new Set<DetectedEvent>();
+  const follows = (d: DetectedEvent, onsetMs: number, endMs: number) =>
+    !candidates.some((c) => c.onsetMs > (onsetMs + endMs) / 2 && c.onsetMs - DESAT_BEFORE_MS <= d.onsetMs);
+  return scan((onsetMs, endMs) => desaturations.find((d) => !used.has(d) && inWindow(d, onsetMs, endMs) && follows(d, onsetMs, endMs)), used);
 }
+
+/** A desaturation may start this long before the onset of the event it follows, ms. */
+const DESAT_BEFORE_MS = 5000;
+/** Stands for "some desaturation" in the pass that only finds the events. */
+const ANY_DESATURATION: DetectedEvent = { kind: 'desaturation', onsetMs: 0, durationMs: 0 };
 
 /** How long two events overlap, ms. */
 function overlapMs(a: DetectedEvent, b: DetectedEvent): number {

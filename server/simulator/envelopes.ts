@@ -10,6 +10,8 @@ import type { Scenario } from './scenario';
 import { ar1Noise, smooth } from './series';
 
 export interface Envelopes {
+  /** Normal breathing (stage level with breath-to-breath jitter) that the events scale. */
+  level: Float32Array;
   radar: Float32Array;
   flow: Float32Array;
   thorax: Float32Array;
@@ -52,5 +54,5 @@ export function buildEnvelopes(scenario: Scenario, rng: Rng): Envelopes {
     }
   }
   for (let s = 0; s < scenario.seconds; s++) if (!scenario.present[s]) radar[s] = 0;
-  return { radar, flow, thorax, abdomen, paradox };
+  return { level, radar, flow, thorax, abdomen, paradox };
 }

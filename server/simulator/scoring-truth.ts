@@ -1,10 +1,11 @@
 /**
  * The events a scorer following the AASM rules should find in a simulated night, taken
- * from the generator's own parameters (not from any detector's output): an event drawn
- * below the criteria (too short, too little drop, too small a desaturation) is no truth
- * event, and neither is one hidden by a radar gap. Used by `npm run validate` and tests.
+ * from what the generator wrote (not from any detector's output): each event's run of
+ * whole clearly reduced breaths on the scored channel, and its desaturation as written in SPO2 (`written`, see written.ts). An event whose written breaths or
+ * desaturation fall below the criteria is no truth event, and neither is one hidden by a
+ * radar gap. Used by `npm run validate` and tests.
  */
-import type { DesaturationTruth, RespiratoryTruth, TruthEvent } from './types';
+import type { DesaturationTruth, RespiratoryTruth, TruthEvent, WrittenBreathsMs } from './types';
 
 export interface ScoringTruthOptions {
   /** The breathing channel scored: the radar (Y_DIST) or the nasal flow (NC_PSG). */
@@ -27,10 +28,12 @@ export interface ScoredTruthEvent {
 }
 
 /**
- * The truth events under the AASM rules: apnea when the channel's residual amplitude is
- * ≤ 10 % for ≥ 10 s; hypopnea when it is ≤ 70 % for ≥ 10 s with its desaturation ≥ the
- * rule (with oximetry), or ≤ 50 % (flow-only, without). For the radar, an event more than
- * half covered by bad signal (movement, radar dropout: SQB 0) cannot be scored and is left out.
+ * The truth events under the AASM rules, on the written signal: an event lasts its run of
+ * whole clearly reduced breaths (AASM's measurement for apneas and hypopneas alike) and
+ * counts when that is ≥ 10 s; it is an apnea when its smallest breath is ≤ 10 % of normal,
+ * else a hypopnea with its written desaturation ≥ the rule (with oximetry), or with its
+ * smallest breath ≤ 50 % (flow-only, without). For the radar, an event more than half
+ * covered by bad signal (movement, radar dropout: SQB 0) cannot be scored and is left out.
  */
 export function scoringTruth(truth: readonly TruthEvent[], options: ScoringTruthOptions): ScoredTruthEvent[] {
   const rule = options.desaturationRule ?? 3;
@@ -40,18 +43,16 @@ export function scoringTruth(truth: readonly TruthEvent[], options: ScoringTruth
   const out: ScoredTruthEvent[] = [];
   for (const t of truth) {
     if (t.kind !== 'obstructive_apnea' && t.kind !== 'central_apnea' && t.kind !== 'hypopnea') continue;
-    if (t.durationMs < AASM.minDurationS * 1000) continue;
-    const residual = options.channel === 'radar' ? t.amplitude : t.flowAmplitude;
-    let covered = 0;
-    for (const g of gaps) covered += Math.max(0, Math.min(t.onsetMs + t.durationMs, g.onsetMs + g.durationMs) - Math.max(t.onsetMs, g.onsetMs));
-    if (covered * 2 >= t.durationMs) continue;
-    const desat = desats.get(t.desaturationId);
+    const w: WrittenBreathsMs | null = t.written[options.channel];
+    if (!w || w.durationMs < AASM.minDurationS * 1000) continue;
     let kind: ScoredTruthEvent['kind'] | null = null;
-    if (residual <= AASM.apneaResidual) kind = 'apnea';
-    else if (residual <= AASM.hypopneaResidual) {
-      if (options.oximetry ? (desat?.drop ?? 0) >= rule : residual <= AASM.flowOnlyResidual) kind = 'hypopnea';
-    }
-    if (kind) out.push({ onsetMs: t.onsetMs, durationMs: t.durationMs, kind, source: t });
+    if (w.residual <= AASM.apneaResidual) kind = 'apnea';
+    else if (options.oximetry ? (desats.get(t.desaturationId)?.written?.drop ?? 0) >= rule : w.residual <= AASM.flowOnlyResidual) kind = 'hypopnea';
+    if (!kind) continue;
+    let covered = 0;
+    for (const g of gaps) covered += Math.max(0, Math.min(w.onsetMs + w.durationMs, g.onsetMs + g.durationMs) - Math.max(w.onsetMs, g.onsetMs));
+    if (covered * 2 >= w.durationMs) continue;
+    out.push({ onsetMs: w.onsetMs, durationMs: w.durationMs, kind, source: t });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 /** simulateNight: one full radar night with its ground truth, deterministic from a seed. */
-import { EPOCH_S, HOUR_MS, SECOND_MS, SIMULATOR_VERSION, STAGE } from './constants';
+import { CODE, EPOCH_S, HOUR_MS, SECOND_MS, SIMULATOR_VERSION, STAGE } from './constants';
 import { deviceVitals } from './vitals';
 import { placeDropouts } from './dropouts';
 import { epochChannels } from './epochs';
@@ -19,6 +19,7 @@ import { perSecond, type Scenario } from './scenario';
 import { sparseChannels } from './sparse';
 import { buildTruth } from './truth';
 import type { SimulatedNight, SimulateOptions } from './types';
+import { writtenBreaths, writtenDesaturation } from './written';
 
 export const DEFAULT_DURATION_MS = 8 * HOUR_MS;
 export const DEFAULT_TIMEZONE = 'Europe/Vienna';
@@ -68,6 +69,8 @@ export function simulateNight(opts: SimulateOptions): SimulatedNight {
     ...sparseChannels(seconds, profile, stream(seed, 'sparse'), t0),
   ];
 
+  // The SpO2 the detectors read (SPO2; SPO2_PSG only when SPO2 is absent).
+  const spo2Written = channels.find((c) => c.code === CODE.SPO2)!.samples as Float32Array;
   let sleepEpochs = 0;
   for (const s of hypnogram.stages) if (s !== STAGE.awake) sleepEpochs++;
   const sleepHours = (sleepEpochs * EPOCH_S) / 3600;
@@ -88,6 +91,13 @@ export function simulateNight(opts: SimulateOptions): SimulatedNight {
       sleepHours: Math.round(sleepHours * 100) / 100,
       ahi: sleepHours > 0 ? Math.round((events.length / sleepHours) * 10) / 10 : 0,
     },
-    truth: buildTruth(scenario, startMs),
+    truth: buildTruth(scenario, startMs, (e) => {
+      const d = e.desat;
+      return {
+        radar: writtenBreaths(e, { envelope: envelopes.radar, level: envelopes.level }, breath, physiology.br),
+        flow: writtenBreaths(e, { envelope: envelopes.flow, level: envelopes.level }, breath, physiology.br),
+        desaturation: writtenDesaturation(spo2Written, d.start, d.nadir + d.hold + d.recovery),
+      };
+    }),
   };
 }

@@ -1,8 +1,9 @@
 /** The ground-truth list of a simulated night, and its rendering as EDF+-style events. */
 import type { NightEvent } from '../recordings/model';
 import { EPOCH_S, SECOND_MS, STAGE, type StageCode } from './constants';
-import type { Scenario } from './scenario';
-import type { DesaturationTruth, RespiratoryTruth, TruthEvent } from './types';
+import type { RespEvent, Scenario } from './scenario';
+import type { DesaturationTruth, RespiratoryTruth, TruthEvent, WrittenBreathsMs } from './types';
+import type { WrittenBreaths, WrittenDesaturation } from './written';
 import { dropoutChannels } from './vitals';
 
 const round = (x: number, decimals: number): number => {
@@ -26,9 +27,18 @@ function runs(values: Uint8Array): Array<[number, number, number]> {
   return out;
 }
 
+/** What the generator wrote for an event: its reduced breaths per breathing signal, its desaturation in SPO2. */
+export interface WrittenEvent {
+  radar: WrittenBreaths | null;
+  flow: WrittenBreaths | null;
+  desaturation: WrittenDesaturation | null;
+}
+
 /** Builds the truth list, sorted by onset, ids in that order, events cross-linked to their desaturations. */
-export function buildTruth(scenario: Scenario, startMs: number): TruthEvent[] {
+export function buildTruth(scenario: Scenario, startMs: number, written: (e: RespEvent) => WrittenEvent): TruthEvent[] {
   const ms = (s: number): number => startMs + s * SECOND_MS;
+  const spansMs = (w: WrittenBreaths | null): WrittenBreathsMs | null =>
+    w && { onsetMs: Math.round(ms(w.start)), durationMs: Math.round(w.duration * SECOND_MS), residual: w.residual };
   const epochMs = EPOCH_S * SECOND_MS;
   const stopMs = ms(scenario.seconds);
   const drafts: TruthEvent[] = [];
@@ -55,12 +65,14 @@ export function buildTruth(scenario: Scenario, startMs: number): TruthEvent[] {
   for (const e of scenario.events) {
     const d = e.desat;
     const drop = round(d.drop, 1);
+    const w = written(e);
     const resp: RespiratoryTruth = {
       id: UNSET, kind: e.kind, onsetMs: ms(e.start), durationMs: e.duration * SECOND_MS, amplitude: round(e.radar, 3), flowAmplitude: round(e.flow, 3), stage: e.stage, desaturationId: UNSET,
+      written: { radar: spansMs(w.radar), flow: spansMs(w.flow) },
     };
     const desat: DesaturationTruth = {
       id: UNSET, kind: 'desaturation', onsetMs: ms(d.start), durationMs: (d.nadir + d.hold + d.recovery - d.start) * SECOND_MS,
-      nadirMs: ms(d.nadir), baseline: d.baseline, nadir: round(d.baseline - drop, 1), drop, causeId: UNSET,
+      nadirMs: ms(d.nadir), baseline: d.baseline, nadir: round(d.baseline - drop, 1), drop, causeId: UNSET, written: w.desaturation,
     };
     drafts.push(resp, desat);
     pairs.push([resp, desat]);

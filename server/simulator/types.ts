@@ -80,6 +80,19 @@ export interface RespiratoryTruth extends TruthBase {
   stage: StageCode;
   /** id of the desaturation this event caused. */
   desaturationId: number;
+  /**
+   * What was written (issue 12), per breathing signal: the run of whole clearly reduced
+   * breaths (≤ 70 % of normal) and the size of its smallest breath; null when no breath
+   * was clearly reduced. onsetMs/durationMs/amplitude above stay the drawn parameters.
+   */
+  written: { radar: WrittenBreathsMs | null; flow: WrittenBreathsMs | null };
+}
+
+export interface WrittenBreathsMs {
+  onsetMs: number;
+  durationMs: number;
+  /** Smallest breath of the run, fraction of normal breathing. */
+  residual: number;
 }
 
 /** An SpO2 drop: onset = start of the fall, end = back at baseline. */
@@ -94,6 +107,12 @@ export interface DesaturationTruth extends TruthBase {
   drop: number;
   /** id of the respiratory event that caused it. */
   causeId: number;
+  /**
+   * The same fall as written in the SPO2 channel the detectors read (after the oximeter's
+   * noise and 1-% steps): level before the fall, lowest sample, drop; null when the
+   * channel was mostly missing there. baseline/nadir/drop above are the drawn values.
+   */
+  written: { baseline: number; nadir: number; drop: number } | null;
 }
 
 /** Body movement; SQB is 0 and radar vitals are -1 for its duration. */

@@ -90,6 +90,17 @@ describe('hypopneas (≥ 30 % drop for ≥ 10 s with a desaturation)', () => {
     expect(kinds(detectRespiratoryEvents(signal, [desatAt(360)]))).toEqual(['hypopnea']);
     expect(detectRespiratoryEvents(signal, [desatAt(360, 4)], { desaturationRule: 4 })[0].reason!.rule).toContain('4 % desaturation');
   });
+
+  it('gives a desaturation to the event it follows, once: a neighbour\'s desaturation confirms nothing before it', () => {
+    // Two 50 % hypopneas 40 s apart; one desaturation, starting 3 s into the second (inside the first one's 45-s window).
+    const two = (t: number) => ((t >= AT_S && t < AT_S + 15) || (t >= AT_S + 55 && t < AT_S + 70) ? 0.5 : 1);
+    const ev = detectRespiratoryEvents(breathing(two), [desatAt(AT_S + 58)]);
+    expect(kinds(ev)).toEqual(['hypopnea']);
+    expect((ev[0].onsetMs - T0) / 1000).toBeGreaterThan(AT_S + 50);
+    // With a desaturation after each, both are scored, each with its own.
+    const both = detectRespiratoryEvents(breathing(two), [desatAt(AT_S + 20, 5), desatAt(AT_S + 58, 3)]);
+    expect(both.map((e) => e.reason!.desaturationPct)).toEqual([5, 3]);
+  });
 });
 
 describe('flow-only hypopneas (no oximetry)', () => {

@@ -87,7 +87,7 @@ describe('simulated respiratory events', () => {
     expect(hypopneas.some((r) => desats.get(r.desaturationId)!.drop >= 3)).toBe(true);
   });
 
-  it('takes the scoring truth from its own parameters: events below the AASM criteria are not in it', () => {
+  it('takes the scoring truth from what it wrote: events below the AASM criteria are not in it', () => {
     const withOx = scoringTruth(night.truth, { channel: 'flow', oximetry: true, desaturationRule: 3 });
     const withOx4 = scoringTruth(night.truth, { channel: 'flow', oximetry: true, desaturationRule: 4 });
     const flowOnly = scoringTruth(night.truth, { channel: 'flow', oximetry: false });
@@ -95,17 +95,54 @@ describe('simulated respiratory events', () => {
     expect(withOx.length).toBeLessThan(resp.length);
     expect(withOx4.length).toBeLessThan(withOx.length);
     for (const t of withOx) {
+      const w = t.source.written.flow!;
+      expect([t.onsetMs, t.durationMs]).toEqual([w.onsetMs, w.durationMs]);
       expect(t.durationMs).toBeGreaterThanOrEqual(10_000);
-      expect(t.source.flowAmplitude).toBeLessThanOrEqual(0.7);
-      if (t.kind === 'apnea') expect(t.source.flowAmplitude).toBeLessThanOrEqual(0.1);
-      else expect(desats.get(t.source.desaturationId)!.drop).toBeGreaterThanOrEqual(3);
+      expect(w.residual).toBeLessThanOrEqual(0.7);
+      if (t.kind === 'apnea') expect(w.residual).toBeLessThanOrEqual(0.1);
+      else expect(desats.get(t.source.desaturationId)!.written!.drop).toBeGreaterThanOrEqual(3);
     }
-    for (const t of flowOnly) if (t.kind === 'hypopnea') expect(t.source.flowAmplitude).toBeLessThanOrEqual(0.5);
-    // An event left out is below a criterion.
+    for (const t of flowOnly) if (t.kind === 'hypopnea') expect(t.source.written.flow!.residual).toBeLessThanOrEqual(0.5);
+    // An event left out is below a criterion as written.
     const kept = new Set(withOx.map((t) => t.source.id));
     for (const r of resp.filter((x) => !kept.has(x.id))) {
-      const below = r.durationMs < 10_000 || r.flowAmplitude > 0.7 || (r.flowAmplitude > 0.1 && desats.get(r.desaturationId)!.drop < 3);
+      const w = r.written.flow;
+      const below = !w || w.durationMs < 10_000 || (w.residual > 0.1 && (desats.get(r.desaturationId)!.written?.drop ?? 0) < 3);
       expect(below, `event ${r.id}`).toBe(true);
+    }
+  });
+
+  it('describes the signal it wrote: whole reduced breaths around each event, desaturations as the SPO2 samples read', () => {
+    const flow = night.channels.find((c) => c.code === 'NC_PSG')!;
+    const spo2 = night.channels.find((c) => c.code === 'SPO2')!.samples as Float32Array;
+    const meanAbs = (fromMs: number, toMs: number) => {
+      let sum = 0;
+      let count = 0;
+      for (let k = Math.floor(((fromMs - START) * flow.sampleRate) / 1000); k < ((toMs - START) * flow.sampleRate) / 1000; k++, count++) sum += Math.abs(flow.samples[k]!);
+      return sum / count;
+    };
+    let longer = 0;
+    let shorter = 0;
+    for (const r of resp) {
+      const w = r.written.flow;
+      if (!w) continue;
+      // The run covers the drawn event up to a breath on either side, and its breaths are small.
+      expect(w.onsetMs).toBeGreaterThan(r.onsetMs - 8_000);
+      expect(w.onsetMs + w.durationMs).toBeLessThan(r.onsetMs + r.durationMs + 8_000);
+      if (w.residual <= 0.5) expect(meanAbs(w.onsetMs, w.onsetMs + w.durationMs)).toBeLessThan(0.8 * meanAbs(w.onsetMs - 30_000, w.onsetMs));
+      if (r.durationMs < 10_000 && w.durationMs >= 10_000) longer++;
+      if (r.durationMs >= 10_000 && w.durationMs < 10_000) shorter++;
+    }
+    // Breaths cut by an event's edges move it across the 10-s line both ways.
+    expect(longer).toBeGreaterThan(0);
+    expect(shorter).toBeGreaterThan(0);
+    for (const d of desats.values()) {
+      if (!d.written) continue;
+      const from = (d.onsetMs - START) / 1000;
+      const during = Array.from(spo2.subarray(from, from + d.durationMs / 1000)).filter((v) => v > 0);
+      expect(d.written.nadir).toBe(Math.min(...during));
+      expect(d.written.drop).toBeCloseTo(d.written.baseline - d.written.nadir, 5);
+      expect(Number.isInteger(d.written.drop)).toBe(true);
     }
   });
 
