@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/adapter';
+import type { DeviceEventRow } from './device';
 import type { NightEvent } from '../recordings/model';
 import { formatDuration, formatUtc } from './format';
 
@@ -48,13 +49,23 @@ const cell = (v: string | number) => {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-/** The night's annotations as CSV (one row each, times in UTC as the spec writes them). */
-export function annotationsCsv(rows: ExportRow[]): string {
-  const header = ['annotation_map_id', 'type', 'start_time', 'end_time', 'duration', 'kpi', 'label', 'category', 'color_code', 'comment', 'created_by', 'updated_by', 'updated_date'];
-  const lines = rows.map((r) =>
-    [r.annotation_map_id, r.type, formatUtc(r.start_ms), formatUtc(r.end_ms), formatDuration(r.end_ms - r.start_ms), r.kpi, r.label, r.category ?? '', r.color_code, r.comment, r.created_by_email, r.updated_by_email, formatUtc(r.updated_date.getTime())]
-      .map(cell)
-      .join(','),
+const HEADER = ['annotation_map_id', 'type', 'start_time', 'end_time', 'duration', 'kpi', 'label', 'category', 'color_code', 'comment', 'created_by', 'updated_by', 'updated_date', 'source', 'vendor', 'file_name'];
+
+/**
+ * The night's annotations as CSV (one row each, times in UTC as the spec writes them):
+ * Nocturne's and its users' first (source `nocturne`), then the events the device scored
+ * (type `device`, source `device`, with the vendor and file they came from; category is
+ * the device's kind, comment its own text).
+ */
+export function annotationsCsv(rows: ExportRow[], device: readonly DeviceEventRow[] = []): string {
+  const own = rows.map((r) =>
+    [r.annotation_map_id, r.type, formatUtc(r.start_ms), formatUtc(r.end_ms), formatDuration(r.end_ms - r.start_ms), r.kpi, r.label, r.category ?? '', r.color_code, r.comment, r.created_by_email, r.updated_by_email, formatUtc(r.updated_date.getTime()), 'nocturne', '', ''],
   );
-  return [header.join(','), ...lines].join('\r\n') + '\r\n';
+  const scored = device.map((e) => {
+    const start = Number(e.onset_ms);
+    const end = start + Number(e.duration_ms);
+    return [-e.id, 'device', formatUtc(start), formatUtc(end), formatDuration(end - start), '', '', e.kind, '', e.text, '', '', '', 'device', e.vendor, e.file_name];
+  });
+  const lines = [...own, ...scored].map((cells) => cells.map(cell).join(','));
+  return [HEADER.join(','), ...lines].join('\r\n') + '\r\n';
 }

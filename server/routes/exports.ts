@@ -10,6 +10,7 @@ import { writeNightFile } from '../recordings/edf';
 import { findChannel, loadChannelData, loadNight } from '../recordings/store';
 import { nightDate } from '../recordings/night-key';
 import { annotationEvents, annotationsCsv, nightAnnotations } from '../annotations/export';
+import { loadDeviceEvents } from '../annotations/device';
 
 const id = { type: 'integer', minimum: 1 } as const;
 
@@ -57,7 +58,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', attachment(`annotations_${date}_${recording.device_id ?? 'none'}_${patient.patient_code}.csv`))
-        .send(annotationsCsv(await nightAnnotations(ctx.db, recording.id)));
+        .send(annotationsCsv(await nightAnnotations(ctx.db, recording.id), await loadDeviceEvents(ctx.db, [recording.id])));
     },
   );
 

@@ -165,7 +165,7 @@ describe('annotation export', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-disposition']).toContain('annotations_20260309_NCT0002_NCT1002.csv');
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('annotation_map_id,type,start_time,end_time,duration,kpi,label,category,color_code,comment,created_by,updated_by,updated_date');
+    expect(lines[0]).toBe('annotation_map_id,type,start_time,end_time,duration,kpi,label,category,color_code,comment,created_by,updated_by,updated_date,source,vendor,file_name');
     const row = lines.find((l) => l.includes('SUM'))!;
     expect(row).toContain(`${at(2000)},${at(2015)},0:0:15,BR,1,Apnea,#DA7171,"'=SUM(A1), ""quoted""",${DEMO_ACCOUNTS.annotator}`);
 

@@ -188,6 +188,24 @@ describe('one night from many files', () => {
     expect((await server.db.query('select 1 from device_events where recording_id = $1', [recordingId])).length).toBe(7);
   });
 
+  it('the annotation CSV lists the device events after Nocturne\'s own, as type device with their vendor and file', async () => {
+    const res = await server.call('GET', `/analytics/patient/annotations-csv?patient_id=${patientId}&recording_id=${recordingId}`, { token: physician });
+    expect(res.statusCode).toBe(200);
+    const [header, ...lines] = res.body.trim().split('\r\n');
+    expect(header.split(',').slice(-3)).toEqual(['source', 'vendor', 'file_name']);
+    const device = lines.filter((l) => l.split(',')[1] === 'device');
+    expect(device).toHaveLength(7);
+    for (const l of device) expect(l.endsWith(`,device,resmed,${EVE}`)).toBe(true);
+    // Central Apnea marked at +7199 s (its end), 10 s long.
+    const central = device.find((l) => l.includes('Central Apnea'))!.split(',');
+    const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+    expect([central[2], central[3], central[7]]).toEqual([utc(EVE_START + 7189_000), utc(EVE_START + 7199_000), 'central_apnea']);
+    // Nocturne's own rows come first, never marked device.
+    const first = lines.findIndex((l) => l.split(',')[1] === 'device');
+    expect(lines.slice(first).every((l) => l.split(',')[1] === 'device')).toBe(true);
+    expect(lines.slice(0, first).every((l) => l.includes(',nocturne,,'))).toBe(true);
+  });
+
   it('the agreement route gives Nocturne against the device: matched, missed, extra, sensitivity, PPV and both AHIs', async () => {
     const res = await server.call('GET', `/analytics/patient/agreement?patient_id=${patientId}&recording_date=2025-08-07`, { token: physician });
     expect(res.statusCode).toBe(200);
