@@ -104,6 +104,17 @@ describe('one night from many files, with the device events and the agreement', 
     expect(await page.getByTestId('agreement-device-ahi').innerText()).toMatch(/^\d+\.\d\d$/);
     expect(await page.getByTestId('summary-agreement').innerText()).toContain('Agreement: Nocturne vs ResMed');
 
+    // The night report carries the device's scoring apart from Nocturne's, and the agreement.
+    await page.getByTestId('generate-report').click();
+    const report = page.getByTestId('report-dialog');
+    await report.getByTestId('summary-device-events').waitFor({ timeout: 60_000 });
+    expect(Number(await report.getByTestId('device-apneas').innerText()) + Number(await report.getByTestId('device-hypopneas').innerText())).toBe(7);
+    expect(Number(await report.getByTestId('nocturne-apneas').innerText()) + Number(await report.getByTestId('nocturne-hypopneas').innerText())).toBe(nocturne);
+    expect(Number(await report.getByTestId('agreement-matched').innerText())).toBe(matched);
+    expect(await report.getByTestId('summary-device-events').innerText()).toContain('ResMed');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('report-sheet').count()).toBe(0);
+
     // The same file again: refused, naming it and its night.
     await page.getByTestId('tab-overview').click();
     await importFiles(page, [csv]);

@@ -6,6 +6,7 @@ import { formatClock, formatNightDate } from '../../charts/core/format';
 import { Alert } from '../../ui/Alert';
 import { Dialog } from '../../ui/Dialog';
 import type { NightInfo, PatientInfo } from '../night/types';
+import { AgreementTables } from './AgreementTables';
 import { SummaryTables, useNightSummary } from './SummaryPanel';
 
 /** The SpO2 line of the report (spec 2 §2, §9: a red line at 90). */
@@ -71,7 +72,7 @@ function Spo2Chart({ patientId, night }: { patientId: number; night: NightInfo }
 
 /**
  * The night report (spec 2 §2 "generate report", the Report dialog): the patient and
- * night, the summary tables and the SpO2 chart with its line at 90, ready to print or save
+ * night, the summary tables, the device's scoring and agreement where the night has it, and the SpO2 chart with its line at 90, ready to print or save
  * as PDF from the browser's print dialog.
  */
 export function NightReport({ open, onClose, patient, night }: { open: boolean; onClose: () => void; patient: PatientInfo; night: NightInfo }) {
@@ -101,6 +102,8 @@ export function NightReport({ open, onClose, patient, night }: { open: boolean; 
         </header>
         {summary.isError && <Alert tone="error">{errorText(t, summary.error)}</Alert>}
         {summary.data ? <SummaryTables patient={patient} night={night} summary={summary.data} /> : <p className="muted" role="status">{t('common.loading')}</p>}
+        {/* The device's own scoring, apart from Nocturne's, and their agreement (issue 12). */}
+        <AgreementTables patientId={patient.patient_id} night={open ? night : null} />
         <h4>{t('report.spo2')}</h4>
         {open && <Spo2Chart patientId={patient.patient_id} night={night} />}
       </article>
