@@ -5,7 +5,9 @@
  */
 import type { Queryable } from '../db/adapter';
 import { listChannels, type RecordingRow } from '../recordings/store';
+import type { NightEvent } from '../recordings/model';
 import { nightDate } from '../recordings/night-key';
+import { exportedDeviceText, scoredKindOf } from '../recordings/vendors';
 import { formatDuration, formatUtc } from './format';
 
 export interface DeviceEventRow {
@@ -97,4 +99,20 @@ export async function deviceAnnotations(db: Queryable, patientId: number, doctor
       file_name: e.file_name,
     };
   });
+}
+
+/**
+ * A night's file events for an EDF+ export: the device-scored ones at their real time with
+ * their origin ({@link exportedDeviceText}), in place of the file's own marks (a ResMed mark
+ * sits at the event's end, which no reader of the export could know); every other file
+ * annotation as written.
+ */
+export function exportFileEvents(fileEvents: readonly NightEvent[], device: readonly DeviceEventRow[]): NightEvent[] {
+  const kept = device.length > 0 ? fileEvents.filter((e) => scoredKindOf(e.text) === null) : [...fileEvents];
+  const scored = device.map((e) => ({
+    onsetMs: Number(e.onset_ms),
+    durationMs: Number(e.duration_ms),
+    text: exportedDeviceText({ text: e.text, vendor: e.vendor, fileName: e.file_name }),
+  }));
+  return [...kept, ...scored];
 }

@@ -73,7 +73,7 @@ export async function refuseDuplicates(db: Queryable, patientId: number, files: 
 export function deviceEventsOf(parts: ParsedRecording[]): DeviceEvent[] {
   return parts.flatMap((p) => {
     const header = { fileName: p.fileName, recording: str(p.meta.recording), patient: str(p.meta.patient) };
-    return deviceEvents(header, p.events).map((e) => ({ onsetMs: e.onsetMs, durationMs: e.durationMs, kind: e.kind, text: e.text, vendor: e.vendor, fileName: p.fileName }));
+    return deviceEvents(header, p.events).map((e) => ({ onsetMs: e.onsetMs, durationMs: e.durationMs, kind: e.kind, text: e.text, vendor: e.vendor, fileName: e.fileName ?? p.fileName }));
   });
 }
 

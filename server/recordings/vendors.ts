@@ -62,14 +62,38 @@ export function scoredKind(text: string): ScoredKind | null {
 /** True for apneas and hypopneas: the events AHI counts. */
 export const isRespiratory = (k: ScoredKind | null) => k !== null && k !== 'desaturation' && k !== 'arousal' && k !== 'rera';
 
-/** A file's scored events in real time under its vendor's convention; other annotations are left out. */
-export function deviceEvents(file: { fileName: string; recording?: string; patient?: string }, events: readonly NightEvent[]): Array<NightEvent & { kind: ScoredKind; vendor: string }> {
+/**
+ * How Nocturne's EDF+ export writes a device event: at its real time (EDF+'s convention),
+ * its own text followed by where it came from, `Central Apnea {resmed: x_EVE.edf}`, so a
+ * re-import keeps the event, its vendor and its file.
+ */
+export function exportedDeviceText(e: { text: string; vendor: string; fileName: string }): string {
+  return `${e.text} {${e.vendor}: ${e.fileName}}`;
+}
+
+const EXPORTED = /^(.*?)\s*\{([\w+.-]+): ([^{}]+)\}$/;
+
+/** The kind of a scored event's text, as a file or a Nocturne export (with its origin) writes it. */
+export function scoredKindOf(text: string): ScoredKind | null {
+  return scoredKind(EXPORTED.exec(text)?.[1] ?? text);
+}
+
+/** A scored event: its kind, the vendor whose convention placed it, and the file it came from when not this one. */
+export type ScoredEvent = NightEvent & { kind: ScoredKind; vendor: string; fileName?: string };
+
+/**
+ * A file's scored events in real time under its vendor's convention; events a Nocturne export
+ * wrote with their origin keep it (already in real time). Other annotations are left out.
+ */
+export function deviceEvents(file: { fileName: string; recording?: string; patient?: string }, events: readonly NightEvent[]): ScoredEvent[] {
   const v = vendorOf(file);
-  const out: Array<NightEvent & { kind: ScoredKind; vendor: string }> = [];
+  const out: ScoredEvent[] = [];
   for (const e of events) {
-    const kind = scoredKind(e.text);
+    const tag = EXPORTED.exec(e.text);
+    const kind = scoredKind(tag ? tag[1]! : e.text);
     if (!kind) continue;
-    out.push({ ...e, ...v.span(e), kind, vendor: v.vendor });
+    if (tag) out.push({ ...e, text: tag[1]!, kind, vendor: tag[2]!, fileName: tag[3]! });
+    else out.push({ ...e, ...v.span(e), kind, vendor: v.vendor });
   }
   return out;
 }

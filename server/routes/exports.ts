@@ -10,7 +10,7 @@ import { writeNightFile } from '../recordings/edf';
 import { findChannel, loadChannelData, loadNight } from '../recordings/store';
 import { nightDate } from '../recordings/night-key';
 import { annotationEvents, annotationsCsv, nightAnnotations } from '../annotations/export';
-import { loadDeviceEvents } from '../annotations/device';
+import { exportFileEvents, loadDeviceEvents } from '../annotations/device';
 
 const id = { type: 'integer', minimum: 1 } as const;
 
@@ -31,10 +31,11 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
       const { patient, recording } = await visibleRecording(ctx.db, user, request.query.patient_id, request.query.recording_id);
       const night = await loadNight(ctx.db, recording);
       const annotations = annotationEvents(await nightAnnotations(ctx.db, recording.id));
+      const fileEvents = exportFileEvents(night.events, await loadDeviceEvents(ctx.db, [recording.id]));
       // EDF+, or BDF+ when a channel holds 24-bit samples (from a BDF file) that 16 bits cannot keep.
       let written: ReturnType<typeof writeNightFile>;
       try {
-        written = writeNightFile({ ...night, events: [...night.events, ...annotations].sort((a, b) => a.onsetMs - b.onsetMs) });
+        written = writeNightFile({ ...night, events: [...fileEvents, ...annotations].sort((a, b) => a.onsetMs - b.onsetMs) });
       } catch (err) {
         // Rates no EDF record fits, values beyond an 8-character range: said, not a 500.
         if (err instanceof RangeError) throw new ApiError(422, 'export_impossible', `This night cannot be written as EDF+/BDF+: ${err.message}`);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scoredKindOf } from '../../server/recordings/vendors';
 import { decodeWire } from '../../server/recordings/wire';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
@@ -204,11 +205,25 @@ describe('export', () => {
     const labels = async (rid: number) =>
       (await server.db.query<{ code: string; label: string; unit: string; edf_range: unknown }>('select code, label, unit, edf_range from recording_channels where recording_id = $1 order by code', [rid]));
     expect(await labels(second)).toEqual(await labels(first));
+    // The file's other annotations come back as written; its scored events come back as the
+    // same device events (real times, kind, text, vendor and source file), not as new ones.
     const events = async (rid: number) =>
-      (await server.db.query<{ onset_ms: number; duration_ms: number; text: string }>(`select onset_ms, duration_ms, text from recording_events where recording_id = $1 order by onset_ms, text`, [rid])).map(
-        (e) => `${e.onset_ms}/${e.duration_ms}/${e.text}`,
-      );
+      (await server.db.query<{ onset_ms: number; duration_ms: number; text: string }>(`select onset_ms, duration_ms, text from recording_events where recording_id = $1 order by onset_ms, text`, [rid]))
+        .filter((e) => scoredKindOf(e.text) === null)
+        .map((e) => `${e.onset_ms}/${e.duration_ms}/${e.text}`);
+    expect((await events(first)).length).toBeGreaterThan(0);
     expect(await events(second)).toEqual(await events(first));
+    const device = async (rid: number) =>
+      server.db.query<Record<string, unknown>>(`select onset_ms::text, duration_ms::text, kind, text, vendor, file_name from device_events where recording_id = $1 order by onset_ms, id`, [rid]);
+    const before = await device(first);
+    expect(before).toHaveLength(7);
+    expect(before.every((e) => e.vendor === 'resmed' && e.file_name === EVE)).toBe(true);
+    expect(await device(second)).toEqual(before);
+    // And again: the re-imported night exports the same device events.
+    const res2 = await server.call('GET', `/analytics/patient/export-edf?patient_id=${other.id}&recording_id=${second}`, { token: physician });
+    const text = new TextDecoder('latin1').decode(new Uint8Array(res2.rawPayload));
+    expect(text).toContain(`Central Apnea {resmed: ${EVE}}`);
+    expect(text.split(`{resmed: ${EVE}}`).length - 1).toBe(7);
   });
 
   it('one channel as the spec\'s data-point CSV, not for annotators', async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readEdf } from '../../server/recordings/edf/reader';
 import { edfToRecording } from '../../server/recordings/edf/channels';
-import { deviceEvents, scoredKind, vendorOf } from '../../server/recordings/vendors';
+import { deviceEvents, exportedDeviceText, scoredKind, scoredKindOf, vendorOf } from '../../server/recordings/vendors';
 
 const REAL = new URL('../fixtures/real/', import.meta.url);
 
@@ -36,5 +36,17 @@ describe('vendor time conventions', () => {
     expect(scoredKind('Apnea')).toBe('apnea');
     expect(scoredKind('Recording starts')).toBeNull();
     expect(scoredKind('Sleep stage W')).toBeNull();
+  });
+
+  it("reads a Nocturne export's device events back at their real time, with their vendor and file", () => {
+    const text = exportedDeviceText({ text: 'Central Apnea', vendor: 'resmed', fileName: '20250808_010203_EVE.edf' });
+    expect(text).toBe('Central Apnea {resmed: 20250808_010203_EVE.edf}');
+    expect(scoredKindOf(text)).toBe('central_apnea');
+    expect(scoredKindOf('Apnea: snore [BR]')).toBeNull();
+    // The export itself is no ResMed file: the mark is the start, and the origin is kept.
+    const [e] = deviceEvents({ fileName: 'NCT1005_20250807.edf' }, [{ onsetMs: 1_000_000, durationMs: 10_000, text }]);
+    expect(e).toMatchObject({ onsetMs: 1_000_000, durationMs: 10_000, kind: 'central_apnea', text: 'Central Apnea', vendor: 'resmed', fileName: '20250808_010203_EVE.edf' });
+    // Even read by the ResMed rule (a header that says ResMed), the exported time is not moved.
+    expect(deviceEvents({ fileName: 'x_EVE.edf' }, [{ onsetMs: 1_000_000, durationMs: 10_000, text }])[0]!.onsetMs).toBe(1_000_000);
   });
 });
