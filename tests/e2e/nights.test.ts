@@ -93,6 +93,13 @@ describe('one night from many files, with the device events and the agreement', 
     // The summary counts the device's events beside Nocturne's and shows the agreement.
     await page.getByTestId('tab-summary').click();
     await page.getByTestId('summary-agreement').waitFor({ timeout: 60_000 });
+    // Without sleep staging the indices are per hour of monitoring, and never empty: REI and ODI are figures.
+    const ahiTable = page.getByTestId('summary-panel').getByTestId('summary-ahi');
+    expect(await ahiTable.innerText()).toContain('REI (monitoring time)');
+    expect(await ahiTable.locator('td').first().innerText()).toMatch(/^\d+\.\d\d$/);
+    const odiTable = page.getByTestId('summary-panel').getByTestId('summary-odi');
+    expect(await odiTable.innerText()).toContain('ODI (desaturations per hour of monitoring)');
+    expect(await odiTable.locator('td').first().innerText()).toMatch(/^\d+\.\d\d$/);
     const device = Number(await page.getByTestId('device-apneas').innerText()) + Number(await page.getByTestId('device-hypopneas').innerText());
     expect(device).toBe(7);
     const matched = Number(await page.getByTestId('agreement-matched').innerText());
