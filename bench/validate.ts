@@ -2,8 +2,9 @@
 // - Real nights (tests/fixtures/real): the ResMed CPAP nights' flow against the events the
 //   device itself scored (EVE files, ResMed's end-of-event convention from vendors.ts).
 // - Simulated nights: several profiles, radar and PSG, each scored with and without its
-//   oximetry, against the truth taken from the generator's parameters (scoringTruth: events
-//   drawn below the AASM criteria are no truth events), matched one-to-one (matchEvents).
+//   oximetry, against the truth of what the generator wrote (scoringTruth on `written`: whole
+//   clearly reduced breaths, desaturations as written in SPO2; events below the AASM criteria
+//   are no truth events), matched one-to-one (matchEvents).
 // Prints tables and writes bench/results/validation.json. The rules are general AASM rules
 // (engine/detect/respiratory.ts); nothing here is tuned to these nights.
 import { readFileSync } from 'node:fs';
