@@ -221,7 +221,8 @@ export function detectRespiratoryEvents(
   // last of them that begins before it (5 s tolerance), once.
   const inWindow = (d: DetectedEvent, onsetMs: number, endMs: number) =>
     d.kind === 'desaturation' && d.onsetMs >= onsetMs - DESAT_BEFORE_MS && d.onsetMs <= endMs + o.desaturationLagS * 1000;
-  const candidates = scan(() => ANY_DESATURATION);
+  // (No desaturation to give, or none needed: one pass.)
+  const candidates = o.flowOnlyHypopneas || desaturations.length === 0 ? [] : scan(() => ANY_DESATURATION);
   const used = new Set<DetectedEvent>();
   const follows = (d: DetectedEvent, onsetMs: number, endMs: number) =>
     !candidates.some((c) => c.onsetMs > (onsetMs + endMs) / 2 && c.onsetMs - DESAT_BEFORE_MS <= d.onsetMs);
