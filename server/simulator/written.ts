@@ -30,7 +30,6 @@ export interface WrittenBreaths extends WrittenSpan {
   residual: number;
 }
 
-
 /** How far around an event breaths are looked at, s (two slow breaths). */
 const AROUND_S = 16;
 /** Sampling step over one breath, s. */
