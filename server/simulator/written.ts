@@ -5,11 +5,11 @@
  * - Breathing: AASM measures apneas and hypopneas alike "from the nadir preceding the
  *   first breath that is clearly reduced to the beginning of the first breath that
  *   approximates the baseline breathing amplitude". Breaths are the generator's own cycles
- *   (volume minimum to volume minimum of its breathing phase); a breath's size is the
- *   written envelope over it, as a fraction of normal breathing; clearly reduced is ≤ 70 % (the smallest drop AASM scores). The event is the
- *   run of whole clearly reduced breaths that meets the drawn event, and its residual the
- *   size of its smallest breath: an event drawn over 9 s of a 4-s rhythm whose edges fall
- *   mid-breath is written as three reduced breaths (about 12 s).
+ *   (volume minimum to volume minimum of its breathing phase); a breath's size is the mean
+ *   written envelope over it, as a fraction of normal breathing; clearly reduced is ≤ 70 %
+ *   (the smallest drop AASM scores). The event is the run of whole clearly reduced breaths
+ *   that meets the drawn event, and its residual the size of its smallest breath: a drawn
+ *   9-s event in a 4-s rhythm can be written as two reduced breaths (8 s) or three (12 s).
  * - SpO2: the drop is the written level before the fall (median of the 10 samples before
  *   it) minus the lowest written sample of the desaturation: after the oximeter's noise
  *   and its 1-% steps, a drawn 2.6 % fall can read 3 points.
