@@ -1,25 +1,20 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
-import { actingPhysicianId, type UserRow } from '../auth/users';
+import { actingPhysicianId } from '../auth/users';
 import type { AppContext } from '../context';
-import { authenticate, currentUser } from '../context';
-import { forbidden, notFound } from '../errors';
+import { authenticate } from '../context';
+import { dashboardUser } from './dashboardUser';
+import { notFound } from '../errors';
 import { analysisOf } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
 import type { RecordingRow } from '../recordings/store';
+import { flaggedSql } from '../patients/flagged';
 
 const DAY_MS = 86_400_000;
 /** Nights a notification is made for: the last week. */
 const NOTIFY_DAYS = 7;
 /** Nights analysed per generate call, newest first (the analyses are cached for later screens). */
 const NOTIFY_BATCH = 50;
-
-/** Physicians (and their secondary users) see the dashboard; annotators do not (spec 1 §6). */
-function dashboardUser(request: FastifyRequest): UserRow {
-  const user = currentUser(request);
-  if (user.is_annotator || user.role === 'admin') throw forbidden('The dashboard is for physicians.');
-  return user;
-}
 
 /**
  * The dashboard (spec 1 §1 "The dashboard shows", §3 notifications, §7 calls): widget
@@ -34,7 +29,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext) {
     const now = Date.now();
     const [counts] = await db.query<Record<string, number>>(
       `select
-         (select count(*)::int from patients where physician_id = $1 and at_risk >= 1 and phys_device_return_date is null) as flagged_patients,
+         (select count(*)::int from patients p where p.physician_id = $1 and ${flaggedSql('p')}) as flagged_patients,
          (select count(*)::int from device_allocations where physician_id = $1 and status = 'booked' and deallocation_ms < $2::bigint) as overdue_devices,
          (select count(*)::int from device_allocations where physician_id = $1 and status = 'booked' and allocation_ms <= $2::bigint and deallocation_ms > $2::bigint) as deployed_devices,
          (select count(*)::int from devices d where d.physician_id = $1 and not exists (
