@@ -112,7 +112,7 @@ describe('actigraph view', () => {
     expect(await days.count()).toBe(3);
     expect(await days.first().locator('.acti-sleep').count()).toBeGreaterThan(0);
     expect(await days.first().locator('.acti-line').count()).toBe(1);
-    expect(await days.first().getByTestId('actigraph-caption').textContent()).toMatch(/^WASO \d+ min · TST \d+:\d\d · SOL \d+ min · Bed-in \d\d:\d\d · Bed-out \d\d:\d\d$/);
+    expect(await days.first().getByTestId('actigraph-caption').textContent()).toMatch(/^WASO \d+ min · TST \d+:\d\d:\d\d · SOL \d+ min · Bed-in \d\d:\d\d · Bed-out \d\d:\d\d$/);
     const first = await app.page.locator('[data-testid^="actigraph-date-"]').first().getAttribute('data-testid');
     await app.page.getByTestId(first!).click();
     await expect.poll(() => days.count()).toBe(2);

@@ -100,7 +100,7 @@ export function NightReport({ open, onClose, patient, night }: { open: boolean; 
           </p>
         </header>
         {summary.isError && <Alert tone="error">{errorText(t, summary.error)}</Alert>}
-        {summary.data ? <SummaryTables patient={patient} night={night} summary={summary.data} /> : <p className="muted" role="status">{t('common.loading')}</p>}
+        {summary.data ? <SummaryTables night={night} summary={summary.data} /> : <p className="muted" role="status">{t('common.loading')}</p>}
         <h4>{t('report.spo2')}</h4>
         {open && <Spo2Chart patientId={patient.patient_id} night={night} />}
       </article>
