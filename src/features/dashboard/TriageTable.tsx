@@ -16,10 +16,11 @@ const EDGE_MS = DAY_MS / 2;
 
 type Figure = 'ahi' | 'odi' | 'lowest_spo2' | 'hours';
 const FIGURES: ReadonlyArray<{ key: Figure; digits: number; label: 'dashboard.triage.odi' | 'dashboard.triage.spo2' | 'dashboard.triage.hours' | null }> = [
-  { key: 'ahi', digits: 1, label: null },
-  { key: 'odi', digits: 1, label: 'dashboard.triage.odi' },
-  { key: 'lowest_spo2', digits: 0, label: 'dashboard.triage.spo2' },
-  { key: 'hours', digits: 1, label: 'dashboard.triage.hours' },
+  // As many digits as the night's summary shows, so the two read the same.
+  { key: 'ahi', digits: 2, label: null },
+  { key: 'odi', digits: 2, label: 'dashboard.triage.odi' },
+  { key: 'lowest_spo2', digits: 1, label: 'dashboard.triage.spo2' },
+  { key: 'hours', digits: 0, label: 'dashboard.triage.hours' },
 ];
 
 const nightHref = (p: TriagePatient) => `/app/patients/id=${p.patient_id}${p.last ? `?night=${p.last.night}` : ''}`;
