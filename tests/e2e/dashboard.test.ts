@@ -105,6 +105,43 @@ describe('dashboard', () => {
     expect(app.errors).toEqual([]);
   });
 
+  it("the app header stays above the night's sticky navigator and its tick labels when the page scrolls past the charts", async () => {
+    const { page } = app;
+    await page.setViewportSize({ width: 1280, height: 560 });
+    try {
+      await page.goto('/app/patients');
+      await page.getByTestId('patient-link').filter({ hasText: 'NCT1001' }).click();
+      await page.locator('.navigator').waitFor();
+      await page.locator('.import-details > summary').click();
+      // Scroll until the charts end and the navigator slides under the header; there, every
+      // navigator element under the header must be hidden by it (the header is what is on top).
+      const seen = await page.evaluate(() => {
+        const header = document.querySelector('.app-header')!.getBoundingClientRect();
+        for (let y = 0; y < document.documentElement.scrollHeight; y += 20) {
+          window.scrollTo(0, y);
+          const nav = document.querySelector('.navigator')!.getBoundingClientRect();
+          if (nav.top >= header.bottom - 20 || nav.bottom <= header.bottom + 10) continue;
+          let under = 0;
+          let over = 0;
+          for (const el of document.querySelectorAll('.navigator *')) {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 || r.bottom <= header.top + 1 || r.top >= header.bottom - 1) continue;
+            under++;
+            const top = document.elementFromPoint(r.left + r.width / 2, Math.min(header.bottom - 2, Math.max(r.top, header.top) + 2));
+            if (!top?.closest('.app-header')) over++;
+          }
+          return { under, over };
+        }
+        return null;
+      });
+      expect(seen).not.toBeNull();
+      expect(seen!.under).toBeGreaterThan(0);
+      expect(seen!.over).toBe(0);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it('gives annotators neither the dashboard nor notifications', async () => {
     const annotator = await newPage(app.browser, app.base);
     try {
