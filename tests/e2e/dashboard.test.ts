@@ -57,8 +57,9 @@ describe('dashboard', () => {
     await app.page.goto('/');
     await app.page.getByTestId('dashboard-widgets').waitFor();
     const flagged = await tile('widget-flagged');
-    await app.page.goto('/app/patients?filter=flagged');
+    await app.page.getByTestId('nav-patients').click();
     await app.page.getByTestId('patients-table').waitFor();
+    await app.page.getByTestId('filter-status').selectOption('flagged');
     await expect.poll(() => app.page.getByTestId('patient-link').count()).toBe(flagged);
     expect(await app.page.getByTestId('patient-link').allTextContents()).toEqual(['NCT1001', 'NCT1004']);
   });
