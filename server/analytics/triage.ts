@@ -3,6 +3,9 @@
 import type { NightKpis } from '../../engine/detect';
 import type { WindowStats } from '../../engine/types';
 import { hoursRecorded, indexFigures, lowestSpo2 } from './figures';
+import type { TriageNight, TriagePatient } from './triageProtocol';
+
+export type { TriageNight, TriagePatient } from './triageProtocol';
 
 /** Nights a sparkline spans, ending at the patient's last night. */
 export const TRIAGE_NIGHTS = 14;
@@ -19,30 +22,6 @@ export interface TriageNightRow {
   kpis: NightKpis | null;
   spo2_stats: WindowStats | null;
   has_spo2: boolean;
-}
-
-export interface TriageNight {
-  night: number;
-  recording_id: number;
-  /** Whether the night's analysis (and SpO2 statistics) are stored yet. */
-  analysed: boolean;
-  ahi?: number | null;
-  odi?: number | null;
-  index_basis: 'sleep' | 'monitoring' | null;
-  lowest_spo2: number | null;
-  hours: number | null;
-}
-
-export interface TriagePatient {
-  patient_id: number;
-  patient_code: string;
-  name: string;
-  flagged: boolean;
-  /** 0 none … 3 severe (README Decisions "Triage order"); null without an analysed last night. */
-  attention: number | null;
-  last: TriageNight | null;
-  /** The nights of the last TRIAGE_NIGHTS days up to the last one, oldest first. */
-  nights: TriageNight[];
 }
 
 /** AHI/REI and ODI severity (AASM: 5 mild, 15 moderate, 30 severe events per hour). */

@@ -7,6 +7,7 @@ import { channelStatsOf } from '../analytics/channelStats';
 import { STATS_CODES } from '../analytics/figures';
 import { analyticsSettings } from '../analytics/settings';
 import { TRIAGE_NIGHTS, triageTable, type TriageNightRow } from '../analytics/triage';
+import type { Triage } from '../analytics/triageProtocol';
 import { ENGINE_VERSION } from '../../engine/index';
 import { flaggedSql } from '../patients/flagged';
 import { listChannels, type RecordingRow } from '../recordings/store';
@@ -52,7 +53,8 @@ export function triageRoutes(app: FastifyInstance, ctx: AppContext) {
     const rows = await read(actingPhysicianId(user));
     const patients = triageTable(rows, user.membership_type !== 'paid');
     const pending = patients.reduce((n, p) => n + p.nights.filter((x) => !x.analysed).length, 0);
-    return { data: { patients, pending, nights: TRIAGE_NIGHTS } };
+    const data: Triage = { patients, pending, nights: TRIAGE_NIGHTS };
+    return { data };
   });
 
   app.post('/physician/triage/prepare', { preHandler: auth, schema: { body: { type: 'object', additionalProperties: false, properties: {} } } }, async (request) => {

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { request } from '../../api/client';
+import type { Triage } from '../../../server/analytics/triageProtocol';
 
 export interface NightRef {
   patient_id: number;
@@ -89,36 +90,7 @@ export function unreadCount(notifications: readonly PhysicianNotification[], dev
   return notifications.filter((n) => n.is_read === 0).length + (devices ? devices.deallocations.length + devices.reserved.length : 0);
 }
 
-/** One night of the triage table (GET /physician/triage). */
-export interface TriageNight {
-  night: number;
-  recording_id: number;
-  analysed: boolean;
-  /** Absent for paid memberships (spec 2 §1). */
-  ahi?: number | null;
-  odi?: number | null;
-  index_basis: 'sleep' | 'monitoring' | null;
-  lowest_spo2: number | null;
-  hours: number | null;
-}
-
-export interface TriagePatient {
-  patient_id: number;
-  patient_code: string;
-  name: string;
-  flagged: boolean;
-  attention: number | null;
-  last: TriageNight | null;
-  nights: TriageNight[];
-}
-
-export interface Triage {
-  patients: TriagePatient[];
-  /** Nights of the table not analysed yet. */
-  pending: number;
-  /** Nights a sparkline spans. */
-  nights: number;
-}
+export type { Triage, TriageNight, TriagePatient } from '../../../server/analytics/triageProtocol';
 
 const triageKey = ['dashboard', 'triage'] as const;
 
