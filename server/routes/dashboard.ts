@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { authenticate } from '../context';
 import { dashboardUser } from './dashboardUser';
 import { notFound } from '../errors';
-import { analysisOf } from '../analytics/analyse';
+import { analysisOf, analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
 import type { RecordingRow } from '../recordings/store';
 import { flaggedSql } from '../patients/flagged';
@@ -103,11 +103,16 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/physician/get-notifications', { preHandler: auth }, async (request) => {
     const physician = actingPhysicianId(dashboardUser(request));
+    const settings = await analyticsSettings(db, physician);
+    // The count the night's summary shows (its stored analysis under today's settings); the
+    // count stored with the notification only until that analysis exists.
     const notifications = await db.query(
-      `select n.id, n.patient_id, p.patient_code, n.apnea_events, n.night, n.is_read
+      `select n.id, n.patient_id, p.patient_code, n.night, n.is_read,
+              coalesce((a.result->'kpis'->>'apneas')::int + (a.result->'kpis'->>'hypopneas')::int, n.apnea_events) as apnea_events
        from physician_notifications n join patients p on p.id = n.patient_id
+       left join night_analyses a on a.recording_id = n.recording_id and a.params = $2 and a.engine_version = $3
        where n.physician_id = $1 order by n.night desc, n.id desc limit 50`,
-      [physician],
+      [physician, analysisParams(settings), ANALYSIS_VERSION],
     );
     return { data: { notifications } };
   });

@@ -132,7 +132,7 @@ describe('summary tab', () => {
     await app.page.waitForURL((u) => u.search.includes('tab=summary'));
     await app.page.getByTestId('summary-panel').waitFor({ timeout: 60_000 });
     const rows = await app.page.getByTestId('summary-recording').locator('tr').allTextContents();
-    expect(rows.some((r) => /Total sleep time \(h:mm\)\d+:\d\d/.test(r))).toBe(true);
+    expect(rows.some((r) => /Total sleep time \(h:mm:ss\)\d+:\d\d:\d\d/.test(r))).toBe(true);
     expect(rows.some((r) => /Sleep efficiency[\d.]+ %/.test(r))).toBe(true);
     const ahi = await app.page.getByTestId('summary-ahi').locator('td').first().textContent();
     expect(Number(ahi)).toBeGreaterThan(0);

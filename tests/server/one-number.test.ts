@@ -143,3 +143,29 @@ describe('the triage table', () => {
     expect((await get('/physician/triage', annotator)).statusCode).toBe(403);
   });
 });
+
+describe('the notification bell', () => {
+  it("counts a night's apneas and hypopneas as its summary does, also after the settings change", async () => {
+    // Notifications are made for the last week's nights: one from last night.
+    const [id] = await simulateForPatient(server.db, { patientId: ids.NCT1002!, patientCode: 'NCT1002', deviceId: 'NCT0002', timezone: 'Europe/Zurich', nights: 1, profile: 'moderate_osa', seed: 'one-number-bell' });
+    const [{ night_key: night }] = await server.db.query<{ night_key: number }>('select night_key from recordings where id = $1', [id]);
+    await post('/physician/generate-notifications', {});
+    const bell = async () =>
+      ((await get('/physician/get-notifications')).json().data.notifications as Array<{ patient_id: number; night: number; apnea_events: number }>).find((n) => n.patient_id === ids.NCT1002 && n.night === night)!.apnea_events;
+    const count = async () => {
+      const s = await summaryOf('NCT1002', night);
+      return s.apneas + s.hypopneas;
+    };
+    expect(await bell()).toBe(await count());
+    // The 4 % rule scores fewer hypopneas: the summary and the bell change together.
+    const before = await count();
+    await post('/physician/update-analytics-settings', { desaturation_rule: 4 });
+    try {
+      const after = await count();
+      expect(after).toBeLessThan(before);
+      expect(await bell()).toBe(after);
+    } finally {
+      await post('/physician/update-analytics-settings', { desaturation_rule: 3 });
+    }
+  }, 60_000);
+});
