@@ -110,24 +110,26 @@ export function TriageTable() {
     const figures = withIndices ? FIGURES : FIGURES.filter((f) => f.key !== 'ahi' && f.key !== 'odi');
     return (
       <div className="triage-wrap">
-        <table className="triage-table" data-testid="triage-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('dashboard.triage.patient')}</th>
-              <th scope="col">{t('dashboard.triage.attention')}</th>
-              <th scope="col">{t('dashboard.triage.lastNight')}</th>
-              {figures.map((f) => (
-                <th scope="col" key={f.key} title={f.key === 'ahi' ? t('dashboard.triage.indexHint') : undefined}>
-                  {f.label ? t(f.label) : `${t('dashboard.triage.ahi')} / ${t('dashboard.triage.rei')}`}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {data.patients.map((p) => <TriageRow key={p.patient_id} patient={p} figures={figures} board={board} span={data.nights} />)}
-          </tbody>
-        </table>
-        <canvas ref={canvasRef} className="triage-canvas" aria-hidden="true" data-testid="triage-canvas" />
+        <div className="triage-inner">
+          <table className="triage-table" data-testid="triage-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('dashboard.triage.patient')}</th>
+                <th scope="col">{t('dashboard.triage.attention')}</th>
+                <th scope="col">{t('dashboard.triage.lastNight')}</th>
+                {figures.map((f) => (
+                  <th scope="col" key={f.key} title={f.key === 'ahi' ? t('dashboard.triage.indexHint') : undefined}>
+                    {f.label ? t(f.label) : `${t('dashboard.triage.ahi')} / ${t('dashboard.triage.rei')}`}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {data.patients.map((p) => <TriageRow key={p.patient_id} patient={p} figures={figures} board={board} span={data.nights} />)}
+            </tbody>
+          </table>
+          <canvas ref={canvasRef} className="triage-canvas" aria-hidden="true" data-testid="triage-canvas" />
+        </div>
       </div>
     );
   };
