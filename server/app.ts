@@ -23,6 +23,7 @@ import { categoryRoutes } from './annotations/categories';
 import { patientAdminRoutes } from './routes/patient-admin';
 import { patientNoteRoutes } from './routes/patient-notes';
 import { dashboardRoutes } from './routes/dashboard';
+import { triageRoutes } from './routes/triage';
 import { deviceRoutes } from './routes/devices';
 import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 import { agreementRoutes } from './analytics/agreement';
@@ -96,6 +97,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       patientAdminRoutes(api, ctx);
       patientNoteRoutes(api, ctx);
       dashboardRoutes(api, ctx);
+      triageRoutes(api, ctx);
       deviceRoutes(api, ctx);
       analyticsKpiRoutes(api, ctx);
       actigraphRoutes(api, ctx);

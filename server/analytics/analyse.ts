@@ -23,12 +23,15 @@ export async function nightInput(db: Queryable, recording: RecordingRow, setting
  */
 export const ANALYSIS_VERSION = `${ENGINE_VERSION}+detect${DETECTOR_VERSION}`;
 
+/** The key of an analysis's settings in night_analyses.params. */
+export const analysisParams = (settings: AnalyticsSettings) => `dsat${settings.desaturationRule}-rii${settings.riiDivisor}`;
+
 /**
  * The analysis of a night under the physician's settings: computed by the engine's
  * detectors once, then read from night_analyses (a recording never changes once stored).
  */
 export async function analysisOf(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightAnalysis> {
-  const params = `dsat${settings.desaturationRule}-rii${settings.riiDivisor}`;
+  const params = analysisParams(settings);
   const [cached] = await db.query<{ result: NightAnalysis }>('select result from night_analyses where recording_id = $1 and params = $2 and engine_version = $3', [recording.id, params, ANALYSIS_VERSION]);
   if (cached) return cached.result;
   const result = analyseNight(await nightInput(db, recording, settings));

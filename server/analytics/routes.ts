@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sleepFigures } from './sleepFigures';
+import { indexFigures, lowestSpo2, recordedWeight, sleepFigures, STATS_CODES } from './figures';
+import { channelStatsOf } from './channelStats';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
@@ -7,8 +8,8 @@ import { visiblePatient } from '../patients/access';
 import { nightOf } from '../annotations/annotations';
 import { recordHistory } from '../annotations/shared';
 import { customizedIndex, type DetectedEvent } from '../../engine/detect';
-import { listChannels, loadSamples, type RecordingRow } from '../recordings/store';
-import { nightChannelStats } from '../services/engine';
+import type { WindowStats } from '../../engine/types';
+import { listChannels, loadSamples } from '../recordings/store';
 import { analysisOf } from './analyse';
 import { nightDate } from '../recordings/night-key';
 import { analyticsSettings } from './settings';
@@ -32,11 +33,11 @@ const nightSchema = {
   properties: { patient_id: { type: 'integer', minimum: 1 }, night: { type: 'integer' }, recording_date: { type: 'string', maxLength: 20 }, device_id: { type: 'string', maxLength: 40 }, device_allocation_time: { type: 'number' } },
 } as const;
 
-/** Percentiles of the vital channels over the night, from the signal engine. */
-async function percentiles(ctx: AppContext, recording: RecordingRow) {
-  const vitals = (await listChannels(ctx.db, [recording.id])).filter((c) => ['BR', 'HR', 'SPO2', 'PR', 'HRV', 'BRV', 'MOV'].includes(c.code));
+/** Percentiles of the vital channels over the night, from the stored whole-night statistics. */
+function percentiles(stats: Map<string, WindowStats>) {
   const out: Record<string, { lowerPercentile: number | null; medianPercentile: number | null; upperPercentile: number | null; mean: number | null; min: number | null; max: number | null }> = {};
-  for (const [code, s] of await nightChannelStats(ctx.db, recording, vitals)) {
+  for (const [code, s] of stats) {
+    if (code === 'weight') continue;
     out[code] = { lowerPercentile: round2(s.p10), medianPercentile: round2(s.p50), upperPercentile: round2(s.p90), mean: round2(s.mean), min: round2(s.min), max: round2(s.max) };
   }
   return out;
@@ -64,24 +65,30 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
     );
     const zone = recording.timezone;
     const s = a.sleep;
+    const channels = await listChannels(db, [recording.id]);
+    const stats = await channelStatsOf(db, recording, channels.filter((c) => (STATS_CODES as readonly string[]).includes(c.code)));
+    const sleep = sleepFigures(a, channels.map((c) => c.code));
+    const index = indexFigures(a);
     const base = {
       night: recording.night_key,
       device_id: recording.device_id,
       breathing_source: a.breathingSource,
-      rii: round2(a.kpis.rii),
+      rii: index.rii,
       rii_divisor: a.kpis.riiDivisor,
       // 'sleep': AHI/ODI per hour of sleep; 'monitoring': no sleep staging, per hour of monitoring (REI).
-      index_basis: a.kpis.indexBasis ?? 'sleep',
-      monitoring_time: a.kpis.monitoringH ?? null,
-      good_signal_duration: a.kpis.gsdH,
-      total_breathing_time: a.kpis.tbrH,
-      total_sleep_time: sleepFigures(a).totalSleepH,
+      index_basis: index.indexBasis,
+      monitoring_time: index.monitoringH,
+      good_signal_duration: sleep.gsdH,
+      total_breathing_time: sleep.tbrH,
+      total_sleep_time: sleep.totalSleepH,
       total_bed_time: a.kpis.tbtH,
-      sleep_efficiency: sleepFigures(a).efficiency,
-      sol: s.solS === null ? null : Math.round(s.solS / 60),
-      waso: Math.round(s.wasoS / 60),
+      sleep_efficiency: sleep.efficiency,
+      sol: sleep.solMin,
+      waso: sleep.wasoMin,
       bed_in_time: hhmm(s.bedInMs, zone),
       bed_out_time: hhmm(s.bedOutMs, zone),
+      recorded_weight: recordedWeight(stats),
+      lowest_spo2: lowestSpo2(stats),
       recording_start_time: recording.start_ms,
       recording_stop_time: recording.stop_ms,
       apneas: a.kpis.apneas,
@@ -89,10 +96,10 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
       desaturations: a.kpis.desaturations,
       desaturation_rule: settings.desaturationRule,
       customized_index: customizedIndex(labels.map((l) => l.label)),
-      percentiles: await percentiles(ctx, recording),
+      percentiles: percentiles(stats),
     };
     // Spec 2 §1: paid memberships get no AHI or ODI automated items.
-    return paid ? base : { ...base, ahi: round2(a.kpis.ahi), odi: round2(a.kpis.odi) };
+    return paid ? base : { ...base, ahi: index.ahi, odi: index.odi };
   }
 
   const KPIS = ['AHI', 'ODI', 'GSD', 'RECORDING', 'RII', 'TST', 'SE', 'ML_KPI_SUMMARY'] as const;
@@ -123,7 +130,8 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Querystring: NightQuery }>('/patient/rii_odi_value', { preHandler: auth, schema: { querystring: nightSchema } }, async (request) => {
     const { recording, settings, paid } = await context(request, request.query);
     const a = await analysisOf(db, recording, settings);
-    return { data: { night: recording.night_key, rii: round2(a.kpis.rii), rii_divisor: a.kpis.riiDivisor, index_basis: a.kpis.indexBasis, ...(paid ? {} : { odi: round2(a.kpis.odi) }) } };
+    const index = indexFigures(a);
+    return { data: { night: recording.night_key, rii: index.rii, rii_divisor: a.kpis.riiDivisor, index_basis: index.indexBasis, ...(paid ? {} : { odi: index.odi }) } };
   });
 
   app.post<{ Body: NightQuery & { type?: 'system' | 'desaturation' } }>(
@@ -213,7 +221,9 @@ export function actigraphRoutes(app: FastifyInstance, ctx: AppContext) {
       const out: Record<string, unknown> = {};
       for (const r of nights) {
         const a = await analysisOf(ctx.db, r, settings);
-        const mov = (await listChannels(ctx.db, [r.id])).find((c) => c.code === 'MOV');
+        const channels = await listChannels(ctx.db, [r.id]);
+        const sleep = sleepFigures(a, channels.map((c) => c.code));
+        const mov = channels.find((c) => c.code === 'MOV');
         const line: Array<[number, number | null]> = [];
         if (mov) {
           // Movement density: the mean MOV of each minute.
@@ -243,9 +253,9 @@ export function actigraphRoutes(app: FastifyInstance, ctx: AppContext) {
           meta_data: {
             graph_start_time: r.start_ms,
             graph_stop_time: r.stop_ms,
-            waso: Math.round(s.wasoS / 60),
-            total_sleep_time: Math.round((s.tstS / 3600) * 100) / 100,
-            sol: s.solS === null ? null : Math.round(s.solS / 60),
+            waso: sleep.wasoMin,
+            total_sleep_time: sleep.totalSleepH,
+            sol: sleep.solMin,
             bed_in_time: hhmm(s.bedInMs, zone),
             bed_out_time: hhmm(s.bedOutMs, zone),
           },

@@ -26,11 +26,8 @@ export function parseDuration(text: string): number | null {
   return ((h * 60 + min) * 60 + s) * 1000;
 }
 
-/** ms as h:m:s (the spec's list form, e.g. 0:0:10). */
-export function formatDuration(ms: number): string {
-  const total = Math.round(ms / 1000);
-  return `${Math.floor(total / 3600)}:${Math.floor((total % 3600) / 60)}:${total % 60}`;
-}
+/** ms as h:mm:ss (the spec's h:m:s list form, zero-padded like every duration shown). */
+export { formatDuration } from '../../engine/duration';
 
 /** ms UTC as YYYY-MM-DD HH:mm:ss (spec 2 §3). */
 export function formatUtc(ms: number): string {

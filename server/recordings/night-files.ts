@@ -160,5 +160,6 @@ export async function mergeIntoRecording(tx: Queryable, target: RecordingRow, ni
     JSON.stringify({ ...locked.recording_meta, files }),
   ]);
   await tx.query('delete from night_analyses where recording_id = $1', [target.id]);
+  await tx.query('delete from night_channel_stats where recording_id = $1', [target.id]);
   return { startMs, stopMs, codes: [...taken], added };
 }

@@ -1,25 +1,20 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
-import { actingPhysicianId, type UserRow } from '../auth/users';
+import { actingPhysicianId } from '../auth/users';
 import type { AppContext } from '../context';
-import { authenticate, currentUser } from '../context';
-import { forbidden, notFound } from '../errors';
-import { analysisOf } from '../analytics/analyse';
+import { authenticate } from '../context';
+import { dashboardUser } from './dashboardUser';
+import { notFound } from '../errors';
+import { analysisOf, analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
 import type { RecordingRow } from '../recordings/store';
+import { flaggedSql } from '../patients/flagged';
 
 const DAY_MS = 86_400_000;
 /** Nights a notification is made for: the last week. */
 const NOTIFY_DAYS = 7;
 /** Nights analysed per generate call, newest first (the analyses are cached for later screens). */
 const NOTIFY_BATCH = 50;
-
-/** Physicians (and their secondary users) see the dashboard; annotators do not (spec 1 §6). */
-function dashboardUser(request: FastifyRequest): UserRow {
-  const user = currentUser(request);
-  if (user.is_annotator || user.role === 'admin') throw forbidden('The dashboard is for physicians.');
-  return user;
-}
 
 /**
  * The dashboard (spec 1 §1 "The dashboard shows", §3 notifications, §7 calls): widget
@@ -34,7 +29,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext) {
     const now = Date.now();
     const [counts] = await db.query<Record<string, number>>(
       `select
-         (select count(*)::int from patients where physician_id = $1 and at_risk >= 1 and phys_device_return_date is null) as flagged_patients,
+         (select count(*)::int from patients p where p.physician_id = $1 and ${flaggedSql('p')}) as flagged_patients,
          (select count(*)::int from device_allocations where physician_id = $1 and status = 'booked' and deallocation_ms < $2::bigint) as overdue_devices,
          (select count(*)::int from device_allocations where physician_id = $1 and status = 'booked' and allocation_ms <= $2::bigint and deallocation_ms > $2::bigint) as deployed_devices,
          (select count(*)::int from devices d where d.physician_id = $1 and not exists (
@@ -108,11 +103,16 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/physician/get-notifications', { preHandler: auth }, async (request) => {
     const physician = actingPhysicianId(dashboardUser(request));
+    const settings = await analyticsSettings(db, physician);
+    // The count the night's summary shows (its stored analysis under today's settings); the
+    // count stored with the notification only until that analysis exists.
     const notifications = await db.query(
-      `select n.id, n.patient_id, p.patient_code, n.apnea_events, n.night, n.is_read
+      `select n.id, n.patient_id, p.patient_code, n.night, n.is_read,
+              coalesce((a.result->'kpis'->>'apneas')::int + (a.result->'kpis'->>'hypopneas')::int, n.apnea_events) as apnea_events
        from physician_notifications n join patients p on p.id = n.patient_id
+       left join night_analyses a on a.recording_id = n.recording_id and a.params = $2 and a.engine_version = $3
        where n.physician_id = $1 order by n.night desc, n.id desc limit 50`,
-      [physician],
+      [physician, analysisParams(settings), ANALYSIS_VERSION],
     );
     return { data: { notifications } };
   });

@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { actingPhysicianId } from '../auth/users';
+import { flaggedSql } from '../patients/flagged';
 
 const LIST = `
   select p.id as patient_id, p.patient_code, p.first_name, p.last_name, p.email_id, p.gender,
          to_char(p.date_of_birth, 'YYYY-MM-DD') as date_of_birth, p.at_risk, p.created_by, p.active_flag,
-         p.unread_data_nights, p.phys_device_return_date, p.country,
+         p.unread_data_nights, p.phys_device_return_date, p.country, ${flaggedSql('p')} as flagged,
          d.device_id, d.device_master_id, a.device_user_map_id, a.allocation_ms as device_allocation_date,
          a.deallocation_ms as device_deallocation_date, a.window_start_time, a.window_end_time, a.timezone,
          (select max(r.night_key) from recordings r where r.patient_id = p.id) as last_night,

@@ -6,10 +6,10 @@ import { ApiError, forbidden } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { listChannels, listRecordings } from '../recordings/store';
 import { secondsOrMs } from '../recordings/night-key';
-import { nightChannelStats } from '../services/engine';
+import { channelStatsOf } from '../analytics/channelStats';
 import { analysisOf } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
-import { sleepFigures } from '../analytics/sleepFigures';
+import { indexFigures, sleepFigures } from '../analytics/figures';
 import type { NightAnalysis } from '../../engine/detect';
 
 const MAX_DAYS = 400;
@@ -21,10 +21,10 @@ const round = (v: number | null) => (v !== null && Number.isFinite(v) ? Math.rou
  * SQ is the share of the night with good signal quality (GSD / TBT, %).
  */
 const NIGHT_INDICES: Record<string, (a: NightAnalysis) => number | null> = {
-  RII: (a) => a.kpis.rii,
-  AHI: (a) => a.kpis.ahi,
-  ODI: (a) => a.kpis.odi,
-  SE: (a) => sleepFigures(a).efficiency,
+  RII: (a) => indexFigures(a).rii,
+  AHI: (a) => indexFigures(a).ahi,
+  ODI: (a) => indexFigures(a).odi,
+  SE: (a) => sleepFigures(a, []).efficiency,
   SQ: (a) => (a.kpis.tbtH > 0 ? (100 * a.kpis.gsdH) / a.kpis.tbtH : null),
 };
 
@@ -86,7 +86,7 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
           }
         }
         const wanted = channels.filter((c) => c.recording_id === night.id && codes.includes(c.code) && !(c.code in NIGHT_INDICES));
-        for (const [code, s] of await nightChannelStats(ctx.db, night, wanted)) {
+        for (const [code, s] of await channelStatsOf(ctx.db, night, wanted)) {
           if (s.count === 0) continue;
           data[code].push({
             date,

@@ -112,7 +112,7 @@ describe('actigraph view', () => {
     expect(await days.count()).toBe(3);
     expect(await days.first().locator('.acti-sleep').count()).toBeGreaterThan(0);
     expect(await days.first().locator('.acti-line').count()).toBe(1);
-    expect(await days.first().getByTestId('actigraph-caption').textContent()).toMatch(/^WASO \d+ min · TST \d+:\d\d · SOL \d+ min · Bed-in \d\d:\d\d · Bed-out \d\d:\d\d$/);
+    expect(await days.first().getByTestId('actigraph-caption').textContent()).toMatch(/^WASO \d+ min · TST \d+:\d\d:\d\d · SOL \d+ min · Bed-in \d\d:\d\d · Bed-out \d\d:\d\d$/);
     const first = await app.page.locator('[data-testid^="actigraph-date-"]').first().getAttribute('data-testid');
     await app.page.getByTestId(first!).click();
     await expect.poll(() => days.count()).toBe(2);
@@ -132,7 +132,7 @@ describe('summary tab', () => {
     await app.page.waitForURL((u) => u.search.includes('tab=summary'));
     await app.page.getByTestId('summary-panel').waitFor({ timeout: 60_000 });
     const rows = await app.page.getByTestId('summary-recording').locator('tr').allTextContents();
-    expect(rows.some((r) => /Total sleep time \(h:mm\)\d+:\d\d/.test(r))).toBe(true);
+    expect(rows.some((r) => /Total sleep time \(h:mm:ss\)\d+:\d\d:\d\d/.test(r))).toBe(true);
     expect(rows.some((r) => /Sleep efficiency[\d.]+ %/.test(r))).toBe(true);
     const ahi = await app.page.getByTestId('summary-ahi').locator('td').first().textContent();
     expect(Number(ahi)).toBeGreaterThan(0);

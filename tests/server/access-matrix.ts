@@ -208,6 +208,8 @@ export const ACCESS_MATRIX: Row[] = [
   // Dashboard and notifications.
   row(`GET ${A}/physician/widgets`, PHYSICIAN_SCREEN, () => ({ url: '/physician/widgets' })),
   row(`POST ${A}/physician/generate-notifications`, PHYSICIAN_SCREEN, () => ({ url: '/physician/generate-notifications', body: {} })),
+  row(`GET ${A}/physician/triage`, PHYSICIAN_SCREEN, () => ({ url: '/physician/triage' })),
+  row(`POST ${A}/physician/triage/prepare`, PHYSICIAN_SCREEN, () => ({ url: '/physician/triage/prepare', body: {} })),
   row(`GET ${A}/physician/get-notifications`, PHYSICIAN_SCREEN, () => ({ url: '/physician/get-notifications' })),
   row(`POST ${A}/physician/update-notification/id=:id`, base({ otherPhysician: 'deny', admin: 'deny', annotator: 'deny' }), (f) => ({ url: `/physician/update-notification/id=${f.notificationId}`, body: {} })),
   row(`GET ${A}/physician/deallocation-notifications`, PHYSICIAN_SCREEN, () => ({ url: '/physician/deallocation-notifications' })),

@@ -31,7 +31,7 @@ describe('annotations', () => {
     const res = await add(annotator, { kpi: 'BR,SPO2', start_time: at(60), duration: '00:10', label: 1, comment: "O\\'Neill said \\\\ no" });
     expect(res.statusCode).toBe(201);
     const [a] = res.json().data.annotations;
-    expect(a).toMatchObject({ type: 'custom', kpi: 'BR,SPO2', kpiList: ['BR', 'SPO2'], duration: '0:0:10', label: 1, color_code: '#DA7171', doctor_id: physicianId, created_by: annotatorId, updated_by: annotatorId, start_time: at(60), end_time: at(70), night: NIGHT, recording_date: '2026-03-09', device_id: 'NCT0002', version: 1 });
+    expect(a).toMatchObject({ type: 'custom', kpi: 'BR,SPO2', kpiList: ['BR', 'SPO2'], duration: '0:00:10', label: 1, color_code: '#DA7171', doctor_id: physicianId, created_by: annotatorId, updated_by: annotatorId, start_time: at(60), end_time: at(70), night: NIGHT, recording_date: '2026-03-09', device_id: 'NCT0002', version: 1 });
     expect(a.comment).toBe("O'Neill said \\ no");
     const list = await post(physician, '/analytics/patient/get-annotations', { patient_id: patientId, night: NIGHT });
     expect(list.json().data.annotations.map((x: { annotation_map_id: number }) => x.annotation_map_id)).toContain(a.annotation_map_id);
@@ -87,7 +87,7 @@ describe('annotations', () => {
       [patientId, NIGHT, START + 1_000_000, START + 1_020_000, physicianId],
     );
     const edit = await post(annotator, '/analytics/patient/update-annotations', { annotation_map_id: row.annotation_map_id, version: 1, duration: '25' });
-    expect(edit.json().data.annotation).toMatchObject({ type: 'system-edit', duration: '0:0:25' });
+    expect(edit.json().data.annotation).toMatchObject({ type: 'system-edit', duration: '0:00:25' });
     const del = await post(annotator, '/analytics/patient/update-annotations', { annotation_map_id: row.annotation_map_id, version: 2, delete_flag: 1 });
     expect(del.json().data.annotation.delete_flag).toBe(1);
     const list = (await post(physician, '/analytics/patient/get-annotations', { patient_id: patientId, night: NIGHT })).json().data.annotations;
@@ -167,7 +167,7 @@ describe('annotation export', () => {
     const lines = csv.body.trim().split('\r\n');
     expect(lines[0]).toBe('annotation_map_id,type,start_time,end_time,duration,kpi,label,category,color_code,comment,created_by,updated_by,updated_date,source,vendor,file_name');
     const row = lines.find((l) => l.includes('SUM'))!;
-    expect(row).toContain(`${at(2000)},${at(2015)},0:0:15,BR,1,Apnea,#DA7171,"'=SUM(A1), ""quoted""",${DEMO_ACCOUNTS.annotator}`);
+    expect(row).toContain(`${at(2000)},${at(2015)},0:00:15,BR,1,Apnea,#DA7171,"'=SUM(A1), ""quoted""",${DEMO_ACCOUNTS.annotator}`);
 
     const edf = await server.call('GET', `/analytics/patient/export-edf?patient_id=${patientId}&recording_id=${rec.id}`, { token: physician });
     const text = new TextDecoder('latin1').decode(new Uint8Array(edf.rawPayload));

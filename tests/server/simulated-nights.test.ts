@@ -123,8 +123,8 @@ describe('the dashboard over the demo nights', () => {
     const res = await server.call('GET', '/physician/widgets', { token });
     expect(res.statusCode).toBe(200);
     const w = res.json().data;
-    // NCT1001, NCT1002 and NCT1004 are at risk; four devices are out, two are free.
-    expect(w.flagged_patients).toBe(3);
+    // NCT1001 and NCT1004 are At Risk (NCT1002 is Control, not flagged); four devices are out, two are free.
+    expect(w.flagged_patients).toBe(2);
     expect(w.deployed_devices).toBe(4);
     expect(w.available_devices).toBe(2);
     expect(w.overdue_devices).toBe(0);

@@ -122,7 +122,7 @@ describe('patient list filters', () => {
   const today = Date.parse('2026-03-10T00:00:00Z');
   const day = 86_400_000;
   const patients: ListPatient[] = [
-    { patient_code: 'A1', email_id: 'Anna.Smith@Example.org', device_id: 'NCT0001', at_risk: 1, date_of_birth: '1950-01-01', device_allocation_date: now - 7 * day, device_deallocation_date: today + 3 * day, recorded_last_night: true },
+    { patient_code: 'A1', email_id: 'Anna.Smith@Example.org', device_id: 'NCT0001', at_risk: 1, flagged: true, date_of_birth: '1950-01-01', device_allocation_date: now - 7 * day, device_deallocation_date: today + 3 * day, recorded_last_night: true },
     { patient_code: 'B2', email_id: '', device_id: 'NCT0002', at_risk: 0, date_of_birth: '1990-01-01', device_allocation_date: now - day, device_deallocation_date: today + 20 * day, recorded_last_night: false },
     { patient_code: 'C3', email_id: null, device_id: null, at_risk: null, date_of_birth: '2000-01-01' },
     { patient_code: 'D4', device_id: 'NCT0004', at_risk: 2, date_of_birth: '1980-01-01', device_allocation_date: now + 2 * day, device_deallocation_date: today + 9 * day, recorded_last_night: false },

@@ -1,25 +1,21 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { NightInfo, PatientInfo } from '../../src/features/night/types';
+import type { NightInfo } from '../../src/features/night/types';
 import { SummaryTables, type NightSummary } from '../../src/features/summary/SummaryPanel';
 import i18n, { initI18n, setLanguage } from '../../src/i18n';
 
-const patient: PatientInfo = {
-  patient_id: 7, patient_code: 'NCT1001', first_name: 'Ada', last_name: 'Byron', gender: 'F', date_of_birth: '1961-04-02', height: null, weight: null, bmi: null,
-  vital_parameters: null, diseases: '', device_id: 'RESMED', created_by: 1, is_sample_patient: false,
-};
 const night: NightInfo = {
   recording_id: 1, night: 1_754_611_200, recording_date: '2025-08-08', device_id: 'RESMED', timezone: 'UTC',
   recording_start_time: 1_754_614_923_000, recording_stop_time: 1_754_638_210_000, source: 'edf', channels: [],
 };
 const summary = (basis: 'sleep' | 'monitoring'): NightSummary => ({
-  night: night.night, device_id: 'RESMED', rii: 1.55, rii_divisor: 'TBT', good_signal_duration: 0, total_breathing_time: 6.4, total_sleep_time: basis === 'sleep' ? 6 : 0,
-  total_bed_time: 6.47, sleep_efficiency: 0, sol: null, waso: 0, bed_in_time: '01:02', bed_out_time: '07:30', recording_start_time: night.recording_start_time,
-  recording_stop_time: night.recording_stop_time, apneas: 3, hypopneas: 6, desaturations: 0, desaturation_rule: 3, customized_index: {}, percentiles: {},
+  night: night.night, device_id: 'RESMED', rii: 1.55, rii_divisor: 'TBT', good_signal_duration: null, total_breathing_time: 6.4, total_sleep_time: basis === 'sleep' ? 6 : null,
+  total_bed_time: 6.47, sleep_efficiency: basis === 'sleep' ? 92.7 : null, sol: null, waso: basis === 'sleep' ? 12 : null, bed_in_time: '01:02', bed_out_time: '07:30', recording_start_time: night.recording_start_time,
+  recording_stop_time: night.recording_stop_time, apneas: 3, hypopneas: 6, desaturations: 0, desaturation_rule: 3, customized_index: {}, percentiles: {}, recorded_weight: basis === 'sleep' ? 96.5 : null, lowest_spo2: 84,
   ahi: 1.39, odi: 0, index_basis: basis, monitoring_time: 6.47,
 });
-const render = (s: NightSummary) => renderToStaticMarkup(<I18nextProvider i18n={i18n}><SummaryTables patient={patient} night={night} summary={s} /></I18nextProvider>);
+const render = (s: NightSummary) => renderToStaticMarkup(<I18nextProvider i18n={i18n}><SummaryTables night={night} summary={s} /></I18nextProvider>);
 
 describe('the summary labels the index by its basis', () => {
   beforeAll(async () => {
@@ -31,8 +27,12 @@ describe('the summary labels the index by its basis', () => {
     const html = render(summary('monitoring'));
     expect(html).toContain('REI (monitoring time)');
     expect(html).toContain('REI (events per hour of monitoring, no sleep staging)');
-    expect(html).toContain('Monitoring time (h:mm)');
-    expect(html).toContain('6:28');
+    expect(html).toContain('Monitoring time (h:mm:ss)');
+    expect(html).toContain('6:28:12');
+    // Figures that need staging, quality or a weight reading read "–", not 0.
+    expect(html).not.toMatch(/>0:00(:00)?</);
+    expect(html).not.toContain('>0 min<');
+    expect(html).not.toContain('summary-weight');
     expect(html).toContain('ODI (desaturations per hour of monitoring)');
     expect(html).not.toContain('AHI (events per hour of sleep)');
   });
@@ -42,6 +42,8 @@ describe('the summary labels the index by its basis', () => {
     const html = render(summary('sleep'));
     expect(html).toContain('AHI (events per hour of sleep)');
     expect(html).not.toContain('REI');
+    expect(html).toContain('>96.5 kg<');
+    expect(html).toContain('>6:00:00<');
   });
 
   it('says it in German too', async () => {

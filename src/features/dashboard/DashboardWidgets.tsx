@@ -4,6 +4,7 @@ import { errorText } from '../../api/messages';
 import { formatNightDate } from '../../charts/core/format';
 import { Alert } from '../../ui/Alert';
 import { useWidgets, type NightRef } from './api';
+import { TriageTable } from './TriageTable';
 
 const nightHref = (r: NightRef) => `/app/patients/id=${r.patient_id}?night=${r.night}`;
 
@@ -20,7 +21,8 @@ function Tile({ label, value, tone, testId }: { label: string; value: number; to
 /**
  * The dashboard's widgets (spec 1 §1): unseen recordings, flagged patients, today's
  * returns, overdue devices, deployed and available devices, the past night's recordings
- * (24 hours), the last recordings, and patients with a device but no recent data.
+ * (24 hours), the last recordings, and patients with a device but no recent data; beside
+ * the counters, the triage table of the practice's patients.
  */
 export function DashboardWidgets() {
   const { t, i18n } = useTranslation();
@@ -48,6 +50,7 @@ export function DashboardWidgets() {
         <Tile label={t('dashboard.widgets.deployed')} value={w.deployed_devices} testId="widget-deployed" />
         <Tile label={t('dashboard.widgets.available')} value={w.available_devices} testId="widget-available" />
       </div>
+      <TriageTable />
       <div className="card-grid">
         <section className="card" data-testid="widget-past-night">
           <h3>{t('dashboard.widgets.pastNight')}</h3>

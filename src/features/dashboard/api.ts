@@ -1,6 +1,8 @@
 // Calls of the dashboard and the notification bell (spec 1 §7).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { request } from '../../api/client';
+import type { Triage } from '../../../server/analytics/triageProtocol';
 
 export interface NightRef {
   patient_id: number;
@@ -86,4 +88,28 @@ export function useMarkRead() {
 /** The unread count: unread nights plus one for each device notice (spec 1 §4). */
 export function unreadCount(notifications: readonly PhysicianNotification[], devices: DeviceNotices | undefined): number {
   return notifications.filter((n) => n.is_read === 0).length + (devices ? devices.deallocations.length + devices.reserved.length : 0);
+}
+
+export type { Triage, TriageNight, TriagePatient } from '../../../server/analytics/triageProtocol';
+
+const triageKey = ['dashboard', 'triage'] as const;
+
+/**
+ * The triage table. The table reads stored analyses only; while some of its nights are not
+ * analysed yet, the page asks the server to analyse a few more, then reads again, until
+ * none remain (the count is shown as progress). A failed step ends in its error.
+ */
+export function useTriage() {
+  const client = useQueryClient();
+  const triage = useQuery({ queryKey: triageKey, queryFn: async () => (await request<Triage>('GET', '/physician/triage')).data ?? null });
+  const prepare = useMutation({
+    mutationFn: () => request<{ prepared: number; remaining: number }>('POST', '/physician/triage/prepare', {}),
+    onSuccess: () => client.invalidateQueries({ queryKey: triageKey }),
+  });
+  const pending = triage.data?.pending ?? 0;
+  const { mutate, isPending, isError } = prepare;
+  useEffect(() => {
+    if (pending > 0 && !isPending && !isError && !triage.isFetching) mutate();
+  }, [pending, isPending, isError, triage.isFetching, mutate]);
+  return { triage, prepareError: prepare.error };
 }

@@ -58,7 +58,7 @@ export function DataCenterPage() {
             <tbody>
               {(query.data ?? []).length === 0 ? (
                 <tr>
-                  <td colSpan={7} className="table-empty">
+                  <td colSpan={7} className="table-empty" data-testid="datacenter-empty">
                     {t('patientAdmin.errors.noData')}
                   </td>
                 </tr>

@@ -101,7 +101,7 @@ export function NightReport({ open, onClose, patient, night }: { open: boolean; 
           </p>
         </header>
         {summary.isError && <Alert tone="error">{errorText(t, summary.error)}</Alert>}
-        {summary.data ? <SummaryTables patient={patient} night={night} summary={summary.data} /> : <p className="muted" role="status">{t('common.loading')}</p>}
+        {summary.data ? <SummaryTables night={night} summary={summary.data} /> : <p className="muted" role="status">{t('common.loading')}</p>}
         {/* The device's own scoring, apart from Nocturne's, and their agreement (issue 12). */}
         <AgreementTables patientId={patient.patient_id} night={open ? night : null} />
         <h4>{t('report.spo2')}</h4>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { request } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { formatClock, formatValue } from '../../charts/core/format';
+import { formatHours as hours } from '../../../engine/duration';
 import { Alert } from '../../ui/Alert';
 import type { NightInfo, PatientInfo } from '../night/types';
 import '../../styles/summary.css';
@@ -23,13 +24,15 @@ export interface NightSummary {
   device_id: string;
   rii: number | null;
   rii_divisor: string;
-  good_signal_duration: number;
-  total_breathing_time: number;
+  /** null: the night has no signal-quality (SQB) or breathing-rate channel ("–"). */
+  good_signal_duration: number | null;
+  total_breathing_time: number | null;
   total_sleep_time: number | null;
   total_bed_time: number;
   sleep_efficiency: number | null;
   sol: number | null;
-  waso: number;
+  /** null without sleep staging ("–"). */
+  waso: number | null;
   bed_in_time: string | null;
   bed_out_time: string | null;
   recording_start_time: number;
@@ -39,6 +42,10 @@ export interface NightSummary {
   desaturations: number;
   desaturation_rule: number;
   customized_index: Record<string, number>;
+  /** The night's weight readings (median), kg; null without a weight channel. */
+  recorded_weight: number | null;
+  /** The night's lowest SpO2, %; null without SpO2. */
+  lowest_spo2: number | null;
   percentiles: Record<string, Stat>;
   ahi?: number | null;
   odi?: number | null;
@@ -55,13 +62,6 @@ const VITAL_TABLES = [
   ['SPO2', 'summary.tables.spo2'],
   ['PR', 'summary.tables.pulseRate'],
 ] as const;
-
-/** Hours as h:mm. */
-const hours = (h: number) => {
-  if (!Number.isFinite(h)) return '–';
-  const minutes = Math.round(h * 60);
-  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
-};
 
 function Table({ title, rows, testId }: { title: string; rows: Array<[string, string]>; testId: string }) {
   return (
@@ -103,14 +103,14 @@ export function SummaryPanel({ patient, night }: { patient: PatientInfo; night: 
   if (!summary.data) return <p className="muted loading" role="status">{t('common.loading')}</p>;
   return (
     <>
-      <SummaryTables patient={patient} night={night} summary={summary.data} />
+      <SummaryTables night={night} summary={summary.data} />
       <AgreementTables patientId={patient.patient_id} night={night} />
     </>
   );
 }
 
 /** The summary's tables (the Summary tab and the night report). */
-export function SummaryTables({ patient, night, summary: s }: { patient: PatientInfo; night: NightInfo; summary: NightSummary }) {
+export function SummaryTables({ night, summary: s }: { night: NightInfo; summary: NightSummary }) {
   const { t } = useTranslation();
   const zone = night.timezone;
   const n = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : formatValue(v, digits));
@@ -128,16 +128,16 @@ export function SummaryTables({ patient, night, summary: s }: { patient: Patient
           [t('summary.fields.bedIn'), s.bed_in_time ?? '--:--'],
           [t('summary.fields.bedOut'), s.bed_out_time ?? '--:--'],
           [t('summary.fields.totalBedTime'), hours(s.total_bed_time)],
-          [t('summary.fields.totalSleepTime'), s.total_sleep_time === null ? '–' : hours(s.total_sleep_time)],
+          [t('summary.fields.totalSleepTime'), hours(s.total_sleep_time)],
           [t('summary.fields.sleepEfficiency'), s.sleep_efficiency === null ? '–' : `${n(s.sleep_efficiency)} %`],
           [t('summary.fields.sol'), s.sol === null ? '–' : t('summary.minutes', { count: s.sol })],
-          [t('summary.fields.waso'), t('summary.minutes', { count: s.waso })],
+          [t('summary.fields.waso'), s.waso === null ? '–' : t('summary.minutes', { count: s.waso })],
           [t('summary.fields.goodSignal'), hours(s.good_signal_duration)],
           [t('summary.fields.breathingTime'), hours(s.total_breathing_time)],
         ]}
       />
-      {patient.weight !== null && (
-        <Table title={t('summary.tables.weight')} testId="summary-weight" rows={[[t('summary.fields.weight'), `${patient.weight} kg`]]} />
+      {s.recorded_weight !== null && (
+        <Table title={t('summary.tables.weight')} testId="summary-weight" rows={[[t('summary.fields.weight'), `${n(s.recorded_weight)} kg`]]} />
       )}
       <Table
         title={t('summary.tables.rii')}
@@ -152,7 +152,7 @@ export function SummaryTables({ patient, night, summary: s }: { patient: Patient
             [rei ? t('scoring.rei') : t('summary.fields.ahi'), n(s.ahi, 2)],
             [t('summary.fields.apneas'), String(s.apneas)],
             [t('summary.fields.hypopneas'), String(s.hypopneas)],
-            ...(rei ? [[t('scoring.monitoringTime'), hours(s.monitoring_time ?? 0)] as [string, string]] : []),
+            ...(rei ? [[t('scoring.monitoringTime'), hours(s.monitoring_time)] as [string, string]] : []),
           ]}
         />
       )}

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { request } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { formatClock } from '../../charts/core/format';
+import { formatHours } from '../../../engine/duration';
 import { Alert } from '../../ui/Alert';
 import type { DateSpan } from './model';
 import { useWidth } from './TrendChart';
@@ -36,12 +37,6 @@ const HEIGHT = 150;
 const PAD = { left: 8, right: 8, top: 8, bottom: 22 };
 const HOUR_MS = 3_600_000;
 
-/** TST in hours as h:mm, or --:-- (spec 2 §2). */
-const hm = (hours: number | null) => {
-  if (hours === null || !Number.isFinite(hours)) return '--:--';
-  const minutes = Math.round(hours * 60);
-  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
-};
 
 function ActigraphChart({ date, day }: { date: string; day: ActigraphDay }) {
   const { t } = useTranslation();
@@ -76,7 +71,7 @@ function ActigraphChart({ date, day }: { date: string; day: ActigraphDay }) {
       </div>
       <p className="actigraph-caption" data-testid="actigraph-caption">
         {t('trend.actigraph.caption', {
-          waso: m.waso ?? '--', tst: hm(m.total_sleep_time), sol: m.sol ?? '--',
+          waso: m.waso ?? '–', tst: formatHours(m.total_sleep_time), sol: m.sol ?? '–',
           bedIn: m.bed_in_time ?? '--:--', bedOut: m.bed_out_time ?? '--:--',
         })}
       </p>

@@ -12,6 +12,8 @@ export interface ListPatient {
   device_allocation_date?: number | string | null;
   device_deallocation_date?: number | string | null;
   recorded_last_night?: boolean | null;
+  /** The server's one definition of a flagged patient (server/patients/flagged.ts). */
+  flagged?: boolean | null;
 }
 
 export type StatusFilter = 'all' | 'active' | 'inactive' | 'flagged';
@@ -64,7 +66,7 @@ export function availabilityLimit(f: Pick<ListFilters, 'availability' | 'customD
 
 /**
  * Applies the list filters. Status: active = deployed with data last night, inactive =
- * deployed without, flagged = at_risk 1. Device availability: the patient's device comes
+ * deployed without, flagged = the server's `flagged` (At Risk, device not returned). Device availability: the patient's device comes
  * back (return date) by the end of the chosen window, so it can be booked again.
  */
 export function filterPatients<T extends ListPatient>(patients: readonly T[], f: ListFilters, now: number, todayStart: number): T[] {
@@ -75,7 +77,7 @@ export function filterPatients<T extends ListPatient>(patients: readonly T[], f:
   return patients.filter((p) => {
     if (f.status === 'active' && !(isDeployed(p, now) && p.recorded_last_night)) return false;
     if (f.status === 'inactive' && !(isDeployed(p, now) && !p.recorded_last_night)) return false;
-    if (f.status === 'flagged' && p.at_risk !== 1) return false;
+    if (f.status === 'flagged' && !p.flagged) return false;
     if (minAge !== null || maxAge !== null) {
       const age = ageOf(p, year);
       if (age === null) return false;

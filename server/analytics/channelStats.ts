@@ -1,0 +1,36 @@
+import type { WindowStats } from '../../engine/types';
+import { ENGINE_VERSION } from '../../engine/index';
+import type { Queryable } from '../db/adapter';
+import type { ChannelRow, RecordingRow } from '../recordings/store';
+import { nightChannelStats } from '../services/engine';
+
+/**
+ * Whole-night statistics of a night's channels: computed by the signal engine once, then read
+ * from night_channel_stats (cleared when a file joins the night). Every screen that shows a
+ * night's min, max, mean or percentiles — summary, report, trend, triage — reads them here.
+ */
+export async function channelStatsOf(
+  db: Queryable,
+  recording: Pick<RecordingRow, 'id' | 'start_ms' | 'stop_ms'>,
+  channels: readonly ChannelRow[],
+): Promise<Map<string, WindowStats>> {
+  const out = new Map<string, WindowStats>();
+  if (channels.length === 0) return out;
+  const cached = await db.query<{ code: string; stats: WindowStats }>(
+    'select code, stats from night_channel_stats where recording_id = $1 and engine_version = $2 and code = any($3::text[])',
+    [recording.id, ENGINE_VERSION, channels.map((c) => c.code)],
+  );
+  for (const row of cached) out.set(row.code, row.stats);
+  const missing = channels.filter((c) => !out.has(c.code));
+  if (missing.length === 0) return out;
+  for (const [code, stats] of await nightChannelStats(db, recording, missing)) {
+    out.set(code, stats);
+    await db.query(
+      `insert into night_channel_stats (recording_id, code, engine_version, stats) values ($1, $2, $3, $4)
+       on conflict (recording_id, code) do update set engine_version = excluded.engine_version, stats = excluded.stats, computed_at = now()`,
+      [recording.id, code, ENGINE_VERSION, JSON.stringify(stats)],
+    );
+  }
+  // Keep the caller's channel order.
+  return new Map(channels.filter((c) => out.has(c.code)).map((c) => [c.code, out.get(c.code)!]));
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate } from '../context';
+import { actingPhysicianId } from '../auth/users';
+import { analysisOf, analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
+import { channelStatsOf } from '../analytics/channelStats';
+import { STATS_CODES } from '../analytics/figures';
+import { analyticsSettings } from '../analytics/settings';
+import { TRIAGE_NIGHTS, triageTable, type TriageNightRow } from '../analytics/triage';
+import type { Triage } from '../analytics/triageProtocol';
+import { ENGINE_VERSION } from '../../engine/index';
+import { flaggedSql } from '../patients/flagged';
+import { listChannels, type RecordingRow } from '../recordings/store';
+import { dashboardUser } from './dashboardUser';
+
+/** Nights one prepare call analyses (a request stays short; the page calls again while some remain). */
+const PREPARE_BATCH = 4;
+const DAY_S = 86_400;
+
+/**
+ * Every night of the table in one query: the practice's patients under care, each night of
+ * the last TRIAGE_NIGHTS days up to the patient's last one, with its stored analysis's KPIs
+ * and its stored SpO2 statistics (null where not stored yet).
+ */
+const TRIAGE_SQL = `
+  select p.id as patient_id, p.patient_code, p.first_name, p.last_name, ${flaggedSql('p')} as flagged,
+         r.id as recording_id, r.night_key, a.result->'kpis' as kpis, s.stats as spo2_stats,
+         exists (select 1 from recording_channels c where c.recording_id = r.id and c.code = 'SPO2') as has_spo2
+  from patients p
+  left join lateral (select max(x.night_key) as last from recordings x where x.patient_id = p.id) l on true
+  left join recordings r on r.patient_id = p.id and r.night_key > l.last - $4::bigint
+  left join night_analyses a on a.recording_id = r.id and a.params = $2 and a.engine_version = $3
+  left join night_channel_stats s on s.recording_id = r.id and s.code = 'SPO2' and s.engine_version = $5
+  where p.physician_id = $1 and p.phys_device_return_date is null
+  order by p.id, r.night_key`;
+
+/**
+ * GET /physician/triage: the dashboard's triage table, read from stored analyses only (no
+ * night is analysed while answering); `pending` counts the table's nights not analysed yet.
+ * POST /physician/triage/prepare analyses a few of those, for the page to call until none remain.
+ */
+export function triageRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+  const { db } = ctx;
+
+  async function read(physician: number) {
+    const settings = await analyticsSettings(db, physician);
+    return db.query<TriageNightRow>(TRIAGE_SQL, [physician, analysisParams(settings), ANALYSIS_VERSION, (TRIAGE_NIGHTS - 1) * DAY_S + 1, ENGINE_VERSION]);
+  }
+
+  app.get('/physician/triage', { preHandler: auth }, async (request) => {
+    const user = dashboardUser(request);
+    const rows = await read(actingPhysicianId(user));
+    const patients = triageTable(rows, user.membership_type !== 'paid');
+    const pending = patients.reduce((n, p) => n + p.nights.filter((x) => !x.analysed).length, 0);
+    const data: Triage = { patients, pending, nights: TRIAGE_NIGHTS };
+    return { data };
+  });
+
+  app.post('/physician/triage/prepare', { preHandler: auth, schema: { body: { type: 'object', additionalProperties: false, properties: {} } } }, async (request) => {
+    const physician = actingPhysicianId(dashboardUser(request));
+    const settings = await analyticsSettings(db, physician);
+    const rows = await read(physician);
+    const pending = rows.filter((r) => r.recording_id !== null && (r.kpis === null || (r.has_spo2 && r.spo2_stats === null)));
+    // Every patient's last night first: the table's figures before the sparklines' older points.
+    const batch = pending.sort((a, b) => b.night_key! - a.night_key!).slice(0, PREPARE_BATCH);
+    for (const r of batch) {
+      const [recording] = await db.query<RecordingRow>('select * from recordings where id = $1', [r.recording_id]);
+      await analysisOf(db, recording!, settings);
+      const channels = (await listChannels(db, [recording!.id])).filter((c) => (STATS_CODES as readonly string[]).includes(c.code));
+      await channelStatsOf(db, recording!, channels);
+    }
+    return { data: { prepared: batch.length, remaining: pending.length - batch.length } };
+  });
+}
