@@ -7,7 +7,7 @@ import createREGL from 'regl';
 import type REGL from 'regl';
 import type { TimeRange } from '../core/range';
 import { ChartBlock, type Layer, type Rgba } from './block';
-import { stats } from './stats';
+import { FIRST_CHART_MARK, markOnce, stats } from './stats';
 import { LayoutWatch } from './layoutWatch';
 
 interface DrawProps {
@@ -82,6 +82,8 @@ export class ChartRenderer {
   private readonly draws: Record<'line' | 'step' | 'points' | 'fill', REGL.DrawCommand>;
   private frameRequested = 0;
   private destroyed = false;
+  /** Whether a frame drew a series yet (the first-paint mark). */
+  private painted = false;
   /** The range every block without a fixed range draws. */
   range: TimeRange = { t0: 0, t1: 1 };
 
@@ -246,6 +248,10 @@ export class ChartRenderer {
       // Fills (bands, artefacts) under the lines, whatever order they were added in.
       for (const layer of [...block.layers.values()].sort((a, b) => Number(b.kind === 'fill') - Number(a.kind === 'fill'))) {
         if (!layer.visible || layer.vertices === 0) continue;
+        if (!this.painted && layer.kind !== 'fill') {
+          this.painted = true;
+          markOnce(FIRST_CHART_MARK);
+        }
         const clipX = layer.origin === null;
         this.draws[layer.kind]({
           buffer: layer.buffer,

@@ -33,3 +33,12 @@ export function countRender(name: string): void {
   const s = stats();
   s.renders[name] = (s.renders[name] ?? 0) + 1;
 }
+
+/** User-timing mark of the first frame that drew a chart's data (first paint, read by the benchmark and tests). */
+export const FIRST_CHART_MARK = 'nocturne:first-chart';
+
+/** Sets a user-timing mark once per page (later calls with the same name do nothing). */
+export function markOnce(name: string): void {
+  if (typeof performance === 'undefined' || performance.getEntriesByName(name, 'mark').length > 0) return;
+  performance.mark(name);
+}

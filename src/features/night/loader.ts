@@ -41,11 +41,13 @@ export class NightLoader {
   private async fetchAndLoad(code: string): Promise<LoadedChannel> {
     const ref = { night: this.night, code };
     const bytes = await channelBytes(this.patientId, this.recordingId, code);
+    performance.mark(`nocturne:channel-bytes:${code}`);
     const wire = decodeWire(new Uint8Array(bytes));
     if (wire.samples.length === 0) return { ref, info: null };
     if (code === 'SLP_STGS') mapStages(wire.samples, wire.scale, wire.offset);
     try {
       const info = await this.api.load(channelInputFromWire(ref, wire));
+      performance.mark(`nocturne:channel-loaded:${code}`);
       return { ref, info };
     } catch (error) {
       // Loaded by an earlier visit of this screen: use what the engine has.
