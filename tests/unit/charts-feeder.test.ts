@@ -92,7 +92,7 @@ describe('view feeder', () => {
     const { feeder, asked, answer } = setup(w);
     await answer();
     const requests = asked.length;
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 4; i++) {
       w = { t0: w.t0 + 6_000, t1: w.t1 + 6_000 };
       feeder.update(w);
     }
