@@ -1,6 +1,6 @@
 // Development only: `node --import tsx bench/first-paint.run.ts` measures first paint alone.
 import { DEMO, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
-import { measureFirstPaint } from './first-paint';
+import { measureFirstPaint, visit } from './first-paint';
 
 // BENCH_URL: a server already running with the demo nights (development loop).
 const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, close: async () => undefined } : await startAppServer({ SEED_NIGHTS: '1' }, 300_000);
@@ -13,6 +13,7 @@ try {
   await signInThroughForm(page, server.url, DEMO.physician);
   console.log(JSON.stringify(await measureFirstPaint(context, page), null, 2));
   if (process.env.BENCH_TRACE) {
+    if (process.env.BENCH_TRACE === 'cold') await visit(context, page, page.url(), true);
     const trace = await page.evaluate(() => [
       ...performance.getEntriesByType('resource').map((r) => `${r.startTime.toFixed(0).padStart(6)} ${(r as PerformanceResourceTiming).responseEnd.toFixed(0).padStart(6)} ${r.name.replace(location.origin, '')}`),
       ...performance.getEntriesByType('mark').map((m) => `${m.startTime.toFixed(0).padStart(6)}        ${m.name}`),

@@ -55,7 +55,8 @@ export interface Visit {
   channels: number;
 }
 
-async function visit(context: BrowserContext, page: Page, url: string, cold: boolean): Promise<Visit> {
+/** Opens `url` once (cold: the caches emptied first) and reads its timeline. */
+export async function visit(context: BrowserContext, page: Page, url: string, cold: boolean): Promise<Visit> {
   if (cold) {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.clearBrowserCache');

@@ -3,6 +3,9 @@ import type { Engine } from '../engine/index';
 import { analyseNight } from '../engine/detect';
 import { SIGNAL_METHODS, type SignalApi } from './protocol';
 
+/** Resolves after the tasks already queued (messages in a worker) have run. */
+const yieldToQueue = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
  * Implements the worker protocol over one engine instance. The worker exposes
  * it with comlink; the main-thread fallback calls it directly. Result buffers
@@ -17,6 +20,9 @@ export function createSignalApi(engine: Engine, workers = 0): SignalApi {
       return engine.sum(data);
     },
     async load(input) {
+      // A load (a whole channel's pyramid) lets the requests already queued go first: the
+      // views of channels that arrived draw while the later channels load.
+      await yieldToQueue();
       return engine.load(input);
     },
     async close(night, code) {
