@@ -9,6 +9,7 @@ import type { TimeRange } from '../core/range';
 import { ChartBlock, type Layer, type Rgba } from './block';
 import { FIRST_CHART_MARK, markOnce, stats } from './stats';
 import { LayoutWatch } from './layoutWatch';
+import { GL_ATTRIBUTES } from './canvas';
 
 interface DrawProps {
   buffer: REGL.Buffer;
@@ -88,7 +89,7 @@ export class ChartRenderer {
   range: TimeRange = { t0: 0, t1: 1 };
 
   constructor(readonly canvas: HTMLCanvasElement, private readonly options: RendererOptions = {}) {
-    this.regl = createREGL({ canvas, attributes: { antialias: false, alpha: true, premultipliedAlpha: true, preserveDrawingBuffer: false } });
+    this.regl = createREGL({ canvas, attributes: GL_ATTRIBUTES });
     const make = (primitive: REGL.PrimitiveType) =>
       this.regl<{}, {}, DrawProps>({
         vert: VERT,

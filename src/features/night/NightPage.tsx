@@ -21,6 +21,7 @@ import type { NightInfo, PhysicianPreferences } from './types';
 import { prefetchChannels } from './api';
 import { availableChannels, orderChannels, sourcesToLoad } from './channels';
 import { getSignalEngine } from '../../../workers/client';
+import { prepareChartCanvas } from '../../charts/gl/canvas';
 
 /** The night to show: the query's night if it has a recording, else the latest (spec 2 §4). */
 export function pickNight(nights: readonly NightInfo[], requested: number | null): NightInfo | null {
@@ -51,7 +52,11 @@ export function NightPage({ patientId }: { patientId: number }) {
   const [reporting, setReporting] = useState(false);
   // The engine's workers start with the screen, beside its first queries, not after them
   // (a failed start is reported where the engine is used: NightReview).
-  useEffect(() => void getSignalEngine().catch(() => undefined), []);
+  // The charts' WebGL context is made while the queries are out, too.
+  useEffect(() => {
+    void getSignalEngine().catch(() => undefined);
+    prepareChartCanvas();
+  }, []);
   const details = usePatientDetails(patientId);
   const nights = useNights(patientId);
   const preferences = usePreferences();
