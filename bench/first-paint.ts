@@ -5,42 +5,11 @@
 // mark). Where the time went is read from the same page: resource timings of the app and
 // the channel fetches, and the loader's marks per channel.
 import type { BrowserContext, Page } from 'playwright-core';
+import { findLongNight } from '../tests/e2e/harness';
 import { percentile } from './timing';
 
 /** Rounds of each kind; the first round of each is a warm-up and not counted. */
 const ROUNDS = Number(process.env.BENCH_FIRST_PAINT_ROUNDS ?? 8);
-
-/** The long demo night: its patient, night key, length and channel count. */
-export interface LongNight {
-  patientId: number;
-  night: number;
-  hours: number;
-  channels: number;
-}
-
-/** A GET of the API with the page's session token (no named functions inside: tsx would wrap them). */
-function apiGet<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (p) => {
-    const key = Object.keys(localStorage).find((k) => k.includes('session'))!;
-    const { token } = JSON.parse(localStorage.getItem(key)!) as { token: string };
-    return ((await (await fetch(`/api/v1${p}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: T }).data;
-  }, path);
-}
-
-/** Finds the longest night of the demo clinic (NCT1001's long night, 10 h or more). */
-export async function findLongNight(page: Page): Promise<LongNight> {
-  const { patients } = await apiGet<{ patients: { patient_id: number }[] }>(page, '/physician/patients');
-  let best: LongNight | null = null;
-  for (const p of patients) {
-    const { nights } = await apiGet<{ nights: { night: number; recording_start_time: number; recording_stop_time: number; channels: unknown[] }[] }>(page, `/patient/available-nights?patient_id=${p.patient_id}`);
-    for (const n of nights) {
-      const hours = (n.recording_stop_time - n.recording_start_time) / 3_600_000;
-      if (!best || hours > best.hours) best = { patientId: p.patient_id, night: n.night, hours, channels: n.channels.length };
-    }
-  }
-  if (!best) throw new Error('the demo clinic has no nights');
-  return best;
-}
 
 /** One visit's timeline, ms from navigation start. */
 export interface Visit {

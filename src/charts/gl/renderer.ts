@@ -192,6 +192,7 @@ export class ChartRenderer {
     s.frames++;
     const complete = this.options.isComplete?.() ?? true;
     s.lastFrameComplete = complete;
+    if (!complete) s.incompleteFrames++;
     this.options.onFrame?.({ start, end, blocks: drawn, complete });
     for (const block of this.blocks) {
       const shown = block.yShown;

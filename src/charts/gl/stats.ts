@@ -8,6 +8,8 @@ export interface NocturneStats {
   drawCalls: number;
   /** Whether the last frame drew data final for its range (not a stretched older view). */
   lastFrameComplete: boolean;
+  /** Frames drawn before the data for their range had arrived (a page step that needed a second frame adds one). */
+  incompleteFrames: number;
   /** Renders of the review screen's components, by component name. */
   renders: Record<string, number>;
 }
@@ -18,7 +20,7 @@ declare global {
   }
 }
 
-const fresh = (): NocturneStats => ({ frames: 0, drawCalls: 0, lastFrameComplete: false, renders: {} });
+const fresh = (): NocturneStats => ({ frames: 0, drawCalls: 0, lastFrameComplete: false, incompleteFrames: 0, renders: {} });
 const fallback = fresh();
 
 /** The shared counters (on window in a browser). */
