@@ -114,13 +114,13 @@ export interface SignedInSuite {
  * only) with `env`, Chromium, and one page signed in as `email` through the form, waiting
  * for `landing` (a test id); closes them all after the suite.
  */
-export function signedInSuite(email: string, landing: string, env: Record<string, string> = {}): SignedInSuite {
+export function signedInSuite(email: string, landing: string, env: Record<string, string> = {}, startMs = 60_000): SignedInSuite {
   const suite = {} as SignedInSuite;
   let server: AppServer | null = null;
   beforeAll(async () => {
     if (process.env.NOCTURNE_E2E_URL) suite.base = process.env.NOCTURNE_E2E_URL;
     else {
-      server = await startAppServer(env);
+      server = await startAppServer(env, startMs);
       suite.base = server.url;
     }
     suite.browser = await launchChromium();
@@ -128,7 +128,7 @@ export function signedInSuite(email: string, landing: string, env: Record<string
     await suite.page.goto('/');
     await signInThroughForm(suite.page, suite.base, email);
     await suite.page.getByTestId(landing).waitFor();
-  });
+  }, startMs + 120_000);
   afterAll(async () => {
     await suite.context?.close();
     await suite.browser?.close();
@@ -174,4 +174,29 @@ export async function findLongNight(page: Page): Promise<LongNight> {
   }
   if (!best) throw new Error('the demo clinic has no nights');
   return best;
+}
+
+/** The renderer's counters (src/charts/gl/stats.ts) as the page has them now. */
+export interface ChartStats {
+  frames: number;
+  drawCalls: number;
+  lastFrameComplete: boolean;
+  incompleteFrames: number;
+  renders: Record<string, number>;
+}
+
+export function chartStats(page: Page): Promise<ChartStats> {
+  return page.evaluate(() => JSON.parse(JSON.stringify(window.__nocturneStats)) as ChartStats);
+}
+
+/** Waits until the GL frames stop and the last one drew final data. */
+export async function chartsSettled(page: Page): Promise<void> {
+  let last = -1;
+  for (let i = 0; i < 100; i++) {
+    await page.waitForTimeout(150);
+    const s = await chartStats(page);
+    if (s.frames === last && s.lastFrameComplete) return;
+    last = s.frames;
+  }
+  throw new Error('the charts never settled');
 }

@@ -1,59 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO, findLongNight, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer, type LongNight } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chartsSettled, chartStats, DEMO, findLongNight, signedInSuite, type LongNight } from './harness';
 
 // A night on screen fast (issue 14 point 7) through the real app, server and Chromium:
 // the channels stream in screen order and the first chart draws before the last one has
 // arrived; a 30-s page step is painted in the first frame after the key, from data the
 // worker computed before the key was pressed.
 
-let server: AppServer | null = null;
-let base = '';
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
+const suite = signedInSuite(DEMO.physician, 'dashboard', { SEED_NIGHTS: '1' }, 240_000);
 let night: LongNight;
-
+let page: Page;
 beforeAll(async () => {
-  if (process.env.NOCTURNE_E2E_URL) base = process.env.NOCTURNE_E2E_URL;
-  else {
-    server = await startAppServer({ SEED_NIGHTS: '1' }, 240_000);
-    base = server.url;
-  }
-  browser = await launchChromium();
-  ({ context, page, errors } = await newPage(browser, base));
+  page = suite.page;
   // Two cores shared with other work: waits are generous, assertions are not.
   page.setDefaultTimeout(120_000);
-  await page.goto('/');
-  await signInThroughForm(page, base, DEMO.physician);
   night = await findLongNight(page);
-}, 360_000);
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
 });
 
-interface Stats {
-  frames: number;
-  lastFrameComplete: boolean;
-  incompleteFrames: number;
-}
-const stats = () => page.evaluate(() => JSON.parse(JSON.stringify(window.__nocturneStats)) as Stats);
+const stats = () => chartStats(page);
+const settled = () => chartsSettled(page);
 const startMs = async () => Number(await page.getByTestId('span-readout').getAttribute('data-t0'));
-
-/** Waits until the GL frames stop and the last one drew final data. */
-async function settled(): Promise<void> {
-  let last = -1;
-  for (let i = 0; i < 100; i++) {
-    await page.waitForTimeout(150);
-    const s = await stats();
-    if (s.frames === last && s.lastFrameComplete) return;
-    last = s.frames;
-  }
-  throw new Error('the charts never settled');
-}
 
 /** Every chart's data in the engine: no block says it is loading. */
 const allLoaded = () => page.waitForFunction(() => document.querySelector('[data-testid="chart-stack"]') && !document.querySelector('[data-testid="chart-stack"] .plot-empty.muted'), undefined, { timeout: 120_000 });
@@ -62,10 +28,10 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
   it('streams the channels in screen order and draws the first chart before the last channel arrived', async () => {
     // Empty caches and a clinic's link rather than localhost (40 Mbit/s, 20 ms), so the
     // order in which the night arrives is what the screen sees.
-    const cdp = await context.newCDPSession(page);
+    const cdp = await suite.context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.clearBrowserCache');
-    await cdp.send('Storage.clearDataForOrigin', { origin: new URL(base).origin, storageTypes: 'indexeddb' });
+    await cdp.send('Storage.clearDataForOrigin', { origin: new URL(suite.base).origin, storageTypes: 'indexeddb' });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 5_000_000, uploadThroughput: 5_000_000 });
     try {
       await page.goto(`/app/patients/id=${night.patientId}?night=${night.night}`);
@@ -99,7 +65,7 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
     const arrivedBefore = timeline.loaded.filter((l) => l.at < timeline.firstChart).map((l) => l.code);
     expect(arrivedBefore.length).toBeLessThan(timeline.loaded.length);
     expect(arrivedBefore).toContain(timeline.charts[0]);
-    expect(errors).toEqual([]);
+    expect(suite.errors).toEqual([]);
   });
 
   it('paints every 30-s step in the first frame after the key, both ways, from epochs computed before the key', async () => {
@@ -124,6 +90,6 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
       // Past the spec's 500 ms key debounce before the next press.
       await page.waitForTimeout(600);
     }
-    expect(errors).toEqual([]);
+    expect(suite.errors).toEqual([]);
   });
 });
