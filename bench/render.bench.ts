@@ -13,7 +13,8 @@ const QUERY = process.env.BENCH_QUERY ?? 'channels=16&hz=250&hours=10&fast=4';
 const GOALS = { paging_p95: 16.7, frame_p99: 16.7, uplot_ratio: 10, first_paint_cold_ms: 1000, first_paint_warm_ms: 300, paging_frames_missed_pct: 1 };
 
 // The demo nights (first paint opens the long one); seeding them takes a minute or two.
-const server = await startAppServer({ SEED_NIGHTS: '1' }, 600_000);
+// BENCH_URL: a server already running with them (development loop only).
+const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, close: async () => undefined } : await startAppServer({ SEED_NIGHTS: '1' }, 600_000);
 const browser = await launchChromium();
 try {
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 1000 } });

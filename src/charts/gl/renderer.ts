@@ -178,6 +178,18 @@ export class ChartRenderer {
     this.frameRequested = requestAnimationFrame(this.frame);
   };
 
+  /**
+   * Draws at once, in the task that changed the range (a key's page step), when the data
+   * for it is already there: the step reaches the screen with the next composite instead
+   * of waiting for an animation-frame callback a busy main thread may run late. A frame
+   * already requested is folded into this one; without the data, the requested frame stays.
+   */
+  drawNow(): void {
+    if (this.destroyed || !(this.options.isComplete?.() ?? true)) return;
+    if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
+    this.frame();
+  }
+
   private readonly frame = (): void => {
     this.frameRequested = 0;
     if (this.destroyed) return;

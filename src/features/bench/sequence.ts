@@ -128,6 +128,8 @@ export interface OurResults {
   pagingWork: number[];
   /** Page steps not painted in the next display frame. */
   pagingMissed: number;
+  /** Page steps whose first frame lacked their data (a second frame once the worker answered). */
+  pagingSecondFrames: number;
   /** The display's frame interval, ms. */
   interval: number;
   zoom: number[];
@@ -162,12 +164,16 @@ export async function runOurs(screen: ChartScreen, log: FrameLog): Promise<OurRe
   dispatch({ type: 'preset', preset: '30s' });
   await settle(screen, log);
   const interval = await frameInterval();
+  let secondFrames = 0;
   const press = (key: string) => pageStep(interval, async () => {
     const waiting = log.nextComplete();
+    const from = log.frames.length;
     // The real keydown handler, with the spec's debounce: presses come KEY_DEBOUNCE_MS apart.
     window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
     screen.renderer.requestFrame();
     const f = await waiting;
+    // A frame drawn before the final one lacked the step's data: the step waited on the worker.
+    if (log.frames.slice(from, log.frames.indexOf(f)).some((d) => !d.complete)) secondFrames++;
     return { end: f.end, work: f.end - f.start };
   });
   const steps: PageStep[] = [];
@@ -176,6 +182,7 @@ export async function runOurs(screen: ChartScreen, log: FrameLog): Promise<OurRe
     await debounce();
     await press('ArrowRight');
   }
+  secondFrames = 0;
   for (let i = 0; i < PAGING_STEPS; i++) {
     await debounce();
     steps.push(await press(i % 40 < 30 ? 'ArrowRight' : 'ArrowLeft'));
@@ -198,7 +205,7 @@ export async function runOurs(screen: ChartScreen, log: FrameLog): Promise<OurRe
   dispatch({ type: 'reset' });
   await settle(screen, log);
   const frames = log.frames.slice(first).map((f) => f.end - f.start);
-  return { paging, pagingWork, pagingMissed, interval, zoom, pan, fullChange, fullRedraw, frames };
+  return { paging, pagingWork, pagingMissed, pagingSecondFrames: secondFrames, interval, zoom, pan, fullChange, fullRedraw, frames };
 }
 
 /** The subset of uPlot's instance API the peer run uses. */
@@ -275,6 +282,7 @@ export function summarize(ours: OurResults, peer: PeerResults) {
     pan_p50: r(percentile(ours.pan, 0.5)),
     pan_p95: r(percentile(ours.pan, 0.95)),
     paging_frames_missed_pct: r((100 * ours.pagingMissed) / ours.paging.length),
+    paging_second_frames: ours.pagingSecondFrames,
     uplot_paging_frames_missed_pct: r((100 * peer.pagingMissed) / peer.paging.length),
     uplot_paging_work_p95: r(percentile(peer.pagingWork, 0.95)),
     uplot_paging_p50: r(percentile(peer.paging, 0.5)),
