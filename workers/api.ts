@@ -12,6 +12,9 @@ const yieldToQueue = () => new Promise<void>((resolve) => setTimeout(resolve, 0)
  * are marked for transfer (a no-op when no thread boundary is crossed).
  */
 export function createSignalApi(engine: Engine, workers = 0): SignalApi {
+  // Loads run one after another, each after a turn of the message queue: a view asked for
+  // while a burst of channels loads runs after the load in progress, not after the burst.
+  let loads: Promise<unknown> = Promise.resolve();
   return {
     async info() {
       return { version: engine.version, simd: engine.simd, workers };
@@ -20,10 +23,10 @@ export function createSignalApi(engine: Engine, workers = 0): SignalApi {
       return engine.sum(data);
     },
     async load(input) {
-      // A load (a whole channel's pyramid) lets the requests already queued go first: the
-      // views of channels that arrived draw while the later channels load.
-      await yieldToQueue();
-      return engine.load(input);
+      const turn = loads.then(yieldToQueue).then(() => engine.load(input));
+      // The next load waits for this one whatever its outcome; the caller hears the outcome.
+      loads = turn.catch(() => undefined);
+      return turn;
     },
     async close(night, code) {
       return engine.close(night, code);
