@@ -45,6 +45,12 @@ export function prefetchChannels(patientId: number, recordingId: number, codes: 
   }
 }
 
+/** Drops every prefetch (logout: nothing of one session's nights stays for the next). */
+export function forgetPrefetched(): void {
+  prefetched.clear();
+  prefetchedAt.clear();
+}
+
 /** The wire bytes of a channel: prefetched, else from the cache, else from the server (then cached). */
 export function channelBytes(patientId: number, recordingId: number, code: string): Promise<ArrayBuffer> {
   const key = channelKey(patientId, recordingId, code);
