@@ -76,10 +76,24 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
     await page.getByTestId('overview').click();
     await settled();
     const before = await stats();
-    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft']) {
+    for (const [i, key] of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft'].entries()) {
       const t0 = await startMs();
       const frames = (await stats()).frames;
-      await page.keyboard.press(key);
+      if (i % 2 === 0) {
+        // The key as the keyboard sends it.
+        await page.keyboard.press(key);
+      } else {
+        // A key through the same handler, and the counters read in the same task: the
+        // step was painted there and then, with its data (a step without its data is not
+        // painted before the worker answers).
+        const painted = await page.evaluate((k) => {
+          const s = window.__nocturneStats!;
+          const before = { frames: s.frames, incomplete: s.incompleteFrames };
+          window.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+          return { frames: s.frames - before.frames, complete: s.lastFrameComplete, incomplete: s.incompleteFrames - before.incomplete };
+        }, key);
+        expect(painted).toEqual({ frames: 1, complete: true, incomplete: 0 });
+      }
       await expect.poll(startMs, { timeout: 30_000 }).toBe(t0 + (key === 'ArrowRight' ? 30_000 : -30_000));
       await settled();
       const after = await stats();
