@@ -24,13 +24,16 @@ const prefetchedAt = new Map<string, number>();
 /** A prefetch nobody took is dropped after this long, and a channel is not prefetched again sooner, ms. */
 const PREFETCH_KEEP_MS = 30_000;
 
+/** Channels prefetched: the first charts' (more would compete with them for two busy cores; the loader streams the rest). */
+export const PREFETCH_CHANNELS = 3;
+
 /**
- * Starts reading channels' bytes (cache or server) before the review screen renders, so
- * the downloads overlap its first render. Idempotent; the loader takes them through
- * `channelBytes`.
+ * Starts reading the first channels' bytes (cache or server) before the review screen
+ * renders, so the downloads overlap its first render. Idempotent; the loader takes them
+ * through `channelBytes`.
  */
 export function prefetchChannels(patientId: number, recordingId: number, codes: readonly string[]): void {
-  for (const code of codes) {
+  for (const code of codes.slice(0, PREFETCH_CHANNELS)) {
     const key = channelKey(patientId, recordingId, code);
     const now = Date.now();
     if (now - (prefetchedAt.get(key) ?? -Infinity) < PREFETCH_KEEP_MS) continue;
@@ -67,6 +70,7 @@ async function readChannelBytes(key: string, patientId: number, recordingId: num
   if (cached) return cached;
   const response = await requestFile(`/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}`, 'application/octet-stream');
   const bytes = await response.arrayBuffer();
-  await writeChannel(key, bytes);
+  // The chart does not wait for the cache: the write takes its own copy and logs its own failure.
+  void writeChannel(key, bytes);
   return bytes;
 }

@@ -8,8 +8,8 @@ import { sourcesToLoad, type ChannelChoice } from './channels';
 import { NightLoader } from './loader';
 import type { NightInfo } from './types';
 
-/** Channels fetched and loaded at the same time (a browser opens six connections to a host). */
-const PARALLEL_LOADS = 6;
+/** Channels fetched and loaded at the same time: few, so the first charts' channels are not slowed by the rest. */
+const PARALLEL_LOADS = 3;
 
 export function useNightChannels(patientId: number, night: NightInfo, choices: readonly ChannelChoice[]) {
   const loader = useMemo(() => new NightLoader(getSignalEngine().then((e) => e.api), patientId, night.recording_id), [patientId, night.recording_id]);
