@@ -3,12 +3,18 @@ import type { Engine } from '../engine/index';
 import { analyseNight } from '../engine/detect';
 import { SIGNAL_METHODS, type SignalApi } from './protocol';
 
+/** Resolves after the tasks already queued (messages in a worker) have run. */
+const yieldToQueue = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
  * Implements the worker protocol over one engine instance. The worker exposes
  * it with comlink; the main-thread fallback calls it directly. Result buffers
  * are marked for transfer (a no-op when no thread boundary is crossed).
  */
 export function createSignalApi(engine: Engine, workers = 0): SignalApi {
+  // Loads run one after another, each after a turn of the message queue: a view asked for
+  // while a burst of channels loads runs after the load in progress, not after the burst.
+  let loads: Promise<unknown> = Promise.resolve();
   return {
     async info() {
       return { version: engine.version, simd: engine.simd, workers };
@@ -17,7 +23,10 @@ export function createSignalApi(engine: Engine, workers = 0): SignalApi {
       return engine.sum(data);
     },
     async load(input) {
-      return engine.load(input);
+      const turn = loads.then(yieldToQueue).then(() => engine.load(input));
+      // The next load waits for this one whatever its outcome; the caller hears the outcome.
+      loads = turn.catch(() => undefined);
+      return turn;
     },
     async close(night, code) {
       return engine.close(night, code);

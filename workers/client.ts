@@ -76,6 +76,7 @@ export function getSignalEngine(): Promise<SignalEngine> {
   current ??= (async (): Promise<SignalEngine> => {
     try {
       const workers = await startWorkers();
+      performance.mark('nocturne:engine-ready');
       return { api: workers.length === 1 ? workers[0]! : createSignalPool(workers), mode: 'worker' };
     } catch (error) {
       warnOnce(error);

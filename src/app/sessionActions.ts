@@ -4,6 +4,7 @@ import { api } from '../api/endpoints';
 import { actionForError } from '../api/errors';
 import { queryClient } from '../api/queryClient';
 import { clearChannelCache } from '../cache/channelCache';
+import { forgetPrefetched } from '../features/night/api';
 import { LOGOUT_LANDING, PATHS } from '../routes';
 import { clearEverything, session, signOut } from '../state/session';
 
@@ -38,6 +39,7 @@ export async function logout(): Promise<void> {
   }
   signOut();
   queryClient.clear();
+  forgetPrefetched();
   await clearChannelCache();
   navigate(LOGOUT_LANDING, { replace: true });
 }

@@ -1,12 +1,15 @@
 // Local cache of channel data (spec 2 §9): an IndexedDB database with two stores,
-// channel data and access time. Entries not read for 7 days are deleted when it opens;
-// logout clears it. Without IndexedDB every call quietly does nothing.
+// channel data and access time. Entries not read for 7 days are deleted a few seconds
+// after it opens (the sweep's read-write transaction would otherwise hold up the first
+// screen's reads); logout clears it. Without IndexedDB every call quietly does nothing.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
 export const CACHE_DB = 'nocturne-cache';
 export const CACHE_MAX_AGE_MS = 604_800_000;
 const STORE_DATA = 'channel-data';
 const STORE_ACCESS = 'access-time';
+/** Delay of the expiry sweep after the cache opens, ms. */
+const SWEEP_DELAY_MS = 5_000;
 
 interface CacheSchema extends DBSchema {
   'channel-data': { key: string; value: ArrayBuffer };
@@ -29,6 +32,17 @@ async function open(): Promise<IDBPDatabase<CacheSchema> | null> {
         d.createObjectStore(STORE_ACCESS);
       },
     });
+    setTimeout(() => void sweep(db), SWEEP_DELAY_MS);
+    return db;
+  } catch (error) {
+    console.warn('Channel cache unavailable', error);
+    return null;
+  }
+}
+
+/** Deletes the entries not read for CACHE_MAX_AGE_MS. */
+async function sweep(db: IDBPDatabase<CacheSchema>): Promise<void> {
+  try {
     const tx = db.transaction([STORE_DATA, STORE_ACCESS], 'readwrite');
     const access = tx.objectStore(STORE_ACCESS);
     const keys = await access.getAllKeys();
@@ -38,10 +52,8 @@ async function open(): Promise<IDBPDatabase<CacheSchema> | null> {
       void access.delete(key);
     }
     await tx.done;
-    return db;
   } catch (error) {
-    console.warn('Channel cache unavailable', error);
-    return null;
+    console.warn('Channel cache sweep failed', error);
   }
 }
 

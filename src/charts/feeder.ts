@@ -1,8 +1,10 @@
-// Feeds engine views to the renderer. It asks the engine for the visible window plus one
-// window on each side, aligned to the column grid, so a page step (20% of the window) is
-// drawn at once from buffers already on the GPU (only uniforms change) while the next
-// margin is fetched in the background. One request is in flight at a time; the latest
-// range wins.
+// Feeds engine views to the renderer. It asks the engine for the visible window plus two
+// windows on each side, aligned to the column grid, and asks again in the background
+// as soon as less than EDGE_WINDOWS are left on a side: a 30-s epoch step (one whole
+// window) is always drawn at once from buffers already on the GPU (only uniforms change)
+// while the next margin is computed in the worker. One request is in flight at a time;
+// the latest range wins. Each channel's view is kept with its own window, so a channel
+// that arrives while others are drawn is fetched alone and nothing drawn is thrown away.
 import type { ChannelRef, ViewResult } from '../../engine/index';
 import type { ChartRenderer } from './gl/renderer';
 import type { ChartBlock, Rgba } from './gl/block';
@@ -30,15 +32,20 @@ interface Fetched extends TimeRange {
   pxMs: number;
 }
 
-const refKey = (r: ChannelRef) => `${r.night}\u0000${r.code}`;
+/** Windows fetched on each side of the visible one. */
+export const MARGIN_WINDOWS = 2;
+/** A side with less than this many windows left is refetched (more than one epoch step). */
+export const EDGE_WINDOWS = 1.25;
 
-/** Share of a window left before the fetched margin's edge that triggers a background refetch. */
-const EDGE_FRACTION = 0.5;
+const refKey = (r: ChannelRef) => `${r.night}\u0000${r.code}`;
 
 export class ViewFeeder {
   private series: FeedSeries[] = [];
   private fixed: FeedSeries[] = [];
-  private fetched: Fetched | null = null;
+  /** The window and resolution of each channel's latest view. */
+  private readonly windows = new Map<string, Fetched>();
+  /** Which channel's view each layer holds now (a series new to a layer is drawn from `latest`). */
+  private readonly drawn = new WeakMap<ChartBlock, Map<string, string>>();
   private inflight = false;
   private generation = 0;
   private scratch = new Float32Array(0);
@@ -55,11 +62,19 @@ export class ViewFeeder {
     private readonly width: () => number,
   ) {}
 
-  /** Replaces what is drawn; refetches. Blocks with a fixed range (the overview) are fetched once for it. */
+  /**
+   * Replaces what is drawn. Series whose channel already has a view are drawn from it at
+   * once; only channels without one are fetched. Blocks with a fixed range (the overview)
+   * are fetched once for it.
+   */
   setSeries(series: FeedSeries[]): void {
     this.series = series.filter((s) => !s.block.fixedRange);
     this.fixed = series.filter((s) => s.block.fixedRange);
-    this.fetched = null;
+    for (const s of this.series) {
+      const view = this.latest.get(refKey(s.ref));
+      if (view && this.drawn.get(s.block)?.get(s.key) !== refKey(s.ref)) this.draw(s, view);
+    }
+    this.autoscale();
     this.generation++;
     this.schedule();
     void this.fetchFixed();
@@ -95,6 +110,9 @@ export class ViewFeeder {
       clipY: runs,
       visible: s.visible ?? true,
     });
+    let layers = this.drawn.get(s.block);
+    if (!layers) this.drawn.set(s.block, (layers = new Map()));
+    layers.set(s.key, refKey(s.ref));
   }
 
   /** Shows or hides every layer with this key (threshold and artefact toggles). */
@@ -113,12 +131,12 @@ export class ViewFeeder {
     this.renderer.range = range;
     this.autoscale();
     this.renderer.requestFrame();
-    if (!this.covers(range) || this.nearEdge(range)) this.schedule();
+    if (this.stale(range).length > 0) this.schedule();
   }
 
   /** The plot width changed: the columns must be recomputed. */
   resized(): void {
-    this.fetched = null;
+    this.windows.clear();
     this.generation++;
     this.schedule();
     void this.fetchFixed();
@@ -126,10 +144,13 @@ export class ViewFeeder {
 
   /** Whether the buffers hold `range` at its own resolution (the frame is final). */
   covers(range: TimeRange = this.range): boolean {
-    const f = this.fetched;
-    if (!f || this.series.length === 0) return this.series.length === 0;
-    const pxMs = span(range) / Math.max(1, Math.round(this.width()));
-    return f.t0 <= range.t0 + 1e-3 && f.t1 >= range.t1 - 1e-3 && Math.abs(f.pxMs - pxMs) <= pxMs * 0.01;
+    const pxMs = this.pxMs(range);
+    return this.refs().every((ref) => holds(this.windows.get(refKey(ref)), range, pxMs));
+  }
+
+  /** Whether a channel's view (by its ref) is held for `range`: the engine's data, not a stretched older view. */
+  holds(ref: ChannelRef, range: TimeRange = this.range): boolean {
+    return holds(this.windows.get(refKey(ref)), range, this.pxMs(range));
   }
 
   /** Hears about each arrival of data (tooltips, tests). */
@@ -138,23 +159,37 @@ export class ViewFeeder {
     return () => this.listeners.delete(listener);
   }
 
-  private nearEdge(range: TimeRange): boolean {
-    const f = this.fetched;
-    if (!f) return true;
-    const d = this.domain();
-    const margin = span(range) * EDGE_FRACTION;
-    // A fetched edge within a column of the night's edge is the night's edge.
-    return (range.t0 - f.t0 < margin && f.t0 > d.t0 + f.pxMs) || (f.t1 - range.t1 < margin && f.t1 < d.t1 - f.pxMs);
+  private pxMs(range: TimeRange): number {
+    return span(range) / Math.max(1, Math.round(this.width()));
   }
 
-  /** The window to fetch for `range`: one window each side, on the column grid, inside the night. */
+  /** The channels drawn over the shared range, once each. */
+  private refs(): ChannelRef[] {
+    const refs = new Map<string, ChannelRef>();
+    for (const s of this.series) refs.set(refKey(s.ref), s.ref);
+    return [...refs.values()];
+  }
+
+  /** Channels whose view misses `range` or nears the edge of its margin. */
+  private stale(range: TimeRange): ChannelRef[] {
+    const pxMs = this.pxMs(range);
+    const d = this.domain();
+    const margin = span(range) * EDGE_WINDOWS;
+    return this.refs().filter((ref) => {
+      const f = this.windows.get(refKey(ref));
+      if (!holds(f, range, pxMs)) return true;
+      // A fetched edge within a column of the night's edge is the night's edge.
+      return (range.t0 - f!.t0 < margin && f!.t0 > d.t0 + f!.pxMs) || (f!.t1 - range.t1 < margin && f!.t1 < d.t1 - f!.pxMs);
+    });
+  }
+
+  /** The window to fetch for `range`: MARGIN_WINDOWS each side, on the column grid, inside the night. */
   private target(range: TimeRange): { t0: number; t1: number; pixels: number; pxMs: number } {
     const d = this.domain();
     const w = span(range);
-    const columns = Math.max(1, Math.round(this.width()));
-    const pxMs = w / columns;
-    const t0 = Math.max(d.t0, d.t0 + Math.floor((range.t0 - w - d.t0) / pxMs) * pxMs);
-    const t1 = Math.min(d.t1, range.t1 + w);
+    const pxMs = this.pxMs(range);
+    const t0 = Math.max(d.t0, d.t0 + Math.floor((range.t0 - MARGIN_WINDOWS * w - d.t0) / pxMs) * pxMs);
+    const t1 = Math.min(d.t1, range.t1 + MARGIN_WINDOWS * w);
     const pixels = Math.min(100_000, Math.max(1, Math.ceil((t1 - t0) / pxMs)));
     return { t0, t1: t0 + pixels * pxMs, pixels, pxMs };
   }
@@ -162,41 +197,41 @@ export class ViewFeeder {
   private schedule(): void {
     if (this.inflight) return;
     if (this.series.length === 0 || this.width() < 1) return;
+    const stale = this.stale(this.range);
+    if (stale.length === 0) return;
+    // Channels that only arrived are fetched alone; a moved range refetches every channel together.
+    const list = stale.some((ref) => this.windows.has(refKey(ref))) ? this.refs() : stale;
     this.inflight = true;
-    void this.fetch().finally(() => {
+    void this.fetch(list).finally(() => {
       this.inflight = false;
-      // The range moved on, or the series changed while computing: fetch again.
-      if (!this.covers(this.range) || this.nearEdge(this.range)) this.schedule();
+      // The range moved on, or channels arrived while computing: fetch again.
+      this.schedule();
     });
   }
 
-  private async fetch(): Promise<void> {
-    const generation = this.generation;
+  private async fetch(list: ChannelRef[]): Promise<void> {
     const target = this.target(this.range);
-    const refs = new Map<string, ChannelRef>();
-    for (const s of this.series) refs.set(refKey(s.ref), s.ref);
-    const list = [...refs.values()];
+    const window = { t0: target.t0, t1: target.t1, pxMs: target.pxMs };
     let views: ViewResult[];
     try {
       views = await this.source.views(list, target.t0, target.t1, target.pixels);
     } catch (error) {
       console.warn('Chart data could not be computed', error);
-      this.fetched = { t0: target.t0, t1: target.t1, pxMs: target.pxMs };
-      return;
-    }
-    if (generation !== this.generation) {
-      // The series changed while computing: fetch again for the new set.
-      this.fetched = null;
+      // Not asked again for this window (an endless retry loop otherwise).
+      for (const ref of list) this.windows.set(refKey(ref), window);
       return;
     }
     const byRef = new Map<string, ViewResult>();
     list.forEach((ref, i) => byRef.set(refKey(ref), views[i]!));
+    for (const [key, view] of byRef) {
+      this.latest.set(key, view);
+      this.windows.set(key, window);
+    }
+    // Whatever changed meanwhile, a view is true for its window: draw it into every series of its channel.
     for (const s of this.series) {
       const view = byRef.get(refKey(s.ref));
       if (view) this.draw(s, view);
     }
-    for (const [key, view] of byRef) this.latest.set(key, view);
-    this.fetched = { t0: target.t0, t1: target.t1, pxMs: target.pxMs };
     this.autoscale();
     for (const l of this.listeners) l();
   }
@@ -239,4 +274,9 @@ export class ViewFeeder {
   viewOf(ref: ChannelRef): ViewResult | undefined {
     return this.latest.get(refKey(ref));
   }
+}
+
+/** Whether a view's window holds `range` at the resolution `pxMs`. */
+function holds(f: Fetched | undefined, range: TimeRange, pxMs: number): boolean {
+  return f !== undefined && f.t0 <= range.t0 + 1e-3 && f.t1 >= range.t1 - 1e-3 && Math.abs(f.pxMs - pxMs) <= pxMs * 0.01;
 }

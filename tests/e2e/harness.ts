@@ -114,13 +114,13 @@ export interface SignedInSuite {
  * only) with `env`, Chromium, and one page signed in as `email` through the form, waiting
  * for `landing` (a test id); closes them all after the suite.
  */
-export function signedInSuite(email: string, landing: string, env: Record<string, string> = {}): SignedInSuite {
+export function signedInSuite(email: string, landing: string, env: Record<string, string> = {}, startMs = 60_000): SignedInSuite {
   const suite = {} as SignedInSuite;
   let server: AppServer | null = null;
   beforeAll(async () => {
     if (process.env.NOCTURNE_E2E_URL) suite.base = process.env.NOCTURNE_E2E_URL;
     else {
-      server = await startAppServer(env);
+      server = await startAppServer(env, startMs);
       suite.base = server.url;
     }
     suite.browser = await launchChromium();
@@ -128,7 +128,7 @@ export function signedInSuite(email: string, landing: string, env: Record<string
     await suite.page.goto('/');
     await signInThroughForm(suite.page, suite.base, email);
     await suite.page.getByTestId(landing).waitFor();
-  });
+  }, startMs + 120_000);
   afterAll(async () => {
     await suite.context?.close();
     await suite.browser?.close();
@@ -142,4 +142,61 @@ export async function openPatient(page: Page, code: string): Promise<void> {
   await page.getByTestId('nav-patients').click();
   await page.getByRole('link', { name: code }).click();
   await page.getByTestId('night-page').waitFor();
+}
+
+/** The long demo night: its patient, night key, length and channel count. */
+export interface LongNight {
+  patientId: number;
+  night: number;
+  hours: number;
+  channels: number;
+}
+
+/** A GET of the API with the page's session token (no named functions inside: tsx would wrap them). */
+function apiGet<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (p) => {
+    const key = Object.keys(localStorage).find((k) => k.includes('session'))!;
+    const { token } = JSON.parse(localStorage.getItem(key)!) as { token: string };
+    return ((await (await fetch(`/api/v1${p}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: T }).data;
+  }, path);
+}
+
+/** Finds the longest night of the demo clinic (NCT1001's long night, 10 h or more). */
+export async function findLongNight(page: Page): Promise<LongNight> {
+  const { patients } = await apiGet<{ patients: { patient_id: number }[] }>(page, '/physician/patients');
+  let best: LongNight | null = null;
+  for (const p of patients) {
+    const { nights } = await apiGet<{ nights: { night: number; recording_start_time: number; recording_stop_time: number; channels: unknown[] }[] }>(page, `/patient/available-nights?patient_id=${p.patient_id}`);
+    for (const n of nights) {
+      const hours = (n.recording_stop_time - n.recording_start_time) / 3_600_000;
+      if (!best || hours > best.hours) best = { patientId: p.patient_id, night: n.night, hours, channels: n.channels.length };
+    }
+  }
+  if (!best) throw new Error('the demo clinic has no nights');
+  return best;
+}
+
+/** The renderer's counters (src/charts/gl/stats.ts) as the page has them now. */
+export interface ChartStats {
+  frames: number;
+  drawCalls: number;
+  lastFrameComplete: boolean;
+  incompleteFrames: number;
+  renders: Record<string, number>;
+}
+
+export function chartStats(page: Page): Promise<ChartStats> {
+  return page.evaluate(() => JSON.parse(JSON.stringify(window.__nocturneStats)) as ChartStats);
+}
+
+/** Waits until the GL frames stop and the last one drew final data. */
+export async function chartsSettled(page: Page): Promise<void> {
+  let last = -1;
+  for (let i = 0; i < 100; i++) {
+    await page.waitForTimeout(150);
+    const s = await chartStats(page);
+    if (s.frames === last && s.lastFrameComplete) return;
+    last = s.frames;
+  }
+  throw new Error('the charts never settled');
 }

@@ -62,15 +62,15 @@ function setup(start = night) {
 }
 
 describe('view feeder', () => {
-  it('asks for the window plus one window each side, on the column grid, two channels in one call', async () => {
+  it('asks for the window plus two windows each side, on the column grid, two channels in one call', async () => {
     const w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
     const { feeder, asked, answer } = setup(w);
     await answer();
     expect(asked).toHaveLength(1);
     const last = asked.at(-1)!;
     expect(last.refs).toBe(2);
-    expect(last.t0).toBeCloseTo(w.t0 - 30_000, 3);
-    expect(last.pixels).toBe(3 * WIDTH);
+    expect(last.t0).toBeCloseTo(w.t0 - 2 * 30_000, 3);
+    expect(last.pixels).toBe(5 * WIDTH);
     expect(feeder.covers(w)).toBe(true);
   });
 
@@ -92,14 +92,48 @@ describe('view feeder', () => {
     const { feeder, asked, answer } = setup(w);
     await answer();
     const requests = asked.length;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       w = { t0: w.t0 + 6_000, t1: w.t1 + 6_000 };
       feeder.update(w);
     }
     expect(asked.length).toBe(requests + 1);
     expect(feeder.covers(w)).toBe(true);
     await answer();
-    expect(asked.at(-1)!.t0).toBeCloseTo(w.t0 - 30_000, 3);
+    expect(asked.at(-1)!.t0).toBeCloseTo(w.t0 - 2 * 30_000, 3);
+  });
+
+  it('steps a whole 30-s epoch either way from the buffers, and has the next epoch computed before the next step', async () => {
+    let w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
+    const { feeder, asked, answer } = setup(w);
+    await answer();
+    for (const direction of [1, 1, 1, -1, -1, -1, -1]) {
+      const requests = asked.length;
+      w = { t0: w.t0 + direction * 30_000, t1: w.t1 + direction * 30_000 };
+      feeder.update(w);
+      // Drawn from what the GPU holds: the step waits on nothing.
+      expect(feeder.covers(w)).toBe(true);
+      // The margin beyond the step is asked for at once, in the background.
+      expect(asked.length).toBe(requests + 1);
+      await answer();
+      const next = { t0: w.t0 + direction * 30_000, t1: w.t1 + direction * 30_000 };
+      expect(feeder.covers(next)).toBe(true);
+    }
+  });
+
+  it('draws the channels it has while others arrive, fetching only the new one', async () => {
+    const w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
+    const { feeder, asked, answer, layers } = setup(w);
+    const hr = new ChartBlock('HR');
+    // HR arrives while BR and SQB are being computed: what was asked for is still drawn.
+    feeder.setSeries([
+      { block: new ChartBlock('BR'), key: 'series-0', ref: { night: 'n', code: 'BR' }, style: 'line', color: [0, 0, 0, 1] },
+      { block: hr, key: 'series-0', ref: { night: 'n', code: 'HR' }, style: 'line', color: [0, 0, 0, 1] },
+    ]);
+    await answer();
+    expect(layers).toContain('series-0');
+    expect(asked.map((a) => a.refs)).toEqual([2, 1]);
+    await answer();
+    expect(feeder.covers(w)).toBe(true);
   });
 
   it('needs new data after a zoom, and says so until it arrives', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expiredKeys } from '../../src/cache/channelCache';
 import { addMonths, monthGrid, nightDate } from '../../src/features/night/calendar';
-import { availableChannels, mapStages, move, orderChannels, toPreference } from '../../src/features/night/channels';
+import { availableChannels, mapStages, move, orderChannels, sourcesToLoad, toPreference } from '../../src/features/night/channels';
 import { expandedHeight } from '../../src/features/night/ChartStack';
 import { binBand, histogramEdges } from '../../src/features/night/histogram';
 import { pickNight } from '../../src/features/night/NightPage';
@@ -102,5 +102,22 @@ describe('night-picker calendar', () => {
     expect(nightDate(Date.UTC(2026, 2, 9) / 1000)).toBe('2026-03-09');
     expect(addMonths(2026, 0, -1)).toEqual({ year: 2025, month: 11 });
     expect(addMonths(2026, 11, 1)).toEqual({ year: 2027, month: 0 });
+  });
+});
+
+describe('channels to load', () => {
+  it('loads the charts shown in screen order (IQ as I then Q, each source once), SQB last, nothing hidden or absent', () => {
+    const present = new Set(['SLP_STGS', 'BR', 'HR', 'I', 'Q', 'SQB', 'bp', 'weight']);
+    const choices = [
+      { code: 'HR', visible: true },
+      { code: 'IQ', visible: true },
+      { code: 'SLP_STGS', visible: true },
+      { code: 'BR', visible: false },
+      { code: 'bp', visible: true },
+      { code: 'SPO2', visible: true },
+      { code: 'weight', visible: false },
+    ];
+    expect(sourcesToLoad(choices, present)).toEqual(['HR', 'I', 'Q', 'SLP_STGS', 'bp', 'SQB']);
+    expect(sourcesToLoad([{ code: 'IQ', visible: true }, { code: 'I', visible: true }], new Set(['I', 'Q']))).toEqual(['I', 'Q']);
   });
 });

@@ -7,8 +7,9 @@ import createREGL from 'regl';
 import type REGL from 'regl';
 import type { TimeRange } from '../core/range';
 import { ChartBlock, type Layer, type Rgba } from './block';
-import { stats } from './stats';
+import { FIRST_CHART_MARK, markOnce, stats } from './stats';
 import { LayoutWatch } from './layoutWatch';
+import { GL_ATTRIBUTES } from './canvas';
 
 interface DrawProps {
   buffer: REGL.Buffer;
@@ -82,11 +83,13 @@ export class ChartRenderer {
   private readonly draws: Record<'line' | 'step' | 'points' | 'fill', REGL.DrawCommand>;
   private frameRequested = 0;
   private destroyed = false;
+  /** Whether a frame drew a series yet (the first-paint mark). */
+  private painted = false;
   /** The range every block without a fixed range draws. */
   range: TimeRange = { t0: 0, t1: 1 };
 
   constructor(readonly canvas: HTMLCanvasElement, private readonly options: RendererOptions = {}) {
-    this.regl = createREGL({ canvas, attributes: { antialias: false, alpha: true, premultipliedAlpha: true, preserveDrawingBuffer: false } });
+    this.regl = createREGL({ canvas, attributes: GL_ATTRIBUTES });
     const make = (primitive: REGL.PrimitiveType) =>
       this.regl<{}, {}, DrawProps>({
         vert: VERT,
@@ -175,6 +178,18 @@ export class ChartRenderer {
     this.frameRequested = requestAnimationFrame(this.frame);
   };
 
+  /**
+   * Draws at once, in the task that changed the range (a key's page step), when the data
+   * for it is already there: the step reaches the screen with the next composite instead
+   * of waiting for an animation-frame callback a busy main thread may run late. A frame
+   * already requested is folded into this one; without the data, the requested frame stays.
+   */
+  drawNow(): void {
+    if (this.destroyed || !(this.options.isComplete?.() ?? true)) return;
+    if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
+    this.frame();
+  }
+
   private readonly frame = (): void => {
     this.frameRequested = 0;
     if (this.destroyed) return;
@@ -189,6 +204,7 @@ export class ChartRenderer {
     s.frames++;
     const complete = this.options.isComplete?.() ?? true;
     s.lastFrameComplete = complete;
+    if (!complete) s.incompleteFrames++;
     this.options.onFrame?.({ start, end, blocks: drawn, complete });
     for (const block of this.blocks) {
       const shown = block.yShown;
@@ -246,6 +262,10 @@ export class ChartRenderer {
       // Fills (bands, artefacts) under the lines, whatever order they were added in.
       for (const layer of [...block.layers.values()].sort((a, b) => Number(b.kind === 'fill') - Number(a.kind === 'fill'))) {
         if (!layer.visible || layer.vertices === 0) continue;
+        if (!this.painted && layer.kind !== 'fill') {
+          this.painted = true;
+          markOnce(FIRST_CHART_MARK);
+        }
         const clipX = layer.origin === null;
         this.draws[layer.kind]({
           buffer: layer.buffer,

@@ -8,6 +8,8 @@ export interface NocturneStats {
   drawCalls: number;
   /** Whether the last frame drew data final for its range (not a stretched older view). */
   lastFrameComplete: boolean;
+  /** Frames drawn before the data for their range had arrived (a page step that needed a second frame adds one). */
+  incompleteFrames: number;
   /** Renders of the review screen's components, by component name. */
   renders: Record<string, number>;
 }
@@ -18,7 +20,7 @@ declare global {
   }
 }
 
-const fresh = (): NocturneStats => ({ frames: 0, drawCalls: 0, lastFrameComplete: false, renders: {} });
+const fresh = (): NocturneStats => ({ frames: 0, drawCalls: 0, lastFrameComplete: false, incompleteFrames: 0, renders: {} });
 const fallback = fresh();
 
 /** The shared counters (on window in a browser). */
@@ -32,4 +34,13 @@ export function stats(): NocturneStats {
 export function countRender(name: string): void {
   const s = stats();
   s.renders[name] = (s.renders[name] ?? 0) + 1;
+}
+
+/** User-timing mark of the first frame that drew a chart's data (first paint, read by the benchmark and tests). */
+export const FIRST_CHART_MARK = 'nocturne:first-chart';
+
+/** Sets a user-timing mark once per page (later calls with the same name do nothing). */
+export function markOnce(name: string): void {
+  if (typeof performance === 'undefined' || performance.getEntriesByName(name, 'mark').length > 0) return;
+  performance.mark(name);
 }

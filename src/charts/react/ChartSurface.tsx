@@ -3,6 +3,7 @@ import type { TimeRange } from '../core/range';
 import type { ViewSource } from '../feeder';
 import type { RendererOptions } from '../gl/renderer';
 import { ChartScreen } from '../screen';
+import { takeChartCanvas } from '../gl/canvas';
 
 const ScreenContext = createContext<ChartScreen | null>(null);
 
@@ -15,7 +16,8 @@ export function useChartScreen(): ChartScreen {
 
 /**
  * Owns the one canvas and WebGL context of a screen (fixed over the viewport, under
- * the DOM overlays) and the ChartScreen; renders its children once both exist.
+ * the DOM overlays) and the ChartScreen; renders its children once both exist. The
+ * canvas is the one prepared ahead (prepareChartCanvas) when there is one.
  */
 export function ChartSurface({ source, domain, options, children }: {
   source: ViewSource;
@@ -23,17 +25,25 @@ export function ChartSurface({ source, domain, options, children }: {
   options?: RendererOptions;
   children: (screen: ChartScreen) => ReactNode;
 }) {
-  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const hostRef = useRef<HTMLSpanElement>(null);
   const [screen, setScreen] = useState<ChartScreen | null>(null);
   useLayoutEffect(() => {
-    const created = new ChartScreen(canvasRef.current!, source, domain, options);
+    const canvas = takeChartCanvas();
+    canvas.className = 'chart-canvas';
+    canvas.setAttribute('aria-hidden', 'true');
+    canvas.dataset.testid = 'chart-canvas';
+    hostRef.current!.append(canvas);
+    const created = new ChartScreen(canvas, source, domain, options);
     setScreen(created);
-    return () => created.destroy();
+    return () => {
+      created.destroy();
+      canvas.remove();
+    };
     // One screen per surface (created once): its owner remounts it with a key for another night.
   }, []);
   return (
     <>
-      <canvas ref={canvasRef} className="chart-canvas" aria-hidden="true" data-testid="chart-canvas" />
+      <span ref={hostRef} className="chart-canvas-host" />
       {screen && <ScreenContext.Provider value={screen}>{children(screen)}</ScreenContext.Provider>}
     </>
   );

@@ -16,7 +16,11 @@ const SCRUB_WINDOWS_PER_S = 4;
  * - holding the key scrubs smoothly (one move per display frame) and, in the 30-s
  *   preset, lands on an epoch boundary when released.
  */
-export function useArrowPaging(view: ViewController, { debounceMs = KEY_DEBOUNCE_MS }: { debounceMs?: number } = {}): void {
+export function useArrowPaging(view: ViewController, { debounceMs = KEY_DEBOUNCE_MS, onStep }: {
+  debounceMs?: number;
+  /** After each step a press made (not the scrub): the screen paints it at once (ChartRenderer.drawNow). */
+  onStep?: () => void;
+} = {}): void {
   useEffect(() => {
     let lastPlain = -Infinity;
     let scrub: { direction: 1 | -1; frame: number; last: number } | null = null;
@@ -44,6 +48,7 @@ export function useArrowPaging(view: ViewController, { debounceMs = KEY_DEBOUNCE
       const direction = e.key === 'ArrowRight' ? 1 : -1;
       if (e.shiftKey) {
         view.dispatch({ type: 'page', direction });
+        onStep?.();
         return;
       }
       if (e.repeat) {
@@ -54,6 +59,7 @@ export function useArrowPaging(view: ViewController, { debounceMs = KEY_DEBOUNCE
       if (now - lastPlain < debounceMs) return;
       lastPlain = now;
       view.dispatch(scoring() ? { type: 'epoch', direction } : { type: 'page', direction });
+      onStep?.();
     };
     const onUp = (e: KeyboardEvent) => {
       if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') stopScrub();
@@ -67,5 +73,5 @@ export function useArrowPaging(view: ViewController, { debounceMs = KEY_DEBOUNCE
       window.removeEventListener('keyup', onUp, { capture: true });
       window.removeEventListener('blur', stopScrub);
     };
-  }, [view, debounceMs]);
+  }, [view, debounceMs, onStep]);
 }

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { hz, ms } from '../../../engine/index';
@@ -76,8 +76,11 @@ function BenchCharts({ screen, data, log }: { screen: ChartScreen; data: BenchCh
   const [peer, setPeer] = useState(false);
   const [result, setResult] = useState<string>('');
   const [running, setRunning] = useState(false);
-  // Synthetic key presses back to back: the benchmark measures paging, not the human debounce.
-  useArrowPaging(screen.view, { debounceMs: 0 });
+  // The keys as a user has them, the spec's 500 ms debounce included: the sequence presses
+  // no faster than it lets through, so every page step measured is one a user can make.
+  // A page step is painted in the key's own task when its data is there (it always is: see ViewFeeder).
+  const paintStep = useCallback(() => screen.renderer.drawNow(), [screen]);
+  useArrowPaging(screen.view, { onStep: paintStep });
 
   useEffect(() => {
     window.__nocturneBench = {

@@ -4,6 +4,7 @@ import type { FrameInfo } from '../../charts/gl/renderer';
 import type { ChartScreen } from '../../charts/screen';
 import type { PresetId } from '../../charts/core/time';
 import { percentile } from './synthetic';
+import { KEY_DEBOUNCE_MS } from '../../charts/core/epochs';
 
 /** Frames of our renderer as they are drawn, and waiting for the next final one. */
 export class FrameLog {
@@ -76,13 +77,61 @@ async function timedWork(screen: ChartScreen, log: FrameLog, action: () => void)
   return dataAt - t + (f.end - f.start);
 }
 
+/** Measured page steps and the unmeasured warm-up steps before them (ours and uPlot's alike). */
+export const PAGING_STEPS = 100;
+export const PAGING_WARMUP = 20;
+
+/** Lets the spec's key debounce pass since the last plain arrow press (a user's presses are no closer). */
+const debounce = () => new Promise((r) => setTimeout(r, KEY_DEBOUNCE_MS + 10));
+
 /** Waits a random part of a frame interval: real key presses arrive at any phase of the display's frame. */
 const randomPhase = () => new Promise((r) => setTimeout(r, Math.random() * 16));
+
+/** The display's frame interval, ms: the median of 30 animation-frame deltas. */
+export async function frameInterval(): Promise<number> {
+  const deltas: number[] = [];
+  let last = await nextFrame();
+  for (let i = 0; i < 30; i++) {
+    const now = await nextFrame();
+    deltas.push(now - last);
+    last = now;
+  }
+  return percentile(deltas, 0.5);
+}
+
+/**
+ * One page step as a user makes it, timed the same way for us and for uPlot: a display
+ * frame starts (vsync), the key arrives at a random phase of it, the step is painted at
+ * `end`. It made the next display frame when `end` is before the end of the first frame
+ * that starts after the key (`vsync + k·interval`, k the first whole number of intervals
+ * after the key, plus one interval). `work`: the time spent painting (ours: the frame
+ * that drew it, to gl.finish; uPlot: setScale on every chart until its canvases rastered).
+ */
+export interface PageStep {
+  latency: number;
+  work: number;
+  missed: boolean;
+}
+
+async function pageStep(interval: number, step: () => Promise<{ end: number; work: number }>): Promise<PageStep> {
+  const vsync = await nextFrame();
+  await randomPhase();
+  const t = performance.now();
+  const { end, work } = await step();
+  const deadline = vsync + Math.ceil((t - vsync) / interval) * interval + interval;
+  return { latency: end - t, work, missed: end > deadline };
+}
 
 export interface OurResults {
   paging: number[];
   /** Duration of the frame that drew each page step (our share of the latency). */
   pagingWork: number[];
+  /** Page steps not painted in the next display frame. */
+  pagingMissed: number;
+  /** Page steps whose first frame lacked their data (a second frame once the worker answered). */
+  pagingSecondFrames: number;
+  /** The display's frame interval, ms. */
+  interval: number;
   zoom: number[];
   pan: number[];
   fullChange: number[];
@@ -114,22 +163,33 @@ export async function runOurs(screen: ChartScreen, log: FrameLog): Promise<OurRe
 
   dispatch({ type: 'preset', preset: '30s' });
   await settle(screen, log);
-  const paging: number[] = [];
-  const pagingWork: number[] = [];
+  const interval = await frameInterval();
+  let secondFrames = 0;
+  const press = (key: string) => pageStep(interval, async () => {
+    const waiting = log.nextComplete();
+    const from = log.frames.length;
+    // The real keydown handler, with the spec's debounce: presses come KEY_DEBOUNCE_MS apart.
+    window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    screen.renderer.requestFrame();
+    const f = await waiting;
+    // A frame drawn before the final one lacked the step's data: the step waited on the worker.
+    if (log.frames.slice(from, log.frames.indexOf(f)).some((d) => !d.complete)) secondFrames++;
+    return { end: f.end, work: f.end - f.start };
+  });
+  const steps: PageStep[] = [];
   // Warm-up steps (JIT, first buffer growth) are not measured, as in bench/timing.ts.
-  for (let i = 0; i < 40; i++) {
-    await randomPhase();
-    await timed(screen, log, () => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true })));
+  for (let i = 0; i < PAGING_WARMUP; i++) {
+    await debounce();
+    await press('ArrowRight');
   }
-  dispatch({ type: 'preset', preset: '30s' });
-  await settle(screen, log);
-  for (let i = 0; i < 100; i++) {
-    const key = i % 40 < 30 ? 'ArrowRight' : 'ArrowLeft';
-    await randomPhase();
-    paging.push(await timed(screen, log, () => window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }))));
-    const f = log.frames.at(-1)!;
-    pagingWork.push(f.end - f.start);
+  secondFrames = 0;
+  for (let i = 0; i < PAGING_STEPS; i++) {
+    await debounce();
+    steps.push(await press(i % 40 < 30 ? 'ArrowRight' : 'ArrowLeft'));
   }
+  const paging = steps.map((p) => p.latency);
+  const pagingWork = steps.map((p) => p.work);
+  const pagingMissed = steps.filter((p) => p.missed).length;
 
   const zoom: number[] = [];
   const presets: PresetId[] = ['1m', '3m', '5m', '8m', '10m', '20m', 'full', '20m', '10m', '5m', '1m', '30s'];
@@ -145,25 +205,38 @@ export async function runOurs(screen: ChartScreen, log: FrameLog): Promise<OurRe
   dispatch({ type: 'reset' });
   await settle(screen, log);
   const frames = log.frames.slice(first).map((f) => f.end - f.start);
-  return { paging, pagingWork, zoom, pan, fullChange, fullRedraw, frames };
+  return { paging, pagingWork, pagingMissed, pagingSecondFrames: secondFrames, interval, zoom, pan, fullChange, fullRedraw, frames };
 }
 
 /** The subset of uPlot's instance API the peer run uses. */
 export interface UplotLike {
   setScale(key: string, limits: { min: number; max: number }): void;
+  readonly ctx: CanvasRenderingContext2D;
 }
 
 export interface PeerResults {
   full: number[];
   paging: number[];
+  pagingWork: number[];
+  pagingMissed: number;
 }
 
-/** Times uPlot redraws: setScale on every chart, until its microtask commit has drawn. */
+/**
+ * Sets the x range of every chart and waits until it is painted: uPlot commits in a
+ * microtask, then one pixel read from each canvas makes the browser raster what was
+ * drawn (ours is timed to gl.finish, so uPlot's raster is timed too).
+ */
+async function uplotRedraw(plots: readonly UplotLike[], min: number, max: number): Promise<void> {
+  for (const u of plots) u.setScale('x', { min, max });
+  await Promise.resolve();
+  for (const u of plots) u.ctx.getImageData(0, 0, 1, 1);
+}
+
+/** Times uPlot redraws: full-night range changes, then page steps made like ours (30-s epochs, same counts, same timing). */
 export async function runUplot(plots: readonly UplotLike[], t0s: number, t1s: number): Promise<PeerResults> {
   const frame = async (min: number, max: number) => {
     const t = performance.now();
-    for (const u of plots) u.setScale('x', { min, max });
-    await Promise.resolve();
+    await uplotRedraw(plots, min, max);
     const d = performance.now() - t;
     await nextFrame();
     return d;
@@ -173,13 +246,19 @@ export async function runUplot(plots: readonly UplotLike[], t0s: number, t1s: nu
     full.push(await frame(t0s + 1, t1s));
     full.push(await frame(t0s, t1s));
   }
-  const paging: number[] = [];
-  let a = t0s;
-  for (let i = 0; i < 40; i++) {
-    paging.push(await frame(a, a + 30));
-    a += 6;
-  }
-  return { full, paging };
+  const interval = await frameInterval();
+  let a = t0s + 3 * 3600;
+  const press = (direction: 1 | -1) => pageStep(interval, async () => {
+    const t = performance.now();
+    a += direction * 30;
+    await uplotRedraw(plots, a, a + 30);
+    const end = performance.now();
+    return { end, work: end - t };
+  });
+  for (let i = 0; i < PAGING_WARMUP; i++) await press(1);
+  const steps: PageStep[] = [];
+  for (let i = 0; i < PAGING_STEPS; i++) steps.push(await press(i % 40 < 30 ? 1 : -1));
+  return { full, paging: steps.map((s) => s.latency), pagingWork: steps.map((s) => s.work), pagingMissed: steps.filter((s) => s.missed).length };
 }
 
 /** The figures bench/results/render.json holds (ms). */
@@ -202,8 +281,14 @@ export function summarize(ours: OurResults, peer: PeerResults) {
     zoom_p95: r(percentile(ours.zoom, 0.95)),
     pan_p50: r(percentile(ours.pan, 0.5)),
     pan_p95: r(percentile(ours.pan, 0.95)),
+    paging_frames_missed_pct: r((100 * ours.pagingMissed) / ours.paging.length),
+    paging_second_frames: ours.pagingSecondFrames,
+    uplot_paging_frames_missed_pct: r((100 * peer.pagingMissed) / peer.paging.length),
+    uplot_paging_work_p95: r(percentile(peer.pagingWork, 0.95)),
     uplot_paging_p50: r(percentile(peer.paging, 0.5)),
     uplot_paging_p95: r(percentile(peer.paging, 0.95)),
+    paging_steps: ours.paging.length,
+    frame_interval: r(ours.interval),
     frames: ours.frames.length,
   };
 }

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useCallback, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { formatClock, formatSpan } from '../../charts/core/format';
@@ -64,7 +64,9 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
     return screen.view.onRange(show);
   }, [screen, night.timezone, preset, t, i18n.language]);
 
-  useArrowPaging(screen.view);
+  // A page step is painted in the key's own task when its data is there (it always is: see ViewFeeder).
+  const paintStep = useCallback(() => screen.renderer.drawNow(), [screen]);
+  useArrowPaging(screen.view, { onStep: paintStep });
 
   const info = overviewCode ? infos[overviewCode] : null;
   useLayoutEffect(() => {

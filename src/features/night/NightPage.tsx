@@ -17,7 +17,11 @@ import { SummaryPanel } from '../summary/SummaryPanel';
 import { NightReport } from '../summary/NightReport';
 import { PatientDetailsPanel } from '../patient-details/PatientDetailsPanel';
 import { TrendView } from '../trend/TrendView';
-import type { NightInfo } from './types';
+import type { NightInfo, PhysicianPreferences } from './types';
+import { prefetchChannels } from './api';
+import { availableChannels, orderChannels, sourcesToLoad } from './channels';
+import { getSignalEngine } from '../../../workers/client';
+import { prepareChartCanvas } from '../../charts/gl/canvas';
 
 /** The night to show: the query's night if it has a recording, else the latest (spec 2 §4). */
 export function pickNight(nights: readonly NightInfo[], requested: number | null): NightInfo | null {
@@ -46,6 +50,13 @@ export function NightPage({ patientId }: { patientId: number }) {
     return `/app/patients/id=${patientId}${q ? `?${q}` : ''}`;
   };
   const [reporting, setReporting] = useState(false);
+  // The engine's workers start with the screen, beside its first queries, not after them
+  // (a failed start is reported where the engine is used: NightReview).
+  // The charts' WebGL context is made while the queries are out, too.
+  useEffect(() => {
+    void getSignalEngine().catch(() => undefined);
+    prepareChartCanvas();
+  }, []);
   const details = usePatientDetails(patientId);
   const nights = useNights(patientId);
   const preferences = usePreferences();
@@ -63,6 +74,7 @@ export function NightPage({ patientId }: { patientId: number }) {
     return <p className="muted loading" role="status">{t('common.loading')}</p>;
   }
   const night = pickNight(nights.data, requested);
+  if (night && !trend && tab === 'overview') prefetchNight(patientId, night, preferences.data ?? null);
   const index = night ? nights.data.indexOf(night) : -1;
   const previous = index > 0 ? nights.data[index - 1]! : null;
   const next = index >= 0 && index < nights.data.length - 1 ? nights.data[index + 1]! : null;
@@ -140,6 +152,18 @@ export function NightPage({ patientId }: { patientId: number }) {
       {night && <NightReport open={reporting} onClose={() => setReporting(false)} patient={details.data} night={night} />}
     </div>
   );
+}
+
+/**
+ * Starts the downloads of the night's visible channels as soon as the night and the
+ * preferences are known, before the review screen's first render (idempotent: a
+ * channel asked for already is not asked again).
+ */
+function prefetchNight(patientId: number, night: NightInfo, preferences: PhysicianPreferences | null): void {
+  const codes = night.channels.map((c) => c.code);
+  const who = { annotator: preferences?.is_annotator === true, membership: preferences?.membership_type };
+  const choices = orderChannels(availableChannels(codes, who), preferences?.kpi_order_preference);
+  prefetchChannels(patientId, night.recording_id, sourcesToLoad(choices, new Set(codes)));
 }
 
 /** ‹ › beside the night picker, and the N / P keys: the next and previous recorded night. */

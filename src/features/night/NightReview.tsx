@@ -65,7 +65,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
     [night, preferences?.is_annotator, preferences?.membership_type],
   );
   const [choices, setChoices] = useState<ChannelChoice[]>(() => orderChannels(available, preferences?.kpi_order_preference));
-  const { infos, loading, nightRef } = useNightChannels(api, patient.patient_id, night, choices);
+  const { infos, loading, nightRef } = useNightChannels(patient.patient_id, night, choices);
   const save = useSaveOrder();
   const vitals = useMemo(() => parseVitalParameters(patient.vital_parameters), [patient.vital_parameters]);
   const domain = useMemo(() => ({ t0: night.recording_start_time, t1: Math.max(night.recording_stop_time, night.recording_start_time + 1000) }), [night]);
@@ -87,7 +87,6 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
   const toggle = (code: string) => setChoices(choices.map((c) => (c.code === code ? { ...c, visible: !c.visible } : c)));
 
   if (error) return <p className="error-text" role="alert">{t('night.engineFailed')}</p>;
-  if (!api || !nightRef) return <p className="muted" role="status">{t('common.loading')}</p>;
 
   const context: NightContextValue = { api, night, nightRef, vitals, infos, loading };
   const visible = choices.filter((c) => c.visible).map((c) => c.code);

@@ -17,13 +17,60 @@ export const nightApi = {
 /** Cache key of one channel of one recording. */
 export const channelKey = (patientId: number, recordingId: number, code: string) => `${patientId}/${recordingId}/${code}`;
 
-/** The wire bytes of a channel: from the cache, else from the server (then cached). */
-export async function channelBytes(patientId: number, recordingId: number, code: string): Promise<ArrayBuffer> {
+/** Bytes asked for ahead of the screen that uses them, until it takes them. */
+const prefetched = new Map<string, Promise<ArrayBuffer>>();
+/** When each channel was last prefetched: a screen's re-renders do not ask again. */
+const prefetchedAt = new Map<string, number>();
+/** A prefetch nobody took is dropped after this long, and a channel is not prefetched again sooner, ms. */
+const PREFETCH_KEEP_MS = 30_000;
+
+/** Channels prefetched: the first charts' (more would compete with them for two busy cores; the loader streams the rest). */
+export const PREFETCH_CHANNELS = 3;
+
+/**
+ * Starts reading the first channels' bytes (cache or server) before the review screen
+ * renders, so the downloads overlap its first render. Idempotent; the loader takes them
+ * through `channelBytes`.
+ */
+export function prefetchChannels(patientId: number, recordingId: number, codes: readonly string[]): void {
+  for (const code of codes.slice(0, PREFETCH_CHANNELS)) {
+    const key = channelKey(patientId, recordingId, code);
+    const now = Date.now();
+    if (now - (prefetchedAt.get(key) ?? -Infinity) < PREFETCH_KEEP_MS) continue;
+    prefetchedAt.set(key, now);
+    const bytes = readChannelBytes(key, patientId, recordingId, code);
+    // A failed prefetch is the loader's to report, when it asks for the channel.
+    bytes.catch(() => undefined);
+    prefetched.set(key, bytes);
+    setTimeout(() => {
+      if (prefetched.get(key) === bytes) prefetched.delete(key);
+    }, PREFETCH_KEEP_MS);
+  }
+}
+
+/** Drops every prefetch (logout: nothing of one session's nights stays for the next). */
+export function forgetPrefetched(): void {
+  prefetched.clear();
+  prefetchedAt.clear();
+}
+
+/** The wire bytes of a channel: prefetched, else from the cache, else from the server (then cached). */
+export function channelBytes(patientId: number, recordingId: number, code: string): Promise<ArrayBuffer> {
   const key = channelKey(patientId, recordingId, code);
+  const early = prefetched.get(key);
+  if (early) {
+    prefetched.delete(key);
+    return early;
+  }
+  return readChannelBytes(key, patientId, recordingId, code);
+}
+
+async function readChannelBytes(key: string, patientId: number, recordingId: number, code: string): Promise<ArrayBuffer> {
   const cached = await readChannel(key);
   if (cached) return cached;
   const response = await requestFile(`/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}`, 'application/octet-stream');
   const bytes = await response.arrayBuffer();
-  await writeChannel(key, bytes);
+  // The chart does not wait for the cache: the write takes its own copy and logs its own failure.
+  void writeChannel(key, bytes);
   return bytes;
 }

@@ -77,6 +77,20 @@ export function availableChannels(present: readonly string[], who: Audience): st
   }).map((c) => c.code);
 }
 
+/**
+ * The data channels to load for the charts shown, in screen order (the visible ones
+ * first, so the first chart draws first), then SQB for the artefacts toggle.
+ */
+export function sourcesToLoad(choices: readonly ChannelChoice[], present: ReadonlySet<string>): string[] {
+  const codes: string[] = [];
+  for (const c of choices) {
+    if (!c.visible) continue;
+    for (const source of CHANNEL_BY_CODE.get(c.code)?.sources ?? []) if (present.has(source) && !codes.includes(source)) codes.push(source);
+  }
+  if (present.has(ARTEFACT_CODE)) codes.push(ARTEFACT_CODE);
+  return codes;
+}
+
 /** A channel in the selector: its code and whether its chart is shown. */
 export interface ChannelChoice {
   code: string;

@@ -1,6 +1,7 @@
 // Loads the channels of one night into the signal engine: bytes (cache or server) →
 // decodeWire → stage mapping → engine.load (the samples are transferred). Each channel
-// loads once per screen; closing the night frees the engine's memory.
+// loads once per screen; closing the night frees the engine's memory. The bytes are
+// fetched while the engine starts (no serial round trip behind the worker's start).
 import { decodeWire } from '../../../engine/wire';
 import type { ChannelInfo, ChannelRef } from '../../../engine/index';
 import { channelInputFromWire } from '../../../engine/index';
@@ -18,7 +19,8 @@ export class NightLoader {
   private readonly loads = new Map<string, Promise<LoadedChannel>>();
 
   constructor(
-    private readonly api: SignalApi,
+    /** The engine, once started (the bytes do not wait for it). */
+    private readonly engine: Promise<SignalApi>,
     readonly patientId: number,
     readonly recordingId: number,
   ) {}
@@ -41,16 +43,19 @@ export class NightLoader {
   private async fetchAndLoad(code: string): Promise<LoadedChannel> {
     const ref = { night: this.night, code };
     const bytes = await channelBytes(this.patientId, this.recordingId, code);
+    performance.mark(`nocturne:channel-bytes:${code}`);
     const wire = decodeWire(new Uint8Array(bytes));
     if (wire.samples.length === 0) return { ref, info: null };
     if (code === 'SLP_STGS') mapStages(wire.samples, wire.scale, wire.offset);
+    const api = await this.engine;
     try {
-      const info = await this.api.load(channelInputFromWire(ref, wire));
+      const info = await api.load(channelInputFromWire(ref, wire));
+      performance.mark(`nocturne:channel-loaded:${code}`);
       return { ref, info };
     } catch (error) {
       // Loaded by an earlier visit of this screen: use what the engine has.
       if ((error as { code?: string }).code === 'DUPLICATE_CHANNEL') {
-        const info = (await this.api.channels()).find((c) => c.night === this.night && c.code === code) ?? null;
+        const info = (await api.channels()).find((c) => c.night === this.night && c.code === code) ?? null;
         return { ref, info };
       }
       throw error;
@@ -60,6 +65,6 @@ export class NightLoader {
   /** Frees the night in the engine. */
   async close(): Promise<void> {
     this.loads.clear();
-    await this.api.close(this.night);
+    await (await this.engine).close(this.night);
   }
 }

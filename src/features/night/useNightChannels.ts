@@ -1,17 +1,18 @@
 // Loads what the charts need, in the spec's order (nights → channels → data per
-// channel): the sources of the visible channels and SQB, a few at a time.
+// channel): the sources of the visible channels first (in screen order), then SQB, a few
+// at a time, fetching while the engine starts.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChannelInfo } from '../../../engine/index';
-import type { SignalApi } from '../../../workers/protocol';
-import { ARTEFACT_CODE, CHANNEL_BY_CODE, type ChannelChoice } from './channels';
+import { getSignalEngine } from '../../../workers/client';
+import { sourcesToLoad, type ChannelChoice } from './channels';
 import { NightLoader } from './loader';
 import type { NightInfo } from './types';
 
-/** Channels fetched and loaded at the same time. */
+/** Channels fetched and loaded at the same time: few, so the first charts' channels are not slowed by the rest. */
 const PARALLEL_LOADS = 3;
 
-export function useNightChannels(api: SignalApi | null, patientId: number, night: NightInfo, choices: readonly ChannelChoice[]) {
-  const loader = useMemo(() => (api ? new NightLoader(api, patientId, night.recording_id) : null), [api, patientId, night.recording_id]);
+export function useNightChannels(patientId: number, night: NightInfo, choices: readonly ChannelChoice[]) {
+  const loader = useMemo(() => new NightLoader(getSignalEngine().then((e) => e.api), patientId, night.recording_id), [patientId, night.recording_id]);
   const [infos, setInfos] = useState<Record<string, ChannelInfo | null>>({});
   const [loading, setLoading] = useState<ReadonlySet<string>>(new Set());
   const requested = useRef(new Set<string>());
@@ -25,23 +26,14 @@ export function useNightChannels(api: SignalApi | null, patientId: number, night
     setInfos({});
     setLoading(new Set());
     return () => {
-      void loader?.close().catch(() => undefined);
+      void loader.close().catch(() => undefined);
     };
   }, [loader]);
 
   const present = useMemo(() => new Set(night.channels.map((c) => c.code)), [night]);
-  const wanted = useMemo(() => {
-    const codes: string[] = [];
-    for (const c of choices) {
-      if (!c.visible) continue;
-      for (const source of CHANNEL_BY_CODE.get(c.code)?.sources ?? []) if (present.has(source)) codes.push(source);
-    }
-    if (present.has(ARTEFACT_CODE)) codes.push(ARTEFACT_CODE);
-    return codes;
-  }, [choices, present]);
+  const wanted = useMemo(() => sourcesToLoad(choices, present), [choices, present]);
 
   useEffect(() => {
-    if (!loader) return;
     const fresh = wanted.filter((code) => !requested.current.has(code));
     if (fresh.length === 0) return;
     for (const code of fresh) requested.current.add(code);
@@ -76,5 +68,5 @@ export function useNightChannels(api: SignalApi | null, patientId: number, night
     pump();
   }, [loader, wanted]);
 
-  return { infos, loading, nightRef: loader?.night ?? '' };
+  return { infos, loading, nightRef: loader.night };
 }

@@ -1,0 +1,93 @@
+// First paint of a real night (issue 14 point 7): the demo's 10-hour night opened on the
+// single-night screen as a user opens it, cold (HTTP cache and IndexedDB emptied, the app
+// bundle included) and warm (the same visit again). Time = the page's navigation start to
+// the renderer's first frame that drew a chart's data (the FIRST_CHART_MARK user-timing
+// mark). Where the time went is read from the same page: resource timings of the app and
+// the channel fetches, and the loader's marks per channel.
+import type { BrowserContext, Page } from 'playwright-core';
+import { findLongNight } from '../tests/e2e/harness';
+import { percentile } from './timing';
+
+/** Rounds of each kind; the first round of each is a warm-up and not counted. */
+const ROUNDS = Number(process.env.BENCH_FIRST_PAINT_ROUNDS ?? 8);
+
+/** One visit's timeline, ms from navigation start. */
+export interface Visit {
+  firstPaint: number;
+  /** The first channel's bytes arrived / it was in the engine. */
+  firstBytes: number;
+  firstLoaded: number;
+  /** Every channel of the visit in the engine. */
+  allLoaded: number;
+  /** The app's scripts fetched (the last one's responseEnd). */
+  scriptsEnd: number;
+  channels: number;
+}
+
+/** Opens `url` once (cold: the caches emptied first) and reads its timeline. */
+export async function visit(context: BrowserContext, page: Page, url: string, cold: boolean): Promise<Visit> {
+  if (cold) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    const origin = new URL(page.url()).origin;
+    // Session (localStorage) stays: the user is signed in, only the caches are empty.
+    await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'indexeddb,cache_storage,service_workers' });
+    await cdp.detach();
+  }
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0, undefined, { timeout: 60_000 });
+  // Let the rest of the night arrive, so the next visit starts from a quiet page.
+  await page.waitForFunction(() => document.querySelector('[data-testid="chart-stack"]') && !document.querySelector('[data-testid="chart-stack"] .plot-empty.muted'), undefined, { timeout: 60_000 });
+  await page.waitForTimeout(300);
+  return page.evaluate(() => {
+    const marks = performance.getEntriesByType('mark');
+    const bytes = marks.filter((m) => m.name.startsWith('nocturne:channel-bytes:')).map((m) => m.startTime);
+    const loaded = marks.filter((m) => m.name.startsWith('nocturne:channel-loaded:')).map((m) => m.startTime);
+    const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.initiatorType === 'script' || r.name.endsWith('.js'));
+    return {
+      firstPaint: performance.getEntriesByName('nocturne:first-chart')[0]?.startTime ?? Number.NaN,
+      firstBytes: Math.min(...bytes),
+      firstLoaded: Math.min(...loaded),
+      allLoaded: Math.max(...loaded),
+      scriptsEnd: Math.max(0, ...scripts.map((s) => s.responseEnd)),
+      channels: loaded.length,
+    };
+  });
+}
+
+const r1 = (v: number) => Math.round(v * 10) / 10;
+
+/** Median and p95 of each field over the rounds. */
+function summary(visits: readonly Visit[]) {
+  const of = (k: keyof Visit) => visits.map((v) => v[k]);
+  return {
+    p50: r1(percentile(of('firstPaint'), 0.5)),
+    p95: r1(percentile(of('firstPaint'), 0.95)),
+    rounds: of('firstPaint').map(r1),
+    breakdown_p50: {
+      scripts_end: r1(percentile(of('scriptsEnd'), 0.5)),
+      first_channel_bytes: r1(percentile(of('firstBytes'), 0.5)),
+      first_channel_in_engine: r1(percentile(of('firstLoaded'), 0.5)),
+      first_paint: r1(percentile(of('firstPaint'), 0.5)),
+      all_channels_in_engine: r1(percentile(of('allLoaded'), 0.5)),
+      channels: percentile(of('channels'), 0.5),
+    },
+  };
+}
+
+/** Opens the night cold and warm, ROUNDS times each (alternating), on a signed-in page. */
+export async function measureFirstPaint(context: BrowserContext, page: Page) {
+  const night = await findLongNight(page);
+  const url = `/app/patients/id=${night.patientId}?night=${night.night}`;
+  const cold: Visit[] = [];
+  const warm: Visit[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const c = await visit(context, page, url, true);
+    const w = await visit(context, page, url, false);
+    // The first pair warms the server (its buffers, the JIT) and is not counted.
+    if (i === 0) continue;
+    cold.push(c);
+    warm.push(w);
+  }
+  return { night, cold: summary(cold), warm: summary(warm) };
+}
