@@ -53,13 +53,13 @@ const REAL_NIGHTS = [
 ] as const;
 
 /** One real night against its device-scored events. */
-export function realNight(spec: (typeof REAL_NIGHTS)[number]) {
+export function realNight(spec: (typeof REAL_NIGHTS)[number], eventEdges?: 'signal' | 'breaths') {
   const dir = new URL('../tests/fixtures/real/', import.meta.url);
   const names = [...spec.files, spec.eve];
   const night = nightFromFiles(names.map((name) => ({ name, bytes: new Uint8Array(readFileSync(new URL(name, dir))) })), { timezone: 'UTC' });
   // EDF samples are physical values with no missing codes of their own (issue 12 point 6),
   // except the SA2 oximeter's all-missing channel, which arrives as its own code below.
-  const analysis = analyseNight({ startMs: night.startMs, stopMs: night.stopMs, channels: channelsOf(night, true, []) });
+  const analysis = analyseNight({ startMs: night.startMs, stopMs: night.stopMs, channels: channelsOf(night, true, []), eventEdges });
   const reference = deviceEvents({ fileName: spec.eve }, night.events).filter((e) => isRespiratory(e.kind));
   const agreement = matchEvents(reference, analysis.respiratory);
   const hours = analysis.kpis.monitoringH;
@@ -98,14 +98,14 @@ export const SIM_NIGHTS = [
 ] as const;
 
 /** The simulated nights, each scored with and without its oximetry. */
-export function simulatedNights(count = SIM_NIGHTS.length) {
+export function simulatedNights(count = SIM_NIGHTS.length, eventEdges?: 'signal' | 'breaths') {
   const rows: Array<Record<string, unknown>> = [];
   const total = { with: { reference: 0, detected: 0, matched: 0 }, without: { reference: 0, detected: 0, matched: 0 } };
   const desat = { reference: 0, detected: 0, matched: 0 };
   for (const [i, spec] of SIM_NIGHTS.slice(0, count).entries()) {
     const night = simulateNight({ seed: `validate-${i}`, startMs: Date.UTC(2026, 0, 10 + i, 21, 30), durationMs: 8 * 3_600_000, profile: spec.profile, psg: spec.psg });
     for (const oximetry of [true, false]) {
-      const analysis: NightAnalysis = analyseNight({ startMs: night.startMs, stopMs: night.stopMs, channels: channelsOf(night, oximetry) });
+      const analysis: NightAnalysis = analyseNight({ startMs: night.startMs, stopMs: night.stopMs, channels: channelsOf(night, oximetry), eventEdges });
       const truth = scoringTruth(night.truth, { channel: spec.psg ? 'flow' : 'radar', oximetry, desaturationRule: 3 });
       const a = matchEvents(truth, analysis.respiratory);
       const t = total[oximetry ? 'with' : 'without'];
@@ -137,8 +137,11 @@ export function simulatedNights(count = SIM_NIGHTS.length) {
   };
 }
 
+/** The real nights against their device events. */
+export const realNights = (eventEdges?: 'signal' | 'breaths') => REAL_NIGHTS.map((spec) => realNight(spec, eventEdges));
+
 export async function main() {
-  const real = REAL_NIGHTS.map(realNight);
+  const real = realNights();
   const simulated = simulatedNights();
   const goals = {
     real: 'each ResMed night: ≥ 6 of 7 device events found, ≤ 3 extra',

@@ -83,7 +83,7 @@ export function breathingAmplitude(s: Series, windowS = AMPLITUDE_WINDOW_S): Amp
 }
 
 /** Centred mean of the valid samples within ±half; NaN where none. */
-function movingMean(x: Float64Array, ok: Uint8Array, half: number): Float64Array {
+export function movingMean(x: Float64Array, ok: Uint8Array, half: number): Float64Array {
   const n = x.length;
   const sum = new Float64Array(n + 1);
   const cnt = new Float64Array(n + 1);
@@ -102,7 +102,7 @@ function movingMean(x: Float64Array, ok: Uint8Array, half: number): Float64Array
 }
 
 /** Centred moving max (better = ≥) or min (better = ≤) over ±half, skipping NaN, by a monotonic deque. */
-function movingExtreme(x: Float64Array, half: number, better: (a: number, b: number) => boolean): Float64Array {
+export function movingExtreme(x: Float64Array, half: number, better: (a: number, b: number) => boolean): Float64Array {
   const n = x.length;
   const out = new Float64Array(n);
   const q = new Int32Array(n);

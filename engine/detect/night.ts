@@ -11,6 +11,8 @@ export interface NightInput {
   channels: Partial<Record<'SPO2' | 'SPO2_PSG' | 'Y_DIST' | 'NC_PSG' | 'THRX_PSG' | 'ABD_PSG' | 'SQB' | 'SLP_STGS' | 'SA' | 'TB' | 'BR' | 'MOV', Series>>;
   desaturationRule?: 3 | 4;
   riiDivisor?: RiiDivisor;
+  /** Where respiratory events' edges are read (see RespiratoryOptions.eventEdges). */
+  eventEdges?: 'signal' | 'breaths';
 }
 
 export interface NightAnalysis {
@@ -43,7 +45,7 @@ export function analyseNight(n: NightInput): NightAnalysis {
     ? detectRespiratoryEvents(
         breathing,
         desaturations,
-        { desaturationRule, flowOnlyHypopneas: !spo2, oximetry: spo2, thorax: hasData(c.THRX_PSG) ? c.THRX_PSG : undefined, abdomen: hasData(c.ABD_PSG) ? c.ABD_PSG : undefined },
+        { desaturationRule, flowOnlyHypopneas: !spo2, signal: breathingSource === 'Y_DIST' ? 'volume' : 'flow', eventEdges: n.eventEdges, oximetry: spo2, thorax: hasData(c.THRX_PSG) ? c.THRX_PSG : undefined, abdomen: hasData(c.ABD_PSG) ? c.ABD_PSG : undefined },
         breathingSource === 'Y_DIST' ? c.SQB : undefined,
       )
     : [];

@@ -1,4 +1,5 @@
 import { breathingAmplitude, type Amplitude } from './amplitude';
+import { BREATH, breathSegments, PAUSE, segmentAt, segmentEnd, type Breaths, type BreathingSignalKind } from './breaths';
 import type { DetectedEvent, Series } from './series';
 
 export interface RespiratoryOptions {
@@ -28,17 +29,30 @@ export interface RespiratoryOptions {
    * flow-only (labelled) instead of being dropped.
    */
   oximetry?: Series;
+  /**
+   * How the breathing signal relates to airflow, for cutting it into breaths: 'flow' (CPAP
+   * flow, nasal pressure, thermistor; the default) or 'volume' (radar displacement, belts).
+   */
+  signal?: BreathingSignalKind;
+  /**
+   * Where an event's edges are read: 'signal' (default; the last/first big excursion around
+   * the low stretch) or 'breaths' (AASM's whole breaths, engine/detect/breaths.ts; opt-in,
+   * see README "Breath-by-breath event edges (tried)").
+   */
+  eventEdges?: 'signal' | 'breaths';
   /** Effort belts: apneas are obstructive (effort continues), central (none) or mixed; unclassified without them. */
   thorax?: Series;
   abdomen?: Series;
 }
 
-const DEFAULTS = { apneaDrop: 0.9, hypopneaDrop: 0.3, minDurationS: 10, desaturationLagS: 45, desaturationRule: 3, flowOnlyHypopneas: false, flowOnlyDrop: 0.5 } as const;
+const DEFAULTS = { apneaDrop: 0.9, hypopneaDrop: 0.3, minDurationS: 10, desaturationLagS: 45, desaturationRule: 3, flowOnlyHypopneas: false, flowOnlyDrop: 0.5, signal: 'flow', eventEdges: 'signal' } as const;
 /** AASM: the baseline is the breathing of the 2 minutes before the event. */
 const BASELINE_S = 120;
 /** With fewer valid seconds than this in the 2 minutes, look back up to LOOKBACK_S. */
 const BASELINE_MIN_S = 30;
 const LOOKBACK_S = 300;
+/** The breaths' baseline needs at least this many stable breaths. */
+const MIN_BASELINE_BREATHS = 5;
 /** Longer stretches of low amplitude are a lost or removed sensor, not an event. */
 const MAX_EVENT_S = 120;
 /**
@@ -72,7 +86,7 @@ export function detectRespiratoryEvents(
 ): DetectedEvent[] {
   const o = { ...DEFAULTS, ...options };
   const amp = breathingAmplitude(breathing);
-  if (quality) vetoBadQuality(amp, quality);
+  if (quality) vetoBadQuality(amp, quality, o.eventEdges === 'breaths');
   const a = amp.values;
   const n = a.length;
   const rate = amp.rate;
@@ -94,11 +108,83 @@ export function detectRespiratoryEvents(
   const effort = [o.thorax, o.abdomen].filter((e): e is Series => !!e).map((e) => breathingAmplitude(e));
   const halfW = (amp.windowS * 1000) / 2;
   const halfN = Math.round((amp.windowS * rate) / 2);
+  const timeOf = (i: number) => amp.t0 + (i * 1000) / rate;
+  const hypoLevel = 1 - o.hypopneaDrop;
   /** How far past the window an edge is looked for (one slow breath). */
   const searchN = Math.round(8 * rate);
   const sig = amp.signal;
-  const timeOf = (i: number) => amp.t0 + (i * 1000) / rate;
-  const hypoLevel = 1 - o.hypopneaDrop;
+  /**
+   * Edges on the signal: the low stretch of the amplitude is shorter than the event by about
+   * one window, so from the middle of the stretch outwards, the last and first samples whose
+   * excursion from the event's centre reaches the level (and at least half the baseline's):
+   * the last breath above the level before the event, the first after.
+   */
+  const signalSpan = (k0: number, k1: number, level: number, base: number) => {
+    const half = Math.max(level, 0.5) * (base / 2);
+    // Excursions are measured from the middle of the event's own range.
+    // (the middle of the stretch: its ends still hold parts of the breaths around it).
+    const m0 = k1 - k0 > 2 * halfN ? k0 + halfN : (k0 + k1) >> 1;
+    const m1 = k1 - k0 > 2 * halfN ? k1 - halfN : m0 + 1;
+    let hiC = -Infinity;
+    let loC = Infinity;
+    for (let k = m0; k < m1; k++) {
+      if (sig[k] > hiC) hiC = sig[k];
+      if (sig[k] < loC) loC = sig[k];
+    }
+    const centre = Number.isFinite(hiC) && Number.isFinite(loC) ? (hiC + loC) / 2 : 0;
+    // A lone missing sample is no edge; the search stops within one slow breath anyway.
+    const big = (k: number) => Math.abs(sig[k] - centre) >= half;
+    const mid = (k0 + k1) >> 1;
+    let on = mid;
+    while (on > 0 && on > k0 - halfN - searchN && !big(on - 1)) on--;
+    let off = mid;
+    while (off < n - 1 && off < k1 + halfN + searchN && !big(off + 1)) off++;
+    return { onsetMs: timeOf(on), durationMs: timeOf(off + 1) - timeOf(on) };
+  };
+  const breaths = o.eventEdges === 'breaths' ? breathSegments(amp, o.signal) : null;
+  /** The breaths' own baseline before grid index i: median size of the stable breaths of the 2 (else 5) minutes before. */
+  const breathBaseline = (breaths: Breaths, i: number) => {
+    const sizes = (spanS: number) => {
+      const v: number[] = [];
+      for (let k = segmentAt(breaths, i) - 1; k >= 0 && breaths.start[k] >= i - spanS * rate; k--) {
+        if (breaths.kind[k] === BREATH && !inEvent[Math.floor(breaths.start[k] / rate)]) v.push(breaths.size[k]);
+      }
+      return v;
+    };
+    let v = sizes(BASELINE_S);
+    if (v.length < MIN_BASELINE_BREATHS) v = sizes(LOOKBACK_S);
+    if (v.length < MIN_BASELINE_BREATHS) return Number.NaN;
+    v.sort((x, y) => x - y);
+    return v[v.length >> 1];
+  };
+  /**
+   * The run of clearly reduced segments (≤ the hypopnea level of the breaths' baseline)
+   * through the low stretch [k0, k1) of the amplitude, as a span; null when no breath there is reduced.
+   */
+  const breathRun = (breaths: Breaths, k0: number, k1: number, level: number) => {
+    const ref = breathBaseline(breaths, k0 - halfN);
+    const count = breaths.start.length;
+    if (!Number.isFinite(ref)) return null;
+    // A pause is no breath: the event runs on to the start of the first breath that is not reduced.
+    const reduced = (k: number) => breaths.kind[k] === PAUSE || (breaths.kind[k] === BREATH && breaths.size[k] <= level * ref);
+    const mid = (k0 + k1) >> 1;
+    let k = segmentAt(breaths, mid);
+    if (!reduced(k)) {
+      // The nearest reduced segment within the stretch, if any.
+      let best = -1;
+      for (let q = segmentAt(breaths, k0); q < count && breaths.start[q] < k1; q++) {
+        if (reduced(q) && (best < 0 || Math.abs(breaths.start[q] - mid) < Math.abs(breaths.start[best] - mid))) best = q;
+      }
+      if (best < 0) return null;
+      k = best;
+    }
+    let first = k;
+    while (first > 0 && reduced(first - 1)) first--;
+    let last = k;
+    while (last + 1 < count && reduced(last + 1)) last++;
+    const onsetMs = timeOf(breaths.start[first]);
+    return { onsetMs, durationMs: timeOf(segmentEnd(breaths, last)) - onsetMs };
+  };
   const apneaLevel = 1 - o.apneaDrop;
   const flowOnlyLevel = 1 - o.flowOnlyDrop;
   /** One pass over the night; `confirm` picks the desaturation of a hypopnea at [onsetMs, endMs), if any. */
@@ -138,33 +224,11 @@ export function detectRespiratoryEvents(
       i = Math.max(j, i + 1);
       // A stretch cut by a gap is scored on its visible part only: it must meet the rules there.
       if (tooLong) continue;
-      // The amplitude is low only where the whole window is in the event. The event's edges
-      // are on the signal itself: from the middle of the low stretch outwards, the first
-      // samples whose excursion from the event's centre reaches the level (and at least half
-      // the baseline's): the last breath above the level before the event, the first after.
-      const spanOf = (k0: number, k1: number, level: number) => {
-        const half = Math.max(level, 0.5) * (base / 2);
-        // Excursions are measured from the middle of the event's own range.
-        // (the middle of the stretch: its ends still hold parts of the breaths around it).
-        const m0 = k1 - k0 > 2 * halfN ? k0 + halfN : (k0 + k1) >> 1;
-        const m1 = k1 - k0 > 2 * halfN ? k1 - halfN : m0 + 1;
-        let hiC = -Infinity;
-        let loC = Infinity;
-        for (let k = m0; k < m1; k++) {
-          if (sig[k] > hiC) hiC = sig[k];
-          if (sig[k] < loC) loC = sig[k];
-        }
-        const centre = Number.isFinite(hiC) && Number.isFinite(loC) ? (hiC + loC) / 2 : 0;
-        // A lone missing sample is no edge; the search stops within one slow breath anyway.
-        const big = (k: number) => Math.abs(sig[k] - centre) >= half;
-        const mid = (k0 + k1) >> 1;
-        let on = mid;
-        while (on > 0 && on > k0 - halfN - searchN && !big(on - 1)) on--;
-        let off = mid;
-        while (off < n - 1 && off < k1 + halfN + searchN && !big(off + 1)) off++;
-        return { onsetMs: timeOf(on), durationMs: timeOf(off + 1) - timeOf(on) };
-      };
-      const whole = spanOf(from, j, hypoLevel);
+      // Breath edges (opt-in): the run of clearly reduced breaths through the stretch, at the
+      // hypopnea level (the flow-only level for a flow-only hypopnea); else edges on the signal.
+      const spanOf = (k0: number, k1: number, level: number) =>
+        breaths ? breathRun(breaths, k0, k1, level === flowOnlyLevel ? flowOnlyLevel : hypoLevel) : signalSpan(k0, k1, level, base);
+      const whole = spanOf(from, j, hypoLevel) ?? { onsetMs: 0, durationMs: 0 };
       const minMs = o.minDurationS * 1000 - 1;
       const dropOf = (k0: number, k1: number) => round1((1 - meanRatio(a, k0, k1, base)) * 100);
       let event: DetectedEvent | null = null;
@@ -281,12 +345,15 @@ function quantile(a: Float32Array, from: number, to: number, q: number, keep: (k
   return v[Math.min(v.length - 1, Math.floor(q * v.length))];
 }
 
-/** Marks amplitude samples whose time falls in bad quality (0) as missing. */
-function vetoBadQuality(amp: Amplitude, quality: Series) {
+/** Marks amplitude samples whose time falls in bad quality (0) as missing, and the signal's too when breaths are measured on it. */
+function vetoBadQuality(amp: Amplitude, quality: Series, signalToo: boolean) {
   for (let i = 0; i < amp.values.length; i++) {
     const t = amp.t0 + (i * 1000) / amp.rate;
     const qi = Math.floor(((t - quality.t0) * quality.rate) / 1000);
-    if (qi >= 0 && qi < quality.values.length && quality.values[qi] === 0) amp.values[i] = Number.NaN;
+    if (qi >= 0 && qi < quality.values.length && quality.values[qi] === 0) {
+      amp.values[i] = Number.NaN;
+      if (signalToo) amp.signal[i] = Number.NaN;
+    }
   }
 }
 
