@@ -3,7 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
-import { ApiError, isBadValue, isDatabaseOutage, OutageLog } from './errors';
+import { ApiError, isBadValue, isDatabaseOutage, isPoolExhausted, OutageLog } from './errors';
 import { guardInput, type RouteEntry } from './input-guard';
 import { MAX_HEAP_USED_BYTES, shedOverload } from './overload';
 import { accountRoutes } from './routes/accounts';
@@ -65,6 +65,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
       return reply.code(status).send({ code: (err as FastifyError).code ?? 'bad_request', message: err.message });
+    }
+    if (isPoolExhausted(err)) {
+      return reply.code(503).header('retry-after', '5').send({ code: 'overloaded', message: 'The server is busy (every database connection is in use); try again in a few seconds.' });
     }
     if (isDatabaseOutage(err)) {
       outage.failed(err);

@@ -22,6 +22,8 @@ export interface Config {
    * database runs its queries on the event loop, and a start-up's schema compilation holds it).
    */
   maxEventLoopDelayMs: number;
+  /** An upload whose multipart body makes no progress this long (ms) is refused (UPLOAD_IDLE_MS, default 30 s). */
+  uploadIdleMs: number;
 }
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -46,16 +48,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoRequested: env.SEED_DEMO === '1',
     seedNights: seedDemo && env.SEED_NIGHTS !== '0',
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
-    maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, 0),
+    maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, 0, 'MAX_EVENT_LOOP_DELAY_MS'),
+    uploadIdleMs: readDelay(env.UPLOAD_IDLE_MS, 30_000, 'UPLOAD_IDLE_MS') || 30_000,
   };
 }
 
 export class ConfigError extends Error {}
 
-function readDelay(value: string | undefined, fallback: number): number {
+function readDelay(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 0) throw new ConfigError(`MAX_EVENT_LOOP_DELAY_MS must be a whole number of ms (0 turns it off), got "${value}".`);
+  if (!Number.isInteger(ms) || ms < 0) throw new ConfigError(`${name} must be a whole number of ms, got "${value}".`);
   return ms;
 }
 

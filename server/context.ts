@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/adapter';
 import type { Mailer } from './services/mail';
-import { checkToken } from './auth/tokens';
-import { findUserById, type UserRow } from './auth/users';
+import { checkSession } from './auth/tokens';
+import type { UserRow } from './auth/users';
 import { unauthorized } from './errors';
 
 /** What every route module gets. */
@@ -26,11 +26,9 @@ export function authenticate(ctx: AppContext) {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw unauthorized();
-    const session = await checkToken(ctx.db, match[1], 'session');
-    if (!session) throw unauthorized();
-    const user = await findUserById(ctx.db, session.userId);
-    if (!user || user.status !== 'active') throw unauthorized();
-    request.user = user;
+    const session = await checkSession(ctx.db, match[1]);
+    if (!session || session.user.status !== 'active') throw unauthorized();
+    request.user = session.user;
     request.tokenId = session.tokenId;
   };
 }

@@ -32,6 +32,15 @@ export function isDatabaseOutage(err: unknown): boolean {
 }
 
 /**
+ * True when every PostgreSQL connection of the pool stayed busy past its wait (pg-pool's
+ * connection timeout): the database is there but saturated, so the answer is 503 `overloaded`.
+ */
+export function isPoolExhausted(err: unknown): boolean {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message.includes('timeout exceeded when trying to connect');
+}
+
+/**
  * PostgreSQL data exceptions (SQLSTATE class 22: out of range, invalid text, NUL byte, string
  * too long), 23514 (a check constraint, such as a comment longer than its column) and 54001
  * (nesting too deep) are a client's bad value that slipped past a route

@@ -22,6 +22,16 @@ export async function issueOtp(db: Queryable, userId: number, purpose: OtpPurpos
   return code;
 }
 
+/** True when the user has a code of the purpose that can still be used (unexpired, tries left). */
+export async function hasLiveOtp(db: Queryable, userId: number, purpose: OtpPurpose): Promise<boolean> {
+  const rows = await db.query(
+    `select 1 from one_time_codes
+     where user_id = $1 and purpose = $2 and consumed_at is null and expires_at > now() and attempts < $3 limit 1`,
+    [userId, purpose, OTP_MAX_ATTEMPTS],
+  );
+  return rows.length > 0;
+}
+
 /**
  * Checks a code: true exactly once for the live code of the user and purpose. Every guess
  * first takes one of the code's OTP_MAX_ATTEMPTS tries in a single guarded update, so

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/adapter';
 import { digest, newToken } from './secrets';
+import type { UserRow } from './users';
 
 export type TokenKind = 'session' | 'password_reset';
 
@@ -24,22 +25,43 @@ export async function issueToken(db: Queryable, userId: number, kind: TokenKind)
   return token;
 }
 
+/** A session token's idle expiry slides, written at most once a minute. */
+async function slide(db: Queryable, tokenId: number, expiresAt: Date): Promise<void> {
+  if (expiresAt.getTime() - Date.now() >= SESSION_IDLE_MS - TOUCH_EVERY_MS) return;
+  await db.query('update auth_tokens set expires_at = least(now() + $2::interval, absolute_expires_at) where id = $1', [
+    tokenId,
+    `${SESSION_IDLE_MS / 1000} seconds`,
+  ]);
+}
+
 /** The user a live token of the kind belongs to, or null; a session token's idle expiry slides. */
 export async function checkToken(db: Queryable, token: string, kind: TokenKind): Promise<{ userId: number; tokenId: number } | null> {
   const [row] = await db.query<{ id: number; user_id: number; expires_at: Date }>(
-    `select id, user_id, expires_at from auth_tokens
-     where token_hash = $1 and kind = $2 and revoked_at is null
-       and expires_at > now() and absolute_expires_at > now()`,
+    `select id, user_id, expires_at from auth_tokens where token_hash = $1 and kind = $2 and revoked_at is null and expires_at > now() and absolute_expires_at > now()`,
     [digest(token), kind],
   );
   if (!row) return null;
-  if (kind === 'session' && row.expires_at.getTime() - Date.now() < SESSION_IDLE_MS - TOUCH_EVERY_MS) {
-    await db.query('update auth_tokens set expires_at = least(now() + $2::interval, absolute_expires_at) where id = $1', [
-      row.id,
-      `${SESSION_IDLE_MS / 1000} seconds`,
-    ]);
-  }
+  if (kind === 'session') await slide(db, row.id, row.expires_at);
   return { userId: row.user_id, tokenId: row.id };
+}
+
+/**
+ * The user of a live session token and the token's id, in one prepared query (every
+ * authenticated request runs it), or null. The idle expiry slides as in checkToken.
+ */
+export async function checkSession(db: Queryable, token: string): Promise<{ user: UserRow; tokenId: number } | null> {
+  const [row] = await db.query<UserRow & { session_token_id: number; session_expires_at: Date }>(
+    `select u.*, t.id as session_token_id, t.expires_at as session_expires_at
+     from auth_tokens t join users u on u.id = t.user_id
+     where t.token_hash = $1 and t.kind = 'session' and t.revoked_at is null
+       and t.expires_at > now() and t.absolute_expires_at > now()`,
+    [digest(token)],
+    'check_session',
+  );
+  if (!row) return null;
+  await slide(db, row.session_token_id, row.session_expires_at);
+  const { session_token_id: tokenId, session_expires_at: _expires, ...user } = row;
+  return { user, tokenId };
 }
 
 export async function revokeToken(db: Queryable, tokenId: number): Promise<void> {

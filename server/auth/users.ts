@@ -27,10 +27,6 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return row ?? null;
 }
 
-export async function findUserById(db: Queryable, id: number): Promise<UserRow | null> {
-  const [row] = await db.query<UserRow>('select * from users where id = $1', [id]);
-  return row ?? null;
-}
 
 /** The physician whose patients this user works on (annotators and secondary users act for one). */
 export function actingPhysicianId(user: UserRow): number {

@@ -3,8 +3,12 @@ export type Row = Record<string, unknown>;
 
 /** What both database drivers offer inside and outside a transaction. */
 export interface Queryable {
-  /** Runs one parameterised statement ($1, $2, …) and returns its rows. */
-  query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs one parameterised statement ($1, $2, …) and returns its rows. With a `name`, PostgreSQL
+   * parses and plans the statement once per connection (for hot paths; the same name must
+   * always come with the same fixed SQL text). PGlite ignores it.
+   */
+  query<T = Row>(sql: string, params?: unknown[], name?: string): Promise<T[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

@@ -31,8 +31,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   probe.release();
 
   const on = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params: unknown[] = []) {
-      const res = await c.query(sql, params);
+    async query<T>(sql: string, params: unknown[] = [], name?: string) {
+      const res = await c.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
       return res.rows as T[];
     },
     async exec(sql: string) {

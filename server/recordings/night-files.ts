@@ -3,7 +3,7 @@
  * once per patient), the night an upload belongs to (same night key, or overlapping time),
  * merging an upload into that night, and the device-scored events the files carry.
  */
-import md5 from 'md5-wasm';
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import { channelEndMs, uniqueCode, type ParsedRecording } from './assemble';
@@ -30,11 +30,13 @@ export interface DeviceEvent {
   fileName: string;
 }
 
-/** The md5 of each file (md5-wasm, the same code the browser runs before upload). */
+/**
+ * The md5 of each file, as the browser's md5-wasm computes it before upload. Node's native
+ * hash: md5-wasm copies the whole file into WebAssembly memory that never shrinks (a 200 MB
+ * upload kept 200 MB more resident).
+ */
 export async function hashFiles(files: { name: string; bytes: Uint8Array }[]): Promise<HashedFile[]> {
-  const out: HashedFile[] = [];
-  for (const f of files) out.push({ name: f.name, md5: (await md5(f.bytes)).toLowerCase(), size: f.bytes.byteLength });
-  return out;
+  return files.map((f) => ({ name: f.name, md5: createHash('md5').update(f.bytes).digest('hex'), size: f.bytes.byteLength }));
 }
 
 /**

@@ -43,6 +43,8 @@ export function validateNight(night: Night): void {
   }
 }
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function chunkBytes(samples: Int16Array | Float32Array, from: number, to: number): Uint8Array {
   const part = samples.subarray(from, to);
   // A copy in its own buffer: little-endian on every platform Node and browsers run on.
@@ -64,6 +66,9 @@ export async function insertChannel(tx: Queryable, recordingId: number, c: Chann
   for (let from = 0, seq = 0; from < c.samples.length; from += SAMPLES_PER_CHUNK, seq++) {
     const to = Math.min(from + SAMPLES_PER_CHUNK, c.samples.length);
     await tx.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [row.id, seq, chunkBytes(c.samples, from, to)]);
+    // The embedded database answers without a macrotask in between: without this, a night's
+    // hundreds of chunk inserts would hold the event loop for seconds at a time.
+    await yieldToEventLoop();
   }
   await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2)', [row.id, await gzipWire({ ...c, missingCodes })]);
 }

@@ -3,10 +3,10 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError } from '../errors';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/passwords';
-import { consumeOtp, issueOtp, OTP_TTL_MS } from '../auth/otp';
+import { consumeOtp, hasLiveOtp, issueOtp, OTP_TTL_MS } from '../auth/otp';
 import { checkToken, issueToken, revokeAllTokens, revokeToken } from '../auth/tokens';
 import { findUserByEmail, normaliseEmail, userDetails } from '../auth/users';
-import { check, hit, LIMITS, record, type Bucket } from '../services/rate-limit';
+import { check, hit, isFull, LIMITS, record, type Bucket } from '../services/rate-limit';
 import { email, newPassword, otp, password, strictObject } from './schemas';
 
 const INVALID_LOGIN = 'Invalid email or password!';
@@ -24,6 +24,29 @@ const failureBuckets = (step: 'login' | 'otp', address: string, request: Fastify
 /** Sign-in (password, then one-time code), sign-out, the current user, forgot password. */
 export function authRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db, mailer } = ctx;
+
+  /**
+   * Reset mail per account is bounded (LIMITS.forgotAccountMail) without refusing anyone:
+   * past the bound no new mail goes out while the newest one's code is still usable, so
+   * requests from elsewhere cannot take the owner's reset away. A code killed by wrong
+   * guesses or used up lets the next request mail a new one.
+   */
+  const mayMailReset = async (userId: number): Promise<boolean> => {
+    const bucket: Bucket = [`forgot:mail:${userId}`, LIMITS.forgotAccountMail];
+    if ((await isFull(db, [bucket])) && (await hasLiveOtp(db, userId, 'password_reset'))) return false;
+    await record(db, [bucket]);
+    return true;
+  };
+
+  const mailResetCode = async (user: { id: number; email: string }): Promise<void> => {
+    const code = await issueOtp(db, user.id, 'password_reset');
+    await mailer.send({
+      to: user.email,
+      subject: 'Reset your Nocturne password',
+      text: `Your password reset code is ${code}. It expires in ${OTP_MINUTES} minutes and works once.\n\nIf you did not ask to reset your password, ignore this message.`,
+      code,
+    });
+  };
 
   app.post<{ Body: { email: string; password: string } }>(
     '/login',
@@ -85,21 +108,14 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
     { schema: { body: strictObject({ email }) } },
     async (request) => {
       const address = normaliseEmail(request.body.email);
+      // Refused per account-and-address and per address, never per account alone (as sign-in).
       await hit(db, [
-        [`forgot:account:${address}`, LIMITS.forgotAccount],
+        [`forgot:pair:${address}|${ip(request)}`, LIMITS.forgotPair],
         [`forgot:address:${ip(request)}`, LIMITS.forgotAddress],
       ]);
       const user = await findUserByEmail(db, address);
-      // The answer is the same whether or not the account exists.
-      if (user && user.status === 'active') {
-        const code = await issueOtp(db, user.id, 'password_reset');
-        await mailer.send({
-          to: user.email,
-          subject: 'Reset your Nocturne password',
-          text: `Your password reset code is ${code}. It expires in ${OTP_MINUTES} minutes and works once.\n\nIf you did not ask to reset your password, ignore this message.`,
-          code,
-        });
-      }
+      // The answer is the same whether or not the account exists, and whether or not a mail goes out.
+      if (user && user.status === 'active' && (await mayMailReset(user.id))) await mailResetCode(user);
       return { code: 'user_reset_password_token_sent', message: 'If an account exists for this e-mail address, a reset code has been sent to it.' };
     },
   );

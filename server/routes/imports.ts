@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
@@ -23,12 +23,15 @@ const MAX_FILE_BYTES = 512 * 1024 * 1024;
 /** All files of one upload together: a night of raw radar and PSG is well below this. */
 export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 const MAX_FILES = 16;
+/** A form field's longest value (label_map and md5 are the long ones). */
+const MAX_FIELD_BYTES = 1024 * 1024;
 const MB = 1024 * 1024;
 
-/** Counts the bytes flowing through; fails once the upload's total passes the cap. */
-function byteCounter(total: { bytes: number }, fileName: string) {
+/** Counts the bytes flowing through (each chunk is progress for the stall watch); fails once the upload's total passes the cap. */
+function byteCounter(total: { bytes: number }, fileName: string, progress: () => void) {
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
+      progress();
       total.bytes += chunk.byteLength;
       if (total.bytes > MAX_UPLOAD_BYTES) return done(new ApiError(413, 'upload_too_large', `${fileName}: the files of one upload hold at most ${MAX_UPLOAD_BYTES / MB} MB together.`));
       done(null, chunk);
@@ -36,6 +39,17 @@ function byteCounter(total: { bytes: number }, fileName: string) {
   });
 }
 const CODE = '^[A-Za-z0-9_]{0,40}$';
+
+/**
+ * The name a sent file is kept under: its last path segment, at most 200 characters. A name
+ * with control characters (NUL among them) is refused, not stored; '.', '..' and no name at
+ * all become 'upload'.
+ */
+export function uploadFileName(sent: string | undefined): string {
+  if (sent && /[\u0000-\u001f\u007f]/.test(sent)) throw new ApiError(400, 'validation_failed', `The file name "${sent.replace(/[\u0000-\u001f\u007f]/g, '?')}" must not contain control characters.`);
+  const name = path.basename(sent || 'upload').slice(-200);
+  return name === '.' || name === '..' || !name ? 'upload' : name;
+}
 
 /**
  * A multipart field holding a JSON object of strings (name → value), each value checked by
@@ -60,34 +74,77 @@ const parseLabelMap = (text: string) => parseJsonMap(text, 'label_map', 'label �
 /** The client's md5 of each file: a JSON object of file name → 32 hex digits. */
 const parseMd5 = (text: string) => parseJsonMap(text, 'md5', 'file name → md5 (32 hex digits)', (h) => /^[0-9a-fA-F]{32}$/.test(h), 'is not 32 hex digits');
 
+/** Rejects with 400 once `touch` has not been called for idleMs; `stop` ends the watch. */
+function stallWatch(idleMs: number) {
+  let timer: NodeJS.Timeout | undefined;
+  let fail: (err: Error) => void = () => undefined;
+  const stalled = new Promise<never>((_resolve, reject) => (fail = reject));
+  stalled.catch(() => undefined);
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fail(new ApiError(400, 'malformed_upload', `The upload made no progress for ${idleMs / 1000} s (a part the form parser cannot read, or a stalled connection); send it again.`)), idleMs);
+  };
+  touch();
+  return { stalled, touch, stop: () => clearTimeout(timer) };
+}
+
+/**
+ * Reads a multipart upload: fields into memory (each at most MAX_FIELD_BYTES), files
+ * streamed into `dir`. A body the parser cannot read (cut short, no final boundary, a part
+ * without headers) is the client's mistake: 400 `malformed_upload`, never 500, and never a
+ * request left hanging (the parser stalls on a large part without a name; the watch ends it).
+ */
+async function receiveParts(request: FastifyRequest, dir: string, idleMs: number): Promise<{ fields: Record<string, string>; files: { name: string; path: string }[] }> {
+  const fields: Record<string, string> = {};
+  const files: { name: string; path: string }[] = [];
+  const total = { bytes: 0 };
+  const watch = stallWatch(idleMs);
+  const parts = request.parts()[Symbol.asyncIterator]();
+  try {
+    for (let next = await Promise.race([parts.next(), watch.stalled]); !next.done; next = await Promise.race([parts.next(), watch.stalled])) {
+      const part = next.value;
+      watch.touch();
+      if (part.type === 'file') {
+        const name = uploadFileName(part.filename);
+        const own = path.join(dir, String(files.length));
+        await mkdir(own);
+        const file = path.join(own, name);
+        await Promise.race([pipeline(part.file, byteCounter(total, name, watch.touch), createWriteStream(file)), watch.stalled]);
+        if (part.file.truncated) throw new ApiError(413, 'file_too_large', `${name}: larger than ${MAX_FILE_BYTES / MB} MB.`);
+        files.push({ name, path: file });
+      } else {
+        if (part.valueTruncated) throw new ApiError(413, 'field_too_large', `The field ${part.fieldname.slice(0, 80)} is longer than ${MAX_FIELD_BYTES / MB} MB.`);
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+  } catch (err) {
+    throw malformedUpload(err);
+  } finally {
+    watch.stop();
+  }
+  return { fields, files };
+}
+
+/** The multipart parser's own errors (no HTTP status, no system error code) as 400. */
+function malformedUpload(err: unknown): unknown {
+  if (err instanceof ApiError || !(err instanceof Error)) return err;
+  if ((err as { statusCode?: number }).statusCode || (err as NodeJS.ErrnoException).code) return err;
+  return new ApiError(400, 'malformed_upload', `The upload could not be read (${err.message}); send it again.`);
+}
+
 /** Uploading a night's files for a patient, and the physician's label map. */
 export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
-  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 10 } });
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 10, fieldSize: MAX_FIELD_BYTES } });
 
   app.post('/patient/upload-recording', { preHandler: auth }, async (request, reply) => {
     const user = currentUser(request);
     if (user.is_annotator) throw forbidden('Annotators cannot import recordings.');
     if (!request.isMultipart()) throw new ApiError(400, 'validation_failed', 'Send the files as multipart/form-data.');
-    const fields: Record<string, string> = {};
-    const files: { name: string; path: string }[] = [];
     // Each file streams to a private temp directory (never whole in memory); a worker parses it from there.
     const dir = await mkdtemp(path.join(tmpdir(), 'nocturne-upload-'));
     try {
-      const total = { bytes: 0 };
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          const name = path.basename(part.filename || 'upload').slice(-200) || 'upload';
-          const own = path.join(dir, String(files.length));
-          await mkdir(own);
-          const file = path.join(own, name);
-          await pipeline(part.file, byteCounter(total, name), createWriteStream(file));
-          if (part.file.truncated) throw new ApiError(413, 'file_too_large', `${part.filename}: larger than ${MAX_FILE_BYTES / MB} MB.`);
-          files.push({ name, path: file });
-        } else {
-          fields[part.fieldname] = String(part.value);
-        }
-      }
+      const { fields, files } = await receiveParts(request, dir, ctx.config.uploadIdleMs);
       return await importUpload(reply, user, fields, files);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -23,19 +23,21 @@ export const LIMITS = {
   loginAddress: { max: 50, windowMs: 15 * MINUTE },
   otpPair: { max: 10, windowMs: 15 * MINUTE },
   otpAddress: { max: 50, windowMs: 15 * MINUTE },
-  forgotAccount: { max: 5, windowMs: 60 * MINUTE },
+  forgotPair: { max: 5, windowMs: 60 * MINUTE },
   forgotAddress: { max: 20, windowMs: 15 * MINUTE },
+  /**
+   * Reset mails per account. Not a refusal: past it the answer is the same and no new mail
+   * goes out, because the newest mail (sent inside the window, shorter than a code's life)
+   * still holds a live code. So requests from elsewhere bound the owner's mail, never jam it.
+   */
+  forgotAccountMail: { max: 3, windowMs: 8 * MINUTE },
   signupAddress: { max: 10, windowMs: 60 * MINUTE },
 } as const satisfies Record<string, Limit>;
 
 export type Bucket = [name: string, limit: Limit];
 
-/**
- * Throws 429 when any bucket already holds its limit of hits in the sliding window ending
- * now. Counts only; a refused request adds nothing (so refusals cannot grow the table).
- */
-export async function check(db: Queryable, buckets: Bucket[], now = Date.now()): Promise<void> {
-  let limited = false;
+/** How long (ms) until every bucket is below its limit again in the sliding window; 0 when none is full. */
+async function msUntilFree(db: Queryable, buckets: Bucket[], now: number): Promise<number> {
   let retryMs = 0;
   for (const [bucket, limit] of buckets) {
     // A minute slot counts while any part of it lies in the window: never fewer hits than happened.
@@ -45,14 +47,27 @@ export async function check(db: Queryable, buckets: Bucket[], now = Date.now()):
       [bucket, since],
     );
     if ((row?.hits ?? 0) >= limit.max && row?.oldest) {
-      limited = true;
-      retryMs = Math.max(retryMs, new Date(row.oldest).getTime() + SLOT_MS + limit.windowMs - now);
+      retryMs = Math.max(retryMs, 1, new Date(row.oldest).getTime() + SLOT_MS + limit.windowMs - now);
     }
   }
-  if (limited) {
+  return retryMs;
+}
+
+/**
+ * Throws 429 when any bucket already holds its limit of hits in the sliding window ending
+ * now. Counts only; a refused request adds nothing (so refusals cannot grow the table).
+ */
+export async function check(db: Queryable, buckets: Bucket[], now = Date.now()): Promise<void> {
+  const retryMs = await msUntilFree(db, buckets, now);
+  if (retryMs > 0) {
     const minutes = Math.max(1, Math.ceil(retryMs / MINUTE));
     throw new ApiError(429, 'rate_limited', `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
   }
+}
+
+/** True when any bucket holds its limit of hits in the sliding window ending now. */
+export async function isFull(db: Queryable, buckets: Bucket[], now = Date.now()): Promise<boolean> {
+  return (await msUntilFree(db, buckets, now)) > 0;
 }
 
 /**

@@ -29,4 +29,21 @@ describe(`overload (${TEST_DB})`, () => {
     await sleep(1000);
     expect((await server.call('GET', '/countries')).statusCode).toBe(200);
   });
+
+  it('a database with every connection busy answers 503 overloaded (PostgreSQL pool) or waits (PGlite), never 500', async () => {
+    // Ten statements of 7 s hold the whole PostgreSQL pool (10) past its 5-s wait; PGlite (one
+    // connection) queues the request behind one statement of 2 s.
+    const [count, seconds] = TEST_DB === 'postgres' ? [10, 7] : [1, 2];
+    const hogs = Array.from({ length: count }, () => server.db.query('select pg_sleep($1)', [seconds]));
+    await sleep(300);
+    const res = await server.call('POST', '/login', { body: { email: 'nobody@nowhere.test', password: 'whatever-1' }, ip: '10.77.0.1' });
+    if (TEST_DB === 'postgres') {
+      expect(res.statusCode).toBe(503);
+      expect(res.json().code).toBe('overloaded');
+      expect(res.headers['retry-after']).toBe('5');
+    } else {
+      expect(res.statusCode).toBe(401);
+    }
+    await Promise.all(hogs);
+  }, 120_000);
 });

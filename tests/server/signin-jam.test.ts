@@ -81,6 +81,47 @@ describe(`one-time code guess cap under concurrency (${TEST_DB})`, () => {
   });
 });
 
+describe(`forgot-password cannot be jammed from elsewhere (${TEST_DB})`, () => {
+  const forgot = (email: string, ip: string) => server.call('POST', '/forgot-password', { body: { email }, ip });
+  const resetMails = async (email: string) =>
+    (await server.call('GET', `/dev/outbox?email=${encodeURIComponent(email)}`)).json().data.messages.filter((m: { subject: string }) => m.subject.includes('Reset')).length;
+  const verify = (email: string, otp: string) => server.call('POST', '/forgot-password-verify-otp', { body: { email, otp }, ip: freshIp() });
+
+  it('thirty requests from thirty addresses: mail stays bounded, the owner from a clean address still resets', async () => {
+    const user = await createUser(server);
+    for (let i = 0; i < 30; i++) expect((await forgot(user.email, freshIp())).statusCode).toBe(200);
+    expect(await resetMails(user.email)).toBe(LIMITS.forgotAccountMail.max);
+    const owner = await forgot(user.email, freshIp());
+    expect(owner.statusCode).toBe(200);
+    const matched = await verify(user.email, await lastCode(server, user.email));
+    expect(matched.statusCode).toBe(200);
+    expect(matched.json().code).toBe('otp_matched');
+  });
+
+  it('a code killed by wrong guesses does not keep the owner waiting: the next request mails a new one', async () => {
+    const user = await createUser(server);
+    for (let i = 0; i < 10; i++) await forgot(user.email, freshIp());
+    const burnt = await lastCode(server, user.email);
+    const wrong = burnt === '000000' ? '111111' : '000000';
+    for (let i = 0; i < OTP_MAX_ATTEMPTS; i++) expect((await verify(user.email, wrong)).statusCode).toBe(401);
+    expect((await verify(user.email, burnt)).statusCode).toBe(401);
+    const before = await resetMails(user.email);
+    expect((await forgot(user.email, freshIp())).statusCode).toBe(200);
+    expect(await resetMails(user.email)).toBe(before + 1);
+    expect((await verify(user.email, await lastCode(server, user.email))).statusCode).toBe(200);
+  });
+
+  it('the attacker\'s own address is refused after five requests for the account; the owner is not', async () => {
+    const user = await createUser(server);
+    const attacker = freshIp();
+    const statuses = [];
+    for (let i = 0; i < 8; i++) statuses.push((await forgot(user.email, attacker)).statusCode);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(8 - LIMITS.forgotPair.max);
+    expect((await forgot(user.email, freshIp())).statusCode).toBe(200);
+    expect((await verify(user.email, await lastCode(server, user.email))).statusCode).toBe(200);
+  });
+});
+
 describe('answers that do not tell whether an account exists', () => {
   it('forgot-password and signup answer the same for a known and an unknown address', async () => {
     const user = await createUser(server);
