@@ -25,7 +25,8 @@ const BACKOFF_MAX_MS = 10_000;
 /**
  * A simulated bedside device: sends frames every 200 ms, keeps each until the server acks it,
  * resends what is unacknowledged after every reconnect (with exponential back-off), so
- * nothing is lost or duplicated. Resolves `done` once the whole source was acknowledged.
+ * nothing is lost or duplicated. Resolves `done` once the whole source was acknowledged
+ * and the server ended the recording.
  */
 export class DeviceClient {
   readonly pending = new Map<number, { bytes: Uint8Array; firstSentMs: number }>();
@@ -105,11 +106,17 @@ export class DeviceClient {
       if (this.nextSeq <= msg.lastSeq) this.nextSeq = msg.lastSeq + 1;
       for (const [, f] of this.pending) this.socket?.send(f.bytes);
       this.ready = true;
+      this.checkDone();
     } else if (msg.type === 'ack') {
       const f = this.pending.get(msg.seq);
       if (f) this.ackMs.push(Date.now() - f.firstSentMs);
       this.pending.delete(msg.seq);
       this.checkDone();
+    } else if (msg.type === 'ended') {
+      this.stopped = true;
+      if (this.timer) clearInterval(this.timer);
+      this.socket?.close();
+      this.resolveDone();
     } else if (msg.type === 'error') {
       this.errors.push({ code: msg.code, message: msg.message, seq: msg.seq });
       this.opts.log?.(`${this.opts.deviceId}: server refused ${msg.seq === undefined ? 'the connection' : `frame ${msg.seq}`}: ${msg.code}: ${msg.message}`);
@@ -120,14 +127,9 @@ export class DeviceClient {
     }
   }
 
+  /** Every frame acknowledged at the end of the night: ends the session (answered with "ended"). */
   private checkDone(): void {
-    if (this.finished && this.pending.size === 0) {
-      this.socket?.send(JSON.stringify({ type: 'end' }));
-      this.stopped = true;
-      if (this.timer) clearInterval(this.timer);
-      setTimeout(() => this.socket?.close(), 100);
-      this.resolveDone();
-    }
+    if (this.finished && this.pending.size === 0 && this.ready) this.socket?.send(JSON.stringify({ type: 'end' }));
   }
 
   /** The next frame's samples: each channel up to where data time has reached. */

@@ -132,10 +132,14 @@ export class LiveHub {
     for (const f of frames) this.deliver(sub, f.seq, this.encode(f, sub.deviceId));
   }
 
-  /** The newest `limit` frames of a device after seq `after`, oldest first, from the database. */
+  /**
+   * The newest `limit` frames of a device after seq `after`, oldest first, from the database:
+   * of live recordings only (an ended night's chunks are compacted; it is read as a night).
+   */
   private async loadFrames(deviceMasterId: number, after: number, limit: number): Promise<CommittedFrame[]> {
     const rows = await this.db.query<{ seq: number; recording_id: number; sent_ms: number; committed_ms: number; layout: CommittedFrame['layout'] }>(
-      `select * from (select seq, recording_id, sent_ms, committed_ms, layout from live_frames where device_master_id = $1 and seq > $2 order by seq desc limit $3) f order by seq`,
+      `select * from (select f.seq, f.recording_id, f.sent_ms, f.committed_ms, f.layout from live_frames f join recordings r on r.id = f.recording_id
+       where f.device_master_id = $1 and f.seq > $2 and r.recording_meta->>'live' = 'true' order by f.seq desc limit $3) f order by seq`,
       [deviceMasterId, after, limit],
     );
     if (rows.length === 0) return [];

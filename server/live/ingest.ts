@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/adapter';
 import { nightKey } from '../recordings/night-key';
+import { compactChannel, listChannels } from '../recordings/store';
 import { FrameError, storedBytes, type ValidFrame } from './frames';
 import { LIVE_CHANNELS, type LiveChannelCode } from './protocol';
 import type { AuthenticDevice } from './keys';
@@ -168,8 +169,15 @@ export async function commitFrame(db: Db, session: LiveSession, frame: ValidFram
   });
 }
 
-/** The device's night is over: the next session starts a new recording. */
-export async function endSession(db: Queryable, session: LiveSession): Promise<void> {
-  await db.query('update device_live set session_ended = true where device_master_id = $1 and recording_id = $2', [session.device.deviceMasterId, session.recordingId]);
-  await db.query(`update recordings set recording_meta = recording_meta || '{"live": false}'::jsonb where id = $1`, [session.recordingId]);
+/**
+ * The device's night is over: its chunks are compacted and its binary form stored, so it
+ * reads like any other night; the device's next session starts a new recording.
+ */
+export async function endSession(db: Db, session: LiveSession): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('select 1 from device_live where device_master_id = $1 for update', [session.device.deviceMasterId]);
+    await tx.query('update device_live set session_ended = true where device_master_id = $1 and recording_id = $2', [session.device.deviceMasterId, session.recordingId]);
+    for (const channel of await listChannels(tx, [session.recordingId])) await compactChannel(tx, channel);
+    await tx.query(`update recordings set recording_meta = recording_meta || '{"live": false}'::jsonb where id = $1`, [session.recordingId]);
+  });
 }

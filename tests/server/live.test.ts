@@ -45,6 +45,14 @@ describe(`live devices on ${TEST_DB}`, () => {
     client.dropConnection();
     await until(() => client.connects >= 2, 20_000, 'reconnect');
     await until(() => client.ackMs.length >= 6, 20_000, 'acks after reconnect');
+    // While it records, the night is listed and its samples read (never cached).
+    const [{ patient_id: livePatient }] = await server.db.query<{ patient_id: number }>('select patient_id from recordings where id = $1', [client.recordingId]);
+    const listed = await server.call('GET', `/patient/available-nights?patient_id=${livePatient}`, { token: device.token });
+    const live = listed.json().data.nights.find((n: { recording_id: number }) => n.recording_id === client.recordingId);
+    expect(live.channels.find((c: { code: string }) => c.code === 'Y_DIST').count).toBeGreaterThan(0);
+    const growing = await server.call('GET', `/analytics/patient/channel-data?patient_id=${livePatient}&recording_id=${client.recordingId}&code=Y_DIST`, { token: device.token });
+    expect(growing.statusCode).toBe(200);
+    expect(growing.headers['cache-control']).toBe('no-cache');
     client.dropConnection();
     await client.done;
 
@@ -53,6 +61,10 @@ describe(`live devices on ${TEST_DB}`, () => {
     expect(frames.map((f) => f.seq)).toEqual(frames.map((_, i) => i));
     const recording = await findRecording(server.db, (await server.db.query<{ patient_id: number }>('select patient_id from recordings where id = $1', [client.recordingId]))[0].patient_id, client.recordingId!);
     expect(recording?.source).toBe('device');
+    // Ended: compacted into whole chunks with its binary form, like any stored night.
+    expect(recording?.recording_meta.live).toBe(false);
+    const wires = await server.db.query('select w.channel_id from recording_channel_wire w join recording_channels c on c.id = w.channel_id where c.recording_id = $1', [client.recordingId]);
+    expect(wires).toHaveLength(source.length);
     await expectStoredExactly(client.recordingId!, source);
 
     // The viewer got frames decoded as the device sent them (physical values, sample indices).
