@@ -31,7 +31,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   probe.release();
 
   // NOTIFY channels are per database; a schema of its own (tests) gets channels of its own.
-  const scoped = (channel: string) => (opts.schema ? `${channel}_${opts.schema}` : channel).replace(/[^a-z0-9_]/gi, '_');
+  const schema = opts.schema ?? /search_path=(\w+)/.exec(decodeURIComponent(opts.url))?.[1];
+  const scoped = (channel: string) => (schema ? `${channel}_${schema}` : channel).replace(/[^a-z0-9_]/gi, '_');
 
   const on = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
