@@ -52,7 +52,9 @@ async function main(): Promise<void> {
     for (const c of clients) c.stop();
     process.exit(0);
   });
-  await Promise.all(clients.map((c) => c.done));
+  const results = await Promise.allSettled(clients.map((c) => c.done));
+  const refused = results.filter((r) => r.status === 'rejected');
+  if (refused.length === clients.length) throw new Error(`every device was refused (${(refused[0] as PromiseRejectedResult).reason.message})`);
   clearInterval(report);
   console.log('The night is over: every frame was acknowledged.');
 }

@@ -47,7 +47,12 @@ export class DeviceClient {
   private finished = false;
   private readonly startMs: number;
   private resolveDone!: () => void;
-  readonly done: Promise<void> = new Promise((r) => (this.resolveDone = r));
+  private rejectDone!: (err: Error) => void;
+  /** Settles when the night is over and acknowledged, or fails when the server refuses the device for good. */
+  readonly done: Promise<void> = new Promise((resolve, reject) => {
+    this.resolveDone = resolve;
+    this.rejectDone = reject;
+  });
 
   constructor(private readonly opts: DeviceClientOptions) {
     this.startMs = opts.sessionStartMs ?? opts.source[0]?.t0 ?? Date.now();
@@ -123,7 +128,10 @@ export class DeviceClient {
       // Out of order: reconnect and resend in order. Any other refused frame would be refused again: dropped.
       if (msg.code === 'sequence_gap') this.socket?.terminate();
       else if (msg.seq !== undefined) this.pending.delete(msg.seq);
-      if (msg.code === 'unknown_key' || msg.code === 'revoked_key' || msg.code === 'not_deployed') this.stop();
+      if (msg.code === 'unknown_key' || msg.code === 'revoked_key' || msg.code === 'not_deployed') {
+        this.stop();
+        this.rejectDone(new Error(`${this.opts.deviceId}: ${msg.code}: ${msg.message}`));
+      }
     }
   }
 

@@ -19,6 +19,8 @@ interface Subscription {
   deviceId: string;
   /** Frames not sent because the socket was full: told to the viewer once it drains. */
   skipped: { from: number; to: number } | null;
+  /** The newest frame not sent: sent after the skipped notice once the socket drains. */
+  newest: { seq: number; bytes: Uint8Array } | null;
   state: DeviceLiveState | null;
 }
 
@@ -74,7 +76,7 @@ export class LiveHub {
   /** Adds a viewer of a device (access already checked); sends frames after fromSeq first. */
   async subscribe(socket: WebSocket, deviceMasterId: number, deviceId: string, lastFrameMs: number | null, fromSeq?: number): Promise<void> {
     this.lastFrameMs.set(deviceMasterId, lastFrameMs);
-    const sub: Subscription = { socket, deviceId, skipped: null, state: liveState(lastFrameMs, Date.now()) };
+    const sub: Subscription = { socket, deviceId, skipped: null, newest: null, state: liveState(lastFrameMs, Date.now()) };
     let set = this.subs.get(deviceMasterId);
     if (!set) this.subs.set(deviceMasterId, (set = new Set()));
     set.add(sub);
@@ -114,14 +116,26 @@ export class LiveHub {
   private deliver(sub: Subscription, seq: number, bytes: Uint8Array): void {
     if (sub.socket.readyState !== sub.socket.OPEN) return;
     if (sub.socket.bufferedAmount > VIEWER_BUFFER_LIMIT_BYTES) {
-      sub.skipped = { from: sub.skipped?.from ?? seq, to: seq };
+      // Only the newest skipped frame is kept: one frame per subscription, however slow the viewer.
+      if (sub.newest) sub.skipped = { from: sub.skipped?.from ?? sub.newest.seq, to: sub.newest.seq };
+      sub.newest = { seq, bytes };
       return;
     }
     if (sub.skipped) {
       send(sub.socket, { type: 'skipped', deviceId: sub.deviceId, fromSeq: sub.skipped.from, toSeq: sub.skipped.to });
       sub.skipped = null;
     }
+    if (sub.newest && sub.newest.seq < seq) sub.socket.send(sub.newest.bytes);
+    sub.newest = null;
     sub.socket.send(bytes);
+  }
+
+  /** A viewer that fell behind and has drained gets the skipped notice and the newest frame. */
+  private flushDrained(sub: Subscription): void {
+    if (!sub.newest || sub.socket.readyState !== sub.socket.OPEN || sub.socket.bufferedAmount > VIEWER_BUFFER_LIMIT_BYTES) return;
+    const { seq, bytes } = sub.newest;
+    sub.newest = null;
+    this.deliver(sub, seq, bytes);
   }
 
   private async catchUp(sub: Subscription, deviceMasterId: number, fromSeq: number): Promise<void> {
@@ -165,12 +179,13 @@ export class LiveHub {
     }));
   }
 
-  /** Tells viewers when a device turns stalled or offline (or streams again). */
+  /** Tells viewers when a device turns stalled or offline (or streams again); flushes drained viewers. */
   private tickStates(now = Date.now()): void {
     for (const [m, set] of this.subs) {
       const last = this.lastFrameMs.get(m) ?? null;
       const state = liveState(last, now);
       for (const sub of set) {
+        this.flushDrained(sub);
         if (sub.state === state || sub.socket.readyState !== sub.socket.OPEN) continue;
         sub.state = state;
         send(sub.socket, { type: 'state', deviceId: sub.deviceId, state, lastFrameMs: last });

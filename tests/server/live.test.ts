@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, startTestServer, TEST_DB, type TestServer } from './helpers';
 import { Collector, demoDeviceWithKey, shortSource, tokenOf, until } from './live-helpers';
-import { DeviceClient } from '../../server/live/device-client';
+import { DeviceClient, liveSource } from '../../server/live/device-client';
+import { simulateNight } from '../../server/simulator';
 import { decodeFrame, encodeFrame, LIVE_PROTOCOL, MAX_FRAME_BYTES } from '../../server/live/protocol';
 import { findRecording, listChannels, loadSamples } from '../../server/recordings/store';
 import type { ChannelData } from '../../server/recordings/model';
@@ -197,4 +198,57 @@ describe(`live devices on ${TEST_DB}`, () => {
     stranger.close();
     socket.close();
   });
+
+  it('tells viewers a device is stalled after 10 s and reports offline after 60 s without frames', async () => {
+    const [d] = await server.db.query<{ device_master_id: number }>("select device_master_id from devices where device_id = 'NCT0003'");
+    // The device's last frame committed 9.5 s ago: streaming now, stalled within the next ticks.
+    await server.db.query('insert into device_live (device_master_id, last_seq, last_frame_ms) values ($1, 7, $2)', [d.device_master_id, Date.now() - 9_500]);
+    const viewer = ws('/stream');
+    await viewer.opened;
+    viewer.send({ type: 'auth', token: device.token });
+    await viewer.next((m) => m.type === 'ready');
+    viewer.send({ type: 'subscribe', deviceId: 'NCT0003' });
+    expect(await viewer.next((m) => m.type === 'subscribed')).toMatchObject({ state: 'streaming', lastSeq: 7 });
+    expect(await viewer.next((m) => m.type === 'state', 5_000)).toMatchObject({ deviceId: 'NCT0003', state: 'stalled' });
+    viewer.close();
+
+    await server.db.query('update device_live set last_frame_ms = $2 where device_master_id = $1', [d.device_master_id, Date.now() - 61_000]);
+    const all = await server.call('GET', '/device/real-time/did=0', { token: device.token });
+    expect(all.json().data.find((x: { device_id: string }) => x.device_id === 'NCT0003')).toMatchObject({ state: 'offline', last_seq: 7 });
+    const annotator = await server.call('GET', '/device/real-time/did=0', { token: await tokenOf(server, DEMO_ACCOUNTS.annotator) });
+    expect(annotator.statusCode).toBe(403);
+  });
+
+  it('a slow viewer is sent the newest data, never an unbounded queue', async () => {
+    // A viewer that stops reading: once the kernel's socket buffers (a few MB on loopback) and
+    // VIEWER_BUFFER_LIMIT_BYTES are full, frames are dropped for it and it is told which.
+    const devices = ['NCT0003', 'NCT0004'];
+    const slow = ws('/stream');
+    await slow.opened;
+    slow.send({ type: 'auth', token: device.token });
+    await slow.next((m) => m.type === 'ready');
+    for (const deviceId of devices) {
+      slow.send({ type: 'subscribe', deviceId });
+      await slow.next((m) => m.type === 'subscribed' && m.deviceId === deviceId);
+    }
+    slow.socket.pause();
+    const source = liveSource(simulateNight({ seed: 'slow', startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: 4 * 3_600_000 }).channels);
+    const clients = await Promise.all(
+      devices.map(async (deviceId) => new DeviceClient({ server: base, deviceId, key: (await demoDeviceWithKey(server, deviceId)).key, source, speed: 1000 })),
+    );
+    for (const c of clients) c.start();
+    await Promise.all(clients.map((c) => c.done));
+    const [{ n: sent }] = await server.db.query<{ n: number }>(`select count(*)::int as n from live_frames f join devices d using (device_master_id) where d.device_id = any($1::text[])`, [devices]);
+    slow.socket.resume();
+    const skipped = await slow.next((m) => m.type === 'skipped', 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(slow.binary.length).toBeLessThan(sent);
+    // The newest frame of the skipping device still arrives after its skipped range.
+    const seqs = slow.binary
+      .map((b) => decodeFrame(new Uint8Array(b)).header as { seq: number; deviceId: string })
+      .filter((h) => h.deviceId === skipped.deviceId)
+      .map((h) => h.seq);
+    expect(Math.max(...seqs)).toBeGreaterThan(skipped.toSeq as number);
+    slow.close();
+  }, 90_000);
 });
