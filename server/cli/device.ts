@@ -1,4 +1,4 @@
-// `npm run device -- --device NCT0001 [--speed 1] [--profile moderate_osa] [--server URL] [--devices N] [--key KEY]`
+// `npm run device -- --device NCT0001 [--speed 1] [--profile moderate_osa] [--server URL] [--devices N] [--minutes 480] [--key KEY]`
 import { readConfig } from '../config';
 import { demoKeysFile, readDemoKey } from '../live/demo-keys';
 import { DeviceClient, liveSource } from '../live/device-client';
@@ -6,7 +6,7 @@ import { PROFILES, simulateNight } from '../simulator';
 import type { ProfileName } from '../simulator/types';
 import { parseArgs, UsageError } from './args';
 
-const USAGE = `usage: npm run device -- --device NCT0001 [--speed 1] [--profile ${Object.keys(PROFILES).join('|')}] [--server http://localhost:8080] [--devices N] [--key KEY]`;
+const USAGE = `usage: npm run device -- --device NCT0001 [--speed 1] [--profile ${Object.keys(PROFILES).join('|')}] [--server http://localhost:8080] [--devices N] [--minutes 480] [--key KEY]`;
 
 function positiveNumber(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -28,12 +28,14 @@ async function main(): Promise<void> {
   const speed = positiveNumber(options.speed, 'speed', 1, 3600);
   const count = positiveNumber(options.devices, 'devices', 1, 10_000);
   if (!Number.isInteger(count)) throw new UsageError('--devices must be a whole number');
+  const minutes = positiveNumber(options.minutes, 'minutes', 480, 24 * 60);
+  if (!Number.isInteger(minutes) || minutes < 10) throw new UsageError('--minutes must be a whole number of at least 10 (the simulator\'s shortest night)');
   const profile = (options.profile ?? 'moderate_osa') as ProfileName;
   if (!(profile in PROFILES)) throw new UsageError(`unknown --profile "${profile}"`);
   const config = readConfig();
   const server = options.server ?? `http://localhost:${config.port}`;
   // One simulated night shared by every device of the run (a night takes about a second to make).
-  const night = simulateNight({ seed: `${options.device}-${profile}`, startMs: Date.now(), profile });
+  const night = simulateNight({ seed: `${options.device}-${profile}`, startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: minutes * 60_000, profile });
   const source = liveSource(night.channels);
   const clients: DeviceClient[] = [];
   for (const deviceId of deviceIds(options.device, count)) {
