@@ -39,6 +39,7 @@ export class DeviceClient {
   /** The current socket got its welcome: new frames may follow the resent ones. */
   private ready = false;
   private nextSeq = -1;
+  private firstSeq = -1;
   private readonly sent = new Map<string, number>();
   private dataMs = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -65,6 +66,24 @@ export class DeviceClient {
   start(): void {
     this.connect();
     this.timer = setInterval(() => this.tick(), FRAME_INTERVAL_MS);
+  }
+
+  /** Samples made so far over every channel. */
+  get samplesMade(): number {
+    let n = 0;
+    for (const v of this.sent.values()) n += v;
+    return n;
+  }
+
+  /** Frames made so far (acknowledged or not). */
+  get framesMade(): number {
+    return this.firstSeq < 0 ? 0 : this.nextSeq - this.firstSeq;
+  }
+
+  /** Ends the night now: no more frames; `done` settles once every frame is acknowledged. */
+  finish(): void {
+    this.finished = true;
+    this.checkDone();
   }
 
   /** Stops sending and closes the connection (pending frames are kept in memory only). */
@@ -109,6 +128,7 @@ export class DeviceClient {
       this.recordingId = msg.recordingId;
       for (const seq of this.pending.keys()) if (seq <= msg.lastSeq) this.pending.delete(seq);
       if (this.nextSeq <= msg.lastSeq) this.nextSeq = msg.lastSeq + 1;
+      if (this.firstSeq < 0) this.firstSeq = this.nextSeq;
       for (const [, f] of this.pending) this.socket?.send(f.bytes);
       this.ready = true;
       this.checkDone();

@@ -120,29 +120,45 @@ async function checkSequence(tx: Queryable, session: LiveSession, frame: ValidFr
   throw new FrameError('sequence_reused', `seq ${frame.seq} was already used for another frame`, frame.seq);
 }
 
-async function appendSamples(tx: Queryable, session: LiveSession, frame: ValidFrame): Promise<CommittedFrame['layout']> {
+/** The frame's chunks as a VALUES list (id, seq, data, n) and its parameters; an empty frame gives no rows. */
+function chunkRows(session: LiveSession, frame: ValidFrame): { sql: string; params: unknown[] } {
   const parts = frame.parts.filter((p) => p.values.length > 0);
-  const layout: CommittedFrame['layout'] = {};
-  if (parts.length === 0) return layout;
+  if (parts.length === 0) return { sql: "select 0::int, 0::int, ''::bytea, 0::int where false", params: [] };
   const params: unknown[] = [];
   const rows = parts.map((p, i) => {
     params.push(session.channels.get(p.code)!.id, frame.seq, storedBytes(p), p.values.length);
     return `($${i * 4 + 1}::int, $${i * 4 + 2}::int, $${i * 4 + 3}::bytea, $${i * 4 + 4}::int)`;
   });
-  const counts = await tx.query<{ id: number; sample_count: number }>(
-    `with v (id, seq, data, n) as (values ${rows.join(', ')}),
-       ins as (insert into recording_chunks (channel_id, seq, data) select id, seq, data from v)
-     update recording_channels c set sample_count = c.sample_count + v.n from v where c.id = v.id returning c.id, c.sample_count`,
-    params,
+  return { sql: `values ${rows.join(', ')}`, params };
+}
+
+/**
+ * Everything a frame changes, in one statement (one round trip, on PGlite as on PostgreSQL):
+ * its chunks, each channel's sample count, the recording's stop, the frame's row in
+ * live_frames with each channel's first sample index, and the device's last seq.
+ */
+async function storeFrame(tx: Queryable, session: LiveSession, frame: ValidFrame, digest: string, committedMs: number): Promise<CommittedFrame['layout']> {
+  const { sql, params } = chunkRows(session, frame);
+  const k = params.length;
+  const rows = await tx.query<{ code: string; sample_count: number; n: number }>(
+    `with v (id, seq, data, n) as (${sql}),
+       ins as (insert into recording_chunks (channel_id, seq, data) select id, seq, data from v),
+       upd as (update recording_channels c set sample_count = c.sample_count + v.n from v where c.id = v.id
+               returning c.code, c.sample_count, v.n, c.t0_ms, c.sample_rate),
+       rec as (update recordings set stop_ms = greatest(stop_ms, (select max(round(t0_ms + sample_count * 1000.0 / sample_rate))::bigint from upd)) where id = $${k + 3}),
+       lf as (insert into live_frames (device_master_id, seq, recording_id, digest, sent_ms, layout, committed_ms)
+              select $${k + 1}::int, $${k + 2}::bigint, $${k + 3}::int, $${k + 4}::text, $${k + 5}::bigint,
+                     coalesce((select jsonb_object_agg(code, jsonb_build_array(sample_count - n, n)) from upd), '{}'::jsonb), $${k + 6}::bigint),
+       dl as (update device_live set last_seq = $${k + 2}, last_frame_ms = $${k + 6} where device_master_id = $${k + 1})
+     select code, sample_count, n from upd`,
+    [...params, session.device.deviceMasterId, frame.seq, session.recordingId, digest, Math.round(frame.sentMs), committedMs],
   );
-  let stopMs = session.startMs;
-  for (const p of parts) {
-    const ch = session.channels.get(p.code)!;
-    const total = counts.find((c) => c.id === ch.id)!.sample_count;
-    layout[p.code] = [total - p.values.length, p.values.length];
-    stopMs = Math.max(stopMs, Math.round(ch.t0Ms + (total * 1000) / ch.rate));
+  const layout: CommittedFrame['layout'] = {};
+  // In the frame's channel order, as the samples travel.
+  for (const p of frame.parts) {
+    const row = rows.find((r) => r.code === p.code);
+    if (row) layout[p.code] = [row.sample_count - row.n, row.n];
   }
-  await tx.query('update recordings set stop_ms = greatest(stop_ms, $2) where id = $1', [session.recordingId, stopMs]);
   return layout;
 }
 
@@ -156,13 +172,8 @@ export async function commitFrame(db: Db, session: LiveSession, frame: ValidFram
   const digest = digestOf(frame.bytes);
   return db.transaction(async (tx) => {
     if ((await checkSequence(tx, session, frame, digest)) === 'duplicate') return { duplicate: true, seq: frame.seq };
-    const layout = await appendSamples(tx, session, frame);
     const committedMs = nowMs();
-    await tx.query(
-      'insert into live_frames (device_master_id, seq, recording_id, digest, sent_ms, layout, committed_ms) values ($1, $2, $3, $4, $5, $6, $7)',
-      [session.device.deviceMasterId, frame.seq, session.recordingId, digest, Math.round(frame.sentMs), JSON.stringify(layout), committedMs],
-    );
-    await tx.query('update device_live set last_seq = $2, last_frame_ms = $3 where device_master_id = $1', [session.device.deviceMasterId, frame.seq, committedMs]);
+    const layout = await storeFrame(tx, session, frame, digest, committedMs);
     session.lastSeq = frame.seq;
     const values = frame.parts.filter((p) => p.values.length > 0).map((p) => p.values);
     return { duplicate: false, frame: { deviceMasterId: session.device.deviceMasterId, deviceId: session.device.deviceId, recordingId: session.recordingId, seq: frame.seq, sentMs: frame.sentMs, committedMs, layout, values } };
