@@ -49,12 +49,21 @@ function readHeader(header: unknown): { seq: number; sentMs: number; channels: {
   return { seq, sentMs, channels: out };
 }
 
+/**
+ * A sample in the units its range is checked in: int16 channels by the digital value it will
+ * be stored as (3.2767 reaches us as float32 3.27670002, still digital 32767).
+ */
+const checked = (spec: LiveChannelSpec, v: number) => (spec.storage === 'int16' ? Math.round(v / spec.scale) : v);
+
 function checkSamples(code: string, spec: LiveChannelSpec, values: Float32Array, seq: number): void {
+  const min = checked(spec, spec.min);
+  const max = checked(spec, spec.max);
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (!Number.isFinite(v)) throw new FrameError('non_finite_sample', `channel ${code} sample ${i} is ${v}, not a finite number`, seq);
     if (spec.missing && (MISSING_CODES as readonly number[]).includes(v)) continue;
-    if (v < spec.min || v > spec.max) throw new FrameError('out_of_range_sample', `channel ${code} sample ${i} is ${v}, outside ${spec.min} to ${spec.max}`, seq);
+    const x = checked(spec, v);
+    if (x < min || x > max) throw new FrameError('out_of_range_sample', `channel ${code} sample ${i} is ${v}, outside ${spec.min} to ${spec.max}`, seq);
   }
 }
 
