@@ -115,13 +115,17 @@ async function provision(db: Db, n: number, prefix: string): Promise<{ deviceId:
 
 interface LevelResult {
   devices: number;
+  /** Devices the server welcomed (the others never got in within the round). */
+  devicesWelcomed: number;
+  reconnects: number;
   seconds: number;
   framesSent: number;
   framesStored: number;
-  framesLost: number;
+  /** Made but not stored when the drain window closed (never acked: a device keeps them). */
+  framesNotStored: number;
   samplesSent: number;
   samplesStored: number;
-  samplesLost: number;
+  samplesNotStored: number;
   ackP50Ms: number;
   ackP99Ms: number;
   framesPerSecond: number;
@@ -168,21 +172,23 @@ async function runLevel(t: Target, n: number): Promise<LevelResult> {
   const refused = clients.reduce((s, c) => s + c.errors.length, 0) + (settled ? settled.filter((r) => r.status === 'rejected').length : n);
   const r: LevelResult = {
     devices: n,
+    devicesWelcomed: clients.filter((c) => c.connects > 0).length,
+    reconnects: clients.reduce((s, c) => s + Math.max(0, c.connects - 1), 0),
     seconds: round(seconds),
     framesSent,
     framesStored: frames.n,
-    framesLost: framesSent - frames.n,
+    framesNotStored: framesSent - frames.n,
     samplesSent,
     samplesStored: samples.n,
-    samplesLost: samplesSent - samples.n,
+    samplesNotStored: samplesSent - samples.n,
     ackP50Ms: round(percentile(acks, 0.5)),
     ackP99Ms: round(percentile(acks, 0.99)),
     framesPerSecond: round(frames.n / seconds),
     refused,
     meetsGoal: false,
   };
-  r.meetsGoal = r.samplesLost === 0 && r.framesLost === 0 && r.refused === 0 && r.ackP99Ms <= ACK_P99_GOAL_MS;
-  console.log(`${t.kind} ${n} devices: ${r.framesStored}/${r.framesSent} frames, ${r.samplesLost} samples lost, ack p50 ${r.ackP50Ms} ms p99 ${r.ackP99Ms} ms (goal ≤ ${ACK_P99_GOAL_MS}), ${r.framesPerSecond} frames/s, ${samplesPerSecond} samples/s a device${r.meetsGoal ? '' : ' — goal missed'}`);
+  r.meetsGoal = r.devicesWelcomed === n && r.samplesNotStored === 0 && r.framesNotStored === 0 && r.refused === 0 && r.ackP99Ms <= ACK_P99_GOAL_MS;
+  console.log(`${t.kind} ${n} devices (${r.devicesWelcomed} welcomed, ${r.reconnects} reconnects): ${r.framesStored}/${r.framesSent} frames stored, ${r.samplesNotStored} samples not stored in the drain window, ack p50 ${r.ackP50Ms} ms p99 ${r.ackP99Ms} ms (goal ≤ ${ACK_P99_GOAL_MS}), ${r.framesPerSecond} frames/s, ${samplesPerSecond} samples/s a device${r.meetsGoal ? '' : ' — goal missed'}`);
   return r;
 }
 
@@ -207,7 +213,8 @@ async function main(): Promise<void> {
     goal: { ackP99Ms: ACK_P99_GOAL_MS, samplesLost: 0, devicesOnPostgres: 1000 },
     ingest: results,
     capacity: { postgres: capacity('postgres'), pglite: capacity('pglite') },
-    notes: 'Devices at 1×, one client process; a level meets the goal with 0 frames and samples lost, no refusal, ack p99 ≤ 500 ms. PGlite is the peer on the same code and load.',
+    notes:
+      'Devices at 1×, one client process, a fresh database per level. A level meets the goal when every device was welcomed, every frame made was stored before the 60 s drain window closed (frames are acked only after commit, so nothing acked is ever missing), no refusal, ack p99 ≤ 500 ms. PGlite is the peer on the same code and load.',
   };
   await writeFile(path.join(dir, 'results', 'realtime.json'), `${JSON.stringify(out, null, 2)}\n`);
   console.log(`capacity at the goal: PostgreSQL ${out.capacity.postgres} devices, PGlite ${out.capacity.pglite} devices → bench/results/realtime.json`);

@@ -90,7 +90,8 @@ function onDeviceSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void 
   socket.on('message', (raw: RawData, isBinary: boolean) => {
     const bytes = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw as Buffer);
     if (pending >= MAX_PENDING_FRAMES) return refuse(socket, 'bad_frame', 'Too many frames waiting; slow down.', 1008);
-    if (!session && !isBinary && pending === 0) {
+    if (!session && pending === 0) {
+      if (isBinary) return refuse(socket, 'bad_hello', 'the first message must be a JSON hello, not a frame', CLOSE.badHello);
       clearTimeout(helloTimer);
       const hello = readHello(bytes.toString('utf8'));
       if (typeof hello === 'string') return refuse(socket, 'bad_hello', hello, CLOSE.badHello);
