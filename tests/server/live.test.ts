@@ -152,7 +152,13 @@ describe(`live devices on ${TEST_DB}`, () => {
     socket.close();
   });
 
-  it('refuses an unknown or revoked key at connect', async () => {
+  it('refuses an unknown or revoked key at connect, and a frame in place of the hello', async () => {
+    const early = ws('/device/live');
+    await early.opened;
+    early.send(frame(0, [{ code: 'HR', values: [60] }]));
+    expect(await early.next((m) => m.type === 'error')).toMatchObject({ code: 'bad_hello', message: 'the first message must be a JSON hello, not a frame' });
+    expect(await early.closed()).toBe(4400);
+
     const unknown = ws('/device/live');
     await unknown.opened;
     unknown.send({ type: 'hello', protocol: LIVE_PROTOCOL, deviceId: 'NCT0001', key: 'ndk_notakeyatall_xxxxxxxxxxxx', sessionStartMs: Date.now(), channels: ['HR'] });
