@@ -4,17 +4,12 @@
 // (0 lost) and the ack latency p99 must be ≤ 500 ms. On PostgreSQL (BENCH_DATABASE_URL,
 // default postgres://postgres@127.0.0.1:5432/test, a schema of its own) with PGlite as the
 // peer measured in the same run, like for like. Writes bench/results/realtime.json.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import type { Db } from '../server/db/adapter';
-import { openPglite } from '../server/db/pglite';
-import { openPostgres } from '../server/db/postgres';
+import { freePort, sharedDb, startServerProcess, stopGracefully, type SharedDb } from '../tests/server/live-processes';
 import { DEMO_ACCOUNTS } from '../server/db/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
@@ -26,73 +21,22 @@ const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 20_000);
 const DRAIN_MS = 60_000;
 const ACK_P99_GOAL_MS = 500;
 const dir = fileURLToPath(new URL('./', import.meta.url));
-const root = path.join(dir, '..');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Target {
+interface Target extends SharedDb {
   kind: 'pglite' | 'postgres';
-  env: Record<string, string>;
-  open(): Promise<Db>;
-  drop(): Promise<void>;
 }
 
 async function target(kind: 'pglite' | 'postgres'): Promise<Target> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'nocturne-rt-'));
-  if (kind === 'pglite') {
-    return { kind, env: { DATA_DIR: dataDir }, open: () => openPglite(path.join(dataDir, 'pglite')), drop: () => rm(dataDir, { recursive: true, force: true }) };
-  }
-  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `bench_rt_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  const db = await sharedDb(kind, dataDir, process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
   return {
+    ...db,
     kind,
-    env: { DATA_DIR: dataDir, DATABASE_URL: `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}` },
-    open: () => openPostgres({ url, schema }),
     async drop() {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
+      await db.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function startServer(t: Target, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, ...t.env, SEED_NIGHTS: '0', WEB_ROOT: '/nonexistent', PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Nocturne is running')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  child.removeAllListeners('exit');
-  return child;
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** N bench devices of the demo physician, deployed to a demo patient, each with a key. */
@@ -137,12 +81,12 @@ async function runLevel(t: Target, n: number): Promise<LevelResult> {
   const prefix = `B${n}X`;
   // Provision with the database to ourselves (PGlite allows one process), then start the server.
   const port = await freePort();
-  let server = await startServer(t, port);
-  await stopServer(server);
+  let server = await startServerProcess(t.env, port);
+  await stopGracefully(server);
   const setup = await t.open();
   const devices = await provision(setup, n, prefix);
   await setup.close();
-  server = await startServer(t, port);
+  server = await startServerProcess(t.env, port);
   const source = liveSource(simulateNight({ seed: 'bench-realtime', startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: 30 * 60_000 }).channels);
   const samplesPerSecond = source.reduce((s, c) => s + c.sampleRate, 0);
   const clients = devices.map((d) => new DeviceClient({ server: `http://127.0.0.1:${port}`, deviceId: d.deviceId, key: d.key, source, speed: 1 }));
@@ -156,7 +100,7 @@ async function runLevel(t: Target, n: number): Promise<LevelResult> {
   ]);
   const seconds = (Date.now() - started) / 1000;
   for (const c of clients) c.stop();
-  await stopServer(server);
+  await stopGracefully(server);
 
   const check = await t.open();
   const [frames] = await check.query<{ n: number }>("select count(*)::int as n from live_frames f join devices d using (device_master_id) where d.device_id like $1", [`${prefix}%`]);

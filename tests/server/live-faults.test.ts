@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, TEST_DB } from './helpers';
 import { Collector, shortSource, until } from './live-helpers';
-import { freePort, issueKeyHttp, killHard, sharedDb, signInHttp, startServerProcess, type ServerProcess } from './live-processes';
+import { freePort, issueKeyHttp, killHard, sharedDb, signInHttp, startServerProcess, stopGracefully, type ServerProcess } from './live-processes';
 import { DeviceClient } from '../../server/live/device-client';
 import { decodeFrame } from '../../server/live/protocol';
 import { listChannels, loadSamples } from '../../server/recordings/store';
@@ -45,10 +45,7 @@ describe(`live devices across server processes (${TEST_DB})`, () => {
     await client.done;
     expect(client.connects).toBeGreaterThanOrEqual(2);
     expect(client.errors).toEqual([]);
-    await new Promise<void>((resolve) => {
-      server.child.once('exit', () => resolve());
-      server.child.kill('SIGTERM');
-    });
+    await stopGracefully(server);
 
     const check = await db.open();
     try {

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import pg from 'pg';
+import { createSchema, dropSchema } from './helpers';
 import type { Db } from '../../server/db/adapter';
 import { openPglite } from '../../server/db/pglite';
 import { openPostgres } from '../../server/db/postgres';
@@ -68,27 +67,24 @@ export interface SharedDb {
   drop(): Promise<void>;
 }
 
-export async function sharedDb(kind: 'pglite' | 'postgres', dataDir: string): Promise<SharedDb> {
+export async function sharedDb(kind: 'pglite' | 'postgres', dataDir: string, url = process.env.TEST_DATABASE_URL): Promise<SharedDb> {
   if (kind === 'pglite') {
     return { env: { DATA_DIR: dataDir }, open: () => openPglite(`${dataDir}/pglite`), drop: async () => undefined };
   }
-  const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('NOCTURNE_TEST_DB=postgres needs TEST_DATABASE_URL');
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  const schema = await createSchema(url);
   return {
     env: { DATABASE_URL: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`, DATA_DIR: dataDir },
     open: () => openPostgres({ url, schema }),
-    async drop() {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    },
+    drop: () => dropSchema(url, schema),
   };
+}
+
+/** Stops a server as Ctrl + C would and waits for it to exit. */
+export async function stopGracefully(p: ServerProcess): Promise<void> {
+  const exited = new Promise((resolve) => p.child.once('exit', resolve));
+  p.child.kill('SIGTERM');
+  await exited;
 }
 
 async function json(url: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<{ status: number; body: { data?: Record<string, unknown> } & Record<string, unknown> }> {
