@@ -116,7 +116,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       actigraphRoutes(api, ctx);
       agreementRoutes(api, ctx);
       liveRoutes(api, ctx);
-      deviceSocketRoute(api, ctx, hub);
+      await deviceSocketRoute(api, ctx, hub);
       viewerSocketRoute(api, ctx, hub);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },

@@ -6,7 +6,7 @@ import { isDatabaseOutage } from '../errors';
 import { FrameError, validateFrame } from './frames';
 import type { LiveHub } from './hub';
 import { commitFrame, endSession, openSession, SessionError, type LiveSession } from './ingest';
-import { checkDeviceKey } from './keys';
+import { checkDeviceKey, KEYS_CHANNEL } from './keys';
 import { CLOSE, DEVICE_SOCKET_PATH, LIVE_CHANNELS, LIVE_PROTOCOL, MAX_FRAME_BYTES, type DeviceHello, type LiveErrorCode, type ServerToDevice } from './protocol';
 
 /** A device must say hello within this long after connecting (ms). */
@@ -114,6 +114,12 @@ function onDeviceSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void 
 }
 
 /** The devices' WebSocket: a device key in the hello, frames acknowledged once committed. */
-export function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub): void {
+export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub): Promise<void> {
   app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket) => onDeviceSocket(ctx, hub, socket));
+  // Keys issued or revoked: the device's connection here (if any) must show a valid key again.
+  const stop = await ctx.db.listen(KEYS_CHANNEL, (payload) => {
+    const socket = connected.get(Number(payload));
+    if (socket) refuse(socket, 'revoked_key', 'This device key was revoked.', CLOSE.unauthorized);
+  });
+  app.addHook('onClose', stop);
 }

@@ -9,6 +9,8 @@ import type { Db, Queryable } from '../db/adapter';
  * skips scrypt; the row is read every time, so a revocation takes effect at once everywhere.
  */
 const PARAMS = { N: 1024, r: 8, p: 1 } as const;
+/** NOTIFY channel: "the keys of device m changed" (payload m); every process drops its connection. */
+export const KEYS_CHANNEL = 'nocturne_device_keys';
 const KEY_BYTES = 24;
 const PREFIX_CHARS = 12;
 const KEY_PREFIX = 'ndk_';

@@ -5,7 +5,7 @@ import { forbidden, notFound } from '../errors';
 import type { UserRow } from '../auth/users';
 import { id, instant } from '../routes/schemas';
 import { secondsOrMs } from '../recordings/night-key';
-import { issueDeviceKey, listDeviceKeys, revokeDeviceKeys } from './keys';
+import { issueDeviceKey, KEYS_CHANNEL, listDeviceKeys, revokeDeviceKeys } from './keys';
 import { practiceDeviceById, practiceDevices, type PracticeDevice } from './practice';
 import { liveState } from './protocol';
 
@@ -78,12 +78,16 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: { device_master_id: number } }>('/device/keys/issue', { preHandler: auth, schema: { body } }, async (request, reply) => {
     const { user, device } = await ownDevice(request);
     const { key, keyPrefix } = await issueDeviceKey(ctx.db, device.device_master_id, user.id);
+    await ctx.db.notify(KEYS_CHANNEL, String(device.device_master_id));
     return reply.code(201).send({ message: 'The key is shown once: copy it to the device now.', data: { device_id: device.device_id, key, key_prefix: keyPrefix } });
   });
 
   app.post<{ Body: { device_master_id: number } }>('/device/keys/revoke', { preHandler: auth, schema: { body } }, async (request) => {
     const { user, device } = await ownDevice(request);
-    return { data: { device_id: device.device_id, revoked: await revokeDeviceKeys(ctx.db, device.device_master_id, user.id) } };
+    const revoked = await revokeDeviceKeys(ctx.db, device.device_master_id, user.id);
+    // A device streaming with a revoked key is disconnected on whichever process holds it.
+    await ctx.db.notify(KEYS_CHANNEL, String(device.device_master_id));
+    return { data: { device_id: device.device_id, revoked } };
   });
 
   app.post<{ Body: { device_master_id: number } }>('/device/keys', { preHandler: auth, schema: { body } }, async (request) => {

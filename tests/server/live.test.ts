@@ -257,4 +257,16 @@ describe(`live devices on ${TEST_DB}`, () => {
     expect(Math.max(...seqs)).toBeGreaterThan(skipped.toSeq as number);
     slow.close();
   }, 90_000);
+
+  it('disconnects a streaming device when its key is revoked', async () => {
+    const fourth = await demoDeviceWithKey(server, 'NCT0004');
+    const socket = ws('/device/live');
+    await socket.opened;
+    socket.send({ type: 'hello', protocol: LIVE_PROTOCOL, deviceId: 'NCT0004', key: fourth.key, sessionStartMs: Date.now(), channels: ['HR'] });
+    await socket.next((m) => m.type === 'welcome');
+    const res = await server.call('POST', '/device/keys/revoke', { token: fourth.token, body: { device_master_id: fourth.deviceMasterId } });
+    expect(res.statusCode).toBe(200);
+    expect(await socket.next((m) => m.type === 'error')).toMatchObject({ code: 'revoked_key' });
+    expect(await socket.closed()).toBe(4401);
+  });
 });
