@@ -28,6 +28,12 @@ import { deviceRoutes } from './routes/devices';
 import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 import { agreementRoutes } from './analytics/agreement';
 import { registerSecurityHeaders } from './security-headers';
+import fastifyWebsocket from '@fastify/websocket';
+import { LiveHub } from './live/hub';
+import { liveRoutes } from './live/routes';
+import { deviceSocketRoute } from './live/device-socket';
+import { viewerSocketRoute } from './live/viewer-socket';
+import { MAX_FRAME_BYTES } from './live/protocol';
 
 export const API_PREFIX = '/api/v1';
 
@@ -80,6 +86,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     return reply.code(500).send({ code: 'server_error', message: 'Sorry, server goes wrong' });
   });
 
+  // A frame over the protocol's limit (up to 16×) still arrives, so the device is told what was wrong.
+  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES * 16 } });
+  const hub = new LiveHub(ctx.db);
+  await hub.start();
+  app.addHook('onClose', async () => {
+    for (const client of app.websocketServer.clients) client.terminate();
+    await hub.close();
+  });
+
   await shedOverload(app, { maxEventLoopDelayMs: ctx.config.maxEventLoopDelayMs, maxHeapUsedBytes: MAX_HEAP_USED_BYTES, sampleIntervalMs: 250 });
 
   await app.register(
@@ -105,6 +120,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       analyticsKpiRoutes(api, ctx);
       actigraphRoutes(api, ctx);
       agreementRoutes(api, ctx);
+      liveRoutes(api, ctx);
+      await deviceSocketRoute(api, ctx, hub);
+      viewerSocketRoute(api, ctx, hub);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

@@ -11,6 +11,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedDemoDevices, seedDemoNights
 import { verifyPassword } from './auth/passwords';
 import { outboxMailer, smtpMailer } from './services/mail';
 import { pruneRateLimits } from './services/rate-limit';
+import { demoKeysFile, ensureDemoDeviceKeys } from './live/demo-keys';
 
 /** A start-up failure with the one line the user should read. */
 export class StartupError extends Error {}
@@ -125,6 +126,11 @@ export async function prepare(
   const seeded = config.seedDemo ? await seedDemo(db) : false;
   if (config.seedDemo) await seedDemoDevices(db);
   const nights = config.seedNights ? await seedDemoNights(db, log) : 0;
+  // The demo devices' keys for `npm run device`, in DATA_DIR: development only, never in production.
+  if (config.seedNights && !config.production) {
+    const issued = await ensureDemoDeviceKeys(db, demoKeysFile(config.dataDir));
+    if (issued) log(`Wrote ${issued} demo device key${issued === 1 ? '' : 's'} to ${demoKeysFile(config.dataDir)} (for npm run device).`);
+  }
   await pruneRateLimits(db);
   if (config.production && !config.demoRequested) {
     const open = await demoAccountsWithPublishedPassword(db);

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/adapter';
 import { analyseNight, DETECTOR_VERSION, toSeries, type NightAnalysis, type NightInput } from '../../engine/detect';
 import { ENGINE_VERSION } from '../../engine/index';
-import { listChannels, loadSamples, type RecordingRow } from '../recordings/store';
+import { isLiveRecording, listChannels, loadSamples, type RecordingRow } from '../recordings/store';
 import type { AnalyticsSettings } from './settings';
 
 const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
@@ -31,6 +31,8 @@ export const analysisParams = (settings: AnalyticsSettings) => `dsat${settings.d
  * detectors once, then read from night_analyses (a recording never changes once stored).
  */
 export async function analysisOf(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightAnalysis> {
+  // A live night still grows: analysed afresh each time, cached once it has ended.
+  if (isLiveRecording(recording)) return analyseNight(await nightInput(db, recording, settings));
   const params = analysisParams(settings);
   const [cached] = await db.query<{ result: NightAnalysis }>('select result from night_analyses where recording_id = $1 and params = $2 and engine_version = $3', [recording.id, params, ANALYSIS_VERSION]);
   if (cached) return cached.result;

@@ -1,21 +1,23 @@
 import type { WindowStats } from '../../engine/types';
 import { ENGINE_VERSION } from '../../engine/index';
 import type { Queryable } from '../db/adapter';
-import type { ChannelRow, RecordingRow } from '../recordings/store';
+import { isLiveRecording, type ChannelRow, type RecordingRow } from '../recordings/store';
 import { nightChannelStats } from '../services/engine';
 
 /**
  * Whole-night statistics of a night's channels: computed by the signal engine once, then read
- * from night_channel_stats (cleared when a file joins the night). Every screen that shows a
+ * from night_channel_stats (cleared when a file joins the night; a live night's never stored). Every screen that shows a
  * night's min, max, mean or percentiles — summary, report, trend, triage — reads them here.
  */
 export async function channelStatsOf(
   db: Queryable,
-  recording: Pick<RecordingRow, 'id' | 'start_ms' | 'stop_ms'>,
+  recording: Pick<RecordingRow, 'id' | 'start_ms' | 'stop_ms' | 'source' | 'recording_meta'>,
   channels: readonly ChannelRow[],
 ): Promise<Map<string, WindowStats>> {
   const out = new Map<string, WindowStats>();
   if (channels.length === 0) return out;
+  // A live night still grows: its statistics are computed afresh and never stored.
+  if (isLiveRecording(recording)) return nightChannelStats(db, recording, channels);
   const cached = await db.query<{ code: string; stats: WindowStats }>(
     'select code, stats from night_channel_stats where recording_id = $1 and engine_version = $2 and code = any($3::text[])',
     [recording.id, ENGINE_VERSION, channels.map((c) => c.code)],

@@ -18,6 +18,14 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Sends a NOTIFY on a channel of this database (and schema: tests share one PostgreSQL).
+   * Every process listening on it gets the payload (≤ 7,000 bytes): between server
+   * processes on PostgreSQL, within the process on PGlite.
+   */
+  notify(channel: string, payload: string): Promise<void>;
+  /** Listens on a channel; resolves to a function that stops listening. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

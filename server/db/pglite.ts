@@ -32,6 +32,13 @@ export async function openPglite(dir: string | null): Promise<Db> {
     kind: 'pglite',
     ...base,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    async notify(channel, payload) {
+      await pg.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    async listen(channel, onPayload) {
+      const stop = await pg.listen(channel, onPayload);
+      return () => stop();
+    },
     close: () => pg.close(),
   };
 }

@@ -30,6 +30,10 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   });
   probe.release();
 
+  // NOTIFY channels are per database; a schema of its own (tests) gets channels of its own.
+  const schema = opts.schema ?? /search_path=(\w+)/.exec(decodeURIComponent(opts.url))?.[1];
+  const scoped = (channel: string) => (schema ? `${channel}_${schema}` : channel).replace(/[^a-z0-9_]/gi, '_');
+
   const on = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = [], name?: string) {
       const res = await c.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
@@ -57,6 +61,36 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         client.release();
       }
     },
+    notify: async (channel, payload) => {
+      await pool.query('select pg_notify($1, $2)', [scoped(channel), payload]);
+    },
+    listen: (channel, onPayload) => listenOn(opts, scoped(channel), onPayload),
     close: () => pool.end(),
+  };
+}
+
+/** LISTEN on a client of its own, reconnected after a lost connection (a NOTIFY sent meanwhile is missed). */
+async function listenOn(opts: PostgresOptions, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: opts.url });
+    c.on('notification', (msg) => {
+      if (msg.channel === channel && msg.payload !== undefined) onPayload(msg.payload);
+    });
+    c.on('error', (err) => {
+      console.error(`PostgreSQL LISTEN connection lost (${err.message}); reconnecting.`);
+      client = null;
+      c.end().catch(() => undefined);
+      if (!stopped) setTimeout(() => void connect().catch((e: Error) => console.error(`LISTEN reconnect failed: ${e.message}`)), 1_000);
+    });
+    await c.connect();
+    await c.query(`listen "${channel}"`);
+    client = c;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end();
   };
 }

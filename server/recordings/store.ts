@@ -73,6 +73,25 @@ export async function insertChannel(tx: Queryable, recordingId: number, c: Chann
   await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2)', [row.id, await gzipWire({ ...c, missingCodes })]);
 }
 
+/**
+ * Rewrites a channel's chunks as SAMPLES_PER_CHUNK pieces and stores its binary form: a live
+ * night, stored frame by frame while it records, reads like any other once it has ended.
+ */
+export async function compactChannel(tx: Queryable, channel: ChannelRow): Promise<void> {
+  const samples = await loadSamples(tx, channel);
+  await tx.query('delete from recording_chunks where channel_id = $1', [channel.id]);
+  for (let from = 0, seq = 0; from < samples.length; from += SAMPLES_PER_CHUNK, seq++) {
+    await tx.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [channel.id, seq, chunkBytes(samples, from, Math.min(from + SAMPLES_PER_CHUNK, samples.length))]);
+  }
+  const wire = await gzipWire({ t0: channel.t0_ms, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples });
+  await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2) on conflict (channel_id) do update set gzip = excluded.gzip', [channel.id, wire]);
+}
+
+/** True while a device is still streaming into the recording: its samples grow, so nothing of it may be cached. */
+export function isLiveRecording(recording: Pick<RecordingRow, 'source' | 'recording_meta'>): boolean {
+  return recording.source === 'device' && recording.recording_meta?.live === true;
+}
+
 /** The channel's stored binary form, gzipped, or null for a night stored before it existed. */
 export async function loadWireGzip(db: Queryable, channelId: number): Promise<Uint8Array | null> {
   const [row] = await db.query<{ gzip: Uint8Array }>('select gzip from recording_channel_wire where channel_id = $1', [channelId]);

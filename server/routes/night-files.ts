@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
-import { listChannels, listRecordings, loadSamples, type ChannelRow } from '../recordings/store';
+import { isLiveRecording, listChannels, listRecordings, loadSamples, type ChannelRow, type RecordingSource } from '../recordings/store';
 import { linkSecret, signLink, verifyLink } from '../services/signed-links';
 import { parseNightKey } from './analytics';
 import { nightDate } from '../recordings/night-key';
@@ -117,12 +117,15 @@ export function nightFileRoutes(app: FastifyInstance, ctx: AppContext) {
       if (!verifyLink(await linkSecret(ctx.db), `night:${id}`, request.query.exp, request.query.sig)) {
         throw new ApiError(403, 'link_expired', 'This data link is invalid or has expired; ask for a new one.');
       }
-      const [night] = await ctx.db.query<{ id: number; timezone: string; start_ms: number; stop_ms: number }>('select id, timezone, start_ms, stop_ms from recordings where id = $1', [id]);
+      const [night] = await ctx.db.query<{ id: number; timezone: string; start_ms: number; stop_ms: number; source: RecordingSource; recording_meta: Record<string, unknown> }>(
+        'select id, timezone, start_ms, stop_ms, source, recording_meta from recordings where id = $1',
+        [id],
+      );
       if (!night) throw notFound('Recording');
       const channels = (await listChannels(ctx.db, [id])).filter((c) => c.sample_rate <= MAX_FILE_RATE_HZ);
       const parts = [`"recording_meta":{"timezone":${JSON.stringify(night.timezone)}}`, `"recording_start_time":${night.start_ms}`, `"recording_stop_time":${night.stop_ms}`];
       for (const c of channels) parts.push(`${JSON.stringify(c.code)}:${await channelJson(ctx, c)}`);
-      return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, max-age=900').send(`{${parts.join(',')}}`);
+      return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', isLiveRecording(night) ? 'no-cache' : 'private, max-age=900').send(`{${parts.join(',')}}`);
     },
   );
 }

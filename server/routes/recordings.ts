@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { notFound } from '../errors';
 import { visiblePatient, visibleRecording } from '../patients/access';
-import { findChannel, listChannels, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
+import { findChannel, isLiveRecording, listChannels, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
 import { gzipWire } from '../recordings/wire-gzip';
 import { nightDate } from '../recordings/night-key';
 
@@ -57,7 +57,8 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
       const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id);
       const channel = await findChannel(db, recording.id, code);
       if (!channel) throw notFound(`Channel ${code}`);
-      reply.header('content-type', 'application/octet-stream').header('cache-control', 'private, max-age=86400');
+      // A live night grows with every frame: never cached.
+      reply.header('content-type', 'application/octet-stream').header('cache-control', isLiveRecording(recording) ? 'no-cache' : 'private, max-age=86400');
       const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
       // Stored compressed when the night was saved (made here for a night stored before that).
       const stored =

@@ -17,9 +17,12 @@ import { dashboardUser } from './dashboardUser';
 const PREPARE_BATCH = 4;
 const DAY_S = 86_400;
 
+/** A night still being recorded by a live device (store.ts isLiveRecording): not triaged until it ends. */
+const LIVE_SQL = (r: string) => `(${r}.source = 'device' and coalesce((${r}.recording_meta ->> 'live')::boolean, false))`;
+
 /**
  * Every night of the table in one query: the practice's patients under care, each night of
- * the last TRIAGE_NIGHTS days up to the patient's last one, with its stored analysis's KPIs
+ * the last TRIAGE_NIGHTS days up to the patient's last ended one, with its stored analysis's KPIs
  * and its stored SpO2 statistics (null where not stored yet).
  */
 const TRIAGE_SQL = `
@@ -27,8 +30,8 @@ const TRIAGE_SQL = `
          r.id as recording_id, r.night_key, a.result->'kpis' as kpis, s.stats as spo2_stats,
          exists (select 1 from recording_channels c where c.recording_id = r.id and c.code = 'SPO2') as has_spo2
   from patients p
-  left join lateral (select max(x.night_key) as last from recordings x where x.patient_id = p.id) l on true
-  left join recordings r on r.patient_id = p.id and r.night_key > l.last - $4::bigint
+  left join lateral (select max(x.night_key) as last from recordings x where x.patient_id = p.id and not ${LIVE_SQL('x')}) l on true
+  left join recordings r on r.patient_id = p.id and r.night_key > l.last - $4::bigint and not ${LIVE_SQL('r')}
   left join night_analyses a on a.recording_id = r.id and a.params = $2 and a.engine_version = $3
   left join night_channel_stats s on s.recording_id = r.id and s.code = 'SPO2' and s.engine_version = $5
   where p.physician_id = $1 and p.phys_device_return_date is null

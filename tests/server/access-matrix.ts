@@ -225,6 +225,15 @@ export const ACCESS_MATRIX: Row[] = [
     const r = futureRange(f);
     return { url: '/device/device-operation', body: { patient_id: f.spareId, allocate_device: true, device_master_id: f.deviceMasterId, device_allocation_date: r.from, device_deallocation_date: r.to } };
   }),
+  // Live devices (issue 15): keys and real-time calls are the practice's, never an annotator's.
+  row(`POST ${A}/device/keys/issue`, PRACTICE_WRITE, (f) => ({ url: '/device/keys/issue', body: { device_master_id: f.deviceMasterId } })),
+  row(`POST ${A}/device/keys/revoke`, PRACTICE_WRITE, (f) => ({ url: '/device/keys/revoke', body: { device_master_id: f.deviceMasterId } })),
+  row(`POST ${A}/device/keys`, PRACTICE_WRITE, (f) => ({ url: '/device/keys', body: { device_master_id: f.deviceMasterId } })),
+  row(`GET ${A}/device/real-time/did=:did`, PRACTICE_WRITE, (f) => ({ url: `/device/real-time/did=${f.deviceId}` })),
+  row(`GET ${A}/device/real-time-validation/did=:did`, PRACTICE_WRITE, (f) => ({ url: `/device/real-time-validation/did=${f.deviceId}` })),
+  // The sockets authenticate in their first message (tests/server/live.test.ts); a plain GET is no upgrade.
+  row(`GET ${A}/device/live`, same(404), () => ({ url: '/device/live' })),
+  row(`GET ${A}/stream`, same(404), () => ({ url: '/stream' })),
   row(`POST ${A}/device/device-history`, PRACTICE_READ, (f) => ({ url: '/device/device-history', body: { patient_id: f.patientId } })),
   row(`POST ${A}/device/future-allocations`, SIGNED_IN, (f) => ({ url: '/device/future-allocations', body: { device_id: f.deviceId } })),
   row(`POST ${A}/device/cancel-future-allocations`, base({ annotator: 'deny', admin: 'deny' }), () => ({ url: '/device/cancel-future-allocations', body: { device_id: 'NO-SUCH-DEVICE' } })),

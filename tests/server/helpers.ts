@@ -18,22 +18,29 @@ export async function freshDb(): Promise<{ db: Db; drop: () => Promise<void> }> 
   if (TEST_DB === 'pglite') return { db: await openPglite(null), drop: async () => undefined };
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('NOCTURNE_TEST_DB=postgres needs TEST_DATABASE_URL');
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = await createSchema(url);
+  const db = await openPostgres({ url, schema });
+  return { db, drop: () => dropSchema(url, schema) };
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const db = await openPostgres({ url, schema });
-  return {
-    db,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    },
-  };
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
 }
+
+/** A fresh schema of its own in a PostgreSQL database (tests and benchmarks isolate each run). */
+export async function createSchema(url: string, prefix = 't'): Promise<string> {
+  const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await adminQuery(url, `create schema ${schema}`);
+  return schema;
+}
+
+export const dropSchema = (url: string, schema: string) => adminQuery(url, `drop schema ${schema} cascade`);
 
 export interface TestServer {
   app: FastifyInstance;

@@ -1,0 +1,170 @@
+// `npm run bench:realtime`: ingest capacity of live devices (issue 15). N simulated devices
+// (one process, as `npm run device -- --devices N`) stream at 1× to a server in a child
+// process (server/main.ts) for ROUND_MS; then every frame must be acknowledged and stored
+// (0 lost) and the ack latency p99 must be ≤ 500 ms. On PostgreSQL (BENCH_DATABASE_URL,
+// default postgres://postgres@127.0.0.1:5432/test, a schema of its own) with PGlite as the
+// peer measured in the same run, like for like. Writes bench/results/realtime.json.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Db } from '../server/db/adapter';
+import { freePort, sharedDb, startServerProcess, stopGracefully, type SharedDb } from '../tests/server/live-processes';
+import { DEMO_ACCOUNTS } from '../server/db/seed';
+import { DeviceClient, liveSource } from '../server/live/device-client';
+import { issueDeviceKey } from '../server/live/keys';
+import { simulateNight } from '../server/simulator';
+import { percentile, round } from './timing';
+
+const LEVELS = (process.env.BENCH_LEVELS ?? '10,100,1000').split(',').map(Number);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 20_000);
+const DRAIN_MS = 60_000;
+const ACK_P99_GOAL_MS = 500;
+const dir = fileURLToPath(new URL('./', import.meta.url));
+
+interface Target extends SharedDb {
+  kind: 'pglite' | 'postgres';
+}
+
+async function target(kind: 'pglite' | 'postgres'): Promise<Target> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'nocturne-rt-'));
+  const db = await sharedDb(kind, dataDir, process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+  return {
+    ...db,
+    kind,
+    async drop() {
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** N bench devices of the demo physician, deployed to a demo patient, each with a key. */
+async function provision(db: Db, n: number, prefix: string): Promise<{ deviceId: string; key: string }[]> {
+  const [phys] = await db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]);
+  const [patient] = await db.query<{ id: number }>("select id from patients where patient_code = 'NCT1001'");
+  const now = Date.now();
+  const out: { deviceId: string; key: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const deviceId = `${prefix}${String(i).padStart(4, '0')}`;
+    const [d] = await db.query<{ device_master_id: number }>('insert into devices (device_id, physician_id) values ($1, $2) returning device_master_id', [deviceId, phys.id]);
+    await db.query(
+      `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'Europe/Zurich', $3)`,
+      [d.device_master_id, patient.id, phys.id, now - 3_600_000, now + 86_400_000],
+    );
+    out.push({ deviceId, key: (await issueDeviceKey(db, d.device_master_id, null)).key });
+  }
+  return out;
+}
+
+interface LevelResult {
+  devices: number;
+  /** Devices the server welcomed (the others never got in within the round). */
+  devicesWelcomed: number;
+  reconnects: number;
+  seconds: number;
+  framesSent: number;
+  framesStored: number;
+  /** Made but not stored when the drain window closed (never acked: a device keeps them). */
+  framesNotStored: number;
+  samplesSent: number;
+  samplesStored: number;
+  samplesNotStored: number;
+  ackP50Ms: number;
+  ackP99Ms: number;
+  framesPerSecond: number;
+  refused: number;
+  meetsGoal: boolean;
+}
+
+async function runLevel(t: Target, n: number): Promise<LevelResult> {
+  const prefix = `B${n}X`;
+  // Provision with the database to ourselves (PGlite allows one process), then start the server.
+  const port = await freePort();
+  let server = await startServerProcess(t.env, port);
+  await stopGracefully(server);
+  const setup = await t.open();
+  const devices = await provision(setup, n, prefix);
+  await setup.close();
+  server = await startServerProcess(t.env, port);
+  const source = liveSource(simulateNight({ seed: 'bench-realtime', startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: 30 * 60_000 }).channels);
+  const samplesPerSecond = source.reduce((s, c) => s + c.sampleRate, 0);
+  const clients = devices.map((d) => new DeviceClient({ server: `http://127.0.0.1:${port}`, deviceId: d.deviceId, key: d.key, source, speed: 1 }));
+  const started = Date.now();
+  for (const c of clients) c.start();
+  await new Promise((r) => setTimeout(r, ROUND_MS));
+  for (const c of clients) c.finish();
+  const settled = await Promise.race([
+    Promise.allSettled(clients.map((c) => c.done)),
+    new Promise<null>((r) => setTimeout(() => r(null), DRAIN_MS)),
+  ]);
+  const seconds = (Date.now() - started) / 1000;
+  for (const c of clients) c.stop();
+  await stopGracefully(server);
+
+  const check = await t.open();
+  const [frames] = await check.query<{ n: number }>("select count(*)::int as n from live_frames f join devices d using (device_master_id) where d.device_id like $1", [`${prefix}%`]);
+  const [samples] = await check.query<{ n: number }>(
+    "select coalesce(sum(c.sample_count), 0)::int as n from recording_channels c join recordings r on r.id = c.recording_id where r.device_id like $1",
+    [`${prefix}%`],
+  );
+  await check.close();
+  const framesSent = clients.reduce((s, c) => s + c.framesMade, 0);
+  // Samples the devices made: every channel up to the data time of its last frame (the client's own bookkeeping).
+  const samplesSent = clients.reduce((s, c) => s + c.samplesMade, 0);
+  const acks = clients.flatMap((c) => c.ackMs);
+  const refused = clients.reduce((s, c) => s + c.errors.length, 0) + (settled ? settled.filter((r) => r.status === 'rejected').length : n);
+  const r: LevelResult = {
+    devices: n,
+    devicesWelcomed: clients.filter((c) => c.connects > 0).length,
+    reconnects: clients.reduce((s, c) => s + Math.max(0, c.connects - 1), 0),
+    seconds: round(seconds),
+    framesSent,
+    framesStored: frames.n,
+    framesNotStored: framesSent - frames.n,
+    samplesSent,
+    samplesStored: samples.n,
+    samplesNotStored: samplesSent - samples.n,
+    ackP50Ms: round(percentile(acks, 0.5)),
+    ackP99Ms: round(percentile(acks, 0.99)),
+    framesPerSecond: round(frames.n / seconds),
+    refused,
+    meetsGoal: false,
+  };
+  r.meetsGoal = r.devicesWelcomed === n && r.samplesNotStored === 0 && r.framesNotStored === 0 && r.refused === 0 && r.ackP99Ms <= ACK_P99_GOAL_MS;
+  console.log(`${t.kind} ${n} devices (${r.devicesWelcomed} welcomed, ${r.reconnects} reconnects): ${r.framesStored}/${r.framesSent} frames stored, ${r.samplesNotStored} samples not stored in the drain window, ack p50 ${r.ackP50Ms} ms p99 ${r.ackP99Ms} ms (goal ≤ ${ACK_P99_GOAL_MS}), ${r.framesPerSecond} frames/s, ${samplesPerSecond} samples/s a device${r.meetsGoal ? '' : ' — goal missed'}`);
+  return r;
+}
+
+async function main(): Promise<void> {
+  const results: Record<string, LevelResult[]> = {};
+  for (const kind of ['postgres', 'pglite'] as const) {
+    results[kind] = [];
+    for (const n of LEVELS) {
+      const t = await target(kind);
+      try {
+        results[kind].push(await runLevel(t, n));
+      } finally {
+        await t.drop();
+      }
+    }
+  }
+  const capacity = (kind: string) => Math.max(0, ...results[kind]!.filter((r) => r.meetsGoal).map((r) => r.devices));
+  const out = {
+    measuredAt: new Date().toISOString(),
+    machine: 'shared 2-core machine (other work running)',
+    roundMs: ROUND_MS,
+    goal: { ackP99Ms: ACK_P99_GOAL_MS, samplesLost: 0, devicesOnPostgres: 1000 },
+    ingest: results,
+    capacity: { postgres: capacity('postgres'), pglite: capacity('pglite') },
+    notes:
+      'Devices at 1×, one client process, a fresh database per level. A level meets the goal when every device was welcomed, every frame made was stored before the 60 s drain window closed (frames are acked only after commit, so nothing acked is ever missing), no refusal, ack p99 ≤ 500 ms. PGlite is the peer on the same code and load.',
+  };
+  await writeFile(path.join(dir, 'results', 'realtime.json'), `${JSON.stringify(out, null, 2)}\n`);
+  console.log(`capacity at the goal: PostgreSQL ${out.capacity.postgres} devices, PGlite ${out.capacity.pglite} devices → bench/results/realtime.json`);
+}
+
+main().catch((err: Error) => {
+  console.error(err.stack ?? err.message);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+// `npm run device -- --device NCT0001 [--speed 1] [--profile moderate_osa] [--server URL] [--devices N] [--minutes 480] [--key KEY]`
+import { readConfig } from '../config';
+import { demoKeysFile, readDemoKey } from '../live/demo-keys';
+import { DeviceClient, liveSource } from '../live/device-client';
+import { PROFILES, simulateNight } from '../simulator';
+import type { ProfileName } from '../simulator/types';
+import { parseArgs, UsageError } from './args';
+
+const USAGE = `usage: npm run device -- --device NCT0001 [--speed 1] [--profile ${Object.keys(PROFILES).join('|')}] [--server http://localhost:8080] [--devices N] [--minutes 480] [--key KEY]`;
+
+function positiveNumber(value: string | undefined, name: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw new UsageError(`--${name} must be a number above 0 and at most ${max}, got "${value}"`);
+  return n;
+}
+
+/** NCT0001 with N = 3 → NCT0001, NCT0002, NCT0003. */
+function deviceIds(first: string, count: number): string[] {
+  const m = /^(.*?)(\d+)$/.exec(first);
+  if (count === 1 || !m) return [first];
+  return Array.from({ length: count }, (_, i) => `${m[1]}${String(Number(m[2]) + i).padStart(m[2].length, '0')}`);
+}
+
+async function main(): Promise<void> {
+  const { options } = parseArgs(process.argv.slice(2));
+  if (!options.device) throw new UsageError('--device is required');
+  const speed = positiveNumber(options.speed, 'speed', 1, 3600);
+  const count = positiveNumber(options.devices, 'devices', 1, 10_000);
+  if (!Number.isInteger(count)) throw new UsageError('--devices must be a whole number');
+  const minutes = positiveNumber(options.minutes, 'minutes', 480, 24 * 60);
+  if (!Number.isInteger(minutes) || minutes < 10) throw new UsageError('--minutes must be a whole number of at least 10 (the simulator\'s shortest night)');
+  const profile = (options.profile ?? 'moderate_osa') as ProfileName;
+  if (!(profile in PROFILES)) throw new UsageError(`unknown --profile "${profile}"`);
+  const config = readConfig();
+  const server = options.server ?? `http://localhost:${config.port}`;
+  // One simulated night shared by every device of the run (a night takes about a second to make).
+  const night = simulateNight({ seed: `${options.device}-${profile}`, startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: minutes * 60_000, profile });
+  const source = liveSource(night.channels);
+  const clients: DeviceClient[] = [];
+  for (const deviceId of deviceIds(options.device, count)) {
+    const key = options.key ?? process.env.NOCTURNE_DEVICE_KEY ?? (await readDemoKey(config.dataDir, deviceId));
+    if (!key) throw new UsageError(`no key for ${deviceId}: pass --key, or start the development server once so it writes ${demoKeysFile(config.dataDir)}`);
+    clients.push(new DeviceClient({ server, deviceId, key, source, speed, sessionStartMs: night.startMs, log: (line) => console.log(line) }));
+  }
+  for (const c of clients) c.start();
+  console.log(`Streaming ${clients.length} device${clients.length === 1 ? '' : 's'} (${source.map((c) => c.code).join(', ')}) to ${server} at ${speed}×. Ctrl+C stops.`);
+  const report = setInterval(() => {
+    const pending = clients.reduce((s, c) => s + c.pending.size, 0);
+    const acked = clients.reduce((s, c) => s + c.ackMs.length, 0);
+    console.log(`${acked} frames acknowledged, ${pending} waiting for their ack.`);
+  }, 10_000);
+  process.on('SIGINT', () => {
+    for (const c of clients) c.stop();
+    process.exit(0);
+  });
+  const results = await Promise.allSettled(clients.map((c) => c.done));
+  const refused = results.filter((r) => r.status === 'rejected');
+  if (refused.length === clients.length) throw new Error(`every device was refused (${(refused[0] as PromiseRejectedResult).reason.message})`);
+  clearInterval(report);
+  console.log('The night is over: every frame was acknowledged.');
+}
+
+main().catch((err: Error) => {
+  if (err instanceof UsageError) {
+    console.error(`${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`npm run device failed: ${err.stack ?? err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,188 @@
+import WebSocket from 'ws';
+import type { ChannelData } from '../recordings/model';
+import { encodeFrame, FRAME_INTERVAL_MS, LIVE_CHANNELS, LIVE_PROTOCOL, type FrameHeader, type LiveChannelCode, type ServerToDevice } from './protocol';
+
+/** What a simulated device streams: the channels of a simulated night that are live channels. */
+export function liveSource(channels: readonly ChannelData[]): ChannelData[] {
+  return channels.filter((c) => c.code in LIVE_CHANNELS);
+}
+
+export interface DeviceClientOptions {
+  /** Base URL of the server (http://… or ws://…). */
+  server: string;
+  deviceId: string;
+  key: string;
+  source: ChannelData[];
+  /** Data time per wall time: 1 streams in real time, 60 a minute a second. */
+  speed?: number;
+  sessionStartMs?: number;
+  log?: (line: string) => void;
+}
+
+const BACKOFF_MIN_MS = 250;
+const BACKOFF_MAX_MS = 10_000;
+
+/**
+ * A simulated bedside device: sends frames every 200 ms, keeps each until the server acks it,
+ * resends what is unacknowledged after every reconnect (with exponential back-off), so
+ * nothing is lost or duplicated. Resolves `done` once the whole source was acknowledged
+ * and the server ended the recording.
+ */
+export class DeviceClient {
+  readonly pending = new Map<number, { bytes: Uint8Array; firstSentMs: number }>();
+  /** Ack latency of every acknowledged frame (ms from first send to ack). */
+  readonly ackMs: number[] = [];
+  readonly errors: { code: string; message: string; seq?: number }[] = [];
+  recordingId: number | null = null;
+  connects = 0;
+  private socket: WebSocket | null = null;
+  /** The current socket got its welcome: new frames may follow the resent ones. */
+  private ready = false;
+  private nextSeq = -1;
+  private firstSeq = -1;
+  private readonly sent = new Map<string, number>();
+  private dataMs = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private backoff = BACKOFF_MIN_MS;
+  private stopped = false;
+  private finished = false;
+  private readonly startMs: number;
+  private resolveDone!: () => void;
+  private rejectDone!: (err: Error) => void;
+  /** Settles when the night is over and acknowledged, or fails when the server refuses the device for good. */
+  readonly done: Promise<void> = new Promise((resolve, reject) => {
+    this.resolveDone = resolve;
+    this.rejectDone = reject;
+  });
+
+  constructor(private readonly opts: DeviceClientOptions) {
+    this.startMs = opts.sessionStartMs ?? opts.source[0]?.t0 ?? Date.now();
+  }
+
+  private get url(): string {
+    return `${this.opts.server.replace(/^http/, 'ws').replace(/\/$/, '')}/api/v1/device/live`;
+  }
+
+  start(): void {
+    this.connect();
+    this.timer = setInterval(() => this.tick(), FRAME_INTERVAL_MS);
+  }
+
+  /** Samples made so far over every channel. */
+  get samplesMade(): number {
+    let n = 0;
+    for (const v of this.sent.values()) n += v;
+    return n;
+  }
+
+  /** Frames made so far (acknowledged or not). */
+  get framesMade(): number {
+    return this.firstSeq < 0 ? 0 : this.nextSeq - this.firstSeq;
+  }
+
+  /** Ends the night now: no more frames; `done` settles once every frame is acknowledged. */
+  finish(): void {
+    this.finished = true;
+    this.checkDone();
+  }
+
+  /** Stops sending and closes the connection (pending frames are kept in memory only). */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.socket?.close();
+  }
+
+  /** Drops the connection as a network failure would; the client reconnects by itself. */
+  dropConnection(): void {
+    this.socket?.terminate();
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.on('open', () => {
+      const channels = this.opts.source.map((c) => c.code as LiveChannelCode);
+      socket.send(JSON.stringify({ type: 'hello', protocol: LIVE_PROTOCOL, deviceId: this.opts.deviceId, key: this.opts.key, sessionStartMs: this.startMs, channels }));
+    });
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary) this.onMessage(JSON.parse(data.toString()) as ServerToDevice);
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', (code) => {
+      if (this.socket === socket) {
+        this.socket = null;
+        this.ready = false;
+      }
+      if (this.stopped || code === 4401 || code === 4403) return;
+      setTimeout(() => this.connect(), this.backoff * (0.5 + Math.random()));
+      this.backoff = Math.min(BACKOFF_MAX_MS, this.backoff * 2);
+    });
+  }
+
+  private onMessage(msg: ServerToDevice): void {
+    if (msg.type === 'welcome') {
+      this.connects++;
+      this.backoff = BACKOFF_MIN_MS;
+      this.recordingId = msg.recordingId;
+      for (const seq of this.pending.keys()) if (seq <= msg.lastSeq) this.pending.delete(seq);
+      if (this.nextSeq <= msg.lastSeq) this.nextSeq = msg.lastSeq + 1;
+      if (this.firstSeq < 0) this.firstSeq = this.nextSeq;
+      for (const [, f] of this.pending) this.socket?.send(f.bytes);
+      this.ready = true;
+      this.checkDone();
+    } else if (msg.type === 'ack') {
+      const f = this.pending.get(msg.seq);
+      if (f) this.ackMs.push(Date.now() - f.firstSentMs);
+      this.pending.delete(msg.seq);
+      this.checkDone();
+    } else if (msg.type === 'ended') {
+      this.stopped = true;
+      if (this.timer) clearInterval(this.timer);
+      this.socket?.close();
+      this.resolveDone();
+    } else if (msg.type === 'error') {
+      this.errors.push({ code: msg.code, message: msg.message, seq: msg.seq });
+      this.opts.log?.(`${this.opts.deviceId}: server refused ${msg.seq === undefined ? 'the connection' : `frame ${msg.seq}`}: ${msg.code}: ${msg.message}`);
+      // Out of order: reconnect and resend in order. Any other refused frame would be refused again: dropped.
+      if (msg.code === 'sequence_gap') this.socket?.terminate();
+      else if (msg.seq !== undefined) this.pending.delete(msg.seq);
+      if (msg.code === 'unknown_key' || msg.code === 'revoked_key' || msg.code === 'not_deployed') {
+        this.stop();
+        this.rejectDone(new Error(`${this.opts.deviceId}: ${msg.code}: ${msg.message}`));
+      }
+    }
+  }
+
+  /** Every frame acknowledged at the end of the night: ends the session (answered with "ended"). */
+  private checkDone(): void {
+    if (this.finished && this.pending.size === 0 && this.ready) this.socket?.send(JSON.stringify({ type: 'end' }));
+  }
+
+  /** The next frame's samples: each channel up to where data time has reached. */
+  private tick(): void {
+    if (this.nextSeq < 0 || this.finished) return;
+    this.dataMs += FRAME_INTERVAL_MS * (this.opts.speed ?? 1);
+    const header: FrameHeader = { seq: this.nextSeq, sentMs: Date.now(), channels: [] };
+    const values: Float32Array[] = [];
+    let left = false;
+    for (const c of this.opts.source) {
+      const from = this.sent.get(c.code) ?? 0;
+      const to = Math.min(c.samples.length, Math.floor((this.dataMs * c.sampleRate) / 1000));
+      if (to < c.samples.length) left = true;
+      const out = new Float32Array(Math.max(0, to - from));
+      for (let i = 0; i < out.length; i++) out[i] = c.samples[from + i]! * c.scale + c.offset;
+      this.sent.set(c.code, Math.max(from, to));
+      header.channels.push({ code: c.code, n: out.length });
+      values.push(out);
+    }
+    const bytes = encodeFrame(header, values);
+    this.pending.set(this.nextSeq++, { bytes, firstSentMs: header.sentMs });
+    if (this.ready && this.socket?.readyState === WebSocket.OPEN) this.socket.send(bytes);
+    if (!left) {
+      this.finished = true;
+      this.checkDone();
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import type { AppContext } from '../context';
+import { isDatabaseOutage } from '../errors';
+import { FrameError, validateFrame } from './frames';
+import type { LiveHub } from './hub';
+import { commitFrame, endSession, openSession, SessionError, type LiveSession } from './ingest';
+import { checkDeviceKey, KEYS_CHANNEL } from './keys';
+import { CLOSE, DEVICE_SOCKET_PATH, LIVE_CHANNELS, LIVE_PROTOCOL, MAX_FRAME_BYTES, type DeviceHello, type LiveErrorCode, type ServerToDevice } from './protocol';
+
+/** A device must say hello within this long after connecting (ms). */
+const HELLO_TIMEOUT_MS = 10_000;
+/** Frames a connection may have waiting for their commit before it is refused as flooding. */
+const MAX_PENDING_FRAMES = 2_000;
+
+const reply = (socket: WebSocket, msg: ServerToDevice) => socket.send(JSON.stringify(msg));
+const refuse = (socket: WebSocket, code: LiveErrorCode, message: string, close: number) => {
+  reply(socket, { type: 'error', code, message });
+  socket.close(close, code);
+};
+
+/** The hello's fields, or a message naming the first one that is wrong. */
+function readHello(raw: string): DeviceHello | string {
+  let msg: Partial<DeviceHello>;
+  try {
+    msg = JSON.parse(raw) as Partial<DeviceHello>;
+  } catch {
+    return 'the first message must be a JSON hello';
+  }
+  if (msg?.type !== 'hello') return 'the first message must be { type: "hello" }';
+  if (msg.protocol !== LIVE_PROTOCOL) return `protocol must be ${LIVE_PROTOCOL}`;
+  if (typeof msg.deviceId !== 'string' || !/^\w{1,40}$/.test(msg.deviceId)) return 'deviceId must be the device serial';
+  if (typeof msg.key !== 'string' || msg.key.length < 8 || msg.key.length > 200) return 'key is missing';
+  if (typeof msg.sessionStartMs !== 'number' || !Number.isInteger(msg.sessionStartMs) || msg.sessionStartMs <= 0) return 'sessionStartMs must be a time in ms';
+  if (!Array.isArray(msg.channels) || msg.channels.length === 0) return 'channels must list the channels the device sends';
+  const unknown = msg.channels.find((c) => typeof c !== 'string' || !(c in LIVE_CHANNELS));
+  if (unknown !== undefined) return `unknown channel "${String(unknown)}"`;
+  return msg as DeviceHello;
+}
+
+/** The devices connected to this process, so a reconnecting device replaces its old socket. */
+const connected = new Map<number, WebSocket>();
+
+async function startSession(ctx: AppContext, socket: WebSocket, hello: DeviceHello): Promise<LiveSession | null> {
+  const check = await checkDeviceKey(ctx.db, hello.deviceId, hello.key);
+  if (!check.ok) {
+    refuse(socket, check.code, check.code === 'revoked_key' ? 'This device key was revoked.' : 'Unknown device or key.', CLOSE.unauthorized);
+    return null;
+  }
+  try {
+    const session = await openSession(ctx.db, check.device, hello.sessionStartMs, [...new Set(hello.channels)]);
+    connected.get(check.device.deviceMasterId)?.close(CLOSE.replaced, 'replaced');
+    connected.set(check.device.deviceMasterId, socket);
+    reply(socket, { type: 'welcome', lastSeq: session.lastSeq, recordingId: session.recordingId, maxFrameBytes: MAX_FRAME_BYTES });
+    return session;
+  } catch (err) {
+    if (!(err instanceof SessionError)) throw err;
+    refuse(socket, err.code, err.message, CLOSE.forbidden);
+    return null;
+  }
+}
+
+async function ingest(ctx: AppContext, hub: LiveHub, socket: WebSocket, session: LiveSession, data: Uint8Array): Promise<void> {
+  try {
+    const frame = validateFrame(data, new Set(session.channels.keys()));
+    const result = await commitFrame(ctx.db, session, frame);
+    reply(socket, { type: 'ack', seq: frame.seq, ...(result.duplicate ? { duplicate: true } : {}) });
+    if (!result.duplicate) await hub.published(result.frame);
+  } catch (err) {
+    if (err instanceof FrameError) return reply(socket, { type: 'error', code: err.code, message: err.message, ...(err.seq !== undefined ? { seq: err.seq } : {}) });
+    // No ack: the device keeps the frame and resends it after it reconnects.
+    console.error(`live ingest of ${session.device.deviceId} failed: ${(err as Error).message}`);
+    socket.close(isDatabaseOutage(err) ? 1013 : 1011, 'ingest failed');
+  }
+}
+
+function onDeviceSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void {
+  let session: LiveSession | null = null;
+  let chain: Promise<unknown> = Promise.resolve();
+  let pending = 0;
+  const helloTimer = setTimeout(() => refuse(socket, 'bad_hello', 'No hello received.', CLOSE.badHello), HELLO_TIMEOUT_MS);
+  const run = (task: () => Promise<unknown>) => {
+    pending++;
+    chain = chain.then(task).catch((err: Error) => {
+      console.error(`live device connection failed: ${err.stack ?? err.message}`);
+      socket.close(1011, 'server error');
+    }).finally(() => pending--);
+  };
+  socket.on('message', (raw: RawData, isBinary: boolean) => {
+    const bytes = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw as Buffer);
+    if (pending >= MAX_PENDING_FRAMES) return refuse(socket, 'bad_frame', 'Too many frames waiting; slow down.', 1008);
+    if (!session && pending === 0) {
+      if (isBinary) return refuse(socket, 'bad_hello', 'the first message must be a JSON hello, not a frame', CLOSE.badHello);
+      clearTimeout(helloTimer);
+      const hello = readHello(bytes.toString('utf8'));
+      if (typeof hello === 'string') return refuse(socket, 'bad_hello', hello, CLOSE.badHello);
+      return run(async () => (session = await startSession(ctx, socket, hello)));
+    }
+    run(async () => {
+      if (!session) return;
+      if (isBinary) return ingest(ctx, hub, socket, session, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      const msg = JSON.parse(bytes.toString('utf8')) as { type?: string };
+      if (msg.type === 'end') {
+        await endSession(ctx.db, session);
+        reply(socket, { type: 'ended', recordingId: session.recordingId });
+      }
+    });
+  });
+  socket.on('close', () => {
+    clearTimeout(helloTimer);
+    if (session && connected.get(session.device.deviceMasterId) === socket) connected.delete(session.device.deviceMasterId);
+  });
+}
+
+/** The devices' WebSocket: a device key in the hello, frames acknowledged once committed. */
+export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub): Promise<void> {
+  app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket) => onDeviceSocket(ctx, hub, socket));
+  // Keys issued or revoked: the device's connection here (if any) must show a valid key again.
+  const stop = await ctx.db.listen(KEYS_CHANNEL, (payload) => {
+    const socket = connected.get(Number(payload));
+    if (socket) refuse(socket, 'revoked_key', 'This device key was revoked.', CLOSE.unauthorized);
+  });
+  app.addHook('onClose', stop);
+}

@@ -1,0 +1,195 @@
+import type { WebSocket } from 'ws';
+import type { Db } from '../db/adapter';
+import type { CommittedFrame } from './ingest';
+import { encodeFrame, liveState, MAX_CATCH_UP_FRAMES, VIEWER_BUFFER_LIMIT_BYTES, type DeviceLiveState, type ServerToViewer, type ViewerFrame } from './protocol';
+
+/** NOTIFY channel that carries "frame seq s of device m committed" between server processes. */
+export const LIVE_CHANNEL = 'nocturne_live';
+
+/** The NOTIFY payload: small, the samples are read from the database (or this process's cache). */
+interface Notice {
+  m: number;
+  s: number;
+  c: number;
+}
+
+/** One viewer's subscription to one device. */
+interface Subscription {
+  socket: WebSocket;
+  deviceId: string;
+  /** Frames not sent because the socket was full: told to the viewer once it drains. */
+  skipped: { from: number; to: number } | null;
+  /** The newest frame not sent: sent after the skipped notice once the socket drains. */
+  newest: { seq: number; bytes: Uint8Array } | null;
+  state: DeviceLiveState | null;
+}
+
+const CACHE_FRAMES = 2_000;
+const STATE_TICK_MS = 1_000;
+
+const send = (socket: WebSocket, msg: ServerToViewer) => socket.send(JSON.stringify(msg));
+
+/** Physical samples of a stored chunk. */
+function physical(data: Uint8Array, storage: string, scale: number): Float32Array {
+  const bytes = new Uint8Array(data).buffer;
+  if (storage === 'float32') return new Float32Array(bytes);
+  const digital = new Int16Array(bytes);
+  const out = new Float32Array(digital.length);
+  for (let i = 0; i < out.length; i++) out[i] = digital[i]! * scale;
+  return out;
+}
+
+/**
+ * Fan-out in one server process: viewers subscribe per device; every committed frame, on
+ * this process or another (LISTEN/NOTIFY), is sent to the device's viewers here. A viewer
+ * whose socket holds more than VIEWER_BUFFER_LIMIT_BYTES unsent gets no more frames until
+ * it drains, then a "skipped" notice and the newest frame: no queue grows per viewer.
+ */
+export class LiveHub {
+  private readonly subs = new Map<number, Set<Subscription>>();
+  private readonly lastFrameMs = new Map<number, number | null>();
+  private readonly cache = new Map<string, CommittedFrame>();
+  private stopListening: (() => Promise<void>) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  async start(): Promise<void> {
+    this.stopListening = await this.db.listen(LIVE_CHANNEL, (payload) => void this.onNotice(JSON.parse(payload) as Notice).catch((err: Error) => console.error(`live fan-out failed: ${err.message}`)));
+    this.timer = setInterval(() => this.tickStates(), STATE_TICK_MS);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.stopListening?.();
+  }
+
+  /** Ingest committed a frame here: keep its samples, tell every process. */
+  async published(frame: CommittedFrame): Promise<void> {
+    this.cache.set(`${frame.deviceMasterId}:${frame.seq}`, frame);
+    if (this.cache.size > CACHE_FRAMES) this.cache.delete(this.cache.keys().next().value!);
+    const notice: Notice = { m: frame.deviceMasterId, s: frame.seq, c: frame.committedMs };
+    await this.db.notify(LIVE_CHANNEL, JSON.stringify(notice));
+  }
+
+  /** Adds a viewer of a device (access already checked); sends frames after fromSeq first. */
+  async subscribe(socket: WebSocket, deviceMasterId: number, deviceId: string, lastFrameMs: number | null, fromSeq?: number): Promise<void> {
+    this.lastFrameMs.set(deviceMasterId, lastFrameMs);
+    const sub: Subscription = { socket, deviceId, skipped: null, newest: null, state: liveState(lastFrameMs, Date.now()) };
+    let set = this.subs.get(deviceMasterId);
+    if (!set) this.subs.set(deviceMasterId, (set = new Set()));
+    set.add(sub);
+    if (fromSeq !== undefined) await this.catchUp(sub, deviceMasterId, fromSeq);
+  }
+
+  unsubscribe(socket: WebSocket, deviceMasterId?: number): void {
+    for (const [m, set] of this.subs) {
+      if (deviceMasterId !== undefined && m !== deviceMasterId) continue;
+      for (const sub of set) if (sub.socket === socket) set.delete(sub);
+      if (set.size === 0) this.subs.delete(m);
+    }
+  }
+
+  private async onNotice(n: Notice): Promise<void> {
+    this.lastFrameMs.set(n.m, n.c);
+    const set = this.subs.get(n.m);
+    if (!set || set.size === 0) return;
+    const frame = this.cache.get(`${n.m}:${n.s}`) ?? (await this.loadFrames(n.m, n.s - 1, 1))[0];
+    if (!frame) return;
+    const bytes = this.encode(frame, [...set][0]!.deviceId);
+    for (const sub of set) this.deliver(sub, frame.seq, bytes);
+  }
+
+  private encode(frame: CommittedFrame, deviceId: string): Uint8Array {
+    const header: ViewerFrame = {
+      type: 'frame',
+      deviceId,
+      recordingId: frame.recordingId,
+      seq: frame.seq,
+      sentMs: frame.sentMs,
+      channels: Object.entries(frame.layout).map(([code, [at, n]]) => ({ code, n, at })),
+    };
+    return encodeFrame(header, frame.values);
+  }
+
+  private deliver(sub: Subscription, seq: number, bytes: Uint8Array): void {
+    if (sub.socket.readyState !== sub.socket.OPEN) return;
+    if (sub.socket.bufferedAmount > VIEWER_BUFFER_LIMIT_BYTES) {
+      // Only the newest skipped frame is kept: one frame per subscription, however slow the viewer.
+      if (sub.newest) sub.skipped = { from: sub.skipped?.from ?? sub.newest.seq, to: sub.newest.seq };
+      sub.newest = { seq, bytes };
+      return;
+    }
+    if (sub.skipped) {
+      send(sub.socket, { type: 'skipped', deviceId: sub.deviceId, fromSeq: sub.skipped.from, toSeq: sub.skipped.to });
+      sub.skipped = null;
+    }
+    if (sub.newest && sub.newest.seq < seq) sub.socket.send(sub.newest.bytes);
+    sub.newest = null;
+    sub.socket.send(bytes);
+  }
+
+  /** A viewer that fell behind and has drained gets the skipped notice and the newest frame. */
+  private flushDrained(sub: Subscription): void {
+    if (!sub.newest || sub.socket.readyState !== sub.socket.OPEN || sub.socket.bufferedAmount > VIEWER_BUFFER_LIMIT_BYTES) return;
+    const { seq, bytes } = sub.newest;
+    sub.newest = null;
+    this.deliver(sub, seq, bytes);
+  }
+
+  private async catchUp(sub: Subscription, deviceMasterId: number, fromSeq: number): Promise<void> {
+    const frames = await this.loadFrames(deviceMasterId, fromSeq, MAX_CATCH_UP_FRAMES);
+    if (frames.length && frames[0]!.seq > fromSeq + 1) {
+      send(sub.socket, { type: 'skipped', deviceId: sub.deviceId, fromSeq: fromSeq + 1, toSeq: frames[0]!.seq - 1 });
+    }
+    for (const f of frames) this.deliver(sub, f.seq, this.encode(f, sub.deviceId));
+  }
+
+  /**
+   * The newest `limit` frames of a device after seq `after`, oldest first, from the database:
+   * of live recordings only (an ended night's chunks are compacted; it is read as a night).
+   */
+  private async loadFrames(deviceMasterId: number, after: number, limit: number): Promise<CommittedFrame[]> {
+    const rows = await this.db.query<{ seq: number; recording_id: number; sent_ms: number; committed_ms: number; layout: CommittedFrame['layout'] }>(
+      `select * from (select f.seq, f.recording_id, f.sent_ms, f.committed_ms, f.layout from live_frames f join recordings r on r.id = f.recording_id
+       where f.device_master_id = $1 and f.seq > $2 and r.recording_meta->>'live' = 'true' order by f.seq desc limit $3) f order by seq`,
+      [deviceMasterId, after, limit],
+    );
+    if (rows.length === 0) return [];
+    const chunks = await this.db.query<{ seq: number; code: string; storage: string; scale: number; data: Uint8Array }>(
+      `select k.seq, c.code, c.storage, c.scale, k.data from recording_chunks k join recording_channels c on c.id = k.channel_id
+       where c.recording_id = any($1::int[]) and k.seq between $2 and $3`,
+      [[...new Set(rows.map((r) => r.recording_id))], rows[0]!.seq, rows[rows.length - 1]!.seq],
+    );
+    const [{ device_id: deviceId }] = await this.db.query<{ device_id: string }>('select device_id from devices where device_master_id = $1', [deviceMasterId]);
+    return rows.map((r) => ({
+      deviceMasterId,
+      deviceId,
+      recordingId: r.recording_id,
+      seq: r.seq,
+      sentMs: r.sent_ms,
+      committedMs: r.committed_ms,
+      layout: r.layout,
+      values: Object.keys(r.layout).map((code) => {
+        const c = chunks.find((k) => k.seq === r.seq && k.code === code);
+        if (!c) throw new Error(`frame ${r.seq} of device ${deviceMasterId}: no stored samples of ${code}`);
+        return physical(c.data, c.storage, c.scale);
+      }),
+    }));
+  }
+
+  /** Tells viewers when a device turns stalled or offline (or streams again); flushes drained viewers. */
+  private tickStates(now = Date.now()): void {
+    for (const [m, set] of this.subs) {
+      const last = this.lastFrameMs.get(m) ?? null;
+      const state = liveState(last, now);
+      for (const sub of set) {
+        this.flushDrained(sub);
+        if (sub.state === state || sub.socket.readyState !== sub.socket.OPEN) continue;
+        sub.state = state;
+        send(sub.socket, { type: 'state', deviceId: sub.deviceId, state, lastFrameMs: last });
+      }
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import type { Queryable } from '../db/adapter';
+import { actingPhysicianId, type UserRow } from '../auth/users';
+
+/** A device of the user's practice with its live state, as the live routes and sockets read it. */
+export interface PracticeDevice {
+  device_master_id: number;
+  device_id: string;
+  last_seq: number;
+  last_frame_ms: number | null;
+  recording_id: number | null;
+  patient_id: number | null;
+  session_start_ms: number | null;
+}
+
+const SELECT = `select d.device_master_id, d.device_id, coalesce(l.last_seq, -1) as last_seq, l.last_frame_ms, l.recording_id, r.patient_id, l.session_start_ms
+  from devices d left join device_live l on l.device_master_id = d.device_master_id left join recordings r on r.id = l.recording_id`;
+
+/** The device if it belongs to the user's practice (never for annotators or admins), else null. */
+export async function practiceDevice(db: Queryable, user: UserRow, deviceId: string): Promise<PracticeDevice | null> {
+  if (user.is_annotator || user.role === 'admin') return null;
+  const [row] = await db.query<PracticeDevice>(`${SELECT} where d.device_id = $1 and d.physician_id = $2`, [deviceId, actingPhysicianId(user)]);
+  return row ?? null;
+}
+
+/** Every device of the user's practice with its live state. */
+export function practiceDevices(db: Queryable, user: UserRow): Promise<PracticeDevice[]> {
+  return db.query<PracticeDevice>(`${SELECT} where d.physician_id = $1 order by d.device_id`, [actingPhysicianId(user)]);
+}
+
+/** A device of the user's practice by its master id, or null. */
+export async function practiceDeviceById(db: Queryable, user: UserRow, deviceMasterId: number): Promise<PracticeDevice | null> {
+  const [row] = await db.query<PracticeDevice>(`${SELECT} where d.device_master_id = $1 and d.physician_id = $2`, [deviceMasterId, actingPhysicianId(user)]);
+  return row ?? null;
+}

@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { forbidden, notFound } from '../errors';
+import type { UserRow } from '../auth/users';
+import { id, instant } from '../routes/schemas';
+import { secondsOrMs } from '../recordings/night-key';
+import { issueDeviceKey, KEYS_CHANNEL, listDeviceKeys, revokeDeviceKeys } from './keys';
+import { practiceDeviceById, practiceDevices, type PracticeDevice } from './practice';
+import { liveState } from './protocol';
+
+/** Live data and device keys are the physician's: annotators and admins are refused (spec). */
+function liveUser(request: FastifyRequest): UserRow {
+  const user = currentUser(request);
+  if (user.is_annotator || user.role === 'admin') throw forbidden('Real-time data and device keys are not available to this account.');
+  return user;
+}
+
+const didParams = { type: 'object', required: ['did'], properties: { did: { type: 'string', pattern: '^\\w{1,40}$' } } } as const;
+const rangeQuery = {
+  type: 'object',
+  properties: { pid: id, start_time: instant, end_time: instant, user_ids: { type: 'string', pattern: '^\\d+(,\\d+)*$', maxLength: 2000 } },
+} as const;
+
+type RangeQuery = { pid?: number; start_time?: number; end_time?: number; user_ids?: string };
+
+/** The practice's devices the call asks for: did = 0 is all of them, filtered by patient. */
+async function devicesOf(ctx: AppContext, user: UserRow, did: string, q: RangeQuery): Promise<PracticeDevice[]> {
+  const all = await practiceDevices(ctx.db, user);
+  const picked = did === '0' ? all : all.filter((d) => d.device_id === did);
+  if (did !== '0' && picked.length === 0) throw notFound('Device');
+  return q.pid === undefined ? picked : picked.filter((d) => d.patient_id === q.pid);
+}
+
+interface FrameStats {
+  recording_id: number;
+  frames: number;
+  first_seq: number;
+  last_seq: number;
+  first_ms: number;
+  last_ms: number;
+}
+
+/** Per live recording of the devices: frames committed, their seq range and how many are missing. */
+async function validation(ctx: AppContext, devices: PracticeDevice[], q: RangeQuery) {
+  if (devices.length === 0) return [];
+  const from = q.start_time === undefined ? 0 : secondsOrMs(q.start_time);
+  const to = q.end_time === undefined ? Number.MAX_SAFE_INTEGER : secondsOrMs(q.end_time);
+  const rows = await ctx.db.query<FrameStats & { device_master_id: number }>(
+    `select device_master_id, recording_id, count(*)::int as frames, min(seq) as first_seq, max(seq) as last_seq, min(committed_ms) as first_ms, max(committed_ms) as last_ms
+     from live_frames where device_master_id = any($1::int[]) and committed_ms between $2 and $3 group by device_master_id, recording_id order by recording_id`,
+    [devices.map((d) => d.device_master_id), from, to],
+  );
+  return rows.map((r) => ({
+    device_id: devices.find((d) => d.device_master_id === r.device_master_id)!.device_id,
+    recording_id: r.recording_id,
+    frames: r.frames,
+    first_seq: r.first_seq,
+    last_seq: r.last_seq,
+    missing_frames: r.last_seq - r.first_seq + 1 - r.frames,
+    first_frame_time: r.first_ms,
+    last_frame_time: r.last_ms,
+  }));
+}
+
+/** Device keys (issue, revoke, list) and the spec's live-device calls. */
+export function liveRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+  const body = { type: 'object', required: ['device_master_id'], additionalProperties: false, properties: { device_master_id: id } } as const;
+
+  const ownDevice = async (request: FastifyRequest<{ Body: { device_master_id: number } }>) => {
+    const user = liveUser(request);
+    const device = await practiceDeviceById(ctx.db, user, request.body.device_master_id);
+    if (!device) throw notFound('Device');
+    return { user, device };
+  };
+
+  app.post<{ Body: { device_master_id: number } }>('/device/keys/issue', { preHandler: auth, schema: { body } }, async (request, reply) => {
+    const { user, device } = await ownDevice(request);
+    const { key, keyPrefix } = await issueDeviceKey(ctx.db, device.device_master_id, user.id);
+    await ctx.db.notify(KEYS_CHANNEL, String(device.device_master_id));
+    return reply.code(201).send({ message: 'The key is shown once: copy it to the device now.', data: { device_id: device.device_id, key, key_prefix: keyPrefix } });
+  });
+
+  app.post<{ Body: { device_master_id: number } }>('/device/keys/revoke', { preHandler: auth, schema: { body } }, async (request) => {
+    const { user, device } = await ownDevice(request);
+    const revoked = await revokeDeviceKeys(ctx.db, device.device_master_id, user.id);
+    // A device streaming with a revoked key is disconnected on whichever process holds it.
+    await ctx.db.notify(KEYS_CHANNEL, String(device.device_master_id));
+    return { data: { device_id: device.device_id, revoked } };
+  });
+
+  app.post<{ Body: { device_master_id: number } }>('/device/keys', { preHandler: auth, schema: { body } }, async (request) => {
+    const { device } = await ownDevice(request);
+    return { data: { device_id: device.device_id, keys: await listDeviceKeys(ctx.db, device.device_master_id) } };
+  });
+
+  app.get<{ Params: { did: string }; Querystring: RangeQuery }>('/device/real-time/did=:did', { preHandler: auth, schema: { params: didParams, querystring: rangeQuery } }, async (request) => {
+    const devices = await devicesOf(ctx, liveUser(request), request.params.did, request.query);
+    const now = Date.now();
+    return {
+      data: devices.map((d) => ({
+        device_id: d.device_id,
+        device_master_id: d.device_master_id,
+        patient_id: d.patient_id,
+        recording_id: d.recording_id,
+        state: liveState(d.last_frame_ms, now),
+        last_seq: d.last_seq,
+        last_frame_time: d.last_frame_ms,
+        session_start_time: d.session_start_ms,
+      })),
+    };
+  });
+
+  app.get<{ Params: { did: string }; Querystring: RangeQuery }>('/device/real-time-validation/did=:did', { preHandler: auth, schema: { params: didParams, querystring: rangeQuery } }, async (request) => {
+    const user = liveUser(request);
+    const wanted = request.query.user_ids?.split(',').map(Number);
+    // user_ids narrows to physicians; only the caller's own practice can be among them.
+    if (wanted && !wanted.includes(user.physician_id ?? user.id)) return { data: [] };
+    return { data: await validation(ctx, await devicesOf(ctx, user, request.params.did, request.query), request.query) };
+  });
+}

@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, TEST_DB, type TestServer } from './helpers';
+import { demoKeysFile, ensureDemoDeviceKeys } from '../../server/live/demo-keys';
+
+function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/device.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
+/** `npm run device` as a user runs it next to a development server: the demo key from DATA_DIR. */
+describe(`npm run device (${TEST_DB})`, () => {
+  let server: TestServer;
+  let base: string;
+  let dataDir: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    base = await server.app.listen({ port: 0, host: '127.0.0.1' });
+    dataDir = await mkdtemp(path.join(tmpdir(), 'nocturne-keys-'));
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('streams a night with the demo key the server wrote, and every frame is stored', async () => {
+    expect(await ensureDemoDeviceKeys(server.db, demoKeysFile(dataDir))).toBe(6);
+    // A second start keeps the keys that still work.
+    expect(await ensureDemoDeviceKeys(server.db, demoKeysFile(dataDir))).toBe(0);
+    expect((await stat(demoKeysFile(dataDir))).mode & 0o777).toBe(0o600);
+    const keys = JSON.parse(await readFile(demoKeysFile(dataDir), 'utf8')) as Record<string, string>;
+    const [stored] = await server.db.query<{ key_hash: string }>("select key_hash from device_keys k join devices d using (device_master_id) where d.device_id = 'NCT0001' and k.revoked_at is null");
+    expect(stored.key_hash).toMatch(/^scrypt\$/);
+    expect(stored.key_hash).not.toContain(keys.NCT0001);
+
+    const run = await runCli(['--device', 'NCT0001', '--speed', '300', '--minutes', '10', '--server', base], { DATA_DIR: dataDir });
+    expect(run.out).toContain('every frame was acknowledged');
+    expect(run.code).toBe(0);
+    const [{ n, max }] = await server.db.query<{ n: number; max: number }>("select count(*)::int as n, max(seq)::int as max from live_frames f join devices d using (device_master_id) where d.device_id = 'NCT0001'");
+    expect(n).toBe(max + 1);
+    const [hr] = await server.db.query<{ sample_count: number }>("select c.sample_count from recording_channels c join recordings r on r.id = c.recording_id where r.device_id = 'NCT0001' and r.source = 'device' and c.code = 'HR'");
+    expect(hr.sample_count).toBe(600);
+  }, 120_000);
+
+  it('explains a missing key and a bad option', async () => {
+    const missing = await runCli(['--device', 'NCT0009', '--server', base, '--minutes', '10'], { DATA_DIR: dataDir });
+    expect(missing.code).toBe(2);
+    expect(missing.out).toContain('no key for NCT0009');
+    const bad = await runCli(['--device', 'NCT0001', '--speed', 'fast'], { DATA_DIR: dataDir });
+    expect(bad.code).toBe(2);
+    expect(bad.out).toContain('--speed must be a number');
+  }, 60_000);
+});
