@@ -9,6 +9,7 @@ import { ViewPatientInfoPage } from '../features/patient-admin/edit/ViewPatientI
 import { DataCenterPage } from '../features/datacenter/DataCenterPage';
 import { DeployRequestsPage } from '../features/admin/DeployRequestsPage';
 import { PlaceholderPage } from '../features/placeholders/PlaceholderPage';
+import { RealTimePage } from '../features/live/RealTimePage';
 import { NotFound } from '../features/shell/NotFound';
 import { StaticRoutes } from '../features/static/StaticRoutes';
 import { ADMIN_REQUESTS_PATH, EDIT_PATIENT_PATTERN, PATHS, PATIENT_DETAIL_PATTERN, VIEW_PATIENT_INFO_PATTERN } from '../routes';
@@ -23,6 +24,7 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       <Route path={PATHS.patients} component={PatientsPage} />
       <Route path={PATIENT_DETAIL_PATTERN}>{(params) => <NightPage patientId={Number(params.id)} />}</Route>
       <Route path={PATHS.bench} component={BenchPage} />
+      <Route path={PATHS.deviceTesting} component={RealTimePage} />
       <Route path={PATHS.realtime}>
         <PlaceholderPage id="realtime" />
       </Route>
