@@ -31,6 +31,8 @@ export interface LiveDevice {
   /** Newest frame's device send time (ms), for latency figures. */
   lastSentMs: number | null;
   lastSeq: number;
+  /** Each channel's newest sample as sent (missing codes kept: -2 says no one is there). */
+  latestRaw: Map<string, number>;
   error: LiveErrorCode | null;
 }
 
@@ -63,7 +65,10 @@ function applySubscribed(device: LiveDevice, msg: ViewerSubscribed): boolean {
 
 function applyFrame(device: LiveDevice, frame: LiveFrame): boolean {
   if (frame.header.recordingId !== device.recordingId) return false;
-  for (const c of frame.channels) device.series.get(c.code)?.put(c.at, c.samples);
+  for (const c of frame.channels) {
+    device.series.get(c.code)?.put(c.at, c.samples);
+    if (c.samples.length > 0) device.latestRaw.set(c.code, c.samples[c.samples.length - 1]!);
+  }
   device.lastSeq = Math.max(device.lastSeq, frame.header.seq);
   device.lastSentMs = frame.header.sentMs;
   device.state = 'streaming';
@@ -81,7 +86,7 @@ export function useLiveDevice(deviceId: string | null, storageCodes?: readonly s
   const ref = useRef<LiveDevice | null>(null);
   useEffect(() => {
     if (!deviceId) return;
-    const device: LiveDevice = { deviceId, recordingId: null, patientId: null, state: 'offline', series: new Map(), lastSentMs: null, lastSeq: -1, error: null };
+    const device: LiveDevice = { deviceId, recordingId: null, patientId: null, state: 'offline', series: new Map(), lastSentMs: null, lastSeq: -1, latestRaw: new Map(), error: null };
     ref.current = device;
     const stream = liveStream();
     const rerender = () => setTick((n) => n + 1);
