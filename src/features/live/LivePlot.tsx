@@ -41,8 +41,10 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
       canvas.width = Math.max(1, Math.round(canvas.clientWidth * dpr));
       canvas.height = Math.max(1, Math.round(canvas.clientHeight * dpr));
       columns = Math.min(MAX_COLUMNS, Math.max(2, Math.round(canvas.clientWidth)));
-      // preserveDrawing keeps the last frame readable (screenshots, pixel checks in tests).
-      plot = new WebglPlot(canvas, { preserveDrawing: true });
+      // The context is made here so the last frame stays readable (screenshots, pixel checks in
+      // tests): webgl-plot 0.7 passes its preserveDrawing option under a name WebGL ignores.
+      canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true });
+      plot = new WebglPlot(canvas);
       line = new WebglLine(new ColorRGBA(color[0], color[1], color[2], 1), columns * 2);
       plot.addDataLine(line);
       drawnKey = '';

@@ -21,9 +21,10 @@ export async function analyseWindow(api: SignalApi, night: string, series: LiveS
   if (samples.length === 0) return null;
   const ref = { night, code: series.code };
   const start = series.timeOf(from);
+  // Before load: in worker mode the samples are transferred (detached here).
+  const end = start + (samples.length * 1000) / series.rate;
   await api.load({ ...ref, samples, sampleRateHz: hz(series.rate), t0Ms: ms(start), missingCodes: [] });
   try {
-    const end = start + (samples.length * 1000) / series.rate;
     const stats = await api.stats(ref, ms(start), ms(end));
     const [lo, hi] = HISTOGRAM_RANGES[series.code] ?? [Number.isFinite(stats.min) ? Math.floor(stats.min) : 0, Number.isFinite(stats.max) ? Math.ceil(stats.max) : 1];
     const histogram = await api.histogram(ref, ms(start), ms(end), histogramEdges(lo, hi));
@@ -50,7 +51,10 @@ export function useWindowAnalysis(api: SignalApi | null, night: string, series: 
     busy.current = true;
     last.current = Date.now();
     analyseWindow(api, night, series, t0, t1)
-      .then((r) => setResult(r), () => setResult(null))
+      .then((r) => setResult(r), (err: unknown) => {
+        console.warn('window analysis failed', err);
+        setResult(null);
+      })
       .finally(() => (busy.current = false));
   }, [api, night, series, t0, t1, version, retry]);
   return result;

@@ -1,0 +1,112 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DEMO, signedInSuite } from './harness';
+import { DeviceClient } from '../../server/live/device-client';
+import { shortSource } from '../server/live-helpers';
+
+// Live devices end to end (issue 15): a device key issued in Device Config, a simulated device
+// streaming with it, the real-time dashboard's tile coming alive, the Real Time view drawing
+// with WebGL and stepping with the arrow keys, and a configuration the device applies.
+
+const app = signedInSuite(DEMO.physician, 'dashboard');
+let client: DeviceClient | null = null;
+afterAll(() => client?.stop());
+
+/** Pixels of a canvas the plot drew on (anything not cleared to transparent). */
+async function paintedPixels(page: Page, testId: string): Promise<number> {
+  return page.getByTestId(testId).evaluate((el) => {
+    const gl = el as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = gl.width;
+    copy.height = gl.height;
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(gl, 0, 0);
+    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
+    let n = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+    return n;
+  });
+}
+
+const rangeStart = async (page: Page) => Number(await page.getByTestId('realtime-range').getAttribute('data-start'));
+const card = (page: Page) => page.getByTestId('device-config-card').filter({ has: page.locator('h3', { hasText: 'NCT0001' }) });
+
+describe('live devices', () => {
+  it('issues a device key in Device Config, shown once, and the device streams with it', async () => {
+    const { page } = app;
+    await page.getByTestId('nav-device-config').click();
+    await card(page).getByTestId('device-key-issue').click();
+    const key = (await card(page).getByTestId('device-key-once').textContent())!;
+    expect(key).toMatch(/^ndk_/);
+    await expect.poll(async () => card(page).getByTestId('device-key-list').textContent()).toContain(key.slice(0, 12));
+    // A 10-minute simulated night at 10x: data time runs ahead so the slider has room.
+    client = new DeviceClient({ server: app.base, deviceId: 'NCT0001', key, source: shortSource('e2e-live'), speed: 10 });
+    client.start();
+    await expect.poll(() => client!.ackMs.length, { timeout: 20_000 }).toBeGreaterThan(2);
+    expect(client.errors).toEqual([]);
+  });
+
+  it('brings the device tile alive on the real-time dashboard', async () => {
+    const { page } = app;
+    await page.getByTestId('nav-realtime').click();
+    const tile = page.locator('[data-testid="live-tile"][data-device="NCT0001"]');
+    await tile.waitFor({ timeout: 15_000 });
+    await expect.poll(async () => tile.getAttribute('data-state'), { timeout: 10_000 }).toBe('streaming');
+    await expect.poll(async () => tile.getByTestId('tile-br').textContent(), { timeout: 10_000 }).toMatch(/^\d+$/);
+    expect(await tile.getByTestId('tile-presence').getAttribute('data-presence')).not.toBe('unknown');
+    await expect.poll(() => paintedPixels(page, 'tile-strip'), { timeout: 10_000 }).toBeGreaterThan(50);
+    // The sidebar stays collapsed on this page (spec).
+    expect(await page.getByTestId('sidebar').getAttribute('class')).toMatch(/collapsed/);
+    expect(app.errors).toEqual([]);
+  });
+
+  it('draws the stream in the Real Time view and steps the window with the arrow keys', async () => {
+    const { page } = app;
+    await page.locator('[data-testid="live-tile"][data-device="NCT0001"]').getByTestId('tile-open').click();
+    await page.getByTestId('realtime-page').waitFor();
+    await expect.poll(() => paintedPixels(page, 'realtime-window'), { timeout: 15_000 }).toBeGreaterThan(100);
+    await expect.poll(() => paintedPixels(page, 'realtime-full'), { timeout: 10_000 }).toBeGreaterThan(50);
+    await page.getByTestId('realtime-stats').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('realtime-histogram-bar').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('realtime-range').textContent()).toMatch(/\d\d:\d\d:\d\d – \d\d:\d\d:\d\d · 0 h 1 min 0 s/);
+
+    // Enough session for the slider to move, then one step back: the window stops following.
+    await expect.poll(async () => Number(await page.getByTestId('realtime-slider').getAttribute('max')), { timeout: 30_000 }).toBeGreaterThan(30);
+    const following = await rangeStart(page);
+    await page.getByTestId('realtime-slider').focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => rangeStart(page)).toBeLessThan(following - 5_000);
+    const held = await rangeStart(page);
+    await page.waitForTimeout(1_000);
+    expect(await rangeStart(page)).toBe(held);
+    expect(await page.getByTestId('realtime-follow').isEnabled()).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => rangeStart(page)).toBe(held - 12_000);
+    // Zoom: a shorter window, still drawn.
+    await page.getByTestId('realtime-zoom-in').click();
+    expect(await page.getByTestId('realtime-range').textContent()).toMatch(/0 h 0 min 30 s/);
+    await page.getByTestId('realtime-follow').click();
+    await expect.poll(() => rangeStart(page)).toBeGreaterThan(held);
+    expect(app.errors).toEqual([]);
+  });
+
+  it('sends a configuration change to the device, which applies it; one it cannot run is refused', async () => {
+    const { page } = app;
+    await page.getByTestId('nav-device-config').click();
+    await card(page).getByTestId('config-range').fill('3.2');
+    await card(page).getByTestId('config-save').click();
+    await expect.poll(async () => card(page).getByTestId('config-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('applied');
+    expect(client!.config?.config).toMatchObject({ radar: { range_m: 3.2 } });
+
+    await card(page).getByTestId('config-rate-Y_DIST').selectOption('50');
+    await card(page).getByTestId('config-save').click();
+    await expect.poll(async () => card(page).getByTestId('config-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('refused');
+    expect(await card(page).getByTestId('config-status').textContent()).toContain('Y_DIST at 20 Hz only');
+
+    // A bad value is refused by the server with the field named; nothing is sent.
+    await card(page).getByTestId('config-range').fill('12');
+    await card(page).getByTestId('config-save').click();
+    expect(await card(page).getByTestId('config-error').textContent()).toMatch(/range_m must be <= 6/);
+    expect(app.errors).toEqual([]);
+  });
+});
