@@ -44,17 +44,23 @@ export function splitFrame(bytes: ArrayBuffer): LiveFrame {
   return { header: h, channels };
 }
 
+/** Frames remembered per device to drop a resent one (about 7 minutes of frames). */
+const SEEN_FRAMES = 2_000;
+
 export class LiveStream {
   private readonly socket: ReconnectingWebSocket;
   /** Device → last seq received (-1: none yet, undefined: newest only). */
   private readonly devices = new Map<string, number | undefined>();
   private readonly listeners = new Map<string, Set<StreamListener>>();
+  /** Device → seqs already delivered (the newest few thousand): a resume may resend some. */
+  private readonly seen = new Map<string, Set<number>>();
   private readonly connectionListeners = new Set<(state: ConnectionState) => void>();
   connection: ConnectionState = 'connecting';
   private ready = false;
 
-  constructor(private readonly token: () => string | null, url = streamUrl()) {
-    this.socket = new ReconnectingWebSocket(url, [], { minReconnectionDelay: 250, maxReconnectionDelay: 5_000, reconnectionDelayGrowFactor: 2 });
+  /** `WebSocket`: the class to connect with where there is no global one (Node 20 in tests). */
+  constructor(private readonly token: () => string | null, url = streamUrl(), WebSocket?: unknown) {
+    this.socket = new ReconnectingWebSocket(url, [], { minReconnectionDelay: 250, maxReconnectionDelay: 5_000, reconnectionDelayGrowFactor: 2, ...(WebSocket ? { WebSocket } : {}) });
     this.socket.binaryType = 'arraybuffer';
     this.socket.addEventListener('open', () => this.socket.send(JSON.stringify({ type: 'auth', token: this.token() ?? '' })));
     this.socket.addEventListener('close', () => {
@@ -79,6 +85,7 @@ export class LiveStream {
       if (set.size > 0) return;
       this.listeners.delete(deviceId);
       this.devices.delete(deviceId);
+      this.seen.delete(deviceId);
       if (this.ready) this.socket.send(JSON.stringify({ type: 'unsubscribe', deviceId }));
     };
   }
@@ -103,6 +110,16 @@ export class LiveStream {
     this.socket.send(JSON.stringify({ type: 'subscribe', deviceId, ...(fromSeq === undefined ? {} : { fromSeq }) }));
   }
 
+  /** True when this frame was delivered before (the catch-up after a resume and the live fan-out can overlap). */
+  private delivered(deviceId: string, seq: number): boolean {
+    let set = this.seen.get(deviceId);
+    if (!set) this.seen.set(deviceId, (set = new Set()));
+    if (set.has(seq)) return true;
+    set.add(seq);
+    if (set.size > SEEN_FRAMES) for (const old of set) if (old < seq - SEEN_FRAMES) set.delete(old);
+    return false;
+  }
+
   private setConnection(state: ConnectionState): void {
     this.connection = state;
     for (const fn of this.connectionListeners) fn(state);
@@ -117,7 +134,7 @@ export class LiveStream {
     if (typeof data !== 'string') {
       const frame = splitFrame(data);
       const id = frame.header.deviceId;
-      if (!this.devices.has(id)) return;
+      if (!this.devices.has(id) || this.delivered(id, frame.header.seq)) return;
       this.devices.set(id, Math.max(this.devices.get(id) ?? -1, frame.header.seq));
       return this.each(id, (l) => l.frame?.(frame));
     }
