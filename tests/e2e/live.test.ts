@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO, signedInSuite } from './harness';
+import { DEMO, openPatient, signedInSuite } from './harness';
 import { DeviceClient } from '../../server/live/device-client';
 import { shortSource } from '../server/live-helpers';
 
@@ -55,6 +55,7 @@ describe('live devices', () => {
     await expect.poll(async () => tile.getByTestId('tile-br').textContent(), { timeout: 10_000 }).toMatch(/^\d+$/);
     expect(await tile.getByTestId('tile-presence').getAttribute('data-presence')).not.toBe('unknown');
     await expect.poll(() => paintedPixels(page, 'tile-strip'), { timeout: 10_000 }).toBeGreaterThan(50);
+    if (process.env.LIVE_SHOTS) await page.screenshot({ path: `${process.env.LIVE_SHOTS}/dashboard.png` });
     // The sidebar stays collapsed on this page (spec).
     expect(await page.getByTestId('sidebar').getAttribute('class')).toMatch(/collapsed/);
     expect(app.errors).toEqual([]);
@@ -90,6 +91,22 @@ describe('live devices', () => {
     expect(app.errors).toEqual([]);
   });
 
+  it("opens the Real Time view from the night view's real-time link, with its way back", async () => {
+    const { page } = app;
+    // NCT1001 wears NCT0001: its live recording is a night like any other.
+    await openPatient(page, 'NCT1001');
+    await page.getByTestId('realtime-link').click();
+    await page.getByTestId('realtime-page').waitFor();
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/app/device_testing');
+    expect(url.searchParams.get('did')).toBe('NCT0001');
+    expect(Number(url.searchParams.get('id'))).toBeGreaterThan(0);
+    await expect.poll(() => paintedPixels(page, 'realtime-window'), { timeout: 15_000 }).toBeGreaterThan(100);
+    if (process.env.LIVE_SHOTS) await page.screenshot({ path: `${process.env.LIVE_SHOTS}/realtime.png` });
+    await page.getByTestId('realtime-back').click();
+    await page.getByTestId('night-page').waitFor();
+  });
+
   it('sends a configuration change to the device, which applies it; one it cannot run is refused', async () => {
     const { page } = app;
     await page.getByTestId('nav-device-config').click();
@@ -107,6 +124,7 @@ describe('live devices', () => {
     await card(page).getByTestId('config-range').fill('12');
     await card(page).getByTestId('config-save').click();
     expect(await card(page).getByTestId('config-error').textContent()).toMatch(/range_m must be <= 6/);
+    if (process.env.LIVE_SHOTS) await page.screenshot({ path: `${process.env.LIVE_SHOTS}/config.png`, fullPage: true });
     expect(app.errors).toEqual([]);
   });
 });

@@ -43,6 +43,8 @@ describe(`device config on ${TEST_DB}`, () => {
       expect(res.json().message).toMatch(message);
     }
     expect(await server.db.query('select id from device_configs')).toEqual([]);
+    // Before it ever streamed, the device is listed with the patient it is allocated to and the factory settings.
+    expect(await mine()).toMatchObject({ patient_code: 'NCT1001', version: 0, status: null, config: DEFAULT_CONFIG, state: 'offline' });
     expect((await update(DEFAULT_CONFIG)).json().code).toBe('no_changes');
   });
 

@@ -112,7 +112,7 @@ export function RealTimePage() {
             <div
               className="live-selection"
               data-testid="realtime-selection"
-              style={{ insetInlineStart: `${((win.t0 - full.t0) / (full.t1 - full.t0)) * 100}%`, inlineSize: `${(windowMs / (full.t1 - full.t0)) * 100}%` }}
+              style={selectionStyle(win, full)}
             />
           )}
         </div>
@@ -144,6 +144,14 @@ export function RealTimePage() {
       </div>
     </section>
   );
+}
+
+/** The window's place on the full-range chart, clipped to it. */
+function selectionStyle(win: { t0: number; t1: number }, full: { t0: number; t1: number }) {
+  const span = Math.max(1, full.t1 - full.t0);
+  const from = Math.max(0, (win.t0 - full.t0) / span);
+  const to = Math.min(1, (win.t1 - full.t0) / span);
+  return { insetInlineStart: `${from * 100}%`, inlineSize: `${Math.max(0, to - from) * 100}%` };
 }
 
 function LiveHistogram({ analysis }: { analysis: WindowAnalysis | null }) {

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReactGridLayout, useContainerWidth, type Layout } from 'react-grid-layout';
+import { errorText } from '../../api/messages';
 import { liveApi, type RealTimeDevice, type TileLayout } from './api';
 import { LiveTile } from './LiveTile';
 import 'react-grid-layout/css/styles.css';
@@ -42,6 +43,7 @@ export function RealtimeDashboardPage() {
     <section className="live-page" data-testid="realtime-dashboard" aria-labelledby="realtime-dashboard-title">
       <h2 id="realtime-dashboard-title">{t('live.dashboard.title')}</h2>
       {devices.isPending && <p className="muted" role="status">{t('common.loading')}</p>}
+      {devices.isError && <p role="alert" className="error" data-testid="realtime-dashboard-error">{errorText(t, devices.error)}</p>}
       {devices.isSuccess && live.length === 0 && <p className="card muted" data-testid="realtime-dashboard-empty">{t('live.dashboard.empty')}</p>}
       <div ref={containerRef}>
         {mounted && saved.isFetched && live.length > 0 && (

@@ -4,7 +4,7 @@
 // from storage by the caller).
 import ReconnectingWebSocket from 'reconnecting-websocket';
 import {
-  decodeFrame, VIEWER_SOCKET_PATH, type DeviceLiveState, type LiveError, type ServerToViewer,
+  CLOSE, decodeFrame, VIEWER_SOCKET_PATH, type DeviceLiveState, type LiveError, type ServerToViewer,
   type ViewerFrame, type ViewerSkipped, type ViewerSubscribed,
 } from '../../../server/live/protocol';
 import { API_BASE } from '../../config';
@@ -63,9 +63,11 @@ export class LiveStream {
     this.socket = new ReconnectingWebSocket(url, [], { minReconnectionDelay: 250, maxReconnectionDelay: 5_000, reconnectionDelayGrowFactor: 2, ...(WebSocket ? { WebSocket } : {}) });
     this.socket.binaryType = 'arraybuffer';
     this.socket.addEventListener('open', () => this.socket.send(JSON.stringify({ type: 'auth', token: this.token() ?? '' })));
-    this.socket.addEventListener('close', () => {
+    this.socket.addEventListener('close', (event) => {
       this.ready = false;
       this.setConnection('closed');
+      // Refused (token ended, annotator): trying again would be refused again.
+      if (event.code === CLOSE.unauthorized || event.code === CLOSE.forbidden) this.socket.close();
     });
     this.socket.addEventListener('message', (event) => this.onMessage(event.data as string | ArrayBuffer));
   }

@@ -8,18 +8,16 @@ import { session } from '../../state/session';
 import { LiveSeries } from './series';
 import { LiveStream, type ConnectionState, type LiveFrame } from './stream';
 
-let shared: LiveStream | null = null;
+let shared: { stream: LiveStream; token: string | null } | null = null;
 
-/** The page's one stream socket, opened on first use. */
+/** The page's one stream socket, opened on first use and again for a new session. */
 export function liveStream(): LiveStream {
-  shared ??= new LiveStream(() => session.token);
-  return shared;
-}
-
-/** Closes the page's stream socket (sign-out). */
-export function closeLiveStream(): void {
-  shared?.close();
-  shared = null;
+  if (shared && shared.token !== session.token) {
+    shared.stream.close();
+    shared = null;
+  }
+  shared ??= { stream: new LiveStream(() => session.token), token: session.token };
+  return shared.stream;
 }
 
 export interface LiveDevice {
