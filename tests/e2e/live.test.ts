@@ -1,6 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { DEMO, openPatient, signedInSuite } from './harness';
+import { DEMO, launchChromium, newPage, openPatient, signInThroughForm, startAppServer, type AppServer, type SignedInSuite } from './harness';
 import { DeviceClient } from '../../server/live/device-client';
 import { shortSource } from '../server/live-helpers';
 
@@ -8,9 +11,30 @@ import { shortSource } from '../server/live-helpers';
 // streaming with it, the real-time dashboard's tile coming alive, the Real Time view drawing
 // with WebGL and stepping with the arrow keys, and a configuration the device applies.
 
-const app = signedInSuite(DEMO.physician, 'dashboard');
+// A fixed port (this suite's range) so a restarted server is where the page and the device
+// reconnect to; the data directory outlives the first server.
+const ENV = { PORT: process.env.LIVE_E2E_PORT ?? '8201' };
+const app = {} as SignedInSuite;
+let server: AppServer | null = null;
+let dataDir = '';
 let client: DeviceClient | null = null;
-afterAll(() => client?.stop());
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-live-e2e-'));
+  server = await startAppServer(ENV, 60_000, dataDir);
+  app.base = server.url;
+  app.browser = await launchChromium();
+  Object.assign(app, await newPage(app.browser, app.base));
+  await app.page.goto('/');
+  await signInThroughForm(app.page, app.base, DEMO.physician);
+  await app.page.getByTestId('dashboard').waitFor();
+});
+afterAll(async () => {
+  client?.stop();
+  await app.context?.close();
+  await app.browser?.close();
+  await server?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
 
 /** Pixels of a canvas the plot drew on (anything not cleared to transparent). */
 async function paintedPixels(page: Page, testId: string): Promise<number> {
@@ -126,5 +150,22 @@ describe('live devices', () => {
     expect(await card(page).getByTestId('config-error').textContent()).toMatch(/range_m must be <= 6/);
     if (process.env.LIVE_SHOTS) await page.screenshot({ path: `${process.env.LIVE_SHOTS}/config.png`, fullPage: true });
     expect(app.errors).toEqual([]);
+  });
+
+  it('comes back by itself after a server restart: the view and the device reconnect, the stream goes on', async () => {
+    const { page } = app;
+    await page.getByTestId('nav-realtime').click();
+    await page.locator('[data-testid="live-tile"][data-device="NCT0001"]').getByTestId('tile-open').click();
+    await page.getByTestId('realtime-page').waitFor();
+    await expect.poll(() => page.getByTestId('live-state').getAttribute('data-state'), { timeout: 15_000 }).toBe('streaming');
+    const before = client!.connects;
+    await server!.close();
+    await expect.poll(() => page.getByTestId('live-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('reconnecting');
+    server = await startAppServer(ENV, 60_000, dataDir);
+    await expect.poll(() => client!.connects, { timeout: 30_000 }).toBeGreaterThan(before);
+    await expect.poll(() => page.getByTestId('live-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('streaming');
+    const end = Number(await page.getByTestId('realtime-range').getAttribute('data-end'));
+    await expect.poll(async () => Number(await page.getByTestId('realtime-range').getAttribute('data-end')), { timeout: 15_000 }).toBeGreaterThan(end);
+    expect(client!.errors).toEqual([]);
   });
 });
