@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, startTestServer, TEST_DB, type TestServer } from './helpers';
-import { demoDeviceWithKey, shortSource, tokenOf, until } from './live-helpers';
+import { describe, expect, it } from 'vitest';
+import { liveSuite } from './live-suite';
+import { DEMO_ACCOUNTS, TEST_DB } from './helpers';
+import { shortSource, tokenOf, until } from './live-helpers';
 import { DeviceClient } from '../../server/live/device-client';
 import { DEFAULT_CONFIG, type DeviceConfig } from '../../server/live/device-config';
 
 /** Device Config (issue 15 point 6): validated, versioned, pushed over the live connection and acknowledged. */
 describe(`device config on ${TEST_DB}`, () => {
-  let server: TestServer;
-  let base: string;
-  let device: { deviceMasterId: number; key: string; token: string };
+  const live = liveSuite();
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    base = await server.app.listen({ port: 0, host: '127.0.0.1' });
-    device = await demoDeviceWithKey(server);
-  }, 60_000);
-  afterAll(async () => server?.close());
-
-  const update = (config: unknown, token = device.token) => server.call('POST', '/datahub/update_device_config', { token, body: { device_master_id: device.deviceMasterId, config } });
+  const update = (config: unknown, token = live.device.token) => live.server.call('POST', '/datahub/update_device_config', { token, body: { device_master_id: live.device.deviceMasterId, config } });
   const mine = async () => {
-    const res = await server.call('GET', '/datahub/get_physician_devices_config', { token: device.token });
+    const res = await live.server.call('GET', '/datahub/get_physician_devices_config', { token: live.device.token });
     expect(res.statusCode).toBe(200);
-    return res.json().data.devices.find((d: { device_master_id: number }) => d.device_master_id === device.deviceMasterId);
+    return res.json().data.devices.find((d: { device_master_id: number }) => d.device_master_id === live.device.deviceMasterId);
   };
   const withChanges = (over: Partial<DeviceConfig>): DeviceConfig => ({ ...DEFAULT_CONFIG, ...over });
 
@@ -42,21 +34,21 @@ describe(`device config on ${TEST_DB}`, () => {
       expect(res.statusCode, JSON.stringify(config)).toBe(400);
       expect(res.json().message).toMatch(message);
     }
-    expect(await server.db.query('select id from device_configs')).toEqual([]);
+    expect(await live.server.db.query('select id from device_configs')).toEqual([]);
     // Before it ever streamed, the device is listed with the patient it is allocated to and the factory settings.
     expect(await mine()).toMatchObject({ patient_code: 'NCT1001', version: 0, status: null, config: DEFAULT_CONFIG, state: 'offline' });
     expect((await update(DEFAULT_CONFIG)).json().code).toBe('no_changes');
   });
 
   it('gives annotators and another practice nothing', async () => {
-    const annotator = await tokenOf(server, DEMO_ACCOUNTS.annotator);
-    expect((await server.call('GET', '/datahub/get_physician_devices_config', { token: annotator })).statusCode).toBe(403);
+    const annotator = await tokenOf(live.server, DEMO_ACCOUNTS.annotator);
+    expect((await live.server.call('GET', '/datahub/get_physician_devices_config', { token: annotator })).statusCode).toBe(403);
     expect((await update(withChanges({ live_streaming: false }), annotator)).statusCode).toBe(403);
-    expect((await server.call('GET', '/physician/realtime-layout', { token: annotator })).statusCode).toBe(403);
+    expect((await live.server.call('GET', '/physician/realtime-layout', { token: annotator })).statusCode).toBe(403);
   });
 
   it('pushes a new version to the connected device, which applies or refuses it; an offline device gets it on reconnect', async () => {
-    const client = new DeviceClient({ server: base, deviceId: 'NCT0001', key: device.key, source: shortSource('config'), speed: 1 });
+    const client = new DeviceClient({ server: live.base, deviceId: 'NCT0001', key: live.device.key, source: shortSource('config'), speed: 1 });
     client.start();
     try {
       await until(() => client.connects >= 1, 20_000, 'welcome');
@@ -75,10 +67,10 @@ describe(`device config on ${TEST_DB}`, () => {
 
       // Offline: saved as pending, delivered when the device comes back.
       client.stop();
-      await until(async () => (await server.db.query('select 1 from device_live')).length > 0, 5_000, 'live row');
+      await until(async () => (await live.server.db.query('select 1 from device_live')).length > 0, 5_000, 'live row');
       expect((await update(withChanges({ radar: { range_m: 4, sensitivity: 7 } }))).statusCode).toBe(200);
       expect((await mine()).status).toBe('pending');
-      const again = new DeviceClient({ server: base, deviceId: 'NCT0001', key: device.key, source: shortSource('config'), speed: 1 });
+      const again = new DeviceClient({ server: live.base, deviceId: 'NCT0001', key: live.device.key, source: shortSource('config'), speed: 1 });
       again.start();
       try {
         await until(async () => (await mine()).status === 'applied', 20_000, 'applied after reconnect');
@@ -97,11 +89,11 @@ describe(`device config on ${TEST_DB}`, () => {
 
   it('saves the real-time dashboard layout per user, validated', async () => {
     const layout = [{ i: 'NCT0001', x: 0, y: 0, w: 4, h: 3 }, { i: 'NCT0002', x: 4, y: 0, w: 4, h: 3 }];
-    expect((await server.call('POST', '/physician/realtime-layout', { token: device.token, body: { layout } })).statusCode).toBe(200);
-    expect((await server.call('GET', '/physician/realtime-layout', { token: device.token })).json().data.layout).toEqual(layout);
-    const other = await tokenOf(server, DEMO_ACCOUNTS.secondary);
-    expect((await server.call('GET', '/physician/realtime-layout', { token: other })).json().data.layout).toBeNull();
-    const bad = await server.call('POST', '/physician/realtime-layout', { token: device.token, body: { layout: [{ i: 'x', x: -1, y: 0, w: 1, h: 1 }] } });
+    expect((await live.server.call('POST', '/physician/realtime-layout', { token: live.device.token, body: { layout } })).statusCode).toBe(200);
+    expect((await live.server.call('GET', '/physician/realtime-layout', { token: live.device.token })).json().data.layout).toEqual(layout);
+    const other = await tokenOf(live.server, DEMO_ACCOUNTS.secondary);
+    expect((await live.server.call('GET', '/physician/realtime-layout', { token: other })).json().data.layout).toBeNull();
+    const bad = await live.server.call('POST', '/physician/realtime-layout', { token: live.device.token, body: { layout: [{ i: 'x', x: -1, y: 0, w: 1, h: 1 }] } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/x must be >= 0/);
   });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { liveSuite } from './live-suite';
 import WebSocket from 'ws';
-import { startTestServer, TEST_DB, type TestServer } from './helpers';
-import { demoDeviceWithKey, shortSource, until } from './live-helpers';
+import { TEST_DB } from './helpers';
+import { shortSource, until } from './live-helpers';
 import { DeviceClient } from '../../server/live/device-client';
 import { LiveStream } from '../../src/features/live/stream';
 import { LiveSeries } from '../../src/features/live/series';
@@ -13,19 +14,10 @@ import { LiveSeries } from '../../src/features/live/series';
  * once or is named in a "skipped" range (read from storage by the screens).
  */
 describe(`live viewer client on ${TEST_DB}`, () => {
-  let server: TestServer;
-  let base: string;
-  let device: { deviceMasterId: number; key: string; token: string };
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    base = await server.app.listen({ port: 0, host: '127.0.0.1' });
-    device = await demoDeviceWithKey(server);
-  }, 60_000);
-  afterAll(async () => server?.close());
+  const live = liveSuite();
 
   it('resumes after the server drops it: no frame lost, none twice, samples placed by index', async () => {
-    const stream = new LiveStream(() => device.token, `${base.replace('http', 'ws')}/api/v1/stream`, WebSocket);
+    const stream = new LiveStream(() => live.device.token, `${live.base.replace('http', 'ws')}/api/v1/stream`, WebSocket);
     const seqs: number[] = [];
     const skipped: [number, number][] = [];
     let br: LiveSeries | null = null;
@@ -46,12 +38,12 @@ describe(`live viewer client on ${TEST_DB}`, () => {
     await until(() => stream.connection === 'open', 10_000, 'viewer ready');
 
     const source = shortSource('viewer-client');
-    const client = new DeviceClient({ server: base, deviceId: 'NCT0001', key: device.key, source, speed: 100 });
+    const client = new DeviceClient({ server: live.base, deviceId: 'NCT0001', key: live.device.key, source, speed: 100 });
     client.start();
     try {
       await until(() => seqs.length >= 5, 20_000, 'first frames');
       // Every socket of the server goes, as in a restart: device and viewer both come back by themselves.
-      for (const socket of server.app.websocketServer.clients) socket.terminate();
+      for (const socket of live.server.app.websocketServer.clients) socket.terminate();
       await until(() => states.includes('closed'), 5_000, 'viewer saw the drop');
       await client.done;
       await until(() => seqs.length + skipped.reduce((n, [a, b]) => n + b - a + 1, 0) >= client.ackMs.length, 20_000, 'every frame seen or skipped');
@@ -61,7 +53,7 @@ describe(`live viewer client on ${TEST_DB}`, () => {
       stream.close();
     }
     expect(states.filter((s) => s === 'open').length).toBeGreaterThanOrEqual(2);
-    const [{ last }] = await server.db.query<{ last: number }>('select max(seq)::int as last from live_frames where device_master_id = $1', [device.deviceMasterId]);
+    const [{ last }] = await live.server.db.query<{ last: number }>('select max(seq)::int as last from live_frames where device_master_id = $1', [live.device.deviceMasterId]);
     const covered = new Set(seqs);
     for (const [a, b] of skipped) for (let s = a; s <= b; s++) covered.add(s);
     // Frames before the viewer subscribed are not sent (it asked for the newest only); from its first frame on, none is missing.
