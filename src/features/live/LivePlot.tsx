@@ -43,8 +43,11 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
       columns = Math.min(MAX_COLUMNS, Math.max(2, Math.round(canvas.clientWidth)));
       // The context is made here so the last frame stays readable (screenshots, pixel checks in
       // tests): webgl-plot 0.7 passes its preserveDrawing option under a name WebGL ignores.
-      canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true });
-      plot = new WebglPlot(canvas);
+      if (!plot) {
+        canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true });
+        plot = new WebglPlot(canvas);
+      } else plot.viewport(0, 0, canvas.width, canvas.height);
+      plot.removeAllLines();
       line = new WebglLine(new ColorRGBA(color[0], color[1], color[2], 1), columns * 2);
       plot.addDataLine(line);
       drawnKey = '';
@@ -69,10 +72,8 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
     };
     setup();
     frame = requestAnimationFrame(draw);
-    const resize = new ResizeObserver(() => {
-      plot?.removeAllLines();
-      setup();
-    });
+    // A resize (a dragged tile) keeps the plot and its GL program: new size, new column count.
+    const resize = new ResizeObserver(() => setup());
     resize.observe(canvas);
     return () => {
       cancelAnimationFrame(frame);
