@@ -33,6 +33,8 @@ import { LiveHub } from './live/hub';
 import { liveRoutes } from './live/routes';
 import { deviceSocketRoute } from './live/device-socket';
 import { viewerSocketRoute } from './live/viewer-socket';
+import { ConfigPush } from './live/config-push';
+import { deviceConfigRoutes } from './live/config-routes';
 import { MAX_FRAME_BYTES } from './live/protocol';
 
 export const API_PREFIX = '/api/v1';
@@ -90,9 +92,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES * 16 } });
   const hub = new LiveHub(ctx.db);
   await hub.start();
+  const configPush = new ConfigPush(ctx.db);
+  await configPush.start();
   app.addHook('onClose', async () => {
     for (const client of app.websocketServer.clients) client.terminate();
     await hub.close();
+    await configPush.close();
   });
 
   await shedOverload(app, { maxEventLoopDelayMs: ctx.config.maxEventLoopDelayMs, maxHeapUsedBytes: MAX_HEAP_USED_BYTES, sampleIntervalMs: 250 });
@@ -121,7 +126,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       actigraphRoutes(api, ctx);
       agreementRoutes(api, ctx);
       liveRoutes(api, ctx);
-      await deviceSocketRoute(api, ctx, hub);
+      await deviceSocketRoute(api, ctx, hub, configPush);
+      deviceConfigRoutes(api, ctx, configPush);
       viewerSocketRoute(api, ctx, hub);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },

@@ -9,6 +9,7 @@ export const PATHS = {
   dashboardAlias: '/app/dashboard/default',
   patients: '/app/patients',
   realtime: '/app/realtimeDashboard',
+  deviceTesting: '/app/device_testing',
   deviceConfig: '/app/device_config',
   dataCenter: '/app/datacenter',
   newPatient: '/app/new_patient',
@@ -46,6 +47,12 @@ export function editPatientPath(id: number | string, deployDevice = false): stri
 /** Link to a patient's information view. */
 export function viewPatientInfoPath(id: number | string): string {
   return `/app/view_patient_info/id=${id}`;
+}
+
+/** Link to the Real Time view of a device (spec: an encoded query with id, did and back). */
+export function deviceTestingPath(patientId: number | null, deviceId: string, back: string): string {
+  const q = new URLSearchParams({ ...(patientId === null ? {} : { id: String(patientId) }), did: deviceId, back });
+  return `${PATHS.deviceTesting}?${q.toString()}`;
 }
 
 /** After logout the app lands here (spec 1 §2); the guard then shows sign-in. */

@@ -19,6 +19,20 @@ export interface DeviceClientOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * Whether a simulated device can run a configuration: it samples each channel at its
+ * source's rate and has no other channels. Returns why not, or null.
+ */
+export function configRefusal(source: readonly ChannelData[], config: Record<string, unknown>): string | null {
+  const channels = (config.channels ?? {}) as Record<string, number>;
+  for (const [code, rate] of Object.entries(channels)) {
+    const c = source.find((s) => s.code === code);
+    if (!c) return `this device has no ${code} channel`;
+    if (c.sampleRate !== rate) return `this device samples ${code} at ${c.sampleRate} Hz only`;
+  }
+  return null;
+}
+
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 10_000;
 
@@ -35,6 +49,8 @@ export class DeviceClient {
   readonly errors: { code: string; message: string; seq?: number }[] = [];
   recordingId: number | null = null;
   connects = 0;
+  /** The configuration the device runs (the last one it applied) and its version. */
+  config: { version: number; config: Record<string, unknown> } | null = null;
   private socket: WebSocket | null = null;
   /** The current socket got its welcome: new frames may follow the resent ones. */
   private ready = false;
@@ -137,6 +153,11 @@ export class DeviceClient {
       if (f) this.ackMs.push(Date.now() - f.firstSentMs);
       this.pending.delete(msg.seq);
       this.checkDone();
+    } else if (msg.type === 'config') {
+      const reason = configRefusal(this.opts.source, msg.config);
+      if (!reason) this.config = { version: msg.version, config: msg.config };
+      this.opts.log?.(`${this.opts.deviceId}: configuration version ${msg.version} ${reason ? `refused: ${reason}` : 'applied'}`);
+      this.socket?.send(JSON.stringify({ type: 'config-ack', version: msg.version, applied: !reason, ...(reason ? { reason } : {}) }));
     } else if (msg.type === 'ended') {
       this.stopped = true;
       if (this.timer) clearInterval(this.timer);

@@ -7,6 +7,7 @@ import { FrameError, validateFrame } from './frames';
 import type { LiveHub } from './hub';
 import { commitFrame, endSession, openSession, SessionError, type LiveSession } from './ingest';
 import { checkDeviceKey, KEYS_CHANNEL } from './keys';
+import type { ConfigPush } from './config-push';
 import { CLOSE, DEVICE_SOCKET_PATH, LIVE_CHANNELS, LIVE_PROTOCOL, MAX_FRAME_BYTES, type DeviceHello, type LiveErrorCode, type ServerToDevice } from './protocol';
 
 /** A device must say hello within this long after connecting (ms). */
@@ -75,7 +76,7 @@ async function ingest(ctx: AppContext, hub: LiveHub, socket: WebSocket, session:
   }
 }
 
-function onDeviceSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void {
+function onDeviceSocket(ctx: AppContext, hub: LiveHub, push: ConfigPush, socket: WebSocket): void {
   let session: LiveSession | null = null;
   let chain: Promise<unknown> = Promise.resolve();
   let pending = 0;
@@ -95,12 +96,16 @@ function onDeviceSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void 
       clearTimeout(helloTimer);
       const hello = readHello(bytes.toString('utf8'));
       if (typeof hello === 'string') return refuse(socket, 'bad_hello', hello, CLOSE.badHello);
-      return run(async () => (session = await startSession(ctx, socket, hello)));
+      return run(async () => {
+        session = await startSession(ctx, socket, hello);
+        if (session) await push.attach(session.device.deviceMasterId, socket);
+      });
     }
     run(async () => {
       if (!session) return;
       if (isBinary) return ingest(ctx, hub, socket, session, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      const msg = JSON.parse(bytes.toString('utf8')) as { type?: string };
+      const msg = JSON.parse(bytes.toString('utf8')) as { type?: string; version?: unknown; applied?: unknown; reason?: unknown };
+      if (msg.type === 'config-ack') await push.acknowledged(session.device.deviceMasterId, msg);
       if (msg.type === 'end') {
         await endSession(ctx.db, session);
         reply(socket, { type: 'ended', recordingId: session.recordingId });
@@ -114,8 +119,8 @@ function onDeviceSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void 
 }
 
 /** The devices' WebSocket: a device key in the hello, frames acknowledged once committed. */
-export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub): Promise<void> {
-  app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket) => onDeviceSocket(ctx, hub, socket));
+export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub, push: ConfigPush): Promise<void> {
+  app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket) => onDeviceSocket(ctx, hub, push, socket));
   // Keys issued or revoked: the device's connection here (if any) must show a valid key again.
   const stop = await ctx.db.listen(KEYS_CHANNEL, (payload) => {
     const socket = connected.get(Number(payload));

@@ -28,7 +28,8 @@
  *      already committed (a resend whose ack was lost) is acked again with duplicate: true
  *      and stored nothing. A bad frame gets {@link LiveError} with its seq and stores nothing.
  *   3. device → {@link DeviceEnd} when its night ends; server → {@link DeviceEnded}.
- *   Config (issue 15 point 6, not built yet): server → {@link DeviceConfigPush};
+ *   Config (Device Config, server/live/config-push.ts): after the welcome and whenever a new
+ *   version is saved, server → {@link DeviceConfigPush};
  *   device → {@link DeviceConfigAck}.
  *
  * Viewer session:
@@ -183,7 +184,7 @@ export interface DeviceEnded {
   recordingId: number;
 }
 
-/** Configuration pushed over the live connection (Device Config, not built yet). */
+/** Configuration pushed over the live connection (Device Config, server/live/config-push.ts). */
 export interface DeviceConfigPush {
   type: 'config';
   version: number;

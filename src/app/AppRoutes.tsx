@@ -8,7 +8,9 @@ import { EditPatientPage } from '../features/patient-admin/edit/EditPatientPage'
 import { ViewPatientInfoPage } from '../features/patient-admin/edit/ViewPatientInfoPage';
 import { DataCenterPage } from '../features/datacenter/DataCenterPage';
 import { DeployRequestsPage } from '../features/admin/DeployRequestsPage';
-import { PlaceholderPage } from '../features/placeholders/PlaceholderPage';
+import { RealTimePage } from '../features/live/RealTimePage';
+import { RealtimeDashboardPage } from '../features/live/RealtimeDashboardPage';
+import { DeviceConfigPage } from '../features/live/DeviceConfigPage';
 import { NotFound } from '../features/shell/NotFound';
 import { StaticRoutes } from '../features/static/StaticRoutes';
 import { ADMIN_REQUESTS_PATH, EDIT_PATIENT_PATTERN, PATHS, PATIENT_DETAIL_PATTERN, VIEW_PATIENT_INFO_PATTERN } from '../routes';
@@ -23,12 +25,9 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       <Route path={PATHS.patients} component={PatientsPage} />
       <Route path={PATIENT_DETAIL_PATTERN}>{(params) => <NightPage patientId={Number(params.id)} />}</Route>
       <Route path={PATHS.bench} component={BenchPage} />
-      <Route path={PATHS.realtime}>
-        <PlaceholderPage id="realtime" />
-      </Route>
-      <Route path={PATHS.deviceConfig}>
-        <PlaceholderPage id="deviceConfig" />
-      </Route>
+      <Route path={PATHS.deviceTesting} component={RealTimePage} />
+      <Route path={PATHS.realtime} component={RealtimeDashboardPage} />
+      {caps.deviceConfig && <Route path={PATHS.deviceConfig} component={DeviceConfigPage} />}
       <Route path={PATHS.dataCenter} component={DataCenterPage} />
       <Route path={EDIT_PATIENT_PATTERN}>{(params) => <EditPatientPage key={params.id} patientId={Number(params.id)} />}</Route>
       <Route path={VIEW_PATIENT_INFO_PATTERN}>{(params) => <ViewPatientInfoPage key={params.id} patientId={Number(params.id)} />}</Route>

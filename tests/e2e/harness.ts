@@ -20,9 +20,12 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-/** `startMs`: how long the server may take to come up (seeding simulated nights on a busy machine takes a while). */
-export async function startAppServer(env: Record<string, string> = {}, startMs = 60_000): Promise<AppServer> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-'));
+/**
+ * `startMs`: how long the server may take to come up (seeding simulated nights on a busy machine takes a while).
+ * `keepDataDir`: a data directory to use and keep on close (a restart test starts a second server on it).
+ */
+export async function startAppServer(env: Record<string, string> = {}, startMs = 60_000, keepDataDir?: string): Promise<AppServer> {
+  const dataDir = keepDataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-')));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.resolve('dist'), DATABASE_URL: '', SMTP_URL: '', SEED_NIGHTS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,7 +50,7 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
-      await rm(dataDir, { recursive: true, force: true });
+      if (!keepDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -231,6 +231,15 @@ export const ACCESS_MATRIX: Row[] = [
   row(`POST ${A}/device/keys`, PRACTICE_WRITE, (f) => ({ url: '/device/keys', body: { device_master_id: f.deviceMasterId } })),
   row(`GET ${A}/device/real-time/did=:did`, PRACTICE_WRITE, (f) => ({ url: `/device/real-time/did=${f.deviceId}` })),
   row(`GET ${A}/device/real-time-validation/did=:did`, PRACTICE_WRITE, (f) => ({ url: `/device/real-time-validation/did=${f.deviceId}` })),
+  // Device Config and the real-time dashboard layout (issue 15 screens): physicians' own, never an annotator's or admin's.
+  row(`GET ${A}/datahub/get_physician_devices_config`, PHYSICIAN_SCREEN, () => ({ url: '/datahub/get_physician_devices_config' })),
+  row(`POST ${A}/datahub/update_device_config`, PRACTICE_WRITE, (f) => ({
+    url: '/datahub/update_device_config',
+    // A distinct range per call: an unchanged configuration is refused as "nothing to send".
+    body: { device_master_id: f.deviceMasterId, config: { recording_window: { start: '21:00', stop: '07:00', timezone: 'Europe/Zurich' }, channels: { BR: 1, HR: 1 }, radar: { range_m: 0.5 + (f.seq() % 500) / 100, sensitivity: 5 }, live_streaming: true } },
+  })),
+  row(`GET ${A}/physician/realtime-layout`, PHYSICIAN_SCREEN, () => ({ url: '/physician/realtime-layout' })),
+  row(`POST ${A}/physician/realtime-layout`, PHYSICIAN_SCREEN, () => ({ url: '/physician/realtime-layout', body: { layout: [{ i: 'TILE1', x: 0, y: 0, w: 4, h: 3 }] } })),
   // The sockets authenticate in their first message (tests/server/live.test.ts); a plain GET is no upgrade.
   row(`GET ${A}/device/live`, same(404), () => ({ url: '/device/live' })),
   row(`GET ${A}/stream`, same(404), () => ({ url: '/stream' })),

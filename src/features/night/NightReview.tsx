@@ -17,6 +17,7 @@ import { useSignalApi } from './useSignalApi';
 import { parseVitalParameters } from './vitals';
 import { WindowView } from './WindowView';
 import { NightDownloads } from './NightDownloads';
+import { RealTimeLink } from '../live/RealTimeLink';
 import { readItem, writeItem } from '../../state/storage';
 
 /** Layout choices of the review screen, remembered in this browser. */
@@ -108,6 +109,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
         />
       )}
       {preferences?.is_annotator !== true && <NightDownloads patientId={patient.patient_id} night={night} />}
+      {preferences?.is_annotator !== true && <RealTimeLink patientId={patient.patient_id} deviceId={patient.device_id} />}
       <ChartSurface key={nightRef} source={api} domain={domain}>
         {(screen) => (
           <div className={`night-body${layout.annotations ? '' : ' annotations-hidden'}`}>

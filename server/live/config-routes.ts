@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError, forbidden, notFound } from '../errors';
+import type { UserRow } from '../auth/users';
+import { id } from '../routes/schemas';
+import type { ConfigPush } from './config-push';
+import { CHANNEL_RATES, configHistory, configProblem, DEFAULT_CONFIG, deviceConfigSchema, saveConfig, type DeviceConfig } from './device-config';
+import { listDeviceKeys } from './keys';
+import { practiceDeviceById, practiceDevices } from './practice';
+import { liveState } from './protocol';
+
+/** Device Config is hidden for annotators (spec) and is no admin's. */
+function configUser(request: FastifyRequest): UserRow {
+  const user = currentUser(request);
+  if (user.is_annotator || user.role === 'admin') throw forbidden('Device configuration is not available to this account.');
+  return user;
+}
+
+const MAX_LAYOUT_ITEMS = 200;
+const layoutSchema = {
+  type: 'object',
+  required: ['layout'],
+  additionalProperties: false,
+  properties: {
+    layout: {
+      type: 'array',
+      maxItems: MAX_LAYOUT_ITEMS,
+      items: {
+        type: 'object',
+        required: ['i', 'x', 'y', 'w', 'h'],
+        additionalProperties: false,
+        properties: {
+          i: { type: 'string', pattern: '^\\w{1,40}$' },
+          x: { type: 'integer', minimum: 0, maximum: 100 },
+          y: { type: 'integer', minimum: 0, maximum: 10_000 },
+          w: { type: 'integer', minimum: 1, maximum: 100 },
+          h: { type: 'integer', minimum: 1, maximum: 100 },
+        },
+      },
+    },
+  },
+} as const;
+
+/** The physician's devices with their configuration, its history and their keys. */
+async function devicesConfig(ctx: AppContext, user: UserRow) {
+  const devices = await practiceDevices(ctx.db, user);
+  const history = await configHistory(ctx.db, devices.map((d) => d.device_master_id));
+  const now = Date.now();
+  // The patient wearing the device: its live recording's, else its current allocation's.
+  const worn = await ctx.db.query<{ device_master_id: number; patient_id: number; patient_code: string }>(
+    `select p.id as patient_id, p.patient_code, d.device_master_id
+     from unnest($1::int[], $2::int[]) as d (device_master_id, live_patient)
+     left join lateral (select a.patient_id from device_allocations a where a.device_master_id = d.device_master_id and a.status = 'booked'
+       and a.allocation_ms <= $3 and a.deallocation_ms > $3 order by a.allocation_ms desc limit 1) a on true
+     join patients p on p.id = coalesce(d.live_patient, a.patient_id)`,
+    [devices.map((d) => d.device_master_id), devices.map((d) => d.patient_id), now],
+  );
+  return Promise.all(
+    devices.map(async (d) => {
+      const versions = history.filter((h) => h.device_master_id === d.device_master_id);
+      const latest = versions[0];
+      return {
+        device_master_id: d.device_master_id,
+        device_id: d.device_id,
+        patient_id: worn.find((w) => w.device_master_id === d.device_master_id)?.patient_id ?? null,
+        patient_code: worn.find((w) => w.device_master_id === d.device_master_id)?.patient_code ?? null,
+        state: liveState(d.last_frame_ms, now),
+        config: latest?.config ?? DEFAULT_CONFIG,
+        version: latest?.version ?? 0,
+        status: latest?.status ?? null,
+        status_reason: latest?.status_reason ?? null,
+        history: versions.map(({ device_master_id: _omit, config: _config, ...v }) => v),
+        keys: await listDeviceKeys(ctx.db, d.device_master_id),
+      };
+    }),
+  );
+}
+
+/** Device Config (spec: GET /datahub/get_physician_devices_config, POST /datahub/update_device_config) and the dashboard layout. */
+export function deviceConfigRoutes(app: FastifyInstance, ctx: AppContext, push: ConfigPush) {
+  const auth = authenticate(ctx);
+
+  app.get('/datahub/get_physician_devices_config', { preHandler: auth }, async (request) => {
+    const user = configUser(request);
+    return { data: { devices: await devicesConfig(ctx, user), channel_rates: CHANNEL_RATES } };
+  });
+
+  app.post<{ Body: { device_master_id: number; config: DeviceConfig } }>(
+    '/datahub/update_device_config',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['device_master_id', 'config'], additionalProperties: false, properties: { device_master_id: id, config: deviceConfigSchema } } } },
+    async (request) => {
+      const user = configUser(request);
+      const device = await practiceDeviceById(ctx.db, user, request.body.device_master_id);
+      if (!device) throw notFound('Device');
+      const problem = configProblem(request.body.config);
+      if (problem) throw new ApiError(400, 'invalid_config', problem);
+      const saved = await saveConfig(ctx.db, device.device_master_id, request.body.config, user.id);
+      if (!saved) throw new ApiError(400, 'no_changes', 'This configuration is the one the device already has: nothing to send.');
+      await push.announce(device.device_master_id);
+      return { message: 'Saved: the device gets it over its live connection (or when it next connects).', data: { device_id: device.device_id, version: saved.version, status: saved.status, changes: saved.changes } };
+    },
+  );
+
+  app.get('/physician/realtime-layout', { preHandler: auth }, async (request) => {
+    const user = configUser(request);
+    const [row] = await ctx.db.query<{ layout: unknown }>('select layout from realtime_layouts where user_id = $1', [user.id]);
+    return { data: { layout: row?.layout ?? null } };
+  });
+
+  app.post<{ Body: { layout: unknown[] } }>('/physician/realtime-layout', { preHandler: auth, schema: { body: layoutSchema } }, async (request) => {
+    const user = configUser(request);
+    await ctx.db.query(
+      `insert into realtime_layouts (user_id, layout) values ($1, $2) on conflict (user_id) do update set layout = excluded.layout, updated_at = now()`,
+      [user.id, JSON.stringify(request.body.layout)],
+    );
+    return { message: 'Layout saved.', data: { layout: request.body.layout } };
+  });
+}

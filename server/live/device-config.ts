@@ -1,0 +1,151 @@
+import type { Queryable } from '../db/adapter';
+import { LIVE_CHANNELS } from './protocol';
+
+/**
+ * A device's configuration (Device Config, issue 15 point 6): when it records, which
+ * channels at which rates, the radar's range and sensitivity, and whether it streams live.
+ * The JSON schema below is the route's body schema: a wrong field is refused with its path
+ * named (`body/config/radar/range_m must be <= 6`); `configProblem` adds the checks a schema
+ * cannot say (a real time zone, a window that is not empty, a known rate per channel).
+ */
+export interface DeviceConfig {
+  recording_window: { start: string; stop: string; timezone: string };
+  /** Channel code → sample rate (Hz); a channel left out is not recorded. */
+  channels: Record<string, number>;
+  radar: { range_m: number; sensitivity: number };
+  live_streaming: boolean;
+}
+
+/** Rates a channel may be set to (Hz): the vitals at 1 Hz, the raw radar channels at 10–50 Hz. */
+export const CHANNEL_RATES: Record<string, readonly number[]> = Object.fromEntries(
+  Object.entries(LIVE_CHANNELS).map(([code, spec]) => [code, spec.rate === 1 ? [1] : [10, 20, 25, 50]]),
+);
+
+const clockTime = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' } as const;
+
+export const deviceConfigSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['recording_window', 'channels', 'radar', 'live_streaming'],
+  properties: {
+    recording_window: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['start', 'stop', 'timezone'],
+      properties: { start: clockTime, stop: clockTime, timezone: { type: 'string', minLength: 1, maxLength: 64 } },
+    },
+    channels: {
+      type: 'object',
+      minProperties: 1,
+      additionalProperties: false,
+      properties: Object.fromEntries(Object.keys(LIVE_CHANNELS).map((code) => [code, { type: 'number' }])),
+    },
+    radar: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['range_m', 'sensitivity'],
+      properties: { range_m: { type: 'number', minimum: 0.3, maximum: 6 }, sensitivity: { type: 'integer', minimum: 1, maximum: 10 } },
+    },
+    live_streaming: { type: 'boolean' },
+  },
+} as const;
+
+/** A new device's configuration before anyone changed it. */
+export const DEFAULT_CONFIG: DeviceConfig = {
+  recording_window: { start: '21:00', stop: '07:00', timezone: 'UTC' },
+  channels: { BR: 1, HR: 1, MOV: 1, Y_DIST: 20 },
+  radar: { range_m: 2.5, sensitivity: 5 },
+  live_streaming: true,
+};
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What the schema cannot say about a configuration, as a message; null when it is fine. */
+export function configProblem(config: DeviceConfig): string | null {
+  const w = config.recording_window;
+  if (!isTimeZone(w.timezone)) return `recording_window.timezone "${w.timezone}" is not a time zone (e.g. Europe/Zurich).`;
+  if (w.start === w.stop) return 'recording_window.start and recording_window.stop are the same time: the window would be empty.';
+  for (const [code, rate] of Object.entries(config.channels)) {
+    const allowed = CHANNEL_RATES[code]!;
+    if (!allowed.includes(rate)) return `channels.${code} must be one of ${allowed.join(', ')} Hz, got ${rate}.`;
+  }
+  return null;
+}
+
+export interface ConfigChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else out.set(prefix, value);
+  return out;
+}
+
+/** Field by field what changed from one configuration to the next (a channel turned off: to null). */
+export function configChanges(before: DeviceConfig, after: DeviceConfig): ConfigChange[] {
+  const a = flatten(before);
+  const b = flatten(after);
+  const fields = [...new Set([...a.keys(), ...b.keys()])].sort();
+  return fields.filter((f) => a.get(f) !== b.get(f)).map((f) => ({ field: f, from: a.get(f) ?? null, to: b.get(f) ?? null }));
+}
+
+export type ConfigStatus = 'pending' | 'applied' | 'refused';
+
+export interface ConfigVersion {
+  device_master_id: number;
+  version: number;
+  config: DeviceConfig;
+  changes: ConfigChange[];
+  created_by: number | null;
+  created_by_name: string | null;
+  created_at: string;
+  status: ConfigStatus;
+  status_reason: string | null;
+  status_at: string | null;
+}
+
+const VERSION_SELECT = `select c.device_master_id, c.version, c.config, c.changes, c.created_by, nullif(trim(concat(u.first_name, ' ', u.last_name)), '') as created_by_name,
+  c.created_at, c.status, c.status_reason, c.status_at from device_configs c left join users u on u.id = c.created_by`;
+
+/** Every version of the devices' configurations, newest first. */
+export function configHistory(db: Queryable, deviceMasterIds: readonly number[]): Promise<ConfigVersion[]> {
+  return db.query<ConfigVersion>(`${VERSION_SELECT} where c.device_master_id = any($1::int[]) order by c.device_master_id, c.version desc`, [deviceMasterIds]);
+}
+
+/** The newest version of a device's configuration, or null (it runs the default). */
+export async function latestConfig(db: Queryable, deviceMasterId: number): Promise<ConfigVersion | null> {
+  const [row] = await db.query<ConfigVersion>(`${VERSION_SELECT} where c.device_master_id = $1 order by c.version desc limit 1`, [deviceMasterId]);
+  return row ?? null;
+}
+
+/** Stores a new version (pending until the device acknowledges it); null when nothing changed. */
+export async function saveConfig(db: Queryable, deviceMasterId: number, config: DeviceConfig, userId: number): Promise<ConfigVersion | null> {
+  const latest = await latestConfig(db, deviceMasterId);
+  const changes = configChanges(latest?.config ?? DEFAULT_CONFIG, config);
+  if (changes.length === 0) return null;
+  await db.query(
+    `insert into device_configs (device_master_id, version, config, changes, created_by) values ($1, $2, $3, $4, $5)`,
+    [deviceMasterId, (latest?.version ?? 0) + 1, JSON.stringify(config), JSON.stringify(changes), userId],
+  );
+  return latestConfig(db, deviceMasterId);
+}
+
+/** Records a device's answer to a version it was sent (only a pending version changes). */
+export async function recordConfigAck(db: Queryable, deviceMasterId: number, version: number, applied: boolean, reason: string | null): Promise<boolean> {
+  const rows = await db.query(
+    `update device_configs set status = $3, status_reason = $4, status_at = now() where device_master_id = $1 and version = $2 and status = 'pending' returning id`,
+    [deviceMasterId, version, applied ? 'applied' : 'refused', reason?.slice(0, 500) ?? null],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,86 @@
+// A live line drawn with webgl-plot at the display's frame rate: every animation frame asks
+// for the time range to show, and redraws only when the range or the samples changed.
+import { useEffect, useRef } from 'react';
+import { ColorRGBA, WebglLine, WebglPlot } from 'webgl-plot';
+import { columnsOf, type LiveSeries } from './series';
+
+export interface PlotRange {
+  t0: number;
+  t1: number;
+}
+
+interface Props {
+  /** Read every frame: the series may be replaced when a new recording begins. */
+  series: () => LiveSeries | null;
+  range: () => PlotRange | null;
+  color?: [number, number, number];
+  /** Fixed y range; omitted: the visible samples' own. */
+  yRange?: readonly [number, number];
+  testId: string;
+  label: string;
+  /** Called after each redraw with the frame's time, for latency figures. */
+  onDrawn?: (series: LiveSeries, nowMs: number) => void;
+}
+
+const MAX_COLUMNS = 2048;
+
+export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, testId, label, onDrawn }: Props) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const props = useRef({ series, range, yRange, onDrawn });
+  props.current = { series, range, yRange, onDrawn };
+
+  useEffect(() => {
+    const canvas = canvasRef.current!;
+    let plot: WebglPlot | null = null;
+    let line: WebglLine | null = null;
+    let columns = 0;
+    let drawnKey = '';
+    let frame = 0;
+    const setup = () => {
+      const dpr = window.devicePixelRatio || 1;
+      canvas.width = Math.max(1, Math.round(canvas.clientWidth * dpr));
+      canvas.height = Math.max(1, Math.round(canvas.clientHeight * dpr));
+      columns = Math.min(MAX_COLUMNS, Math.max(2, Math.round(canvas.clientWidth)));
+      // The context is made here so the last frame stays readable (screenshots, pixel checks in
+      // tests): webgl-plot 0.7 passes its preserveDrawing option under a name WebGL ignores.
+      if (!plot) {
+        canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true });
+        plot = new WebglPlot(canvas);
+      } else plot.viewport(0, 0, canvas.width, canvas.height);
+      plot.removeAllLines();
+      line = new WebglLine(new ColorRGBA(color[0], color[1], color[2], 1), columns * 2);
+      plot.addDataLine(line);
+      drawnKey = '';
+    };
+    const draw = (now: number) => {
+      frame = requestAnimationFrame(draw);
+      const { series: s, range: r } = props.current;
+      const data = s();
+      const win = r();
+      if (!plot || !line || !data || !win) return;
+      const key = `${data.code}:${data.version}:${win.t0}:${win.t1}:${canvas.width}`;
+      if (key === drawnKey) return;
+      drawnKey = key;
+      const { lo, hi, filled } = columnsOf(data, win.t0, win.t1, columns, line.xy);
+      const [ylo, yhi] = props.current.yRange ?? (filled ? [lo, hi] : [0, 1]);
+      const pad = (yhi - ylo) * 0.05 || 1;
+      line.scaleY = 2 / (yhi - ylo + 2 * pad);
+      line.offsetY = -1 - (ylo - pad) * line.scaleY;
+      line.visible = filled > 0;
+      plot.update();
+      props.current.onDrawn?.(data, performance.timeOrigin + now);
+    };
+    setup();
+    frame = requestAnimationFrame(draw);
+    // A resize (a dragged tile) keeps the plot and its GL program: new size, new column count.
+    const resize = new ResizeObserver(() => setup());
+    resize.observe(canvas);
+    return () => {
+      cancelAnimationFrame(frame);
+      resize.disconnect();
+      plot?.removeAllLines();
+    };
+  }, [color]);
+
+  return <canvas ref={canvasRef} className="live-plot" data-testid={testId} role="img" aria-label={label} />;
+}

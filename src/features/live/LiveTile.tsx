@@ -1,0 +1,61 @@
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { usePatientDetails } from '../night/queries';
+import { parseVitalParameters } from '../night/vitals';
+import { PATHS, deviceTestingPath } from '../../routes';
+import { presenceOf, vitalAlerts } from './alerts';
+import type { RealTimeDevice } from './api';
+import { LivePlot } from './LivePlot';
+import { LiveStateBadge } from './LiveStateBadge';
+import { useLiveDevice } from './useLiveDevice';
+
+const STRIP_MS = 60_000;
+/** Tiles draw the stream as it comes; the session so far is the Real Time view's. */
+const NO_STORAGE: readonly string[] = [];
+const STRIP_PREFERENCE = ['Y_DIST', 'BR', 'HR'];
+
+const shown = (v: number | undefined) => (v === undefined || v < 0 || !Number.isFinite(v) ? '–' : v.toFixed(0));
+
+/** One device on the real-time dashboard: patient, BR/HR/movement, presence, a strip, its state and alerts. */
+export function LiveTile({ device: row }: { device: RealTimeDevice }) {
+  const { t } = useTranslation();
+  const { device, connection } = useLiveDevice(row.device_id, NO_STORAGE);
+  const details = usePatientDetails(row.patient_id ?? 0);
+  const vitals = parseVitalParameters(details.data?.vital_parameters ?? null);
+  const latest = device?.latestRaw ?? new Map<string, number>();
+  const alerts = vitalAlerts(latest, vitals);
+  const presence = presenceOf(latest);
+  const stripCode = STRIP_PREFERENCE.find((c) => device?.series.has(c)) ?? null;
+  const getSeries = useCallback(() => (device && stripCode ? (device.series.get(stripCode) ?? null) : null), [device, stripCode]);
+  const getRange = useCallback(() => {
+    const s = getSeries();
+    return s ? { t0: s.endMs - STRIP_MS, t1: s.endMs } : null;
+  }, [getSeries]);
+  const patient = details.data?.patient_code ?? (row.patient_id === null ? t('live.dashboard.noPatient') : `#${row.patient_id}`);
+
+  return (
+    <article className={`live-tile${alerts.length ? ' alerting' : ''}`} data-testid="live-tile" data-device={row.device_id} data-state={device?.state ?? row.state}>
+      <header className="live-tile-head">
+        <strong>{patient}</strong>
+        <span className="muted">{row.device_id}</span>
+        <LiveStateBadge state={device?.state ?? row.state} connection={connection} />
+      </header>
+      <div className="live-tile-vitals">
+        <span>{t('live.dashboard.br')} <strong data-testid="tile-br">{shown(latest.get('BR'))}</strong></span>
+        <span>{t('live.dashboard.hr')} <strong data-testid="tile-hr">{shown(latest.get('HR'))}</strong></span>
+        <span>{t('live.dashboard.mov')} <strong data-testid="tile-mov">{shown(latest.get('MOV'))}</strong></span>
+        <span data-testid="tile-presence" data-presence={presence}>{t(`live.dashboard.presence.${presence}`)}</span>
+      </div>
+      {alerts.map((a) => (
+        <p key={a.code} className="live-alert" role="alert" data-testid="tile-alert">
+          {t(`live.dashboard.alert.${a.severity}`, { vital: a.code, value: a.value.toFixed(0) })}
+        </p>
+      ))}
+      <div className="live-plot-wrap">
+        <LivePlot series={getSeries} range={getRange} testId="tile-strip" label={t('live.dashboard.strip', { channel: stripCode ?? '' })} />
+      </div>
+      <Link href={deviceTestingPath(row.patient_id, row.device_id, PATHS.realtime)} data-testid="tile-open">{t('live.dashboard.open')}</Link>
+    </article>
+  );
+}

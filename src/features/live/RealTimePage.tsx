@@ -1,0 +1,183 @@
+// Real Time (/app/device_testing?id=&did=&back=, spec 1 §2): the spec's multi-chart view of
+// one device's stream — the session so far, a zoomable window following the newest data,
+// the window's histogram, a time slider stepped with the arrow keys and the range as h/m/s.
+import { useCallback, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearch } from 'wouter';
+import { useSignalApi } from '../night/useSignalApi';
+import { PATHS, patientDetailPath } from '../../routes';
+import { LivePlot } from './LivePlot';
+import { LiveStateBadge } from './LiveStateBadge';
+import { clock, hms, sliderStepMs, zoomStep } from './format';
+import { useLiveDevice } from './useLiveDevice';
+import { useWindowAnalysis, type WindowAnalysis } from './useWindowAnalysis';
+import type { LiveSeries } from './series';
+import '../../styles/night.css';
+import '../../styles/live.css';
+
+const DEFAULT_WINDOW_MS = 60_000;
+const PREFERRED = ['BR', 'HR', 'Y_DIST', 'MOV'];
+
+/** The query's id, did and back (encoded, spec 1 §2). */
+function useQuery() {
+  const search = new URLSearchParams(useSearch());
+  const id = Number(search.get('id'));
+  const back = search.get('back');
+  return { patientId: Number.isInteger(id) && id > 0 ? id : null, deviceId: search.get('did'), back: back?.startsWith('/app/') ? back : null };
+}
+
+export function RealTimePage() {
+  const { t } = useTranslation();
+  const { patientId, deviceId, back } = useQuery();
+  const { device, connection, tick } = useLiveDevice(deviceId);
+  const { api } = useSignalApi();
+  const codes = device ? [...device.series.keys()] : [];
+  const [picked, setPicked] = useState<string | null>(null);
+  const code = picked && codes.includes(picked) ? picked : (PREFERRED.find((c) => codes.includes(c)) ?? codes[0] ?? null);
+  const [windowMs, setWindowMs] = useState(DEFAULT_WINDOW_MS);
+  /** End of the window; null follows the newest data. */
+  const [endMs, setEndMs] = useState<number | null>(null);
+
+  const series = (device && code ? device.series.get(code) : null) ?? null;
+  const getSeries = useCallback(() => (device && code ? (device.series.get(code) ?? null) : null), [device, code]);
+  const windowOf = useCallback(
+    (s: LiveSeries) => {
+      const end = endMs ?? s.endMs;
+      return { t0: end - windowMs, t1: end };
+    },
+    [endMs, windowMs],
+  );
+  const getWindow = useCallback(() => {
+    const s = getSeries();
+    return s ? windowOf(s) : null;
+  }, [getSeries, windowOf]);
+  const getFull = useCallback(() => {
+    const s = getSeries();
+    return s ? { t0: s.t0Ms, t1: Math.max(s.endMs, s.t0Ms + windowMs) } : null;
+  }, [getSeries, windowMs]);
+
+  const win = series ? windowOf(series) : { t0: 0, t1: 0 };
+  const analysis = useWindowAnalysis(api, `live-${deviceId ?? ''}`, series, win.t0, win.t1);
+
+  if (!deviceId) return <p className="card" role="alert" data-testid="realtime-no-device">{t('live.noDevice')}</p>;
+
+  const step = sliderStepMs(windowMs);
+  const sessionMs = series ? Math.max(0, series.endMs - series.t0Ms) : 0;
+  const sliderMax = Math.max(0, Math.ceil((sessionMs - windowMs) / 1000));
+  const sliderValue = series ? Math.min(sliderMax, Math.max(0, Math.round((win.t0 - series.t0Ms) / 1000))) : 0;
+  const moveTo = (startS: number) => {
+    if (!series) return;
+    setEndMs(startS >= sliderMax ? null : series.t0Ms + startS * 1000 + windowMs);
+  };
+  const onKey = (e: KeyboardEvent) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      e.preventDefault();
+      moveTo(sliderValue + (e.key === 'ArrowLeft' ? -1 : 1) * (step / 1000));
+    }
+  };
+  const zoom = (direction: -1 | 1) => setWindowMs((w) => zoomStep(w, direction));
+  const duration = hms(win.t1 - win.t0);
+  const full = getFull();
+
+  return (
+    <section className="live-page" data-testid="realtime-page" data-tick={tick} onKeyDown={onKey} tabIndex={-1} aria-labelledby="realtime-title">
+      <header className="live-head">
+        {back && <Link href={back} className="button" data-testid="realtime-back">{t('live.back')}</Link>}
+        <h2 id="realtime-title">{t('live.title', { device: deviceId })}</h2>
+        {patientId !== null && <Link href={patientDetailPath(patientId)}>{t('live.patientLink')}</Link>}
+        <LiveStateBadge state={device?.state ?? 'offline'} connection={connection} />
+        <Link href={PATHS.realtime}>{t('live.toDashboard')}</Link>
+      </header>
+      {device?.error && <p role="alert" className="error" data-testid="realtime-error">{t(`live.errors.${device.error}` as 'live.errors.not_found', { defaultValue: t('live.errors.other') })}</p>}
+      {device && device.recordingId === null && !device.error && <p className="muted" data-testid="realtime-waiting">{t('live.waiting')}</p>}
+      <div className="live-controls">
+        <label>
+          {t('live.channel')}{' '}
+          <select value={code ?? ''} onChange={(e) => setPicked(e.target.value)} data-testid="realtime-channel">
+            {codes.map((c) => (
+              <option key={c} value={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="button" onClick={() => zoom(-1)} data-testid="realtime-zoom-in" aria-label={t('live.zoomIn')}>+</button>
+        <button type="button" className="button" onClick={() => zoom(1)} data-testid="realtime-zoom-out" aria-label={t('live.zoomOut')}>−</button>
+        <button type="button" className="button" onClick={() => setEndMs(null)} disabled={endMs === null} data-testid="realtime-follow">{t('live.follow')}</button>
+      </div>
+      <figure className="live-full">
+        <figcaption>{t('live.fullRange')}</figcaption>
+        <div className="live-plot-wrap">
+          <LivePlot series={getSeries} range={getFull} testId="realtime-full" label={t('live.fullRange')} color={[0.45, 0.45, 0.55]} />
+          {full && series && (
+            <div
+              className="live-selection"
+              data-testid="realtime-selection"
+              style={selectionStyle(win, full)}
+            />
+          )}
+        </div>
+      </figure>
+      <div className="live-window-row">
+        <figure className="live-window">
+          <figcaption>{t('live.window', { channel: code ?? '' })}</figcaption>
+          <div className="live-plot-wrap live-plot-tall">
+            <LivePlot series={getSeries} range={getWindow} testId="realtime-window" label={t('live.window', { channel: code ?? '' })} />
+          </div>
+        </figure>
+        <LiveHistogram analysis={analysis} />
+      </div>
+      <div className="live-slider">
+        <input
+          type="range"
+          min={0}
+          max={sliderMax}
+          step={step / 1000}
+          value={sliderValue}
+          onChange={(e) => moveTo(Number(e.target.value))}
+          aria-label={t('live.slider')}
+          aria-valuetext={series ? `${clock(win.t0)} – ${clock(win.t1)}` : undefined}
+          data-testid="realtime-slider"
+        />
+        <p className="mono" data-testid="realtime-range" data-start={Math.round(win.t0)} data-end={Math.round(win.t1)}>
+          {series ? t('live.range', { from: clock(win.t0), to: clock(win.t1), h: duration.h, m: duration.m, s: duration.s }) : t('live.noData')}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+/** The window's place on the full-range chart, clipped to it. */
+function selectionStyle(win: { t0: number; t1: number }, full: { t0: number; t1: number }) {
+  const span = Math.max(1, full.t1 - full.t0);
+  const from = Math.max(0, (win.t0 - full.t0) / span);
+  const to = Math.min(1, (win.t1 - full.t0) / span);
+  return { insetInlineStart: `${from * 100}%`, inlineSize: `${Math.max(0, to - from) * 100}%` };
+}
+
+function LiveHistogram({ analysis }: { analysis: WindowAnalysis | null }) {
+  const { t } = useTranslation();
+  const hist = analysis?.histogram;
+  const peak = hist ? Math.max(1, ...hist.counts) : 1;
+  return (
+    <figure className="histogram live-histogram" data-testid="realtime-histogram">
+      <figcaption>{t('live.histogram')}</figcaption>
+      <div className="histogram-bars" dir="ltr">
+        {hist &&
+          Array.from(hist.counts).map((count, i) => (
+            <div key={i} className="histogram-bar" style={{ blockSize: `${(count / peak) * 100}%` }} title={`${hist.edges[i]!.toFixed(1)}–${hist.edges[i + 1]!.toFixed(1)}: ${count}`} data-testid="realtime-histogram-bar" />
+          ))}
+      </div>
+      {hist && (
+        <div className="histogram-axis mono" dir="ltr">
+          <span>{hist.edges[0]!.toFixed(0)}</span>
+          <span>{hist.edges[hist.edges.length - 1]!.toFixed(0)}</span>
+        </div>
+      )}
+      {analysis && analysis.stats.count > 0 && (
+        <p className="mono" data-testid="realtime-stats">
+          {t('live.stats', { mean: analysis.stats.mean.toFixed(1), min: analysis.stats.min.toFixed(1), max: analysis.stats.max.toFixed(1), n: analysis.stats.count })}
+        </p>
+      )}
+    </figure>
+  );
+}

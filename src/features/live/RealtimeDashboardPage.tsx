@@ -1,0 +1,68 @@
+// The real-time dashboard (/app/realtimeDashboard, sidebar kept collapsed): a tile per live
+// device of the practice, dragged and resized with react-grid-layout, the layout saved per user.
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ReactGridLayout, useContainerWidth, type Layout } from 'react-grid-layout';
+import { errorText } from '../../api/messages';
+import { liveApi, type RealTimeDevice, type TileLayout } from './api';
+import { LiveTile } from './LiveTile';
+import 'react-grid-layout/css/styles.css';
+import '../../styles/live.css';
+
+const COLS = 12;
+const TILE = { w: 4, h: 4 } as const;
+const DEVICES_REFRESH_MS = 5_000;
+
+/** The saved layout for the devices shown, new devices placed after it. */
+export function arrange(devices: readonly RealTimeDevice[], saved: readonly TileLayout[] | null): TileLayout[] {
+  const known = new Map((saved ?? []).map((l) => [l.i, l]));
+  let next = 0;
+  return devices.map((d) => {
+    const kept = known.get(d.device_id);
+    if (kept) return kept;
+    const at = (saved?.length ?? 0) + next++;
+    return { i: d.device_id, x: (at * TILE.w) % COLS, y: Math.floor((at * TILE.w) / COLS) * TILE.h, ...TILE };
+  });
+}
+
+export function RealtimeDashboardPage() {
+  const { t } = useTranslation();
+  const devices = useQuery({ queryKey: ['live', 'devices'], queryFn: liveApi.devices, refetchInterval: DEVICES_REFRESH_MS });
+  const saved = useQuery({ queryKey: ['live', 'layout'], queryFn: liveApi.layout });
+  const { width, containerRef, mounted } = useContainerWidth();
+  // A device that streamed (it has a live recording) gets a tile; its state says whether it still does.
+  const live = useMemo(() => (devices.data ?? []).filter((d) => d.recording_id !== null), [devices.data]);
+  const layout = useMemo(() => arrange(live, saved.data ?? null), [live, saved.data]);
+  const save = useCallback((next: Layout) => {
+    const items = next.map(({ i, x, y, w, h }) => ({ i, x, y, w, h }));
+    void liveApi.saveLayout(items);
+  }, []);
+
+  return (
+    <section className="live-page" data-testid="realtime-dashboard" aria-labelledby="realtime-dashboard-title">
+      <h2 id="realtime-dashboard-title">{t('live.dashboard.title')}</h2>
+      {devices.isPending && <p className="muted" role="status">{t('common.loading')}</p>}
+      {devices.isError && <p role="alert" className="error" data-testid="realtime-dashboard-error">{errorText(t, devices.error)}</p>}
+      {devices.isSuccess && live.length === 0 && <p className="card muted" data-testid="realtime-dashboard-empty">{t('live.dashboard.empty')}</p>}
+      <div ref={containerRef}>
+        {mounted && saved.isFetched && live.length > 0 && (
+          <ReactGridLayout
+            width={width}
+            layout={layout}
+            gridConfig={{ cols: COLS, rowHeight: 56 }}
+            dragConfig={{ handle: '.live-tile-head' }}
+            onDragStop={save}
+            onResizeStop={save}
+          >
+            {live.map((d) => (
+              <div key={d.device_id} data-testid="live-tile-cell">
+                <LiveTile device={d} />
+              </div>
+            ))}
+          </ReactGridLayout>
+        )}
+      </div>
+    </section>
+  );
+}

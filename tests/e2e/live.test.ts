@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { DEMO, launchChromium, newPage, openPatient, signInThroughForm, startAppServer, type AppServer, type SignedInSuite } from './harness';
+import { DeviceClient } from '../../server/live/device-client';
+import { shortSource } from '../server/live-helpers';
+
+// Live devices end to end (issue 15): a device key issued in Device Config, a simulated device
+// streaming with it, the real-time dashboard's tile coming alive, the Real Time view drawing
+// with WebGL and stepping with the arrow keys, and a configuration the device applies.
+
+// A fixed port (this suite's range) so a restarted server is where the page and the device
+// reconnect to; the data directory outlives the first server.
+const ENV = { PORT: process.env.LIVE_E2E_PORT ?? '8201' };
+const app = {} as SignedInSuite;
+let server: AppServer | null = null;
+let dataDir = '';
+let client: DeviceClient | null = null;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-live-e2e-'));
+  server = await startAppServer(ENV, 60_000, dataDir);
+  app.base = server.url;
+  app.browser = await launchChromium();
+  Object.assign(app, await newPage(app.browser, app.base));
+  await app.page.goto('/');
+  await signInThroughForm(app.page, app.base, DEMO.physician);
+  await app.page.getByTestId('dashboard').waitFor();
+});
+afterAll(async () => {
+  client?.stop();
+  await app.context?.close();
+  await app.browser?.close();
+  await server?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Pixels of a canvas the plot drew on (anything not cleared to transparent). */
+async function paintedPixels(page: Page, testId: string): Promise<number> {
+  return page.getByTestId(testId).evaluate((el) => {
+    const gl = el as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = gl.width;
+    copy.height = gl.height;
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(gl, 0, 0);
+    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
+    let n = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+    return n;
+  });
+}
+
+const rangeStart = async (page: Page) => Number(await page.getByTestId('realtime-range').getAttribute('data-start'));
+const card = (page: Page) => page.getByTestId('device-config-card').filter({ has: page.locator('h3', { hasText: 'NCT0001' }) });
+
+describe('live devices', () => {
+  it('issues a device key in Device Config, shown once, and the device streams with it', async () => {
+    const { page } = app;
+    await page.getByTestId('nav-device-config').click();
+    await card(page).getByTestId('device-key-issue').click();
+    const key = (await card(page).getByTestId('device-key-once').textContent())!;
+    expect(key).toMatch(/^ndk_/);
+    await expect.poll(async () => card(page).getByTestId('device-key-list').textContent()).toContain(key.slice(0, 12));
+    // A 10-minute simulated night at 10x: data time runs ahead so the slider has room.
+    client = new DeviceClient({ server: app.base, deviceId: 'NCT0001', key, source: shortSource('e2e-live'), speed: 10 });
+    client.start();
+    await expect.poll(() => client!.ackMs.length, { timeout: 20_000 }).toBeGreaterThan(2);
+    expect(client.errors).toEqual([]);
+  });
+
+  it('brings the device tile alive on the real-time dashboard', async () => {
+    const { page } = app;
+    await page.getByTestId('nav-realtime').click();
+    const tile = page.locator('[data-testid="live-tile"][data-device="NCT0001"]');
+    await tile.waitFor({ timeout: 15_000 });
+    await expect.poll(async () => tile.getAttribute('data-state'), { timeout: 10_000 }).toBe('streaming');
+    await expect.poll(async () => tile.getByTestId('tile-br').textContent(), { timeout: 10_000 }).toMatch(/^\d+$/);
+    expect(await tile.getByTestId('tile-presence').getAttribute('data-presence')).not.toBe('unknown');
+    await expect.poll(() => paintedPixels(page, 'tile-strip'), { timeout: 10_000 }).toBeGreaterThan(50);
+    if (process.env.LIVE_SHOTS) await page.screenshot({ path: `${process.env.LIVE_SHOTS}/dashboard.png` });
+    // The sidebar stays collapsed on this page (spec).
+    expect(await page.getByTestId('sidebar').getAttribute('class')).toMatch(/collapsed/);
+    expect(app.errors).toEqual([]);
+  });
+
+  it('draws the stream in the Real Time view and steps the window with the arrow keys', async () => {
+    const { page } = app;
+    await page.locator('[data-testid="live-tile"][data-device="NCT0001"]').getByTestId('tile-open').click();
+    await page.getByTestId('realtime-page').waitFor();
+    await expect.poll(() => paintedPixels(page, 'realtime-window'), { timeout: 15_000 }).toBeGreaterThan(100);
+    await expect.poll(() => paintedPixels(page, 'realtime-full'), { timeout: 10_000 }).toBeGreaterThan(50);
+    await page.getByTestId('realtime-stats').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('realtime-histogram-bar').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('realtime-range').textContent()).toMatch(/\d\d:\d\d:\d\d – \d\d:\d\d:\d\d · 0 h 1 min 0 s/);
+
+    // Enough session for the slider to move, then one step back: the window stops following.
+    await expect.poll(async () => Number(await page.getByTestId('realtime-slider').getAttribute('max')), { timeout: 30_000 }).toBeGreaterThan(30);
+    const following = await rangeStart(page);
+    await page.getByTestId('realtime-slider').focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => rangeStart(page)).toBeLessThan(following - 5_000);
+    const held = await rangeStart(page);
+    await page.waitForTimeout(1_000);
+    expect(await rangeStart(page)).toBe(held);
+    expect(await page.getByTestId('realtime-follow').isEnabled()).toBe(true);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => rangeStart(page)).toBe(held - 12_000);
+    // Zoom: a shorter window, still drawn.
+    await page.getByTestId('realtime-zoom-in').click();
+    expect(await page.getByTestId('realtime-range').textContent()).toMatch(/0 h 0 min 30 s/);
+    await page.getByTestId('realtime-follow').click();
+    await expect.poll(() => rangeStart(page)).toBeGreaterThan(held);
+    expect(app.errors).toEqual([]);
+  });
+
+  it("opens the Real Time view from the night view's real-time link, with its way back", async () => {
+    const { page } = app;
+    // NCT1001 wears NCT0001: its live recording is a night like any other.
+    await openPatient(page, 'NCT1001');
+    await page.getByTestId('realtime-link').click();
+    await page.getByTestId('realtime-page').waitFor();
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/app/device_testing');
+    expect(url.searchParams.get('did')).toBe('NCT0001');
+    expect(Number(url.searchParams.get('id'))).toBeGreaterThan(0);
+    await expect.poll(() => paintedPixels(page, 'realtime-window'), { timeout: 15_000 }).toBeGreaterThan(100);
+    if (process.env.LIVE_SHOTS) await page.screenshot({ path: `${process.env.LIVE_SHOTS}/realtime.png` });
+    await page.getByTestId('realtime-back').click();
+    await page.getByTestId('night-page').waitFor();
+  });
+
+  it('sends a configuration change to the device, which applies it; one it cannot run is refused', async () => {
+    const { page } = app;
+    await page.getByTestId('nav-device-config').click();
+    await card(page).getByTestId('config-range').fill('3.2');
+    await card(page).getByTestId('config-save').click();
+    await expect.poll(async () => card(page).getByTestId('config-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('applied');
+    expect(client!.config?.config).toMatchObject({ radar: { range_m: 3.2 } });
+
+    await card(page).getByTestId('config-rate-Y_DIST').selectOption('50');
+    await card(page).getByTestId('config-save').click();
+    await expect.poll(async () => card(page).getByTestId('config-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('refused');
+    expect(await card(page).getByTestId('config-status').textContent()).toContain('Y_DIST at 20 Hz only');
+
+    // A bad value is refused by the server with the field named; nothing is sent.
+    await card(page).getByTestId('config-range').fill('12');
+    await card(page).getByTestId('config-save').click();
+    expect(await card(page).getByTestId('config-error').textContent()).toMatch(/range_m must be <= 6/);
+    if (process.env.LIVE_SHOTS) await page.screenshot({ path: `${process.env.LIVE_SHOTS}/config.png`, fullPage: true });
+    expect(app.errors).toEqual([]);
+  });
+
+  it('comes back by itself after a server restart: the view and the device reconnect, the stream goes on', async () => {
+    const { page } = app;
+    await page.getByTestId('nav-realtime').click();
+    await page.locator('[data-testid="live-tile"][data-device="NCT0001"]').getByTestId('tile-open').click();
+    await page.getByTestId('realtime-page').waitFor();
+    await expect.poll(() => page.getByTestId('live-state').getAttribute('data-state'), { timeout: 15_000 }).toBe('streaming');
+    const before = client!.connects;
+    await server!.close();
+    await expect.poll(() => page.getByTestId('live-state').getAttribute('data-state'), { timeout: 10_000 }).toBe('reconnecting');
+    server = await startAppServer(ENV, 60_000, dataDir);
+    await expect.poll(() => client!.connects, { timeout: 30_000 }).toBeGreaterThan(before);
+    await expect.poll(() => page.getByTestId('live-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('streaming');
+    const end = Number(await page.getByTestId('realtime-range').getAttribute('data-end'));
+    await expect.poll(async () => Number(await page.getByTestId('realtime-range').getAttribute('data-end')), { timeout: 15_000 }).toBeGreaterThan(end);
+    expect(client!.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { columnsOf, LiveSeries } from '../../src/features/live/series';
+import { hms, sliderStepMs, zoomStep } from '../../src/features/live/format';
+import { presenceOf, vitalAlerts } from '../../src/features/live/alerts';
+import { arrange } from '../../src/features/live/RealtimeDashboardPage';
+import { parseVitalParameters } from '../../src/features/night/vitals';
+import type { RealTimeDevice } from '../../src/features/live/api';
+
+describe('live series', () => {
+  it('places samples by index: a resend lands on the same slots, a gap stays NaN until storage fills it', () => {
+    const s = new LiveSeries('BR', 1, 1_000_000, true);
+    s.put(0, [12, 13, 14]);
+    s.put(5, [15, -2]);
+    expect(s.length).toBe(7);
+    expect(s.holes()).toBe(3); // 3 and 4 never came; -2 (no subject) is missing too
+    s.put(0, [12, 13, 14]);
+    expect(s.length).toBe(7);
+    s.putWire({ t0: 1_003_000, sampleRate: 1, scale: 1, offset: 0, storage: 'float32', missingCodes: [-1, -2], samples: new Float32Array([16, 17]) });
+    expect(Array.from(s.slice(1_000_000, 1_007_000))).toEqual([12, 13, 14, 16, 17, 15, Number.NaN]);
+    expect(s.latest()).toBe(15);
+    expect(s.endMs).toBe(1_007_000);
+  });
+
+  it('grows past its first capacity without losing samples', () => {
+    const s = new LiveSeries('Y_DIST', 20, 0, false);
+    for (let i = 0; i < 5000; i += 4) s.put(i, [i, i + 1, i + 2, i + 3]);
+    expect(s.length).toBe(5000);
+    expect(s.holes()).toBe(0);
+    expect(s.view(4997, 4998)[0]).toBe(4997);
+  });
+
+  it('reduces a range to min/max columns and reports the y range', () => {
+    const s = new LiveSeries('HR', 1, 0, true);
+    s.put(0, [60, 70, 80, 90]);
+    const out = new Float32Array(2 * 4);
+    const r = columnsOf(s, 0, 4000, 2, out);
+    expect(r).toEqual({ lo: 60, hi: 90, filled: 2 });
+    expect(Array.from(out)).toEqual([-0.5, 60, -0.5, 70, 0.5, 80, 0.5, 90]);
+  });
+});
+
+describe('live readouts', () => {
+  it('says a range as hours, minutes and seconds, zooms along the scale and steps by a fifth', () => {
+    expect(hms(3_723_400)).toEqual({ h: 1, m: 2, s: 3 });
+    expect(zoomStep(60_000, -1)).toBe(30_000);
+    expect(zoomStep(10_000, -1)).toBe(10_000);
+    expect(zoomStep(60_000, 1)).toBe(120_000);
+    expect(sliderStepMs(60_000)).toBe(12_000);
+    expect(sliderStepMs(2_000)).toBe(1_000);
+  });
+
+  it("alerts when BR or HR crosses the patient's thresholds, and reads presence from the -2 code", () => {
+    const vitals = parseVitalParameters(JSON.stringify({ br: { sevFromF: 28, sevToF: 60 } }));
+    expect(vitalAlerts(new Map([['BR', 29], ['HR', 70]]), vitals)).toEqual([{ code: 'BR', value: 29, severity: 'severe' }]);
+    expect(vitalAlerts(new Map([['BR', 16], ['HR', 110]]), vitals)).toEqual([{ code: 'HR', value: 110, severity: 'moderate' }]);
+    expect(vitalAlerts(new Map([['BR', -2], ['HR', -1]]), vitals)).toEqual([]);
+    expect(presenceOf(new Map([['BR', -2]]))).toBe('absent');
+    expect(presenceOf(new Map([['BR', 14]]))).toBe('present');
+    expect(presenceOf(new Map())).toBe('unknown');
+  });
+
+  it('keeps saved tile positions and places new devices after them', () => {
+    const dev = (id: string) => ({ device_id: id }) as RealTimeDevice;
+    const laid = arrange([dev('A'), dev('B'), dev('C')], [{ i: 'B', x: 8, y: 0, w: 4, h: 4 }]);
+    expect(laid).toEqual([
+      { i: 'A', x: 4, y: 0, w: 4, h: 4 },
+      { i: 'B', x: 8, y: 0, w: 4, h: 4 },
+      { i: 'C', x: 8, y: 0, w: 4, h: 4 },
+    ]);
+  });
+});
