@@ -37,7 +37,10 @@ export async function openPglite(dir: string | null): Promise<Db> {
     },
     async listen(channel, onPayload) {
       const stop = await pg.listen(channel, onPayload);
-      return () => stop();
+      // A database already closed (shutdown order, a lost database) has no listener left to drop.
+      return async () => {
+        if (!pg.closed) await stop();
+      };
     },
     close: () => pg.close(),
   };

@@ -69,7 +69,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   };
 }
 
-/** LISTEN on a client of its own, reconnected after a lost connection (a NOTIFY sent meanwhile is missed). */
+/** LISTEN on a client of its own, reconnected (every second until it is back) after a lost connection; a NOTIFY sent meanwhile is missed. */
 async function listenOn(opts: PostgresOptions, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
   let client: pg.Client | null = null;
   let stopped = false;
@@ -82,11 +82,25 @@ async function listenOn(opts: PostgresOptions, channel: string, onPayload: (payl
       console.error(`PostgreSQL LISTEN connection lost (${err.message}); reconnecting.`);
       client = null;
       c.end().catch(() => undefined);
-      if (!stopped) setTimeout(() => void connect().catch((e: Error) => console.error(`LISTEN reconnect failed: ${e.message}`)), 1_000);
+      retry();
     });
-    await c.connect();
-    await c.query(`listen "${channel}"`);
+    try {
+      await c.connect();
+      await c.query(`listen "${channel}"`);
+    } catch (err) {
+      c.removeAllListeners('error');
+      await c.end().catch(() => undefined);
+      throw err;
+    }
     client = c;
+  };
+  const retry = () => {
+    if (stopped) return;
+    setTimeout(() => {
+      if (stopped) return;
+      // Said once when the connection was lost; the retries stay quiet until one succeeds.
+      connect().then(() => console.log('PostgreSQL LISTEN connection restored.'), retry);
+    }, 1_000);
   };
   await connect();
   return async () => {

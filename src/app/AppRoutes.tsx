@@ -25,8 +25,8 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       <Route path={PATHS.patients} component={PatientsPage} />
       <Route path={PATIENT_DETAIL_PATTERN}>{(params) => <NightPage patientId={Number(params.id)} />}</Route>
       <Route path={PATHS.bench} component={BenchPage} />
-      <Route path={PATHS.deviceTesting} component={RealTimePage} />
-      <Route path={PATHS.realtime} component={RealtimeDashboardPage} />
+      {caps.realtime && <Route path={PATHS.deviceTesting} component={RealTimePage} />}
+      {caps.realtime && <Route path={PATHS.realtime} component={RealtimeDashboardPage} />}
       {caps.deviceConfig && <Route path={PATHS.deviceConfig} component={DeviceConfigPage} />}
       <Route path={PATHS.dataCenter} component={DataCenterPage} />
       <Route path={EDIT_PATIENT_PATTERN}>{(params) => <EditPatientPage key={params.id} patientId={Number(params.id)} />}</Route>

@@ -13,18 +13,21 @@ export interface Capabilities {
   dashboard: boolean;
   /** Device Config menu entry. */
   deviceConfig: boolean;
+  /** Real Time menu entry, the real-time dashboard and the Real Time view (spec 2: annotators get no real-time link). */
+  realtime: boolean;
   /** /app/new_patient and /app/add-patient exist. */
   addPatient: boolean;
   /** Where "the app root" is for this user. */
   appRoot: string;
 }
 
-/** Annotators act read-only for their physician: no dashboard, no device config, no new patients. */
+/** Annotators act read-only for their physician: no dashboard, no real time, no device config, no new patients. */
 export function capabilitiesOf(user: RoleFlags | null | undefined): Capabilities {
   const annotator = user?.is_annotator === true;
   return {
     dashboard: !annotator,
     deviceConfig: !annotator,
+    realtime: !annotator,
     addPatient: !annotator,
     appRoot: annotator ? PATHS.patients : PATHS.dashboard,
   };

@@ -154,7 +154,7 @@ describe('a physician', () => {
 });
 
 describe('an annotator', () => {
-  it('lands on My Patients, has no Dashboard or Device Config, and no add-patient routes', async () => {
+  it('lands on My Patients, has no Dashboard, Real Time or Device Config, and no add-patient routes', async () => {
     const { context, page } = await newPage(browser, server.url);
     await page.goto('/signin');
     await signInThroughForm(page, server.url, DEMO.annotator);
@@ -163,7 +163,12 @@ describe('an annotator', () => {
     expect(await title(page)).toBe('My Patients');
     expect(await page.getByTestId('nav-dashboard').count()).toBe(0);
     expect(await page.getByTestId('nav-device-config').count()).toBe(0);
+    expect(await page.getByTestId('nav-realtime').count()).toBe(0);
     expect(await page.getByTestId('nav-patients').count()).toBe(1);
+    for (const live of ['/app/realtimeDashboard', '/app/device_testing?id=1&did=NCT0001', '/app/device_config']) {
+      await page.goto(live);
+      await page.getByTestId('not-found').waitFor();
+    }
     await page.goto('/app/new_patient');
     await expect.poll(() => page.getByTestId('not-found').innerText()).toContain('Oops, an error has occurred. Page not found!');
     await page.goto('/app/add-patient');

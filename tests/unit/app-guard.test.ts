@@ -55,16 +55,18 @@ describe('decideRoute', () => {
 });
 
 describe('capabilitiesOf', () => {
-  it('hides dashboard, device config and new patients from annotators', () => {
+  it('hides dashboard, real time, device config and new patients from annotators', () => {
     expect(capabilitiesOf({ is_annotator: true })).toEqual({
       dashboard: false,
       deviceConfig: false,
+      realtime: false,
       addPatient: false,
       appRoot: '/app/patients',
     });
     expect(capabilitiesOf({ is_annotator: false, membership_type: 'paid' })).toEqual({
       dashboard: true,
       deviceConfig: true,
+      realtime: true,
       addPatient: true,
       appRoot: '/app/',
     });

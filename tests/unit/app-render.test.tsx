@@ -54,7 +54,7 @@ describe('rendered screens', () => {
     const annotator = render(<Sidebar caps={capabilitiesOf({ is_annotator: true })} open onToggle={() => {}} />);
     const ids = (html: string) => [...html.matchAll(/data-testid="(nav-[\w-]+)"/g)].map((m) => m[1]);
     expect(ids(physician)).toEqual(['nav-dashboard', 'nav-patients', 'nav-realtime', 'nav-device-config', 'nav-datacenter']);
-    expect(ids(annotator)).toEqual(['nav-patients', 'nav-realtime', 'nav-datacenter']);
+    expect(ids(annotator)).toEqual(['nav-patients', 'nav-datacenter']);
     expect(physician).toContain('aria-current="page"');
   });
 

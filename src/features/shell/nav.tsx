@@ -15,11 +15,11 @@ export interface MainEntry {
   visible: (caps: Capabilities) => boolean;
 }
 
-/** The sidebar's main menu (spec 1 §2); annotators see no Dashboard or Device Config. */
+/** The sidebar's main menu (spec 1 §2); annotators see no Dashboard, Real Time or Device Config. */
 export const MAIN_MENU: readonly MainEntry[] = [
   { id: 'dashboard', href: PATHS.dashboard, labelKey: 'nav.dashboard', icon: HomeIcon, testId: 'nav-dashboard', alsoActive: ['/app', PATHS.dashboardAlias], visible: (c) => c.dashboard },
   { id: 'patients', href: PATHS.patients, labelKey: 'nav.patients', icon: PatientsIcon, testId: 'nav-patients', visible: () => true },
-  { id: 'realtime', href: PATHS.realtime, labelKey: 'nav.realtime', icon: PulseIcon, testId: 'nav-realtime', visible: () => true },
+  { id: 'realtime', href: PATHS.realtime, labelKey: 'nav.realtime', icon: PulseIcon, testId: 'nav-realtime', visible: (c) => c.realtime },
   { id: 'device-config', href: PATHS.deviceConfig, labelKey: 'nav.deviceConfig', icon: SlidersIcon, testId: 'nav-device-config', visible: (c) => c.deviceConfig },
   { id: 'datacenter', href: PATHS.dataCenter, labelKey: 'nav.dataCenter', icon: DatabaseIcon, testId: 'nav-datacenter', visible: () => true },
 ];
