@@ -5,6 +5,7 @@ import { useCallback, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { useSignalApi } from '../night/useSignalApi';
+import { HistogramAxis } from '../night/HistogramAxis';
 import { PATHS, patientDetailPath } from '../../routes';
 import { LivePlot } from './LivePlot';
 import { LiveStateBadge } from './LiveStateBadge';
@@ -167,12 +168,7 @@ function LiveHistogram({ analysis }: { analysis: WindowAnalysis | null }) {
             <div key={i} className="histogram-bar" style={{ blockSize: `${(count / peak) * 100}%` }} title={`${hist.edges[i]!.toFixed(1)}–${hist.edges[i + 1]!.toFixed(1)}: ${count}`} data-testid="realtime-histogram-bar" />
           ))}
       </div>
-      {hist && (
-        <div className="histogram-axis mono" dir="ltr">
-          <span>{hist.edges[0]!.toFixed(0)}</span>
-          <span>{hist.edges[hist.edges.length - 1]!.toFixed(0)}</span>
-        </div>
-      )}
+      {hist && <HistogramAxis edges={hist.edges} />}
       {analysis && analysis.stats.count > 0 && (
         <p className="mono" data-testid="realtime-stats">
           {t('live.stats', { mean: analysis.stats.mean.toFixed(1), min: analysis.stats.min.toFixed(1), max: analysis.stats.max.toFixed(1), n: analysis.stats.count })}

@@ -6,6 +6,7 @@ import type { TimeRange } from '../../charts/core/range';
 import type { ChartScreen } from '../../charts/screen';
 import { CHANNEL_BY_CODE } from './channels';
 import { ChartBlockView } from './ChartBlockView';
+import { HistogramAxis } from './HistogramAxis';
 import { useNight } from './context';
 import { binBand, histogramEdges, HISTOGRAM_RANGES } from './histogram';
 import { STATS_DELAY_MS } from './useStatsReadout';
@@ -80,12 +81,7 @@ function Histogram({ screen, code, kind }: { screen: ChartScreen; code: string; 
             );
           })}
       </div>
-      {hist && (
-        <div className="histogram-axis mono" dir="ltr">
-          <span>{hist.edges[0]!.toFixed(0)}</span>
-          <span>{hist.edges[hist.edges.length - 1]!.toFixed(0)}</span>
-        </div>
-      )}
+      {hist && <HistogramAxis edges={hist.edges} />}
       {hist?.bands && (
         <p className="histogram-bands" data-testid="histogram-bands">
           {t('night.histogram.bands', {
