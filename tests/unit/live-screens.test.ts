@@ -37,6 +37,19 @@ describe('live series', () => {
     expect(r).toEqual({ lo: 60, hi: 90, filled: 2 });
     expect(Array.from(out)).toEqual([-0.5, 60, -0.5, 70, 0.5, 80, 0.5, 90]);
   });
+  it('never draws time without samples: holds a value two sample periods, then leaves a gap (not yet recorded, or lost)', () => {
+    const s = new LiveSeries('BR', 1, 0, true);
+    s.put(0, [12, 13, 14]);
+    s.put(10, [15]);
+    const out = new Float32Array(2 * 2 * 20);
+    const r = columnsOf(s, 0, 20_000, 20, out);
+    expect(r.filled).toBe(4);
+    const y = (c: number) => out[c * 4 + 1]!;
+    expect([y(0), y(1), y(2), y(3), y(4)]).toEqual([12, 13, 14, 14, 14]);
+    for (const c of [5, 6, 7, 8, 9]) expect(y(c), `column ${c} lies in the gap`).toBeNaN();
+    expect(y(10)).toBe(15);
+    for (let c = 13; c < 20; c++) expect(y(c), `column ${c} is not recorded yet`).toBeNaN();
+  });
 });
 
 describe('live readouts', () => {

@@ -100,15 +100,19 @@ export class LiveSeries {
 
 /**
  * Min/max of each of `columns` columns of [t0, t1): 2 points a column (x in -1..1), the
- * y range of the finite values, and how many columns hold data. Columns without data repeat
- * the last value so the line does not dive to zero.
+ * y range of the finite values, and how many columns hold data. A column without samples
+ * holds the last value only while it lies within two sample periods of it (columns narrower
+ * than a sample); past that — a gap in the data, or time not recorded yet — it is NaN, which
+ * draws nothing: the line never invents samples.
  */
 export function columnsOf(series: LiveSeries, t0: number, t1: number, columns: number, out: Float32Array): { lo: number; hi: number; filled: number } {
   let lo = Infinity;
   let hi = -Infinity;
   let filled = 0;
   let last = Number.NaN;
+  let lastColumn = -Infinity;
   const span = Math.max(1, t1 - t0);
+  const holdColumns = ((2 * 1000) / series.rate) * (columns / span);
   for (let c = 0; c < columns; c++) {
     const [from, to] = series.indexRange(t0 + (span * c) / columns, t0 + (span * (c + 1)) / columns);
     let mn = Infinity;
@@ -122,10 +126,11 @@ export function columnsOf(series: LiveSeries, t0: number, t1: number, columns: n
     if (mn <= mx) {
       filled++;
       last = mx;
+      lastColumn = c;
       lo = Math.min(lo, mn);
       hi = Math.max(hi, mx);
     } else {
-      mn = mx = last;
+      mn = mx = c - lastColumn <= holdColumns ? last : Number.NaN;
     }
     const x = -1 + (2 * (c + 0.5)) / columns;
     out[c * 4] = x;
