@@ -21,13 +21,15 @@ export interface Capabilities {
   appRoot: string;
 }
 
-/** Annotators act read-only for their physician: no dashboard, no real time, no device config, no new patients. */
+/** Annotators act read-only for their physician: no dashboard, no real time, no device config, no new patients; administrators have no devices. */
 export function capabilitiesOf(user: RoleFlags | null | undefined): Capabilities {
   const annotator = user?.is_annotator === true;
+  // Devices are a practice's: an administrator has none to watch or configure (the live routes refuse them).
+  const practice = !annotator && user?.is_admin !== true;
   return {
     dashboard: !annotator,
-    deviceConfig: !annotator,
-    realtime: !annotator,
+    deviceConfig: practice,
+    realtime: practice,
     addPatient: !annotator,
     appRoot: annotator ? PATHS.patients : PATHS.dashboard,
   };

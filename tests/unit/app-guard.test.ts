@@ -63,6 +63,7 @@ describe('capabilitiesOf', () => {
       addPatient: false,
       appRoot: '/app/patients',
     });
+    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false });
     expect(capabilitiesOf({ is_annotator: false, membership_type: 'paid' })).toEqual({
       dashboard: true,
       deviceConfig: true,
