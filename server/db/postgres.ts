@@ -34,6 +34,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   const schema = opts.schema ?? /search_path=(\w+)/.exec(decodeURIComponent(opts.url))?.[1];
   const scoped = (channel: string) => (schema ? `${channel}_${schema}` : channel).replace(/[^a-z0-9_]/gi, '_');
 
+  const listeners = listenerHealth();
+
   const on = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = [], name?: string) {
       const res = await c.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
@@ -64,13 +66,31 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     notify: async (channel, payload) => {
       await pool.query('select pg_notify($1, $2)', [scoped(channel), payload]);
     },
-    listen: (channel, onPayload) => listenOn(opts, scoped(channel), onPayload),
+    listen: (channel, onPayload) => listenOn(opts, scoped(channel), onPayload, listeners),
     close: () => pool.end(),
   };
 }
 
+/**
+ * The LISTEN connections of one database, said once per outage: a warning when the first is
+ * lost (requests meanwhile log "Database unavailable" once, server/errors.ts), a line when the
+ * last is back.
+ */
+function listenerHealth() {
+  const lost = new Set<string>();
+  return {
+    lost(channel: string, err: Error) {
+      if (lost.size === 0) console.warn(`PostgreSQL LISTEN connection lost (${err.message}); reconnecting.`);
+      lost.add(channel);
+    },
+    restored(channel: string) {
+      if (lost.delete(channel) && lost.size === 0) console.log('PostgreSQL LISTEN connections restored.');
+    },
+  };
+}
+
 /** LISTEN on a client of its own, reconnected (every second until it is back) after a lost connection; a NOTIFY sent meanwhile is missed. */
-async function listenOn(opts: PostgresOptions, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+async function listenOn(opts: PostgresOptions, channel: string, onPayload: (payload: string) => void, health: ReturnType<typeof listenerHealth>): Promise<() => Promise<void>> {
   let client: pg.Client | null = null;
   let stopped = false;
   const connect = async (): Promise<void> => {
@@ -79,7 +99,7 @@ async function listenOn(opts: PostgresOptions, channel: string, onPayload: (payl
       if (msg.channel === channel && msg.payload !== undefined) onPayload(msg.payload);
     });
     c.on('error', (err) => {
-      console.error(`PostgreSQL LISTEN connection lost (${err.message}); reconnecting.`);
+      health.lost(channel, err);
       client = null;
       c.end().catch(() => undefined);
       retry();
@@ -99,7 +119,7 @@ async function listenOn(opts: PostgresOptions, channel: string, onPayload: (payl
     setTimeout(() => {
       if (stopped) return;
       // Said once when the connection was lost; the retries stay quiet until one succeeds.
-      connect().then(() => console.log('PostgreSQL LISTEN connection restored.'), retry);
+      connect().then(() => health.restored(channel), retry);
     }, 1_000);
   };
   await connect();
