@@ -93,13 +93,14 @@ function ConfigForm({ device, rates }: { device: DeviceConfigRow; rates: Record<
         <legend>{t('live.config.channels')}</legend>
         {Object.entries(rates).map(([code, options]) => {
           const rate = draft.channels[code];
+          const name = t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
           return (
             <div key={code}>
               <label>
-                <input type="checkbox" checked={rate !== undefined} onChange={(e) => channel(code, e.target.checked ? options[0]! : null)} data-testid={`config-channel-${code}`} /> {code}
+                <input type="checkbox" checked={rate !== undefined} onChange={(e) => channel(code, e.target.checked ? options[0]! : null)} data-testid={`config-channel-${code}`} /> {name}
               </label>{' '}
               {rate !== undefined && options.length > 1 && (
-                <select value={rate} onChange={(e) => channel(code, Number(e.target.value))} aria-label={t('live.config.rate', { channel: code })} data-testid={`config-rate-${code}`}>
+                <select value={rate} onChange={(e) => channel(code, Number(e.target.value))} aria-label={t('live.config.rate', { channel: name })} data-testid={`config-rate-${code}`}>
                   {options.map((o) => (
                     <option key={o} value={o}>{t('live.config.hz', { rate: o })}</option>
                   ))}
