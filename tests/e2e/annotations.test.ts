@@ -1,13 +1,12 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO, launchChromium, newPage, openPatient, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, type AppServer } from './harness';
 
 // Issue 4's upload on the patient screen and issue 6's annotations, as people would use them:
 // a physician imports a real ResMed night, an annotator annotates it with the mouse and
 // the keyboard, the physician sees the result.
 
-const REAL = path.resolve('tests/fixtures/real');
 let server: AppServer;
 let browser: Browser;
 let patientUrl = '';
@@ -32,9 +31,7 @@ describe('a physician', () => {
     await openPatient(page, 'NCT1005');
     await page.getByTestId('no-nights').waitFor();
     patientUrl = new URL(page.url()).pathname;
-    await page.getByTestId('import-files').setInputFiles([path.join(REAL, 'snore_resmed_20250808_010210_BRP.edf'), path.join(REAL, 'snore_resmed_20250808_010203_EVE.edf')]);
-    await page.getByTestId('import-timezone').fill('UTC');
-    await page.getByTestId('import-submit').click();
+    await importThroughScreen(page, [path.join(REAL, 'snore_resmed_20250808_010210_BRP.edf'), path.join(REAL, 'snore_resmed_20250808_010203_EVE.edf')]);
     // The summary stays in the (now folded) import section; the night opens above it.
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('NC_PSG');
     // Every channel with code, label, rate and unit; ResMed's Crc16 checksums listed as not imported.

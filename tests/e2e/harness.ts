@@ -203,3 +203,14 @@ export async function chartsSettled(page: Page): Promise<void> {
   }
   throw new Error('the charts never settled');
 }
+
+/** The real recordings the tests import (tests/fixtures/real, with their sources and licences). */
+export const REAL_FIXTURES = path.resolve('tests/fixtures/real');
+
+/** Imports files through the patient screen's import section (unfolded if the night view folded it). */
+export async function importThroughScreen(page: Page, files: string[], timezone = 'UTC'): Promise<void> {
+  if (!(await page.getByTestId('import-files').isVisible())) await page.locator('.import-details > summary').click();
+  await page.getByTestId('import-files').setInputFiles(files);
+  await page.getByTestId('import-timezone').fill(timezone);
+  await page.getByTestId('import-submit').click();
+}

@@ -2,14 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { DEMO, launchChromium, newPage, openPatient, signInThroughForm, startAppServer, type AppServer } from './harness';
+import type { Browser } from 'playwright-core';
+import { DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, type AppServer } from './harness';
 
 // Issue 12: a CPAP night (ResMed BRP + EVE) and, separately, an oximeter export of the same
 // night make ONE night; the device's scored events are drawn, listed and counted beside
 // Nocturne's with the agreement table; the same file again is refused.
 
-const REAL = path.resolve('tests/fixtures/real');
 const BRP = path.join(REAL, 'snore_resmed_20250808_010210_BRP.edf');
 const EVE = path.join(REAL, 'snore_resmed_20250808_010203_EVE.edf');
 let server: AppServer;
@@ -35,13 +34,6 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function importFiles(page: Page, files: string[]): Promise<void> {
-  if (!(await page.getByTestId('import-files').isVisible())) await page.locator('.import-details > summary').click();
-  await page.getByTestId('import-files').setInputFiles(files);
-  await page.getByTestId('import-timezone').fill('UTC');
-  await page.getByTestId('import-submit').click();
-}
-
 describe('one night from many files, with the device events and the agreement', () => {
   it('a physician imports the CPAP night, then the oximeter: one night, device events drawn, listed and compared', async () => {
     const { context, page, errors } = await newPage(browser, server.url);
@@ -51,14 +43,14 @@ describe('one night from many files, with the device events and the agreement', 
     await page.getByTestId('no-nights').waitFor();
     patientUrl = new URL(page.url()).pathname;
 
-    await importFiles(page, [BRP, EVE]);
+    await importThroughScreen(page, [BRP, EVE]);
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('7 device-scored events kept as annotations.');
     // The screen moves to the night just imported (its night key: the evening's date at 00:00 UTC).
     await expect.poll(() => new URL(page.url()).searchParams.get('night'), { timeout: 30_000 }).toBe(String(Date.UTC(2025, 7, 7) / 1000));
     // The night opens (and the import section folds) before the next file goes in.
     await page.getByTestId('annotation-sidebar').waitFor({ timeout: 30_000 });
     await expect.poll(() => page.locator('.import-details').getAttribute('open')).toBeNull();
-    await importFiles(page, [csv]);
+    await importThroughScreen(page, [csv]);
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Added to the night the patient already had.');
 
     // The night picker offers one night, and it holds both the flow and the oximeter.
@@ -124,7 +116,7 @@ describe('one night from many files, with the device events and the agreement', 
 
     // The same file again: refused, naming it and its night.
     await page.getByTestId('tab-overview').click();
-    await importFiles(page, [csv]);
+    await importThroughScreen(page, [csv]);
     await expect.poll(() => page.getByTestId('import-error').textContent(), { timeout: 30_000 }).toBe(
       'SPO2_20250807_OXI-1_NCT1005.csv: already imported for the night of 2025-08-07; nothing was stored.',
     );
