@@ -1,36 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO, newPage, signedInSuite, signInThroughForm } from './harness';
 
 // The single-night review (issue 5) through the real app: the demo seed gives NCT1001
 // several simulated nights, the latest 10 hours or more.
 
-let server: AppServer | null = null;
+// The real server with the demo nights simulated at start (the harness turns them off by
+// default), one page signed in as the physician.
+const suite = signedInSuite(DEMO.physician, 'dashboard', { SEED_NIGHTS: '1' });
 let base = '';
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let errors: string[];
-
-beforeAll(async () => {
-  // NOCTURNE_E2E_URL points the suite at a running server (development only).
-  if (process.env.NOCTURNE_E2E_URL) base = process.env.NOCTURNE_E2E_URL;
-  else {
-    // The demo nights are simulated at start (the harness turns them off by default).
-    server = await startAppServer({ SEED_NIGHTS: '1' });
-    base = server.url;
-  }
-  browser = await launchChromium();
-  ({ context, page, errors } = await newPage(browser, base));
-  await page.goto('/');
-  await signInThroughForm(page, base, DEMO.physician);
-  await page.getByTestId('dashboard').waitFor();
-});
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
-});
+beforeAll(() => ({ base, browser, page, errors } = suite));
 
 interface Stats {
   frames: number;

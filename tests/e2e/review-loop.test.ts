@@ -1,37 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { inflateSync } from 'node:zlib';
-import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { DEMO, signedInSuite } from './harness';
 
 // The annotator's review loop (issue 14) through the real app and real Chromium: drawings
 // that follow every layout shift, value axes that follow the window, the scoring mode.
 
-let server: AppServer | null = null;
-let base = '';
-let browser: Browser;
-let context: BrowserContext;
+const suite = signedInSuite(DEMO.physician, 'dashboard', { SEED_NIGHTS: '1' }, 240_000);
 let page: Page;
 let errors: string[];
-
-beforeAll(async () => {
-  if (process.env.NOCTURNE_E2E_URL) base = process.env.NOCTURNE_E2E_URL;
-  else {
-    server = await startAppServer({ SEED_NIGHTS: '1' }, 240_000);
-    base = server.url;
-  }
-  browser = await launchChromium();
-  ({ context, page, errors } = await newPage(browser, base));
+beforeAll(() => {
+  ({ page, errors } = suite);
   // Two cores shared with other work: waits are generous, assertions are not.
   page.setDefaultTimeout(120_000);
   page.setDefaultNavigationTimeout(120_000);
-  await page.goto('/');
-  await signInThroughForm(page, base, DEMO.physician);
-  await page.getByTestId('dashboard').waitFor();
-}, 360_000);
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await server?.close();
 });
 
 interface Stats {
