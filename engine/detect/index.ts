@@ -4,8 +4,9 @@
  * analyses (server night_analyses) are recomputed. 2: breath-by-breath peak-to-peak scoring,
  * flow-only hypopneas, apnea types, indices over monitoring time without staging.
  * 3: a detection mostly inside the previous event is part of it (no double scoring).
+ * 4: a desaturation confirms only the event it follows. 5: no ODI (null) without oximetry.
  */
-export const DETECTOR_VERSION = 4;
+export const DETECTOR_VERSION = 5;
 export { toSeries, indexAt, timeAt, medianOf, type Series, type DetectedEvent, type EventReason } from './series';
 export { detectDesaturations, type DesaturationOptions } from './desaturation';
 export { detectRespiratoryEvents, type RespiratoryOptions } from './respiratory';

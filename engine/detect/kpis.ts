@@ -49,7 +49,7 @@ const perHour = (count: number, hours: number) => (hours > 0 ? Math.round((count
  * / TST h; ODI = desaturations / TST h; RII = (apneas + hypopneas) / divisor h, the divisor
  * one of GSD, TST, TBT, TBR; GSD = hours with SQB good; TBR = hours with a valid BR.
  */
-export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: SleepMetrics; sqb?: Series; br?: Series; divisor?: RiiDivisor; monitoringH?: number }): NightKpis {
+export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: SleepMetrics; sqb?: Series; br?: Series; divisor?: RiiDivisor; monitoringH?: number; oximetry?: boolean }): NightKpis {
   const apneas = input.events.filter((e) => e.kind === 'apnea').length;
   const hypopneas = input.events.filter((e) => e.kind === 'hypopnea').length;
   const desaturations = input.events.filter((e) => e.kind === 'desaturation').length;
@@ -67,7 +67,8 @@ export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: Slee
     hypopneas,
     desaturations,
     ahi: perHour(apneas + hypopneas, basisH),
-    odi: perHour(desaturations, basisH),
+    // Without oximetry there is no desaturation to count: no ODI, not an ODI of 0.
+    odi: input.oximetry === false ? null : perHour(desaturations, basisH),
     rii: perHour(apneas + hypopneas, divisorH),
     riiDivisor: divisor,
     indexBasis,

@@ -51,6 +51,6 @@ export function analyseNight(n: NightInput): NightAnalysis {
     : [];
   const sleep = sleepMetrics({ startMs: n.startMs, stopMs: n.stopMs, stages: c.SLP_STGS, sa: c.SA, tb: c.TB });
   const monitoringH = breathing || spo2 ? monitoringHours(breathing ?? undefined, spo2, breathingSource === 'Y_DIST' ? c.SQB : undefined) : 0;
-  const kpis = nightKpis({ events: [...respiratory, ...desaturations], sleep, sqb: c.SQB, br: c.BR, divisor: n.riiDivisor, monitoringH });
+  const kpis = nightKpis({ events: [...respiratory, ...desaturations], sleep, sqb: c.SQB, br: c.BR, divisor: n.riiDivisor, monitoringH, oximetry: spo2 !== undefined });
   return { desaturations, respiratory, breathingSource, sleep, kpis };
 }

@@ -74,6 +74,16 @@ describe('KPI summaries', () => {
     expect((await server.call('GET', `/analytics/patient/summary/kpi=NOPE?patient_id=${patientId}&night=${night}`, { token: physician })).statusCode).toBe(400);
   });
 
+  it('a night without oximetry has no ODI ("–"), while its AHI/REI stands', async () => {
+    const [id] = await simulateForPatient(server.db, { patientId, patientCode: 'NCT1002', deviceId: 'NCT0002', timezone: 'Europe/Zurich', nights: 1, profile: 'moderate_osa', lastEvening: '2026-03-09', seed: 'analytics-no-spo2' });
+    await server.db.query(`delete from recording_channels where recording_id = $1 and code in ('SPO2', 'PR')`, [id]);
+    const [rec] = await server.db.query<{ night_key: number }>('select night_key from recordings where id = $1', [id]);
+    const all = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night: rec.night_key })).json().data;
+    expect(all.ahi).toBeGreaterThan(0);
+    expect(all.desaturations).toBe(0);
+    expect(all.odi).toBeNull();
+  });
+
   it('a night without sleep staging gets its indices per hour of monitoring (REI), labelled, in the summary and the trend', async () => {
     const [id] = await simulateForPatient(server.db, { patientId, patientCode: 'NCT1002', deviceId: 'NCT0002', timezone: 'Europe/Zurich', nights: 1, profile: 'moderate_osa', lastEvening: '2026-03-05', seed: 'analytics-rei' });
     // A device that stages nothing: only breathing, SpO2 and signal quality remain.
