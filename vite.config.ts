@@ -1,14 +1,14 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import wasm from 'vite-plugin-wasm';
 
 const apiPort = Number(process.env.PORT ?? 8080);
 
 export default defineConfig({
-  plugins: [react(), wasm()],
+  plugins: [react()],
+  // The engine's .wasm is fetched as an asset (new URL(..., import.meta.url)), not imported as
+  // an ES module, so no wasm plugin is needed.
   worker: {
     format: 'es',
-    plugins: () => [wasm()],
   },
   build: {
     outDir: 'dist',

@@ -1,7 +1,12 @@
 // `npm run bench:api`: how fast the server answers the engine's binary channel endpoint
 // for a 10-hour 25 Hz channel on PGlite, against the spec's JSON series of the same data
 // measured in the same run; and how fast a real ResMed night imports.
-import { mkdir, writeFile } from 'node:fs/promises';
+//
+// Like with like: both endpoints are asked RUNS times after one warm-up, both without
+// compression for the headline ratio (the binary is stored ready to send, the JSON is built
+// per request: that difference is the design being measured); the gzip figure is context.
+// Other benchmarks keep their own keys in api.json (bench:report adds `report`).
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { readConfig } from '../server/config';
 import { openPglite } from '../server/db/pglite';
@@ -10,15 +15,15 @@ import { saveNight } from '../server/recordings/store';
 import type { Night } from '../server/recordings/model';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
 import { importFiles } from '../server/recordings/import';
+import { percentile } from './timing';
 
 const HOURS = 10;
 const HZ = 25;
 const START = Date.UTC(2026, 2, 9, 21, 0);
+/** Requests timed per endpoint, after one warm-up each. */
+const RUNS = 10;
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
+const pct = (xs: readonly number[], p: number) => percentile(xs, p / 100);
 
 async function timeRequests(run: () => Promise<unknown>, n: number): Promise<number[]> {
   await run(); // warm-up
@@ -67,23 +72,28 @@ export async function main(): Promise<Record<string, number>> {
   const saveMs = performance.now() - saveStart;
 
   const binaryUrl = `/analytics/patient/channel-data?patient_id=${patient.id}&recording_id=${recordingId}&code=Y_DIST`;
-  const gz = await timeRequests(() => call(binaryUrl, { ...auth, 'accept-encoding': 'gzip' }), 20);
-  const plain = await timeRequests(() => call(binaryUrl, auth), 20);
+  const gz = await timeRequests(() => call(binaryUrl, { ...auth, 'accept-encoding': 'gzip' }), RUNS);
+  const plain = await timeRequests(() => call(binaryUrl, auth), RUNS);
   const gzBytes = (await call(binaryUrl, { ...auth, 'accept-encoding': 'gzip' })).rawPayload.byteLength;
   // The JSON series answers at most 200,000 samples a call (issue 13): two hours of the channel.
   const jsonUrl = `/analytics/patient/type=Y_DIST?patient_id=${patient.id}&recording_date=2026-03-09&device_start_time=${START / 1000}&device_stop_time=${START / 1000 + 7200}`;
-  const json = await timeRequests(() => call(jsonUrl, auth), 3);
+  const json = await timeRequests(() => call(jsonUrl, auth), RUNS);
   const jsonBytes = (await call(jsonUrl, auth)).rawPayload.byteLength;
 
   const results: Record<string, number> = {
-    serve_10h_25hz_ms: percentile(gz, 50),
-    serve_10h_25hz_ms_p95: percentile(gz, 95),
-    serve_10h_25hz_uncompressed_ms: percentile(plain, 50),
+    serve_10h_25hz_ms: pct(gz, 50),
+    serve_10h_25hz_ms_p95: pct(gz, 95),
+    serve_10h_25hz_uncompressed_ms: pct(plain, 50),
+    serve_10h_25hz_uncompressed_ms_p95: pct(plain, 95),
     serve_10h_25hz_bytes: gzBytes,
-    json_2h_25hz_ms: percentile(json, 50),
+    json_2h_25hz_ms: pct(json, 50),
+    json_2h_25hz_ms_p95: pct(json, 95),
     json_2h_25hz_bytes: jsonBytes,
-    // Per sample: the JSON call serves 2 of the binary call's 10 hours.
-    json_over_binary: (percentile(json, 50) * (HOURS / 2)) / percentile(gz, 50),
+    runs_each: RUNS,
+    // Per sample, both uncompressed: the JSON call serves 2 of the binary call's 10 hours.
+    json_over_binary: (pct(json, 50) * (HOURS / 2)) / pct(plain, 50),
+    // Context: the binary as the browser gets it (gzip) against the uncompressed JSON.
+    context_json_over_binary_gzip: (pct(json, 50) * (HOURS / 2)) / pct(gz, 50),
     store_10h_25hz_ms: saveMs,
   };
 
@@ -96,9 +106,12 @@ export async function main(): Promise<Record<string, number>> {
   await running.close();
   console.log('\nAPI benchmark (PGlite, in-process HTTP through Fastify inject)');
   console.table(Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(v * 100) / 100])));
-  console.log(`serve_10h_25hz_ms goal ≤ 50: ${results.serve_10h_25hz_ms <= 50 ? 'met' : 'missed'}; the spec's JSON series of the same channel is ${results.json_over_binary.toFixed(1)}× slower per sample.`);
+  console.log(`serve_10h_25hz_ms goal ≤ 50: ${results.serve_10h_25hz_ms <= 50 ? 'met' : 'missed'}; the spec's JSON series of the same channel is ${results.json_over_binary.toFixed(1)}× slower per sample (both uncompressed, ${RUNS} runs each).`);
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-  await writeFile(new URL('./results/api.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
+  const file = new URL('./results/api.json', import.meta.url);
+  const kept = await readFile(file, 'utf8').then((text) => JSON.parse(text) as Record<string, unknown>, () => ({}));
+  const others = Object.fromEntries(Object.entries(kept).filter(([, v]) => typeof v === 'object' && v !== null));
+  await writeFile(file, JSON.stringify({ ...results, ...others }, null, 2) + '\n');
   return results;
 }
 

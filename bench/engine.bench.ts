@@ -2,9 +2,16 @@
 // Prints a table and writes bench/results/engine.json. Peers (memcpy, plain
 // TypeScript M4, the downsample package's LTTB) run on the same data in the
 // same process, so the ratios hold across machines.
+//
+// Like with like: every whole-night peer and our scan read every sample of the
+// same night (gaps as gaps), with the same warm-up and sample count, and the
+// headline ratios compare those scans. Our pyramid lookup reads O(pixels) from
+// an index built once per channel; its ratios are printed as labelled context
+// with the index build's cost beside them, never as the headline.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { LTTB } from 'downsample';
 import { Engine, hz, ms, px, type ChannelRef, type Ms } from '../engine/index';
 import { plainM4 } from '../engine/reference';
@@ -14,6 +21,10 @@ import { instantiateEngine } from '../engine/wasm';
 import { median, percentile, round, sample, timeOnce } from './timing';
 
 const NIGHT_MS = 12 * 3_600_000;
+/** Runs and warm-up of every whole-night peer and of ours: the same for each side. */
+const PEER_RUNS = 5;
+const PEER_WARMUP = 1;
+const peerVersion = (name: string): string => (createRequire(import.meta.url)(`${name}/package.json`) as { version: string }).version;
 const PIXELS = px(2000);
 const CHANNELS = 16;
 const T0 = ms(Date.UTC(2026, 0, 1, 21, 0, 0));
@@ -44,6 +55,7 @@ interface RateResult {
   view16_ms_p50: number;
   view16_ms_p99: number;
   view16_ms_p99_rounds: number[];
+  view16_windows: number;
   stats_fast_ms_p99: number;
 }
 
@@ -79,9 +91,10 @@ async function benchRate(rateHz: number, log: (line: string) => void): Promise<{
   log(`  ${rateHz} Hz: ${info.count.toLocaleString('en-US')} samples a channel, ${CHANNELS} channels loaded`);
   const index_build_ms = await indexBuild(buffer); // holds channel 0 now
 
-  // Three rounds of 400 random windows; the best round is reported (the
-  // machine may be shared, and interference only ever adds time), all rounds
-  // are kept in the results.
+  // Three rounds of 400 random windows; the percentiles are over all 1,200
+  // windows of the three rounds (no best-of), and each round's p99 is kept
+  // beside them to show how steady the machine was.
+  const all: number[] = [];
   const rounds = [0, 1, 2].map((round) => {
     const windows = randomWindows(400, rateHz * 10 + round);
     // As the renderer does: the previous frame's buffer is handed back for reuse.
@@ -90,9 +103,9 @@ async function benchRate(rateHz: number, log: (line: string) => void): Promise<{
       const [t0, t1] = windows[i]!;
       recycle = engine.views(refs, t0, t1, PIXELS, recycle)[0]!.buffer;
     });
-    return { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+    all.push(...times);
+    return { p99: percentile(times, 0.99) };
   });
-  const best = rounds.reduce((a, b) => (b.p99 < a.p99 ? b : a));
   const statsWindows = randomWindows(3000, rateHz + 1);
   const statsFast = sample(statsWindows.length, (i) => {
     const [t0, t1] = statsWindows[i]!;
@@ -102,9 +115,10 @@ async function benchRate(rateHz: number, log: (line: string) => void): Promise<{
     result: {
       index_build_ms: round(index_build_ms),
       index_overhead: round(info.indexBytes / info.sampleBytes),
-      view16_ms_p50: round(best.p50),
-      view16_ms_p99: round(best.p99),
+      view16_ms_p50: round(percentile(all, 0.5)),
+      view16_ms_p99: round(percentile(all, 0.99)),
       view16_ms_p99_rounds: rounds.map((r) => round(r.p99)),
+      view16_windows: all.length,
       stats_fast_ms_p99: round(percentile(statsFast, 0.99)),
     },
     engine,
@@ -143,20 +157,28 @@ export async function runEngineBench(log: (line: string) => void = console.log):
   const exactEnd = ms(T0 + (1_000_000 - 0.5) * 4);
   const stats_exact_1m_ms = median(sample(9, () => full.engine.stats(ref, T0, exactEnd, 'exact'), 2));
 
-  // Peers over the whole night at 2,000 px.
-  const ours = median(sample(15, () => full.engine.view(ref, T0, t1, PIXELS), 3));
-  const oursScan = median(sample(5, () => full.engine.viewScan(ref, T0, t1, PIXELS), 1));
+  // Peers over the whole night at 2,000 px, each PEER_WARMUP + PEER_RUNS times on the same
+  // samples. Missing samples are NaN for every side: plain M4 and our scan skip them, and
+  // LTTB (which has no notion of a gap) gets only the points that exist, so no side draws a
+  // gap as a value.
   const { a, b } = viewGeometry({ t0Ms: T0, sampleRateHz: hz(250), count: night250.length }, T0, t1, PIXELS);
   const physical = night250.map((v) => (v === -1 || v === -2 ? NaN : v));
-  const plain = median(sample(5, () => plainM4(physical, a, b, PIXELS), 1));
+  const points: Array<[number, number]> = [];
+  physical.forEach((v, i) => {
+    if (!Number.isNaN(v)) points.push([i, v]);
+  });
+  const timesOurs = sample(PEER_RUNS, () => full.engine.view(ref, T0, t1, PIXELS), PEER_WARMUP);
+  const timesScan = sample(PEER_RUNS, () => full.engine.viewScan(ref, T0, t1, PIXELS), PEER_WARMUP);
+  const timesPlain = sample(PEER_RUNS, () => plainM4(physical, a, b, PIXELS), PEER_WARMUP);
   full.engine.dispose();
+  const timesLttb = sample(PEER_RUNS, () => LTTB(points, PIXELS), PEER_WARMUP);
+  const ours = median(timesOurs);
+  const oursScan = median(timesScan);
+  const plain = median(timesPlain);
+  const lttb = median(timesLttb);
 
   const low = await benchRate(25, log);
   low.engine.dispose();
-
-  // LTTB needs points; its own normalisation is part of its cost.
-  const points = Array.from(physical, (v, i): [number, number] => [i, Number.isNaN(v) ? 0 : v]);
-  const lttb = timeOnce(() => LTTB(points, PIXELS));
 
   const results = {
     m4_vs_memcpy: round(m4_vs_memcpy),
@@ -167,13 +189,24 @@ export async function runEngineBench(log: (line: string) => void = console.log):
     view16_ms_p99_rounds: full.result.view16_ms_p99_rounds,
     stats_fast_ms_p99: full.result.stats_fast_ms_p99,
     stats_exact_1m_ms: round(stats_exact_1m_ms),
-    vs_plain_ts: round(plain / ours),
+    // Like for like: a full scan of the same night against a full scan (median of PEER_RUNS each).
     vs_plain_ts_scan: round(plain / oursScan),
-    vs_lttb: round(lttb / ours),
-    view_whole_night_ms: round(ours),
+    vs_lttb_scan: round(lttb / oursScan),
     view_scan_whole_night_ms: round(oursScan),
+    view_scan_whole_night_ms_p95: round(percentile(timesScan, 0.95)),
     plain_ts_m4_ms: round(plain),
+    plain_ts_m4_ms_p95: round(percentile(timesPlain, 0.95)),
     lttb_ms: round(lttb),
+    lttb_ms_p95: round(percentile(timesLttb, 0.95)),
+    lttb_points: points.length,
+    peer_runs: PEER_RUNS,
+    peer_warmup: PEER_WARMUP,
+    peers: { downsample: peerVersion('downsample'), plain_m4: 'engine/reference.ts (this repository)' },
+    // Context, not a like-for-like ratio: our pyramid lookup reads O(pixels) from an index that
+    // costs index_build_ms once per channel (printed beside it); the peers have no index.
+    context_view_indexed_whole_night_ms: round(ours),
+    context_vs_plain_ts_indexed: round(plain / ours),
+    context_vs_plain_ts_indexed_with_build: round(plain / (ours + full.result.index_build_ms)),
     hz25: low.result,
     samples_per_channel: night250.length,
     node: process.version,
@@ -193,8 +226,8 @@ export const ENGINE_GOALS: ReadonlyArray<[string, '>=' | '<=', number]> = [
   ['view16_ms_p99', '<=', 1],
   ['stats_fast_ms_p99', '<=', 0.1],
   ['stats_exact_1m_ms', '<=', 10],
-  ['vs_plain_ts', '>=', 1],
-  ['vs_lttb', '>=', 1],
+  ['vs_plain_ts_scan', '>=', 1],
+  ['vs_lttb_scan', '>=', 1],
 ];
 
 /** Prints the figures as a table with each goal met or missed. */
@@ -206,6 +239,7 @@ export function printTable(results: Record<string, unknown>, log: (line: string)
     const met = op === '>=' ? value >= goal : value <= goal;
     log(`${key.padEnd(22)}${String(value).padStart(12)}  ${op} ${goal}  ${met ? 'met' : 'MISSED'}`);
   }
+  log(`context (not like for like): indexed lookup ${String(results.context_view_indexed_whole_night_ms)} ms + index build ${String(results.index_build_ms)} ms once; vs plain TS ${String(results.context_vs_plain_ts_indexed)}× (${String(results.context_vs_plain_ts_indexed_with_build)}× with the build)`);
   const hz25 = results.hz25 as Record<string, number>;
   for (const [key, value] of Object.entries(hz25)) log(`${`25 Hz ${key}`.padEnd(22)}${String(value).padStart(12)}`);
 }

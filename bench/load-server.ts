@@ -45,6 +45,7 @@ function bigNight(): Night {
 async function main() {
   const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
   let db;
+  let dropSchema = async () => undefined;
   const env: Record<string, string> = { SEED_NIGHTS: '0', HOST: '127.0.0.1', PORT: '0' };
   if (kind === 'postgres') {
     const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -55,21 +56,32 @@ async function main() {
     await admin.end();
     db = await openPostgres({ url, schema });
     env.DATABASE_URL = url;
-    process.on('SIGTERM', async () => {
-      await db!.close().catch(() => undefined);
+    dropSchema = async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
       await c.query(`drop schema ${schema} cascade`);
       await c.end();
-      process.exit(0);
-    });
+    };
   } else {
     db = await openPglite(path.join(await mkdtemp(path.join(tmpdir(), 'nocturne-bench-')), 'pglite'));
-    process.on('SIGTERM', () => process.exit(0));
   }
   const config = { ...readConfig(env), webRoot: null };
   const running = await prepare(config, db);
   const { app } = running;
+  // Stops as a server does: requests still in flight (the bench's last ones) are answered
+  // before the database closes, so none of them meets a closed pool.
+  process.on('SIGTERM', () => {
+    running
+      .close()
+      .then(dropSchema)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('bench server: stopping failed', error);
+          process.exit(1);
+        },
+      );
+  });
   await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: DEMO_ACCOUNTS.physician, password: DEMO_PASSWORD } });
   const otp = (await app.inject({ method: 'GET', url: `/api/v1/dev/outbox?email=${DEMO_ACCOUNTS.physician}` })).json().data.messages[0].code;
   const token = (await app.inject({ method: 'POST', url: '/api/v1/verify-otp', payload: { email: DEMO_ACCOUNTS.physician, otp } })).json().data.token;

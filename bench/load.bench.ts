@@ -164,7 +164,7 @@ async function duringUpload(server: Server, file: string, size: number) {
   const uploading = upload(server, file, size);
   let done: (r: autocannon.Result) => void = () => undefined;
   const finished = new Promise<autocannon.Result>((resolve) => (done = resolve));
-  const cannon = autocannon({ url: `http://127.0.0.1:${server.port}/api/v1/physician/patients`, connections: 4, duration: 600, headers: { authorization: `Bearer ${server.token}` } }, (_err, r) => done(r));
+  const cannon = autocannon({ url: `http://127.0.0.1:${server.port}/api/v1/physician/patients`, connections: 4, duration: 3600, headers: { authorization: `Bearer ${server.token}` } }, (_err, r) => done(r));
   const { result, peak } = await peakRss(server.child.pid!, async () => {
     const res = await uploading;
     return res;
@@ -203,7 +203,10 @@ async function main() {
   // The machine's load when the run began: figures from a busy machine compare only with a run next to them.
   const results: Record<string, unknown> = { date: new Date().toISOString(), load_average_1_5_15: loadavg().map((l) => Math.round(l * 100) / 100), cpus: cpus().length };
   try {
-    for (const kind of ['pglite', 'postgres'] as const) {
+    // LOAD_DATABASES=pglite and LOAD_PHASES=upload run a part (paired comparisons); the committed results are full runs.
+    const databases = (process.env.LOAD_DATABASES ?? 'pglite,postgres').split(',');
+    const phases = (process.env.LOAD_PHASES ?? 'largest,upload,list').split(',');
+    for (const kind of (['pglite', 'postgres'] as const).filter((k) => databases.includes(k))) {
       if (kind === 'postgres' && !(await postgresReachable())) {
         console.log('PostgreSQL not reachable (BENCH_DATABASE_URL): skipped');
         results.postgres = 'skipped: PostgreSQL not reachable';
@@ -214,11 +217,11 @@ async function main() {
       try {
         // A pause between phases: a phase that sheds load (503) must not leak into the next one.
         const pause = () => new Promise((r) => setTimeout(r, 2000));
-        const largest16 = await largest(server);
+        const largest16 = phases.includes('largest') ? await largest(server) : 'not run';
         await pause();
-        const upload200 = await duringUpload(server, file, size);
+        const upload200 = phases.includes('upload') ? await duringUpload(server, file, size) : 'not run';
         await pause();
-        results[kind] = { largest_16_parallel: largest16, get_during_upload: upload200, patient_list_50: await patientList(server) };
+        results[kind] = { largest_16_parallel: largest16, get_during_upload: upload200, patient_list_50: phases.includes('list') ? await patientList(server) : 'not run' };
       } finally {
         await stopServer(server);
       }
@@ -226,8 +229,9 @@ async function main() {
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
-  await writeFile(path.join(dir, 'results', 'load.json'), `${JSON.stringify(results, null, 2)}\n`);
-  console.log('wrote bench/results/load.json');
+  const out = process.env.LOAD_RESULTS ?? path.join(dir, 'results', 'load.json');
+  await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`wrote ${out}`);
 }
 
 main().catch((err) => {

@@ -1,5 +1,8 @@
 // Timing helpers of the benchmarks.
 import { performance } from 'node:perf_hooks';
+import { percentile } from '../engine/percentile';
+
+export { percentile };
 
 /** Milliseconds taken by one call. */
 export function timeOnce(fn: () => unknown): number {
@@ -16,11 +19,7 @@ export function sample(runs: number, fn: (i: number) => unknown, warmup = Math.m
   return times;
 }
 
-/** Percentile p (0..1) of durations, nearest rank. */
-export function percentile(times: readonly number[], p: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
+
 
 /** Median of durations. */
 export function median(times: readonly number[]): number {

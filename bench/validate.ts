@@ -9,7 +9,7 @@
 // (engine/detect/respiratory.ts); nothing here is tuned to these nights.
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { analyseNight, matchEvents, toSeries, type Agreement, type NightAnalysis, type NightInput, type Series } from '../engine/detect';
+import { analyseNight, matchEvents, toSeries, type Agreement, type EventEdges, type NightAnalysis, type NightInput, type Series } from '../engine/detect';
 import { nightFromFiles } from '../server/recordings/assemble';
 import type { ChannelData, Night } from '../server/recordings/model';
 import { deviceEvents, isRespiratory } from '../server/recordings/vendors';
@@ -53,7 +53,7 @@ const REAL_NIGHTS = [
 ] as const;
 
 /** One real night against its device-scored events. */
-export function realNight(spec: (typeof REAL_NIGHTS)[number], eventEdges?: 'signal' | 'breaths') {
+export function realNight(spec: (typeof REAL_NIGHTS)[number], eventEdges?: EventEdges) {
   const dir = new URL('../tests/fixtures/real/', import.meta.url);
   const names = [...spec.files, spec.eve];
   const night = nightFromFiles(names.map((name) => ({ name, bytes: new Uint8Array(readFileSync(new URL(name, dir))) })), { timezone: 'UTC' });
@@ -98,7 +98,7 @@ export const SIM_NIGHTS = [
 ] as const;
 
 /** The simulated nights, each scored with and without its oximetry. */
-export function simulatedNights(count = SIM_NIGHTS.length, eventEdges?: 'signal' | 'breaths') {
+export function simulatedNights(count = SIM_NIGHTS.length, eventEdges?: EventEdges) {
   const rows: Array<Record<string, unknown>> = [];
   const total = { with: { reference: 0, detected: 0, matched: 0 }, without: { reference: 0, detected: 0, matched: 0 } };
   const desat = { reference: 0, detected: 0, matched: 0 };
@@ -138,7 +138,7 @@ export function simulatedNights(count = SIM_NIGHTS.length, eventEdges?: 'signal'
 }
 
 /** The real nights against their device events. */
-export const realNights = (eventEdges?: 'signal' | 'breaths') => REAL_NIGHTS.map((spec) => realNight(spec, eventEdges));
+export const realNights = (eventEdges?: EventEdges) => REAL_NIGHTS.map((spec) => realNight(spec, eventEdges));
 
 export async function main() {
   const real = realNights();

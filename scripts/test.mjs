@@ -1,4 +1,4 @@
-// `npm test`: typecheck, unit, server (PGlite, then PostgreSQL when TEST_DATABASE_URL is
+// `npm test`: typecheck, lint, unit, server (PGlite, then PostgreSQL when TEST_DATABASE_URL is
 // set), end-to-end in Chromium. Ends with one line "Tests: N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -47,6 +47,7 @@ function finish() {
 }
 
 step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+step('lint (promises nobody handles)', 'npx', ['eslint', '.']);
 step('build engine', 'npm', ['run', '--silent', 'build:engine']);
 vitest('unit', 'unit');
 vitest('server on PGlite', 'server', { NOCTURNE_TEST_DB: 'pglite' });

@@ -3,10 +3,12 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
-import { ApiError, isBadValue, isDatabaseOutage, isPoolExhausted, OutageLog } from './errors';
+import { ApiError, isBadValue, isDatabaseOutage, isPoolExhausted, loggableUrl, OutageLog } from './errors';
 import { guardInput, type RouteEntry } from './input-guard';
 import { MAX_HEAP_USED_BYTES, shedOverload } from './overload';
 import { accountRoutes } from './routes/accounts';
+import { profileRoutes } from './routes/profile';
+import { signupReviewRoutes } from './routes/signup-review';
 import { authRoutes } from './routes/auth';
 import { devRoutes } from './routes/dev';
 import { patientRoutes } from './routes/patients';
@@ -36,6 +38,8 @@ import { viewerSocketRoute } from './live/viewer-socket';
 import { ConfigPush } from './live/config-push';
 import { deviceConfigRoutes } from './live/config-routes';
 import { MAX_FRAME_BYTES } from './live/protocol';
+import { reportRoutes } from './reports/routes';
+import { ReportWorker } from './reports/worker';
 
 export const API_PREFIX = '/api/v1';
 
@@ -64,11 +68,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const outage = new OutageLog();
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     if (err instanceof ApiError) {
-      const errors = (err as ApiError & { errors?: string[] }).errors;
-      return reply.code(err.status).send({ code: err.code, message: err.message, ...(errors ? { data: { errors } } : {}) });
+      const data = { ...(err.errors ? { errors: err.errors } : {}), ...(err.fieldRule ?? {}) };
+      return reply.code(err.status).send({ code: err.code, message: err.message, ...(Object.keys(data).length ? { data } : {}) });
     }
-    if ((err as FastifyError).validation) {
-      return reply.code(400).send({ code: 'validation_failed', message: err.message });
+    const validation = (err as FastifyError).validation;
+    if (validation) {
+      // The field and the broken rule, so forms can say it in the user's words (issue 16 point 4).
+      const first = validation[0] as { instancePath?: string; keyword?: string; params?: { missingProperty?: string } } | undefined;
+      const field = first?.params?.missingProperty ?? first?.instancePath?.replace(/^\//, '').split('/')[0] ?? '';
+      return reply.code(400).send({ code: 'validation_failed', message: err.message, data: { field, rule: first?.keyword ?? '' } });
     }
     const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
@@ -84,7 +92,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     if (isBadValue(err)) {
       return reply.code(400).send({ code: 'invalid_value', message: `A value is out of range or malformed: ${err.message}` });
     }
-    console.error(`${request.method} ${request.url} failed: ${err.stack ?? err.message}`);
+    console.error(`${request.method} ${loggableUrl(request.url)} failed: ${err.stack ?? err.message}`);
     return reply.code(500).send({ code: 'server_error', message: 'Sorry, server goes wrong' });
   });
 
@@ -94,7 +102,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await hub.start();
   const configPush = new ConfigPush(ctx.db);
   await configPush.start();
+  // Report jobs: worked here one at a time (unless REPORT_WORKER=0 leaves them to `npm run reports`).
+  const reportWorker = ctx.config.reportWorker ? new ReportWorker(ctx.db) : null;
   app.addHook('onClose', async () => {
+    await reportWorker?.stop();
     for (const client of app.websocketServer.clients) client.terminate();
     await hub.close();
     await configPush.close();
@@ -112,6 +123,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       patientDetailRoutes(api, ctx);
       preferenceRoutes(api, ctx);
       await importRoutes(api, ctx);
+      // After importRoutes: the profile update reads multipart forms with the parser it registers.
+      profileRoutes(api, ctx);
+      signupReviewRoutes(api, ctx);
       exportRoutes(api, ctx);
       nightFileRoutes(api, ctx);
       trendRoutes(api, ctx);
@@ -125,14 +139,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       analyticsKpiRoutes(api, ctx);
       actigraphRoutes(api, ctx);
       agreementRoutes(api, ctx);
+      reportRoutes(api, ctx, reportWorker);
       liveRoutes(api, ctx);
       await deviceSocketRoute(api, ctx, hub, configPush);
       deviceConfigRoutes(api, ctx, configPush);
-      viewerSocketRoute(api, ctx, hub);
+      await viewerSocketRoute(api, ctx, hub);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );
+
+  await reportWorker?.start();
 
   const webRoot = ctx.config.webRoot;
   const hasWeb = webRoot !== null && existsSync(path.join(webRoot, 'index.html'));

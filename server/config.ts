@@ -15,6 +15,8 @@ export interface Config {
   demoRequested: boolean;
   /** Simulate the demo patients' nights on first start (default on; SEED_NIGHTS=0 turns it off). */
   seedNights: boolean;
+  /** Work report jobs in this process (default on; REPORT_WORKER=0 leaves them to `npm run reports`). */
+  reportWorker: boolean;
   /** Built SPA to serve; absent in API-only tests. */
   webRoot: string | null;
   /**
@@ -47,6 +49,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo,
     demoRequested: env.SEED_DEMO === '1',
     seedNights: seedDemo && env.SEED_NIGHTS !== '0',
+    reportWorker: env.REPORT_WORKER !== '0',
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
     maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, 0, 'MAX_EVENT_LOOP_DELAY_MS'),
     uploadIdleMs: readDelay(env.UPLOAD_IDLE_MS, 30_000, 'UPLOAD_IDLE_MS') || 30_000,

@@ -1,12 +1,39 @@
-/** An error the API answers with: a stable code, a human message and an HTTP status. */
+/** The field a refusal is about and the rule it broke, so a form can say it in the user's words. */
+export interface FieldRule {
+  field: string;
+  rule: string;
+}
+
+/**
+ * An error the API answers with: a stable code, a human message and an HTTP status, and
+ * optionally every message of a multi-part refusal (sent as `data.errors`) and the field and
+ * rule concerned (sent as `data.field` and `data.rule`).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly errors?: readonly string[],
+    readonly fieldRule?: FieldRule,
   ) {
     super(message);
   }
+}
+
+/**
+ * A request's URL as it may be logged: the path, and the query's parameter names with their
+ * values withheld (signed night links carry their signature and expiry in the query).
+ */
+export function loggableUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const names = url
+    .slice(q + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((part) => `${part.split('=')[0]}=…`);
+  return `${url.slice(0, q)}?${names.join('&')}`;
 }
 
 /** The spec's wording for a missing, expired or revoked token; the client signs out on it. */

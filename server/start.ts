@@ -7,10 +7,12 @@ import type { Db } from './db/adapter';
 import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedDemoDevices, seedDemoNights } from './db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedDemoDevices, seedDemoNights, seedDemoPaid } from './db/seed';
+import { prepareTriageNights, unanalysedNights } from './analytics/prepare';
 import { verifyPassword } from './auth/passwords';
 import { outboxMailer, smtpMailer } from './services/mail';
 import { pruneRateLimits } from './services/rate-limit';
+import { removeStaleStages, STAGE_STALE_MS } from './recordings/staging';
 import { demoKeysFile, ensureDemoDeviceKeys } from './live/demo-keys';
 
 /** A start-up failure with the one line the user should read. */
@@ -108,6 +110,8 @@ export interface Running {
   seeded: boolean;
   /** Demo nights simulated by this start. */
   nights: number;
+  /** The background preparation of the nights' dashboard rows (SEED_NIGHTS starts only): how many it prepared. */
+  triagePrepared: Promise<number>;
   close(): Promise<void>;
 }
 
@@ -125,6 +129,7 @@ export async function prepare(
   }
   const seeded = config.seedDemo ? await seedDemo(db) : false;
   if (config.seedDemo) await seedDemoDevices(db);
+  if (config.seedDemo) await seedDemoPaid(db);
   const nights = config.seedNights ? await seedDemoNights(db, log) : 0;
   // The demo devices' keys for `npm run device`, in DATA_DIR: development only, never in production.
   if (config.seedNights && !config.production) {
@@ -132,6 +137,11 @@ export async function prepare(
     if (issued) log(`Wrote ${issued} demo device key${issued === 1 ? '' : 's'} to ${demoKeysFile(config.dataDir)} (for npm run device).`);
   }
   await pruneRateLimits(db);
+  // Samples an import staged before a crash: never visible, removed now. On PGlite the server
+  // owns the database, so every stage is a leftover; on PostgreSQL another server may be
+  // importing, so only stages untouched for a while go (and every few minutes after).
+  const staleStages = await removeStaleStages(db, db.kind === 'pglite' ? 0 : STAGE_STALE_MS);
+  if (staleStages) log(`Removed the staged samples of ${staleStages} unfinished import${staleStages === 1 ? '' : 's'}.`);
   if (config.production && !config.demoRequested) {
     const open = await demoAccountsWithPublishedPassword(db);
     if (open.length) {
@@ -142,12 +152,37 @@ export async function prepare(
   }
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(db, undefined, !config.production);
   const app = await buildApp({ db, config, mailer });
+  // The demo nights' dashboard rows (analysis, SpO2 statistics) are made right after the seed, in
+  // the background (the start is not held): the first dashboard visit then reads stored rows
+  // instead of showing "Loading…" while it asks for them (issue 14). Whatever is left when the
+  // dashboard opens, it prepares itself and shows as progress.
+  let closing = false;
+  const triagePrepared = config.seedNights
+    ? new Promise<void>((r) => setImmediate(r))
+        .then(async () => prepareTriageNights(db, await unanalysedNights(db), () => closing))
+        .then((n) => {
+          if (n) log(`Analysed ${n} night${n === 1 ? '' : 's'} for the dashboard.`);
+          return n;
+        })
+        .catch((error: unknown) => {
+          if (!closing) log(`Analysing the nights for the dashboard failed: ${(error as Error).message}`);
+          return 0;
+        })
+    : Promise.resolve(0);
+  const stageSweep = setInterval(() => {
+    removeStaleStages(db, STAGE_STALE_MS).catch((err: Error) => console.error(`Removing stale import stages failed: ${err.message}`));
+  }, STAGE_STALE_MS / 2);
+  stageSweep.unref();
+  app.addHook('onClose', async () => clearInterval(stageSweep));
   return {
     app,
     db,
     seeded,
     nights,
+    triagePrepared,
     async close() {
+      closing = true;
+      await triagePrepared;
       await app.close();
       await db.close();
       await release();

@@ -5,7 +5,7 @@ import { STORAGE } from './config';
 import { readItem, writeItem } from './state/storage';
 
 /** Languages offered in the selector, in the order shown; English is the source of truth. */
-export const LANGUAGES = ['en-US', 'ar-SA', 'de-AT', 'fr-FR'] as const;
+export const LANGUAGES = ['en-US', 'ar-SA', 'de-AT', 'es', 'fr-FR', 'it-IT', 'zh-Hans-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en-US';
 
@@ -34,9 +34,14 @@ function applyToDocument(lng: string): void {
   document.documentElement.dir = i18n.dir(lng);
 }
 
+/** The language asked for last: a slow catalogue must not override a later choice. */
+let requested: Language | null = null;
+
 /** Switches language, loading its catalogue first and remembering the choice. */
 export async function setLanguage(lng: Language): Promise<void> {
+  requested = lng;
   await ensureLoaded(lng);
+  if (requested !== lng) return;
   await i18n.changeLanguage(lng);
   writeItem('localStorage', STORAGE.language, lng);
 }

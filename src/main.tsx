@@ -2,6 +2,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { connectClientToSession } from './app/sessionActions';
+import { queryClient } from './api/queryClient';
+import { preloadNightScreen } from './features/night/preload';
+import { session } from './state/session';
 import { initI18n } from './i18n';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -10,6 +13,8 @@ import './styles/shell.css';
 import './styles/pages.css';
 
 connectClientToSession();
+// A signed-in reload of a night: its data is asked for now, beside the translations and the first render.
+if (session.token) preloadNightScreen(queryClient, window.location.pathname, window.location.search);
 
 // Translations first: the first paint is already in the user's language and direction.
 void initI18n().then(() => {

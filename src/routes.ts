@@ -12,6 +12,7 @@ export const PATHS = {
   deviceTesting: '/app/device_testing',
   deviceConfig: '/app/device_config',
   dataCenter: '/app/datacenter',
+  reports: '/app/reports',
   newPatient: '/app/new_patient',
   addPatient: '/app/add-patient',
   privacy: '/app/privacy-policy',
@@ -38,6 +39,8 @@ export const EDIT_PATIENT_PATTERN = /^\/app\/patient\/id=(?<id>\d+)\/edit\/?$/;
 export const VIEW_PATIENT_INFO_PATTERN = /^\/app\/view_patient_info\/id=(?<id>\d+)\/?$/;
 /** Past-date deployment requests, for admins. */
 export const ADMIN_REQUESTS_PATH = '/app/admin/requests';
+/** Signed-up accounts waiting for an admin's approval. */
+export const ADMIN_SIGNUPS_PATH = '/app/admin/signups';
 
 /** Link to a patient's edit screen; `deployDevice` opens the device section. */
 export function editPatientPath(id: number | string, deployDevice = false): string {

@@ -5,11 +5,13 @@
  * flow-only hypopneas, apnea types, indices over monitoring time without staging.
  * 3: a detection mostly inside the previous event is part of it (no double scoring).
  * 4: a desaturation confirms only the event it follows. 5: no ODI (null) without oximetry.
+ * 6: one event pass (desaturations given afterwards); the baseline leaves out every
+ * stretch meeting the drop and duration rules, confirmed or not.
  */
-export const DETECTOR_VERSION = 5;
+export const DETECTOR_VERSION = 6;
 export { toSeries, indexAt, timeAt, medianOf, type Series, type DetectedEvent, type EventReason } from './series';
 export { detectDesaturations, type DesaturationOptions } from './desaturation';
-export { detectRespiratoryEvents, type RespiratoryOptions } from './respiratory';
+export { detectRespiratoryEvents, type EventEdges, type RespiratoryOptions } from './respiratory';
 export { breathingEnvelope } from './envelope';
 export { breathingAmplitude, AMPLITUDE_WINDOW_S, type Amplitude } from './amplitude';
 export { sleepMetrics, EPOCH_S, type SleepMetrics, type Band } from './sleep';

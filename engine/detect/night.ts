@@ -1,6 +1,6 @@
 import { detectDesaturations } from './desaturation';
 import { monitoringHours, nightKpis, type NightKpis, type RiiDivisor } from './kpis';
-import { detectRespiratoryEvents } from './respiratory';
+import { detectRespiratoryEvents, type EventEdges } from './respiratory';
 import type { DetectedEvent, Series } from './series';
 import { sleepMetrics, type SleepMetrics } from './sleep';
 
@@ -12,7 +12,7 @@ export interface NightInput {
   desaturationRule?: 3 | 4;
   riiDivisor?: RiiDivisor;
   /** Where respiratory events' edges are read (see RespiratoryOptions.eventEdges). */
-  eventEdges?: 'signal' | 'breaths';
+  eventEdges?: EventEdges;
 }
 
 export interface NightAnalysis {

@@ -34,16 +34,21 @@ export interface RespiratoryOptions {
    * flow, nasal pressure, thermistor; the default) or 'volume' (radar displacement, belts).
    */
   signal?: BreathingSignalKind;
-  /**
-   * Where an event's edges are read: 'signal' (default; the last/first big excursion around
-   * the low stretch) or 'breaths' (AASM's whole breaths, engine/detect/breaths.ts; opt-in,
-   * see README "Breath-by-breath event edges (tried)").
-   */
-  eventEdges?: 'signal' | 'breaths';
+  /** Where an event's edges are read (see {@link EventEdges}). */
+  eventEdges?: EventEdges;
   /** Effort belts: apneas are obstructive (effort continues), central (none) or mixed; unclassified without them. */
   thorax?: Series;
   abdomen?: Series;
 }
+
+/**
+ * Where an event's edges are read: 'signal' (the default: the last/first big excursion
+ * around the low stretch), 'hybrid' (opt-in: the signal's edges moved to the breath
+ * boundary AASM measures from, where the breaths there are cut with confidence; meets the
+ * simulated goal, not the ResMed 20250808 one: README "Hybrid event edges (tried)") or
+ * 'breaths' (the run of clearly reduced breaths; tried, not adopted).
+ */
+export type EventEdges = 'hybrid' | 'signal' | 'breaths';
 
 const DEFAULTS = { apneaDrop: 0.9, hypopneaDrop: 0.3, minDurationS: 10, desaturationLagS: 45, desaturationRule: 3, flowOnlyHypopneas: false, flowOnlyDrop: 0.5, signal: 'flow', eventEdges: 'signal' } as const;
 /** AASM: the baseline is the breathing of the 2 minutes before the event. */
@@ -60,6 +65,11 @@ const MAX_EVENT_S = 120;
  * compare with (sensor off, mask removed): nothing is scored against it.
  */
 const MIN_BASELINE_OF_NIGHT = 0.25;
+/** A breath cut on the signal lasts 1 to 15 s (4 to 60 breaths a minute); anything else is no breath to measure an edge on. */
+const MIN_BREATH_S = 1;
+const MAX_BREATH_S = 15;
+/** A breath longer than this many times the median breath before it is not cut with confidence. */
+const MAX_BREATH_OF_PERIOD = 1.5;
 /** Effort below this fraction of its own baseline is absent (central). */
 const EFFORT_ABSENT = 0.2;
 
@@ -139,9 +149,67 @@ export function detectRespiratoryEvents(
     while (on > 0 && on > k0 - halfN - searchN && !big(on - 1)) on--;
     let off = mid;
     while (off < n - 1 && off < k1 + halfN + searchN && !big(off + 1)) off++;
-    return { onsetMs: timeOf(on), durationMs: timeOf(off + 1) - timeOf(on) };
+    return { onsetMs: timeOf(on), durationMs: timeOf(off + 1) - timeOf(on), on, end: off + 1 };
   };
   const breaths = o.eventEdges === 'breaths' ? breathSegments(amp, o.signal) : null;
+  const cut = o.eventEdges === 'hybrid' ? breathSegments(amp, o.signal) : null;
+  const minBreathN = MIN_BREATH_S * rate;
+  const maxBreathN = MAX_BREATH_S * rate;
+  /**
+   * A segment is a breath cut with confidence: a whole breath (not a pause or a gap), of a
+   * plausible length (1–15 s) and not much longer than the breaths before (`period`, their
+   * median length): a longer "breath" holds more than one (a slow drift, a leak, a pause the
+   * segmentation could not see), and its start says nothing about where the event starts.
+   */
+  const wholeBreath = (b: Breaths, k: number, period: number) => {
+    const len = segmentEnd(b, k) - b.start[k];
+    return b.kind[k] === BREATH && len >= minBreathN && len <= maxBreathN && len <= MAX_BREATH_OF_PERIOD * period && Number.isFinite(b.size[k]);
+  };
+  /**
+   * Hybrid edges (AASM's breath boundaries): the signal's onset edge lies in the breath
+   * holding the last big excursion before the event; the event starts at that breath's
+   * start when the breath is clearly reduced as a whole (≤ the hypopnea level of the
+   * breaths' baseline: the event took most of it), else at its end (the start of the next
+   * breath). The same on the far side: the breath holding the first big excursion after
+   * the event ends the event at its start, or at its end when it is still clearly reduced.
+   * An edge whose breath is not cut with confidence (a pause, a gap, an implausible length)
+   * or with no baseline of breaths stays where the signal put it.
+   */
+  const hybridSpan = (span: { onsetMs: number; durationMs: number; on: number; end: number }, k0: number, level: number) => {
+    if (!cut) return span;
+    const ref = breathBaseline(cut, k0 - halfN);
+    if (!Number.isFinite(ref)) return span;
+    const limit = level * ref;
+    const period = breathPeriod(cut, k0 - halfN);
+    let a = span.on;
+    const kOn = segmentAt(cut, Math.max(0, span.on - 1));
+    if (wholeBreath(cut, kOn, period)) {
+      // A breath cut short by a pause (the event began in its expiration) is measured over a
+      // normal breath's length: the flow it did not move is part of its size.
+      const len = segmentEnd(cut, kOn) - cut.start[kOn];
+      const cutShort = kOn + 1 < cut.kind.length && cut.kind[kOn + 1] === PAUSE && len < period;
+      const size = cutShort ? (cut.size[kOn] * len) / period : cut.size[kOn];
+      a = size <= limit ? cut.start[kOn] : segmentEnd(cut, kOn);
+    }
+    let b = span.end;
+    const kEnd = segmentAt(cut, Math.min(n - 1, span.end));
+    if (wholeBreath(cut, kEnd, period)) b = cut.size[kEnd] <= limit ? segmentEnd(cut, kEnd) : cut.start[kEnd];
+    // Flow coming back after a pause in expiration is no breath yet (a breath begins with an
+    // inspiration): the event ends where the first whole breath begins.
+    else if (cut.kind[kEnd] === PAUSE && kEnd + 1 < cut.kind.length && wholeBreath(cut, kEnd + 1, period)) b = segmentEnd(cut, kEnd);
+    if (b <= a) return span;
+    return { onsetMs: timeOf(a), durationMs: timeOf(b) - timeOf(a), on: a, end: b };
+  };
+  /** Median length (grid samples) of the stable breaths of the 2 minutes before grid index i; a plausible breath's longest length without them. */
+  const breathPeriod = (b: Breaths, i: number) => {
+    const v: number[] = [];
+    for (let k = segmentAt(b, i) - 1; k >= 0 && b.start[k] >= i - BASELINE_S * rate; k--) {
+      if (b.kind[k] === BREATH && !inEvent[Math.floor(b.start[k] / rate)]) v.push(segmentEnd(b, k) - b.start[k]);
+    }
+    if (v.length === 0) return maxBreathN;
+    v.sort((x, y) => x - y);
+    return v[v.length >> 1];
+  };
   /** The breaths' own baseline before grid index i: median size of the stable breaths of the 2 (else 5) minutes before. */
   const breathBaseline = (breaths: Breaths, i: number) => {
     const sizes = (spanS: number) => {
@@ -187,10 +255,13 @@ export function detectRespiratoryEvents(
   };
   const apneaLevel = 1 - o.apneaDrop;
   const flowOnlyLevel = 1 - o.flowOnlyDrop;
-  /** One pass over the night; `confirm` picks the desaturation of a hypopnea at [onsetMs, endMs), if any. */
-  const scan = (confirm: (onsetMs: number, endMs: number) => DetectedEvent | undefined, used?: Set<DetectedEvent>) => {
-    inEvent.fill(0);
-    const events: DetectedEvent[] = [];
+  /**
+   * One pass over the night: every event that meets the rules, a hypopnea that needs a
+   * desaturation (`pending`) as if it had one; the desaturations are given afterwards.
+   */
+  const events: DetectedEvent[] = [];
+  const pending = new Set<DetectedEvent>();
+  {
     let cachedS = -1;
     let base = Number.NaN;
     let i = 0;
@@ -226,13 +297,15 @@ export function detectRespiratoryEvents(
       if (tooLong) continue;
       // Breath edges (opt-in): the run of clearly reduced breaths through the stretch, at the
       // hypopnea level (the flow-only level for a flow-only hypopnea); else edges on the signal.
-      const spanOf = (k0: number, k1: number, level: number) =>
-        breaths ? breathRun(breaths, k0, k1, level === flowOnlyLevel ? flowOnlyLevel : hypoLevel) : signalSpan(k0, k1, level, base);
+      const spanOf = (k0: number, k1: number, level: number): { onsetMs: number; durationMs: number } | null => {
+        if (breaths) return breathRun(breaths, k0, k1, level === flowOnlyLevel ? flowOnlyLevel : hypoLevel);
+        const { onsetMs, durationMs } = hybridSpan(signalSpan(k0, k1, level, base), from, level === flowOnlyLevel ? flowOnlyLevel : hypoLevel);
+        return { onsetMs, durationMs };
+      };
       const whole = spanOf(from, j, hypoLevel) ?? { onsetMs: 0, durationMs: 0 };
       const minMs = o.minDurationS * 1000 - 1;
       const dropOf = (k0: number, k1: number) => round1((1 - meanRatio(a, k0, k1, base)) * 100);
       let event: DetectedEvent | null = null;
-      let chosen: DetectedEvent | undefined;
       const ap = apnea.length > 0 ? spanOf(apnea.from, apnea.to, apneaLevel) : null;
       if (ap && ap.durationMs >= minMs) {
         // The apnea is its flat part (AASM measures the ≥90 % drop).
@@ -253,15 +326,11 @@ export function detectRespiratoryEvents(
             };
           }
         } else {
-          const desat = confirm(whole.onsetMs, endMs);
-          if (desat) {
-            chosen = desat;
-            const desaturationPct = desat.baseline !== undefined && desat.nadir !== undefined ? round1(desat.baseline - desat.nadir) : undefined;
-            event = {
-              kind: 'hypopnea', ...whole, amplitude: round3(minRatio),
-              reason: { dropPct: dropOf(from, j), durationS: round1(whole.durationMs / 1000), desaturationPct, rule: `AASM hypopnea ≥${pct(o.hypopneaDrop)} % ≥${o.minDurationS} s + ${o.desaturationRule} % desaturation` },
-            };
-          }
+          event = {
+            kind: 'hypopnea', ...whole, amplitude: round3(minRatio),
+            reason: { dropPct: dropOf(from, j), durationS: round1(whole.durationMs / 1000), rule: `AASM hypopnea ≥${pct(o.hypopneaDrop)} % ≥${o.minDurationS} s + ${o.desaturationRule} % desaturation` },
+          };
+          pending.add(event);
         }
       }
       // A low stretch can be cut by one breath or a noisy second in the middle of a long event;
@@ -272,31 +341,43 @@ export function detectRespiratoryEvents(
       if (event && prev && overlapMs(prev, event) * 2 > event.durationMs) event = null;
       if (event) {
         events.push(event);
-        if (chosen) used?.add(chosen);
         const first = Math.max(0, Math.floor((event.onsetMs - amp.t0) / 1000));
         const last = Math.min(seconds, Math.ceil((event.onsetMs + event.durationMs - amp.t0) / 1000));
         for (let k = first; k < last; k++) inEvent[k] = 1;
       }
     }
-    return events;
-  };
-  // AASM associates a desaturation with the event it follows, and with that one only: find
-  // every event as if each hypopnea had its desaturation, then give a desaturation to the
-  // last of them that begins before it (5 s tolerance), once.
-  const inWindow = (d: DetectedEvent, onsetMs: number, endMs: number) =>
-    d.kind === 'desaturation' && d.onsetMs >= onsetMs - DESAT_BEFORE_MS && d.onsetMs <= endMs + o.desaturationLagS * 1000;
-  // (No desaturation to give, or none needed: one pass.)
-  const candidates = o.flowOnlyHypopneas || desaturations.length === 0 ? [] : scan(() => ANY_DESATURATION);
+  }
+  // AASM associates a desaturation with the event it follows, and with that one only: a
+  // desaturation goes to the last event that begins before it (5 s tolerance), once; a
+  // hypopnea that gets none is not scored. (Its reduced breathing still stays out of the
+  // baselines after it: a ≥ 30 % drop for ≥ 10 s is no stable breathing, confirmed or not.)
+  if (pending.size === 0) return events;
   const used = new Set<DetectedEvent>();
-  const follows = (d: DetectedEvent, onsetMs: number, endMs: number) =>
-    !candidates.some((c) => c.onsetMs > (onsetMs + endMs) / 2 && c.onsetMs - DESAT_BEFORE_MS <= d.onsetMs);
-  return scan((onsetMs, endMs) => desaturations.find((d) => !used.has(d) && inWindow(d, onsetMs, endMs) && follows(d, onsetMs, endMs)), used);
+  const out: DetectedEvent[] = [];
+  events.forEach((event, k) => {
+    if (!pending.has(event)) {
+      out.push(event);
+      return;
+    }
+    const endMs = event.onsetMs + event.durationMs;
+    const midMs = event.onsetMs + event.durationMs / 2;
+    // No later event begins between this one's middle and the desaturation (5 s tolerance).
+    const follows = (d: DetectedEvent) => {
+      for (let q = k + 1; q < events.length && events[q].onsetMs - DESAT_BEFORE_MS <= d.onsetMs; q++) if (events[q].onsetMs > midMs) return false;
+      return true;
+    };
+    const desat = desaturations.find((d) => d.kind === 'desaturation' && !used.has(d) && d.onsetMs >= event.onsetMs - DESAT_BEFORE_MS && d.onsetMs <= endMs + o.desaturationLagS * 1000 && follows(d));
+    if (!desat) return;
+    used.add(desat);
+    const desaturationPct = desat.baseline !== undefined && desat.nadir !== undefined ? round1(desat.baseline - desat.nadir) : undefined;
+    const { dropPct, durationS, rule } = event.reason!;
+    out.push({ ...event, reason: { dropPct, durationS, desaturationPct, rule } });
+  });
+  return out;
 }
 
 /** A desaturation may start this long before the onset of the event it follows, ms. */
 const DESAT_BEFORE_MS = 5000;
-/** Stands for "some desaturation" in the pass that only finds the events. */
-const ANY_DESATURATION: DetectedEvent = { kind: 'desaturation', onsetMs: 0, durationMs: 0 };
 
 /** How long two events overlap, ms. */
 function overlapMs(a: DetectedEvent, b: DetectedEvent): number {

@@ -12,7 +12,9 @@ import type { WindowStats } from '../../engine/types';
 import { listChannels, loadSamples } from '../recordings/store';
 import { analysisOf } from './analyse';
 import { nightDate } from '../recordings/night-key';
-import { analyticsSettings } from './settings';
+import { analyticsSettings, type AnalyticsSettings } from './settings';
+import type { Queryable } from '../db/adapter';
+import type { RecordingRow } from '../recordings/store';
 
 const DESAT_COLOR = '#EE814C';
 const LABEL = { apnea: 1, desaturation: 2, hypopnea: 3 } as const;
@@ -43,6 +45,57 @@ function percentiles(stats: Map<string, WindowStats>) {
   return out;
 }
 
+/**
+ * A night's KPI summary (spec 2 §3 "Summary KPI record"): one function for the Summary tab,
+ * the KPI calls and the PDF report, so every place prints the same number.
+ */
+export async function nightSummary(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings, paid: boolean) {
+  const a = await analysisOf(db, recording, settings);
+  const labels = await db.query<{ label: string }>(
+    `select c.label from annotations a join annotation_categories c on c.label_id = a.label where a.recording_id = $1 and a.delete_flag = 0`,
+    [recording.id],
+  );
+  const zone = recording.timezone;
+  const s = a.sleep;
+  const channels = await listChannels(db, [recording.id]);
+  const stats = await channelStatsOf(db, recording, channels.filter((c) => (STATS_CODES as readonly string[]).includes(c.code)));
+  const sleep = sleepFigures(a, channels.map((c) => c.code));
+  const index = indexFigures(a);
+  const base = {
+    night: recording.night_key,
+    device_id: recording.device_id,
+    breathing_source: a.breathingSource,
+    rii: index.rii,
+    rii_divisor: a.kpis.riiDivisor,
+    // 'sleep': AHI/ODI per hour of sleep; 'monitoring': no sleep staging, per hour of monitoring (REI).
+    index_basis: index.indexBasis,
+    monitoring_time: index.monitoringH,
+    good_signal_duration: sleep.gsdH,
+    total_breathing_time: sleep.tbrH,
+    total_sleep_time: sleep.totalSleepH,
+    total_bed_time: a.kpis.tbtH,
+    sleep_efficiency: sleep.efficiency,
+    sol: sleep.solMin,
+    waso: sleep.wasoMin,
+    bed_in_time: hhmm(s.bedInMs, zone),
+    bed_out_time: hhmm(s.bedOutMs, zone),
+    recorded_weight: recordedWeight(stats),
+    lowest_spo2: lowestSpo2(stats),
+    recording_start_time: recording.start_ms,
+    recording_stop_time: recording.stop_ms,
+    apneas: a.kpis.apneas,
+    hypopneas: a.kpis.hypopneas,
+    desaturations: a.kpis.desaturations,
+    desaturation_rule: settings.desaturationRule,
+    customized_index: customizedIndex(labels.map((l) => l.label)),
+    percentiles: percentiles(stats),
+  };
+  // Spec 2 §1: paid memberships get no AHI or ODI automated items.
+  return paid ? base : { ...base, ahi: index.ahi, odi: index.odi };
+}
+
+export type NightSummary = Awaited<ReturnType<typeof nightSummary>>;
+
 /** Clinical analytics (issue 7, spec 2 §7): system annotations, the night's KPI summaries, settings. */
 export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
@@ -58,48 +111,7 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
 
   async function summary(request: FastifyRequest, q: NightQuery) {
     const { recording, settings, paid } = await context(request, q);
-    const a = await analysisOf(db, recording, settings);
-    const labels = await db.query<{ label: string }>(
-      `select c.label from annotations a join annotation_categories c on c.label_id = a.label where a.recording_id = $1 and a.delete_flag = 0`,
-      [recording.id],
-    );
-    const zone = recording.timezone;
-    const s = a.sleep;
-    const channels = await listChannels(db, [recording.id]);
-    const stats = await channelStatsOf(db, recording, channels.filter((c) => (STATS_CODES as readonly string[]).includes(c.code)));
-    const sleep = sleepFigures(a, channels.map((c) => c.code));
-    const index = indexFigures(a);
-    const base = {
-      night: recording.night_key,
-      device_id: recording.device_id,
-      breathing_source: a.breathingSource,
-      rii: index.rii,
-      rii_divisor: a.kpis.riiDivisor,
-      // 'sleep': AHI/ODI per hour of sleep; 'monitoring': no sleep staging, per hour of monitoring (REI).
-      index_basis: index.indexBasis,
-      monitoring_time: index.monitoringH,
-      good_signal_duration: sleep.gsdH,
-      total_breathing_time: sleep.tbrH,
-      total_sleep_time: sleep.totalSleepH,
-      total_bed_time: a.kpis.tbtH,
-      sleep_efficiency: sleep.efficiency,
-      sol: sleep.solMin,
-      waso: sleep.wasoMin,
-      bed_in_time: hhmm(s.bedInMs, zone),
-      bed_out_time: hhmm(s.bedOutMs, zone),
-      recorded_weight: recordedWeight(stats),
-      lowest_spo2: lowestSpo2(stats),
-      recording_start_time: recording.start_ms,
-      recording_stop_time: recording.stop_ms,
-      apneas: a.kpis.apneas,
-      hypopneas: a.kpis.hypopneas,
-      desaturations: a.kpis.desaturations,
-      desaturation_rule: settings.desaturationRule,
-      customized_index: customizedIndex(labels.map((l) => l.label)),
-      percentiles: percentiles(stats),
-    };
-    // Spec 2 §1: paid memberships get no AHI or ODI automated items.
-    return paid ? base : { ...base, ahi: index.ahi, odi: index.odi };
+    return nightSummary(db, recording, settings, paid);
   }
 
   const KPIS = ['AHI', 'ODI', 'GSD', 'RECORDING', 'RII', 'TST', 'SE', 'ML_KPI_SUMMARY'] as const;

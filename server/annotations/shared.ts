@@ -3,9 +3,7 @@ import { ApiError } from '../errors';
 
 /** 400 with the spec's message first and every message in data.errors. */
 export function invalid(errors: string[]): ApiError {
-  const err = new ApiError(400, 'validation_failed', errors[0]);
-  (err as ApiError & { errors: string[] }).errors = errors;
-  return err;
+  return new ApiError(400, 'validation_failed', errors[0], errors);
 }
 
 /** 409 for a save based on an old version, saying who changed it and when. */

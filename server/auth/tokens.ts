@@ -72,3 +72,19 @@ export async function revokeToken(db: Queryable, tokenId: number): Promise<void>
 export async function revokeAllTokens(db: Queryable, userId: number): Promise<void> {
   await db.query('update auth_tokens set revoked_at = now() where user_id = $1 and revoked_at is null', [userId]);
 }
+
+/**
+ * NOTIFY channel: sessions ended (payload {"t": tokenId} at sign-out, {"u": userId} when all
+ * of a user's were revoked), so open real-time sockets close at once on every process.
+ */
+export const SESSIONS_CHANNEL = 'nocturne_sessions';
+
+/** Until when (ms UTC) a session stays valid, without sliding it; null when it is over (expired, revoked, user not active). */
+export async function sessionValidUntil(db: Queryable, tokenId: number): Promise<number | null> {
+  const [row] = await db.query<{ until: Date | string }>(
+    `select least(t.expires_at, t.absolute_expires_at) as until from auth_tokens t join users u on u.id = t.user_id
+     where t.id = $1 and t.kind = 'session' and t.revoked_at is null and u.status = 'active' and t.expires_at > now() and t.absolute_expires_at > now()`,
+    [tokenId],
+  );
+  return row ? new Date(row.until).getTime() : null;
+}

@@ -14,9 +14,26 @@ export interface UserRow {
   membership_type: 'paid' | 'non-paid';
   is_secondary_user: boolean;
   is_ternary_user: boolean;
-  status: 'active' | 'pending' | 'disabled';
+  status: 'active' | 'pending' | 'refused' | 'disabled';
   window_start_time: string;
   window_end_time: string;
+  organisation_id: number | null;
+  secondary_emails: string;
+  ternary_email: string;
+  phone: string;
+  phone2: string;
+  phone3: string;
+  date_of_birth: Date | string | null;
+  gender: string;
+  height: number | string | null;
+  weight: number | string | null;
+  bmi: number | string | null;
+  specialisation_ids: string;
+  rii_parameters: string;
+  profile_image: string | null;
+  reviewed_by: number | null;
+  reviewed_at: Date | null;
+  review_reason: string;
 }
 
 /** Lower-cases and trims an e-mail address: accounts are found case-insensitively. */
@@ -48,5 +65,6 @@ export function userDetails(user: UserRow) {
     is_admin: user.role === 'admin',
     isSecondaryUser: user.is_secondary_user,
     isTernaryUser: user.is_ternary_user,
+    profile_image: user.profile_image ?? 'profile_image.jpg',
   };
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db, Queryable } from './adapter';
+import { isDatabaseOutage } from '../errors';
 
 export interface PostgresOptions {
   url: string;
@@ -23,7 +24,11 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
   });
   // A pool error on an idle client must not crash the server; the next query reconnects.
-  pool.on('error', (err) => console.error(`PostgreSQL connection error: ${err.message}`));
+  // An idle connection dropped because the database went away is the outage the request path
+  // reports once (OutageLog); anything else is logged here.
+  pool.on('error', (err) => {
+    if (!isDatabaseOutage(err)) console.error(`PostgreSQL connection error: ${err.message}`);
+  });
   const probe = await pool.connect().catch(async (err: Error) => {
     await pool.end().catch(() => undefined);
     throw err;

@@ -1,5 +1,6 @@
 import { lockForSetup, type Db } from './adapter';
 import { hashPassword } from '../auth/passwords';
+import { DAY_MS } from '../../engine/constants';
 
 export const DEMO_PASSWORD = 'nocturne-demo';
 const SEED_LOCK = 7_270_002;
@@ -10,6 +11,7 @@ export const DEMO_ACCOUNTS = {
   annotator: 'annotator@demo.nocturne.test',
   admin: 'admin@demo.nocturne.test',
   secondary: 'secondary@demo.nocturne.test',
+  paid: 'paid@demo.nocturne.test',
 } as const;
 
 /** Vital thresholds as the add-patient form sends them for a new patient (spec 1 §3). */
@@ -50,7 +52,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
       );
       return row.id;
     };
-    const physician = await user(DEMO_ACCOUNTS.physician, { first_name: 'Clara', last_name: 'Meier', role: 'physician', membership_type: 'non-paid' });
+    const physician = await user(DEMO_ACCOUNTS.physician, { first_name: 'Clara', last_name: 'Meier', role: 'physician', membership_type: 'non-paid', phone: '41445550100' });
     await user(DEMO_ACCOUNTS.annotator, { first_name: 'Arun', last_name: 'Rao', role: 'annotator', is_annotator: true, physician_id: physician });
     await user(DEMO_ACCOUNTS.admin, { first_name: 'Alex', last_name: 'Steiner', role: 'admin' });
     await user(DEMO_ACCOUNTS.secondary, { first_name: 'Sofia', last_name: 'Brunner', role: 'physician', is_secondary_user: true, physician_id: physician });
@@ -72,6 +74,33 @@ export async function seedDemo(db: Db): Promise<boolean> {
       await tx.query('insert into devices (device_id, physician_id) values ($1, $2)', [id, physician]);
     }
     await tx.query('insert into app_meta (key, value) values ($1, $2)', [SEED_KEY, new Date().toISOString()]);
+    return true;
+  });
+}
+
+const PAID_KEY = 'demo_paid';
+
+/**
+ * The paid-membership demo physician (issue 16 point 3): works in the demo physician's
+ * practice, so the same patients show what differs for paid members (no notifications, no
+ * per-KPI summaries or system annotations; spec 1 §6, spec 2 §1). Once, also on databases
+ * seeded before the account existed. Only where the demo clinic is seeded (never in production
+ * unless SEED_DEMO=1, and start refuses production while it keeps the published password).
+ */
+export async function seedDemoPaid(db: Db): Promise<boolean> {
+  const hash = await hashPassword(DEMO_PASSWORD);
+  return db.transaction(async (tx) => {
+    await lockForSetup(tx, SEED_LOCK);
+    const [done] = await tx.query('select 1 from app_meta where key = $1', [PAID_KEY]);
+    if (done) return false;
+    const [physician] = await tx.query<{ id: number; organisation_id: number | null }>('select id, organisation_id from users where email = $1', [DEMO_ACCOUNTS.physician]);
+    if (!physician) return false;
+    await tx.query(
+      `insert into users (email, password_hash, organisation_id, country, first_name, last_name, role, membership_type, physician_id, phone)
+       values ($1, $2, $3, 'Switzerland', 'Paula', 'Graf', 'physician', 'paid', $4, '41445550101') on conflict (email) do nothing`,
+      [DEMO_ACCOUNTS.paid, hash, physician.organisation_id, physician.id],
+    );
+    await tx.query('insert into app_meta (key, value) values ($1, $2)', [PAID_KEY, new Date().toISOString()]);
     return true;
   });
 }
@@ -117,7 +146,7 @@ export async function seedDemoNights(db: Db, log: (line: string) => void = () =>
 }
 
 const DEVICES_KEY = 'demo_devices';
-const YEAR_MS = 365 * 86_400_000;
+const YEAR_MS = 365 * DAY_MS;
 
 /**
  * The demo physician holds the demo devices for two years around the first start, and
@@ -135,7 +164,7 @@ export async function seedDemoDevices(db: Db, now = Date.now()): Promise<boolean
     for (const d of devices) {
       await tx.query('insert into physician_devices (device_master_id, physician_id, from_ms, to_ms) values ($1, $2, $3, $4)', [d.device_master_id, physician.id, now - YEAR_MS, now + YEAR_MS]);
     }
-    const day = 86_400_000;
+    const day = DAY_MS;
     const start = Math.floor(now / day) * day - 7 * day;
     for (const n of DEMO_NIGHTS) {
       const device = devices.find((d) => d.device_id === n.device);

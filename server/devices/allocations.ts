@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
+import { DAY_MS } from '../../engine/constants';
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
 /** The spec's device messages (spec 1 §8); the client matches on 'mapped', 'occupied', 'success'. */
 export const DEVICE_MESSAGES = {
@@ -55,6 +56,18 @@ export interface AllocationRow {
 /** Start of today in a zone, ms. */
 export const startOfToday = (zone: string, now = Date.now()) => DateTime.fromMillis(now, { zone }).startOf('day').toMillis();
 
+/**
+ * The next `count` calendar days in a zone, from today, each as its date and [from, to) in ms:
+ * a day starts at local midnight (as allocations do) and lasts 23 or 25 hours across DST.
+ */
+export function calendarDays(zone: string, count: number, now = Date.now()): Array<{ date: string; from: number; to: number }> {
+  const today = DateTime.fromMillis(now, { zone }).startOf('day');
+  return Array.from({ length: count }, (_, i) => {
+    const day = today.plus({ days: i });
+    return { date: day.toISODate()!, from: day.toMillis(), to: day.plus({ days: 1 }).toMillis() };
+  });
+}
+
 const fmt = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toFormat('dd LLL yyyy');
 
 /** Locks the device row: every allocation change of one device runs one at a time. */
@@ -89,9 +102,9 @@ export async function checkPatientFree(tx: Queryable, patientId: number, deviceM
     [patientId, deviceMasterId, from, to],
   );
   if (other) {
-    const err = new ApiError(409, 'patient_already_assigned', DEVICE_MESSAGES.patientAssigned);
-    (err as ApiError & { errors?: string[] }).errors = [`This patient is already assigned ${other.device_id} device for future dates start from ${fmt(other.allocation_ms, zone)} to ${fmt(other.deallocation_ms, zone)}.`];
-    throw err;
+    throw new ApiError(409, 'patient_already_assigned', DEVICE_MESSAGES.patientAssigned, [
+      `This patient is already assigned ${other.device_id} device for future dates start from ${fmt(other.allocation_ms, zone)} to ${fmt(other.deallocation_ms, zone)}.`,
+    ]);
   }
 }
 
@@ -103,9 +116,9 @@ export async function clearDevice(tx: Queryable, deviceMasterId: number, from: n
   const overlaps = await deviceOverlaps(tx, deviceMasterId, from, to, except);
   const blocking = overlaps.find((o) => !force || o.allocation_ms <= now);
   if (blocking) {
-    const err = new ApiError(409, 'device_occupied', `Device is occupied: reserved for patient ${blocking.patient_code} from ${fmt(blocking.allocation_ms, zone)} to ${fmt(blocking.deallocation_ms, zone)}.`);
-    (err as ApiError & { errors?: string[] }).errors = [`This device is already reserved for patient ${blocking.patient_code} from ${fmt(blocking.allocation_ms, zone)} to ${fmt(blocking.deallocation_ms, zone)}.`];
-    throw err;
+    throw new ApiError(409, 'device_occupied', `Device is occupied: reserved for patient ${blocking.patient_code} from ${fmt(blocking.allocation_ms, zone)} to ${fmt(blocking.deallocation_ms, zone)}.`, [
+      `This device is already reserved for patient ${blocking.patient_code} from ${fmt(blocking.allocation_ms, zone)} to ${fmt(blocking.deallocation_ms, zone)}.`,
+    ]);
   }
   for (const o of overlaps) {
     await tx.query(`update device_allocations set status = 'cancelled', updated_by = $2, updated_at = now() where device_user_map_id = $1`, [o.device_user_map_id, userId]);
@@ -123,7 +136,7 @@ export type DeviceStatus = 'not_allocated' | 'available' | 'pending' | 'deployed
  * physician, else not allocated.
  */
 export function deviceStatus(
-  input: { mapped: boolean; current: AllocationRow | null; future: boolean; recordedLastNight: boolean; returnedByActivePatient?: boolean },
+  input: { mapped: boolean; current: Pick<AllocationRow, 'allocation_ms' | 'deallocation_ms'> | null; future: boolean; recordedLastNight: boolean; returnedByActivePatient?: boolean },
   now = Date.now(),
 ): DeviceStatus {
   if (input.current) {

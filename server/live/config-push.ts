@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Db } from '../db/adapter';
-import { latestConfig, recordConfigAck } from './device-config';
+import { currentConfig, recordConfigAck } from './device-config';
 import type { ServerToDevice } from './protocol';
 
 /** NOTIFY channel that says "device m has a new configuration" to every server process. */
@@ -51,10 +51,15 @@ export class ConfigPush {
     return recordConfigAck(this.db, deviceMasterId, msg.version as number, msg.applied, typeof msg.reason === 'string' ? msg.reason : null);
   }
 
+  /**
+   * Sends the device the configuration it should run: the newest version unless the device
+   * refused it, then the one before (a device that restarted without memory runs its applied
+   * configuration again; acknowledging an applied version again changes nothing).
+   */
   private async sendPending(deviceMasterId: number): Promise<void> {
-    const latest = await latestConfig(this.db, deviceMasterId);
+    const latest = await currentConfig(this.db, deviceMasterId);
     const socket = this.sockets.get(deviceMasterId);
-    if (!latest || latest.status !== 'pending' || !socket) return;
+    if (!latest || !socket) return;
     const msg: ServerToDevice = { type: 'config', version: latest.version, config: latest.config as unknown as Record<string, unknown> };
     socket.send(JSON.stringify(msg));
   }

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import type { ChannelData } from '../recordings/model';
-import { encodeFrame, FRAME_INTERVAL_MS, LIVE_CHANNELS, LIVE_PROTOCOL, type FrameHeader, type LiveChannelCode, type ServerToDevice } from './protocol';
+import { DEFAULT_CONFIG } from './device-config';
+import { encodeFrame, FRAME_INTERVAL_MS, HEARTBEAT_MS, LIVE_CHANNELS, LIVE_PROTOCOL, type FrameHeader, type LiveChannelCode, type ServerToDevice } from './protocol';
 
 /** What a simulated device streams: the channels of a simulated night that are live channels. */
 export function liveSource(channels: readonly ChannelData[]): ChannelData[] {
@@ -33,6 +34,9 @@ export function configRefusal(source: readonly ChannelData[], config: Record<str
   return null;
 }
 
+/** Most data time one frame carries (ms): a backlog after live streaming was off goes in frames of this much. */
+const MAX_FRAME_DATA_MS = 60_000;
+
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 10_000;
 
@@ -49,8 +53,20 @@ export class DeviceClient {
   readonly errors: { code: string; message: string; seq?: number }[] = [];
   recordingId: number | null = null;
   connects = 0;
-  /** The configuration the device runs (the last one it applied) and its version. */
+  /** The configuration the device runs (the last one it applied) and its version; null: the factory one (DEFAULT_CONFIG). */
   config: { version: number; config: Record<string, unknown> } | null = null;
+  /**
+   * Channels of this session (announced in every hello of it): those of the configuration it
+   * ran when the session began. A channel the configuration turns off stops at once; one it
+   * turns on begins with the next session (a channel's samples start at the session's start).
+   */
+  readonly sessionChannels: ChannelData[];
+  /** Channels it sends now: the session's that its configuration has on. */
+  streamingChannels: ChannelData[];
+  /** Live streaming on: false sends no frames (heartbeats only); samples made meanwhile follow once it is on again. */
+  streaming = true;
+  private streamedMs = 0;
+  private lastHeartbeatMs = 0;
   private socket: WebSocket | null = null;
   /** The current socket got its welcome: new frames may follow the resent ones. */
   private ready = false;
@@ -73,6 +89,15 @@ export class DeviceClient {
 
   constructor(private readonly opts: DeviceClientOptions) {
     this.startMs = opts.sessionStartMs ?? opts.source[0]?.t0 ?? Date.now();
+    this.sessionChannels = opts.source.filter((c) => c.code in DEFAULT_CONFIG.channels);
+    this.streamingChannels = this.sessionChannels;
+  }
+
+  /** Runs an applied configuration: its channels (of this session's) and live streaming on or off. */
+  private apply(config: Record<string, unknown>): void {
+    const on = (config.channels ?? {}) as Record<string, number>;
+    this.streamingChannels = this.sessionChannels.filter((c) => c.code in on);
+    this.streaming = config.live_streaming !== false;
   }
 
   private get url(): string {
@@ -119,7 +144,7 @@ export class DeviceClient {
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.on('open', () => {
-      const channels = this.opts.source.map((c) => c.code as LiveChannelCode);
+      const channels = this.sessionChannels.map((c) => c.code as LiveChannelCode);
       socket.send(JSON.stringify({ type: 'hello', protocol: LIVE_PROTOCOL, deviceId: this.opts.deviceId, key: this.opts.key, sessionStartMs: this.startMs, channels }));
     });
     socket.on('message', (data, isBinary) => {
@@ -155,9 +180,15 @@ export class DeviceClient {
       this.checkDone();
     } else if (msg.type === 'config') {
       const reason = configRefusal(this.opts.source, msg.config);
-      if (!reason) this.config = { version: msg.version, config: msg.config };
+      if (!reason) {
+        this.config = { version: msg.version, config: msg.config };
+        this.apply(msg.config);
+      }
       this.opts.log?.(`${this.opts.deviceId}: configuration version ${msg.version} ${reason ? `refused: ${reason}` : 'applied'}`);
-      this.socket?.send(JSON.stringify({ type: 'config-ack', version: msg.version, applied: !reason, ...(reason ? { reason } : {}) }));
+      // Applied, but a channel this session does not have starts with the next one: said in the ack.
+      const later = reason ? [] : Object.keys((msg.config.channels ?? {}) as object).filter((code) => !this.sessionChannels.some((c) => c.code === code));
+      const note = reason ?? (later.length ? `${later.join(', ')} start${later.length === 1 ? 's' : ''} with the next recording` : null);
+      this.socket?.send(JSON.stringify({ type: 'config-ack', version: msg.version, applied: !reason, ...(note ? { reason: note } : {}) }));
     } else if (msg.type === 'ended') {
       this.stopped = true;
       if (this.timer) clearInterval(this.timer);
@@ -181,16 +212,29 @@ export class DeviceClient {
     if (this.finished && this.pending.size === 0 && this.ready) this.socket?.send(JSON.stringify({ type: 'end' }));
   }
 
-  /** The next frame's samples: each channel up to where data time has reached. */
+  /**
+   * The next frame's samples: each streaming channel up to where data time has reached (at
+   * most MAX_FRAME_DATA_MS of it a frame). With live streaming off, data time goes on (the
+   * device records) but nothing is sent except a heartbeat every HEARTBEAT_MS.
+   */
   private tick(): void {
     if (this.nextSeq < 0 || this.finished) return;
     this.dataMs += FRAME_INTERVAL_MS * (this.opts.speed ?? 1);
+    if (!this.streaming) {
+      const now = Date.now();
+      if (this.ready && now - this.lastHeartbeatMs >= HEARTBEAT_MS && this.socket?.readyState === WebSocket.OPEN) {
+        this.lastHeartbeatMs = now;
+        this.socket.send(JSON.stringify({ type: 'heartbeat' }));
+      }
+      return;
+    }
+    this.streamedMs = Math.min(this.dataMs, this.streamedMs + MAX_FRAME_DATA_MS);
     const header: FrameHeader = { seq: this.nextSeq, sentMs: Date.now(), channels: [] };
     const values: Float32Array[] = [];
     let left = false;
-    for (const c of this.opts.source) {
+    for (const c of this.streamingChannels) {
       const from = this.sent.get(c.code) ?? 0;
-      const to = Math.min(c.samples.length, Math.floor((this.dataMs * c.sampleRate) / 1000));
+      const to = Math.min(c.samples.length, Math.floor((this.streamedMs * c.sampleRate) / 1000));
       if (to < c.samples.length) left = true;
       const out = new Float32Array(Math.max(0, to - from));
       for (let i = 0; i < out.length; i++) out[i] = c.samples[from + i]! * c.scale + c.offset;

@@ -50,10 +50,13 @@ export const deviceConfigSchema = {
   },
 } as const;
 
-/** A new device's configuration before anyone changed it. */
+/**
+ * A new device's configuration before anyone changed it (the simulated device runs it until
+ * it applies another): every radar channel at its native rate, I/Q included, as it streams.
+ */
 export const DEFAULT_CONFIG: DeviceConfig = {
   recording_window: { start: '21:00', stop: '07:00', timezone: 'UTC' },
-  channels: { BR: 1, HR: 1, MOV: 1, Y_DIST: 20 },
+  channels: Object.fromEntries(Object.entries(LIVE_CHANNELS).map(([code, spec]) => [code, spec.rate])),
   radar: { range_m: 2.5, sensitivity: 5 },
   live_streaming: true,
 };
@@ -126,6 +129,12 @@ export function configHistory(db: Queryable, deviceMasterIds: readonly number[])
 /** The newest version of a device's configuration, or null (it runs the default). */
 export async function latestConfig(db: Queryable, deviceMasterId: number): Promise<ConfigVersion | null> {
   const [row] = await db.query<ConfigVersion>(`${VERSION_SELECT} where c.device_master_id = $1 order by c.version desc limit 1`, [deviceMasterId]);
+  return row ?? null;
+}
+
+/** The newest version the device did not refuse (pending or applied), or null (it runs the default). */
+export async function currentConfig(db: Queryable, deviceMasterId: number): Promise<ConfigVersion | null> {
+  const [row] = await db.query<ConfigVersion>(`${VERSION_SELECT} where c.device_master_id = $1 and c.status <> 'refused' order by c.version desc limit 1`, [deviceMasterId]);
   return row ?? null;
 }
 

@@ -5,13 +5,16 @@ import type { AppContext } from '../context';
 import { isDatabaseOutage } from '../errors';
 import { FrameError, validateFrame } from './frames';
 import type { LiveHub } from './hub';
-import { commitFrame, endSession, openSession, SessionError, type LiveSession } from './ingest';
+import { closeOfflineSessions, endSession, heardFrom, openSession, pruneFrames, SessionClosed, SessionError, type LiveSession } from './ingest';
+import { GroupCommit } from './group-commit';
 import { checkDeviceKey, KEYS_CHANNEL } from './keys';
 import type { ConfigPush } from './config-push';
-import { CLOSE, DEVICE_SOCKET_PATH, LIVE_CHANNELS, LIVE_PROTOCOL, MAX_FRAME_BYTES, type DeviceHello, type LiveErrorCode, type ServerToDevice } from './protocol';
+import { CLOSE, DEVICE_SOCKET_PATH, OFFLINE_AFTER_MS, LIVE_CHANNELS, LIVE_PROTOCOL, MAX_FRAME_BYTES, type DeviceHello, type LiveErrorCode, type ServerToDevice } from './protocol';
 
 /** A device must say hello within this long after connecting (ms). */
 const HELLO_TIMEOUT_MS = 10_000;
+/** How often offline nights are closed and old frames pruned (ms). */
+const SWEEP_MS = 10_000;
 /** Frames a connection may have waiting for their commit before it is refused as flooding. */
 const MAX_PENDING_FRAMES = 2_000;
 
@@ -62,13 +65,13 @@ async function startSession(ctx: AppContext, socket: WebSocket, hello: DeviceHel
   }
 }
 
-async function ingest(ctx: AppContext, hub: LiveHub, socket: WebSocket, session: LiveSession, data: Uint8Array): Promise<void> {
+async function ingest(batches: GroupCommit, socket: WebSocket, session: LiveSession, data: Uint8Array): Promise<void> {
   try {
     const frame = validateFrame(data, new Set(session.channels.keys()));
-    const result = await commitFrame(ctx.db, session, frame);
+    const result = await batches.commit(session, frame);
     reply(socket, { type: 'ack', seq: frame.seq, ...(result.duplicate ? { duplicate: true } : {}) });
-    if (!result.duplicate) await hub.published(result.frame);
   } catch (err) {
+    if (err instanceof SessionClosed) return socket.close(1012, 'session closed; reconnect');
     if (err instanceof FrameError) return reply(socket, { type: 'error', code: err.code, message: err.message, ...(err.seq !== undefined ? { seq: err.seq } : {}) });
     // No ack: the device keeps the frame and resends it after it reconnects.
     console.error(`live ingest of ${session.device.deviceId} failed: ${(err as Error).message}`);
@@ -76,10 +79,12 @@ async function ingest(ctx: AppContext, hub: LiveHub, socket: WebSocket, session:
   }
 }
 
-function onDeviceSocket(ctx: AppContext, hub: LiveHub, push: ConfigPush, socket: WebSocket): void {
+function onDeviceSocket(ctx: AppContext, batches: GroupCommit, push: ConfigPush, socket: WebSocket): void {
   let session: LiveSession | null = null;
   let chain: Promise<unknown> = Promise.resolve();
   let pending = 0;
+  /** Frames queued for a group commit: not awaited in the chain, so a backlog goes in few batches. */
+  const inFlight = new Set<Promise<void>>();
   const helloTimer = setTimeout(() => refuse(socket, 'bad_hello', 'No hello received.', CLOSE.badHello), HELLO_TIMEOUT_MS);
   const run = (task: () => Promise<unknown>) => {
     pending++;
@@ -103,10 +108,20 @@ function onDeviceSocket(ctx: AppContext, hub: LiveHub, push: ConfigPush, socket:
     }
     run(async () => {
       if (!session) return;
-      if (isBinary) return ingest(ctx, hub, socket, session, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      if (isBinary) {
+        pending++;
+        const p = ingest(batches, socket, session, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)).finally(() => {
+          pending--;
+          inFlight.delete(p);
+        });
+        inFlight.add(p);
+        return;
+      }
       const msg = JSON.parse(bytes.toString('utf8')) as { type?: string; version?: unknown; applied?: unknown; reason?: unknown };
+      if (msg.type === 'heartbeat') await heardFrom(ctx.db, session.device.deviceMasterId);
       if (msg.type === 'config-ack') await push.acknowledged(session.device.deviceMasterId, msg);
       if (msg.type === 'end') {
+        await Promise.all(inFlight);
         await endSession(ctx.db, session);
         reply(socket, { type: 'ended', recordingId: session.recordingId });
       }
@@ -120,7 +135,20 @@ function onDeviceSocket(ctx: AppContext, hub: LiveHub, push: ConfigPush, socket:
 
 /** The devices' WebSocket: a device key in the hello, frames acknowledged once committed. */
 export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub, push: ConfigPush): Promise<void> {
-  app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket) => onDeviceSocket(ctx, hub, push, socket));
+  const batches = new GroupCommit(ctx.db, (frames) => hub.published(frames));
+  // Every SWEEP_MS: close the nights of devices gone offline without "end", prune frames no longer needed.
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    void closeOfflineSessions(ctx.db, OFFLINE_AFTER_MS)
+      .then(() => pruneFrames(ctx.db))
+      .catch((err: Error) => { if (!isDatabaseOutage(err)) console.error(`live sweep failed: ${err.message}`); })
+      .finally(() => (sweeping = false));
+  }, SWEEP_MS);
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
+  app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket) => onDeviceSocket(ctx, batches, push, socket));
   // Keys issued or revoked: the device's connection here (if any) must show a valid key again.
   const stop = await ctx.db.listen(KEYS_CHANNEL, (payload) => {
     const socket = connected.get(Number(payload));

@@ -6,12 +6,18 @@ import { encodeFrame, liveState, MAX_CATCH_UP_FRAMES, VIEWER_BUFFER_LIMIT_BYTES,
 /** NOTIFY channel that carries "frame seq s of device m committed" between server processes. */
 export const LIVE_CHANNEL = 'nocturne_live';
 
-/** The NOTIFY payload: small, the samples are read from the database (or this process's cache). */
+/**
+ * The NOTIFY payload: small, the samples are read from the database (or this process's
+ * cache). One notice says which frames of a committed batch: their commit time and
+ * device/seq pairs, flat ([m, s, m, s, …]).
+ */
 interface Notice {
-  m: number;
-  s: number;
   c: number;
+  f: number[];
 }
+
+/** Frames per NOTIFY (a payload must stay under 8,000 bytes: ≤ 24 characters a frame). */
+const FRAMES_PER_NOTICE = 250;
 
 /** One viewer's subscription to one device. */
 interface Subscription {
@@ -24,7 +30,8 @@ interface Subscription {
   state: DeviceLiveState | null;
 }
 
-const CACHE_FRAMES = 2_000;
+/** Committed frames kept in memory for this process's viewers (a few batches of 1,000 devices). */
+const CACHE_FRAMES = 10_000;
 const STATE_TICK_MS = 1_000;
 
 const send = (socket: WebSocket, msg: ServerToViewer) => socket.send(JSON.stringify(msg));
@@ -65,12 +72,17 @@ export class LiveHub {
     await this.stopListening?.();
   }
 
-  /** Ingest committed a frame here: keep its samples, tell every process. */
-  async published(frame: CommittedFrame): Promise<void> {
-    this.cache.set(`${frame.deviceMasterId}:${frame.seq}`, frame);
-    if (this.cache.size > CACHE_FRAMES) this.cache.delete(this.cache.keys().next().value!);
-    const notice: Notice = { m: frame.deviceMasterId, s: frame.seq, c: frame.committedMs };
-    await this.db.notify(LIVE_CHANNEL, JSON.stringify(notice));
+  /** Ingest committed frames here (a batch): keep their samples, tell every process in a few NOTIFYs. */
+  async published(frames: CommittedFrame[]): Promise<void> {
+    for (const frame of frames) {
+      this.cache.set(`${frame.deviceMasterId}:${frame.seq}`, frame);
+      if (this.cache.size > CACHE_FRAMES) this.cache.delete(this.cache.keys().next().value!);
+    }
+    for (let i = 0; i < frames.length; i += FRAMES_PER_NOTICE) {
+      const part = frames.slice(i, i + FRAMES_PER_NOTICE);
+      const notice: Notice = { c: part[0]!.committedMs, f: part.flatMap((f) => [f.deviceMasterId, f.seq]) };
+      await this.db.notify(LIVE_CHANNEL, JSON.stringify(notice));
+    }
   }
 
   /** Adds a viewer of a device (access already checked); sends frames after fromSeq first. */
@@ -92,13 +104,17 @@ export class LiveHub {
   }
 
   private async onNotice(n: Notice): Promise<void> {
-    this.lastFrameMs.set(n.m, n.c);
-    const set = this.subs.get(n.m);
-    if (!set || set.size === 0) return;
-    const frame = this.cache.get(`${n.m}:${n.s}`) ?? (await this.loadFrames(n.m, n.s - 1, 1))[0];
-    if (!frame) return;
-    const bytes = this.encode(frame, [...set][0]!.deviceId);
-    for (const sub of set) this.deliver(sub, frame.seq, bytes);
+    for (let i = 0; i < n.f.length; i += 2) {
+      const m = n.f[i]!;
+      const seq = n.f[i + 1]!;
+      this.lastFrameMs.set(m, n.c);
+      const set = this.subs.get(m);
+      if (!set || set.size === 0) continue;
+      const frame = this.cache.get(`${m}:${seq}`) ?? (await this.loadFrames(m, seq - 1, 1))[0];
+      if (!frame) continue;
+      const bytes = this.encode(frame, [...set][0]!.deviceId);
+      for (const sub of set) this.deliver(sub, frame.seq, bytes);
+    }
   }
 
   private encode(frame: CommittedFrame, deviceId: string): Uint8Array {

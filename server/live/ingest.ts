@@ -24,6 +24,21 @@ export interface LiveSession {
   lastSeq: number;
 }
 
+/**
+ * A frame of a session whose recording was closed after it opened (compacted when the device
+ * seemed offline, or another session took over): nothing stored, no ack; the connection is
+ * closed so the device says hello again and resends it into its reopened recording.
+ */
+export class SessionClosed extends Error {
+  constructor(readonly seq: number) {
+    super(`the live recording of this session was closed; reconnect and resend from seq ${seq}`);
+  }
+}
+
+/** What became of a frame of a batch that was not committed. */
+export type Refusal = FrameError | SessionClosed;
+const refused = (o: unknown): o is Refusal => o instanceof FrameError || o instanceof SessionClosed;
+
 /** A refusal at connect (no patient to record for). */
 export class SessionError extends Error {
   constructor(
@@ -81,16 +96,25 @@ export async function openSession(db: Db, device: AuthenticDevice, startMs: numb
     );
     let recordingId = live.recording_id;
     let patientId: number;
-    if (recordingId !== null && live.session_start_ms === startMs && !live.session_ended) {
-      [{ patient_id: patientId }] = await tx.query<{ patient_id: number }>('select patient_id from recordings where id = $1', [recordingId]);
+    const sameSession = recordingId !== null && Number(live.session_start_ms) === startMs;
+    const [rec] = sameSession ? await tx.query<{ patient_id: number; offline: boolean }>(`select patient_id, recording_meta ? 'offline_at' as offline from recordings where id = $1`, [recordingId]) : [];
+    if (rec && (!live.session_ended || rec.offline)) {
+      patientId = rec.patient_id;
+      if (live.session_ended) {
+        // Compacted when the device went offline; it is back in the same session: live again.
+        await tx.query(`update recordings set recording_meta = (recording_meta - 'offline_at') || '{"live": true}'::jsonb where id = $1`, [recordingId]);
+        await tx.query('delete from recording_channel_wire where channel_id in (select id from recording_channels where recording_id = $1)', [recordingId]);
+        await tx.query('update device_live set session_ended = false where device_master_id = $1', [device.deviceMasterId]);
+      }
     } else {
-      const rec = await createRecording(tx, device, startMs, nowMs);
-      recordingId = rec.id;
-      patientId = rec.patientId;
+      const created = await createRecording(tx, device, startMs, nowMs);
+      recordingId = created.id;
+      patientId = created.patientId;
       await tx.query('update device_live set recording_id = $2, session_start_ms = $3, session_ended = false where device_master_id = $1', [device.deviceMasterId, recordingId, startMs]);
     }
-    const channels = await ensureChannels(tx, recordingId, codes, startMs);
-    return { device, recordingId, patientId, startMs, channels, lastSeq: live.last_seq };
+    await tx.query('update device_live set last_heard_ms = $2 where device_master_id = $1', [device.deviceMasterId, nowMs]);
+    const channels = await ensureChannels(tx, recordingId!, codes, startMs);
+    return { device, recordingId: recordingId!, patientId, startMs, channels, lastSeq: live.last_seq };
   });
 }
 
@@ -111,73 +135,202 @@ export type IngestResult = { duplicate: true; seq: number } | { duplicate: false
 
 const digestOf = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
 
-async function checkSequence(tx: Queryable, session: LiveSession, frame: ValidFrame, digest: string): Promise<'new' | 'duplicate'> {
-  const [live] = await tx.query<{ last_seq: number }>('select last_seq from device_live where device_master_id = $1 for update', [session.device.deviceMasterId]);
-  if (frame.seq === live.last_seq + 1) return 'new';
-  if (frame.seq > live.last_seq + 1) throw new FrameError('sequence_gap', `seq ${frame.seq} skips ahead: the next expected is ${live.last_seq + 1}`, frame.seq);
-  const [old] = await tx.query<{ digest: string }>('select digest from live_frames where device_master_id = $1 and seq = $2', [session.device.deviceMasterId, frame.seq]);
-  if (old?.digest === digest) return 'duplicate';
-  throw new FrameError('sequence_reused', `seq ${frame.seq} was already used for another frame`, frame.seq);
+/** A frame waiting in a batch: its session, the frame and its digest. */
+export interface BatchItem {
+  session: LiveSession;
+  frame: ValidFrame;
+  digest: string;
 }
 
-/** The frame's chunks as a VALUES list (id, seq, data, n) and its parameters; an empty frame gives no rows. */
-function chunkRows(session: LiveSession, frame: ValidFrame): { sql: string; params: unknown[] } {
-  const parts = frame.parts.filter((p) => p.values.length > 0);
-  if (parts.length === 0) return { sql: "select 0::int, 0::int, ''::bytea, 0::int where false", params: [] };
-  const params: unknown[] = [];
-  const rows = parts.map((p, i) => {
-    params.push(session.channels.get(p.code)!.id, frame.seq, storedBytes(p), p.values.length);
-    return `($${i * 4 + 1}::int, $${i * 4 + 2}::int, $${i * 4 + 3}::bytea, $${i * 4 + 4}::int)`;
-  });
-  return { sql: `values ${rows.join(', ')}`, params };
-}
+export const frameDigest = (frame: ValidFrame): string => digestOf(frame.bytes);
 
 /**
- * Everything a frame changes, in one statement (one round trip, on PGlite as on PostgreSQL):
- * its chunks, each channel's sample count, the recording's stop, the frame's row in
- * live_frames with each channel's first sample index, and the device's last seq.
+ * Which frames of a batch are new, already committed (duplicates) or refused (FrameError),
+ * given each device's last committed seq: in queue order, so a device's frames in one batch
+ * must follow one another; the same (device, seq) twice in a batch is a duplicate when the
+ * bytes are the same and a reused seq when not. Frames at or below the last seq are looked
+ * up in live_frames; one no longer there (pruned) was committed, as last_seq says: a duplicate.
  */
-async function storeFrame(tx: Queryable, session: LiveSession, frame: ValidFrame, digest: string, committedMs: number): Promise<CommittedFrame['layout']> {
-  const { sql, params } = chunkRows(session, frame);
-  const k = params.length;
-  const rows = await tx.query<{ code: string; sample_count: number; n: number }>(
-    `with v (id, seq, data, n) as (${sql}),
-       ins as (insert into recording_chunks (channel_id, seq, data) select id, seq, data from v),
-       upd as (update recording_channels c set sample_count = c.sample_count + v.n from v where c.id = v.id
-               returning c.code, c.sample_count, v.n, c.t0_ms, c.sample_rate),
-       rec as (update recordings set stop_ms = greatest(stop_ms, (select max(round(t0_ms + sample_count * 1000.0 / sample_rate))::bigint from upd)) where id = $${k + 3}),
-       lf as (insert into live_frames (device_master_id, seq, recording_id, digest, sent_ms, layout, committed_ms)
-              select $${k + 1}::int, $${k + 2}::bigint, $${k + 3}::int, $${k + 4}::text, $${k + 5}::bigint,
-                     coalesce((select jsonb_object_agg(code, jsonb_build_array(sample_count - n, n)) from upd), '{}'::jsonb), $${k + 6}::bigint),
-       dl as (update device_live set last_seq = $${k + 2}, last_frame_ms = $${k + 6} where device_master_id = $${k + 1})
-     select code, sample_count, n from upd`,
-    [...params, session.device.deviceMasterId, frame.seq, session.recordingId, digest, Math.round(frame.sentMs), committedMs],
+async function classify(tx: Queryable, items: readonly BatchItem[]): Promise<('new' | 'duplicate' | Refusal)[]> {
+  const ids = [...new Set(items.map((i) => i.session.device.deviceMasterId))].sort((a, b) => a - b);
+  // Locked in one order by every batch and session start: no deadlock between processes.
+  const live = await tx.query<{ device_master_id: number; last_seq: number; recording_id: number | null; session_ended: boolean }>(
+    'select device_master_id, last_seq, recording_id, session_ended from device_live where device_master_id = any($1::int[]) order by device_master_id for update',
+    [ids],
   );
-  const layout: CommittedFrame['layout'] = {};
-  // In the frame's channel order, as the samples travel.
-  for (const p of frame.parts) {
-    const row = rows.find((r) => r.code === p.code);
-    if (row) layout[p.code] = [row.sample_count - row.n, row.n];
+  const expected = new Map(live.map((r) => [r.device_master_id, Number(r.last_seq) + 1]));
+  const open = new Map(live.map((r) => [r.device_master_id, r.session_ended ? null : r.recording_id]));
+  const inBatch = new Map<string, string>();
+  const older: number[] = [];
+  const out = items.map((item, i): 'new' | 'duplicate' | Refusal | null => {
+    const m = item.session.device.deviceMasterId;
+    // Its recording was closed meanwhile (offline, ended, another session): the device must say hello again.
+    if (open.get(m) !== item.session.recordingId) return new SessionClosed(item.frame.seq);
+    const { seq } = item.frame;
+    const key = `${m}:${seq}`;
+    const seen = inBatch.get(key);
+    if (seen !== undefined) return seen === item.digest ? 'duplicate' : new FrameError('sequence_reused', `seq ${seq} was already used for another frame`, seq);
+    const next = expected.get(m) ?? 0;
+    if (seq === next) {
+      expected.set(m, next + 1);
+      inBatch.set(key, item.digest);
+      return 'new';
+    }
+    if (seq > next) return new FrameError('sequence_gap', `seq ${seq} skips ahead: the next expected is ${next}`, seq);
+    older.push(i);
+    return null;
+  });
+  if (older.length > 0) {
+    const rows = await tx.query<{ device_master_id: number; seq: number; digest: string }>(
+      `select f.device_master_id, f.seq, f.digest from live_frames f
+       join (select * from jsonb_to_recordset($1::jsonb) as t(m int, s bigint)) o on o.m = f.device_master_id and o.s = f.seq`,
+      [JSON.stringify(older.map((i) => ({ m: items[i]!.session.device.deviceMasterId, s: items[i]!.frame.seq })))],
+    );
+    const stored = new Map(rows.map((r) => [`${r.device_master_id}:${Number(r.seq)}`, r.digest]));
+    for (const i of older) {
+      const { session, frame, digest } = items[i]!;
+      const old = stored.get(`${session.device.deviceMasterId}:${frame.seq}`);
+      out[i] = old === undefined || old === digest ? 'duplicate' : new FrameError('sequence_reused', `seq ${frame.seq} was already used for another frame`, frame.seq);
+    }
   }
-  return layout;
+  return out as ('new' | 'duplicate' | Refusal)[];
 }
 
 /**
- * Stores a valid frame in one transaction and resolves only once it is committed: its
- * samples appended to the live recording's channels, the frame recorded once under
- * (device, seq). A frame already committed is reported as a duplicate and stores nothing;
- * a gap or a reused seq throws FrameError and stores nothing.
+ * Stores the new frames of a batch in three statements whatever their number: each
+ * channel's sample count (one update per channel, its frames' samples summed), then in one
+ * statement every chunk, every live_frames row with each channel's first sample index, each
+ * recording's stop and each device's last seq. Returns each frame's layout, in batch order.
  */
-export async function commitFrame(db: Db, session: LiveSession, frame: ValidFrame, nowMs = Date.now): Promise<IngestResult> {
-  const digest = digestOf(frame.bytes);
-  return db.transaction(async (tx) => {
-    if ((await checkSequence(tx, session, frame, digest)) === 'duplicate') return { duplicate: true, seq: frame.seq };
-    const committedMs = nowMs();
-    const layout = await storeFrame(tx, session, frame, digest, committedMs);
-    session.lastSeq = frame.seq;
-    const values = frame.parts.filter((p) => p.values.length > 0).map((p) => p.values);
-    return { duplicate: false, frame: { deviceMasterId: session.device.deviceMasterId, deviceId: session.device.deviceId, recordingId: session.recordingId, seq: frame.seq, sentMs: frame.sentMs, committedMs, layout, values } };
+async function storeFrames(tx: Queryable, items: readonly BatchItem[], committedMs: number): Promise<CommittedFrame['layout'][]> {
+  const perChannel = new Map<number, number>();
+  for (const { session, frame } of items) {
+    for (const p of frame.parts) {
+      if (p.values.length === 0) continue;
+      const id = session.channels.get(p.code)!.id;
+      perChannel.set(id, (perChannel.get(id) ?? 0) + p.values.length);
+    }
+  }
+  const counted = perChannel.size === 0 ? [] : await tx.query<{ id: number; recording_id: number; sample_count: number; t0_ms: number; sample_rate: number }>(
+    `update recording_channels c set sample_count = c.sample_count + v.n
+     from (select * from jsonb_to_recordset($1::jsonb) as t(id int, n int)) v where c.id = v.id
+     returning c.id, c.recording_id, c.sample_count, c.t0_ms, c.sample_rate`,
+    [JSON.stringify([...perChannel].map(([id, n]) => ({ id, n })))],
+  );
+  // Each channel's next sample index before this batch; frames take theirs in batch order.
+  const next = new Map(counted.map((c) => [c.id, c.sample_count - perChannel.get(c.id)!]));
+  const stops = new Map<number, number>();
+  for (const c of counted) stops.set(c.recording_id, Math.max(stops.get(c.recording_id) ?? 0, Math.round(Number(c.t0_ms) + (c.sample_count * 1000) / c.sample_rate)));
+  const blobs: Uint8Array[] = [];
+  let offset = 0;
+  const chunks: { c: number; s: number; o: number; l: number }[] = [];
+  const frames: { m: number; s: number; r: number; d: string; sm: number; l: CommittedFrame['layout'] }[] = [];
+  const lastSeq = new Map<number, number>();
+  const layouts = items.map(({ session, frame, digest }) => {
+    const layout: CommittedFrame['layout'] = {};
+    for (const p of frame.parts) {
+      if (p.values.length === 0) continue;
+      const id = session.channels.get(p.code)!.id;
+      const at = next.get(id)!;
+      next.set(id, at + p.values.length);
+      layout[p.code] = [at, p.values.length];
+      const bytes = storedBytes(p);
+      blobs.push(bytes);
+      chunks.push({ c: id, s: frame.seq, o: offset, l: bytes.byteLength });
+      offset += bytes.byteLength;
+    }
+    frames.push({ m: session.device.deviceMasterId, s: frame.seq, r: session.recordingId, d: digest, sm: Math.round(frame.sentMs), l: layout });
+    lastSeq.set(session.device.deviceMasterId, frame.seq);
+    return layout;
   });
+  await tx.query(
+    `with ins as (insert into recording_chunks (channel_id, seq, data)
+                  select t.c, t.s, substring($1::bytea from t.o + 1 for t.l) from jsonb_to_recordset($2::jsonb) as t(c int, s int, o int, l int)),
+       lf as (insert into live_frames (device_master_id, seq, recording_id, digest, sent_ms, layout, committed_ms)
+              select t.m, t.s, t.r, t.d, t.sm, t.l, $3::bigint from jsonb_to_recordset($4::jsonb) as t(m int, s bigint, r int, d text, sm bigint, l jsonb)),
+       rec as (update recordings r set stop_ms = greatest(r.stop_ms, v.stop)
+               from (select * from jsonb_to_recordset($5::jsonb) as t(id int, stop bigint)) v where r.id = v.id),
+       dl as (update device_live d set last_seq = v.s, last_frame_ms = $3::bigint
+              from (select * from jsonb_to_recordset($6::jsonb) as t(m int, s bigint)) v where d.device_master_id = v.m)
+     select 1`,
+    [
+      Buffer.concat(blobs),
+      JSON.stringify(chunks),
+      committedMs,
+      JSON.stringify(frames),
+      JSON.stringify([...stops].map(([id, stop]) => ({ id, stop }))),
+      JSON.stringify([...lastSeq].map(([m, s]) => ({ m, s }))),
+    ],
+  );
+  return layouts;
+}
+
+/**
+ * Group commit: stores a batch of valid frames, from any number of devices, in one
+ * transaction, and resolves only once it is committed. Each frame's outcome, in batch order:
+ * committed (with what viewers need), a duplicate of a frame committed before (or earlier in
+ * the batch: idempotent on (device, seq)) that stores nothing, or a FrameError (a gap, a
+ * reused seq) that stores nothing. A database failure rejects the whole batch: nothing of it
+ * is stored and no frame of it may be acked.
+ */
+export async function commitBatch(db: Db, items: readonly BatchItem[], nowMs = Date.now): Promise<(IngestResult | Refusal)[]> {
+  const { outcomes, layouts, committedMs } = await db.transaction(async (tx) => {
+    const outcomes = await classify(tx, items);
+    const fresh = items.filter((_, i) => outcomes[i] === 'new');
+    const committedMs = nowMs();
+    const layouts = fresh.length ? await storeFrames(tx, fresh, committedMs) : [];
+    return { outcomes, layouts, committedMs };
+  });
+  let k = 0;
+  return items.map(({ session, frame }, i) => {
+    const o = outcomes[i]!;
+    if (refused(o)) return o;
+    if (o === 'duplicate') return { duplicate: true, seq: frame.seq };
+    session.lastSeq = Math.max(session.lastSeq, frame.seq);
+    const values = frame.parts.filter((p) => p.values.length > 0).map((p) => p.values);
+    return { duplicate: false, frame: { deviceMasterId: session.device.deviceMasterId, deviceId: session.device.deviceId, recordingId: session.recordingId, seq: frame.seq, sentMs: frame.sentMs, committedMs, layout: layouts[k++]!, values } };
+  });
+}
+
+/** Stores one frame in a transaction of its own (a batch of one); throws its FrameError. */
+export async function commitFrame(db: Db, session: LiveSession, frame: ValidFrame, nowMs = Date.now): Promise<IngestResult> {
+  const [result] = await commitBatch(db, [{ session, frame, digest: digestOf(frame.bytes) }], nowMs);
+  if (refused(result)) throw result;
+  return result!;
+}
+
+/** Frames of a live recording kept in live_frames per device (catch-up of resuming viewers reads them). */
+export const KEEP_LIVE_FRAMES = 600;
+
+/**
+ * Deletes live_frames rows no longer needed, adding them to their recording's totals (the
+ * validation call counts both): every frame of a recording that is compacted (no longer
+ * live), and of a live one those more than KEEP_LIVE_FRAMES before its device's last seq.
+ * `recordingId` limits it to one recording. Returns the rows deleted.
+ */
+export async function pruneFrames(tx: Queryable, recordingId: number | null = null): Promise<number> {
+  const [row] = await tx.query<{ n: number }>(
+    `with gone as (
+       delete from live_frames f using device_live d, recordings r
+       where f.device_master_id = d.device_master_id and r.id = f.recording_id and ($2::int is null or f.recording_id = $2)
+         and (r.recording_meta->>'live' is distinct from 'true' or f.seq < d.last_seq - $1)
+       returning f.recording_id, f.device_master_id, f.seq, f.committed_ms),
+     totals as (
+       insert into live_frame_totals as t (recording_id, device_master_id, frames, first_seq, last_seq, first_ms, last_ms)
+       select recording_id, min(device_master_id), count(*), min(seq), max(seq), min(committed_ms), max(committed_ms) from gone group by recording_id
+       on conflict (recording_id) do update set frames = t.frames + excluded.frames, first_seq = least(t.first_seq, excluded.first_seq),
+         last_seq = greatest(t.last_seq, excluded.last_seq), first_ms = least(t.first_ms, excluded.first_ms), last_ms = greatest(t.last_ms, excluded.last_ms))
+     select count(*)::int as n from gone`,
+    [KEEP_LIVE_FRAMES, recordingId],
+  );
+  return row?.n ?? 0;
+}
+
+/** Compacts a live recording's chunks and stores its binary form, so it reads like any other night; prunes its frames. */
+async function closeRecording(tx: Queryable, recordingId: number, meta: Record<string, unknown>): Promise<void> {
+  for (const channel of await listChannels(tx, [recordingId])) await compactChannel(tx, channel);
+  await tx.query('update recordings set recording_meta = recording_meta || $2::jsonb where id = $1', [recordingId, JSON.stringify({ ...meta, live: false })]);
+  await pruneFrames(tx, recordingId);
 }
 
 /**
@@ -188,7 +341,43 @@ export async function endSession(db: Db, session: LiveSession): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('select 1 from device_live where device_master_id = $1 for update', [session.device.deviceMasterId]);
     await tx.query('update device_live set session_ended = true where device_master_id = $1 and recording_id = $2', [session.device.deviceMasterId, session.recordingId]);
-    for (const channel of await listChannels(tx, [session.recordingId])) await compactChannel(tx, channel);
-    await tx.query(`update recordings set recording_meta = recording_meta || '{"live": false}'::jsonb where id = $1`, [session.recordingId]);
+    await closeRecording(tx, session.recordingId, {});
   });
+}
+
+/**
+ * Live recordings whose device was not heard from (no frame, no heartbeat, no hello) for
+ * OFFLINE_AFTER_MS are closed as if the device had ended them: compacted, frames pruned,
+ * marked offline_at. Each is checked again under its device's lock, so two server processes
+ * never close one twice. A device back in the same session reopens it (openSession).
+ * Returns the recordings closed.
+ */
+export async function closeOfflineSessions(db: Db, offlineAfterMs: number, nowMs = Date.now()): Promise<number[]> {
+  const cutoff = nowMs - offlineAfterMs;
+  const stale = await db.query<{ device_master_id: number; recording_id: number }>(
+    `select device_master_id, recording_id from device_live
+     where not session_ended and recording_id is not null and greatest(coalesce(last_frame_ms, 0), coalesce(last_heard_ms, 0)) < $1`,
+    [cutoff],
+  );
+  const closed: number[] = [];
+  for (const s of stale) {
+    const done = await db.transaction(async (tx) => {
+      const [still] = await tx.query(
+        `select 1 from device_live where device_master_id = $1 and recording_id = $2 and not session_ended
+         and greatest(coalesce(last_frame_ms, 0), coalesce(last_heard_ms, 0)) < $3 for update skip locked`,
+        [s.device_master_id, s.recording_id, cutoff],
+      );
+      if (!still) return false;
+      await tx.query('update device_live set session_ended = true where device_master_id = $1', [s.device_master_id]);
+      await closeRecording(tx, s.recording_id, { offline_at: nowMs });
+      return true;
+    });
+    if (done) closed.push(s.recording_id);
+  }
+  return closed;
+}
+
+/** A connected device that streams nothing (live streaming off) is still there. */
+export async function heardFrom(db: Queryable, deviceMasterId: number, nowMs = Date.now()): Promise<void> {
+  await db.query('update device_live set last_heard_ms = greatest(coalesce(last_heard_ms, 0), $2) where device_master_id = $1', [deviceMasterId, nowMs]);
 }

@@ -56,6 +56,8 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export const MAX_HEADER_BYTES = 4 * 1024;
 /** How often a device sends a frame (ms). */
 export const FRAME_INTERVAL_MS = 200;
+/** How often a device that streams nothing says it is still there (ms). */
+export const HEARTBEAT_MS = 10_000;
 /** A device with no committed frame for this long is stalled, then offline (ms). */
 export const STALLED_AFTER_MS = 10_000;
 export const OFFLINE_AFTER_MS = 60_000;
@@ -159,7 +161,15 @@ export interface DeviceConfigAck {
   reason?: string;
 }
 
-export type DeviceMessage = DeviceHello | DeviceEnd | DeviceConfigAck;
+/**
+ * "Still here": sent every {@link HEARTBEAT_MS} by a device that sends no frames (live
+ * streaming off), so its night is not closed as offline while it is connected.
+ */
+export interface DeviceHeartbeat {
+  type: 'heartbeat';
+}
+
+export type DeviceMessage = DeviceHello | DeviceEnd | DeviceConfigAck | DeviceHeartbeat;
 
 // ── server → device ────────────────────────────────────────────────────────────────────
 

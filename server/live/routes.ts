@@ -47,8 +47,14 @@ async function validation(ctx: AppContext, devices: PracticeDevice[], q: RangeQu
   const from = q.start_time === undefined ? 0 : secondsOrMs(q.start_time);
   const to = q.end_time === undefined ? Number.MAX_SAFE_INTEGER : secondsOrMs(q.end_time);
   const rows = await ctx.db.query<FrameStats & { device_master_id: number }>(
-    `select device_master_id, recording_id, count(*)::int as frames, min(seq) as first_seq, max(seq) as last_seq, min(committed_ms) as first_ms, max(committed_ms) as last_ms
-     from live_frames where device_master_id = any($1::int[]) and committed_ms between $2 and $3 group by device_master_id, recording_id order by recording_id`,
+    // Frames still in live_frames and those pruned into their recording's totals (live_frame_totals).
+    `select device_master_id, recording_id, sum(frames)::int as frames, min(first_seq) as first_seq, max(last_seq) as last_seq, min(first_ms) as first_ms, max(last_ms) as last_ms
+     from (select device_master_id, recording_id, count(*) as frames, min(seq) as first_seq, max(seq) as last_seq, min(committed_ms) as first_ms, max(committed_ms) as last_ms
+           from live_frames where device_master_id = any($1::int[]) and committed_ms between $2 and $3 group by device_master_id, recording_id
+           union all
+           select device_master_id, recording_id, frames, first_seq, last_seq, first_ms, last_ms
+           from live_frame_totals where device_master_id = any($1::int[]) and last_ms >= $2 and first_ms <= $3) f
+     group by device_master_id, recording_id order by recording_id`,
     [devices.map((d) => d.device_master_id), from, to],
   );
   return rows.map((r) => ({

@@ -2,21 +2,65 @@ import '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { AppContext } from '../context';
-import { checkSession } from '../auth/tokens';
+import { checkSession, sessionValidUntil, SESSIONS_CHANNEL } from '../auth/tokens';
 import type { UserRow } from '../auth/users';
 import type { LiveHub } from './hub';
 import { practiceDevice } from './practice';
 import { CLOSE, liveState, VIEWER_SOCKET_PATH, type LiveErrorCode, type ServerToViewer, type ViewerMessage } from './protocol';
 
 const AUTH_TIMEOUT_MS = 10_000;
+/** A viewer's session is checked again at its expiry and at least this often (a user disabled meanwhile) (ms). */
+const SESSION_RECHECK_MS = 60_000;
+
+/** Open viewer sockets by session: a sign-out (NOTIFY) checks theirs at once. */
+const bySession = new Map<number, Set<{ userId: number; recheck: () => void }>>();
 
 const send = (socket: WebSocket, msg: ServerToViewer) => socket.send(JSON.stringify(msg));
 const fail = (socket: WebSocket, code: LiveErrorCode, message: string, deviceId?: string) => send(socket, { type: 'error', code, message, ...(deviceId ? { deviceId } : {}) });
 
-async function authenticateViewer(ctx: AppContext, token: unknown): Promise<UserRow | null> {
+async function authenticateViewer(ctx: AppContext, token: unknown): Promise<{ user: UserRow; tokenId: number } | null> {
   if (typeof token !== 'string' || token.length > 200) return null;
   const session = await checkSession(ctx.db, token);
-  return session && session.user.status === 'active' ? session.user : null;
+  return session && session.user.status === 'active' ? session : null;
+}
+
+/**
+ * Keeps checking an authenticated viewer's session: at its expiry (idle or absolute), every
+ * SESSION_RECHECK_MS, and at once when a sign-out or revocation is announced. Once it is
+ * over, the viewer gets an error and the socket closes (4401). Returns the stop function.
+ */
+function watchSession(ctx: AppContext, socket: WebSocket, tokenId: number, userId: number): () => void {
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  const entry = { userId, recheck: () => void check() };
+  const stop = () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    const set = bySession.get(tokenId);
+    set?.delete(entry);
+    if (set?.size === 0) bySession.delete(tokenId);
+  };
+  const check = async () => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    const until = await sessionValidUntil(ctx.db, tokenId).catch(() => -1);
+    if (stopped) return;
+    if (until === null) {
+      stop();
+      fail(socket, 'unauthorized', 'Your session has ended; sign in again.');
+      socket.close(CLOSE.unauthorized, 'session ended');
+      return;
+    }
+    // -1: the database did not answer; try again shortly.
+    const wait = until < 0 ? 5_000 : Math.min(SESSION_RECHECK_MS, Math.max(0, until - Date.now()) + 50);
+    timer = setTimeout(() => void check(), wait);
+    timer.unref();
+  };
+  let set = bySession.get(tokenId);
+  if (!set) bySession.set(tokenId, (set = new Set()));
+  set.add(entry);
+  void check();
+  return stop;
 }
 
 async function subscribe(ctx: AppContext, hub: LiveHub, socket: WebSocket, user: UserRow, deviceId: unknown, fromSeq: unknown): Promise<void> {
@@ -42,13 +86,15 @@ async function subscribe(ctx: AppContext, hub: LiveHub, socket: WebSocket, user:
 
 function onViewerSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void {
   let user: UserRow | null = null;
+  let stopWatching: (() => void) | null = null;
   let chain: Promise<unknown> = Promise.resolve();
   const timer = setTimeout(() => socket.close(CLOSE.unauthorized, 'no auth'), AUTH_TIMEOUT_MS);
   const handle = async (msg: Partial<ViewerMessage> & Record<string, unknown>) => {
     if (!user) {
       clearTimeout(timer);
-      user = msg.type === 'auth' ? await authenticateViewer(ctx, msg.token) : null;
-      if (!user) {
+      const session = msg.type === 'auth' ? await authenticateViewer(ctx, msg.token) : null;
+      user = session?.user ?? null;
+      if (!session || !user) {
         fail(socket, 'unauthorized', 'Invalid credentials');
         return socket.close(CLOSE.unauthorized, 'unauthorized');
       }
@@ -56,6 +102,7 @@ function onViewerSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void 
         fail(socket, 'forbidden', 'Real-time data is not available to this account.');
         return socket.close(CLOSE.forbidden, 'forbidden');
       }
+      stopWatching = watchSession(ctx, socket, session.tokenId, user.id);
       return send(socket, { type: 'ready', userId: user.id });
     }
     if (msg.type === 'subscribe') return subscribe(ctx, hub, socket, user, msg.deviceId, msg.fromSeq);
@@ -83,11 +130,20 @@ function onViewerSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void 
   });
   socket.on('close', () => {
     clearTimeout(timer);
+    stopWatching?.();
     hub.unsubscribe(socket);
   });
 }
 
 /** The viewers' WebSocket: the session token in the first message, never in the URL. */
-export function viewerSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub): void {
+export async function viewerSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub): Promise<void> {
   app.get(VIEWER_SOCKET_PATH, { websocket: true }, (socket) => onViewerSocket(ctx, hub, socket));
+  // A session ended on any process: its viewers here are checked (and closed) at once.
+  const stop = await ctx.db.listen(SESSIONS_CHANNEL, (payload) => {
+    const ended = JSON.parse(payload) as { t?: number; u?: number };
+    for (const [tokenId, set] of bySession) {
+      for (const entry of set) if (tokenId === ended.t || entry.userId === ended.u) entry.recheck();
+    }
+  });
+  app.addHook('onClose', stop);
 }

@@ -3,7 +3,7 @@ import { readOximeterCsv } from './csv/oximeter';
 import { readTimestampValueCsv } from './csv/timestamp-value';
 import { parseDataPointFileName } from './csv/data-points';
 import { edfToRecording } from './edf/channels';
-import { readEdf } from './edf/reader';
+import { readEdf, readEdfFrom, type EdfSource } from './edf/reader';
 import { RecordingFormatError, type ChannelData, type Night, type NightEvent } from './model';
 import { defaultMissingCodes } from './missing';
 import { enforceRanges } from './ranges';
@@ -129,6 +129,15 @@ export function parseRecordingFile(fileName: string, bytes: Uint8Array, options:
   // A data-point file Nocturne wrote for our device's channel keeps the device's codes (-1, -2).
   const missingCodes = ours && !options.csvCode ? defaultMissingCodes('device', code) : [];
   return withRanges(readTimestampValueCsv(text, fileName, { code, unit: options.csvUnit, timezone: options.timezone, missingCodes }));
+}
+
+/**
+ * An EDF/BDF file read a piece at a time ({@link readEdfFrom}): what parseRecordingFile gives
+ * for it, without the file whole in memory (large uploads, in the parse worker).
+ */
+export function parseEdfSource(fileName: string, src: EdfSource, options: ParseFileOptions = {}): ParsedRecording {
+  if (src.length === 0) throw new RecordingFormatError(fileName, 'file', 'is empty (0 bytes)');
+  return edfToRecording(readEdfFrom(src, fileName, { timezone: options.timezone }), { labelMap: options.labelMap });
 }
 
 /** Physiological ranges and finiteness on every channel of a CSV (ranges.ts), as for EDF. */

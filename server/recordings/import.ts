@@ -5,7 +5,9 @@ import { RecordingFormatError, type Night } from './model';
 import { nightDate, nightKey } from './night-key';
 import { parseFilesInWorker } from './parse-pool';
 import { deviceEventsOf, hashFiles, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDuplicates } from './night-files';
-import { insertNight, InvalidNightError } from './store';
+import { missingCodesOf } from './missing';
+import { attachStaged, dropStage, stageChannels, type StageProgress, type StagedNight } from './staging';
+import { insertNight, InvalidNightError, validateNight } from './store';
 
 export interface ImportInput {
   patientId: number;
@@ -23,6 +25,8 @@ export interface ImportInput {
   csvCode?: string;
   /** md5 (hex) of each file by name as the client computed it before upload; checked, never trusted. */
   clientMd5?: Record<string, string>;
+  /** Runs after each chunk transaction of the staged samples (tests pause an import there). */
+  onStaged?: (progress: StageProgress) => unknown;
 }
 
 export interface ImportResult {
@@ -51,7 +55,8 @@ export async function savedLabelMap(db: Queryable, physicianId: number): Promise
 
 /**
  * Reads the files of one night (EDF, EDF+, oximeter or Timestamp,Value CSV), aligns them and
- * stores them in one transaction: as a new night, or added to the patient's night they belong
+ * stores them: the samples staged in short transactions that no reader sees (staging.ts), then
+ * one short transaction makes the night visible whole: as a new night, or added to the patient's night they belong
  * to (same night key or overlapping time). Refused with nothing stored: a file that cannot be
  * read (400 naming the file and field), a file already imported for the patient (409 naming
  * the file and its night), event files with no night to attach to (400 naming the files).
@@ -83,7 +88,18 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
   const formats = new Set(parts.map((p) => p.format));
   const source = [...formats].some((f) => f.includes('csv')) && ![...formats].some((f) => f.startsWith('EDF') || f.startsWith('BDF')) ? 'csv' : 'edf';
   const fileList = files.map((f) => ({ name: f.name, md5: f.md5 }));
+  let staged: StagedNight | null = null;
   try {
+    validateNight(night);
+    // The samples first, in short transactions, into a stage no reader sees; other requests run
+    // in between. Written with the missing codes of the night they will likely join (checked
+    // again, and corrected, in the final transaction).
+    if (night.channels.length) {
+      const likely = await nightToMergeInto(db, input.patientId, night);
+      staged = await stageChannels(db, input.patientId, night.channels, likely?.source ?? source, input.onStaged);
+    }
+    const stage = staged;
+    // Then one short transaction makes the night visible, whole.
     return await db.transaction(async (tx): Promise<ImportResult> => {
       // One import per patient at a time: two files of one night uploaded together make one
       // night, and the same file sent twice at once is refused, not stored twice.
@@ -91,18 +107,19 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
       await refuseDuplicates(tx, input.patientId, files);
       const target = await nightToMergeInto(tx, input.patientId, night);
       if (!target) {
-        if (night.channels.length === 0) {
+        if (!stage) {
           throw new ApiError(
             400,
             'no_night_for_events',
             `${files.map((f) => f.name).join(', ')}: holds events but no signal, and this patient has no night of ${nightDate(nightKey(night.startMs, input.timezone))} to attach them to; import it together with the night's signal files, or after them.`,
           );
         }
-        const recordingId = await insertNight(tx, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night });
+        const recordingId = await insertNight(tx, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night: { ...night, channels: [] } });
+        await attachStaged(tx, stage, recordingId, night.channels, stage.codes, night.channels.map((c) => missingCodesOf(c, source)));
         await insertFilesAndDeviceEvents(tx, recordingId, input.patientId, input.createdBy, files, parts, device);
         return { recordingId, night, merged: false, startMs: night.startMs, stopMs: night.stopMs, nightKey: nightKey(night.startMs, night.timezone), files: fileList, deviceEvents: device.length };
       }
-      const merged = await mergeIntoRecording(tx, target, night);
+      const merged = await mergeIntoRecording(tx, target, night, stage ?? undefined);
       if (input.deviceId && !target.device_id) await tx.query('update recordings set device_id = $2 where id = $1', [target.id, input.deviceId]);
       await insertFilesAndDeviceEvents(tx, target.id, input.patientId, input.createdBy, files, parts, device);
       return {
@@ -117,6 +134,9 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
       };
     });
   } catch (err) {
+    // Nothing of a failed import stays: its staged samples go (the final transaction, which
+    // removes the stage, rolled back). A database that is gone leaves them to the start-up cleanup.
+    if (staged) await dropStage(db, staged.stageId).catch((dropErr: Error) => console.error(`Import stage ${staged!.stageId} not removed (${dropErr.message}); it is removed at the next start.`));
     if (err instanceof InvalidNightError) throw new ApiError(400, 'invalid_recording', err.message);
     throw err;
   }

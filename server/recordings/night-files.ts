@@ -11,6 +11,8 @@ import type { Night } from './model';
 import { nightDate, nightKey } from './night-key';
 import { insertChannel, insertEvents, validateNight, type RecordingRow } from './store';
 import { deviceEvents, type ScoredKind } from './vendors';
+import { missingCodesOf } from './missing';
+import { attachStaged, type StagedNight } from './staging';
 
 /** A file of an upload with its md5 (hex), computed here: the server's figure is the one trusted. */
 export interface HashedFile {
@@ -131,13 +133,19 @@ export async function insertFilesAndDeviceEvents(
 }
 
 /**
- * Adds an upload's night to an existing recording in the caller's transaction: channels keep
+ * Adds an upload's night to an existing recording in the caller's transaction (its channels
+ * already staged when `staged` is given, in the order of night.channels): channels keep
  * their absolute t0 (a code already in the night keeps its channel; the new one is kept under
  * its own label, as assembleNight does), events are added, start and stop widen, the file list
  * grows, and cached analyses of the night are dropped (they read the channels it had).
  * Returns the night as it now stands (start, stop, every channel code).
  */
-export async function mergeIntoRecording(tx: Queryable, target: RecordingRow, night: Night): Promise<{ startMs: number; stopMs: number; codes: string[]; added: Night['channels'] }> {
+export async function mergeIntoRecording(
+  tx: Queryable,
+  target: RecordingRow,
+  night: Night,
+  staged?: StagedNight,
+): Promise<{ startMs: number; stopMs: number; codes: string[]; added: Night['channels'] }> {
   const [locked] = await tx.query<RecordingRow>('select * from recordings where id = $1 for update', [target.id]);
   const taken = new Set((await tx.query<{ code: string }>('select code from recording_channels where recording_id = $1', [target.id])).map((r) => r.code));
   const added = night.channels.map((c) => {
@@ -146,7 +154,9 @@ export async function mergeIntoRecording(tx: Queryable, target: RecordingRow, ni
     return code === c.code ? c : { ...c, code };
   });
   validateNight({ ...night, channels: added });
-  for (const c of added) await insertChannel(tx, target.id, c, target.source);
+  // Staged channels (an upload's) move to the night under their new codes; others are written here.
+  if (staged) await attachStaged(tx, staged, target.id, added, added.map((c) => c.code), added.map((c) => missingCodesOf(c, target.source)));
+  else for (const c of added) await insertChannel(tx, target.id, c, target.source);
   await insertEvents(tx, target.id, night.events, 'file');
   let startMs = Math.min(Number(locked.start_ms), night.startMs);
   let stopMs = Math.max(Number(locked.stop_ms), night.stopMs);

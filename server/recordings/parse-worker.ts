@@ -1,7 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { parseRecordingFile, type ParsedRecording, type ParseFileOptions } from './assemble';
+import { parseEdfSource, parseRecordingFile, type ParsedRecording, type ParseFileOptions } from './assemble';
+import { csvKind } from './csv/sniff';
 import { RecordingFormatError } from './model';
 import { hashFiles, type HashedFile } from './night-files';
 
@@ -16,6 +19,51 @@ export type ParseOutcome =
   | { files: HashedFile[]; parts: ParsedRecording[] }
   | { formatError: { file: string; field: string; problem: string } }
   | { rangeError: string };
+
+/** Files from this size on are read in pieces when they are EDF/BDF. */
+const STREAM_BYTES = 16 * 1024 * 1024;
+
+/** True when the file is an EDF/BDF by content (as parseRecordingFile tells them apart). */
+async function isEdf(file: string, name: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return csvKind(head.subarray(0, bytesRead), name) === null;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function md5OfFile(file: string): Promise<string> {
+  const hash = createHash('md5');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Parses an EDF/BDF file on disk, reading it by position (synchronous reads: this is a worker thread). */
+function parseFromDisk(file: string, name: string, size: number, options: ParseFileOptions): ParsedRecording {
+  const fd = openSync(file, 'r');
+  try {
+    return parseEdfSource(name, {
+      length: size,
+      read(start, length) {
+        const want = Math.max(0, Math.min(length, size - start));
+        // A buffer of its own (aligned, never Node's shared pool) for the Int16Array view over it.
+        const out = new Uint8Array(new ArrayBuffer(want));
+        let got = 0;
+        while (got < want) {
+          const n = readSync(fd, out, got, want - got, start + got);
+          if (n === 0) break;
+          got += n;
+        }
+        return out.subarray(0, got);
+      },
+    }, options);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * The outcome with its sample buffers moved to the main thread, not copied (a 200 MB night
@@ -39,10 +87,24 @@ function moved(outcome: { files: HashedFile[]; parts: ParsedRecording[] }): Pars
  * (and checked against the patient's nights) on the main thread.
  */
 export default async function parseFiles(task: ParseTask): Promise<ParseOutcome> {
-  const raw = await Promise.all(task.paths.map(async (p) => ({ name: path.basename(p), bytes: new Uint8Array(await readFile(p)) })));
-  const files = await hashFiles(raw);
   try {
-    return moved({ files, parts: raw.map((f) => parseRecordingFile(f.name, f.bytes, task.options)) });
+    const files: HashedFile[] = [];
+    const parts: ParsedRecording[] = [];
+    for (const p of task.paths) {
+      const name = path.basename(p);
+      const size = (await stat(p)).size;
+      if (size >= STREAM_BYTES && (await isEdf(p, name))) {
+        // A large EDF/BDF is hashed as a stream and read a batch of records at a time: the
+        // file is never whole in memory beside its samples (a 200 MB upload peaked ~190 MB higher).
+        files.push({ name, md5: await md5OfFile(p), size });
+        parts.push(parseFromDisk(p, name, size, task.options));
+      } else {
+        const bytes = new Uint8Array(await readFile(p));
+        files.push(...(await hashFiles([{ name, bytes }])));
+        parts.push(parseRecordingFile(name, bytes, task.options));
+      }
+    }
+    return moved({ files, parts });
   } catch (err) {
     if (err instanceof RecordingFormatError) return { formatError: { file: err.file, field: err.field, problem: err.problem } };
     if (err instanceof RangeError) return { rangeError: err.message };

@@ -51,26 +51,45 @@ function chunkBytes(samples: Int16Array | Float32Array, from: number, to: number
   return new Uint8Array(part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength));
 }
 
-/** Inserts one channel with its chunks and its binary form; `source` gives its missing codes when the channel says none. */
-export async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData, source: RecordingSource): Promise<void> {
-  const missingCodes = missingCodesOf(c, source);
+/** Where a channel row belongs: a recording (visible), or an import stage (invisible until moved). */
+export type ChannelOwner = { recordingId: number } | { stageId: number };
+
+/** Inserts a channel's row (no samples) for its owner; returns its id. */
+export async function insertChannelRow(tx: Queryable, owner: ChannelOwner, c: ChannelData, missingCodes: readonly number[]): Promise<number> {
   const [row] = await tx.query<{ id: number }>(
-    `insert into recording_channels (recording_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count,
+    `insert into recording_channels (recording_id, stage_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count,
        missing_codes, transducer, prefiltering, edf_range)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) returning id`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning id`,
     [
-      recordingId, c.code, c.label, c.unit, c.sampleRate, Math.round(c.t0), c.storage, c.scale, c.offset, c.samples.length,
+      'recordingId' in owner ? owner.recordingId : null, 'stageId' in owner ? owner.stageId : null,
+      c.code, c.label, c.unit, c.sampleRate, Math.round(c.t0), c.storage, c.scale, c.offset, c.samples.length,
       JSON.stringify(missingCodes), c.transducer ?? '', c.prefiltering ?? '', c.edfRange ? JSON.stringify(c.edfRange) : null,
     ],
   );
-  for (let from = 0, seq = 0; from < c.samples.length; from += SAMPLES_PER_CHUNK, seq++) {
-    const to = Math.min(from + SAMPLES_PER_CHUNK, c.samples.length);
-    await tx.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [row.id, seq, chunkBytes(c.samples, from, to)]);
+  return row.id;
+}
+
+/** Inserts chunks [fromSeq, toSeq) of a channel's samples. */
+export async function insertChunks(tx: Queryable, channelId: number, samples: Int16Array | Float32Array, fromSeq: number, toSeq: number): Promise<void> {
+  for (let seq = fromSeq; seq < toSeq; seq++) {
+    const from = seq * SAMPLES_PER_CHUNK;
+    const to = Math.min(from + SAMPLES_PER_CHUNK, samples.length);
+    await tx.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [channelId, seq, chunkBytes(samples, from, to)]);
     // The embedded database answers without a macrotask in between: without this, a night's
     // hundreds of chunk inserts would hold the event loop for seconds at a time.
     await yieldToEventLoop();
   }
-  await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2)', [row.id, await gzipWire({ ...c, missingCodes })]);
+}
+
+/** Chunks a channel of `count` samples is stored in. */
+export const chunkCount = (count: number) => Math.ceil(count / SAMPLES_PER_CHUNK);
+
+/** Inserts one channel with its chunks and its binary form; `source` gives its missing codes when the channel says none. */
+export async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData, source: RecordingSource): Promise<void> {
+  const missingCodes = missingCodesOf(c, source);
+  const id = await insertChannelRow(tx, { recordingId }, c, missingCodes);
+  await insertChunks(tx, id, c.samples, 0, chunkCount(c.samples.length));
+  await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2)', [id, await gzipWire({ ...c, missingCodes })]);
 }
 
 /**

@@ -4,10 +4,11 @@ import { authenticate, currentUser } from '../context';
 import { ApiError } from '../errors';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/passwords';
 import { consumeOtp, hasLiveOtp, issueOtp, OTP_TTL_MS } from '../auth/otp';
-import { checkToken, issueToken, revokeAllTokens, revokeToken } from '../auth/tokens';
+import { checkToken, issueToken, revokeAllTokens, revokeToken, SESSIONS_CHANNEL } from '../auth/tokens';
 import { findUserByEmail, normaliseEmail, userDetails } from '../auth/users';
 import { check, hit, isFull, LIMITS, record, type Bucket } from '../services/rate-limit';
 import { email, newPassword, otp, password, strictObject } from './schemas';
+import { ACCOUNT_REFUSED } from './signup-review';
 
 const INVALID_LOGIN = 'Invalid email or password!';
 const INVALID_OTP = 'The code is wrong or has expired. Request a new code and try again.';
@@ -64,6 +65,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
       if (user.status === 'pending') {
         throw new ApiError(403, 'account_pending', 'Your account is waiting for approval. We will contact you soon.');
       }
+      if (user.status === 'refused') throw new ApiError(403, 'account_refused', ACCOUNT_REFUSED);
       if (user.status === 'disabled') throw new ApiError(403, 'account_disabled', 'This account has been disabled.');
       const code = await issueOtp(db, user.id, 'login');
       await mailer.send({
@@ -96,6 +98,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/logout', { preHandler: authenticate(ctx) }, async (request) => {
     await revokeToken(db, request.tokenId!);
+    await db.notify(SESSIONS_CHANNEL, JSON.stringify({ t: request.tokenId }));
     return { code: 'logged_out', message: 'Signed out.' };
   });
 
@@ -152,6 +155,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
         await tx.query('update users set password_hash = $2, updated_at = now() where id = $1', [user.id, hash]);
         await revokeAllTokens(tx, user.id);
       });
+      await db.notify(SESSIONS_CHANNEL, JSON.stringify({ u: user.id }));
       return { code: 'password_reset_success', message: 'Your password has been reset. Sign in with the new password.' };
     },
   );

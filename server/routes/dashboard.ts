@@ -9,8 +9,8 @@ import { analysisOf, analysisParams, ANALYSIS_VERSION } from '../analytics/analy
 import { analyticsSettings } from '../analytics/settings';
 import type { RecordingRow } from '../recordings/store';
 import { flaggedSql } from '../patients/flagged';
+import { DAY_MS } from '../../engine/constants';
 
-const DAY_MS = 86_400_000;
 /** Nights a notification is made for: the last week. */
 const NOTIFY_DAYS = 7;
 /** Nights analysed per generate call, newest first (the analyses are cached for later screens). */

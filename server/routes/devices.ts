@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DateTime } from 'luxon';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
-import { DAY_MS, deviceStatus, operationOf, type AllocationRow, type OperationFlags } from '../devices/allocations';
+import { calendarDays, DAY_MS, deviceStatus, operationOf, type AllocationRow, type OperationFlags } from '../devices/allocations';
 import { instantMs } from './schemas';
 import { cancel, currentAllocation, deploy, extend, returnDevice, SUCCESS } from '../devices/operations';
 
@@ -19,6 +20,9 @@ function physicianOnly(request: FastifyRequest): UserRow {
   if (user.is_annotator || user.role === 'admin') throw forbidden('You cannot manage devices.');
   return user;
 }
+
+/** Days the free-dates calendar looks ahead. */
+const FREE_DATE_DAYS = 60;
 
 // Allocation instants are whole ms in bigint columns.
 const ms = instantMs;
@@ -53,16 +57,28 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get('/physician/available-devices-dates', { preHandler: auth }, async (request) => {
-    const physicianId = actingPhysicianId(currentUser(request));
-    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-    const dates: string[] = [];
-    for (let i = 0; i < 60; i++) {
-      const from = today + i * DAY_MS;
-      if ((await availableDevices(ctx, physicianId, from, from + DAY_MS)).length) dates.push(new Date(from).toISOString().slice(0, 10));
-    }
-    return { data: { calendar_available_dates: dates } };
-  });
+  // The next 60 days (local days of the zone the picker books in: the patient's, else the
+  // physician's country's) on which at least one device is free all day; one query.
+  app.get<{ Querystring: { timezone?: string } }>(
+    '/physician/available-devices-dates',
+    { preHandler: auth, schema: { querystring: { type: 'object', properties: { timezone: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-]+(/[A-Za-z0-9_+\\-]+)*$' } } } } },
+    async (request) => {
+      const user = currentUser(request);
+      const zone = request.query.timezone ?? findCountry(user.country ?? '')?.timezone ?? 'UTC';
+      if (!DateTime.local().setZone(zone).isValid) throw new ApiError(400, 'validation_failed', `timezone: unknown time zone "${zone}".`);
+      const days = calendarDays(zone, FREE_DATE_DAYS);
+      const rows = await db.query<{ i: number }>(
+        `select d.i from unnest($2::bigint[], $3::bigint[]) with ordinality as d(from_ms, to_ms, i)
+         where exists (
+           select 1 from physician_devices m
+           where m.physician_id = $1 and m.from_ms <= d.from_ms and m.to_ms >= d.to_ms
+             and not exists (select 1 from device_allocations a where a.device_master_id = m.device_master_id and a.status = 'booked' and a.allocation_ms < d.to_ms and a.deallocation_ms > d.from_ms))
+         order by d.i`,
+        [actingPhysicianId(user), days.map((d) => d.from), days.map((d) => d.to)],
+      );
+      return { data: { calendar_available_dates: rows.map((r) => days[Number(r.i) - 1]!.date) } };
+    },
+  );
 
   app.post<{ Body: OperationFlags & { patient_id: number; device_master_id?: number; device_allocation_date?: number; device_deallocation_date?: number; window_start_time?: string; window_end_time?: string; confirm_device_present?: boolean; return_date?: number } }>(
     '/device/device-operation',
@@ -119,14 +135,31 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/admin/deploy-requests', { preHandler: auth }, async (request) => {
     if (currentUser(request).role !== 'admin') throw forbidden('Only admins handle deployment requests.');
-    const rows = await db.query(
-      `select r.id, r.status, r.allocation_ms as allocation_date, r.deallocation_ms as deallocation_date, r.created_at, p.patient_code, p.id as patient_id, d.device_id,
+    const rows = await db.query<RequestRow>(
+      `select r.id, r.status, r.allocation_ms as allocation_date, r.deallocation_ms as deallocation_date, r.timezone, r.created_at, p.patient_code, p.id as patient_id, d.device_id,
               u.email as requested_by
        from deploy_requests r join patients p on p.id = r.patient_id join devices d on d.device_master_id = r.device_master_id join users u on u.id = r.requested_by
        order by r.status = 'pending' desc, r.created_at desc`,
     );
-    return { data: { requests: rows } };
+    return { data: { requests: rows.map(withDays) } };
   });
+
+  // The physician's view of a patient's requests: pending ones show as "request sent" on the patient (issue 16 point 4).
+  app.get<{ Querystring: { patient_id: number } }>(
+    '/device/deploy-requests',
+    { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer', minimum: 1 } } } } },
+    async (request) => {
+      const patient = await visiblePatient(db, currentUser(request), request.query.patient_id);
+      const rows = await db.query<RequestRow>(
+        `select r.id, r.status, r.allocation_ms as allocation_date, r.deallocation_ms as deallocation_date, r.timezone, r.created_at, p.patient_code, p.id as patient_id, d.device_id,
+                u.email as requested_by
+         from deploy_requests r join patients p on p.id = r.patient_id join devices d on d.device_master_id = r.device_master_id join users u on u.id = r.requested_by
+         where r.patient_id = $1 order by r.created_at desc limit 50`,
+        [patient.id],
+      );
+      return { data: { requests: rows.map(withDays) } };
+    },
+  );
 
   app.post<{ Params: { id: number; decision: 'approve' | 'deny' }; Body: { note?: string } }>(
     '/admin/deploy-requests/:id/:decision',
@@ -198,42 +231,68 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/datacenter/getAllRecordingDevicesOfPatients', { preHandler: auth }, async (request) => {
     const physicianId = actingPhysicianId(currentUser(request));
     const now = Date.now();
-    const devices = await db.query<DeviceRow & { mapped: boolean }>(
+    // One query for the whole list: each device with its current booking, whether a future one
+    // exists, its last recording and whether an active patient returned it last.
+    const devices = await db.query<{
+      device_master_id: number;
+      device_id: string;
+      mapped: boolean;
+      future: boolean;
+      returned: boolean;
+      cur_allocation_ms: number | null;
+      cur_deallocation_ms: number | null;
+      cur_patient_code: string | null;
+      last_stop_ms: number | null;
+      last_night_key: number | null;
+      last_patient_code: string | null;
+    }>(
       `select d.device_master_id, d.device_id,
-              exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $1 and m.from_ms <= $2 and m.to_ms > $2) as mapped
-       from devices d where d.physician_id = $1 or exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $1)
+              exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $1 and m.from_ms <= $2 and m.to_ms > $2) as mapped,
+              exists (select 1 from device_allocations f where f.device_master_id = d.device_master_id and f.status = 'booked' and f.allocation_ms > $2) as future,
+              exists (select 1 from device_allocations a join patients p on p.id = a.patient_id
+                      where a.device_master_id = d.device_master_id and a.status = 'returned' and p.phys_device_return_date is null
+                        and a.returned_ms = (select max(returned_ms) from device_allocations where device_master_id = d.device_master_id and status = 'returned')) as returned,
+              cur.allocation_ms as cur_allocation_ms, cur.deallocation_ms as cur_deallocation_ms, cur.patient_code as cur_patient_code,
+              last.stop_ms as last_stop_ms, last.night_key as last_night_key, last.patient_code as last_patient_code
+       from devices d
+       left join lateral (
+         select a.allocation_ms, a.deallocation_ms, p.patient_code from device_allocations a join patients p on p.id = a.patient_id
+         where a.device_master_id = d.device_master_id and a.status = 'booked' and a.allocation_ms <= $2 order by a.allocation_ms desc limit 1
+       ) cur on true
+       left join lateral (
+         select r.stop_ms, r.night_key, p.patient_code from recordings r join patients p on p.id = r.patient_id
+         where r.device_id = d.device_id and p.physician_id = $1 order by r.stop_ms desc limit 1
+       ) last on true
+       where d.physician_id = $1 or exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $1)
        order by d.device_id`,
       [physicianId, now],
     );
-    const out = [];
-    for (const d of devices) {
-      const [current] = await db.query<AllocationRow & { patient_code: string }>(
-        `select a.*, p.patient_code from device_allocations a join patients p on p.id = a.patient_id where a.device_master_id = $1 and a.status = 'booked' and a.allocation_ms <= $2 order by a.allocation_ms desc limit 1`,
-        [d.device_master_id, now],
-      );
-      const [future] = await db.query('select 1 from device_allocations where device_master_id = $1 and status = $2 and allocation_ms > $3 limit 1', [d.device_master_id, 'booked', now]);
-      const [last] = await db.query<{ stop_ms: number; patient_code: string; night_key: number }>(
-        `select r.stop_ms, r.night_key, p.patient_code from recordings r join patients p on p.id = r.patient_id where r.device_id = $1 and p.physician_id = $2 order by r.stop_ms desc limit 1`,
-        [d.device_id, physicianId],
-      );
-      const recordedLastNight = !!last && last.stop_ms > now - DAY_MS;
-      const [returned] = current || future ? [] : await db.query(
-        `select 1 from device_allocations a join patients p on p.id = a.patient_id
-         where a.device_master_id = $1 and a.status = 'returned' and p.phys_device_return_date is null
-           and a.returned_ms = (select max(returned_ms) from device_allocations where device_master_id = $1 and status = 'returned') limit 1`,
-        [d.device_master_id],
-      );
-      out.push({
+    const out = devices.map((d) => {
+      const current = d.cur_allocation_ms === null ? null : { allocation_ms: Number(d.cur_allocation_ms), deallocation_ms: Number(d.cur_deallocation_ms) };
+      const recordedLastNight = d.last_stop_ms !== null && Number(d.last_stop_ms) > now - DAY_MS;
+      return {
         device_id: d.device_id,
         device_master_id: d.device_master_id,
-        status: deviceStatus({ mapped: d.mapped, current: current ?? null, future: !!future, recordedLastNight, returnedByActivePatient: !!returned }, now),
+        status: deviceStatus({ mapped: d.mapped, current, future: d.future, recordedLastNight, returnedByActivePatient: d.returned }, now),
         deployed: !!current,
-        patient_code: current?.patient_code ?? null,
+        patient_code: d.cur_patient_code,
         device_allocation_date: current?.allocation_ms ?? null,
         device_deallocation_date: current?.deallocation_ms ?? null,
-        last_recording: last ? { night: last.night_key, patient_code: last.patient_code, recording_stop_time: last.stop_ms } : null,
-      });
-    }
+        last_recording: d.last_stop_ms !== null ? { night: Number(d.last_night_key), patient_code: d.last_patient_code!, recording_stop_time: Number(d.last_stop_ms) } : null,
+      };
+    });
     return { data: { devices: out } };
   });
 }
+
+interface RequestRow {
+  allocation_date: number | string;
+  deallocation_date: number | string;
+  timezone: string;
+}
+
+/** The calendar day of an instant in the request's zone (the patient's): what was asked for, whatever the reader's zone. */
+export const requestDay = (ms: number | string, zone: string): string => DateTime.fromMillis(Number(ms), { zone }).toISODate() ?? '';
+
+/** A request with its dates also as calendar days (YYYY-MM-DD), so no reader's zone can move them a day (issue 16 point 4). */
+const withDays = <R extends RequestRow>(r: R) => ({ ...r, allocation_day: requestDay(r.allocation_date, r.timezone), deallocation_day: requestDay(r.deallocation_date, r.timezone) });

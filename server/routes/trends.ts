@@ -11,6 +11,7 @@ import { analysisOf } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
 import { indexFigures, sleepFigures } from '../analytics/figures';
 import type { NightAnalysis } from '../../engine/detect';
+import { DAY_MS } from '../../engine/constants';
 
 const MAX_DAYS = 400;
 const round = (v: number | null) => (v !== null && Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
@@ -59,7 +60,7 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
       const fromMs = secondsOrMs(q.device_start_time);
       const toMs = secondsOrMs(q.device_stop_time);
       if (toMs < fromMs) throw new ApiError(400, 'validation_failed', 'device_stop_time is before device_start_time.');
-      if (toMs - fromMs > MAX_DAYS * 86_400_000) throw new ApiError(400, 'validation_failed', `A trend covers at most ${MAX_DAYS} days.`);
+      if (toMs - fromMs > MAX_DAYS * DAY_MS) throw new ApiError(400, 'validation_failed', `A trend covers at most ${MAX_DAYS} days.`);
       const codes = [...new Set(request.params.type.split(',').map((c) => c.trim()).filter(Boolean))];
       if (codes.length === 0 || codes.length > MAX_CODES) throw new ApiError(400, 'validation_failed', `Ask for 1 to ${MAX_CODES} channels.`);
       const bad = codes.find((c) => !/^[A-Za-z0-9_]{1,40}$/.test(c));
@@ -70,7 +71,7 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
       const patient = await visiblePatient(ctx.db, user, q.patient_id);
       const indices = codes.filter((c) => c in NIGHT_INDICES);
       // A night belongs to the range when it ends after the first anchor and starts before the last.
-      const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.stop_ms > fromMs - 86_400_000 && r.start_ms < toMs);
+      const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.stop_ms > fromMs - DAY_MS && r.start_ms < toMs);
       const channels = await listChannels(ctx.db, nights.map((n) => n.id));
       const data: Record<string, unknown[]> = Object.fromEntries(codes.map((c) => [c, []]));
       const settings = indices.length > 0 ? await analyticsSettings(ctx.db, patient.physician_id) : null;

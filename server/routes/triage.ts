@@ -2,15 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate } from '../context';
 import { actingPhysicianId } from '../auth/users';
-import { analysisOf, analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
-import { channelStatsOf } from '../analytics/channelStats';
-import { STATS_CODES } from '../analytics/figures';
+import { analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
+import { prepareTriageNight } from '../analytics/prepare';
 import { analyticsSettings } from '../analytics/settings';
 import { TRIAGE_NIGHTS, triageTable, type TriageNightRow } from '../analytics/triage';
 import type { Triage } from '../analytics/triageProtocol';
 import { ENGINE_VERSION } from '../../engine/index';
 import { flaggedSql } from '../patients/flagged';
-import { listChannels, type RecordingRow } from '../recordings/store';
+import type { RecordingRow } from '../recordings/store';
 import { dashboardUser } from './dashboardUser';
 
 /** Nights one prepare call analyses (a request stays short; the page calls again while some remain). */
@@ -69,9 +68,7 @@ export function triageRoutes(app: FastifyInstance, ctx: AppContext) {
     const batch = pending.sort((a, b) => b.night_key! - a.night_key!).slice(0, PREPARE_BATCH);
     for (const r of batch) {
       const [recording] = await db.query<RecordingRow>('select * from recordings where id = $1', [r.recording_id]);
-      await analysisOf(db, recording!, settings);
-      const channels = (await listChannels(db, [recording!.id])).filter((c) => (STATS_CODES as readonly string[]).includes(c.code));
-      await channelStatsOf(db, recording!, channels);
+      await prepareTriageNight(db, recording!, settings);
     }
     return { data: { prepared: batch.length, remaining: pending.length - batch.length } };
   });

@@ -4,13 +4,18 @@ export class ApiError extends Error {
   readonly code: string;
   /** Every validation or conflict message the envelope carried in data.errors (the first is `message`). */
   readonly errors: readonly string[];
+  /** For validation_failed: the field the server refused and the rule it broke (schema keyword or profile rule). */
+  readonly field: string;
+  readonly rule: string;
 
-  constructor(status: number, code: string, message: string, errors: readonly string[] = []) {
+  constructor(status: number, code: string, message: string, errors: readonly string[] = [], field = '', rule = '') {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.errors = errors;
+    this.field = field;
+    this.rule = rule;
   }
 }
 
@@ -39,9 +44,11 @@ export function actionForError(
 
 /** Builds an ApiError from whatever a failed response carried. */
 export function toApiError(status: number, body: unknown, fallbackMessage: string): ApiError {
-  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; data?: { errors?: unknown } };
+  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; data?: { errors?: unknown; field?: unknown; rule?: unknown } };
   const code = typeof b.code === 'string' ? b.code : `http_${status}`;
   const message = typeof b.message === 'string' && b.message ? b.message : fallbackMessage;
   const list = b.data && typeof b.data === 'object' && Array.isArray(b.data.errors) ? b.data.errors.filter((e): e is string => typeof e === 'string') : [];
-  return new ApiError(status, code, message, list);
+  const field = b.data && typeof b.data.field === 'string' ? b.data.field : '';
+  const rule = b.data && typeof b.data.rule === 'string' ? b.data.rule : '';
+  return new ApiError(status, code, message, list, field, rule);
 }

@@ -1,24 +1,33 @@
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Route, Switch } from 'wouter';
-import { DashboardPage } from '../features/dashboard/DashboardPage';
-import { BenchPage } from '../features/bench/BenchPage';
 import { NightPage } from '../features/night/NightPage';
-import { PatientsPage } from '../features/patients/PatientsPage';
-import { AddPatientWizard } from '../features/patient-admin/AddPatientWizard';
-import { EditPatientPage } from '../features/patient-admin/edit/EditPatientPage';
-import { ViewPatientInfoPage } from '../features/patient-admin/edit/ViewPatientInfoPage';
-import { DataCenterPage } from '../features/datacenter/DataCenterPage';
-import { DeployRequestsPage } from '../features/admin/DeployRequestsPage';
-import { RealTimePage } from '../features/live/RealTimePage';
-import { RealtimeDashboardPage } from '../features/live/RealtimeDashboardPage';
-import { DeviceConfigPage } from '../features/live/DeviceConfigPage';
 import { NotFound } from '../features/shell/NotFound';
 import { StaticRoutes } from '../features/static/StaticRoutes';
-import { ADMIN_REQUESTS_PATH, EDIT_PATIENT_PATTERN, PATHS, PATIENT_DETAIL_PATTERN, VIEW_PATIENT_INFO_PATTERN } from '../routes';
+import { ADMIN_REQUESTS_PATH, ADMIN_SIGNUPS_PATH, EDIT_PATIENT_PATTERN, PATHS, PATIENT_DETAIL_PATTERN, VIEW_PATIENT_INFO_PATTERN } from '../routes';
 import type { Capabilities } from '../state/roles';
+
+// Every screen but the single-night one is its own chunk, fetched when first opened: a
+// reload of a night evaluates the shell and that screen only (issue 14 point 7).
+const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+const BenchPage = lazy(() => import('../features/bench/BenchPage').then((m) => ({ default: m.BenchPage })));
+const PatientsPage = lazy(() => import('../features/patients/PatientsPage').then((m) => ({ default: m.PatientsPage })));
+const AddPatientWizard = lazy(() => import('../features/patient-admin/AddPatientWizard').then((m) => ({ default: m.AddPatientWizard })));
+const EditPatientPage = lazy(() => import('../features/patient-admin/edit/EditPatientPage').then((m) => ({ default: m.EditPatientPage })));
+const ViewPatientInfoPage = lazy(() => import('../features/patient-admin/edit/ViewPatientInfoPage').then((m) => ({ default: m.ViewPatientInfoPage })));
+const DataCenterPage = lazy(() => import('../features/datacenter/DataCenterPage').then((m) => ({ default: m.DataCenterPage })));
+const DeployRequestsPage = lazy(() => import('../features/admin/DeployRequestsPage').then((m) => ({ default: m.DeployRequestsPage })));
+const ReportsPage = lazy(() => import('../features/reports/ReportsPage').then((m) => ({ default: m.ReportsPage })));
+const SignupsPage = lazy(() => import('../features/admin/SignupsPage').then((m) => ({ default: m.SignupsPage })));
+const RealTimePage = lazy(() => import('../features/live/RealTimePage').then((m) => ({ default: m.RealTimePage })));
+const RealtimeDashboardPage = lazy(() => import('../features/live/RealtimeDashboardPage').then((m) => ({ default: m.RealtimeDashboardPage })));
+const DeviceConfigPage = lazy(() => import('../features/live/DeviceConfigPage').then((m) => ({ default: m.DeviceConfigPage })));
 
 /** The pages inside the shell. A route a role may not open is simply absent: it 404s. */
 export function AppRoutes({ caps }: { caps: Capabilities }) {
+  const { t } = useTranslation();
   return (
+    <Suspense fallback={<p className="muted loading" role="status">{t('common.loading')}</p>}>
     <Switch>
       <Route path={PATHS.dashboard} component={DashboardPage} />
       <Route path={PATHS.dashboardAlias} component={DashboardPage} />
@@ -29,14 +38,17 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       {caps.realtime && <Route path={PATHS.realtime} component={RealtimeDashboardPage} />}
       {caps.deviceConfig && <Route path={PATHS.deviceConfig} component={DeviceConfigPage} />}
       <Route path={PATHS.dataCenter} component={DataCenterPage} />
+      {caps.reports && <Route path={PATHS.reports} component={ReportsPage} />}
       <Route path={EDIT_PATIENT_PATTERN}>{(params) => <EditPatientPage key={params.id} patientId={Number(params.id)} />}</Route>
       <Route path={VIEW_PATIENT_INFO_PATTERN}>{(params) => <ViewPatientInfoPage key={params.id} patientId={Number(params.id)} />}</Route>
       <Route path={ADMIN_REQUESTS_PATH} component={DeployRequestsPage} />
+      {caps.admin && <Route path={ADMIN_SIGNUPS_PATH} component={SignupsPage} />}
       {caps.addPatient && <Route path={PATHS.newPatient} component={AddPatientWizard} />}
       {caps.addPatient && <Route path={PATHS.addPatient} component={AddPatientWizard} />}
       <Route>
         <StaticRoutes fallback={<NotFound />} />
       </Route>
     </Switch>
+    </Suspense>
   );
 }

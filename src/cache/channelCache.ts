@@ -47,11 +47,8 @@ async function sweep(db: IDBPDatabase<CacheSchema>): Promise<void> {
     const access = tx.objectStore(STORE_ACCESS);
     const keys = await access.getAllKeys();
     const times = await access.getAll();
-    for (const key of expiredKeys(keys.map((k, i) => [k, times[i]!] as const), Date.now())) {
-      void tx.objectStore(STORE_DATA).delete(key);
-      void access.delete(key);
-    }
-    await tx.done;
+    const expired = expiredKeys(keys.map((k, i) => [k, times[i]!] as const), Date.now());
+    await Promise.all([...expired.flatMap((key) => [tx.objectStore(STORE_DATA).delete(key), access.delete(key)]), tx.done]);
   } catch (error) {
     console.warn('Channel cache sweep failed', error);
   }
@@ -69,9 +66,10 @@ export async function readChannel(key: string): Promise<ArrayBuffer | null> {
   try {
     const bytes = await d.get(STORE_DATA, key);
     if (!bytes) return null;
-    void d.put(STORE_ACCESS, Date.now(), key);
+    d.put(STORE_ACCESS, Date.now(), key).catch((error: unknown) => console.warn('Channel cache access time not saved', key, error));
     return bytes;
-  } catch {
+  } catch (error) {
+    console.warn('Channel cache read failed', key, error);
     return null;
   }
 }
@@ -82,9 +80,7 @@ export async function writeChannel(key: string, bytes: ArrayBuffer): Promise<voi
   if (!d) return;
   try {
     const tx = d.transaction([STORE_DATA, STORE_ACCESS], 'readwrite');
-    void tx.objectStore(STORE_DATA).put(bytes, key);
-    void tx.objectStore(STORE_ACCESS).put(Date.now(), key);
-    await tx.done;
+    await Promise.all([tx.objectStore(STORE_DATA).put(bytes, key), tx.objectStore(STORE_ACCESS).put(Date.now(), key), tx.done]);
   } catch (error) {
     console.warn('Channel cache write failed', key, error);
   }
@@ -96,9 +92,7 @@ export async function clearChannelCache(): Promise<void> {
   if (!d) return;
   try {
     const tx = d.transaction([STORE_DATA, STORE_ACCESS], 'readwrite');
-    void tx.objectStore(STORE_DATA).clear();
-    void tx.objectStore(STORE_ACCESS).clear();
-    await tx.done;
+    await Promise.all([tx.objectStore(STORE_DATA).clear(), tx.objectStore(STORE_ACCESS).clear(), tx.done]);
   } catch (error) {
     console.warn('Channel cache could not be cleared', error);
   }

@@ -17,6 +17,10 @@ export interface Capabilities {
   realtime: boolean;
   /** /app/new_patient and /app/add-patient exist. */
   addPatient: boolean;
+  /** The admin screens: past-date requests and signup approval. */
+  admin: boolean;
+  /** Reports menu entry and /app/reports: the practice's PDF reports (not annotators, not admins). */
+  reports: boolean;
   /** Where "the app root" is for this user. */
   appRoot: string;
 }
@@ -31,6 +35,8 @@ export function capabilitiesOf(user: RoleFlags | null | undefined): Capabilities
     deviceConfig: practice,
     realtime: practice,
     addPatient: !annotator,
+    admin: user?.is_admin === true,
+    reports: practice,
     appRoot: annotator ? PATHS.patients : PATHS.dashboard,
   };
 }

@@ -43,8 +43,23 @@ describe('a physician', () => {
     expect(await page.getByTestId('import-skipped').textContent()).toBe(
       'Not imported (checksum or status signals): Crc16 (snore_resmed_20250808_010210_BRP.edf), Crc16 (snore_resmed_20250808_010203_EVE.edf)',
     );
-    // PSG channels are off by default (spec 2 §4): switch the flow on.
-    await page.getByTestId('channel-NC_PSG').click();
+    // PSG channels are off by default (spec 2 §4), but this night has no other: rather than an
+    // empty ODI chart alone, the night opens on the channels with data (the flow), drawn.
+    await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('channel-NC_PSG').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('channel-ODI').getAttribute('aria-pressed')).toBe('false');
+    expect(await page.getByTestId('no-data-ODI').count()).toBe(0);
+    await page.waitForFunction(() => (window.__nocturneStats?.frames ?? 0) > 0 && window.__nocturneStats!.lastFrameComplete, undefined, { timeout: 30_000 });
+    expect(await page.getByTestId('no-data-NC_PSG').count()).toBe(0);
+
+    // The Summary's customized index counts annotations and says so, next to the REI table's detected apneas.
+    await page.getByTestId('tab-summary').click();
+    const customized = page.getByTestId('summary-customized');
+    await customized.waitFor({ timeout: 30_000 });
+    expect(await customized.locator('h4').innerText()).toBe('Customized index (annotations)');
+    expect(await page.getByTestId('summary-customized-note').innerText()).toContain("The detector's events are counted in the REI (monitoring time) table.");
+    expect(await customized.locator('th').first().innerText()).toMatch(/ \(annotations\)$/);
+    await page.getByTestId('tab-overview').click();
     await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });
     await page.locator('.import-details > summary').click();
 
@@ -63,7 +78,7 @@ describe('an annotator', () => {
     await page.goto(patientUrl);
     await signInThroughForm(page, server.url, DEMO.annotator);
     await page.getByTestId('annotation-sidebar').waitFor();
-    await page.getByTestId('channel-NC_PSG').click();
+    // The flow is shown from the start (the night's only charted channel with data).
     await page.getByTestId('plot-NC_PSG').waitFor();
     expect(await count(page, 'custom')).toBe(0);
 

@@ -12,6 +12,7 @@ export const DEMO = {
   annotator: 'annotator@demo.nocturne.test',
   admin: 'admin@demo.nocturne.test',
   secondary: 'secondary@demo.nocturne.test',
+  paid: 'paid@demo.nocturne.test',
 } as const;
 
 /** The real server (`npm start`'s entry) on a fresh data directory and a free port, serving dist/. */
@@ -134,6 +135,31 @@ export function signedInSuite(email: string, landing: string, env: Record<string
   }, startMs + 120_000);
   afterAll(async () => {
     await suite.context?.close();
+    await suite.browser?.close();
+    await server?.close();
+  });
+  return suite;
+}
+
+/** A suite's own app server and Chromium, started before its tests and closed after them. */
+export interface AppAndBrowser {
+  url: string;
+  browser: Browser;
+}
+
+/**
+ * Registers the set-up of a suite that signs in several people itself: the real server (with
+ * a long start-up allowance, the machine being shared) and Chromium, both closed after it.
+ */
+export function ownAppAndBrowser(env: Record<string, string> = {}, startMs = 170_000): AppAndBrowser {
+  const suite = {} as AppAndBrowser;
+  let server: AppServer | null = null;
+  beforeAll(async () => {
+    server = await startAppServer(env, startMs);
+    suite.url = server.url;
+    suite.browser = await launchChromium();
+  }, startMs + 30_000);
+  afterAll(async () => {
     await suite.browser?.close();
     await server?.close();
   });

@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DEMO, newPage, signInThroughForm, ownAppAndBrowser } from './harness';
 
-let server: AppServer;
-let browser: Browser;
-beforeAll(async () => {
-  server = await startAppServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = ownAppAndBrowser();
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
 const rowOf = (page: Page, code: string) => page.getByTestId('patient-row').filter({ hasText: code });
 
 async function signIn(email: string) {
-  const { context, page, errors } = await newPage(browser, server.url);
+  const { context, page, errors } = await newPage(app.browser, app.url);
   await page.goto('/app/patients');
-  await signInThroughForm(page, server.url, email);
+  await signInThroughForm(page, app.url, email);
   await page.getByTestId('patients-table').waitFor();
   return { context, page, errors };
 }
@@ -271,17 +262,26 @@ describe('a past-date deployment', () => {
     expect(await page.getByTestId('send-request').isDisabled()).toBe(true);
     await page.getByTestId('past-device').selectOption({ label: 'NCT0006' });
     await page.getByTestId('send-request').click();
-    await rowOf(page, 'E2E0002').waitFor();
+    // The physician lands on the new patient, whose device block says the request was sent and is pending (issue 16 point 4).
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const shown = (iso: string) => `${iso.slice(8, 10)} ${months[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
+    const pending = page.getByTestId('device-request-pending');
+    await pending.waitFor();
+    expect(await pending.innerText()).toMatch(new RegExp(`NCT0006 from ${shown(yesterday)} to \\d{2} \\w{3} \\d{4}, pending`));
     expect(errors).toEqual([]);
     await context.close();
 
-    const admin = await newPage(browser, server.url);
+    // The admin reads the dates in a zone ten hours behind the patient's: still the days asked for, not one day early.
+    const adminContext = await app.browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 }, timezoneId: 'Pacific/Honolulu' });
+    const admin = { context: adminContext, page: await adminContext.newPage(), errors: [] as string[] };
+    admin.page.on('pageerror', (err) => admin.errors.push(err.message));
     await admin.page.goto('/app/admin/requests');
-    await signInThroughForm(admin.page, server.url, DEMO.admin);
+    await signInThroughForm(admin.page, app.url, DEMO.admin);
     await admin.page.goto('/app/admin/requests');
     const row = admin.page.getByTestId('request-row').filter({ hasText: 'E2E0002' });
     await row.waitFor();
     expect(await row.innerText()).toContain('NCT0006');
+    expect(await row.getByTestId('request-dates').innerText()).toMatch(new RegExp(`^${shown(yesterday)} → `));
     await row.getByTestId('request-approve').click();
     await expect.poll(() => row.innerText()).toContain('Approved');
     expect(admin.errors).toEqual([]);

@@ -36,9 +36,9 @@ describe('a physician', () => {
 
     const walk: Array<[string, RegExp, string]> = [
       ['nav-patients', /^\/app\/patients$/, 'My Patients'],
-      ['nav-realtime', /^\/app\/realtimeDashboard$/, 'RealtimeDashboard'],
-      ['nav-device-config', /^\/app\/device_config$/, 'Device_config'],
-      ['nav-datacenter', /^\/app\/datacenter$/, 'Datacenter'],
+      ['nav-realtime', /^\/app\/realtimeDashboard$/, 'Real-time dashboard'],
+      ['nav-device-config', /^\/app\/device_config$/, 'Device Config'],
+      ['nav-datacenter', /^\/app\/datacenter$/, 'Data Center'],
       ['nav-dashboard', /^\/app\/?$/, 'Dashboard'],
     ];
     for (const [testId, url, heading] of walk) {

@@ -99,6 +99,14 @@ beforeAll(async () => {
       },
       deployRequest: async () =>
         (await asPhysician('/device/deploy-device-in-past-date', { patient_id: patientId, device_master_id: deviceMasterId, allocation_date: Date.now() - 40 * 86_400_000, deallocation_date: Date.now() - 35 * 86_400_000 })).data.request_id,
+      pendingSignup: async () => (await createUser(server, { status: 'pending' })).id,
+      report: (status) =>
+        id(
+          `insert into report_jobs (practice_id, patient_id, requested_by, order_id, report_type, view, language, dates, status, error, file, file_name, file_bytes, finished_at)
+           values ($1, $2, $1, 'NCT1001', 'en-pyn', 'single', 'en', $3, $4, $5, $6, 'matrix.pdf', 9, now()) returning id`,
+          // A failed job names a night without a recording, so its retry fails again rather than making a PDF.
+          [users.physician, patientId, JSON.stringify([status === 'done' ? night : 86_400]), status, status === 'failed' ? 'matrix failure' : null, status === 'done' ? Buffer.from('%PDF-1.7\n') : null],
+        ),
       resetPasswordBody: async () => {
         const u = await createUser(server);
         return { email: u.email, reset_token: await issueToken(db, u.id, 'password_reset'), password: 'a-new-long-password-1' };

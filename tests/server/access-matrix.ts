@@ -52,6 +52,10 @@ export interface Fixture {
     checkup(): Promise<number>;
     deployRequest(): Promise<number>;
     resetPasswordBody(): Promise<Record<string, unknown>>;
+    /** A signed-up account waiting for an admin. */
+    pendingSignup(): Promise<number>;
+    /** A report job of the practice: done (with its file) or failed (to retry). */
+    report(status: 'done' | 'failed'): Promise<number>;
   };
 }
 
@@ -250,6 +254,21 @@ export const ACCESS_MATRIX: Row[] = [
     url: '/device/deploy-device-in-past-date',
     body: { patient_id: f.patientId, device_master_id: f.deviceMasterId, allocation_date: Date.now() - 30 * DAY, deallocation_date: Date.now() - 25 * DAY },
   })),
+  row(`GET ${A}/device/deploy-requests`, PRACTICE_READ, (f) => ({ url: `/device/deploy-requests?patient_id=${f.patientId}` })),
+  // Reports (issue 17): the practice's documents; members make and read them, annotators do not.
+  row(`POST ${A}/reports`, PRACTICE_WRITE, (f) => ({ url: '/reports', body: { patient_id: f.patientId, order_id: 'NCT1001', language: 'en', report_type: 'en-pyn', dates: [{ numDate: f.night, checked: true }] } })),
+  row(`GET ${A}/reports`, base({ annotator: 'deny', admin: 'deny' }), () => ({ url: '/reports' })),
+  row(`GET ${A}/reports/:id`, PRACTICE_WRITE, async (f) => ({ url: `/reports/${await f.fresh.report('done')}` })),
+  row(`GET ${A}/reports/:id/file`, PRACTICE_WRITE, async (f) => ({ url: `/reports/${await f.fresh.report('done')}/file` })),
+  row(`POST ${A}/reports/:id/retry`, PRACTICE_WRITE, async (f) => ({ url: `/reports/${await f.fresh.report('failed')}/retry`, body: {} })),
   row(`GET ${A}/admin/deploy-requests`, ADMIN_ONLY, () => ({ url: '/admin/deploy-requests' }), { showsPracticeToNonMembers: true }),
   row(`POST ${A}/admin/deploy-requests/:id/:decision`, ADMIN_ONLY, async (f) => ({ url: `/admin/deploy-requests/${await f.fresh.deployRequest()}/deny`, body: { note: 'matrix' } })),
+  // The profile popup (issue 16 point 2): everyone signed in, each their own profile and practice's images.
+  row(`GET ${A}/user/profile`, SIGNED_IN, () => ({ url: '/user/profile' })),
+  row(`POST ${A}/update-user-info`, SIGNED_IN, () => ({ url: '/update-user-info', body: { phone: '0441234567', secondary_emails: 'second@matrix.test', ternary_email: 'third@matrix.test' } })),
+  row(`GET ${A}/get-avatar/:name`, SIGNED_IN, () => ({ url: '/get-avatar/profile_image.jpg' })),
+  row(`GET ${A}/physician/specialisations`, SIGNED_IN, () => ({ url: '/physician/specialisations' })),
+  // Signup approval (issue 16 point 3): admins only.
+  row(`GET ${A}/admin/signups`, ADMIN_ONLY, () => ({ url: '/admin/signups' })),
+  row(`POST ${A}/admin/signups/:id/:decision`, ADMIN_ONLY, async (f) => ({ url: `/admin/signups/${await f.fresh.pendingSignup()}/refuse`, body: { reason: 'matrix' } })),
 ];

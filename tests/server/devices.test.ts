@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operationOf } from '../../server/devices/allocations';
+import { calendarDays, operationOf } from '../../server/devices/allocations';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 
 const DAY = 86_400_000;
@@ -50,6 +50,48 @@ describe('device operations', () => {
     expect(res.json().data.map((d: { device_id: string }) => d.device_id)).toEqual(['NCT0005', 'NCT0006']);
     const dates = await server.call('GET', '/physician/available-devices-dates', { token: physician });
     expect(dates.json().data.calendar_available_dates.length).toBeGreaterThan(30);
+  });
+
+  it('offers as free dates exactly the local days on which a device is free all day, in the zone asked for', async () => {
+    // Book every demo device of the practice for local days 3..5 in New York, so those days fall out.
+    const zone = 'America/New_York';
+    const days = calendarDays(zone, 60);
+    const mapped = await server.db.query<{ device_master_id: number }>(
+      `select m.device_master_id from physician_devices m join users u on u.id = m.physician_id where u.email = $1`,
+      [DEMO_ACCOUNTS.physician],
+    );
+    const [patient] = await server.db.query<{ id: number; physician_id: number }>('select id, physician_id from patients where id = $1', [ids.FREE01]);
+    const booked: number[] = [];
+    for (const m of mapped) {
+      const [row] = await server.db.query<{ id: number }>(
+        `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, window_start_time, window_end_time, timezone, status, created_by)
+         values ($1, $2, $3, $4, $5, '19:00', '07:00', $6, 'booked', $3) returning device_user_map_id as id`,
+        [m.device_master_id, patient.id, patient.physician_id, days[3]!.from, days[6]!.from, zone],
+      );
+      booked.push(row.id);
+    }
+    try {
+      const res = await server.call('GET', `/physician/available-devices-dates?timezone=${encodeURIComponent(zone)}`, { token: physician });
+      expect(res.statusCode).toBe(200);
+      const offered: string[] = res.json().data.calendar_available_dates;
+      // The oracle: the free-devices call, day by day, over the same local days.
+      const expected: string[] = [];
+      for (const d of days) {
+        const free = await server.call('GET', `/physician/available-devices?allocation_time=${d.from}&deallocation_time=${d.to}`, { token: physician });
+        if (free.json().data.length > 0) expected.push(d.date);
+      }
+      expect(offered).toEqual(expected);
+      expect(offered).not.toContain(days[4]!.date);
+      expect(offered.length).toBeGreaterThan(0);
+    } finally {
+      await server.db.query('delete from device_allocations where device_user_map_id = any($1::int[])', [booked]);
+    }
+  });
+
+  it('refuses an unknown time zone for the free dates with the field named', async () => {
+    const res = await server.call('GET', '/physician/available-devices-dates?timezone=Mars/Olympus_Mons', { token: physician });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain('timezone');
   });
 
   it('deploys, then refuses an overlapping deploy of the same device as occupied', async () => {

@@ -44,7 +44,7 @@ describe(`npm run device (${TEST_DB})`, () => {
     const run = await runCli(['--device', 'NCT0001', '--speed', '300', '--minutes', '10', '--server', base], { DATA_DIR: dataDir });
     expect(run.out).toContain('every frame was acknowledged');
     expect(run.code).toBe(0);
-    const [{ n, max }] = await server.db.query<{ n: number; max: number }>("select count(*)::int as n, max(seq)::int as max from live_frames f join devices d using (device_master_id) where d.device_id = 'NCT0001'");
+    const [{ n, max }] = await server.db.query<{ n: number; max: number }>("select t.frames as n, t.last_seq::int as max from live_frame_totals t join devices d using (device_master_id) where d.device_id = 'NCT0001'");
     expect(n).toBe(max + 1);
     const [hr] = await server.db.query<{ sample_count: number }>("select c.sample_count from recording_channels c join recordings r on r.id = c.recording_id where r.device_id = 'NCT0001' and r.source = 'device' and c.code = 'HR'");
     expect(hr.sample_count).toBe(600);

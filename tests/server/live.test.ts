@@ -58,8 +58,11 @@ describe(`live devices on ${TEST_DB}`, () => {
     await client.done;
 
     expect(client.errors).toEqual([]);
-    const frames = await server.db.query<{ seq: number }>('select seq from live_frames where device_master_id = $1 order by seq', [device.deviceMasterId]);
-    expect(frames.map((f) => f.seq)).toEqual(frames.map((_, i) => i));
+    // Ended and compacted: its frames pruned into the night's totals, every seq once.
+    expect(await server.db.query('select 1 from live_frames where recording_id = $1', [client.recordingId])).toEqual([]);
+    const [totals] = await server.db.query<{ frames: number; first_seq: number; last_seq: number }>('select frames, first_seq, last_seq from live_frame_totals where recording_id = $1', [client.recordingId]);
+    expect(totals).toEqual({ frames: client.framesMade, first_seq: 0, last_seq: client.framesMade - 1 });
+    const frames = { length: totals!.frames };
     const recording = await findRecording(server.db, (await server.db.query<{ patient_id: number }>('select patient_id from recordings where id = $1', [client.recordingId]))[0].patient_id, client.recordingId!);
     expect(recording?.source).toBe('device');
     // Ended: compacted into whole chunks with its binary form, like any stored night.
@@ -244,7 +247,11 @@ describe(`live devices on ${TEST_DB}`, () => {
     );
     for (const c of clients) c.start();
     await Promise.all(clients.map((c) => c.done));
-    const [{ n: sent }] = await server.db.query<{ n: number }>(`select count(*)::int as n from live_frames f join devices d using (device_master_id) where d.device_id = any($1::text[])`, [devices]);
+    const [{ n: sent }] = await server.db.query<{ n: number }>(
+      `select ((select count(*) from live_frames f join devices d using (device_master_id) where d.device_id = any($1::text[]))
+        + (select coalesce(sum(t.frames), 0) from live_frame_totals t join devices d using (device_master_id) where d.device_id = any($1::text[])))::int as n`,
+      [devices],
+    );
     slow.socket.resume();
     const skipped = await slow.next((m) => m.type === 'skipped', 10_000);
     await new Promise((r) => setTimeout(r, 500));

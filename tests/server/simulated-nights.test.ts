@@ -34,6 +34,27 @@ describe('the demo nights', () => {
     expect((await nightsOf('NCT1004')).length).toBe(3);
   });
 
+  it('get their dashboard triage rows made right after the seed, with no dashboard visit: the first visit has nothing left to analyse', async () => {
+    const stored = async () =>
+      (await server.db.query<{ nights: number; analysed: number }>(
+        `select count(*)::int as nights, count(distinct a.recording_id)::int as analysed from recordings r left join night_analyses a on a.recording_id = r.id`,
+      ))[0]!;
+    expect((await stored()).nights).toBeGreaterThan(10);
+    // Nothing in this test asks for an analysis: the server's background preparation makes them.
+    const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+    const triage = () => server.call('GET', '/physician/triage', { token });
+    await expect.poll(async () => (await triage()).json().data.pending, { timeout: 240_000, interval: 1000 }).toBe(0);
+    const s = await stored();
+    expect(s.analysed).toBe(s.nights);
+    const res = await triage();
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data as { pending: number; patients: Array<{ patient_code: string; nights: Array<{ analysed: boolean; lowest_spo2: number | null }> }> };
+    expect(data.pending).toBe(0);
+    const anna = data.patients.find((p) => p.patient_code === 'NCT1001')!;
+    expect(anna.nights).toHaveLength(5);
+    expect(anna.nights.every((n) => n.analysed && n.lowest_spo2 !== null)).toBe(true);
+  }, 300_000);
+
   it('keep the ground truth beside each night', async () => {
     const [night] = await nightsOf('NCT1002');
     const [truth] = await server.db.query<{ generator: string; truth: Array<{ kind: string }> }>('select generator, truth from recording_truth where recording_id = $1', [night.id]);

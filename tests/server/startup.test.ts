@@ -142,7 +142,8 @@ describe('first and second start', () => {
       const [users] = await again.query<{ n: number }>('select count(*)::int as n from users');
       const [patients] = await again.query<{ n: number }>('select count(*)::int as n from patients');
       const orgs = await again.query<{ name: string }>('select name from organisations order by id');
-      expect(users.n).toBe(4);
+      // The five demo accounts (physician, annotator, admin, secondary, paid), each once.
+      expect(users.n).toBe(5);
       expect(patients.n).toBe(5);
       expect(orgs.map((o) => o.name)).toEqual(['Nocturne Demo Sleep Clinic', 'Added between starts']);
     } finally {

@@ -55,20 +55,24 @@ describe('decideRoute', () => {
 });
 
 describe('capabilitiesOf', () => {
-  it('hides dashboard, real time, device config and new patients from annotators', () => {
+  it('hides dashboard, real time, device config, new patients and the admin screens from annotators', () => {
     expect(capabilitiesOf({ is_annotator: true })).toEqual({
       dashboard: false,
       deviceConfig: false,
       realtime: false,
       addPatient: false,
+      admin: false,
+      reports: false,
       appRoot: '/app/patients',
     });
-    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false });
+    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, admin: true, reports: false });
     expect(capabilitiesOf({ is_annotator: false, membership_type: 'paid' })).toEqual({
       dashboard: true,
       deviceConfig: true,
       realtime: true,
       addPatient: true,
+      admin: false,
+      reports: true,
       appRoot: '/app/',
     });
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { capitalise, titleFromPath } from '../../src/features/shell/title';
+import { titleFromPath } from '../../src/features/shell/title';
+import en from '../../locales/en-US.json';
 
 const key = (k: string) => ({ kind: 'key', key: k });
-const segment = (text: string) => ({ kind: 'segment', text });
 
 describe('titleFromPath', () => {
   it('gives the four titles the spec names', () => {
@@ -19,21 +19,36 @@ describe('titleFromPath', () => {
     expect(titleFromPath('/app/patients?filter=flagged')).toEqual(key('titles.patients'));
   });
 
-  it('otherwise capitalises the path segment as written', () => {
-    expect(titleFromPath('/app/realtimeDashboard')).toEqual(segment('RealtimeDashboard'));
-    expect(titleFromPath('/app/device_config')).toEqual(segment('Device_config'));
-    expect(titleFromPath('/app/datacenter')).toEqual(segment('Datacenter'));
-    expect(titleFromPath('/app/privacy-policy')).toEqual(segment('Privacy-policy'));
-    expect(titleFromPath('/app/faq')).toEqual(segment('Faq'));
-    expect(titleFromPath('/app/settings')).toEqual(segment('Settings'));
-    expect(titleFromPath('/app/billing/2026')).toEqual(segment('Billing'));
-    expect(titleFromPath('/app/patient/id=3/edit')).toEqual(segment('Patient'));
-    expect(titleFromPath('/somewhere')).toEqual(segment('Somewhere'));
+  it('titles every other route by a key, never by the URL spelling', () => {
+    expect(titleFromPath('/app/realtimeDashboard')).toEqual(key('titles.realtimeDashboard'));
+    expect(titleFromPath('/app/device_config')).toEqual(key('titles.deviceConfig'));
+    expect(titleFromPath('/app/device_testing?did=X')).toEqual(key('titles.realTime'));
+    expect(titleFromPath('/app/datacenter')).toEqual(key('titles.dataCenter'));
+    expect(titleFromPath('/app/new_patient')).toEqual(key('titles.newPatient'));
+    expect(titleFromPath('/app/add-patient')).toEqual(key('titles.addPatient'));
+    expect(titleFromPath('/app/patient/id=3/edit')).toEqual(key('titles.editPatient'));
+    expect(titleFromPath('/app/privacy-policy')).toEqual(key('titles.privacy'));
+    expect(titleFromPath('/app/faq')).toEqual(key('titles.faq'));
+    expect(titleFromPath('/app/documents/user-manual')).toEqual(key('titles.userManual'));
+    expect(titleFromPath('/app/admin/requests')).toEqual(key('titles.requests'));
+    expect(titleFromPath('/app/admin/signups')).toEqual(key('titles.signups'));
+    expect(titleFromPath('/app/reports')).toEqual(key('titles.reports'));
+    expect(titleFromPath('/signup')).toEqual(key('titles.signUp'));
   });
 
-  it('capitalises decoded text and tolerates bad escapes', () => {
-    expect(capitalise('r%C3%A9sum%C3%A9')).toBe('Résumé');
-    expect(capitalise('%E0%A4%A')).toBe('%E0%A4%A');
-    expect(capitalise('')).toBe('');
+  it('titles unknown paths "Page not found"', () => {
+    expect(titleFromPath('/app/nonsense')).toEqual(key('titles.notFound'));
+    expect(titleFromPath('/app/settings')).toEqual(key('titles.notFound'));
+    expect(titleFromPath('/app/documents/nope')).toEqual(key('titles.notFound'));
+    expect(titleFromPath('/somewhere/else')).toEqual(key('titles.notFound'));
+    expect(en.titles.notFound).toBe('Page not found');
+  });
+
+  it('has an en-US text for every title key it can return', () => {
+    const paths = ['/app/', '/app/patients', '/app/patients/id=1', '/app/view_patient_info/id=1', '/app/patient/id=1/edit', '/app/new_patient', '/app/add-patient', '/app/device_testing', '/app/realtimeDashboard', '/app/device_config', '/app/datacenter', '/app/privacy-policy', '/app/terms-of-use', '/app/faq', '/app/documents', '/app/documents/device-instructions', '/app/documents/user-manual', '/app/documents/patient-information-sheet', '/app/admin/requests', '/app/admin/signups', '/app/reports', '/app/bench', '/app/signin', '/signin', '/signup', '/forgot_password', '/x'];
+    for (const p of paths) {
+      const k = titleFromPath(p).key.split('.')[1] as keyof typeof en.titles;
+      expect(en.titles[k], p).toBeTruthy();
+    }
   });
 });

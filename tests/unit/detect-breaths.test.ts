@@ -55,3 +55,30 @@ describe('event edges on whole breaths (eventEdges: breaths)', () => {
     expect(detectRespiratoryEvents(cut, [], byBreaths)).toEqual([]);
   });
 });
+
+describe('hybrid event edges (eventEdges: hybrid): the signal\'s edges moved to breath boundaries', () => {
+  const hybrid = { eventEdges: 'hybrid' as const };
+  it('measures a hypopnea from the start of its first reduced breath to the start of the first normal one', () => {
+    const [ev, ...rest] = detectRespiratoryEvents(breathing(reducedBreaths(0.4, 3)), [desat], hybrid);
+    expect(rest).toEqual([]);
+    expect(ev.kind).toBe('hypopnea');
+    expect(Math.abs((ev.onsetMs - T0) / 1000 - AT_S)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(ev.durationMs / 1000 - 3 * PERIOD_S)).toBeLessThanOrEqual(0.5);
+  });
+
+  it('two reduced breaths (8 s) are under 10 s and no event; three (12 s) are one; the same for flow-only hypopneas and apneas', () => {
+    expect(detectRespiratoryEvents(breathing(reducedBreaths(0.4, 2)), [desat], hybrid)).toEqual([]);
+    expect(detectRespiratoryEvents(breathing(reducedBreaths(0.4, 3)), [desat], hybrid)).toHaveLength(1);
+    expect(detectRespiratoryEvents(breathing(reducedBreaths(0.3, 2)), [], { ...hybrid, flowOnlyHypopneas: true })).toEqual([]);
+    expect(detectRespiratoryEvents(breathing(reducedBreaths(0.3, 3)), [], { ...hybrid, flowOnlyHypopneas: true }).map((e) => e.flowOnly)).toEqual([true]);
+    expect(detectRespiratoryEvents(breathing(reducedBreaths(0.02, 2)), [], hybrid)).toEqual([]);
+    expect(detectRespiratoryEvents(breathing(reducedBreaths(0.02, 3)), [], hybrid).map((e) => e.kind)).toEqual(['apnea']);
+  });
+
+  it('cuts a volume signal (radar, belts) at its volume minima', () => {
+    const ev = detectRespiratoryEvents(breathing(reducedBreaths(0.4, 3), 'volume'), [desat], { ...hybrid, signal: 'volume' });
+    expect(ev.map((e) => e.kind)).toEqual(['hypopnea']);
+    expect(Math.abs((ev[0].onsetMs - T0) / 1000 - AT_S)).toBeLessThanOrEqual(0.75);
+    expect(Math.abs(ev[0].durationMs / 1000 - 3 * PERIOD_S)).toBeLessThanOrEqual(0.75);
+  });
+});

@@ -103,6 +103,19 @@ describe('hypopneas (≥ 30 % drop for ≥ 10 s with a desaturation)', () => {
   });
 });
 
+describe('one event pass (detector version 6)', () => {
+  it('an unconfirmed hypopnea stays out of the baseline of the events after it', () => {
+    // 70 s at 60 % with no desaturation (not scored), then 15 s at 45 % with one: against the
+    // stable breathing before (1.0) that is a 55 % drop and scored; had the 60 % stretch
+    // counted as baseline (median 0.6), it would be a 25 % drop and nothing.
+    const amp = (t: number) => (t >= 150 && t < 220 ? 0.6 : t >= 240 && t < 255 ? 0.45 : 1);
+    const ev = detectRespiratoryEvents(breathing(amp), [desatAt(260)]);
+    expect(kinds(ev)).toEqual(['hypopnea']);
+    expect((ev[0].onsetMs - T0) / 1000).toBeGreaterThan(230);
+    expect(ev[0].reason!.dropPct).toBeGreaterThan(40);
+  });
+});
+
 describe('flow-only hypopneas (no oximetry)', () => {
   it('are labelled flowOnly and need a ≥ 50 % drop (AASM 1999) for ≥ 10 s', () => {
     const deep = detectRespiratoryEvents(breathing(eventOf(0.35, 15)), [], { flowOnlyHypopneas: true });

@@ -16,7 +16,7 @@ const range = { allocation: '2026-11-23', deallocation: '2026-11-30' };
 function render(devices: unknown[], freeDates: string[]): string {
   const client = new QueryClient();
   client.setQueryData(adminKeys.available(dayStartMs(range.allocation, zone), dayStartMs(range.deallocation, zone)), devices);
-  client.setQueryData(adminKeys.availableDates, freeDates);
+  client.setQueryData(adminKeys.availableDates(zone), freeDates);
   return renderToStaticMarkup(
     <QueryClientProvider client={client}>
       <I18nextProvider i18n={i18n}>

@@ -5,6 +5,7 @@ import { availableChannels, mapStages, move, orderChannels, sourcesToLoad, toPre
 import { expandedHeight } from '../../src/features/night/ChartStack';
 import { binBand, histogramEdges } from '../../src/features/night/histogram';
 import { pickNight } from '../../src/features/night/NightPage';
+import { nightScreenOf } from '../../src/features/night/preload';
 import type { NightInfo } from '../../src/features/night/types';
 import { bandsOf, parseVitalParameters } from '../../src/features/night/vitals';
 import { bmiOf } from '../../src/features/night/BioHeader';
@@ -31,6 +32,35 @@ describe('available channels', () => {
     expect(saved.slice(0, 3)).toEqual([{ code: 'SPO2', visible: true }, { code: 'BR', visible: false }, { code: 'NC_PSG', visible: true }]);
     expect(saved).toHaveLength(offered.length);
     expect(Object.keys(toPreference(saved)).slice(0, 3)).toEqual(['SPO2', 'BR', 'NC_PSG']);
+  });
+
+  it('a night whose default charts have no data (CPAP: flow is a PSG channel) shows the channels with data instead', () => {
+    const cpap = availableChannels(['NC_PSG', 'THRX_PSG', 'SQB'], { annotator: false, membership: 'non-paid' });
+    expect(cpap).toEqual(['NC_PSG', 'THRX_PSG', 'ODI']);
+    // Defaults alone would show the derived ODI chart only (empty without oximetry).
+    expect(orderChannels(cpap, null)).toEqual([
+      { code: 'NC_PSG', visible: true },
+      { code: 'THRX_PSG', visible: true },
+      { code: 'ODI', visible: false },
+    ]);
+    // A saved order that hides them too: the same fallback, in the saved order.
+    expect(orderChannels(cpap, { THRX_PSG: false, NC_PSG: false, ODI: true }).map((c) => `${c.code}:${c.visible}`)).toEqual(['THRX_PSG:true', 'NC_PSG:true', 'ODI:false']);
+    // One recorded chart on is enough: nothing changes.
+    expect(orderChannels(cpap, { NC_PSG: true }).map((c) => `${c.code}:${c.visible}`)).toEqual(['NC_PSG:true', 'THRX_PSG:false', 'ODI:true']);
+    // A radar night keeps its defaults (PSG and weight off).
+    expect(orderChannels(availableChannels(radar, { annotator: false, membership: 'non-paid' }), null).find((c) => c.code === 'NC_PSG')?.visible).toBe(false);
+  });
+
+  it('reads from a URL what the night screen will ask for (the preload before React mounts)', () => {
+    expect(nightScreenOf('/app/patients/id=7', '?night=1794960000')).toEqual({ patientId: 7, night: 1794960000, overview: true });
+    expect(nightScreenOf('/app/patients/id=7/', '')).toEqual({ patientId: 7, night: null, overview: true });
+    // Other tabs and the trend view load their own data: no channels preloaded for them.
+    expect(nightScreenOf('/app/patients/id=7', '?night=1&tab=summary')?.overview).toBe(false);
+    expect(nightScreenOf('/app/patients/id=7', '?view=trend')?.overview).toBe(false);
+    expect(nightScreenOf('/app/patients/id=7', '?tab=overview')?.overview).toBe(true);
+    expect(nightScreenOf('/app/patients', '')).toBeNull();
+    expect(nightScreenOf('/app/patients/id=7/edit', '')).toBeNull();
+    expect(nightScreenOf('/app/dashboard', '?night=1')).toBeNull();
   });
 
   it('moves an item by drag and drop', () => {

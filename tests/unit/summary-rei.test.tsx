@@ -46,6 +46,26 @@ describe('the summary labels the index by its basis', () => {
     expect(html).toContain('>6:00:00<');
   });
 
+  it('says the customized index counts annotations, not the detector\'s events, and where those are', async () => {
+    await setLanguage('en-US');
+    // A CPAP night: the detector found 3 apneas (REI table), nobody annotated one.
+    const html = render({ ...summary('monitoring'), customized_index: { Apnea: 0, 'Central Apnea': 2 } });
+    expect(html).toContain('Customized index (annotations)');
+    expect(html).toContain('<th scope="row">Apnea (annotations)</th><td>0</td>');
+    expect(html).toContain('<th scope="row">Central Apnea (annotations)</th><td>2</td>');
+    expect(html).toContain('The detector&#x27;s events are counted in the REI (monitoring time) table.');
+    expect(html).toMatch(/<th scope="row">Apneas<\/th><td>3<\/td>/);
+    // A staged night names the AHI table instead.
+    expect(render({ ...summary('sleep'), customized_index: { Apnea: 1 } })).toContain('counted in the AHI table.');
+    // Without the AHI table (paid memberships) the note names no table.
+    const { ahi: _a, odi: _o, ...paid } = summary('sleep');
+    expect(render({ ...paid, customized_index: { Apnea: 0 } })).toContain('counted by category (not the detector&#x27;s events).');
+    await setLanguage('fr-FR');
+    expect(render({ ...summary('monitoring'), customized_index: { Apnea: 0 } })).toContain('Apnea (annotations)');
+    expect(render({ ...summary('monitoring'), customized_index: { Apnea: 0 } })).toContain('Index personnalisé (annotations)');
+    await setLanguage('en-US');
+  });
+
   it('says it in German too', async () => {
     await setLanguage('de-AT');
     expect(render(summary('monitoring'))).toContain('REI (Überwachungszeit)');

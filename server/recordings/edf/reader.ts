@@ -1,6 +1,7 @@
 import { RecordingFormatError } from '../model';
 import { MAX_NIGHT_MS } from '../limits';
 import { isChecksumOrStatus } from '../labels';
+import { asciiField } from './fields';
 import { SAMPLE_LIMITS, isAnnotationSignal, readFixedHeader, readSignalHeaders, type SampleFormat } from './header';
 import { edfStartMs } from './start-time';
 import { parseTals } from './tal';
@@ -24,9 +25,32 @@ const TIME_EPSILON_S = 1e-6;
  * start times. Throws {@link RecordingFormatError} naming the file, the field and the problem.
  */
 export function readEdf(bytes: Uint8Array, fileName: string, options: ReadEdfOptions = {}): EdfFile {
+  return readEdfFrom({ length: bytes.length, read: (start, length) => bytes.subarray(start, start + length) }, fileName, { ...options, batchBytes: Number.POSITIVE_INFINITY });
+}
+
+/** Bytes of a file read by position (an in-memory file, or one on disk read a piece at a time). */
+export interface EdfSource {
+  /** The file's size in bytes. */
+  length: number;
+  /** Up to `length` bytes from `start` (fewer at the end of the file). */
+  read(start: number, length: number): Uint8Array;
+}
+
+/** Data records read at a time from a file on disk: the file is never whole in memory. */
+const BATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * {@link readEdf} over an {@link EdfSource}: the header, then the data records in batches of
+ * about `batchBytes` (each batch's samples copied into the signals, its annotation bytes kept),
+ * so a file on disk is read without holding it whole. Same result and same errors as readEdf.
+ */
+export function readEdfFrom(src: EdfSource, fileName: string, options: ReadEdfOptions & { batchBytes?: number } = {}): EdfFile {
   const timezone = options.timezone ?? 'UTC';
-  const fixed = readFixedHeader(fileName, bytes);
-  const headers = readSignalHeaders(fileName, bytes, fixed.signalCount, fixed.format);
+  // The header's own size (field at byte 184) says how much to read for it; readFixedHeader checks it.
+  const declaredHeader = Number.parseInt(asciiField(src.read(0, Math.min(src.length, 256)), 184, 8), 10);
+  const headBytes = src.read(0, Math.min(src.length, Number.isFinite(declaredHeader) && declaredHeader > 256 && declaredHeader <= 256 * 10_000 ? declaredHeader : 256));
+  const fixed = readFixedHeader(fileName, headBytes);
+  const headers = readSignalHeaders(fileName, headBytes, fixed.signalCount, fixed.format);
   // ResMed's event files carry a Crc16 signal beside records of 0 s: a checksum needs no time.
   const ordinary = headers.filter((h) => !isAnnotationSignal(h) && !isChecksumOrStatus(h.label, h.transducer));
   if (fixed.recordDuration === 0 && ordinary.length > 0) {
@@ -42,16 +66,26 @@ export function readEdf(bytes: Uint8Array, fileName: string, options: ReadEdfOpt
   const layout: RecordLayout = {
     headerBytes: fixed.headerBytes,
     recordBytes,
-    recordCount: countRecords(fileName, bytes.length - fixed.headerBytes, recordBytes, fixed.declaredRecordCount),
+    recordCount: countRecords(fileName, src.length - fixed.headerBytes, recordBytes, fixed.declaredRecordCount),
     recordDuration: fixed.recordDuration,
     format: fixed.format,
   };
-  const signals = decodeSignals(bytes, headers, layout);
   const annotationSignals = headers.filter(isAnnotationSignal);
+  // Each record's annotation bytes, side by side: the annotation signals' own records.
+  const annotationRecordBytes = annotationSignals.reduce((sum, s) => sum + sampleBytes * s.samplesPerRecord, 0);
+  const annotationBytes = new Uint8Array(layout.recordCount * annotationRecordBytes);
+  const { signals, decode } = signalTargets(headers, layout);
+  const perBatch = Math.max(1, Math.min(layout.recordCount, Math.floor((options.batchBytes ?? BATCH_BYTES) / Math.max(1, recordBytes))));
+  for (let r0 = 0; r0 < layout.recordCount; r0 += perBatch) {
+    const n = Math.min(perBatch, layout.recordCount - r0);
+    const batch = src.read(fixed.headerBytes + r0 * recordBytes, n * recordBytes);
+    decode(batch, r0, n);
+    if (annotationRecordBytes > 0) keepAnnotationBytes(batch, headers, sampleBytes, recordBytes, annotationBytes.subarray(r0 * annotationRecordBytes), annotationRecordBytes, n);
+  }
   if (fixed.variant === 'EDF+D' && annotationSignals.length === 0) {
     throw new RecordingFormatError(fileName, 'EDF Annotations', 'an EDF+D file needs an annotation signal for its record times');
   }
-  const { annotations, recordStarts } = readAnnotations(fileName, bytes, headers, layout, fixed.variant);
+  const { annotations, recordStarts } = readAnnotations(fileName, annotationBytes, annotationSignals, { ...layout, headerBytes: 0, recordBytes: annotationRecordBytes }, fixed.variant);
   checkSpan(fileName, recordStarts, fixed.recordDuration, annotations);
   const { variant, ...rest } = fixed;
   return {
@@ -95,61 +129,67 @@ function checkSpan(file: string, starts: Float64Array, duration: number, annotat
   }
 }
 
-/** Joins each ordinary signal's samples across records: one typed-array copy per record and signal. */
-function decodeSignals(bytes: Uint8Array, headers: EdfSignalHeader[], layout: RecordLayout): EdfSignal[] {
-  if (layout.format === 'BDF') return decodeSignals24(bytes, headers, layout);
-  const { recordCount, recordDuration } = layout;
-  const data = int16View(bytes, layout.headerBytes, (recordCount * layout.recordBytes) / 2);
-  const signals: EdfSignal[] = [];
-  const copies: { target: Int16Array; offset: number; count: number }[] = [];
-  let wordOffset = 0;
+/** Copies the annotation signals' bytes of `count` records of a batch into `out`, record by record. */
+function keepAnnotationBytes(batch: Uint8Array, headers: EdfSignalHeader[], sampleBytes: number, recordBytes: number, out: Uint8Array, outRecordBytes: number, count: number): void {
+  const slots: { from: number; length: number }[] = [];
+  let at = 0;
   for (const h of headers) {
-    if (!isAnnotationSignal(h)) {
-      const scale = (h.physicalMax - h.physicalMin) / (h.digitalMax - h.digitalMin);
-      const digital = new Int16Array(recordCount * h.samplesPerRecord);
-      const sampleRate = recordDuration > 0 ? h.samplesPerRecord / recordDuration : Number.NaN;
-      signals.push({ ...h, sampleRate, scale, offset: h.physicalMin - h.digitalMin * scale, digital });
-      copies.push({ target: digital, offset: wordOffset, count: h.samplesPerRecord });
+    const length = sampleBytes * h.samplesPerRecord;
+    if (isAnnotationSignal(h)) slots.push({ from: at, length });
+    at += length;
+  }
+  for (let r = 0; r < count; r++) {
+    let to = r * outRecordBytes;
+    for (const slot of slots) {
+      out.set(batch.subarray(r * recordBytes + slot.from, r * recordBytes + slot.from + slot.length), to);
+      to += slot.length;
     }
-    wordOffset += h.samplesPerRecord;
   }
-  const recordWords = layout.recordBytes / 2;
-  for (let r = 0; r < recordCount; r++) {
-    const base = r * recordWords;
-    for (const c of copies) c.target.set(data.subarray(base + c.offset, base + c.offset + c.count), r * c.count);
-  }
-  return signals;
 }
 
 /**
- * BDF: 24-bit little-endian two's complement samples, three bytes each, into an Int32Array
- * per signal (every 24-bit value is exact there, and in float32 later).
+ * The ordinary signals with their sample arrays, and `decode(batch, firstRecord, count)` that
+ * copies a batch of whole records into them: one typed-array copy per record and signal (EDF),
+ * or 24-bit little-endian two's complement samples into an Int32Array per signal (BDF: every
+ * 24-bit value is exact there, and in float32 later).
  */
-function decodeSignals24(bytes: Uint8Array, headers: EdfSignalHeader[], layout: RecordLayout): EdfSignal[] {
-  const { recordCount, recordDuration, headerBytes, recordBytes } = layout;
+function signalTargets(headers: EdfSignalHeader[], layout: RecordLayout): { signals: EdfSignal[]; decode: (batch: Uint8Array, firstRecord: number, count: number) => void } {
+  const { recordCount, recordDuration, recordBytes } = layout;
+  const bdf = layout.format === 'BDF';
   const signals: EdfSignal[] = [];
+  const slots: { target: Int16Array | Int32Array; offset: number; count: number }[] = [];
   let byteOffset = 0;
-  const slots: { target: Int32Array; offset: number; count: number }[] = [];
   for (const h of headers) {
     if (!isAnnotationSignal(h)) {
       const scale = (h.physicalMax - h.physicalMin) / (h.digitalMax - h.digitalMin);
-      const digital = new Int32Array(recordCount * h.samplesPerRecord);
+      const digital = bdf ? new Int32Array(recordCount * h.samplesPerRecord) : new Int16Array(recordCount * h.samplesPerRecord);
       const sampleRate = recordDuration > 0 ? h.samplesPerRecord / recordDuration : Number.NaN;
       signals.push({ ...h, sampleRate, scale, offset: h.physicalMin - h.digitalMin * scale, digital });
       slots.push({ target: digital, offset: byteOffset, count: h.samplesPerRecord });
     }
-    byteOffset += 3 * h.samplesPerRecord;
+    byteOffset += (bdf ? 3 : 2) * h.samplesPerRecord;
   }
-  for (let r = 0; r < recordCount; r++) {
-    for (const slot of slots) {
-      let at = headerBytes + r * recordBytes + slot.offset;
-      const out = slot.target;
-      for (let i = 0, o = r * slot.count; i < slot.count; i++, o++, at += 3) {
-        out[o] = ((bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16)) << 8) >> 8;
+  const decode = (batch: Uint8Array, firstRecord: number, count: number) => {
+    if (!bdf) {
+      const data = int16View(batch, 0, (count * recordBytes) / 2);
+      const recordWords = recordBytes / 2;
+      for (let r = 0; r < count; r++) {
+        const base = r * recordWords;
+        for (const c of slots) (c.target as Int16Array).set(data.subarray(base + c.offset / 2, base + c.offset / 2 + c.count), (firstRecord + r) * c.count);
+      }
+      return;
+    }
+    for (let r = 0; r < count; r++) {
+      for (const slot of slots) {
+        let at = r * recordBytes + slot.offset;
+        const out = slot.target;
+        for (let i = 0, o = (firstRecord + r) * slot.count; i < slot.count; i++, o++, at += 3) {
+          out[o] = ((batch[at] | (batch[at + 1] << 8) | (batch[at + 2] << 16)) << 8) >> 8;
+        }
       }
     }
-  }
-  return signals;
+  };
+  return { signals, decode };
 }
 
 function countRecords(file: string, dataBytes: number, recordBytes: number, declared: number): number {

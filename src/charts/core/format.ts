@@ -1,5 +1,6 @@
 // Time formatting of the review screen: span readout, clock labels, night dates.
 import { DateTime } from 'luxon';
+import { formatIsoDay } from '../../format';
 
 const pad = (n: number) => String(Math.floor(n)).padStart(2, '0');
 
@@ -21,7 +22,8 @@ export function formatClock(t: number, zone: string, seconds = false): string {
 
 /** A night key (Unix seconds, 00:00 UTC of the night's date) as dd MMM yyyy (spec 2 §2). */
 export function formatNightDate(nightKey: number, locale = 'en-US'): string {
-  return DateTime.fromSeconds(nightKey, { zone: 'UTC' }).setLocale(locale).toFormat('dd MMM yyyy');
+  // The night key is the calendar day at UTC midnight: written as that day, through the one formatter.
+  return formatIsoDay(DateTime.fromSeconds(nightKey, { zone: 'UTC' }).toISODate()!, locale);
 }
 
 /** Offset of `zone` from UTC at instant t, ms. */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
 import { adminApi, adminKeys } from '../patient-admin/api';
-import { browserZone, displayDay } from '../patient-admin/logic/dates';
+import { displayDay } from '../patient-admin/logic/dates';
 import { useClinic } from '../patient-admin/session';
 
 /** /app/admin/requests: past-date deployment requests, approved or denied by an admin (spec 1 §1, §6). */
@@ -17,8 +17,9 @@ export function DeployRequestsPage() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.deployRequests }),
   });
   if (!clinic.isAdmin) return <Alert tone="info" testId="requests-admins-only">{t('patientAdmin.requests.onlyAdmins')}</Alert>;
-  const zone = browserZone();
-  const day = (ms: number) => displayDay(Number(ms), zone, i18n.language);
+  // The requested days are calendar days (in the patient's zone, from the server), not instants:
+  // read in the admin's zone they moved a day (issue 16 point 4).
+  const day = (iso: string) => displayDay(Date.parse(`${iso}T12:00:00Z`), 'UTC', i18n.language);
   return (
     <div className="page" data-testid="deploy-requests">
       <h2>{t('patientAdmin.requests.title')}</h2>
@@ -48,7 +49,7 @@ export function DeployRequestsPage() {
                   <td className="mono">{r.patient_code}</td>
                   <td className="mono">{r.device_id}</td>
                   <td>
-                    {day(r.allocation_date)} → {day(r.deallocation_date)}
+                    <span data-testid="request-dates">{day(r.allocation_day)} → {day(r.deallocation_day)}</span>
                   </td>
                   <td>{r.requested_by}</td>
                   <td>

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { counts, isReadOnly, isVisible, vendorName, type Annotation, type Category, type Visibility } from './model';
+import { formatTime } from '../../format';
 
 interface Props {
   annotations: Annotation[];
@@ -24,12 +25,12 @@ interface Props {
 
 /** The annotation list beside the charts: counts, show toggles, view/edit, bulk deletion, actions. */
 export function AnnotationSidebar(p: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const c = counts(p.annotations);
   const shown = useMemo(() => p.annotations.filter((a) => isVisible(a, p.visibility)).sort((a, b) => a.start_ms - b.start_ms), [p.annotations, p.visibility]);
   const byId = new Map(p.categories.map((x) => [x.label_id, x]));
-  const time = (ms: number) => new Date(ms).toLocaleTimeString('en-GB', { timeZone: p.timezone });
+  const time = (ms: number) => formatTime(ms, p.timezone, i18n.language);
   const toggle = (key: keyof Visibility) => p.onVisibility({ ...p.visibility, [key]: !p.visibility[key] });
 
   const [confirming, setConfirming] = useState(false);

@@ -74,6 +74,7 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
 
   return (
     <div className="category-list" data-testid="category-list">
+      {serverError && <p className="field-error" role="alert">{serverError}</p>}
       {categories.map((c) => (
         <div key={c.label_id} className={`category-item${selected === c.label_id ? ' category-on' : ''}`}>
           <button type="button" className="category-pick" onClick={() => onSelect(c)} disabled={readOnly} data-testid="category-option">
@@ -101,7 +102,7 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
         onConfirm={() => {
           const c = deleting!;
           setDeleting(null);
-          void onDelete(c);
+          onDelete(c).catch((err: unknown) => setServerError(err instanceof ApiError ? err.message : String(err)));
         }}
       />
     </div>

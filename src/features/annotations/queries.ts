@@ -27,6 +27,6 @@ export function useAnnotationMutations(n: NightRef) {
     generate: useMutation({ mutationFn: (type: 'system' | 'desaturation') => annotationApi.generate(n, type), onSettled: refresh }),
     addCategory: useMutation({ mutationFn: (v: { label: string; color: string }) => annotationApi.addCategory(n.patientId, v.label, v.color), onSettled: refreshCategories }),
     updateCategory: useMutation({ mutationFn: (v: { c: Category; label: string; color: string }) => annotationApi.updateCategory(v.c, v.label, v.color), onSettled: refreshCategories }),
-    removeCategory: useMutation({ mutationFn: (c: Category) => annotationApi.removeCategory(c), onSettled: () => { refreshCategories(); refresh(); } }),
+    removeCategory: useMutation({ mutationFn: (c: Category) => annotationApi.removeCategory(c), onSettled: () => Promise.all([refreshCategories(), refresh()]) }),
   };
 }

@@ -1,4 +1,4 @@
-import { useReducer, useState, type FormEvent } from 'react';
+import { useEffect, useReducer, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { api } from '../../api/endpoints';
@@ -13,6 +13,9 @@ import { OtpInput } from './OtpInput';
 import { isEmail, isOtp, isStrongEnough } from './validate';
 
 /** /forgot_password: e-mail → one-time code → new password. */
+/** Seconds before "Resend code" can be pressed again (the server limits requests too). */
+const RESEND_WAIT_S = 30;
+
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   const [state, dispatch] = useReducer(forgotReducer, initialForgot);
@@ -21,6 +24,23 @@ export function ForgotPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
+  const [resend, setResend] = useState<{ busy: boolean; sent: boolean; error: unknown; waitS: number }>({ busy: false, sent: false, error: null, waitS: 0 });
+  useEffect(() => {
+    if (resend.waitS <= 0) return;
+    const id = setTimeout(() => setResend((r) => ({ ...r, waitS: r.waitS - 1 })), 1000);
+    return () => clearTimeout(id);
+  }, [resend.waitS]);
+
+  /** "Resend code": the same request again; the server's forgot-password limits apply (429 says when to retry). */
+  async function resendCode() {
+    setResend({ busy: true, sent: false, error: null, waitS: 0 });
+    try {
+      await api.forgotPassword(state.email);
+      setResend({ busy: false, sent: true, error: null, waitS: RESEND_WAIT_S });
+    } catch (error) {
+      setResend({ busy: false, sent: false, error, waitS: 0 });
+    }
+  }
 
   async function run(check: () => string | null, call: () => Promise<void>) {
     const problem = check();
@@ -109,6 +129,21 @@ export function ForgotPasswordPage() {
           <>
             <p className="auth-hint">{t('auth.forgot.otpHint', { length: OTP_LENGTH, email: state.email })}</p>
             <OtpInput label={t('auth.forgot.otp')} value={otp} onChange={setOtp} testId="forgot-otp" />
+            <p className="auth-alt">
+              <button type="button" className="button button-quiet" disabled={resend.busy || resend.waitS > 0} onClick={() => void resendCode()} data-testid="forgot-resend">
+                {resend.waitS > 0 ? t('auth.forgot.resendIn', { count: resend.waitS }) : t('auth.forgot.resend')}
+              </button>
+            </p>
+            {resend.sent && (
+              <Alert tone="success" testId="forgot-resent">
+                {t('auth.forgot.resent', { email: state.email })}
+              </Alert>
+            )}
+            {resend.error !== null && (
+              <Alert tone="error" testId="forgot-resend-error">
+                {errorText(t, resend.error)}
+              </Alert>
+            )}
           </>
         )}
         {state.step === 'password' && (

@@ -11,6 +11,7 @@ import type { ChartScreen } from '../../charts/screen';
 import '../../styles/night.css';
 import { FrameLog, runOurs, runUplot, summarize, type UplotLike } from './sequence';
 import { benchParams, benchRates, synthChannel, type BenchChannel } from './synthetic';
+import { formatNumber } from '../../format';
 
 const NIGHT = 'bench';
 const T0 = Date.UTC(2026, 0, 1, 21, 0);
@@ -28,7 +29,7 @@ declare global {
  * (bench/render.bench.ts drives it). Nothing here touches the server.
  */
 export function BenchPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const params = benchParams(useSearch());
   const [api, setApi] = useState<SignalApi | null>(null);
   const [data, setData] = useState<BenchChannel[] | null>(null);
@@ -61,7 +62,7 @@ export function BenchPage() {
   return (
     <div className="bench-page" data-testid="bench">
       <h2>{t('bench.title')}</h2>
-      <p className="muted">{t('bench.ready', { channels: params.channels, hours: params.hours, samples: samples.toLocaleString() })}</p>
+      <p className="muted">{t('bench.ready', { channels: params.channels, hours: params.hours, samples: formatNumber(samples, i18n.language) })}</p>
       <ChartSurface source={api} domain={domain} options={{ onFrame: log.push, finish: true }}>
         {(screen) => <BenchCharts screen={screen} data={data} log={log} />}
       </ChartSurface>

@@ -3,7 +3,7 @@
 import type { FrameInfo } from '../../charts/gl/renderer';
 import type { ChartScreen } from '../../charts/screen';
 import type { PresetId } from '../../charts/core/time';
-import { percentile } from './synthetic';
+import { percentile } from '../../../engine/percentile';
 import { KEY_DEBOUNCE_MS } from '../../charts/core/epochs';
 
 /** Frames of our renderer as they are drawn, and waiting for the next final one. */

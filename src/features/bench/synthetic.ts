@@ -57,9 +57,3 @@ export function synthChannel(index: number, rate: number, hours: number): BenchC
   return { code: `CH${String(index + 1).padStart(2, '0')}`, rate, samples };
 }
 
-/** Percentile (0..1) of a list, by nearest rank. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}

@@ -5,6 +5,7 @@ import { formatNightDate } from '../../charts/core/format';
 import { Alert } from '../../ui/Alert';
 import { useWidgets, type NightRef } from './api';
 import { TriageTable } from './TriageTable';
+import { formatDay } from '../../format';
 
 const nightHref = (r: NightRef) => `/app/patients/id=${r.patient_id}?night=${r.night}`;
 
@@ -71,7 +72,7 @@ export function DashboardWidgets() {
               {w.no_recent_data.map((p) => (
                 <li key={p.patient_id}>
                   <Link href={`/app/patients/id=${p.patient_id}`}>{p.patient_code}</Link>
-                  <span className="muted"> · {p.last_stop_ms ? t('dashboard.widgets.lastData', { date: new Date(p.last_stop_ms).toLocaleDateString(i18n.language) }) : t('dashboard.widgets.never')}</span>
+                  <span className="muted"> · {p.last_stop_ms ? t('dashboard.widgets.lastData', { date: formatDay(p.last_stop_ms, 'local', i18n.language) }) : t('dashboard.widgets.never')}</span>
                 </li>
               ))}
             </ul>

@@ -9,8 +9,8 @@ import { Alert } from '../../ui/Alert';
 import { SERIES_COLORS } from '../night/palette';
 import { useTriage, type TriageNight, type TriagePatient } from './api';
 import { SparklineBoard, type SparkPoint } from './sparklines';
+import { DAY_MS } from '../../../engine/constants';
 
-const DAY_MS = 86_400_000;
 /** Half a day around the first and last night, so their points are not on the cell's edge. */
 const EDGE_MS = DAY_MS / 2;
 

@@ -18,6 +18,8 @@ const STATUS_BADGE: Record<DataCenterStatus, string> = {
   pending: 'badge-control',
   available: 'badge-notKnown',
   not_allocated: 'badge-notKnown',
+  deployed: 'badge-stable',
+  archive_ready: 'badge-control',
 };
 
 /** /app/datacenter: every recording device of the physician, its status, patient and last recording. */

@@ -8,6 +8,7 @@ import { errorText } from '../../api/messages';
 import { liveApi, type DeviceConfig, type DeviceConfigRow } from './api';
 import { LiveStateBadge } from './LiveStateBadge';
 import '../../styles/live.css';
+import { intlLocale } from '../../format';
 
 const CONFIG_REFRESH_MS = 2_000;
 const configKey = ['live', 'configs'] as const;
@@ -155,7 +156,7 @@ function DeviceKeys({ device }: { device: DeviceConfigRow }) {
 function History({ device }: { device: DeviceConfigRow }) {
   const { t, i18n } = useTranslation();
   if (device.history.length === 0) return null;
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <details className="config-history">
       <summary>{t('live.config.history', { count: device.history.length })}</summary>

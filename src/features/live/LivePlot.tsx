@@ -82,5 +82,5 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
     };
   }, [color]);
 
-  return <canvas ref={canvasRef} className="live-plot" data-testid={testId} role="img" aria-label={label} />;
+  return <canvas ref={canvasRef} dir="ltr" className="live-plot" data-testid={testId} role="img" aria-label={label} />;
 }

@@ -15,6 +15,7 @@ import { useWindowAnalysis, type WindowAnalysis } from './useWindowAnalysis';
 import type { LiveSeries } from './series';
 import '../../styles/night.css';
 import '../../styles/live.css';
+import { formatNumber } from '../../format';
 
 const DEFAULT_WINDOW_MS = 60_000;
 const PREFERRED = ['BR', 'HR', 'Y_DIST', 'MOV'];
@@ -156,7 +157,7 @@ function selectionStyle(win: { t0: number; t1: number }, full: { t0: number; t1:
 }
 
 function LiveHistogram({ analysis }: { analysis: WindowAnalysis | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const hist = analysis?.histogram;
   const peak = hist ? Math.max(1, ...hist.counts) : 1;
   return (
@@ -171,7 +172,7 @@ function LiveHistogram({ analysis }: { analysis: WindowAnalysis | null }) {
       {hist && <HistogramAxis edges={hist.edges} />}
       {analysis && analysis.stats.count > 0 && (
         <p className="mono" data-testid="realtime-stats">
-          {t('live.stats', { mean: analysis.stats.mean.toFixed(1), min: analysis.stats.min.toFixed(1), max: analysis.stats.max.toFixed(1), n: analysis.stats.count })}
+          {t('live.stats', { mean: formatNumber(analysis.stats.mean, i18n.language, 1), min: formatNumber(analysis.stats.min, i18n.language, 1), max: formatNumber(analysis.stats.max, i18n.language, 1), n: analysis.stats.count })}
         </p>
       )}
     </figure>

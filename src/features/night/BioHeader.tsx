@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { birthYear, fullName, genderKey } from '../patients/format';
 import type { PatientInfo } from './types';
+import { formatNumber } from '../../format';
 
 /** BMI = weight / height² (m), 2 decimals, 0 when either is missing (spec 2 §9). */
 export function bmiOf(weightKg: number | null, heightCm: number | null): number {
@@ -16,7 +17,7 @@ export function bmiOf(weightKg: number | null, heightCm: number | null): number 
  * Sample patients show only their name.
  */
 export function BioHeader({ patient }: { patient: PatientInfo }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [open, setOpen] = useState(false);
   const name = fullName(patient) ?? patient.patient_code;
   const dash = t('patients.unknown');
@@ -48,7 +49,7 @@ export function BioHeader({ patient }: { patient: PatientInfo }) {
           <dt>{t('night.bio.height')}</dt>
           <dd>{patient.height ?? dash}</dd>
           <dt>{t('night.bio.bmi')}</dt>
-          <dd>{bmi.toFixed(2)}</dd>
+          <dd>{formatNumber(bmi, i18n.language, 2)}</dd>
           <dt>{t('night.bio.deviceLabel')}</dt>
           <dd className="mono">{patient.device_id ?? dash}</dd>
           <dd className="bio-link">

@@ -188,7 +188,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
           </button>
         </h3>
         <span className="info-tip" tabIndex={0} title={t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
-          i
+          {t('night.block.infoMark')}
         </span>
         <span ref={statsRef} className="chart-stats mono" data-testid={`stats-${code}`} />
         <span className="chart-block-tools">

@@ -14,6 +14,7 @@ import { CHANNEL_BY_CODE } from './channels';
 import { useNight } from './context';
 import { SERIES_COLORS } from './palette';
 import { autoDomain } from './yAxis';
+import { intlLocale } from '../../format';
 
 /** Navigator strip height, px (spec 2 §9). */
 export const NAVIGATOR_HEIGHT = 60;
@@ -40,7 +41,7 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
     const readout = readoutRef.current!;
     const box = boxRef.current!;
     const epochEl = epochRef.current!;
-    const numbers = new Intl.NumberFormat(i18n.language);
+    const numbers = new Intl.NumberFormat(intlLocale(i18n.language));
     const show = (r: TimeRange) => {
       // The epoch counter of the scoring mode (30-s preset), written without a React render.
       const d0 = screen.view.store.state.domain;

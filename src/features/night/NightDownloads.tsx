@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { requestFile } from '../../api/client';
-import { errorText } from '../../api/messages';
+import { useAction } from '../../ui/useAction';
 import type { NightInfo } from './types';
 
 /** The file name a Content-Disposition header gives (RFC 6266 filename*, else filename). */
@@ -38,26 +38,14 @@ async function download(path: string, fallback: string): Promise<void> {
 export function NightDownloads({ patientId, night }: { patientId: number; night: NightInfo }) {
   const { t } = useTranslation();
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, setProblem, run } = useAction();
   const base = `?patient_id=${patientId}&recording_id=${night.recording_id}`;
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      await work();
-    } catch (error) {
-      setProblem(errorText(t, error));
-    } finally {
-      setBusy(false);
-    }
-  };
   const dataPoints = () => {
     if (picked.size === 0) {
       setProblem(t('night.downloads.pickChannel'));
       return;
     }
-    void run(async () => {
+    run(async () => {
       for (const code of picked) await download(`/analytics/patient/data-points${base}&code=${encodeURIComponent(code)}`, `${code}.csv`);
     });
   };
@@ -89,7 +77,7 @@ export function NightDownloads({ patientId, night }: { patientId: number; night:
           {t('night.downloads.dataPoints')}
         </button>
         <button type="button" className="button button-small" disabled={busy}
-          onClick={() => void run(() => download(`/analytics/patient/export-edf${base}`, `${night.recording_date}.edf`))} data-testid="download-edf">
+          onClick={() => run(() => download(`/analytics/patient/export-edf${base}`, `${night.recording_date}.edf`))} data-testid="download-edf">
           {t('night.downloads.edf')}
         </button>
       </div>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { isTextEntry } from '../../ui/keys';
 import { KeyHelp } from './KeyHelp';
 import { useLocation, useSearch } from 'wouter';
@@ -13,21 +13,19 @@ import { NightReview } from './NightReview';
 import { nightKeys, useNights, usePatientDetails, usePreferences } from './queries';
 import { ImportRecordingPanel } from '../recordings/ImportRecordingPanel';
 import { SideTabs, TABS, type Tab } from './SideTabs';
-import { SummaryPanel } from '../summary/SummaryPanel';
-import { NightReport } from '../summary/NightReport';
-import { PatientDetailsPanel } from '../patient-details/PatientDetailsPanel';
-import { TrendView } from '../trend/TrendView';
-import type { NightInfo, PhysicianPreferences } from './types';
-import { prefetchChannels } from './api';
-import { availableChannels, orderChannels, sourcesToLoad } from './channels';
+import type { NightInfo } from './types';
+import { pickNight, prefetchNight } from './preload';
 import { getSignalEngine } from '../../../workers/client';
 import { prepareChartCanvas } from '../../charts/gl/canvas';
 
-/** The night to show: the query's night if it has a recording, else the latest (spec 2 §4). */
-export function pickNight(nights: readonly NightInfo[], requested: number | null): NightInfo | null {
-  if (nights.length === 0) return null;
-  return nights.find((n) => n.night === requested) ?? nights[nights.length - 1]!;
-}
+export { pickNight };
+
+// The tabs and dialogs a night's overview does not draw are chunks of their own, fetched when
+// first shown: the first charts wait for the overview's code only.
+const SummaryPanel = lazy(() => import('../summary/SummaryPanel').then((m) => ({ default: m.SummaryPanel })));
+const NightReport = lazy(() => import('../summary/NightReport').then((m) => ({ default: m.NightReport })));
+const PatientDetailsPanel = lazy(() => import('../patient-details/PatientDetailsPanel').then((m) => ({ default: m.PatientDetailsPanel })));
+const TrendView = lazy(() => import('../trend/TrendView').then((m) => ({ default: m.TrendView })));
 
 /** /app/patients/id={id}?night={unix seconds}: the patient detail screen, Overview tab, one night. */
 export function NightPage({ patientId }: { patientId: number }) {
@@ -129,6 +127,7 @@ export function NightPage({ patientId }: { patientId: number }) {
               </button>
             )}
           </div>
+          <Suspense fallback={<p className="muted loading" role="status">{t('common.loading')}</p>}>
           {tab === 'details' ? (
             <PatientDetailsPanel patient={details.data} readOnly={preferences.data?.is_annotator === true} />
           ) : tab === 'summary' ? (
@@ -141,6 +140,7 @@ export function NightPage({ patientId }: { patientId: number }) {
           ) : (
             <p className="muted" data-testid="no-nights">{t('night.noNights')}</p>
           )}
+          </Suspense>
           {!trend && tab === 'overview' && preferences.data?.is_annotator !== true && (
             <details className="import-details" open={!night}>
               <summary>{t('recordings.import.title')}</summary>
@@ -149,21 +149,13 @@ export function NightPage({ patientId }: { patientId: number }) {
           )}
         </div>
       </div>
-      {night && <NightReport open={reporting} onClose={() => setReporting(false)} patient={details.data} night={night} />}
+      {night && (
+        <Suspense fallback={null}>
+          <NightReport open={reporting} onClose={() => setReporting(false)} patient={details.data} night={night} nights={nights.data} pdf={preferences.data?.is_annotator !== true} />
+        </Suspense>
+      )}
     </div>
   );
-}
-
-/**
- * Starts the downloads of the night's visible channels as soon as the night and the
- * preferences are known, before the review screen's first render (idempotent: a
- * channel asked for already is not asked again).
- */
-function prefetchNight(patientId: number, night: NightInfo, preferences: PhysicianPreferences | null): void {
-  const codes = night.channels.map((c) => c.code);
-  const who = { annotator: preferences?.is_annotator === true, membership: preferences?.membership_type };
-  const choices = orderChannels(availableChannels(codes, who), preferences?.kpi_order_preference);
-  prefetchChannels(patientId, night.recording_id, sourcesToLoad(choices, new Set(codes)));
 }
 
 /** ‹ › beside the night picker, and the N / P keys: the next and previous recorded night. */

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateTime } from 'luxon';
 import { formatNightDate } from '../../charts/core/format';
 import { addMonths, monthGrid, nightDate } from './calendar';
 import type { NightInfo } from './types';
+import { formatMonth, weekdayNames } from '../../format';
 
 /**
  * The night-picker calendar (spec 2 §2): a month grid where only days with a recorded
@@ -21,8 +21,8 @@ export function NightPicker({ nights, value, onChange, disabled }: {
   const [shown, setShown] = useState(() => ({ year: Number(selected.slice(0, 4)), month: Number(selected.slice(5, 7)) - 1 }));
   const byDate = useMemo(() => new Map(nights.map((n) => [nightDate(n.night), n.night])), [nights]);
   const weeks = monthGrid(shown.year, shown.month);
-  const title = DateTime.utc(shown.year, shown.month + 1, 1).setLocale(i18n.language).toFormat('MMMM yyyy');
-  const weekdays = Array.from({ length: 7 }, (_, i) => DateTime.utc(2024, 1, 1 + i).setLocale(i18n.language).toFormat('ccc'));
+  const title = formatMonth(shown.year, shown.month + 1, i18n.language);
+  const weekdays = weekdayNames(i18n.language);
   return (
     <div className="night-picker">
       <span>{t('night.picker.label')}</span>

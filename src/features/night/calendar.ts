@@ -1,7 +1,6 @@
 // Month grids of the night picker. Dates are UTC calendar days (a night key is 00:00 UTC
 // of the night's local date), written YYYY-MM-DD.
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../../engine/constants';
 
 /** YYYY-MM-DD of a night key (Unix seconds). */
 export function nightDate(nightKey: number): string {

@@ -112,7 +112,22 @@ export function orderChannels(available: readonly string[], saved: Record<string
     }
   }
   for (const code of available) if (!seen.has(code)) out.push({ code, visible: defaultVisible(code) });
-  return out;
+  return withDataShown(out);
+}
+
+/** A chart drawn from the night's own channels (ODI has none: it is derived, and empty without oximetry). */
+const drawsData = (code: string) => (CHANNEL_BY_CODE.get(code)?.sources.length ?? 0) > 0;
+
+/**
+ * When none of the charts the choices show would draw a recorded channel (a CPAP night: its
+ * flow is a PSG channel, off by default, so only the derived ODI chart was on, empty), the
+ * channels with data are shown instead, every one of them, and the derived ones hidden.
+ * Otherwise the choices stay as they are. Only the screen's starting choices: a user who
+ * then turns every chart off sees none.
+ */
+export function withDataShown(choices: readonly ChannelChoice[]): ChannelChoice[] {
+  if (choices.some((c) => c.visible && drawsData(c.code))) return [...choices];
+  return choices.map((c) => ({ code: c.code, visible: drawsData(c.code) }));
 }
 
 /** The preference map to save: order as keys, visibility as values. */

@@ -43,7 +43,7 @@ export function useNightChannels(patientId: number, night: NightInfo, choices: r
       while (active.current < PARALLEL_LOADS && queue.current.length > 0) {
         const code = queue.current.shift()!;
         active.current++;
-        loader
+        void loader
           .load(code)
           .then(
             (loaded) => loaded.info,

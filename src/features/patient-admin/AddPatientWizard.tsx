@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { ApiError } from '../../api/errors';
 import { errorText } from '../../api/messages';
-import { PATHS } from '../../routes';
+import { editPatientPath, PATHS } from '../../routes';
 import { Alert } from '../../ui/Alert';
 import { adminApi, adminKeys, useDiseases } from './api';
 import { addDays, dayStartMs, defaultRange, displayDay, nightsBetween, todayIn, type DateRange } from './logic/dates';
@@ -220,7 +220,9 @@ export function AddPatientWizard() {
       if (!patientId) throw new Error('no patient id');
       await adminApi.deployInPast({ patient_id: patientId, patient_code: form.patientCode.trim(), device_master_id: deviceMasterId, device_id: deviceId, allocation_date: dayStartMs(requested.allocation, zone), deallocation_date: dayStartMs(requested.deallocation, zone) });
       setPopup({ kind: 'closed' });
-      await finish();
+      // To the new patient's device block, which shows the request as sent and pending (issue 16 point 4).
+      await queryClient.invalidateQueries({ queryKey: adminKeys.patients });
+      navigate(editPatientPath(patientId));
     } catch (error) {
       if (error instanceof ApiError && error.code === 'patient_id_exists') {
         setPopup({ kind: 'closed' });

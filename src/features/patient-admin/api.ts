@@ -14,7 +14,7 @@ export const adminApi = {
     request<{ diseaseIds: string }>('POST', '/patient/disease-operation', { patient_id, type, disease_id, docter_id }),
   resetPassword: (patient_id: number, password: string) => request<never>('POST', '/physician/reset-patient-password', { patient_id, password }),
   archive: (patient_id: number) => request<never>('POST', '/physician/update-patient-status', { patient_id, archive: true, confirm_device_returned: true }),
-  availableDates: () => request<{ calendar_available_dates: string[] }>('GET', '/physician/available-devices-dates'),
+  availableDates: (zone: string) => request<{ calendar_available_dates: string[] }>('GET', `/physician/available-devices-dates?timezone=${encodeURIComponent(zone)}`),
   availableDevices: (from: number, to: number) => request<AvailableDevice[]>('GET', `/physician/available-devices?allocation_time=${from}&deallocation_time=${to}`),
   deviceOperation: (body: DeviceOperationBody) => request<unknown>('POST', '/device/device-operation', body),
   deployInPast: (body: { patient_id: number; patient_code: string; device_master_id?: number; device_id?: string; allocation_date: number; deallocation_date: number }) =>
@@ -25,6 +25,7 @@ export const adminApi = {
   cancelFutureAllocations: (device_id: string) => request<{ cancelled: number }>('POST', '/device/cancel-future-allocations', { device_id }),
   dataCenter: () => request<{ devices: DataCenterDevice[] }>('GET', '/datacenter/getAllRecordingDevicesOfPatients'),
   deployRequests: () => request<{ requests: DeployRequest[] }>('GET', '/admin/deploy-requests'),
+  patientRequests: (patient_id: number) => request<{ requests: DeployRequest[] }>('GET', `/device/deploy-requests?patient_id=${patient_id}`),
   decideRequest: (id: number, decision: 'approve' | 'deny') => request<never>('POST', `/admin/deploy-requests/${id}/${decision}`, {}),
 };
 
@@ -35,9 +36,10 @@ export const adminKeys = {
   diseases: ['diseases'] as const,
   history: (id: number) => ['device', 'history', id] as const,
   available: (from: number, to: number) => ['devices', 'available', from, to] as const,
-  availableDates: ['devices', 'available-dates'] as const,
+  availableDates: (zone: string) => ['devices', 'available-dates', zone] as const,
   dataCenter: ['datacenter', 'devices'] as const,
   deployRequests: ['admin', 'deploy-requests'] as const,
+  patientRequests: (id: number) => ['device', 'deploy-requests', id] as const,
 };
 
 /** Current patients (archive = false) or the past-patients archive. */
@@ -61,11 +63,11 @@ export function useDeviceHistory(id: number, enabled = true) {
 }
 
 /** Devices free for [from, to); refetched whenever the dates change. */
-/** The next 60 days on which at least one of the physician's devices is free. */
-export function useAvailableDates(enabled: boolean) {
+/** The next 60 days (local days of `zone`) on which at least one of the physician's devices is free. */
+export function useAvailableDates(zone: string, enabled: boolean) {
   return useQuery({
-    queryKey: adminKeys.availableDates,
-    queryFn: async () => (await adminApi.availableDates()).data?.calendar_available_dates ?? [],
+    queryKey: adminKeys.availableDates(zone),
+    queryFn: async () => (await adminApi.availableDates(zone)).data?.calendar_available_dates ?? [],
     enabled,
     staleTime: 30_000,
   });

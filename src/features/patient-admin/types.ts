@@ -65,7 +65,8 @@ export interface HistoryEntry {
   is_device_returned: boolean;
 }
 
-export type DataCenterStatus = 'not_allocated' | 'available' | 'pending' | 'active' | 'inactive' | 'overdue';
+/** Mirrors server/devices/allocations.ts DeviceStatus: every value has a key under patientAdmin.dataCenter.status. */
+export type DataCenterStatus = 'not_allocated' | 'available' | 'pending' | 'deployed' | 'active' | 'inactive' | 'overdue' | 'archive_ready';
 
 export interface DataCenterDevice {
   device_id: string;
@@ -83,6 +84,9 @@ export interface DeployRequest {
   status: 'pending' | 'approved' | 'denied';
   allocation_date: number;
   deallocation_date: number;
+  /** The requested days as calendar days in the patient's zone (YYYY-MM-DD). */
+  allocation_day: string;
+  deallocation_day: string;
   created_at: string;
   patient_code: string;
   patient_id: number;

@@ -11,6 +11,7 @@ import {
   useCheckupChange, useCheckups, useCommentChange, useComments, useConditionChange, useDiseases, type PatientComment,
 } from './api';
 import '../../styles/patient-details.css';
+import { formatDateTime, formatIsoDay } from '../../format';
 
 /** Comment page sizes (spec 2 §5); the first is the default. */
 export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
@@ -114,7 +115,7 @@ function Checkups({ patientId, readOnly }: { patientId: number; readOnly: boolea
   const [date, setDate] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const taken = new Set([...(list.data?.upcoming ?? []), ...(list.data?.past ?? [])].map((c) => c.checkup_date));
-  const format = (iso: string) => DateTime.fromISO(iso).setLocale(i18n.language).toFormat('dd MMM yyyy');
+  const format = (iso: string) => formatIsoDay(iso, i18n.language);
   const add = () => {
     if (!date || date < tomorrow) return setProblem(t('details.checkups.fromTomorrow'));
     if (taken.has(date)) return setProblem(t('details.checkups.taken'));
@@ -204,7 +205,7 @@ function Comments({ patientId, readOnly }: { patientId: number; readOnly: boolea
     if (text === c.comment || !text) return setEditing(null);
     change.mutate({ kind: 'update', id: c.id, comment: text, updatedDate: c.updated_date }, { onSuccess: () => setEditing(null) });
   };
-  const when = (iso: string) => DateTime.fromISO(iso).setLocale(i18n.language).toFormat('dd MMM yyyy, HH:mm');
+  const when = (iso: string) => formatDateTime(DateTime.fromISO(iso).toMillis(), 'local', i18n.language);
   return (
     <section className="details-card" data-testid="comments">
       <h3>{t('details.comments.title')}</h3>

@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import type { ImportSummary } from './api';
+import { formatSignificant } from '../../format';
 
 /** Rate in Hz, readable for slow channels too (1/60 Hz → "0.0167"). */
 function formatRate(hz: number, locale: string): string {
-  return hz.toLocaleString(locale, { maximumSignificantDigits: 3 });
+  return formatSignificant(hz, locale, 3);
 }
 
 /**

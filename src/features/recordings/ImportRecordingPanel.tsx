@@ -5,6 +5,7 @@ import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/Alert';
 import { uploadRecording, type ImportedNight } from './api';
 import { ImportChannels } from './ImportChannels';
+import { useFormat } from '../../format';
 
 interface Props {
   patientId: number;
@@ -60,7 +61,7 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
         </div>
         <div className="field">
           <label htmlFor={ids.channel}>{t('recordings.import.channel')}</label>
-          <input id={ids.channel} value={channel} maxLength={40} placeholder="SPO2" onChange={(e) => setChannel(e.target.value)} />
+          <input id={ids.channel} value={channel} maxLength={40} placeholder={t('recordings.import.channelHint')} onChange={(e) => setChannel(e.target.value)} />
         </div>
       </div>
       <button type="submit" className="button button-primary" disabled={files.length === 0 || upload.isPending} data-testid="import-submit">
@@ -79,11 +80,12 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
 
 function ImportSummary({ night }: { night: ImportedNight }) {
   const { t } = useTranslation();
-  const hours = ((night.recording_stop_time - night.recording_start_time) / 3_600_000).toFixed(1);
+  const f = useFormat();
+  const hours = f.hours(night.recording_stop_time - night.recording_start_time);
   return (
     <Alert tone="success" testId="import-done">
       {t('recordings.import.done', {
-        start: new Date(night.recording_start_time).toLocaleString(undefined, { timeZone: night.timezone }),
+        start: f.dateTime(night.recording_start_time, night.timezone),
         hours,
         channels: night.channels.map((c) => c.code).join(', ') || '—',
         events: night.events,

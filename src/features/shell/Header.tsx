@@ -6,12 +6,14 @@ import { LogoutIcon } from './icons';
 import { LanguageSelect } from './LanguageSelect';
 import { LogoutDialog } from './LogoutDialog';
 import { NotificationBell } from './NotificationBell';
+import { ProfileDialog } from '../profile/ProfileDialog';
 
 /** Page title on the start side; language, user and logout on the end side. */
 export function Header({ title, user, notifications = true }: { title: string; user: UserDetails | null; notifications?: boolean }) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [profileOpen, setProfileOpen] = useState(false);
   const name = user ? `${user.first_name} ${user.last_name}`.trim() : '';
 
   async function confirm() {
@@ -29,18 +31,19 @@ export function Header({ title, user, notifications = true }: { title: string; u
         {/* Annotators and admins get no notifications (spec 1 §4, §6). */}
         {notifications && user && !user.is_annotator && !user.is_admin && <NotificationBell paid={user.membership_type === 'paid'} />}
         {name && (
-          <span className="header-user" title={t('header.signedInAs', { name })}>
+          <button type="button" className="header-user button-quiet" title={t('header.signedInAs', { name })} aria-haspopup="dialog" onClick={() => setProfileOpen(true)} data-testid="header-user">
             <span className="avatar" aria-hidden="true">
               {(user?.first_name?.[0] ?? '') + (user?.last_name?.[0] ?? '')}
             </span>
             <span className="header-user-name">{name}</span>
-          </span>
+          </button>
         )}
         <button type="button" className="button button-quiet" onClick={() => setConfirming(true)} data-testid="logout-button">
           <LogoutIcon />
           <span>{t('header.logout')}</span>
         </button>
       </div>
+      <ProfileDialog open={profileOpen} onClose={() => setProfileOpen(false)} />
       <LogoutDialog open={confirming} busy={busy} onConfirm={confirm} onCancel={() => setConfirming(false)} />
     </header>
   );

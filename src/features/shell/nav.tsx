@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
 import { SUPPORT_EMAIL } from '../../config';
-import { PATHS } from '../../routes';
+import { ADMIN_REQUESTS_PATH, ADMIN_SIGNUPS_PATH, PATHS } from '../../routes';
 import type { Capabilities } from '../../state/roles';
 import { DatabaseIcon, HomeIcon, PatientsIcon, PulseIcon, SlidersIcon } from './icons';
 
 export interface MainEntry {
   id: string;
   href: string;
-  labelKey: 'nav.dashboard' | 'nav.patients' | 'nav.realtime' | 'nav.deviceConfig' | 'nav.dataCenter';
+  labelKey: 'nav.dashboard' | 'nav.patients' | 'nav.realtime' | 'nav.deviceConfig' | 'nav.dataCenter' | 'nav.adminRequests' | 'nav.adminSignups' | 'nav.reports';
   icon: () => ReactNode;
   testId: string;
   /** Also active on these paths (aliases). */
@@ -22,6 +22,10 @@ export const MAIN_MENU: readonly MainEntry[] = [
   { id: 'realtime', href: PATHS.realtime, labelKey: 'nav.realtime', icon: PulseIcon, testId: 'nav-realtime', visible: (c) => c.realtime },
   { id: 'device-config', href: PATHS.deviceConfig, labelKey: 'nav.deviceConfig', icon: SlidersIcon, testId: 'nav-device-config', visible: (c) => c.deviceConfig },
   { id: 'datacenter', href: PATHS.dataCenter, labelKey: 'nav.dataCenter', icon: DatabaseIcon, testId: 'nav-datacenter', visible: () => true },
+  { id: 'reports', href: PATHS.reports, labelKey: 'nav.reports', icon: DatabaseIcon, testId: 'nav-reports', visible: (c) => c.reports },
+  // Admins' own screens (issue 16 point 3).
+  { id: 'admin-requests', href: ADMIN_REQUESTS_PATH, labelKey: 'nav.adminRequests', icon: SlidersIcon, testId: 'nav-admin-requests', visible: (c) => c.admin },
+  { id: 'admin-signups', href: ADMIN_SIGNUPS_PATH, labelKey: 'nav.adminSignups', icon: PatientsIcon, testId: 'nav-admin-signups', visible: (c) => c.admin },
 ];
 
 export interface MoreEntry {

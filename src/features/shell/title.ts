@@ -1,19 +1,78 @@
 /**
  * Page title from the path (spec 1 §2): My Patients, Dashboard, Patient Information,
- * Patient Detail, otherwise the capitalised path segment as written in the URL
- * (/app/device_config → "Device_config"). Only the four named titles are translated.
+ * Patient Detail, otherwise the path segment's screen. Every title is a translation key:
+ * the URL spelling ("device_config") is never shown; a path the app does not know is
+ * titled "Page not found".
  */
-export type PageTitle =
-  | { kind: 'key'; key: TitleKey }
-  | { kind: 'segment'; text: string };
+export type TitleKey =
+  | 'titles.patients'
+  | 'titles.dashboard'
+  | 'titles.patientInformation'
+  | 'titles.patientDetail'
+  | 'titles.editPatient'
+  | 'titles.newPatient'
+  | 'titles.addPatient'
+  | 'titles.realTime'
+  | 'titles.realtimeDashboard'
+  | 'titles.deviceConfig'
+  | 'titles.dataCenter'
+  | 'titles.privacy'
+  | 'titles.terms'
+  | 'titles.faq'
+  | 'titles.documents'
+  | 'titles.deviceInstructions'
+  | 'titles.userManual'
+  | 'titles.patientSheet'
+  | 'titles.requests'
+  | 'titles.signups'
+  | 'titles.reports'
+  | 'titles.bench'
+  | 'titles.signIn'
+  | 'titles.signUp'
+  | 'titles.forgotPassword'
+  | 'titles.notFound';
 
-export type TitleKey = 'titles.patients' | 'titles.dashboard' | 'titles.patientInformation' | 'titles.patientDetail';
+export interface PageTitle {
+  kind: 'key';
+  key: TitleKey;
+}
 
-/** First path segment after /app → title key, for the titles the spec names. */
+const key = (k: TitleKey): PageTitle => ({ kind: 'key', key: k });
+
+/** First path segment after /app → title key. */
 const BY_SEGMENT: Record<string, TitleKey> = {
   '': 'titles.dashboard',
   dashboard: 'titles.dashboard',
   view_patient_info: 'titles.patientInformation',
+  patient: 'titles.editPatient',
+  new_patient: 'titles.newPatient',
+  'add-patient': 'titles.addPatient',
+  device_testing: 'titles.realTime',
+  realtimeDashboard: 'titles.realtimeDashboard',
+  device_config: 'titles.deviceConfig',
+  datacenter: 'titles.dataCenter',
+  reports: 'titles.reports',
+  'privacy-policy': 'titles.privacy',
+  'terms-of-use': 'titles.terms',
+  faq: 'titles.faq',
+  admin: 'titles.requests',
+  bench: 'titles.bench',
+  signin: 'titles.signIn',
+};
+
+/** Documents sub-pages under /app/documents/…. */
+const DOCUMENTS: Record<string, TitleKey> = {
+  'device-instructions': 'titles.deviceInstructions',
+  'user-manual': 'titles.userManual',
+  'patient-information-sheet': 'titles.patientSheet',
+};
+
+/** Top-level paths outside /app. */
+const TOP_LEVEL: Record<string, TitleKey> = {
+  '': 'titles.dashboard',
+  signin: 'titles.signIn',
+  signup: 'titles.signUp',
+  forgot_password: 'titles.forgotPassword',
 };
 
 /** Splits a path into its non-empty segments, ignoring query and hash. */
@@ -22,32 +81,22 @@ function segmentsOf(path: string): string[] {
   return bare.split('/').filter((s) => s.length > 0);
 }
 
-/** Capitalises the first letter, keeping the rest of the segment as written. */
-export function capitalise(segment: string): string {
-  const decoded = safeDecode(segment);
-  return decoded.charAt(0).toUpperCase() + decoded.slice(1);
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-/** The title of the page at `path`. Paths outside /app are titled by their first segment. */
+/** The title of the page at `path`. */
 export function titleFromPath(path: string): PageTitle {
   const segments = segmentsOf(path);
   const inApp = segments[0]?.toLowerCase() === 'app';
-  const rest = inApp ? segments.slice(1) : segments;
+  if (!inApp) return key(segments.length <= 1 ? (TOP_LEVEL[segments[0] ?? ''] ?? 'titles.notFound') : 'titles.notFound');
+  const rest = segments.slice(1);
   const first = rest[0] ?? '';
 
   if (first === 'patients') {
     // /app/patients/id=7?night=… is one patient's detail; the bare list is My Patients.
-    return rest.length > 1 ? { kind: 'key', key: 'titles.patientDetail' } : { kind: 'key', key: 'titles.patients' };
+    return rest.length > 1 ? key('titles.patientDetail') : key('titles.patients');
   }
-  const known = BY_SEGMENT[first];
-  if (known) return { kind: 'key', key: known };
-  return { kind: 'segment', text: capitalise(first) };
+  if (first === 'admin' && rest[1] === 'signups') return key('titles.signups');
+  if (first === 'documents') {
+    if (rest.length === 1) return key('titles.documents');
+    return key(DOCUMENTS[rest[1] ?? ''] ?? 'titles.notFound');
+  }
+  return key(BY_SEGMENT[first] ?? 'titles.notFound');
 }

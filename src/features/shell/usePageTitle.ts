@@ -8,7 +8,7 @@ export function usePageTitle(): string {
   const { t } = useTranslation();
   const [path] = useLocation();
   const title = titleFromPath(path);
-  const text = title.kind === 'key' ? t(title.key) : title.text;
+  const text = t(title.key);
   const appName = t('app.name');
   useEffect(() => {
     document.title = `${text} · ${appName}`;

@@ -8,6 +8,7 @@ import { Dialog } from '../../ui/Dialog';
 import type { NightInfo, PatientInfo } from '../night/types';
 import { AgreementTables } from './AgreementTables';
 import { SummaryTables, useNightSummary } from './SummaryPanel';
+import { ReportForm } from '../reports/ReportForm';
 
 /** The SpO2 line of the report (spec 2 §2, §9: a red line at 90). */
 export const REPORT_SPO2_LINE = 90;
@@ -59,7 +60,7 @@ function Spo2Chart({ patientId, night }: { patientId: number; night: NightInfo }
   const hours: number[] = [];
   for (let h = Math.ceil(t0 / HOUR_MS) * HOUR_MS; h <= t1; h += HOUR_MS) hours.push(h);
   return (
-    <svg className="report-spo2" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('report.spo2')} data-testid="report-spo2">
+    <svg direction="ltr" className="report-spo2" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('report.spo2')} data-testid="report-spo2">
       {[lo, REPORT_SPO2_LINE, 100].map((v) => (
         <text key={v} x={PAD.left - 4} y={y(v) + 4} textAnchor="end" className="report-axis">{v.toFixed(0)}</text>
       ))}
@@ -75,7 +76,7 @@ function Spo2Chart({ patientId, night }: { patientId: number; night: NightInfo }
  * night, the summary tables, the device's scoring and agreement where the night has it, and the SpO2 chart with its line at 90, ready to print or save
  * as PDF from the browser's print dialog.
  */
-export function NightReport({ open, onClose, patient, night }: { open: boolean; onClose: () => void; patient: PatientInfo; night: NightInfo }) {
+export function NightReport({ open, onClose, patient, night, nights = [night], pdf = true }: { open: boolean; onClose: () => void; patient: PatientInfo; night: NightInfo; nights?: readonly NightInfo[]; pdf?: boolean }) {
   const { t, i18n } = useTranslation();
   const summary = useNightSummary(patient.patient_id, open ? night : null);
   const name = [patient.first_name, patient.last_name].filter(Boolean).join(' ') || patient.patient_code;
@@ -93,6 +94,8 @@ export function NightReport({ open, onClose, patient, night }: { open: boolean; 
         </>
       }
     >
+      {/* The PDF made on the server (issue 17): type, language, dates, progress and download. */}
+      {open && pdf && <ReportForm patientId={patient.patient_id} patientCode={patient.patient_code} view="single" nights={nights} checked={[night.night]} />}
       <article className="report-sheet" data-testid="report-sheet">
         <header className="report-head">
           <h3>{t('report.heading', { name })}</h3>

@@ -63,10 +63,11 @@ const VITAL_TABLES = [
   ['PR', 'summary.tables.pulseRate'],
 ] as const;
 
-function Table({ title, rows, testId }: { title: string; rows: Array<[string, string]>; testId: string }) {
+function Table({ title, rows, testId, note }: { title: string; rows: Array<[string, string]>; testId: string; note?: string }) {
   return (
     <section className="summary-table" data-testid={testId}>
       <h4>{title}</h4>
+      {note && <p className="muted summary-note" data-testid={`${testId}-note`}>{note}</p>}
       <table>
         <tbody>
           {rows.map(([label, value]) => (
@@ -163,10 +164,13 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
           rows={[[rei ? t('scoring.odiMonitoring') : t('summary.fields.odi'), n(s.odi, 2)], [t('summary.fields.desaturations'), String(s.desaturations)], [t('summary.fields.rule'), `${s.desaturation_rule} %`]]}
         />
       )}
+      {/* Annotations counted by category (spec 2 §3), not the detector's events: said in the title and the note, so
+          "Apnea 0" here beside the AHI/REI table's apneas reads as two facts, not one number twice. */}
       <Table
-        title={t('summary.tables.customizedIndex')}
+        title={t('summary.tables.customizedIndexAnnotations')}
         testId="summary-customized"
-        rows={Object.entries(s.customized_index).map(([label, count]) => [label, String(count)])}
+        note={s.ahi === undefined ? t('summary.customizedNoteAlone') : t('summary.customizedNote', { table: rei ? t('scoring.reiTable') : t('summary.tables.ahi') })}
+        rows={Object.entries(s.customized_index).map(([label, count]) => [t('summary.annotatedLabel', { label }), String(count)])}
       />
       {vitals.map(([code, key]) => {
         const v = s.percentiles[code]!;

@@ -59,7 +59,7 @@ function ActigraphChart({ date, day }: { date: string; day: ActigraphDay }) {
     <section className="actigraph-day" data-testid={`actigraph-${date}`}>
       <h4>{date}</h4>
       <div ref={box}>
-      <svg width={width} height={HEIGHT} role="img" aria-label={t('trend.actigraph.chartLabel', { date })}>
+      <svg direction="ltr" width={width} height={HEIGHT} role="img" aria-label={t('trend.actigraph.chartLabel', { date })}>
         {day.sleep_bands.map((b) => band('sleep', b))}
         {day.awake_bands.map((b) => band('awake', b))}
         {day.undefined_bands.map((b) => band('undefined', b))}

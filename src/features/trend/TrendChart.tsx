@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatValue } from '../../charts/core/format';
 import type { ThresholdBands } from '../../../engine/index';
 import { INDEX_CHANNELS, isValuePoint, yScale, type DayWindow, type TrendPoint } from './model';
+import { formatIsoDayShort } from '../../format';
 
 const HEIGHT = 180;
 const PAD = { left: 48, right: 12, top: 10, bottom: 26 };
@@ -25,7 +26,7 @@ export function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, n
 }
 
 /** A short date label: 12 Mar. */
-const dayLabel = (iso: string, locale: string) => new Date(`${iso}T12:00:00Z`).toLocaleDateString(locale, { day: '2-digit', month: 'short', timeZone: 'UTC' });
+const dayLabel = (iso: string, locale: string) => formatIsoDayShort(iso, locale);
 
 /**
  * One trend channel over the shown days (spec 2 §2 "box plots per day"): for a signal a
@@ -97,7 +98,7 @@ export function TrendChart({ code, unit, bands, points, dates, window, onZoom }:
       {shown.some((d) => { const p = byDate.get(d); return !!p && isValuePoint(p) && p.index_basis === 'monitoring'; }) && (
         <p className="muted" data-testid={`trend-rei-${code}`}>{t('scoring.trendRei')}</p>
       )}
-      <div ref={box} className="trend-chart-box">
+      <div ref={box} className="trend-chart-box" dir="ltr">
         <svg
           width={width}
           height={HEIGHT}

@@ -14,6 +14,8 @@ import {
 } from './model';
 import { TrendChart } from './TrendChart';
 import { ActigraphView } from './ActigraphView';
+import { Dialog } from '../../ui/Dialog';
+import { ReportForm } from '../reports/ReportForm';
 import '../../styles/trend.css';
 
 /** Channels with threshold bands from the patient's vital parameters. */
@@ -68,6 +70,10 @@ export function TrendView({ patient, nights, preferences }: {
   // Offered when the nights carry sleep-awake data (spec 2 §2).
   const hasActigraph = signalCodes.has('SA');
   const [actigraph, setActigraph] = useState(false);
+  const [reporting, setReporting] = useState(false);
+  // The span's nights, checked in the report dialog (night keys are the evening's UTC date).
+  const nightDateOf = (n: NightInfo) => new Date(n.night * 1000).toISOString().slice(0, 10);
+  const spanNights = span ? nights.filter((n) => nightDateOf(n) >= span.from && nightDateOf(n) <= span.to) : [];
   const view: DayWindow = zoom && zoom.last < dates.length ? zoom : { first: 0, last: Math.max(0, dates.length - 1) };
   const changeSpan = (next: () => void) => {
     next();
@@ -112,6 +118,11 @@ export function TrendView({ patient, nights, preferences }: {
             {t('trend.actigraph.toggle')}
           </button>
         )}
+        {preferences?.is_annotator !== true && nights.length > 0 && (
+          <button type="button" className="button button-small" onClick={() => setReporting(true)} data-testid="trend-generate-report">
+            {t('report.generate')}
+          </button>
+        )}
         <div className="trend-zoom" hidden={actigraph}>
           <button type="button" className="button button-small" aria-label={t('trend.pageBack')} disabled={!zoom || view.first === 0}
             onClick={() => setZoom(pageWindow(view, -1, dates.length))} data-testid="trend-page-back">‹</button>
@@ -123,6 +134,15 @@ export function TrendView({ patient, nights, preferences }: {
           </button>
         </div>
       </div>
+      <Dialog
+        open={reporting}
+        title={t('reports.trendTitle')}
+        onClose={() => setReporting(false)}
+        testId="trend-report-dialog"
+        actions={<button type="button" className="button" onClick={() => setReporting(false)}>{t('common.close')}</button>}
+      >
+        <ReportForm patientId={patient.patient_id} patientCode={patient.patient_code} view="trend" nights={nights} checked={spanNights.map((n) => n.night)} />
+      </Dialog>
       {customError && <Alert tone="error" testId="trend-span-error">{t(`trend.errors.${customError}`)}</Alert>}
       {actigraph && span && <ActigraphView patientId={patient.patient_id} span={span} />}
       {!actigraph && (<>

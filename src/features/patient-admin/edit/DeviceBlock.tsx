@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../api/messages';
@@ -33,6 +33,9 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const history = useDeviceHistory(info.patient_id);
+  // Past-date requests still waiting for an admin: shown as "request sent", pending (issue 16 point 4).
+  const requests = useQuery({ queryKey: adminKeys.patientRequests(info.patient_id), queryFn: async () => (await adminApi.patientRequests(info.patient_id)).data?.requests ?? [] });
+  const pendingRequests = (requests.data ?? []).filter((r) => r.status === 'pending');
   const today = todayIn(zone);
   const from = num(row?.device_allocation_date);
   const to = num(row?.device_deallocation_date);
@@ -129,7 +132,9 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
       const answer = await adminApi.deployInPast({ patient_id: info.patient_id, patient_code: info.patient_code, device_master_id: deviceMasterId, device_id: deviceId, allocation_date: dayStartMs(requested.allocation, zone), deallocation_date: dayStartMs(requested.deallocation, zone) });
       setPopup({ kind: 'closed' });
       setEditing(false);
-      setNotice(answer.message ?? t('patientAdmin.deploy.requestSent'));
+      void answer;
+      setNotice(t('patientAdmin.deploy.requestSent'));
+      await queryClient.invalidateQueries({ queryKey: adminKeys.patientRequests(info.patient_id) });
       document.getElementById('block-device')?.scrollIntoView({ block: 'start' });
     } catch (e) {
       setError(errorText(t, e));
@@ -176,6 +181,11 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
           ]}
         />
       )}
+      {pendingRequests.map((r) => (
+        <p key={r.id} className="notice notice-pending" data-testid="device-request-pending">
+          {t('patientAdmin.deploy.requestPending', { device: r.device_id, from: displayDay(Date.parse(`${r.allocation_day}T12:00:00Z`), 'UTC', i18n.language), to: displayDay(Date.parse(`${r.deallocation_day}T12:00:00Z`), 'UTC', i18n.language) })}
+        </p>
+      ))}
       {!editing && !current && <p className="muted" data-testid="device-none">{active ? t('patientAdmin.device.none') : t('patientAdmin.device.inactive')}</p>}
       {!editing && current && canEdit && started && (
         <div className="row-actions">

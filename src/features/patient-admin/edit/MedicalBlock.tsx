@@ -10,6 +10,7 @@ import type { Disease, PatientInfo } from '../types';
 import { BmiReadout, CommentField, ConditionPicker, MeasureInput, StatusSelect, useFieldError } from '../ui/inputs';
 import { Block, Facts } from './Block';
 import { saveFields } from './save';
+import { formatNumber } from '../../../format';
 
 export const idsOf = (diseaseIds: string | null | undefined): number[] =>
   String(diseaseIds ?? '')
@@ -19,7 +20,7 @@ export const idsOf = (diseaseIds: string | null | undefined): number[] =>
 
 /** The medical facts everyone may read: conditions, weight, height, BMI, status, comments. */
 export function MedicalFacts({ info, diseases }: { info: PatientInfo; diseases: readonly Disease[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const names = new Map(diseases.map((d) => [d.disease_id, d.disease_description]));
   const ids = idsOf(info.diseaseIds);
   const value = info.bmi ?? bmi(info.weight, info.height);
@@ -31,7 +32,7 @@ export function MedicalFacts({ info, diseases }: { info: PatientInfo; diseases: 
         [t('patientAdmin.fields.conditions'), ids.length ? ids.map((id) => names.get(id) ?? info.diseases).join(', ') : t('patientAdmin.errors.noCondition')],
         [t('patientAdmin.fields.weight'), info.weight ?? t('patients.unknown')],
         [t('patientAdmin.fields.height'), info.height ?? t('patients.unknown')],
-        [t('patientAdmin.fields.bmi'), `${Number(value).toFixed(2)}${cls ? ` · ${t(`patientAdmin.bmiClass.${cls}`)}` : ''}`],
+        [t('patientAdmin.fields.bmi'), `${formatNumber(Number(value), i18n.language, 2)}${cls ? ` · ${t(`patientAdmin.bmiClass.${cls}`)}` : ''}`],
         [t('patientAdmin.fields.status'), t(`patients.risk.${riskKey(info.at_risk)}`)],
         [t('patientAdmin.fields.comment'), info.comment ? <span className="pre-wrap">{info.comment}</span> : t('patientAdmin.errors.noComment')],
       ]}

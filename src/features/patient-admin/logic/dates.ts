@@ -1,7 +1,9 @@
 import { DateTime } from 'luxon';
+import { formatDay } from '../../../format';
+import { DAY_MS } from '../../../../engine/constants';
 
-/** Allocation dates (spec 1 §4): days as 'YYYY-MM-DD' in the patient's zone, ms on the wire. */
-export const DAY_MS = 86_400_000;
+// Allocation dates (spec 1 §4): days as 'YYYY-MM-DD' in the patient's zone, ms on the wire.
+export { DAY_MS };
 
 export type IsoDay = string;
 
@@ -68,7 +70,7 @@ export const allocationMax = (deallocation: IsoDay): IsoDay => addDays(deallocat
 /** Display as the spec's "day, short month, year" (e.g. 05 Mar 2026). */
 export function displayDay(ms: number | null | undefined, zone: string, locale = 'en-US'): string {
   if (ms === null || ms === undefined) return '';
-  return DateTime.fromMillis(Number(ms), { zone }).setLocale(locale).toFormat('dd LLL yyyy');
+  return formatDay(ms, zone, locale);
 }
 
 /** The browser's zone, used when the country gives none. */

@@ -36,7 +36,7 @@ export function DevicePicker({ range, today, zone, windowStart, windowEnd, selec
   const shown = filterDevices(list, query);
   // No device free for these dates: offer the next days on which one is (the calendar call).
   const noneFree = devices.data !== undefined && list.length === 0;
-  const freeDates = useAvailableDates(noneFree);
+  const freeDates = useAvailableDates(zone, noneFree);
   const nextFree = (freeDates.data ?? []).filter((d) => d > range.allocation).slice(0, 5);
   const screeningRef = useRef<HTMLDivElement>(null);
 

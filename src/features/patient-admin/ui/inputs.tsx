@@ -4,6 +4,7 @@ import type { Country } from '../../../api/types';
 import { acceptMeasureInput, bmi, bmiClass, measureValue, searchYears } from '../logic/measures';
 import { canRemoveChip, fuzzyMatch, type PatientFieldError } from '../logic/patientForm';
 import type { Disease } from '../types';
+import { formatNumber } from '../../../format';
 
 /** Translated text of a page-1 error. */
 export function useFieldError() {
@@ -133,14 +134,14 @@ export function CommentField({ value, onChange, max, error }: { value: string; o
 }
 
 export function BmiReadout({ weight, height }: { weight: string; height: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const value = bmi(measureValue(weight), measureValue(height));
   const cls = bmiClass(value);
   return (
     <div className="field">
       <span className="field-label">{t('patientAdmin.fields.bmi')}</span>
       <output data-testid="bmi">
-        {value.toFixed(2)}
+        {formatNumber(value, i18n.language, 2)}
         {cls && ` · ${t(`patientAdmin.bmiClass.${cls}`)}`}
       </output>
     </div>

@@ -1,0 +1,48 @@
+// A/B first paint under the same load: two servers of the same data, one serving build A
+// (BENCH_URL_A), one build B (BENCH_URL_B), visited in turn — A cold, A warm, B cold, B warm —
+// so both builds see the same moments of a shared machine. Prints medians per build.
+// `BENCH_URL_A=… BENCH_URL_B=… node --import tsx bench/first-paint-ab.ts`
+import { loadavg } from 'node:os';
+import { DEMO, findLongNight, launchChromium, signInThroughForm } from '../tests/e2e/harness';
+import { visit, type Visit } from './first-paint';
+import { percentile } from './timing';
+
+const ROUNDS = Number(process.env.BENCH_FIRST_PAINT_ROUNDS ?? 8);
+const urls = { A: process.env.BENCH_URL_A!, B: process.env.BENCH_URL_B! };
+const browser = await launchChromium();
+try {
+  const sides = await Promise.all(
+    (['A', 'B'] as const).map(async (name) => {
+      const context = await browser.newContext({ baseURL: urls[name], viewport: { width: 1280, height: 1000 } });
+      const page = await context.newPage();
+      await page.goto('/');
+      await signInThroughForm(page, urls[name], DEMO.physician);
+      const night = await findLongNight(page);
+      return { name, context, page, url: `/app/patients/id=${night.patientId}?night=${night.night}`, cold: [] as Visit[], warm: [] as Visit[] };
+    }),
+  );
+  const load = [loadavg()[0]];
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const s of sides) {
+      const c = await visit(s.context, s.page, s.url, true);
+      const w = await visit(s.context, s.page, s.url, false);
+      if (i === 0) continue;
+      s.cold.push(c);
+      s.warm.push(w);
+    }
+  }
+  load.push(loadavg()[0]);
+  const r1 = (v: number) => Math.round(v * 10) / 10;
+  const med = (vs: Visit[], k: keyof Visit) => r1(percentile(vs.map((v) => v[k]), 0.5));
+  const out = Object.fromEntries(
+    sides.map((s) => [
+      s.name,
+      Object.fromEntries(
+        (['cold', 'warm'] as const).map((kind) => [kind, { first_paint_p50: med(s[kind], 'firstPaint'), first_paint_p95: r1(percentile(s[kind].map((v) => v.firstPaint), 0.95)), scripts_end: med(s[kind], 'scriptsEnd'), first_channel_bytes: med(s[kind], 'firstBytes'), first_channel_in_engine: med(s[kind], 'firstLoaded'), rounds: s[kind].map((v) => r1(v.firstPaint)) }]),
+      ),
+    ]),
+  );
+  console.log(JSON.stringify({ ...out, rounds_each: ROUNDS - 1, load_average_1m: load.map((v) => Math.round(v * 100) / 100), date: new Date().toISOString() }, null, 2));
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,19 @@
+// `npm run reports`: a report worker as a second process. It claims queued report jobs with
+// FOR UPDATE SKIP LOCKED beside the server's own worker, woken by NOTIFY and polling every
+// 2 s, until SIGINT/SIGTERM. Needs PostgreSQL (DATABASE_URL): PGlite is one process's.
+import { runCommand } from './run';
+import { ReportWorker } from '../reports/worker';
+import { UsageError } from './args';
+
+void runCommand('Usage: DATABASE_URL=postgres://… npm run reports', async (db) => {
+  if (db.kind !== 'postgres') throw new UsageError('A second report worker needs PostgreSQL: set DATABASE_URL (the embedded PGlite belongs to the server process).');
+  const worker = new ReportWorker(db, { pollMs: 2_000 });
+  worker.onJobEnd = (id, status) => console.log(`report ${id}: ${status}`);
+  await worker.start();
+  console.log(`Report worker ${worker.name} is waiting for jobs (Ctrl-C stops it).`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await worker.stop();
+});

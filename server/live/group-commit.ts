@@ -1,0 +1,77 @@
+import type { Db } from '../db/adapter';
+import { FrameError, type ValidFrame } from './frames';
+import { commitBatch, frameDigest, SessionClosed, type BatchItem, type CommittedFrame, type IngestResult, type LiveSession } from './ingest';
+
+/** How long the first frame of a batch waits for others (ms). */
+export const BATCH_DELAY_MS = 5;
+/** Most frames in one batch (a larger queue is committed in several). */
+export const MAX_BATCH_FRAMES = 2_000;
+
+interface Waiting extends BatchItem {
+  resolve: (result: IngestResult) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit of device frames (issue 15): frames from every device connected to this
+ * process are queued and committed together, one transaction a batch, one batch at a time;
+ * a batch gathers what arrived while the one before it committed, so batches grow with the
+ * load and the number of transactions does not. Each frame's promise settles only once its
+ * batch committed (then it may be acked); a batch that fails rejects every frame of it
+ * (none is acked: the devices resend them). Same path on PGlite and PostgreSQL.
+ */
+export class GroupCommit {
+  private queue: Waiting[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  /** Batches committed and frames in them, for tests and the log. */
+  batches = 0;
+  frames = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onCommitted: (frames: CommittedFrame[]) => Promise<void>,
+    private readonly delayMs = BATCH_DELAY_MS,
+  ) {}
+
+  /** Queues a valid frame; resolves once committed (or a duplicate), rejects with its FrameError or the batch's failure. */
+  commit(session: LiveSession, frame: ValidFrame): Promise<IngestResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ session, frame, digest: frameDigest(frame), resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.running || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, this.queue.length >= MAX_BATCH_FRAMES ? 0 : this.delayMs);
+  }
+
+  private async flush(): Promise<void> {
+    if (this.queue.length === 0) return;
+    this.running = true;
+    const batch = this.queue.splice(0, MAX_BATCH_FRAMES);
+    try {
+      const started = Date.now();
+      const results = await commitBatch(this.db, batch);
+      if (process.env.LIVE_BATCH_LOG) console.log(`live batch: ${batch.length} frames in ${Date.now() - started} ms`);
+      this.batches++;
+      this.frames += batch.length;
+      const committed: CommittedFrame[] = [];
+      results.forEach((r, i) => {
+        if (r instanceof FrameError || r instanceof SessionClosed) return batch[i]!.reject(r);
+        if (!r.duplicate) committed.push(r.frame);
+        batch[i]!.resolve(r);
+      });
+      if (committed.length) await this.onCommitted(committed).catch((err: Error) => console.error(`live fan-out failed: ${err.message}`));
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+    } finally {
+      this.running = false;
+      if (this.queue.length) this.schedule();
+    }
+  }
+}

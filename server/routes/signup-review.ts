@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError, forbidden, notFound } from '../errors';
+import { id } from './schemas';
+
+/** The answer at sign-in for a refused account (spec 1 gives none; README "Decisions"). */
+export const ACCOUNT_REFUSED = 'Your account request was not approved. Contact support if you think this is a mistake.';
+
+/**
+ * Signup approval (issue 16 point 3): admins list the accounts waiting since signup and
+ * approve or refuse each (with an optional reason). The applicant is mailed either way;
+ * who decided and when stays on the account (users.reviewed_by, reviewed_at, review_reason).
+ */
+export function signupReviewRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db, mailer } = ctx;
+  const auth = authenticate(ctx);
+  const adminOnly = (request: Parameters<typeof currentUser>[0]) => {
+    const user = currentUser(request);
+    if (user.role !== 'admin') throw forbidden('Only admins review signups.');
+    return user;
+  };
+
+  app.get('/admin/signups', { preHandler: auth }, async (request) => {
+    adminOnly(request);
+    // Everyone waiting, then the latest decisions (their audit: who and when).
+    const rows = await db.query(
+      `select u.id as user_id, u.email, u.first_name, u.last_name, u.country, o.name as organisation_name, u.status,
+              u.created_at, u.reviewed_at, r.email as reviewed_by, u.review_reason
+       from users u left join organisations o on o.id = u.organisation_id left join users r on r.id = u.reviewed_by
+       where u.status = 'pending' or (u.reviewed_by is not null and u.reviewed_at > now() - interval '90 days')
+       order by u.status = 'pending' desc, coalesce(u.reviewed_at, u.created_at) desc
+       limit 500`,
+    );
+    return { data: { signups: rows } };
+  });
+
+  app.post<{ Params: { id: number; decision: 'approve' | 'refuse' }; Body: { reason?: string } | undefined }>(
+    '/admin/signups/:id/:decision',
+    {
+      preHandler: auth,
+      schema: {
+        params: { type: 'object', required: ['id', 'decision'], properties: { id, decision: { enum: ['approve', 'refuse'] } } },
+        body: { type: ['object', 'null'], additionalProperties: false, properties: { reason: { type: 'string', maxLength: 500 } } },
+      },
+    },
+    async (request) => {
+      const admin = adminOnly(request);
+      const approve = request.params.decision === 'approve';
+      const reason = request.body?.reason?.trim() ?? '';
+      const applicant = await db.transaction(async (tx) => {
+        const [u] = await tx.query<{ id: number; email: string; first_name: string; status: string }>(
+          `select id, email, first_name, status from users where id = $1 and role = 'physician' for update`,
+          [request.params.id],
+        );
+        if (!u) throw notFound('Account');
+        if (u.status !== 'pending') throw new ApiError(409, 'signup_decided', `This account is no longer waiting (${u.status}).`);
+        await tx.query(`update users set status = $2, reviewed_by = $3, reviewed_at = now(), review_reason = $4, updated_at = now() where id = $1`, [
+          u.id,
+          approve ? 'active' : 'refused',
+          admin.id,
+          reason,
+        ]);
+        return u;
+      });
+      await mailer.send(
+        approve
+          ? {
+              to: applicant.email,
+              subject: 'Your Nocturne account is active',
+              text: `Dear ${applicant.first_name},\n\nyour Nocturne account has been approved. You can sign in now with your e-mail address and password.${reason ? `\n\nNote: ${reason}` : ''}`,
+            }
+          : {
+              to: applicant.email,
+              subject: 'Your Nocturne account request',
+              text: `Dear ${applicant.first_name},\n\nwe could not approve your Nocturne account request.${reason ? `\n\nReason: ${reason}` : ''}\n\nIf you think this is a mistake, reply to this message.`,
+            },
+      );
+      return { code: approve ? 'signup_approved' : 'signup_refused', message: approve ? 'Account approved.' : 'Account refused.', data: { user_id: applicant.id } };
+    },
+  );
+}

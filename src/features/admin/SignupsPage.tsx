@@ -1,0 +1,136 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { request } from '../../api/client';
+import { errorText } from '../../api/messages';
+import { Alert } from '../../ui/Alert';
+import { Dialog } from '../../ui/Dialog';
+
+export interface Signup {
+  user_id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  country: string | null;
+  organisation_name: string | null;
+  status: 'pending' | 'active' | 'refused' | 'disabled';
+  created_at: string;
+  reviewed_at: string | null;
+  reviewed_by: string | null;
+  review_reason: string;
+}
+
+export const signupsApi = {
+  list: () => request<{ signups: Signup[] }>('GET', '/admin/signups'),
+  decide: (id: number, decision: 'approve' | 'refuse', reason: string) => request<never>('POST', `/admin/signups/${id}/${decision}`, reason ? { reason } : {}),
+};
+const KEY = ['admin', 'signups'] as const;
+
+/** /app/admin/signups: accounts waiting since signup, approved or refused by an admin (issue 16 point 3). */
+export function SignupsPage() {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: KEY, queryFn: async () => (await signupsApi.list()).data?.signups ?? [] });
+  const [asking, setAsking] = useState<{ signup: Signup; decision: 'approve' | 'refuse' } | null>(null);
+  const [reason, setReason] = useState('');
+  const decide = useMutation({
+    mutationFn: ({ id, decision, why }: { id: number; decision: 'approve' | 'refuse'; why: string }) => signupsApi.decide(id, decision, why),
+    onSuccess: () => setAsking(null),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
+  });
+  const when = (iso: string | null) => (iso ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '–');
+  const rows = query.data ?? [];
+  const open = (signup: Signup, decision: 'approve' | 'refuse') => {
+    decide.reset();
+    setReason('');
+    setAsking({ signup, decision });
+  };
+  return (
+    <div className="page" data-testid="signups">
+      <h2>{t('admin.signups.title')}</h2>
+      <p className="page-hint">{t('admin.signups.hint')}</p>
+      {query.isError && <Alert tone="error">{errorText(t, query.error)}</Alert>}
+      <div className="table-wrap">
+        <table className="table" data-testid="signups-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('admin.signups.columns.name')}</th>
+              <th scope="col">{t('admin.signups.columns.email')}</th>
+              <th scope="col">{t('admin.signups.columns.organisation')}</th>
+              <th scope="col">{t('admin.signups.columns.requested')}</th>
+              <th scope="col">{t('admin.signups.columns.status')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="table-empty">
+                  {query.isPending ? t('admin.signups.loading') : t('admin.signups.empty')}
+                </td>
+              </tr>
+            ) : (
+              rows.map((s) => (
+                <tr key={s.user_id} data-testid="signup-row" data-email={s.email}>
+                  <td>{`${s.first_name} ${s.last_name}`.trim()}</td>
+                  <td className="mono">{s.email}</td>
+                  <td>{[s.organisation_name, s.country].filter(Boolean).join(', ') || '–'}</td>
+                  <td>{when(s.created_at)}</td>
+                  <td>
+                    {s.status === 'pending' ? (
+                      <span className="row-actions">
+                        <button type="button" className="button button-primary" onClick={() => open(s, 'approve')} data-testid="signup-approve">
+                          {t('admin.signups.approve')}
+                        </button>
+                        <button type="button" className="button" onClick={() => open(s, 'refuse')} data-testid="signup-refuse">
+                          {t('admin.signups.refuse')}
+                        </button>
+                      </span>
+                    ) : (
+                      <span data-testid="signup-decided">
+                        {t(s.status === 'active' ? 'admin.signups.approvedBy' : 'admin.signups.refusedBy', { who: s.reviewed_by ?? '–', when: when(s.reviewed_at) })}
+                        {s.review_reason ? ` (${s.review_reason})` : ''}
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <Dialog
+        open={asking !== null}
+        title={asking?.decision === 'approve' ? t('admin.signups.approveTitle') : t('admin.signups.refuseTitle')}
+        onClose={() => setAsking(null)}
+        testId="signup-decision"
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setAsking(null)} disabled={decide.isPending}>
+              {t('admin.signups.cancel')}
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={decide.isPending}
+              onClick={() => asking && decide.mutate({ id: asking.signup.user_id, decision: asking.decision, why: reason.trim() })}
+              data-testid="signup-confirm"
+            >
+              {asking?.decision === 'approve' ? t('admin.signups.approve') : t('admin.signups.refuse')}
+            </button>
+          </>
+        }
+      >
+        {asking && (
+          <>
+            <p>{t(asking.decision === 'approve' ? 'admin.signups.approveText' : 'admin.signups.refuseText', { name: `${asking.signup.first_name} ${asking.signup.last_name}`.trim(), email: asking.signup.email })}</p>
+            <div className="field">
+              <label htmlFor="signup-reason">{t('admin.signups.reason')}</label>
+              <textarea id="signup-reason" maxLength={500} rows={3} value={reason} onChange={(e) => setReason(e.target.value)} data-testid="signup-reason" />
+            </div>
+            {decide.isError && <Alert tone="error">{errorText(t, decide.error)}</Alert>}
+          </>
+        )}
+      </Dialog>
+    </div>
+  );
+}

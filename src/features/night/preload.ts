@@ -1,0 +1,69 @@
+// The single-night screen's data, asked for before React mounts (issue 14 point 7): on a
+// reload of /app/patients/id=N?night=K the page knows from its URL what the screen will ask
+// for, so the night list, the patient, the preferences and the first channels' bytes are on
+// their way (and the engine's workers and the charts' WebGL context starting) while the
+// bundle's modules evaluate, the translations load and React renders. The screen's queries
+// then find them in the query cache, its loader finds the bytes through `channelBytes`.
+import type { QueryClient } from '@tanstack/react-query';
+import { getSignalEngine } from '../../../workers/client';
+import { prepareChartCanvas } from '../../charts/gl/canvas';
+import { PATIENT_DETAIL_PATTERN } from '../../routes';
+import { nightApi, prefetchChannels } from './api';
+import { availableChannels, orderChannels, sourcesToLoad } from './channels';
+import { nightKeys } from './queries';
+import type { NightInfo, PhysicianPreferences } from './types';
+
+/** The night to show: the query's night if it has a recording, else the latest (spec 2 §4). */
+export function pickNight(nights: readonly NightInfo[], requested: number | null): NightInfo | null {
+  if (nights.length === 0) return null;
+  return nights.find((n) => n.night === requested) ?? nights[nights.length - 1]!;
+}
+
+/**
+ * Starts the downloads of the night's visible channels (idempotent: a channel asked for
+ * already is not asked again), the first charts' first.
+ */
+export function prefetchNight(patientId: number, night: NightInfo, preferences: PhysicianPreferences | null): void {
+  const codes = night.channels.map((c) => c.code);
+  const who = { annotator: preferences?.is_annotator === true, membership: preferences?.membership_type };
+  const choices = orderChannels(availableChannels(codes, who), preferences?.kpi_order_preference);
+  prefetchChannels(patientId, night.recording_id, sourcesToLoad(choices, new Set(codes)));
+}
+
+/** What a URL opens on the single-night screen: the patient and the requested night, or null (another screen or tab). */
+export function nightScreenOf(pathname: string, search: string): { patientId: number; night: number | null; overview: boolean } | null {
+  const m = PATIENT_DETAIL_PATTERN.exec(pathname);
+  if (!m?.groups) return null;
+  const q = new URLSearchParams(search);
+  const tab = q.get('tab');
+  return {
+    patientId: Number(m.groups.id),
+    night: q.has('night') ? Number(q.get('night')) : null,
+    overview: q.get('view') !== 'trend' && (tab === null || tab === 'overview'),
+  };
+}
+
+/**
+ * Called once before React mounts, with a session token only (without one the guard sends
+ * the page to sign-in and nothing is asked). A failure here is silent: the screen's own
+ * queries ask again and report it.
+ */
+export function preloadNightScreen(client: QueryClient, pathname: string, search: string): void {
+  const screen = nightScreenOf(pathname, search);
+  if (!screen || !(screen.patientId > 0)) return;
+  const { patientId } = screen;
+  const details = client.prefetchQuery({ queryKey: nightKeys.details(patientId), queryFn: () => nightApi.details(patientId) });
+  const nights = client.fetchQuery({ queryKey: nightKeys.nights(patientId), queryFn: () => nightApi.nights(patientId) });
+  const preferences = client.fetchQuery({ queryKey: nightKeys.preferences, queryFn: () => nightApi.preferences() });
+  void details;
+  if (!screen.overview) return;
+  void getSignalEngine().catch(() => undefined);
+  prepareChartCanvas();
+  Promise.all([nights, preferences]).then(
+    ([list, prefs]) => {
+      const night = pickNight(list, screen.night);
+      if (night) prefetchNight(patientId, night, prefs);
+    },
+    () => undefined,
+  );
+}

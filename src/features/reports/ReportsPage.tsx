@@ -1,0 +1,82 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { errorText } from '../../api/messages';
+import { Alert } from '../../ui/Alert';
+import { patientDetailPath } from '../../routes';
+import { downloadReport, listReports, REPORT_POLL_MS, retryReport } from './api';
+import '../../styles/reports.css';
+
+/** /app/reports: the practice's generated reports with their status, retry and download (issue 17 point 5). */
+export function ReportsPage() {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<string | null>(null);
+  const reports = useQuery({
+    queryKey: ['reports'],
+    queryFn: listReports,
+    // Keeps asking while a report is being made.
+    refetchInterval: (q) => ((q.state.data ?? []).some((j) => j.status === 'queued' || j.status === 'running') ? REPORT_POLL_MS : false),
+  });
+  const act = async (work: () => Promise<unknown>) => {
+    setProblem(null);
+    try {
+      await work();
+      await queryClient.invalidateQueries({ queryKey: ['reports'] });
+    } catch (error) {
+      setProblem(errorText(t, error));
+    }
+  };
+  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  return (
+    <section className="card reports-page" data-testid="reports-page" aria-labelledby="reports-title">
+      <h2 id="reports-title">{t('reports.title')}</h2>
+      <p className="muted">{t('reports.intro')}</p>
+      {problem && <Alert tone="error" testId="reports-problem">{problem}</Alert>}
+      {reports.isError && <Alert tone="error">{errorText(t, reports.error)}</Alert>}
+      {reports.data && reports.data.length === 0 && <p className="muted" data-testid="reports-empty">{t('reports.empty')}</p>}
+      {reports.data && reports.data.length > 0 && (
+        <table className="reports-table" data-testid="reports-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('reports.columns.created')}</th>
+              <th scope="col">{t('reports.columns.patient')}</th>
+              <th scope="col">{t('reports.columns.type')}</th>
+              <th scope="col">{t('reports.columns.dates')}</th>
+              <th scope="col">{t('reports.columns.status')}</th>
+              <th scope="col">{t('reports.columns.file')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {reports.data.map((j) => (
+              <tr key={j.id} data-testid={`report-row-${j.id}`} data-status={j.status}>
+                <td>{when(j.created_at)}</td>
+                <td><Link href={patientDetailPath(j.patient_id)}>{j.patient_code}</Link></td>
+                <td>{t(`reports.types.${j.report_type}` as 'reports.types.en')} · {j.language.toUpperCase()}</td>
+                <td>{j.dates.length === 1 ? j.dates[0] : `${j.dates[0]} – ${j.dates.at(-1)} (${j.dates.length})`}</td>
+                <td>
+                  {t(`reports.status.${j.status}`)}
+                  {j.status === 'running' && j.step && ` · ${t(`reports.steps.${j.step}` as 'reports.steps.process_kpis')}`}
+                  {j.status === 'failed' && <div className="error-text">{j.error}</div>}
+                </td>
+                <td>
+                  {j.status === 'done' && (
+                    <button type="button" className="button button-small" onClick={() => void act(() => downloadReport(j))} data-testid="reports-download">
+                      {t('reports.downloadShort')}
+                    </button>
+                  )}
+                  {j.status === 'failed' && (
+                    <button type="button" className="button button-small" onClick={() => void act(() => retryReport(j.id))} data-testid="reports-retry">
+                      {t('reports.retry')}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { request, requestFile } from '../../api/client';
+
+export const SINGLE_NIGHT_TYPES = ['en-RPM', 'en-pyn', 'de-pyn'] as const;
+export const TREND_TYPES = ['en', 'en-us', 'en-py', 'de-py', 'du-pys', 'de-pys', 'en-pys'] as const;
+export type ReportType = (typeof SINGLE_NIGHT_TYPES)[number] | (typeof TREND_TYPES)[number];
+export type ReportLanguage = 'de' | 'en';
+/** How often a running report's status is asked for. */
+export const REPORT_POLL_MS = 1000;
+
+/** A report job (GET /reports/:id). */
+export interface ReportJob {
+  id: number;
+  patient_id: number;
+  patient_code: string;
+  patient_name: string;
+  report_type: ReportType;
+  view: 'single' | 'trend';
+  language: ReportLanguage;
+  version: number;
+  dates: string[];
+  status: 'queued' | 'running' | 'done' | 'failed';
+  step: string | null;
+  steps: string[];
+  progress: number;
+  error: string | null;
+  attempts: number;
+  file_name: string | null;
+  file_bytes: number | null;
+  pages: number | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export const defaultLanguage = (type: ReportType): ReportLanguage => (type.startsWith('en') ? 'en' : 'de');
+
+export async function requestReport(body: { patient_id: number; order_id: string; language: ReportLanguage; version: number; report_type: ReportType; dates: Array<{ numDate: number; checked: boolean }> }) {
+  return (await request<ReportJob>('POST', '/reports', body)).data!;
+}
+export const reportStatus = async (id: number) => (await request<ReportJob>('GET', `/reports/${id}`)).data!;
+export const retryReport = async (id: number) => (await request<ReportJob>('POST', `/reports/${id}/retry`, {})).data!;
+export const listReports = async () => (await request<ReportJob[]>('GET', '/reports')).data ?? [];
+
+/** Downloads a finished report's PDF under the spec's file name. */
+export async function downloadReport(job: Pick<ReportJob, 'id' | 'file_name'>): Promise<void> {
+  const response = await requestFile(`/reports/${job.id}/file`, 'application/pdf');
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = job.file_name ?? `report_${job.id}.pdf`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } finally {
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+}

@@ -1,0 +1,219 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Browser, Page } from 'playwright-core';
+import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
+
+/**
+ * Issue 16: every route in every language of the selector, with no key shown raw and, in a
+ * non-English language, no English catalogue text left. One browser, one page per role;
+ * routes are opened in the app (history.pushState) and the language switched with the
+ * header's selector, so the whole walk stays short.
+ */
+
+// The locales the app offers, read from the registration itself (src/i18n.ts).
+const LANGUAGES = [...(/LANGUAGES = \[([^\]]+)\]/.exec(readFileSync('src/i18n.ts', 'utf8'))![1]!.matchAll(/'([^']+)'/g))].map((m) => m[1]!);
+
+type Tree = { [k: string]: unknown };
+function leaves(tree: unknown, prefix = '', out = new Map<string, string>()): Map<string, string> {
+  if (tree !== null && typeof tree === 'object') for (const [k, v] of Object.entries(tree)) leaves(v, prefix ? `${prefix}.${k}` : k, out);
+  else out.set(prefix, String(tree));
+  return out;
+}
+const en = leaves(JSON.parse(readFileSync('locales/en-US.json', 'utf8')) as Tree);
+
+/** Words of two letters or more: "SpO2 (%)" has one, "Sleep efficiency" two. */
+const words = (s: string) => s.match(/\p{L}{2,}/gu)?.length ?? 0;
+
+/** en-US texts a translation must replace: two words or more, no placeholder. */
+const ENGLISH = new Set([...en.values()].map((v) => v.trim()).filter((v) => !v.includes('{{') && !v.includes('<') && words(v) >= 2));
+
+/** English texts that stay the same in every language: units, codes and names. */
+const SAME_IN_EVERY_LANGUAGE = new Set(['mm Hg', 'mm/dL', 'SpO2 (PSG)', 'SpO2 (%)', 'Nocturne']);
+
+/** Dotted text that is not a key: e-mail domains and abbreviations. */
+const NOT_KEYS = [/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, /\b[\w-]+\.(test|com|org|net|edf|csv|pdf)\b/g];
+const KEY_SHAPED = /\b[a-z]+(\.[a-zA-Z_]+){1,}\b/g;
+/** Abbreviations, not keys: "a.u." is the arbitrary unit of restlessness. */
+const ALLOWED_DOTTED = new Set(['e.g', 'i.e', 'z.B', 'p.ex', 'a.u']);
+
+interface Screen {
+  text: string[];
+}
+
+/** What a user reads on the page: visible lines, the title, and labels a screen reader speaks. */
+async function readScreen(page: Page): Promise<Screen> {
+  const text = await page.evaluate(() => {
+    const lines = document.body.innerText.split('\n').map((l) => l.trim()).filter(Boolean);
+    const attrs: string[] = [];
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('[placeholder], [aria-label], [title], [alt]'))) {
+      if (el.getClientRects().length === 0) continue;
+      for (const a of ['placeholder', 'aria-label', 'title', 'alt']) {
+        const v = el.getAttribute(a);
+        if (v) attrs.push(v.trim());
+      }
+    }
+    return [document.title, ...lines, ...attrs];
+  });
+  return { text };
+}
+
+/** Problems on the current screen in `lng`: raw keys, and English left in another language. */
+function problems(screen: Screen, lng: string, where: string): string[] {
+  const out: string[] = [];
+  for (const line of screen.text) {
+    let clean = line;
+    for (const re of NOT_KEYS) clean = clean.replace(re, ' ');
+    for (const m of clean.matchAll(KEY_SHAPED)) {
+      if (!ALLOWED_DOTTED.has(m[0])) out.push(`${lng} ${where}: key-shaped "${m[0]}" in "${line.slice(0, 80)}"`);
+    }
+    if (lng !== 'en-US' && ENGLISH.has(line) && !SAME_IN_EVERY_LANGUAGE.has(line)) out.push(`${lng} ${where}: English "${line}"`);
+  }
+  return out;
+}
+
+let server: AppServer;
+let browser: Browser;
+beforeAll(async () => {
+  // Seeding the demo nights takes minutes on a busy shared machine.
+  server = await startAppServer({ SEED_NIGHTS: '1' }, 540_000);
+  browser = await launchChromium();
+}, 600_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens `path` inside the running app, as a link would. */
+async function go(page: Page, path: string, ready: string): Promise<void> {
+  await page.evaluate((p) => window.history.pushState(null, '', p), path);
+  await page.locator(ready).first().waitFor({ timeout: 90_000 });
+  await settle(page);
+}
+
+/** Waits until no loading line is left (data arrived or failed) and the title caught up. */
+async function settle(page: Page): Promise<void> {
+  // A plain wait, not expect.poll: the suite's set-up opens routes too.
+  await page.waitForFunction(() => !Array.from(document.querySelectorAll('.loading')).some((e) => e.getClientRects().length > 0), undefined, { timeout: 60_000 });
+}
+
+async function switchLanguage(page: Page, lng: string): Promise<void> {
+  await page.getByTestId('language-select').first().selectOption(lng);
+  await expect.poll(() => page.evaluate(() => document.documentElement.lang), { timeout: 20_000 }).toBe(lng);
+  expect(await page.evaluate(() => document.documentElement.dir)).toBe(lng.startsWith('ar') ? 'rtl' : 'ltr');
+}
+
+const tid = (id: string) => `[data-testid="${id}"]`;
+
+interface Walk {
+  page: Page;
+  context: BrowserContext;
+  patientId: number;
+  deviceId: string | null;
+}
+
+async function signedIn(email: string): Promise<Walk> {
+  const { page, context } = await newPage(browser, server.url);
+  await page.goto('/');
+  await signInThroughForm(page, server.url, email);
+  await page.evaluate((p) => window.history.pushState(null, '', p), '/app/patients');
+  const link = page.getByTestId('patient-link').filter({ hasText: 'NCT1001' });
+  await link.waitFor({ timeout: 120_000 });
+  const href = (await link.getAttribute('href'))!;
+  const patientId = Number(/id=(\d+)/.exec(href)![1]);
+  return { page, context, patientId, deviceId: null };
+}
+
+/** Every route of spec 1 §2 a physician may open, with a test id that shows it rendered. */
+function physicianRoutes(w: Walk): Array<[string, string]> {
+  return [
+    ['/app/', tid('dashboard')],
+    ['/app/patients', tid('patients-table')],
+    [`/app/patient/id=${w.patientId}/edit`, tid('edit-patient')],
+    ['/app/new_patient', tid('add-patient')],
+    ['/app/add-patient', tid('add-patient')],
+    [`/app/view_patient_info/id=${w.patientId}`, tid('patient-info')],
+    ['/app/datacenter', tid('datacenter-table')],
+    ['/app/device_config', tid('device-config')],
+    ['/app/realtimeDashboard', tid('realtime-dashboard')],
+    [`/app/device_testing?${new URLSearchParams({ id: String(w.patientId), did: w.deviceId ?? 'none', back: '/app/patients' })}`, `${tid('realtime-page')}, ${tid('realtime-no-device')}`],
+    ['/app/privacy-policy', 'article.document'],
+    ['/app/terms-of-use', 'article.document'],
+    ['/app/faq', tid('document-faq')],
+    ['/app/documents', tid('document-index')],
+    ['/app/documents/device-instructions', 'article.document'],
+    ['/app/documents/user-manual', 'article.document'],
+    ['/app/documents/patient-information-sheet', 'article.document'],
+    ['/app/no-such-page', tid('not-found')],
+  ];
+}
+
+/** The patient detail screen: Summary tab, then one night, then the trend view. */
+async function walkPatientDetail(w: Walk, lng: string, found: string[]): Promise<void> {
+  const { page } = w;
+  await go(page, `/app/patients/id=${w.patientId}`, tid('night-page'));
+  await page.getByTestId('tab-summary').click();
+  await settle(page);
+  found.push(...problems(await readScreen(page), lng, 'patient detail · Summary'));
+  await page.getByTestId('tab-overview').click();
+  await page.getByTestId('mode-single').click();
+  await settle(page);
+  found.push(...problems(await readScreen(page), lng, 'patient detail · Single night'));
+  await page.getByTestId('mode-trend').click();
+  await page.getByTestId('trend-view').waitFor({ timeout: 90_000 });
+  await settle(page);
+  found.push(...problems(await readScreen(page), lng, 'patient detail · Trend'));
+}
+
+describe('every route in every language', () => {
+  let physician: Walk;
+  let annotator: Walk;
+  beforeAll(async () => {
+    physician = await signedIn(DEMO.physician);
+    await go(physician.page, '/app/datacenter', tid('datacenter-table'));
+    physician.deviceId = (await physician.page.getByTestId('datacenter-row').first().locator('td').first().innerText()).trim() || null;
+    annotator = await signedIn(DEMO.annotator);
+  }, 300_000);
+  afterAll(async () => {
+    await physician?.context.close();
+    await annotator?.context.close();
+  });
+
+  it('offers the spec locales it has catalogues for', () => {
+    for (const l of ['en-US', 'de-AT', 'fr-FR', 'ar-SA']) expect(LANGUAGES).toContain(l);
+  });
+
+  it.each(LANGUAGES)('physician, %s: no raw key, no English left', async (lng) => {
+    const { page } = physician;
+    await go(page, '/app/', tid('dashboard'));
+    await switchLanguage(page, lng);
+    const found: string[] = [];
+    for (const [path, ready] of physicianRoutes(physician)) {
+      await go(page, path, ready);
+      found.push(...problems(await readScreen(page), lng, path));
+    }
+    await walkPatientDetail(physician, lng, found);
+    // The 404 page is titled "Page not found" in the language of the screen.
+    await go(page, '/app/nonsense', tid('not-found'));
+    expect(await page.getByTestId('page-title').innerText()).not.toMatch(/nonsense/i);
+    expect([...new Set(found)]).toEqual([]);
+  }, 600_000);
+
+  it.each(LANGUAGES)('annotator, %s: their routes, and a 404 for Device Config', async (lng) => {
+    const { page } = annotator;
+    await go(page, '/app/patients', tid('patients-table'));
+    await switchLanguage(page, lng);
+    const found: string[] = [];
+    for (const [path, ready] of [
+      ['/app/patients', tid('patients-table')],
+      [`/app/view_patient_info/id=${annotator.patientId}`, tid('patient-info')],
+      ['/app/datacenter', tid('datacenter')],
+      ['/app/device_config', tid('not-found')],
+      ['/app/faq', tid('document-faq')],
+    ] as const) {
+      await go(page, path, ready);
+      found.push(...problems(await readScreen(page), lng, `annotator ${path}`));
+    }
+    await walkPatientDetail(annotator, lng, found);
+    expect([...new Set(found)]).toEqual([]);
+  }, 600_000);
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { liveSuite } from './live-suite';
+import { TEST_DB } from './helpers';
+import { commitBatch, frameDigest, openSession, type BatchItem, type IngestResult, type LiveSession } from '../../server/live/ingest';
+import { FrameError, validateFrame } from '../../server/live/frames';
+import { encodeFrame } from '../../server/live/protocol';
+
+/** Group commit (issue 15): one transaction for frames of several devices; idempotent within a batch; a failed batch stores nothing. */
+describe(`live group commit on ${TEST_DB}`, () => {
+  const live = liveSuite();
+
+  async function session(deviceId: string): Promise<LiveSession> {
+    const [d] = await live.server.db.query<{ device_master_id: number; physician_id: number }>('select device_master_id, physician_id from devices where device_id = $1', [deviceId]);
+    await live.server.db.query(
+      `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by)
+       select $1, id, $2, $3, $4, 'UTC', $2 from patients where patient_code = 'NCT1001' and not exists (select 1 from device_allocations where device_master_id = $1 and status = 'booked' and deallocation_ms > $3)`,
+      [d!.device_master_id, d!.physician_id, Date.now() - 60_000, Date.now() + 3_600_000],
+    );
+    return openSession(live.server.db, { deviceMasterId: d!.device_master_id, deviceId, physicianId: d!.physician_id }, Date.now(), ['HR', 'Y_DIST']);
+  }
+  const item = (s: LiveSession, seq: number, hr: number, yDist: number[]): BatchItem => {
+    const frame = validateFrame(encodeFrame({ seq, sentMs: Date.now(), channels: [{ code: 'HR', n: 1 }, { code: 'Y_DIST', n: yDist.length }] }, [[hr], yDist]), new Set(['HR', 'Y_DIST']));
+    return { session: s, frame, digest: frameDigest(frame) };
+  };
+  const outcome = (r: IngestResult | Error) => (r instanceof FrameError ? r.code : r instanceof Error ? r.message : r.duplicate ? 'duplicate' : 'committed');
+  const stored = async (s: LiveSession) =>
+    live.server.db.query<{ code: string; sample_count: number }>('select code, sample_count from recording_channels where recording_id = $1 order by code', [s.recordingId]);
+
+  it('commits frames of several devices in one batch, each channel continuing in batch order; a repeat within the batch is a duplicate, a changed one a reused seq', async () => {
+    const a = await session('NCT0001');
+    const b = await session('NCT0002');
+    const a0 = a.lastSeq + 1;
+    const b0 = b.lastSeq + 1;
+    const first = item(a, a0, 60, [1, 2]);
+    const next = item(a, a0 + 1, 61, [3, 4, 5]);
+    const results = await commitBatch(live.server.db, [first, item(b, b0, 70, [5]), next, first, item(a, a0 + 1, 99, [9]), item(a, a0 + 5, 62, [6])]);
+    expect(results.map(outcome)).toEqual(['committed', 'committed', 'committed', 'duplicate', 'sequence_reused', 'sequence_gap']);
+    const second = results[2] as Extract<IngestResult, { duplicate: false }>;
+    expect(second.frame.layout).toEqual({ HR: [1, 1], Y_DIST: [2, 3] });
+    expect(await stored(a)).toEqual([{ code: 'HR', sample_count: 2 }, { code: 'Y_DIST', sample_count: 5 }]);
+    expect(await stored(b)).toEqual([{ code: 'HR', sample_count: 1 }, { code: 'Y_DIST', sample_count: 1 }]);
+    const [la] = await live.server.db.query<{ last_seq: number }>('select last_seq from device_live where device_master_id = $1', [a.device.deviceMasterId]);
+    expect(la!.last_seq).toBe(a0 + 1);
+    // The same frames again in a later batch: duplicates, nothing stored twice.
+    const again = await commitBatch(live.server.db, [first, next]);
+    expect(again.map(outcome)).toEqual(['duplicate', 'duplicate']);
+    expect(await stored(a)).toEqual([{ code: 'HR', sample_count: 2 }, { code: 'Y_DIST', sample_count: 5 }]);
+  });
+
+  it('a batch that fails stores nothing of any frame in it, so none may be acked', async () => {
+    const a = await session('NCT0001');
+    const b = await session('NCT0002');
+    const before = { a: await stored(a), b: await stored(b), chunks: await live.server.db.query('select count(*)::int as n from recording_chunks') };
+    const good = item(b, b.lastSeq + 1, 70, [5]);
+    // A channel that is not in the database: the chunk insert fails inside the batch.
+    const broken: LiveSession = { ...a, channels: new Map([...a.channels].map(([code, c]) => [code, { ...c, id: code === 'Y_DIST' ? 2_000_000_000 : c.id }])) };
+    await expect(commitBatch(live.server.db, [good, item(broken, a.lastSeq + 1, 60, [1])])).rejects.toThrow();
+    expect(await stored(a)).toEqual(before.a);
+    expect(await stored(b)).toEqual(before.b);
+    expect(await live.server.db.query('select count(*)::int as n from recording_chunks')).toEqual(before.chunks);
+    // Resent in the next batch, the good frame commits.
+    expect((await commitBatch(live.server.db, [good])).map(outcome)).toEqual(['committed']);
+  });
+});
