@@ -1,7 +1,8 @@
-// `npm test`: typecheck, lint, unit, server (PGlite, then PostgreSQL when TEST_DATABASE_URL is
-// set), end-to-end in Chromium. Ends with one line "Tests: N passed, N failed".
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+// `npm test`: engine build; typecheck, lint and web build side by side; unit; server (on PGlite,
+// and side by side on PostgreSQL when TEST_DATABASE_URL is set); end-to-end in Chromium. Ends
+// with each failed test and one line "Tests: N passed, N failed".
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './ensure-chromium.mjs';
 
 const RESULTS = '.vitest-results';
@@ -11,10 +12,14 @@ mkdirSync(RESULTS, { recursive: true });
 let passed = 0;
 let failed = 0;
 const failures = [];
+/** Each failed test with its first message line, repeated at the end where a truncated log still shows it. */
+const failedTests = [];
 
 function run(label, cmd, args, env = {}) {
   console.log(`\n=== ${label} ===`);
+  const started = Date.now();
   const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`--- ${label}: ${Math.round((Date.now() - started) / 1000)} s`);
   return res.status === 0;
 }
 
@@ -25,13 +30,61 @@ function step(label, cmd, args, env) {
   }
 }
 
+const vitestArgs = (project, out) => ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
+const reportFile = (label) => `${RESULTS}/${label.replace(/\W+/g, '-')}.json`;
+
 function vitest(label, project, env = {}) {
-  const out = `${RESULTS}/${label.replace(/\W+/g, '-')}.json`;
-  const ok = run(label, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  count(label, run(label, 'npx', vitestArgs(project, reportFile(label)), env));
+}
+
+/**
+ * Several commands side by side, each printed whole when all have ended; true for each that
+ * passed. The server suite mostly waits (on sockets, child processes, timers), so on PGlite
+ * and on PostgreSQL at once it takes little longer than one of them alone; the type check,
+ * the lint and the web build each keep one core busy.
+ */
+async function together(jobs) {
+  console.log(`\n=== ${jobs.map((j) => j.label).join(', ')}: side by side ===`);
+  const ended = await Promise.all(
+    jobs.map(({ label, cmd, args, env = {} }) => {
+      const log = `${RESULTS}/${label.replace(/\W+/g, '-')}.log`;
+      const fd = openSync(log, 'w');
+      const started = Date.now();
+      const child = spawn(cmd, args, { stdio: ['ignore', fd, fd], env: { ...process.env, FORCE_COLOR: '1', ...env } });
+      return new Promise((resolve) => child.on('close', (code) => resolve({ label, log, ok: code === 0, seconds: Math.round((Date.now() - started) / 1000) })));
+    }),
+  );
+  for (const { label, log, seconds } of ended) {
+    console.log(`\n=== ${label} (${seconds} s) ===`);
+    process.stdout.write(readFileSync(log));
+  }
+  return ended;
+}
+
+/** Steps side by side; the run stops after them if any failed. */
+async function stepsTogether(jobs) {
+  const ended = await together(jobs);
+  for (const { label, ok } of ended) if (!ok) failures.push(label);
+  if (failures.length) finish();
+}
+
+/** vitest runs side by side, each counted. */
+async function vitestTogether(runs) {
+  const ended = await together(runs.map(({ label, project, env }) => ({ label, cmd: 'npx', args: vitestArgs(project, reportFile(label)), env })));
+  for (const { label, ok } of ended) count(label, ok);
+}
+
+function count(label, ok) {
+  const out = reportFile(label);
   try {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     passed += report.numPassedTests;
     failed += report.numFailedTests;
+    for (const file of report.testResults ?? []) {
+      for (const t of file.assertionResults ?? []) {
+        if (t.status === 'failed') failedTests.push(`${label}: ${file.name.replace(`${process.cwd()}/`, '')} > ${t.fullName}\n    ${String(t.failureMessages?.[0] ?? '').split('\n')[0]}`);
+      }
+    }
     if (report.numTotalTests === 0) failures.push(`${label}: no tests ran`);
   } catch {
     failures.push(`${label}: no report`);
@@ -41,22 +94,28 @@ function vitest(label, project, env = {}) {
 
 function finish() {
   console.log('');
+  for (const t of failedTests) console.log(`✗ ${t}`);
   if (failures.length) console.log(`Failed: ${failures.join('; ')}`);
   console.log(`Tests: ${passed} passed, ${failed} failed`);
   process.exit(failures.length || failed ? 1 : 0);
 }
 
-step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-step('lint (promises nobody handles)', 'npx', ['eslint', '.']);
 step('build engine', 'npm', ['run', '--silent', 'build:engine']);
+await stepsTogether([
+  { label: 'typecheck', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  { label: 'lint (promises nobody handles)', cmd: 'npx', args: ['eslint', '.'] },
+  { label: 'build web app', cmd: 'npm', args: ['run', '--silent', 'build:web'] },
+]);
 vitest('unit', 'unit');
-vitest('server on PGlite', 'server', { NOCTURNE_TEST_DB: 'pglite' });
 if (process.env.TEST_DATABASE_URL) {
-  vitest('server on PostgreSQL', 'server', { NOCTURNE_TEST_DB: 'postgres' });
+  await vitestTogether([
+    { label: 'server on PGlite', project: 'server', env: { NOCTURNE_TEST_DB: 'pglite' } },
+    { label: 'server on PostgreSQL', project: 'server', env: { NOCTURNE_TEST_DB: 'postgres' } },
+  ]);
 } else {
+  vitest('server on PGlite', 'server', { NOCTURNE_TEST_DB: 'pglite' });
   console.log('\n(TEST_DATABASE_URL is not set: the server suite ran on PGlite only.)');
 }
-step('build web app', 'npm', ['run', '--silent', 'build:web']);
 ensureChromium();
 vitest('end-to-end in Chromium', 'e2e');
 finish();

@@ -24,9 +24,12 @@ const byteaOptions = {
   serializers: { [BYTEA]: (x: Uint8Array) => `\\x${Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('hex')}` },
 };
 
-/** Opens embedded PostgreSQL: in a directory, or in memory when dir is null. */
-export async function openPglite(dir: string | null): Promise<Db> {
-  const pg = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...byteaOptions });
+/**
+ * Opens embedded PostgreSQL: in a directory, or in memory when dir is null; `from`, a data
+ * directory dumped by PGlite's dumpDataDir, starts it as that copy instead of a new cluster.
+ */
+export async function openPglite(dir: string | null, from?: Blob): Promise<Db> {
+  const pg = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(from ? { loadDataDir: from } : {}), ...byteaOptions });
   const base = wrap(pg);
   return {
     kind: 'pglite',

@@ -1,9 +1,12 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { readConfig } from '../../server/config';
+import { openDatabase, prepare } from '../../server/start';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const DEMO_PASSWORD = 'nocturne-demo';
@@ -27,6 +30,9 @@ export interface AppServer {
  */
 export async function startAppServer(env: Record<string, string> = {}, startMs = 60_000, keepDataDir?: string): Promise<AppServer> {
   const dataDir = keepDataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-')));
+  // A suite with the demo nights starts from a copy of the run's one seeded directory: the
+  // server finds them simulated and analysed, as on any second start, and goes on at once.
+  if (!keepDataDir && !env.DATA_DIR && env.SEED_NIGHTS === '1') await cp(await seededTemplate(), dataDir, { recursive: true });
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.resolve('dist'), DATABASE_URL: '', SMTP_URL: '', SEED_NIGHTS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -54,6 +60,24 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
       if (!keepDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The demo clinic with its simulated nights and their dashboard rows, made once per
+ * `vitest run` (in the scratch directory of tests/e2e/global-setup.ts) by the first suite
+ * that needs it: simulating the nights is most of a start's time, and eight suites need them.
+ */
+async function seededTemplate(): Promise<string> {
+  const dir = path.join(inject('e2eScratch'), 'seeded');
+  if (existsSync(dir)) return dir;
+  const building = await mkdtemp(path.join(inject('e2eScratch'), 'seeding-'));
+  const config = { ...readConfig({ DATA_DIR: building, SEED_NIGHTS: '1' }), webRoot: null };
+  const opened = await openDatabase(config);
+  const running = await prepare(config, opened.db, opened.release);
+  await running.triagePrepared;
+  await running.close();
+  await rename(building, dir);
+  return dir;
 }
 
 /** Debian's Chromium with WebGL through SwiftShader; never a downloaded browser. */

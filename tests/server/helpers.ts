@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { inject } from 'vitest';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { readConfig, type Config } from '../../server/config';
@@ -13,9 +15,18 @@ export { DEMO_ACCOUNTS, DEMO_PASSWORD };
 /** Which database the server suite runs on: PGlite, or PostgreSQL at TEST_DATABASE_URL. */
 export const TEST_DB = process.env.NOCTURNE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
-/** A fresh database: in-memory PGlite, or a schema of its own in the test PostgreSQL. */
+let pgliteTemplate: Promise<Blob> | null = null;
+
+/**
+ * A fresh database: in-memory PGlite, or a schema of its own in the test PostgreSQL. PGlite
+ * starts as a copy of the run's one new cluster (tests/server/global-setup.ts): creating a
+ * cluster (initdb) costs seconds each time, loading a copy a fraction of that.
+ */
 export async function freshDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (TEST_DB === 'pglite') return { db: await openPglite(null), drop: async () => undefined };
+  if (TEST_DB === 'pglite') {
+    pgliteTemplate ??= readFile(inject('pgliteTemplate')).then((bytes) => new Blob([bytes]));
+    return { db: await openPglite(null, await pgliteTemplate), drop: async () => undefined };
+  }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('NOCTURNE_TEST_DB=postgres needs TEST_DATABASE_URL');
   const schema = await createSchema(url);
