@@ -68,7 +68,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const outage = new OutageLog();
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     if (err instanceof ApiError) {
-      const data = { ...(err.errors ? { errors: err.errors } : {}), ...(err.fieldRule ?? {}) };
+      const data = { ...(err.errors ? { errors: err.errors } : {}), ...(err.fieldRule ?? {}), ...(err.details ?? {}) };
       return reply.code(err.status).send({ code: err.code, message: err.message, ...(Object.keys(data).length ? { data } : {}) });
     }
     const validation = (err as FastifyError).validation;

@@ -16,6 +16,8 @@ export class ApiError extends Error {
     message: string,
     readonly errors?: readonly string[],
     readonly fieldRule?: FieldRule,
+    /** More the client may show (sent inside `data`), e.g. the admin's reason for a refused account. */
+    readonly details?: Readonly<Record<string, string>>,
   ) {
     super(message);
   }

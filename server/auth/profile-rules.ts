@@ -36,6 +36,9 @@ export const PROFILE_MESSAGES = {
   primarySecondarySame: 'Primary email and secondary email cannot be same',
   primaryTertiarySame: 'Primary email and Tertiary email cannot be same',
   secondaryTertiarySame: 'Secondary email and Tertiary email cannot be same',
+  /** The server's check alone (another account's address): answered 401 'Repeated secondary' (spec 1 §8). */
+  secondaryRepeated: 'This e-mail address belongs to another account',
+  tertiaryRepeated: 'This e-mail address belongs to another account',
   secondaryEmpty: 'Secondary email cannot be empty',
   tertiaryEmpty: 'Tertiary email cannot be empty',
   phoneRequired: 'Please enter primary phone number',

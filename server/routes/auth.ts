@@ -65,7 +65,8 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
       if (user.status === 'pending') {
         throw new ApiError(403, 'account_pending', 'Your account is waiting for approval. We will contact you soon.');
       }
-      if (user.status === 'refused') throw new ApiError(403, 'account_refused', ACCOUNT_REFUSED);
+      // The admin's reason, if one was given, goes to the applicant (who proved the password) only.
+      if (user.status === 'refused') throw new ApiError(403, 'account_refused', ACCOUNT_REFUSED, undefined, undefined, user.review_reason ? { reason: user.review_reason } : undefined);
       if (user.status === 'disabled') throw new ApiError(403, 'account_disabled', 'This account has been disabled.');
       const code = await issueOtp(db, user.id, 'login');
       await mailer.send({

@@ -186,6 +186,13 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext) {
     const errors = validateProfile(form, role, { knownCountry: (c) => !!findCountry(c) });
     const first = Object.entries(errors)[0];
     if (first) throw invalid(first[0], first[1]);
+    // Another account's sign-in address as this one's secondary or tertiary e-mail: the spec's
+    // 401 'Repeated secondary' (spec 1 §8), shown at the field; nothing is changed.
+    for (const [field, rule] of [['secondary_emails', 'secondaryRepeated'], ['ternary_email', 'tertiaryRepeated']] as const) {
+      if (!form[field] || locked.has(field) || form[field] === stored[field]) continue;
+      const [taken] = await db.query('select 1 from users where email = $1 and id <> $2', [form[field], me.id]);
+      if (taken) throw new ApiError(401, 'repeated_secondary', 'Repeated secondary', undefined, { field, rule });
+    }
 
     let imageType: 'image/jpeg' | 'image/png' | null = null;
     if (image) {

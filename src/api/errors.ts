@@ -7,8 +7,10 @@ export class ApiError extends Error {
   /** For validation_failed: the field the server refused and the rule it broke (schema keyword or profile rule). */
   readonly field: string;
   readonly rule: string;
+  /** data.reason: the admin's reason for a refused account (account_refused). */
+  readonly reason: string;
 
-  constructor(status: number, code: string, message: string, errors: readonly string[] = [], field = '', rule = '') {
+  constructor(status: number, code: string, message: string, errors: readonly string[] = [], field = '', rule = '', reason = '') {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -16,6 +18,7 @@ export class ApiError extends Error {
     this.errors = errors;
     this.field = field;
     this.rule = rule;
+    this.reason = reason;
   }
 }
 
@@ -44,11 +47,12 @@ export function actionForError(
 
 /** Builds an ApiError from whatever a failed response carried. */
 export function toApiError(status: number, body: unknown, fallbackMessage: string): ApiError {
-  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; data?: { errors?: unknown; field?: unknown; rule?: unknown } };
+  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; data?: { errors?: unknown; field?: unknown; rule?: unknown; reason?: unknown } };
   const code = typeof b.code === 'string' ? b.code : `http_${status}`;
   const message = typeof b.message === 'string' && b.message ? b.message : fallbackMessage;
   const list = b.data && typeof b.data === 'object' && Array.isArray(b.data.errors) ? b.data.errors.filter((e): e is string => typeof e === 'string') : [];
   const field = b.data && typeof b.data.field === 'string' ? b.data.field : '';
   const rule = b.data && typeof b.data.rule === 'string' ? b.data.rule : '';
-  return new ApiError(status, code, message, list, field, rule);
+  const reason = b.data && typeof b.data.reason === 'string' ? b.data.reason : '';
+  return new ApiError(status, code, message, list, field, rule, reason);
 }

@@ -3,7 +3,7 @@ import { PROFILE_MESSAGES, type ProfileError } from '../../server/auth/profile-r
 import { ApiError, NETWORK_ERROR_CODE } from './errors';
 
 /** Codes the UI words itself; anything else shows the server's message as sent. */
-const TRANSLATED_CODES = new Set(['invalid_login', 'invalid_otp', 'account_pending', 'account_refused', 'account_disabled', 'invalid_credentials', 'invalid_reset_token', 'rate_limited', 'password_mismatch']);
+const TRANSLATED_CODES = new Set(['invalid_login', 'invalid_otp', 'account_pending', 'account_refused', 'account_disabled', 'invalid_credentials', 'invalid_reset_token', 'rate_limited', 'password_mismatch', 'repeated_secondary']);
 
 /** Fields the account forms (signup, sign-in, forgot password, profile) send, with their label keys. */
 export const FIELD_LABELS = {
@@ -70,6 +70,7 @@ export function validationText(t: TFunction, error: ApiError): string | null {
 export function errorText(t: TFunction, error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === NETWORK_ERROR_CODE) return t('errors.network');
+    if (error.code === 'account_refused' && error.reason) return `${t('errors.codes.account_refused')} ${t('errors.refusedReason', { reason: error.reason })}`;
     if (TRANSLATED_CODES.has(error.code)) {
       return t(`errors.codes.${error.code as 'invalid_login'}`);
     }

@@ -111,10 +111,11 @@ interface Walk {
   deviceId: string | null;
 }
 
-async function signedIn(email: string): Promise<Walk> {
+async function signedIn(email: string, withPatients = true): Promise<Walk> {
   const { page, context } = await newPage(browser, server.url);
   await page.goto('/');
   await signInThroughForm(page, server.url, email);
+  if (!withPatients) return { page, context, patientId: 0, deviceId: null };
   await page.evaluate((p) => window.history.pushState(null, '', p), '/app/patients');
   const link = page.getByTestId('patient-link').filter({ hasText: 'NCT1001' });
   await link.waitFor({ timeout: 120_000 });
@@ -135,6 +136,8 @@ function physicianRoutes(w: Walk): Array<[string, string]> {
     ['/app/datacenter', tid('datacenter-table')],
     ['/app/device_config', tid('device-config')],
     ['/app/realtimeDashboard', tid('realtime-dashboard')],
+    ['/app/reports', tid('reports-page')],
+    ['/app/admin/requests', tid('deploy-requests')],
     [`/app/device_testing?${new URLSearchParams({ id: String(w.patientId), did: w.deviceId ?? 'none', back: '/app/patients' })}`, `${tid('realtime-page')}, ${tid('realtime-no-device')}`],
     ['/app/privacy-policy', 'article.document'],
     ['/app/terms-of-use', 'article.document'],
@@ -167,15 +170,18 @@ async function walkPatientDetail(w: Walk, lng: string, found: string[]): Promise
 describe('every route in every language', () => {
   let physician: Walk;
   let annotator: Walk;
+  let admin: Walk;
   beforeAll(async () => {
     physician = await signedIn(DEMO.physician);
     await go(physician.page, '/app/datacenter', tid('datacenter-table'));
     physician.deviceId = (await physician.page.getByTestId('datacenter-row').first().locator('td').first().innerText()).trim() || null;
     annotator = await signedIn(DEMO.annotator);
+    admin = await signedIn(DEMO.admin, false);
   }, 300_000);
   afterAll(async () => {
     await physician?.context.close();
     await annotator?.context.close();
+    await admin?.context.close();
   });
 
   it('offers the spec locales it has catalogues for', () => {
@@ -192,6 +198,15 @@ describe('every route in every language', () => {
       found.push(...problems(await readScreen(page), lng, path));
     }
     await walkPatientDetail(physician, lng, found);
+    // The profile popup from the header, viewed and in its edit form.
+    await page.getByTestId('header-user').click();
+    await page.getByTestId('profile-view').waitFor({ timeout: 30_000 });
+    found.push(...problems(await readScreen(page), lng, 'profile popup'));
+    await page.getByTestId('profile-edit').click();
+    await page.getByTestId('profile-form').waitFor();
+    found.push(...problems(await readScreen(page), lng, 'profile popup · edit'));
+    await page.keyboard.press('Escape');
+    await page.getByTestId('profile-form').waitFor({ state: 'detached' });
     // The 404 page is titled "Page not found" in the language of the screen.
     await go(page, '/app/nonsense', tid('not-found'));
     expect(await page.getByTestId('page-title').innerText()).not.toMatch(/nonsense/i);
@@ -213,7 +228,53 @@ describe('every route in every language', () => {
       await go(page, path, ready);
       found.push(...problems(await readScreen(page), lng, `annotator ${path}`));
     }
+    // A screen the role lacks is the 404 page, titled so (not "Device Config").
+    await go(page, '/app/device_config', tid('not-found'));
+    expect(await page.getByTestId('page-title').innerText()).toBe(await page.evaluate(() => document.title.split(' · ')[0]));
+    expect(await page.title()).toMatch(new RegExp(`^${JSON.parse(readFileSync(`locales/${lng}.json`, 'utf8')).titles.notFound} · `));
     await walkPatientDetail(annotator, lng, found);
     expect([...new Set(found)]).toEqual([]);
+  }, 600_000);
+
+  it.each(LANGUAGES)("admin, %s: the deployment requests and the signups waiting for approval", async (lng) => {
+    const { page } = admin;
+    await go(page, '/app/admin/requests', tid('deploy-requests'));
+    await switchLanguage(page, lng);
+    const found: string[] = [];
+    for (const [path, ready] of [
+      ['/app/admin/requests', tid('deploy-requests')],
+      ['/app/admin/signups', tid('signups')],
+    ] as const) {
+      await go(page, path, ready);
+      found.push(...problems(await readScreen(page), lng, `admin ${path}`));
+    }
+    expect([...new Set(found)]).toEqual([]);
+  }, 600_000);
+
+  it.each(LANGUAGES)('signed out, %s: sign-in, signup and forgot password', async (lng) => {
+    const { page, context } = await newPage(browser, server.url);
+    try {
+      await page.goto('/signin');
+      await page.getByTestId('signin-email').waitFor();
+      await switchLanguage(page, lng);
+      const found: string[] = [];
+      for (const [path, ready] of [
+        ['/signin', tid('signin-email')],
+        ['/signup', tid('signup-email')],
+        ['/forgot_password', tid('forgot-email')],
+      ] as const) {
+        await go(page, path, ready);
+        found.push(...problems(await readScreen(page), lng, `signed out ${path}`));
+      }
+      // A refused form speaks the language too: signup with a digit in the name.
+      await go(page, '/signup', tid('signup-email'));
+      await page.getByTestId('signup-first-name').fill('N0ra');
+      await page.getByTestId('signup-submit').click();
+      await page.locator('.field-error, [role="alert"]').first().waitFor({ timeout: 30_000 });
+      found.push(...problems(await readScreen(page), lng, 'signed out /signup refused'));
+      expect([...new Set(found)]).toEqual([]);
+    } finally {
+      await context.close();
+    }
   }, 600_000);
 });

@@ -79,6 +79,14 @@ describe('the profile popup', () => {
     await page.getByTestId('profile-first_name').fill('Clara');
     await page.getByTestId('profile-phone').fill('+41 44 555 01 00');
     await page.getByTestId('profile-phone2').fill('');
+    // Another account's address: the server's 401 "Repeated secondary" shows at the field, and the session goes on.
+    await page.getByTestId('profile-secondary_emails').fill(DEMO.annotator);
+    await page.getByTestId('profile-date_of_birth').fill('1976-05-04');
+    await page.getByTestId('profile-device_start_window').fill('08:30 PM');
+    await page.getByTestId('profile-save').click();
+    await expect.poll(() => fieldError(page, 'profile-secondary_emails').innerText().catch(() => ''), { timeout: 30_000 }).toBe('This e-mail address belongs to another account');
+    expect(await page.getByTestId('profile-save').isEnabled()).toBe(true);
+    expect(page.url()).not.toMatch(/signin/);
     await page.getByTestId('profile-secondary_emails').fill('clara.second@demo.nocturne.test');
     await page.getByTestId('profile-date_of_birth').fill('1976-05-04');
     await page.getByTestId('profile-device_start_window').fill('08:30 PM');

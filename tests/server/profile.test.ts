@@ -170,6 +170,23 @@ describe('profile', () => {
     expect(ok.json().message).toBe('User details and Password updated successfully');
     await signIn(server, user.email, 'a-brand-new-pass');
   });
+
+  it("answers 401 'Repeated secondary' for another account's address as secondary or tertiary e-mail, and changes nothing", async () => {
+    const user = await createUser(server);
+    const other = await createUser(server);
+    const { token } = await signIn(server, user.email);
+    const repeated = await update(token, { ...FULL, first_name: 'Changed', secondary_emails: other.email.toUpperCase() });
+    expect(repeated.statusCode).toBe(401);
+    expect(repeated.json()).toMatchObject({ code: 'repeated_secondary', message: 'Repeated secondary', data: { field: 'secondary_emails', rule: 'secondaryRepeated' } });
+    const [row] = await server.db.query<{ first_name: string; secondary_emails: string }>('select first_name, secondary_emails from users where id = $1', [user.id]);
+    expect(row.first_name).not.toBe('Changed');
+    expect(row.secondary_emails).not.toBe(other.email);
+    // The session goes on: this 401 is about the form, not the token.
+    const tertiary = await update(token, { ...FULL, secondary_emails: 'fine.second@demo.nocturne.test', ternary_email: DEMO_ACCOUNTS.annotator });
+    expect(tertiary.json()).toMatchObject({ code: 'repeated_secondary', data: { field: 'ternary_email', rule: 'tertiaryRepeated' } });
+    const ok = await update(token, { ...FULL, secondary_emails: 'fine.second@demo.nocturne.test' });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
 });
 
 describe('signup approval', () => {
@@ -219,6 +236,11 @@ describe('signup approval', () => {
     const refused = await login(email);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().code).toBe('account_refused');
+    // The reason reaches the applicant who proved the password, and nobody else.
+    expect(refused.json().data).toEqual({ reason: 'Not a clinician' });
+    const guess = await server.call('POST', '/login', { body: { email, password: 'not-the-password' }, ip: '10.9.0.3' });
+    expect(guess.statusCode).toBe(401);
+    expect(guess.body).not.toContain('Not a clinician');
   });
 
   it('names the field and the rule when signup input breaks the schema', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { titleFromPath } from '../../src/features/shell/title';
+import { capabilitiesOf } from '../../src/state/roles';
 import en from '../../locales/en-US.json';
 
 const key = (k: string) => ({ kind: 'key', key: k });
@@ -42,6 +43,20 @@ describe('titleFromPath', () => {
     expect(titleFromPath('/app/documents/nope')).toEqual(key('titles.notFound'));
     expect(titleFromPath('/somewhere/else')).toEqual(key('titles.notFound'));
     expect(en.titles.notFound).toBe('Page not found');
+  });
+
+  it('titles a screen the role may not open "Page not found", as the 404 page it shows', () => {
+    const annotator = capabilitiesOf({ is_annotator: true });
+    const admin = capabilitiesOf({ is_admin: true });
+    const physician = capabilitiesOf({});
+    for (const p of ['/app/device_config', '/app/device_testing', '/app/realtimeDashboard', '/app/reports', '/app/new_patient', '/app/add-patient', '/app/admin/signups']) {
+      expect(titleFromPath(p, annotator), p).toEqual(key('titles.notFound'));
+    }
+    expect(titleFromPath('/app/admin/signups', physician)).toEqual(key('titles.notFound'));
+    expect(titleFromPath('/app/admin/signups', admin)).toEqual(key('titles.signups'));
+    expect(titleFromPath('/app/device_config', admin)).toEqual(key('titles.notFound'));
+    expect(titleFromPath('/app/device_config', physician)).toEqual(key('titles.deviceConfig'));
+    expect(titleFromPath('/app/patients', annotator)).toEqual(key('titles.patients'));
   });
 
   it('has an en-US text for every title key it can return', () => {

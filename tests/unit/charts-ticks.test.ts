@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatClock, formatNightDate, formatSpan, formatValue, zoneOffset } from '../../src/charts/core/format';
+import { paintValueLabels } from '../../src/features/night/yAxis';
 import { timeTicks } from '../../src/charts/core/ticks';
 
 const H = 3_600_000;
@@ -51,5 +52,35 @@ describe('time formatting', () => {
   it('prints statistics with one decimal or a dash', () => {
     expect(formatValue(14.26)).toBe('14.3');
     expect(formatValue(Number.NaN)).toBe('–');
+    // In the UI language's writing, Latin digits everywhere (issue 16).
+    expect(formatValue(14.26, 1, 'de-AT')).toBe('14,3');
+    expect(formatValue(14.26, 2, 'fr-FR')).toBe('14,26');
+    expect(formatValue(14.26, 1, 'ar-SA')).toMatch(/^14.3$/);
+    expect(formatValue(Number.NaN, 1, 'de-AT')).toBe('–');
+  });
+
+  it('writes the y-axis value labels in the UI language', () => {
+    const labels = { children: [] as { textContent: string; style: Record<string, string> }[], dataset: {} as Record<string, string> };
+    const el = {
+      ...labels,
+      get children() {
+        return labels.children;
+      },
+      append: (c: { textContent: string; style: Record<string, string> }) => labels.children.push(c),
+      get lastElementChild() {
+        return { remove: () => labels.children.pop() };
+      },
+    };
+    const doc = globalThis as unknown as { document?: unknown };
+    const had = doc.document;
+    doc.document = { createElement: () => ({ textContent: '', style: {} }) };
+    try {
+      paintValueLabels(el as unknown as HTMLElement, 0, 10, 'de-AT');
+      expect(labels.children.map((c) => c.textContent)).toEqual(['1', '5', '9']);
+      paintValueLabels(el as unknown as HTMLElement, 0, 1, 'de-AT');
+      expect(labels.children.map((c) => c.textContent)).toEqual(['0,1', '0,5', '0,9']);
+    } finally {
+      doc.document = had;
+    }
   });
 });

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { toApiError } from '../../src/api/errors';
+import { actionForError, toApiError } from '../../src/api/errors';
 import { errorText } from '../../src/api/messages';
 import en from '../../locales/en-US.json';
 import de from '../../locales/de-AT.json';
@@ -73,5 +73,16 @@ describe('server validation in the user’s words (issue 16 point 4)', () => {
 
   it('translates the account codes of sign-in', () => {
     expect(errorText(t('de-AT'), toApiError(403, { code: 'account_refused', message: 'x' }, 'Forbidden'))).toMatch(/nicht genehmigt/);
+    // The admin's reason, when one was given, follows in the user's language.
+    const withReason = toApiError(403, { code: 'account_refused', message: 'x', data: { reason: 'Kein Arztausweis' } }, 'Forbidden');
+    expect(errorText(t('de-AT'), withReason)).toMatch(/nicht genehmigt.* Begründung: Kein Arztausweis$/);
+    expect(errorText(t('en-US'), withReason)).toMatch(/not approved.* Reason: Kein Arztausweis$/);
+  });
+
+  it("words the profile's 401 'Repeated secondary' as a field error, not a sign-out", () => {
+    const repeated = toApiError(401, { code: 'repeated_secondary', message: 'Repeated secondary', data: { field: 'secondary_emails', rule: 'secondaryRepeated' } }, 'Unauthorized');
+    expect(repeated).toMatchObject({ field: 'secondary_emails', rule: 'secondaryRepeated' });
+    expect(errorText(t('en-US'), repeated)).toBe('This e-mail address belongs to another account.');
+    expect(actionForError(repeated, { onSignInPage: false })).toBe('pass');
   });
 });

@@ -1,6 +1,6 @@
 // Time formatting of the review screen: span readout, clock labels, night dates.
 import { DateTime } from 'luxon';
-import { formatIsoDay } from '../../format';
+import { formatIsoDay, formatNumber } from '../../format';
 
 const pad = (n: number) => String(Math.floor(n)).padStart(2, '0');
 
@@ -34,7 +34,7 @@ export function zoneOffset(zone: string): (t: number) => number {
   };
 }
 
-/** A statistic for the readout: 1 decimal, or '–' when NaN. */
-export function formatValue(v: number, digits = 1): string {
-  return Number.isFinite(v) ? v.toFixed(digits) : '–';
+/** A statistic for the readout: 1 decimal in the UI language's writing (24,5 in de-AT), or '–' when NaN. */
+export function formatValue(v: number, digits = 1, language = 'en-US'): string {
+  return formatNumber(v, language, digits);
 }

@@ -39,10 +39,10 @@ function Sparkline({ board, id, points, range, color, label }: { board: Sparklin
 }
 
 function FigureCell({ patient, figure, board, span }: { patient: TriagePatient; figure: (typeof FIGURES)[number]; board: SparklineBoard | null; span: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const last = patient.last!;
   const value = last[figure.key];
-  const text = figure.key === 'hours' ? formatHours(value) : value === null || value === undefined ? '–' : formatValue(value, figure.digits);
+  const text = figure.key === 'hours' ? formatHours(value) : value === null || value === undefined ? '–' : formatValue(value, figure.digits, i18n.language);
   const t1 = last.night * 1000;
   const range = { t0: t1 - (span - 1) * DAY_MS - EDGE_MS, t1: t1 + EDGE_MS };
   const points = patient.nights.map((n: TriageNight) => ({ t: n.night * 1000, v: n[figure.key] ?? null }));

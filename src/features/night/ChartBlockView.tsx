@@ -44,7 +44,7 @@ export interface BlockProps {
  */
 export function ChartBlockView({ screen, def, height, expanded, thresholds, onToggleExpand, onWindowView, onCloseWindow, dragProps, id }: BlockProps) {
   countRender('ChartBlock');
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api, nightRef, infos, loading, vitals, night } = useNight();
   const { ref: plotRef, block } = useChartBlock(screen, id ?? def.code);
   const selectionRef = useRef<HTMLDivElement>(null);
@@ -105,14 +105,14 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   useLayoutEffect(() => {
     if (!block || def.axis) return;
     const el = yAxisRef.current!;
-    block.onY = (lo, hi) => paintValueLabels(el, lo, hi);
+    block.onY = (lo, hi) => paintValueLabels(el, lo, hi, i18n.language);
     block.yShown = null;
-    paintValueLabels(el, block.yMin, block.yMax);
+    paintValueLabels(el, block.yMin, block.yMax, i18n.language);
     screen.renderer.requestFrame();
     return () => {
       block.onY = null;
     };
-  }, [screen, block, def.axis]);
+  }, [screen, block, def.axis, i18n.language]);
 
   useLayoutEffect(() => {
     screen.renderer.requestFrame();
@@ -136,9 +136,9 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
       if (lo !== lo) continue;
       if (coded) {
         const label = coded.find(([v]) => v === Math.round(view.last[col]!));
-        parts.push(label ? t(label[1] as 'night.axis.deep') : formatValue(lo));
+        parts.push(label ? t(label[1] as 'night.axis.deep') : formatValue(lo, 1, i18n.language));
       } else {
-        const value = lo === hi ? formatValue(lo) : `${formatValue(lo)}–${formatValue(hi)}`;
+        const value = lo === hi ? formatValue(lo, 1, i18n.language) : `${formatValue(lo, 1, i18n.language)}–${formatValue(hi, 1, i18n.language)}`;
         parts.push(`${s.ref.code} ${value}${unit ? ` ${unit}` : ''}`);
       }
     }
@@ -154,7 +154,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   usePlotPointer(screen, plotRef, selectionRef, tipRef, pointer);
 
   const format: StatsFormatter = useCallback((v) => t('night.stats.line', v), [t]);
-  useStatsReadout(screen, api, series[0]?.ref ?? null, statsRef, format);
+  useStatsReadout(screen, api, series[0]?.ref ?? null, statsRef, format, i18n.language);
 
   const title = t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
   const labels = coded ? coded.map(([v, key]) => ({ v, text: t(key as 'night.axis.deep') })) : [];

@@ -21,6 +21,7 @@ export function useStatsReadout(
   ref: ChannelRef | null,
   el: RefObject<HTMLElement | null>,
   format: StatsFormatter,
+  language: string,
 ): void {
   useEffect(() => {
     const target = el.current;
@@ -33,7 +34,7 @@ export function useStatsReadout(
       api.stats(ref, ms(range.t0), ms(range.t1), mode).then(
         (s) => {
           if (id !== asked) return;
-          const f = (v: number) => formatValue(v);
+          const f = (v: number) => formatValue(v, 1, language);
           target.textContent = format({ min: f(s.min), max: f(s.max), mean: f(s.mean), p10: f(s.p10), p50: f(s.p50), p90: f(s.p90) });
           target.dataset.ready = 'true';
         },
@@ -51,5 +52,5 @@ export function useStatsReadout(
       clearTimeout(timer);
       asked++;
     };
-  }, [screen, api, ref?.night, ref?.code, el, format]);
+  }, [screen, api, ref?.night, ref?.code, el, format, language]);
 }

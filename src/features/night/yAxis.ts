@@ -1,5 +1,6 @@
 // Value axes of chart blocks: coded axes of stages, sleep/awake and bed (spec 2 §9),
 // automatic ranges for the rest.
+import { formatNumber } from '../../format';
 import type { CodedAxis } from './channels';
 
 /** Catalogue keys of the labels of coded axes, by chart value. */
@@ -40,13 +41,14 @@ export const PHYSIOLOGICAL_RANGES: Readonly<Record<string, readonly [number, num
 };
 
 /** Writes three value labels into a y-axis element, outside React (they follow every frame). */
-export function paintValueLabels(el: HTMLElement, lo: number, hi: number): void {
+export function paintValueLabels(el: HTMLElement, lo: number, hi: number, language: string): void {
   const values = valueLabels(lo, hi);
   while (el.children.length < values.length) el.append(document.createElement('span'));
   while (el.children.length > values.length) el.lastElementChild!.remove();
   values.forEach((v, i) => {
     const span = el.children[i] as HTMLElement;
-    span.textContent = String(v);
+    // As many decimals as the rounded label has (0.1, not 0.10), in the language's writing.
+    span.textContent = formatNumber(v, language, (String(v).split('.')[1] ?? '').length);
     span.style.insetBlockEnd = `${((v - lo) / Math.max(1e-12, hi - lo)) * 100}%`;
   });
   el.dataset.lo = String(lo);

@@ -18,7 +18,6 @@ export function AppShell({ children }: { children: ReactNode }) {
   const snap = useSnapshot(session);
   const { sidebarOpen } = useSnapshot(ui);
   const [path] = useLocation();
-  const title = usePageTitle();
   const user = useUserQuery();
 
   // The stored details may be stale (role changed, name edited): the server's win.
@@ -33,6 +32,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const forcedCollapsed = normalisePath(path) === PATHS.realtime;
   const open = sidebarOpen && !forcedCollapsed;
   const caps = capabilitiesOf(snap.user_details);
+  const title = usePageTitle(caps);
 
   return (
     <div className={`app ${open ? 'sidebar-open' : 'sidebar-collapsed'}`}>

@@ -1,9 +1,12 @@
+import type { Capabilities } from '../../state/roles';
+
 /**
  * Page title from the path (spec 1 §2): My Patients, Dashboard, Patient Information,
  * Patient Detail, otherwise the path segment's screen. Every title is a translation key:
  * the URL spelling ("device_config") is never shown; a path the app does not know is
- * titled "Page not found".
+ * titled "Page not found", and so is one the user's role may not open (it shows the 404 page).
  */
+
 export type TitleKey =
   | 'titles.patients'
   | 'titles.dashboard'
@@ -81,8 +84,25 @@ function segmentsOf(path: string): string[] {
   return bare.split('/').filter((s) => s.length > 0);
 }
 
-/** The title of the page at `path`. */
-export function titleFromPath(path: string): PageTitle {
+/** Screens only some roles have (AppRoutes leaves them out for the others): the capability each needs. */
+const GATED: Partial<Record<TitleKey, keyof Omit<Capabilities, 'appRoot'>>> = {
+  'titles.realTime': 'realtime',
+  'titles.realtimeDashboard': 'realtime',
+  'titles.deviceConfig': 'deviceConfig',
+  'titles.reports': 'reports',
+  'titles.signups': 'admin',
+  'titles.newPatient': 'addPatient',
+  'titles.addPatient': 'addPatient',
+};
+
+/** The title of the page at `path`; with `caps`, a screen the role may not open is "Page not found". */
+export function titleFromPath(path: string, caps?: Capabilities): PageTitle {
+  const title = titleOfPath(path);
+  const needs = GATED[title.key];
+  return caps && needs && !caps[needs] ? key('titles.notFound') : title;
+}
+
+function titleOfPath(path: string): PageTitle {
   const segments = segmentsOf(path);
   const inApp = segments[0]?.toLowerCase() === 'app';
   if (!inApp) return key(segments.length <= 1 ? (TOP_LEVEL[segments[0] ?? ''] ?? 'titles.notFound') : 'titles.notFound');

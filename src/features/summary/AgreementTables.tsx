@@ -34,15 +34,15 @@ export function useNightAgreement(patientId: number, night: NightInfo | null) {
   });
 }
 
-const pct = (v: number | null) => (v === null ? '–' : `${formatValue(v * 100, 0)} %`);
-const num = (v: number | null | undefined) => (v === null || v === undefined ? '–' : formatValue(v, 2));
 
 /**
  * The device's own scoring beside Nocturne's, and their agreement (issue 12): shown only for
  * a night with device- or PSG-scored events.
  */
 export function AgreementTables({ patientId, night }: { patientId: number; night: NightInfo | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const pct = (v: number | null) => (v === null ? '–' : `${formatValue(v * 100, 0, i18n.language)} %`);
+  const num = (v: number | null | undefined) => (v === null || v === undefined ? '–' : formatValue(v, 2, i18n.language));
   const q = useNightAgreement(patientId, night);
   const a = q.data;
   if (!a?.has_reference) return null;

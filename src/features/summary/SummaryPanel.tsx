@@ -112,9 +112,9 @@ export function SummaryPanel({ patient, night }: { patient: PatientInfo; night: 
 
 /** The summary's tables (the Summary tab and the night report). */
 export function SummaryTables({ night, summary: s }: { night: NightInfo; summary: NightSummary }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const zone = night.timezone;
-  const n = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : formatValue(v, digits));
+  const n = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : formatValue(v, digits, i18n.language));
   const vitals = VITAL_TABLES.filter(([code]) => s.percentiles[code]);
   // Without sleep staging the indices are per hour of monitoring: say so (REI).
   const rei = s.index_basis === 'monitoring';

@@ -122,7 +122,7 @@ export function TrendChart({ code, unit, bands, points, dates, window, onZoom }:
           {scale.ticks.map((v) => (
             <g key={v} className="trend-grid">
               <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} />
-              <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end">{formatValue(v, Math.abs(scale.hi - scale.lo) < 5 ? 1 : 0)}</text>
+              <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end">{formatValue(v, Math.abs(scale.hi - scale.lo) < 5 ? 1 : 0, i18n.language)}</text>
             </g>
           ))}
           {shown.map((d, i) => (i % labelEvery === 0 ? (
@@ -144,7 +144,7 @@ export function TrendChart({ code, unit, bands, points, dates, window, onZoom }:
             if (isValuePoint(p)) {
               return (
                 <circle key={d} className="trend-dot" cx={x(i)} cy={y(p.value)} r={4} data-testid="trend-point">
-                  <title>{`${d}: ${formatValue(p.value, 2)}${p.index_basis === 'monitoring' ? ` (${t('scoring.reiTable')})` : ''}`}</title>
+                  <title>{`${d}: ${formatValue(p.value, 2, i18n.language)}${p.index_basis === 'monitoring' ? ` (${t('scoring.reiTable')})` : ''}`}</title>
                 </circle>
               );
             }
@@ -154,8 +154,8 @@ export function TrendChart({ code, unit, bands, points, dates, window, onZoom }:
               <g key={d} className="trend-box" data-testid="trend-box">
                 <title>{t('trend.boxTooltip', {
                   date: d,
-                  min: formatValue(p.min ?? NaN), p10: formatValue(p.lowerPercentile), p50: formatValue(p.medianPercentile),
-                  p90: formatValue(p.upperPercentile), max: formatValue(p.max ?? NaN), mean: formatValue(p.mean ?? NaN),
+                  min: formatValue(p.min ?? NaN, 1, i18n.language), p10: formatValue(p.lowerPercentile, 1, i18n.language), p50: formatValue(p.medianPercentile, 1, i18n.language),
+                  p90: formatValue(p.upperPercentile, 1, i18n.language), max: formatValue(p.max ?? NaN, 1, i18n.language), mean: formatValue(p.mean ?? NaN, 1, i18n.language),
                 })}</title>
                 {p.min !== null && p.max !== null && <line className="trend-whisker" x1={x(i)} x2={x(i)} y1={y(p.min)} y2={y(p.max)} />}
                 <rect x={x(i) - w / 2} width={w} y={y(p.upperPercentile)} height={Math.max(1, y(p.lowerPercentile) - y(p.upperPercentile))} />
