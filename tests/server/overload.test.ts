@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TEST_DB, type TestServer } from './helpers';
 
@@ -38,7 +39,22 @@ describe(`overload (${TEST_DB})`, () => {
     // connection) queues the request behind one statement of 2 s.
     const [count, seconds] = TEST_DB === 'postgres' ? [10, 7] : [1, 2];
     const hogs = Array.from({ length: count }, () => server.db.query('select pg_sleep($1)', [seconds]));
-    await sleep(300);
+    if (TEST_DB === 'postgres') {
+      // Every hog holds its connection before the request comes (a fixed pause is not enough on a busy machine).
+      const watcher = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await watcher.connect();
+      try {
+        for (let i = 0; i < 100; i++) {
+          const { rows } = await watcher.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where state = 'active' and query like 'select pg_sleep%'`);
+          if (rows[0]!.n >= count) break;
+          await sleep(20);
+        }
+      } finally {
+        await watcher.end();
+      }
+    } else {
+      await sleep(300);
+    }
     const res = await server.call('POST', '/login', { body: { email: 'nobody@nowhere.test', password: 'whatever-1' }, ip: '10.77.0.1' });
     if (TEST_DB === 'postgres') {
       expect(res.statusCode).toBe(503);
