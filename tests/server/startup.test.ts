@@ -27,7 +27,7 @@ function runServer(env: Record<string, string>, untilRunning = false): Promise<E
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not finish: ${stdout}\n${stderr}`));
-    }, 60_000);
+    }, 150_000);
     child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString();
       if (untilRunning && stdout.includes('Nocturne is running')) child.kill('SIGTERM');
@@ -149,7 +149,8 @@ describe('first and second start', () => {
     } finally {
       await again.close();
     }
-  });
+    // Two server processes and one start in here, each making a database: minutes on a busy machine.
+  }, 400_000);
 });
 
 describe('migrations', () => {
