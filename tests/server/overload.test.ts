@@ -13,25 +13,30 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe(`overload (${TEST_DB})`, () => {
   it('answers 503 with Retry-After while the event loop lags (MAX_EVENT_LOOP_DELAY_MS), and serves again once it catches up', async () => {
     expect((await server.call('GET', '/countries')).statusCode).toBe(200);
-    // Block the event loop for 3 s, as a request that hogs it would. under-pressure reads the
-    // mean of the interval's delay samples, so a stall is diluted by the samples beside it (a
-    // 1.6-s stall measured 984 ms on PostgreSQL once the live hub was in the app): 3 s stays
-    // above the 1-s limit whatever else ran.
-    const until = Date.now() + 3000;
-    while (Date.now() < until);
-    const seen: number[] = [];
-    for (let i = 0; i < 20 && !seen.includes(503); i++) {
-      const res = await server.call('GET', '/countries');
-      seen.push(res.statusCode);
-      if (res.statusCode === 503) {
-        expect(res.json().code).toBe('overloaded');
-        expect(res.headers['retry-after']).toBe('5');
+    // Stall the event loop in steps of 1.5 s with a turn of the loop between them, as requests
+    // that hog it would: under-pressure reads the mean of its delay samples per interval, and a
+    // single long stall is diluted by the samples beside it (a 1.6-s stall once measured 984 ms),
+    // while steps make every sample of the interval about 1.5 s. Up to three rounds, for a
+    // machine so busy that an interval's sample falls between them.
+    let shed: Awaited<ReturnType<typeof server.call>> | undefined;
+    for (let round = 0; round < 3 && !shed; round++) {
+      for (let step = 0; step < 3; step++) {
+        const until = Date.now() + 1500;
+        while (Date.now() < until);
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      await sleep(50);
+      for (let i = 0; i < 20 && !shed; i++) {
+        const res = await server.call('GET', '/countries');
+        if (res.statusCode === 503) shed = res;
+        else expect(res.statusCode).toBe(200);
+        await sleep(50);
+      }
     }
-    expect(seen).toContain(503);
-    await sleep(1000);
-    expect((await server.call('GET', '/countries')).statusCode).toBe(200);
+    expect(shed, 'a 503 while the event loop lagged').toBeDefined();
+    expect(shed!.json().code).toBe('overloaded');
+    expect(shed!.headers['retry-after']).toBe('5');
+    // Once the loop keeps up again, the same request is served.
+    await expect.poll(async () => (await server.call('GET', '/countries')).statusCode, { timeout: 10_000, interval: 200 }).toBe(200);
   });
 
   it('a database with every connection busy answers 503 overloaded (PostgreSQL pool) or waits (PGlite), never 500', async () => {
@@ -61,7 +66,11 @@ describe(`overload (${TEST_DB})`, () => {
       expect(res.json().code).toBe('overloaded');
       expect(res.headers['retry-after']).toBe('5');
     } else {
-      expect(res.statusCode).toBe(401);
+      // PGlite runs its statements on the server's own thread: the 2-s statement also stalls the
+      // event loop, so the request is either answered after it (401, the wrong password) or shed
+      // as overloaded, by how the stall falls in the lag monitor's interval. Never a 500.
+      expect([401, 503]).toContain(res.statusCode);
+      if (res.statusCode === 503) expect(res.json().code).toBe('overloaded');
     }
     await Promise.all(hogs);
   }, 120_000);
