@@ -1,6 +1,7 @@
 import { loadEngine } from '../engine/index';
 import { createSignalApi } from './api';
 import { createSignalPool, poolSize } from './pool';
+import type { ChannelInfo, EngineMemory } from '../engine/index';
 import type { SignalApi } from './protocol';
 import { wrapRemote } from './remote';
 
@@ -88,4 +89,18 @@ export function getSignalEngine(): Promise<SignalEngine> {
     current = undefined;
   });
   return current;
+}
+
+declare global {
+  interface Window {
+    /** What the signal engine holds, for the e2e tests (read-only: the page's own channels and memory). */
+    __nocturneEngine?: { channels(): Promise<ChannelInfo[]>; memory(): Promise<EngineMemory> };
+  }
+}
+
+if (typeof window !== 'undefined') {
+  window.__nocturneEngine = {
+    channels: async () => (await getSignalEngine()).api.channels(),
+    memory: async () => (await getSignalEngine()).api.memory(),
+  };
 }

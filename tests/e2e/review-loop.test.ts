@@ -305,6 +305,41 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     await page.getByTestId('key-help-close').click();
     expect(errors).toEqual([]);
   });
+
+  it('switching nights 50 times, often before a night finished loading, leaves only the night on screen in the worker, in the same memory', async () => {
+    const engine = () => page.evaluate(async () => ({ channels: await window.__nocturneEngine!.channels(), memory: await window.__nocturneEngine!.memory() }));
+    await settled();
+    const night = await page.getByTestId('night-picker').getAttribute('data-night');
+    const before = await engine();
+    const nights = new Set(before.channels.map((c) => c.night));
+    expect(nights.size).toBe(1);
+    expect(before.memory.channels).toBeGreaterThan(3);
+    // Back and forth between this night and the one before: most switches come while the
+    // other night's channels are still on their way (10–60 ms apart), some after it settled.
+    for (let k = 0; k < 50; k++) {
+      await page.keyboard.press(k % 2 === 0 ? 'p' : 'n');
+      if (k % 10 === 9) await settled();
+      else await page.waitForTimeout(10 + ((k * 7) % 50));
+    }
+    // Back on the first night (a press that came while the route changed may have been taken once more).
+    for (let i = 0; i < 4; i++) {
+      await page.waitForTimeout(600);
+      const shown = await page.getByTestId('night-picker').getAttribute('data-night');
+      if (shown === night) break;
+      await page.keyboard.press(Number(shown) < Number(night) ? 'n' : 'p');
+    }
+    await poll(() => page.getByTestId('night-picker').getAttribute('data-night')).toBe(night);
+    await settled();
+    await poll(async () => (await engine()).memory.channels).toBe(before.memory.channels);
+    const after = await engine();
+    // Only this night's channels, each once: nothing of a cancelled load stayed behind.
+    expect(new Set(after.channels.map((c) => c.night))).toEqual(nights);
+    expect(after.channels.map((c) => c.code).sort()).toEqual(before.channels.map((c) => c.code).sort());
+    // The engine's allocator holds what it held before (the same channels), and its memory stopped growing.
+    expect(after.memory.liveBytes).toBeLessThanOrEqual(before.memory.liveBytes * 1.05);
+    expect(after.memory.heapBytes).toBeLessThanOrEqual(Math.max(before.memory.heapBytes * 2, before.memory.heapBytes + 64 * 1024 * 1024));
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('a layout made for reading signals', { timeout: 600_000 }, () => {

@@ -103,13 +103,15 @@ describe('device selection and answers', () => {
     expect(flagsFor('cancel')).toEqual({ cancel_device: true });
   });
   it.each([
-    [{ ok: true, message: 'Device deployed successfully.' }, 'success'],
-    [{ ok: false, message: 'The device is not mapped to the physician for the specified range.' }, 'notMapped'],
+    [{ ok: true, code: 'device_operation_success', message: 'Device deployed successfully.' }, 'success'],
+    [{ ok: false, code: 'device_not_mapped', message: 'The device is not mapped to the physician for the specified range.' }, 'notMapped'],
     [{ ok: false, code: 'device_occupied', message: 'Device is occupied: …', errors: ['This device is already reserved for patient NCT1001 from 01 Mar 2026 to 08 Mar 2026.'] }, 'occupied'],
     [{ ok: false, code: 'patient_already_assigned', message: 'This patient is already assigned to other device during these dates.' }, 'patientAssigned'],
-    [{ ok: false, message: 'Dates are out of range from physician device allocation.' }, 'outOfRange'],
+    [{ ok: false, code: 'dates_out_of_range', message: 'Dates are out of range from physician device allocation.' }, 'outOfRange'],
     [{ ok: false, code: 'past_date', message: 'Deployment for the specified date failed. However you can request admin below' }, 'pastDate'],
     [{ ok: false, message: 'Something else' }, 'other'],
+    // The wording never decides: a message that merely mentions 'mapped' or 'success' is not that case.
+    [{ ok: false, code: 'validation_failed', message: 'Not mapped, not occupied, no success' }, 'other'],
   ])('%j is %s', (input, kind) => expect(classifyDeviceAnswer(input).kind).toBe(kind));
   it('shows the detailed occupied sentence', () => {
     const out = classifyDeviceAnswer({ ok: false, code: 'device_occupied', message: 'Device is occupied', errors: ['This device is already reserved for patient NCT1001 from 01 Mar 2026 to 08 Mar 2026.'] });

@@ -17,6 +17,8 @@ export const nightRef = (patientId: number, recordingId: number) => `p${patientI
 
 export class NightLoader {
   private readonly loads = new Map<string, Promise<LoadedChannel>>();
+  /** Bumped by close(): a load begun before it ends empty and leaves nothing in the engine. */
+  private generation = 0;
 
   constructor(
     /** The engine, once started (the bytes do not wait for it). */
@@ -33,23 +35,35 @@ export class NightLoader {
   load(code: string): Promise<LoadedChannel> {
     let pending = this.loads.get(code);
     if (!pending) {
-      pending = this.fetchAndLoad(code);
+      pending = this.fetchAndLoad(code, this.generation);
       pending.catch(() => this.loads.delete(code));
       this.loads.set(code, pending);
     }
     return pending;
   }
 
-  private async fetchAndLoad(code: string): Promise<LoadedChannel> {
+  /** True once the night was closed after a load of `generation` began. */
+  private stale(generation: number): boolean {
+    return generation !== this.generation;
+  }
+
+  private async fetchAndLoad(code: string, generation: number): Promise<LoadedChannel> {
     const ref = { night: this.night, code };
     const bytes = await channelBytes(this.patientId, this.recordingId, code);
+    if (this.stale(generation)) return { ref, info: null };
     performance.mark(`nocturne:channel-bytes:${code}`);
     const wire = decodeWire(new Uint8Array(bytes));
     if (wire.samples.length === 0) return { ref, info: null };
     if (code === 'SLP_STGS') mapStages(wire.samples, wire.scale, wire.offset);
     const api = await this.engine;
+    if (this.stale(generation)) return { ref, info: null };
     try {
       const info = await api.load(channelInputFromWire(ref, wire));
+      if (this.stale(generation)) {
+        // Closed while it loaded: free it, unless the night was opened again and wants it.
+        if (!this.loads.has(code)) await api.close(this.night, code);
+        return { ref, info: null };
+      }
       performance.mark(`nocturne:channel-loaded:${code}`);
       return { ref, info };
     } catch (error) {
@@ -62,8 +76,9 @@ export class NightLoader {
     }
   }
 
-  /** Frees the night in the engine. */
+  /** Frees the night in the engine; loads still on their way end empty and free what they loaded. */
   async close(): Promise<void> {
+    this.generation++;
     this.loads.clear();
     await (await this.engine).close(this.night);
   }

@@ -11,22 +11,33 @@ import type { NightInfo } from './types';
 /** Channels fetched and loaded at the same time: few, so the first charts' channels are not slowed by the rest. */
 const PARALLEL_LOADS = 3;
 
+/**
+ * The loads of one night on screen. A night switch ends the session: its loads still on
+ * their way then touch neither the next night's counter, queue and state (a stale channel
+ * would be drawn as the new night's) nor the engine (the loader frees what they loaded).
+ */
+interface LoadSession {
+  loader: NightLoader;
+  requested: Set<string>;
+  queue: string[];
+  active: number;
+  ended: boolean;
+}
+
 export function useNightChannels(patientId: number, night: NightInfo, choices: readonly ChannelChoice[]) {
   const loader = useMemo(() => new NightLoader(getSignalEngine().then((e) => e.api), patientId, night.recording_id), [patientId, night.recording_id]);
   const [infos, setInfos] = useState<Record<string, ChannelInfo | null>>({});
   const [loading, setLoading] = useState<ReadonlySet<string>>(new Set());
-  const requested = useRef(new Set<string>());
-  const queue = useRef<string[]>([]);
-  const active = useRef(0);
+  const session = useRef<LoadSession | null>(null);
 
   useEffect(() => {
-    requested.current = new Set();
-    queue.current = [];
-    active.current = 0;
+    const s: LoadSession = { loader, requested: new Set(), queue: [], active: 0, ended: false };
+    session.current = s;
     setInfos({});
     setLoading(new Set());
     return () => {
-      void loader.close().catch(() => undefined);
+      s.ended = true;
+      void loader.close().catch((error: unknown) => console.warn('Closing the night in the signal engine failed', error));
     };
   }, [loader]);
 
@@ -34,15 +45,17 @@ export function useNightChannels(patientId: number, night: NightInfo, choices: r
   const wanted = useMemo(() => sourcesToLoad(choices, present), [choices, present]);
 
   useEffect(() => {
-    const fresh = wanted.filter((code) => !requested.current.has(code));
+    const s = session.current;
+    if (!s || s.loader !== loader || s.ended) return;
+    const fresh = wanted.filter((code) => !s.requested.has(code));
     if (fresh.length === 0) return;
-    for (const code of fresh) requested.current.add(code);
-    queue.current.push(...fresh);
+    for (const code of fresh) s.requested.add(code);
+    s.queue.push(...fresh);
     setLoading((prev) => new Set([...prev, ...fresh]));
     const pump = () => {
-      while (active.current < PARALLEL_LOADS && queue.current.length > 0) {
-        const code = queue.current.shift()!;
-        active.current++;
+      while (!s.ended && s.active < PARALLEL_LOADS && s.queue.length > 0) {
+        const code = s.queue.shift()!;
+        s.active++;
         void loader
           .load(code)
           .then(
@@ -54,7 +67,8 @@ export function useNightChannels(patientId: number, night: NightInfo, choices: r
             },
           )
           .then((info) => {
-            active.current--;
+            s.active--;
+            if (s.ended) return;
             setInfos((prev) => ({ ...prev, [code]: info }));
             setLoading((prev) => {
               const next = new Set(prev);

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../api/messages';
 import { adminApi, adminKeys, useDeviceHistory } from '../api';
 import { addDays, allocationMax, dayOf, dayStartMs, defaultRange, displayDay, nightsBetween, returnMin, todayIn, type DateRange } from '../logic/dates';
-import { flagsFor, type DeviceOperation } from '../logic/devices';
+import { DEVICE_OPERATION_SUCCESS, flagsFor, type DeviceOperation } from '../logic/devices';
 import { initialScreening, screeningPassed, screeningReducer } from '../logic/screening';
 import type { AvailableDevice, PatientInfo, PatientRow } from '../types';
 import { DeployPopup, type DeployPopupState } from '../ui/DeployPopup';
@@ -85,8 +85,8 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
     setError(null);
     try {
       const answer = await adminApi.deviceOperation({ patient_id: info.patient_id, country: undefined, ...flagsFor(op), ...extra });
-      // A message containing 'success' clears the error and closes the device edit.
-      if (/success/i.test(answer.message ?? '')) {
+      // Success (spec 1 §8: the message says 'success') clears the error and closes the device edit; the server's code decides.
+      if (answer.code === DEVICE_OPERATION_SUCCESS) {
         setPopup({ kind: 'closed' });
         setEditing(false);
         setReturning(false);

@@ -62,20 +62,32 @@ export type DeviceOutcome =
   | { kind: 'pastDate'; text: string }
   | { kind: 'other'; text: string };
 
-export const PATIENT_ASSIGNED_MESSAGE = 'This patient is already assigned to other device during these dates.';
-export const OUT_OF_RANGE_MESSAGE = 'Dates are out of range from physician device allocation.';
+/** The code of a device operation that was done (its message is one of the spec's 'success' sentences). */
+export const DEVICE_OPERATION_SUCCESS = 'device_operation_success';
+
 export const PAST_DATE_MESSAGE = 'Deployment for the specified date failed. However you can request admin below';
 
-/** Classifies a device-operation message as spec 1 §8 does: by 'success', 'mapped', 'occupied' and the known sentences. */
+/**
+ * Classifies a device-operation answer into spec 1 §8's cases ('success', 'mapped',
+ * 'occupied' and the known sentences) by the server's stable code, never by its English
+ * wording: the sentences shown stay the spec's.
+ */
 export function classifyDeviceAnswer(input: { ok: boolean; code?: string; message?: string; errors?: readonly string[] }): DeviceOutcome {
   const message = input.message ?? '';
   const detail = input.errors?.[0] ?? message;
-  if (input.ok && /success/i.test(message)) return { kind: 'success' };
   if (input.ok) return { kind: 'success' };
-  if (/mapped/i.test(message)) return { kind: 'notMapped' };
-  if (/occupied/i.test(message) || input.code === 'device_occupied') return { kind: 'occupied', text: detail };
-  if (message === PATIENT_ASSIGNED_MESSAGE || input.code === 'patient_already_assigned') return { kind: 'patientAssigned', text: detail };
-  if (message === OUT_OF_RANGE_MESSAGE) return { kind: 'outOfRange', text: message };
-  if (input.code === 'past_date' || message === PAST_DATE_MESSAGE) return { kind: 'pastDate', text: PAST_DATE_MESSAGE };
-  return { kind: 'other', text: message };
+  switch (input.code) {
+    case 'device_not_mapped':
+      return { kind: 'notMapped' };
+    case 'device_occupied':
+      return { kind: 'occupied', text: detail };
+    case 'patient_already_assigned':
+      return { kind: 'patientAssigned', text: detail };
+    case 'dates_out_of_range':
+      return { kind: 'outOfRange', text: message };
+    case 'past_date':
+      return { kind: 'pastDate', text: PAST_DATE_MESSAGE };
+    default:
+      return { kind: 'other', text: message };
+  }
 }
