@@ -43,16 +43,19 @@ export function listSamples(db: Queryable, practiceId: number, sampleId?: number
 
 /** Creates an empty sample patient of the practice named `name`; 409 when the practice has one of that name. */
 export async function createSample(tx: Queryable, practiceId: number, name: string): Promise<number> {
-  const [taken] = await tx.query('select 1 from patients where sample_practice_id = $1 and lower(first_name) = lower($2)', [practiceId, name]);
-  if (taken) throw new ApiError(409, 'sample_name_taken', 'A sample patient of this name exists: pick it from the list.', undefined, { field: 'name', rule: 'taken' });
-  // A random code cannot collide in practice; a few attempts make sure.
+  const taken = async () => (await tx.query('select 1 from patients where sample_practice_id = $1 and lower(first_name) = lower($2)', [practiceId, name])).length > 0;
+  const refuse = () => new ApiError(409, 'sample_name_taken', 'A sample patient of this name exists: pick it from the list.', undefined, { field: 'name', rule: 'taken' });
+  if (await taken()) throw refuse();
+  // A random code cannot collide in practice; a few attempts make sure. The unique index on
+  // the practice's names (migration 024) settles two annotators naming one at the same time.
   for (let attempt = 0; attempt < 5; attempt++) {
     const [row] = await tx.query<{ id: number }>(
       `insert into patients (patient_code, physician_id, created_by, first_name, sample_practice_id)
-       values ($1, $2, $2, $3, $4) on conflict (patient_code) do nothing returning id`,
+       values ($1, $2, $2, $3, $4) on conflict do nothing returning id`,
       [sampleCode(), SAMPLE_PATIENT_CREATOR, name, practiceId],
     );
     if (row) return row.id;
+    if (await taken()) throw refuse();
   }
   throw new Error('no free sample patient code after 5 attempts');
 }

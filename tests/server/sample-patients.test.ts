@@ -191,6 +191,16 @@ describe('sample patients', () => {
     expect(await sampleCount()).toBe(before);
   });
 
+  it('two annotators naming a new sample alike at once make one sample; the other is told the name is taken', async () => {
+    const { token: second } = await signIn(server, (await createUser(server, { role: 'annotator', is_annotator: true, physician_id: (await server.db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]))[0].id })).email);
+    const before = await sampleCount();
+    const body = { patient_id: patientId, recording_id: recordingIds[0], name: 'Simultaneous' };
+    const answers = await Promise.all([add(annotator, body), add(second, body)]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(answers.find((r) => r.statusCode === 409)!.json().code).toBe('sample_name_taken');
+    expect(await sampleCount()).toBe(before + 1);
+  });
+
   it('keeps the system account from signing in', async () => {
     const res = await server.call('POST', '/login', { body: { email: 'system-2112@nocturne.invalid', password: 'anything-at-all' } });
     expect(res.statusCode).toBe(401);

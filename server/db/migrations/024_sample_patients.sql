@@ -13,4 +13,6 @@ insert into users (id, email, password_hash, first_name, last_name, role, status
 alter table patients add column sample_practice_id integer references users (id) on delete cascade;
 alter table patients add constraint patients_sample_owner
   check (sample_practice_id is null or (physician_id = 2112 and created_by = 2112));
-create index patients_sample_practice on patients (sample_practice_id) where sample_practice_id is not null;
+-- A practice's sample patients are told apart by name (the add dialog lists them by it); the
+-- index also serves the practice's list.
+create unique index patients_sample_name on patients (sample_practice_id, lower(first_name)) where sample_practice_id is not null;
