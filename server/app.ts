@@ -39,6 +39,7 @@ import { ConfigPush } from './live/config-push';
 import { deviceConfigRoutes } from './live/config-routes';
 import { MAX_FRAME_BYTES } from './live/protocol';
 import { reportRoutes } from './reports/routes';
+import { sampleRoutes } from './samples/routes';
 import { ReportWorker } from './reports/worker';
 
 export const API_PREFIX = '/api/v1';
@@ -140,6 +141,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       actigraphRoutes(api, ctx);
       agreementRoutes(api, ctx);
       reportRoutes(api, ctx, reportWorker);
+      sampleRoutes(api, ctx);
       liveRoutes(api, ctx);
       await deviceSocketRoute(api, ctx, hub, configPush);
       deviceConfigRoutes(api, ctx, configPush);

@@ -13,6 +13,7 @@ export const PATHS = {
   deviceConfig: '/app/device_config',
   dataCenter: '/app/datacenter',
   reports: '/app/reports',
+  samplePatients: '/app/sample-patients',
   newPatient: '/app/new_patient',
   addPatient: '/app/add-patient',
   privacy: '/app/privacy-policy',

@@ -84,7 +84,7 @@ export function agreementRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const user = currentUser(request);
-      const patient = await visiblePatient(ctx.db, user, request.query.patient_id);
+      const patient = await visiblePatient(ctx.db, user, request.query.patient_id, 'read');
       const recording = await nightOf(ctx.db, patient, request.query);
       const device = await loadDeviceEvents(ctx.db, [recording.id]);
       const analysis = await analysisOf(ctx.db, recording, await analyticsSettings(ctx.db, patient.physician_id));

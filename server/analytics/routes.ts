@@ -4,7 +4,7 @@ import { channelStatsOf } from './channelStats';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
-import { visiblePatient } from '../patients/access';
+import { visiblePatient, type PatientAccess } from '../patients/access';
 import { nightOf } from '../annotations/annotations';
 import { recordHistory } from '../annotations/shared';
 import { customizedIndex, type DetectedEvent } from '../../engine/detect';
@@ -101,16 +101,17 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
 
-  async function context(request: FastifyRequest, q: NightQuery) {
+  /** The caller, the night and the practice's settings; `read` also reaches sample patients. */
+  async function context(request: FastifyRequest, q: NightQuery, access: PatientAccess = 'write') {
     const user = currentUser(request);
-    const patient = await visiblePatient(db, user, q.patient_id);
+    const patient = await visiblePatient(db, user, q.patient_id, access);
     const recording = await nightOf(db, patient, q);
     const settings = await analyticsSettings(db, patient.physician_id);
     return { user, patient, recording, settings, paid: user.membership_type === 'paid' };
   }
 
   async function summary(request: FastifyRequest, q: NightQuery) {
-    const { recording, settings, paid } = await context(request, q);
+    const { recording, settings, paid } = await context(request, q, 'read');
     return nightSummary(db, recording, settings, paid);
   }
 
@@ -140,7 +141,7 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: NightQuery }>('/analytics/patient/all-kpi-summary', { preHandler: auth, schema: { body: nightSchema } }, async (request) => ({ data: await summary(request, request.body) }));
 
   app.get<{ Querystring: NightQuery }>('/patient/rii_odi_value', { preHandler: auth, schema: { querystring: nightSchema } }, async (request) => {
-    const { recording, settings, paid } = await context(request, request.query);
+    const { recording, settings, paid } = await context(request, request.query, 'read');
     const a = await analysisOf(db, recording, settings);
     const index = indexFigures(a);
     return { data: { night: recording.night_key, rii: index.rii, rii_divisor: a.kpis.riiDivisor, index_basis: index.indexBasis, ...(paid ? {} : { odi: index.odi }) } };
@@ -226,7 +227,7 @@ export function actigraphRoutes(app: FastifyInstance, ctx: AppContext) {
       const to = Date.parse(`${q.end_date}T00:00:00Z`) / 1000;
       if (!(to >= from)) throw new ApiError(400, 'validation_failed', 'end_date is before start_date.');
       if (to - from > 92 * 86_400) throw new ApiError(400, 'validation_failed', 'An actigraph covers at most 92 days.');
-      const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id);
+      const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id, 'read');
       const settings = await analyticsSettings(ctx.db, patient.physician_id);
       const { listRecordings } = await import('../recordings/store');
       const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.night_key >= from && r.night_key <= to && (!q.device_id || r.device_id === q.device_id));

@@ -184,7 +184,7 @@ export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
     '/analytics/patient/get-annotations',
     { preHandler: auth, schema: { body: looseBody(['patient_id']) } },
     async (request) => {
-      const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id);
+      const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id, 'read');
       const hasNight = request.body.night !== undefined || request.body.recording_date !== undefined;
       const night = hasNight ? await nightOf(ctx.db, patient, request.body) : null;
       const rows = await ctx.db.query<AnnotationRow>(

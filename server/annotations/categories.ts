@@ -62,7 +62,7 @@ export function categoryRoutes(app: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
 
   app.post<{ Body: { patient_id: number } }>('/patient/get-label-list', { preHandler: auth, schema: { body: body({ patient_id: patientId }, ['patient_id']) } }, async (request) => {
-    const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id);
+    const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id, 'read');
     return { data: { labels: await listCategories(ctx.db, patient.id), max: MAX_CATEGORIES } };
   });
 

@@ -1,37 +1,61 @@
 import type { Queryable } from '../db/adapter';
 import { actingPhysicianId, type UserRow } from '../auth/users';
-import { notFound } from '../errors';
+import { ApiError, notFound } from '../errors';
 import { findRecording, type RecordingRow } from '../recordings/store';
 
 export interface PatientRef {
   id: number;
   patient_code: string;
+  /** The patient's physician; for a sample patient, the practice it belongs to (its settings apply). */
   physician_id: number;
   country: string | null;
+  /** A de-identified sample patient (spec 2 §2): read-only for everyone. */
+  is_sample: boolean;
 }
 
 /**
- * The patient if the user may see it: their own, or their physician's for annotators and
- * secondary users. Anything else is 404, not 403, so ids of others' patients leak nothing.
+ * What the caller means to do with the patient: `read` also reaches the practice's sample
+ * patients, `write` (the default, so every write route refuses samples) answers 403
+ * `sample_read_only` for them.
  */
-export async function visiblePatient(db: Queryable, user: UserRow, patientId: number): Promise<PatientRef> {
-  const [row] = await db.query<PatientRef>('select id, patient_code, physician_id, country from patients where id = $1 and physician_id = $2', [
-    patientId,
-    actingPhysicianId(user),
-  ]);
+export type PatientAccess = 'read' | 'write';
+
+/** The refusal of any change to a sample patient's data, annotations or details. */
+export const sampleReadOnly = () => new ApiError(403, 'sample_read_only', 'Sample patients are read-only.');
+
+/**
+ * The patient if the user may see it: their own, or their physician's for annotators and
+ * secondary users, and the practice's sample patients. Anything else is 404, not 403, so
+ * ids of others' patients leak nothing. A sample patient is 403 `sample_read_only` unless
+ * `access` is `read`.
+ */
+export async function visiblePatient(db: Queryable, user: UserRow, patientId: number, access: PatientAccess = 'write'): Promise<PatientRef> {
+  const [row] = await db.query<{ id: number; patient_code: string; physician_id: number; country: string | null; sample_practice_id: number | null }>(
+    `select id, patient_code, physician_id, country, sample_practice_id from patients
+     where id = $1 and (physician_id = $2 or sample_practice_id = $2)`,
+    [patientId, actingPhysicianId(user)],
+  );
   if (!row || user.role === 'admin') throw notFound('Patient');
-  return row;
+  if (row.sample_practice_id === null) return { id: row.id, patient_code: row.patient_code, physician_id: row.physician_id, country: row.country, is_sample: false };
+  if (access !== 'read') throw sampleReadOnly();
+  return { id: row.id, patient_code: row.patient_code, physician_id: row.sample_practice_id, country: row.country, is_sample: true };
 }
 
 /** A patient of the user's practice by code (CLI and imports). */
-export async function patientByCode(db: Queryable, code: string): Promise<PatientRef | null> {
-  const [row] = await db.query<PatientRef>('select id, patient_code, physician_id, country from patients where patient_code = $1', [code]);
+export async function patientByCode(db: Queryable, code: string): Promise<Omit<PatientRef, 'is_sample'> | null> {
+  const [row] = await db.query<Omit<PatientRef, 'is_sample'>>('select id, patient_code, physician_id, country from patients where patient_code = $1 and sample_practice_id is null', [code]);
   return row ?? null;
 }
 
-/** A recording of a patient the user may see (404 for anything else). */
-export async function visibleRecording(db: Queryable, user: UserRow, patientId: number, recordingId: number): Promise<{ patient: PatientRef; recording: RecordingRow }> {
-  const patient = await visiblePatient(db, user, patientId);
+/** A recording of a patient the user may see (404 for anything else; samples as visiblePatient). */
+export async function visibleRecording(
+  db: Queryable,
+  user: UserRow,
+  patientId: number,
+  recordingId: number,
+  access: PatientAccess = 'write',
+): Promise<{ patient: PatientRef; recording: RecordingRow }> {
+  const patient = await visiblePatient(db, user, patientId, access);
   const recording = await findRecording(db, patient.id, recordingId);
   if (!recording) throw notFound('Recording');
   return { patient, recording };

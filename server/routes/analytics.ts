@@ -91,7 +91,7 @@ export function analyticsRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const q = request.query;
-      const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id);
+      const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id, 'read');
       const night = await findNight(ctx, patient.id, q);
       const codes = new Set(
         [request.params.type, q.graph_type ?? '']

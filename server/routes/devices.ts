@@ -149,7 +149,7 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
     '/device/deploy-requests',
     { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer', minimum: 1 } } } } },
     async (request) => {
-      const patient = await visiblePatient(db, currentUser(request), request.query.patient_id);
+      const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const rows = await db.query<RequestRow>(
         `select r.id, r.status, r.allocation_ms as allocation_date, r.deallocation_ms as deallocation_date, r.timezone, r.created_at, p.patient_code, p.id as patient_id, d.device_id,
                 u.email as requested_by

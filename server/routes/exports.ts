@@ -28,7 +28,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
       const user = currentUser(request);
       // A whole night as EDF+ is a data download, which annotators may not make.
       if (user.is_annotator) throw forbidden('Annotators cannot download recordings.');
-      const { patient, recording } = await visibleRecording(ctx.db, user, request.query.patient_id, request.query.recording_id);
+      const { patient, recording } = await visibleRecording(ctx.db, user, request.query.patient_id, request.query.recording_id, 'read');
       const night = await loadNight(ctx.db, recording);
       const annotations = annotationEvents(await nightAnnotations(ctx.db, recording.id));
       const fileEvents = exportFileEvents(night.events, await loadDeviceEvents(ctx.db, [recording.id]));
@@ -54,7 +54,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
     '/analytics/patient/annotations-csv',
     { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id', 'recording_id'], properties: { patient_id: id, recording_id: id } } } },
     async (request, reply) => {
-      const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id);
+      const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
       const date = nightDate(recording.night_key, true);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
@@ -78,7 +78,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       // Spec 2 §6: annotators cannot download data points.
       if (currentUser(request).is_annotator) throw forbidden('Annotators cannot download data points.');
-      const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id);
+      const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
       const channel = await findChannel(ctx.db, recording.id, request.query.code);
       if (!channel) throw notFound(`Channel ${request.query.code}`);
       // Streamed in pieces: a raw channel's CSV runs to hundreds of MB as one string.

@@ -46,7 +46,7 @@ export function nightFileRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const key = parseNightKey(request.query.recording_date);
       if (key === null) throw new ApiError(400, 'validation_failed', `recording_date "${request.query.recording_date}" is not YYYYMMDD.`);
-      const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id);
+      const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
       const night = (await listRecordings(ctx.db, patient.id)).find((r) => r.night_key === key && (!request.query.device_id || r.device_id === request.query.device_id));
       if (!night) throw notFound('Recording');
       const channels = await listChannels(ctx.db, [night.id]);
@@ -85,7 +85,7 @@ export function nightFileRoutes(app: FastifyInstance, ctx: AppContext) {
       const to = parseNightKey(request.query.end_date);
       if (from === null || to === null || to < from) throw new ApiError(400, 'validation_failed', 'start_date and end_date must be YYYYMMDD, the end not before the start.');
       if (to - from > 92 * 86_400) throw new ApiError(400, 'validation_failed', 'A range covers at most 92 days.');
-      const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id);
+      const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
       const nights = await listRecordings(ctx.db, patient.id);
       const secret = await linkSecret(ctx.db);
       const days: Array<{ recording_date: string; night: number; recording_id: number; link: string }> = [];

@@ -2,9 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { visiblePatient } from '../patients/access';
-
-/** The user id of the system account whose patients are sample patients (spec 1 §2, spec 2 §2). */
-export const SAMPLE_PATIENT_CREATOR = 2112;
+import { SAMPLE_PATIENT_CREATOR } from '../samples/samples';
 
 /** GET /patient/details?patient_id: the patient_info of one visible patient. */
 export function patientDetailRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -15,7 +13,7 @@ export function patientDetailRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer', minimum: 1 } } } },
     },
     async (request) => {
-      const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id);
+      const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
       const [info] = await ctx.db.query<Record<string, unknown>>(
         `select p.id as patient_id, p.patient_code, p.first_name, p.last_name, p.email_id, p.gender,
                 to_char(p.date_of_birth, 'YYYY-MM-DD') as date_of_birth, p.at_risk,

@@ -68,7 +68,7 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
     '/patient/get-comment',
     { preHandler: auth, schema: { body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } } },
     async (request) => {
-      const patient = await visiblePatient(db, currentUser(request), request.body.id);
+      const patient = await visiblePatient(db, currentUser(request), request.body.id, 'read');
       return { data: { comments: await commentsOf(patient.id) } };
     },
   );
@@ -146,7 +146,7 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
     '/patient/get-checkup-list',
     { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer', minimum: 1 } } } } },
     async (request) => {
-      const patient = await visiblePatient(db, currentUser(request), request.body.patient_id);
+      const patient = await visiblePatient(db, currentUser(request), request.body.patient_id, 'read');
       return { data: await checkupsOf(patient.id) };
     },
   );

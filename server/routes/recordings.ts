@@ -22,7 +22,7 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
     '/patient/available-nights',
     { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: id } } } },
     async (request) => {
-      const patient = await visiblePatient(db, currentUser(request), request.query.patient_id);
+      const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const recordings = await listRecordings(db, patient.id);
       const channels = await listChannels(db, recordings.map((r) => r.id));
       const nights = recordings.map((r) => ({
@@ -54,7 +54,7 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const { patient_id, recording_id, code } = request.query;
-      const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id);
+      const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');
       const channel = await findChannel(db, recording.id, code);
       if (!channel) throw notFound(`Channel ${code}`);
       // A live night grows with every frame: never cached.

@@ -68,7 +68,7 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
       const user = currentUser(request);
       const barred = codes.find((c) => NOT_FOR_PAID.has(c) && user.membership_type === 'paid');
       if (barred) throw forbidden(`${barred} is not part of your membership.`);
-      const patient = await visiblePatient(ctx.db, user, q.patient_id);
+      const patient = await visiblePatient(ctx.db, user, q.patient_id, 'read');
       const indices = codes.filter((c) => c in NIGHT_INDICES);
       // A night belongs to the range when it ends after the first anchor and starts before the last.
       const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.stop_ms > fromMs - DAY_MS && r.start_ms < toMs);

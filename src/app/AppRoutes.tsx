@@ -18,6 +18,7 @@ const ViewPatientInfoPage = lazy(() => import('../features/patient-admin/edit/Vi
 const DataCenterPage = lazy(() => import('../features/datacenter/DataCenterPage').then((m) => ({ default: m.DataCenterPage })));
 const DeployRequestsPage = lazy(() => import('../features/admin/DeployRequestsPage').then((m) => ({ default: m.DeployRequestsPage })));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage').then((m) => ({ default: m.ReportsPage })));
+const SamplePatientsPage = lazy(() => import('../features/samples/SamplePatientsPage').then((m) => ({ default: m.SamplePatientsPage })));
 const SignupsPage = lazy(() => import('../features/admin/SignupsPage').then((m) => ({ default: m.SignupsPage })));
 const RealTimePage = lazy(() => import('../features/live/RealTimePage').then((m) => ({ default: m.RealTimePage })));
 const RealtimeDashboardPage = lazy(() => import('../features/live/RealtimeDashboardPage').then((m) => ({ default: m.RealtimeDashboardPage })));
@@ -39,6 +40,7 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       {caps.deviceConfig && <Route path={PATHS.deviceConfig} component={DeviceConfigPage} />}
       <Route path={PATHS.dataCenter} component={DataCenterPage} />
       {caps.reports && <Route path={PATHS.reports} component={ReportsPage} />}
+      {caps.samplePatients && <Route path={PATHS.samplePatients} component={SamplePatientsPage} />}
       <Route path={EDIT_PATIENT_PATTERN}>{(params) => <EditPatientPage key={params.id} patientId={Number(params.id)} />}</Route>
       <Route path={VIEW_PATIENT_INFO_PATTERN}>{(params) => <ViewPatientInfoPage key={params.id} patientId={Number(params.id)} />}</Route>
       <Route path={ADMIN_REQUESTS_PATH} component={DeployRequestsPage} />

@@ -21,6 +21,8 @@ export interface Capabilities {
   admin: boolean;
   /** Reports menu entry and /app/reports: the practice's PDF reports (not annotators, not admins). */
   reports: boolean;
+  /** Sample patients menu entry and /app/sample-patients: the practice's de-identified teaching nights (physicians and annotators, not admins). */
+  samplePatients: boolean;
   /** Where "the app root" is for this user. */
   appRoot: string;
 }
@@ -37,6 +39,7 @@ export function capabilitiesOf(user: RoleFlags | null | undefined): Capabilities
     addPatient: !annotator,
     admin: user?.is_admin === true,
     reports: practice,
+    samplePatients: user?.is_admin !== true,
     appRoot: annotator ? PATHS.patients : PATHS.dashboard,
   };
 }

@@ -261,6 +261,12 @@ export const ACCESS_MATRIX: Row[] = [
   row(`GET ${A}/reports/:id`, PRACTICE_WRITE, async (f) => ({ url: `/reports/${await f.fresh.report('done')}` })),
   row(`GET ${A}/reports/:id/file`, PRACTICE_WRITE, async (f) => ({ url: `/reports/${await f.fresh.report('done')}/file` })),
   row(`POST ${A}/reports/:id/retry`, PRACTICE_WRITE, async (f) => ({ url: `/reports/${await f.fresh.report('failed')}/retry`, body: {} })),
+  // Sample patients (spec 2 §2): the practice's members list them (another practice sees its own, empty list); only annotators add a night.
+  row(`GET ${A}/patient/samplePatients`, base({ admin: 'deny' }), () => ({ url: '/patient/samplePatients' })),
+  row(`POST ${A}/patient/samplePatient`, base({ otherPhysician: 'deny', admin: 'deny', paid: 'deny', tertiary: 'deny', secondary: 'deny', physician: 'deny' }), (f) => ({
+    url: '/patient/samplePatient',
+    body: { patient_id: f.patientId, recording_id: f.recordingId, name: `Matrix sample ${f.seq()}` },
+  })),
   row(`GET ${A}/admin/deploy-requests`, ADMIN_ONLY, () => ({ url: '/admin/deploy-requests' }), { showsPracticeToNonMembers: true }),
   row(`POST ${A}/admin/deploy-requests/:id/:decision`, ADMIN_ONLY, async (f) => ({ url: `/admin/deploy-requests/${await f.fresh.deployRequest()}/deny`, body: { note: 'matrix' } })),
   // The profile popup (issue 16 point 2): everyone signed in, each their own profile and practice's images.

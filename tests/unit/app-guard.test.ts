@@ -63,9 +63,10 @@ describe('capabilitiesOf', () => {
       addPatient: false,
       admin: false,
       reports: false,
+      samplePatients: true,
       appRoot: '/app/patients',
     });
-    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, admin: true, reports: false });
+    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, admin: true, reports: false, samplePatients: false });
     expect(capabilitiesOf({ is_annotator: false, membership_type: 'paid' })).toEqual({
       dashboard: true,
       deviceConfig: true,
@@ -73,6 +74,7 @@ describe('capabilitiesOf', () => {
       addPatient: true,
       admin: false,
       reports: true,
+      samplePatients: true,
       appRoot: '/app/',
     });
   });

@@ -33,15 +33,17 @@ interface Props {
   onVisible?(annotations: Annotation[]): void;
   /** Codes of the charts shown, in order: what a scoring key marks when no chart is in focus. */
   shownCharts?: readonly string[];
+  /** A sample patient's night (spec 2 §2): annotations are shown, never changed. */
+  readOnly?: boolean;
 }
 
 type Popup = { mode: PopupMode; annotation?: Annotation; prefill?: { startMs: number; durationS?: number; kpis?: string[]; label?: number } } | null;
 
 /** The annotation sidebar, popup and keys of the single-night view (issue 6). */
-export function NightAnnotations({ night, channels, view, onVisible, shownCharts = [] }: Props) {
+export function NightAnnotations({ night, channels, view, onVisible, shownCharts = [], readOnly: sample = false }: Props) {
   const { t } = useTranslation();
   const user = useSnapshot(session).user_details;
-  const readOnly = user?.is_admin === true;
+  const readOnly = user?.is_admin === true || sample;
   const canGenerate = user?.membership_type !== 'paid';
   const list = useAnnotations(night);
   const categories = useCategories(night.patientId);

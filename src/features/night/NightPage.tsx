@@ -7,6 +7,7 @@ import { errorText } from '../../api/messages';
 import { countRender } from '../../charts/gl/stats';
 import { Alert } from '../../ui/Alert';
 import '../../styles/night.css';
+import '../../styles/samples.css';
 import { BioHeader } from './BioHeader';
 import { NightPicker } from './NightPicker';
 import { NightReview } from './NightReview';
@@ -16,6 +17,7 @@ import { SideTabs, TABS, type Tab } from './SideTabs';
 import type { NightInfo } from './types';
 import { pickNight, prefetchNight } from './preload';
 import { getSignalEngine } from '../../../workers/client';
+import { AddToSampleDialog } from '../samples/AddToSampleDialog';
 import { prepareChartCanvas } from '../../charts/gl/canvas';
 
 export { pickNight };
@@ -48,6 +50,7 @@ export function NightPage({ patientId }: { patientId: number }) {
     return `/app/patients/id=${patientId}${q ? `?${q}` : ''}`;
   };
   const [reporting, setReporting] = useState(false);
+  const [sampling, setSampling] = useState(false);
   // The engine's workers start with the screen, beside its first queries, not after them
   // (a failed start is reported where the engine is used: NightReview).
   // The charts' WebGL context is made while the queries are out, too.
@@ -77,6 +80,9 @@ export function NightPage({ patientId }: { patientId: number }) {
   const previous = index > 0 ? nights.data[index - 1]! : null;
   const next = index >= 0 && index < nights.data.length - 1 ? nights.data[index + 1]! : null;
   const go = (n: NightInfo | null) => n && navigate(urlWith({ night: String(n.night) }), { replace: true });
+  const annotator = preferences.data?.is_annotator === true;
+  // A sample patient (spec 2 §2) is read-only for everyone: no edits, imports or reports.
+  const sample = details.data.is_sample_patient;
   return (
     <div className="night-page" data-testid="night-page">
       <BioHeader patient={details.data} />
@@ -121,15 +127,21 @@ export function NightPage({ patientId }: { patientId: number }) {
               <NightSteps previous={previous} next={next} onGo={go} />
             )}
             {night && !trend && tab === 'overview' && <KeyHelp />}
-            {night && !trend && tab !== 'details' && (
+            {night && !trend && tab !== 'details' && !sample && (
               <button type="button" className="button button-small" onClick={() => setReporting(true)} data-testid="generate-report">
                 {t('report.generate')}
               </button>
             )}
+            {night && !trend && annotator && !sample && (
+              <button type="button" className="button button-small" onClick={() => setSampling(true)} data-testid="add-to-sample">
+                {t('samples.add.button')}
+              </button>
+            )}
+            {sample && <span className="sample-badge" data-testid="sample-badge">{t('samples.readOnly')}</span>}
           </div>
           <Suspense fallback={<p className="muted loading" role="status">{t('common.loading')}</p>}>
           {tab === 'details' ? (
-            <PatientDetailsPanel patient={details.data} readOnly={preferences.data?.is_annotator === true} />
+            <PatientDetailsPanel patient={details.data} readOnly={annotator || sample} />
           ) : tab === 'summary' ? (
             <SummaryPanel patient={details.data} night={night} />
           ) : trend ? (
@@ -141,7 +153,7 @@ export function NightPage({ patientId }: { patientId: number }) {
             <p className="muted" data-testid="no-nights">{t('night.noNights')}</p>
           )}
           </Suspense>
-          {!trend && tab === 'overview' && preferences.data?.is_annotator !== true && (
+          {!trend && tab === 'overview' && !annotator && !sample && (
             <details className="import-details" open={!night}>
               <summary>{t('recordings.import.title')}</summary>
               <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} onImported={(n) => navigate(urlWith({ night: String(n) }), { replace: true })} />
@@ -149,7 +161,10 @@ export function NightPage({ patientId }: { patientId: number }) {
           )}
         </div>
       </div>
-      {night && (
+      {night && annotator && !sample && (
+        <AddToSampleDialog open={sampling} onClose={() => setSampling(false)} patientId={patientId} recordingId={night.recording_id} />
+      )}
+      {night && !sample && (
         <Suspense fallback={null}>
           <NightReport open={reporting} onClose={() => setReporting(false)} patient={details.data} night={night} nights={nights.data} pdf={preferences.data?.is_annotator !== true} />
         </Suspense>

@@ -121,6 +121,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
               channels={annotatable}
               view={screen.view}
               shownCharts={visible}
+              readOnly={patient.is_sample_patient}
               onVisible={(list) =>
                 screen.setAnnotations(
                   list.map((a) => ({ startMs: a.start_ms, endMs: a.end_ms, color: bandColor(a.color_code), codes: bandChannels(a.kpiList), style: a.type === 'device' ? ('device' as const) : ('band' as const) })),

@@ -29,6 +29,7 @@ export type TitleKey =
   | 'titles.requests'
   | 'titles.signups'
   | 'titles.reports'
+  | 'titles.samplePatients'
   | 'titles.bench'
   | 'titles.signIn'
   | 'titles.signUp'
@@ -55,6 +56,7 @@ const BY_SEGMENT: Record<string, TitleKey> = {
   device_config: 'titles.deviceConfig',
   datacenter: 'titles.dataCenter',
   reports: 'titles.reports',
+  'sample-patients': 'titles.samplePatients',
   'privacy-policy': 'titles.privacy',
   'terms-of-use': 'titles.terms',
   faq: 'titles.faq',
@@ -90,6 +92,7 @@ const GATED: Partial<Record<TitleKey, keyof Omit<Capabilities, 'appRoot'>>> = {
   'titles.realtimeDashboard': 'realtime',
   'titles.deviceConfig': 'deviceConfig',
   'titles.reports': 'reports',
+  'titles.samplePatients': 'samplePatients',
   'titles.signups': 'admin',
   'titles.newPatient': 'addPatient',
   'titles.addPatient': 'addPatient',

@@ -118,7 +118,7 @@ export function TrendView({ patient, nights, preferences }: {
             {t('trend.actigraph.toggle')}
           </button>
         )}
-        {preferences?.is_annotator !== true && nights.length > 0 && (
+        {preferences?.is_annotator !== true && !patient.is_sample_patient && nights.length > 0 && (
           <button type="button" className="button button-small" onClick={() => setReporting(true)} data-testid="trend-generate-report">
             {t('report.generate')}
           </button>
