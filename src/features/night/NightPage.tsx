@@ -129,7 +129,7 @@ export function NightPage({ patientId }: { patientId: number }) {
           </div>
           <Suspense fallback={<p className="muted loading" role="status">{t('common.loading')}</p>}>
           {tab === 'details' ? (
-            <PatientDetailsPanel patient={details.data} readOnly={preferences.data?.is_annotator === true} />
+            <PatientDetailsPanel patient={details.data} readOnly={preferences.data?.is_annotator === true} zone={night?.timezone ?? null} />
           ) : tab === 'summary' ? (
             <SummaryPanel patient={details.data} night={night} />
           ) : trend ? (
