@@ -156,6 +156,7 @@ function EntryList({ patientId, kind, zone, readOnly }: { patientId: number; kin
       <ConfirmDialog
         open={removing !== null}
         message={t('details.history.confirmRemove')}
+        testId={`history-${kind}-confirm`}
         onCancel={() => setRemoving(null)}
         onConfirm={() => {
           if (removing) change.mutate({ op: 'delete', id: removing.id });
