@@ -74,7 +74,8 @@ describe('questionnaire answers', () => {
     await page.goto('/app/add-patient');
     await page.getByTestId('wizard-page-1').waitFor();
     const code = 'QNA0001';
-    if (await page.getByTestId('patient-id-clear').count()) await page.getByTestId('patient-id-clear').click();
+    // The generated patient ID arrives, read-only until cleared.
+    await page.getByTestId('patient-id-clear').click();
     await page.getByTestId('patient-id').fill(code);
     await page.getByTestId('year-of-birth').selectOption('1965');
     await page.getByTestId('gender').selectOption('M');
