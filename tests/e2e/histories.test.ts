@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO, signedInSuite } from './harness';
+import { DEMO, newPage, signedInSuite, signInThroughForm } from './harness';
 
 // Histories and questionnaires through the real app (issue 17 point 3): the physician writes
 // a symptom and a medication on the Patient details tab and finds them in the Summary's
@@ -65,6 +65,24 @@ describe('histories of symptoms, medication and diet plan', () => {
     // No diet plan was written: no table for it.
     expect(await page.getByTestId('summary-history-diet_plan').count()).toBe(0);
     expect(app.errors).toEqual([]);
+  });
+
+  it('shows the annotator the entries but nothing to change them with', async () => {
+    const annotator = await newPage(app.browser, app.base);
+    try {
+      await annotator.page.goto('/');
+      await signInThroughForm(annotator.page, app.base, DEMO.annotator);
+      await annotator.page.getByTestId('patients-table').waitFor();
+      await openTab(annotator.page, 'NCT1002', 'details');
+      await annotator.page.getByTestId('history-symptom').getByText('Morning headache').waitFor();
+      expect(await annotator.page.getByTestId('history-add').count()).toBe(0);
+      expect(await annotator.page.getByTestId('history-edit').count()).toBe(0);
+      expect(await annotator.page.getByTestId('history-remove').count()).toBe(0);
+      expect(await annotator.page.getByTestId('checkup-answer-open').count()).toBe(0);
+      expect(annotator.errors).toEqual([]);
+    } finally {
+      await annotator.context.close();
+    }
   });
 });
 
