@@ -24,6 +24,8 @@ import { annotationRoutes } from './annotations/annotations';
 import { categoryRoutes } from './annotations/categories';
 import { patientAdminRoutes } from './routes/patient-admin';
 import { patientNoteRoutes } from './routes/patient-notes';
+import { patientHistoryRoutes } from './routes/patient-history';
+import { questionnaireRoutes } from './routes/questionnaires';
 import { dashboardRoutes } from './routes/dashboard';
 import { triageRoutes } from './routes/triage';
 import { deviceRoutes } from './routes/devices';
@@ -134,6 +136,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       categoryRoutes(api, ctx);
       patientAdminRoutes(api, ctx);
       patientNoteRoutes(api, ctx);
+      patientHistoryRoutes(api, ctx);
+      questionnaireRoutes(api, ctx);
       dashboardRoutes(api, ctx);
       triageRoutes(api, ctx);
       deviceRoutes(api, ctx);

@@ -13,6 +13,8 @@ export const DYNAMIC_KEY_FAMILIES = [
   'dashboard.system',
   'dashboard.triage.levels',
   'details.checkups',
+  'details.questionnaires.choices',
+  'details.questionnaires.questions',
   'errors.codes',
   'languages',
   'live.config.status',

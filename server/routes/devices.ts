@@ -7,6 +7,7 @@ import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
 import { calendarDays, DAY_MS, deviceStatus, operationOf, type AllocationRow, type OperationFlags } from '../devices/allocations';
+import { checkScreening, saveScreening } from './questionnaires';
 import { instantMs } from './schemas';
 import { cancel, currentAllocation, deploy, extend, returnDevice, SUCCESS } from '../devices/operations';
 
@@ -80,9 +81,9 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: OperationFlags & { patient_id: number; device_master_id?: number; device_allocation_date?: number; device_deallocation_date?: number; window_start_time?: string; window_end_time?: string; confirm_device_present?: boolean; return_date?: number } }>(
+  app.post<{ Body: OperationFlags & { patient_id: number; device_master_id?: number; device_allocation_date?: number; device_deallocation_date?: number; window_start_time?: string; window_end_time?: string; confirm_device_present?: boolean; return_date?: number; screening_answers?: Record<string, string> } }>(
     '/device/device-operation',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer' }, device_master_id: { type: 'integer' }, device_allocation_date: ms, device_deallocation_date: ms, return_date: ms } } } },
+    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer' }, device_master_id: { type: 'integer' }, device_allocation_date: ms, device_deallocation_date: ms, return_date: ms, screening_answers: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 10 } } } } } },
     async (request) => {
       const user = physicianOnly(request);
       const b = request.body;
@@ -93,7 +94,11 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
       const row = await db.transaction(async (tx): Promise<AllocationRow | null> => {
         if (op === 'deploy' || op === 'force-deploy') {
           if (!b.device_master_id || b.device_allocation_date === undefined || b.device_deallocation_date === undefined) throw new ApiError(400, 'validation_failed', 'Choose a device and its dates.');
-          return deploy(tx, { physicianId: patient.physician_id, userId: user.id, patientId: patient.id, deviceMasterId: b.device_master_id, from: b.device_allocation_date, to: b.device_deallocation_date, timezone, windowStart: b.window_start_time, windowEnd: b.window_end_time, force: op === 'force-deploy' });
+          // The screening answers that cleared this allocation are kept as a questionnaire (spec 1 §4).
+          const screening = b.screening_answers ? checkScreening(b.screening_answers) : null;
+          const allocation = await deploy(tx, { physicianId: patient.physician_id, userId: user.id, patientId: patient.id, deviceMasterId: b.device_master_id, from: b.device_allocation_date, to: b.device_deallocation_date, timezone, windowStart: b.window_start_time, windowEnd: b.window_end_time, force: op === 'force-deploy' });
+          if (screening) await saveScreening(tx, patient.id, allocation.device_user_map_id, screening, user.id);
+          return allocation;
         }
         const current = await currentAllocation(tx, patient.id);
         if (!current) throw notFound('Device allocation');

@@ -10,6 +10,8 @@ import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
 import { bmiOf, checkPatient, PATIENT_MESSAGES, type PatientFields } from '../patients/validate';
 import { cancel, currentAllocation, deploy, returnDevice, SUCCESS } from '../devices/operations';
+import type { Answers } from '../patients/questionnaires';
+import { checkScreening, saveScreening } from './questionnaires';
 import { deviceId, id, instantMs, patientFields } from './schemas';
 
 const newPatientSchema = {
@@ -24,6 +26,8 @@ const newPatientSchema = {
     window_end_time: { type: 'string', maxLength: 20 },
     force_deploy: { type: 'boolean' },
     docter_id: id,
+    // The device screening answers that cleared the allocation (spec 1 §4), kept as the patient's first questionnaire.
+    screening_answers: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 10 } },
   },
 } as const;
 
@@ -66,6 +70,7 @@ interface NewPatientBody extends PatientFields {
   window_end_time?: string;
   force_deploy?: boolean;
   docter_id?: number;
+  screening_answers?: Answers;
 }
 
 /** Patient management (spec 1 §7): add, edit, status and archive, codes, conditions, password reset. */
@@ -96,6 +101,8 @@ export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
       throw new ApiError(400, 'validation_failed', 'Give the allocation and return dates of the device.');
     }
     const timezone = findCountry(String(fields.country))?.timezone ?? 'UTC';
+    // Screening answers only go with a device, and only answers that let allocation proceed.
+    const screening = withDevice && b.screening_answers ? checkScreening(b.screening_answers) : null;
     try {
       const result = await db.transaction(async (tx) => {
         const [row] = await tx.query<{ id: number }>(
@@ -108,6 +115,7 @@ export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
         const allocation = withDevice
           ? await deploy(tx, { physicianId, userId: user.id, patientId: row.id, deviceMasterId: Number(b.device_master_id), from: b.device_allocation_date!, to: b.device_deallocation_date!, timezone, windowStart: b.window_start_time, windowEnd: b.window_end_time, force: b.force_deploy === true })
           : null;
+        if (screening) await saveScreening(tx, row.id, allocation?.device_user_map_id ?? null, screening, user.id);
         return { id: row.id, allocation };
       });
       return reply.code(201).send({ code: 'patient_added', message: result.allocation ? SUCCESS.deploy : 'Patient added successfully.', patientId: result.id, data: { patient_id: result.id, allocation: result.allocation } });

@@ -6,17 +6,19 @@ interface Props {
   message: string;
   onConfirm: () => void;
   onCancel: () => void;
+  /** The dialog's test id, when a screen holds more than one. */
+  testId?: string;
 }
 
 /** A yes/no question in the app's own modal (the spec's confirm popups). */
-export function ConfirmDialog({ open, message, onConfirm, onCancel }: Props) {
+export function ConfirmDialog({ open, message, onConfirm, onCancel, testId = 'confirm-dialog' }: Props) {
   const { t } = useTranslation();
   return (
     <Dialog
       open={open}
       title={t('common.confirmTitle')}
       onClose={onCancel}
-      testId="confirm-dialog"
+      testId={testId}
       actions={
         <>
           <button type="button" className="button" onClick={onCancel} data-testid="confirm-cancel">{t('common.no')}</button>

@@ -97,6 +97,16 @@ beforeAll(async () => {
         await asPhysician('/patient/add-checkup', { patient_id: patientId, checkup_date: new Date(Date.now() + (200 + ++seq) * 86_400_000).toISOString().slice(0, 10) });
         return id('select max(checkup_date_id) from checkup_dates where patient_id = $1', [patientId]);
       },
+      completedCheckup: async () => {
+        await asPhysician('/patient/add-checkup', { patient_id: patientId, checkup_date: new Date(Date.now() + (200 + ++seq) * 86_400_000).toISOString().slice(0, 10) });
+        const checkupId = await id('select max(checkup_date_id) from checkup_dates where patient_id = $1', [patientId]);
+        await asPhysician('/patient/mark-as-complete', { patient_id: patientId, checkup_date_id: checkupId });
+        return checkupId;
+      },
+      historyEntry: async () => {
+        await asPhysician('/patient/add-history-entry', { patient_id: patientId, kind: 'symptom', timestamp: startMs, symptom_medication_value: `Fixture ${++seq}` });
+        return id('select max(id) from patient_history_entries where patient_id = $1', [patientId]);
+      },
       deployRequest: async () =>
         (await asPhysician('/device/deploy-device-in-past-date', { patient_id: patientId, device_master_id: deviceMasterId, allocation_date: Date.now() - 40 * 86_400_000, deallocation_date: Date.now() - 35 * 86_400_000 })).data.request_id,
       pendingSignup: async () => (await createUser(server, { status: 'pending' })).id,

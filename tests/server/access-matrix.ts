@@ -50,6 +50,10 @@ export interface Fixture {
     annotation(): Promise<{ id: number; version: number }>;
     label(): Promise<number>;
     checkup(): Promise<number>;
+    /** A check-up marked complete (its questionnaire may be answered). */
+    completedCheckup(): Promise<number>;
+    /** A symptom entry of the patient's history. */
+    historyEntry(): Promise<number>;
     deployRequest(): Promise<number>;
     resetPasswordBody(): Promise<Record<string, unknown>>;
     /** A signed-up account waiting for an admin. */
@@ -171,6 +175,25 @@ export const ACCESS_MATRIX: Row[] = [
     body: { patient_id: f.patientId, checkup_date: new Date(Date.now() + (30 + f.seq()) * DAY).toISOString().slice(0, 10) },
   })),
   row(`POST ${A}/patient/mark-as-complete`, PRACTICE_WRITE, async (f) => ({ url: '/patient/mark-as-complete', body: { patient_id: f.patientId, checkup_date_id: await f.fresh.checkup() } })),
+
+  // Histories (symptoms, medication, diet plan) and questionnaire answers.
+  row(`GET ${A}/patient/fetch-symptoms`, PRACTICE_READ, (f) => ({ url: `/patient/fetch-symptoms?patient_id=${f.patientId}` })),
+  row(`GET ${A}/patient/fetch-medications`, PRACTICE_READ, (f) => ({ url: `/patient/fetch-medications?patient_id=${f.patientId}` })),
+  row(`GET ${A}/patient/fetch-diet-plan`, PRACTICE_READ, (f) => ({ url: `/patient/fetch-diet-plan?patient_id=${f.patientId}` })),
+  row(`POST ${A}/patient/add-history-entry`, PRACTICE_WRITE, (f) => ({
+    url: '/patient/add-history-entry',
+    body: { patient_id: f.patientId, kind: 'medication', timestamp: f.startMs, symptom_medication_value: `Matrix ${f.seq()}` },
+  })),
+  row(`POST ${A}/patient/update-history-entry`, PRACTICE_WRITE, async (f) => ({
+    url: '/patient/update-history-entry',
+    body: { patient_id: f.patientId, id: await f.fresh.historyEntry(), timestamp: f.startMs, symptom_medication_value: 'Edited' },
+  })),
+  row(`POST ${A}/patient/delete-history-entry`, PRACTICE_WRITE, async (f) => ({ url: '/patient/delete-history-entry', body: { patient_id: f.patientId, id: await f.fresh.historyEntry() } })),
+  row(`GET ${A}/device/qna`, PRACTICE_READ, (f) => ({ url: `/device/qna?patient_id=${f.patientId}` })),
+  row(`POST ${A}/patient/checkup-questionnaire`, PRACTICE_WRITE, async (f) => ({
+    url: '/patient/checkup-questionnaire',
+    body: { patient_id: f.patientId, checkup_date_id: await f.fresh.completedCheckup(), answers: { sleepQuality: 'fair', daytimeSleepiness: 'no', medicationChanged: 'no', deviceProblems: 'no' } },
+  })),
 
   // Nights, series and downloads.
   row(`GET ${A}/patient/available-nights`, PRACTICE_READ, (f) => ({ url: `/patient/available-nights?patient_id=${f.patientId}` })),

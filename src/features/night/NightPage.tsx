@@ -141,7 +141,7 @@ export function NightPage({ patientId }: { patientId: number }) {
           </div>
           <Suspense fallback={<p className="muted loading" role="status">{t('common.loading')}</p>}>
           {tab === 'details' ? (
-            <PatientDetailsPanel patient={details.data} readOnly={annotator || sample} />
+            <PatientDetailsPanel patient={details.data} readOnly={annotator || sample} zone={night?.timezone ?? null} />
           ) : tab === 'summary' ? (
             <SummaryPanel patient={details.data} night={night} />
           ) : trend ? (

@@ -15,6 +15,8 @@ export interface PatientInfo {
   /** Condition ids, comma-separated (spec 2 §3 Disease). */
   diseaseIds?: string;
   device_id: string | null;
+  /** The time zone of the patient's booked device, when one is booked. */
+  timezone?: string | null;
   created_by: number | null;
   /** When the patient's account was created (ISO); trend ranges start no earlier. */
   createdAt?: string | null;

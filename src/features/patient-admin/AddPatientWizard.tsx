@@ -10,7 +10,7 @@ import { adminApi, adminKeys, useDiseases } from './api';
 import { addDays, dayStartMs, defaultRange, displayDay, nightsBetween, todayIn, type DateRange } from './logic/dates';
 import { birthYearChoices, bmi, COMMENT_MAX_ADD, escapeComment, measureText, measureValue } from './logic/measures';
 import { emptyPatientForm, hasErrors, toggleCondition, validatePage1, type PatientErrors, type PatientForm } from './logic/patientForm';
-import { initialScreening, screeningPassed, screeningReducer } from './logic/screening';
+import { initialScreening, screeningAnswers, screeningPassed, screeningReducer } from './logic/screening';
 import { NEW_PATIENT_DEFAULTS } from './logic/vitals';
 import { useClinic } from './session';
 import type { AvailableDevice, NewPatientPayload } from './types';
@@ -158,6 +158,7 @@ export function AddPatientWizard() {
       window_start_time: clinic.windowStart,
       window_end_time: clinic.windowEnd,
       ...(force ? { force_deploy: true } : {}),
+      ...(withDevice && device && screeningAnswers(screening) ? { screening_answers: screeningAnswers(screening)! } : {}),
     };
   };
 

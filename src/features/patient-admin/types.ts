@@ -120,6 +120,8 @@ export interface NewPatientPayload {
   window_start_time: string;
   window_end_time: string;
   force_deploy?: boolean;
+  /** The device screening answers that cleared the allocation (spec 1 §4). */
+  screening_answers?: Record<string, string>;
 }
 
 export interface DeviceOperationBody {
@@ -137,4 +139,5 @@ export interface DeviceOperationBody {
   confirm_device_present?: boolean;
   return_date?: number;
   country?: string | null;
+  screening_answers?: Record<string, string>;
 }

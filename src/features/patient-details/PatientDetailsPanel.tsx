@@ -10,6 +10,8 @@ import type { PatientInfo } from '../night/types';
 import {
   useCheckupChange, useCheckups, useCommentChange, useComments, useConditionChange, useDiseases, type PatientComment,
 } from './api';
+import { HistoryCard } from './HistoryCard';
+import { QuestionnaireCard } from './QuestionnaireCard';
 import '../../styles/patient-details.css';
 import { formatDateTime, formatIsoDay } from '../../format';
 
@@ -21,14 +23,19 @@ export const COMMENT_MAX = 10_240;
 const NONE_ID = 1;
 
 /**
- * The Patient details tab (spec 2 §2): conditions with search, check-ups (hidden until
- * shown) with upcoming and past lists, and comments with pagination. Annotators read
- * but do not change conditions or comments (spec 2 §6).
+ * The Patient details tab (spec 2 §2): conditions with search, questionnaire answers, the
+ * histories of symptoms, medication and diet plan, check-ups (hidden until shown) with
+ * upcoming and past lists, and comments with pagination. Annotators read but do not change
+ * any of them (spec 2 §6).
  */
-export function PatientDetailsPanel({ patient, readOnly }: { patient: PatientInfo; readOnly: boolean }) {
+export function PatientDetailsPanel({ patient, readOnly, zone }: { patient: PatientInfo; readOnly: boolean; zone?: string | null }) {
+  // Histories and answers are dated in the patient's zone: their nights', else their device booking's.
+  const patientZone = zone ?? patient.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
   return (
     <div className="patient-details" data-testid="patient-details">
       <Conditions patient={patient} readOnly={readOnly} />
+      <QuestionnaireCard patientId={patient.patient_id} zone={patientZone} readOnly={readOnly} />
+      <HistoryCard patientId={patient.patient_id} zone={patientZone} readOnly={readOnly} />
       <Checkups patientId={patient.patient_id} readOnly={readOnly} />
       <Comments patientId={patient.patient_id} readOnly={readOnly} />
     </div>

@@ -8,6 +8,7 @@ import { Alert } from '../../ui/Alert';
 import type { NightInfo, PatientInfo } from '../night/types';
 import '../../styles/summary.css';
 import { AgreementTables } from './AgreementTables';
+import { HistoryTables } from './HistoryTables';
 
 interface Stat {
   lowerPercentile: number | null;
@@ -93,8 +94,9 @@ export function useNightSummary(patientId: number, night: NightInfo | null) {
 
 /**
  * The Summary tab (spec 2 §2): the selected night's tables — recording, recorded weight,
- * RII, AHI and ODI (not for paid memberships), customized index and the vital channels'
- * statistics — or the no-summary message when the patient has no night.
+ * RII, AHI and ODI (not for paid memberships), customized index, the vital channels'
+ * statistics and the histories of symptoms, medication and diet plan — or the no-summary
+ * message when the patient has no night.
  */
 export function SummaryPanel({ patient, night }: { patient: PatientInfo; night: NightInfo | null }) {
   const { t } = useTranslation();
@@ -105,6 +107,7 @@ export function SummaryPanel({ patient, night }: { patient: PatientInfo; night: 
   return (
     <>
       <SummaryTables night={night} summary={summary.data} />
+      <HistoryTables patientId={patient.patient_id} night={night} />
       <AgreementTables patientId={patient.patient_id} night={night} />
     </>
   );

@@ -5,7 +5,7 @@ import { errorText } from '../../../api/messages';
 import { adminApi, adminKeys, useDeviceHistory } from '../api';
 import { addDays, allocationMax, dayOf, dayStartMs, defaultRange, displayDay, nightsBetween, returnMin, todayIn, type DateRange } from '../logic/dates';
 import { DEVICE_OPERATION_SUCCESS, flagsFor, type DeviceOperation } from '../logic/devices';
-import { initialScreening, screeningPassed, screeningReducer } from '../logic/screening';
+import { initialScreening, screeningAnswers, screeningPassed, screeningReducer } from '../logic/screening';
 import type { AvailableDevice, PatientInfo, PatientRow } from '../types';
 import { DeployPopup, type DeployPopupState } from '../ui/DeployPopup';
 import { deviceOutcomeText, outcomeOf } from '../ui/deviceAnswer';
@@ -123,7 +123,8 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
       });
     }
     if (!device) return setError(t('patientAdmin.deploy.selectDevice'));
-    void operate(force ? 'force-deploy' : 'deploy', { device_master_id: device.device_master_id, window_start_time: windowStart, window_end_time: windowEnd, ...dates(range) });
+    const answers = screeningAnswers(screening);
+    void operate(force ? 'force-deploy' : 'deploy', { device_master_id: device.device_master_id, window_start_time: windowStart, window_end_time: windowEnd, ...dates(range), ...(answers ? { screening_answers: answers } : {}) });
   };
 
   const sendRequest = async (deviceMasterId: number, deviceId: string, requested: DateRange) => {

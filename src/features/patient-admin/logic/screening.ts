@@ -2,8 +2,10 @@
  * The device screening questions (spec 1 §4) as a reducer: asked in order once a device
  * is chosen; changing an answer clears the later ones; deselecting the device clears all.
  */
-export const QUESTIONS = ['implant', 'pregnant', 'underAge', 'infoSheet'] as const;
-export type Question = (typeof QUESTIONS)[number];
+import { SCREENING_BLOCKING, SCREENING_QUESTIONS, type ScreeningQuestion } from '../../../../server/patients/questionnaires';
+
+export const QUESTIONS = SCREENING_QUESTIONS;
+export type Question = ScreeningQuestion;
 export type Answer = 'yes' | 'no';
 
 export interface ScreeningState {
@@ -17,7 +19,7 @@ export const initialScreening: ScreeningState = {
 };
 
 /** The answer that blocks for each question: yes for the first three, no for the information sheet. */
-const BLOCKING: Record<Question, Answer> = { implant: 'yes', pregnant: 'yes', underAge: 'yes', infoSheet: 'no' };
+const BLOCKING: Record<Question, Answer> = SCREENING_BLOCKING;
 
 export function screeningReducer(state: ScreeningState, action: ScreeningAction): ScreeningState {
   if (action.type === 'reset') return initialScreening;
@@ -50,4 +52,10 @@ export function blockedBy(state: ScreeningState): Question | null {
 export function screeningPassed(state: ScreeningState): boolean {
   const a = state.answers;
   return a.implant === 'no' && a.pregnant === 'no' && a.underAge === 'no' && a.infoSheet === 'yes';
+}
+
+/** The answers as the server keeps them (the patient's first questionnaire), or null while allocation is blocked. */
+export function screeningAnswers(state: ScreeningState): Record<Question, Answer> | null {
+  if (!screeningPassed(state)) return null;
+  return { ...state.answers } as Record<Question, Answer>;
 }

@@ -1,0 +1,124 @@
+/**
+ * Histories and questionnaires (issue 17 point 3): the one module the server's routes and
+ * the app's forms both import, so a question, a choice or a limit is defined once. Pure: no
+ * database, no React.
+ */
+
+/** The three histories of spec 2 §3 ("History entries"): kind as stored, and its fetch route. */
+export const HISTORY_KINDS = ['symptom', 'medication', 'diet_plan'] as const;
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
+
+/** GET routes of spec 2 §7, each ?patient_id. */
+export const HISTORY_FETCH_PATHS: Record<HistoryKind, string> = {
+  symptom: '/patient/fetch-symptoms',
+  medication: '/patient/fetch-medications',
+  diet_plan: '/patient/fetch-diet-plan',
+};
+
+/** Longest history value (a line in a table, not a note: notes are comments). */
+export const HISTORY_VALUE_MAX = 500;
+/** How far ahead of now an entry may be dated (a plan may start tomorrow; clocks and time zones differ). */
+export const HISTORY_FUTURE_MS = 86_400_000;
+/** No entry before this day (2000-01-01 UTC): an earlier date is a typing error. */
+export const HISTORY_EARLIEST_MS = 946_684_800_000;
+
+/** One history entry as the fetch routes answer it. */
+export interface HistoryEntry {
+  id: number;
+  kind: HistoryKind;
+  /** The instant the entry is about, ms UTC. */
+  timestamp: number;
+  symptom_medication_value: string;
+  created_by: number;
+  created_by_name: string;
+  updated_by: number;
+  updated_by_name: string;
+  created_date: string;
+  updated_date: string;
+}
+
+/** What is wrong with an entry's timestamp and value, or null. */
+export function historyProblem(timestamp: number, value: string, now: number): 'value' | 'valueTooLong' | 'timestamp' | null {
+  const text = value.trim();
+  if (text.length === 0) return 'value';
+  if (text.length > HISTORY_VALUE_MAX) return 'valueTooLong';
+  if (!Number.isFinite(timestamp) || timestamp < HISTORY_EARLIEST_MS || timestamp > now + HISTORY_FUTURE_MS) return 'timestamp';
+  return null;
+}
+
+/**
+ * The entries relevant to a night: every entry dated up to the end of the calendar day on
+ * which the night ends (the morning after, in the patient's zone, so "woke with a headache"
+ * counts), newest first. `dayEndMs` is that day's end (exclusive), computed by the caller
+ * in the patient's time zone.
+ */
+export function entriesUpTo<T extends { timestamp: number; id: number }>(entries: readonly T[], dayEndMs: number): T[] {
+  return entries.filter((e) => e.timestamp < dayEndMs).sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
+}
+
+/** Yes/no answers. */
+export const YES_NO = ['yes', 'no'] as const;
+
+/**
+ * The device screening questions of the add-patient wizard (spec 1 §4), in order, with the
+ * answer that blocks allocation.
+ */
+export const SCREENING_QUESTIONS = ['implant', 'pregnant', 'underAge', 'infoSheet'] as const;
+export type ScreeningQuestion = (typeof SCREENING_QUESTIONS)[number];
+export const SCREENING_BLOCKING: Record<ScreeningQuestion, 'yes' | 'no'> = { implant: 'yes', pregnant: 'yes', underAge: 'yes', infoSheet: 'no' };
+
+/**
+ * The check-up questionnaire (our decision; the spec names check-up questionnaires but not
+ * their questions): asked of the patient at a completed check-up, the few facts that change
+ * how the next nights are read.
+ */
+export const CHECKUP_QUESTIONS = {
+  sleepQuality: ['good', 'fair', 'poor'],
+  daytimeSleepiness: YES_NO,
+  medicationChanged: YES_NO,
+  deviceProblems: YES_NO,
+} as const;
+export type CheckupQuestion = keyof typeof CHECKUP_QUESTIONS;
+/** Optional free text of the check-up questionnaire. */
+export const CHECKUP_NOTE_MAX = 1000;
+
+export type QuestionnaireKind = 'screening' | 'checkup';
+
+/** Answers as stored: question → choice (and the check-up's optional note). */
+export type Answers = Record<string, string>;
+
+/** One questionnaire's answers as GET /device/qna answers them. */
+export interface QuestionnaireAnswers {
+  id: number;
+  questionnaire: QuestionnaireKind;
+  answers: Answers;
+  answered_by: number;
+  answered_by_name: string;
+  /** ISO instant. */
+  answered_at: string;
+  device_id: string | null;
+  checkup_date_id: number | null;
+  checkup_date: string | null;
+}
+
+/** Screening answers that let allocation proceed, or the first question that is missing or blocks. */
+export function screeningProblem(answers: Record<string, unknown>): ScreeningQuestion | 'extra' | null {
+  for (const q of SCREENING_QUESTIONS) {
+    const a = answers[q];
+    if (a !== 'yes' && a !== 'no') return q;
+    if (a === SCREENING_BLOCKING[q]) return q;
+  }
+  return Object.keys(answers).some((k) => !(SCREENING_QUESTIONS as readonly string[]).includes(k)) ? 'extra' : null;
+}
+
+/** Check-up answers: every question answered with one of its choices, the note optional and short; or the field that is wrong. */
+export function checkupProblem(answers: Record<string, unknown>): string | null {
+  for (const [q, choices] of Object.entries(CHECKUP_QUESTIONS)) {
+    if (!(choices as readonly unknown[]).includes(answers[q])) return q;
+  }
+  const note = answers.note;
+  if (note !== undefined && (typeof note !== 'string' || note.length > CHECKUP_NOTE_MAX)) return 'note';
+  const known = [...Object.keys(CHECKUP_QUESTIONS), 'note'];
+  const extra = Object.keys(answers).find((k) => !known.includes(k));
+  return extra ?? null;
+}

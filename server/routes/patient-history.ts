@@ -1,0 +1,147 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { UserRow } from '../auth/users';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import type { Queryable } from '../db/adapter';
+import { ApiError, forbidden, notFound } from '../errors';
+import { visiblePatient } from '../patients/access';
+import { HISTORY_FETCH_PATHS, HISTORY_KINDS, HISTORY_VALUE_MAX, historyProblem, type HistoryEntry, type HistoryKind } from '../patients/questionnaires';
+import { id, instantMs } from './schemas';
+
+export const HISTORY_MESSAGES = {
+  value: 'Please enter a value (symptom_medication_value).',
+  valueTooLong: `A history value holds at most ${HISTORY_VALUE_MAX} characters (symptom_medication_value).`,
+  timestamp: 'The timestamp must be a time from 2000 on and no later than tomorrow.',
+} as const;
+
+/** Annotators and admins read histories but do not write them; the physician and the practice's other members do. */
+function writer(request: FastifyRequest): UserRow {
+  const user = currentUser(request);
+  if (user.is_annotator || user.role === 'admin') throw forbidden('You cannot change a patient\'s histories.');
+  return user;
+}
+
+function check(timestamp: number, value: string): string {
+  const problem = historyProblem(timestamp, value, Date.now());
+  if (problem === 'timestamp') throw new ApiError(400, 'validation_failed', HISTORY_MESSAGES.timestamp, undefined, { field: 'timestamp', rule: 'range' });
+  if (problem) throw new ApiError(400, 'validation_failed', HISTORY_MESSAGES[problem], undefined, { field: 'symptom_medication_value', rule: problem === 'value' ? 'required' : 'maxLength' });
+  return value.trim();
+}
+
+const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const ENTRY_COLUMNS = `h.id, h.kind, h.entry_ms::float8 as timestamp, h.symptom_medication_value,
+  h.created_by, trim(c.first_name || ' ' || c.last_name) as created_by_name,
+  h.updated_by, trim(u.first_name || ' ' || u.last_name) as updated_by_name,
+  ${ISO('h.created_date')} as created_date, ${ISO('h.updated_date')} as updated_date`;
+const ENTRY_FROM = 'patient_history_entries h join users c on c.id = h.created_by join users u on u.id = h.updated_by';
+
+/** A patient's live entries of one kind, newest first. */
+export function historyOf(db: Queryable, patientId: number, kind: HistoryKind): Promise<HistoryEntry[]> {
+  return db.query<HistoryEntry>(
+    `select ${ENTRY_COLUMNS} from ${ENTRY_FROM} where h.patient_id = $1 and h.kind = $2 and h.delete_flag = 0 order by h.entry_ms desc, h.id desc`,
+    [patientId, kind],
+  );
+}
+
+const entrySchema = { type: 'string', maxLength: HISTORY_VALUE_MAX * 4 } as const;
+
+/** GET /patient/fetch-symptoms, /fetch-medications, /fetch-diet-plan ?patient_id (spec 2 §7). */
+function fetchRoutes(app: FastifyInstance, ctx: AppContext) {
+  for (const kind of HISTORY_KINDS) {
+    app.get<{ Querystring: { patient_id: number } }>(
+      HISTORY_FETCH_PATHS[kind],
+      { preHandler: authenticate(ctx), schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: id } } } },
+      async (request) => {
+        const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id);
+        return { data: { entries: await historyOf(ctx.db, patient.id, kind) } };
+      },
+    );
+  }
+}
+
+/** The live entry `entryId` of a patient the caller may change, or 404. */
+async function liveEntry(db: Queryable, patientId: number, entryId: number): Promise<{ id: number; kind: HistoryKind }> {
+  const [row] = await db.query<{ id: number; kind: HistoryKind }>('select id, kind from patient_history_entries where id = $1 and patient_id = $2 and delete_flag = 0', [entryId, patientId]);
+  if (!row) throw notFound('History entry');
+  return row;
+}
+
+/** Add, change and remove entries (our routes: the spec shows only the fetches). */
+function writeRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+  const { db } = ctx;
+
+  app.post<{ Body: { patient_id: number; kind: HistoryKind; timestamp: number; symptom_medication_value: string } }>(
+    '/patient/add-history-entry',
+    {
+      preHandler: auth,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['patient_id', 'kind', 'timestamp', 'symptom_medication_value'],
+          properties: { patient_id: id, kind: { enum: HISTORY_KINDS }, timestamp: instantMs, symptom_medication_value: entrySchema },
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = writer(request);
+      const patient = await visiblePatient(db, user, request.body.patient_id);
+      const { kind, timestamp } = request.body;
+      const value = check(timestamp, request.body.symptom_medication_value);
+      await db.query(
+        'insert into patient_history_entries (patient_id, kind, entry_ms, symptom_medication_value, created_by, updated_by) values ($1, $2, $3, $4, $5, $5)',
+        [patient.id, kind, timestamp, value, user.id],
+      );
+      return reply.code(201).send({ code: 'history_added', message: 'Entry added.', data: { entries: await historyOf(db, patient.id, kind) } });
+    },
+  );
+
+  app.post<{ Body: { patient_id: number; id: number; timestamp: number; symptom_medication_value: string } }>(
+    '/patient/update-history-entry',
+    {
+      preHandler: auth,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['patient_id', 'id', 'timestamp', 'symptom_medication_value'],
+          properties: { patient_id: id, id, timestamp: instantMs, symptom_medication_value: entrySchema },
+        },
+      },
+    },
+    async (request) => {
+      const user = writer(request);
+      const patient = await visiblePatient(db, user, request.body.patient_id);
+      const value = check(request.body.timestamp, request.body.symptom_medication_value);
+      const entry = await liveEntry(db, patient.id, request.body.id);
+      await db.query(
+        `update patient_history_entries set entry_ms = $2, symptom_medication_value = $3, updated_by = $4, updated_date = now()
+         where id = $1 and delete_flag = 0`,
+        [entry.id, request.body.timestamp, value, user.id],
+      );
+      return { code: 'history_updated', message: 'Entry updated.', data: { entries: await historyOf(db, patient.id, entry.kind) } };
+    },
+  );
+
+  app.post<{ Body: { patient_id: number; id: number } }>(
+    '/patient/delete-history-entry',
+    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id', 'id'], properties: { patient_id: id, id } } } },
+    async (request) => {
+      const user = writer(request);
+      const patient = await visiblePatient(db, user, request.body.patient_id);
+      const entry = await liveEntry(db, patient.id, request.body.id);
+      // Kept with who removed it and when: a removal is part of the record.
+      await db.query('update patient_history_entries set delete_flag = 1, updated_by = $2, updated_date = now() where id = $1', [entry.id, user.id]);
+      return { code: 'history_deleted', message: 'Entry removed.', data: { entries: await historyOf(db, patient.id, entry.kind) } };
+    },
+  );
+}
+
+/**
+ * Histories of symptoms, medication and diet plan (spec 2 §3, §7): the practice's physician
+ * and members write them on the Patient details tab, everyone who may see the patient reads
+ * them (Summary tab).
+ */
+export function patientHistoryRoutes(app: FastifyInstance, ctx: AppContext) {
+  fetchRoutes(app, ctx);
+  writeRoutes(app, ctx);
+}

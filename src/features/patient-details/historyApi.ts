@@ -1,0 +1,63 @@
+// Calls of the histories (symptoms, medication, diet plan) and questionnaire answers (spec 2 §7).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { request } from '../../api/client';
+import {
+  HISTORY_FETCH_PATHS, type Answers, type HistoryEntry, type HistoryKind, type QuestionnaireAnswers,
+} from '../../../server/patients/questionnaires';
+
+export const historyKeys = {
+  list: (patientId: number, kind: HistoryKind) => ['patient', patientId, 'history', kind] as const,
+  questionnaires: (patientId: number) => ['patient', patientId, 'questionnaires'] as const,
+};
+
+/** A patient's live entries of one kind, newest first. */
+export function useHistory(patientId: number, kind: HistoryKind) {
+  return useQuery({
+    queryKey: historyKeys.list(patientId, kind),
+    queryFn: async () => (await request<{ entries: HistoryEntry[] }>('GET', `${HISTORY_FETCH_PATHS[kind]}?patient_id=${patientId}`)).data?.entries ?? [],
+  });
+}
+
+export type HistoryChange =
+  | { op: 'add'; timestamp: number; value: string }
+  | { op: 'update'; id: number; timestamp: number; value: string }
+  | { op: 'delete'; id: number };
+
+/** Adds, edits or removes an entry of `kind`; the answer carries the list as it is now. */
+export function useHistoryChange(patientId: number, kind: HistoryKind) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (change: HistoryChange) => {
+      if (change.op === 'add') {
+        return request<{ entries: HistoryEntry[] }>('POST', '/patient/add-history-entry', { patient_id: patientId, kind, timestamp: change.timestamp, symptom_medication_value: change.value });
+      }
+      if (change.op === 'update') {
+        return request<{ entries: HistoryEntry[] }>('POST', '/patient/update-history-entry', { patient_id: patientId, id: change.id, timestamp: change.timestamp, symptom_medication_value: change.value });
+      }
+      return request<{ entries: HistoryEntry[] }>('POST', '/patient/delete-history-entry', { patient_id: patientId, id: change.id });
+    },
+    onSuccess: (res) => {
+      if (res.data) client.setQueryData(historyKeys.list(patientId, kind), res.data.entries);
+    },
+  });
+}
+
+/** Every questionnaire answered for the patient (screening and check-ups), newest first. */
+export function useQuestionnaires(patientId: number) {
+  return useQuery({
+    queryKey: historyKeys.questionnaires(patientId),
+    queryFn: async () => (await request<{ questionnaires: QuestionnaireAnswers[] }>('GET', `/device/qna?patient_id=${patientId}`)).data?.questionnaires ?? [],
+  });
+}
+
+/** Saves the check-up questionnaire of a completed check-up. */
+export function useCheckupAnswers(patientId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ checkupId, answers }: { checkupId: number; answers: Answers }) =>
+      request<{ questionnaires: QuestionnaireAnswers[] }>('POST', '/patient/checkup-questionnaire', { patient_id: patientId, checkup_date_id: checkupId, answers }),
+    onSuccess: (res) => {
+      if (res.data) client.setQueryData(historyKeys.questionnaires(patientId), res.data.questionnaires);
+    },
+  });
+}
