@@ -24,6 +24,7 @@ import { annotationRoutes } from './annotations/annotations';
 import { categoryRoutes } from './annotations/categories';
 import { patientAdminRoutes } from './routes/patient-admin';
 import { patientNoteRoutes } from './routes/patient-notes';
+import { practiceRoutes } from './routes/practice';
 import { dashboardRoutes } from './routes/dashboard';
 import { triageRoutes } from './routes/triage';
 import { deviceRoutes } from './routes/devices';
@@ -133,6 +134,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       categoryRoutes(api, ctx);
       patientAdminRoutes(api, ctx);
       patientNoteRoutes(api, ctx);
+      practiceRoutes(api, ctx);
       dashboardRoutes(api, ctx);
       triageRoutes(api, ctx);
       deviceRoutes(api, ctx);
