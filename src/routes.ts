@@ -13,6 +13,11 @@ export const PATHS = {
   deviceConfig: '/app/device_config',
   dataCenter: '/app/datacenter',
   reports: '/app/reports',
+  settings: '/app/settings',
+  /** The spec's spelling. */
+  calendar: '/app/calender',
+  appointments: '/app/appointments',
+  billing: '/app/billing',
   newPatient: '/app/new_patient',
   addPatient: '/app/add-patient',
   privacy: '/app/privacy-policy',

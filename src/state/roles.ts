@@ -21,6 +21,14 @@ export interface Capabilities {
   admin: boolean;
   /** Reports menu entry and /app/reports: the practice's PDF reports (not annotators, not admins). */
   reports: boolean;
+  /** Settings menu entry and /app/settings: the practice's analytics settings, label map and categories (not annotators, not admins). */
+  settings: boolean;
+  /** Calendar menu entry and /app/calender: the practice's check-ups, device returns and bookings (members and annotators, not admins). */
+  calendar: boolean;
+  /** Appointments menu entry and /app/appointments: the practice's check-ups as a list. */
+  appointments: boolean;
+  /** Billing menu entry and /app/billing: the membership and what it includes (the practice's business, not annotators', not admins'). */
+  billing: boolean;
   /** Where "the app root" is for this user. */
   appRoot: string;
 }
@@ -37,6 +45,10 @@ export function capabilitiesOf(user: RoleFlags | null | undefined): Capabilities
     addPatient: !annotator,
     admin: user?.is_admin === true,
     reports: practice,
+    settings: practice,
+    calendar: user?.is_admin !== true,
+    appointments: user?.is_admin !== true,
+    billing: practice,
     appRoot: annotator ? PATHS.patients : PATHS.dashboard,
   };
 }

@@ -63,9 +63,13 @@ describe('capabilitiesOf', () => {
       addPatient: false,
       admin: false,
       reports: false,
+      settings: false,
+      calendar: true,
+      appointments: true,
+      billing: false,
       appRoot: '/app/patients',
     });
-    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, admin: true, reports: false });
+    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, admin: true, reports: false, settings: false, calendar: false, appointments: false, billing: false });
     expect(capabilitiesOf({ is_annotator: false, membership_type: 'paid' })).toEqual({
       dashboard: true,
       deviceConfig: true,
@@ -73,6 +77,10 @@ describe('capabilitiesOf', () => {
       addPatient: true,
       admin: false,
       reports: true,
+      settings: true,
+      calendar: true,
+      appointments: true,
+      billing: true,
       appRoot: '/app/',
     });
   });

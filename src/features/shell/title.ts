@@ -29,6 +29,10 @@ export type TitleKey =
   | 'titles.requests'
   | 'titles.signups'
   | 'titles.reports'
+  | 'titles.settings'
+  | 'titles.calendar'
+  | 'titles.appointments'
+  | 'titles.billing'
   | 'titles.bench'
   | 'titles.signIn'
   | 'titles.signUp'
@@ -55,6 +59,10 @@ const BY_SEGMENT: Record<string, TitleKey> = {
   device_config: 'titles.deviceConfig',
   datacenter: 'titles.dataCenter',
   reports: 'titles.reports',
+  settings: 'titles.settings',
+  calender: 'titles.calendar',
+  appointments: 'titles.appointments',
+  billing: 'titles.billing',
   'privacy-policy': 'titles.privacy',
   'terms-of-use': 'titles.terms',
   faq: 'titles.faq',
@@ -90,6 +98,10 @@ const GATED: Partial<Record<TitleKey, keyof Omit<Capabilities, 'appRoot'>>> = {
   'titles.realtimeDashboard': 'realtime',
   'titles.deviceConfig': 'deviceConfig',
   'titles.reports': 'reports',
+  'titles.settings': 'settings',
+  'titles.calendar': 'calendar',
+  'titles.appointments': 'appointments',
+  'titles.billing': 'billing',
   'titles.signups': 'admin',
   'titles.newPatient': 'addPatient',
   'titles.addPatient': 'addPatient',
