@@ -137,6 +137,10 @@ function physicianRoutes(w: Walk): Array<[string, string]> {
     ['/app/device_config', tid('device-config')],
     ['/app/realtimeDashboard', tid('realtime-dashboard')],
     ['/app/reports', tid('reports-page')],
+    ['/app/calender', `${tid('calendar-month')}[aria-busy="false"]`],
+    ['/app/appointments', `${tid('appointments-upcoming')}, ${tid('appointments-empty')}`],
+    ['/app/settings', tid('settings-analytics')],
+    ['/app/billing', tid('billing-features')],
     ['/app/admin/requests', tid('deploy-requests')],
     [`/app/device_testing?${new URLSearchParams({ id: String(w.patientId), did: w.deviceId ?? 'none', back: '/app/patients' })}`, `${tid('realtime-page')}, ${tid('realtime-no-device')}`],
     ['/app/privacy-policy', 'article.document'],
@@ -223,6 +227,10 @@ describe('every route in every language', () => {
       [`/app/view_patient_info/id=${annotator.patientId}`, tid('patient-info')],
       ['/app/datacenter', tid('datacenter')],
       ['/app/device_config', tid('not-found')],
+      ['/app/calender', `${tid('calendar-month')}[aria-busy="false"]`],
+      ['/app/appointments', `${tid('appointments-upcoming')}, ${tid('appointments-empty')}`],
+      ['/app/settings', tid('not-found')],
+      ['/app/billing', tid('not-found')],
       ['/app/faq', tid('document-faq')],
     ] as const) {
       await go(page, path, ready);

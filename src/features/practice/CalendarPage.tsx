@@ -59,7 +59,7 @@ export function CalendarPage() {
       </ul>
       {calendar.isError && <Alert tone="error">{errorText(t, calendar.error)}</Alert>}
       {calendar.isPending && <p className="muted loading" role="status">{t('common.loading')}</p>}
-      <table className="calendar-month" data-testid="calendar-month" data-month={range.from.slice(0, 7)}>
+      <table className="calendar-month" data-testid="calendar-month" data-month={range.from.slice(0, 7)} aria-busy={calendar.isPending}>
         <thead>
           <tr>{weekdayNames(i18n.language).map((d) => <th key={d} scope="col">{d}</th>)}</tr>
         </thead>
