@@ -141,7 +141,8 @@ function physicianRoutes(w: Walk): Array<[string, string]> {
     ['/app/appointments', `${tid('appointments-upcoming')}, ${tid('appointments-empty')}`],
     ['/app/settings', tid('settings-analytics')],
     ['/app/billing', tid('billing-features')],
-    ['/app/admin/requests', tid('deploy-requests')],
+    // A physician reaches the requests screen and is told it is for administrators.
+    ['/app/admin/requests', `${tid('deploy-requests')}, ${tid('requests-admins-only')}`],
     [`/app/device_testing?${new URLSearchParams({ id: String(w.patientId), did: w.deviceId ?? 'none', back: '/app/patients' })}`, `${tid('realtime-page')}, ${tid('realtime-no-device')}`],
     ['/app/privacy-policy', 'article.document'],
     ['/app/terms-of-use', 'article.document'],
