@@ -26,6 +26,7 @@ import { patientAdminRoutes } from './routes/patient-admin';
 import { patientNoteRoutes } from './routes/patient-notes';
 import { patientHistoryRoutes } from './routes/patient-history';
 import { questionnaireRoutes } from './routes/questionnaires';
+import { practiceRoutes } from './routes/practice';
 import { dashboardRoutes } from './routes/dashboard';
 import { triageRoutes } from './routes/triage';
 import { deviceRoutes } from './routes/devices';
@@ -138,6 +139,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       patientNoteRoutes(api, ctx);
       patientHistoryRoutes(api, ctx);
       questionnaireRoutes(api, ctx);
+      practiceRoutes(api, ctx);
       dashboardRoutes(api, ctx);
       triageRoutes(api, ctx);
       deviceRoutes(api, ctx);

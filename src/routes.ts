@@ -14,6 +14,11 @@ export const PATHS = {
   dataCenter: '/app/datacenter',
   reports: '/app/reports',
   samplePatients: '/app/sample-patients',
+  settings: '/app/settings',
+  /** The spec's spelling. */
+  calendar: '/app/calender',
+  appointments: '/app/appointments',
+  billing: '/app/billing',
   newPatient: '/app/new_patient',
   addPatient: '/app/add-patient',
   privacy: '/app/privacy-policy',

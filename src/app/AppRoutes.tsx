@@ -19,6 +19,10 @@ const DataCenterPage = lazy(() => import('../features/datacenter/DataCenterPage'
 const DeployRequestsPage = lazy(() => import('../features/admin/DeployRequestsPage').then((m) => ({ default: m.DeployRequestsPage })));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage').then((m) => ({ default: m.ReportsPage })));
 const SamplePatientsPage = lazy(() => import('../features/samples/SamplePatientsPage').then((m) => ({ default: m.SamplePatientsPage })));
+const SettingsPage = lazy(() => import('../features/practice/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const CalendarPage = lazy(() => import('../features/practice/CalendarPage').then((m) => ({ default: m.CalendarPage })));
+const AppointmentsPage = lazy(() => import('../features/practice/AppointmentsPage').then((m) => ({ default: m.AppointmentsPage })));
+const BillingPage = lazy(() => import('../features/practice/BillingPage').then((m) => ({ default: m.BillingPage })));
 const SignupsPage = lazy(() => import('../features/admin/SignupsPage').then((m) => ({ default: m.SignupsPage })));
 const RealTimePage = lazy(() => import('../features/live/RealTimePage').then((m) => ({ default: m.RealTimePage })));
 const RealtimeDashboardPage = lazy(() => import('../features/live/RealtimeDashboardPage').then((m) => ({ default: m.RealtimeDashboardPage })));
@@ -41,6 +45,10 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       <Route path={PATHS.dataCenter} component={DataCenterPage} />
       {caps.reports && <Route path={PATHS.reports} component={ReportsPage} />}
       {caps.samplePatients && <Route path={PATHS.samplePatients} component={SamplePatientsPage} />}
+      {caps.calendar && <Route path={PATHS.calendar} component={CalendarPage} />}
+      {caps.appointments && <Route path={PATHS.appointments} component={AppointmentsPage} />}
+      {caps.settings && <Route path={PATHS.settings} component={SettingsPage} />}
+      {caps.billing && <Route path={PATHS.billing} component={BillingPage} />}
       <Route path={EDIT_PATIENT_PATTERN}>{(params) => <EditPatientPage key={params.id} patientId={Number(params.id)} />}</Route>
       <Route path={VIEW_PATIENT_INFO_PATTERN}>{(params) => <ViewPatientInfoPage key={params.id} patientId={Number(params.id)} />}</Route>
       <Route path={ADMIN_REQUESTS_PATH} component={DeployRequestsPage} />

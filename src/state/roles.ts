@@ -23,6 +23,14 @@ export interface Capabilities {
   reports: boolean;
   /** Sample patients menu entry and /app/sample-patients: the practice's de-identified teaching nights (physicians and annotators, not admins). */
   samplePatients: boolean;
+  /** Settings menu entry and /app/settings: the practice's analytics settings, label map and categories (not annotators, not admins). */
+  settings: boolean;
+  /** Calendar menu entry and /app/calender: the practice's check-ups, device returns and bookings (members and annotators, not admins). */
+  calendar: boolean;
+  /** Appointments menu entry and /app/appointments: the practice's check-ups as a list. */
+  appointments: boolean;
+  /** Billing menu entry and /app/billing: the membership and what it includes (the practice's business, not annotators', not admins'). */
+  billing: boolean;
   /** Where "the app root" is for this user. */
   appRoot: string;
 }
@@ -40,6 +48,10 @@ export function capabilitiesOf(user: RoleFlags | null | undefined): Capabilities
     admin: user?.is_admin === true,
     reports: practice,
     samplePatients: user?.is_admin !== true,
+    settings: practice,
+    calendar: user?.is_admin !== true,
+    appointments: user?.is_admin !== true,
+    billing: practice,
     appRoot: annotator ? PATHS.patients : PATHS.dashboard,
   };
 }

@@ -137,7 +137,12 @@ function physicianRoutes(w: Walk): Array<[string, string]> {
     ['/app/device_config', tid('device-config')],
     ['/app/realtimeDashboard', tid('realtime-dashboard')],
     ['/app/reports', tid('reports-page')],
-    ['/app/admin/requests', tid('deploy-requests')],
+    ['/app/calender', `${tid('calendar-month')}[aria-busy="false"]`],
+    ['/app/appointments', `${tid('appointments-upcoming')}, ${tid('appointments-empty')}`],
+    ['/app/settings', tid('settings-analytics')],
+    ['/app/billing', tid('billing-features')],
+    // A physician reaches the requests screen and is told it is for administrators.
+    ['/app/admin/requests', `${tid('deploy-requests')}, ${tid('requests-admins-only')}`],
     [`/app/device_testing?${new URLSearchParams({ id: String(w.patientId), did: w.deviceId ?? 'none', back: '/app/patients' })}`, `${tid('realtime-page')}, ${tid('realtime-no-device')}`],
     ['/app/privacy-policy', 'article.document'],
     ['/app/terms-of-use', 'article.document'],
@@ -223,6 +228,10 @@ describe('every route in every language', () => {
       [`/app/view_patient_info/id=${annotator.patientId}`, tid('patient-info')],
       ['/app/datacenter', tid('datacenter')],
       ['/app/device_config', tid('not-found')],
+      ['/app/calender', `${tid('calendar-month')}[aria-busy="false"]`],
+      ['/app/appointments', `${tid('appointments-upcoming')}, ${tid('appointments-empty')}`],
+      ['/app/settings', tid('not-found')],
+      ['/app/billing', tid('not-found')],
       ['/app/faq', tid('document-faq')],
     ] as const) {
       await go(page, path, ready);

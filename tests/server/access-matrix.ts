@@ -110,6 +110,8 @@ const PRACTICE_OWNER = base({ admin: 'deny', annotator: 'deny', paid: 'deny', te
 const NON_PAID_READ = base({ otherPhysician: 'deny', admin: 'deny', paid: 'deny' });
 /** Dashboard and device screens: physicians' own lists, not annotators or admins. */
 const PHYSICIAN_SCREEN = base({ annotator: 'deny', admin: 'deny' });
+/** The caller's own practice (another physician sees their own, empty here); administrators have none. */
+const OWN_PRACTICE = base({ admin: 'deny' });
 const ADMIN_ONLY = base({ otherPhysician: 'deny', annotator: 'deny', paid: 'deny', tertiary: 'deny', secondary: 'deny', physician: 'deny' });
 
 const row = (route: string, policy: Policy, request: Row['request'], extra: Partial<Row> = {}): Row => ({ route, policy, request, ...extra });
@@ -290,6 +292,13 @@ export const ACCESS_MATRIX: Row[] = [
     url: '/patient/samplePatient',
     body: { patient_id: f.patientId, recording_id: f.recordingId, name: `Matrix sample ${f.seq()}` },
   })),
+  // The practice's calendar, appointments and settings screens (issue 17 point 5): every signed-in user reads their own practice's; administrators have no practice.
+  row(`GET ${A}/practice/calendar`, OWN_PRACTICE, () => {
+    const from = new Date().toISOString().slice(0, 10);
+    return { url: `/practice/calendar?from=${from}&to=${new Date(Date.now() + 40 * DAY).toISOString().slice(0, 10)}` };
+  }),
+  row(`GET ${A}/practice/appointments`, OWN_PRACTICE, () => ({ url: '/practice/appointments?when=upcoming' })),
+  row(`GET ${A}/practice/settings`, OWN_PRACTICE, () => ({ url: '/practice/settings' })),
   row(`GET ${A}/admin/deploy-requests`, ADMIN_ONLY, () => ({ url: '/admin/deploy-requests' }), { showsPracticeToNonMembers: true }),
   row(`POST ${A}/admin/deploy-requests/:id/:decision`, ADMIN_ONLY, async (f) => ({ url: `/admin/deploy-requests/${await f.fresh.deployRequest()}/deny`, body: { note: 'matrix' } })),
   // The profile popup (issue 16 point 2): everyone signed in, each their own profile and practice's images.

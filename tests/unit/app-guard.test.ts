@@ -64,9 +64,13 @@ describe('capabilitiesOf', () => {
       admin: false,
       reports: false,
       samplePatients: true,
+      settings: false,
+      calendar: true,
+      appointments: true,
+      billing: false,
       appRoot: '/app/patients',
     });
-    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, admin: true, reports: false, samplePatients: false });
+    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, admin: true, reports: false, samplePatients: false, settings: false, calendar: false, appointments: false, billing: false });
     expect(capabilitiesOf({ is_annotator: false, membership_type: 'paid' })).toEqual({
       dashboard: true,
       deviceConfig: true,
@@ -75,6 +79,10 @@ describe('capabilitiesOf', () => {
       admin: false,
       reports: true,
       samplePatients: true,
+      settings: true,
+      calendar: true,
+      appointments: true,
+      billing: true,
       appRoot: '/app/',
     });
   });

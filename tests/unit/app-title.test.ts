@@ -34,12 +34,17 @@ describe('titleFromPath', () => {
     expect(titleFromPath('/app/admin/requests')).toEqual(key('titles.requests'));
     expect(titleFromPath('/app/admin/signups')).toEqual(key('titles.signups'));
     expect(titleFromPath('/app/reports')).toEqual(key('titles.reports'));
+    expect(titleFromPath('/app/settings')).toEqual(key('titles.settings'));
+    expect(titleFromPath('/app/calender')).toEqual(key('titles.calendar'));
+    expect(titleFromPath('/app/appointments')).toEqual(key('titles.appointments'));
+    expect(titleFromPath('/app/billing')).toEqual(key('titles.billing'));
     expect(titleFromPath('/signup')).toEqual(key('titles.signUp'));
   });
 
   it('titles unknown paths "Page not found"', () => {
     expect(titleFromPath('/app/nonsense')).toEqual(key('titles.notFound'));
-    expect(titleFromPath('/app/settings')).toEqual(key('titles.notFound'));
+    // Only the spec's spelling of the calendar is a route.
+    expect(titleFromPath('/app/calendar')).toEqual(key('titles.notFound'));
     expect(titleFromPath('/app/documents/nope')).toEqual(key('titles.notFound'));
     expect(titleFromPath('/somewhere/else')).toEqual(key('titles.notFound'));
     expect(en.titles.notFound).toBe('Page not found');
@@ -49,7 +54,7 @@ describe('titleFromPath', () => {
     const annotator = capabilitiesOf({ is_annotator: true });
     const admin = capabilitiesOf({ is_admin: true });
     const physician = capabilitiesOf({});
-    for (const p of ['/app/device_config', '/app/device_testing', '/app/realtimeDashboard', '/app/reports', '/app/new_patient', '/app/add-patient', '/app/admin/signups']) {
+    for (const p of ['/app/device_config', '/app/device_testing', '/app/realtimeDashboard', '/app/reports', '/app/settings', '/app/billing', '/app/new_patient', '/app/add-patient', '/app/admin/signups']) {
       expect(titleFromPath(p, annotator), p).toEqual(key('titles.notFound'));
     }
     expect(titleFromPath('/app/admin/signups', physician)).toEqual(key('titles.notFound'));
@@ -57,10 +62,14 @@ describe('titleFromPath', () => {
     expect(titleFromPath('/app/device_config', admin)).toEqual(key('titles.notFound'));
     expect(titleFromPath('/app/device_config', physician)).toEqual(key('titles.deviceConfig'));
     expect(titleFromPath('/app/patients', annotator)).toEqual(key('titles.patients'));
+    expect(titleFromPath('/app/calender', annotator)).toEqual(key('titles.calendar'));
+    expect(titleFromPath('/app/appointments', annotator)).toEqual(key('titles.appointments'));
+    for (const p of ['/app/calender', '/app/appointments', '/app/settings', '/app/billing']) expect(titleFromPath(p, admin), p).toEqual(key('titles.notFound'));
+    expect(titleFromPath('/app/settings', physician)).toEqual(key('titles.settings'));
   });
 
   it('has an en-US text for every title key it can return', () => {
-    const paths = ['/app/', '/app/patients', '/app/patients/id=1', '/app/view_patient_info/id=1', '/app/patient/id=1/edit', '/app/new_patient', '/app/add-patient', '/app/device_testing', '/app/realtimeDashboard', '/app/device_config', '/app/datacenter', '/app/privacy-policy', '/app/terms-of-use', '/app/faq', '/app/documents', '/app/documents/device-instructions', '/app/documents/user-manual', '/app/documents/patient-information-sheet', '/app/admin/requests', '/app/admin/signups', '/app/reports', '/app/bench', '/app/signin', '/signin', '/signup', '/forgot_password', '/x'];
+    const paths = ['/app/', '/app/patients', '/app/patients/id=1', '/app/view_patient_info/id=1', '/app/patient/id=1/edit', '/app/new_patient', '/app/add-patient', '/app/device_testing', '/app/realtimeDashboard', '/app/device_config', '/app/datacenter', '/app/privacy-policy', '/app/terms-of-use', '/app/faq', '/app/documents', '/app/documents/device-instructions', '/app/documents/user-manual', '/app/documents/patient-information-sheet', '/app/admin/requests', '/app/admin/signups', '/app/reports', '/app/settings', '/app/calender', '/app/appointments', '/app/billing', '/app/bench', '/app/signin', '/signin', '/signup', '/forgot_password', '/x'];
     for (const p of paths) {
       const k = titleFromPath(p).key.split('.')[1] as keyof typeof en.titles;
       expect(en.titles[k], p).toBeTruthy();

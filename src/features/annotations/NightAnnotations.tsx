@@ -17,6 +17,7 @@ import { annotationChannels, loadBindings, saveBindings, scoredWindow, scoringDr
 import { useScoringKeys } from './useScoringKeys';
 import { useTranslation } from 'react-i18next';
 import { chartFocus } from '../night/focus';
+import { membershipIncludes } from '../../state/membership';
 
 export interface AnnotatedNight extends NightRef {
   startMs: number;
@@ -44,7 +45,7 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
   const { t } = useTranslation();
   const user = useSnapshot(session).user_details;
   const readOnly = user?.is_admin === true || sample;
-  const canGenerate = user?.membership_type !== 'paid';
+  const canGenerate = membershipIncludes(user?.membership_type ?? 'non-paid', 'generateSystemAnnotations');
   const list = useAnnotations(night);
   const categories = useCategories(night.patientId);
   const m = useAnnotationMutations(night);

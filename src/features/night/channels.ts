@@ -1,6 +1,7 @@
 // The channels of the single-night view (spec 2 §1, §4, §9): which exist, how they are
 // drawn, which are on by default, and the order the physician saved.
 import type { SeriesStyle } from '../../charts/core/geometry';
+import { membershipIncludes } from '../../state/membership';
 
 /** Value axis of coded channels (spec 2 §9). */
 export type CodedAxis = 'stages' | 'sleepAwake' | 'bed';
@@ -72,7 +73,7 @@ export function availableChannels(present: readonly string[], who: Audience): st
   return CHANNELS.filter((c) => {
     if (c.code === 'IQ') return has.has('I') || has.has('Q');
     if (c.code === 'I' || c.code === 'Q') return who.annotator && has.has(c.code);
-    if (c.code === 'ODI') return who.membership === 'non-paid';
+    if (c.code === 'ODI') return who.membership !== undefined && membershipIncludes(who.membership, 'odiChannel');
     return has.has(c.code);
   }).map((c) => c.code);
 }

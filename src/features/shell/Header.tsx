@@ -7,6 +7,7 @@ import { LanguageSelect } from './LanguageSelect';
 import { LogoutDialog } from './LogoutDialog';
 import { NotificationBell } from './NotificationBell';
 import { ProfileDialog } from '../profile/ProfileDialog';
+import { membershipIncludes } from '../../state/membership';
 
 /** Page title on the start side; language, user and logout on the end side. */
 export function Header({ title, user, notifications = true }: { title: string; user: UserDetails | null; notifications?: boolean }) {
@@ -29,7 +30,7 @@ export function Header({ title, user, notifications = true }: { title: string; u
       <div className="header-tools">
         <LanguageSelect />
         {/* Annotators and admins get no notifications (spec 1 §4, §6). */}
-        {notifications && user && !user.is_annotator && !user.is_admin && <NotificationBell paid={user.membership_type === 'paid'} />}
+        {notifications && user && !user.is_annotator && !user.is_admin && <NotificationBell paid={!membershipIncludes(user.membership_type, 'notificationsOnLoad')} />}
         {name && (
           <button type="button" className="header-user button-quiet" title={t('header.signedInAs', { name })} aria-haspopup="dialog" onClick={() => setProfileOpen(true)} data-testid="header-user">
             <span className="avatar" aria-hidden="true">

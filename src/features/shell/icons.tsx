@@ -46,6 +46,34 @@ export const DatabaseIcon = () => (
   </Icon>
 );
 
+export const CalendarIcon = () => (
+  <Icon>
+    <rect x="3.5" y="5" width="17" height="15" rx="2" />
+    <path d="M3.5 10h17M8 3v4M16 3v4" />
+  </Icon>
+);
+
+export const ClipboardIcon = () => (
+  <Icon>
+    <rect x="5" y="4.5" width="14" height="16" rx="2" />
+    <path d="M9 4.5V3h6v1.5M8.5 10h7M8.5 14h7M8.5 18h4" />
+  </Icon>
+);
+
+export const GearIcon = () => (
+  <Icon>
+    <circle cx="12" cy="12" r="3" />
+    <path d="M12 2.5v3M12 18.5v3M2.5 12h3M18.5 12h3M5.3 5.3l2.1 2.1M16.6 16.6l2.1 2.1M5.3 18.7l2.1-2.1M16.6 7.4l2.1-2.1" />
+  </Icon>
+);
+
+export const CardIcon = () => (
+  <Icon>
+    <rect x="2.5" y="5.5" width="19" height="13" rx="2" />
+    <path d="M2.5 10h19M6 15h4" />
+  </Icon>
+);
+
 export const MoreIcon = () => (
   <Icon>
     <circle cx="5" cy="12" r="1.2" />

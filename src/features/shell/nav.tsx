@@ -2,12 +2,12 @@ import type { ReactNode } from 'react';
 import { SUPPORT_EMAIL } from '../../config';
 import { ADMIN_REQUESTS_PATH, ADMIN_SIGNUPS_PATH, PATHS } from '../../routes';
 import type { Capabilities } from '../../state/roles';
-import { DatabaseIcon, HomeIcon, PatientsIcon, PulseIcon, SlidersIcon } from './icons';
+import { CalendarIcon, CardIcon, ClipboardIcon, DatabaseIcon, GearIcon, HomeIcon, PatientsIcon, PulseIcon, SlidersIcon } from './icons';
 
 export interface MainEntry {
   id: string;
   href: string;
-  labelKey: 'nav.dashboard' | 'nav.patients' | 'nav.realtime' | 'nav.deviceConfig' | 'nav.dataCenter' | 'nav.adminRequests' | 'nav.adminSignups' | 'nav.reports' | 'nav.samplePatients';
+  labelKey: 'nav.dashboard' | 'nav.patients' | 'nav.realtime' | 'nav.deviceConfig' | 'nav.dataCenter' | 'nav.adminRequests' | 'nav.adminSignups' | 'nav.reports' | 'nav.samplePatients' | 'nav.calendar' | 'nav.appointments' | 'nav.settings' | 'nav.billing';
   icon: () => ReactNode;
   testId: string;
   /** Also active on these paths (aliases). */
@@ -24,6 +24,11 @@ export const MAIN_MENU: readonly MainEntry[] = [
   { id: 'device-config', href: PATHS.deviceConfig, labelKey: 'nav.deviceConfig', icon: SlidersIcon, testId: 'nav-device-config', visible: (c) => c.deviceConfig },
   { id: 'datacenter', href: PATHS.dataCenter, labelKey: 'nav.dataCenter', icon: DatabaseIcon, testId: 'nav-datacenter', visible: () => true },
   { id: 'reports', href: PATHS.reports, labelKey: 'nav.reports', icon: DatabaseIcon, testId: 'nav-reports', visible: (c) => c.reports },
+  // The spec's other menu groups (issue 17 point 5).
+  { id: 'calendar', href: PATHS.calendar, labelKey: 'nav.calendar', icon: CalendarIcon, testId: 'nav-calendar', visible: (c) => c.calendar },
+  { id: 'appointments', href: PATHS.appointments, labelKey: 'nav.appointments', icon: ClipboardIcon, testId: 'nav-appointments', visible: (c) => c.appointments },
+  { id: 'settings', href: PATHS.settings, labelKey: 'nav.settings', icon: GearIcon, testId: 'nav-settings', visible: (c) => c.settings },
+  { id: 'billing', href: PATHS.billing, labelKey: 'nav.billing', icon: CardIcon, testId: 'nav-billing', visible: (c) => c.billing },
   // Admins' own screens (issue 16 point 3).
   { id: 'admin-requests', href: ADMIN_REQUESTS_PATH, labelKey: 'nav.adminRequests', icon: SlidersIcon, testId: 'nav-admin-requests', visible: (c) => c.admin },
   { id: 'admin-signups', href: ADMIN_SIGNUPS_PATH, labelKey: 'nav.adminSignups', icon: PatientsIcon, testId: 'nav-admin-signups', visible: (c) => c.admin },

@@ -30,6 +30,10 @@ export type TitleKey =
   | 'titles.signups'
   | 'titles.reports'
   | 'titles.samplePatients'
+  | 'titles.settings'
+  | 'titles.calendar'
+  | 'titles.appointments'
+  | 'titles.billing'
   | 'titles.bench'
   | 'titles.signIn'
   | 'titles.signUp'
@@ -57,6 +61,10 @@ const BY_SEGMENT: Record<string, TitleKey> = {
   datacenter: 'titles.dataCenter',
   reports: 'titles.reports',
   'sample-patients': 'titles.samplePatients',
+  settings: 'titles.settings',
+  calender: 'titles.calendar',
+  appointments: 'titles.appointments',
+  billing: 'titles.billing',
   'privacy-policy': 'titles.privacy',
   'terms-of-use': 'titles.terms',
   faq: 'titles.faq',
@@ -93,6 +101,10 @@ const GATED: Partial<Record<TitleKey, keyof Omit<Capabilities, 'appRoot'>>> = {
   'titles.deviceConfig': 'deviceConfig',
   'titles.reports': 'reports',
   'titles.samplePatients': 'samplePatients',
+  'titles.settings': 'settings',
+  'titles.calendar': 'calendar',
+  'titles.appointments': 'appointments',
+  'titles.billing': 'billing',
   'titles.signups': 'admin',
   'titles.newPatient': 'addPatient',
   'titles.addPatient': 'addPatient',
