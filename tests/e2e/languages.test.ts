@@ -28,7 +28,10 @@ const words = (s: string) => s.match(/\p{L}{2,}/gu)?.length ?? 0;
 const ENGLISH = new Set([...en.values()].map((v) => v.trim()).filter((v) => !v.includes('{{') && !v.includes('<') && words(v) >= 2));
 
 /** English texts that stay the same in every language: units, codes and names. */
-const SAME_IN_EVERY_LANGUAGE = new Set(['mm Hg', 'mm/dL', 'SpO2 (PSG)', 'SpO2 (%)', 'Nocturne']);
+const SAME_IN_EVERY_LANGUAGE = new Set(['mm Hg', 'mm/dL', 'SpO2 (PSG)', 'SpO2 (%)', 'Nocturne', 'hh:mm AM']);
+
+/** Words that are the same in some languages ("Apnea" is Spanish and Italian too). */
+const SAME_IN: Record<string, readonly string[]> = { 'Apnea (APN)': ['es', 'it-IT'] };
 
 /** Dotted text that is not a key: e-mail domains and abbreviations. */
 const NOT_KEYS = [/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, /\b[\w-]+\.(test|com|org|net|edf|csv|pdf)\b/g];
@@ -66,7 +69,7 @@ function problems(screen: Screen, lng: string, where: string): string[] {
     for (const m of clean.matchAll(KEY_SHAPED)) {
       if (!ALLOWED_DOTTED.has(m[0])) out.push(`${lng} ${where}: key-shaped "${m[0]}" in "${line.slice(0, 80)}"`);
     }
-    if (lng !== 'en-US' && ENGLISH.has(line) && !SAME_IN_EVERY_LANGUAGE.has(line)) out.push(`${lng} ${where}: English "${line}"`);
+    if (lng !== 'en-US' && ENGLISH.has(line) && !SAME_IN_EVERY_LANGUAGE.has(line) && !SAME_IN[line]?.includes(lng)) out.push(`${lng} ${where}: English "${line}"`);
   }
   return out;
 }
