@@ -49,13 +49,13 @@ describe('rendered screens', () => {
     for (const text of ['NCT1001', 'Ada Byron', 'Female', '1961', 'No device', 'At Risk']) expect(html).toContain(text);
   });
 
-  it("gives physicians the spec's five menu entries, Sample patients and Reports, annotators three, admins their own screens", () => {
+  it("gives physicians the spec's menu entries with Sample patients, Reports and the practice screens, annotators theirs, admins their own screens", () => {
     const physician = render(<Sidebar caps={capabilitiesOf({ is_annotator: false })} open onToggle={() => {}} />);
     const annotator = render(<Sidebar caps={capabilitiesOf({ is_annotator: true })} open onToggle={() => {}} />);
     const ids = (html: string) => [...html.matchAll(/data-testid="(nav-[\w-]+)"/g)].map((m) => m[1]);
     const admin = render(<Sidebar caps={capabilitiesOf({ is_admin: true })} open onToggle={() => {}} />);
-    expect(ids(physician)).toEqual(['nav-dashboard', 'nav-patients', 'nav-sample-patients', 'nav-realtime', 'nav-device-config', 'nav-datacenter', 'nav-reports']);
-    expect(ids(annotator)).toEqual(['nav-patients', 'nav-sample-patients', 'nav-datacenter']);
+    expect(ids(physician)).toEqual(['nav-dashboard', 'nav-patients', 'nav-sample-patients', 'nav-realtime', 'nav-device-config', 'nav-datacenter', 'nav-reports', 'nav-calendar', 'nav-appointments', 'nav-settings', 'nav-billing']);
+    expect(ids(annotator)).toEqual(['nav-patients', 'nav-sample-patients', 'nav-datacenter', 'nav-calendar', 'nav-appointments']);
     expect(ids(admin)).toEqual(['nav-dashboard', 'nav-patients', 'nav-datacenter', 'nav-admin-requests', 'nav-admin-signups']);
     expect(physician).toContain('aria-current="page"');
   });
