@@ -10,6 +10,8 @@ import { invalidateNight, listCorrections, windowOf, type CorrectionKind, type C
 
 /** Shortest correction: one 30-s scoring epoch. */
 export const MIN_CORRECTION_MS = 30_000;
+/** Latest time a correction may name (ms UTC; a bigint column, JavaScript's exact integers). */
+const MAX_MS = Number.MAX_SAFE_INTEGER;
 /** Longest reason, characters. */
 export const REASON_MAX = 500;
 
@@ -124,8 +126,8 @@ export function correctionRoutes(app: FastifyInstance, ctx: AppContext) {
           properties: {
             ...nightFields,
             kind: { enum: ['bed_times', 'invalid_span'] },
-            start_ms: { type: 'integer', minimum: 0 },
-            end_ms: { type: 'integer', minimum: 0 },
+            start_ms: { type: 'integer', minimum: 0, maximum: MAX_MS },
+            end_ms: { type: 'integer', minimum: 0, maximum: MAX_MS },
             reason: { type: 'string', minLength: 1, maxLength: REASON_MAX },
           },
         },

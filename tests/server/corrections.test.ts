@@ -62,6 +62,9 @@ describe('manual corrections', () => {
     // The trend reads the same corrected analysis.
     const trend = (await server.call('GET', `/analytics/patient-trendview/type=AHI?patient_id=${patientId}&device_start_time=${night - 86_400}&device_stop_time=${night + 2 * 86_400}`, { token: physician })).json().data;
     expect(trend.AHI.find((p: { recording_id: number }) => p.recording_id === recordingId).value).toBe(after.ahi);
+    // So does the dashboard's triage table (its stored rows were made again).
+    const triage = (await server.call('GET', '/physician/triage', { token: physician })).json().data;
+    expect(triage.patients.find((p: { patient_id: number }) => p.patient_id === patientId).last.ahi).toBe(after.ahi);
 
     const id = body.corrections[0].id as number;
     const undone = await undo(id);
