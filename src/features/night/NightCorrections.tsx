@@ -44,7 +44,7 @@ export function NightCorrectionsPanel({ patientId, night, screen }: { patientId:
   );
 }
 
-/** The form: kind, the two times (night's zone), the reason. */
+/** The form: kind, the two times (24-hour hh:mm:ss in the night's zone, as every clinical time here), the reason. */
 function CorrectionForm({ patientId, night, data, screen }: { patientId: number; night: NightInfo; data: NightCorrections; screen: ChartScreen }) {
   const { t } = useTranslation();
   const zone = night.timezone;
@@ -112,11 +112,11 @@ function CorrectionForm({ patientId, night, data, screen }: { patientId: number;
       <div className="corrections-times">
         <label>
           {labels[0]}
-          <input type="time" step={1} value={from} onChange={(e) => setFrom(e.target.value)} required data-testid="correction-from" />
+          <input type="text" inputMode="numeric" className="corrections-clock" value={from} onChange={(e) => setFrom(e.target.value)} required data-testid="correction-from" />
         </label>
         <label>
           {labels[1]}
-          <input type="time" step={1} value={to} onChange={(e) => setTo(e.target.value)} required data-testid="correction-to" />
+          <input type="text" inputMode="numeric" className="corrections-clock" value={to} onChange={(e) => setTo(e.target.value)} required data-testid="correction-to" />
         </label>
         {kind === 'invalid_span' && (
           <button type="button" className="button button-small button-quiet" onClick={fromView} data-testid="correction-from-view">
