@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateForPatient } from '../../server/recordings/simulated';
+import { analysisOf } from '../../server/analytics/analyse';
+import { channelStatsOf } from '../../server/analytics/channelStats';
+import { invalidateNight } from '../../server/analytics/corrections';
+import { analyticsSettings } from '../../server/analytics/settings';
+import { listChannels, type RecordingRow } from '../../server/recordings/store';
+import type { Queryable } from '../../server/db/adapter';
 import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -140,5 +146,26 @@ describe('manual corrections', () => {
     expect((await undo(999_999)).statusCode).toBe(404);
     expect((await server.call('POST', '/analytics/patient/corrections', { token: physician, body: { patient_id: patientId, kind: 'invalid_span', start_ms: startMs + HOUR, end_ms: startMs + 2 * HOUR, reason: 'no night' } })).statusCode).toBe(400);
     expect(await count()).toBe(n);
+  });
+
+  it('an analysis that raced with a correction is not stored (the figures never go stale)', async () => {
+    const [recording] = await server.db.query<RecordingRow>('select * from recordings where id = $1', [recordingId]);
+    const settings = await analyticsSettings(server.db, (await server.db.query<{ physician_id: number }>('select physician_id from patients where id = $1', [patientId]))[0].physician_id);
+    await server.db.transaction((tx) => invalidateNight(tx, recordingId));
+    // A correction commits while the night is being analysed: just before its result is stored.
+    const racing: Queryable = {
+      exec: (sql) => server.db.exec(sql),
+      async query(sql, params, name) {
+        if (/^\s*insert into night_(analyses|channel_stats)/.test(sql)) await server.db.transaction((tx) => invalidateNight(tx, recordingId));
+        return server.db.query(sql, params, name);
+      },
+    };
+    await analysisOf(racing, recording!, settings);
+    await channelStatsOf(racing, recording!, (await listChannels(server.db, [recordingId])).filter((c) => c.code === 'SPO2'));
+    expect((await server.db.query('select 1 from night_analyses where recording_id = $1', [recordingId])).length).toBe(0);
+    expect((await server.db.query('select 1 from night_channel_stats where recording_id = $1', [recordingId])).length).toBe(0);
+    // Without a race it is stored.
+    await analysisOf(server.db, recording!, settings);
+    expect((await server.db.query('select 1 from night_analyses where recording_id = $1', [recordingId])).length).toBe(1);
   });
 });
