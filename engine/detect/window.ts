@@ -1,6 +1,9 @@
 import type { Series } from './series';
 import type { Band } from './sleep';
 
+/** Shortest manual correction, ms: one 30-s scoring epoch (the server refuses shorter, the form says so). */
+export const MIN_CORRECTION_MS = 30_000;
+
 /**
  * A physician's manual corrections of a night, applied at analysis time (the stored samples
  * never change): the night is analysed over [bedInMs, bedOutMs) without its invalid spans.

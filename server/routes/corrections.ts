@@ -6,10 +6,9 @@ import { visiblePatient } from '../patients/access';
 import { nightOf } from '../annotations/annotations';
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
+import { MIN_CORRECTION_MS } from '../../engine/detect';
 import { invalidateNight, listCorrections, windowOf, type CorrectionKind, type CorrectionRow } from '../analytics/corrections';
 
-/** Shortest correction: one 30-s scoring epoch. */
-export const MIN_CORRECTION_MS = 30_000;
 /** Latest time a correction may name (ms UTC; a bigint column, JavaScript's exact integers). */
 const MAX_MS = Number.MAX_SAFE_INTEGER;
 /** Longest reason, characters. */

@@ -36,8 +36,7 @@ export interface CorrectionInput {
   reason: string;
 }
 
-/** Shortest correction, ms (one 30-s epoch; the server checks the same). */
-export const MIN_CORRECTION_MS = 30_000;
+export { MIN_CORRECTION_MS } from '../../../engine/detect/window';
 
 const key = (patientId: number, night: number) => ['patient', patientId, 'corrections', night] as const;
 
