@@ -32,6 +32,7 @@ import { triageRoutes } from './routes/triage';
 import { deviceRoutes } from './routes/devices';
 import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 import { agreementRoutes } from './analytics/agreement';
+import { correctionRoutes } from './routes/corrections';
 import { registerSecurityHeaders } from './security-headers';
 import fastifyWebsocket from '@fastify/websocket';
 import { LiveHub } from './live/hub';
@@ -146,6 +147,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       analyticsKpiRoutes(api, ctx);
       actigraphRoutes(api, ctx);
       agreementRoutes(api, ctx);
+      correctionRoutes(api, ctx);
       reportRoutes(api, ctx, reportWorker);
       sampleRoutes(api, ctx);
       liveRoutes(api, ctx);

@@ -24,6 +24,7 @@ export const DYNAMIC_KEY_FAMILIES = [
   'live.errors',
   'live.state',
   'night.channels',
+  'night.corrections.status',
   'night.info',
   'night.tabs',
   'patientAdmin.bmiClass',

@@ -17,4 +17,5 @@ export { breathingAmplitude, AMPLITUDE_WINDOW_S, type Amplitude } from './amplit
 export { sleepMetrics, EPOCH_S, type SleepMetrics, type Band } from './sleep';
 export { nightKpis, monitoringHours, customizedIndex, hoursWhere, INDEX_LABELS, type NightKpis, type RiiDivisor } from './kpis';
 export { analyseNight, type NightInput, type NightAnalysis } from './night';
+export { MIN_CORRECTION_MS, analysisWindow, validMsBetween, isValidAt, excludedIndexRanges, maskSeries, type AnalysisWindow } from './window';
 export { matchEvents, DEFAULT_MATCH_TOLERANCE_MS, type Agreement, type Interval, type MatchOptions } from './agreement';

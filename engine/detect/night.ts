@@ -3,6 +3,7 @@ import { monitoringHours, nightKpis, type NightKpis, type RiiDivisor } from './k
 import { detectRespiratoryEvents, type EventEdges } from './respiratory';
 import type { DetectedEvent, Series } from './series';
 import { sleepMetrics, type SleepMetrics } from './sleep';
+import { isValidAt, maskSeries, type AnalysisWindow } from './window';
 
 /** The channels of a night the analysis reads (any may be missing). */
 export interface NightInput {
@@ -13,6 +14,8 @@ export interface NightInput {
   riiDivisor?: RiiDivisor;
   /** Where respiratory events' edges are read (see RespiratoryOptions.eventEdges). */
   eventEdges?: EventEdges;
+  /** The physician's corrections: analyse [bedIn, bedOut) without the invalid spans. */
+  window?: AnalysisWindow;
 }
 
 export interface NightAnalysis {
@@ -22,6 +25,8 @@ export interface NightAnalysis {
   breathingSource: 'NC_PSG' | 'Y_DIST' | null;
   sleep: SleepMetrics;
   kpis: NightKpis;
+  /** The corrected window the night was analysed over; absent when the night has no correction. */
+  window?: AnalysisWindow;
 }
 
 /**
@@ -31,13 +36,19 @@ export interface NightAnalysis {
  * when the night has no oximetry (no channel, or one that is all missing); sleep metrics;
  * and the indices, over sleep time when there is staging, else over the monitoring time.
  */
-export function analyseNight(n: NightInput): NightAnalysis {
+export function analyseNight(input: NightInput): NightAnalysis {
+  const w = input.window;
+  // Corrections apply here, to copies: every detector reads the excluded time as missing samples.
+  const n: NightInput = w
+    ? { ...input, startMs: w.bedInMs, stopMs: w.bedOutMs, channels: Object.fromEntries(Object.entries(input.channels).map(([code, s]) => [code, maskSeries(s, w)])) }
+    : input;
   const c = n.channels;
   // A channel present but all missing (ResMed SA2 without an oximeter attached) is no oximetry.
   const hasData = (s: Series | undefined): s is Series => !!s && s.values.some((v) => Number.isFinite(v));
   const spo2 = hasData(c.SPO2) ? c.SPO2 : hasData(c.SPO2_PSG) ? c.SPO2_PSG : undefined;
   const desaturationRule = n.desaturationRule ?? 3;
-  const desaturations = spo2 ? detectDesaturations(spo2, { dropPct: desaturationRule }, c.SQB) : [];
+  const inWindow = (e: DetectedEvent) => !w || isValidAt(w, e.onsetMs);
+  const desaturations = (spo2 ? detectDesaturations(spo2, { dropPct: desaturationRule }, c.SQB) : []).filter(inWindow);
   const breathingSource = hasData(c.NC_PSG) ? 'NC_PSG' : hasData(c.Y_DIST) ? 'Y_DIST' : null;
   const breathing = breathingSource ? c[breathingSource]! : null;
   // The flow of a PSG cannula or CPAP is not the radar: its quality does not follow SQB.
@@ -47,10 +58,10 @@ export function analyseNight(n: NightInput): NightAnalysis {
         desaturations,
         { desaturationRule, flowOnlyHypopneas: !spo2, signal: breathingSource === 'Y_DIST' ? 'volume' : 'flow', eventEdges: n.eventEdges, oximetry: spo2, thorax: hasData(c.THRX_PSG) ? c.THRX_PSG : undefined, abdomen: hasData(c.ABD_PSG) ? c.ABD_PSG : undefined },
         breathingSource === 'Y_DIST' ? c.SQB : undefined,
-      )
+      ).filter(inWindow)
     : [];
-  const sleep = sleepMetrics({ startMs: n.startMs, stopMs: n.stopMs, stages: c.SLP_STGS, sa: c.SA, tb: c.TB });
+  const sleep = sleepMetrics({ startMs: n.startMs, stopMs: n.stopMs, stages: c.SLP_STGS, sa: c.SA, tb: c.TB, excluded: w?.invalid, fixedBedTimes: w?.bedTimesCorrected });
   const monitoringH = breathing || spo2 ? monitoringHours(breathing ?? undefined, spo2, breathingSource === 'Y_DIST' ? c.SQB : undefined) : 0;
   const kpis = nightKpis({ events: [...respiratory, ...desaturations], sleep, sqb: c.SQB, br: c.BR, divisor: n.riiDivisor, monitoringH, oximetry: spo2 !== undefined });
-  return { desaturations, respiratory, breathingSource, sleep, kpis };
+  return { desaturations, respiratory, breathingSource, sleep, kpis, ...(w ? { window: w } : {}) };
 }

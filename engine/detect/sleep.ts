@@ -11,7 +11,7 @@ export interface Band {
 export interface SleepMetrics {
   /** Total sleep time, s. */
   tstS: number;
-  /** Total bed time, h: the recording window's length / 3600 (spec 2 §9). */
+  /** Total bed time, h: the recording window's length / 3600 (spec 2 §9), less the spans excluded from analysis. */
   tbtH: number;
   /** Sleep onset latency, s (bed-in to the first sleep epoch); null without sleep. */
   solS: number | null;
@@ -47,29 +47,37 @@ function epochValue(s: Series | undefined, t: number): number {
   return i >= 0 && i < s.values.length ? s.values[i] : Number.NaN;
 }
 
+const inSpan = (spans: readonly Band[], t: number) => spans.some((s) => t >= s.from && t < s.to);
+
 /**
  * Sleep and wake metrics of a night from SLP_STGS (preferred) or SA, with TB (in bed) for
- * bed-in and bed-out, per 30-s epoch over [startMs, stopMs).
+ * bed-in and bed-out, per 30-s epoch over [startMs, stopMs). Epochs whose middle lies in an
+ * `excluded` span (a physician's invalid span) are not scored and their time is not bed time;
+ * `fixedBedTimes` (a physician's corrected bed times) makes startMs and stopMs the bed times.
  */
-export function sleepMetrics(input: { startMs: number; stopMs: number; stages?: Series; sa?: Series; tb?: Series }): SleepMetrics {
+export function sleepMetrics(input: { startMs: number; stopMs: number; stages?: Series; sa?: Series; tb?: Series; excluded?: readonly Band[]; fixedBedTimes?: boolean }): SleepMetrics {
   const { startMs, stopMs, stages, sa, tb } = input;
+  const excluded = input.excluded ?? [];
   const epochMs = EPOCH_S * 1000;
   const epochs: Array<{ t: number; state: State; inBed: boolean }> = [];
   for (let t = startMs; t + epochMs <= stopMs + 1; t += epochMs) {
+    if (inSpan(excluded, t + epochMs / 2)) continue;
     const st = stages ? stageState(epochValue(stages, t)) : 'undefined';
     const state = st !== 'undefined' ? st : sa ? saState(epochValue(sa, t)) : 'undefined';
     const bed = epochValue(tb, t);
     epochs.push({ t, state: bed === 0 ? 'awake' : state, inBed: tb ? bed === 1 : true });
   }
   const inBed = epochs.filter((e) => e.inBed);
-  const bedInMs = inBed.length ? inBed[0].t : startMs;
-  const bedOutMs = inBed.length ? inBed[inBed.length - 1].t + epochMs : stopMs;
+  const bedInMs = input.fixedBedTimes ? startMs : inBed.length ? inBed[0].t : startMs;
+  const bedOutMs = input.fixedBedTimes ? stopMs : inBed.length ? inBed[inBed.length - 1].t + epochMs : stopMs;
   const sleeping = epochs.filter((e) => e.state === 'sleep');
   const onset = sleeping.length ? sleeping[0].t : null;
   const finalWake = sleeping.length ? sleeping[sleeping.length - 1].t + epochMs : null;
   const tstS = sleeping.length * EPOCH_S;
   const wasoS = onset === null ? 0 : epochs.filter((e) => e.t >= onset && e.t < finalWake! && e.state === 'awake').length * EPOCH_S;
-  const tbtH = (stopMs - startMs) / 3_600_000;
+  let excludedMs = 0;
+  for (const s of excluded) excludedMs += Math.max(0, Math.min(stopMs, s.to) - Math.max(startMs, s.from));
+  const tbtH = Math.max(0, stopMs - startMs - excludedMs) / 3_600_000;
   const bands = (state: State) => {
     const out: Band[] = [];
     for (const e of epochs) {

@@ -10,7 +10,7 @@ import { visiblePatient } from '../patients/access';
 import { nightOf } from '../annotations/annotations';
 import { isDeviceRespiratory, loadDeviceEvents, type DeviceEventRow } from '../annotations/device';
 import { matchEvents, DEFAULT_MATCH_TOLERANCE_MS } from '../../engine/detect/agreement';
-import type { NightAnalysis } from '../../engine/detect';
+import { isValidAt, type NightAnalysis } from '../../engine/detect';
 import { analysisOf } from './analyse';
 import { analyticsSettings } from './settings';
 
@@ -33,8 +33,13 @@ export function deviceCounts(rows: readonly Pick<DeviceEventRow, 'kind'>[]) {
 }
 
 /** Nocturne against the night's reference scoring: the numbers the summary's agreement table shows. */
-export function agreementOf(analysis: NightAnalysis, device: readonly DeviceEventRow[], paid: boolean) {
-  const reference = device.filter((e) => isDeviceRespiratory(e.kind)).map((e) => ({ onsetMs: Number(e.onset_ms), durationMs: Number(e.duration_ms) }));
+export function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow[], paid: boolean) {
+  // A corrected night is compared over its window: the device's events outside it are not counted either.
+  const w = analysis.window;
+  const device = w ? allDevice.filter((e) => isValidAt(w, Number(e.onset_ms))) : allDevice;
+  const reference = device
+    .filter((e) => isDeviceRespiratory(e.kind))
+    .map((e) => ({ onsetMs: Number(e.onset_ms), durationMs: Number(e.duration_ms) }));
   const detected = analysis.respiratory.filter((e) => e.kind === 'apnea' || e.kind === 'hypopnea');
   const m = matchEvents(reference, detected);
   const { basis, hours } = indexHours(analysis);

@@ -3,18 +3,20 @@ import { analyseNight, DETECTOR_VERSION, toSeries, type NightAnalysis, type Nigh
 import { ENGINE_VERSION } from '../../engine/index';
 import { isLiveRecording, listChannels, loadSamples, type RecordingRow } from '../recordings/store';
 import type { AnalyticsSettings } from './settings';
+import { correctionState, CURRENT_REV_SQL } from './corrections';
+import type { AnalysisWindow } from '../../engine/detect';
 
 const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
 
-/** The night's channels as the detectors read them. */
-export async function nightInput(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightInput> {
+/** The night's channels as the detectors read them, with the physician's corrections (window) when it has any. */
+export async function nightInput(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings, window: AnalysisWindow | null = null): Promise<NightInput> {
   const channels: NightInput['channels'] = {};
   for (const c of await listChannels(db, [recording.id])) {
     if (!(INPUTS as readonly string[]).includes(c.code)) continue;
     const samples = await loadSamples(db, c);
     channels[c.code as (typeof INPUTS)[number]] = toSeries(c.code, samples, c.sample_rate, c.t0_ms, c.scale, c.offset_value, c.missing_codes);
   }
-  return { startMs: recording.start_ms, stopMs: recording.stop_ms, channels, desaturationRule: settings.desaturationRule, riiDivisor: settings.riiDivisor };
+  return { startMs: Number(recording.start_ms), stopMs: Number(recording.stop_ms), channels, desaturationRule: settings.desaturationRule, riiDivisor: settings.riiDivisor, ...(window ? { window } : {}) };
 }
 
 /**
@@ -27,20 +29,23 @@ export const ANALYSIS_VERSION = `${ENGINE_VERSION}+detect${DETECTOR_VERSION}`;
 export const analysisParams = (settings: AnalyticsSettings) => `dsat${settings.desaturationRule}-rii${settings.riiDivisor}`;
 
 /**
- * The analysis of a night under the physician's settings: computed by the engine's
- * detectors once, then read from night_analyses (a recording never changes once stored).
+ * The analysis of a night under the physician's settings and the night's manual corrections:
+ * computed by the engine's detectors once, then read from night_analyses (the samples never
+ * change once stored; a correction or its undo empties the night's rows).
  */
 export async function analysisOf(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightAnalysis> {
   // A live night still grows: analysed afresh each time, cached once it has ended.
-  if (isLiveRecording(recording)) return analyseNight(await nightInput(db, recording, settings));
+  if (isLiveRecording(recording)) return analyseNight(await nightInput(db, recording, settings, (await correctionState(db, recording)).window));
   const params = analysisParams(settings);
   const [cached] = await db.query<{ result: NightAnalysis }>('select result from night_analyses where recording_id = $1 and params = $2 and engine_version = $3', [recording.id, params, ANALYSIS_VERSION]);
   if (cached) return cached.result;
-  const result = analyseNight(await nightInput(db, recording, settings));
+  const state = await correctionState(db, recording);
+  const result = analyseNight(await nightInput(db, recording, settings, state.window));
+  // Stored only while the corrections are still those it was computed from.
   await db.query(
-    `insert into night_analyses (recording_id, params, engine_version, result) values ($1, $2, $3, $4)
+    `insert into night_analyses (recording_id, params, engine_version, result) select $1, $2, $3, $4 ${CURRENT_REV_SQL('$1', '$5')}
      on conflict (recording_id, params) do update set engine_version = excluded.engine_version, result = excluded.result, computed_at = now()`,
-    [recording.id, params, ANALYSIS_VERSION, JSON.stringify(result)],
+    [recording.id, params, ANALYSIS_VERSION, JSON.stringify(result), state.rev],
   );
   return result;
 }

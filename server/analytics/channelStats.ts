@@ -3,10 +3,11 @@ import { ENGINE_VERSION } from '../../engine/index';
 import type { Queryable } from '../db/adapter';
 import { isLiveRecording, type ChannelRow, type RecordingRow } from '../recordings/store';
 import { nightChannelStats } from '../services/engine';
+import { correctionState, CURRENT_REV_SQL } from './corrections';
 
 /**
  * Whole-night statistics of a night's channels: computed by the signal engine once, then read
- * from night_channel_stats (cleared when a file joins the night; a live night's never stored). Every screen that shows a
+ * from night_channel_stats (cleared when a file joins the night or a correction is made or undone; a live night's never stored). Every screen that shows a
  * night's min, max, mean or percentiles — summary, report, trend, triage — reads them here.
  */
 export async function channelStatsOf(
@@ -17,7 +18,7 @@ export async function channelStatsOf(
   const out = new Map<string, WindowStats>();
   if (channels.length === 0) return out;
   // A live night still grows: its statistics are computed afresh and never stored.
-  if (isLiveRecording(recording)) return nightChannelStats(db, recording, channels);
+  if (isLiveRecording(recording)) return nightChannelStats(db, recording, channels, (await correctionState(db, recording)).window);
   const cached = await db.query<{ code: string; stats: WindowStats }>(
     'select code, stats from night_channel_stats where recording_id = $1 and engine_version = $2 and code = any($3::text[])',
     [recording.id, ENGINE_VERSION, channels.map((c) => c.code)],
@@ -25,12 +26,14 @@ export async function channelStatsOf(
   for (const row of cached) out.set(row.code, row.stats);
   const missing = channels.filter((c) => !out.has(c.code));
   if (missing.length === 0) return out;
-  for (const [code, stats] of await nightChannelStats(db, recording, missing)) {
+  // The night's manual corrections apply; stored only while they are still those computed from.
+  const state = await correctionState(db, recording);
+  for (const [code, stats] of await nightChannelStats(db, recording, missing, state.window)) {
     out.set(code, stats);
     await db.query(
-      `insert into night_channel_stats (recording_id, code, engine_version, stats) values ($1, $2, $3, $4)
+      `insert into night_channel_stats (recording_id, code, engine_version, stats) select $1, $2, $3, $4 ${CURRENT_REV_SQL('$1', '$5')}
        on conflict (recording_id, code) do update set engine_version = excluded.engine_version, stats = excluded.stats, computed_at = now()`,
-      [recording.id, code, ENGINE_VERSION, JSON.stringify(stats)],
+      [recording.id, code, ENGINE_VERSION, JSON.stringify(stats), state.rev],
     );
   }
   // Keep the caller's channel order.

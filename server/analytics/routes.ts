@@ -89,6 +89,8 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     desaturation_rule: settings.desaturationRule,
     customized_index: customizedIndex(labels.map((l) => l.label)),
     percentiles: percentiles(stats),
+    // Analysed under the physician's manual corrections (bed times, invalid spans).
+    corrected: a.window !== undefined,
   };
   // Spec 2 §1: paid memberships get no AHI or ODI automated items.
   return paid ? base : { ...base, ahi: index.ahi, odi: index.odi };

@@ -11,6 +11,7 @@ import { listChannels, listRecordings, loadSamples, type ChannelRow, type Record
 import { nightDate } from '../recordings/night-key';
 import { scratchNight, serverEngine } from '../services/engine';
 import type { ReportLanguage, ReportType } from './types';
+import { listCorrections, windowOf } from '../analytics/corrections';
 import { viewOf } from './types';
 
 /** Columns of a chart's view (the chart's width in PDF points). */
@@ -32,6 +33,15 @@ export interface ReportAnnotation {
   comment: string;
 }
 
+/** A manual correction in force on the night (the figures follow it). */
+export interface ReportCorrection {
+  kind: 'bed_times' | 'invalid_span';
+  startMs: number;
+  endMs: number;
+  reason: string;
+  by: string;
+}
+
 export interface NightContent {
   date: string;
   recording: Pick<RecordingRow, 'id' | 'night_key' | 'device_id' | 'timezone' | 'start_ms' | 'stop_ms'>;
@@ -39,6 +49,9 @@ export interface NightContent {
   spo2: ChartView | null;
   hypnogram: ChartView | null;
   annotations: ReportAnnotation[];
+  /** Corrections in force (the newest bed times, the invalid spans not undone) and the spans they leave out. */
+  corrections: ReportCorrection[];
+  excluded: Array<{ startMs: number; endMs: number }>;
 }
 
 export interface ReportContent {
@@ -120,7 +133,16 @@ export async function createContent(db: Queryable, req: ReportRequest, nights: R
         )
       ).map((a) => ({ startMs: Number(a.start_ms), endMs: Number(a.end_ms), label: a.label ?? '–', kpi: a.kpi, comment: a.comment }));
     }
-    out.push({ date: nightDate(r.night_key), recording: r, summary, spo2, hypnogram, annotations });
+    const rows = await listCorrections(db, r.id);
+    const bed = rows.filter((c) => c.kind === 'bed_times' && c.undone_at === null).at(-1);
+    const corrections = rows
+      .filter((c) => c.undone_at === null && (c.kind === 'invalid_span' || c === bed))
+      .map((c) => ({ kind: c.kind, startMs: c.start_ms, endMs: c.end_ms, reason: c.reason, by: c.created_by_name }));
+    const w = windowOf(r, rows);
+    const excluded = w
+      ? [{ startMs: Number(r.start_ms), endMs: w.bedInMs }, ...w.invalid.map((b) => ({ startMs: b.from, endMs: b.to })), { startMs: w.bedOutMs, endMs: Number(r.stop_ms) }].filter((b) => b.endMs > b.startMs)
+      : [];
+    out.push({ date: nightDate(r.night_key), recording: r, summary, spo2, hypnogram, annotations, corrections, excluded });
   }
   const practiceName = practice?.name?.trim() || [practice?.first_name, practice?.last_name].filter(Boolean).join(' ') || '–';
   return {

@@ -130,6 +130,14 @@ function spo2Chart(w: Writer, night: NightContent) {
     doc.text(String(g), MARGIN.left, y - 3, { width: 20, align: 'right', lineBreak: false });
   }
   const v = night.spo2;
+  // Time a manual correction leaves out of the analysis, shaded under the trace.
+  const span = v.t1 - v.t0;
+  for (const b of night.excluded) {
+    if (span <= 0) break;
+    const x0 = left + (Math.max(v.t0, b.startMs) - v.t0) / span * width;
+    const x1 = left + (Math.min(v.t1, b.endMs) - v.t0) / span * width;
+    if (x1 > x0) doc.rect(x0, top, x1 - x0, h).fillColor('#e5e7eb').fill();
+  }
   const colW = width / v.max.length;
   doc.lineWidth(Math.max(0.6, colW)).strokeColor('#2563eb');
   v.max.forEach((mx, i) => {
@@ -258,6 +266,10 @@ function singleNight(w: Writer, night: NightContent, first: boolean) {
     [t.breathingTime, formatHours(s.total_breathing_time)],
     [t.weight, n(s.recorded_weight)],
   ]);
+  if (night.corrections.length > 0) {
+    const items = night.corrections.map((c) => `${fill(c.kind === 'bed_times' ? t.correctionBed : t.correctionInvalid, { from: clock(c.startMs, zone), to: clock(c.endMs, zone) })} (${c.reason}; ${c.by})`);
+    w.note(`${t.corrected} ${items.join('; ')}`);
+  }
   const rei = s.index_basis === 'monitoring';
   w.heading(t.indices, 11);
   w.pairs([

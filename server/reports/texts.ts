@@ -71,6 +71,9 @@ const en = {
   perNight: 'Per night',
   customizedIndex: 'Customized index',
   moreAnnotations: '{n} more annotations not listed.',
+  corrected: 'Manual corrections applied (every figure of this night follows them; shaded on the chart):',
+  correctionBed: 'bed times {from}-{to}',
+  correctionInvalid: 'invalid {from}-{to}',
 };
 
 export type ReportTexts = typeof en;
@@ -145,6 +148,9 @@ const de: ReportTexts = {
   perNight: 'Pro Nacht',
   customizedIndex: 'Benutzerdefinierter Index',
   moreAnnotations: '{n} weitere Annotationen nicht aufgeführt.',
+  corrected: 'Manuelle Korrekturen angewandt (alle Werte dieser Nacht berücksichtigen sie; in der Grafik schattiert):',
+  correctionBed: 'Bettzeiten {from}-{to}',
+  correctionInvalid: 'ungültig {from}-{to}',
 };
 
 export const TEXTS: Record<ReportLanguage, ReportTexts> = { en, de };

@@ -27,6 +27,8 @@ export const BAND_COLORS = {
   moderate: [0.98, 0.8, 0.1, 0.28] as Rgba,
   severe: [0.9, 0.15, 0.12, 0.22] as Rgba,
   artefact: [0.45, 0.5, 0.58, 0.22] as Rgba,
+  /** Time a physician's manual correction leaves out of the analysis (outside bed times, invalid spans). */
+  excluded: [0.22, 0.24, 0.3, 0.3] as Rgba,
 };
 
 const BAND_SCRATCH = new Float32Array(12 * 8);
@@ -63,6 +65,7 @@ export class ChartScreen {
   private plotWidth = 0;
   private flags = { thresholds: false, artefacts: false };
   private annotations: readonly AnnotationBand[] = [];
+  private excluded: ReadonlyArray<{ startMs: number; endMs: number }> = [];
   private readonly annotationKeys = new Map<ChartBlock, Set<string>>();
   private readonly unsubscribe: () => void;
   private destroyed = false;
@@ -92,6 +95,24 @@ export class ChartScreen {
     this.entries.set(block, { series, extras });
     this.refeed();
     this.drawAnnotations(block);
+    this.drawExcluded(block);
+  }
+
+  /** Spans left out of the night's analysis by manual corrections: shaded on every block. */
+  setExcluded(spans: ReadonlyArray<{ startMs: number; endMs: number }>): void {
+    this.excluded = spans;
+    for (const block of this.entries.keys()) this.drawExcluded(block);
+  }
+
+  private drawExcluded(block: ChartBlock): void {
+    const origin = this.view.store.state.domain.t0;
+    const quads: number[] = [];
+    for (const s of this.excluded) {
+      const x0 = s.startMs - origin;
+      const x1 = s.endMs - origin;
+      quads.push(x0, -1, x1, -1, x1, 1, x0, -1, x1, 1, x0, 1);
+    }
+    this.renderer.setLayer(block, 'corrections', Float32Array.from(quads), quads.length / 2, { origin, kind: 'fill', color: BAND_COLORS.excluded, clipY: true });
   }
 
   /** The annotations to draw, as bands on the blocks of their channels. */

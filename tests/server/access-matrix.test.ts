@@ -109,6 +109,8 @@ beforeAll(async () => {
       },
       deployRequest: async () =>
         (await asPhysician('/device/deploy-device-in-past-date', { patient_id: patientId, device_master_id: deviceMasterId, allocation_date: Date.now() - 40 * 86_400_000, deallocation_date: Date.now() - 35 * 86_400_000 })).data.request_id,
+      correction: async () =>
+        (await asPhysician('/analytics/patient/corrections', { patient_id: patientId, night, kind: 'invalid_span', start_ms: startMs + 3_600_000, end_ms: startMs + 3_660_000, reason: `Fixture ${++seq}` })).data.corrections.at(-1).id,
       pendingSignup: async () => (await createUser(server, { status: 'pending' })).id,
       report: (status) =>
         id(

@@ -58,6 +58,8 @@ export interface Fixture {
     resetPasswordBody(): Promise<Record<string, unknown>>;
     /** A signed-up account waiting for an admin. */
     pendingSignup(): Promise<number>;
+    /** A manual correction (invalid span) of the recording, active, to undo. */
+    correction(): Promise<number>;
     /** A report job of the practice: done (with its file) or failed (to retry). */
     report(status: 'done' | 'failed'): Promise<number>;
   };
@@ -214,6 +216,13 @@ export const ACCESS_MATRIX: Row[] = [
   row(`GET ${A}/analytics/patient/summary/kpi=:kpi`, NON_PAID_READ, (f) => ({ url: `/analytics/patient/summary/kpi=AHI?patient_id=${f.patientId}&night=${f.night}` })),
   row(`GET ${A}/patient/rii_odi_value`, PRACTICE_READ, (f) => ({ url: `/patient/rii_odi_value?patient_id=${f.patientId}&night=${f.night}` })),
   row(`GET ${A}/analytics/patient/agreement`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/agreement?patient_id=${f.patientId}&night=${f.night}` })),
+  // Manual corrections: read by members, made and undone by members but not annotators.
+  row(`GET ${A}/analytics/patient/corrections`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/corrections?patient_id=${f.patientId}&night=${f.night}` })),
+  row(`POST ${A}/analytics/patient/corrections`, PRACTICE_WRITE, (f) => ({
+    url: '/analytics/patient/corrections',
+    body: { patient_id: f.patientId, night: f.night, kind: 'invalid_span', start_ms: f.startMs + 3_600_000, end_ms: f.startMs + 3_660_000 + f.seq() * 1000, reason: 'Matrix' },
+  })),
+  row(`POST ${A}/analytics/patient/corrections/undo`, PRACTICE_WRITE, async (f) => ({ url: '/analytics/patient/corrections/undo', body: { patient_id: f.patientId, night: f.night, id: await f.fresh.correction() } })),
   row(`POST ${A}/analytics/patient/generate-system-annotations`, NON_PAID_READ, (f) => ({ url: '/analytics/patient/generate-system-annotations', body: { patient_id: f.patientId, night: f.night, type: 'desaturation' } })),
 
   // Annotations and categories.

@@ -209,3 +209,25 @@ describe('report service', () => {
     }
   });
 });
+
+describe('a corrected night in the report', () => {
+  it('prints the corrected figures (the summary’s) and lists the correction in force', async () => {
+    const night = nights[0]!;
+    const [{ start_ms }] = await server.db.query<{ start_ms: number }>('select start_ms from recordings where patient_id = $1 and night_key = $2', [patientId, night]);
+    const before = (await post('/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data;
+    const made = await post('/analytics/patient/corrections', { patient_id: patientId, night, kind: 'invalid_span', start_ms: Number(start_ms) + 3_600_000, end_ms: Number(start_ms) + 3 * 3_600_000, reason: 'Partner in the room' });
+    expect(made.statusCode).toBe(201);
+    const summary = (await post('/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data;
+    expect(summary.corrected).toBe(true);
+    expect(summary.apneas + summary.hypopneas).toBeLessThan(before.apneas + before.hypopneas);
+    const { job } = await finished((await request('en-pyn', 'en', [night])).json().data.id);
+    expect(job.status, job.error).toBe('done');
+    const text = pdfText((await get(`/reports/${job.id}/file`)).rawPayload, 'corrected.pdf');
+    const line = text.split('\n').find((l) => l.trim().startsWith('AHI'))!;
+    expect(line.trim().slice(3).trim().split(/\s{2,}/)[0]).toBe(summary.ahi.toFixed(2));
+    expect(text.replace(/\s+/g, ' ')).toContain('Manual corrections applied');
+    expect(text).toContain('Partner in the room');
+    const undone = await post('/analytics/patient/corrections/undo', { patient_id: patientId, night, id: made.json().data.corrections[0].id });
+    expect(undone.statusCode).toBe(200);
+  });
+});

@@ -17,6 +17,7 @@ import { useSignalApi } from './useSignalApi';
 import { parseVitalParameters } from './vitals';
 import { WindowView } from './WindowView';
 import { NightDownloads } from './NightDownloads';
+import { NightCorrectionsPanel } from './NightCorrections';
 import { RealTimeLink } from '../live/RealTimeLink';
 import { readItem, writeItem } from '../../state/storage';
 
@@ -112,23 +113,27 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
       {preferences?.is_annotator !== true && <RealTimeLink patientId={patient.patient_id} deviceId={patient.device_id} />}
       <ChartSurface key={nightRef} source={api} domain={domain}>
         {(screen) => (
-          <div className={`night-body${layout.annotations ? '' : ' annotations-hidden'}`}>
-            <div className="night-charts">
-              <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(infos[ARTEFACT_CODE])} onReorder={reorder} fit={layout.fit} />
+          <>
+            {/* A sample patient's night is read-only and carries no corrections. */}
+            {!patient.is_sample_patient && <NightCorrectionsPanel patientId={patient.patient_id} night={night} screen={screen} />}
+            <div className={`night-body${layout.annotations ? '' : ' annotations-hidden'}`}>
+              <div className="night-charts">
+                <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(infos[ARTEFACT_CODE])} onReorder={reorder} fit={layout.fit} />
+              </div>
+              <NightAnnotations
+                night={{ patientId: patient.patient_id, night: night.night, recordingId: night.recording_id, startMs: night.recording_start_time, stopMs: night.recording_stop_time, timezone: night.timezone }}
+                channels={annotatable}
+                view={screen.view}
+                shownCharts={visible}
+                readOnly={patient.is_sample_patient}
+                onVisible={(list) =>
+                  screen.setAnnotations(
+                    list.map((a) => ({ startMs: a.start_ms, endMs: a.end_ms, color: bandColor(a.color_code), codes: bandChannels(a.kpiList), style: a.type === 'device' ? ('device' as const) : ('band' as const) })),
+                  )
+                }
+              />
             </div>
-            <NightAnnotations
-              night={{ patientId: patient.patient_id, night: night.night, recordingId: night.recording_id, startMs: night.recording_start_time, stopMs: night.recording_stop_time, timezone: night.timezone }}
-              channels={annotatable}
-              view={screen.view}
-              shownCharts={visible}
-              readOnly={patient.is_sample_patient}
-              onVisible={(list) =>
-                screen.setAnnotations(
-                  list.map((a) => ({ startMs: a.start_ms, endMs: a.end_ms, color: bandColor(a.color_code), codes: bandChannels(a.kpiList), style: a.type === 'device' ? ('device' as const) : ('band' as const) })),
-                )
-              }
-            />
-          </div>
+          </>
         )}
       </ChartSurface>
     </NightContext.Provider>

@@ -53,6 +53,8 @@ export interface NightSummary {
   /** 'monitoring': no sleep staging, AHI and ODI are per hour of monitoring (REI). */
   index_basis?: 'sleep' | 'monitoring';
   monitoring_time?: number | null;
+  /** The night is analysed under manual corrections (bed times, invalid spans). */
+  corrected?: boolean;
 }
 
 /** Vital channels of the summary, in the spec's table order (HR is the radar's pulse rate). */
@@ -126,6 +128,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
       <Table
         title={t('summary.tables.recording')}
         testId="summary-recording"
+        note={s.corrected ? t('summary.correctedNote') : undefined}
         rows={[
           [t('summary.fields.start'), formatClock(s.recording_start_time, zone)],
           [t('summary.fields.stop'), formatClock(s.recording_stop_time, zone)],

@@ -1,0 +1,87 @@
+// Manual corrections of a night (issue 17 point 4): the physician's bed-in/bed-out and invalid
+// spans, applied when the night is analysed — never to the stored samples. Every figure read
+// from the night's analysis (summary, KPI calls, trend, triage table, notifications, reports)
+// and its whole-night statistics follows them, because both caches are emptied when a
+// correction is made or undone and are stored only for the corrections they were computed from.
+import type { Queryable } from '../db/adapter';
+import type { RecordingRow } from '../recordings/store';
+import { analysisWindow, excludedIndexRanges, type AnalysisWindow } from '../../engine/detect';
+
+export type CorrectionKind = 'bed_times' | 'invalid_span';
+
+/** A correction as stored (ms as numbers), with the names of who made and undid it. */
+export interface CorrectionRow {
+  id: number;
+  recording_id: number;
+  kind: CorrectionKind;
+  start_ms: number;
+  end_ms: number;
+  reason: string;
+  created_by: number;
+  created_by_name: string;
+  created_at: string;
+  undone_by: number | null;
+  undone_by_name: string | null;
+  undone_at: string | null;
+}
+
+/** A night's corrections, oldest first, undone ones included (the audit trail). */
+export async function listCorrections(db: Queryable, recordingId: number): Promise<CorrectionRow[]> {
+  const rows = await db.query<CorrectionRow>(
+    `select c.id, c.recording_id, c.kind, c.start_ms, c.end_ms, c.reason, c.created_by, c.created_at, c.undone_by, c.undone_at,
+            trim(concat_ws(' ', cu.first_name, cu.last_name)) as created_by_name,
+            case when uu.id is null then null else trim(concat_ws(' ', uu.first_name, uu.last_name)) end as undone_by_name
+     from night_corrections c join users cu on cu.id = c.created_by left join users uu on uu.id = c.undone_by
+     where c.recording_id = $1 order by c.id`,
+    [recordingId],
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id), start_ms: Number(r.start_ms), end_ms: Number(r.end_ms) }));
+}
+
+/**
+ * The window the night is analysed over under its active corrections: the newest bed-times
+ * correction not undone (undoing it brings back the one before), and every invalid span not
+ * undone. Null when no correction is active: the night is analysed as recorded.
+ */
+export function windowOf(recording: Pick<RecordingRow, 'start_ms' | 'stop_ms'>, corrections: readonly Pick<CorrectionRow, 'kind' | 'start_ms' | 'end_ms' | 'undone_at'>[]): AnalysisWindow | null {
+  const active = corrections.filter((c) => c.undone_at === null);
+  if (active.length === 0) return null;
+  const bed = active.filter((c) => c.kind === 'bed_times').at(-1);
+  const invalid = active.filter((c) => c.kind === 'invalid_span').map((c) => ({ from: Number(c.start_ms), to: Number(c.end_ms) }));
+  return analysisWindow(Number(recording.start_ms), Number(recording.stop_ms), bed ? { inMs: Number(bed.start_ms), outMs: Number(bed.end_ms) } : null, invalid);
+}
+
+/** The night's corrections state: the revision the caches are stored under, and the window (null: none). */
+export async function correctionState(db: Queryable, recording: Pick<RecordingRow, 'id' | 'start_ms' | 'stop_ms'>): Promise<{ rev: number; window: AnalysisWindow | null }> {
+  const [row] = await db.query<{ correction_rev: number }>('select correction_rev from recordings where id = $1', [recording.id]);
+  const rows = await db.query<Pick<CorrectionRow, 'kind' | 'start_ms' | 'end_ms' | 'undone_at'>>(
+    'select kind, start_ms, end_ms, undone_at from night_corrections where recording_id = $1 order by id',
+    [recording.id],
+  );
+  return { rev: Number(row?.correction_rev ?? 0), window: windowOf(recording, rows) };
+}
+
+/**
+ * The SQL condition that stores a cached row only while the night's corrections are still
+ * those it was computed from: `from recordings where id = $R and correction_rev = $V for share`.
+ * A correction bumps the revision (locking the recording's row) before it empties the
+ * caches, so an analysis that raced with it waits, sees the new revision, and stores nothing.
+ */
+export const CURRENT_REV_SQL = (idParam: string, revParam: string) => `from recordings where id = ${idParam} and correction_rev = ${revParam} for share`;
+
+/** Inside the correction's transaction: a new revision, and the night's cached analyses and statistics dropped. */
+export async function invalidateNight(tx: Queryable, recordingId: number): Promise<void> {
+  await tx.query('update recordings set correction_rev = correction_rev + 1 where id = $1', [recordingId]);
+  await tx.query('delete from night_analyses where recording_id = $1', [recordingId]);
+  await tx.query('delete from night_channel_stats where recording_id = $1', [recordingId]);
+}
+
+/**
+ * Stored samples as the engine reads them under a window: a float32 copy (same scale, offset
+ * and missing codes) with NaN — always missing — outside it. The stored array is not touched.
+ */
+export function maskStored(samples: Int16Array | Float32Array, t0Ms: number, rateHz: number, w: AnalysisWindow): Float32Array {
+  const out = Float32Array.from(samples);
+  for (const [a, b] of excludedIndexRanges(w, t0Ms, rateHz, out.length)) out.fill(Number.NaN, a, b);
+  return out;
+}

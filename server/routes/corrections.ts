@@ -1,0 +1,177 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError, forbidden, notFound } from '../errors';
+import { visiblePatient } from '../patients/access';
+import { nightOf } from '../annotations/annotations';
+import type { Queryable } from '../db/adapter';
+import type { RecordingRow } from '../recordings/store';
+import { MIN_CORRECTION_MS } from '../../engine/detect';
+import { invalidateNight, listCorrections, windowOf, type CorrectionKind, type CorrectionRow } from '../analytics/corrections';
+
+/** Latest time a correction may name (ms UTC; a bigint column, JavaScript's exact integers). */
+const MAX_MS = Number.MAX_SAFE_INTEGER;
+/** Longest reason, characters. */
+export const REASON_MAX = 500;
+
+const nightFields = {
+  patient_id: { type: 'integer', minimum: 1 },
+  night: { type: 'integer', minimum: 0 },
+  recording_date: { type: 'string', maxLength: 20 },
+  device_id: { type: 'string', maxLength: 40 },
+} as const;
+
+interface NightRef {
+  patient_id: number;
+  night?: number;
+  recording_date?: string;
+  device_id?: string;
+}
+
+interface CorrectionBody extends NightRef {
+  kind: CorrectionKind;
+  start_ms: number;
+  end_ms: number;
+  reason: string;
+}
+
+/** What a correction's status is now: in force, replaced by a newer bed-times correction, or undone. */
+function statusOf(c: CorrectionRow, all: readonly CorrectionRow[]): 'active' | 'superseded' | 'undone' {
+  if (c.undone_at !== null) return 'undone';
+  if (c.kind === 'bed_times' && all.some((o) => o.kind === 'bed_times' && o.undone_at === null && o.id > c.id)) return 'superseded';
+  return 'active';
+}
+
+/** The night's corrections as the night view reads them: the window in force and the audit trail. */
+async function correctionsOf(db: Queryable, recording: RecordingRow, canCorrect: boolean) {
+  const rows = await listCorrections(db, recording.id);
+  const w = windowOf(recording, rows);
+  return {
+    night: Number(recording.night_key),
+    recording_id: recording.id,
+    recording_start_time: Number(recording.start_ms),
+    recording_stop_time: Number(recording.stop_ms),
+    can_correct: canCorrect,
+    corrected: w !== null,
+    window: {
+      bed_in_time: w ? w.bedInMs : Number(recording.start_ms),
+      bed_out_time: w ? w.bedOutMs : Number(recording.stop_ms),
+      bed_times_corrected: w?.bedTimesCorrected ?? false,
+      invalid_spans: (w?.invalid ?? []).map((b) => ({ start_ms: b.from, end_ms: b.to })),
+    },
+    corrections: rows.map((c) => ({ ...c, status: statusOf(c, rows) })),
+  };
+}
+
+/** Annotators and admins see corrections but make none (spec 2 §6: annotators read for their physician). */
+function corrector(request: FastifyRequest) {
+  const user = currentUser(request);
+  if (user.is_annotator || user.role === 'admin') throw forbidden('Only the physician can correct a night.');
+  return user;
+}
+
+const fieldError = (field: string, rule: string, message: string) => new ApiError(400, 'validation_failed', message, undefined, { field, rule });
+
+/** Checks a correction against the night: inside the recording, at least one epoch long, with a reason. */
+function checkCorrection(recording: RecordingRow, body: CorrectionBody) {
+  const start = Number(recording.start_ms);
+  const stop = Number(recording.stop_ms);
+  const reason = body.reason.trim();
+  if (reason.length === 0) throw fieldError('reason', 'required', 'Give the reason for the correction.');
+  if (body.start_ms < start || body.start_ms > stop) throw fieldError('start_ms', 'outside_recording', 'start_ms is outside the recording.');
+  if (body.end_ms < start || body.end_ms > stop) throw fieldError('end_ms', 'outside_recording', 'end_ms is outside the recording.');
+  if (body.end_ms <= body.start_ms) throw fieldError('end_ms', 'before_start', 'end_ms must be after start_ms.');
+  if (body.end_ms - body.start_ms < MIN_CORRECTION_MS) throw fieldError('end_ms', 'too_short', `A correction spans at least ${MIN_CORRECTION_MS / 1000} s.`);
+  return reason;
+}
+
+/**
+ * Manual corrections of a night (issue 17 point 4, spec 2 Actions "manual corrections"):
+ * GET the night's window and audit trail; POST a bed-times correction or an invalid span;
+ * POST …/undo to undo one (kept, marked undone). Samples are never changed: the night's
+ * analysis and statistics are recomputed under the corrections in force.
+ */
+export function correctionRoutes(app: FastifyInstance, ctx: AppContext) {
+  const auth = authenticate(ctx);
+  const { db } = ctx;
+
+  async function night(request: FastifyRequest, q: NightRef) {
+    const patient = await visiblePatient(db, currentUser(request), q.patient_id);
+    return { patient, recording: await nightOf(db, patient, q) };
+  }
+  const canCorrect = (request: FastifyRequest) => {
+    const u = currentUser(request);
+    return !u.is_annotator && u.role !== 'admin';
+  };
+
+  app.get<{ Querystring: NightRef }>(
+    '/analytics/patient/corrections',
+    { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], additionalProperties: false, properties: nightFields } } },
+    async (request) => {
+      const { recording } = await night(request, request.query);
+      return { data: await correctionsOf(db, recording, canCorrect(request)) };
+    },
+  );
+
+  app.post<{ Body: CorrectionBody }>(
+    '/analytics/patient/corrections',
+    {
+      preHandler: auth,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['patient_id', 'kind', 'start_ms', 'end_ms', 'reason'],
+          additionalProperties: false,
+          properties: {
+            ...nightFields,
+            kind: { enum: ['bed_times', 'invalid_span'] },
+            start_ms: { type: 'integer', minimum: 0, maximum: MAX_MS },
+            end_ms: { type: 'integer', minimum: 0, maximum: MAX_MS },
+            reason: { type: 'string', minLength: 1, maxLength: REASON_MAX },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = corrector(request);
+      const { patient, recording } = await night(request, request.body);
+      const body = request.body;
+      const reason = checkCorrection(recording, body);
+      await db.transaction(async (tx) => {
+        await invalidateNight(tx, recording.id);
+        await tx.query(
+          'insert into night_corrections (recording_id, patient_id, kind, start_ms, end_ms, reason, created_by) values ($1, $2, $3, $4, $5, $6, $7)',
+          [recording.id, patient.id, body.kind, body.start_ms, body.end_ms, reason, user.id],
+        );
+      });
+      reply.code(201);
+      return { code: 'correction_saved', data: await correctionsOf(db, recording, true) };
+    },
+  );
+
+  app.post<{ Body: NightRef & { id: number } }>(
+    '/analytics/patient/corrections/undo',
+    {
+      preHandler: auth,
+      schema: { body: { type: 'object', required: ['patient_id', 'id'], additionalProperties: false, properties: { ...nightFields, id: { type: 'integer', minimum: 1 } } } },
+    },
+    async (request) => {
+      const user = corrector(request);
+      const { recording } = await night(request, request.body);
+      await db.transaction(async (tx) => {
+        const undone = await tx.query('update night_corrections set undone_at = now(), undone_by = $3 where id = $1 and recording_id = $2 and undone_at is null returning id', [
+          request.body.id,
+          recording.id,
+          user.id,
+        ]);
+        if (undone.length === 0) {
+          const [exists] = await tx.query('select 1 from night_corrections where id = $1 and recording_id = $2', [request.body.id, recording.id]);
+          if (!exists) throw notFound('Correction');
+          throw new ApiError(409, 'already_undone', 'This correction was already undone.');
+        }
+        await invalidateNight(tx, recording.id);
+      });
+      return { code: 'correction_undone', data: await correctionsOf(db, recording, true) };
+    },
+  );
+}
