@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
-import { visiblePatient } from '../patients/access';
+import { visiblePatient, type PatientAccess } from '../patients/access';
 import { nightOf } from '../annotations/annotations';
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
@@ -95,8 +95,8 @@ export function correctionRoutes(app: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
 
-  async function night(request: FastifyRequest, q: NightRef) {
-    const patient = await visiblePatient(db, currentUser(request), q.patient_id);
+  async function night(request: FastifyRequest, q: NightRef, access: PatientAccess = 'write') {
+    const patient = await visiblePatient(db, currentUser(request), q.patient_id, access);
     return { patient, recording: await nightOf(db, patient, q) };
   }
   const canCorrect = (request: FastifyRequest) => {
@@ -108,7 +108,7 @@ export function correctionRoutes(app: FastifyInstance, ctx: AppContext) {
     '/analytics/patient/corrections',
     { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], additionalProperties: false, properties: nightFields } } },
     async (request) => {
-      const { recording } = await night(request, request.query);
+      const { recording } = await night(request, request.query, 'read');
       return { data: await correctionsOf(db, recording, canCorrect(request)) };
     },
   );

@@ -52,7 +52,7 @@ function fetchRoutes(app: FastifyInstance, ctx: AppContext) {
       HISTORY_FETCH_PATHS[kind],
       { preHandler: authenticate(ctx), schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: id } } } },
       async (request) => {
-        const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id);
+        const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
         return { data: { entries: await historyOf(ctx.db, patient.id, kind) } };
       },
     );

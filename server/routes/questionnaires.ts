@@ -62,7 +62,7 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: AppContext) {
     '/device/qna',
     { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: id, date: { type: 'string', maxLength: 10 } } } } },
     async (request) => {
-      const patient = await visiblePatient(db, currentUser(request), request.query.patient_id);
+      const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const { date } = request.query;
       if (date !== undefined && !DateTime.fromFormat(date, 'yyyy-MM-dd', { zone: 'UTC' }).isValid) {
         throw new ApiError(400, 'validation_failed', QUESTIONNAIRE_MESSAGES.date, undefined, { field: 'date', rule: 'format' });

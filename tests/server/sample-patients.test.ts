@@ -103,6 +103,13 @@ describe('sample patients', () => {
     const summary = await server.call('POST', '/analytics/patient/all-kpi-summary', { token: annotator, body: { patient_id: sampleId, night: nights[0].night } });
     expect(summary.statusCode).toBe(200);
     noSourceIn(summary.body);
+    // The other tabs read it too (histories, questionnaire answers, corrections); none of them writes.
+    for (const url of [`/patient/fetch-symptoms?patient_id=${sampleId}`, `/patient/fetch-medications?patient_id=${sampleId}`, `/patient/fetch-diet-plan?patient_id=${sampleId}`, `/device/qna?patient_id=${sampleId}`, `/analytics/patient/corrections?patient_id=${sampleId}&night=${nights[0].night}`]) {
+      expect((await server.call('GET', url, { token: physician })).statusCode, url).toBe(200);
+    }
+    const write = await server.call('POST', '/patient/add-history-entry', { token: physician, body: { patient_id: sampleId, kind: 'symptom', timestamp: Date.now() - 3_600_000, symptom_medication_value: 'Snoring' } });
+    expect(write.statusCode, write.body).toBe(403);
+    expect(write.json().code).toBe('sample_read_only');
   });
 
   it("lists the practice's samples to its physicians and annotators, none to another practice, and refuses admins", async () => {
