@@ -1,20 +1,8 @@
 import { request } from '../../api/client';
 
-/** A calendar entry of GET /practice/calendar: a check-up, a device's return or a booking (an allocation not begun yet). */
-export interface CalendarEvent {
-  kind: 'checkup' | 'return' | 'booking';
-  /** The day in the patient's time zone (YYYY-MM-DD). */
-  date: string;
-  patient_id: number;
-  patient_code: string;
-  patient_name: string;
-  timezone: string | null;
-  completed?: boolean;
-  checkup_date_id?: number;
-  device_id?: string;
-  at_ms?: number;
-  returned?: boolean;
-}
+/** A calendar entry of GET /practice/calendar (the server's own type). */
+export type { CalendarEvent } from '../../../server/routes/practice';
+import type { CalendarEvent } from '../../../server/routes/practice';
 
 /** A check-up of GET /practice/appointments. */
 export interface Appointment {

@@ -3,17 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../api/client';
 import { ApiError } from '../../api/errors';
 
-/** One sample patient of the practice (GET /patient/samplePatients). */
-export interface SamplePatient {
-  patient_id: number;
-  patient_code: string;
-  name: string;
-  created_by: number;
-  createdAt: string;
-  night_count: number;
-  /** Night keys (Unix seconds), oldest first. */
-  nights: number[];
-}
+/** One sample patient of the practice (GET /patient/samplePatients): the server's own type. */
+export type { SampleListRow as SamplePatient } from '../../../server/samples/samples';
+import type { SampleListRow as SamplePatient } from '../../../server/samples/samples';
 
 /** Where the night goes: an existing sample patient, or a new one with this name. */
 export type SampleTarget = { kind: 'existing'; sampleId: number } | { kind: 'new'; name: string };
