@@ -139,7 +139,7 @@ describe('first and second start', () => {
     expect(second.stdout).not.toContain('Seeded the demo clinic');
     const again = await openPglite(path.join(dir, 'pglite'));
     try {
-      const [users] = await again.query<{ n: number }>('select count(*)::int as n from users');
+      const [users] = await again.query<{ n: number }>("select count(*)::int as n from users where role <> 'system'");
       const [patients] = await again.query<{ n: number }>('select count(*)::int as n from patients');
       const orgs = await again.query<{ name: string }>('select name from organisations order by id');
       // The five demo accounts (physician, annotator, admin, secondary, paid), each once.
