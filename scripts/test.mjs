@@ -70,7 +70,9 @@ async function stepsTogether(jobs) {
 
 /** vitest runs side by side, each counted. */
 async function vitestTogether(runs) {
-  const ended = await together(runs.map(({ label, project, env }) => ({ label, cmd: 'npx', args: vitestArgs(project, reportFile(label)), env })));
+  const ended = await together(
+    runs.map(({ label, project, env, exclude = [] }) => ({ label, cmd: 'npx', args: [...vitestArgs(project, reportFile(label)), ...exclude.flatMap((f) => ['--exclude', f])], env })),
+  );
   for (const { label, ok } of ended) count(label, ok);
 }
 
@@ -107,9 +109,16 @@ await stepsTogether([
   { label: 'build web app', cmd: 'npm', args: ['run', '--silent', 'build:web'] },
 ]);
 vitest('unit', 'unit');
+/**
+ * Server test files that never read NOCTURNE_TEST_DB (start-up, PGlite's lock, a PGlite
+ * migration, the parse worker): the same work on either run, so with PostgreSQL they run once,
+ * in its run, which is the shorter of the two.
+ */
+const DB_KIND_FREE = ['tests/server/startup.test.ts', 'tests/server/pglite-lock.test.ts', 'tests/server/migration-013.test.ts', 'tests/server/parse-worker.test.ts'];
+
 if (process.env.TEST_DATABASE_URL) {
   await vitestTogether([
-    { label: 'server on PGlite', project: 'server', env: { NOCTURNE_TEST_DB: 'pglite' } },
+    { label: 'server on PGlite', project: 'server', env: { NOCTURNE_TEST_DB: 'pglite' }, exclude: DB_KIND_FREE },
     { label: 'server on PostgreSQL', project: 'server', env: { NOCTURNE_TEST_DB: 'postgres' } },
   ]);
 } else {
