@@ -128,7 +128,7 @@ async function main() {
     rss_above_idle_mb: Math.round((peakRss - idleRss) / 1048576),
     goals: { night_10h_ms: 2000, trend_90_ms: 5000, rss_above_idle_mb: 300 },
     load_average: load,
-    note: 'Measured on a shared, loaded 2-core machine (load average above); PGlite; the server worker in-process.',
+    note: 'Measured on the 2-core machine at the load average above; PGlite; the server worker in-process.',
   };
   console.table(results);
   await running.close();
