@@ -32,7 +32,8 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
   const dataDir = keepDataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-')));
   // A suite with the demo nights starts from a copy of the run's one seeded directory: the
   // server finds them simulated and analysed, as on any second start, and goes on at once.
-  if (!keepDataDir && !env.DATA_DIR && env.SEED_NIGHTS === '1') await cp(await seededTemplate(), dataDir, { recursive: true });
+  // Outside vitest (the benchmarks use this harness too) the server seeds them itself.
+  if (process.env.VITEST && !keepDataDir && !env.DATA_DIR && env.SEED_NIGHTS === '1') await cp(await seededTemplate(), dataDir, { recursive: true });
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.resolve('dist'), DATABASE_URL: '', SMTP_URL: '', SEED_NIGHTS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
