@@ -4,8 +4,8 @@
 // the renderer's first frame that drew a chart's data (the FIRST_CHART_MARK user-timing
 // mark). Where the time went is read from the same page: resource timings of the app and
 // the channel fetches, and the loader's marks per channel.
-import type { BrowserContext, Page } from 'playwright-core';
-import { findLongNight } from '../tests/e2e/harness';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO, findLongNight, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
 import { percentile } from './timing';
 
 /** Rounds of each kind; the first round of each is a warm-up and not counted. */
@@ -90,4 +90,38 @@ export async function measureFirstPaint(context: BrowserContext, page: Page) {
     warm.push(w);
   }
   return { night, cold: summary(cold), warm: summary(warm) };
+}
+
+/** What a browser benchmark drives: the app with the demo nights and Chromium. */
+export interface BenchSession {
+  url: string;
+  browser: Browser;
+  /** A fresh browser context with one page, signed in as the physician through the form. */
+  signedInPage(): Promise<{ context: BrowserContext; page: Page }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the app with the demo nights (seeding them takes a minute or two), or uses BENCH_URL,
+ * a server already running with them (development loop only), and Chromium.
+ */
+export async function benchSession(): Promise<BenchSession> {
+  const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, close: async () => undefined } : await startAppServer({ SEED_NIGHTS: '1' }, 600_000);
+  const browser = await launchChromium();
+  return {
+    url: server.url,
+    browser,
+    async signedInPage() {
+      const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 1000 } });
+      const page = await context.newPage();
+      page.on('pageerror', (e) => console.error('page error:', e.message));
+      await page.goto('/');
+      await signInThroughForm(page, server.url, DEMO.physician);
+      return { context, page };
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
 }

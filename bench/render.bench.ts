@@ -6,22 +6,15 @@
 // cold and warm (bench/first-paint.ts). Writes bench/results/render.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { DEMO, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
-import { measureFirstPaint } from './first-paint';
+import { benchSession, measureFirstPaint } from './first-paint';
 
 const QUERY = process.env.BENCH_QUERY ?? 'channels=16&hz=250&hours=10&fast=4';
 const GOALS = { paging_p95: 16.7, frame_p99: 16.7, uplot_ratio: 10, first_paint_cold_ms: 1000, first_paint_warm_ms: 300, paging_frames_missed_pct: 1 };
 
-// The demo nights (first paint opens the long one); seeding them takes a minute or two.
-// BENCH_URL: a server already running with them (development loop only).
-const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, close: async () => undefined } : await startAppServer({ SEED_NIGHTS: '1' }, 600_000);
-const browser = await launchChromium();
+// The demo nights (first paint opens the long one), Chromium, the physician signed in.
+const session = await benchSession();
 try {
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 1000 } });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto('/');
-  await signInThroughForm(page, server.url, DEMO.physician);
+  const { context, page } = await session.signedInPage();
   await page.getByTestId('dashboard').waitFor();
   await page.goto(`/app/bench?${QUERY}`);
   await page.waitForFunction(() => window.__nocturneBench?.ready || window.__nocturneBench?.error, undefined, { timeout: 300_000 });
@@ -37,11 +30,7 @@ try {
   });
   await context.close();
   const load = { before: loadavg()[0] };
-  const fpContext = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 1000 } });
-  const fpPage = await fpContext.newPage();
-  fpPage.on('pageerror', (e) => console.error('page error:', e.message));
-  await fpPage.goto('/');
-  await signInThroughForm(fpPage, server.url, DEMO.physician);
+  const { context: fpContext, page: fpPage } = await session.signedInPage();
   const firstPaint = await measureFirstPaint(fpContext, fpPage);
   await fpContext.close();
   const result = {
@@ -64,7 +53,7 @@ try {
       paging_frames_missed_pct: figures.paging_frames_missed_pct <= GOALS.paging_frames_missed_pct,
     },
     query: QUERY,
-    browser: browser.version(),
+    browser: session.browser.version(),
     gpu,
     date: new Date().toISOString(),
     notes: [
@@ -81,6 +70,5 @@ try {
   writeFileSync('bench/results/render.json', `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
 } finally {
-  await browser.close();
-  await server.close();
+  await session.close();
 }

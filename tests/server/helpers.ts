@@ -121,3 +121,15 @@ export async function createUser(
   );
   return { id: row.id, email, password };
 }
+
+/** Sessions of the demo practice's physician, secondary user and annotator, of a physician of another practice, and the demo patient NCT1001. */
+export async function practiceSessions(server: TestServer): Promise<{ physician: string; secondary: string; annotator: string; stranger: string; patientId: number }> {
+  const [{ id: patientId }] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1001'`);
+  return {
+    physician: (await signIn(server, DEMO_ACCOUNTS.physician)).token,
+    secondary: (await signIn(server, DEMO_ACCOUNTS.secondary)).token,
+    annotator: (await signIn(server, DEMO_ACCOUNTS.annotator)).token,
+    stranger: (await signIn(server, (await createUser(server)).email)).token,
+    patientId,
+  };
+}

@@ -2,7 +2,7 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEW_PATIENT_VITALS } from '../../server/db/seed';
-import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { practiceSessions, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
 let physician = '';
@@ -12,11 +12,7 @@ let stranger = '';
 let patientId = 0;
 beforeAll(async () => {
   server = await startTestServer();
-  physician = (await signIn(server, DEMO_ACCOUNTS.physician)).token;
-  secondary = (await signIn(server, DEMO_ACCOUNTS.secondary)).token;
-  annotator = (await signIn(server, DEMO_ACCOUNTS.annotator)).token;
-  stranger = (await signIn(server, (await createUser(server)).email)).token;
-  [{ id: patientId }] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1001'`);
+  ({ physician, secondary, annotator, stranger, patientId } = await practiceSessions(server));
 }, 120_000);
 afterAll(() => server.close());
 

@@ -1,7 +1,7 @@
 // Comments and check-up dates of the Patient details tab (spec 2 §5, §6, §7).
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { practiceSessions, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
 let physician = '';
@@ -11,12 +11,7 @@ let stranger = '';
 let patientId = 0;
 beforeAll(async () => {
   server = await startTestServer();
-  physician = (await signIn(server, DEMO_ACCOUNTS.physician)).token;
-  secondary = (await signIn(server, DEMO_ACCOUNTS.secondary)).token;
-  annotator = (await signIn(server, DEMO_ACCOUNTS.annotator)).token;
-  const other = await createUser(server);
-  stranger = (await signIn(server, other.email)).token;
-  [{ id: patientId }] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1001'`);
+  ({ physician, secondary, annotator, stranger, patientId } = await practiceSessions(server));
 });
 afterAll(() => server.close());
 
