@@ -5,5 +5,4 @@ export * from './constants';
 export * from './units';
 export * from './vitals';
 export type * from './types';
-export { sampleRange, viewGeometry, viewBoundary, viewSnap, samplePosition, boundAt, endTime, type ChannelClock } from './time';
 export { channelInputFromWire } from './ingest';

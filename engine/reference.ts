@@ -60,7 +60,7 @@ export function referenceView(values: Float32Array, a: number, b: number, pixels
 }
 
 /** Percentile p of sorted values, interpolating linearly between order statistics. */
-export function referencePercentile(sorted: ArrayLike<number>, p: number): number {
+function referencePercentile(sorted: ArrayLike<number>, p: number): number {
   const pos = p * (sorted.length - 1);
   const k = Math.floor(pos);
   const frac = pos - k;

@@ -10,7 +10,7 @@ export interface ChannelClock {
 }
 
 /** Fractional sample position of time t (float64). */
-export function samplePosition(clock: ChannelClock, t: Ms): number {
+function samplePosition(clock: ChannelClock, t: Ms): number {
   return ((t - clock.t0Ms) * clock.sampleRateHz) / 1000;
 }
 

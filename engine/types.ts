@@ -86,7 +86,7 @@ export interface WindowStats {
 }
 
 /** An inclusive value range [from, to]. */
-export type ValueRange = readonly [from: number, to: number];
+type ValueRange = readonly [from: number, to: number];
 
 /** Threshold bands of a vital parameter (spec 2 §3); severe wins where they overlap. */
 export interface ThresholdBands {

@@ -19,5 +19,3 @@ export const ms = (value: number): Ms => value as Ms;
 export const hz = (value: number): Hz => value as Hz;
 /** Marks a number as a pixel count. */
 export const px = (value: number): Px => value as Px;
-/** Marks a number as a sample index. */
-export const sampleIndex = (value: number): SampleIndex => value as SampleIndex;

@@ -43,7 +43,7 @@ export function checkRef(ref: ChannelRef): void {
 }
 
 /** Checks one time in ms. */
-export function checkTime(name: string, t: Ms): void {
+function checkTime(name: string, t: Ms): void {
   if (typeof t !== 'number' || !Number.isFinite(t)) {
     throw new EngineError('INVALID_TIME', `${name} must be a finite time in ms, got ${String(t)}`);
   }

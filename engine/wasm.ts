@@ -32,7 +32,7 @@ export interface WasmExports {
 const WASM_URL = new URL('./build/nocturne.wasm', import.meta.url);
 
 /** ABI version this face was written for. */
-export const EXPECTED_ABI = 2;
+const EXPECTED_ABI = 2;
 
 async function readWasmBytes(url: URL): Promise<ArrayBuffer | Uint8Array> {
   if (url.protocol === 'file:') {

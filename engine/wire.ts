@@ -11,8 +11,8 @@
  *                                 (45, 46 are then 0; files of other tools: a gap is NaN)
  *  48  samples (int16 or float32), `count` of them
  */
-export const WIRE_MAGIC = 'NCT1';
-export const WIRE_HEADER_BYTES = 48;
+const WIRE_MAGIC = 'NCT1';
+const WIRE_HEADER_BYTES = 48;
 /** Flag of byte 47: no stored value means "missing" (buffers made before it had 0 there: codes apply). */
 const NO_MISSING_CODES = 1;
 

@@ -1,4 +1,4 @@
-// `npm test`: engine build; typecheck, lint and web build side by side; unit; server (on PGlite,
+// `npm test`: engine build; typecheck, lint, knip and web build side by side; unit; server (on PGlite,
 // and side by side on PostgreSQL when TEST_DATABASE_URL is set); end-to-end in Chromium. Ends
 // with each failed test and one line "Tests: N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
@@ -106,6 +106,7 @@ step('build engine', 'npm', ['run', '--silent', 'build:engine']);
 await stepsTogether([
   { label: 'typecheck', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
   { label: 'lint (promises nobody handles)', cmd: 'npx', args: ['eslint', '.'] },
+  { label: 'unused files, exports and dependencies (knip)', cmd: 'npx', args: ['knip', '--no-progress'] },
   { label: 'build web app', cmd: 'npm', args: ['run', '--silent', 'build:web'] },
 ]);
 vitest('unit', 'unit');

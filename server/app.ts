@@ -46,7 +46,7 @@ import { reportRoutes } from './reports/routes';
 import { sampleRoutes } from './samples/routes';
 import { ReportWorker } from './reports/worker';
 
-export const API_PREFIX = '/api/v1';
+const API_PREFIX = '/api/v1';
 
 declare module 'fastify' {
   interface FastifyInstance {

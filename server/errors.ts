@@ -39,7 +39,7 @@ export function loggableUrl(url: string): string {
 }
 
 /** The spec's wording for a missing, expired or revoked token; the client signs out on it. */
-export const INVALID_CREDENTIALS = 'Invalid credentials';
+const INVALID_CREDENTIALS = 'Invalid credentials';
 
 export const unauthorized = () => new ApiError(401, 'invalid_credentials', INVALID_CREDENTIALS);
 export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} not found.`);

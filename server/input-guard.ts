@@ -3,7 +3,7 @@ import { ApiError } from './errors';
 import { INT32_MAX, INT32_MIN, NUMBER_LIMIT, TEXT_MAX } from './routes/schemas';
 
 /** Deepest JSON a request body may nest (the deepest legitimate body nests 4 levels). */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 const invalid = (message: string) => new ApiError(400, 'validation_failed', message);
 
@@ -11,7 +11,7 @@ const invalid = (message: string) => new ApiError(400, 'validation_failed', mess
  * How deep a JSON text nests, counted without parsing it (so a 5,000-deep body is refused
  * before any recursive code sees it). Stops counting once past `limit`.
  */
-export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   let depth = 0;
   let max = 0;
   let inString = false;
@@ -63,7 +63,7 @@ type Schema = Record<string, unknown>;
  * left them open: integers within int32, numbers finite and within ±NUMBER_LIMIT, strings
  * at most TEXT_MAX long. A bound the route states itself is kept.
  */
-export function hardenSchema<T>(schema: T): T {
+function hardenSchema<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(hardenSchema) as T;
   if (!schema || typeof schema !== 'object') return schema;
   const out: Schema = {};

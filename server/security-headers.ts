@@ -15,7 +15,7 @@ import helmet from '@fastify/helmet';
  * - the page cannot be framed (frame-ancestors 'none'), forms post only here, no plugins.
  * No upgrade-insecure-requests: an installation reached over plain HTTP on a LAN would break.
  */
-export const CSP_DIRECTIVES = {
+const CSP_DIRECTIVES = {
   'default-src': ["'self'"],
   'script-src': ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"],
   'worker-src': ["'self'", 'blob:'],

@@ -94,7 +94,7 @@ export async function openDatabase(config: Config): Promise<{ db: Db; release: (
 }
 
 /** Active demo accounts that still sign in with the password printed in the README. */
-export async function demoAccountsWithPublishedPassword(db: Db): Promise<string[]> {
+async function demoAccountsWithPublishedPassword(db: Db): Promise<string[]> {
   const rows = await db.query<{ email: string; password_hash: string }>(
     `select email, password_hash from users where email = any($1::text[]) and status = 'active' order by email`,
     [Object.values(DEMO_ACCOUNTS)],

@@ -7,7 +7,7 @@ import { readItem, writeItem } from './state/storage';
 /** Languages offered in the selector, in the order shown; English is the source of truth. */
 export const LANGUAGES = ['en-US', 'ar-SA', 'de-AT', 'es', 'fr-FR', 'it-IT', 'zh-Hans-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'en-US';
+const DEFAULT_LANGUAGE: Language = 'en-US';
 
 /** Other catalogues are split out of the main bundle and fetched on first use. */
 const loaders = import.meta.glob<{ default: Record<string, unknown> }>([

@@ -55,5 +55,3 @@ export const DYNAMIC_KEY_FAMILIES = [
   'trend.errors',
   'validation.server',
 ] as const;
-
-export type DynamicKeyFamily = (typeof DYNAMIC_KEY_FAMILIES)[number];

@@ -6,7 +6,7 @@ import type { SignalApi } from './protocol';
 import { wrapRemote } from './remote';
 
 /** Where the engine runs. */
-export type EngineMode = 'worker' | 'main-thread';
+type EngineMode = 'worker' | 'main-thread';
 
 /** A ready signal engine and where it runs. */
 export interface SignalEngine {

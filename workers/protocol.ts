@@ -10,7 +10,7 @@ import type {
 import type { NightAnalysis, NightInput } from '../engine/detect';
 
 /** What `info()` reports about a running engine. */
-export interface EngineInfo {
+interface EngineInfo {
   version: string;
   simd: boolean;
   /** Workers behind this API (0 on the main thread). */

@@ -32,7 +32,7 @@ export interface Amplitude {
 /** Highest rate the amplitude is computed at; breathing has nothing above 1 Hz. */
 const MAX_GRID_HZ = 10;
 const SMOOTH_S = 0.8;
-export const AMPLITUDE_WINDOW_S = 6;
+const AMPLITUDE_WINDOW_S = 6;
 
 /**
  * The breathing amplitude of a series (see {@link Amplitude}). Cost O(samples): block

@@ -31,7 +31,7 @@ export interface Breaths {
 /** Segment kinds. */
 export const BREATH = 0;
 export const PAUSE = 1;
-export const GAP = 2;
+const GAP = 2;
 
 /** How the signal relates to airflow. */
 export type BreathingSignalKind = 'flow' | 'volume';

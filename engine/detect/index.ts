@@ -9,13 +9,11 @@
  * stretch meeting the drop and duration rules, confirmed or not.
  */
 export const DETECTOR_VERSION = 6;
-export { toSeries, indexAt, timeAt, medianOf, type Series, type DetectedEvent, type EventReason } from './series';
-export { detectDesaturations, type DesaturationOptions } from './desaturation';
-export { detectRespiratoryEvents, type EventEdges, type RespiratoryOptions } from './respiratory';
-export { breathingEnvelope } from './envelope';
-export { breathingAmplitude, AMPLITUDE_WINDOW_S, type Amplitude } from './amplitude';
-export { sleepMetrics, EPOCH_S, type SleepMetrics, type Band } from './sleep';
-export { nightKpis, monitoringHours, customizedIndex, hoursWhere, INDEX_LABELS, type NightKpis, type RiiDivisor } from './kpis';
+export { toSeries, type Series, type DetectedEvent } from './series';
+export { detectDesaturations } from './desaturation';
+export { detectRespiratoryEvents, type EventEdges } from './respiratory';
+export { sleepMetrics } from './sleep';
+export { nightKpis, customizedIndex, type NightKpis, type RiiDivisor } from './kpis';
 export { analyseNight, type NightInput, type NightAnalysis } from './night';
 export { MIN_CORRECTION_MS, analysisWindow, validMsBetween, isValidAt, excludedIndexRanges, maskSeries, type AnalysisWindow } from './window';
-export { matchEvents, DEFAULT_MATCH_TOLERANCE_MS, type Agreement, type Interval, type MatchOptions } from './agreement';
+export { matchEvents, type Agreement } from './agreement';

@@ -35,7 +35,7 @@ export interface NightKpis {
 }
 
 /** Hours of samples in a series meeting a condition. */
-export function hoursWhere(s: Series | undefined, ok: (v: number) => boolean): number {
+function hoursWhere(s: Series | undefined, ok: (v: number) => boolean): number {
   if (!s) return 0;
   let n = 0;
   for (let i = 0; i < s.values.length; i++) if (ok(s.values[i])) n++;

@@ -32,8 +32,6 @@ export function toSeries(
   return { values, rate, t0 };
 }
 
-/** Index of the sample at or after time t (clamped). */
-export const indexAt = (s: Series, t: number) => Math.min(s.values.length, Math.max(0, Math.ceil(((t - s.t0) * s.rate) / 1000)));
 /** Time of sample i. */
 export const timeAt = (s: Series, i: number) => s.t0 + (i * 1000) / s.rate;
 
@@ -55,7 +53,7 @@ export interface DetectedEvent {
 }
 
 /** What a detector measured when it scored an event. */
-export interface EventReason {
+interface EventReason {
   /** Breathing amplitude drop from baseline, % (apnea, hypopnea). */
   dropPct?: number;
   /** Length of the event, s. */

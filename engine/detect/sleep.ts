@@ -1,6 +1,6 @@
 import type { Series } from './series';
 
-export const EPOCH_S = 30;
+const EPOCH_S = 30;
 
 /** A stretch of one state, ms UTC. */
 export interface Band {

@@ -18,13 +18,13 @@ const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null :
 const perHour = (count: number, hours: number) => (hours > 0 ? round2(count / hours) : null);
 
 /** The hours AHI is counted over: sleep when the night has staging, else the monitoring time (REI), as the detectors decided. */
-export function indexHours(a: NightAnalysis): { basis: 'sleep' | 'monitoring'; hours: number } {
+function indexHours(a: NightAnalysis): { basis: 'sleep' | 'monitoring'; hours: number } {
   const { indexBasis, tstH, monitoringH } = a.kpis;
   return { basis: indexBasis, hours: indexBasis === 'sleep' ? tstH : monitoringH };
 }
 
 /** Device events counted by kind, and by what AHI counts. */
-export function deviceCounts(rows: readonly Pick<DeviceEventRow, 'kind'>[]) {
+function deviceCounts(rows: readonly Pick<DeviceEventRow, 'kind'>[]) {
   const byKind: Record<string, number> = {};
   for (const r of rows) byKind[r.kind] = (byKind[r.kind] ?? 0) + 1;
   const apneas = rows.filter((r) => r.kind.endsWith('apnea')).length;
@@ -33,7 +33,7 @@ export function deviceCounts(rows: readonly Pick<DeviceEventRow, 'kind'>[]) {
 }
 
 /** Nocturne against the night's reference scoring: the numbers the summary's agreement table shows. */
-export function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow[], paid: boolean) {
+function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow[], paid: boolean) {
   // A corrected night is compared over its window: the device's events outside it are not counted either.
   const w = analysis.window;
   const device = w ? allDevice.filter((e) => isValidAt(w, Number(e.onset_ms))) : allDevice;

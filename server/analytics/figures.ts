@@ -10,7 +10,7 @@ export const STATS_CODES = ['BR', 'HR', 'SPO2', 'PR', 'HRV', 'BRV', 'MOV', 'weig
 const round2 = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 
 /** Whether the night carries sleep/wake data (a CPAP or oximeter night has no staging). */
-export const isStaged = (a: NightAnalysis) => a.sleep.sleepBands.length > 0 || a.sleep.awakeBands.length > 0;
+const isStaged = (a: NightAnalysis) => a.sleep.sleepBands.length > 0 || a.sleep.awakeBands.length > 0;
 
 export interface SleepFigures {
   /** Total sleep time, h. */

@@ -39,7 +39,7 @@ export function attentionOf(n: TriageNight): number | null {
 }
 
 /** One night's figures from the stored rows; `withIndices` false drops AHI and ODI (paid memberships, spec 2 §1). */
-export function triageNight(r: TriageNightRow, withIndices: boolean): TriageNight {
+function triageNight(r: TriageNightRow, withIndices: boolean): TriageNight {
   const analysed = r.kpis !== null && (!r.has_spo2 || r.spo2_stats !== null);
   const index = r.kpis ? indexFigures({ kpis: r.kpis }) : null;
   return {

@@ -26,7 +26,7 @@ const MIN_SPAN_MS = 1000;
 /** Built-in categories (migrations 007, 009): Apnea 1, Desaturation 2, Hypoapnea 3. */
 const LABEL_OF: Record<string, number> = { obstructive_apnea: 1, central_apnea: 1, mixed_apnea: 1, apnea: 1, hypopnea: 3, desaturation: 2 };
 /** One colour for every device event, apart from the palette users pick from. */
-export const DEVICE_COLOR = '#5D6D7E';
+const DEVICE_COLOR = '#5D6D7E';
 const BREATHING = ['NC_PSG', 'Y_DIST', 'THRX_PSG', 'ABD_PSG'];
 const OXIMETRY = ['SPO2', 'SPO2_PSG'];
 

@@ -20,8 +20,6 @@ export const RII_CATEGORIES = ['APN', 'CAN', 'OBS', 'IRR', 'AHI', 'MOV'] as cons
 export const RII_DIVISORS = ['TST', 'TBT', 'TBR', 'GSD'] as const;
 /** The initial profile list (spec 1 §9). */
 export const DEFAULT_RII = ['APN', 'AHI', 'MOV', 'TST'];
-/** The default divisor when the list has none (spec 1 §9: TBT). */
-export const DEFAULT_DIVISOR = 'TBT';
 
 export const PROFILE_MESSAGES = {
   firstNameRequired: 'Please enter First Name',
@@ -93,7 +91,7 @@ const NAME = /^[\p{L}][\p{L} .'-]*$/u;
 const PHONE = /^\+?[0-9][0-9 ()-]*$/;
 const HHMM_A = /^(0?[1-9]|1[0-2]):([0-5][0-9])\s?([AaPp][Mm])$/;
 
-export const isProfileEmail = (v: string) => v.length <= PROFILE_LIMITS.email && EMAIL.test(v);
+const isProfileEmail = (v: string) => v.length <= PROFILE_LIMITS.email && EMAIL.test(v);
 
 /** "07:30 PM" → "19:30:00"; null when not hh:mm A. */
 export function parseWindowTime(v: string): string | null {

@@ -6,9 +6,9 @@ export type TokenKind = 'session' | 'password_reset';
 
 const HOUR = 3_600_000;
 /** A session ends after 8 hours unused (as the client's idle sign-out) or 7 days in all. */
-export const SESSION_IDLE_MS = 8 * HOUR;
-export const SESSION_MAX_MS = 7 * 24 * HOUR;
-export const RESET_TOKEN_MS = 15 * 60_000;
+const SESSION_IDLE_MS = 8 * HOUR;
+const SESSION_MAX_MS = 7 * 24 * HOUR;
+const RESET_TOKEN_MS = 15 * 60_000;
 /** Sliding expiry is written at most this often, not on every request. */
 const TOUCH_EVERY_MS = 60_000;
 

@@ -1,5 +1,5 @@
 /** A row as the drivers return it. */
-export type Row = Record<string, unknown>;
+type Row = Record<string, unknown>;
 
 /** What both database drivers offer inside and outside a transaction. */
 export interface Queryable {

@@ -8,7 +8,7 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.
 const MIGRATION_LOCK = 7_270_001;
 
 /** A migration that could not be applied; the database is left as it was before it. */
-export class MigrationError extends Error {
+class MigrationError extends Error {
   constructor(
     readonly file: string,
     cause: Error,

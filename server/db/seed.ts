@@ -108,7 +108,7 @@ export async function seedDemoPaid(db: Db): Promise<boolean> {
 const NIGHTS_KEY = 'demo_nights';
 
 /** The demo patients' simulated nights: several each, NCT1001's include one of 10 h or more with PSG. */
-export const DEMO_NIGHTS = [
+const DEMO_NIGHTS = [
   { code: 'NCT1001', device: 'NCT0001', profile: 'moderate_osa', nights: 5, longNight: true, psgEvery: 5 },
   { code: 'NCT1002', device: 'NCT0002', profile: 'severe_osa', nights: 3, longNight: false, psgEvery: 0 },
   { code: 'NCT1004', device: 'NCT0003', profile: 'central', nights: 3, longNight: false, psgEvery: 0 },

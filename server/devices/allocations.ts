@@ -85,7 +85,7 @@ export async function checkMapped(tx: Queryable, deviceMasterId: number, physici
 }
 
 /** Booked allocations of a device overlapping [from, to), except one. */
-export function deviceOverlaps(tx: Queryable, deviceMasterId: number, from: number, to: number, except = 0) {
+function deviceOverlaps(tx: Queryable, deviceMasterId: number, from: number, to: number, except = 0) {
   return tx.query<AllocationRow & { patient_code: string }>(
     `select a.*, p.patient_code from device_allocations a join patients p on p.id = a.patient_id
      where a.device_master_id = $1 and a.status = 'booked' and a.allocation_ms < $3 and a.deallocation_ms > $2 and a.device_user_map_id <> $4

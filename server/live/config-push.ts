@@ -4,7 +4,7 @@ import { currentConfig, recordConfigAck } from './device-config';
 import type { ServerToDevice } from './protocol';
 
 /** NOTIFY channel that says "device m has a new configuration" to every server process. */
-export const CONFIG_CHANNEL = 'nocturne_device_config';
+const CONFIG_CHANNEL = 'nocturne_device_config';
 
 /**
  * Delivers configurations over the devices' live connections: a new version is announced

@@ -24,7 +24,7 @@ export interface DeviceClientOptions {
  * Whether a simulated device can run a configuration: it samples each channel at its
  * source's rate and has no other channels. Returns why not, or null.
  */
-export function configRefusal(source: readonly ChannelData[], config: Record<string, unknown>): string | null {
+function configRefusal(source: readonly ChannelData[], config: Record<string, unknown>): string | null {
   const channels = (config.channels ?? {}) as Record<string, number>;
   for (const [code, rate] of Object.entries(channels)) {
     const c = source.find((s) => s.code === code);

@@ -82,7 +82,7 @@ export function configProblem(config: DeviceConfig): string | null {
   return null;
 }
 
-export interface ConfigChange {
+interface ConfigChange {
   field: string;
   from: unknown;
   to: unknown;
@@ -96,14 +96,14 @@ function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()):
 }
 
 /** Field by field what changed from one configuration to the next (a channel turned off: to null). */
-export function configChanges(before: DeviceConfig, after: DeviceConfig): ConfigChange[] {
+function configChanges(before: DeviceConfig, after: DeviceConfig): ConfigChange[] {
   const a = flatten(before);
   const b = flatten(after);
   const fields = [...new Set([...a.keys(), ...b.keys()])].sort();
   return fields.filter((f) => a.get(f) !== b.get(f)).map((f) => ({ field: f, from: a.get(f) ?? null, to: b.get(f) ?? null }));
 }
 
-export type ConfigStatus = 'pending' | 'applied' | 'refused';
+type ConfigStatus = 'pending' | 'applied' | 'refused';
 
 export interface ConfigVersion {
   device_master_id: number;
@@ -127,7 +127,7 @@ export function configHistory(db: Queryable, deviceMasterIds: readonly number[])
 }
 
 /** The newest version of a device's configuration, or null (it runs the default). */
-export async function latestConfig(db: Queryable, deviceMasterId: number): Promise<ConfigVersion | null> {
+async function latestConfig(db: Queryable, deviceMasterId: number): Promise<ConfigVersion | null> {
   const [row] = await db.query<ConfigVersion>(`${VERSION_SELECT} where c.device_master_id = $1 order by c.version desc limit 1`, [deviceMasterId]);
   return row ?? null;
 }

@@ -3,9 +3,9 @@ import { FrameError, type ValidFrame } from './frames';
 import { commitBatch, frameDigest, SessionClosed, type BatchItem, type CommittedFrame, type IngestResult, type LiveSession } from './ingest';
 
 /** How long the first frame of a batch waits for others (ms). */
-export const BATCH_DELAY_MS = 5;
+const BATCH_DELAY_MS = 5;
 /** Most frames in one batch (a larger queue is committed in several). */
-export const MAX_BATCH_FRAMES = 2_000;
+const MAX_BATCH_FRAMES = 2_000;
 
 interface Waiting extends BatchItem {
   resolve: (result: IngestResult) => void;

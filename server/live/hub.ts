@@ -4,7 +4,7 @@ import type { CommittedFrame } from './ingest';
 import { encodeFrame, liveState, MAX_CATCH_UP_FRAMES, VIEWER_BUFFER_LIMIT_BYTES, type DeviceLiveState, type ServerToViewer, type ViewerFrame } from './protocol';
 
 /** NOTIFY channel that carries "frame seq s of device m committed" between server processes. */
-export const LIVE_CHANNEL = 'nocturne_live';
+const LIVE_CHANNEL = 'nocturne_live';
 
 /**
  * The NOTIFY payload: small, the samples are read from the database (or this process's

@@ -7,7 +7,7 @@ import { LIVE_CHANNELS, type LiveChannelCode } from './protocol';
 import type { AuthenticDevice } from './keys';
 
 /** A channel of the live recording as ingest needs it. */
-export interface SessionChannel {
+interface SessionChannel {
   id: number;
   code: string;
   rate: number;
@@ -292,15 +292,8 @@ export async function commitBatch(db: Db, items: readonly BatchItem[], nowMs = D
   });
 }
 
-/** Stores one frame in a transaction of its own (a batch of one); throws its FrameError. */
-export async function commitFrame(db: Db, session: LiveSession, frame: ValidFrame, nowMs = Date.now): Promise<IngestResult> {
-  const [result] = await commitBatch(db, [{ session, frame, digest: digestOf(frame.bytes) }], nowMs);
-  if (refused(result)) throw result;
-  return result!;
-}
-
 /** Frames of a live recording kept in live_frames per device (catch-up of resuming viewers reads them). */
-export const KEEP_LIVE_FRAMES = 600;
+const KEEP_LIVE_FRAMES = 600;
 
 /**
  * Deletes live_frames rows no longer needed, adding them to their recording's totals (the

@@ -53,7 +53,7 @@ export const VIEWER_SOCKET_PATH = '/stream';
 /** Largest binary frame a device may send (bytes, header included). */
 export const MAX_FRAME_BYTES = 64 * 1024;
 /** Largest frame header (bytes of JSON). */
-export const MAX_HEADER_BYTES = 4 * 1024;
+const MAX_HEADER_BYTES = 4 * 1024;
 /** How often a device sends a frame (ms). */
 export const FRAME_INTERVAL_MS = 200;
 /** How often a device that streams nothing says it is still there (ms). */
@@ -148,12 +148,12 @@ export interface FrameHeader {
   channels: { code: string; n: number }[];
 }
 
-/** The device's night is over: the server closes the live recording. */
+/** The device's night is over: the server closes the live recording. @public (the wire protocol, documented whole) */
 export interface DeviceEnd {
   type: 'end';
 }
 
-/** The device applied (or refused) a configuration version. */
+/** The device applied (or refused) a configuration version. @public (the wire protocol, documented whole) */
 export interface DeviceConfigAck {
   type: 'config-ack';
   version: number;
@@ -164,15 +164,18 @@ export interface DeviceConfigAck {
 /**
  * "Still here": sent every {@link HEARTBEAT_MS} by a device that sends no frames (live
  * streaming off), so its night is not closed as offline while it is connected.
+ * @public (the wire protocol, documented whole)
  */
 export interface DeviceHeartbeat {
   type: 'heartbeat';
 }
 
+/** @public (the wire protocol, documented whole) */
 export type DeviceMessage = DeviceHello | DeviceEnd | DeviceConfigAck | DeviceHeartbeat;
 
 // ── server → device ────────────────────────────────────────────────────────────────────
 
+/** @public (the wire protocol, documented whole) */
 export interface DeviceWelcome {
   type: 'welcome';
   /** Last committed seq of this device (-1 when none). */
@@ -182,19 +185,20 @@ export interface DeviceWelcome {
   maxFrameBytes: number;
 }
 
-/** A frame is committed (duplicate: it had been committed before; nothing stored again). */
+/** A frame is committed (duplicate: it had been committed before; nothing stored again). @public (the wire protocol, documented whole) */
 export interface DeviceAck {
   type: 'ack';
   seq: number;
   duplicate?: boolean;
 }
 
+/** @public (the wire protocol, documented whole) */
 export interface DeviceEnded {
   type: 'ended';
   recordingId: number;
 }
 
-/** Configuration pushed over the live connection (Device Config, server/live/config-push.ts). */
+/** Configuration pushed over the live connection (Device Config, server/live/config-push.ts). @public (the wire protocol, documented whole) */
 export interface DeviceConfigPush {
   type: 'config';
   version: number;
@@ -236,11 +240,13 @@ export type ServerToDevice = DeviceWelcome | DeviceAck | DeviceEnded | DeviceCon
 
 // ── viewer ⇄ server ────────────────────────────────────────────────────────────────────
 
+/** @public (the wire protocol, documented whole) */
 export interface ViewerAuth {
   type: 'auth';
   token: string;
 }
 
+/** @public (the wire protocol, documented whole) */
 export interface ViewerSubscribe {
   type: 'subscribe';
   deviceId: string;
@@ -248,6 +254,7 @@ export interface ViewerSubscribe {
   fromSeq?: number;
 }
 
+/** @public (the wire protocol, documented whole) */
 export interface ViewerUnsubscribe {
   type: 'unsubscribe';
   deviceId: string;
@@ -255,6 +262,7 @@ export interface ViewerUnsubscribe {
 
 export type ViewerMessage = ViewerAuth | ViewerSubscribe | ViewerUnsubscribe;
 
+/** @public (the wire protocol, documented whole) */
 export interface ViewerReady {
   type: 'ready';
   userId: number;
@@ -271,6 +279,7 @@ export interface ViewerSubscribed {
   channels: { code: string; rate: number; unit: string; t0Ms: number }[];
 }
 
+/** @public (the wire protocol, documented whole) */
 export interface ViewerState {
   type: 'state';
   deviceId: string;

@@ -21,7 +21,7 @@ export interface PatientRef {
 export type PatientAccess = 'read' | 'write';
 
 /** The refusal of any change to a sample patient's data, annotations or details. */
-export const sampleReadOnly = () => new ApiError(403, 'sample_read_only', 'Sample patients are read-only.');
+const sampleReadOnly = () => new ApiError(403, 'sample_read_only', 'Sample patients are read-only.');
 
 /**
  * The patient if the user may see it: their own, or their physician's for annotators and

@@ -18,9 +18,9 @@ export const HISTORY_FETCH_PATHS: Record<HistoryKind, string> = {
 /** Longest history value (a line in a table, not a note: notes are comments). */
 export const HISTORY_VALUE_MAX = 500;
 /** How far ahead of now an entry may be dated (a plan may start tomorrow; clocks and time zones differ). */
-export const HISTORY_FUTURE_MS = 86_400_000;
+const HISTORY_FUTURE_MS = 86_400_000;
 /** No entry before this day (2000-01-01 UTC): an earlier date is a typing error. */
-export const HISTORY_EARLIEST_MS = 946_684_800_000;
+const HISTORY_EARLIEST_MS = 946_684_800_000;
 
 /** One history entry as the fetch routes answer it. */
 export interface HistoryEntry {
@@ -57,7 +57,7 @@ export function entriesUpTo<T extends { timestamp: number; id: number }>(entries
 }
 
 /** Yes/no answers. */
-export const YES_NO = ['yes', 'no'] as const;
+const YES_NO = ['yes', 'no'] as const;
 
 /**
  * The device screening questions of the add-patient wizard (spec 1 §4), in order, with the
@@ -82,7 +82,7 @@ export type CheckupQuestion = keyof typeof CHECKUP_QUESTIONS;
 /** Optional free text of the check-up questionnaire. */
 export const CHECKUP_NOTE_MAX = 1000;
 
-export type QuestionnaireKind = 'screening' | 'checkup';
+type QuestionnaireKind = 'screening' | 'checkup';
 
 /** Answers as stored: question → choice (and the check-up's optional note). */
 export type Answers = Record<string, string>;

@@ -21,12 +21,12 @@ export const PATIENT_MESSAGES = {
   country: 'Please select country.',
 } as const;
 
-export const COMMENT_MAX_ADD = 1024;
-export const COMMENT_MAX_EDIT = 10240;
+const COMMENT_MAX_ADD = 1024;
+const COMMENT_MAX_EDIT = 10240;
 const NUMBER = /^\d{1,3}(\.\d{0,2})?$/;
 
 /** A weight, height or threshold: up to 3 integer digits and 2 decimals, fewer than 7 characters; a trailing point is dropped. */
-export function parseMeasure(value: unknown): number | null | 'invalid' {
+function parseMeasure(value: unknown): number | null | 'invalid' {
   if (value === null || value === undefined || value === '') return null;
   const text = String(value).trim();
   if (text.length >= 7 || !NUMBER.test(text)) return 'invalid';
@@ -40,18 +40,12 @@ export function bmiOf(weightKg: number | null, heightCm: number | null): number 
 }
 
 /** Year-of-birth choices: 18 to 118 years ago. */
-export function yearInRange(year: number, now = DateTime.now()): boolean {
+function yearInRange(year: number, now = DateTime.now()): boolean {
   return Number.isInteger(year) && year <= now.year - 18 && year >= now.year - 118;
 }
 
-export type VitalParameters = {
-  spo2: { modFrom: number; modTo: number; sevFrom: number; sevTo: number };
-  pr: Record<'modFromF' | 'modToF' | 'modFromS' | 'modToS' | 'sevFromF' | 'sevToF' | 'sevFromS' | 'sevToS', number>;
-  br: Record<'modFromF' | 'modToF' | 'modFromS' | 'modToS' | 'sevFromF' | 'sevToF' | 'sevFromS' | 'sevToS', number>;
-};
-
 /** Checks vital thresholds (spec 1 §5 "Vital ranges"); returns the messages, empty when valid. */
-export function vitalErrors(input: unknown): string[] {
+function vitalErrors(input: unknown): string[] {
   let v: Record<string, Record<string, unknown>>;
   try {
     v = typeof input === 'string' ? JSON.parse(input) : (input as Record<string, Record<string, unknown>>);

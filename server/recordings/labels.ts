@@ -122,7 +122,7 @@ function normaliseUnit(unit: string): string {
 }
 
 /** Why a default mapping was not applied, or null when the signal fits the code. */
-export function implausibleFor(code: string, unit: string, rate: number): string | null {
+function implausibleFor(code: string, unit: string, rate: number): string | null {
   const rule = PLAUSIBLE[code];
   if (!rule) return null;
   if (rule.units && !rule.units.includes(normaliseUnit(unit))) return `unit "${unit}" is not one of ${code}'s (${rule.units.join(', ')})`;

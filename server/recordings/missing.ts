@@ -9,7 +9,7 @@ import type { RecordingSource } from './store';
  */
 
 /** Channels whose values are categories, not measurements: -1 is no missing code for them. */
-export const CODED_CHANNELS: ReadonlySet<string> = new Set(['SQB', 'SA', 'TB']);
+const CODED_CHANNELS: ReadonlySet<string> = new Set(['SQB', 'SA', 'TB']);
 
 /** The codes a channel of a night from `source` has when its reader did not say. */
 export function defaultMissingCodes(source: RecordingSource, code: string): readonly number[] {
@@ -20,9 +20,4 @@ export function defaultMissingCodes(source: RecordingSource, code: string): read
 /** The channel's own codes, else the source's default. */
 export function missingCodesOf(channel: Pick<ChannelData, 'code' | 'missingCodes'>, source: RecordingSource): readonly number[] {
   return channel.missingCodes ?? defaultMissingCodes(source, channel.code);
-}
-
-/** True when stored value `stored` of a channel with `codes` carries no measurement. */
-export function isMissingStored(stored: number, scale: number, offset: number, codes: readonly number[]): boolean {
-  return !Number.isFinite(stored * scale + offset) || codes.includes(stored);
 }

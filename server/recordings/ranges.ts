@@ -14,7 +14,7 @@ export const PHYSIOLOGICAL_RANGES: Readonly<Record<string, { min: number; max: n
 };
 
 /** Counts of samples made missing by {@link enforceRanges}. */
-export interface Rejected {
+interface Rejected {
   outOfRange: number;
   nonFinite: number;
 }

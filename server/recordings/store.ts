@@ -246,7 +246,7 @@ export async function loadSamples(db: Queryable, channel: ChannelRow): Promise<I
 }
 
 /** The events of a recording from files or the simulator's truth. */
-export function loadEvents(db: Queryable, recordingId: number, source: 'file' | 'truth'): Promise<NightEvent[]> {
+function loadEvents(db: Queryable, recordingId: number, source: 'file' | 'truth'): Promise<NightEvent[]> {
   return db.query<NightEvent>(
     `select onset_ms as "onsetMs", duration_ms as "durationMs", text from recording_events
      where recording_id = $1 and source = $2 order by onset_ms, id`,

@@ -1,7 +1,7 @@
 import type { Night } from './model';
 
 /** One imported channel as the import summary lists it. */
-export interface SummaryChannel {
+interface SummaryChannel {
   code: string;
   label: string;
   /** Samples per second. */

@@ -21,7 +21,7 @@ export interface VendorConvention {
 }
 
 /** Vendors in match order; the last one matches every file. */
-export const VENDORS: readonly VendorConvention[] = [
+const VENDORS: readonly VendorConvention[] = [
   {
     vendor: 'resmed',
     // AirSense/AirCurve SD cards: DATALOG/<date>/<yyyymmdd_hhmmss>_EVE.edf, header "SRN=… MID=… VID=…".

@@ -15,7 +15,7 @@ import { listCorrections, windowOf } from '../analytics/corrections';
 import { viewOf } from './types';
 
 /** Columns of a chart's view (the chart's width in PDF points). */
-export const CHART_COLUMNS = 480;
+const CHART_COLUMNS = 480;
 
 /** An engine view reduced to what a chart draws: min and max per column (null: no valid sample). */
 export interface ChartView {
@@ -25,7 +25,7 @@ export interface ChartView {
   max: Array<number | null>;
 }
 
-export interface ReportAnnotation {
+interface ReportAnnotation {
   startMs: number;
   endMs: number;
   label: string;
@@ -34,7 +34,7 @@ export interface ReportAnnotation {
 }
 
 /** A manual correction in force on the night (the figures follow it). */
-export interface ReportCorrection {
+interface ReportCorrection {
   kind: 'bed_times' | 'invalid_span';
   startMs: number;
   endMs: number;

@@ -1,7 +1,7 @@
 // Report types, languages, steps and file names (spec 2 §7 "Reports").
 
-export const SINGLE_NIGHT_TYPES = ['en-RPM', 'en-pyn', 'de-pyn'] as const;
-export const TREND_TYPES = ['en', 'en-us', 'en-py', 'de-py', 'du-pys', 'de-pys', 'en-pys'] as const;
+const SINGLE_NIGHT_TYPES = ['en-RPM', 'en-pyn', 'de-pyn'] as const;
+const TREND_TYPES = ['en', 'en-us', 'en-py', 'de-py', 'du-pys', 'de-pys', 'en-pys'] as const;
 export const REPORT_TYPES = [...SINGLE_NIGHT_TYPES, ...TREND_TYPES] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 export type ReportLanguage = 'de' | 'en';
@@ -16,11 +16,8 @@ export const MAX_REPORT_DATES = 120;
 
 export const viewOf = (type: ReportType): 'single' | 'trend' => ((SINGLE_NIGHT_TYPES as readonly string[]).includes(type) ? 'single' : 'trend');
 
-/** The language a type is written in by default (its prefix; "du" study reports default to German). */
-export const defaultLanguage = (type: ReportType): ReportLanguage => (type.startsWith('en') ? 'en' : 'de');
-
 /** The file-name suffix of each type (spec 2 §7). */
-export function fileSuffix(type: ReportType, language: ReportLanguage): string {
+function fileSuffix(type: ReportType, language: ReportLanguage): string {
   switch (type) {
     case 'en-RPM':
       return '_rpm_report';

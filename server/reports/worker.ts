@@ -120,7 +120,7 @@ export async function claimJob(db: Db, worker: string): Promise<JobRow | null> {
 const setStep = (db: Queryable, id: number, step: ReportStep) => db.query(`update report_jobs set step = $2, updated_at = now() where id = $1`, [id, step]);
 
 /** Works one claimed job through the provider's steps; the file or the reason it failed is stored. */
-export async function runJob(db: Db, job: JobRow): Promise<'done' | 'failed'> {
+async function runJob(db: Db, job: JobRow): Promise<'done' | 'failed'> {
   const req: ReportRequest = { patientId: job.patient_id, practiceId: job.practice_id, type: job.report_type, language: job.language, version: job.version, paid: job.paid, dates: job.dates };
   try {
     const nights = await processKpis(db, req);
@@ -145,4 +145,4 @@ export async function runJob(db: Db, job: JobRow): Promise<'done' | 'failed'> {
 }
 
 /** A failure whose message is for the user as it stands. */
-export class ReportFailure extends Error {}
+class ReportFailure extends Error {}

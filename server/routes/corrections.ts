@@ -12,7 +12,7 @@ import { invalidateNight, listCorrections, windowOf, type CorrectionKind, type C
 /** Latest time a correction may name (ms UTC; a bigint column, JavaScript's exact integers). */
 const MAX_MS = Number.MAX_SAFE_INTEGER;
 /** Longest reason, characters. */
-export const REASON_MAX = 500;
+const REASON_MAX = 500;
 
 const nightFields = {
   patient_id: { type: 'integer', minimum: 1 },

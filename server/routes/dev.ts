@@ -6,7 +6,7 @@ import { ApiError } from '../errors';
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** True when the request came from this machine (the TCP peer, not a forwarded header). */
-export const fromLoopback = (address: string | undefined) => address !== undefined && LOOPBACK.has(address);
+const fromLoopback = (address: string | undefined) => address !== undefined && LOOPBACK.has(address);
 
 /**
  * GET /dev/outbox?email=…: the messages the outbox mailer kept, newest first. Registered

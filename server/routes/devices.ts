@@ -297,7 +297,7 @@ interface RequestRow {
 }
 
 /** The calendar day of an instant in the request's zone (the patient's): what was asked for, whatever the reader's zone. */
-export const requestDay = (ms: number | string, zone: string): string => DateTime.fromMillis(Number(ms), { zone }).toISODate() ?? '';
+const requestDay = (ms: number | string, zone: string): string => DateTime.fromMillis(Number(ms), { zone }).toISODate() ?? '';
 
 /** A request with its dates also as calendar days (YYYY-MM-DD), so no reader's zone can move them a day (issue 16 point 4). */
 const withDays = <R extends RequestRow>(r: R) => ({ ...r, allocation_day: requestDay(r.allocation_date, r.timezone), deallocation_day: requestDay(r.deallocation_date, r.timezone) });

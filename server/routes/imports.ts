@@ -21,7 +21,7 @@ import { importSummary } from '../recordings/summary';
 
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
 /** All files of one upload together: a night of raw radar and PSG is well below this. */
-export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 const MAX_FILES = 16;
 /** A form field's longest value (label_map and md5 are the long ones). */
 const MAX_FIELD_BYTES = 1024 * 1024;
@@ -45,7 +45,7 @@ const CODE = '^[A-Za-z0-9_]{0,40}$';
  * with control characters (NUL among them) is refused, not stored; '.', '..' and no name at
  * all become 'upload'.
  */
-export function uploadFileName(sent: string | undefined): string {
+function uploadFileName(sent: string | undefined): string {
   if (sent && /[\u0000-\u001f\u007f]/.test(sent)) throw new ApiError(400, 'validation_failed', `The file name "${sent.replace(/[\u0000-\u001f\u007f]/g, '?')}" must not contain control characters.`);
   const name = path.basename(sent || 'upload').slice(-200);
   return name === '.' || name === '..' || !name ? 'upload' : name;

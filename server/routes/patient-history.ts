@@ -8,7 +8,7 @@ import { visiblePatient } from '../patients/access';
 import { HISTORY_FETCH_PATHS, HISTORY_KINDS, HISTORY_VALUE_MAX, historyProblem, type HistoryEntry, type HistoryKind } from '../patients/questionnaires';
 import { id, instantMs } from './schemas';
 
-export const HISTORY_MESSAGES = {
+const HISTORY_MESSAGES = {
   value: 'Please enter a value (symptom_medication_value).',
   valueTooLong: `A history value holds at most ${HISTORY_VALUE_MAX} characters (symptom_medication_value).`,
   timestamp: 'The timestamp must be a time from 2000 on and no later than tomorrow.',
@@ -36,7 +36,7 @@ const ENTRY_COLUMNS = `h.id, h.kind, h.entry_ms::float8 as timestamp, h.symptom_
 const ENTRY_FROM = 'patient_history_entries h join users c on c.id = h.created_by join users u on u.id = h.updated_by';
 
 /** A patient's live entries of one kind, newest first. */
-export function historyOf(db: Queryable, patientId: number, kind: HistoryKind): Promise<HistoryEntry[]> {
+function historyOf(db: Queryable, patientId: number, kind: HistoryKind): Promise<HistoryEntry[]> {
   return db.query<HistoryEntry>(
     `select ${ENTRY_COLUMNS} from ${ENTRY_FROM} where h.patient_id = $1 and h.kind = $2 and h.delete_flag = 0 order by h.entry_ms desc, h.id desc`,
     [patientId, kind],

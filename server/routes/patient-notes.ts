@@ -7,9 +7,9 @@ import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
 
 /** Longest comment (spec 2 §5, §9). */
-export const COMMENT_MAX = 10_240;
+const COMMENT_MAX = 10_240;
 
-export const NOTE_MESSAGES = {
+const NOTE_MESSAGES = {
   empty: 'Please enter a comment.',
   tooLong: `A comment holds at most ${COMMENT_MAX} characters.`,
   stale: 'This comment was changed by someone else meanwhile; reload to see it.',

@@ -9,9 +9,9 @@ import { analyticsSettings } from '../analytics/settings';
 import { savedLabelMap } from '../recordings/import';
 
 /** The longest span one calendar request may cover: a month grid of six weeks, with room. */
-export const CALENDAR_MAX_DAYS = 62;
+const CALENDAR_MAX_DAYS = 62;
 /** Past check-ups listed at most (newest first). */
-export const PAST_CHECKUPS_LIMIT = 200;
+const PAST_CHECKUPS_LIMIT = 200;
 
 const ISO_DAY = '^\\d{4}-\\d{2}-\\d{2}$';
 

@@ -23,7 +23,7 @@ import {
 } from '../auth/profile-rules';
 
 /** The default avatar (spec 1 §4, §7): served for this name, and for users without an image. */
-export const DEFAULT_AVATAR = 'profile_image.jpg';
+const DEFAULT_AVATAR = 'profile_image.jpg';
 const DEFAULT_AVATAR_FILE = fileURLToPath(new URL('../assets/profile_image.jpg', import.meta.url));
 /** Names the server gives avatars: 32 hex digits and the type's extension. Nothing else is looked up. */
 const AVATAR_NAME = '^[A-Za-z0-9_-]{1,64}\\.(jpg|jpeg|png)$';
@@ -69,7 +69,7 @@ const isoDay = (d: unknown): string => (d instanceof Date ? d.toISOString().slic
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** The GET /user/profile shape (spec 1 §3 "User profile"). */
-export function profileOf(u: ProfileRow) {
+function profileOf(u: ProfileRow) {
   return {
     user_id: u.id,
     first_name: u.first_name,

@@ -9,7 +9,7 @@ import { visiblePatient } from '../patients/access';
 import { checkupProblem, screeningProblem, type Answers, type QuestionnaireAnswers } from '../patients/questionnaires';
 import { id } from './schemas';
 
-export const QUESTIONNAIRE_MESSAGES = {
+const QUESTIONNAIRE_MESSAGES = {
   screening: 'The screening answers must be no implanted device, not pregnant, not under age and the information sheet shared.',
   checkup: 'Answer every check-up question with one of its choices (the note holds at most 1000 characters).',
   notComplete: 'Mark the check-up as complete before answering its questionnaire.',

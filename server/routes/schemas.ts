@@ -30,8 +30,6 @@ export const instant = { type: 'number', minimum: -NUMBER_LIMIT, maximum: NUMBER
 export const instantMs = { type: 'integer', minimum: -NUMBER_LIMIT, maximum: NUMBER_LIMIT } as const;
 /** A device's serial (devices.device_id). */
 export const deviceId = { type: 'string', maxLength: 40 } as const;
-/** A calendar day as clients send it (YYYY-MM-DD, YYYYMMDD or Unix seconds). */
-export const day = { type: 'string', minLength: 1, maxLength: 20 } as const;
 
 /** The patient form's fields (spec 1 §3) as the add and edit calls send them; checkPatient says what is wrong in words. */
 export const patientFields = {

@@ -21,7 +21,7 @@ export interface SampleListRow {
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /** A fresh code for a sample patient: SMP and 8 random characters, so nothing of the source shows in it. */
-export function sampleCode(): string {
+function sampleCode(): string {
   let code = 'SMP';
   for (let i = 0; i < 8; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
   return code;

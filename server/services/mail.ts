@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { Queryable } from '../db/adapter';
 
-export interface Mail {
+interface Mail {
   to: string;
   subject: string;
   text: string;

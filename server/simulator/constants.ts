@@ -3,12 +3,10 @@
  * per-patient numbers live in profiles.ts; this file holds the device's contract
  * (rates, codes, scales) and the timing rules events obey.
  */
-import { DAY_MS } from '../../engine/constants';
 
 export const SECOND_MS = 1_000;
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
-export { DAY_MS };
 
 /** One scoring epoch, s. */
 export const EPOCH_S = 30;

@@ -9,7 +9,7 @@ import type { Rng } from './prng';
 import type { SimProfile } from './types';
 
 /** Epoch range [start, end). */
-export interface EpochSpan {
+interface EpochSpan {
   start: number;
   end: number;
 }

@@ -25,7 +25,7 @@ export interface Rng {
 }
 
 /** 32-bit FNV-1a hash of a string, used to turn seeds and stream names into PRNG states. */
-export function hash32(text: string): number {
+function hash32(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
@@ -35,7 +35,7 @@ export function hash32(text: string): number {
 }
 
 /** A mulberry32 generator over a 32-bit state. */
-export function mulberry32(state: number): Rng {
+function mulberry32(state: number): Rng {
   let a = state >>> 0;
   let spare = 0;
   let hasSpare = false;

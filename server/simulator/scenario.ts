@@ -15,7 +15,7 @@ export interface Movement {
   repositions: boolean;
 }
 
-export interface Desaturation {
+interface Desaturation {
   /** Start of the fall, nadir time, s. */
   start: number;
   nadir: number;

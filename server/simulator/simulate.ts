@@ -21,7 +21,7 @@ import { buildTruth } from './truth';
 import type { SimulatedNight, SimulateOptions } from './types';
 import { writtenBreaths, writtenDesaturation } from './written';
 
-export const DEFAULT_DURATION_MS = 8 * HOUR_MS;
+const DEFAULT_DURATION_MS = 8 * HOUR_MS;
 export const DEFAULT_TIMEZONE = 'Europe/Vienna';
 /** Shortest night the simulator makes, ms. */
 const MIN_DURATION_MS = 10 * 60 * SECOND_MS;

@@ -116,7 +116,7 @@ export interface DesaturationTruth extends TruthBase {
 }
 
 /** Body movement; SQB is 0 and radar vitals are -1 for its duration. */
-export interface MovementTruth extends TruthBase {
+interface MovementTruth extends TruthBase {
   kind: 'movement';
   /** Peak MOV value, a.u. */
   intensity: number;
@@ -125,12 +125,12 @@ export interface MovementTruth extends TruthBase {
 }
 
 /** Nobody in bed: TB out, vitals -2, SQB 0. */
-export interface OutOfBedTruth extends TruthBase {
+interface OutOfBedTruth extends TruthBase {
   kind: 'out_of_bed';
 }
 
 /** A run of one sleep stage (device code). */
-export interface StageTruth extends TruthBase {
+interface StageTruth extends TruthBase {
   kind: 'sleep_stage';
   stage: StageCode;
 }
@@ -143,7 +143,7 @@ export interface CycleTruth extends TruthBase {
 }
 
 /** A run of missing codes written into some vital channels (not counting movement and out of bed). */
-export interface DropoutTruth extends TruthBase {
+interface DropoutTruth extends TruthBase {
   kind: 'dropout';
   channels: string[];
   code: -1 | -2;

@@ -18,7 +18,7 @@ import { breathWave } from './phase';
 import type { RespEvent } from './scenario';
 import { AASM } from './scoring-truth';
 
-export interface WrittenSpan {
+interface WrittenSpan {
   /** Seconds from the start of the night. */
   start: number;
   duration: number;

@@ -26,7 +26,7 @@ export class ApiError extends Error {
 export const NETWORK_ERROR_CODE = 'network_error';
 
 /** The server's wording for a missing, expired or revoked token (spec 1 §4). */
-export const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
+const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials';
 
 /** What the app does about a failed call. */
 export type ErrorAction = 'clear-session' | 'pass';

@@ -28,11 +28,3 @@ export function useCountriesQuery() {
     staleTime: Infinity,
   });
 }
-
-/** The physician's patients (an annotator's physician's, for annotators). */
-export function usePatientsQuery() {
-  return useQuery({
-    queryKey: queryKeys.patients,
-    queryFn: async () => (await api.patients()).data?.patients ?? [],
-  });
-}

@@ -6,7 +6,7 @@ import { ApiError, NETWORK_ERROR_CODE } from './errors';
 const TRANSLATED_CODES = new Set(['invalid_login', 'invalid_otp', 'account_pending', 'account_refused', 'account_disabled', 'invalid_credentials', 'invalid_reset_token', 'rate_limited', 'password_mismatch', 'repeated_secondary']);
 
 /** Fields the account forms (signup, sign-in, forgot password, profile) send, with their label keys. */
-export const FIELD_LABELS = {
+const FIELD_LABELS = {
   first_name: 'fields.firstName',
   last_name: 'fields.lastName',
   email: 'fields.email',
@@ -46,7 +46,7 @@ const RULES: Record<string, 'required' | 'pattern' | 'tooLong' | 'tooShort' | 'f
  * wording, a schema rule ("body/first_name must match pattern …") as "<field> …" in the
  * user's language. Null when the field is unknown (then the generic text applies).
  */
-export function validationText(t: TFunction, error: ApiError): string | null {
+function validationText(t: TFunction, error: ApiError): string | null {
   if (error.rule && error.rule in PROFILE_MESSAGES) return t(`profile.errors.${error.rule as ProfileError}`);
   const label = FIELD_LABELS[error.field as keyof typeof FIELD_LABELS];
   // A field no form labels (Device Config's radar.range_m, …): the server's sentence names it

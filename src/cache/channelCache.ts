@@ -4,8 +4,8 @@
 // screen's reads); logout clears it. Without IndexedDB every call quietly does nothing.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
-export const CACHE_DB = 'nocturne-cache';
-export const CACHE_MAX_AGE_MS = 604_800_000;
+const CACHE_DB = 'nocturne-cache';
+const CACHE_MAX_AGE_MS = 604_800_000;
 const STORE_DATA = 'channel-data';
 const STORE_ACCESS = 'access-time';
 /** Delay of the expiry sweep after the cache opens, ms. */

@@ -33,9 +33,9 @@ interface Fetched extends TimeRange {
 }
 
 /** Windows fetched on each side of the visible one. */
-export const MARGIN_WINDOWS = 2;
+const MARGIN_WINDOWS = 2;
 /** A side with less than this many windows left is refetched (more than one epoch step). */
-export const EDGE_WINDOWS = 1.25;
+const EDGE_WINDOWS = 1.25;
 
 const refKey = (r: ChannelRef) => `${r.night}\u0000${r.code}`;
 

@@ -23,7 +23,7 @@ export interface BlockExtras {
   artefacts?: ChannelRef | null;
 }
 
-export const BAND_COLORS = {
+const BAND_COLORS = {
   moderate: [0.98, 0.8, 0.1, 0.28] as Rgba,
   severe: [0.9, 0.15, 0.12, 0.22] as Rgba,
   artefact: [0.45, 0.5, 0.58, 0.22] as Rgba,

@@ -8,7 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { readConfig } from '../../server/config';
 import { openDatabase, prepare } from '../../server/start';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const DEMO_PASSWORD = 'nocturne-demo';
 export const DEMO = {
   physician: 'physician@demo.nocturne.test',

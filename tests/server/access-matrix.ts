@@ -24,7 +24,7 @@ export const MEMBERS: readonly Role[] = ['annotator', 'paid', 'tertiary', 'secon
  * not be told); 'unauth' 401; or one exact status for routes whose answer does not depend on the caller.
  */
 export type Expect = 'ok' | 'deny' | 'unauth' | number;
-export type Policy = Record<Role, Expect>;
+type Policy = Record<Role, Expect>;
 
 /** Real ids of the demo practice (and one object of the other practice), made by the test. */
 export interface Fixture {
@@ -65,7 +65,7 @@ export interface Fixture {
   };
 }
 
-export interface Request {
+interface Request {
   url: string;
   body?: unknown;
   headers?: Record<string, string>;

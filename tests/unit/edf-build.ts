@@ -49,7 +49,7 @@ export function patchSignal(bytes: Uint8Array, signalCount: number, field: numbe
   return patchFixed(bytes, offset + signal * SIGNAL_WIDTHS[field], SIGNAL_WIDTHS[field], value);
 }
 
-export interface BuildSignal {
+interface BuildSignal {
   label: string;
   samplesPerRecord: number;
   physicalMin?: number;

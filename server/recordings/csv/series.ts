@@ -8,7 +8,7 @@ import { MAX_NIGHT_MS } from '../limits';
  */
 
 /** Longest span a CSV of one night may cover; beyond it the times are surely wrong. */
-export const MAX_SPAN_MS = MAX_NIGHT_MS;
+const MAX_SPAN_MS = MAX_NIGHT_MS;
 const GAP = Number.NaN;
 
 /** A regular series built from rows. */

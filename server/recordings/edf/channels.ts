@@ -12,13 +12,13 @@ export interface EdfToRecordingOptions {
 }
 
 /** A signal of the file that did not become a channel, and why. */
-export interface SkippedSignal {
+interface SkippedSignal {
   label: string;
   reason: 'checksum-or-status';
 }
 
 /** A label the default map would have given a code its unit or rate does not fit. */
-export interface UnmappedLabel {
+interface UnmappedLabel {
   label: string;
   code: string;
   reason: string;

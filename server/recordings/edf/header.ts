@@ -29,7 +29,7 @@ export const NOCTURNE_TRANSDUCER = 'Nocturne channel code';
  * the padded signal (lead = padding samples before them, count = how many), so a reader
  * gives back the channel's t0 and length instead of the file's.
  */
-export function nocturneExtent(lead: number, count: number): string {
+function nocturneExtent(lead: number, count: number): string {
   return `Nocturne lead=${lead} count=${count}`;
 }
 

@@ -14,7 +14,7 @@ import { MISSING_CODES, type ChannelData } from '../model';
  */
 
 /** Digital range ±32000: a multiple of 2^8, so ±32000·2^-k stays a short decimal. */
-export const DIGITAL_LIMIT = 32000;
+const DIGITAL_LIMIT = 32000;
 /** 2^-13: ±3.90625, the narrowest range that still holds -2. */
 const MAX_K = 13;
 /** 2^8: ±8,192,000, the widest range whose minimum fits in 8 characters. */

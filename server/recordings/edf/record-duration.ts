@@ -6,7 +6,7 @@
  */
 
 /** Longest record we accept, seconds (an hour: EDF readers expect records of seconds to minutes). */
-export const MAX_RECORD_S = 3600;
+const MAX_RECORD_S = 3600;
 const RATE_TOLERANCE = 1e-9;
 
 /** The shortest whole-second record duration giving every rate whole samples per record. */

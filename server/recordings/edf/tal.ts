@@ -64,7 +64,7 @@ function parseTal(file: string, tal: Uint8Array, where: string): Tal {
 }
 
 /** Formats seconds for a TAL: fixed-point, trailing zeros dropped, never an exponent. */
-export function formatTalSeconds(seconds: number, decimals: number): string {
+function formatTalSeconds(seconds: number, decimals: number): string {
   const fixed = Math.abs(seconds).toFixed(decimals);
   return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
 }

@@ -1,5 +1,5 @@
 // Time constants of the review screen (spec 2 §9), in milliseconds.
-export const SECOND_MS = 1_000;
+const SECOND_MS = 1_000;
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 

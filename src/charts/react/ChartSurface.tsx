@@ -1,4 +1,4 @@
-import { createContext, useContext, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { TimeRange } from '../core/range';
 import type { ViewSource } from '../feeder';
 import type { RendererOptions } from '../gl/renderer';
@@ -6,13 +6,6 @@ import { ChartScreen } from '../screen';
 import { takeChartCanvas } from '../gl/canvas';
 
 const ScreenContext = createContext<ChartScreen | null>(null);
-
-/** The chart screen of the surrounding ChartSurface. */
-export function useChartScreen(): ChartScreen {
-  const screen = useContext(ScreenContext);
-  if (!screen) throw new Error('useChartScreen outside ChartSurface');
-  return screen;
-}
 
 /**
  * Owns the one canvas and WebGL context of a screen (fixed over the viewport, under

@@ -6,7 +6,7 @@ import { MINUTE_MS } from '../core/time';
 import type { ChartScreen } from '../screen';
 
 /** Rewrites the tick labels of `el` for `range` (DOM only, no React render). */
-export function drawTicks(el: HTMLElement, range: TimeRange, zone: string): void {
+function drawTicks(el: HTMLElement, range: TimeRange, zone: string): void {
   const ticks = timeTicks(range, zoneOffset(zone));
   // Ticks off whole minutes (an eighth of a short span) need seconds to tell apart.
   const seconds = span(range) < SHORT_SPAN_MS && (span(range) / 8) % MINUTE_MS !== 0;

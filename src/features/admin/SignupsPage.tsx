@@ -20,7 +20,7 @@ export interface Signup {
   review_reason: string;
 }
 
-export const signupsApi = {
+const signupsApi = {
   list: () => request<{ signups: Signup[] }>('GET', '/admin/signups'),
   decide: (id: number, decision: 'approve' | 'refuse', reason: string) => request<never>('POST', `/admin/signups/${id}/${decision}`, reason ? { reason } : {}),
 };

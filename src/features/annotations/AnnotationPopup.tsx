@@ -10,7 +10,7 @@ import { clockSeconds, instantOfClock, zoneLabel } from './time';
 
 export type PopupMode = 'add' | 'edit' | 'view';
 
-export interface PopupNight {
+interface PopupNight {
   startMs: number;
   stopMs: number;
   timezone: string;

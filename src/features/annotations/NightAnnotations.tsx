@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { chartFocus } from '../night/focus';
 import { membershipIncludes } from '../../state/membership';
 
-export interface AnnotatedNight extends NightRef {
+interface AnnotatedNight extends NightRef {
   startMs: number;
   stopMs: number;
   timezone: string;

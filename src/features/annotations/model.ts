@@ -13,7 +13,7 @@ export const MAX_CATEGORIES = 12;
 export const CATEGORY_TITLE_MAX = 20;
 export const EPOCH_MS = 30_000;
 
-export type AnnotationType = 'custom' | 'system' | 'system-edit' | 'desaturation' | 'device';
+type AnnotationType = 'custom' | 'system' | 'system-edit' | 'desaturation' | 'device';
 
 export interface Annotation {
   annotation_map_id: number;
@@ -50,7 +50,7 @@ export interface Category {
 }
 
 /** Spec 2 §5 messages, as catalogue keys. */
-export const MESSAGE_KEYS = {
+const MESSAGE_KEYS = {
   kpi: 'annotations.errors.kpi',
   duration: 'annotations.errors.duration',
   category: 'annotations.errors.category',

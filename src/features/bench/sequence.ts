@@ -78,8 +78,8 @@ async function timedWork(screen: ChartScreen, log: FrameLog, action: () => void)
 }
 
 /** Measured page steps and the unmeasured warm-up steps before them (ours and uPlot's alike). */
-export const PAGING_STEPS = 100;
-export const PAGING_WARMUP = 20;
+const PAGING_STEPS = 100;
+const PAGING_WARMUP = 20;
 
 /** Lets the spec's key debounce pass since the last plain arrow press (a user's presses are no closer). */
 const debounce = () => new Promise((r) => setTimeout(r, KEY_DEBOUNCE_MS + 10));
@@ -88,7 +88,7 @@ const debounce = () => new Promise((r) => setTimeout(r, KEY_DEBOUNCE_MS + 10));
 const randomPhase = () => new Promise((r) => setTimeout(r, Math.random() * 16));
 
 /** The display's frame interval, ms: the median of 30 animation-frame deltas. */
-export async function frameInterval(): Promise<number> {
+async function frameInterval(): Promise<number> {
   const deltas: number[] = [];
   let last = await nextFrame();
   for (let i = 0; i < 30; i++) {
@@ -107,7 +107,7 @@ export async function frameInterval(): Promise<number> {
  * after the key, plus one interval). `work`: the time spent painting (ours: the frame
  * that drew it, to gl.finish; uPlot: setScale on every chart until its canvases rastered).
  */
-export interface PageStep {
+interface PageStep {
   latency: number;
   work: number;
   missed: boolean;

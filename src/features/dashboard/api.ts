@@ -37,7 +37,7 @@ export interface DeviceNotices {
   reserved: Array<{ device_id: string; allocated_date: string }>;
 }
 
-export const dashboardKeys = {
+const dashboardKeys = {
   widgets: ['dashboard', 'widgets'] as const,
   notifications: ['dashboard', 'notifications'] as const,
   devices: ['dashboard', 'device-notices'] as const,

@@ -1,8 +1,8 @@
 /** The pipeline self-check: sum 1..n in the engine and compare with n(n+1)/2. */
-export const SELF_CHECK_N = 1000;
-export const SELF_CHECK_EXPECTED = (SELF_CHECK_N * (SELF_CHECK_N + 1)) / 2;
+const SELF_CHECK_N = 1000;
+const SELF_CHECK_EXPECTED = (SELF_CHECK_N * (SELF_CHECK_N + 1)) / 2;
 
-export function selfCheckInput(): Float32Array {
+function selfCheckInput(): Float32Array {
   const data = new Float32Array(SELF_CHECK_N);
   for (let i = 0; i < SELF_CHECK_N; i++) data[i] = i + 1;
   return data;

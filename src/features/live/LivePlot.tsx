@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { ColorRGBA, WebglLine, WebglPlot } from 'webgl-plot';
 import { columnsOf, type LiveSeries } from './series';
 
-export interface PlotRange {
+interface PlotRange {
   t0: number;
   t1: number;
 }

@@ -3,10 +3,10 @@
 import type { ThresholdBands } from '../../../engine/index';
 import { bandsOf, type VitalParameters } from '../night/vitals';
 
-export type Severity = 'moderate' | 'severe';
+type Severity = 'moderate' | 'severe';
 
 /** The band a value falls in (severe wins), or null when normal or missing. */
-export function severityOf(value: number | null | undefined, bands: ThresholdBands): Severity | null {
+function severityOf(value: number | null | undefined, bands: ThresholdBands): Severity | null {
   if (value === null || value === undefined || !Number.isFinite(value) || value < 0) return null;
   const inside = (ranges: ThresholdBands['severe']) => ranges.some(([a, b]) => value >= a && value <= b);
   if (inside(bands.severe)) return 'severe';

@@ -30,7 +30,7 @@ export interface DeviceConfig {
 
 export type ConfigStatus = 'pending' | 'applied' | 'refused';
 
-export interface ConfigVersion {
+interface ConfigVersion {
   version: number;
   changes: { field: string; from: unknown; to: unknown }[];
   created_by_name: string | null;

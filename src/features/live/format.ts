@@ -12,7 +12,7 @@ export function clock(ms: number, timeZone?: string): string {
 }
 
 /** Window lengths of the zoom steps (ms), shortest first. */
-export const WINDOW_STEPS_MS = [10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000] as const;
+const WINDOW_STEPS_MS = [10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000] as const;
 
 /** The next zoom step in `direction` (-1 in, +1 out), staying on the scale. */
 export function zoomStep(current: number, direction: -1 | 1): number {

@@ -27,12 +27,12 @@ export interface StreamListener {
 }
 
 /** Where the stream socket is for this page's origin. */
-export function streamUrl(origin: string = window.location.origin): string {
+function streamUrl(origin: string = window.location.origin): string {
   return `${origin.replace(/^http/, 'ws')}${API_BASE}${VIEWER_SOCKET_PATH}`;
 }
 
 /** Splits a binary viewer frame into its channels. */
-export function splitFrame(bytes: ArrayBuffer): LiveFrame {
+function splitFrame(bytes: ArrayBuffer): LiveFrame {
   const { header, samples } = decodeFrame(new Uint8Array(bytes));
   const h = header as ViewerFrame;
   let offset = 0;

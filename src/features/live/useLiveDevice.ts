@@ -11,7 +11,7 @@ import { LiveStream, type ConnectionState, type LiveFrame } from './stream';
 let shared: { stream: LiveStream; token: string | null } | null = null;
 
 /** The page's one stream socket, opened on first use and again for a new session. */
-export function liveStream(): LiveStream {
+function liveStream(): LiveStream {
   if (shared && shared.token !== session.token) {
     shared.stream.close();
     shared = null;

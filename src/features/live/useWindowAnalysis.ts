@@ -15,7 +15,7 @@ export interface WindowAnalysis {
 const ANALYSE_EVERY_MS = 1_000;
 
 /** Loads [t0, t1) of the series into the engine and measures it. */
-export async function analyseWindow(api: SignalApi, night: string, series: LiveSeries, t0: number, t1: number): Promise<WindowAnalysis | null> {
+async function analyseWindow(api: SignalApi, night: string, series: LiveSeries, t0: number, t1: number): Promise<WindowAnalysis | null> {
   const [from] = series.indexRange(t0, t1);
   const samples = series.slice(t0, t1);
   if (samples.length === 0) return null;

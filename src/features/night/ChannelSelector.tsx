@@ -4,7 +4,7 @@ import { countRender } from '../../charts/gl/stats';
 import { CHANNEL_BY_CODE, type ChannelChoice } from './channels';
 
 /** How long the saved-order feedback loader shows (spec 2 §4, §9). */
-export const SAVE_LOADER_MS = 1_000;
+const SAVE_LOADER_MS = 1_000;
 
 /**
  * "Available Channels" (spec 2 §2): draggable toggle buttons, disabled while data loads,

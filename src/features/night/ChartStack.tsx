@@ -8,7 +8,7 @@ import { ChartBlockView } from './ChartBlockView';
 import { useNight } from './context';
 
 /** Collapsed plot height, px. */
-export const COLLAPSED_HEIGHT = 88;
+const COLLAPSED_HEIGHT = 88;
 
 /**
  * Height of an expanded block (spec 2 §4): the window height minus 200, split among the
@@ -23,7 +23,7 @@ export function expandedHeight(windowHeight: number, expandedCount: number): num
  * below the app header and the sticky navigator and above the time axis, less each
  * block's own header, split evenly; never under 28 px.
  */
-export function fittedHeight(viewport: number, above: number, count: number, chrome = 44, axis = 34): number {
+function fittedHeight(viewport: number, above: number, count: number, chrome = 44, axis = 34): number {
   return Math.max(20, Math.floor((viewport - above - axis - count * chrome) / Math.max(1, count)));
 }
 

@@ -17,7 +17,7 @@ import { autoDomain } from './yAxis';
 import { intlLocale } from '../../format';
 
 /** Navigator strip height, px (spec 2 §9). */
-export const NAVIGATOR_HEIGHT = 60;
+const NAVIGATOR_HEIGHT = 60;
 
 /**
  * The time-range navigator (spec 2 §2, §9): presets, the time-span readout, ← and →

@@ -5,7 +5,7 @@ import { useAction } from '../../ui/useAction';
 import type { NightInfo } from './types';
 
 /** The file name a Content-Disposition header gives (RFC 6266 filename*, else filename). */
-export function fileNameOf(disposition: string | null, fallback: string): string {
+function fileNameOf(disposition: string | null, fallback: string): string {
   if (!disposition) return fallback;
   const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
   if (star) return decodeURIComponent(star[1]!);

@@ -15,7 +15,7 @@ export const nightApi = {
 };
 
 /** Cache key of one channel of one recording. */
-export const channelKey = (patientId: number, recordingId: number, code: string) => `${patientId}/${recordingId}/${code}`;
+const channelKey = (patientId: number, recordingId: number, code: string) => `${patientId}/${recordingId}/${code}`;
 
 /** Bytes asked for ahead of the screen that uses them, until it takes them. */
 const prefetched = new Map<string, Promise<ArrayBuffer>>();
@@ -25,7 +25,7 @@ const prefetchedAt = new Map<string, number>();
 const PREFETCH_KEEP_MS = 30_000;
 
 /** Channels prefetched: the first charts' (more would compete with them for two busy cores; the loader streams the rest). */
-export const PREFETCH_CHANNELS = 3;
+const PREFETCH_CHANNELS = 3;
 
 /**
  * Starts reading the first channels' bytes (cache or server) before the review screen

@@ -23,7 +23,7 @@ export interface ChannelDef {
 const def = (code: string, more: Partial<ChannelDef> = {}): ChannelDef => ({ code, sources: [code], style: 'line', ...more });
 
 /** Every chartable channel, in the default order (spec 2 §9 "Graph channels", then IQ, weight, ODI). */
-export const CHANNELS: readonly ChannelDef[] = [
+const CHANNELS: readonly ChannelDef[] = [
   def('SLP_STGS', { style: 'step', axis: 'stages', yDomain: [-0.4, 3.4] }),
   def('Y_DIST'),
   def('MOV'),
@@ -55,7 +55,7 @@ export const CHANNEL_BY_CODE: ReadonlyMap<string, ChannelDef> = new Map(CHANNELS
 export const ARTEFACT_CODE = 'SQB';
 
 /** Off until the user turns them on (spec 2 §4): weight and the PSG channels. */
-export function defaultVisible(code: string): boolean {
+function defaultVisible(code: string): boolean {
   return !(code === 'weight' || CHANNEL_BY_CODE.get(code)?.psg);
 }
 
@@ -126,7 +126,7 @@ const drawsData = (code: string) => (CHANNEL_BY_CODE.get(code)?.sources.length ?
  * Otherwise the choices stay as they are. Only the screen's starting choices: a user who
  * then turns every chart off sees none.
  */
-export function withDataShown(choices: readonly ChannelChoice[]): ChannelChoice[] {
+function withDataShown(choices: readonly ChannelChoice[]): ChannelChoice[] {
   if (choices.some((c) => c.visible && drawsData(c.code))) return [...choices];
   return choices.map((c) => ({ code: c.code, visible: drawsData(c.code) }));
 }
@@ -146,7 +146,7 @@ export function move<T>(list: readonly T[], from: number, to: number): T[] {
 }
 
 /** Sleep-stage device codes to chart values (spec 2 §9): 1 deep→0, 2 light→1, 4 REM→2, 5 awake→3. */
-export const STAGE_MAP: Readonly<Record<number, number>> = { 1: 0, 2: 1, 4: 2, 5: 3 };
+const STAGE_MAP: Readonly<Record<number, number>> = { 1: 0, 2: 1, 4: 2, 5: 3 };
 
 /** Maps stage codes in place; unknown codes other than the missing codes become -1 (missing). */
 export function mapStages(samples: Int16Array | Float32Array, scale = 1, offset = 0): void {

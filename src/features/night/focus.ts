@@ -9,8 +9,3 @@ export const chartFocus = proxy<{ codes: string[] }>({ codes: [] });
 export function toggleFocus(code: string): void {
   chartFocus.codes = chartFocus.codes.includes(code) ? chartFocus.codes.filter((c) => c !== code) : [...chartFocus.codes, code];
 }
-
-/** Clears the focus (another night opens). */
-export function clearFocus(): void {
-  chartFocus.codes = [];
-}

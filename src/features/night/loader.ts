@@ -13,7 +13,7 @@ import { mapStages } from './channels';
 export type LoadedChannel = { ref: ChannelRef; info: ChannelInfo | null };
 
 /** The engine's name of one night of one patient. */
-export const nightRef = (patientId: number, recordingId: number) => `p${patientId}r${recordingId}`;
+const nightRef = (patientId: number, recordingId: number) => `p${patientId}r${recordingId}`;
 
 export class NightLoader {
   private readonly loads = new Map<string, Promise<LoadedChannel>>();

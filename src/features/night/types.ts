@@ -23,7 +23,7 @@ export interface PatientInfo {
   is_sample_patient: boolean;
 }
 
-export interface NightChannel {
+interface NightChannel {
   code: string;
   label: string;
   unit: string;

@@ -19,7 +19,7 @@ export function autoDomain(min: number, max: number): [number, number] {
 }
 
 /** Three readable labels for a value range: bottom, middle, top. */
-export function valueLabels(lo: number, hi: number): number[] {
+function valueLabels(lo: number, hi: number): number[] {
   const digits = hi - lo >= 20 ? 0 : hi - lo >= 2 ? 1 : 2;
   const round = (v: number) => Number(v.toFixed(digits));
   return [round(lo + (hi - lo) * 0.1), round((lo + hi) / 2), round(hi - (hi - lo) * 0.1)];

@@ -5,7 +5,7 @@ import { session } from '../../state/session';
 import { zoneFor } from './logic/dates';
 
 /** Default device window (spec 1 §9) unless the user's details give another. */
-export const DEFAULT_WINDOW = { start: '19:00:00', end: '11:00:00' } as const;
+const DEFAULT_WINDOW = { start: '19:00:00', end: '11:00:00' } as const;
 
 /** What patient forms need from the signed-in user: physician id, window, country and the country list. */
 export function useClinic() {

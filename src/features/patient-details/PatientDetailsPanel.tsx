@@ -16,9 +16,9 @@ import '../../styles/patient-details.css';
 import { formatDateTime, formatIsoDay } from '../../format';
 
 /** Comment page sizes (spec 2 §5); the first is the default. */
-export const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
+const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
 /** Longest comment (spec 2 §9). */
-export const COMMENT_MAX = 10_240;
+const COMMENT_MAX = 10_240;
 /** The "None" condition (spec 2 §3). */
 const NONE_ID = 1;
 

@@ -9,7 +9,7 @@ export interface Disease {
   disease_shortname: string | null;
 }
 
-export interface Checkup {
+interface Checkup {
   checkup_date_id: number;
   checkup_date: string;
   mark_as_complete_flag: number;

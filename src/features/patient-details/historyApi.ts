@@ -5,7 +5,7 @@ import {
   HISTORY_FETCH_PATHS, type Answers, type HistoryEntry, type HistoryKind, type QuestionnaireAnswers,
 } from '../../../server/patients/questionnaires';
 
-export const historyKeys = {
+const historyKeys = {
   list: (patientId: number, kind: HistoryKind) => ['patient', patientId, 'history', kind] as const,
   questionnaires: (patientId: number) => ['patient', patientId, 'questionnaires'] as const,
 };

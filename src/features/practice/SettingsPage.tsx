@@ -10,7 +10,7 @@ import { CategoryRowForm } from './settings/CategoryRowForm';
 import { LabelMapForm } from './settings/LabelMapForm';
 import '../../styles/practice.css';
 
-export const SETTINGS_KEY = ['practice', 'settings'] as const;
+const SETTINGS_KEY = ['practice', 'settings'] as const;
 
 /**
  * /app/settings: the practice's settings in one place (issue 17 point 5): the desaturation

@@ -11,7 +11,7 @@ export interface CalendarDay {
 }
 
 /** What an entry is, in the order a day lists them. */
-export const EVENT_ORDER: Record<CalendarEvent['kind'], number> = { checkup: 0, booking: 1, return: 2 };
+const EVENT_ORDER: Record<CalendarEvent['kind'], number> = { checkup: 0, booking: 1, return: 2 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

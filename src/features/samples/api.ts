@@ -17,7 +17,7 @@ export function addBody(patientId: number, recordingId: number, target: SampleTa
     : { patient_id: patientId, recording_id: recordingId, name: target.name.trim() };
 }
 
-export const sampleKeys = { list: ['samplePatients'] as const };
+const sampleKeys = { list: ['samplePatients'] as const };
 
 const listSamples = async () => (await request<{ sample_patients: SamplePatient[] }>('GET', '/patient/samplePatients')).data?.sample_patients ?? [];
 

@@ -7,7 +7,7 @@ import type { Capabilities } from '../../state/roles';
  * titled "Page not found", and so is one the user's role may not open (it shows the 404 page).
  */
 
-export type TitleKey =
+type TitleKey =
   | 'titles.patients'
   | 'titles.dashboard'
   | 'titles.patientInformation'

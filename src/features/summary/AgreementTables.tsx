@@ -6,7 +6,7 @@ import { vendorName } from '../annotations/model';
 import type { NightInfo } from '../night/types';
 
 /** GET /analytics/patient/agreement: Nocturne against the night's device- or PSG-scored events. */
-export interface NightAgreement {
+interface NightAgreement {
   night: number;
   has_reference: boolean;
   vendors: string[];
@@ -26,14 +26,13 @@ export interface NightAgreement {
   device_ahi?: number | null;
 }
 
-export function useNightAgreement(patientId: number, night: NightInfo | null) {
+function useNightAgreement(patientId: number, night: NightInfo | null) {
   return useQuery({
     queryKey: ['patient', patientId, 'agreement', night?.night],
     queryFn: async () => (await request<NightAgreement>('GET', `/analytics/patient/agreement?patient_id=${patientId}&night=${night!.night}`)).data ?? null,
     enabled: night !== null,
   });
 }
-
 
 /**
  * The device's own scoring beside Nocturne's, and their agreement (issue 12): shown only for

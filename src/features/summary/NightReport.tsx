@@ -11,14 +11,14 @@ import { SummaryTables, useNightSummary } from './SummaryPanel';
 import { ReportForm } from '../reports/ReportForm';
 
 /** The SpO2 line of the report (spec 2 §2, §9: a red line at 90). */
-export const REPORT_SPO2_LINE = 90;
+const REPORT_SPO2_LINE = 90;
 const W = 760;
 const H = 180;
 const PAD = { left: 36, right: 8, top: 8, bottom: 22 };
 const HOUR_MS = 3_600_000;
 
 /** Min and max of each of `columns` equal slices of the series (missing values dropped). */
-export function envelope(ts: readonly number[], values: readonly (number | null)[], columns: number): Array<{ t: number; lo: number; hi: number }> {
+function envelope(ts: readonly number[], values: readonly (number | null)[], columns: number): Array<{ t: number; lo: number; hi: number }> {
   const out: Array<{ t: number; lo: number; hi: number }> = [];
   if (ts.length === 0) return out;
   const t0 = ts[0]!;

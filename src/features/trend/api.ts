@@ -5,7 +5,7 @@ import { nightKeys } from '../night/queries';
 import type { PhysicianPreferences } from '../night/types';
 import { callTimes, type DateSpan, type TrendPoint } from './model';
 
-export const trendApi = {
+const trendApi = {
   points: async (patientId: number, codes: readonly string[], span: DateSpan, zone: string) => {
     const { start, stop } = callTimes(span, zone);
     const path = `/analytics/patient-trendview/type=${codes.map(encodeURIComponent).join(',')}?patient_id=${patientId}&device_start_time=${start}&device_stop_time=${stop}`;

@@ -4,7 +4,7 @@
 import { DateTime } from 'luxon';
 
 /** Durations in the order of the dropdown; their index is the spec's option index. */
-export const DURATIONS = ['last3', 'last10', 'lastMonth', 'custom'] as const;
+const DURATIONS = ['last3', 'last10', 'lastMonth', 'custom'] as const;
 export type Duration = (typeof DURATIONS)[number];
 
 /** A span of night dates, both ends included (ISO yyyy-MM-dd). */
@@ -14,7 +14,7 @@ export interface DateSpan {
 }
 
 /** Trend-view channels in their default order (spec 2 §9). */
-export const TREND_CHANNELS = ['RII', 'BR', 'HR', 'SQ', 'SE', 'SPO2', 'PR', 'bp', 'blood_sugar', 'body_temp', 'weight', 'AHI', 'MOV', 'ODI'] as const;
+const TREND_CHANNELS = ['RII', 'BR', 'HR', 'SQ', 'SE', 'SPO2', 'PR', 'bp', 'blood_sugar', 'body_temp', 'weight', 'AHI', 'MOV', 'ODI'] as const;
 
 /** Channels that are one index value per night rather than a signal's box statistics. */
 export const INDEX_CHANNELS: ReadonlySet<string> = new Set(['RII', 'SQ', 'SE', 'AHI', 'ODI']);
@@ -84,7 +84,7 @@ export function offeredChannels(signalCodes: ReadonlySet<string>, hasNights: boo
 }
 
 /** One night of a signal channel: the engine's statistics. */
-export interface BoxPoint {
+interface BoxPoint {
   date: string;
   min: number | null;
   max: number | null;

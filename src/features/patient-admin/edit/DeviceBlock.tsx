@@ -14,7 +14,7 @@ import { Dialog } from '../../../ui/Dialog';
 import { Block, Facts } from './Block';
 
 /** Delay before the page scrolls to the device section when opened with ?deploy_device=true (spec 1 §9). */
-export const DEPLOY_SCROLL_MS = 500;
+const DEPLOY_SCROLL_MS = 500;
 
 interface Props {
   info: PatientInfo;

@@ -12,7 +12,7 @@ import { Block, Facts } from './Block';
 import { saveFields } from './save';
 import { formatNumber } from '../../../format';
 
-export const idsOf = (diseaseIds: string | null | undefined): number[] =>
+const idsOf = (diseaseIds: string | null | undefined): number[] =>
   String(diseaseIds ?? '')
     .split(',')
     .map((s) => Number(s.trim()))

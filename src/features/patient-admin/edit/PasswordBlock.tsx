@@ -6,7 +6,7 @@ import { adminApi } from '../api';
 import { passwordResetError } from '../logic/patientForm';
 
 /** How long 'Password reset done.' stays (spec 1 §9). */
-export const RESET_DONE_MS = 5000;
+const RESET_DONE_MS = 5000;
 
 /** Reset patient password: both fields, the same; sent as MD5 hex (md5-wasm); done banner for 5 s. */
 export function PasswordBlock({ patientId }: { patientId: number }) {

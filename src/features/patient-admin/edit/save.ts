@@ -4,7 +4,7 @@ import { errorText } from '../../../api/messages';
 import { adminApi } from '../api';
 
 /** The only answer that counts as saved (spec 1 §8). */
-export const UPDATED_CODE = 'patient_info_updated_succesfully';
+const UPDATED_CODE = 'patient_info_updated_succesfully';
 
 /** Sends edited fields; resolves to null when saved, otherwise the text to show (every validation message). */
 export async function saveFields(t: TFunction, patientId: number, fields: Record<string, unknown>): Promise<string | null> {

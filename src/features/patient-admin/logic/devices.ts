@@ -1,6 +1,6 @@
 /** Device selection and device-operation answers (spec 1 §4, §5, §8). */
 
-export const DEVICE_SEARCH_MAX = 10;
+const DEVICE_SEARCH_MAX = 10;
 
 /** The device search box keeps letters and digits only, at most 10 characters. */
 export function sanitizeDeviceQuery(text: string): string {
@@ -65,7 +65,7 @@ export type DeviceOutcome =
 /** The code of a device operation that was done (its message is one of the spec's 'success' sentences). */
 export const DEVICE_OPERATION_SUCCESS = 'device_operation_success';
 
-export const PAST_DATE_MESSAGE = 'Deployment for the specified date failed. However you can request admin below';
+const PAST_DATE_MESSAGE = 'Deployment for the specified date failed. However you can request admin below';
 
 /**
  * Classifies a device-operation answer into spec 1 §8's cases ('success', 'mapped',

@@ -32,7 +32,7 @@ export interface ListFilters {
 export const defaultFilters: ListFilters = { status: 'all', minAge: '', maxAge: '', availability: 'any', customDate: '', search: '' };
 
 /** Availability presets (spec 1 §9): today, 1 week, 15 days, 1 month, in days after today. */
-export const AVAILABILITY_DAYS: Record<Exclude<AvailabilityFilter, 'any' | 'custom'>, number> = { today: 0, week: 7, days15: 15, month: 30 };
+const AVAILABILITY_DAYS: Record<Exclude<AvailabilityFilter, 'any' | 'custom'>, number> = { today: 0, week: 7, days15: 15, month: 30 };
 
 const norm = (s: string | null | undefined) => (s ?? '').toLowerCase().replace(/\s+/g, '');
 
@@ -46,19 +46,19 @@ export function matchesSearch(p: ListPatient, query: string): boolean {
 const num = (v: number | string | null | undefined) => (v === null || v === undefined || v === '' ? null : Number(v));
 
 /** A patient holds a deployed device now (allocation started, not yet returned). */
-export function isDeployed(p: ListPatient, now: number): boolean {
+function isDeployed(p: ListPatient, now: number): boolean {
   const from = num(p.device_allocation_date);
   return !!p.device_id && from !== null && from <= now;
 }
 
 /** Age in whole years from the year of birth (only the year is known). */
-export function ageOf(p: ListPatient, currentYear: number): number | null {
+function ageOf(p: ListPatient, currentYear: number): number | null {
   const m = /^(\d{4})/.exec(String(p.date_of_birth ?? ''));
   return m ? currentYear - Number(m[1]) : null;
 }
 
 /** The end (epoch ms) of the availability window; null when the filter is off. */
-export function availabilityLimit(f: Pick<ListFilters, 'availability' | 'customDate'>, todayStart: number): number | null {
+function availabilityLimit(f: Pick<ListFilters, 'availability' | 'customDate'>, todayStart: number): number | null {
   if (f.availability === 'any') return null;
   if (f.availability === 'custom') return f.customDate ? Date.parse(`${f.customDate}T00:00:00`) + DAY_MS : null;
   return todayStart + (AVAILABILITY_DAYS[f.availability] + 1) * DAY_MS;

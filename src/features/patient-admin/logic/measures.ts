@@ -2,7 +2,7 @@
 
 /** Up to 3 integer digits and 2 decimals; the whole text fewer than 7 characters. */
 const MEASURE = /^\d{0,3}(\.\d{0,2})?$/;
-export const MEASURE_MAX_CHARS = 6;
+const MEASURE_MAX_CHARS = 6;
 
 /**
  * Keystroke filter for weight, height and thresholds: returns the new text when it is
@@ -47,8 +47,8 @@ export function bmiClass(value: number): BmiClass | null {
   return 'obesity3';
 }
 
-export const MIN_AGE_YEARS = 18;
-export const YEAR_SPAN = 100;
+const MIN_AGE_YEARS = 18;
+const YEAR_SPAN = 100;
 
 /** Year-of-birth choices: from 18 years ago back 100 years (18 to 118 years ago), newest first. */
 export function birthYearChoices(currentYear: number): number[] {

@@ -80,7 +80,7 @@ export function validatePage1(form: PatientForm, yearChoices: readonly number[],
 export const hasErrors = (errors: PatientErrors): boolean => Object.values(errors).some(Boolean);
 
 /** Conditions (spec 1 §4): choosing None (id 1) removes the others; choosing another removes None. */
-export const NONE_DISEASE_ID = 1;
+const NONE_DISEASE_ID = 1;
 
 export function toggleCondition(ids: readonly number[], id: number): number[] {
   if (ids.includes(id)) return ids.filter((d) => d !== id);

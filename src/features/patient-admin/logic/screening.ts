@@ -4,7 +4,7 @@
  */
 import { SCREENING_BLOCKING, SCREENING_QUESTIONS, type ScreeningQuestion } from '../../../../server/patients/questionnaires';
 
-export const QUESTIONS = SCREENING_QUESTIONS;
+const QUESTIONS = SCREENING_QUESTIONS;
 export type Question = ScreeningQuestion;
 export type Answer = 'yes' | 'no';
 

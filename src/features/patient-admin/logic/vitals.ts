@@ -1,10 +1,10 @@
 /** Vital-sign thresholds (spec 1 §3, §5): defaults and validation. */
 
-export const SPO2_KEYS = ['modFrom', 'modTo', 'sevFrom', 'sevTo'] as const;
-export const RATE_KEYS = ['modFromF', 'modToF', 'modFromS', 'modToS', 'sevFromF', 'sevToF', 'sevFromS', 'sevToS'] as const;
+const SPO2_KEYS = ['modFrom', 'modTo', 'sevFrom', 'sevTo'] as const;
+const RATE_KEYS = ['modFromF', 'modToF', 'modFromS', 'modToS', 'sevFromF', 'sevToF', 'sevFromS', 'sevToS'] as const;
 
-export type Spo2Key = (typeof SPO2_KEYS)[number];
-export type RateKey = (typeof RATE_KEYS)[number];
+type Spo2Key = (typeof SPO2_KEYS)[number];
+type RateKey = (typeof RATE_KEYS)[number];
 
 /** Thresholds as the form holds them: text, so partial input survives. */
 export interface VitalForm {
@@ -38,7 +38,7 @@ export const NEW_PATIENT_DEFAULTS: Numbers = {
   br: { ...EDIT_DEFAULTS.br, modFromS: 12, modToS: 12 },
 };
 
-export const VITAL_MESSAGES = {
+const VITAL_MESSAGES = {
   empty: 'None of the below inputs should be empty',
   spo2Max: 'Spo2 Range cannot be more than 100',
   minMax: 'Min. Range should not be greater than Max. Range',

@@ -8,7 +8,7 @@ import type { AvailableDevice } from '../types';
 import { Screening } from './Screening';
 
 /** Delay before the page scrolls to the screening questions after a device is chosen (spec 1 §9). */
-export const SELECT_SCROLL_MS = 1000;
+const SELECT_SCROLL_MS = 1000;
 
 interface Props {
   range: DateRange;
