@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -207,6 +208,13 @@ describe('the physician', () => {
       return { labels: (await call('/api/v1/patient/get-label-list')).data.labels.length, doctor: annotation.doctor_id === me, byAnnotator: annotation.created_by !== me, comment: annotation.comment };
     });
     expect(seen).toEqual({ labels: 12, doctor: true, byAnnotator: true, comment: expect.any(String) });
+    // The sidebar's export downloads the night's annotations (the annotator's and the device's) as CSV.
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('annotations-export').click()]);
+    expect(csv.suggestedFilename()).toMatch(/^annotations_\d{8}_\w+_NCT1005\.csv$/);
+    const lines = (await readFile((await csv.path())!, 'utf8')).trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(/^annotation_map_id,type,start_time,end_time,duration,/);
+    expect(lines.filter((l) => l.split(',')[1] === 'device')).toHaveLength(7);
+    expect(lines.filter((l) => l.includes(seen.comment))).toHaveLength(1);
     await page.getByTestId('annotation-row').first().locator('.annotation-open').click();
     await expect.poll(() => page.getByTestId('annotation-popup').getAttribute('data-mode')).toBe('view');
     await context.close();

@@ -33,7 +33,10 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
   // A suite with the demo nights starts from a copy of the run's one seeded directory: the
   // server finds them simulated and analysed, as on any second start, and goes on at once.
   // Outside vitest (the benchmarks use this harness too) the server seeds them itself.
-  if (process.env.VITEST && !keepDataDir && !env.DATA_DIR && env.SEED_NIGHTS === '1') await cp(await seededTemplate(), dataDir, { recursive: true });
+  if (process.env.VITEST && !keepDataDir && !env.DATA_DIR) {
+    const template = env.SEED_NIGHTS === '1' ? 'seeded' : (env.SEED_NIGHTS ?? '0') === '0' && !env.NODE_ENV && !env.SEED_DEMO && !env.DATABASE_URL ? 'clinic' : null;
+    if (template) await cp(await seededTemplate(template), dataDir, { recursive: true });
+  }
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.resolve('dist'), DATABASE_URL: '', SMTP_URL: '', SEED_NIGHTS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,15 +67,18 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
 }
 
 /**
- * The demo clinic with its simulated nights and their dashboard rows, made once per
- * `vitest run` (in the scratch directory of tests/e2e/global-setup.ts) by the first suite
- * that needs it: simulating the nights is most of a start's time, and eight suites need them.
+ * The migrated demo clinic ('clinic'), or the clinic with its simulated nights and their
+ * dashboard rows ('seeded'), made once per `vitest run` (in the scratch directory of
+ * tests/e2e/global-setup.ts) by the first suite that needs it: simulating the nights is most
+ * of a start's time, and eight suites need them; creating, migrating and seeding a database is
+ * most of the rest (about 60 % of a start on this machine), and seven more suites start from
+ * the clinic alone.
  */
-async function seededTemplate(): Promise<string> {
-  const dir = path.join(inject('e2eScratch'), 'seeded');
+async function seededTemplate(kind: 'clinic' | 'seeded'): Promise<string> {
+  const dir = path.join(inject('e2eScratch'), kind);
   if (existsSync(dir)) return dir;
-  const building = await mkdtemp(path.join(inject('e2eScratch'), 'seeding-'));
-  const config = { ...readConfig({ DATA_DIR: building, SEED_NIGHTS: '1' }), webRoot: null };
+  const building = await mkdtemp(path.join(inject('e2eScratch'), `${kind}-`));
+  const config = { ...readConfig({ DATA_DIR: building, SEED_NIGHTS: kind === 'seeded' ? '1' : '0' }), webRoot: null };
   const opened = await openDatabase(config);
   const running = await prepare(config, opened.db, opened.release);
   await running.triagePrepared;

@@ -3,11 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
+import { readConfig } from '../../server/config';
+import { openPglite } from '../../server/db/pglite';
+import { prepare } from '../../server/start';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A new, empty PGlite cluster dumped once for the run (tests/server/helpers.ts freshDb). */
     pgliteTemplate: string;
+    /** The same cluster migrated, with the demo clinic seeded (no nights): startTestServer's start. */
+    pgliteClinicTemplate: string;
   }
 }
 
@@ -21,6 +26,21 @@ export async function setup(project: TestProject): Promise<void> {
   const file = path.join(scratch, 'pglite-template.tar');
   await writeFile(file, new Uint8Array(await dump.arrayBuffer()));
   project.provide('pgliteTemplate', file);
+  // Migrating and seeding costs PGlite about a second a server; most server suites start from
+  // this one copy instead (startTestServer with an environment that does not change the seed).
+  if (process.env.NOCTURNE_TEST_DB === 'postgres') {
+    project.provide('pgliteClinicTemplate', '');
+    return;
+  }
+  const clinicDir = path.join(scratch, 'clinic');
+  const running = await prepare({ ...readConfig({ SEED_NIGHTS: '0' }), webRoot: null }, await openPglite(clinicDir));
+  await running.close();
+  const migrated = await PGlite.create({ dataDir: clinicDir });
+  const clinic = await migrated.dumpDataDir('none');
+  await migrated.close();
+  const clinicFile = path.join(scratch, 'pglite-clinic.tar');
+  await writeFile(clinicFile, new Uint8Array(await clinic.arrayBuffer()));
+  project.provide('pgliteClinicTemplate', clinicFile);
 }
 
 export async function teardown(): Promise<void> {

@@ -15,17 +15,17 @@ export { DEMO_ACCOUNTS, DEMO_PASSWORD };
 /** Which database the server suite runs on: PGlite, or PostgreSQL at TEST_DATABASE_URL. */
 export const TEST_DB = process.env.NOCTURNE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
-let pgliteTemplate: Promise<Blob> | null = null;
+const pgliteTemplates: Partial<Record<'empty' | 'clinic', Promise<Blob>>> = {};
 
 /**
  * A fresh database: in-memory PGlite, or a schema of its own in the test PostgreSQL. PGlite
  * starts as a copy of the run's one new cluster (tests/server/global-setup.ts): creating a
  * cluster (initdb) costs seconds each time, loading a copy a fraction of that.
  */
-export async function freshDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+export async function freshDb(from: 'empty' | 'clinic' = 'empty'): Promise<{ db: Db; drop: () => Promise<void> }> {
   if (TEST_DB === 'pglite') {
-    pgliteTemplate ??= readFile(inject('pgliteTemplate')).then((bytes) => new Blob([bytes]));
-    return { db: await openPglite(null, await pgliteTemplate), drop: async () => undefined };
+    const template = (pgliteTemplates[from] ??= readFile(inject(from === 'clinic' ? 'pgliteClinicTemplate' : 'pgliteTemplate')).then((bytes) => new Blob([bytes])));
+    return { db: await openPglite(null, await template), drop: async () => undefined };
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('NOCTURNE_TEST_DB=postgres needs TEST_DATABASE_URL');
@@ -65,7 +65,8 @@ export interface TestServer {
 /** A migrated, seeded server on a fresh database, with no SPA. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const config = { ...readConfig({ SEED_NIGHTS: '0', ...env }), webRoot: null };
-  const { db, drop } = await freshDb();
+  // The migrated demo clinic, when this environment seeds just that (prepare() then finds it done).
+  const { db, drop } = await freshDb(config.seedDemo && !config.seedNights && !config.production ? 'clinic' : 'empty');
   const running = await prepare(config, db);
   return {
     app: running.app,

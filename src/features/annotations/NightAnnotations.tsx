@@ -184,7 +184,7 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
         onEdit={(a) => setPopup({ mode: 'edit', annotation: a })}
         onDeleteMany={(ids) => m.remove.mutateAsync(ids)}
         onGenerate={generate}
-        onExport={() => void downloadAnnotationsCsv(night, session.token).catch((err: Error) => setNotice(err.message))}
+        onExport={() => void downloadAnnotationsCsv(night).catch((err: Error) => setNotice(err.message))}
         onAdd={() => setPopup({ mode: 'add', prefill: { startMs: view.store.state.range.t0, kpis: last.current?.kpis, label: last.current?.label } })}
       />
       {popup && (

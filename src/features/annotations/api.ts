@@ -1,5 +1,5 @@
 import { request } from '../../api/client';
-import { API_BASE } from '../../config';
+import { downloadFile } from '../../api/download';
 import type { Annotation, Category } from './model';
 
 /** Which night the calls are about. */
@@ -58,15 +58,6 @@ export const annotationApi = {
   },
 };
 
-/** Where the night's annotations CSV downloads from (the token goes as a header, so it is fetched). */
-export async function downloadAnnotationsCsv(n: NightRef, token: string | null): Promise<void> {
-  const res = await fetch(`${API_BASE}/analytics/patient/annotations-csv?patient_id=${n.patientId}&recording_id=${n.recordingId}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `annotations_${n.night}.csv`;
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(url);
-}
+/** Downloads the night's annotations as CSV. */
+export const downloadAnnotationsCsv = (n: NightRef): Promise<void> =>
+  downloadFile(`/analytics/patient/annotations-csv?patient_id=${n.patientId}&recording_id=${n.recordingId}`, `annotations_${n.night}.csv`, 'text/csv');

@@ -1,34 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { requestFile } from '../../api/client';
+import { downloadFile } from '../../api/download';
 import { useAction } from '../../ui/useAction';
 import type { NightInfo } from './types';
-
-/** The file name a Content-Disposition header gives (RFC 6266 filename*, else filename). */
-function fileNameOf(disposition: string | null, fallback: string): string {
-  if (!disposition) return fallback;
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
-  if (star) return decodeURIComponent(star[1]!);
-  const plain = /filename="([^"]+)"/i.exec(disposition);
-  return plain ? plain[1]! : fallback;
-}
-
-/** Fetches a file with the session's token and hands it to the browser as a download. */
-async function download(path: string, fallback: string): Promise<void> {
-  const response = await requestFile(path);
-  const url = URL.createObjectURL(await response.blob());
-  try {
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = fileNameOf(response.headers.get('content-disposition'), fallback);
-    document.body.append(a);
-    a.click();
-    a.remove();
-  } finally {
-    // The click has started the download; the object URL may go once it is read.
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
-}
 
 /**
  * Downloads of the night (spec 2 §2 Actions, §5, §6): the data points of the chosen
@@ -46,7 +20,7 @@ export function NightDownloads({ patientId, night }: { patientId: number; night:
       return;
     }
     run(async () => {
-      for (const code of picked) await download(`/analytics/patient/data-points${base}&code=${encodeURIComponent(code)}`, `${code}.csv`);
+      for (const code of picked) await downloadFile(`/analytics/patient/data-points${base}&code=${encodeURIComponent(code)}`, `${code}.csv`);
     });
   };
   return (
@@ -77,7 +51,7 @@ export function NightDownloads({ patientId, night }: { patientId: number; night:
           {t('night.downloads.dataPoints')}
         </button>
         <button type="button" className="button button-small" disabled={busy}
-          onClick={() => run(() => download(`/analytics/patient/export-edf${base}`, `${night.recording_date}.edf`))} data-testid="download-edf">
+          onClick={() => run(() => downloadFile(`/analytics/patient/export-edf${base}`, `${night.recording_date}.edf`))} data-testid="download-edf">
           {t('night.downloads.edf')}
         </button>
       </div>

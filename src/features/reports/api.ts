@@ -1,4 +1,5 @@
-import { request, requestFile } from '../../api/client';
+import { request } from '../../api/client';
+import { downloadFile } from '../../api/download';
 
 export const SINGLE_NIGHT_TYPES = ['en-RPM', 'en-pyn', 'de-pyn'] as const;
 export const TREND_TYPES = ['en', 'en-us', 'en-py', 'de-py', 'du-pys', 'de-pys', 'en-pys'] as const;
@@ -41,17 +42,4 @@ export const retryReport = async (id: number) => (await request<ReportJob>('POST
 export const listReports = async () => (await request<ReportJob[]>('GET', '/reports')).data ?? [];
 
 /** Downloads a finished report's PDF under the spec's file name. */
-export async function downloadReport(job: Pick<ReportJob, 'id' | 'file_name'>): Promise<void> {
-  const response = await requestFile(`/reports/${job.id}/file`, 'application/pdf');
-  const url = URL.createObjectURL(await response.blob());
-  try {
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = job.file_name ?? `report_${job.id}.pdf`;
-    document.body.append(a);
-    a.click();
-    a.remove();
-  } finally {
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
-}
+export const downloadReport = (job: Pick<ReportJob, 'id' | 'file_name'>): Promise<void> => downloadFile(`/reports/${job.id}/file`, job.file_name ?? `report_${job.id}.pdf`, 'application/pdf');

@@ -1,0 +1,30 @@
+import { requestFile } from './client';
+
+/** The file name a Content-Disposition header gives (RFC 6266: filename* first), else `fallback`. */
+function fileNameOf(disposition: string | null, fallback: string): string {
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '');
+  if (star) return decodeURIComponent(star[1]!);
+  const plain = /filename="([^"]+)"/i.exec(disposition ?? '');
+  return plain ? plain[1]! : fallback;
+}
+
+/**
+ * Fetches a file with the session's token (requestFile: its failures are ApiErrors the global
+ * hook has seen) and hands it to the browser as a download, under the server's file name or
+ * `fallback`. Every download of the app goes through here.
+ */
+export async function downloadFile(path: string, fallback: string, accept = '*/*'): Promise<void> {
+  const response = await requestFile(path, accept);
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = fileNameOf(response.headers.get('content-disposition'), fallback);
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } finally {
+    // The click has started the download; the object URL may go once it is read.
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+}
