@@ -8,4 +8,4 @@ export { truthToEvents } from './truth';
 export { PROFILES, resolveProfile } from './profiles';
 export { CODE, MISSING, RATE_HZ, SA_CODE, SQB_CODE, STAGE, TB_CODE, UNIT, type StageCode } from './constants';
 export type * from './types';
-export { scoringTruth, AASM, type ScoredTruthEvent, type ScoringTruthOptions } from './scoring-truth';
+export { scoringReference, scoringTruth, AASM, type BorderlineTruthEvent, type ScoredTruthEvent, type ScoringReference, type ScoringTruthOptions } from './scoring-truth';
