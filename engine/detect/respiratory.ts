@@ -361,9 +361,11 @@ export function detectRespiratoryEvents(
     }
     const endMs = event.onsetMs + event.durationMs;
     const midMs = event.onsetMs + event.durationMs / 2;
-    // No later event begins between this one's middle and the desaturation (5 s tolerance).
+    // No later event could have caused the desaturation: none begins between this one's
+    // middle and the desaturation's onset less the circulation delay (a fall starting
+    // sooner after a later event's onset began before that event could reach the finger).
     const follows = (d: DetectedEvent) => {
-      for (let q = k + 1; q < events.length && events[q].onsetMs - DESAT_BEFORE_MS <= d.onsetMs; q++) if (events[q].onsetMs > midMs) return false;
+      for (let q = k + 1; q < events.length && events[q].onsetMs + DESAT_MIN_LAG_MS <= d.onsetMs; q++) if (events[q].onsetMs > midMs) return false;
       return true;
     };
     const desat = desaturations.find((d) => d.kind === 'desaturation' && !used.has(d) && d.onsetMs >= event.onsetMs - DESAT_BEFORE_MS && d.onsetMs <= endMs + o.desaturationLagS * 1000 && follows(d));
@@ -378,6 +380,12 @@ export function detectRespiratoryEvents(
 
 /** A desaturation may start this long before the onset of the event it follows, ms. */
 const DESAT_BEFORE_MS = 5000;
+/**
+ * The shortest lung-to-finger circulation delay, ms: an event lowers the SpO2 at the finger
+ * no sooner than this after its onset, so a fall starting sooner after an event's onset
+ * belongs to the event before it, when that one can take it.
+ */
+const DESAT_MIN_LAG_MS = 10_000;
 
 /** How long two events overlap, ms. */
 function overlapMs(a: DetectedEvent, b: DetectedEvent): number {

@@ -32,7 +32,7 @@ export interface BorderlineTruthEvent {
   onsetMs: number;
   durationMs: number;
   /** Which criterion the two readings disagree about. */
-  why: 'duration' | 'desaturation' | 'duration+desaturation';
+  why: 'duration' | 'desaturation' | 'duration+desaturation' | 'residual';
   source: RespiratoryTruth;
 }
 
@@ -89,19 +89,23 @@ export function scoringReference(truth: readonly TruthEvent[], options: ScoringT
     for (const g of gaps) covered += Math.max(0, Math.min(w.onsetMs + w.durationMs, g.onsetMs + g.durationMs) - Math.max(w.onsetMs, g.onsetMs));
     if (covered * 2 >= w.durationMs) continue;
     const d = desats.get(t.desaturationId);
-    const read = (durationMs: number, drop: number): ScoredTruthEvent['kind'] | null => {
+    const read = (durationMs: number, residual: number, drop: number): ScoredTruthEvent['kind'] | null => {
       if (durationMs < AASM.minDurationS * 1000) return null;
-      if (w.residual <= AASM.apneaResidual) return 'apnea';
-      if (options.oximetry ? drop >= rule : w.residual <= AASM.flowOnlyResidual) return 'hypopnea';
+      if (residual <= AASM.apneaResidual) return 'apnea';
+      if (options.oximetry ? drop >= rule : residual <= AASM.flowOnlyResidual) return 'hypopnea';
       return null;
     };
-    const written = read(w.durationMs, d?.written?.drop ?? 0);
-    const drawn = read(t.durationMs, d?.written ? d.drop : 0);
+    const writtenDrop = d?.written?.drop ?? 0;
+    const drawnDrop = d?.written ? d.drop : 0;
+    const drawnResidual = options.channel === 'flow' ? t.flowAmplitude : t.amplitude;
+    const written = read(w.durationMs, w.residual, writtenDrop);
+    const drawn = read(t.durationMs, drawnResidual, drawnDrop);
     if (written && drawn) events.push({ onsetMs: w.onsetMs, durationMs: w.durationMs, kind: written, source: t });
     else if (written || drawn) {
-      const byDuration = (w.durationMs >= AASM.minDurationS * 1000) !== (t.durationMs >= AASM.minDurationS * 1000);
-      const byDesat = options.oximetry && w.residual > AASM.apneaResidual && ((d?.written?.drop ?? 0) >= rule) !== ((d?.written ? d.drop : 0) >= rule);
-      const why = byDuration && byDesat ? 'duration+desaturation' : byDuration ? 'duration' : 'desaturation';
+      const min = AASM.minDurationS * 1000;
+      const byDuration = (w.durationMs >= min) !== (t.durationMs >= min);
+      const byDesat = options.oximetry && Math.min(w.residual, drawnResidual) > AASM.apneaResidual && (writtenDrop >= rule) !== (drawnDrop >= rule);
+      const why = byDuration && byDesat ? 'duration+desaturation' : byDuration ? 'duration' : byDesat ? 'desaturation' : 'residual';
       // The span both readings cover, for matching: the written breaths and the drawn reduction.
       const onsetMs = Math.min(w.onsetMs, t.onsetMs);
       borderline.push({ onsetMs, durationMs: Math.max(w.onsetMs + w.durationMs, t.onsetMs + t.durationMs) - onsetMs, why, source: t });
