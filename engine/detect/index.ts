@@ -8,7 +8,7 @@
  * 6: one event pass (desaturations given afterwards); the baseline leaves out every
  * stretch meeting the drop and duration rules, confirmed or not.
  */
-export const DETECTOR_VERSION = 6;
+export const DETECTOR_VERSION = 7;
 export { toSeries, indexAt, timeAt, medianOf, type Series, type DetectedEvent, type EventReason } from './series';
 export { detectDesaturations, type DesaturationOptions } from './desaturation';
 export { detectRespiratoryEvents, type EventEdges, type RespiratoryOptions } from './respiratory';

@@ -149,6 +149,23 @@ export function detectRespiratoryEvents(
     while (on > 0 && on > k0 - halfN - searchN && !big(on - 1)) on--;
     let off = mid;
     while (off < n - 1 && off < k1 + halfN + searchN && !big(off + 1)) off++;
+    // A hypopnea's edges (read at 70 % of the baseline's excursion) sit on the peaks of the
+    // breaths around it; AASM measures from the nadir preceding the first reduced breath to
+    // the beginning of the first breath near baseline: the signal's crossing of the centre
+    // after the last such peak, and before the first. (Measured on the simulator, the peaks
+    // made hypopneas ≈ 1 s longer than drawn on every night; apneas' and flow-only edges,
+    // read at 50 %, were within ±0.5 s and stay: README "Hypopnea edges at the breath boundary".)
+    if (level === hypoLevel && (o.eventEdges ?? 'signal') === 'signal') {
+      const side = (k: number) => Math.sign(sig[k] - centre);
+      if (on > 0) {
+        const before = side(on - 1);
+        while (on < mid && side(on) === before) on++;
+      }
+      if (off < n - 1) {
+        const after = side(off + 1);
+        while (off > on && side(off) === after) off--;
+      }
+    }
     return { onsetMs: timeOf(on), durationMs: timeOf(off + 1) - timeOf(on), on, end: off + 1 };
   };
   const breaths = o.eventEdges === 'breaths' ? breathSegments(amp, o.signal) : null;
