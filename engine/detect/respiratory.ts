@@ -157,11 +157,12 @@ export function detectRespiratoryEvents(
     // read at 50 %, were within ±0.5 s and stay: README "Hypopnea edges at the breath boundary".)
     if (level === hypoLevel && (o.eventEdges ?? 'signal') === 'signal') {
       const side = (k: number) => Math.sign(sig[k] - centre);
-      if (on > 0) {
+      // Only from a big excursion found (not from where the search gave up).
+      if (on > 0 && big(on - 1)) {
         const before = side(on - 1);
         while (on < mid && side(on) === before) on++;
       }
-      if (off < n - 1) {
+      if (off < n - 1 && big(off + 1)) {
         const after = side(off + 1);
         while (off > on && side(off) === after) off--;
       }
