@@ -13,7 +13,7 @@ import { analyseNight, matchEvents, toSeries, type Agreement, type EventEdges, t
 import { nightFromFiles } from '../server/recordings/assemble';
 import type { ChannelData, Night } from '../server/recordings/model';
 import { deviceEvents, isRespiratory } from '../server/recordings/vendors';
-import { scoringTruth, simulateNight } from '../server/simulator';
+import { scoringReference, simulateNight } from '../server/simulator';
 
 const CODED = new Set(['SQB', 'SA', 'TB', 'SLP_STGS']);
 const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
@@ -101,14 +101,21 @@ export const SIM_NIGHTS = [
 export function simulatedNights(count = SIM_NIGHTS.length, eventEdges?: EventEdges) {
   const rows: Array<Record<string, unknown>> = [];
   const total = { with: { reference: 0, detected: 0, matched: 0 }, without: { reference: 0, detected: 0, matched: 0 } };
+  const strictTotal = { with: { reference: 0, detected: 0, matched: 0 }, without: { reference: 0, detected: 0, matched: 0 } };
   const desat = { reference: 0, detected: 0, matched: 0 };
   for (const [i, spec] of SIM_NIGHTS.slice(0, count).entries()) {
     const night = simulateNight({ seed: `validate-${i}`, startMs: Date.UTC(2026, 0, 10 + i, 21, 30), durationMs: 8 * 3_600_000, profile: spec.profile, psg: spec.psg });
     for (const oximetry of [true, false]) {
       const analysis: NightAnalysis = analyseNight({ startMs: night.startMs, stopMs: night.stopMs, channels: channelsOf(night, oximetry), eventEdges });
-      const truth = scoringTruth(night.truth, { channel: spec.psg ? 'flow' : 'radar', oximetry, desaturationRule: 3 });
-      const a = matchEvents(truth, analysis.respiratory);
+      const ref = scoringReference(night.truth, { channel: spec.psg ? 'flow' : 'radar', oximetry, desaturationRule: 3 });
+      const a = matchEvents(ref.events, analysis.respiratory, { borderline: ref.borderline });
+      // Strictly: every borderline event counted as a truth event the detector had to find.
+      const strict = matchEvents([...ref.events, ...ref.borderline], analysis.respiratory);
       const t = total[oximetry ? 'with' : 'without'];
+      const s = strictTotal[oximetry ? 'with' : 'without'];
+      s.reference += strict.reference;
+      s.detected += strict.detected;
+      s.matched += strict.matched;
       t.reference += a.reference;
       t.detected += a.detected;
       t.matched += a.matched;
@@ -124,6 +131,9 @@ export function simulatedNights(count = SIM_NIGHTS.length, eventEdges?: EventEdg
         oximetry,
         drawn: night.truth.filter((e) => e.kind === 'obstructive_apnea' || e.kind === 'central_apnea' || e.kind === 'hypopnea').length,
         ...figures(a),
+        borderline: a.borderline,
+        borderline_detected: a.borderlineDetected,
+        strict: { sensitivity: figures(strict).sensitivity, ppv: figures(strict).ppv },
         ahi: analysis.kpis.ahi,
         basis: analysis.kpis.indexBasis,
       });
@@ -133,6 +143,8 @@ export function simulatedNights(count = SIM_NIGHTS.length, eventEdges?: EventEdg
     nights: rows,
     with_oximetry: figures({ reference: total.with.reference, detected: total.with.detected, matched: total.with.matched }),
     without_oximetry: figures({ reference: total.without.reference, detected: total.without.detected, matched: total.without.matched }),
+    strict_with_oximetry: figures(strictTotal.with),
+    strict_without_oximetry: figures(strictTotal.without),
     desaturations: figures(desat),
   };
 }
@@ -145,14 +157,14 @@ export async function main() {
   const simulated = simulatedNights();
   const goals = {
     real: 'each ResMed night: ≥ 6 of 7 device events found, ≤ 3 extra',
-    simulated: 'sensitivity and PPV ≥ 0.90, with and without oximetry',
+    simulated: 'sensitivity and PPV ≥ 0.90 on every simulated night, with and without oximetry (borderline events counted neither way)',
     real_met: real.every((r) => r.found >= 6 && r.extra <= 3),
-    simulated_met: [simulated.with_oximetry, simulated.without_oximetry].every((f) => (f.sensitivity ?? 0) >= 0.9 && (f.ppv ?? 0) >= 0.9),
+    simulated_met: (simulated.nights as Array<{ sensitivity: number | null; ppv: number | null }>).every((f) => (f.sensitivity ?? 0) >= 0.9 && (f.ppv ?? 0) >= 0.9),
   };
   const results = { generated: new Date().toISOString(), goals, real, simulated };
   console.table(real.map(({ missed_events: _m, extra_events: _e, files: _f, ...r }) => r));
-  console.table(simulated.nights);
-  console.table({ with_oximetry: simulated.with_oximetry, without_oximetry: simulated.without_oximetry, desaturations: simulated.desaturations });
+  console.table((simulated.nights as Array<Record<string, unknown>>).map(({ strict, ...r }) => ({ ...r, strict: JSON.stringify(strict) })));
+  console.table({ with_oximetry: simulated.with_oximetry, without_oximetry: simulated.without_oximetry, strict_with_oximetry: simulated.strict_with_oximetry, strict_without_oximetry: simulated.strict_without_oximetry, desaturations: simulated.desaturations });
   console.log(`Goals — real nights: ${goals.real_met ? 'met' : 'NOT met'}; simulated: ${goals.simulated_met ? 'met' : 'NOT met'}.`);
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });
   await writeFile(new URL('./results/validation.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');

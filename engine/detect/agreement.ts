@@ -13,6 +13,13 @@ export interface Interval {
 export interface MatchOptions {
   /** Two events match when their spans, each widened by this much on both sides, overlap. Default 5 s. */
   toleranceMs?: number;
+  /**
+   * Reference events that are borderline by construction (a simulated event whose readings
+   * disagree about the AASM criteria): matched one-to-one like the others, but a borderline
+   * event counts neither as found nor as missed, and the detection matched to it not as
+   * extra. Without it every reference event counts.
+   */
+  borderline?: readonly Interval[];
 }
 
 export interface Agreement {
@@ -32,6 +39,11 @@ export interface Agreement {
   ppv: number | null;
   /** Matched pairs as [reference index, detected index], by reference onset. */
   pairs: Array<[number, number]>;
+  /** Borderline reference events given, and the detections matched to them (left out of `detected`). */
+  borderline: number;
+  borderlineDetected: number;
+  /** Indices of the detections matched to borderline events. */
+  borderlinePairs: Array<[number, number]>;
 }
 
 export const DEFAULT_MATCH_TOLERANCE_MS = 5_000;
@@ -42,6 +54,20 @@ export const DEFAULT_MATCH_TOLERANCE_MS = 5_000;
  * (then the nearest onsets), each event used at most once.
  */
 export function matchEvents(reference: readonly Interval[], detected: readonly Interval[], options: MatchOptions = {}): Agreement {
+  const borderline = options.borderline ?? [];
+  if (borderline.length > 0) {
+    // Borderline events compete for detections like the others, then leave the counts.
+    const all = matchEvents([...reference, ...borderline], detected, { toleranceMs: options.toleranceMs });
+    const pairs = all.pairs.filter((p) => p[0] < reference.length);
+    const borderlinePairs = all.pairs.filter((p) => p[0] >= reference.length).map((p): [number, number] => [p[0] - reference.length, p[1]]);
+    const counted = detected.length - borderlinePairs.length;
+    const matched = pairs.length;
+    return {
+      reference: reference.length, detected: counted, matched, missed: reference.length - matched, extra: counted - matched,
+      sensitivity: reference.length > 0 ? matched / reference.length : null, ppv: counted > 0 ? matched / counted : null,
+      pairs, borderline: borderline.length, borderlineDetected: borderlinePairs.length, borderlinePairs,
+    };
+  }
   const tol = options.toleranceMs ?? DEFAULT_MATCH_TOLERANCE_MS;
   const candidates: Array<{ r: number; d: number; overlap: number; gap: number }> = [];
   const byOnset = detected.map((e, i) => ({ e, i })).sort((a, b) => a.e.onsetMs - b.e.onsetMs);
@@ -78,5 +104,8 @@ export function matchEvents(reference: readonly Interval[], detected: readonly I
     sensitivity: reference.length > 0 ? matched / reference.length : null,
     ppv: detected.length > 0 ? matched / detected.length : null,
     pairs,
+    borderline: 0,
+    borderlineDetected: 0,
+    borderlinePairs: [],
   };
 }

@@ -7,8 +7,10 @@
  * 4: a desaturation confirms only the event it follows. 5: no ODI (null) without oximetry.
  * 6: one event pass (desaturations given afterwards); the baseline leaves out every
  * stretch meeting the drop and duration rules, confirmed or not.
+ * 7: a hypopnea's edges at the breath boundary (the centre crossing next to the 70 %
+ * excursion); a desaturation starting within 10 s of an event's onset goes to the event before.
  */
-export const DETECTOR_VERSION = 6;
+export const DETECTOR_VERSION = 7;
 export { toSeries, type Series, type DetectedEvent } from './series';
 export { detectDesaturations } from './desaturation';
 export { detectRespiratoryEvents, type EventEdges } from './respiratory';

@@ -149,6 +149,24 @@ export function detectRespiratoryEvents(
     while (on > 0 && on > k0 - halfN - searchN && !big(on - 1)) on--;
     let off = mid;
     while (off < n - 1 && off < k1 + halfN + searchN && !big(off + 1)) off++;
+    // A hypopnea's edges (read at 70 % of the baseline's excursion) sit on the peaks of the
+    // breaths around it; AASM measures from the nadir preceding the first reduced breath to
+    // the beginning of the first breath near baseline: the signal's crossing of the centre
+    // after the last such peak, and before the first. (Measured on the simulator, the peaks
+    // made hypopneas ≈ 1 s longer than drawn on every night; apneas' and flow-only edges,
+    // read at 50 %, were within ±0.5 s and stay: README "Hypopnea edges at the breath boundary".)
+    if (level === hypoLevel && (o.eventEdges ?? 'signal') === 'signal') {
+      const side = (k: number) => Math.sign(sig[k] - centre);
+      // Only from a big excursion found (not from where the search gave up).
+      if (on > 0 && big(on - 1)) {
+        const before = side(on - 1);
+        while (on < mid && side(on) === before) on++;
+      }
+      if (off < n - 1 && big(off + 1)) {
+        const after = side(off + 1);
+        while (off > on && side(off) === after) off--;
+      }
+    }
     return { onsetMs: timeOf(on), durationMs: timeOf(off + 1) - timeOf(on), on, end: off + 1 };
   };
   const breaths = o.eventEdges === 'breaths' ? breathSegments(amp, o.signal) : null;
@@ -361,9 +379,11 @@ export function detectRespiratoryEvents(
     }
     const endMs = event.onsetMs + event.durationMs;
     const midMs = event.onsetMs + event.durationMs / 2;
-    // No later event begins between this one's middle and the desaturation (5 s tolerance).
+    // No later event could have caused the desaturation: none begins between this one's
+    // middle and the desaturation's onset less the circulation delay (a fall starting
+    // sooner after a later event's onset began before that event could reach the finger).
     const follows = (d: DetectedEvent) => {
-      for (let q = k + 1; q < events.length && events[q].onsetMs - DESAT_BEFORE_MS <= d.onsetMs; q++) if (events[q].onsetMs > midMs) return false;
+      for (let q = k + 1; q < events.length && events[q].onsetMs + DESAT_MIN_LAG_MS <= d.onsetMs; q++) if (events[q].onsetMs > midMs) return false;
       return true;
     };
     const desat = desaturations.find((d) => d.kind === 'desaturation' && !used.has(d) && d.onsetMs >= event.onsetMs - DESAT_BEFORE_MS && d.onsetMs <= endMs + o.desaturationLagS * 1000 && follows(d));
@@ -378,6 +398,12 @@ export function detectRespiratoryEvents(
 
 /** A desaturation may start this long before the onset of the event it follows, ms. */
 const DESAT_BEFORE_MS = 5000;
+/**
+ * The shortest lung-to-finger circulation delay, ms: an event lowers the SpO2 at the finger
+ * no sooner than this after its onset, so a fall starting sooner after an event's onset
+ * belongs to the event before it, when that one can take it.
+ */
+const DESAT_MIN_LAG_MS = 10_000;
 
 /** How long two events overlap, ms. */
 function overlapMs(a: DetectedEvent, b: DetectedEvent): number {

@@ -241,4 +241,4 @@ export const PLAN = {
 } as const;
 
 /** Version stamped into Night.meta so stored nights name the generator that made them. */
-export const SIMULATOR_VERSION = 3;
+export const SIMULATOR_VERSION = 4;

@@ -7,4 +7,4 @@ export { planNights, type NightPlan } from './plan';
 export { truthToEvents } from './truth';
 export { PROFILES } from './profiles';
 export type * from './types';
-export { scoringTruth, AASM } from './scoring-truth';
+export { scoringReference, scoringTruth, AASM } from './scoring-truth';

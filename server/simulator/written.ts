@@ -6,7 +6,8 @@
  *   first breath that is clearly reduced to the beginning of the first breath that
  *   approximates the baseline breathing amplitude". Breaths are the generator's own cycles
  *   (volume minimum to volume minimum of its breathing phase); a breath's size is the mean
- *   written envelope over it, as a fraction of normal breathing; clearly reduced is ≤ 70 %
+ *   written envelope over it, as a fraction of the baseline (AASM: the breathing of the 2
+ *   minutes before the event, {@link baselineLevel}); clearly reduced is ≤ 70 %
  *   (the smallest drop AASM scores). The event is the run of whole clearly reduced breaths
  *   that meets the drawn event, and its residual the size of its smallest breath: a drawn
  *   9-s event in a 4-s rhythm can be written as two reduced breaths (8 s) or three (12 s).
@@ -73,21 +74,35 @@ const lerp = (a: Float32Array, t: number) => {
 
 /**
  * The written size of one breath, as a fraction of normal breathing: the mean over the
- * breath of the envelope the generator multiplied its wave by, over the normal level. (A
+ * breath of the envelope the generator multiplied its wave by, over the baseline. (A
  * peak-to-peak would read the displacement's troughs, which sit on the breath boundaries
  * and so belong half to the breath before: a breath would look normal for its neighbour.)
  */
-function breathSize(signal: BreathingSignal, from: number, to: number): number {
+function breathSize(signal: BreathingSignal, from: number, to: number, baseline: number): number {
+  if (!(baseline > 0)) return 1;
   let sum = 0;
   let count = 0;
   for (let t = from; t < to; t += STEP_S) {
-    const level = lerp(signal.level, t);
-    if (level > 0) {
-      sum += lerp(signal.envelope, t) / level;
-      count++;
-    }
+    sum += lerp(signal.envelope, t) / baseline;
+    count++;
   }
   return count > 0 ? sum / count : 1;
+}
+
+/** AASM's baseline: the breathing of the 2 minutes before the event, s. */
+const BASELINE_S = 120;
+
+/**
+ * The event's baseline as AASM defines it: the normal breathing (the generator's level,
+ * which events do not touch) over the 2 minutes before the event's onset, its median. Not
+ * the level during the event: where the level rises at a stage change, a scorer reading
+ * the 2 minutes before sees a smaller drop than the factor drawn.
+ */
+export function baselineLevel(level: Float32Array, start: number): number {
+  const v = Array.from(level.subarray(Math.max(0, start - BASELINE_S), Math.max(0, start))).filter((x) => x > 0);
+  if (v.length === 0) return level[Math.max(0, Math.min(level.length - 1, start))]!;
+  v.sort((a, b) => a - b);
+  return v[v.length >> 1]!;
 }
 
 /**
@@ -97,7 +112,8 @@ function breathSize(signal: BreathingSignal, from: number, to: number): number {
  */
 export function writtenBreaths(event: RespEvent, signal: BreathingSignal, phases: Float64Array, perMinute: Float32Array): WrittenBreaths | null {
   const starts = breathStarts(phases, perMinute, event.start - AROUND_S, event.start + event.duration + AROUND_S);
-  const breaths = starts.slice(0, -1).map((from, k) => ({ from, to: starts[k + 1]!, ratio: breathSize(signal, from, starts[k + 1]!) }));
+  const base = baselineLevel(signal.level, event.start);
+  const breaths = starts.slice(0, -1).map((from, k) => ({ from, to: starts[k + 1]!, ratio: breathSize(signal, from, starts[k + 1]!, base) }));
   let best: WrittenBreaths | null = null;
   let run = -1;
   for (let k = 0; k <= breaths.length; k++) {

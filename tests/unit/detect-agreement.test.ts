@@ -25,6 +25,22 @@ describe('matchEvents', () => {
     expect(a).toMatchObject({ matched: 0, missed: 1, extra: 1, sensitivity: 0, ppv: 0 });
   });
 
+  it('counts borderline reference events neither way, and their detections not as extra', () => {
+    const reference = [ev(0, 12), ev(100, 12)];
+    const borderline = [ev(200, 10), ev(300, 10)];
+    // Detected: the first reference event, one borderline event, and one with nothing near.
+    const detected = [ev(1, 12), ev(201, 11), ev(500, 12)];
+    const a = matchEvents(reference, detected, { borderline });
+    expect(a).toMatchObject({ reference: 2, detected: 2, matched: 1, missed: 1, extra: 1, sensitivity: 0.5, ppv: 0.5, borderline: 2, borderlineDetected: 1 });
+    expect(a.pairs).toEqual([[0, 0]]);
+    expect(a.borderlinePairs).toEqual([[0, 1]]);
+    // A detection goes to one event only: the reference event it overlaps most, not a borderline neighbour too.
+    const b = matchEvents([ev(0, 12)], [ev(0, 12)], { borderline: [ev(2, 12)] });
+    expect(b).toMatchObject({ matched: 1, detected: 1, borderlineDetected: 0 });
+    // Without borderline events: as before.
+    expect(matchEvents(reference, detected)).toMatchObject({ reference: 2, detected: 3, matched: 1, extra: 2, borderline: 0, borderlineDetected: 0 });
+  });
+
   it('gives null ratios when a side is empty', () => {
     expect(matchEvents([], [])).toMatchObject({ sensitivity: null, ppv: null, matched: 0 });
     expect(matchEvents([ev(1, 10)], [])).toMatchObject({ sensitivity: 0, ppv: null, missed: 1 });

@@ -79,7 +79,8 @@ describe('hypopneas (≥ 30 % drop for ≥ 10 s with a desaturation)', () => {
     for (let i = (AT_S + 24) * 25; i < (AT_S + 28) * 25; i++) signal.values[i] = Number.NaN;
     const ev = detectRespiratoryEvents(signal, [desatAt(330), desatAt(350)]);
     expect(ev).toHaveLength(1);
-    expect(ev[0].durationMs / 1000).toBeGreaterThan(35);
+    // It runs on past the gap (which ends 28 s in).
+    expect(ev[0].durationMs / 1000).toBeGreaterThan(30);
   });
 
   it('needs a desaturation starting from 5 s before the onset to 45 s after the end', () => {
@@ -92,14 +93,40 @@ describe('hypopneas (≥ 30 % drop for ≥ 10 s with a desaturation)', () => {
   });
 
   it('gives a desaturation to the event it follows, once: a neighbour\'s desaturation confirms nothing before it', () => {
-    // Two 50 % hypopneas 40 s apart; one desaturation, starting 3 s into the second (inside the first one's 45-s window).
+    // Two 50 % hypopneas 40 s apart; one desaturation, starting 12 s into the second (past the
+    // 10-s circulation delay, and inside the first one's 45-s window): the second's.
     const two = (t: number) => ((t >= AT_S && t < AT_S + 15) || (t >= AT_S + 55 && t < AT_S + 70) ? 0.5 : 1);
-    const ev = detectRespiratoryEvents(breathing(two), [desatAt(AT_S + 58)]);
+    const ev = detectRespiratoryEvents(breathing(two), [desatAt(AT_S + 67)]);
     expect(kinds(ev)).toEqual(['hypopnea']);
     expect((ev[0].onsetMs - T0) / 1000).toBeGreaterThan(AT_S + 50);
     // With a desaturation after each, both are scored, each with its own.
-    const both = detectRespiratoryEvents(breathing(two), [desatAt(AT_S + 20, 5), desatAt(AT_S + 58, 3)]);
+    const both = detectRespiratoryEvents(breathing(two), [desatAt(AT_S + 20, 5), desatAt(AT_S + 67, 3)]);
     expect(both.map((e) => e.reason!.desaturationPct)).toEqual([5, 3]);
+  });
+
+  it('gives a desaturation starting within the circulation delay (10 s) of an event\'s onset to the event before (detector version 7)', () => {
+    // The fall starts 3 s into the second event: too soon to be the second's, so the first's.
+    const two = (t: number) => ((t >= AT_S && t < AT_S + 15) || (t >= AT_S + 55 && t < AT_S + 70) ? 0.5 : 1);
+    const ev = detectRespiratoryEvents(breathing(two), [desatAt(AT_S + 58)]);
+    expect(kinds(ev)).toEqual(['hypopnea']);
+    expect((ev[0].onsetMs - T0) / 1000).toBeLessThan(AT_S + 5);
+    // Without an event before to take it (outside the first one's 45-s window), the second keeps it.
+    const late = (t: number) => ((t >= AT_S && t < AT_S + 15) || (t >= AT_S + 75 && t < AT_S + 90) ? 0.5 : 1);
+    const one = detectRespiratoryEvents(breathing(late), [desatAt(AT_S + 78)]);
+    expect(kinds(one)).toEqual(['hypopnea']);
+    expect((one[0].onsetMs - T0) / 1000).toBeGreaterThan(AT_S + 70);
+  });
+
+  it('measures a hypopnea from breath boundary to breath boundary, not from the peaks of the breaths around it (detector version 7)', () => {
+    // 12 s and 20 s at 35–60 % of the breathing, starting and ending at a breath boundary of the 4-s rhythm.
+    for (const lengthS of [12, 20]) {
+      for (const level of [0.4, 0.5, 0.65]) {
+        const ev = detectRespiratoryEvents(breathing(eventOf(level, lengthS)), [desatAt(AT_S + lengthS + 5)]);
+        expect(kinds(ev), `${lengthS} s at ${level}`).toEqual(['hypopnea']);
+        expect(Math.abs((ev[0].onsetMs - T0) / 1000 - AT_S)).toBeLessThanOrEqual(0.5);
+        expect(Math.abs(ev[0].durationMs / 1000 - lengthS)).toBeLessThanOrEqual(0.5);
+      }
+    }
   });
 });
 

@@ -2,8 +2,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelData } from '../../server/recordings/model';
 import {
-  scoringTruth, simulateNight, truthToEvents, type DesaturationTruth, type RespiratoryTruth, type SimulatedNight, type TruthEvent,
+  scoringReference, scoringTruth, simulateNight, truthToEvents, type DesaturationTruth, type RespiratoryTruth, type SimulatedNight, type TruthEvent,
 } from '../../server/simulator/index';
+import { baselineLevel } from '../../server/simulator/written';
 
 const START = Date.UTC(2026, 2, 10, 21, 30);
 const HOUR = 3_600_000;
@@ -103,13 +104,54 @@ describe('simulated respiratory events', () => {
       else expect(desats.get(t.source.desaturationId)!.written!.drop).toBeGreaterThanOrEqual(3);
     }
     for (const t of flowOnly) if (t.kind === 'hypopnea') expect(t.source.written.flow!.residual).toBeLessThanOrEqual(0.5);
-    // An event left out is below a criterion as written.
+    // An event left out is below a criterion as written, or borderline (as drawn it meets them).
     const kept = new Set(withOx.map((t) => t.source.id));
+    const borderline = new Set(scoringReference(night.truth, { channel: 'flow', oximetry: true, desaturationRule: 3 }).borderline.map((b) => b.source.id));
     for (const r of resp.filter((x) => !kept.has(x.id))) {
       const w = r.written.flow;
       const below = !w || w.durationMs < 10_000 || (w.residual > 0.1 && (desats.get(r.desaturationId)!.written?.drop ?? 0) < 3);
-      expect(below, `event ${r.id}`).toBe(true);
+      expect(below || borderline.has(r.id), `event ${r.id}`).toBe(true);
     }
+  });
+
+  it('sets apart the events whose drawn and written readings disagree about the AASM criteria (borderline by construction)', () => {
+    for (const oximetry of [true, false]) {
+      const ref = scoringReference(night.truth, { channel: 'flow', oximetry, desaturationRule: 3 });
+      expect(ref.events).toEqual(scoringTruth(night.truth, { channel: 'flow', oximetry, desaturationRule: 3 }));
+      expect(ref.borderline.length).toBeGreaterThan(0);
+      // Fewer borderline events than truth events: the band is the disagreement, not the whole night.
+      expect(ref.borderline.length).toBeLessThan(ref.events.length / 2);
+      const truthIds = new Set(ref.events.map((t) => t.source.id));
+      for (const b of ref.borderline) {
+        expect(truthIds.has(b.source.id)).toBe(false);
+        const w = b.source.written.flow!;
+        const d = desats.get(b.source.desaturationId)!;
+        const meets = (ms: number, residual: number, drop: number) => ms >= 10_000 && (residual <= 0.1 || (oximetry ? drop >= 3 : residual <= 0.5));
+        const written = meets(w.durationMs, w.residual, d.written?.drop ?? 0);
+        const drawn = meets(b.source.durationMs, b.source.flowAmplitude, d.written ? d.drop : 0);
+        expect(written, `event ${b.source.id}`).not.toBe(drawn);
+        // Its span covers both readings, for matching.
+        expect(b.onsetMs).toBeLessThanOrEqual(Math.min(w.onsetMs, b.source.onsetMs));
+        expect(b.onsetMs + b.durationMs).toBeGreaterThanOrEqual(Math.max(w.onsetMs + w.durationMs, b.source.onsetMs + b.source.durationMs));
+      }
+      // Every truth event meets the criteria in both readings.
+      for (const t of ref.events) {
+        const d = desats.get(t.source.desaturationId)!;
+        expect(t.source.durationMs).toBeGreaterThanOrEqual(10_000);
+        if (t.kind === 'hypopnea' && oximetry) expect(d.drop).toBeGreaterThanOrEqual(3);
+        if (t.kind === 'hypopnea' && !oximetry) expect(t.source.flowAmplitude).toBeLessThanOrEqual(0.5);
+      }
+    }
+  });
+
+  it('reads an event\'s breaths against the baseline of the 2 minutes before it (AASM), not the level during it', () => {
+    // A level rising by a fifth at the event: against the level before, breaths at 0.65 of the
+    // new level are 0.78 of the baseline — not clearly reduced.
+    const level = new Float32Array(400).fill(1);
+    for (let s = 200; s < 400; s++) level[s] = 1.2;
+    expect(baselineLevel(level, 200)).toBe(1);
+    expect(baselineLevel(level, 330)).toBeCloseTo(1.2, 5);
+    expect(baselineLevel(level, 0)).toBe(1);
   });
 
   it('describes the signal it wrote: whole reduced breaths around each event, desaturations as the SPO2 samples read', () => {
