@@ -4,6 +4,9 @@
 // (0 lost) and the ack latency p99 must be ≤ 500 ms. On PostgreSQL (BENCH_DATABASE_URL,
 // default postgres://postgres@127.0.0.1:5432/test, a schema of its own) with PGlite as the
 // peer measured in the same run, like for like. Writes bench/results/realtime.json.
+// The screen half (device-to-painted latency, 16-tile frame time, webgl-plot vs uPlot) is
+// bench/realtime-screen.ts, measured in the same run and written under "screen".
+// BENCH_PARTS=ingest or =screen runs one half and keeps the other's figures in the file.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +18,7 @@ import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
 import { simulateNight } from '../server/simulator';
 import { percentile, round } from './timing';
+import { measureScreen, readScreen, writeScreen } from './realtime-screen';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '10,100,1000').split(',').map(Number);
 const KINDS = (process.env.BENCH_KINDS ?? 'postgres,pglite').split(',') as ('postgres' | 'pglite')[];
@@ -171,7 +175,18 @@ async function main(): Promise<void> {
   console.log(`capacity at the goal: PostgreSQL ${out.capacity.postgres} devices, PGlite ${out.capacity.pglite} devices → bench/results/realtime.json`);
 }
 
-main().catch((err: Error) => {
+const PARTS = (process.env.BENCH_PARTS ?? 'screen,ingest').split(',');
+
+/** The screen half first (the quieter machine for the browser), then the ingest half, whose write the screen figures are put back into. */
+async function run(): Promise<void> {
+  const kept = await readScreen();
+  const screen = PARTS.includes('screen') ? await measureScreen() : kept;
+  if (screen) await writeScreen(screen);
+  if (PARTS.includes('ingest')) await main();
+  if (screen) await writeScreen(screen);
+}
+
+run().catch((err: Error) => {
   console.error(err.stack ?? err.message);
   process.exit(1);
 });

@@ -9,6 +9,7 @@ import { useArrowPaging } from '../../charts/react/useArrowPaging';
 import { useChartBlock, usePlotWidth } from '../../charts/react/useChartBlock';
 import type { ChartScreen } from '../../charts/screen';
 import '../../styles/night.css';
+import { LiveStripsBench } from './LiveStripsBench';
 import { FrameLog, runOurs, runUplot, summarize, type UplotLike } from './sequence';
 import { benchParams, benchRates, synthChannel, type BenchChannel } from './synthetic';
 import { formatNumber } from '../../format';
@@ -23,14 +24,20 @@ declare global {
   }
 }
 
+/** /app/bench: the render benchmark, or with ?live=… the live strips' (LiveStripsBench). */
+export function BenchPage() {
+  const search = useSearch();
+  return new URLSearchParams(search).has('live') ? <LiveStripsBench search={search} /> : <RenderBenchPage search={search} />;
+}
+
 /**
  * /app/bench?channels=16&hz=250&hours=10&fast=4: a synthetic night drawn by our renderer,
  * then by uPlot with the same data; `window.__nocturneBench.run()` runs the sequence
  * (bench/render.bench.ts drives it). Nothing here touches the server.
  */
-export function BenchPage() {
+function RenderBenchPage({ search }: { search: string }) {
   const { t, i18n } = useTranslation();
-  const params = benchParams(useSearch());
+  const params = benchParams(search);
   const [api, setApi] = useState<SignalApi | null>(null);
   const [data, setData] = useState<BenchChannel[] | null>(null);
   const log = useMemo(() => new FrameLog(), []);

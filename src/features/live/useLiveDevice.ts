@@ -5,6 +5,7 @@ import { decodeWire } from '../../../engine/wire';
 import { LIVE_CHANNELS, type DeviceLiveState, type LiveErrorCode, type ViewerSubscribed } from '../../../server/live/protocol';
 import { requestFile } from '../../api/client';
 import { session } from '../../state/session';
+import { paintProbe } from './paintProbe';
 import { LiveSeries } from './series';
 import { LiveStream, type ConnectionState, type LiveFrame } from './stream';
 
@@ -63,9 +64,14 @@ function applySubscribed(device: LiveDevice, msg: ViewerSubscribed): boolean {
 
 function applyFrame(device: LiveDevice, frame: LiveFrame): boolean {
   if (frame.header.recordingId !== device.recordingId) return false;
+  const probe = paintProbe();
   for (const c of frame.channels) {
-    device.series.get(c.code)?.put(c.at, c.samples);
-    if (c.samples.length > 0) device.latestRaw.set(c.code, c.samples[c.samples.length - 1]!);
+    const series = device.series.get(c.code);
+    series?.put(c.at, c.samples);
+    if (c.samples.length > 0) {
+      device.latestRaw.set(c.code, c.samples[c.samples.length - 1]!);
+      if (series && probe) probe.applied(series, frame.header.sentMs);
+    }
   }
   device.lastSeq = Math.max(device.lastSeq, frame.header.seq);
   device.lastSentMs = frame.header.sentMs;
