@@ -20,9 +20,9 @@ export interface LiveStripsParams {
 }
 
 /** Rate, frame interval and window of the dashboard's strips (Y_DIST, FRAME_INTERVAL_MS, LiveTile's STRIP_MS). */
-export const STRIP_RATE_HZ = 20;
-export const STRIP_UPDATE_MS = 200;
-export const STRIP_WINDOW_MS = 60_000;
+const STRIP_RATE_HZ = 20;
+const STRIP_UPDATE_MS = 200;
+const STRIP_WINDOW_MS = 60_000;
 /** The color LivePlot draws with by default, for uPlot too. */
 const STROKE = 'rgb(41, 128, 186)';
 
@@ -33,7 +33,7 @@ declare global {
 }
 
 /** Reads ?live=ours|uplot&strips=16&width=390&height=120 with those defaults. */
-export function liveStripsParams(search: string): LiveStripsParams {
+function liveStripsParams(search: string): LiveStripsParams {
   const q = new URLSearchParams(search);
   const num = (key: string, fallback: number, max: number) => {
     const v = Number(q.get(key));
@@ -43,7 +43,7 @@ export function liveStripsParams(search: string): LiveStripsParams {
 }
 
 /** Sample k of strip i: a breathing-like wave in mm with a heartbeat ripple and noise, deterministic. */
-export function stripSample(i: number, k: number): number {
+function stripSample(i: number, k: number): number {
   const t = k / STRIP_RATE_HZ;
   let h = Math.imul(i + 1, 2_654_435_761) ^ Math.imul(k, 1_597_334_677);
   h = Math.imul(h ^ (h >>> 15), 2_246_822_519) >>> 0;
