@@ -214,7 +214,9 @@ describe('the physician', () => {
     const lines = (await readFile((await csv.path())!, 'utf8')).trimEnd().split('\r\n');
     expect(lines[0]).toMatch(/^annotation_map_id,type,start_time,end_time,duration,/);
     expect(lines.filter((l) => l.split(',')[1] === 'device')).toHaveLength(7);
-    expect(lines.filter((l) => l.includes(seen.comment))).toHaveLength(1);
+    // The annotator's one annotation, attributed to the annotator, and the device's seven events.
+    expect(lines).toHaveLength(1 + 1 + 7);
+    expect(lines.filter((l) => l.includes(`,${DEMO.annotator},`))).toHaveLength(1);
     await page.getByTestId('annotation-row').first().locator('.annotation-open').click();
     await expect.poll(() => page.getByTestId('annotation-popup').getAttribute('data-mode')).toBe('view');
     await context.close();
