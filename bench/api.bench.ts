@@ -163,6 +163,8 @@ interface Load {
   req_per_s: number;
   requests: number;
   non_2xx: number;
+  errors: number;
+  timeouts: number;
 }
 type NightStatsResult = Record<string, unknown>;
 
@@ -187,10 +189,11 @@ async function stopStatsServer(server: StatsServer): Promise<void> {
 }
 
 async function load(server: StatsServer, url: string): Promise<Load> {
-  const opts = { url: `http://127.0.0.1:${server.port}/api/v1${url}`, connections: CONNECTIONS, headers: { authorization: `Bearer ${server.token}` } };
+  // A 60 s timeout: a slow answer is a latency counted in the percentiles, not a dropped request.
+  const opts = { url: `http://127.0.0.1:${server.port}/api/v1${url}`, connections: CONNECTIONS, timeout: 60, headers: { authorization: `Bearer ${server.token}` } };
   await autocannon({ ...opts, duration: WARM_S });
   const r = await autocannon({ ...opts, duration: SECONDS });
-  return { p50_ms: r.latency.p50, p99_ms: r.latency.p99, req_per_s: Math.round(r.requests.average), requests: r.requests.total, non_2xx: r.non2xx };
+  return { p50_ms: r.latency.p50, p99_ms: r.latency.p99, req_per_s: Math.round(r.requests.average), requests: r.requests.total, non_2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
 }
 
 async function measure(codeRoot: string): Promise<{ trend_90: Load; dashboard_triage: Load }> {

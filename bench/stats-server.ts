@@ -94,7 +94,8 @@ async function main() {
   });
   const points = (warm.json() as { data: Record<string, unknown[]> }).data;
   if (warm.statusCode !== 200 || points.SPO2?.length !== NIGHTS) throw new Error(`warm-up trend: ${warm.statusCode} ${warm.body.slice(0, 200)}`);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  // BENCH_PORT: a fixed port (an engineer's assigned range); any free one without it.
+  await app.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_PORT ?? 0) });
   const port = (app.server.address() as { port: number }).port;
   console.log(JSON.stringify({ port, token, patientId: patient.id, from, to, codes: TREND_CODES, nights: NIGHTS }));
 }
