@@ -6,8 +6,22 @@
 // compression for the headline ratio (the binary is stored ready to send, the JSON is built
 // per request: that difference is the design being measured); the gzip figure is context.
 // Other benchmarks keep their own keys in api.json (bench:report adds `report`).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+//
+// `night_stats` (issue 18 point 4): the trend of 90 nights (SpO2, HR, BR statistics and the AHI,
+// ODI, RII, SE, SQ indices) and the dashboard's triage table at 50 connections on PostgreSQL
+// (BENCH_DATABASE_URL), against the peer: the same calls answered by the code before per-night
+// statistics rows (commit PEER_COMMIT, extracted with git archive), on the same database server,
+// the same data, warmed the same way (one trend call stores what each keeps), one after the
+// other in the same run. Percentiles are over every request of the run. BENCH_API_PART=stats
+// runs only this part.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
 import { readConfig } from '../server/config';
 import { openPglite } from '../server/db/pglite';
 import { prepare } from '../server/start';
@@ -55,6 +69,10 @@ function tenHourChannel(): Night {
 }
 
 export async function main(): Promise<Record<string, number>> {
+  if (process.env.BENCH_API_PART === 'stats') {
+    await saveResults({}, await nightStats());
+    return {};
+  }
   const db = await openPglite(null);
   const running = await prepare({ ...readConfig({}), webRoot: null }, db);
   const { app } = running;
@@ -107,12 +125,148 @@ export async function main(): Promise<Record<string, number>> {
   console.log('\nAPI benchmark (PGlite, in-process HTTP through Fastify inject)');
   console.table(Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(v * 100) / 100])));
   console.log(`serve_10h_25hz_ms goal ≤ 50: ${results.serve_10h_25hz_ms <= 50 ? 'met' : 'missed'}; the spec's JSON series of the same channel is ${results.json_over_binary.toFixed(1)}× slower per sample (both uncompressed, ${RUNS} runs each).`);
+  await saveResults(results, await nightStats());
+  return results;
+}
+
+/** Writes api.json: this run's figures, the other benchmarks' keys kept. */
+async function saveResults(results: Record<string, number>, stats: NightStatsResult | null): Promise<void> {
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });
   const file = new URL('./results/api.json', import.meta.url);
   const kept = await readFile(file, 'utf8').then((text) => JSON.parse(text) as Record<string, unknown>, () => ({}));
   const others = Object.fromEntries(Object.entries(kept).filter(([, v]) => typeof v === 'object' && v !== null));
-  await writeFile(file, JSON.stringify({ ...results, ...others }, null, 2) + '\n');
-  return results;
+  const numbers = Object.keys(results).length > 0 ? results : Object.fromEntries(Object.entries(kept).filter(([, v]) => typeof v === 'number'));
+  await writeFile(file, JSON.stringify({ ...numbers, ...others, ...(stats ? { night_stats: stats } : {}) }, null, 2) + '\n');
+}
+
+/** The code before per-night statistics rows (issue 18 point 4): the peer of `night_stats`. */
+const PEER_COMMIT = '2c53c393ce9644f5c11e50969298f8b5b41e2bf1';
+const CONNECTIONS = 50;
+/** Seconds each endpoint is loaded, after WARM_S of warm-up. */
+const SECONDS = 10;
+const WARM_S = 2;
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+interface StatsServer {
+  child: ChildProcess;
+  port: number;
+  token: string;
+  patientId: number;
+  from: number;
+  to: number;
+  codes: string[];
+  nights: number;
+}
+interface Load {
+  /** null: no request was answered within the window (every latency above SECONDS s). */
+  p50_ms: number | null;
+  p99_ms: number | null;
+  req_per_s: number;
+  requests: number;
+  non_2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type NightStatsResult = Record<string, unknown>;
+
+async function startStatsServer(codeRoot: string): Promise<StatsServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/stats-server.ts'), 'postgres', codeRoot], { stdio: ['ignore', 'pipe', 'inherit'], cwd: codeRoot });
+  let out = '';
+  const info = await new Promise<Omit<StatsServer, 'child'>>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{"port"'));
+      if (line) resolve(JSON.parse(line));
+    });
+    child.on('exit', (code) => reject(new Error(`bench stats server exited with ${code}`)));
+  });
+  return { child, ...info };
+}
+
+async function stopStatsServer(server: StatsServer): Promise<void> {
+  const exited = new Promise((resolve) => server.child.on('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+async function load(server: StatsServer, url: string): Promise<Load> {
+  // A 60 s timeout: a slow answer is a latency counted in the percentiles, not a dropped request.
+  const opts = { url: `http://127.0.0.1:${server.port}/api/v1${url}`, connections: CONNECTIONS, timeout: 60, headers: { authorization: `Bearer ${server.token}` } };
+  await autocannon({ ...opts, duration: WARM_S });
+  const r = await autocannon({ ...opts, duration: SECONDS });
+  // No answer within the window: the latencies are unknown (more than SECONDS), not 0.
+  const none = r.requests.total === 0;
+  return { p50_ms: none ? null : r.latency.p50, p99_ms: none ? null : r.latency.p99, req_per_s: Math.round(r.requests.average), requests: r.requests.total, non_2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
+}
+
+async function measure(codeRoot: string): Promise<{ trend_90: Load; dashboard_triage: Load }> {
+  const server = await startStatsServer(codeRoot);
+  try {
+    const trend = `/analytics/patient-trendview/type=${server.codes.join(',')}?patient_id=${server.patientId}&device_start_time=${server.from}&device_stop_time=${server.to}`;
+    return { trend_90: await load(server, trend), dashboard_triage: await load(server, '/physician/triage') };
+  } finally {
+    await stopStatsServer(server);
+  }
+}
+
+/** The peer's server code, as of PEER_COMMIT, in a temporary directory (engine build and packages shared). */
+async function peerTree(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'nocturne-peer-'));
+  const tar = execFileSync('git', ['archive', '--format=tar', PEER_COMMIT, 'server', 'engine', 'package.json', 'tsconfig.json'], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  await cp(path.join(root, 'engine/build'), path.join(dir, 'engine/build'), { recursive: true });
+  await symlink(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  return dir;
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The trend of 90 nights and the dashboard's triage table at 50 connections on PostgreSQL, ours and the peer's. */
+async function nightStats(): Promise<NightStatsResult | null> {
+  if (!(await postgresReachable())) {
+    console.log('night_stats: PostgreSQL not reachable (BENCH_DATABASE_URL): skipped');
+    return null;
+  }
+  const before = loadavg().map((v) => v.toFixed(2)).join(' ');
+  const peerDir = await peerTree();
+  try {
+    const peer = await measure(peerDir);
+    const ours = await measure(root);
+    const after = loadavg().map((v) => v.toFixed(2)).join(' ');
+    // The peer's p99 over ours; with no peer answer in the window, at least SECONDS s over ours ("> n").
+    const ratio = (a: Load, b: Load) =>
+      b.p99_ms === null ? null : a.p99_ms === null ? `> ${Math.round((SECONDS * 1000) / Math.max(b.p99_ms, 1))}` : Math.round((a.p99_ms / Math.max(b.p99_ms, 1)) * 10) / 10;
+    const result = {
+      database: 'postgresql',
+      connections: CONNECTIONS,
+      seconds_each: SECONDS,
+      warm_up_seconds_each: WARM_S,
+      nights: 90,
+      trend_codes: 'SPO2,HR,BR,AHI,ODI,RII,SE,SQ',
+      trend_90: ours.trend_90,
+      dashboard_triage: ours.dashboard_triage,
+      peer: { what: `the same calls answered by the code before per-night statistics rows (commit ${PEER_COMMIT.slice(0, 7)}), same database server, data and warm-up, same run`, ...peer },
+      peer_over_ours_p99: { trend_90: ratio(peer.trend_90, ours.trend_90), dashboard_triage: ratio(peer.dashboard_triage, ours.dashboard_triage) },
+      goals: { trend_90_p99_ms: 100, dashboard_p99_ms: 50 },
+      load_average: { before, after },
+      note: 'Load averages over 1, 5 and 15 minutes when the part started and ended: a loaded machine stretches both sides.',
+    };
+    console.log('\nPer-night statistics (PostgreSQL, 50 connections, 90 nights)');
+    console.table({ trend_90: ours.trend_90, trend_90_peer: peer.trend_90, dashboard_triage: ours.dashboard_triage, dashboard_triage_peer: peer.dashboard_triage });
+    console.log(`trend p99 goal ≤ 100 ms: ${ours.trend_90.p99_ms !== null && ours.trend_90.p99_ms <= 100 ? 'met' : 'missed'}; dashboard p99 goal ≤ 50 ms: ${ours.dashboard_triage.p99_ms !== null && ours.dashboard_triage.p99_ms <= 50 ? 'met' : 'missed'} (load ${before} → ${after})`);
+    return result;
+  } finally {
+    await rm(peerDir, { recursive: true, force: true });
+  }
 }
 
 /** Imports the ResMed BRP+EVE pair of tests/fixtures/real; returns ms. */

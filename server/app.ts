@@ -45,6 +45,7 @@ import { MAX_FRAME_BYTES } from './live/protocol';
 import { reportRoutes } from './reports/routes';
 import { sampleRoutes } from './samples/routes';
 import { ReportWorker } from './reports/worker';
+import { NightStatsQueue } from './analytics/nightStats';
 
 const API_PREFIX = '/api/v1';
 
@@ -109,7 +110,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await configPush.start();
   // Report jobs: worked here one at a time (unless REPORT_WORKER=0 leaves them to `npm run reports`).
   const reportWorker = ctx.config.reportWorker ? new ReportWorker(ctx.db) : null;
+  // Per-night statistics computed when a night is stored or changed (issue 18 point 4).
+  const nightStats = ctx.nightStats ?? new NightStatsQueue(ctx.db);
+  ctx = { ...ctx, nightStats };
+  app.decorate('nightStats', nightStats);
   app.addHook('onClose', async () => {
+    await nightStats.close();
     await reportWorker?.stop();
     for (const client of app.websocketServer.clients) client.terminate();
     await hub.close();

@@ -5,15 +5,21 @@ import type { Mailer } from './services/mail';
 import { checkSession } from './auth/tokens';
 import type { UserRow } from './auth/users';
 import { unauthorized } from './errors';
+import type { NightStatsQueue } from './analytics/nightStats';
 
 /** What every route module gets. */
 export interface AppContext {
   db: Db;
   config: Config;
   mailer: Mailer;
+  /** Nights whose stored statistics are to be (re)computed after a change (buildApp makes it). */
+  nightStats?: NightStatsQueue;
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    nightStats: NightStatsQueue;
+  }
   interface FastifyRequest {
     user: UserRow | null;
     tokenId: number | null;

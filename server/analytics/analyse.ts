@@ -5,6 +5,7 @@ import { isLiveRecording, listChannels, loadSamples, type RecordingRow } from '.
 import type { AnalyticsSettings } from './settings';
 import { correctionState, CURRENT_REV_SQL } from './corrections';
 import type { AnalysisWindow } from '../../engine/detect';
+import { trendIndices, type TrendIndices } from './figures';
 
 const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
 
@@ -43,9 +44,41 @@ export async function analysisOf(db: Queryable, recording: RecordingRow, setting
   const result = analyseNight(await nightInput(db, recording, settings, state.window));
   // Stored only while the corrections are still those it was computed from.
   await db.query(
-    `insert into night_analyses (recording_id, params, engine_version, result) select $1, $2, $3, $4 ${CURRENT_REV_SQL('$1', '$5')}
-     on conflict (recording_id, params) do update set engine_version = excluded.engine_version, result = excluded.result, computed_at = now()`,
-    [recording.id, params, ANALYSIS_VERSION, JSON.stringify(result), state.rev],
+    `insert into night_analyses (recording_id, params, engine_version, result, kpis, indices) select $1, $2, $3, $4, $6, $7 ${CURRENT_REV_SQL('$1', '$5')}
+     on conflict (recording_id, params) do update set engine_version = excluded.engine_version, result = excluded.result,
+       kpis = excluded.kpis, indices = excluded.indices, computed_at = now()`,
+    [recording.id, params, ANALYSIS_VERSION, JSON.stringify(result), state.rev, JSON.stringify(result.kpis), JSON.stringify(trendIndices(result))],
   );
   return result;
+}
+
+/**
+ * The stored trend indices of ended nights under the settings, in one query: a night without
+ * a current stored analysis is absent (the caller analyses it with analysisOf). Rows stored
+ * before the indices existed get them from their stored result, once.
+ */
+export async function storedIndices(db: Queryable, recordingIds: readonly number[], settings: AnalyticsSettings): Promise<Map<number, TrendIndices>> {
+  const out = new Map<number, TrendIndices>();
+  if (recordingIds.length === 0) return out;
+  const params = analysisParams(settings);
+  const rows = await db.query<{ recording_id: number; indices: TrendIndices | null; result: NightAnalysis | null }>(
+    `select recording_id, indices, case when indices is null then result end as result
+     from night_analyses where recording_id = any($1::int[]) and params = $2 and engine_version = $3`,
+    [recordingIds, params, ANALYSIS_VERSION],
+  );
+  for (const r of rows) {
+    let indices = r.indices;
+    if (indices === null && r.result) {
+      indices = trendIndices(r.result);
+      await db.query('update night_analyses set indices = $4, kpis = coalesce(kpis, $5) where recording_id = $1 and params = $2 and engine_version = $3', [
+        r.recording_id,
+        params,
+        ANALYSIS_VERSION,
+        JSON.stringify(indices),
+        JSON.stringify(r.result.kpis),
+      ]);
+    }
+    if (indices) out.set(Number(r.recording_id), indices);
+  }
+  return out;
 }

@@ -39,3 +39,24 @@ export async function channelStatsOf(
   // Keep the caller's channel order.
   return new Map(channels.filter((c) => out.has(c.code)).map((c) => [c.code, out.get(c.code)!]));
 }
+
+/**
+ * The stored whole-night statistics of ended nights' channels with the given codes, in one
+ * query: recording id → code → statistics. What is not stored yet is absent (channelStatsOf
+ * computes and stores it).
+ */
+export async function storedChannelStats(db: Queryable, recordingIds: readonly number[], codes: readonly string[]): Promise<Map<number, Map<string, WindowStats>>> {
+  const out = new Map<number, Map<string, WindowStats>>();
+  if (recordingIds.length === 0 || codes.length === 0) return out;
+  const rows = await db.query<{ recording_id: number; code: string; stats: WindowStats }>(
+    'select recording_id, code, stats from night_channel_stats where recording_id = any($1::int[]) and engine_version = $2 and code = any($3::text[])',
+    [recordingIds, ENGINE_VERSION, codes],
+  );
+  for (const r of rows) {
+    const id = Number(r.recording_id);
+    let m = out.get(id);
+    if (!m) out.set(id, (m = new Map()));
+    m.set(r.code, r.stats);
+  }
+  return out;
+}

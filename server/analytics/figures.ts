@@ -66,3 +66,32 @@ function statOf(stats: ReadonlyMap<string, WindowStats>, code: string, key: 'p50
   const s = stats.get(code);
   return s && s.count > 0 ? round2(s[key]) : null;
 }
+
+/**
+ * The night's trend indices (spec 2 §9 "Trend-view channels"), 2 decimals: RII, AHI, ODI, SE and
+ * SQ (the share of the night with good signal quality, GSD / TBT, %), and the basis AHI, ODI and
+ * RII over TST are per hour of. Computed once with the night's analysis and stored beside it
+ * (night_analyses.indices), so the trend reads one small row per night.
+ */
+export interface TrendIndices {
+  RII: number | null;
+  AHI: number | null;
+  ODI: number | null;
+  SE: number | null;
+  SQ: number | null;
+  index_basis: 'sleep' | 'monitoring';
+  rii_over_tst: boolean;
+}
+
+export function trendIndices(a: NightAnalysis): TrendIndices {
+  const index = indexFigures(a);
+  return {
+    RII: index.rii,
+    AHI: index.ahi,
+    ODI: index.odi,
+    SE: round2(sleepFigures(a, []).efficiency),
+    SQ: round2(a.kpis.tbtH > 0 ? (100 * a.kpis.gsdH) / a.kpis.tbtH : null),
+    index_basis: index.indexBasis,
+    rii_over_tst: a.kpis.riiDivisor === 'TST',
+  };
+}

@@ -13,6 +13,7 @@ import { listChannels, loadSamples } from '../recordings/store';
 import { analysisOf } from './analyse';
 import { nightDate } from '../recordings/night-key';
 import { analyticsSettings, type AnalyticsSettings } from './settings';
+import { practiceNights } from './nightStats';
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
 
@@ -204,6 +205,8 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
          on conflict (physician_id) do update set desaturation_rule = excluded.desaturation_rule, rii_divisor = excluded.rii_divisor, updated_by = excluded.updated_by, updated_at = now()`,
         [physicianId, next.desaturationRule, next.riiDivisor, user.id],
       );
+      // The practice's nights under the new settings: analysed now, in the background.
+      if (next.desaturationRule !== current.desaturationRule || next.riiDivisor !== current.riiDivisor) ctx.nightStats?.schedule(await practiceNights(db, physicianId));
       return { code: 'settings_updated', data: { desaturation_rule: next.desaturationRule, rii_divisor: next.riiDivisor } };
     },
   );

@@ -144,6 +144,7 @@ export function correctionRoutes(app: FastifyInstance, ctx: AppContext) {
           [recording.id, patient.id, body.kind, body.start_ms, body.end_ms, reason, user.id],
         );
       });
+      ctx.nightStats?.schedule([recording.id]);
       reply.code(201);
       return { code: 'correction_saved', data: await correctionsOf(db, recording, true) };
     },
@@ -171,6 +172,7 @@ export function correctionRoutes(app: FastifyInstance, ctx: AppContext) {
         }
         await invalidateNight(tx, recording.id);
       });
+      ctx.nightStats?.schedule([recording.id]);
       return { code: 'correction_undone', data: await correctionsOf(db, recording, true) };
     },
   );

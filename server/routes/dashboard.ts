@@ -7,7 +7,8 @@ import { dashboardUser } from './dashboardUser';
 import { notFound } from '../errors';
 import { analysisOf, analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
-import type { RecordingRow } from '../recordings/store';
+import { isLiveRecording, type RecordingRow } from '../recordings/store';
+import type { NightKpis } from '../../engine/detect';
 import { flaggedSql } from '../patients/flagged';
 import { DAY_MS } from '../../engine/constants';
 
@@ -88,9 +89,19 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext) {
     );
     if (nights.length === 0) return { data: { created: 0 } };
     const settings = await analyticsSettings(db, physician);
+    // The nights' stored KPIs in one query; a night not analysed yet is analysed (and stored) here.
+    const stored = new Map(
+      (
+        await db.query<{ recording_id: number; kpis: NightKpis }>('select recording_id, kpis from night_analyses where recording_id = any($1::int[]) and params = $2 and engine_version = $3 and kpis is not null', [
+          nights.map((n) => n.id),
+          analysisParams(settings),
+          ANALYSIS_VERSION,
+        ])
+      ).map((r) => [Number(r.recording_id), r.kpis]),
+    );
     let created = 0;
     for (const night of nights) {
-      const { kpis } = await analysisOf(db, night, settings);
+      const kpis = (!isLiveRecording(night) && stored.get(night.id)) || (await analysisOf(db, night, settings)).kpis;
       const rows = await db.query(
         `insert into physician_notifications (physician_id, patient_id, recording_id, night, apnea_events)
          values ($1, $2, $3, $4, $5) on conflict (recording_id) do nothing returning id`,
@@ -108,7 +119,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext) {
     // count stored with the notification only until that analysis exists.
     const notifications = await db.query(
       `select n.id, n.patient_id, p.patient_code, n.night, n.is_read,
-              coalesce((a.result->'kpis'->>'apneas')::int + (a.result->'kpis'->>'hypopneas')::int, n.apnea_events) as apnea_events
+              coalesce((a.kpis->>'apneas')::int + (a.kpis->>'hypopneas')::int, n.apnea_events) as apnea_events
        from physician_notifications n join patients p on p.id = n.patient_id
        left join night_analyses a on a.recording_id = n.recording_id and a.params = $2 and a.engine_version = $3
        where n.physician_id = $1 order by n.night desc, n.id desc limit 50`,

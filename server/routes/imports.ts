@@ -173,6 +173,8 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
       clientMd5: fields.md5 ? parseMd5(fields.md5) : undefined,
     });
     const { recordingId, night } = result;
+    // The night's statistics (analysis, channel statistics), computed once now that it is stored or merged.
+    ctx.nightStats?.schedule([recordingId]);
     return reply.code(201).send({
       code: 'recording_imported',
       message: `Imported ${files.length} file${files.length === 1 ? '' : 's'}${result.merged ? ' into the night it belongs to' : ''}.`,

@@ -4,13 +4,12 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
 import { visiblePatient } from '../patients/access';
-import { listChannels, listRecordings } from '../recordings/store';
+import { isLiveRecording, listChannels, listRecordings } from '../recordings/store';
 import { secondsOrMs } from '../recordings/night-key';
-import { channelStatsOf } from '../analytics/channelStats';
-import { analysisOf } from '../analytics/analyse';
+import { channelStatsOf, storedChannelStats } from '../analytics/channelStats';
+import { analysisOf, storedIndices } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
-import { indexFigures, sleepFigures } from '../analytics/figures';
-import type { NightAnalysis } from '../../engine/detect';
+import { trendIndices, type TrendIndices } from '../analytics/figures';
 import { DAY_MS } from '../../engine/constants';
 
 const MAX_DAYS = 400;
@@ -18,16 +17,12 @@ const round = (v: number | null) => (v !== null && Number.isFinite(v) ? Math.rou
 
 /**
  * Trend channels that are a night's index rather than a signal's statistics (spec 2 §9
- * "Trend-view channels"): one value per night from the detectors' analysis.
- * SQ is the share of the night with good signal quality (GSD / TBT, %).
+ * "Trend-view channels"): one value per night from the detectors' analysis, stored with it
+ * (figures.ts trendIndices). SQ is the share of the night with good signal quality (GSD / TBT, %).
  */
-const NIGHT_INDICES: Record<string, (a: NightAnalysis) => number | null> = {
-  RII: (a) => indexFigures(a).rii,
-  AHI: (a) => indexFigures(a).ahi,
-  ODI: (a) => indexFigures(a).odi,
-  SE: (a) => sleepFigures(a, []).efficiency,
-  SQ: (a) => (a.kpis.tbtH > 0 ? (100 * a.kpis.gsdH) / a.kpis.tbtH : null),
-};
+const NIGHT_INDICES = new Set(['RII', 'AHI', 'ODI', 'SE', 'SQ'] as const);
+type IndexCode = 'RII' | 'AHI' | 'ODI' | 'SE' | 'SQ';
+const isIndex = (code: string): code is IndexCode => NIGHT_INDICES.has(code as IndexCode);
 
 /** Spec 2 §1: paid memberships get neither AHI nor ODI. */
 const NOT_FOR_PAID = new Set(['AHI', 'ODI']);
@@ -69,25 +64,34 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
       const barred = codes.find((c) => NOT_FOR_PAID.has(c) && user.membership_type === 'paid');
       if (barred) throw forbidden(`${barred} is not part of your membership.`);
       const patient = await visiblePatient(ctx.db, user, q.patient_id, 'read');
-      const indices = codes.filter((c) => c in NIGHT_INDICES);
+      const indices = codes.filter(isIndex);
+      const signals = codes.filter((c) => !isIndex(c));
       // A night belongs to the range when it ends after the first anchor and starts before the last.
       const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.stop_ms > fromMs - DAY_MS && r.start_ms < toMs);
-      const channels = await listChannels(ctx.db, nights.map((n) => n.id));
+      const ids = nights.map((n) => n.id);
+      const channels = signals.length > 0 ? await listChannels(ctx.db, ids) : [];
       const data: Record<string, unknown[]> = Object.fromEntries(codes.map((c) => [c, []]));
       const settings = indices.length > 0 ? await analyticsSettings(ctx.db, patient.physician_id) : null;
+      // The stored rows of every night in two queries; a night without them (live, or not
+      // analysed yet) is analysed here and its rows stored, as before.
+      const ended = nights.filter((n) => !isLiveRecording(n)).map((n) => n.id);
+      const storedIdx = settings ? await storedIndices(ctx.db, ended, settings) : new Map<number, TrendIndices>();
+      const storedStats = await storedChannelStats(ctx.db, ended, signals);
       for (const night of nights) {
         const date = DateTime.fromSeconds(night.night_key, { zone: 'UTC' }).toISODate();
         if (settings) {
-          const analysis = await analysisOf(ctx.db, night, settings);
+          const figures = storedIdx.get(night.id) ?? trendIndices(await analysisOf(ctx.db, night, settings));
           for (const code of indices) {
-            const value = round(NIGHT_INDICES[code]!(analysis));
+            const value = figures[code];
             // AHI, ODI (and RII over TST) of a night without sleep staging are per hour of monitoring (REI).
-            const basis = code === 'AHI' || code === 'ODI' || (code === 'RII' && analysis.kpis.riiDivisor === 'TST') ? { index_basis: analysis.kpis.indexBasis ?? 'sleep' } : {};
+            const basis = code === 'AHI' || code === 'ODI' || (code === 'RII' && figures.rii_over_tst) ? { index_basis: figures.index_basis } : {};
             if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value, ...basis });
           }
         }
-        const wanted = channels.filter((c) => c.recording_id === night.id && codes.includes(c.code) && !(c.code in NIGHT_INDICES));
-        for (const [code, s] of await channelStatsOf(ctx.db, night, wanted)) {
+        const wanted = channels.filter((c) => c.recording_id === night.id && signals.includes(c.code));
+        const have = storedStats.get(night.id);
+        const stats = have && wanted.every((c) => have.has(c.code)) ? new Map(wanted.map((c) => [c.code, have.get(c.code)!])) : await channelStatsOf(ctx.db, night, wanted);
+        for (const [code, s] of stats) {
           if (s.count === 0) continue;
           data[code].push({
             date,

@@ -26,7 +26,7 @@ const LIVE_SQL = (r: string) => `(${r}.source = 'device' and coalesce((${r}.reco
  */
 const TRIAGE_SQL = `
   select p.id as patient_id, p.patient_code, p.first_name, p.last_name, ${flaggedSql('p')} as flagged,
-         r.id as recording_id, r.night_key, a.result->'kpis' as kpis, s.stats as spo2_stats,
+         r.id as recording_id, r.night_key, a.kpis, s.stats as spo2_stats,
          exists (select 1 from recording_channels c where c.recording_id = r.id and c.code = 'SPO2') as has_spo2
   from patients p
   left join lateral (select max(x.night_key) as last from recordings x where x.patient_id = p.id and not ${LIVE_SQL('x')}) l on true
