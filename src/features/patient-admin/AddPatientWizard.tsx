@@ -215,11 +215,13 @@ export function AddPatientWizard() {
     setBusy(true);
     setPopupError(null);
     try {
-      // The request needs a patient: add them without a device first, then ask an admin.
-      const added = await adminApi.newPatient(payload(false));
+      // The patient and the request are one server transaction: a refused request adds no patient.
+      const added = await adminApi.newPatient({
+        ...payload(false),
+        past_date_request: { device_master_id: deviceMasterId, device_id: deviceId, allocation_date: dayStartMs(requested.allocation, zone), deallocation_date: dayStartMs(requested.deallocation, zone) },
+      });
       const patientId = (added as { patientId?: number }).patientId ?? added.data?.patient_id;
       if (!patientId) throw new Error('no patient id');
-      await adminApi.deployInPast({ patient_id: patientId, patient_code: form.patientCode.trim(), device_master_id: deviceMasterId, device_id: deviceId, allocation_date: dayStartMs(requested.allocation, zone), deallocation_date: dayStartMs(requested.deallocation, zone) });
       setPopup({ kind: 'closed' });
       // To the new patient's device block, which shows the request as sent and pending (issue 16 point 4).
       await queryClient.invalidateQueries({ queryKey: adminKeys.patients });
