@@ -12,7 +12,7 @@ import { channelStatsOf } from './channelStats';
 import { analyticsSettings } from './settings';
 
 /** Computes and stores an ended night's analysis and every channel's statistics (a no-op for what is stored already). */
-export async function refreshNightStats(db: Queryable, recordingId: number): Promise<boolean> {
+async function refreshNightStats(db: Queryable, recordingId: number): Promise<boolean> {
   const [recording] = await db.query<RecordingRow & { physician_id: number }>(
     'select r.*, p.physician_id from recordings r join patients p on p.id = r.patient_id where r.id = $1',
     [recordingId],

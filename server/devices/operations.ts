@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/adapter';
-import { ApiError } from '../errors';
+import { ApiError, notFound } from '../errors';
 import { checkMapped, checkPatientFree, clearDevice, DAY_MS, DEVICE_MESSAGES, lockDevice, startOfToday, type AllocationRow, type Operation } from './allocations';
 
 export interface DeployInput {
@@ -90,3 +90,38 @@ export const SUCCESS: Record<Operation, string> = {
   cancel: 'Device allocation cancelled successfully.',
   return: 'Device returned successfully.',
 };
+
+export interface DeployRequestInput {
+  patientId: number;
+  physicianId: number;
+  deviceMasterId?: number | null;
+  deviceId?: string | null;
+  from: number;
+  to: number;
+  timezone: string;
+  userId: number;
+}
+
+/** What a filed past-date deployment request answers. */
+export const REQUEST_SENT = 'Your request to deploy the device on the past dates was sent to an admin.';
+
+/**
+ * Files a request that an admin deploy a device on past dates (spec 1 §4). Only the practice's
+ * own devices: another practice's device is as unknown as a missing one (same 404).
+ */
+export async function fileDeployRequest(tx: Queryable, r: DeployRequestInput): Promise<number> {
+  if (!r.deviceMasterId && !r.deviceId) throw new ApiError(400, 'validation_failed', 'Please select a device');
+  const [device] = await tx.query<{ device_master_id: number }>(
+    `select d.device_master_id from devices d
+     where (d.device_master_id = $1 or d.device_id = $2)
+       and (d.physician_id = $3 or exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $3))`,
+    [r.deviceMasterId ?? 0, r.deviceId ?? '', r.physicianId],
+  );
+  if (!device) throw notFound('Device');
+  if (!(r.to > r.from)) throw new ApiError(400, 'validation_failed', 'The return date must be after the allocation date.');
+  const [row] = await tx.query<{ id: number }>(
+    `insert into deploy_requests (patient_id, device_master_id, allocation_ms, deallocation_ms, timezone, requested_by) values ($1, $2, $3, $4, $5, $6) returning id`,
+    [r.patientId, device.device_master_id, r.from, r.to, r.timezone, r.userId],
+  );
+  return row.id;
+}

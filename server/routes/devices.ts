@@ -9,7 +9,7 @@ import { visiblePatient } from '../patients/access';
 import { calendarDays, DAY_MS, deviceStatus, operationOf, type AllocationRow, type OperationFlags } from '../devices/allocations';
 import { checkScreening, saveScreening } from './questionnaires';
 import { instantMs } from './schemas';
-import { cancel, currentAllocation, deploy, extend, returnDevice, SUCCESS } from '../devices/operations';
+import { cancel, currentAllocation, deploy, extend, fileDeployRequest, REQUEST_SENT, returnDevice, SUCCESS } from '../devices/operations';
 
 interface DeviceRow {
   device_master_id: number;
@@ -121,20 +121,8 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
       const b = request.body;
       if (!b.device_master_id && !b.device_id) throw new ApiError(400, 'validation_failed', 'Please select a device');
       const patient = await visiblePatient(db, user, b.patient_id);
-      // Only the practice's own devices: another practice's device is as unknown as a missing one (same 404).
-      const [device] = await db.query<DeviceRow>(
-        `select d.device_master_id, d.device_id from devices d
-         where (d.device_master_id = $1 or d.device_id = $2)
-           and (d.physician_id = $3 or exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $3))`,
-        [b.device_master_id ?? 0, b.device_id ?? '', patient.physician_id],
-      );
-      if (!device) throw notFound('Device');
-      if (!(b.deallocation_date > b.allocation_date)) throw new ApiError(400, 'validation_failed', 'The return date must be after the allocation date.');
-      const [row] = await db.query<{ id: number }>(
-        `insert into deploy_requests (patient_id, device_master_id, allocation_ms, deallocation_ms, timezone, requested_by) values ($1, $2, $3, $4, $5, $6) returning id`,
-        [patient.id, device.device_master_id, b.allocation_date, b.deallocation_date, findCountry(patient.country ?? '')?.timezone ?? 'UTC', user.id],
-      );
-      return reply.code(201).send({ code: 'request_sent', message: 'Your request to deploy the device on the past dates was sent to an admin.', data: { request_id: row.id } });
+      const requestId = await fileDeployRequest(db, { patientId: patient.id, physicianId: patient.physician_id, deviceMasterId: b.device_master_id, deviceId: b.device_id, from: b.allocation_date, to: b.deallocation_date, timezone: findCountry(patient.country ?? '')?.timezone ?? 'UTC', userId: user.id });
+      return reply.code(201).send({ code: 'request_sent', message: REQUEST_SENT, data: { request_id: requestId } });
     },
   );
 

@@ -9,7 +9,7 @@ import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
 import { bmiOf, checkPatient, PATIENT_MESSAGES, type PatientFields } from '../patients/validate';
-import { cancel, currentAllocation, deploy, returnDevice, SUCCESS } from '../devices/operations';
+import { cancel, currentAllocation, deploy, fileDeployRequest, REQUEST_SENT, returnDevice, SUCCESS } from '../devices/operations';
 import type { Answers } from '../patients/questionnaires';
 import { checkScreening, saveScreening } from './questionnaires';
 import { deviceId, id, instantMs, patientFields } from './schemas';
@@ -28,6 +28,13 @@ const newPatientSchema = {
     docter_id: id,
     // The device screening answers that cleared the allocation (spec 1 §4), kept as the patient's first questionnaire.
     screening_answers: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 10 } },
+    // Instead of a device: ask an admin to deploy one on past dates (spec 1 §4), filed with the patient in one transaction.
+    past_date_request: {
+      type: 'object',
+      required: ['allocation_date', 'deallocation_date'],
+      additionalProperties: false,
+      properties: { device_master_id: id, device_id: deviceId, allocation_date: instantMs, deallocation_date: instantMs },
+    },
   },
 } as const;
 
@@ -71,6 +78,7 @@ interface NewPatientBody extends PatientFields {
   force_deploy?: boolean;
   docter_id?: number;
   screening_answers?: Answers;
+  past_date_request?: { device_master_id?: number; device_id?: string; allocation_date: number; deallocation_date: number };
 }
 
 /** Patient management (spec 1 §7): add, edit, status and archive, codes, conditions, password reset. */
@@ -97,32 +105,40 @@ export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     const fields = checkPatient(request.body, 'add');
     const b = request.body;
     const withDevice = b.device_master_id !== undefined && b.device_master_id !== null;
+    const pastRequest = b.past_date_request;
+    if (withDevice && pastRequest) throw new ApiError(400, 'validation_failed', 'Either deploy a device or request a past-date deployment, not both.');
     if (withDevice && (typeof b.device_allocation_date !== 'number' || typeof b.device_deallocation_date !== 'number')) {
       throw new ApiError(400, 'validation_failed', 'Give the allocation and return dates of the device.');
     }
+    if (pastRequest && !pastRequest.device_master_id && !pastRequest.device_id) throw new ApiError(400, 'validation_failed', 'Please select a device');
     const timezone = findCountry(String(fields.country))?.timezone ?? 'UTC';
     // Screening answers only go with a device, and only answers that let allocation proceed.
     const screening = withDevice && b.screening_answers ? checkScreening(b.screening_answers) : null;
-    try {
-      const result = await db.transaction(async (tx) => {
+    // The patient, their conditions and their device (a deployment or a past-date request) are
+    // one transaction: a refused deployment leaves no patient behind (issue 18 point 6).
+    const result = await db.transaction(async (tx) => {
         const [row] = await tx.query<{ id: number }>(
           `insert into patients (patient_code, physician_id, created_by, first_name, last_name, email_id, gender, date_of_birth, at_risk, height, weight, bmi, vital_parameters, comment, country, address, tags)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) returning id`,
           [fields.patient_code, physicianId, user.id, fields.first_name ?? '', fields.last_name ?? '', fields.email_id ?? '', fields.gender, fields.date_of_birth, fields.at_risk ?? null,
             fields.height, fields.weight, bmiOf(fields.weight as number, fields.height as number), JSON.stringify(fields.vital_parameters), fields.comment ?? '', fields.country, fields.address ?? '', fields.tags ?? ''],
-        );
+        ).catch((err: unknown) => {
+          // The code is taken (the patients.patient_code unique index): spec 1 §4's patient_id_exists.
+          if ((err as { code?: string }).code === '23505') throw new ApiError(409, 'patient_id_exists', PATIENT_MESSAGES.idExists);
+          throw err;
+        });
         await setDiseases(tx, row.id, fields.diseaseIds as number[]);
         const allocation = withDevice
           ? await deploy(tx, { physicianId, userId: user.id, patientId: row.id, deviceMasterId: Number(b.device_master_id), from: b.device_allocation_date!, to: b.device_deallocation_date!, timezone, windowStart: b.window_start_time, windowEnd: b.window_end_time, force: b.force_deploy === true })
           : null;
         if (screening) await saveScreening(tx, row.id, allocation?.device_user_map_id ?? null, screening, user.id);
-        return { id: row.id, allocation };
+        const requestId = pastRequest
+          ? await fileDeployRequest(tx, { patientId: row.id, physicianId, deviceMasterId: pastRequest.device_master_id, deviceId: pastRequest.device_id, from: pastRequest.allocation_date, to: pastRequest.deallocation_date, timezone, userId: user.id })
+          : null;
+        return { id: row.id, allocation, requestId };
       });
-      return reply.code(201).send({ code: 'patient_added', message: result.allocation ? SUCCESS.deploy : 'Patient added successfully.', patientId: result.id, data: { patient_id: result.id, allocation: result.allocation } });
-    } catch (err) {
-      if ((err as { code?: string }).code === '23505') return reply.code(500).send({ code: 'patient_id_exists', message: PATIENT_MESSAGES.idExists });
-      throw err;
-    }
+    const message = result.allocation ? SUCCESS.deploy : result.requestId ? REQUEST_SENT : 'Patient added successfully.';
+    return reply.code(201).send({ code: 'patient_added', message, patientId: result.id, data: { patient_id: result.id, allocation: result.allocation, ...(result.requestId ? { request_id: result.requestId } : {}) } });
   });
 
   const edit = async (request: FastifyRequest, patientId: number, body: PatientFields) => {

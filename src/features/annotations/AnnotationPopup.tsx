@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
@@ -50,7 +51,6 @@ export function AnnotationPopup(p: Props) {
   const [comment, setComment] = useState(a?.comment ?? '');
   const [errors, setErrors] = useState<string[]>([]);
   const [serverError, setServerError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const viewing = p.mode === 'view' || p.readOnly;
@@ -60,29 +60,28 @@ export function AnnotationPopup(p: Props) {
     if (d && !d.open) d.showModal();
   }, []);
 
-  const save = async () => {
+  const write = useMutation({
+    mutationFn: (draft: AnnotationDraft) => p.onSave(draft),
+    onMutate: () => setServerError(null),
+    onSuccess: () => p.onClose(),
+    onError: (err) => setServerError(err instanceof ApiError ? err.message : String(err)),
+  });
+  const busy = write.isPending;
+
+  const save = () => {
     const durationS = validHms(duration) ? toSeconds(duration) : null;
     const found = annotationErrors(kpis, durationS, label);
     if (!validHms(start)) found.push('annotations.errors.start');
     setErrors(found);
     if (found.length) return;
-    setBusy(true);
-    setServerError(null);
-    try {
-      await p.onSave({
-        kpi: kpis,
-        start_time: instantOfClock(toSeconds(start), p.night.startMs, zone),
-        duration: `${duration.h || 0}:${duration.m || 0}:${duration.s || 0}`,
-        label: label!,
-        color_code: color,
-        comment: escapeText(comment),
-      });
-      p.onClose();
-    } catch (err) {
-      setServerError(err instanceof ApiError ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    write.mutate({
+      kpi: kpis,
+      start_time: instantOfClock(toSeconds(start), p.night.startMs, zone),
+      duration: `${duration.h || 0}:${duration.m || 0}:${duration.s || 0}`,
+      label: label!,
+      color_code: color,
+      comment: escapeText(comment),
+    });
   };
 
   const title = t(p.mode === 'add' ? 'annotations.popup.add' : p.mode === 'edit' ? 'annotations.popup.edit' : 'annotations.popup.view');

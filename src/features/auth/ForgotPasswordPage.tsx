@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useReducer, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -24,23 +25,19 @@ export function ForgotPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
-  const [resend, setResend] = useState<{ busy: boolean; sent: boolean; error: unknown; waitS: number }>({ busy: false, sent: false, error: null, waitS: 0 });
-  useEffect(() => {
-    if (resend.waitS <= 0) return;
-    const id = setTimeout(() => setResend((r) => ({ ...r, waitS: r.waitS - 1 })), 1000);
-    return () => clearTimeout(id);
-  }, [resend.waitS]);
-
+  const [waitS, setWaitS] = useState(0);
   /** "Resend code": the same request again; the server's forgot-password limits apply (429 says when to retry). */
-  async function resendCode() {
-    setResend({ busy: true, sent: false, error: null, waitS: 0 });
-    try {
-      await api.forgotPassword(state.email);
-      setResend({ busy: false, sent: true, error: null, waitS: RESEND_WAIT_S });
-    } catch (error) {
-      setResend({ busy: false, sent: false, error, waitS: 0 });
-    }
-  }
+  const resendMutation = useMutation({
+    mutationFn: () => api.forgotPassword(state.email),
+    onMutate: () => setWaitS(0),
+    onSuccess: () => setWaitS(RESEND_WAIT_S),
+  });
+  const resend = { busy: resendMutation.isPending, sent: resendMutation.isSuccess, error: resendMutation.error, waitS };
+  useEffect(() => {
+    if (waitS <= 0) return;
+    const id = setTimeout(() => setWaitS((w) => w - 1), 1000);
+    return () => clearTimeout(id);
+  }, [waitS]);
 
   async function run(check: () => string | null, call: () => Promise<void>) {
     const problem = check();
@@ -130,7 +127,7 @@ export function ForgotPasswordPage() {
             <p className="auth-hint">{t('auth.forgot.otpHint', { length: OTP_LENGTH, email: state.email })}</p>
             <OtpInput label={t('auth.forgot.otp')} value={otp} onChange={setOtp} testId="forgot-otp" />
             <p className="auth-alt">
-              <button type="button" className="button button-quiet" disabled={resend.busy || resend.waitS > 0} onClick={() => void resendCode()} data-testid="forgot-resend">
+              <button type="button" className="button button-quiet" disabled={resend.busy || resend.waitS > 0} onClick={() => resendMutation.mutate()} data-testid="forgot-resend">
                 {resend.waitS > 0 ? t('auth.forgot.resendIn', { count: resend.waitS }) : t('auth.forgot.resend')}
               </button>
             </p>

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -20,7 +21,10 @@ export function SignupPage() {
   const { t } = useTranslation();
   const countries = useCountriesQuery();
   const [form, setForm] = useState<SignupInput>(EMPTY);
-  const [status, setStatus] = useState<'idle' | 'pending' | 'done'>('idle');
+  const signup = useMutation({
+    mutationFn: (input: SignupInput) => api.signup(input),
+    onError: (err) => setError(errorText(t, err)),
+  });
   const [error, setError] = useState<string | null>(null);
   const set = (key: keyof SignupInput) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
@@ -33,29 +37,22 @@ export function SignupPage() {
     return null;
   }
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     const found = problem();
     setError(found);
     if (found) return;
-    setStatus('pending');
-    try {
-      const organisation = form.organisation_name?.trim();
-      await api.signup({
-        ...form,
-        first_name: form.first_name.trim(),
-        last_name: form.last_name.trim(),
-        email: form.email.trim(),
-        organisation_name: organisation || undefined,
-      });
-      setStatus('done');
-    } catch (err) {
-      setError(errorText(t, err));
-      setStatus('idle');
-    }
+    const organisation = form.organisation_name?.trim();
+    signup.mutate({
+      ...form,
+      first_name: form.first_name.trim(),
+      last_name: form.last_name.trim(),
+      email: form.email.trim(),
+      organisation_name: organisation || undefined,
+    });
   }
 
-  if (status === 'done') {
+  if (signup.isSuccess) {
     return (
       <AuthLayout title={t('auth.signup.successTitle')} testId="signup-success">
         <Alert tone="success">{t('auth.signup.successText')}</Alert>
@@ -124,8 +121,8 @@ export function SignupPage() {
             {error}
           </Alert>
         )}
-        <button type="submit" className="button button-primary button-block" disabled={status === 'pending'} data-testid="signup-submit">
-          {status === 'pending' ? t('auth.signup.submitting') : t('auth.signup.submit')}
+        <button type="submit" className="button button-primary button-block" disabled={signup.isPending} data-testid="signup-submit">
+          {signup.isPending ? t('auth.signup.submitting') : t('auth.signup.submit')}
         </button>
         <p className="auth-alt">
           {t('auth.signup.haveAccount')} <Link href={PATHS.signIn}>{t('auth.signup.signIn')}</Link>

@@ -3,19 +3,18 @@ import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { ApiError } from '../../api/errors';
-import { errorText } from '../../api/messages';
 import { editPatientPath, PATHS } from '../../routes';
 import { Alert } from '../../ui/Alert';
 import { adminApi, adminKeys, useDiseases } from './api';
-import { addDays, dayStartMs, defaultRange, displayDay, nightsBetween, todayIn, type DateRange } from './logic/dates';
+import { dayStartMs, defaultRange, displayDay, todayIn, type DateRange } from './logic/dates';
 import { birthYearChoices, bmi, COMMENT_MAX_ADD, escapeComment, measureText, measureValue } from './logic/measures';
 import { emptyPatientForm, hasErrors, toggleCondition, validatePage1, type PatientErrors, type PatientForm } from './logic/patientForm';
 import { initialScreening, screeningAnswers, screeningPassed, screeningReducer } from './logic/screening';
 import { NEW_PATIENT_DEFAULTS } from './logic/vitals';
 import { useClinic } from './session';
 import type { AvailableDevice, NewPatientPayload } from './types';
-import { DeployPopup, type DeployPopupState } from './ui/DeployPopup';
-import { deviceOutcomeText, outcomeOf } from './ui/deviceAnswer';
+import { DeployPopup } from './ui/DeployPopup';
+import { useDeployFlow } from './ui/useDeployFlow';
 import { DevicePicker } from './ui/DevicePicker';
 import { Dialog } from '../../ui/Dialog';
 import { DiscardDialog } from './ui/DiscardDialog';
@@ -48,12 +47,9 @@ export function AddPatientWizard() {
   const [range, setRange] = useState<DateRange>(() => defaultRange(zone));
   const [device, setDevice] = useState<AvailableDevice | null>(null);
   const [screening, dispatch] = useReducer(screeningReducer, initialScreening);
-  const [popup, setPopup] = useState<DeployPopupState>({ kind: 'closed' });
-  const [popupError, setPopupError] = useState<string | null>(null);
   const [deployed, setDeployed] = useState<Deployed | null>(null);
   const [askNoDevice, setAskNoDevice] = useState(false);
   const [askDiscard, setAskDiscard] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [generated, setGenerated] = useState('');
 
@@ -167,74 +163,59 @@ export function AddPatientWizard() {
     navigate(PATHS.patients);
   };
 
-  const submit = async (withDevice: boolean, force = false) => {
-    setBusy(true);
-    setServerError(null);
-    setPopupError(null);
-    try {
-      await adminApi.newPatient(payload(withDevice, force));
-      setPopup({ kind: 'closed' });
+  // A taken patient ID returns to page 1 with its error (spec 1 §4), whichever write found it.
+  const idTaken = (error: unknown) => {
+    if (!(error instanceof ApiError && error.code === 'patient_id_exists')) return false;
+    setErrors({ patientCode: 'idExists' });
+    setForm((f) => ({ ...f, generated: false }));
+    setPage(1);
+    return true;
+  };
+
+  // The patient and their device (or past-date request) are one server call and one transaction.
+  const flow = useDeployFlow({
+    range,
+    deviceMasterId: device?.device_master_id ?? null,
+    write: ({ withDevice, force }: { withDevice: boolean; force: boolean }) => adminApi.newPatient(payload(withDevice, force)),
+    onStart: () => setServerError(null),
+    onSuccess: async (_answer, { withDevice }) => {
+      flow.close();
       if (withDevice && device) {
         setDeployed({ device: device.device_id, code: form.patientCode.trim(), from: displayDay(dayStartMs(range.allocation, zone), zone, i18n.language), to: displayDay(dayStartMs(range.deallocation, zone), zone, i18n.language) });
       } else {
         await finish();
       }
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'patient_id_exists') {
-        setPopup({ kind: 'closed' });
-        setErrors({ patientCode: 'idExists' });
-        setForm((f) => ({ ...f, generated: false }));
-        setPage(1);
-        return;
-      }
-      const outcome = outcomeOf(error);
-      if (outcome.kind === 'occupied') {
-        if (force) setPopupError(outcome.text);
-        setPopup({ kind: 'conflict', text: `${outcome.text} ${t('patientAdmin.device.occupiedHint')}` });
-        return;
-      }
-      if (outcome.kind === 'pastDate') {
-        setPopup({ kind: 'past', range, deviceMasterId: device?.device_master_id ?? null });
-        return;
-      }
-      setPopup({ kind: 'closed' });
-      const text = outcome.kind === 'other' ? errorText(t, error) : deviceOutcomeText(t, outcome, error);
+    },
+    onError: (text, error) => {
       const all = error instanceof ApiError && error.errors.length > 1 ? ` ${error.errors.slice(1).join(' ')}` : '';
       setServerError(t('patientAdmin.errors.addFailed', { message: text + all }));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const confirm = () => {
-    if (!device) setAskNoDevice(true);
-    else void submit(true);
-  };
-
-  const sendRequest = async (deviceMasterId: number, deviceId: string, requested: DateRange) => {
-    setBusy(true);
-    setPopupError(null);
-    try {
-      // The request needs a patient: add them without a device first, then ask an admin.
-      const added = await adminApi.newPatient(payload(false));
+    },
+    intercept: idTaken,
+    forceErrorInPopup: true,
+    onForce: () => submit(true, true),
+    sendRequest: async (deviceMasterId, deviceId, requested) => {
+      // The patient and the request are one server transaction: a refused request adds no patient.
+      const added = await adminApi.newPatient({
+        ...payload(false),
+        past_date_request: { device_master_id: deviceMasterId, device_id: deviceId, allocation_date: dayStartMs(requested.allocation, zone), deallocation_date: dayStartMs(requested.deallocation, zone) },
+      });
       const patientId = (added as { patientId?: number }).patientId ?? added.data?.patient_id;
       if (!patientId) throw new Error('no patient id');
-      await adminApi.deployInPast({ patient_id: patientId, patient_code: form.patientCode.trim(), device_master_id: deviceMasterId, device_id: deviceId, allocation_date: dayStartMs(requested.allocation, zone), deallocation_date: dayStartMs(requested.deallocation, zone) });
-      setPopup({ kind: 'closed' });
+      return patientId;
+    },
+    onRequested: async (patientId) => {
       // To the new patient's device block, which shows the request as sent and pending (issue 16 point 4).
       await queryClient.invalidateQueries({ queryKey: adminKeys.patients });
       navigate(editPatientPath(patientId));
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'patient_id_exists') {
-        setPopup({ kind: 'closed' });
-        setErrors({ patientCode: 'idExists' });
-        setPage(1);
-        return;
-      }
-      setPopupError(errorText(t, error));
-    } finally {
-      setBusy(false);
-    }
+    },
+    onConfirmToday: () => changeRange(defaultRange(zone)),
+  });
+  const submit = (withDevice: boolean, force = false) => flow.run({ withDevice, force });
+  const busy = flow.busy;
+
+  const confirm = () => {
+    if (!device) setAskNoDevice(true);
+    else submit(true);
   };
 
   const cancel = () => (dirty ? setAskDiscard(true) : navigate(PATHS.patients));
@@ -317,10 +298,7 @@ export function AddPatientWizard() {
             dispatch={dispatch}
             onRange={changeRange}
             onSelect={selectDevice}
-            onPastDate={(day) => {
-              setPopupError(null);
-              setPopup({ kind: 'past', range: { allocation: day, deallocation: addDays(day, nightsBetween(range.allocation, range.deallocation)) }, deviceMasterId: device?.device_master_id ?? null });
-            }}
+            onPastDate={flow.openPastDate}
           />
           {noZone && <p className="field-error">{t('patientAdmin.errors.noTimezone')}</p>}
           <div className="wizard-actions">
@@ -337,20 +315,7 @@ export function AddPatientWizard() {
         </div>
       )}
 
-      <DeployPopup
-        state={popup}
-        zone={zone}
-        patientCode={form.patientCode.trim()}
-        busy={busy}
-        error={popupError}
-        onClose={() => setPopup({ kind: 'closed' })}
-        onForce={() => void submit(true, true)}
-        onSendRequest={(id, deviceId, requested) => void sendRequest(id, deviceId, requested)}
-        onConfirmToday={() => {
-          setPopup({ kind: 'closed' });
-          changeRange(defaultRange(zone));
-        }}
-      />
+      <DeployPopup {...flow.popupProps} zone={zone} patientCode={form.patientCode.trim()} />
 
       <Dialog
         open={deployed !== null}
@@ -382,7 +347,7 @@ export function AddPatientWizard() {
               disabled={busy}
               onClick={() => {
                 setAskNoDevice(false);
-                void submit(false);
+                submit(false);
               }}
               data-testid="no-device-confirm"
             >

@@ -8,7 +8,7 @@ export const adminApi = {
   details: (id: number) => request<{ patient_info: PatientInfo }>('GET', `/patient/details?patient_id=${id}`),
   generateCode: () => request<{ patient_code: string }>('GET', '/patient/generate-code'),
   diseases: () => request<{ diseases: Disease[] }>('POST', '/patient/get-disease-list', {}),
-  newPatient: (payload: NewPatientPayload) => request<{ patient_id: number }>('POST', '/physician/new-patient', payload),
+  newPatient: (payload: NewPatientPayload) => request<{ patient_id: number; request_id?: number }>('POST', '/physician/new-patient', payload),
   updateInfo: (patient_id: number, fields: Record<string, unknown>) => request<never>('POST', '/physician/update-patient-info', { patient_id, ...fields }),
   diseaseOperation: (patient_id: number, type: 'update' | 'delete', disease_id: number, docter_id: number | null) =>
     request<{ diseaseIds: string }>('POST', '/patient/disease-operation', { patient_id, type, disease_id, docter_id }),

@@ -122,6 +122,8 @@ export interface NewPatientPayload {
   force_deploy?: boolean;
   /** The device screening answers that cleared the allocation (spec 1 §4). */
   screening_answers?: Record<string, string>;
+  /** Instead of a device: a request that an admin deploy one on past dates, filed with the patient in one transaction. */
+  past_date_request?: { device_master_id: number; device_id: string; allocation_date: number; deallocation_date: number };
 }
 
 export interface DeviceOperationBody {

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/messages';
@@ -9,7 +10,6 @@ import { Dialog } from '../../ui/Dialog';
 export function ArchiveDialog({ patient, onClose, onDone }: { patient: PatientRow | null; onClose: () => void; onDone: (code: string) => void }) {
   const { t } = useTranslation();
   const [present, setPresent] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const close = () => {
     setPresent(false);
@@ -17,19 +17,18 @@ export function ArchiveDialog({ patient, onClose, onDone }: { patient: PatientRo
     onClose();
   };
   const hasDevice = !!patient?.device_id;
-  const confirm = async () => {
-    if (!patient) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await adminApi.archive(Number(patient.patient_id));
+  const archive = useMutation({
+    mutationFn: (p: PatientRow) => adminApi.archive(Number(p.patient_id)),
+    onMutate: () => setError(null),
+    onSuccess: (_answer, p) => {
       setPresent(false);
-      onDone(patient.patient_code);
-    } catch (e) {
-      setError(errorText(t, e));
-    } finally {
-      setBusy(false);
-    }
+      onDone(p.patient_code);
+    },
+    onError: (e) => setError(errorText(t, e)),
+  });
+  const busy = archive.isPending;
+  const confirm = () => {
+    if (patient) archive.mutate(patient);
   };
   return (
     <Dialog
@@ -42,7 +41,7 @@ export function ArchiveDialog({ patient, onClose, onDone }: { patient: PatientRo
           <button type="button" className="button" onClick={close}>
             {t('patientAdmin.wizard.cancel')}
           </button>
-          <button type="button" className="button button-danger" disabled={busy || (hasDevice && !present)} onClick={() => void confirm()} data-testid="archive-confirm">
+          <button type="button" className="button button-danger" disabled={busy || (hasDevice && !present)} onClick={confirm} data-testid="archive-confirm">
             {t('patientAdmin.archive.confirm')}
           </button>
         </>

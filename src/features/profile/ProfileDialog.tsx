@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCountriesQuery, queryKeys } from '../../api/hooks';
@@ -139,7 +139,8 @@ function ProfileEdit({ profile: p, onDone, onCancel }: { profile: Profile; onDon
   const [passwords, setPasswords] = useState({ current: '', next: '', confirm: '' });
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  // The spec's 1 s wait before the save is sent (spec 1 §4, §9): saving already.
+  const [waiting, setWaiting] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const stored = useAvatarUrl(p.profile_image);
@@ -170,7 +171,27 @@ function ProfileEdit({ profile: p, onDone, onCancel }: { profile: Profile; onDon
     setImage({ kind: 'new', file, preview: URL.createObjectURL(file) });
   };
 
-  const submit = async () => {
+  const update = useMutation({
+    mutationFn: async (body: FormData) => {
+      await profileApi.update(body);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: profileKeys.profile }), queryClient.invalidateQueries({ queryKey: queryKeys.user })]);
+    },
+    // Saved: the dialog closes (and stays 'saving' until it has).
+    onSuccess: () => onDone(),
+    onError: async (e) => {
+      if (e instanceof ApiError && e.status === 401 && e.code === 'password_mismatch') {
+        await queryClient.invalidateQueries({ queryKey: profileKeys.profile });
+        setPasswordError(t('errors.codes.password_mismatch'));
+      } else if (e instanceof ApiError && e.field && e.rule && (e.field in formOf(p) || e.field === 'profile_image')) {
+        setErrors({ [e.field]: e.rule } as ProfileErrors);
+        setServerError(errorText(t, e));
+      } else setServerError(errorText(t, e));
+      setWaiting(false);
+    },
+  });
+  const saving = waiting || update.isPending || update.isSuccess;
+
+  const submit = () => {
     const body = new FormData();
     const put = (k: string, v: string) => body.append(k, v);
     put('first_name', form.first_name.trim());
@@ -198,20 +219,7 @@ function ProfileEdit({ profile: p, onDone, onCancel }: { profile: Profile; onDon
       put('current_password', passwords.current);
       put('new_password', passwords.next);
     }
-    try {
-      await profileApi.update(body);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: profileKeys.profile }), queryClient.invalidateQueries({ queryKey: queryKeys.user })]);
-      onDone();
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 401 && e.code === 'password_mismatch') {
-        await queryClient.invalidateQueries({ queryKey: profileKeys.profile });
-        setPasswordError(t('errors.codes.password_mismatch'));
-      } else if (e instanceof ApiError && e.field && e.rule && (e.field in formOf(p) || e.field === 'profile_image')) {
-        setErrors({ [e.field]: e.rule } as ProfileErrors);
-        setServerError(errorText(t, e));
-      } else setServerError(errorText(t, e));
-      setSaving(false);
-    }
+    update.mutate(body);
   };
 
   const save = () => {
@@ -229,8 +237,8 @@ function ProfileEdit({ profile: p, onDone, onCancel }: { profile: Profile; onDon
     setPasswordError(pw);
     if (Object.values(found).some(Boolean) || pw) return;
     // Submitted after a 1 s delay once every error is null (spec 1 §4, §9).
-    setSaving(true);
-    timer.current = setTimeout(() => void submit(), PROFILE_LIMITS.saveDelayMs);
+    setWaiting(true);
+    timer.current = setTimeout(submit, PROFILE_LIMITS.saveDelayMs);
   };
 
   const shown = image.kind === 'new' ? image.preview : image.kind === 'remove' ? fallback : stored;

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
+import { useAction } from '../../ui/useAction';
 import { patientDetailPath } from '../../routes';
 import { downloadReport, listReports, REPORT_POLL_MS, retryReport } from './api';
 import '../../styles/reports.css';
@@ -12,22 +12,19 @@ import '../../styles/reports.css';
 export function ReportsPage() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, run } = useAction();
   const reports = useQuery({
     queryKey: ['reports'],
     queryFn: listReports,
     // Keeps asking while a report is being made.
     refetchInterval: (q) => ((q.state.data ?? []).some((j) => j.status === 'queued' || j.status === 'running') ? REPORT_POLL_MS : false),
   });
-  const act = async (work: () => Promise<unknown>) => {
-    setProblem(null);
-    try {
+  // A download or a retry, then the list again; a failure shows as the page's problem.
+  const act = (work: () => Promise<unknown>) =>
+    run(async () => {
       await work();
       await queryClient.invalidateQueries({ queryKey: ['reports'] });
-    } catch (error) {
-      setProblem(errorText(t, error));
-    }
-  };
+    });
   const when = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <section className="card reports-page" data-testid="reports-page" aria-labelledby="reports-title">
@@ -62,12 +59,12 @@ export function ReportsPage() {
                 </td>
                 <td>
                   {j.status === 'done' && (
-                    <button type="button" className="button button-small" onClick={() => void act(() => downloadReport(j))} data-testid="reports-download">
+                    <button type="button" className="button button-small" onClick={() => act(() => downloadReport(j))} data-testid="reports-download">
                       {t('reports.downloadShort')}
                     </button>
                   )}
                   {j.status === 'failed' && (
-                    <button type="button" className="button button-small" onClick={() => void act(() => retryReport(j.id))} data-testid="reports-retry">
+                    <button type="button" className="button button-small" onClick={() => act(() => retryReport(j.id))} data-testid="reports-retry">
                       {t('reports.retry')}
                     </button>
                   )}

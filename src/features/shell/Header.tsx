@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserDetails } from '../../api/types';
@@ -13,14 +14,13 @@ import { membershipIncludes } from '../../state/membership';
 export function Header({ title, user, notifications = true }: { title: string; user: UserDetails | null; notifications?: boolean }) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
+  // Busy from the click until the app has left (logout navigates away).
+  const signOut = useMutation({ mutationFn: logout });
+  const busy = signOut.isPending || signOut.isSuccess;
   const [profileOpen, setProfileOpen] = useState(false);
   const name = user ? `${user.first_name} ${user.last_name}`.trim() : '';
 
-  async function confirm() {
-    setBusy(true);
-    await logout();
-  }
+  const confirm = () => signOut.mutate();
 
   return (
     <header className="app-header">

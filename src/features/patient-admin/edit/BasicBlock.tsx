@@ -5,7 +5,7 @@ import { birthYearChoices } from '../logic/measures';
 import type { PatientInfo } from '../types';
 import { GenderSelect, useFieldError, YearSelect } from '../ui/inputs';
 import { Block, Facts } from './Block';
-import { saveFields } from './save';
+import { useSaveFields } from './save';
 
 /** Basic: patient code (read-only), year of birth, gender. */
 export function BasicBlock({ info, canEdit, onSaved }: { info: PatientInfo; canEdit: boolean; onSaved: () => void }) {
@@ -16,7 +16,7 @@ export function BasicBlock({ info, canEdit, onSaved }: { info: PatientInfo; canE
   const [year, setYear] = useState('');
   const [gender, setGender] = useState<'' | 'M' | 'F' | 'O'>('');
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { saving, save: saveFields } = useSaveFields(info.patient_id);
   const g = genderKey(info.gender);
 
   const start = () => {
@@ -25,22 +25,21 @@ export function BasicBlock({ info, canEdit, onSaved }: { info: PatientInfo; canE
     setError(null);
     setEditing(true);
   };
-  const save = async () => {
+  const save = () => {
     if (!year) return setError(fieldError('yearRequired'));
     if (!years.includes(Number(year))) return setError(fieldError('yearNotFound'));
     if (!gender) return setError(fieldError('genderRequired'));
-    setSaving(true);
-    const failed = await saveFields(t, info.patient_id, { date_of_birth: `${year}-01-01`, gender });
-    setSaving(false);
-    setError(failed);
-    if (!failed) {
-      setEditing(false);
-      onSaved();
-    }
+    saveFields({ date_of_birth: `${year}-01-01`, gender }, (failed) => {
+      setError(failed);
+      if (!failed) {
+        setEditing(false);
+        onSaved();
+      }
+    });
   };
 
   return (
-    <Block id="basic" title={t('patientAdmin.edit.basic')} editing={editing} canEdit={canEdit} saving={saving} error={error} onEdit={start} onSave={() => void save()} onCancel={() => setEditing(false)}>
+    <Block id="basic" title={t('patientAdmin.edit.basic')} editing={editing} canEdit={canEdit} saving={saving} error={error} onEdit={start} onSave={save} onCancel={() => setEditing(false)}>
       {editing ? (
         <div className="form-grid">
           <div className="field">

@@ -1,14 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../api/messages';
 import { adminApi, adminKeys, useDeviceHistory } from '../api';
-import { addDays, allocationMax, dayOf, dayStartMs, defaultRange, displayDay, nightsBetween, returnMin, todayIn, type DateRange } from '../logic/dates';
+import { allocationMax, dayOf, dayStartMs, defaultRange, displayDay, nightsBetween, returnMin, todayIn, type DateRange } from '../logic/dates';
 import { DEVICE_OPERATION_SUCCESS, flagsFor, type DeviceOperation } from '../logic/devices';
 import { initialScreening, screeningAnswers, screeningPassed, screeningReducer } from '../logic/screening';
 import type { AvailableDevice, PatientInfo, PatientRow } from '../types';
-import { DeployPopup, type DeployPopupState } from '../ui/DeployPopup';
-import { deviceOutcomeText, outcomeOf } from '../ui/deviceAnswer';
+import { DeployPopup } from '../ui/DeployPopup';
+import { useDeployFlow } from '../ui/useDeployFlow';
 import { DevicePicker } from '../ui/DevicePicker';
 import { Dialog } from '../../../ui/Dialog';
 import { Block, Facts } from './Block';
@@ -47,10 +46,8 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
   const [cancelAllocation, setCancelAllocation] = useState(false);
   const [device, setDevice] = useState<AvailableDevice | null>(null);
   const [screening, dispatch] = useReducer(screeningReducer, initialScreening);
-  const [popup, setPopup] = useState<DeployPopupState>({ kind: 'closed' });
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [returning, setReturning] = useState(false);
   const [present, setPresent] = useState(false);
   const [returnDay, setReturnDay] = useState(today);
@@ -80,14 +77,16 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
     await queryClient.invalidateQueries({ queryKey: adminKeys.history(info.patient_id) });
   };
 
-  const operate = async (op: DeviceOperation, extra: Record<string, unknown> = {}) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await adminApi.deviceOperation({ patient_id: info.patient_id, country: undefined, ...flagsFor(op), ...extra });
+  // The deploy and conflict flow shared with the add-patient wizard.
+  const flow = useDeployFlow({
+    range,
+    deviceMasterId: device?.device_master_id ?? null,
+    write: ({ op, extra }: { op: DeviceOperation; extra: Record<string, unknown> }) => adminApi.deviceOperation({ patient_id: info.patient_id, country: undefined, ...flagsFor(op), ...extra }),
+    onStart: () => setError(null),
+    onSuccess: async (answer) => {
       // Success (spec 1 §8: the message says 'success') clears the error and closes the device edit; the server's code decides.
       if (answer.code === DEVICE_OPERATION_SUCCESS) {
-        setPopup({ kind: 'closed' });
+        flow.close();
         setEditing(false);
         setReturning(false);
         setNotice(answer.message ?? t('patientAdmin.device.done'));
@@ -95,21 +94,28 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
       } else {
         setError(answer.message ?? t('patientAdmin.device.failed'));
       }
-    } catch (e) {
-      const outcome = outcomeOf(e);
-      if (outcome.kind === 'occupied') {
-        setPopup({ kind: 'conflict', text: `${outcome.text} ${t('patientAdmin.device.occupiedHint')}` });
-      } else if (outcome.kind === 'pastDate') {
-        setPopup({ kind: 'past', range, deviceMasterId: device?.device_master_id ?? null });
-      } else {
-        setPopup({ kind: 'closed' });
-        setError(outcome.kind === 'other' ? errorText(t, e) : deviceOutcomeText(t, outcome, e));
-        document.getElementById('block-device')?.scrollIntoView({ block: 'start' });
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onError: (text) => {
+      setError(text);
+      document.getElementById('block-device')?.scrollIntoView({ block: 'start' });
+    },
+    onForce: () => save(true),
+    sendRequest: (deviceMasterId, deviceId, requested) =>
+      adminApi.deployInPast({ patient_id: info.patient_id, patient_code: info.patient_code, device_master_id: deviceMasterId, device_id: deviceId, allocation_date: dayStartMs(requested.allocation, zone), deallocation_date: dayStartMs(requested.deallocation, zone) }),
+    onRequested: async () => {
+      setEditing(false);
+      setNotice(t('patientAdmin.deploy.requestSent'));
+      await queryClient.invalidateQueries({ queryKey: adminKeys.patientRequests(info.patient_id) });
+      document.getElementById('block-device')?.scrollIntoView({ block: 'start' });
+    },
+    onRequestError: setError,
+    onConfirmToday: () => {
+      setRange(defaultRange(zone));
+      setDevice(null);
+    },
+  });
+  const operate = (op: DeviceOperation, extra: Record<string, unknown> = {}) => flow.run({ op, extra });
+  const busy = flow.busy;
 
   const dates = (r: DateRange) => ({ device_allocation_date: dayStartMs(r.allocation, zone), device_deallocation_date: dayStartMs(r.deallocation, zone) });
 
@@ -124,30 +130,12 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
     }
     if (!device) return setError(t('patientAdmin.deploy.selectDevice'));
     const answers = screeningAnswers(screening);
-    void operate(force ? 'force-deploy' : 'deploy', { device_master_id: device.device_master_id, window_start_time: windowStart, window_end_time: windowEnd, ...dates(range), ...(answers ? { screening_answers: answers } : {}) });
-  };
-
-  const sendRequest = async (deviceMasterId: number, deviceId: string, requested: DateRange) => {
-    setBusy(true);
-    try {
-      const answer = await adminApi.deployInPast({ patient_id: info.patient_id, patient_code: info.patient_code, device_master_id: deviceMasterId, device_id: deviceId, allocation_date: dayStartMs(requested.allocation, zone), deallocation_date: dayStartMs(requested.deallocation, zone) });
-      setPopup({ kind: 'closed' });
-      setEditing(false);
-      void answer;
-      setNotice(t('patientAdmin.deploy.requestSent'));
-      await queryClient.invalidateQueries({ queryKey: adminKeys.patientRequests(info.patient_id) });
-      document.getElementById('block-device')?.scrollIntoView({ block: 'start' });
-    } catch (e) {
-      setError(errorText(t, e));
-      setPopup({ kind: 'closed' });
-    } finally {
-      setBusy(false);
-    }
+    operate(force ? 'force-deploy' : 'deploy', { device_master_id: device.device_master_id, window_start_time: windowStart, window_end_time: windowEnd, ...dates(range), ...(answers ? { screening_answers: answers } : {}) });
   };
 
   const returnNow = () => {
     const late = returnDay < today;
-    void operate('return', { confirm_device_present: present, ...(late ? { return_date: dayStartMs(returnDay, zone) } : {}) });
+    operate('return', { confirm_device_present: present, ...(late ? { return_date: dayStartMs(returnDay, zone) } : {}) });
   };
 
   const day = (ms: number | null) => (ms === null ? t('patients.unknown') : displayDay(ms, zone, i18n.language));
@@ -239,7 +227,7 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
             setDevice(d);
             if (!d) dispatch({ type: 'reset' });
           }}
-          onPastDate={(d) => setPopup({ kind: 'past', range: { allocation: d, deallocation: addDays(d, nightsBetween(range.allocation, range.deallocation)) }, deviceMasterId: device?.device_master_id ?? null })}
+          onPastDate={flow.openPastDate}
         />
       )}
 
@@ -277,21 +265,7 @@ export function DeviceBlock({ info, row, zone, canEdit, windowStart, windowEnd, 
         </p>
       )}
 
-      <DeployPopup
-        state={popup}
-        zone={zone}
-        patientCode={info.patient_code}
-        busy={busy}
-        error={null}
-        onClose={() => setPopup({ kind: 'closed' })}
-        onForce={() => save(true)}
-        onSendRequest={(id, deviceId, r) => void sendRequest(id, deviceId, r)}
-        onConfirmToday={() => {
-          setPopup({ kind: 'closed' });
-          setRange(defaultRange(zone));
-          setDevice(null);
-        }}
-      />
+      <DeployPopup {...flow.popupProps} zone={zone} patientCode={info.patient_code} />
       <Dialog
         open={returning}
         title={t('patientAdmin.device.returnTitle')}

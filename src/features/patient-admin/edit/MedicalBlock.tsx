@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors';
@@ -9,7 +10,7 @@ import { commentToSend, type PatientFieldError } from '../logic/patientForm';
 import type { Disease, PatientInfo } from '../types';
 import { BmiReadout, CommentField, ConditionPicker, MeasureInput, StatusSelect, useFieldError } from '../ui/inputs';
 import { Block, Facts } from './Block';
-import { saveFields } from './save';
+import { useSaveFields } from './save';
 import { formatNumber } from '../../../format';
 
 const idsOf = (diseaseIds: string | null | undefined): number[] =>
@@ -51,7 +52,7 @@ export function MedicalBlock({ info, diseases, canEdit, physicianId, onSaved }: 
   const [atRisk, setAtRisk] = useState<'' | '0' | '1' | '2'>('');
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { saving, save: saveFields } = useSaveFields(info.patient_id);
 
   const start = () => {
     setIds(idsOf(info.diseaseIds));
@@ -64,45 +65,46 @@ export function MedicalBlock({ info, diseases, canEdit, physicianId, onSaved }: 
   };
 
   // Each add or remove goes to the server at once; its answer is the truth (None rules applied there too).
-  const toggle = async (id: number) => {
-    const removing = ids.includes(id);
-    if (removing && ids.length <= 1) return setError(t('patientAdmin.errors.lastCondition'));
-    setError(null);
-    try {
-      const answer = await adminApi.diseaseOperation(info.patient_id, removing ? 'delete' : 'update', id, physicianId);
+  const condition = useMutation({
+    mutationFn: ({ id, removing }: { id: number; removing: boolean }) => adminApi.diseaseOperation(info.patient_id, removing ? 'delete' : 'update', id, physicianId),
+    onMutate: () => setError(null),
+    onSuccess: (answer) => {
       setIds(idsOf(answer.data?.diseaseIds));
       onSaved();
-    } catch (e) {
-      setError(e instanceof ApiError && e.code === 'last_condition' ? t('patientAdmin.errors.lastCondition') : errorText(t, e));
-    }
+    },
+    onError: (e) => setError(e instanceof ApiError && e.code === 'last_condition' ? t('patientAdmin.errors.lastCondition') : errorText(t, e)),
+  });
+  const toggle = (id: number) => {
+    const removing = ids.includes(id);
+    if (removing && ids.length <= 1) return setError(t('patientAdmin.errors.lastCondition'));
+    condition.mutate({ id, removing });
   };
 
-  const save = async () => {
+  const save = () => {
     const check = (text: string, empty: PatientFieldError, bad: PatientFieldError) => {
       const v = measureValue(text);
       return v === null ? empty : v === 0 ? bad : null;
     };
     const problem = check(weight, 'weightRequired', 'weightInvalid') ?? check(height, 'heightRequired', 'heightInvalid') ?? (comment.length > COMMENT_MAX_EDIT ? 'commentTooLong' : null);
     if (problem) return setError(fieldError(problem, COMMENT_MAX_EDIT));
-    setSaving(true);
     const fields: Record<string, unknown> = { weight: measureText(weight), height: measureText(height), at_risk: atRisk === '' ? null : Number(atRisk) };
     const c = commentToSend(info.comment ?? '', comment, escapeComment);
     if (c !== undefined) fields.comment = c;
-    const failed = await saveFields(t, info.patient_id, fields);
-    setSaving(false);
-    setError(failed);
-    if (!failed) {
-      setEditing(false);
-      onSaved();
-    }
+    saveFields(fields, (failed) => {
+      setError(failed);
+      if (!failed) {
+        setEditing(false);
+        onSaved();
+      }
+    });
   };
 
   return (
-    <Block id="medical" title={t('patientAdmin.edit.medical')} editing={editing} canEdit={canEdit} saving={saving} error={error} onEdit={start} onSave={() => void save()} onCancel={() => setEditing(false)}>
+    <Block id="medical" title={t('patientAdmin.edit.medical')} editing={editing} canEdit={canEdit} saving={saving} error={error} onEdit={start} onSave={save} onCancel={() => setEditing(false)}>
       {editing ? (
         <div className="form-grid">
           <div className="span-all">
-            <ConditionPicker diseases={diseases} selected={ids} onToggle={(id) => void toggle(id)} />
+            <ConditionPicker diseases={diseases} selected={ids} onToggle={toggle} />
           </div>
           <MeasureInput label={t('patientAdmin.fields.weight')} value={weight} onChange={setWeight} testId="weight" />
           <MeasureInput label={t('patientAdmin.fields.height')} value={height} onChange={setHeight} testId="height" />

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import md5 from 'md5-wasm';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +16,6 @@ export function PasswordBlock({ patientId }: { patientId: number }) {
   const [confirm, setConfirm] = useState('');
   const [problem, setProblem] = useState<'empty' | 'notSame' | 'failed' | null>(null);
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!done) return;
@@ -23,22 +23,22 @@ export function PasswordBlock({ patientId }: { patientId: number }) {
     return () => window.clearTimeout(timer);
   }, [done]);
 
-  const submit = async () => {
-    const invalid = passwordResetError(password, confirm);
-    setProblem(invalid);
-    if (invalid) return;
-    setBusy(true);
-    try {
-      const hash = await md5(new TextEncoder().encode(password));
-      await adminApi.resetPassword(patientId, hash);
+  const reset = useMutation({
+    mutationFn: async (plain: string) => adminApi.resetPassword(patientId, await md5(new TextEncoder().encode(plain))),
+    onSuccess: () => {
       setPassword('');
       setConfirm('');
       setDone(true);
-    } catch {
-      setProblem('failed');
-    } finally {
-      setBusy(false);
-    }
+    },
+    onError: () => setProblem('failed'),
+  });
+  const busy = reset.isPending;
+
+  const submit = () => {
+    const invalid = passwordResetError(password, confirm);
+    setProblem(invalid);
+    if (invalid) return;
+    reset.mutate(password);
   };
 
   return (
@@ -50,7 +50,7 @@ export function PasswordBlock({ patientId }: { patientId: number }) {
         className="form-grid"
         onSubmit={(e) => {
           e.preventDefault();
-          void submit();
+          submit();
         }}
       >
         <Field label={t('patientAdmin.password.new')} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="reset-password" />

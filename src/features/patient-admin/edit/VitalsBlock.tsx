@@ -4,7 +4,7 @@ import { vitalError, vitalsFromJson, vitalsToJson, type VitalForm, type VitalMes
 import type { PatientInfo } from '../types';
 import { VitalsEditor } from '../ui/VitalsEditor';
 import { Block } from './Block';
-import { saveFields } from './save';
+import { useSaveFields } from './save';
 
 /** Vital thresholds: breathing rate, pulse rate and SpO2, moderate and severe; the edit defaults fill gaps. */
 export function VitalsBlock({ info, canEdit, onSaved }: { info: PatientInfo; canEdit: boolean; onSaved: () => void }) {
@@ -13,23 +13,22 @@ export function VitalsBlock({ info, canEdit, onSaved }: { info: PatientInfo; can
   const [form, setForm] = useState<VitalForm>(() => vitalsFromJson(info.vital_parameters));
   const [invalid, setInvalid] = useState<VitalMessage | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { saving, save: saveFields } = useSaveFields(info.patient_id);
   // What was saved shows at once, before the details are fetched again.
   const [saved, setSaved] = useState<string | null>(null);
-  const save = async () => {
+  const save = () => {
     const problem = vitalError(form);
     setInvalid(problem);
     if (problem) return;
-    setSaving(true);
     const json = vitalsToJson(form);
-    const failed = await saveFields(t, info.patient_id, { vital_parameters: json });
-    setSaving(false);
-    setError(failed);
-    if (!failed) {
-      setSaved(json);
-      setEditing(false);
-      onSaved();
-    }
+    saveFields({ vital_parameters: json }, (failed) => {
+      setError(failed);
+      if (!failed) {
+        setSaved(json);
+        setEditing(false);
+        onSaved();
+      }
+    });
   };
   return (
     <Block
@@ -44,7 +43,7 @@ export function VitalsBlock({ info, canEdit, onSaved }: { info: PatientInfo; can
         setInvalid(null);
         setEditing(true);
       }}
-      onSave={() => void save()}
+      onSave={save}
       onCancel={() => setEditing(false)}
     >
       <VitalsEditor value={editing ? form : vitalsFromJson(saved ?? info.vital_parameters)} onChange={setForm} error={editing ? invalid : null} readOnly={!editing} />
