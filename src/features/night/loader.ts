@@ -17,6 +17,8 @@ export const nightRef = (patientId: number, recordingId: number) => `p${patientI
 
 export class NightLoader {
   private readonly loads = new Map<string, Promise<LoadedChannel>>();
+  /** Codes the engine holds for this screen (their samples are in). */
+  private readonly inEngine = new Set<string>();
   /** Bumped by close(): a load begun before it ends empty and leaves nothing in the engine. */
   private generation = 0;
 
@@ -42,6 +44,11 @@ export class NightLoader {
     return pending;
   }
 
+  /** Whether the engine holds the channel's samples. */
+  isLoaded(code: string): boolean {
+    return this.inEngine.has(code);
+  }
+
   /** True once the night was closed after a load of `generation` began. */
   private stale(generation: number): boolean {
     return generation !== this.generation;
@@ -65,11 +72,13 @@ export class NightLoader {
         return { ref, info: null };
       }
       performance.mark(`nocturne:channel-loaded:${code}`);
+      this.inEngine.add(code);
       return { ref, info };
     } catch (error) {
       // Loaded by an earlier visit of this screen: use what the engine has.
       if ((error as { code?: string }).code === 'DUPLICATE_CHANNEL') {
         const info = (await api.channels()).find((c) => c.night === this.night && c.code === code) ?? null;
+        if (info) this.inEngine.add(code);
         return { ref, info };
       }
       throw error;
@@ -80,6 +89,7 @@ export class NightLoader {
   async close(): Promise<void> {
     this.generation++;
     this.loads.clear();
+    this.inEngine.clear();
     await (await this.engine).close(this.night);
   }
 }
