@@ -71,7 +71,9 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
   });
 
   it("draws the full night from the server's overviews before any raw sample arrived, then pages from the engine", async () => {
-    // Empty caches, and every raw channel held back at the network until the first chart is on screen.
+    // Empty caches (off the app: no open cache connection), and every raw channel held back
+    // at the network until the first chart is on screen.
+    await page.goto('about:blank');
     const cdp = await suite.context.newCDPSession(page);
     await cdp.send('Network.clearBrowserCache');
     await cdp.send('Storage.clearDataForOrigin', { origin: new URL(suite.base).origin, storageTypes: 'indexeddb' });

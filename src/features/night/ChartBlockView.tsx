@@ -67,8 +67,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   useLayoutEffect(() => setYZoom(null), [resets]);
 
   const present = def.sources.filter((c) => infos[c]);
-  // A source drawn from its overview is not shown as loading.
-  const pending = def.sources.some((c) => loading.has(c) && !infos[c]);
+  const pending = def.sources.some((c) => loading.has(c));
   const empty = !pending && present.length === 0;
   const series: BlockSeries[] = useMemo(
     () => present.map((c, i) => ({ ref: { night: nightRef, code: c }, style: def.style, color: SERIES_COLORS[i % SERIES_COLORS.length]! })),

@@ -77,7 +77,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
       new OverviewSource({
         engine: api,
         loaded: (code) => loader.isLoaded(code),
-        whenLoaded: (code) => loader.load(code),
+        whenLoaded: (code) => loader.whenLoaded(code),
         fetch: (code, t0, t1, pixels) => channelOverview(patient.patient_id, night.recording_id, code, t0, t1, pixels),
       }),
     [api, loader, patient.patient_id, night.recording_id],

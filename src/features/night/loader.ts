@@ -33,6 +33,9 @@ export class NightLoader {
     return nightRef(this.patientId, this.recordingId);
   }
 
+  /** Those waiting for a channel whose load has not begun yet. */
+  private readonly waiting = new Map<string, Array<() => void>>();
+
   /** Loads a channel once; later calls share the first load. */
   load(code: string): Promise<LoadedChannel> {
     let pending = this.loads.get(code);
@@ -40,8 +43,18 @@ export class NightLoader {
       pending = this.fetchAndLoad(code, this.generation);
       pending.catch(() => this.loads.delete(code));
       this.loads.set(code, pending);
+      const waiting = this.waiting.get(code);
+      this.waiting.delete(code);
+      if (waiting) void pending.then(() => undefined, () => undefined).then(() => waiting.forEach((wake) => wake()));
     }
     return pending;
+  }
+
+  /** Resolves once a channel's load ended (loaded, empty or failed), without starting it: the screen's queue does. */
+  whenLoaded(code: string): Promise<void> {
+    const pending = this.loads.get(code);
+    if (pending) return pending.then(() => undefined, () => undefined);
+    return new Promise((resolve) => this.waiting.set(code, [...(this.waiting.get(code) ?? []), resolve]));
   }
 
   /** Whether the engine holds the channel's samples. */
@@ -90,6 +103,8 @@ export class NightLoader {
     this.generation++;
     this.loads.clear();
     this.inEngine.clear();
+    for (const waiting of this.waiting.values()) waiting.forEach((wake) => wake());
+    this.waiting.clear();
     await (await this.engine).close(this.night);
   }
 }

@@ -27,7 +27,7 @@ export interface OverviewDeps {
   engine: ViewSource;
   /** Whether the engine holds a channel's samples. */
   loaded(code: string): boolean;
-  /** Resolves once the engine holds a channel (its load, started if still queued). */
+  /** Resolves once a channel's load ended (it is not started by this). */
   whenLoaded(code: string): Promise<unknown>;
   /** The server's overview of a channel for a window. */
   fetch(code: string, t0: number, t1: number, pixels: number): Promise<DecodedView>;
@@ -37,6 +37,8 @@ export interface OverviewDeps {
 export class OverviewSource implements ViewSource {
   private readonly previews = new Map<string, Window & { view: ViewResult }>();
   private readonly asked = new Map<string, string>();
+  /** Views waiting for a channel: woken when its overview for some window arrives. */
+  private readonly waiters = new Map<string, Set<() => void>>();
   /** Overviews served to the feeder. */
   served = 0;
 
@@ -54,6 +56,7 @@ export class OverviewSource implements ViewSource {
       const { view, channel } = await this.deps.fetch(code, w.t0, w.t1, w.pixels);
       if (this.deps.loaded(code)) return null;
       this.previews.set(code, { ...w, view });
+      for (const wake of this.waiters.get(code) ?? []) wake();
       return {
         night,
         code,
@@ -62,7 +65,7 @@ export class OverviewSource implements ViewSource {
         t1Ms: ms(view.origin + view.pixels * view.pxMs),
         count: channel.count,
         validCount: channel.validCount,
-        missingFraction: channel.count > 0 ? 1 - channel.validCount / channel.count : 0,
+        missingFraction: channel.count > 0 ? (channel.count - channel.validCount) / channel.count : 0,
         min: channel.min,
         max: channel.max,
         sampleBytes: 0,
@@ -94,15 +97,46 @@ export class OverviewSource implements ViewSource {
       // The first-paint benchmark and the e2e test read which charts an overview drew first.
       performance.mark(`nocturne:overview-served:${r.code}`);
     });
+    // A channel still loading waits for the engine, or for its overview of this very window
+    // (asked again when the plot's width changed meanwhile), whichever comes first.
+    await Promise.all(refs.map(async (r, i) => {
+      if (!out[i]) out[i] = await this.overviewOrLoad(r.code, t0, t1, pixels);
+    }));
     const rest = refs.filter((_, i) => !out[i]);
     if (rest.length > 0) {
-      // A channel still loading is asked of the engine once it is there (a failed load: the engine's error).
-      await Promise.allSettled(rest.map((r) => this.deps.whenLoaded(r.code)));
       const views = await this.deps.engine.views(rest, t0, t1, pixels);
       let k = 0;
       for (let i = 0; i < out.length; i++) if (!out[i]) out[i] = views[k++]!;
     }
     return out as ViewResult[];
+  }
+
+  /** The overview of this window if it arrives before the channel's load ends; null once the engine holds it (or failed to). */
+  private async overviewOrLoad(code: string, t0: number, t1: number, pixels: number): Promise<ViewResult | null> {
+    if (this.deps.loaded(code)) return null;
+    let wake = () => {};
+    const set = this.waiters.get(code) ?? new Set();
+    this.waiters.set(code, set);
+    const loadEnded = this.deps.whenLoaded(code).then(() => 'loaded' as const, () => 'loaded' as const);
+    try {
+      for (;;) {
+        const woken = new Promise<'overview'>((resolve) => {
+          wake = () => resolve('overview');
+          set.add(wake);
+        });
+        const first = await Promise.race([woken, loadEnded]);
+        set.delete(wake);
+        if (first === 'loaded') return null;
+        const view = this.preview(code, t0, t1, pixels);
+        if (view) {
+          this.served++;
+          performance.mark(`nocturne:overview-served:${code}`);
+          return view;
+        }
+      }
+    } finally {
+      set.delete(wake);
+    }
   }
 }
 
