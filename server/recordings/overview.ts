@@ -3,9 +3,10 @@
 // from the stored samples with the same WebAssembly, so the chart draws at once from a few
 // kilobytes and the raw samples follow. The same window of the same stored channel gives
 // the same bytes: results are kept (a bounded cache; a stored night's samples never change,
-// a live night is never cached).
+// a live night is never cached). Stage codes are mapped as the browser maps them.
 import { hz, ms, px } from '../../engine/index';
 import { encodeView } from '../../engine/viewWire';
+import { mapStages, STAGES_CODE } from '../../engine/stages';
 import type { Queryable } from '../db/adapter';
 import { scratchNight, serverEngine } from '../services/engine';
 import { loadSamples, type ChannelRow } from './store';
@@ -26,6 +27,8 @@ export async function channelOverview(db: Queryable, channel: ChannelRow, t0: nu
     return hit;
   }
   const samples = await loadSamples(db, channel);
+  // Stages are charted mapped, as the browser's loader maps them.
+  if (channel.code === STAGES_CODE) mapStages(samples, channel.scale, channel.offset_value);
   const engine = await serverEngine();
   const night = scratchNight(`overview-${channel.id}`);
   let bytes: Uint8Array;

@@ -36,9 +36,8 @@ describe('charts drawn from the server overview first', () => {
     const w = { t0: night.t0, t1: night.t1, pixels: 1000 };
     const info = await source.request('n', 'BR', w);
     expect(info).toMatchObject({ code: 'BR', min: -3, max: 4, count: 10, validCount: 8, missingFraction: 0.2 });
-    // Asked once per window; stages are never previewed.
+    // Asked once per window.
     expect(await source.request('n', 'BR', w)).toBeNull();
-    expect(await source.request('n', 'SLP_STGS', w)).toBeNull();
     expect(fetched).toEqual(['BR']);
     const [first] = await source.views([{ night: 'n', code: 'BR' }], w.t0, w.t1, w.pixels);
     expect(first!.min[0]).toBe(2);

@@ -12,9 +12,6 @@ import type { DecodedView } from '../../../engine/viewWire';
 import type { ViewSource } from '../../charts/feeder';
 import type { ChartScreen } from '../../charts/screen';
 
-/** Channels the browser changes after loading (stage codes are mapped): never drawn from a server overview. */
-const NOT_PREVIEWED = new Set(['SLP_STGS']);
-
 /** The window of one overview. */
 interface Window {
   t0: number;
@@ -50,7 +47,7 @@ export class OverviewSource implements ViewSource {
    */
   async request(night: string, code: string, w: Window): Promise<ChannelInfo | null> {
     const key = `${w.t0}:${w.t1}:${w.pixels}`;
-    if (NOT_PREVIEWED.has(code) || this.deps.loaded(code) || this.asked.get(code) === key) return null;
+    if (this.deps.loaded(code) || this.asked.get(code) === key) return null;
     this.asked.set(code, key);
     try {
       const { view, channel } = await this.deps.fetch(code, w.t0, w.t1, w.pixels);
