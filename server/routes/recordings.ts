@@ -3,11 +3,12 @@ import { gunzip as gunzipCb } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
-import { notFound } from '../errors';
+import { ApiError, notFound } from '../errors';
 import { visiblePatient, visibleRecording } from '../patients/access';
 import { findChannel, isLiveRecording, listChannels, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
 import { gzipWire } from '../recordings/wire-gzip';
 import { nightDate } from '../recordings/night-key';
+import { channelOverview, MAX_OVERVIEW_PIXELS } from '../recordings/overview';
 
 const gunzip = promisify(gunzipCb);
 const id = { type: 'integer', minimum: 1 } as const;
@@ -66,6 +67,39 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
         (await gzipWire({ t0: channel.t0_ms, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples: await loadSamples(db, channel) }));
       const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
       return acceptsGzip ? reply.header('content-encoding', 'gzip').send(bytes) : reply.send(await gunzip(bytes));
+    },
+  );
+
+  // The engine's view of one window of a channel (full-night charts before the raw samples).
+  app.get<{ Querystring: { patient_id: number; recording_id: number; code: string; t0: number; t1: number; pixels: number } }>(
+    '/analytics/patient/channel-overview',
+    {
+      preHandler: auth,
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['patient_id', 'recording_id', 'code', 't0', 't1', 'pixels'],
+          properties: {
+            patient_id: id,
+            recording_id: id,
+            code: { type: 'string', minLength: 1, maxLength: 80 },
+            t0: { type: 'number' },
+            t1: { type: 'number' },
+            pixels: { type: 'integer', minimum: 1, maximum: MAX_OVERVIEW_PIXELS },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { patient_id, recording_id, code, t0, t1, pixels } = request.query;
+      const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');
+      if (!(t1 > t0) || !Number.isFinite(t1 - t0)) throw new ApiError(400, 'validation_failed', `t1 (${t1}) must be after t0 (${t0}).`);
+      const channel = await findChannel(db, recording.id, code);
+      if (!channel) throw notFound(`Channel ${code}`);
+      const live = isLiveRecording(recording);
+      const bytes = await channelOverview(db, channel, t0, t1, pixels, !live);
+      reply.header('content-type', 'application/octet-stream').header('cache-control', live ? 'no-cache' : 'private, max-age=86400');
+      return reply.send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     },
   );
 }

@@ -183,6 +183,12 @@ export class ViewFeeder {
     });
   }
 
+  /** The window the feeder asks the engine for when `range` is shown (a full-night overview is made for it). */
+  windowFor(range: TimeRange): { t0: number; t1: number; pixels: number } {
+    const { t0, t1, pixels } = this.target(range);
+    return { t0, t1, pixels };
+  }
+
   /** The window to fetch for `range`: MARGIN_WINDOWS each side, on the column grid, inside the night. */
   private target(range: TimeRange): { t0: number; t1: number; pixels: number; pxMs: number } {
     const d = this.domain();

@@ -84,6 +84,15 @@ export class ChartScreen {
     if (w === this.plotWidth || w < 1) return;
     this.plotWidth = w;
     this.feeder.resized();
+    for (const l of this.widthListeners) l();
+  }
+
+  private readonly widthListeners = new Set<() => void>();
+
+  /** Hears about each change of the plot width (after the feeder heard of it). */
+  onWidth(listener: () => void): () => void {
+    this.widthListeners.add(listener);
+    return () => this.widthListeners.delete(listener);
   }
 
   get width(): number {

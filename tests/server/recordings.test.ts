@@ -6,6 +6,8 @@ import { InvalidNightError, SAMPLES_PER_CHUNK, saveNight } from '../../server/re
 import { decodeWire } from '../../server/recordings/wire';
 import { nightInput } from '../../server/analytics/analyse';
 import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { channelInputFromWire, loadEngine, ms, px } from '../../engine/index';
+import { decodeView } from '../../engine/viewWire';
 
 let server: TestServer;
 let physician = '';
@@ -139,6 +141,48 @@ describe('GET /analytics/patient/channel-data', () => {
     const missing = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&code=HR`, { token: physician });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toContain('recording_id');
+  });
+});
+
+describe('GET /analytics/patient/channel-overview', () => {
+  const overviewUrl = (code: string, t0: number, t1: number, pixels: number) =>
+    `/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}&code=${code}&t0=${t0}&t1=${t1}&pixels=${pixels}`;
+
+  it("is the browser engine's own view of the raw samples, column for column (float32 with missing codes, int16 across chunks)", async () => {
+    const engine = await loadEngine();
+    // A window on no column grid of the samples, as a plot width makes it.
+    const [t0, t1, pixels] = [START - 61_234.5, START + 8 * 3_600_000 + 777, 997];
+    for (const code of ['BR', 'Y_DIST']) {
+      const raw = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${code}`, { token: physician });
+      const info = engine.load(channelInputFromWire({ night: 'n', code }, decodeWire(new Uint8Array(raw.rawPayload))));
+      const expected = engine.view({ night: 'n', code }, ms(t0), ms(t1), px(pixels));
+      const res = await server.call('GET', overviewUrl(code, t0, t1, pixels), { token: physician });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('private, max-age=86400');
+      const { view, channel } = decodeView(new Uint8Array(res.rawPayload));
+      expect(res.rawPayload.byteLength).toBe(64 + 21 * pixels);
+      expect(channel).toEqual({ min: info.min, max: info.max, count: info.count, validCount: info.validCount });
+      expect([view.origin, view.pxMs, view.pixels]).toEqual([expected.origin, expected.pxMs, expected.pixels]);
+      for (const k of ['x', 'first', 'min', 'max', 'last', 'flags'] as const) expect(Array.from(view[k]), `${code} ${k}`).toEqual(Array.from(expected[k]));
+      // Columns before the recording are empty (NaN), the others hold values.
+      expect(Number.isNaN(view.min[0]!) && Number.isNaN(view.max[1]!)).toBe(true);
+      expect(view.max.some((v) => v > 0)).toBe(true);
+    }
+    engine.dispose();
+  });
+
+  it('answers 400 for a bad window or column count and 404 for an unknown channel or another physician', async () => {
+    const bad = await server.call('GET', overviewUrl('BR', START + 10, START, 100), { token: physician });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe(`t1 (${START}) must be after t0 (${START + 10}).`);
+    const many = await server.call('GET', overviewUrl('BR', START, START + 1000, 100_000), { token: physician });
+    expect(many.statusCode).toBe(400);
+    expect(many.json().message).toContain('pixels');
+    const unknown = await server.call('GET', overviewUrl('HR', START, START + 1000, 10), { token: physician });
+    expect(unknown.statusCode).toBe(404);
+    const other = await createUser(server);
+    const { token } = await signIn(server, other.email);
+    expect((await server.call('GET', overviewUrl('BR', START, START + 1000, 10), { token })).statusCode).toBe(404);
   });
 });
 

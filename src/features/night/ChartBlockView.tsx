@@ -45,7 +45,7 @@ export interface BlockProps {
 export function ChartBlockView({ screen, def, height, expanded, thresholds, onToggleExpand, onWindowView, onCloseWindow, dragProps, id }: BlockProps) {
   countRender('ChartBlock');
   const { t, i18n } = useTranslation();
-  const { api, nightRef, infos, loading, vitals, night } = useNight();
+  const { api, nightRef, infos, loading, vitals, night, provisional } = useNight();
   const { ref: plotRef, block } = useChartBlock(screen, id ?? def.code);
   const selectionRef = useRef<HTMLDivElement>(null);
   const tipRef = useRef<HTMLDivElement>(null);
@@ -154,7 +154,9 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   usePlotPointer(screen, plotRef, selectionRef, tipRef, pointer);
 
   const format: StatsFormatter = useCallback((v) => t('night.stats.line', v), [t]);
-  useStatsReadout(screen, api, series[0]?.ref ?? null, statsRef, format, i18n.language);
+  // The engine's statistics once its samples are in (not of an overview).
+  const statsSource = series[0] && !provisional?.has(series[0].ref.code) ? series[0].ref : null;
+  useStatsReadout(screen, api, statsSource, statsRef, format, i18n.language);
 
   const title = t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
   const labels = coded ? coded.map(([v, key]) => ({ v, text: t(key as 'night.axis.deep') })) : [];

@@ -1,10 +1,13 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { ChannelInfo } from '../../../engine/index';
 import { useTranslation } from 'react-i18next';
 import { countRender } from '../../charts/gl/stats';
 import { ChartSurface } from '../../charts/react/ChartSurface';
 import { bandColor, type ChartScreen } from '../../charts/screen';
 import { NightAnnotations } from '../annotations/NightAnnotations';
-import { ARTEFACT_CODE, availableChannels, move, orderChannels, toPreference, type ChannelChoice } from './channels';
+import { ARTEFACT_CODE, availableChannels, CHANNEL_BY_CODE, move, orderChannels, toPreference, type ChannelChoice } from './channels';
+import { channelOverview } from './api';
+import { OverviewSource, useOverviews } from './overviews';
 import { ChannelSelector } from './ChannelSelector';
 import { ChartStack } from './ChartStack';
 import { NightContext, type NightContextValue } from './context';
@@ -67,7 +70,35 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
     [night, preferences?.is_annotator, preferences?.membership_type],
   );
   const [choices, setChoices] = useState<ChannelChoice[]>(() => orderChannels(available, preferences?.kpi_order_preference));
-  const { infos, loading, nightRef } = useNightChannels(patient.patient_id, night, choices);
+  const { infos: loadedInfos, loading, nightRef, loader } = useNightChannels(patient.patient_id, night, choices);
+  // Charts drawn from the server's overview until their samples are in the engine (issue 14 point 7).
+  const source = useMemo(
+    () =>
+      new OverviewSource({
+        engine: api,
+        loaded: (code) => loader.isLoaded(code),
+        whenLoaded: (code) => loader.whenLoaded(code),
+        fetch: (code, t0, t1, pixels) => channelOverview(patient.patient_id, night.recording_id, code, t0, t1, pixels),
+      }),
+    [api, loader, patient.patient_id, night.recording_id],
+  );
+  const [previewed, setPreviewed] = useState<{ source: OverviewSource; infos: Record<string, ChannelInfo> }>({ source, infos: {} });
+  const onPreview = useCallback(
+    (more: Record<string, ChannelInfo>) => setPreviewed((p) => ({ source, infos: { ...(p.source === source ? p.infos : {}), ...more } })),
+    [source],
+  );
+  const { infos, provisional } = useMemo(() => {
+    const merged: Record<string, ChannelInfo | null> = { ...loadedInfos };
+    const shownFromOverview = new Set<string>();
+    if (previewed.source === source) {
+      for (const [code, info] of Object.entries(previewed.infos)) {
+        if (code in loadedInfos) continue;
+        merged[code] = info;
+        shownFromOverview.add(code);
+      }
+    }
+    return { infos: merged, provisional: shownFromOverview };
+  }, [loadedInfos, previewed, source]);
   const save = useSaveOrder();
   const vitals = useMemo(() => parseVitalParameters(patient.vital_parameters), [patient.vital_parameters]);
   const domain = useMemo(() => ({ t0: night.recording_start_time, t1: Math.max(night.recording_stop_time, night.recording_start_time + 1000) }), [night]);
@@ -90,9 +121,11 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
 
   if (error) return <p className="error-text" role="alert">{t('night.engineFailed')}</p>;
 
-  const context: NightContextValue = { api, night, nightRef, vitals, infos, loading };
+  const context: NightContextValue = { api, night, nightRef, vitals, infos, loading, provisional };
   const visible = choices.filter((c) => c.visible).map((c) => c.code);
-  const overviewCode = [...OVERVIEW_PREFERENCE, ...visible].find((c) => infos[c]) ?? null;
+  const overviewCode = [...OVERVIEW_PREFERENCE, ...visible].find((c) => loadedInfos[c]) ?? null;
+  const inNight = new Set(night.channels.map((c) => c.code));
+  const previewCodes = [...new Set(visible.flatMap((c) => CHANNEL_BY_CODE.get(c)?.sources ?? []))].filter((c) => inNight.has(c) && !(c in loadedInfos));
   const annotatable = night.channels.map((c) => c.code);
 
   return (
@@ -111,14 +144,15 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
       )}
       {preferences?.is_annotator !== true && <NightDownloads patientId={patient.patient_id} night={night} />}
       {preferences?.is_annotator !== true && <RealTimeLink patientId={patient.patient_id} deviceId={patient.device_id} />}
-      <ChartSurface key={nightRef} source={api} domain={domain}>
+      <ChartSurface key={nightRef} source={source} domain={domain}>
         {(screen) => (
           <>
             {/* A sample patient's night is read-only and carries no corrections. */}
             {!patient.is_sample_patient && <NightCorrectionsPanel patientId={patient.patient_id} night={night} screen={screen} />}
             <div className={`night-body${layout.annotations ? '' : ' annotations-hidden'}`}>
               <div className="night-charts">
-                <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(infos[ARTEFACT_CODE])} onReorder={reorder} fit={layout.fit} />
+                <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(loadedInfos[ARTEFACT_CODE])} onReorder={reorder} fit={layout.fit} />
+                <OverviewRequests screen={screen} source={source} night={nightRef} codes={previewCodes} onInfos={onPreview} />
               </div>
               <NightAnnotations
                 night={{ patientId: patient.patient_id, night: night.night, recordingId: night.recording_id, startMs: night.recording_start_time, stopMs: night.recording_stop_time, timezone: night.timezone }}
@@ -138,6 +172,12 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
       </ChartSurface>
     </NightContext.Provider>
   );
+}
+
+/** Asks for the overviews of the charts' channels still loading (renders nothing). */
+function OverviewRequests({ screen, source, night, codes, onInfos }: { screen: ChartScreen; source: OverviewSource; night: string; codes: readonly string[]; onInfos: (infos: Record<string, ChannelInfo>) => void }) {
+  useOverviews(screen, source, night, codes, onInfos);
+  return null;
 }
 
 function Charts({ screen, visible, overviewCode, artefactsAvailable, onReorder, fit }: {

@@ -36,10 +36,10 @@ export function WindowView({ screen, code, thresholds, onClose }: { screen: Char
 
 function Histogram({ screen, code, kind }: { screen: ChartScreen; code: string; kind: 'br' | 'pr' | 'spo2' }) {
   const { t } = useTranslation();
-  const { api, nightRef, infos, vitals } = useNight();
+  const { api, nightRef, infos, vitals, provisional } = useNight();
   const [hist, setHist] = useState<HistogramResult | null>(null);
   const bands = bandsOf(kind, vitals);
-  const loaded = Boolean(infos[code]);
+  const loaded = Boolean(infos[code]) && !provisional?.has(code);
   useEffect(() => {
     if (!loaded) return;
     const [lo, hi] = HISTOGRAM_RANGES[code] ?? [0, 100];

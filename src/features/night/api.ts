@@ -2,6 +2,7 @@
 // binary (the browser undoes the gzip), cached in IndexedDB.
 import { request, requestFile } from '../../api/client';
 import { readChannel, writeChannel } from '../../cache/channelCache';
+import { decodeView, type DecodedView } from '../../../engine/viewWire';
 import type { NightInfo, PatientInfo, PhysicianPreferences } from './types';
 
 export const nightApi = {
@@ -73,4 +74,16 @@ async function readChannelBytes(key: string, patientId: number, recordingId: num
   // The chart does not wait for the cache: the write takes its own copy and logs its own failure.
   void writeChannel(key, bytes);
   return bytes;
+}
+
+/**
+ * The server's overview of a channel: the engine's view of [t0, t1) in `pixels` columns
+ * (a few kilobytes; the browser's HTTP cache keeps it for the next visit).
+ */
+export async function channelOverview(patientId: number, recordingId: number, code: string, t0: number, t1: number, pixels: number): Promise<DecodedView> {
+  const response = await requestFile(
+    `/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}&t0=${t0}&t1=${t1}&pixels=${pixels}`,
+    'application/octet-stream',
+  );
+  return decodeView(new Uint8Array(await response.arrayBuffer()));
 }

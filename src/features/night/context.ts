@@ -15,6 +15,11 @@ export interface NightContextValue {
   infos: Readonly<Record<string, ChannelInfo | null>>;
   /** Codes still loading. */
   loading: ReadonlySet<string>;
+  /**
+   * Codes whose info in `infos` comes from the server's overview: drawn at full-night zoom,
+   * their samples not yet in the engine (no engine statistics of them yet).
+   */
+  provisional?: ReadonlySet<string>;
 }
 
 export const NightContext = createContext<NightContextValue | null>(null);

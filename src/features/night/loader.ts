@@ -17,6 +17,8 @@ const nightRef = (patientId: number, recordingId: number) => `p${patientId}r${re
 
 export class NightLoader {
   private readonly loads = new Map<string, Promise<LoadedChannel>>();
+  /** Codes the engine holds for this screen (their samples are in). */
+  private readonly inEngine = new Set<string>();
   /** Bumped by close(): a load begun before it ends empty and leaves nothing in the engine. */
   private generation = 0;
 
@@ -31,6 +33,9 @@ export class NightLoader {
     return nightRef(this.patientId, this.recordingId);
   }
 
+  /** Those waiting for a channel whose load has not begun yet. */
+  private readonly waiting = new Map<string, Array<() => void>>();
+
   /** Loads a channel once; later calls share the first load. */
   load(code: string): Promise<LoadedChannel> {
     let pending = this.loads.get(code);
@@ -38,8 +43,23 @@ export class NightLoader {
       pending = this.fetchAndLoad(code, this.generation);
       pending.catch(() => this.loads.delete(code));
       this.loads.set(code, pending);
+      const waiting = this.waiting.get(code);
+      this.waiting.delete(code);
+      if (waiting) void pending.then(() => undefined, () => undefined).then(() => waiting.forEach((wake) => wake()));
     }
     return pending;
+  }
+
+  /** Resolves once a channel's load ended (loaded, empty or failed), without starting it: the screen's queue does. */
+  whenLoaded(code: string): Promise<void> {
+    const pending = this.loads.get(code);
+    if (pending) return pending.then(() => undefined, () => undefined);
+    return new Promise((resolve) => this.waiting.set(code, [...(this.waiting.get(code) ?? []), resolve]));
+  }
+
+  /** Whether the engine holds the channel's samples. */
+  isLoaded(code: string): boolean {
+    return this.inEngine.has(code);
   }
 
   /** True once the night was closed after a load of `generation` began. */
@@ -65,11 +85,13 @@ export class NightLoader {
         return { ref, info: null };
       }
       performance.mark(`nocturne:channel-loaded:${code}`);
+      this.inEngine.add(code);
       return { ref, info };
     } catch (error) {
       // Loaded by an earlier visit of this screen: use what the engine has.
       if ((error as { code?: string }).code === 'DUPLICATE_CHANNEL') {
         const info = (await api.channels()).find((c) => c.night === this.night && c.code === code) ?? null;
+        if (info) this.inEngine.add(code);
         return { ref, info };
       }
       throw error;
@@ -80,6 +102,9 @@ export class NightLoader {
   async close(): Promise<void> {
     this.generation++;
     this.loads.clear();
+    this.inEngine.clear();
+    for (const waiting of this.waiting.values()) waiting.forEach((wake) => wake());
+    this.waiting.clear();
     await (await this.engine).close(this.night);
   }
 }

@@ -82,5 +82,5 @@ export function useNightChannels(patientId: number, night: NightInfo, choices: r
     pump();
   }, [loader, wanted]);
 
-  return { infos, loading, nightRef: loader.night };
+  return { infos, loading, nightRef: loader.night, loader };
 }

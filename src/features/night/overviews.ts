@@ -1,0 +1,167 @@
+// Full-night charts before the raw samples (issue 14 point 7). While a channel's samples
+// are on their way to the engine, its chart is drawn from the server's overview: the
+// engine's own M4 view of exactly the window the chart asks for at full-night zoom (the
+// feeder's window for the night at the plot's width), computed on the server from the
+// stored samples. Any other window (a zoom, a pan, a new width) waits for the engine, so
+// an overview is never stretched or shown at a zoom it was not made for; once the samples
+// are in, every new window comes from the engine.
+import { useEffect } from 'react';
+import type { ChannelInfo, ChannelRef, ViewResult } from '../../../engine/index';
+import { hz, ms } from '../../../engine/index';
+import type { DecodedView } from '../../../engine/viewWire';
+import type { ViewSource } from '../../charts/feeder';
+import type { ChartScreen } from '../../charts/screen';
+
+/** The window of one overview. */
+interface Window {
+  t0: number;
+  t1: number;
+  pixels: number;
+}
+
+export interface OverviewDeps {
+  /** The engine's views (the deferred signal API). */
+  engine: ViewSource;
+  /** Whether the engine holds a channel's samples. */
+  loaded(code: string): boolean;
+  /** Resolves once a channel's load ended (it is not started by this). */
+  whenLoaded(code: string): Promise<unknown>;
+  /** The server's overview of a channel for a window. */
+  fetch(code: string, t0: number, t1: number, pixels: number): Promise<DecodedView>;
+}
+
+/** A view source that answers from overviews for channels still loading, from the engine otherwise. */
+export class OverviewSource implements ViewSource {
+  private readonly previews = new Map<string, Window & { view: ViewResult }>();
+  private readonly asked = new Map<string, string>();
+  /** Views waiting for a channel: woken when its overview for some window arrives. */
+  private readonly waiters = new Map<string, Set<() => void>>();
+  /** Overviews served to the feeder. */
+  served = 0;
+
+  constructor(private readonly deps: OverviewDeps) {}
+
+  /**
+   * Asks the server for a channel's overview of `w` (once per window); resolves with the
+   * provisional info of the channel, or null when the engine got there first or it failed.
+   */
+  async request(night: string, code: string, w: Window): Promise<ChannelInfo | null> {
+    const key = `${w.t0}:${w.t1}:${w.pixels}`;
+    if (this.deps.loaded(code) || this.asked.get(code) === key) return null;
+    this.asked.set(code, key);
+    try {
+      const { view, channel } = await this.deps.fetch(code, w.t0, w.t1, w.pixels);
+      if (this.deps.loaded(code)) return null;
+      this.previews.set(code, { ...w, view });
+      for (const wake of this.waiters.get(code) ?? []) wake();
+      return {
+        night,
+        code,
+        sampleRateHz: hz(Number.NaN),
+        t0Ms: ms(view.origin),
+        t1Ms: ms(view.origin + view.pixels * view.pxMs),
+        count: channel.count,
+        validCount: channel.validCount,
+        missingFraction: channel.count > 0 ? (channel.count - channel.validCount) / channel.count : 0,
+        min: channel.min,
+        max: channel.max,
+        sampleBytes: 0,
+        indexBytes: 0,
+      };
+    } catch (error) {
+      // The raw samples still come: the chart is drawn from them.
+      console.warn(`Overview of ${code} could not be loaded`, error);
+      return null;
+    }
+  }
+
+  /** The overview of a channel for exactly this window, while the engine does not hold it. */
+  private preview(code: string, t0: number, t1: number, pixels: number): ViewResult | null {
+    const p = this.previews.get(code);
+    if (!p) return null;
+    if (this.deps.loaded(code)) {
+      this.previews.delete(code);
+      return null;
+    }
+    return p.t0 === t0 && p.t1 === t1 && p.pixels === pixels ? p.view : null;
+  }
+
+  async views(refs: readonly ChannelRef[], t0: number, t1: number, pixels: number): Promise<ViewResult[]> {
+    const out: (ViewResult | null)[] = refs.map((r) => this.preview(r.code, t0, t1, pixels));
+    refs.forEach((r, i) => {
+      if (!out[i]) return;
+      this.served++;
+      // The first-paint benchmark and the e2e test read which charts an overview drew first.
+      performance.mark(`nocturne:overview-served:${r.code}`);
+    });
+    // A channel still loading waits for the engine, or for its overview of this very window
+    // (asked again when the plot's width changed meanwhile), whichever comes first.
+    await Promise.all(refs.map(async (r, i) => {
+      if (!out[i]) out[i] = await this.overviewOrLoad(r.code, t0, t1, pixels);
+    }));
+    const rest = refs.filter((_, i) => !out[i]);
+    if (rest.length > 0) {
+      const views = await this.deps.engine.views(rest, t0, t1, pixels);
+      let k = 0;
+      for (let i = 0; i < out.length; i++) if (!out[i]) out[i] = views[k++]!;
+    }
+    return out as ViewResult[];
+  }
+
+  /** The overview of this window if it arrives before the channel's load ends; null once the engine holds it (or failed to). */
+  private async overviewOrLoad(code: string, t0: number, t1: number, pixels: number): Promise<ViewResult | null> {
+    if (this.deps.loaded(code)) return null;
+    let wake = () => {};
+    const set = this.waiters.get(code) ?? new Set();
+    this.waiters.set(code, set);
+    const loadEnded = this.deps.whenLoaded(code).then(() => 'loaded' as const, () => 'loaded' as const);
+    try {
+      for (;;) {
+        const woken = new Promise<'overview'>((resolve) => {
+          wake = () => resolve('overview');
+          set.add(wake);
+        });
+        const first = await Promise.race([woken, loadEnded]);
+        set.delete(wake);
+        if (first === 'loaded') return null;
+        const view = this.preview(code, t0, t1, pixels);
+        if (view) {
+          this.served++;
+          performance.mark(`nocturne:overview-served:${code}`);
+          return view;
+        }
+      }
+    } finally {
+      set.delete(wake);
+    }
+  }
+}
+
+/**
+ * Asks for the overviews of `codes` whenever the screen shows the whole night at a known
+ * plot width, and hands the channels' provisional infos to `onInfos` together, once all
+ * have answered (one render of the screen for all of them, not one per channel).
+ */
+export function useOverviews(screen: ChartScreen, source: OverviewSource, night: string, codes: readonly string[], onInfos: (infos: Record<string, ChannelInfo>) => void): void {
+  const key = codes.join(',');
+  useEffect(() => {
+    let live = true;
+    const ask = () => {
+      const { range, domain } = screen.view.store.state;
+      if (screen.width < 1 || range.t0 !== domain.t0 || range.t1 !== domain.t1) return;
+      const w = screen.feeder.windowFor(range);
+      void Promise.all(codes.map(async (code) => [code, await source.request(night, code, w)] as const)).then((answers) => {
+        const infos: Record<string, ChannelInfo> = {};
+        for (const [code, info] of answers) if (info) infos[code] = info;
+        if (live && Object.keys(infos).length > 0) onInfos(infos);
+      });
+    };
+    ask();
+    const off = screen.onWidth(ask);
+    return () => {
+      live = false;
+      off();
+    };
+    // `codes` is read through its key; onInfos is a state setter's wrapper.
+  }, [screen, source, night, key]);
+}
