@@ -50,6 +50,10 @@ export class DeviceClient {
   readonly pending = new Map<number, { bytes: Uint8Array; firstSentMs: number }>();
   /** Ack latency of every acknowledged frame (ms from first send to ack). */
   readonly ackMs: number[] = [];
+  /** When each of ackMs was received (epoch ms, same order). */
+  readonly ackAtMs: number[] = [];
+  /** When the server first welcomed this device (epoch ms), or null. */
+  welcomedAtMs: number | null = null;
   readonly errors: { code: string; message: string; seq?: number }[] = [];
   recordingId: number | null = null;
   connects = 0;
@@ -165,6 +169,7 @@ export class DeviceClient {
   private onMessage(msg: ServerToDevice): void {
     if (msg.type === 'welcome') {
       this.connects++;
+      this.welcomedAtMs ??= Date.now();
       this.backoff = BACKOFF_MIN_MS;
       this.recordingId = msg.recordingId;
       for (const seq of this.pending.keys()) if (seq <= msg.lastSeq) this.pending.delete(seq);
@@ -175,7 +180,11 @@ export class DeviceClient {
       this.checkDone();
     } else if (msg.type === 'ack') {
       const f = this.pending.get(msg.seq);
-      if (f) this.ackMs.push(Date.now() - f.firstSentMs);
+      if (f) {
+        const now = Date.now();
+        this.ackMs.push(now - f.firstSentMs);
+        this.ackAtMs.push(now);
+      }
       this.pending.delete(msg.seq);
       this.checkDone();
     } else if (msg.type === 'config') {

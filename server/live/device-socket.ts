@@ -7,6 +7,7 @@ import { FrameError, validateFrame } from './frames';
 import type { LiveHub } from './hub';
 import { closeOfflineSessions, endSession, heardFrom, openSession, pruneFrames, SessionClosed, SessionError, type LiveSession } from './ingest';
 import { GroupCommit } from './group-commit';
+import { Gate } from './gate';
 import { checkDeviceKey, KEYS_CHANNEL } from './keys';
 import type { ConfigPush } from './config-push';
 import { CLOSE, DEVICE_SOCKET_PATH, OFFLINE_AFTER_MS, LIVE_CHANNELS, LIVE_PROTOCOL, MAX_FRAME_BYTES, type DeviceHello, type LiveErrorCode, type ServerToDevice } from './protocol';
@@ -17,6 +18,12 @@ const HELLO_TIMEOUT_MS = 10_000;
 const SWEEP_MS = 10_000;
 /** Frames a connection may have waiting for their commit before it is refused as flooding. */
 const MAX_PENDING_FRAMES = 2_000;
+/**
+ * Device session work (hello, heartbeat, config-ack, end) in flight at once per process: the
+ * database pool holds 10 connections and the group commit, fan-out and HTTP requests need
+ * theirs while 1,000 devices say hello at once.
+ */
+const SESSION_WORK_AT_ONCE = 4;
 
 const reply = (socket: WebSocket, msg: ServerToDevice) => socket.send(JSON.stringify(msg));
 const refuse = (socket: WebSocket, code: LiveErrorCode, message: string, close: number) => {
@@ -79,7 +86,7 @@ async function ingest(batches: GroupCommit, socket: WebSocket, session: LiveSess
   }
 }
 
-function onDeviceSocket(ctx: AppContext, batches: GroupCommit, push: ConfigPush, socket: WebSocket): void {
+function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push: ConfigPush, socket: WebSocket): void {
   let session: LiveSession | null = null;
   let chain: Promise<unknown> = Promise.resolve();
   let pending = 0;
@@ -101,10 +108,13 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, push: ConfigPush,
       clearTimeout(helloTimer);
       const hello = readHello(bytes.toString('utf8'));
       if (typeof hello === 'string') return refuse(socket, 'bad_hello', hello, CLOSE.badHello);
-      return run(async () => {
-        session = await startSession(ctx, socket, hello);
-        if (session) await push.attach(session.device.deviceMasterId, socket);
-      });
+      return run(() =>
+        gate.run(async () => {
+          if (socket.readyState !== socket.OPEN) return;
+          session = await startSession(ctx, socket, hello);
+          if (session) await push.attach(session.device.deviceMasterId, socket);
+        }),
+      );
     }
     run(async () => {
       if (!session) return;
@@ -118,12 +128,13 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, push: ConfigPush,
         return;
       }
       const msg = JSON.parse(bytes.toString('utf8')) as { type?: string; version?: unknown; applied?: unknown; reason?: unknown };
-      if (msg.type === 'heartbeat') await heardFrom(ctx.db, session.device.deviceMasterId);
-      if (msg.type === 'config-ack') await push.acknowledged(session.device.deviceMasterId, msg);
+      const s = session;
+      if (msg.type === 'heartbeat') await gate.run(() => heardFrom(ctx.db, s.device.deviceMasterId));
+      if (msg.type === 'config-ack') await gate.run(() => push.acknowledged(s.device.deviceMasterId, msg));
       if (msg.type === 'end') {
         await Promise.all(inFlight);
-        await endSession(ctx.db, session);
-        reply(socket, { type: 'ended', recordingId: session.recordingId });
+        await gate.run(() => endSession(ctx.db, s));
+        reply(socket, { type: 'ended', recordingId: s.recordingId });
       }
     });
   });
@@ -136,6 +147,7 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, push: ConfigPush,
 /** The devices' WebSocket: a device key in the hello, frames acknowledged once committed. */
 export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub, push: ConfigPush): Promise<void> {
   const batches = new GroupCommit(ctx.db, (frames) => hub.published(frames));
+  const gate = new Gate(SESSION_WORK_AT_ONCE);
   // Every SWEEP_MS: close the nights of devices gone offline without "end", prune frames no longer needed.
   let sweeping = false;
   const sweeper = setInterval(() => {
@@ -148,7 +160,7 @@ export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, h
   }, SWEEP_MS);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
-  app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket) => onDeviceSocket(ctx, batches, push, socket));
+  app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket) => onDeviceSocket(ctx, batches, gate, push, socket));
   // Keys issued or revoked: the device's connection here (if any) must show a valid key again.
   const stop = await ctx.db.listen(KEYS_CHANNEL, (payload) => {
     const socket = connected.get(Number(payload));

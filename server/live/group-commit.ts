@@ -24,6 +24,8 @@ export class GroupCommit {
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
   private running = false;
+  /** Fan-out of committed batches, in commit order, off the commit path (the next batch does not wait for it). */
+  private fanOut: Promise<void> = Promise.resolve();
   /** Batches committed and frames in them, for tests and the log. */
   batches = 0;
   frames = 0;
@@ -33,6 +35,11 @@ export class GroupCommit {
     private readonly onCommitted: (frames: CommittedFrame[]) => Promise<void>,
     private readonly delayMs = BATCH_DELAY_MS,
   ) {}
+
+  /** Resolves once every committed batch so far was handed to fan-out. */
+  fannedOut(): Promise<void> {
+    return this.fanOut;
+  }
 
   /** Queues a valid frame; resolves once committed (or a duplicate), rejects with its FrameError or the batch's failure. */
   commit(session: LiveSession, frame: ValidFrame): Promise<IngestResult> {
@@ -66,7 +73,9 @@ export class GroupCommit {
         if (!r.duplicate) committed.push(r.frame);
         batch[i]!.resolve(r);
       });
-      if (committed.length) await this.onCommitted(committed).catch((err: Error) => console.error(`live fan-out failed: ${err.message}`));
+      if (committed.length) {
+        this.fanOut = this.fanOut.then(() => this.onCommitted(committed)).catch((err: Error) => console.error(`live fan-out failed: ${err.message}`));
+      }
     } catch (err) {
       for (const w of batch) w.reject(err);
     } finally {

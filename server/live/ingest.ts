@@ -69,17 +69,25 @@ async function createRecording(tx: Queryable, device: AuthenticDevice, startMs: 
   return { id: rec.id, patientId: deployed.patient_id };
 }
 
+/** The session's channels, created where missing: one statement whatever their number (a hello storm of 1,000 devices). */
 async function ensureChannels(tx: Queryable, recordingId: number, codes: readonly LiveChannelCode[], t0Ms: number): Promise<Map<string, SessionChannel>> {
-  for (const code of codes) {
+  const specs = codes.map((code) => {
     const spec = LIVE_CHANNELS[code];
-    await tx.query(
-      `insert into recording_channels (recording_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count, missing_codes)
-       values ($1, $2, $2, $3, $4, $5, $6, $7, 0, 0, $8) on conflict (recording_id, code) do nothing`,
-      [recordingId, code, spec.unit, spec.rate, t0Ms, spec.storage, spec.scale, JSON.stringify(spec.missing ? [-1, -2] : [])],
-    );
-  }
-  const rows = await tx.query<{ id: number; code: string; sample_rate: number; t0_ms: number }>('select id, code, sample_rate, t0_ms from recording_channels where recording_id = $1', [recordingId]);
-  return new Map(rows.map((r) => [r.code, { id: r.id, code: r.code, rate: r.sample_rate, t0Ms: r.t0_ms }]));
+    return { code, unit: spec.unit, rate: spec.rate, storage: spec.storage, scale: spec.scale, missing: spec.missing ? [-1, -2] : [] };
+  });
+  // The outer select reads the snapshot before the insert: existing channels from it, new ones from ins.
+  const rows = await tx.query<{ id: number; code: string; sample_rate: number; t0_ms: number }>(
+    `with ins as (
+       insert into recording_channels (recording_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count, missing_codes)
+       select $1, t.code, t.code, t.unit, t.rate, $2, t.storage, t.scale, 0, 0, t.missing
+       from jsonb_to_recordset($3::jsonb) as t(code text, unit text, rate double precision, storage text, scale double precision, missing jsonb)
+       on conflict (recording_id, code) do nothing
+       returning id, code, sample_rate, t0_ms)
+     select id, code, sample_rate, t0_ms from ins
+     union all select id, code, sample_rate, t0_ms from recording_channels where recording_id = $1`,
+    [recordingId, t0Ms, JSON.stringify(specs)],
+  );
+  return new Map(rows.map((r) => [r.code, { id: r.id, code: r.code, rate: r.sample_rate, t0Ms: Number(r.t0_ms) }]));
 }
 
 /**
@@ -89,9 +97,10 @@ async function ensureChannels(tx: Queryable, recordingId: number, codes: readonl
  */
 export async function openSession(db: Db, device: AuthenticDevice, startMs: number, codes: readonly LiveChannelCode[], nowMs = Date.now()): Promise<LiveSession> {
   return db.transaction(async (tx) => {
-    await tx.query('insert into device_live (device_master_id) values ($1) on conflict do nothing', [device.deviceMasterId]);
+    // Created if new and locked (on conflict do update locks the row) in one statement.
     const [live] = await tx.query<{ last_seq: number; recording_id: number | null; session_start_ms: number | null; session_ended: boolean }>(
-      'select last_seq, recording_id, session_start_ms, session_ended from device_live where device_master_id = $1 for update',
+      `insert into device_live (device_master_id) values ($1) on conflict (device_master_id) do update set device_master_id = excluded.device_master_id
+       returning last_seq, recording_id, session_start_ms, session_ended`,
       [device.deviceMasterId],
     );
     let recordingId = live.recording_id;
@@ -110,9 +119,9 @@ export async function openSession(db: Db, device: AuthenticDevice, startMs: numb
       const created = await createRecording(tx, device, startMs, nowMs);
       recordingId = created.id;
       patientId = created.patientId;
-      await tx.query('update device_live set recording_id = $2, session_start_ms = $3, session_ended = false where device_master_id = $1', [device.deviceMasterId, recordingId, startMs]);
+      await tx.query('update device_live set recording_id = $2, session_start_ms = $3, session_ended = false, last_heard_ms = $4 where device_master_id = $1', [device.deviceMasterId, recordingId, startMs, nowMs]);
     }
-    await tx.query('update device_live set last_heard_ms = $2 where device_master_id = $1', [device.deviceMasterId, nowMs]);
+    if (recordingId === live.recording_id) await tx.query('update device_live set last_heard_ms = $2 where device_master_id = $1', [device.deviceMasterId, nowMs]);
     const channels = await ensureChannels(tx, recordingId!, codes, startMs);
     return { device, recordingId: recordingId!, patientId, startMs, channels, lastSeq: live.last_seq };
   });

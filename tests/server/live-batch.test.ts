@@ -4,6 +4,7 @@ import { TEST_DB } from './helpers';
 import { commitBatch, frameDigest, openSession, type BatchItem, type IngestResult, type LiveSession } from '../../server/live/ingest';
 import { FrameError, validateFrame } from '../../server/live/frames';
 import { encodeFrame } from '../../server/live/protocol';
+import { GroupCommit } from '../../server/live/group-commit';
 
 /** Group commit (issue 15): one transaction for frames of several devices; idempotent within a batch; a failed batch stores nothing. */
 describe(`live group commit on ${TEST_DB}`, () => {
@@ -60,5 +61,59 @@ describe(`live group commit on ${TEST_DB}`, () => {
     expect(await live.server.db.query('select count(*)::int as n from recording_chunks')).toEqual(before.chunks);
     // Resent in the next batch, the good frame commits.
     expect((await commitBatch(live.server.db, [good])).map(outcome)).toEqual(['committed']);
+  });
+
+  it('the group commit of frames from several devices arriving together: one transaction, each frame acked exactly once, each fanned out once', async () => {
+    const sessions = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003', 'NCT0004'].map(session));
+    const before = await Promise.all(sessions.map(stored));
+    const fannedOut: string[] = [];
+    const group = new GroupCommit(live.server.db, async (frames) => void fannedOut.push(...frames.map((f) => `${f.deviceId}:${f.seq}`)), 20);
+    const acks = new Map<string, number>();
+    // As device-socket.ts does: a frame is acked when its commit resolves, never when it rejects.
+    const send = (s: LiveSession, seq: number) =>
+      group.commit(s, item(s, seq, 60, [1, 2, 3]).frame).then((r) => {
+        const key = `${s.device.deviceId}:${seq}`;
+        acks.set(key, (acks.get(key) ?? 0) + 1);
+        return r;
+      });
+    const expected = sessions.flatMap((s) => [1, 2, 3].map((k) => `${s.device.deviceId}:${s.lastSeq + k}`));
+    const results = await Promise.all(sessions.flatMap((s) => { const l = s.lastSeq; return [1, 2, 3].map((k) => send(s, l + k)); }));
+    expect(results.map(outcome)).toEqual(expected.map(() => 'committed'));
+    expect(group.batches).toBe(1);
+    expect(group.frames).toBe(12);
+    expect([...acks.keys()].sort()).toEqual([...expected].sort());
+    expect([...acks.values()].every((n) => n === 1)).toBe(true);
+    await group.fannedOut();
+    expect([...fannedOut].sort()).toEqual([...expected].sort());
+    const after = await Promise.all(sessions.map(stored));
+    after.forEach((rows, i) => expect(rows).toEqual(before[i]!.map((r) => ({ code: r.code, sample_count: r.sample_count + (r.code === 'HR' ? 3 : 9) }))));
+  });
+
+  it('a group commit that fails acks no frame of it; the devices resend and nothing is lost or stored twice', async () => {
+    const [a, b, c] = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003'].map(session));
+    const before = await Promise.all([a, b, c].map(stored));
+    const fannedOut: number[] = [];
+    const group = new GroupCommit(live.server.db, async (frames) => void fannedOut.push(frames.length), 20);
+    const broken: LiveSession = { ...c!, channels: new Map([...c!.channels].map(([code, ch]) => [code, { ...ch, id: code === 'Y_DIST' ? 2_000_000_000 : ch.id }])) };
+    const seqs = { a: a!.lastSeq + 1, b: b!.lastSeq + 1, c: c!.lastSeq + 1 };
+    const frames = { a: item(a!, seqs.a, 60, [1]).frame, b: item(b!, seqs.b, 61, [2]).frame, c: item(c!, seqs.c, 62, [3]).frame };
+    const first = await Promise.allSettled([group.commit(a!, frames.a), group.commit(b!, frames.b), group.commit(broken, frames.c)]);
+    expect(first.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(group.batches).toBe(0);
+    await group.fannedOut();
+    expect(fannedOut).toEqual([]);
+    expect(await Promise.all([a, b, c].map((s) => stored(s!)))).toEqual(before);
+    // The devices resend what was not acked (the fault gone): each frame committed once; sent again, a duplicate.
+    const resent = await Promise.all([group.commit(a!, frames.a), group.commit(b!, frames.b), group.commit(c!, frames.c)]);
+    expect(resent.map(outcome)).toEqual(['committed', 'committed', 'committed']);
+    const again = await Promise.all([group.commit(a!, frames.a), group.commit(b!, frames.b), group.commit(c!, frames.c)]);
+    expect(again.map(outcome)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    const after = await Promise.all([a, b, c].map((s) => stored(s!)));
+    after.forEach((rows, i) => expect(rows).toEqual(before[i]!.map((r) => ({ code: r.code, sample_count: r.sample_count + 1 }))));
+    const [lf] = await live.server.db.query<{ n: number }>(
+      'select count(*)::int as n from live_frames where (device_master_id, seq) in (($1, $2), ($3, $4), ($5, $6))',
+      [a!.device.deviceMasterId, seqs.a, b!.device.deviceMasterId, seqs.b, c!.device.deviceMasterId, seqs.c],
+    );
+    expect(lf!.n).toBe(3);
   });
 });
