@@ -226,9 +226,11 @@ export async function findChannel(db: Queryable, recordingId: number, code: stri
   return row ?? null;
 }
 
-export function listChannels(db: Queryable, recordingIds: number[]): Promise<ChannelRow[]> {
-  if (recordingIds.length === 0) return Promise.resolve([]);
-  return db.query<ChannelRow>('select * from recording_channels where recording_id = any($1::int[]) order by recording_id, id', [recordingIds]);
+export function listChannels(db: Queryable, recordingIds: number[], codes?: readonly string[]): Promise<ChannelRow[]> {
+  if (recordingIds.length === 0 || codes?.length === 0) return Promise.resolve([]);
+  return codes
+    ? db.query<ChannelRow>('select * from recording_channels where recording_id = any($1::int[]) and code = any($2::text[]) order by recording_id, id', [recordingIds, codes])
+    : db.query<ChannelRow>('select * from recording_channels where recording_id = any($1::int[]) order by recording_id, id', [recordingIds]);
 }
 
 /** A channel's samples, reassembled from its chunks. */

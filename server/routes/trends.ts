@@ -69,7 +69,12 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
       // A night belongs to the range when it ends after the first anchor and starts before the last.
       const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.stop_ms > fromMs - DAY_MS && r.start_ms < toMs);
       const ids = nights.map((n) => n.id);
-      const channels = signals.length > 0 ? await listChannels(ctx.db, ids) : [];
+      // Only the asked-for channels, by night (a 90-night trend of 8 codes: 720 rows, not every channel's).
+      const channelsOf = new Map<number, Awaited<ReturnType<typeof listChannels>>>();
+      for (const c of signals.length > 0 ? await listChannels(ctx.db, ids, signals) : []) {
+        const id = Number(c.recording_id);
+        channelsOf.set(id, [...(channelsOf.get(id) ?? []), c]);
+      }
       const data: Record<string, unknown[]> = Object.fromEntries(codes.map((c) => [c, []]));
       const settings = indices.length > 0 ? await analyticsSettings(ctx.db, patient.physician_id) : null;
       // The stored rows of every night in two queries; a night without them (live, or not
@@ -88,7 +93,7 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
             if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value, ...basis });
           }
         }
-        const wanted = channels.filter((c) => c.recording_id === night.id && signals.includes(c.code));
+        const wanted = channelsOf.get(night.id) ?? [];
         const have = storedStats.get(night.id);
         const stats = have && wanted.every((c) => have.has(c.code)) ? new Map(wanted.map((c) => [c.code, have.get(c.code)!])) : await channelStatsOf(ctx.db, night, wanted);
         for (const [code, s] of stats) {
