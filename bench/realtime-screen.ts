@@ -197,7 +197,7 @@ export async function measureScreen() {
 
     return {
       measuredAt: new Date().toISOString(),
-      machine: `shared ${cpus().length}-core machine, other engineers' work running (1-minute load average in load_average_1m)`,
+      machine: `${cpus().length}-core machine (1-minute load average in load_average_1m)`,
       database: DB_KIND,
       browser: browser.version(),
       gpu,

@@ -8,7 +8,7 @@
 // bench/realtime-screen.ts, measured in the same run and written under "screen".
 // BENCH_PARTS=ingest or =screen runs one half and keeps the other's figures in the file.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
   const capacity = (kind: string) => Math.max(0, ...(results[kind] ?? []).filter((r) => r.meetsGoal).map((r) => r.devices));
   const out = {
     measuredAt: new Date().toISOString(),
-    machine: `shared 2-core machine, other engineers' work running (load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} at the end)`,
+    machine: `${cpus().length}-core machine (load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} at the end)`,
     roundMs: ROUND_MS,
     goal: { ackP99Ms: ACK_P99_GOAL_MS, samplesLost: 0, devicesOnPostgres: 1000 },
     ingest: results,

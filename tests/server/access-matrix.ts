@@ -202,6 +202,7 @@ export const ACCESS_MATRIX: Row[] = [
   // Nights, series and downloads.
   row(`GET ${A}/patient/available-nights`, PRACTICE_READ, (f) => ({ url: `/patient/available-nights?patient_id=${f.patientId}` })),
   row(`GET ${A}/analytics/patient/channel-data`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/channel-data?patient_id=${f.patientId}&recording_id=${f.recordingId}&code=SPO2` })),
+  row(`GET ${A}/analytics/patient/channel-overview`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/channel-overview?patient_id=${f.patientId}&recording_id=${f.recordingId}&code=SPO2&t0=${f.startMs}&t1=${f.startMs + 3_600_000}&pixels=100` })),
   row(`GET ${A}/analytics/patient/type=:type`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/type=SPO2?patient_id=${f.patientId}&recording_date=${f.night}` })),
   row(`GET ${A}/analytics/patient-trendview/type=:type`, PRACTICE_READ, (f) => ({ url: `/analytics/patient-trendview/type=SPO2?patient_id=${f.patientId}&device_start_time=${f.night - 86_400 * 7}&device_stop_time=${f.night + 86_400}` })),
   row(`GET ${A}/s3/analytics/patient`, PRACTICE_READ, (f) => ({ url: `/s3/analytics/patient?patient_id=${f.patientId}&recording_date=${f.nightDate.replaceAll('-', '')}` })),
