@@ -21,7 +21,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { readConfig } from '../server/config';
 import { openPglite } from '../server/db/pglite';
 import { prepare } from '../server/start';
@@ -30,6 +29,7 @@ import type { Night } from '../server/recordings/model';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
 import { importFiles } from '../server/recordings/import';
 import { percentile } from './timing';
+import { postgresReachable } from './bench-db';
 
 const HOURS = 10;
 const HZ = 25;
@@ -219,16 +219,6 @@ async function peerTree(): Promise<string> {
   return dir;
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The trend of 90 nights and the dashboard's triage table at 50 connections on PostgreSQL, ours and the peer's. */
 async function nightStats(): Promise<NightStatsResult | null> {

@@ -2,11 +2,9 @@
 // measured alone: a fresh database (PGlite in a temp dir, or a schema of its own on
 // PostgreSQL at BENCH_DATABASE_URL), the demo clinic, one big night, listening on loopback.
 // Prints one JSON line {port, token, patientId, recordingId, codes} when ready.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { readConfig } from '../server/config';
 import { openPglite } from '../server/db/pglite';
 import { openPostgres } from '../server/db/postgres';
@@ -14,6 +12,7 @@ import { prepare } from '../server/start';
 import { saveNight } from '../server/recordings/store';
 import type { Night } from '../server/recordings/model';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
+import { benchSchema } from './bench-db';
 
 const HOURS = 10;
 const START = Date.UTC(2026, 2, 9, 21, 0);
@@ -45,23 +44,13 @@ function bigNight(): Night {
 async function main() {
   const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
   let db;
-  let dropSchema = async () => undefined;
+  let dropSchema = async (): Promise<void> => undefined;
   const env: Record<string, string> = { SEED_NIGHTS: '0', HOST: '127.0.0.1', PORT: '0' };
   if (kind === 'postgres') {
-    const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-    const schema = `bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    db = await openPostgres({ url, schema });
-    env.DATABASE_URL = url;
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    };
+    const bench = await benchSchema();
+    db = await openPostgres({ url: bench.url, schema: bench.schema });
+    env.DATABASE_URL = bench.url;
+    dropSchema = bench.drop;
   } else {
     db = await openPglite(path.join(await mkdtemp(path.join(tmpdir(), 'nocturne-bench-')), 'pglite'));
   }

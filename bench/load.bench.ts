@@ -14,9 +14,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { writeEdfPlus } from '../server/recordings/edf';
 import type { Night } from '../server/recordings/model';
+import { postgresReachable } from './bench-db';
 
 const GB = 1024 ** 3;
 const MB = 1024 ** 2;
@@ -185,16 +185,6 @@ async function patientList(server: Server) {
   return { req_per_s: Math.round(stats.requests.average), p50_ms: stats.latency.p50, p99_ms: stats.latency.p99, non_2xx: stats.non2xx, goal_req_per_s: 1000, goal_p99_ms: 50 };
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function main() {
   const tmp = await mkdtemp(path.join(tmpdir(), 'nocturne-load-'));

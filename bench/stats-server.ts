@@ -5,13 +5,12 @@
 // the code before per-night statistics rows, extracted by the bench). The nights' analyses and
 // statistics are stored by one warm-up trend call before the port is printed, so both code
 // paths answer from what they keep. Prints one JSON line {port, token, patientId, from, to, codes}.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import type { Night } from '../server/recordings/model';
+import { benchSchema } from './bench-db';
 
 const NIGHTS = 90;
 const HOURS = 8;
@@ -46,23 +45,13 @@ async function main() {
   const { saveNight } = await load<typeof import('../server/recordings/store')>('server/recordings/store.ts');
   const { DEMO_ACCOUNTS, DEMO_PASSWORD } = await load<typeof import('../server/db/seed')>('server/db/seed.ts');
   let db;
-  let dropSchema = async () => undefined;
+  let dropSchema = async (): Promise<void> => undefined;
   const env: Record<string, string> = { SEED_NIGHTS: '0', HOST: '127.0.0.1', PORT: '0', REPORT_WORKER: '0' };
   if (kind === 'postgres') {
-    const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-    const schema = `bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    db = await openPostgres({ url, schema });
-    env.DATABASE_URL = url;
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    };
+    const bench = await benchSchema();
+    db = await openPostgres({ url: bench.url, schema: bench.schema });
+    env.DATABASE_URL = bench.url;
+    dropSchema = bench.drop;
   } else {
     db = await openPglite(path.join(await mkdtemp(path.join(tmpdir(), 'nocturne-bench-')), 'pglite'));
   }

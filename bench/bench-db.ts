@@ -1,0 +1,35 @@
+// The benchmarks' PostgreSQL: the URL (BENCH_DATABASE_URL), whether it answers, and a schema of
+// a run's own, dropped afterwards. Shared by bench:api, bench:load and their server processes.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function adminQuery(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: BENCH_DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** True when PostgreSQL answers at BENCH_DATABASE_URL within 2 s (else its part is skipped, and says so). */
+export async function postgresReachable(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: BENCH_DATABASE_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A new schema `bench_…` in the benchmark database, and how to drop it. */
+export async function benchSchema(): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create schema ${schema}`);
+  return { url: BENCH_DATABASE_URL, schema, drop: () => adminQuery(`drop schema ${schema} cascade`) };
+}
