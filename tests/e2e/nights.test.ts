@@ -58,10 +58,12 @@ describe('one night from many files, with the device events and the agreement', 
     await page.getByTestId('night-calendar').waitFor();
     expect(await page.locator('[data-testid^=night-day-]:not([disabled])').count()).toBe(1);
     await page.getByTestId('night-day-2025-08-07').click();
-    await page.getByTestId('channel-NC_PSG').click();
+    // The merged night's channels first (SpO2 among them), then the flow on if it is not yet:
+    // clicking while the earlier, flow-only night is still shown would turn the flow off.
+    await page.getByTestId('channel-SPO2').waitFor({ timeout: 30_000 });
+    if ((await page.getByTestId('channel-NC_PSG').getAttribute('aria-pressed')) !== 'true') await page.getByTestId('channel-NC_PSG').click();
     const plot = page.getByTestId('plot-NC_PSG');
     await plot.waitFor({ timeout: 30_000 });
-    await page.getByTestId('channel-SPO2').waitFor();
 
     // The sidebar lists the seven ResMed events, read-only, with their origin.
     await expect.poll(() => page.getByTestId('annotations-count-device').innerText()).toBe('7');
