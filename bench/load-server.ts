@@ -12,7 +12,7 @@ import { prepare } from '../server/start';
 import { saveNight } from '../server/recordings/store';
 import type { Night } from '../server/recordings/model';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
-import { benchSchema } from './bench-db';
+import { benchSchema, signedInToken, stopOnSigterm } from './bench-db';
 
 const HOURS = 10;
 const START = Date.UTC(2026, 2, 9, 21, 0);
@@ -57,23 +57,8 @@ async function main() {
   const config = { ...readConfig(env), webRoot: null };
   const running = await prepare(config, db);
   const { app } = running;
-  // Stops as a server does: requests still in flight (the bench's last ones) are answered
-  // before the database closes, so none of them meets a closed pool.
-  process.on('SIGTERM', () => {
-    running
-      .close()
-      .then(dropSchema)
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error('bench server: stopping failed', error);
-          process.exit(1);
-        },
-      );
-  });
-  await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: DEMO_ACCOUNTS.physician, password: DEMO_PASSWORD } });
-  const otp = (await app.inject({ method: 'GET', url: `/api/v1/dev/outbox?email=${DEMO_ACCOUNTS.physician}` })).json().data.messages[0].code;
-  const token = (await app.inject({ method: 'POST', url: '/api/v1/verify-otp', payload: { email: DEMO_ACCOUNTS.physician, otp } })).json().data.token;
+  stopOnSigterm(running, dropSchema);
+  const token = await signedInToken(app, DEMO_ACCOUNTS.physician, DEMO_PASSWORD);
   const [patient] = await db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1001'`);
   const recordingId = await saveNight(db, { patientId: patient.id, deviceId: 'NCT0001', source: 'simulated', createdBy: null, night: bigNight() });
   await app.listen({ host: '127.0.0.1', port: 0 });

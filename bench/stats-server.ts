@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Night } from '../server/recordings/model';
-import { benchSchema } from './bench-db';
+import { benchSchema, signedInToken, stopOnSigterm } from './bench-db';
 
 const NIGHTS = 90;
 const HOURS = 8;
@@ -57,21 +57,8 @@ async function main() {
   }
   const running = await prepare({ ...readConfig(env), webRoot: null }, db);
   const { app } = running;
-  process.on('SIGTERM', () => {
-    running
-      .close()
-      .then(dropSchema)
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error('bench server: stopping failed', error);
-          process.exit(1);
-        },
-      );
-  });
-  await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: DEMO_ACCOUNTS.physician, password: DEMO_PASSWORD } });
-  const otp = (await app.inject({ method: 'GET', url: `/api/v1/dev/outbox?email=${DEMO_ACCOUNTS.physician}` })).json().data.messages[0].code;
-  const token = (await app.inject({ method: 'POST', url: '/api/v1/verify-otp', payload: { email: DEMO_ACCOUNTS.physician, otp } })).json().data.token;
+  stopOnSigterm(running, dropSchema);
+  const token = await signedInToken(app, DEMO_ACCOUNTS.physician, DEMO_PASSWORD);
   const [patient] = await db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1001'`);
   for (let k = 0; k < NIGHTS; k++) await saveNight(db, { patientId: patient.id, deviceId: 'NCT0001', source: 'simulated', createdBy: null, night: nightOf(k) });
   const from = (FIRST_EVENING - 13 * 3_600_000) / 1000;
