@@ -12,12 +12,9 @@ import type { Db } from '../server/db/adapter';
 import { prepare } from '../server/start';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
 import { simulateForPatient } from '../server/recordings/simulated';
+import { percentile } from './timing';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
 
 async function columns(db: Db, table: string): Promise<string[]> {
   return (await db.query<{ column_name: string; is_identity: string }>(
@@ -117,11 +114,11 @@ async function main() {
   const results = {
     night_10h_hours: Math.round(Number(long!.hours) * 100) / 100,
     night_10h_cold_ms: Math.round(cold.ms),
-    night_10h_p50_ms: Math.round(percentile(night, 50)),
-    night_10h_p95_ms: Math.round(percentile(night, 95)),
+    night_10h_p50_ms: Math.round(percentile(night, 0.5)),
+    night_10h_p95_ms: Math.round(percentile(night, 0.95)),
     night_10h_bytes: nightBytes,
-    trend_90_p50_ms: Math.round(percentile(trendMs, 50)),
-    trend_90_p95_ms: Math.round(percentile(trendMs, 95)),
+    trend_90_p50_ms: Math.round(percentile(trendMs, 0.5)),
+    trend_90_p95_ms: Math.round(percentile(trendMs, 0.95)),
     trend_90_bytes: trendBytes,
     rounds: ROUNDS,
     rss_idle_mb: Math.round(idleRss / 1048576),
