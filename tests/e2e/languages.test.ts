@@ -146,7 +146,7 @@ function physicianRoutes(w: Walk): Array<[string, string]> {
     ['/app/billing', tid('billing-features')],
     // A physician reaches the requests screen and is told it is for administrators.
     ['/app/admin/requests', `${tid('deploy-requests')}, ${tid('requests-admins-only')}`],
-    [`/app/device_testing?${new URLSearchParams({ id: String(w.patientId), did: w.deviceId ?? 'none', back: '/app/patients' })}`, `${tid('realtime-page')}, ${tid('realtime-no-device')}`],
+    [`/app/device_testing?${new URLSearchParams({ id: String(w.patientId), did: w.deviceId ?? 'none', back: '/app/patients' })}`, `${tid('realtime-page')}, ${tid('realtime-picker')}`],
     ['/app/privacy-policy', 'article.document'],
     ['/app/terms-of-use', 'article.document'],
     ['/app/faq', tid('document-faq')],

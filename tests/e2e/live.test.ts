@@ -131,6 +131,26 @@ describe('live devices', () => {
     await page.getByTestId('night-page').waitFor();
   });
 
+  it('offers the practice\'s devices when Real Time is opened without one, streaming first', async () => {
+    const { page } = app;
+    await page.goto('/app/device_testing');
+    await page.getByTestId('realtime-picker').waitFor();
+    const rows = page.getByTestId('realtime-picker-device');
+    await expect.poll(() => rows.count()).toBeGreaterThan(1);
+    const first = rows.first();
+    expect(await first.getAttribute('data-device')).toBe('NCT0001');
+    await expect.poll(() => first.getByTestId('live-state').getAttribute('data-state')).toBe('streaming');
+    expect(await first.innerText()).toContain('NCT1001');
+    await first.getByTestId('realtime-picker-open').click();
+    await page.getByTestId('realtime-page').waitFor();
+    expect(new URL(page.url()).searchParams.get('did')).toBe('NCT0001');
+    await expect.poll(() => paintedPixels(page, 'realtime-window'), { timeout: 15_000 }).toBeGreaterThan(100);
+    // Its way back is the list it came from.
+    await page.getByTestId('realtime-back').click();
+    await page.getByTestId('realtime-picker').waitFor();
+    expect(app.errors).toEqual([]);
+  });
+
   it('sends a configuration change to the device, which applies it; one it cannot run is refused', async () => {
     const { page } = app;
     await page.getByTestId('nav-device-config').click();

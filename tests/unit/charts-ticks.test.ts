@@ -79,6 +79,9 @@ describe('time formatting', () => {
       expect(labels.children.map((c) => c.textContent)).toEqual(['1', '5', '9']);
       paintValueLabels(el as unknown as HTMLElement, 0, 1, 'de-AT');
       expect(labels.children.map((c) => c.textContent)).toEqual(['0,1', '0,5', '0,9']);
+      // A middle just below zero rounds to 0, never "-0" (a chest trace of -3.9…3.8).
+      paintValueLabels(el as unknown as HTMLElement, -4.3, 4.2, 'en-US');
+      expect(labels.children.map((c) => c.textContent)).toEqual(['-3.4', '0', '3.4']);
     } finally {
       doc.document = had;
     }

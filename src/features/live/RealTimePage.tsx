@@ -9,6 +9,7 @@ import { HistogramAxis } from '../night/HistogramAxis';
 import { PATHS, patientDetailPath } from '../../routes';
 import { LivePlot } from './LivePlot';
 import { LiveStateBadge } from './LiveStateBadge';
+import { RealTimePicker } from './RealTimePicker';
 import { clock, hms, sliderStepMs, zoomStep } from './format';
 import { useLiveDevice } from './useLiveDevice';
 import { useWindowAnalysis, type WindowAnalysis } from './useWindowAnalysis';
@@ -61,7 +62,7 @@ export function RealTimePage() {
   const win = series ? windowOf(series) : { t0: 0, t1: 0 };
   const analysis = useWindowAnalysis(api, `live-${deviceId ?? ''}`, series, win.t0, win.t1);
 
-  if (!deviceId) return <p className="card" role="alert" data-testid="realtime-no-device">{t('live.noDevice')}</p>;
+  if (!deviceId) return <RealTimePicker />;
 
   const step = sliderStepMs(windowMs);
   const sessionMs = series ? Math.max(0, series.endMs - series.t0Ms) : 0;

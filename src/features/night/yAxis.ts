@@ -21,7 +21,8 @@ export function autoDomain(min: number, max: number): [number, number] {
 /** Three readable labels for a value range: bottom, middle, top. */
 function valueLabels(lo: number, hi: number): number[] {
   const digits = hi - lo >= 20 ? 0 : hi - lo >= 2 ? 1 : 2;
-  const round = (v: number) => Number(v.toFixed(digits));
+  // `+ 0` turns a rounded -0 (a label just below zero) into 0: an axis never reads "-0".
+  const round = (v: number) => Number(v.toFixed(digits)) + 0;
   return [round(lo + (hi - lo) * 0.1), round((lo + hi) / 2), round(hi - (hi - lo) * 0.1)];
 }
 
