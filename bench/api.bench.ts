@@ -139,8 +139,14 @@ async function saveResults(results: Record<string, number>, stats: NightStatsRes
   await writeFile(file, JSON.stringify({ ...numbers, ...others, ...(stats ? { night_stats: stats } : {}) }, null, 2) + '\n');
 }
 
-/** The code before per-night statistics rows (issue 18 point 4): the peer of `night_stats`. */
-const PEER_COMMIT = '2c53c393ce9644f5c11e50969298f8b5b41e2bf1';
+/**
+ * The code before per-night statistics rows (issue 18 point 4): the peer of `night_stats`.
+ * BENCH_PEER_COMMIT names another commit to compare against (an A/B of a later change).
+ */
+const PEER_COMMIT = process.env.BENCH_PEER_COMMIT ?? '2c53c393ce9644f5c11e50969298f8b5b41e2bf1';
+const PEER_WHAT = process.env.BENCH_PEER_COMMIT
+  ? `the same calls answered by commit ${PEER_COMMIT.slice(0, 7)}`
+  : `the same calls answered by the code before per-night statistics rows (commit ${PEER_COMMIT.slice(0, 7)})`;
 const CONNECTIONS = 50;
 /** Seconds each endpoint is loaded, after WARM_S of warm-up. */
 const SECONDS = 10;
@@ -244,7 +250,7 @@ async function nightStats(): Promise<NightStatsResult | null> {
       trend_codes: 'SPO2,HR,BR,AHI,ODI,RII,SE,SQ',
       trend_90: ours.trend_90,
       dashboard_triage: ours.dashboard_triage,
-      peer: { what: `the same calls answered by the code before per-night statistics rows (commit ${PEER_COMMIT.slice(0, 7)}), same database server, data and warm-up, same run`, ...peer },
+      peer: { what: `${PEER_WHAT}, same database server, data and warm-up, same run`, ...peer },
       peer_over_ours_p99: { trend_90: ratio(peer.trend_90, ours.trend_90), dashboard_triage: ratio(peer.dashboard_triage, ours.dashboard_triage) },
       goals: { trend_90_p99_ms: 100, dashboard_p99_ms: 50 },
       load_average: { before, after },
