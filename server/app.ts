@@ -46,7 +46,7 @@ import { reportRoutes } from './reports/routes';
 import { sampleRoutes } from './samples/routes';
 import { ReportWorker } from './reports/worker';
 import { NightStatsQueue } from './analytics/nightStats';
-import { AnswerCache, pruneRevisions, REVISION_PRUNE_MS } from './analytics/answerCache';
+import { AnswerCache } from './analytics/answerCache';
 
 const API_PREFIX = '/api/v1';
 
@@ -118,12 +118,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   ctx = { ...ctx, nightStats, answers };
   app.decorate('nightStats', nightStats);
   app.decorate('answers', answers);
-  const revisionPrune = setInterval(() => {
-    pruneRevisions(ctx.db).catch((err: Error) => console.error(`Pruning data revisions failed: ${err.message}`));
-  }, REVISION_PRUNE_MS);
-  revisionPrune.unref();
   app.addHook('onClose', async () => {
-    clearInterval(revisionPrune);
     await nightStats.close();
     await reportWorker?.stop();
     for (const client of app.websocketServer.clients) client.terminate();

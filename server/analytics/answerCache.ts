@@ -1,8 +1,9 @@
 // Serialised answers kept per patient and query (issue 18 point 4): the trend of 90 nights is
 // ~140 KB of JSON whose making (row parsing, JSON, GC) is most of its time. An answer is kept
-// under the revision of what it was made of (migration 028: triggers append a revision for every
-// change of an input row), read from the database in one query before the answer is made, so a
-// change by any process on the same database makes the kept answer unreachable. Callers
+// under the revision of what it was made of (migration 028: triggers give the patient's scope a
+// new revision with every committed change of an input row), read from the database in one
+// query before the answer is made, so a change by any process on the same database makes the
+// kept answer unreachable. Callers
 // authorise first, then look up. Bounded in memory: least recently used answers go first.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -13,8 +14,6 @@ const gzipAsync = promisify(gzip);
 
 /** Bytes of answers kept per process (JSON and gzip counted). */
 export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
-/** How often superseded revision rows are deleted (the newest of each scope stays). */
-export const REVISION_PRUNE_MS = 10 * 60_000;
 
 /** What a patient's trend is made of, as of one moment: its practice (whose settings apply) and the revisions. */
 export interface PatientRevision {
@@ -28,18 +27,13 @@ export interface PatientRevision {
 export async function patientRevision(db: Queryable, patientId: number): Promise<PatientRevision | null> {
   const [row] = await db.query<{ physician_id: number; patient_rev: string | number | null; settings_rev: string | number | null }>(
     `select coalesce(p.sample_practice_id, p.physician_id) as physician_id,
-       (select max(rev) from data_revisions where scope = 'patient:' || p.id) as patient_rev,
-       (select max(rev) from data_revisions where scope = 'settings:' || coalesce(p.sample_practice_id, p.physician_id)) as settings_rev
+       (select rev from data_revisions where scope = 'patient:' || p.id) as patient_rev,
+       (select rev from data_revisions where scope = 'settings:' || coalesce(p.sample_practice_id, p.physician_id)) as settings_rev
      from patients p where p.id = $1`,
     [patientId],
   );
   if (!row) return null;
   return { physicianId: Number(row.physician_id), rev: `${row.patient_rev ?? 0}.${row.settings_rev ?? 0}` };
-}
-
-/** Deletes revision rows superseded by a newer one of the same scope (readers only read the newest). */
-export async function pruneRevisions(db: Queryable): Promise<void> {
-  await db.query('delete from data_revisions d where exists (select 1 from data_revisions n where n.scope = d.scope and n.rev > d.rev)');
 }
 
 /** One kept answer: its JSON, its gzip once asked for, and its entity tag. */
