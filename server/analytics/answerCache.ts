@@ -13,7 +13,7 @@ import type { Queryable } from '../db/adapter';
 const gzipAsync = promisify(gzip);
 
 /** Bytes of answers kept per process (JSON and gzip counted). */
-export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** What a patient's trend is made of, as of one moment: its practice (whose settings apply) and the revisions. */
 export interface PatientRevision {
