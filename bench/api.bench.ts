@@ -11,9 +11,10 @@
 // ODI, RII, SE, SQ indices) and the dashboard's triage table at 50 connections on PostgreSQL
 // (BENCH_DATABASE_URL), against the peer: the same calls answered by the code before per-night
 // statistics rows (commit PEER_COMMIT, extracted with git archive), on the same database server,
-// the same data, warmed the same way (one trend call stores what each keeps), one after the
-// other in the same run. Percentiles are over every request of the run. BENCH_API_PART=stats
-// runs only this part.
+// the same data, warmed the same way (one trend call stores what each keeps), both servers up
+// and loaded in turn in the same run: BENCH_ROUNDS rounds (default 1), the side going first
+// alternating, the figures the rounds' medians (percentiles are over every request of a round).
+// BENCH_API_PART=stats runs only this part.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -139,12 +140,20 @@ async function saveResults(results: Record<string, number>, stats: NightStatsRes
   await writeFile(file, JSON.stringify({ ...numbers, ...others, ...(stats ? { night_stats: stats } : {}) }, null, 2) + '\n');
 }
 
-/** The code before per-night statistics rows (issue 18 point 4): the peer of `night_stats`. */
-const PEER_COMMIT = '2c53c393ce9644f5c11e50969298f8b5b41e2bf1';
+/**
+ * The code before per-night statistics rows (issue 18 point 4): the peer of `night_stats`.
+ * BENCH_PEER_COMMIT names another commit to compare against (an A/B of a later change).
+ */
+const PEER_COMMIT = process.env.BENCH_PEER_COMMIT ?? '2c53c393ce9644f5c11e50969298f8b5b41e2bf1';
+const PEER_WHAT = process.env.BENCH_PEER_COMMIT
+  ? `the same calls answered by commit ${PEER_COMMIT.slice(0, 7)}`
+  : `the same calls answered by the code before per-night statistics rows (commit ${PEER_COMMIT.slice(0, 7)})`;
 const CONNECTIONS = 50;
 /** Seconds each endpoint is loaded, after WARM_S of warm-up. */
 const SECONDS = 10;
 const WARM_S = 2;
+/** Rounds of each endpoint per side (BENCH_ROUNDS); the figures are the rounds' medians. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const root = fileURLToPath(new URL('../', import.meta.url));
 
 interface StatsServer {
@@ -169,8 +178,9 @@ interface Load {
 }
 type NightStatsResult = Record<string, unknown>;
 
-async function startStatsServer(codeRoot: string): Promise<StatsServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/stats-server.ts'), 'postgres', codeRoot], { stdio: ['ignore', 'pipe', 'inherit'], cwd: codeRoot });
+async function startStatsServer(codeRoot: string, port: number | null): Promise<StatsServer> {
+  const env = { ...process.env, ...(port === null ? {} : { BENCH_PORT: String(port) }) };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/stats-server.ts'), 'postgres', codeRoot], { stdio: ['ignore', 'pipe', 'inherit'], cwd: codeRoot, env });
   let out = '';
   const info = await new Promise<Omit<StatsServer, 'child'>>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -199,13 +209,52 @@ async function load(server: StatsServer, url: string): Promise<Load> {
   return { p50_ms: none ? null : r.latency.p50, p99_ms: none ? null : r.latency.p99, req_per_s: Math.round(r.requests.average), requests: r.requests.total, non_2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
 }
 
-async function measure(codeRoot: string): Promise<{ trend_90: Load; dashboard_triage: Load }> {
-  const server = await startStatsServer(codeRoot);
+type Endpoints = { trend_90: Load; dashboard_triage: Load };
+
+/** The median of the rounds' percentiles and rates; counts summed. With one round: that round. */
+function combine(rounds: readonly Load[]): Load {
+  const median = (xs: Array<number | null>) => {
+    if (xs.some((x) => x === null)) return null;
+    const sorted = (xs as number[]).toSorted((a, b) => a - b);
+    return sorted[(sorted.length - 1) >> 1];
+  };
+  const sum = (k: 'requests' | 'non_2xx' | 'errors' | 'timeouts') => rounds.reduce((n, r) => n + r[k], 0);
+  return {
+    p50_ms: median(rounds.map((r) => r.p50_ms)),
+    p99_ms: median(rounds.map((r) => r.p99_ms)),
+    req_per_s: median(rounds.map((r) => r.req_per_s))!,
+    requests: sum('requests'),
+    non_2xx: sum('non_2xx'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+  };
+}
+
+/**
+ * Both servers up at once, each endpoint loaded ROUNDS times in turn, the side going first
+ * alternating: a load that comes and goes on a shared machine falls on both sides alike.
+ */
+async function measure(peerRoot: string): Promise<{ peer: Endpoints; ours: Endpoints; rounds: number }> {
+  const base = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : null;
+  const peer = await startStatsServer(peerRoot, base === null ? null : base + 1);
+  const ours = await startStatsServer(root, base);
   try {
-    const trend = `/analytics/patient-trendview/type=${server.codes.join(',')}?patient_id=${server.patientId}&device_start_time=${server.from}&device_stop_time=${server.to}`;
-    return { trend_90: await load(server, trend), dashboard_triage: await load(server, '/physician/triage') };
+    const trend = (s: StatsServer) => `/analytics/patient-trendview/type=${s.codes.join(',')}?patient_id=${s.patientId}&device_start_time=${s.from}&device_stop_time=${s.to}`;
+    const urls = { trend_90: trend, dashboard_triage: () => '/physician/triage' };
+    const got = { peer: { trend_90: [] as Load[], dashboard_triage: [] as Load[] }, ours: { trend_90: [] as Load[], dashboard_triage: [] as Load[] } };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const endpoint of ['trend_90', 'dashboard_triage'] as const) {
+        const sides = round % 2 === 0 ? (['peer', 'ours'] as const) : (['ours', 'peer'] as const);
+        for (const side of sides) {
+          const server = side === 'peer' ? peer : ours;
+          got[side][endpoint].push(await load(server, urls[endpoint](server)));
+        }
+      }
+    }
+    const of = (side: 'peer' | 'ours') => ({ trend_90: combine(got[side].trend_90), dashboard_triage: combine(got[side].dashboard_triage) });
+    return { peer: of('peer'), ours: of('ours'), rounds: ROUNDS };
   } finally {
-    await stopStatsServer(server);
+    await Promise.all([stopStatsServer(peer), stopStatsServer(ours)]);
   }
 }
 
@@ -229,8 +278,7 @@ async function nightStats(): Promise<NightStatsResult | null> {
   const before = loadavg().map((v) => v.toFixed(2)).join(' ');
   const peerDir = await peerTree();
   try {
-    const peer = await measure(peerDir);
-    const ours = await measure(root);
+    const { peer, ours, rounds } = await measure(peerDir);
     const after = loadavg().map((v) => v.toFixed(2)).join(' ');
     // The peer's p99 over ours; with no peer answer in the window, at least SECONDS s over ours ("> n").
     const ratio = (a: Load, b: Load) =>
@@ -240,11 +288,12 @@ async function nightStats(): Promise<NightStatsResult | null> {
       connections: CONNECTIONS,
       seconds_each: SECONDS,
       warm_up_seconds_each: WARM_S,
+      rounds,
       nights: 90,
       trend_codes: 'SPO2,HR,BR,AHI,ODI,RII,SE,SQ',
       trend_90: ours.trend_90,
       dashboard_triage: ours.dashboard_triage,
-      peer: { what: `the same calls answered by the code before per-night statistics rows (commit ${PEER_COMMIT.slice(0, 7)}), same database server, data and warm-up, same run`, ...peer },
+      peer: { what: `${PEER_WHAT}, same database server, data and warm-up, same run`, ...peer },
       peer_over_ours_p99: { trend_90: ratio(peer.trend_90, ours.trend_90), dashboard_triage: ratio(peer.dashboard_triage, ours.dashboard_triage) },
       goals: { trend_90_p99_ms: 100, dashboard_p99_ms: 50 },
       load_average: { before, after },

@@ -46,6 +46,7 @@ import { reportRoutes } from './reports/routes';
 import { sampleRoutes } from './samples/routes';
 import { ReportWorker } from './reports/worker';
 import { NightStatsQueue } from './analytics/nightStats';
+import { AnswerCache } from './analytics/answerCache';
 
 const API_PREFIX = '/api/v1';
 
@@ -112,8 +113,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const reportWorker = ctx.config.reportWorker ? new ReportWorker(ctx.db) : null;
   // Per-night statistics computed when a night is stored or changed (issue 18 point 4).
   const nightStats = ctx.nightStats ?? new NightStatsQueue(ctx.db);
-  ctx = { ...ctx, nightStats };
+  // Trend answers kept under the revision of what they are made of (issue 18 point 4).
+  const answers = ctx.answers ?? new AnswerCache();
+  ctx = { ...ctx, nightStats, answers };
   app.decorate('nightStats', nightStats);
+  app.decorate('answers', answers);
   app.addHook('onClose', async () => {
     await nightStats.close();
     await reportWorker?.stop();

@@ -6,6 +6,7 @@ import { checkSession } from './auth/tokens';
 import type { UserRow } from './auth/users';
 import { unauthorized } from './errors';
 import type { NightStatsQueue } from './analytics/nightStats';
+import type { AnswerCache } from './analytics/answerCache';
 
 /** What every route module gets. */
 export interface AppContext {
@@ -14,11 +15,14 @@ export interface AppContext {
   mailer: Mailer;
   /** Nights whose stored statistics are to be (re)computed after a change (buildApp makes it). */
   nightStats?: NightStatsQueue;
+  /** Serialised trend answers kept under their revision (buildApp makes it). */
+  answers?: AnswerCache;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     nightStats: NightStatsQueue;
+    answers: AnswerCache;
   }
   interface FastifyRequest {
     user: UserRow | null;

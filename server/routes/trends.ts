@@ -3,7 +3,9 @@ import { DateTime } from 'luxon';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
-import { visiblePatient } from '../patients/access';
+import { visiblePatient, type PatientRef } from '../patients/access';
+import type { Queryable } from '../db/adapter';
+import { AnswerCache, patientRevision } from '../analytics/answerCache';
 import { isLiveRecording, listChannels, listRecordings } from '../recordings/store';
 import { secondsOrMs } from '../recordings/night-key';
 import { channelStatsOf, storedChannelStats } from '../analytics/channelStats';
@@ -37,6 +39,7 @@ const MAX_CODES = 30;
  * device_start_time and device_stop_time are seconds (09:00 of the first and last day).
  */
 export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
+  const answers = ctx.answers ?? new AnswerCache();
   app.get<{ Params: { type: string }; Querystring: { patient_id: number; device_start_time: number; device_stop_time: number } }>(
     '/analytics/patient-trendview/type=:type',
     {
@@ -50,7 +53,7 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const fromMs = secondsOrMs(q.device_start_time);
       const toMs = secondsOrMs(q.device_stop_time);
@@ -63,57 +66,102 @@ export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
       const user = currentUser(request);
       const barred = codes.find((c) => NOT_FOR_PAID.has(c) && user.membership_type === 'paid');
       if (barred) throw forbidden(`${barred} is not part of your membership.`);
+      // Authorised first; only then is a kept answer looked up.
       const patient = await visiblePatient(ctx.db, user, q.patient_id, 'read');
-      const indices = codes.filter(isIndex);
-      const signals = codes.filter((c) => !isIndex(c));
-      // A night belongs to the range when it ends after the first anchor and starts before the last.
-      const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.stop_ms > fromMs - DAY_MS && r.start_ms < toMs);
-      const ids = nights.map((n) => n.id);
-      // Only the asked-for channels, by night (a 90-night trend of 8 codes: 720 rows, not every channel's).
-      const channelsOf = new Map<number, Awaited<ReturnType<typeof listChannels>>>();
-      for (const c of signals.length > 0 ? await listChannels(ctx.db, ids, signals) : []) {
-        const id = Number(c.recording_id);
-        channelsOf.set(id, [...(channelsOf.get(id) ?? []), c]);
+      // The revision before what the answer is made of: a change after it makes a new one.
+      const revision = await patientRevision(ctx.db, patient.id);
+      // The practice read with the revision is the one whose settings apply (it differs only
+      // while the patient is moved; then nothing is kept).
+      const keep = revision !== null && revision.physicianId === patient.physician_id;
+      const key = `${patient.id}|${patient.physician_id}|${codes.join(',')}|${fromMs}|${toMs}`;
+      let kept = keep ? answers.get(key, revision.rev) : null;
+      if (!kept) {
+        const { data, fromRows } = await trendData(ctx.db, patient, codes, fromMs, toMs);
+        const json = Buffer.from(JSON.stringify({ data }));
+        // Kept only when made from stored rows alone: a live night's figures change with its samples.
+        if (!keep || !fromRows) return reply.type(JSON_TYPE).header('cache-control', 'private, no-cache').send(json);
+        kept = answers.set(key, revision.rev, json);
       }
-      const data: Record<string, unknown[]> = Object.fromEntries(codes.map((c) => [c, []]));
-      const settings = indices.length > 0 ? await analyticsSettings(ctx.db, patient.physician_id) : null;
-      // The stored rows of every night in two queries; a night without them (live, or not
-      // analysed yet) is analysed here and its rows stored, as before.
-      const ended = nights.filter((n) => !isLiveRecording(n)).map((n) => n.id);
-      const storedIdx = settings ? await storedIndices(ctx.db, ended, settings) : new Map<number, TrendIndices>();
-      const storedStats = await storedChannelStats(ctx.db, ended, signals);
-      for (const night of nights) {
-        const date = DateTime.fromSeconds(night.night_key, { zone: 'UTC' }).toISODate();
-        if (settings) {
-          const figures = storedIdx.get(night.id) ?? trendIndices(await analysisOf(ctx.db, night, settings));
-          for (const code of indices) {
-            const value = figures[code];
-            // AHI, ODI (and RII over TST) of a night without sleep staging are per hour of monitoring (REI).
-            const basis = code === 'AHI' || code === 'ODI' || (code === 'RII' && figures.rii_over_tst) ? { index_basis: figures.index_basis } : {};
-            if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value, ...basis });
-          }
-        }
-        const wanted = channelsOf.get(night.id) ?? [];
-        const have = storedStats.get(night.id);
-        const stats = have && wanted.every((c) => have.has(c.code)) ? new Map(wanted.map((c) => [c.code, have.get(c.code)!])) : await channelStatsOf(ctx.db, night, wanted);
-        for (const [code, s] of stats) {
-          if (s.count === 0) continue;
-          data[code].push({
-            date,
-            night: night.night_key,
-            recording_id: night.id,
-            min: round(s.min),
-            max: round(s.max),
-            mean: round(s.mean),
-            lowerPercentile: round(s.p10),
-            medianPercentile: round(s.p50),
-            upperPercentile: round(s.p90),
-            count: s.count,
-            missing_fraction: round(s.missingFraction),
-          });
-        }
-      }
-      return { data };
+      reply.header('cache-control', 'private, no-cache').header('etag', kept.etag).header('vary', 'accept-encoding');
+      if (ifNoneMatch(request.headers['if-none-match'], kept.etag)) return reply.code(304).send();
+      reply.type(JSON_TYPE);
+      if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) return reply.header('content-encoding', 'gzip').send(await answers.gzipOf(key, kept));
+      return reply.send(kept.json);
     },
   );
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** If-None-Match names the entity tag (or is *). */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
+/**
+ * The trend's points: one per night in the range and code. fromRows is false when some figure
+ * was not read from stored rows (a live night, or one not analysed yet, computed here).
+ */
+async function trendData(db: Queryable, patient: PatientRef, codes: readonly string[], fromMs: number, toMs: number): Promise<{ data: Record<string, unknown[]>; fromRows: boolean }> {
+  const indices = codes.filter(isIndex);
+  const signals = codes.filter((c) => !isIndex(c));
+  // A night belongs to the range when it ends after the first anchor and starts before the last.
+  const nights = (await listRecordings(db, patient.id)).filter((r) => r.stop_ms > fromMs - DAY_MS && r.start_ms < toMs);
+  const ids = nights.map((n) => n.id);
+  // Only the asked-for channels, by night (a 90-night trend of 8 codes: 720 rows, not every channel's).
+  const channelsOf = new Map<number, Awaited<ReturnType<typeof listChannels>>>();
+  for (const c of signals.length > 0 ? await listChannels(db, ids, signals) : []) {
+    const id = Number(c.recording_id);
+    channelsOf.set(id, [...(channelsOf.get(id) ?? []), c]);
+  }
+  const data: Record<string, unknown[]> = Object.fromEntries(codes.map((c) => [c, []]));
+  const settings = indices.length > 0 ? await analyticsSettings(db, patient.physician_id) : null;
+  // The stored rows of every night in two queries; a night without them (live, or not
+  // analysed yet) is analysed here and its rows stored, as before.
+  const ended = nights.filter((n) => !isLiveRecording(n)).map((n) => n.id);
+  let fromRows = ended.length === nights.length;
+  const storedIdx = settings ? await storedIndices(db, ended, settings) : new Map<number, TrendIndices>();
+  const storedStats = await storedChannelStats(db, ended, signals);
+  for (const night of nights) {
+    const date = DateTime.fromSeconds(night.night_key, { zone: 'UTC' }).toISODate();
+    if (settings) {
+      let figures = storedIdx.get(night.id);
+      if (!figures) {
+        fromRows = false;
+        figures = trendIndices(await analysisOf(db, night, settings));
+      }
+      for (const code of indices) {
+        const value = figures[code];
+        // AHI, ODI (and RII over TST) of a night without sleep staging are per hour of monitoring (REI).
+        const basis = code === 'AHI' || code === 'ODI' || (code === 'RII' && figures.rii_over_tst) ? { index_basis: figures.index_basis } : {};
+        if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value, ...basis });
+      }
+    }
+    const wanted = channelsOf.get(night.id) ?? [];
+    const have = storedStats.get(night.id);
+    const stored = have !== undefined && wanted.every((c) => have.has(c.code));
+    if (!stored && wanted.length > 0) fromRows = false;
+    const stats = stored ? new Map(wanted.map((c) => [c.code, have.get(c.code)!])) : await channelStatsOf(db, night, wanted);
+    for (const [code, s] of stats) {
+      if (s.count === 0) continue;
+      data[code].push({
+        date,
+        night: night.night_key,
+        recording_id: night.id,
+        min: round(s.min),
+        max: round(s.max),
+        mean: round(s.mean),
+        lowerPercentile: round(s.p10),
+        medianPercentile: round(s.p50),
+        upperPercentile: round(s.p90),
+        count: s.count,
+        missing_fraction: round(s.missingFraction),
+      });
+    }
+  }
+  return { data, fromRows };
 }
