@@ -6,7 +6,6 @@
 // then find them in the query cache, its loader finds the bytes through `channelBytes`.
 import type { QueryClient } from '@tanstack/react-query';
 import { getSignalEngine } from '../../../workers/client';
-import { prepareChartCanvas } from '../../charts/gl/canvas';
 import { PATIENT_DETAIL_PATTERN } from '../../routes';
 import { nightApi, prefetchChannels } from './api';
 import { availableChannels, orderChannels, sourcesToLoad } from './channels';
@@ -58,7 +57,6 @@ export function preloadNightScreen(client: QueryClient, pathname: string, search
   void details;
   if (!screen.overview) return;
   void getSignalEngine().catch(() => undefined);
-  prepareChartCanvas();
   Promise.all([nights, preferences]).then(
     ([list, prefs]) => {
       const night = pickNight(list, screen.night);
