@@ -48,7 +48,7 @@ export async function setLanguage(lng: Language): Promise<void> {
 
 /**
  * i18next canonicalises the language code (Intl.getCanonicalLocales) on every t() call; a
- * night screen's first render makes thousands of calls, and that alone was a quarter of its
+ * night screen's first render makes thousands of calls, and that alone was about half of its
  * translation time (issue 14 point 7). The answer depends on the code only (the options are
  * fixed at init), so each code is canonicalised once.
  */
