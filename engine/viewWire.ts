@@ -1,7 +1,8 @@
 /**
- * The binary form of one channel's M4 view (GET /analytics/patient/channel-overview): the
- * engine's own view of a window, computed on the server from the stored samples, so a
- * chart can draw the full night before the channel's raw samples have arrived. It is the
+ * The binary form of one channel's M4 view (GET /analytics/patient/channel-overview sends
+ * one per channel asked, one after the other): the engine's own view of a window, computed
+ * on the server from the stored samples, so a chart can draw the full night before the
+ * channel's raw samples have arrived. It is the
  * engine's result for exactly that window and column count (the browser's engine gives
  * the same numbers once the samples are loaded). Little-endian, a 64-byte header, then
  * the columns:
@@ -53,13 +54,32 @@ export function encodeView(view: ViewResult, channel: ViewWireChannel): Uint8Arr
 
 /** Decodes bytes made by encodeView (a copy in its own aligned buffer). */
 export function decodeView(bytes: Uint8Array): DecodedView {
-  const magic = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
-  if (bytes.byteLength < VIEW_WIRE_HEADER_BYTES || magic !== VIEW_WIRE_MAGIC) throw new Error('not a Nocturne view buffer');
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const header = dv.getUint32(4, true);
-  const p = dv.getUint32(40, true);
-  if (bytes.byteLength !== header + p * 21) throw new Error(`view buffer holds ${bytes.byteLength} bytes, header says ${header + p * 21}`);
-  const buffer = bytes.slice(header).buffer;
+  const views = decodeViews(bytes);
+  if (views.length !== 1) throw new Error(`view buffer holds ${views.length} views, expected one`);
+  return views[0]!;
+}
+
+/** Decodes views made by encodeView and sent one after the other (each a copy in its own aligned buffer). */
+export function decodeViews(bytes: Uint8Array): DecodedView[] {
+  const out: DecodedView[] = [];
+  let at = 0;
+  do {
+    const rest = bytes.subarray(at);
+    const magic = String.fromCharCode(rest[0]!, rest[1]!, rest[2]!, rest[3]!);
+    if (rest.byteLength < VIEW_WIRE_HEADER_BYTES || magic !== VIEW_WIRE_MAGIC) throw new Error('not a Nocturne view buffer');
+    const dv = new DataView(rest.buffer, rest.byteOffset, rest.byteLength);
+    const header = dv.getUint32(4, true);
+    const p = dv.getUint32(40, true);
+    const size = header + p * 21;
+    if (rest.byteLength < size) throw new Error(`view buffer holds ${rest.byteLength} bytes, header says ${size}`);
+    out.push(decodeOne(dv, rest.subarray(header, size), p));
+    at += size;
+  } while (at < bytes.byteLength);
+  return out;
+}
+
+function decodeOne(dv: DataView, columns: Uint8Array, p: number): DecodedView {
+  const buffer = columns.slice().buffer;
   const f = (k: number) => new Float32Array(buffer, k * 4 * p, p);
   return {
     view: {

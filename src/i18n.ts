@@ -46,6 +46,26 @@ export async function setLanguage(lng: Language): Promise<void> {
   writeItem('localStorage', STORAGE.language, lng);
 }
 
+/**
+ * i18next canonicalises the language code (Intl.getCanonicalLocales) on every t() call; a
+ * night screen's first render makes thousands of calls, and that alone was about half of its
+ * translation time (issue 14 point 7). The answer depends on the code only (the options are
+ * fixed at init), so each code is canonicalised once.
+ */
+function memoizeLanguageCodes(): void {
+  const utils = i18n.services.languageUtils as { formatLanguageCode(code: string): string };
+  const format = utils.formatLanguageCode.bind(utils);
+  const known = new Map<string, string>();
+  utils.formatLanguageCode = (code: string) => {
+    let formatted = known.get(code);
+    if (formatted === undefined) {
+      formatted = format(code);
+      known.set(code, formatted);
+    }
+    return formatted;
+  };
+}
+
 /** Starts i18next with the remembered language (or English) before the first render. */
 export async function initI18n(): Promise<typeof i18n> {
   const saved = readItem('localStorage', STORAGE.language);
@@ -61,6 +81,7 @@ export async function initI18n(): Promise<typeof i18n> {
     returnNull: false,
     showSupportNotice: false,
   });
+  memoizeLanguageCodes();
   applyToDocument(DEFAULT_LANGUAGE);
   if (lng !== DEFAULT_LANGUAGE) await setLanguage(lng).catch(() => undefined);
   return i18n;

@@ -8,7 +8,7 @@ import { visiblePatient, visibleRecording } from '../patients/access';
 import { findChannel, isLiveRecording, listChannels, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
 import { gzipWire } from '../recordings/wire-gzip';
 import { nightDate } from '../recordings/night-key';
-import { channelOverview, MAX_OVERVIEW_PIXELS } from '../recordings/overview';
+import { channelOverview, MAX_OVERVIEW_CHANNELS, MAX_OVERVIEW_PIXELS } from '../recordings/overview';
 
 const gunzip = promisify(gunzipCb);
 const id = { type: 'integer', minimum: 1 } as const;
@@ -70,8 +70,10 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  // The engine's view of one window of a channel (full-night charts before the raw samples).
-  app.get<{ Querystring: { patient_id: number; recording_id: number; code: string; t0: number; t1: number; pixels: number } }>(
+  // The engine's views of one window of a night's channels (full-night charts before the raw
+  // samples): `code` once per channel; the answer is their NCV1 buffers one after the other,
+  // in the order asked (one request for a screen's charts, not one per chart).
+  app.get<{ Querystring: { patient_id: number; recording_id: number; code: string[]; t0: number; t1: number; pixels: number } }>(
     '/analytics/patient/channel-overview',
     {
       preHandler: auth,
@@ -82,7 +84,7 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
           properties: {
             patient_id: id,
             recording_id: id,
-            code: { type: 'string', minLength: 1, maxLength: 80 },
+            code: { type: 'array', minItems: 1, maxItems: MAX_OVERVIEW_CHANNELS, items: { type: 'string', minLength: 1, maxLength: 80 } },
             t0: { type: 'number' },
             t1: { type: 'number' },
             pixels: { type: 'integer', minimum: 1, maximum: MAX_OVERVIEW_PIXELS },
@@ -91,15 +93,18 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { patient_id, recording_id, code, t0, t1, pixels } = request.query;
+      const { patient_id, recording_id, code: codes, t0, t1, pixels } = request.query;
       const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');
       if (!(t1 > t0) || !Number.isFinite(t1 - t0)) throw new ApiError(400, 'validation_failed', `t1 (${t1}) must be after t0 (${t0}).`);
-      const channel = await findChannel(db, recording.id, code);
-      if (!channel) throw notFound(`Channel ${code}`);
+      const channels = await Promise.all(codes.map((code) => findChannel(db, recording.id, code)));
+      const unknown = codes.find((_, i) => !channels[i]);
+      if (unknown !== undefined) throw notFound(`Channel ${unknown}`);
       const live = isLiveRecording(recording);
-      const bytes = await channelOverview(db, channel, t0, t1, pixels, !live);
+      const views: Uint8Array[] = [];
+      // One at a time: each loads a channel's samples into the server's engine.
+      for (const channel of channels) views.push(await channelOverview(db, channel!, t0, t1, pixels, !live));
       reply.header('content-type', 'application/octet-stream').header('cache-control', live ? 'no-cache' : 'private, max-age=86400');
-      return reply.send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      return reply.send(Buffer.concat(views));
     },
   );
 }

@@ -89,11 +89,15 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
       const before = await page.evaluate(() => ({
         loaded: performance.getEntriesByType('mark').filter((m) => m.name.startsWith('nocturne:channel-loaded:')).length,
         overviews: performance.getEntriesByType('mark').filter((m) => m.name.startsWith('nocturne:overview-served:')).map((m) => m.name.split(':')[2]),
+        overviewRequests: performance.getEntriesByType('resource').filter((r) => r.name.includes('/channel-overview?')).map((r) => new URL(r.name).searchParams.getAll('code')),
       }));
       expect(before.loaded).toBe(0);
       expect(held.length).toBeGreaterThan(0);
       expect(before.overviews.length).toBeGreaterThanOrEqual(5);
       expect(before.overviews).toContain('Y_DIST');
+      // One request for the screen's charts (one more only if the plot's width changed), not one per chart.
+      expect(before.overviewRequests.length).toBeLessThanOrEqual(2);
+      expect(before.overviewRequests.some((codes) => before.overviews.every((c) => codes.includes(c)))).toBe(true);
     } finally {
       holding = false;
       await Promise.all(held.map((go) => go()));

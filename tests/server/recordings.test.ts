@@ -7,7 +7,7 @@ import { decodeWire } from '../../server/recordings/wire';
 import { nightInput } from '../../server/analytics/analyse';
 import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 import { channelInputFromWire, loadEngine, ms, px } from '../../engine/index';
-import { decodeView } from '../../engine/viewWire';
+import { decodeView, decodeViews } from '../../engine/viewWire';
 
 let server: TestServer;
 let physician = '';
@@ -169,6 +169,22 @@ describe('GET /analytics/patient/channel-overview', () => {
       expect(view.max.some((v) => v > 0)).toBe(true);
     }
     engine.dispose();
+  });
+
+  it('answers several channels in one request, their views one after the other in the order asked', async () => {
+    const [t0, t1, pixels] = [START, START + 8 * 3_600_000, 300];
+    const one = async (code: string) => (await server.call('GET', overviewUrl(code, t0, t1, pixels), { token: physician })).rawPayload;
+    const both = await server.call('GET', `/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}&code=Y_DIST&code=BR&t0=${t0}&t1=${t1}&pixels=${pixels}`, { token: physician });
+    expect(both.statusCode).toBe(200);
+    expect(Buffer.compare(both.rawPayload, Buffer.concat([await one('Y_DIST'), await one('BR')]))).toBe(0);
+    const views = decodeViews(new Uint8Array(both.rawPayload));
+    expect(views.map((v) => v.view.pixels)).toEqual([pixels, pixels]);
+    // One unknown channel refuses the whole request.
+    const unknown = await server.call('GET', `/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}&code=BR&code=HR&t0=${t0}&t1=${t1}&pixels=${pixels}`, { token: physician });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toBe('Channel HR not found.');
+    const many = Array.from({ length: 65 }, () => '&code=BR').join('');
+    expect((await server.call('GET', `/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}${many}&t0=${t0}&t1=${t1}&pixels=${pixels}`, { token: physician })).statusCode).toBe(400);
   });
 
   it('answers 400 for a bad window or column count and 404 for an unknown channel or another physician', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelRef, ViewResult } from '../../engine/index';
 import { loadEngine, ms, px } from '../../engine/index';
-import { decodeView, encodeView } from '../../engine/viewWire';
+import { decodeView, decodeViews, encodeView } from '../../engine/viewWire';
 import { ViewFeeder } from '../../src/charts/feeder';
 import type { ChartRenderer } from '../../src/charts/gl/renderer';
 import { OverviewSource } from '../../src/features/night/overviews';
@@ -15,7 +15,7 @@ function setup() {
   const loaded = new Set<string>();
   const waiting = new Map<string, () => void>();
   const engineAsked: string[][] = [];
-  const fetched: string[] = [];
+  const fetched: string[][] = [];
   const view = (tag: number, pixels: number): ViewResult => {
     const buffer = new ArrayBuffer(pixels * 21);
     const f = (k: number) => new Float32Array(buffer, k * 4 * pixels, pixels).fill(tag);
@@ -25,7 +25,7 @@ function setup() {
     engine: { views: async (refs: readonly ChannelRef[], _t0: number, _t1: number, pixels: number) => (engineAsked.push(refs.map((r) => r.code)), refs.map(() => view(1, pixels))) },
     loaded: (code) => loaded.has(code),
     whenLoaded: (code) => (loaded.has(code) ? Promise.resolve() : new Promise<void>((r) => waiting.set(code, () => (loaded.add(code), r())))),
-    fetch: async (code, _t0, _t1, pixels) => (fetched.push(code), decodeView(encodeView(view(2, pixels), { min: -3, max: 4, count: 10, validCount: 8 }))),
+    fetch: async (codes, _t0, _t1, pixels) => (fetched.push([...codes]), codes.map(() => decodeView(encodeView(view(2, pixels), { min: -3, max: 4, count: 10, validCount: 8 })))),
   });
   return { source, loaded, waiting, engineAsked, fetched };
 }
@@ -34,11 +34,11 @@ describe('charts drawn from the server overview first', () => {
   it("serves an overview only for the exact window it was made for, and only until the engine holds the channel", async () => {
     const { source, loaded, waiting, engineAsked, fetched } = setup();
     const w = { t0: night.t0, t1: night.t1, pixels: 1000 };
-    const info = await source.request('n', 'BR', w);
-    expect(info).toMatchObject({ code: 'BR', min: -3, max: 4, count: 10, validCount: 8, missingFraction: 0.2 });
+    const infos = await source.request('n', ['BR'], w);
+    expect(infos.BR).toMatchObject({ code: 'BR', min: -3, max: 4, count: 10, validCount: 8, missingFraction: 0.2 });
     // Asked once per window.
-    expect(await source.request('n', 'BR', w)).toBeNull();
-    expect(fetched).toEqual(['BR']);
+    expect(await source.request('n', ['BR'], w)).toEqual({});
+    expect(fetched).toEqual([['BR']]);
     const [first] = await source.views([{ night: 'n', code: 'BR' }], w.t0, w.t1, w.pixels);
     expect(first!.min[0]).toBe(2);
     expect(engineAsked).toEqual([]);
@@ -52,6 +52,38 @@ describe('charts drawn from the server overview first', () => {
     // Loaded: the same full-night window now comes from the engine too.
     expect(loaded.has('BR')).toBe(true);
     expect((await source.views([{ night: 'n', code: 'BR' }], w.t0, w.t1, w.pixels))[0]!.min[0]).toBe(1);
+  });
+
+  it('asks for every channel of a screen in one request, leaving out those asked for already or in the engine', async () => {
+    const { source, loaded, fetched } = setup();
+    const w = { t0: night.t0, t1: night.t1, pixels: 500 };
+    loaded.add('SPO2');
+    expect(Object.keys(await source.request('n', ['BR', 'HR', 'SPO2'], w))).toEqual(['BR', 'HR']);
+    expect(Object.keys(await source.request('n', ['BR', 'HR', 'PR'], w))).toEqual(['PR']);
+    // A new width asks again.
+    expect(Object.keys(await source.request('n', ['BR', 'HR'], { ...w, pixels: 501 }))).toEqual(['BR', 'HR']);
+    expect(fetched).toEqual([['BR', 'HR'], ['PR'], ['BR', 'HR']]);
+    // Each channel's overview serves the window it was last asked for.
+    expect((await source.views([{ night: 'n', code: 'HR' }], w.t0, w.t1, 501))[0]!.min[0]).toBe(2);
+    expect((await source.views([{ night: 'n', code: 'PR' }], w.t0, w.t1, 500))[0]!.min[0]).toBe(2);
+  });
+
+  it('draws from the raw samples when the overview request fails', async () => {
+    const { loaded, waiting, engineAsked } = setup();
+    const failing = new OverviewSource({
+      engine: { views: async (refs: readonly ChannelRef[]) => (engineAsked.push(refs.map((r) => r.code)), refs.map(() => decodeView(encodeView({ origin: ms(T0), pxMs: ms(1), pixels: px(1), x: new Float32Array([1]), first: new Float32Array([1]), min: new Float32Array([1]), max: new Float32Array([1]), last: new Float32Array([1]), flags: new Uint8Array(1), buffer: new ArrayBuffer(0) }, { min: 1, max: 1, count: 1, validCount: 1 })).view)) },
+      loaded: (code) => loaded.has(code),
+      whenLoaded: (code) => new Promise<void>((r) => waiting.set(code, () => (loaded.add(code), r()))),
+      fetch: async () => {
+        throw new Error('offline');
+      },
+    });
+    const w = { t0: night.t0, t1: night.t1, pixels: 1 };
+    expect(await failing.request('n', ['BR'], w)).toEqual({});
+    const pending = failing.views([{ night: 'n', code: 'BR' }], w.t0, w.t1, w.pixels);
+    waiting.get('BR')!();
+    expect((await pending)[0]!.min[0]).toBe(1);
+    expect(engineAsked).toEqual([['BR']]);
   });
 
   it("is asked for the feeder's own window at full-night zoom", () => {
@@ -71,6 +103,16 @@ describe('charts drawn from the server overview first', () => {
     for (const k of ['x', 'first', 'min', 'max', 'last', 'flags'] as const) expect(Array.from(view[k])).toEqual(Array.from(v[k]));
     expect([view.origin, view.pxMs, view.pixels]).toEqual([v.origin, v.pxMs, v.pixels]);
     expect(() => decodeView(new Uint8Array(10))).toThrow('not a Nocturne view buffer');
+    // Several views one after the other (one request's answer), each decoded whole.
+    const two = encodeView(v, info);
+    const both = new Uint8Array(two.byteLength * 2);
+    both.set(two, 0);
+    both.set(two, two.byteLength);
+    const decoded = decodeViews(both);
+    expect(decoded.length).toBe(2);
+    expect(Array.from(decoded[1]!.view.max)).toEqual(Array.from(v.max));
+    expect(() => decodeViews(both.subarray(0, both.byteLength - 1))).toThrow(/header says/);
+    expect(() => decodeView(both)).toThrow('holds 2 views');
     engine.dispose();
   });
 });

@@ -6,7 +6,7 @@ import { ChartSurface } from '../../charts/react/ChartSurface';
 import { bandColor, type ChartScreen } from '../../charts/screen';
 import { NightAnnotations } from '../annotations/NightAnnotations';
 import { ARTEFACT_CODE, availableChannels, CHANNEL_BY_CODE, move, orderChannels, toPreference, type ChannelChoice } from './channels';
-import { channelOverview } from './api';
+import { channelOverviews } from './api';
 import { OverviewSource, useOverviews } from './overviews';
 import { ChannelSelector } from './ChannelSelector';
 import { ChartStack } from './ChartStack';
@@ -78,7 +78,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
         engine: api,
         loaded: (code) => loader.isLoaded(code),
         whenLoaded: (code) => loader.whenLoaded(code),
-        fetch: (code, t0, t1, pixels) => channelOverview(patient.patient_id, night.recording_id, code, t0, t1, pixels),
+        fetch: (codes, t0, t1, pixels) => channelOverviews(patient.patient_id, night.recording_id, codes, t0, t1, pixels),
       }),
     [api, loader, patient.patient_id, night.recording_id],
   );

@@ -2,7 +2,7 @@
 // binary (the browser undoes the gzip), cached in IndexedDB.
 import { request, requestFile } from '../../api/client';
 import { readChannel, writeChannel } from '../../cache/channelCache';
-import { decodeView, type DecodedView } from '../../../engine/viewWire';
+import { decodeViews, type DecodedView } from '../../../engine/viewWire';
 import type { NightInfo, PatientInfo, PhysicianPreferences } from './types';
 
 export const nightApi = {
@@ -77,13 +77,14 @@ async function readChannelBytes(key: string, patientId: number, recordingId: num
 }
 
 /**
- * The server's overview of a channel: the engine's view of [t0, t1) in `pixels` columns
- * (a few kilobytes; the browser's HTTP cache keeps it for the next visit).
+ * The server's overviews of a night's channels: the engine's view of [t0, t1) in `pixels`
+ * columns of each, in the order of `codes` (a few kilobytes each, in one request; the
+ * browser's HTTP cache keeps the answer for the next visit).
  */
-export async function channelOverview(patientId: number, recordingId: number, code: string, t0: number, t1: number, pixels: number): Promise<DecodedView> {
-  const response = await requestFile(
-    `/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}&t0=${t0}&t1=${t1}&pixels=${pixels}`,
-    'application/octet-stream',
-  );
-  return decodeView(new Uint8Array(await response.arrayBuffer()));
+export async function channelOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number): Promise<DecodedView[]> {
+  const asked = codes.map((code) => `&code=${encodeURIComponent(code)}`).join('');
+  const response = await requestFile(`/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}${asked}&t0=${t0}&t1=${t1}&pixels=${pixels}`, 'application/octet-stream');
+  const views = decodeViews(new Uint8Array(await response.arrayBuffer()));
+  if (views.length !== codes.length) throw new Error(`${views.length} overviews for ${codes.length} channels`);
+  return views;
 }

@@ -26,8 +26,8 @@ export interface OverviewDeps {
   loaded(code: string): boolean;
   /** Resolves once a channel's load ended (it is not started by this). */
   whenLoaded(code: string): Promise<unknown>;
-  /** The server's overview of a channel for a window. */
-  fetch(code: string, t0: number, t1: number, pixels: number): Promise<DecodedView>;
+  /** The server's overviews of channels for a window, in the order asked (one request). */
+  fetch(codes: readonly string[], t0: number, t1: number, pixels: number): Promise<DecodedView[]>;
 }
 
 /** A view source that answers from overviews for channels still loading, from the engine otherwise. */
@@ -42,19 +42,30 @@ export class OverviewSource implements ViewSource {
   constructor(private readonly deps: OverviewDeps) {}
 
   /**
-   * Asks the server for a channel's overview of `w` (once per window); resolves with the
-   * provisional info of the channel, or null when the engine got there first or it failed.
+   * Asks the server for the channels' overviews of `w` in one request (each channel once per
+   * window); resolves with the provisional infos of those it answered for, without the
+   * channels the engine got first (none when the request failed).
    */
-  async request(night: string, code: string, w: Window): Promise<ChannelInfo | null> {
+  async request(night: string, codes: readonly string[], w: Window): Promise<Record<string, ChannelInfo>> {
     const key = `${w.t0}:${w.t1}:${w.pixels}`;
-    if (this.deps.loaded(code) || this.asked.get(code) === key) return null;
-    this.asked.set(code, key);
+    const asking = codes.filter((code) => !this.deps.loaded(code) && this.asked.get(code) !== key);
+    const infos: Record<string, ChannelInfo> = {};
+    if (asking.length === 0) return infos;
+    for (const code of asking) this.asked.set(code, key);
+    let answers: DecodedView[];
     try {
-      const { view, channel } = await this.deps.fetch(code, w.t0, w.t1, w.pixels);
-      if (this.deps.loaded(code)) return null;
+      answers = await this.deps.fetch(asking, w.t0, w.t1, w.pixels);
+    } catch (error) {
+      // The raw samples still come: the charts are drawn from them.
+      console.warn(`Overviews of ${asking.join(', ')} could not be loaded`, error);
+      return infos;
+    }
+    asking.forEach((code, i) => {
+      const { view, channel } = answers[i]!;
+      if (this.deps.loaded(code)) return;
       this.previews.set(code, { ...w, view });
       for (const wake of this.waiters.get(code) ?? []) wake();
-      return {
+      infos[code] = {
         night,
         code,
         sampleRateHz: hz(Number.NaN),
@@ -68,11 +79,8 @@ export class OverviewSource implements ViewSource {
         sampleBytes: 0,
         indexBytes: 0,
       };
-    } catch (error) {
-      // The raw samples still come: the chart is drawn from them.
-      console.warn(`Overview of ${code} could not be loaded`, error);
-      return null;
-    }
+    });
+    return infos;
   }
 
   /** The overview of a channel for exactly this window, while the engine does not hold it. */
@@ -138,9 +146,9 @@ export class OverviewSource implements ViewSource {
 }
 
 /**
- * Asks for the overviews of `codes` whenever the screen shows the whole night at a known
- * plot width, and hands the channels' provisional infos to `onInfos` together, once all
- * have answered (one render of the screen for all of them, not one per channel).
+ * Asks for the overviews of `codes` (one request) whenever the screen shows the whole night
+ * at a known plot width, and hands the channels' provisional infos to `onInfos` together
+ * (one render of the screen for all of them, not one per channel).
  */
 export function useOverviews(screen: ChartScreen, source: OverviewSource, night: string, codes: readonly string[], onInfos: (infos: Record<string, ChannelInfo>) => void): void {
   const key = codes.join(',');
@@ -149,10 +157,7 @@ export function useOverviews(screen: ChartScreen, source: OverviewSource, night:
     const ask = () => {
       const { range, domain } = screen.view.store.state;
       if (screen.width < 1 || range.t0 !== domain.t0 || range.t1 !== domain.t1) return;
-      const w = screen.feeder.windowFor(range);
-      void Promise.all(codes.map(async (code) => [code, await source.request(night, code, w)] as const)).then((answers) => {
-        const infos: Record<string, ChannelInfo> = {};
-        for (const [code, info] of answers) if (info) infos[code] = info;
+      void source.request(night, codes, screen.feeder.windowFor(range)).then((infos) => {
         if (live && Object.keys(infos).length > 0) onInfos(infos);
       });
     };

@@ -1,12 +1,14 @@
 // The single-night screen's data, asked for before React mounts (issue 14 point 7): on a
 // reload of /app/patients/id=N?night=K the page knows from its URL what the screen will ask
 // for, so the night list, the patient, the preferences and the first channels' bytes are on
-// their way (and the engine's workers and the charts' WebGL context starting) while the
-// bundle's modules evaluate, the translations load and React renders. The screen's queries
-// then find them in the query cache, its loader finds the bytes through `channelBytes`.
+// their way (and the engine's workers starting) while the bundle's modules evaluate, the
+// translations load and React renders. The screen's queries then find them in the query
+// cache, its loader finds the bytes through `channelBytes`. The charts' WebGL context is not
+// made here: making it blocks the main thread (hundreds of ms on a loaded machine with
+// SwiftShader), which held back React's first render; the night page makes it after that
+// render, while its queries are out.
 import type { QueryClient } from '@tanstack/react-query';
 import { getSignalEngine } from '../../../workers/client';
-import { prepareChartCanvas } from '../../charts/gl/canvas';
 import { PATIENT_DETAIL_PATTERN } from '../../routes';
 import { nightApi, prefetchChannels } from './api';
 import { availableChannels, orderChannels, sourcesToLoad } from './channels';
@@ -58,7 +60,6 @@ export function preloadNightScreen(client: QueryClient, pathname: string, search
   void details;
   if (!screen.overview) return;
   void getSignalEngine().catch(() => undefined);
-  prepareChartCanvas();
   Promise.all([nights, preferences]).then(
     ([list, prefs]) => {
       const night = pickNight(list, screen.night);
