@@ -1,7 +1,8 @@
 /**
  * Pieces of the API's request schemas (TypeBox: each is a JSON schema and, through `Static`,
  * the type it accepts). Shared by the server's routes and the browser's client, so neither
- * writes a request's shape a second time; nothing here may import server or browser code.
+ * writes a request's shape a second time. Nothing here may import browser code or server code
+ * beyond the pure modules the app already shares (server/patients/questionnaires.ts).
  */
 import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
 
@@ -27,11 +28,6 @@ export const instantMs = Type.Integer({ minimum: -NUMBER_LIMIT, maximum: NUMBER_
 /** A device's serial (devices.device_id). */
 export const deviceId = Type.String({ maxLength: 40 });
 
-/** A string that is one of `values` (`{ type: 'string', enum }`, as the schemas wrote it before TypeBox). */
-export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
-}
-
 /** One of `values` without a type (`{ enum }`): numbers or strings. */
 export function Enum<const T extends readonly (string | number)[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ ...options, enum: [...values] });
@@ -51,21 +47,21 @@ export function Strict<P extends Record<string, TSchema>>(properties: P, options
   return Type.Object(properties, { ...options, additionalProperties: false });
 }
 
-/** The patient form's fields (spec 1 §3) as the add and edit calls send them; checkPatient says what is wrong in words. */
+/** The patient form's fields (spec 1 §3) as the add and edit calls send them, each optional; checkPatient says what is wrong in words. */
 export const patientFields = {
-  patient_code: Type.String({ maxLength: 40 }),
-  first_name: Type.String({ maxLength: 400 }),
-  last_name: Type.String({ maxLength: 400 }),
-  email_id: Type.String({ maxLength: 400 }),
-  gender: Type.String({ maxLength: 10 }),
-  date_of_birth: Type.String({ maxLength: 20 }),
-  at_risk: Types<number | null>(['integer', 'null'], { minimum: 0, maximum: 2 }),
-  diseaseIds: Type.String({ maxLength: 400 }),
-  height: Types<number | string>(['number', 'string'], { minimum: 0, maximum: 999, maxLength: 20 }),
-  weight: Types<number | string>(['number', 'string'], { minimum: 0, maximum: 999, maxLength: 20 }),
-  vital_parameters: Types<string | Record<string, unknown>>(['string', 'object'], { maxLength: 4000, maxProperties: 20 }),
-  comment: Type.String({ maxLength: 20_000 }),
-  country: Type.String({ maxLength: 80 }),
-  address: Type.String({ maxLength: 400 }),
-  tags: Type.String({ maxLength: 400 }),
+  patient_code: Type.Optional(Type.String({ maxLength: 40 })),
+  first_name: Type.Optional(Type.String({ maxLength: 400 })),
+  last_name: Type.Optional(Type.String({ maxLength: 400 })),
+  email_id: Type.Optional(Type.String({ maxLength: 400 })),
+  gender: Type.Optional(Type.String({ maxLength: 10 })),
+  date_of_birth: Type.Optional(Type.String({ maxLength: 20 })),
+  at_risk: Type.Optional(Types<number | null>(['integer', 'null'], { minimum: 0, maximum: 2 })),
+  diseaseIds: Type.Optional(Type.String({ maxLength: 400 })),
+  height: Type.Optional(Types<number | string>(['number', 'string'], { minimum: 0, maximum: 999, maxLength: 20 })),
+  weight: Type.Optional(Types<number | string>(['number', 'string'], { minimum: 0, maximum: 999, maxLength: 20 })),
+  vital_parameters: Type.Optional(Types<string | Record<string, unknown>>(['string', 'object'], { maxLength: 4000, maxProperties: 20 })),
+  comment: Type.Optional(Type.String({ maxLength: 20_000 })),
+  country: Type.Optional(Type.String({ maxLength: 80 })),
+  address: Type.Optional(Type.String({ maxLength: 400 })),
+  tags: Type.Optional(Type.String({ maxLength: 400 })),
 };
