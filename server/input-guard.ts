@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { ApiError } from './errors';
-import { INT32_MAX, INT32_MIN, NUMBER_LIMIT, TEXT_MAX } from './routes/schemas';
+import { INT32_MAX, INT32_MIN, NUMBER_LIMIT, TEXT_MAX } from '../contract/common';
 
 /** Deepest JSON a request body may nest (the deepest legitimate body nests 4 levels). */
 const MAX_JSON_DEPTH = 32;

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AddAnnotationsBody, DeleteAnnotationsBody, ListAnnotationsBody, UpdateAnnotationBody, type AnnotationInput } from '../../contract/annotations';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import type { Queryable } from '../db/adapter';
@@ -33,18 +35,6 @@ interface AnnotationRow {
   updated_date: Date;
   delete_flag: number;
   version: number;
-}
-
-/** What a client sends for one annotation. */
-interface AnnotationInput {
-  kpi?: string | string[];
-  start_time?: string | number;
-  end_time?: string | number;
-  duration?: string;
-  comment?: string;
-  label?: number | string;
-  color_code?: string;
-  type?: string;
 }
 
 /** The spec's shape of an annotation (spec 2 §3). */
@@ -161,28 +151,14 @@ function isStale(current: AnnotationRow, body: { version?: number; updated_date?
   throw new ApiError(400, 'validation_failed', 'Send the version (or updated_date) of the annotation you edited.');
 }
 
-const idSchema = { type: 'integer', minimum: 1 } as const;
-const nightFields = { night: { type: 'integer' }, recording_date: { type: 'string', maxLength: 20 }, device_id: { type: 'string', maxLength: 40 }, include_deleted: { type: 'boolean' } } as const;
-const looseBody = (required: string[], props: Record<string, object> = {}) => ({ type: 'object', required, properties: { patient_id: idSchema, ...nightFields, ...props } }) as const;
-/** One annotation's fields as clients send them; the comment is bounded by its column. */
-const inputFields = {
-  kpi: { type: ['string', 'array'], maxLength: 200, maxItems: 20, items: { type: 'string', maxLength: 40 } },
-  start_time: { type: ['string', 'number'], maxLength: 40 },
-  end_time: { type: ['string', 'number'], maxLength: 40 },
-  duration: { type: 'string', maxLength: 40 },
-  comment: { type: 'string', maxLength: 10_240 },
-  label: { type: ['integer', 'string'], maxLength: 20 },
-  color_code: { type: 'string', maxLength: 40 },
-  type: { type: 'string', maxLength: 40 },
-} as const;
-
 /** The annotation calls of spec 2 §7. */
-export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
+export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
 
-  app.post<{ Body: { patient_id: number; night?: number; recording_date?: string; device_id?: string; include_deleted?: boolean } }>(
+  app.post(
     '/analytics/patient/get-annotations',
-    { preHandler: auth, schema: { body: looseBody(['patient_id']) } },
+    { preHandler: auth, schema: { body: ListAnnotationsBody } },
     async (request) => {
       const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id, 'read');
       const hasNight = request.body.night !== undefined || request.body.recording_date !== undefined;
@@ -199,9 +175,9 @@ export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: AnnotationInput & { patient_id: number; night?: number; recording_date?: string; device_id?: string; annotations?: AnnotationInput[] } }>(
+  app.post(
     '/analytics/patient/new-annotations',
-    { preHandler: auth, schema: { body: looseBody(['patient_id'], { ...inputFields, annotations: { type: 'array', maxItems: 500, items: { type: 'object', properties: inputFields } } }) } },
+    { preHandler: auth, schema: { body: AddAnnotationsBody } },
     async (request, reply) => {
       const user = currentUser(request);
       const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
@@ -226,9 +202,9 @@ export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: AnnotationInput & { annotation_map_id: number; version?: number; updated_date?: string; delete_flag?: number } }>(
+  app.post(
     '/analytics/patient/update-annotations',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['annotation_map_id'], properties: { ...inputFields, annotation_map_id: idSchema, version: { type: 'integer' }, updated_date: { type: 'string', maxLength: 40 }, delete_flag: { type: 'integer', enum: [0, 1] } } } } },
+    { preHandler: auth, schema: { body: UpdateAnnotationBody } },
     async (request) => {
       const user = currentUser(request);
       const row = await ctx.db.transaction(async (tx) => {
@@ -254,9 +230,9 @@ export function annotationRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { ids: number[]; patient_id?: number } }>(
+  app.post(
     '/analytics/patient/delete-annotations',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', minItems: 1, maxItems: 1000, items: idSchema } } } } },
+    { preHandler: auth, schema: { body: DeleteAnnotationsBody } },
     async (request) => {
       const user = currentUser(request);
       const count = await ctx.db.transaction(async (tx) => {

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AddCategoryBody, DeleteCategoryBody, ListCategoriesBody, UpdateCategoryBody } from '../../contract/annotations';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import type { Queryable } from '../db/adapter';
@@ -53,22 +55,19 @@ async function checkFree(tx: Queryable, patient: PatientRef, color: string, labe
   if (exceptId === null && others.length >= MAX_CATEGORIES) throw invalid([`A patient can have at most ${MAX_CATEGORIES} categories.`]);
 }
 
-const body = (props: Record<string, object>, required: string[]) => ({ type: 'object', required, properties: props }) as const;
-const patientId = { type: 'integer', minimum: 1 } as const;
-const text = { type: 'string', maxLength: 200 } as const;
-
 /** POST /patient/get-label-list, /add-label, /update-label, /delete-label. */
-export function categoryRoutes(app: FastifyInstance, ctx: AppContext) {
+export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
 
-  app.post<{ Body: { patient_id: number } }>('/patient/get-label-list', { preHandler: auth, schema: { body: body({ patient_id: patientId }, ['patient_id']) } }, async (request) => {
+  app.post('/patient/get-label-list', { preHandler: auth, schema: { body: ListCategoriesBody } }, async (request) => {
     const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id, 'read');
     return { data: { labels: await listCategories(ctx.db, patient.id), max: MAX_CATEGORIES } };
   });
 
-  app.post<{ Body: { patient_id: number; label?: string; color_code?: string } }>(
+  app.post(
     '/patient/add-label',
-    { preHandler: auth, schema: { body: body({ patient_id: patientId, label: text, color_code: text }, ['patient_id']) } },
+    { preHandler: auth, schema: { body: AddCategoryBody } },
     async (request, reply) => {
       const user = currentUser(request);
       const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
@@ -89,9 +88,9 @@ export function categoryRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { label_id: number; patient_id?: number; label?: string; color_code?: string; version?: number } }>(
+  app.post(
     '/patient/update-label',
-    { preHandler: auth, schema: { body: body({ label_id: patientId, patient_id: patientId, label: text, color_code: text, version: { type: 'integer' } }, ['label_id']) } },
+    { preHandler: auth, schema: { body: UpdateCategoryBody } },
     async (request) => {
       const user = currentUser(request);
       const { label, color } = validate(request.body);
@@ -113,9 +112,9 @@ export function categoryRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { label_id: number; version?: number } }>(
+  app.post(
     '/patient/delete-label',
-    { preHandler: auth, schema: { body: body({ label_id: patientId, version: { type: 'integer' }, patient_id: patientId }, ['label_id']) } },
+    { preHandler: auth, schema: { body: DeleteCategoryBody } },
     async (request) => {
       const user = currentUser(request);
       await ctx.db.transaction(async (tx) => {

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
 import type { UserRow } from '../auth/users';
-import { id } from '../routes/schemas';
+import { id } from '../../contract/common';
 import type { ConfigPush } from './config-push';
 import { CHANNEL_RATES, configHistory, configProblem, DEFAULT_CONFIG, deviceConfigSchema, saveConfig, type DeviceConfig } from './device-config';
 import { listDeviceKeys } from './keys';

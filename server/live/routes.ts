@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { forbidden, notFound } from '../errors';
 import type { UserRow } from '../auth/users';
-import { id, instant } from '../routes/schemas';
+import { id, instant } from '../../contract/common';
 import { secondsOrMs } from '../recordings/night-key';
 import { issueDeviceKey, KEYS_CHANNEL, listDeviceKeys, revokeDeviceKeys } from './keys';
 import { practiceDeviceById, practiceDevices, type PracticeDevice } from './practice';

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import type { PatientFields } from '../../contract/patients';
 import { findCountry } from '../countries';
 import { invalid } from '../annotations/shared';
 
@@ -72,24 +73,6 @@ function vitalErrors(input: unknown): string[] {
     }
   }
   return [...errors];
-}
-
-export interface PatientFields {
-  patient_code?: string;
-  first_name?: string;
-  last_name?: string;
-  email_id?: string;
-  gender?: string;
-  date_of_birth?: string;
-  at_risk?: number | null;
-  diseaseIds?: string;
-  height?: number | string;
-  weight?: number | string;
-  vital_parameters?: string | object;
-  comment?: string;
-  country?: string;
-  address?: string;
-  tags?: string;
 }
 
 /** Normalised, checked patient fields; only the ones given (edits send a subset). */

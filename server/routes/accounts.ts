@@ -1,49 +1,26 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { SignupBody } from '../../contract/auth';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { hashPassword } from '../auth/passwords';
 import { findUserByEmail, normaliseEmail } from '../auth/users';
 import { COUNTRIES, findCountry } from '../countries';
 import { hit, LIMITS } from '../services/rate-limit';
-import { email, newPassword, strictObject } from './schemas';
 
-const name = { type: 'string', minLength: 1, maxLength: 30, pattern: "^[\\p{L}][\\p{L} .'-]*$" } as const;
-
-interface SignupBody {
-  first_name: string;
-  last_name: string;
-  email: string;
-  password: string;
-  country: string;
-  organisation_name?: string;
-}
-
-/** The country list and signup. */
 /** The one answer of POST /signup, whether or not the address already had an account. */
 const ACCOUNT_CREATED = { code: 'account_created', message: 'Account successfully created' } as const;
 
-export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
+/** The country list and signup. */
+export function accountRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const { db, mailer } = ctx;
 
   app.get('/countries', async () => ({ data: { countries: COUNTRIES } }));
 
-  app.post<{ Body: SignupBody }>(
+  app.post(
     '/signup',
-    {
-      schema: {
-        body: strictObject(
-          {
-            first_name: name,
-            last_name: name,
-            email,
-            password: newPassword,
-            country: { type: 'string', minLength: 1, maxLength: 80 },
-            organisation_name: { type: 'string', maxLength: 80 },
-          },
-          ['organisation_name'],
-        ),
-      },
-    },
+    { schema: { body: SignupBody } },
     async (request, reply) => {
       const body = request.body;
       await hit(db, [[`signup:address:${request.ip}`, LIMITS.signupAddress]]);

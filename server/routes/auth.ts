@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError } from '../errors';
@@ -7,7 +8,7 @@ import { consumeOtp, hasLiveOtp, issueOtp, OTP_TTL_MS } from '../auth/otp';
 import { checkToken, issueToken, revokeAllTokens, revokeToken, SESSIONS_CHANNEL } from '../auth/tokens';
 import { findUserByEmail, normaliseEmail, userDetails } from '../auth/users';
 import { check, hit, isFull, LIMITS, record, type Bucket } from '../services/rate-limit';
-import { email, newPassword, otp, password, strictObject } from './schemas';
+import { ForgotPasswordBody, LoginBody, OtpBody, ResetPasswordBody } from '../../contract/auth';
 import { ACCOUNT_REFUSED } from './signup-review';
 
 const INVALID_LOGIN = 'Invalid email or password!';
@@ -23,7 +24,8 @@ const failureBuckets = (step: 'login' | 'otp', address: string, request: Fastify
 ];
 
 /** Sign-in (password, then one-time code), sign-out, the current user, forgot password. */
-export function authRoutes(app: FastifyInstance, ctx: AppContext) {
+export function authRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const { db, mailer } = ctx;
 
   /**
@@ -49,9 +51,9 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
     });
   };
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/login',
-    { schema: { body: strictObject({ email, password }) } },
+    { schema: { body: LoginBody } },
     async (request, reply) => {
       const address = normaliseEmail(request.body.email);
       const buckets = failureBuckets('login', address, request);
@@ -79,9 +81,9 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { email: string; otp: string } }>(
+  app.post(
     '/verify-otp',
-    { schema: { body: strictObject({ email, otp }) } },
+    { schema: { body: OtpBody } },
     async (request, reply) => {
       const address = normaliseEmail(request.body.email);
       const buckets = failureBuckets('otp', address, request);
@@ -107,9 +109,9 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
     data: { user_details: userDetails(currentUser(request)) },
   }));
 
-  app.post<{ Body: { email: string } }>(
+  app.post(
     '/forgot-password',
-    { schema: { body: strictObject({ email }) } },
+    { schema: { body: ForgotPasswordBody } },
     async (request) => {
       const address = normaliseEmail(request.body.email);
       // Refused per account-and-address and per address, never per account alone (as sign-in).
@@ -124,9 +126,9 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { email: string; otp: string } }>(
+  app.post(
     '/forgot-password-verify-otp',
-    { schema: { body: strictObject({ email, otp }) } },
+    { schema: { body: OtpBody } },
     async (request) => {
       const address = normaliseEmail(request.body.email);
       const buckets = failureBuckets('otp', address, request);
@@ -142,9 +144,9 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.patch<{ Body: { email: string; reset_token: string; password: string } }>(
+  app.patch(
     '/reset-password',
-    { schema: { body: strictObject({ email, reset_token: { type: 'string', minLength: 1, maxLength: 200 }, password: newPassword }) } },
+    { schema: { body: ResetPasswordBody } },
     async (request) => {
       const user = await findUserByEmail(db, request.body.email);
       const reset = await checkToken(db, request.body.reset_token, 'password_reset');

@@ -8,7 +8,7 @@ import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
 import { calendarDays, DAY_MS, deviceStatus, operationOf, type AllocationRow, type OperationFlags } from '../devices/allocations';
 import { checkScreening, saveScreening } from './questionnaires';
-import { instantMs } from './schemas';
+import { instantMs } from '../../contract/common';
 import { cancel, currentAllocation, deploy, extend, fileDeployRequest, REQUEST_SENT, returnDevice, SUCCESS } from '../devices/operations';
 
 interface DeviceRow {

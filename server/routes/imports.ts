@@ -15,7 +15,7 @@ import { visiblePatient } from '../patients/access';
 import { importFiles, savedLabelMap } from '../recordings/import';
 import { closeParsePool } from '../recordings/parse-pool';
 import { unstorableField } from '../input-guard';
-import { INT32_MAX } from './schemas';
+import { INT32_MAX } from '../../contract/common';
 import { isTimeZone } from '../recordings/night-key';
 import { importSummary } from '../recordings/summary';
 

@@ -7,7 +7,7 @@ import { isLiveRecording, listChannels, listRecordings, loadSamples, type Channe
 import { linkSecret, signLink, verifyLink } from '../services/signed-links';
 import { parseNightKey } from './analytics';
 import { nightDate } from '../recordings/night-key';
-import { instantMs } from './schemas';
+import { instantMs } from '../../contract/common';
 
 /** Channels in the night file: vitals and epochs; raw radar and PSG waveforms go through the binary endpoint. */
 const MAX_FILE_RATE_HZ = 1;

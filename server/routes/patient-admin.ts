@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { DiseaseOperationBody, NewPatientBody, PatientFields, PatientIdParams, PatientStatusBody, ResetPatientPasswordBody, UpdatePatientInfoBody } from '../../contract/patients';
 import { randomInt } from 'node:crypto';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
@@ -8,35 +10,9 @@ import { hashPassword } from '../auth/passwords';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
-import { bmiOf, checkPatient, PATIENT_MESSAGES, type PatientFields } from '../patients/validate';
+import { bmiOf, checkPatient, PATIENT_MESSAGES } from '../patients/validate';
 import { cancel, currentAllocation, deploy, fileDeployRequest, REQUEST_SENT, returnDevice, SUCCESS } from '../devices/operations';
-import type { Answers } from '../patients/questionnaires';
 import { checkScreening, saveScreening } from './questionnaires';
-import { deviceId, id, instantMs, patientFields } from './schemas';
-
-const newPatientSchema = {
-  type: 'object',
-  properties: {
-    ...patientFields,
-    device_allocation_date: { ...instantMs, type: ['integer', 'null'] },
-    device_deallocation_date: { ...instantMs, type: ['integer', 'null'] },
-    device_master_id: { ...id, type: ['integer', 'null'] },
-    device_id: { ...deviceId, type: ['string', 'null'] },
-    window_start_time: { type: 'string', maxLength: 20 },
-    window_end_time: { type: 'string', maxLength: 20 },
-    force_deploy: { type: 'boolean' },
-    docter_id: id,
-    // The device screening answers that cleared the allocation (spec 1 §4), kept as the patient's first questionnaire.
-    screening_answers: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 10 } },
-    // Instead of a device: ask an admin to deploy one on past dates (spec 1 §4), filed with the patient in one transaction.
-    past_date_request: {
-      type: 'object',
-      required: ['allocation_date', 'deallocation_date'],
-      additionalProperties: false,
-      properties: { device_master_id: id, device_id: deviceId, allocation_date: instantMs, deallocation_date: instantMs },
-    },
-  },
-} as const;
 
 /** Annotators read; only physicians (and their secondary users) write (spec 1 §6). */
 function writer(request: FastifyRequest): UserRow {
@@ -68,21 +44,9 @@ async function updatePatient(tx: Queryable, patientId: number, fields: Record<st
   await tx.query(`update patients set bmi = case when weight > 0 and height > 0 then round(weight / ((height / 100) ^ 2)::numeric, 2) else 0 end where id = $1`, [patientId]);
 }
 
-interface NewPatientBody extends PatientFields {
-  device_allocation_date?: number | null;
-  device_deallocation_date?: number | null;
-  device_master_id?: number | null;
-  device_id?: string | null;
-  window_start_time?: string;
-  window_end_time?: string;
-  force_deploy?: boolean;
-  docter_id?: number;
-  screening_answers?: Answers;
-  past_date_request?: { device_master_id?: number; device_id?: string; allocation_date: number; deallocation_date: number };
-}
-
 /** Patient management (spec 1 §7): add, edit, status and archive, codes, conditions, password reset. */
-export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
+export function patientAdminRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
@@ -99,7 +63,7 @@ export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     data: { diseases: await db.query('select disease_id, disease_description, disease_shortname from diseases order by disease_id') },
   }));
 
-  app.post<{ Body: NewPatientBody }>('/physician/new-patient', { preHandler: auth, schema: { body: newPatientSchema } }, async (request, reply) => {
+  app.post('/physician/new-patient', { preHandler: auth, schema: { body: NewPatientBody } }, async (request, reply) => {
     const user = writer(request);
     const physicianId = actingPhysicianId(user);
     const fields = checkPatient(request.body, 'add');
@@ -150,20 +114,20 @@ export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     return { code: 'patient_info_updated_succesfully', message: 'Patient information updated.' };
   };
 
-  app.post<{ Body: PatientFields & { patient_id: number } }>(
+  app.post(
     '/physician/update-patient-info',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: id, ...patientFields } } } },
+    { preHandler: auth, schema: { body: UpdatePatientInfoBody } },
     (request) => edit(request, request.body.patient_id, request.body),
   );
-  app.post<{ Params: { id: number }; Body: PatientFields }>(
+  app.post(
     '/physician/update-patient-details/id=:id',
-    { preHandler: auth, schema: { params: { type: 'object', properties: { id } }, body: { type: 'object', properties: patientFields } } },
+    { preHandler: auth, schema: { params: PatientIdParams, body: PatientFields } },
     (request) => edit(request, request.params.id, request.body),
   );
 
-  app.post<{ Body: { patient_id: number; type: 'update' | 'delete'; disease_id: number } }>(
+  app.post(
     '/patient/disease-operation',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id', 'type', 'disease_id'], properties: { patient_id: { type: 'integer' }, type: { enum: ['update', 'delete'] }, disease_id: { type: 'integer' } } } } },
+    { preHandler: auth, schema: { body: DiseaseOperationBody } },
     async (request) => {
       const user = writer(request);
       const patient = await visiblePatient(db, user, request.body.patient_id);
@@ -184,9 +148,9 @@ export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { patient_id: number; password: string } }>(
+  app.post(
     '/physician/reset-patient-password',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id', 'password'], properties: { patient_id: { type: 'integer' }, password: { type: 'string', pattern: '^[0-9a-fA-F]{32}$' } } } } },
+    { preHandler: auth, schema: { body: ResetPatientPasswordBody } },
     async (request) => {
       const user = writer(request);
       const patient = await visiblePatient(db, user, request.body.patient_id);
@@ -196,9 +160,9 @@ export function patientAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { patient_id: number; archive?: boolean; confirm_device_returned?: boolean; active_flag?: boolean } }>(
+  app.post(
     '/physician/update-patient-status',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer' }, archive: { type: 'boolean' }, confirm_device_returned: { type: 'boolean' }, active_flag: { type: 'boolean' } } } } },
+    { preHandler: auth, schema: { body: PatientStatusBody } },
     async (request) => {
       const user = writer(request);
       const patient = await visiblePatient(db, user, request.body.patient_id);

@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { PatientDetailsQuery } from '../../contract/patient-details';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { visiblePatient } from '../patients/access';
 import { SAMPLE_PATIENT_CREATOR } from '../samples/samples';
 
 /** GET /patient/details?patient_id: the patient_info of one visible patient. */
-export function patientDetailRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get<{ Querystring: { patient_id: number } }>(
+export function patientDetailRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
     '/patient/details',
     {
       preHandler: authenticate(ctx),
-      schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer', minimum: 1 } } } },
+      schema: { querystring: PatientDetailsQuery },
     },
     async (request) => {
       const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');

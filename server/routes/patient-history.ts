@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AddHistoryEntryBody, DeleteHistoryEntryBody, PatientIdQuery, UpdateHistoryEntryBody } from '../../contract/patient-notes';
 import type { UserRow } from '../auth/users';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
@@ -6,7 +8,6 @@ import type { Queryable } from '../db/adapter';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { HISTORY_FETCH_PATHS, HISTORY_KINDS, HISTORY_VALUE_MAX, historyProblem, type HistoryEntry, type HistoryKind } from '../patients/questionnaires';
-import { id, instantMs } from './schemas';
 
 const HISTORY_MESSAGES = {
   value: 'Please enter a value (symptom_medication_value).',
@@ -43,14 +44,13 @@ function historyOf(db: Queryable, patientId: number, kind: HistoryKind): Promise
   );
 }
 
-const entrySchema = { type: 'string', maxLength: HISTORY_VALUE_MAX * 4 } as const;
-
 /** GET /patient/fetch-symptoms, /fetch-medications, /fetch-diet-plan ?patient_id (spec 2 §7). */
-function fetchRoutes(app: FastifyInstance, ctx: AppContext) {
+function fetchRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   for (const kind of HISTORY_KINDS) {
-    app.get<{ Querystring: { patient_id: number } }>(
+    app.get(
       HISTORY_FETCH_PATHS[kind],
-      { preHandler: authenticate(ctx), schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: id } } } },
+      { preHandler: authenticate(ctx), schema: { querystring: PatientIdQuery } },
       async (request) => {
         const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
         return { data: { entries: await historyOf(ctx.db, patient.id, kind) } };
@@ -67,21 +67,16 @@ async function liveEntry(db: Queryable, patientId: number, entryId: number): Pro
 }
 
 /** Add, change and remove entries (our routes: the spec shows only the fetches). */
-function writeRoutes(app: FastifyInstance, ctx: AppContext) {
+function writeRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
-  app.post<{ Body: { patient_id: number; kind: HistoryKind; timestamp: number; symptom_medication_value: string } }>(
+  app.post(
     '/patient/add-history-entry',
     {
       preHandler: auth,
-      schema: {
-        body: {
-          type: 'object',
-          required: ['patient_id', 'kind', 'timestamp', 'symptom_medication_value'],
-          properties: { patient_id: id, kind: { enum: HISTORY_KINDS }, timestamp: instantMs, symptom_medication_value: entrySchema },
-        },
-      },
+      schema: { body: AddHistoryEntryBody },
     },
     async (request, reply) => {
       const user = writer(request);
@@ -96,17 +91,11 @@ function writeRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { patient_id: number; id: number; timestamp: number; symptom_medication_value: string } }>(
+  app.post(
     '/patient/update-history-entry',
     {
       preHandler: auth,
-      schema: {
-        body: {
-          type: 'object',
-          required: ['patient_id', 'id', 'timestamp', 'symptom_medication_value'],
-          properties: { patient_id: id, id, timestamp: instantMs, symptom_medication_value: entrySchema },
-        },
-      },
+      schema: { body: UpdateHistoryEntryBody },
     },
     async (request) => {
       const user = writer(request);
@@ -122,9 +111,9 @@ function writeRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { patient_id: number; id: number } }>(
+  app.post(
     '/patient/delete-history-entry',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id', 'id'], properties: { patient_id: id, id } } } },
+    { preHandler: auth, schema: { body: DeleteHistoryEntryBody } },
     async (request) => {
       const user = writer(request);
       const patient = await visiblePatient(db, user, request.body.patient_id);

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AddCheckupBody, AddCommentBody, DeleteCommentBody, GetCommentsBody, MarkCheckupBody, PatientIdBody, UpdateCommentBody } from '../../contract/patient-notes';
 import { DateTime } from 'luxon';
 import type { UserRow } from '../auth/users';
 import type { AppContext } from '../context';
@@ -50,7 +52,8 @@ const COMMENT_COLUMNS = `c.id, c.user_id, trim(u.first_name || ' ' || u.last_nam
  * user_id (and id in get-comment) name the patient, as the patient is a user in the
  * spec's data; the author is the caller. Check-ups: upcoming are not complete, past are.
  */
-export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
+export function patientNoteRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
@@ -64,18 +67,18 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
       [patientId],
     );
 
-  app.post<{ Body: { id: number } }>(
+  app.post(
     '/patient/get-comment',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } } },
+    { preHandler: auth, schema: { body: GetCommentsBody } },
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.body.id, 'read');
       return { data: { comments: await commentsOf(patient.id) } };
     },
   );
 
-  app.post<{ Body: { user_id: number; comment: string } }>(
+  app.post(
     '/patient/add-comment',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['user_id', 'comment'], properties: { user_id: { type: 'integer', minimum: 1 }, comment: { type: 'string' } } } } },
+    { preHandler: auth, schema: { body: AddCommentBody } },
     async (request) => {
       const user = writer(request);
       const patient = await visiblePatient(db, user, request.body.user_id);
@@ -99,11 +102,11 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
     return row;
   };
 
-  app.post<{ Body: { user_id: number; id: number; comment: string; updated_date?: string } }>(
+  app.post(
     '/patient/update-comment',
     {
       preHandler: auth,
-      schema: { body: { type: 'object', required: ['user_id', 'id', 'comment'], properties: { user_id: { type: 'integer', minimum: 1 }, id: { type: 'integer', minimum: 1 }, comment: { type: 'string' }, updated_date: { type: 'string', maxLength: 40 } } } },
+      schema: { body: UpdateCommentBody },
     },
     async (request) => {
       const { user_id, id, updated_date } = request.body;
@@ -123,9 +126,9 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { user_id: number; id: number } }>(
+  app.post(
     '/patient/delete-comment',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['user_id', 'id'], properties: { user_id: { type: 'integer', minimum: 1 }, id: { type: 'integer', minimum: 1 } } } } },
+    { preHandler: auth, schema: { body: DeleteCommentBody } },
     async (request) => {
       await ownComment(request, request.body.user_id, request.body.id);
       await db.query('update patient_comments set delete_flag = 1, updated_date = now() where id = $1', [request.body.id]);
@@ -142,20 +145,20 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
     return { upcoming: rows.filter((r) => r.mark_as_complete_flag === 0), past: rows.filter((r) => r.mark_as_complete_flag === 1).reverse() };
   };
 
-  app.post<{ Body: { patient_id: number } }>(
+  app.post(
     '/patient/get-checkup-list',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer', minimum: 1 } } } } },
+    { preHandler: auth, schema: { body: PatientIdBody } },
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.body.patient_id, 'read');
       return { data: await checkupsOf(patient.id) };
     },
   );
 
-  app.post<{ Body: { patient_id: number; checkup_date: string } }>(
+  app.post(
     '/patient/add-checkup',
     {
       preHandler: auth,
-      schema: { body: { type: 'object', required: ['patient_id', 'checkup_date'], properties: { patient_id: { type: 'integer', minimum: 1 }, doctor_id: { type: 'integer' }, checkup_date: { type: 'string', maxLength: 10 } } } },
+      schema: { body: AddCheckupBody },
     },
     async (request) => {
       const user = writer(request);
@@ -174,11 +177,11 @@ export function patientNoteRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { patient_id: number; checkup_date_id: number } }>(
+  app.post(
     '/patient/mark-as-complete',
     {
       preHandler: auth,
-      schema: { body: { type: 'object', required: ['patient_id', 'checkup_date_id'], properties: { patient_id: { type: 'integer', minimum: 1 }, doctor_id: { type: 'integer' }, checkup_date_id: { type: 'integer', minimum: 1 } } } },
+      schema: { body: MarkCheckupBody },
     },
     async (request) => {
       const user = writer(request);

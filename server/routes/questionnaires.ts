@@ -7,7 +7,7 @@ import type { Queryable } from '../db/adapter';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { checkupProblem, screeningProblem, type Answers, type QuestionnaireAnswers } from '../patients/questionnaires';
-import { id } from './schemas';
+import { id } from '../../contract/common';
 
 const QUESTIONNAIRE_MESSAGES = {
   screening: 'The screening answers must be no implanted device, not pregnant, not under age and the information sheet shared.',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
-import { id } from './schemas';
+import { id } from '../../contract/common';
 
 /** The answer at sign-in for a refused account (spec 1 gives none; README "Decisions"). */
 export const ACCOUNT_REFUSED = 'Your account request was not approved. Contact support if you think this is a mistake.';

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AddSampleBody } from '../../contract/samples';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visibleRecording } from '../patients/access';
-import { id, strictObject } from '../routes/schemas';
 import { sampleNameProblem, SAMPLE_NAME_MAX } from './name';
 import { copyNightToSample, createSample, listSamples, sampleOfPractice } from './samples';
 
@@ -21,20 +22,14 @@ const NAME_MESSAGES = {
   identifying: "A sample patient's name may not contain the patient's name or code.",
 } as const;
 
-interface AddBody {
-  patient_id: number;
-  recording_id: number;
-  sample_patient_id?: number;
-  name?: string;
-}
-
 /**
  * Sample patients (spec 2 §2, §7 "POST /patient/samplePatient"): annotators add a night of a
  * patient of their practice to a new or an existing sample patient, as a de-identified copy;
  * the practice's physicians and annotators list them and read them like any patient, never
  * change them (server/patients/access.ts refuses every write with `sample_read_only`).
  */
-export function sampleRoutes(app: FastifyInstance, ctx: AppContext) {
+export function sampleRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
@@ -43,17 +38,9 @@ export function sampleRoutes(app: FastifyInstance, ctx: AppContext) {
     return { data: { sample_patients: await listSamples(db, actingPhysicianId(user)) } };
   });
 
-  app.post<{ Body: AddBody }>(
+  app.post(
     '/patient/samplePatient',
-    {
-      preHandler: auth,
-      schema: {
-        body: strictObject(
-          { patient_id: id, recording_id: id, sample_patient_id: id, name: { type: 'string', maxLength: 400 } },
-          ['sample_patient_id', 'name'],
-        ),
-      },
-    },
+    { preHandler: auth, schema: { body: AddSampleBody } },
     async (request, reply) => {
       const user = practiceMember(request);
       // Spec 2 §1 and §6: "Add to Sample Patient (annotator only)".

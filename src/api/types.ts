@@ -42,12 +42,3 @@ export interface VerifiedOtp {
   user_id: number | string;
   token: string;
 }
-
-export interface SignupInput {
-  first_name: string;
-  last_name: string;
-  email: string;
-  password: string;
-  country: string;
-  organisation_name?: string;
-}

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
@@ -5,6 +6,9 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CATEGORY_TITLE_MAX, categoryErrors, freeColors, MAX_CATEGORIES, type Category } from './model';
 
 type SubState = { kind: 'list' } | { kind: 'create' } | { kind: 'edit'; category: Category };
+
+/** What a failed category write shows: the server's message. */
+const failure = (err: unknown) => (err instanceof ApiError ? err.message : String(err));
 
 interface Props {
   categories: Category[];
@@ -25,6 +29,17 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
   const [errors, setErrors] = useState<string[]>([]);
   const [serverError, setServerError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Category | null>(null);
+  // The form's save and the list's delete, as TanStack mutations (issue 18 point 7).
+  const saveMutation = useMutation({
+    mutationFn: ({ form, label, colour }: { form: SubState; label: string; colour: string }) =>
+      form.kind === 'edit' ? onUpdate(form.category, label, colour) : onCreate(label, colour),
+    onSuccess: () => open({ kind: 'list' }),
+    onError: (err) => setServerError(failure(err)),
+  });
+  const deleteMutation = useMutation({
+    mutationFn: (c: Category) => onDelete(c),
+    onError: (err) => setServerError(failure(err)),
+  });
 
   const open = (next: SubState) => {
     setSub(next);
@@ -37,17 +52,11 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
   if (sub.kind !== 'list') {
     const editing = sub.kind === 'edit' ? sub.category.label_id : undefined;
     const colors = freeColors(categories, editing);
-    const save = async () => {
+    const save = () => {
       const found = categoryErrors(title, color);
       setErrors(found);
       if (found.length) return;
-      try {
-        if (sub.kind === 'edit') await onUpdate(sub.category, title.trim(), color!);
-        else await onCreate(title.trim(), color!);
-        open({ kind: 'list' });
-      } catch (err) {
-        setServerError(err instanceof ApiError ? err.message : String(err));
-      }
+      saveMutation.mutate({ form: sub, label: title.trim(), colour: color! });
     };
     return (
       <div className="category-form" data-testid="category-form">
@@ -66,7 +75,7 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
         {serverError && <p className="field-error">{serverError}</p>}
         <div className="row">
           <button type="button" className="button" onClick={() => open({ kind: 'list' })}>{t('annotations.cancel')}</button>
-          <button type="button" className="button button-primary" onClick={save} data-testid="category-save">{t('annotations.category.save')}</button>
+          <button type="button" className="button button-primary" onClick={save} disabled={saveMutation.isPending} data-testid="category-save">{t('annotations.category.save')}</button>
         </div>
       </div>
     );
@@ -102,7 +111,7 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
         onConfirm={() => {
           const c = deleting!;
           setDeleting(null);
-          onDelete(c).catch((err: unknown) => setServerError(err instanceof ApiError ? err.message : String(err)));
+          deleteMutation.mutate(c);
         }}
       />
     </div>

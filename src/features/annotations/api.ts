@@ -1,3 +1,4 @@
+import type { AddAnnotationsBody, AddCategoryBody, DeleteCategoryBody, UpdateAnnotationBody, UpdateCategoryBody } from '../../../contract/annotations';
 import { request } from '../../api/client';
 import { downloadFile } from '../../api/download';
 import type { Annotation, Category } from './model';
@@ -26,11 +27,13 @@ export const annotationApi = {
     return res.data?.annotations ?? [];
   },
   async add(n: NightRef, draft: AnnotationDraft): Promise<Annotation[]> {
-    const res = await request<{ annotations: Annotation[] }>('POST', '/analytics/patient/new-annotations', { patient_id: n.patientId, night: n.night, ...draft });
+    const body: AddAnnotationsBody = { patient_id: n.patientId, night: n.night, ...draft };
+    const res = await request<{ annotations: Annotation[] }>('POST', '/analytics/patient/new-annotations', body);
     return res.data?.annotations ?? [];
   },
   async update(a: Annotation, changes: Partial<AnnotationDraft> & { delete_flag?: 0 | 1 }): Promise<Annotation> {
-    const res = await request<{ annotation: Annotation }>('POST', '/analytics/patient/update-annotations', { annotation_map_id: a.annotation_map_id, version: a.version, ...changes });
+    const body: UpdateAnnotationBody = { annotation_map_id: a.annotation_map_id, version: a.version, ...changes };
+    const res = await request<{ annotation: Annotation }>('POST', '/analytics/patient/update-annotations', body);
     return res.data!.annotation;
   },
   async remove(n: NightRef, ids: number[]): Promise<number> {
@@ -46,15 +49,18 @@ export const annotationApi = {
     return res.data?.labels ?? [];
   },
   async addCategory(patientId: number, label: string, color: string): Promise<Category> {
-    const res = await request<{ label: Category }>('POST', '/patient/add-label', { patient_id: patientId, label, color_code: color });
+    const body: AddCategoryBody = { patient_id: patientId, label, color_code: color };
+    const res = await request<{ label: Category }>('POST', '/patient/add-label', body);
     return res.data!.label;
   },
   async updateCategory(c: Category, label: string, color: string): Promise<Category> {
-    const res = await request<{ label: Category }>('POST', '/patient/update-label', { label_id: c.label_id, label, color_code: color, version: c.version });
+    const body: UpdateCategoryBody = { label_id: c.label_id, label, color_code: color, version: c.version };
+    const res = await request<{ label: Category }>('POST', '/patient/update-label', body);
     return res.data!.label;
   },
   async removeCategory(c: Category): Promise<void> {
-    await request('POST', '/patient/delete-label', { label_id: c.label_id, version: c.version });
+    const body: DeleteCategoryBody = { label_id: c.label_id, version: c.version };
+    await request('POST', '/patient/delete-label', body);
   },
 };
 

@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import { api } from '../../api/endpoints';
 import { useCountriesQuery } from '../../api/hooks';
 import { errorText } from '../../api/messages';
-import type { SignupInput } from '../../api/types';
+import type { SignupBody } from '../../../contract/auth';
 import { PASSWORD_MIN_LENGTH } from '../../config';
 import { PATHS } from '../../routes';
 import { Alert } from '../../ui/Alert';
@@ -14,19 +14,19 @@ import { AuthLayout } from './AuthLayout';
 import { CountrySelect } from './CountrySelect';
 import { isEmail, isStrongEnough } from './validate';
 
-const EMPTY: SignupInput = { first_name: '', last_name: '', email: '', password: '', country: '', organisation_name: '' };
+const EMPTY: SignupBody = { first_name: '', last_name: '', email: '', password: '', country: '', organisation_name: '' };
 
 /** /signup: a request for an account, reviewed before it is activated. */
 export function SignupPage() {
   const { t } = useTranslation();
   const countries = useCountriesQuery();
-  const [form, setForm] = useState<SignupInput>(EMPTY);
+  const [form, setForm] = useState<SignupBody>(EMPTY);
   const signup = useMutation({
-    mutationFn: (input: SignupInput) => api.signup(input),
+    mutationFn: (input: SignupBody) => api.signup(input),
     onError: (err) => setError(errorText(t, err)),
   });
   const [error, setError] = useState<string | null>(null);
-  const set = (key: keyof SignupInput) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+  const set = (key: keyof SignupBody) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   function problem(): string | null {
     if (!form.first_name.trim()) return t('validation.firstName');

@@ -150,7 +150,8 @@ export function AddPatientWizard() {
       device_deallocation_date: withDevice && device ? dayStartMs(range.deallocation, zone) : null,
       device_master_id: withDevice && device ? device.device_master_id : null,
       device_id: withDevice && device ? device.device_id : null,
-      docter_id: clinic.physicianId,
+      // Left out when unknown: the server's schema takes a physician id or nothing (a null was refused).
+      ...(clinic.physicianId !== null ? { docter_id: clinic.physicianId } : {}),
       window_start_time: clinic.windowStart,
       window_end_time: clinic.windowEnd,
       ...(force ? { force_deploy: true } : {}),

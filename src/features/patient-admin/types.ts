@@ -1,4 +1,5 @@
 /** Server shapes of patient management and devices (spec 1 §3), as /api/v1 answers them. */
+import type { NewPatientBody } from '../../../contract/patients';
 
 export interface PatientRow {
   patient_id: number;
@@ -94,37 +95,19 @@ export interface DeployRequest {
   requested_by: string;
 }
 
-export interface NewPatientPayload {
-  patient_code: string;
-  first_name: string;
-  last_name: string;
-  email_id: string;
-  gender: 'M' | 'F' | 'O';
-  date_of_birth: string;
-  at_risk: number | null;
-  diseaseIds: string;
-  height: string;
-  weight: string;
-  bmi: number;
-  vital_parameters: string;
-  comment: string;
-  diseases: string;
-  country: string;
-  address: string;
-  tags: string;
-  device_allocation_date: number | null;
-  device_deallocation_date: number | null;
-  device_master_id: number | null;
-  device_id: string | null;
-  docter_id: number | null;
-  window_start_time: string;
-  window_end_time: string;
-  force_deploy?: boolean;
-  /** The device screening answers that cleared the allocation (spec 1 §4). */
-  screening_answers?: Record<string, string>;
-  /** Instead of a device: a request that an admin deploy one on past dates, filed with the patient in one transaction. */
-  past_date_request?: { device_master_id: number; device_id: string; allocation_date: number; deallocation_date: number };
-}
+/**
+ * What the wizard sends to /physician/new-patient: the server's schema (contract/patients.ts) with
+ * the fields the wizard always fills, and the spec's display fields the server ignores (`bmi`, `diseases`).
+ */
+export type NewPatientPayload = NewPatientBody &
+  Required<Pick<NewPatientBody, 'patient_code' | 'first_name' | 'last_name' | 'email_id' | 'date_of_birth' | 'diseaseIds' | 'comment' | 'country' | 'address' | 'tags' | 'window_start_time' | 'window_end_time'>> & {
+    gender: 'M' | 'F' | 'O';
+    height: string;
+    weight: string;
+    vital_parameters: string;
+    bmi: number;
+    diseases: string;
+  };
 
 export interface DeviceOperationBody {
   patient_id: number;

@@ -1,5 +1,6 @@
 // Calls of the Patient details tab (spec 2 §7): conditions, check-ups, comments.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AddCheckupBody, AddCommentBody, DeleteCommentBody, MarkCheckupBody, UpdateCommentBody } from '../../../contract/patient-notes';
 import { request } from '../../api/client';
 import { nightKeys } from '../night/queries';
 
@@ -66,8 +67,8 @@ export function useCheckupChange(patientId: number) {
   return useMutation({
     mutationFn: (change: { add: string } | { toggle: number }) =>
       'add' in change
-        ? request<Checkups>('POST', '/patient/add-checkup', { patient_id: patientId, checkup_date: change.add })
-        : request<Checkups>('POST', '/patient/mark-as-complete', { patient_id: patientId, checkup_date_id: change.toggle }),
+        ? request<Checkups>('POST', '/patient/add-checkup', { patient_id: patientId, checkup_date: change.add } satisfies AddCheckupBody)
+        : request<Checkups>('POST', '/patient/mark-as-complete', { patient_id: patientId, checkup_date_id: change.toggle } satisfies MarkCheckupBody),
     onSuccess: (res) => {
       if (res.data) client.setQueryData(keys.checkups(patientId), res.data);
     },
@@ -90,11 +91,11 @@ export function useCommentChange(patientId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (change: CommentChange) => {
-      if (change.kind === 'add') return request('POST', '/patient/add-comment', { user_id: patientId, comment: change.comment });
+      if (change.kind === 'add') return request('POST', '/patient/add-comment', { user_id: patientId, comment: change.comment } satisfies AddCommentBody);
       if (change.kind === 'update') {
-        return request('POST', '/patient/update-comment', { user_id: patientId, id: change.id, comment: change.comment, updated_date: change.updatedDate });
+        return request('POST', '/patient/update-comment', { user_id: patientId, id: change.id, comment: change.comment, updated_date: change.updatedDate } satisfies UpdateCommentBody);
       }
-      return request('POST', '/patient/delete-comment', { user_id: patientId, id: change.id });
+      return request('POST', '/patient/delete-comment', { user_id: patientId, id: change.id } satisfies DeleteCommentBody);
     },
     onSettled: () => client.invalidateQueries({ queryKey: keys.comments(patientId) }),
   });

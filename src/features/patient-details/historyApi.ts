@@ -1,5 +1,6 @@
 // Calls of the histories (symptoms, medication, diet plan) and questionnaire answers (spec 2 §7).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AddHistoryEntryBody, DeleteHistoryEntryBody, UpdateHistoryEntryBody } from '../../../contract/patient-notes';
 import { request } from '../../api/client';
 import {
   HISTORY_FETCH_PATHS, type Answers, type HistoryEntry, type HistoryKind, type QuestionnaireAnswers,
@@ -29,12 +30,12 @@ export function useHistoryChange(patientId: number, kind: HistoryKind) {
   return useMutation({
     mutationFn: (change: HistoryChange) => {
       if (change.op === 'add') {
-        return request<{ entries: HistoryEntry[] }>('POST', '/patient/add-history-entry', { patient_id: patientId, kind, timestamp: change.timestamp, symptom_medication_value: change.value });
+        return request<{ entries: HistoryEntry[] }>('POST', '/patient/add-history-entry', { patient_id: patientId, kind, timestamp: change.timestamp, symptom_medication_value: change.value } satisfies AddHistoryEntryBody);
       }
       if (change.op === 'update') {
-        return request<{ entries: HistoryEntry[] }>('POST', '/patient/update-history-entry', { patient_id: patientId, id: change.id, timestamp: change.timestamp, symptom_medication_value: change.value });
+        return request<{ entries: HistoryEntry[] }>('POST', '/patient/update-history-entry', { patient_id: patientId, id: change.id, timestamp: change.timestamp, symptom_medication_value: change.value } satisfies UpdateHistoryEntryBody);
       }
-      return request<{ entries: HistoryEntry[] }>('POST', '/patient/delete-history-entry', { patient_id: patientId, id: change.id });
+      return request<{ entries: HistoryEntry[] }>('POST', '/patient/delete-history-entry', { patient_id: patientId, id: change.id } satisfies DeleteHistoryEntryBody);
     },
     onSuccess: (res) => {
       if (res.data) client.setQueryData(historyKeys.list(patientId, kind), res.data.entries);

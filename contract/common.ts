@@ -1,0 +1,67 @@
+/**
+ * Pieces of the API's request schemas (TypeBox: each is a JSON schema and, through `Static`,
+ * the type it accepts). Shared by the server's routes and the browser's client, so neither
+ * writes a request's shape a second time. Nothing here may import browser code or server code
+ * beyond the pure modules the app already shares (server/patients/questionnaires.ts).
+ */
+import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
+
+/** PostgreSQL `integer` bounds: every id and count column. */
+export const INT32_MAX = 2_147_483_647;
+export const INT32_MIN = -2_147_483_648;
+/** Largest magnitude of a free number (ms timestamps reach 8.64e15, the end of JS dates). */
+export const NUMBER_LIMIT = 8.64e15;
+/** Longest free text a route takes unless it says less (the longest text column, comments, holds 10,240). */
+export const TEXT_MAX = 65_535;
+
+export const email = Type.String({ format: 'email', maxLength: 254 });
+export const password = Type.String({ minLength: 1, maxLength: 200 });
+export const newPassword = Type.String({ minLength: 8, maxLength: 200 });
+export const otp = Type.String({ pattern: '^\\s*\\d{6}\\s*$' });
+
+/** A row id: a positive int32. */
+export const id = Type.Integer({ minimum: 1, maximum: INT32_MAX });
+/** An instant in seconds or ms since 1970 (fractions allowed): finite, within the range of JS dates. */
+export const instant = Type.Number({ minimum: -NUMBER_LIMIT, maximum: NUMBER_LIMIT });
+/** An instant in whole ms since 1970, as bigint columns store it. */
+export const instantMs = Type.Integer({ minimum: -NUMBER_LIMIT, maximum: NUMBER_LIMIT });
+/** A device's serial (devices.device_id). */
+export const deviceId = Type.String({ maxLength: 40 });
+
+/** One of `values` without a type (`{ enum }`): numbers or strings. */
+export function Enum<const T extends readonly (string | number)[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ ...options, enum: [...values] });
+}
+
+/**
+ * A JSON-schema type list (`type: ['integer', 'null']`) with its keywords, typed as `T`. TypeBox
+ * would write a union as `anyOf`, which coerces and words its errors differently; the routes keep
+ * the list form so the same requests are accepted and refused with the same messages.
+ */
+export function Types<T>(types: readonly string[], options: SchemaOptions = {}): TUnsafe<T> {
+  return Type.Unsafe<T>({ ...options, type: [...types] });
+}
+
+/** An object whose properties are all as given and no others allowed (`additionalProperties: false`). */
+export function Strict<P extends Record<string, TSchema>>(properties: P, options: SchemaOptions = {}) {
+  return Type.Object(properties, { ...options, additionalProperties: false });
+}
+
+/** The patient form's fields (spec 1 §3) as the add and edit calls send them, each optional; checkPatient says what is wrong in words. */
+export const patientFields = {
+  patient_code: Type.Optional(Type.String({ maxLength: 40 })),
+  first_name: Type.Optional(Type.String({ maxLength: 400 })),
+  last_name: Type.Optional(Type.String({ maxLength: 400 })),
+  email_id: Type.Optional(Type.String({ maxLength: 400 })),
+  gender: Type.Optional(Type.String({ maxLength: 10 })),
+  date_of_birth: Type.Optional(Type.String({ maxLength: 20 })),
+  at_risk: Type.Optional(Types<number | null>(['integer', 'null'], { minimum: 0, maximum: 2 })),
+  diseaseIds: Type.Optional(Type.String({ maxLength: 400 })),
+  height: Type.Optional(Types<number | string>(['number', 'string'], { minimum: 0, maximum: 999, maxLength: 20 })),
+  weight: Type.Optional(Types<number | string>(['number', 'string'], { minimum: 0, maximum: 999, maxLength: 20 })),
+  vital_parameters: Type.Optional(Types<string | Record<string, unknown>>(['string', 'object'], { maxLength: 4000, maxProperties: 20 })),
+  comment: Type.Optional(Type.String({ maxLength: 20_000 })),
+  country: Type.Optional(Type.String({ maxLength: 80 })),
+  address: Type.Optional(Type.String({ maxLength: 400 })),
+  tags: Type.Optional(Type.String({ maxLength: 400 })),
+};
