@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Db } from '../db/adapter';
 import type { CommittedFrame } from './ingest';
@@ -8,15 +9,17 @@ const LIVE_CHANNEL = 'nocturne_live';
 
 /**
  * The NOTIFY payload: small, the samples are read from the database (or this process's
- * cache). One notice says which frames of a committed batch: their commit time and
- * device/seq pairs, flat ([m, s, m, s, …]).
+ * cache). One notice says which frames of a committed batch: the hub that committed them,
+ * their commit time and device/seq pairs, flat ([m, s, m, s, …]).
  */
 interface Notice {
+  /** The publishing hub: it has sent these frames to its own viewers already. */
+  p?: string;
   c: number;
   f: number[];
 }
 
-/** Frames per NOTIFY (a payload must stay under 8,000 bytes: ≤ 24 characters a frame). */
+/** Frames per NOTIFY (a payload must stay under 8,000 bytes: ≤ 24 characters a frame, 40 for the rest). */
 const FRAMES_PER_NOTICE = 250;
 
 /** One viewer's subscription to one device. */
@@ -51,6 +54,9 @@ function physical(data: Uint8Array, storage: string, scale: number): Float32Arra
  * this process or another (LISTEN/NOTIFY), is sent to the device's viewers here. A viewer
  * whose socket holds more than VIEWER_BUFFER_LIMIT_BYTES unsent gets no more frames until
  * it drains, then a "skipped" notice and the newest frame: no queue grows per viewer.
+ * Frames committed here reach this process's viewers straight from the committed batch
+ * (after the commit, before the NOTIFY); the NOTIFY is for the other processes, and the
+ * hub skips its own notices when they come back.
  */
 export class LiveHub {
   private readonly subs = new Map<number, Set<Subscription>>();
@@ -58,6 +64,8 @@ export class LiveHub {
   private readonly cache = new Map<string, CommittedFrame>();
   private stopListening: (() => Promise<void>) | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Names this hub in its notices (several hubs may share a process in tests). */
+  private readonly origin = randomBytes(6).toString('base64url');
 
   constructor(private readonly db: Db) {}
 
@@ -72,15 +80,19 @@ export class LiveHub {
     await this.stopListening?.();
   }
 
-  /** Ingest committed frames here (a batch): keep their samples, tell every process in a few NOTIFYs. */
+  /**
+   * Ingest committed frames here (a batch): keep their samples, send them to this process's
+   * viewers, tell every other process in a few NOTIFYs.
+   */
   async published(frames: CommittedFrame[]): Promise<void> {
     for (const frame of frames) {
       this.cache.set(`${frame.deviceMasterId}:${frame.seq}`, frame);
       if (this.cache.size > CACHE_FRAMES) this.cache.delete(this.cache.keys().next().value!);
     }
+    for (const frame of frames) this.fanOut(frame.deviceMasterId, frame);
     for (let i = 0; i < frames.length; i += FRAMES_PER_NOTICE) {
       const part = frames.slice(i, i + FRAMES_PER_NOTICE);
-      const notice: Notice = { c: part[0]!.committedMs, f: part.flatMap((f) => [f.deviceMasterId, f.seq]) };
+      const notice: Notice = { p: this.origin, c: part[0]!.committedMs, f: part.flatMap((f) => [f.deviceMasterId, f.seq]) };
       await this.db.notify(LIVE_CHANNEL, JSON.stringify(notice));
     }
   }
@@ -104,17 +116,24 @@ export class LiveHub {
   }
 
   private async onNotice(n: Notice): Promise<void> {
+    if (n.p === this.origin) return;
     for (let i = 0; i < n.f.length; i += 2) {
       const m = n.f[i]!;
       const seq = n.f[i + 1]!;
       this.lastFrameMs.set(m, n.c);
-      const set = this.subs.get(m);
-      if (!set || set.size === 0) continue;
+      if (!this.subs.get(m)?.size) continue;
       const frame = this.cache.get(`${m}:${seq}`) ?? (await this.loadFrames(m, seq - 1, 1))[0];
-      if (!frame) continue;
-      const bytes = this.encode(frame, [...set][0]!.deviceId);
-      for (const sub of set) this.deliver(sub, frame.seq, bytes);
+      if (frame) this.fanOut(m, frame);
     }
+  }
+
+  /** A committed frame to the device's viewers in this process. */
+  private fanOut(deviceMasterId: number, frame: CommittedFrame): void {
+    this.lastFrameMs.set(deviceMasterId, frame.committedMs);
+    const set = this.subs.get(deviceMasterId);
+    if (!set || set.size === 0) return;
+    const bytes = this.encode(frame, set.values().next().value!.deviceId);
+    for (const sub of set) this.deliver(sub, frame.seq, bytes);
   }
 
   private encode(frame: CommittedFrame, deviceId: string): Uint8Array {

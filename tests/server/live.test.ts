@@ -72,7 +72,11 @@ describe(`live devices on ${TEST_DB}`, () => {
     await expectStoredExactly(client.recordingId!, source);
 
     // The viewer got frames decoded as the device sent them (physical values, sample indices).
-    await until(() => viewer.binary.length > 0, 10_000, 'a frame at the viewer');
+    await until(() => viewer.binary.length >= client.framesMade, 10_000, 'every frame at the viewer');
+    // Each committed frame exactly once and in order, though it was sent to this process's
+    // viewers from the batch and its NOTIFY came back here too; a resend stored nothing and sent nothing.
+    const seqs = viewer.binary.map((b) => (decodeFrame(new Uint8Array(b)).header as { seq: number }).seq);
+    expect(seqs).toEqual(Array.from({ length: client.framesMade }, (_, i) => i));
     const first = decodeFrame(new Uint8Array(viewer.binary[0]!));
     const header = first.header as { deviceId: string; channels: { code: string; n: number; at: number }[] };
     expect(header.deviceId).toBe('NCT0001');

@@ -37,6 +37,33 @@ describe('live series', () => {
     expect(r).toEqual({ lo: 60, hi: 90, filled: 2 });
     expect(Array.from(out)).toEqual([-0.5, 60, -0.5, 70, 0.5, 80, 0.5, 90]);
   });
+  it('reduces every column as the per-column index ranges do, whatever the window (before the first sample, past the newest)', () => {
+    const s = new LiveSeries('Y_DIST', 20, 1_000, false);
+    let x = 7;
+    const next = () => ((x = (x * 48_271) % 2_147_483_647) / 2_147_483_647) * 10 - 5;
+    s.put(0, Array.from({ length: 1_300 }, next));
+    s.put(1_400, Array.from({ length: 40 }, next)); // a gap of 100 samples before these
+    for (const [t0, t1, columns] of [[1_000, 61_000, 353], [-5_000, 40_000, 97], [3_333.3, 80_000, 353], [70_000, 75_000, 200], [1_000, 1_500, 64]] as const) {
+      const out = new Float32Array(columns * 4);
+      const got = columnsOf(s, t0, t1, columns, out);
+      // The reference: each column's own indexRange and view.
+      const span = Math.max(1, t1 - t0);
+      let lo = Infinity;
+      let hi = -Infinity;
+      let filled = 0;
+      for (let c = 0; c < columns; c++) {
+        const [from, to] = s.indexRange(t0 + (span * c) / columns, t0 + (span * (c + 1)) / columns);
+        const values = Array.from(s.view(from, to)).filter((v) => !Number.isNaN(v)); // unfilled slots draw nothing
+        if (!values.length) continue;
+        filled++;
+        expect([out[c * 4 + 1], out[c * 4 + 3]], `column ${c} of ${t0}..${t1}`).toEqual([Math.fround(Math.min(...values)), Math.fround(Math.max(...values))]);
+        lo = Math.min(lo, ...values);
+        hi = Math.max(hi, ...values);
+      }
+      expect(got).toEqual({ lo, hi, filled });
+    }
+  });
+
   it('never draws time without samples: holds a value two sample periods, then leaves a gap (not yet recorded, or lost)', () => {
     const s = new LiveSeries('BR', 1, 0, true);
     s.put(0, [12, 13, 14]);

@@ -39,7 +39,9 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
     let plot: WebglPlot | null = null;
     let line: WebglLine | null = null;
     let columns = 0;
-    let drawnKey = '';
+    // What the last draw showed: a frame redraws only when one of these changed (compared
+    // field by field; a key string built every frame of 16 plots was garbage to collect).
+    const drawn = { series: null as LiveSeries | null, version: -1, t0: Number.NaN, t1: Number.NaN, width: -1 };
     let frame = 0;
     const setup = () => {
       const dpr = window.devicePixelRatio || 1;
@@ -55,7 +57,7 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
       plot.removeAllLines();
       line = new WebglLine(new ColorRGBA(red, green, blue, 1), columns * 2);
       plot.addDataLine(line);
-      drawnKey = '';
+      drawn.series = null;
     };
     const draw = (now: number) => {
       frame = requestAnimationFrame(draw);
@@ -63,9 +65,12 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
       const data = s();
       const win = r();
       if (!plot || !line || !data || !win) return;
-      const key = `${data.code}:${data.version}:${win.t0}:${win.t1}:${canvas.width}`;
-      if (key === drawnKey) return;
-      drawnKey = key;
+      if (drawn.series === data && drawn.version === data.version && drawn.t0 === win.t0 && drawn.t1 === win.t1 && drawn.width === canvas.width) return;
+      drawn.series = data;
+      drawn.version = data.version;
+      drawn.t0 = win.t0;
+      drawn.t1 = win.t1;
+      drawn.width = canvas.width;
       const { lo, hi, filled } = columnsOf(data, win.t0, win.t1, columns, line.xy);
       const [ylo, yhi] = props.current.yRange ?? (filled ? [lo, hi] : [0, 1]);
       const pad = (yhi - ylo) * 0.05 || 1;

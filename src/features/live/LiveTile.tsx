@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { memo, useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { usePatientDetails } from '../night/queries';
@@ -17,8 +17,14 @@ const STRIP_PREFERENCE = ['Y_DIST', 'BR', 'HR'];
 
 const shown = (v: number | undefined) => (v === undefined || v < 0 || !Number.isFinite(v) ? '–' : v.toFixed(0));
 
-/** One device on the real-time dashboard: patient, BR/HR/movement, presence, a strip, its state and alerts. */
-export function LiveTile({ device: row }: { device: RealTimeDevice }) {
+/**
+ * One device on the real-time dashboard: patient, BR/HR/movement, presence, a strip, its state and alerts.
+ * Re-rendered by its own stream (useLiveDevice), not by the dashboard's 5-s device poll unless
+ * something it shows from the row changed (the poll's seq and frame time change every time).
+ */
+export const LiveTile = memo(LiveTileView, (a, b) => a.device.device_id === b.device.device_id && a.device.patient_id === b.device.patient_id && a.device.state === b.device.state);
+
+function LiveTileView({ device: row }: { device: RealTimeDevice }) {
   const { t } = useTranslation();
   const { device, connection } = useLiveDevice(row.device_id, NO_STORAGE);
   const details = usePatientDetails(row.patient_id ?? 0);

@@ -33,7 +33,10 @@ export function RealtimeDashboardPage() {
   const { width, containerRef, mounted } = useContainerWidth();
   // A device that streamed (it has a live recording) gets a tile; its state says whether it still does.
   const live = useMemo(() => (devices.data ?? []).filter((d) => d.recording_id !== null), [devices.data]);
-  const layout = useMemo(() => arrange(live, saved.data ?? null), [live, saved.data]);
+  // The grid's layout changes only with the devices shown, not with each poll's frame times.
+  const shownIds = live.map((d) => d.device_id).join('\n');
+  // `live` is read for its ids only, which shownIds stands for.
+  const layout = useMemo(() => arrange(live, saved.data ?? null), [shownIds, saved.data]);
   const save = useCallback((next: Layout) => {
     const items = next.map(({ i, x, y, w, h }) => ({ i, x, y, w, h }));
     void liveApi.saveLayout(items);
