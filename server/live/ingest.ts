@@ -284,6 +284,8 @@ async function storeFrames(tx: Queryable, items: readonly BatchItem[], committed
  */
 export async function commitBatch(db: Db, items: readonly BatchItem[], nowMs = Date.now): Promise<(IngestResult | Refusal)[]> {
   const { outcomes, layouts, committedMs } = await db.transaction(async (tx) => {
+    // Frames of live nights: no data-revision notes for their recordings' rows (migration 028).
+    await tx.query(`select set_config('nocturne.live_frames', 'on', true)`);
     const outcomes = await classify(tx, items);
     const fresh = items.filter((_, i) => outcomes[i] === 'new');
     const committedMs = nowMs();

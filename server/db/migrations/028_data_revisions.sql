@@ -52,9 +52,15 @@ begin
 end $$;
 
 create constraint trigger patients_data_rev after insert or update or delete on patients deferrable initially deferred for each row execute function data_rev_patient();
-create constraint trigger recordings_data_rev after insert or update or delete on recordings deferrable initially deferred for each row execute function data_rev_by_patient_id();
+-- A batch of live device frames (server/live/ingest.ts commitBatch) marks its transaction
+-- 'nocturne.live_frames' = on: its updates of a live night's stop time and sample counts note
+-- nothing (a constraint trigger's WHEN is checked at the update, so no event is even queued).
+-- A trend answer holding a live night is never kept, and the night's start, its end (live off,
+-- compacted) and every analysis of it are written outside such batches and do note; without
+-- this, 1,000 devices' batches spent their commits on thousands of notes (ack p99 73 s).
+create constraint trigger recordings_data_rev after insert or update or delete on recordings deferrable initially deferred for each row when (current_setting('nocturne.live_frames', true) is distinct from 'on') execute function data_rev_by_patient_id();
 create constraint trigger night_corrections_data_rev after insert or update or delete on night_corrections deferrable initially deferred for each row execute function data_rev_by_patient_id();
-create constraint trigger recording_channels_data_rev after insert or update or delete on recording_channels deferrable initially deferred for each row execute function data_rev_by_recording_id();
+create constraint trigger recording_channels_data_rev after insert or update or delete on recording_channels deferrable initially deferred for each row when (current_setting('nocturne.live_frames', true) is distinct from 'on') execute function data_rev_by_recording_id();
 create constraint trigger night_analyses_data_rev after insert or update or delete on night_analyses deferrable initially deferred for each row execute function data_rev_by_recording_id();
 create constraint trigger night_channel_stats_data_rev after insert or update or delete on night_channel_stats deferrable initially deferred for each row execute function data_rev_by_recording_id();
 create constraint trigger physician_preferences_data_rev after insert or update or delete on physician_preferences deferrable initially deferred for each row execute function data_rev_settings();
