@@ -134,3 +134,20 @@ export async function practiceSessions(server: TestServer): Promise<{ physician:
     patientId,
   };
 }
+
+/** The SQL `server` runs while `fn` runs (its database's queries, in order). */
+export async function queriesOf(server: TestServer, fn: () => Promise<unknown>): Promise<string[]> {
+  const db = server.db as { query: (sql: string, params?: unknown[]) => Promise<unknown[]> };
+  const original = db.query;
+  const seen: string[] = [];
+  db.query = (sql, params) => {
+    seen.push(sql);
+    return original.call(server.db, sql, params);
+  };
+  try {
+    await fn();
+  } finally {
+    db.query = original;
+  }
+  return seen;
+}

@@ -3,7 +3,7 @@
 // and the dashboard's triage table then read rows, never samples.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisParams, ANALYSIS_VERSION } from '../../server/analytics/analyse';
-import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { DEMO_ACCOUNTS, queriesOf, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
 
 let server: TestServer;
@@ -28,23 +28,6 @@ const rows = async () => ({
   ),
   stats: (await server.db.query<{ code: string }>('select code from night_channel_stats where recording_id = $1 order by code', [recordingId])).map((r) => r.code),
 });
-
-/** The SQL the server runs while `fn` runs. */
-async function queriesOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const db = server.db as { query: (sql: string, params?: unknown[]) => Promise<unknown[]> };
-  const original = db.query;
-  const seen: string[] = [];
-  db.query = (sql, params) => {
-    seen.push(sql);
-    return original.call(server.db, sql, params);
-  };
-  try {
-    await fn();
-  } finally {
-    db.query = original;
-  }
-  return seen;
-}
 
 const trendUrl = (codes: string) => `/analytics/patient-trendview/type=${codes}?patient_id=${patientId}&device_start_time=${night - 86_400}&device_stop_time=${night + 86_400}`;
 
@@ -83,7 +66,7 @@ describe('per-night statistics rows', () => {
 
   it('the trend and the triage table then read rows: no sample is read, and the query count does not grow with the nights', async () => {
     let trend: Record<string, Array<Record<string, unknown>>> = {};
-    const trendSql = await queriesOf(async () => {
+    const trendSql = await queriesOf(server, async () => {
       const res = await server.call('GET', trendUrl('SPO2,HR,AHI,ODI,RII,SQ'), { token: physician });
       expect(res.statusCode).toBe(200);
       trend = res.json().data;
@@ -96,7 +79,7 @@ describe('per-night statistics rows', () => {
     // Session, patient, nights, channels, settings, indices, statistics: a fixed number, not per night.
     expect(trendSql.length).toBeLessThanOrEqual(10);
 
-    const triageSql = await queriesOf(async () => expect((await server.call('GET', '/physician/triage', { token: physician })).statusCode).toBe(200));
+    const triageSql = await queriesOf(server, async () => expect((await server.call('GET', '/physician/triage', { token: physician })).statusCode).toBe(200));
     expect(triageSql.filter((q) => /recording_chunks|insert into night_/.test(q))).toEqual([]);
   });
 
@@ -114,7 +97,7 @@ describe('per-night statistics rows', () => {
     expect(after.analyses[0].computed_at > before.computed_at).toBe(true);
     expect(after.analyses[0].indices).not.toEqual(before.indices);
     const summary = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: patientId, night } })).json().data;
-    const sql = await queriesOf(async () => {
+    const sql = await queriesOf(server, async () => {
       const trend = (await server.call('GET', trendUrl('ODI'), { token: physician })).json().data;
       expect(trend.ODI[0].value).toBe(summary.odi);
     });
@@ -129,7 +112,7 @@ describe('per-night statistics rows', () => {
       (r) => r.params,
     );
     expect(params).toEqual([analysisParams({ desaturationRule: 3, riiDivisor: 'TBT' }), analysisParams({ desaturationRule: 4, riiDivisor: 'TBT' })]);
-    const sql = await queriesOf(async () => expect((await server.call('GET', trendUrl('ODI,AHI'), { token: physician })).statusCode).toBe(200));
+    const sql = await queriesOf(server, async () => expect((await server.call('GET', trendUrl('ODI,AHI'), { token: physician })).statusCode).toBe(200));
     expect(sql.filter((q) => /recording_chunks|insert into night_/.test(q))).toEqual([]);
     await server.call('POST', '/physician/update-analytics-settings', { token: physician, body: { desaturation_rule: 3 } });
     await server.app.nightStats.idle();

@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../server/db/postgres';
 import { prepare } from '../../server/start';
-import { DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
+import { DEMO_ACCOUNTS, queriesOf, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
 
 let server: TestServer;
@@ -49,27 +49,10 @@ async function trendOf(s: TestServer = server, token = physician): Promise<Trend
   return res.json().data as Trend;
 }
 
-/** The SQL the server runs while `fn` runs. */
-async function queriesOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const db = server.db as { query: (sql: string, params?: unknown[]) => Promise<unknown[]> };
-  const original = db.query;
-  const seen: string[] = [];
-  db.query = (sql, params) => {
-    seen.push(sql);
-    return original.call(server.db, sql, params);
-  };
-  try {
-    await fn();
-  } finally {
-    db.query = original;
-  }
-  return seen;
-}
-
 /** The trend, asked twice: the second answer is the kept one (no night is read) and equal to the first. */
 async function keptTrend(): Promise<Trend> {
   const first = await trendOf();
-  const sql = await queriesOf(async () => expect(await trendOf()).toEqual(first));
+  const sql = await queriesOf(server, async () => expect(await trendOf()).toEqual(first));
   expect(sql.filter((q) => /from recordings|night_channel_stats|night_analyses/.test(q))).toEqual([]);
   return first;
 }
