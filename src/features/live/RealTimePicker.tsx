@@ -6,10 +6,9 @@ import { Link } from 'wouter';
 import { errorText } from '../../api/messages';
 import { PATHS, deviceTestingPath } from '../../routes';
 import { usePatientDetails } from '../night/queries';
-import { liveApi, type RealTimeDevice } from './api';
+import { liveDevicesQuery, type RealTimeDevice } from './api';
 import { LiveStateBadge } from './LiveStateBadge';
 
-const DEVICES_REFRESH_MS = 5_000;
 
 function DeviceRow({ device }: { device: RealTimeDevice }) {
   const { t } = useTranslation();
@@ -28,7 +27,7 @@ function DeviceRow({ device }: { device: RealTimeDevice }) {
 
 export function RealTimePicker() {
   const { t } = useTranslation();
-  const devices = useQuery({ queryKey: ['live', 'devices'], queryFn: liveApi.devices, refetchInterval: DEVICES_REFRESH_MS });
+  const devices = useQuery(liveDevicesQuery);
   // Streaming devices first, then by serial.
   const rows = [...(devices.data ?? [])].sort((a, b) => Number(b.state === 'streaming') - Number(a.state === 'streaming') || a.device_id.localeCompare(b.device_id));
   return (

@@ -5,14 +5,13 @@ import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReactGridLayout, useContainerWidth, type Layout } from 'react-grid-layout';
 import { errorText } from '../../api/messages';
-import { liveApi, type RealTimeDevice, type TileLayout } from './api';
+import { liveApi, liveDevicesQuery, type RealTimeDevice, type TileLayout } from './api';
 import { LiveTile } from './LiveTile';
 import 'react-grid-layout/css/styles.css';
 import '../../styles/live.css';
 
 const COLS = 12;
 const TILE = { w: 4, h: 4 } as const;
-const DEVICES_REFRESH_MS = 5_000;
 
 /** The saved layout for the devices shown, new devices placed after it. */
 export function arrange(devices: readonly RealTimeDevice[], saved: readonly TileLayout[] | null): TileLayout[] {
@@ -28,7 +27,7 @@ export function arrange(devices: readonly RealTimeDevice[], saved: readonly Tile
 
 export function RealtimeDashboardPage() {
   const { t } = useTranslation();
-  const devices = useQuery({ queryKey: ['live', 'devices'], queryFn: liveApi.devices, refetchInterval: DEVICES_REFRESH_MS });
+  const devices = useQuery(liveDevicesQuery);
   const saved = useQuery({ queryKey: ['live', 'layout'], queryFn: liveApi.layout });
   const { width, containerRef, mounted } = useContainerWidth();
   // A device that streamed (it has a live recording) gets a tile; its state says whether it still does.

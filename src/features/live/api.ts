@@ -62,3 +62,6 @@ export const liveApi = {
   issueKey: async (deviceMasterId: number) => (await request<{ device_id: string; key: string; key_prefix: string }>('POST', '/device/keys/issue', { device_master_id: deviceMasterId })).data!,
   revokeKeys: (deviceMasterId: number) => request<{ revoked: number }>('POST', '/device/keys/revoke', { device_master_id: deviceMasterId }),
 };
+
+/** The practice's devices and their live states, asked again every 5 s (the dashboard's tiles, Real Time's list). */
+export const liveDevicesQuery = { queryKey: ['live', 'devices'], queryFn: liveApi.devices, refetchInterval: 5_000 } as const;
