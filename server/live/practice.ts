@@ -10,10 +10,13 @@ export interface PracticeDevice {
   recording_id: number | null;
   patient_id: number | null;
   session_start_ms: number | null;
+  /** The code of the patient whose recording the device is streaming into, when there is one. */
+  patient_code: string | null;
 }
 
-const SELECT = `select d.device_master_id, d.device_id, coalesce(l.last_seq, -1) as last_seq, l.last_frame_ms, l.recording_id, r.patient_id, l.session_start_ms
-  from devices d left join device_live l on l.device_master_id = d.device_master_id left join recordings r on r.id = l.recording_id`;
+const SELECT = `select d.device_master_id, d.device_id, coalesce(l.last_seq, -1) as last_seq, l.last_frame_ms, l.recording_id, r.patient_id, l.session_start_ms, p.patient_code
+  from devices d left join device_live l on l.device_master_id = d.device_master_id left join recordings r on r.id = l.recording_id
+  left join patients p on p.id = r.patient_id`;
 
 /** The device if it belongs to the user's practice (never for annotators or admins), else null. */
 export async function practiceDevice(db: Queryable, user: UserRow, deviceId: string): Promise<PracticeDevice | null> {

@@ -109,6 +109,7 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext) {
         device_id: d.device_id,
         device_master_id: d.device_master_id,
         patient_id: d.patient_id,
+        patient_code: d.patient_code,
         recording_id: d.recording_id,
         state: liveState(d.last_frame_ms, now),
         last_seq: d.last_seq,

@@ -141,6 +141,7 @@ describe('live devices', () => {
     expect(await first.getAttribute('data-device')).toBe('NCT0001');
     await expect.poll(() => first.getByTestId('live-state').getAttribute('data-state')).toBe('streaming');
     expect(await first.innerText()).toContain('NCT1001');
+    expect(await first.innerText()).not.toContain('#');
     await first.getByTestId('realtime-picker-open').click();
     await page.getByTestId('realtime-page').waitFor();
     expect(new URL(page.url()).searchParams.get('did')).toBe('NCT0001');

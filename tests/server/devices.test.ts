@@ -137,10 +137,13 @@ describe('device operations', () => {
     expect(longer.json().message).toContain('success');
     const unconfirmed = await op({ patient_id: patient, return_device: true });
     expect(unconfirmed.statusCode).toBe(400);
-    const late = await op({ patient_id: patient, return_device: true, confirm_device_present: true, return_date: today - 2 * DAY });
-    expect(late.json().data.allocation).toMatchObject({ status: 'returned', returned_ms: today - 2 * DAY, deallocation_ms: today - 2 * DAY });
+    // Returned five days after it was handed out (two days ago): the demo clinic is seeded once per
+    // run, so its dates are read back rather than assumed from the clock, which may pass midnight.
+    const returned = a.allocation_ms + 5 * DAY;
+    const late = await op({ patient_id: patient, return_device: true, confirm_device_present: true, return_date: returned });
+    expect(late.json().data.allocation).toMatchObject({ status: 'returned', returned_ms: returned, deallocation_ms: returned });
     const history = await server.call('POST', '/device/device-history', { token: annotator, body: { patient_id: patient } });
-    expect(history.json().data.history).toEqual([expect.objectContaining({ device_id: 'NCT0002', is_device_returned: true, nights: 5 })]);
+    expect(history.json().data.history).toEqual([expect.objectContaining({ device_id: 'NCT0002', is_device_returned: true, nights: 5, device_allocation_date: a.allocation_ms })]);
   });
 
   it('two simultaneous deploys of one device: exactly one succeeds, the other is occupied', async () => {

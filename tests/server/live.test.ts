@@ -95,7 +95,9 @@ describe(`live devices on ${TEST_DB}`, () => {
     const hr = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${client.recordingId}&code=HR`, { token: device.token });
     expect(hr.statusCode).toBe(200);
     const state = await server.call('GET', '/device/real-time/did=NCT0001', { token: device.token });
-    expect(state.json().data[0]).toMatchObject({ device_id: 'NCT0001', state: 'streaming', last_seq: frames.length - 1 });
+    const [patient] = await server.db.query<{ patient_code: string }>('select patient_code from patients where id = $1', [patientId]);
+    // The patient's code comes with the device, so lists never show a raw id while it loads.
+    expect(state.json().data[0]).toMatchObject({ device_id: 'NCT0001', state: 'streaming', last_seq: frames.length - 1, patient_id: patientId, patient_code: patient!.patient_code });
     const validation = await server.call('GET', '/device/real-time-validation/did=NCT0001', { token: device.token });
     expect(validation.json().data[0]).toMatchObject({ frames: frames.length, missing_frames: 0 });
   }, 90_000);

@@ -22,7 +22,7 @@ const shown = (v: number | undefined) => (v === undefined || v < 0 || !Number.is
  * Re-rendered by its own stream (useLiveDevice), not by the dashboard's 5-s device poll unless
  * something it shows from the row changed (the poll's seq and frame time change every time).
  */
-export const LiveTile = memo(LiveTileView, (a, b) => a.device.device_id === b.device.device_id && a.device.patient_id === b.device.patient_id && a.device.state === b.device.state);
+export const LiveTile = memo(LiveTileView, (a, b) => a.device.device_id === b.device.device_id && a.device.patient_id === b.device.patient_id && a.device.patient_code === b.device.patient_code && a.device.state === b.device.state);
 
 function LiveTileView({ device: row }: { device: RealTimeDevice }) {
   const { t } = useTranslation();
@@ -38,7 +38,7 @@ function LiveTileView({ device: row }: { device: RealTimeDevice }) {
     const s = getSeries();
     return s ? { t0: s.endMs - STRIP_MS, t1: s.endMs } : null;
   }, [getSeries]);
-  const patient = details.data?.patient_code ?? (row.patient_id === null ? t('live.dashboard.noPatient') : `#${row.patient_id}`);
+  const patient = row.patient_code ?? t('live.dashboard.noPatient');
 
   return (
     <article className={`live-tile${alerts.length ? ' alerting' : ''}`} data-testid="live-tile" data-device={row.device_id} data-state={device?.state ?? row.state}>

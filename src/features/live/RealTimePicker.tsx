@@ -5,15 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { errorText } from '../../api/messages';
 import { PATHS, deviceTestingPath } from '../../routes';
-import { usePatientDetails } from '../night/queries';
 import { liveDevicesQuery, type RealTimeDevice } from './api';
 import { LiveStateBadge } from './LiveStateBadge';
 
 
 function DeviceRow({ device }: { device: RealTimeDevice }) {
   const { t } = useTranslation();
-  const details = usePatientDetails(device.patient_id ?? 0);
-  const patient = device.patient_id === null ? t('live.dashboard.noPatient') : (details.data?.patient_code ?? `#${device.patient_id}`);
+  const patient = device.patient_code ?? t('live.dashboard.noPatient');
   return (
     <li className="realtime-picker-row" data-testid="realtime-picker-device" data-device={device.device_id}>
       <Link href={deviceTestingPath(device.patient_id, device.device_id, PATHS.deviceTesting)} data-testid="realtime-picker-open">

@@ -6,6 +6,7 @@ export interface RealTimeDevice {
   device_id: string;
   device_master_id: number;
   patient_id: number | null;
+  patient_code: string | null;
   recording_id: number | null;
   state: DeviceLiveState;
   last_seq: number;
