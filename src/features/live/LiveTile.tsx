@@ -6,8 +6,8 @@ import { parseVitalParameters } from '../night/vitals';
 import { PATHS, deviceTestingPath } from '../../routes';
 import { presenceOf, vitalAlerts } from './alerts';
 import type { RealTimeDevice } from './api';
-import { LivePlot } from './LivePlot';
 import { LiveStateBadge } from './LiveStateBadge';
+import { LiveStrip } from './StripLayer';
 import { useLiveDevice } from './useLiveDevice';
 
 const STRIP_MS = 60_000;
@@ -59,7 +59,7 @@ function LiveTileView({ device: row }: { device: RealTimeDevice }) {
         </p>
       ))}
       <div className="live-plot-wrap">
-        <LivePlot series={getSeries} range={getRange} testId="tile-strip" label={t('live.dashboard.strip', { channel: stripCode ?? '' })} />
+        <LiveStrip series={getSeries} range={getRange} testId="tile-strip" label={t('live.dashboard.strip', { channel: stripCode ?? '' })} />
       </div>
       <Link href={deviceTestingPath(row.patient_id, row.device_id, PATHS.realtime)} data-testid="tile-open">{t('live.dashboard.open')}</Link>
     </article>
