@@ -7,6 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { readConfig } from '../../server/config';
 import { openDatabase, prepare } from '../../server/start';
+import { withNewCluster } from '../pglite-cluster';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const DEMO_PASSWORD = 'nocturne-demo';
@@ -37,6 +38,8 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
     const template = env.SEED_NIGHTS === '1' ? 'seeded' : (env.SEED_NIGHTS ?? '0') === '0' && !env.NODE_ENV && !env.SEED_DEMO && !env.DATABASE_URL ? 'clinic' : null;
     if (template) await cp(await seededTemplate(template), dataDir, { recursive: true });
   }
+  // Any other new embedded database starts from the run's new cluster (no initdb of its own).
+  if (process.env.VITEST && !env.DATABASE_URL) await withNewCluster(inject('e2eClusterDir'), env.DATA_DIR ?? dataDir);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.resolve('dist'), DATABASE_URL: '', SMTP_URL: '', SEED_NIGHTS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,6 +81,7 @@ async function seededTemplate(kind: 'clinic' | 'seeded'): Promise<string> {
   const dir = path.join(inject('e2eScratch'), kind);
   if (existsSync(dir)) return dir;
   const building = await mkdtemp(path.join(inject('e2eScratch'), `${kind}-`));
+  await withNewCluster(inject('e2eClusterDir'), building);
   const config = { ...readConfig({ DATA_DIR: building, SEED_NIGHTS: kind === 'seeded' ? '1' : '0' }), webRoot: null };
   const opened = await openDatabase(config);
   const running = await prepare(config, opened.db, opened.release);

@@ -11,6 +11,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A new, empty PGlite cluster dumped once for the run (tests/server/helpers.ts freshDb). */
     pgliteTemplate: string;
+    /** The same new cluster as a data directory, copied under a test's DATA_DIR (tests/pglite-cluster.ts). */
+    pgliteClusterDir: string;
     /** The same cluster migrated, with the demo clinic seeded (no nights): startTestServer's start. */
     pgliteClinicTemplate: string;
   }
@@ -20,9 +22,11 @@ let scratch = '';
 
 export async function setup(project: TestProject): Promise<void> {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'nocturne-server-run-'));
-  const cluster = await PGlite.create();
+  const clusterDir = path.join(scratch, 'cluster');
+  const cluster = await PGlite.create({ dataDir: clusterDir });
   const dump = await cluster.dumpDataDir('none');
   await cluster.close();
+  project.provide('pgliteClusterDir', clusterDir);
   const file = path.join(scratch, 'pglite-template.tar');
   await writeFile(file, new Uint8Array(await dump.arrayBuffer()));
   project.provide('pgliteTemplate', file);

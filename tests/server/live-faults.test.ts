@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, TEST_DB } from './helpers';
 import { Collector, shortSource, until } from './live-helpers';
 import { freePort, issueKeyHttp, killHard, sharedDb, signInHttp, startServerProcess, stopGracefully, type ServerProcess } from './live-processes';
@@ -20,7 +20,7 @@ describe(`live devices across server processes (${TEST_DB})`, () => {
 
   async function setup() {
     const dir = await mkdtemp(path.join(tmpdir(), 'nocturne-live-'));
-    const db = await sharedDb(TEST_DB, dir);
+    const db = await sharedDb(TEST_DB, dir, undefined, inject('pgliteClusterDir'));
     cleanups.push(async () => {
       await db.drop();
       await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { withNewCluster } from '../pglite-cluster';
 import { createSchema, dropSchema } from './helpers';
 import type { Db } from '../../server/db/adapter';
 import { openPglite } from '../../server/db/pglite';
@@ -67,8 +68,10 @@ export interface SharedDb {
   drop(): Promise<void>;
 }
 
-export async function sharedDb(kind: 'pglite' | 'postgres', dataDir: string, url = process.env.TEST_DATABASE_URL): Promise<SharedDb> {
+/** `clusterDir`: a new PGlite cluster to copy (tests/pglite-cluster.ts) instead of the first server's initdb. */
+export async function sharedDb(kind: 'pglite' | 'postgres', dataDir: string, url = process.env.TEST_DATABASE_URL, clusterDir?: string): Promise<SharedDb> {
   if (kind === 'pglite') {
+    if (clusterDir) await withNewCluster(clusterDir, dataDir);
     return { env: { DATA_DIR: dataDir }, open: () => openPglite(`${dataDir}/pglite`), drop: async () => undefined };
   }
   if (!url) throw new Error('NOCTURNE_TEST_DB=postgres needs TEST_DATABASE_URL');

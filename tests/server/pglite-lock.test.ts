@@ -1,10 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readConfig } from '../../server/config';
 import { openDatabase, StartupError } from '../../server/start';
+import { withNewCluster } from '../pglite-cluster';
+
+/** A data directory holding a copy of the run's new PGlite cluster (no initdb at start). */
+const clustered = (dir: string) => withNewCluster(inject('pgliteClusterDir'), dir);
 
 /** Issue 13 point 7: the embedded database's lock after a crash. */
 
@@ -56,8 +60,7 @@ function startServer(dir: string): Promise<ChildProcess> {
 
 describe('data directory lock', () => {
   it('takes over a lock whose pid now belongs to another process', async () => {
-    const dir = path.join(tmp, 'reused');
-    await mkdir(dir, { recursive: true });
+    const dir = await clustered(path.join(tmp, 'reused'));
     const pid = sleeper();
     // Recorded by a crashed server whose pid the sleeper got since: another start time.
     await writeFile(path.join(dir, 'nocturne.pid'), `${pid} 1`);
@@ -71,8 +74,7 @@ describe('data directory lock', () => {
   });
 
   it('takes over a lock whose process is gone', async () => {
-    const dir = path.join(tmp, 'gone');
-    await mkdir(dir, { recursive: true });
+    const dir = await clustered(path.join(tmp, 'gone'));
     const child = spawn('true');
     await new Promise((r) => child.on('exit', r));
     await writeFile(path.join(dir, 'nocturne.pid'), `${child.pid} 12345`);
@@ -82,8 +84,7 @@ describe('data directory lock', () => {
   });
 
   it('refuses while the recorded process is still the one that took the lock', async () => {
-    const dir = path.join(tmp, 'live');
-    await mkdir(dir, { recursive: true });
+    const dir = await clustered(path.join(tmp, 'live'));
     const pid = sleeper();
     await writeFile(path.join(dir, 'nocturne.pid'), `${pid} ${await startOf(pid)}`);
     const err = await open(dir).then(() => null, (e: Error) => e);
@@ -92,7 +93,7 @@ describe('data directory lock', () => {
   });
 
   it('a server killed with SIGKILL can be started again at once on the same directory', async () => {
-    const dir = path.join(tmp, 'killed');
+    const dir = await clustered(path.join(tmp, 'killed'));
     const first = await startServer(dir);
     const exited = new Promise((r) => first.once('exit', r));
     first.kill('SIGKILL');

@@ -3,11 +3,15 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readConfig } from '../../server/config';
 import { openPglite } from '../../server/db/pglite';
 import { openDatabase, prepare } from '../../server/start';
 import { migrate } from '../../server/db/migrate';
+import { withNewCluster } from '../pglite-cluster';
+
+/** A data directory holding a copy of the run's new PGlite cluster (no initdb at start). */
+const clustered = (dir: string) => withNewCluster(inject('pgliteClusterDir'), dir);
 
 interface Exit {
   code: number | null;
@@ -54,7 +58,7 @@ describe('start-up failures: one clear line and a non-zero exit', () => {
     await new Promise<void>((r) => blocker.listen(0, '0.0.0.0', () => r()));
     const port = (blocker.address() as AddressInfo).port;
     try {
-      const res = await runServer({ PORT: String(port), DATA_DIR: path.join(tmp, 'port') });
+      const res = await runServer({ PORT: String(port), DATA_DIR: await clustered(path.join(tmp, 'port')) });
       expect(res.code).toBe(1);
       expect(oneLine(res.stderr)).toEqual([`Nocturne cannot start: Port ${port} is already in use. Stop the other server or set PORT to a free port.`]);
     } finally {
@@ -80,8 +84,7 @@ describe('start-up failures: one clear line and a non-zero exit', () => {
   });
 
   it('migration failed, leaving the database as it was', async () => {
-    const dir = path.join(tmp, 'broken');
-    await mkdir(dir, { recursive: true });
+    const dir = await clustered(path.join(tmp, 'broken'));
     // A table in the way of the first migration, as a hand-made change would leave it.
     const db = await openPglite(path.join(dir, 'pglite'));
     await db.exec('create table organisations (legacy text); insert into organisations values (\'keep me\')');
@@ -104,7 +107,7 @@ describe('start-up failures: one clear line and a non-zero exit', () => {
   });
 
   it('a second server on the same data directory', async () => {
-    const dir = path.join(tmp, 'shared');
+    const dir = await clustered(path.join(tmp, 'shared'));
     const config = { ...readConfig({ DATA_DIR: dir }), webRoot: null };
     const first = await openDatabase(config);
     try {

@@ -13,7 +13,7 @@ import { ColorRGBA, WebglLine, WebglPlot } from 'webgl-plot';
 import { paintProbe } from './paintProbe';
 import { columnsOf, type LiveSeries } from './series';
 
-export interface PlotRange {
+interface PlotRange {
   t0: number;
   t1: number;
 }
@@ -54,7 +54,7 @@ const boxOf = (el: Element): Box => {
 };
 
 /** The drawing side: one plot, the strips registered with it, a loop on animation frames. */
-export class StripCanvas {
+class StripCanvas {
   private readonly strips = new Set<Strip>();
   private canvas: HTMLCanvasElement | null = null;
   private plot: WebglPlot | null = null;
