@@ -28,6 +28,11 @@ export const instantMs = Type.Integer({ minimum: -NUMBER_LIMIT, maximum: NUMBER_
 /** A device's serial (devices.device_id). */
 export const deviceId = Type.String({ maxLength: 40 });
 
+/** A string that is one of `values` (`{ type: 'string', enum }`, as the schemas wrote it before TypeBox). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+}
+
 /** One of `values` without a type (`{ enum }`): numbers or strings. */
 export function Enum<const T extends readonly (string | number)[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ ...options, enum: [...values] });
