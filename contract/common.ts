@@ -2,7 +2,7 @@
  * Pieces of the API's request schemas (TypeBox: each is a JSON schema and, through `Static`,
  * the type it accepts). Shared by the server's routes and the browser's client, so neither
  * writes a request's shape a second time. Nothing here may import browser code or server code
- * beyond the pure modules the app already shares (server/patients/questionnaires.ts).
+ * beyond the pure modules the app already shares (server/patients/questionnaires.ts, server/reports/types.ts).
  */
 import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
 
@@ -27,6 +27,11 @@ export const instant = Type.Number({ minimum: -NUMBER_LIMIT, maximum: NUMBER_LIM
 export const instantMs = Type.Integer({ minimum: -NUMBER_LIMIT, maximum: NUMBER_LIMIT });
 /** A device's serial (devices.device_id). */
 export const deviceId = Type.String({ maxLength: 40 });
+
+/** A string that is one of `values` (`{ type: 'string', enum }`, as the schemas wrote it before TypeBox). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+}
 
 /** One of `values` without a type (`{ enum }`): numbers or strings. */
 export function Enum<const T extends readonly (string | number)[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {

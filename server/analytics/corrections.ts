@@ -6,8 +6,7 @@
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
 import { analysisWindow, excludedIndexRanges, type AnalysisWindow } from '../../engine/detect';
-
-export type CorrectionKind = 'bed_times' | 'invalid_span';
+import type { CorrectionKind } from '../../contract/corrections';
 
 /** A correction as stored (ms as numbers), with the names of who made and undid it. */
 export interface CorrectionRow {

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { NewReportBody, ReportIdParams, ReportsQuery } from '../../contract/reports';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { nightDate } from '../recordings/night-key';
-import { MAX_REPORT_DATES, REPORT_LANGUAGES, REPORT_STEPS, REPORT_TYPES, viewOf, type ReportLanguage, type ReportType } from './types';
+import { MAX_REPORT_DATES, REPORT_STEPS, viewOf } from './types';
 import { REPORT_CHANNEL, type JobRow, type ReportWorker } from './worker';
 
 /** A job row as the list and status calls read it: the worker's columns plus the file and patient. */
@@ -61,7 +63,8 @@ function reportUser(user: UserRow): UserRow {
  * a worker makes the PDF (process KPIs → create content → render → file), the client polls the
  * job and downloads the file. Every job is scoped to its practice (another's id is 404).
  */
-export function reportRoutes(app: FastifyInstance, ctx: AppContext, worker: ReportWorker | null) {
+export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: ReportWorker | null) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
@@ -76,30 +79,9 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext, worker: Repo
     await db.notify(REPORT_CHANNEL, 'queued');
   };
 
-  app.post<{ Body: { patient_id: number; order_id: string; language: ReportLanguage; version?: number; report_type: ReportType; dates: Array<{ numDate: number; checked: boolean }> } }>(
+  app.post(
     '/reports',
-    {
-      preHandler: auth,
-      schema: {
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['patient_id', 'order_id', 'language', 'report_type', 'dates'],
-          properties: {
-            patient_id: { type: 'integer', minimum: 1 },
-            order_id: { type: 'string', minLength: 1, maxLength: 20 },
-            language: { enum: REPORT_LANGUAGES },
-            version: { type: 'integer', minimum: 1, maximum: 1000 },
-            report_type: { enum: REPORT_TYPES },
-            dates: {
-              type: 'array',
-              maxItems: 400,
-              items: { type: 'object', additionalProperties: false, required: ['numDate', 'checked'], properties: { numDate: { type: 'integer', minimum: 0 }, checked: { type: 'boolean' } } },
-            },
-          },
-        },
-      },
-    },
+    { preHandler: auth, schema: { body: NewReportBody } },
     async (request, reply) => {
       const user = reportUser(currentUser(request));
       const b = request.body;
@@ -120,9 +102,9 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext, worker: Repo
     },
   );
 
-  app.get<{ Querystring: { patient_id?: number } }>(
+  app.get(
     '/reports',
-    { preHandler: auth, schema: { querystring: { type: 'object', properties: { patient_id: { type: 'integer', minimum: 1 } } } } },
+    { preHandler: auth, schema: { querystring: ReportsQuery } },
     async (request) => {
       const user = reportUser(currentUser(request));
       if (user.role === 'admin') throw forbidden('Reports belong to practices.');
@@ -135,13 +117,11 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext, worker: Repo
     },
   );
 
-  const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
-
-  app.get<{ Params: { id: number } }>('/reports/:id', { preHandler: auth, schema: { params: idParams } }, async (request) => ({
+  app.get('/reports/:id', { preHandler: auth, schema: { params: ReportIdParams } }, async (request) => ({
     data: jobView(await practiceJob(reportUser(currentUser(request)), request.params.id)),
   }));
 
-  app.post<{ Params: { id: number } }>('/reports/:id/retry', { preHandler: auth, schema: { params: idParams } }, async (request, reply) => {
+  app.post('/reports/:id/retry', { preHandler: auth, schema: { params: ReportIdParams } }, async (request, reply) => {
     const user = reportUser(currentUser(request));
     const job = await practiceJob(user, request.params.id);
     if (job.status !== 'failed') throw new ApiError(409, 'not_failed', 'Only a failed report can be retried.');
@@ -150,7 +130,7 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext, worker: Repo
     return reply.code(202).send({ code: 'report_queued', data: jobView(await practiceJob(user, job.id)) });
   });
 
-  app.get<{ Params: { id: number } }>('/reports/:id/file', { preHandler: auth, schema: { params: idParams } }, async (request, reply) => {
+  app.get('/reports/:id/file', { preHandler: auth, schema: { params: ReportIdParams } }, async (request, reply) => {
     const user = reportUser(currentUser(request));
     const job = await practiceJob(user, request.params.id);
     if (job.status !== 'done') throw new ApiError(409, 'report_not_ready', job.status === 'failed' ? `The report failed: ${job.error ?? ''}` : 'The report is not ready yet.');

@@ -1,7 +1,8 @@
-// Report types, languages, steps and file names (spec 2 §7 "Reports").
+// Report types, languages, steps and file names (spec 2 §7 "Reports"). No imports: the browser's
+// report dialog and contract/reports.ts read the lists from here.
 
-const SINGLE_NIGHT_TYPES = ['en-RPM', 'en-pyn', 'de-pyn'] as const;
-const TREND_TYPES = ['en', 'en-us', 'en-py', 'de-py', 'du-pys', 'de-pys', 'en-pys'] as const;
+export const SINGLE_NIGHT_TYPES = ['en-RPM', 'en-pyn', 'de-pyn'] as const;
+export const TREND_TYPES = ['en', 'en-us', 'en-py', 'de-py', 'du-pys', 'de-pys', 'en-pys'] as const;
 export const REPORT_TYPES = [...SINGLE_NIGHT_TYPES, ...TREND_TYPES] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 export type ReportLanguage = 'de' | 'en';

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AddCorrectionBody, CorrectionsQuery, UndoCorrectionBody } from '../../contract/corrections';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
@@ -7,33 +9,7 @@ import { nightOf } from '../annotations/annotations';
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
 import { MIN_CORRECTION_MS } from '../../engine/detect';
-import { invalidateNight, listCorrections, windowOf, type CorrectionKind, type CorrectionRow } from '../analytics/corrections';
-
-/** Latest time a correction may name (ms UTC; a bigint column, JavaScript's exact integers). */
-const MAX_MS = Number.MAX_SAFE_INTEGER;
-/** Longest reason, characters. */
-const REASON_MAX = 500;
-
-const nightFields = {
-  patient_id: { type: 'integer', minimum: 1 },
-  night: { type: 'integer', minimum: 0 },
-  recording_date: { type: 'string', maxLength: 20 },
-  device_id: { type: 'string', maxLength: 40 },
-} as const;
-
-interface NightRef {
-  patient_id: number;
-  night?: number;
-  recording_date?: string;
-  device_id?: string;
-}
-
-interface CorrectionBody extends NightRef {
-  kind: CorrectionKind;
-  start_ms: number;
-  end_ms: number;
-  reason: string;
-}
+import { invalidateNight, listCorrections, windowOf, type CorrectionRow } from '../analytics/corrections';
 
 /** What a correction's status is now: in force, replaced by a newer bed-times correction, or undone. */
 function statusOf(c: CorrectionRow, all: readonly CorrectionRow[]): 'active' | 'superseded' | 'undone' {
@@ -73,7 +49,7 @@ function corrector(request: FastifyRequest) {
 const fieldError = (field: string, rule: string, message: string) => new ApiError(400, 'validation_failed', message, undefined, { field, rule });
 
 /** Checks a correction against the night: inside the recording, at least one epoch long, with a reason. */
-function checkCorrection(recording: RecordingRow, body: CorrectionBody) {
+function checkCorrection(recording: RecordingRow, body: AddCorrectionBody) {
   const start = Number(recording.start_ms);
   const stop = Number(recording.stop_ms);
   const reason = body.reason.trim();
@@ -91,11 +67,12 @@ function checkCorrection(recording: RecordingRow, body: CorrectionBody) {
  * POST …/undo to undo one (kept, marked undone). Samples are never changed: the night's
  * analysis and statistics are recomputed under the corrections in force.
  */
-export function correctionRoutes(app: FastifyInstance, ctx: AppContext) {
+export function correctionRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
-  async function night(request: FastifyRequest, q: NightRef, access: PatientAccess = 'write') {
+  async function night(request: FastifyRequest, q: CorrectionsQuery, access: PatientAccess = 'write') {
     const patient = await visiblePatient(db, currentUser(request), q.patient_id, access);
     return { patient, recording: await nightOf(db, patient, q) };
   }
@@ -104,34 +81,18 @@ export function correctionRoutes(app: FastifyInstance, ctx: AppContext) {
     return !u.is_annotator && u.role !== 'admin';
   };
 
-  app.get<{ Querystring: NightRef }>(
+  app.get(
     '/analytics/patient/corrections',
-    { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], additionalProperties: false, properties: nightFields } } },
+    { preHandler: auth, schema: { querystring: CorrectionsQuery } },
     async (request) => {
       const { recording } = await night(request, request.query, 'read');
       return { data: await correctionsOf(db, recording, canCorrect(request)) };
     },
   );
 
-  app.post<{ Body: CorrectionBody }>(
+  app.post(
     '/analytics/patient/corrections',
-    {
-      preHandler: auth,
-      schema: {
-        body: {
-          type: 'object',
-          required: ['patient_id', 'kind', 'start_ms', 'end_ms', 'reason'],
-          additionalProperties: false,
-          properties: {
-            ...nightFields,
-            kind: { enum: ['bed_times', 'invalid_span'] },
-            start_ms: { type: 'integer', minimum: 0, maximum: MAX_MS },
-            end_ms: { type: 'integer', minimum: 0, maximum: MAX_MS },
-            reason: { type: 'string', minLength: 1, maxLength: REASON_MAX },
-          },
-        },
-      },
-    },
+    { preHandler: auth, schema: { body: AddCorrectionBody } },
     async (request, reply) => {
       const user = corrector(request);
       const { patient, recording } = await night(request, request.body);
@@ -150,12 +111,9 @@ export function correctionRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: NightRef & { id: number } }>(
+  app.post(
     '/analytics/patient/corrections/undo',
-    {
-      preHandler: auth,
-      schema: { body: { type: 'object', required: ['patient_id', 'id'], additionalProperties: false, properties: { ...nightFields, id: { type: 'integer', minimum: 1 } } } },
-    },
+    { preHandler: auth, schema: { body: UndoCorrectionBody } },
     async (request) => {
       const user = corrector(request);
       const { recording } = await night(request, request.body);

@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { DataPointsQuery, NightFileQuery } from '../../contract/exports';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
@@ -12,18 +14,17 @@ import { nightDate } from '../recordings/night-key';
 import { annotationEvents, annotationsCsv, nightAnnotations } from '../annotations/export';
 import { exportFileEvents, loadDeviceEvents } from '../annotations/device';
 
-const id = { type: 'integer', minimum: 1 } as const;
-
 /** Content-Disposition for a download, with an ASCII fallback and the UTF-8 name. */
 const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 /** Downloads: a night as EDF+ with its annotations, and one channel's data points as CSV. */
-export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
+export function exportRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
 
-  app.get<{ Querystring: { patient_id: number; recording_id: number } }>(
+  app.get(
     '/analytics/patient/export-edf',
-    { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id', 'recording_id'], properties: { patient_id: id, recording_id: id } } } },
+    { preHandler: auth, schema: { querystring: NightFileQuery } },
     async (request, reply) => {
       const user = currentUser(request);
       // A whole night as EDF+ is a data download, which annotators may not make.
@@ -50,9 +51,9 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get<{ Querystring: { patient_id: number; recording_id: number } }>(
+  app.get(
     '/analytics/patient/annotations-csv',
-    { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id', 'recording_id'], properties: { patient_id: id, recording_id: id } } } },
+    { preHandler: auth, schema: { querystring: NightFileQuery } },
     async (request, reply) => {
       const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
       const date = nightDate(recording.night_key, true);
@@ -63,18 +64,9 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get<{ Querystring: { patient_id: number; recording_id: number; code: string } }>(
+  app.get(
     '/analytics/patient/data-points',
-    {
-      preHandler: auth,
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['patient_id', 'recording_id', 'code'],
-          properties: { patient_id: id, recording_id: id, code: { type: 'string', minLength: 1, maxLength: 80 } },
-        },
-      },
-    },
+    { preHandler: auth, schema: { querystring: DataPointsQuery } },
     async (request, reply) => {
       // Spec 2 §6: annotators cannot download data points.
       if (currentUser(request).is_annotator) throw forbidden('Annotators cannot download data points.');

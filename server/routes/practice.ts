@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DateTime } from 'luxon';
 import { DAY_MS } from '../../engine/constants';
 import { actingPhysicianId, type UserRow } from '../auth/users';
@@ -7,13 +8,12 @@ import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
 import { analyticsSettings } from '../analytics/settings';
 import { savedLabelMap } from '../recordings/import';
+import { AppointmentsQuery, CalendarQuery } from '../../contract/practice';
 
 /** The longest span one calendar request may cover: a month grid of six weeks, with room. */
 const CALENDAR_MAX_DAYS = 62;
 /** Past check-ups listed at most (newest first). */
 const PAST_CHECKUPS_LIMIT = 200;
-
-const ISO_DAY = '^\\d{4}-\\d{2}-\\d{2}$';
 
 /** A practice calendar entry: a check-up, a device's return (end of an allocation) or a booking (an allocation not yet begun). */
 export interface CalendarEvent {
@@ -50,23 +50,14 @@ const dayOf = (iso: string, field: string): DateTime => {
 };
 
 /** Calendar, appointments and settings of the caller's practice (issue 17 point 5). */
-export function practiceRoutes(app: FastifyInstance, ctx: AppContext) {
+export function practiceRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
-  app.get<{ Querystring: { from: string; to: string } }>(
+  app.get(
     '/practice/calendar',
-    {
-      preHandler: auth,
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['from', 'to'],
-          additionalProperties: false,
-          properties: { from: { type: 'string', pattern: ISO_DAY }, to: { type: 'string', pattern: ISO_DAY } },
-        },
-      },
-    },
+    { preHandler: auth, schema: { querystring: CalendarQuery } },
     async (request) => {
       const physicianId = actingPhysicianId(member(request));
       const from = dayOf(request.query.from, 'from');
@@ -122,12 +113,9 @@ export function practiceRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get<{ Querystring: { when?: 'upcoming' | 'past' } }>(
+  app.get(
     '/practice/appointments',
-    {
-      preHandler: auth,
-      schema: { querystring: { type: 'object', additionalProperties: false, properties: { when: { type: 'string', enum: ['upcoming', 'past'] } } } },
-    },
+    { preHandler: auth, schema: { querystring: AppointmentsQuery } },
     async (request) => {
       const physicianId = actingPhysicianId(member(request));
       const past = request.query.when === 'past';

@@ -1,18 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { KpiOrderBody, TrendKpiOrderBody } from '../../contract/preferences';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { actingPhysicianId } from '../auth/users';
 
-/** Channel order and visibility: a JSON map of channel code to shown (insertion order is the order). */
-const orderMap = {
-  type: 'object',
-  maxProperties: 64,
-  propertyNames: { pattern: '^[A-Za-z0-9_&. -]{1,40}$' },
-  additionalProperties: { type: 'boolean' },
-} as const;
-
 /** Physician preferences: read them, save the single-night and trend channel orders. */
-export function preferenceRoutes(app: FastifyInstance, ctx: AppContext) {
+export function preferenceRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
 
   app.get('/physician/preferences', { preHandler: auth }, async (request) => {
@@ -33,31 +28,20 @@ export function preferenceRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  const save = (path: string, field: 'kpi_order_preference' | 'trendview_kpi_order_preference', bodyKey: string) =>
-    app.post<{ Body: Record<string, unknown> }>(
-      path,
-      {
-        preHandler: auth,
-        schema: {
-          body: {
-            type: 'object',
-            required: [bodyKey],
-            properties: { [bodyKey]: orderMap, physician_id: { type: 'integer' } },
-          },
-        },
-      },
-      async (request) => {
-        const user = currentUser(request);
-        // The physician is the caller's (an annotator saves for their physician); a physician_id in the body is not trusted.
-        const physicianId = actingPhysicianId(user);
-        await ctx.db.query(
-          `insert into physician_preferences (physician_id, ${field}, updated_by) values ($1, $2, $3)
-           on conflict (physician_id) do update set ${field} = excluded.${field}, updated_by = excluded.updated_by, updated_at = now()`,
-          [physicianId, JSON.stringify(request.body[bodyKey]), user.id],
-        );
-        return { code: 'preferences_updated', message: 'Preferences saved.', data: { [field]: request.body[bodyKey] } };
-      },
+  /** Saves one channel order for the caller's practice and answers it back. */
+  const save = async (request: FastifyRequest, field: 'kpi_order_preference' | 'trendview_kpi_order_preference', order: Record<string, boolean>) => {
+    const user = currentUser(request);
+    // The physician is the caller's (an annotator saves for their physician); a physician_id in the body is not trusted.
+    const physicianId = actingPhysicianId(user);
+    await ctx.db.query(
+      `insert into physician_preferences (physician_id, ${field}, updated_by) values ($1, $2, $3)
+       on conflict (physician_id) do update set ${field} = excluded.${field}, updated_by = excluded.updated_by, updated_at = now()`,
+      [physicianId, JSON.stringify(order), user.id],
     );
-  save('/patient/update-kpi-preferences', 'kpi_order_preference', 'new_sorted_array_kpis');
-  save('/patient/update-trendview-kpi-preference', 'trendview_kpi_order_preference', 'new_sorted_array_trendview_kpis');
+    return { code: 'preferences_updated', message: 'Preferences saved.', data: { [field]: order } };
+  };
+  app.post('/patient/update-kpi-preferences', { preHandler: auth, schema: { body: KpiOrderBody } }, (request) =>
+    save(request, 'kpi_order_preference', request.body.new_sorted_array_kpis));
+  app.post('/patient/update-trendview-kpi-preference', { preHandler: auth, schema: { body: TrendKpiOrderBody } }, (request) =>
+    save(request, 'trendview_kpi_order_preference', request.body.new_sorted_array_trendview_kpis));
 }

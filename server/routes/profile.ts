@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AvatarParams } from '../../contract/profile';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError } from '../errors';
@@ -25,8 +27,6 @@ import {
 /** The default avatar (spec 1 §4, §7): served for this name, and for users without an image. */
 const DEFAULT_AVATAR = 'profile_image.jpg';
 const DEFAULT_AVATAR_FILE = fileURLToPath(new URL('../assets/profile_image.jpg', import.meta.url));
-/** Names the server gives avatars: 32 hex digits and the type's extension. Nothing else is looked up. */
-const AVATAR_NAME = '^[A-Za-z0-9_-]{1,64}\\.(jpg|jpeg|png)$';
 
 const TEXT_FIELDS = [
   'first_name', 'last_name', 'email_id', 'secondary_emails', 'ternary_email', 'device_start_window', 'device_stop_window',
@@ -101,7 +101,8 @@ function profileOf(u: ProfileRow) {
 }
 
 /** The profile popup's calls: read, the multipart update, specialisations, avatars. */
-export function profileRoutes(app: FastifyInstance, ctx: AppContext) {
+export function profileRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = ctx;
   const auth = authenticate(ctx);
 
@@ -275,9 +276,9 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  app.get<{ Params: { name: string } }>(
+  app.get(
     '/get-avatar/:name',
-    { preHandler: auth, schema: { params: { type: 'object', required: ['name'], properties: { name: { type: 'string', pattern: AVATAR_NAME, maxLength: 80 } } } } },
+    { preHandler: auth, schema: { params: AvatarParams } },
     async (request, reply) => {
       const me = currentUser(request);
       const name = request.params.name;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
@@ -7,7 +8,7 @@ import type { Queryable } from '../db/adapter';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { checkupProblem, screeningProblem, type Answers, type QuestionnaireAnswers } from '../patients/questionnaires';
-import { id } from '../../contract/common';
+import { CheckupAnswersBody, QuestionnairesQuery } from '../../contract/questionnaires';
 
 const QUESTIONNAIRE_MESSAGES = {
   screening: 'The screening answers must be no implanted device, not pregnant, not under age and the information sheet shared.',
@@ -15,9 +16,6 @@ const QUESTIONNAIRE_MESSAGES = {
   notComplete: 'Mark the check-up as complete before answering its questionnaire.',
   date: 'The date must be a day (YYYY-MM-DD).',
 } as const;
-
-/** The answers as an object of strings, or a 400 naming `answers`. */
-const answersSchema = { type: 'object', maxProperties: 20, additionalProperties: { type: 'string', maxLength: 2000 } } as const;
 
 /** 400 unless the screening answers clear allocation (spec 1 §4). */
 export function checkScreening(answers: Answers): Answers {
@@ -54,13 +52,14 @@ function answersOf(db: Queryable, patientId: number, zone: string, day: string |
  * Questionnaire answers of the Patient details tab: GET /device/qna ?patient_id[&date]
  * (spec 2 §7; without a date, all of them) and the check-up questionnaire's answers.
  */
-export function questionnaireRoutes(app: FastifyInstance, ctx: AppContext) {
+export function questionnaireRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
-  app.get<{ Querystring: { patient_id: number; date?: string } }>(
+  app.get(
     '/device/qna',
-    { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: id, date: { type: 'string', maxLength: 10 } } } } },
+    { preHandler: auth, schema: { querystring: QuestionnairesQuery } },
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const { date } = request.query;
@@ -74,12 +73,9 @@ export function questionnaireRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { patient_id: number; checkup_date_id: number; answers: Answers } }>(
+  app.post(
     '/patient/checkup-questionnaire',
-    {
-      preHandler: auth,
-      schema: { body: { type: 'object', required: ['patient_id', 'checkup_date_id', 'answers'], properties: { patient_id: id, checkup_date_id: id, answers: answersSchema } } },
-    },
+    { preHandler: auth, schema: { body: CheckupAnswersBody } },
     async (request, reply) => {
       const user = currentUser(request);
       if (user.is_annotator || user.role === 'admin') throw forbidden('You cannot answer questionnaires.');

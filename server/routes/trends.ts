@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DateTime } from 'luxon';
+import { TrendParams, TrendQuery } from '../../contract/trends';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
@@ -38,21 +40,12 @@ const MAX_CODES = 30;
  * engine over the night, for RII, AHI, ODI, SE and SQ the night's value from the detectors.
  * device_start_time and device_stop_time are seconds (09:00 of the first and last day).
  */
-export function trendRoutes(app: FastifyInstance, ctx: AppContext) {
+export function trendRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const answers = ctx.answers ?? new AnswerCache();
-  app.get<{ Params: { type: string }; Querystring: { patient_id: number; device_start_time: number; device_stop_time: number } }>(
+  app.get(
     '/analytics/patient-trendview/type=:type',
-    {
-      preHandler: authenticate(ctx),
-      schema: {
-        params: { type: 'object', properties: { type: { type: 'string', minLength: 1, maxLength: 200 } } },
-        querystring: {
-          type: 'object',
-          required: ['patient_id', 'device_start_time', 'device_stop_time'],
-          properties: { patient_id: { type: 'integer', minimum: 1 }, device_start_time: { type: 'number' }, device_stop_time: { type: 'number' } },
-        },
-      },
-    },
+    { preHandler: authenticate(ctx), schema: { params: TrendParams, querystring: TrendQuery } },
     async (request, reply) => {
       const q = request.query;
       const fromMs = secondsOrMs(q.device_start_time);

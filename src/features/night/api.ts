@@ -1,5 +1,6 @@
 // Calls of the single-night screen. JSON through the app's client; channel samples as
 // binary (the browser undoes the gzip), cached in IndexedDB.
+import type { KpiOrderBody } from '../../../contract/preferences';
 import { request, requestFile } from '../../api/client';
 import { readChannel, writeChannel } from '../../cache/channelCache';
 import { decodeViews, type DecodedView } from '../../../engine/viewWire';
@@ -12,7 +13,7 @@ export const nightApi = {
     (await request<{ nights: NightInfo[] }>('GET', `/patient/available-nights?patient_id=${patientId}`)).data?.nights ?? [],
   preferences: async () => (await request<PhysicianPreferences>('GET', '/physician/preferences')).data ?? null,
   saveOrder: (order: Record<string, boolean>) =>
-    request<never>('POST', '/patient/update-kpi-preferences', { new_sorted_array_kpis: order }),
+    request<never>('POST', '/patient/update-kpi-preferences', { new_sorted_array_kpis: order } satisfies KpiOrderBody),
 };
 
 /** Cache key of one channel of one recording. */

@@ -2,9 +2,10 @@
 // shaping the panel and the charts need. The server applies them when it analyses the night.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DateTime } from 'luxon';
+import type { AddCorrectionBody, CorrectionKind, UndoCorrectionBody } from '../../../contract/corrections';
 import { request } from '../../api/client';
 
-export type CorrectionKind = 'bed_times' | 'invalid_span';
+export type { CorrectionKind };
 
 export interface Correction {
   id: number;
@@ -29,12 +30,8 @@ export interface NightCorrections {
   corrections: Correction[];
 }
 
-export interface CorrectionInput {
-  kind: CorrectionKind;
-  start_ms: number;
-  end_ms: number;
-  reason: string;
-}
+/** What the panel fills in; the night is the hook's (contract/corrections.ts AddCorrectionBody). */
+type CorrectionInput = Pick<AddCorrectionBody, 'kind' | 'start_ms' | 'end_ms' | 'reason'>;
 
 export { MIN_CORRECTION_MS } from '../../../engine/detect/window';
 
@@ -59,11 +56,11 @@ export function useCorrectionWrite(patientId: number, night: number) {
     await client.invalidateQueries({ queryKey: ['dashboard'] });
   };
   const add = useMutation({
-    mutationFn: async (input: CorrectionInput) => (await request<NightCorrections>('POST', '/analytics/patient/corrections', { patient_id: patientId, night, ...input })).data,
+    mutationFn: async (input: CorrectionInput) => (await request<NightCorrections>('POST', '/analytics/patient/corrections', { patient_id: patientId, night, ...input } satisfies AddCorrectionBody)).data,
     onSuccess: settle,
   });
   const undo = useMutation({
-    mutationFn: async (id: number) => (await request<NightCorrections>('POST', '/analytics/patient/corrections/undo', { patient_id: patientId, night, id })).data,
+    mutationFn: async (id: number) => (await request<NightCorrections>('POST', '/analytics/patient/corrections/undo', { patient_id: patientId, night, id } satisfies UndoCorrectionBody)).data,
     onSuccess: settle,
   });
   return { add, undo };

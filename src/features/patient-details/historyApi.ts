@@ -1,6 +1,7 @@
 // Calls of the histories (symptoms, medication, diet plan) and questionnaire answers (spec 2 §7).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AddHistoryEntryBody, DeleteHistoryEntryBody, UpdateHistoryEntryBody } from '../../../contract/patient-notes';
+import type { CheckupAnswersBody } from '../../../contract/questionnaires';
 import { request } from '../../api/client';
 import {
   HISTORY_FETCH_PATHS, type Answers, type HistoryEntry, type HistoryKind, type QuestionnaireAnswers,
@@ -56,7 +57,7 @@ export function useCheckupAnswers(patientId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ checkupId, answers }: { checkupId: number; answers: Answers }) =>
-      request<{ questionnaires: QuestionnaireAnswers[] }>('POST', '/patient/checkup-questionnaire', { patient_id: patientId, checkup_date_id: checkupId, answers }),
+      request<{ questionnaires: QuestionnaireAnswers[] }>('POST', '/patient/checkup-questionnaire', { patient_id: patientId, checkup_date_id: checkupId, answers } satisfies CheckupAnswersBody),
     onSuccess: (res) => {
       if (res.data) client.setQueryData(historyKeys.questionnaires(patientId), res.data.questionnaires);
     },

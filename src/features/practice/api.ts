@@ -1,3 +1,4 @@
+import type { AppointmentsQuery } from '../../../contract/practice';
 import { request } from '../../api/client';
 
 /** A calendar entry of GET /practice/calendar (the server's own type). */
@@ -39,7 +40,7 @@ export interface PracticeSettings {
 
 export const fetchCalendar = async (from: string, to: string) =>
   (await request<{ events: CalendarEvent[] }>('GET', `/practice/calendar?from=${from}&to=${to}`)).data?.events ?? [];
-export const fetchAppointments = async (when: 'upcoming' | 'past') => (await request<Appointment[]>('GET', `/practice/appointments?when=${when}`)).data ?? [];
+export const fetchAppointments = async (when: NonNullable<AppointmentsQuery['when']>) => (await request<Appointment[]>('GET', `/practice/appointments?when=${when}`)).data ?? [];
 export const fetchSettings = async () => (await request<PracticeSettings>('GET', '/practice/settings')).data!;
 
 export const saveAnalyticsSettings = (body: { desaturation_rule: 3 | 4; rii_divisor: RiiDivisor }) => request('POST', '/physician/update-analytics-settings', body);

@@ -1,10 +1,11 @@
+import type { NewReportBody } from '../../../contract/reports';
 import { request } from '../../api/client';
 import { downloadFile } from '../../api/download';
+import type { ReportLanguage, ReportType } from '../../../server/reports/types';
 
-export const SINGLE_NIGHT_TYPES = ['en-RPM', 'en-pyn', 'de-pyn'] as const;
-export const TREND_TYPES = ['en', 'en-us', 'en-py', 'de-py', 'du-pys', 'de-pys', 'en-pys'] as const;
-export type ReportType = (typeof SINGLE_NIGHT_TYPES)[number] | (typeof TREND_TYPES)[number];
-export type ReportLanguage = 'de' | 'en';
+// The server's lists of report types and languages (a module without imports), so the dialog offers what POST /reports takes.
+export { SINGLE_NIGHT_TYPES, TREND_TYPES } from '../../../server/reports/types';
+export type { ReportLanguage, ReportType };
 /** How often a running report's status is asked for. */
 export const REPORT_POLL_MS = 1000;
 
@@ -34,7 +35,7 @@ export interface ReportJob {
 
 export const defaultLanguage = (type: ReportType): ReportLanguage => (type.startsWith('en') ? 'en' : 'de');
 
-export async function requestReport(body: { patient_id: number; order_id: string; language: ReportLanguage; version: number; report_type: ReportType; dates: Array<{ numDate: number; checked: boolean }> }) {
+export async function requestReport(body: NewReportBody) {
   return (await request<ReportJob>('POST', '/reports', body)).data!;
 }
 export const reportStatus = async (id: number) => (await request<ReportJob>('GET', `/reports/${id}`)).data!;

@@ -1,5 +1,6 @@
 // Calls of the trend view (spec 2 §7): per-night points and the saved channel order.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TrendKpiOrderBody } from '../../../contract/preferences';
 import { request } from '../../api/client';
 import { nightKeys } from '../night/queries';
 import type { PhysicianPreferences } from '../night/types';
@@ -14,7 +15,7 @@ const trendApi = {
     return Object.fromEntries(Object.entries(data).map(([code, points]) => [code, points.filter((p) => p.date >= span.from && p.date <= span.to)]));
   },
   saveOrder: (order: Record<string, boolean>) =>
-    request<never>('POST', '/patient/update-trendview-kpi-preference', { new_sorted_array_trendview_kpis: order }),
+    request<never>('POST', '/patient/update-trendview-kpi-preference', { new_sorted_array_trendview_kpis: order } satisfies TrendKpiOrderBody),
 };
 
 /** The points of every offered channel over a span (one call; cached per span). */
