@@ -261,7 +261,10 @@ async function measure(peerRoot: string): Promise<{ peer: Endpoints; ours: Endpo
 /** The peer's server code, as of PEER_COMMIT, in a temporary directory (engine build and packages shared). */
 async function peerTree(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'nocturne-peer-'));
-  const tar = execFileSync('git', ['archive', '--format=tar', PEER_COMMIT, 'server', 'engine', 'package.json', 'tsconfig.json'], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
+  // contract/ (request schemas the server imports) exists only in later commits: taken when there.
+  const tops = new Set(execFileSync('git', ['ls-tree', '--name-only', PEER_COMMIT], { cwd: root, encoding: 'utf8' }).split('\n'));
+  const paths = ['server', 'engine', 'contract', 'package.json', 'tsconfig.json'].filter((p) => tops.has(p));
+  const tar = execFileSync('git', ['archive', '--format=tar', PEER_COMMIT, ...paths], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   await cp(path.join(root, 'engine/build'), path.join(dir, 'engine/build'), { recursive: true });
   await symlink(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));

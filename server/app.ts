@@ -113,7 +113,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const reportWorker = ctx.config.reportWorker ? new ReportWorker(ctx.db) : null;
   // Per-night statistics computed when a night is stored or changed (issue 18 point 4).
   const nightStats = ctx.nightStats ?? new NightStatsQueue(ctx.db);
-  // Trend answers kept under the revision of what they are made of (issue 18 point 4).
+  // Trend and triage answers kept under the revision of what they are made of (issue 18 point 4).
   const answers = ctx.answers ?? new AnswerCache();
   ctx = { ...ctx, nightStats, answers };
   app.decorate('nightStats', nightStats);

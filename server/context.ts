@@ -15,7 +15,7 @@ export interface AppContext {
   mailer: Mailer;
   /** Nights whose stored statistics are to be (re)computed after a change (buildApp makes it). */
   nightStats?: NightStatsQueue;
-  /** Serialised trend answers kept under their revision (buildApp makes it). */
+  /** Serialised trend and triage answers kept under their revision (buildApp makes it). */
   answers?: AnswerCache;
 }
 

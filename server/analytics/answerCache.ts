@@ -3,8 +3,9 @@
 // under the revision of what it was made of (migration 028: triggers give the patient's scope a
 // new revision with every committed change of an input row), read from the database in one
 // query before the answer is made, so a change by any process on the same database makes the
-// kept answer unreachable. Callers
-// authorise first, then look up. Bounded in memory: least recently used answers go first.
+// kept answer unreachable. The dashboard's triage table is kept the same way per practice
+// (migration 029, scope 'practice:<id>'). Callers authorise first, then look up. Bounded in
+// memory: least recently used answers go first.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -36,6 +37,16 @@ export async function patientRevision(db: Queryable, patientId: number): Promise
   return { physicianId: Number(row.physician_id), rev: `${row.patient_rev ?? 0}.${row.settings_rev ?? 0}` };
 }
 
+/**
+ * The practice's revision (migration 029: every committed change of a row the dashboard's triage
+ * table reads for the practice gives it a new one), in one query: '0' while nothing has changed
+ * since the migration. Read it before reading what the answer is made of.
+ */
+export async function practiceRevision(db: Queryable, physicianId: number): Promise<string> {
+  const [row] = await db.query<{ rev: string | number }>(`select rev from data_revisions where scope = 'practice:' || $1::int`, [physicianId]);
+  return String(row?.rev ?? 0);
+}
+
 /** One kept answer: its JSON, its gzip once asked for, and its entity tag. */
 export interface KeptAnswer {
   rev: string;
@@ -44,7 +55,7 @@ export interface KeptAnswer {
   etag: string;
 }
 
-/** Answers by key (patient, practice and query), least recently used first; at most maxBytes in all. */
+/** Answers by key (patient or practice, and query), least recently used first; at most maxBytes in all. */
 export class AnswerCache {
   private readonly entries = new Map<string, KeptAnswer>();
   private size = 0;

@@ -8,6 +8,7 @@ import { ApiError, forbidden } from '../errors';
 import { visiblePatient, type PatientRef } from '../patients/access';
 import type { Queryable } from '../db/adapter';
 import { AnswerCache, patientRevision } from '../analytics/answerCache';
+import { JSON_TYPE, sendKept } from './keptReply';
 import { isLiveRecording, listChannels, listRecordings } from '../recordings/store';
 import { secondsOrMs } from '../recordings/night-key';
 import { channelStatsOf, storedChannelStats } from '../analytics/channelStats';
@@ -75,24 +76,9 @@ export function trendRoutes(server: FastifyInstance, ctx: AppContext) {
         if (!keep || !fromRows) return reply.type(JSON_TYPE).header('cache-control', 'private, no-cache').send(json);
         kept = answers.set(key, revision.rev, json);
       }
-      reply.header('cache-control', 'private, no-cache').header('etag', kept.etag).header('vary', 'accept-encoding');
-      if (ifNoneMatch(request.headers['if-none-match'], kept.etag)) return reply.code(304).send();
-      reply.type(JSON_TYPE);
-      if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) return reply.header('content-encoding', 'gzip').send(await answers.gzipOf(key, kept));
-      return reply.send(kept.json);
+      return sendKept(request, reply, answers, key, kept);
     },
   );
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** If-None-Match names the entity tag (or is *). */
-function ifNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
-  });
 }
 
 /**

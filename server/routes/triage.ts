@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { authenticate } from '../context';
 import { actingPhysicianId } from '../auth/users';
 import { analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
+import { AnswerCache, practiceRevision } from '../analytics/answerCache';
 import { prepareTriageNight } from '../analytics/prepare';
 import { analyticsSettings } from '../analytics/settings';
 import { TRIAGE_NIGHTS, triageTable, type TriageNightRow } from '../analytics/triage';
@@ -11,6 +12,7 @@ import { ENGINE_VERSION } from '../../engine/index';
 import { flaggedSql } from '../patients/flagged';
 import type { RecordingRow } from '../recordings/store';
 import { dashboardUser } from './dashboardUser';
+import { sendKept } from './keptReply';
 
 /** Nights one prepare call analyses (a request stays short; the page calls again while some remain). */
 const PREPARE_BATCH = 4;
@@ -39,24 +41,37 @@ const TRIAGE_SQL = `
 /**
  * GET /physician/triage: the dashboard's triage table, read from stored analyses only (no
  * night is analysed while answering); `pending` counts the table's nights not analysed yet.
+ * The serialised answer is kept per practice and membership under the practice's revision
+ * (migration 029), which every committed change of a row TRIAGE_SQL reads renews.
  * POST /physician/triage/prepare analyses a few of those, for the page to call until none remain.
  */
 export function triageRoutes(app: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
+  const answers = ctx.answers ?? new AnswerCache();
 
   async function read(physician: number) {
     const settings = await analyticsSettings(db, physician);
     return db.query<TriageNightRow>(TRIAGE_SQL, [physician, analysisParams(settings), ANALYSIS_VERSION, (TRIAGE_NIGHTS - 1) * DAY_S + 1, ENGINE_VERSION]);
   }
 
-  app.get('/physician/triage', { preHandler: auth }, async (request) => {
+  app.get('/physician/triage', { preHandler: auth }, async (request, reply) => {
+    // Authorised first (a dashboard user, of the practice it acts for); only then is a kept answer looked up.
     const user = dashboardUser(request);
-    const rows = await read(actingPhysicianId(user));
-    const patients = triageTable(rows, user.membership_type !== 'paid');
-    const pending = patients.reduce((n, p) => n + p.nights.filter((x) => !x.analysed).length, 0);
-    const data: Triage = { patients, pending, nights: TRIAGE_NIGHTS };
-    return { data };
+    const physician = actingPhysicianId(user);
+    const withIndices = user.membership_type !== 'paid';
+    // The revision before the rows the answer is made of: a change committed after it makes a new one.
+    const rev = await practiceRevision(db, physician);
+    // No date in the key: the table's 14 nights end at each patient's last ended night, not today.
+    const key = `triage|${physician}|${withIndices ? 'indices' : 'no-indices'}`;
+    let kept = answers.get(key, rev);
+    if (!kept) {
+      const patients = triageTable(await read(physician), withIndices);
+      const pending = patients.reduce((n, p) => n + p.nights.filter((x) => !x.analysed).length, 0);
+      const data: Triage = { patients, pending, nights: TRIAGE_NIGHTS };
+      kept = answers.set(key, rev, Buffer.from(JSON.stringify({ data })));
+    }
+    return sendKept(request, reply, answers, key, kept);
   });
 
   app.post('/physician/triage/prepare', { preHandler: auth, schema: { body: { type: 'object', additionalProperties: false, properties: {} } } }, async (request) => {

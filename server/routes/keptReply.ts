@@ -1,0 +1,25 @@
+// Sending an answer kept in the AnswerCache (issue 18 point 4): the trend and the dashboard's
+// triage table answer the same way, with the kept JSON, its entity tag (304 when the caller
+// has it) and its gzip, made once per kept answer.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AnswerCache, KeptAnswer } from '../analytics/answerCache';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** If-None-Match names the entity tag (or is *). */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
+/** Sends the answer kept under key: 304 for a matching If-None-Match, gzip when accepted. */
+export async function sendKept(request: FastifyRequest, reply: FastifyReply, answers: AnswerCache, key: string, kept: KeptAnswer): Promise<FastifyReply> {
+  reply.header('cache-control', 'private, no-cache').header('etag', kept.etag).header('vary', 'accept-encoding');
+  if (ifNoneMatch(request.headers['if-none-match'], kept.etag)) return reply.code(304).send();
+  reply.type(JSON_TYPE);
+  if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) return reply.header('content-encoding', 'gzip').send(await answers.gzipOf(key, kept));
+  return reply.send(kept.json);
+}
