@@ -68,9 +68,12 @@ class StripCanvas {
   /** Draws on `canvas` from the next display frame on (strips may register before or after). */
   start(canvas: HTMLCanvasElement): void {
     this.canvas = canvas;
-    // The context is made here so the last frame stays readable (screenshots, pixel checks in
-    // tests): webgl-plot 0.7 passes its preserveDrawing option under a name WebGL ignores.
-    this.gl = canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true });
+    // The context is made here, before webgl-plot asks for one with its own options: this canvas
+    // covers the viewport, and on a software GPU a kept drawing buffer (copied whole at every
+    // composite) and multisampling (four samples a pixel, resolved at every draw) made frames of
+    // the whole screen slower than the 16 small canvases were. Every draw redraws every strip,
+    // so nothing needs keeping; a test reads the pixels in the frame that drew them (paintProbe).
+    this.gl = canvas.getContext('webgl', { antialias: false, preserveDrawingBuffer: false });
     this.plot = new WebglPlot(canvas);
     for (const strip of this.strips) strip.line = null;
     this.linesChanged = true;
