@@ -125,7 +125,7 @@ export async function measureScreen() {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto('/');
     await signInThroughForm(page, url, DEMO.physician);
-    // Asked with a context of its own, lost again at once: the page keeps only the dashboard's.
+    // Asked before the dashboard: Chromium keeps 16 WebGL contexts a page, and the tiles have 16.
     const gpu = await page.evaluate(() => {
       const gl = document.createElement('canvas').getContext('webgl');
       const ext = gl?.getExtension('WEBGL_debug_renderer_info');
@@ -141,7 +141,7 @@ export async function measureScreen() {
     await page.goto('/app/realtimeDashboard');
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="live-tile"][data-state="streaming"]').length >= n, DEVICES, { timeout: 120_000, polling: 500 });
     const layout = await page.evaluate(() => {
-      const strips = [...document.querySelectorAll<HTMLElement>('[data-testid="tile-strip"]')];
+      const strips = [...document.querySelectorAll<HTMLCanvasElement>('[data-testid="tile-strip"]')];
       const inView = strips.filter((c) => {
         const r = c.getBoundingClientRect();
         return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth && r.width > 0 && r.height > 0;
@@ -181,7 +181,7 @@ export async function measureScreen() {
       // Alternating which side goes first, so a drift in the machine's load hits both alike.
       for (const mode of r % 2 === 0 ? (['ours', 'uplot'] as const) : (['uplot', 'ours'] as const)) {
         await page.goto(`/app/bench?live=${mode}&strips=${DEVICES}&width=${width}&height=${height}`);
-        await page.waitForFunction((n) => window.__nocturneLiveStrips?.ready && document.querySelectorAll('[data-testid="bench-strip"] canvas, .live-plot[data-testid="bench-strip"]').length >= n, DEVICES, { timeout: 60_000 });
+        await page.waitForFunction((n) => window.__nocturneLiveStrips?.ready && document.querySelectorAll('[data-testid="bench-strip"] canvas, canvas[data-testid="bench-strip"]').length >= n, DEVICES, { timeout: 60_000 });
         await sleep(STRIP_WARMUP_MS);
         sides[mode].push(await record(page, { drawFrames: STRIP_FRAMES }));
       }

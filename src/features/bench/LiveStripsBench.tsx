@@ -1,15 +1,15 @@
 // /app/bench?live=ours|uplot&strips=16&width=390&height=120: the dashboard's live strips with
 // synthetic data at a device's rate — a Y_DIST-like wave at 20 Hz, 4 samples every 200 ms a
 // strip, the strips' frames spread over the 200 ms as devices' are, the last minute shown —
-// drawn by our path (the dashboard's StripLayer: every strip on one webgl-plot canvas) or by uPlot given the same data at the same rate.
+// drawn by our path (LivePlot: webgl-plot) or by uPlot given the same data at the same rate.
 // bench/realtime-screen.ts drives it with bench/live-probe.js installed, which times both
 // sides' animation frames and rasters both (gl.finish / a 1-pixel read) alike.
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type uPlot from 'uplot';
+import { LivePlot } from '../live/LivePlot';
 import { paintProbe } from '../live/paintProbe';
 import { LiveSeries } from '../live/series';
-import { LiveStrip, StripLayer } from '../live/StripLayer';
 import '../../styles/live.css';
 
 export interface LiveStripsParams {
@@ -91,31 +91,19 @@ export function LiveStripsBench({ search }: { search: string }) {
   return (
     <div className="bench-page" data-testid="live-strips-bench" data-mode={params.mode}>
       <h2>{t('bench.liveTitle')}</h2>
-      {params.mode === 'ours' ? (
-        <StripLayer>
-          <StripGrid width={params.width}>
-            {series.map((s, i) => (
-              <div key={i} className="live-plot-wrap" style={{ inlineSize: params.width, blockSize: params.height }}>
-                <LiveStrip series={() => s} range={() => windowOf(s)} testId="bench-strip" label={label} />
-              </div>
-            ))}
-          </StripGrid>
-        </StripLayer>
-      ) : (
-        <StripGrid width={params.width}>
-          {series.map((s, i) => (
-            <div key={i} className="live-plot-wrap" style={{ inlineSize: params.width, blockSize: params.height }}>
+      <div style={{ display: 'grid', gridTemplateColumns: `repeat(auto-fill, ${params.width}px)`, gap: 8 }}>
+        {series.map((s, i) => (
+          <div key={i} className="live-plot-wrap" style={{ inlineSize: params.width, blockSize: params.height }}>
+            {params.mode === 'ours' ? (
+              <LivePlot series={() => s} range={() => windowOf(s)} testId="bench-strip" label={label} />
+            ) : (
               <UplotStrip series={s} width={params.width} height={params.height} label={label} />
-            </div>
-          ))}
-        </StripGrid>
-      )}
+            )}
+          </div>
+        ))}
+      </div>
     </div>
   );
-}
-
-function StripGrid({ width, children }: { width: number; children: ReactNode }) {
-  return <div style={{ display: 'grid', gridTemplateColumns: `repeat(auto-fill, ${width}px)`, gap: 8 }}>{children}</div>;
 }
 
 /**

@@ -90,8 +90,12 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
       cancelAnimationFrame(frame);
       resize.disconnect();
       plot?.removeAllLines();
+      // The context goes now, not at garbage collection: Chromium keeps 16 a page and drops the
+      // oldest when a 17th is made (the dashboard's tiles come and go as they scroll).
+      canvas.getContext('webgl')?.getExtension('WEBGL_lose_context')?.loseContext();
     };
   }, [red, green, blue]);
 
-  return <canvas ref={canvasRef} dir="ltr" className="live-plot" data-testid={testId} role="img" aria-label={label} />;
+  // A new canvas when the color changes: a context once lost cannot be had again on the same one.
+  return <canvas key={`${red},${green},${blue}`} ref={canvasRef} dir="ltr" className="live-plot" data-testid={testId} role="img" aria-label={label} />;
 }

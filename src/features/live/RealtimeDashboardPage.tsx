@@ -7,7 +7,6 @@ import { ReactGridLayout, useContainerWidth, type Layout } from 'react-grid-layo
 import { errorText } from '../../api/messages';
 import { liveApi, liveDevicesQuery, type RealTimeDevice, type TileLayout } from './api';
 import { LiveTile } from './LiveTile';
-import { StripLayer } from './StripLayer';
 import 'react-grid-layout/css/styles.css';
 import '../../styles/live.css';
 
@@ -50,22 +49,20 @@ export function RealtimeDashboardPage() {
       {devices.isSuccess && live.length === 0 && <p className="card muted" data-testid="realtime-dashboard-empty">{t('live.dashboard.empty')}</p>}
       <div ref={containerRef}>
         {mounted && saved.isFetched && live.length > 0 && (
-          <StripLayer>
-            <ReactGridLayout
-              width={width}
-              layout={layout}
-              gridConfig={{ cols: COLS, rowHeight: 56 }}
-              dragConfig={{ handle: '.live-tile-head' }}
-              onDragStop={save}
-              onResizeStop={save}
-            >
-              {live.map((d) => (
-                <div key={d.device_id} data-testid="live-tile-cell">
-                  <LiveTile device={d} />
-                </div>
-              ))}
-            </ReactGridLayout>
-          </StripLayer>
+          <ReactGridLayout
+            width={width}
+            layout={layout}
+            gridConfig={{ cols: COLS, rowHeight: 56 }}
+            dragConfig={{ handle: '.live-tile-head' }}
+            onDragStop={save}
+            onResizeStop={save}
+          >
+            {live.map((d) => (
+              <div key={d.device_id} data-testid="live-tile-cell">
+                <LiveTile device={d} />
+              </div>
+            ))}
+          </ReactGridLayout>
         )}
       </div>
     </section>
