@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countRender } from '../../charts/gl/stats';
 import { CHANNEL_BY_CODE, type ChannelChoice } from './channels';
@@ -20,30 +21,28 @@ export function ChannelSelector({ choices, disabled, onToggle, onMove, onSave }:
   countRender('ChannelSelector');
   const { t } = useTranslation();
   const dragging = useRef<string | null>(null);
-  const [saving, setSaving] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle');
-  const save = async () => {
-    setSaving('saving');
-    const started = Date.now();
-    let ok = true;
-    try {
-      await onSave();
-    } catch {
-      ok = false;
-    }
-    // The loader stays a full second whatever the server's speed.
-    await new Promise((r) => setTimeout(r, Math.max(0, SAVE_LOADER_MS - (Date.now() - started))));
-    setSaving(ok ? 'saved' : 'failed');
-  };
+  // Saving the order is a mutation like every write; its loader stays a full second whatever
+  // the server's speed, failed or not.
+  const saveOrder = useMutation({
+    mutationFn: async () => {
+      const started = Date.now();
+      try {
+        await onSave();
+      } finally {
+        await new Promise((r) => setTimeout(r, Math.max(0, SAVE_LOADER_MS - (Date.now() - started))));
+      }
+    },
+  });
   return (
     <section className="channel-selector" aria-labelledby="channels-title" data-testid="channel-selector">
       <header className="channel-selector-head">
         <h3 id="channels-title">{t('night.channelsTitle')}</h3>
-        <button type="button" className="button button-small" onClick={() => void save()} disabled={saving === 'saving'} data-testid="save-order">
+        <button type="button" className="button button-small" onClick={() => saveOrder.mutate()} disabled={saveOrder.isPending} data-testid="save-order">
           {t('night.saveAs')}
         </button>
-        {saving === 'saving' && <span className="spinner" role="status" aria-label={t('night.saving')} data-testid="save-loader" />}
-        {saving === 'saved' && <span className="muted" role="status" data-testid="save-done">{t('night.saved')}</span>}
-        {saving === 'failed' && <span className="error-text" role="alert">{t('night.saveFailed')}</span>}
+        {saveOrder.isPending && <span className="spinner" role="status" aria-label={t('night.saving')} data-testid="save-loader" />}
+        {saveOrder.isSuccess && <span className="muted" role="status" data-testid="save-done">{t('night.saved')}</span>}
+        {saveOrder.isError && <span className="error-text" role="alert">{t('night.saveFailed')}</span>}
       </header>
       <div className="channel-buttons">
         {choices.map((c) => (
