@@ -27,6 +27,8 @@ export const instant = Type.Number({ minimum: -NUMBER_LIMIT, maximum: NUMBER_LIM
 export const instantMs = Type.Integer({ minimum: -NUMBER_LIMIT, maximum: NUMBER_LIMIT });
 /** A device's serial (devices.device_id). */
 export const deviceId = Type.String({ maxLength: 40 });
+/** A calendar day, YYYY-MM-DD (the pattern only: a route that needs a real day checks it). */
+export const isoDay = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 
 /** A string that is one of `values` (`{ type: 'string', enum }`, as the schemas wrote it before TypeBox). */
 export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {

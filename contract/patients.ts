@@ -1,6 +1,7 @@
 /** Request schemas of patient management (spec 1 §7): add, edit, status, conditions, password. */
 import { Type, type Static } from '@sinclair/typebox';
 import { deviceId, id, INT32_MAX, NUMBER_LIMIT, patientFields, Enum, Types } from './common';
+import { screeningAnswers } from './devices';
 
 const msOrNull = Types<number | null>(['integer', 'null'], { minimum: -NUMBER_LIMIT, maximum: NUMBER_LIMIT });
 
@@ -20,7 +21,7 @@ export const NewPatientBody = Type.Object({
   force_deploy: Type.Optional(Type.Boolean()),
   docter_id: Type.Optional(id),
   // The device screening answers that cleared the allocation (spec 1 §4), kept as the patient's first questionnaire.
-  screening_answers: Type.Optional(Type.Unsafe<Record<string, string>>({ type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 10 } })),
+  screening_answers: Type.Optional(screeningAnswers),
   // Instead of a device: ask an admin to deploy one on past dates (spec 1 §4), filed with the patient in one transaction.
   past_date_request: Type.Optional(
     Type.Object(

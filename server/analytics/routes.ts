@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ActigraphQuery, AnalyticsSettingsBody, KpiParams, NightQuery, SystemAnnotationsBody } from '../../contract/analytics';
 import { indexFigures, lowestSpo2, recordedWeight, sleepFigures, STATS_CODES } from './figures';
 import { channelStatsOf } from './channelStats';
 import type { AppContext } from '../context';
@@ -22,19 +24,6 @@ const LABEL = { apnea: 1, desaturation: 2, hypopnea: 3 } as const;
 const COLOR = { apnea: '#DA7171', hypopnea: '#7FB3D5' } as const;
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 const hhmm = (msUtc: number | null, zone: string) => (msUtc === null ? null : new Date(msUtc).toLocaleTimeString('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit' }));
-
-interface NightQuery {
-  patient_id: number;
-  night?: number;
-  recording_date?: string;
-  device_id?: string;
-}
-
-const nightSchema = {
-  type: 'object',
-  required: ['patient_id'],
-  properties: { patient_id: { type: 'integer', minimum: 1 }, night: { type: 'integer' }, recording_date: { type: 'string', maxLength: 20 }, device_id: { type: 'string', maxLength: 40 }, device_allocation_time: { type: 'number' } },
-} as const;
 
 /** Percentiles of the vital channels over the night, from the stored whole-night statistics. */
 function percentiles(stats: Map<string, WindowStats>) {
@@ -100,7 +89,8 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
 export type NightSummary = Awaited<ReturnType<typeof nightSummary>>;
 
 /** Clinical analytics (issue 7, spec 2 §7): system annotations, the night's KPI summaries, settings. */
-export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
+export function analyticsKpiRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
@@ -119,9 +109,9 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
   }
 
   const KPIS = ['AHI', 'ODI', 'GSD', 'RECORDING', 'RII', 'TST', 'SE', 'ML_KPI_SUMMARY'] as const;
-  app.get<{ Params: { kpi: string }; Querystring: NightQuery }>(
+  app.get(
     '/analytics/patient/summary/kpi=:kpi',
-    { preHandler: auth, schema: { params: { type: 'object', properties: { kpi: { type: 'string', maxLength: 40 } } }, querystring: nightSchema } },
+    { preHandler: auth, schema: { params: KpiParams, querystring: NightQuery } },
     async (request) => {
       const kpi = request.params.kpi.toUpperCase();
       if (!(KPIS as readonly string[]).includes(kpi)) throw new ApiError(400, 'validation_failed', `Unknown kpi "${request.params.kpi}"; one of ${KPIS.join(', ')}.`);
@@ -141,18 +131,18 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: NightQuery }>('/analytics/patient/all-kpi-summary', { preHandler: auth, schema: { body: nightSchema } }, async (request) => ({ data: await summary(request, request.body) }));
+  app.post('/analytics/patient/all-kpi-summary', { preHandler: auth, schema: { body: NightQuery } }, async (request) => ({ data: await summary(request, request.body) }));
 
-  app.get<{ Querystring: NightQuery }>('/patient/rii_odi_value', { preHandler: auth, schema: { querystring: nightSchema } }, async (request) => {
+  app.get('/patient/rii_odi_value', { preHandler: auth, schema: { querystring: NightQuery } }, async (request) => {
     const { recording, settings, paid } = await context(request, request.query, 'read');
     const a = await analysisOf(db, recording, settings);
     const index = indexFigures(a);
     return { data: { night: recording.night_key, rii: index.rii, rii_divisor: a.kpis.riiDivisor, index_basis: index.indexBasis, ...(paid ? {} : { odi: index.odi }) } };
   });
 
-  app.post<{ Body: NightQuery & { type?: 'system' | 'desaturation' } }>(
+  app.post(
     '/analytics/patient/generate-system-annotations',
-    { preHandler: auth, schema: { body: { ...nightSchema, properties: { ...nightSchema.properties, type: { enum: ['system', 'desaturation'] }, doctor_id: { type: 'integer' } } } } },
+    { preHandler: auth, schema: { body: SystemAnnotationsBody } },
     async (request) => {
       const { user, patient, recording, settings, paid } = await context(request, request.body);
       if (paid) throw forbidden('Generating system annotations is not part of your membership.');
@@ -189,9 +179,9 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { desaturation_rule?: 3 | 4; rii_divisor?: 'GSD' | 'TST' | 'TBT' | 'TBR' } }>(
+  app.post(
     '/physician/update-analytics-settings',
-    { preHandler: auth, schema: { body: { type: 'object', additionalProperties: false, properties: { desaturation_rule: { enum: [3, 4] }, rii_divisor: { enum: ['GSD', 'TST', 'TBT', 'TBR'] } } } } },
+    { preHandler: auth, schema: { body: AnalyticsSettingsBody } },
     async (request) => {
       const user = currentUser(request);
       if (user.is_annotator) throw forbidden('Annotators cannot change analytics settings.');
@@ -213,19 +203,11 @@ export function analyticsKpiRoutes(app: FastifyInstance, ctx: AppContext) {
 }
 
 /** GET /analytics/patient/actigraph?start_date&end_date&patient_id: per night, the actigraph of spec 2 §3. */
-export function actigraphRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get<{ Querystring: { patient_id: number; start_date: string; end_date: string; device_id?: string } }>(
+export function actigraphRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
     '/analytics/patient/actigraph',
-    {
-      preHandler: authenticate(ctx),
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['patient_id', 'start_date', 'end_date'],
-          properties: { patient_id: { type: 'integer', minimum: 1 }, start_date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, end_date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, device_id: { type: 'string', maxLength: 40 } },
-        },
-      },
-    },
+    { preHandler: authenticate(ctx), schema: { querystring: ActigraphQuery } },
     async (request) => {
       const q = request.query;
       const from = Date.parse(`${q.start_date}T00:00:00Z`) / 1000;

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import { DAY_MS } from '../../engine/constants';
+import type { DeviceOperationBody } from '../../contract/devices';
 
 export { DAY_MS };
 
@@ -16,14 +17,8 @@ export const DEVICE_MESSAGES = {
 
 export type Operation = 'deploy' | 'force-deploy' | 'extend' | 'force-extend' | 'cancel' | 'return';
 
-export interface OperationFlags {
-  force_extend?: boolean;
-  cancel_device?: boolean;
-  allocate_device?: boolean;
-  change_allocation_times?: boolean;
-  return_device?: boolean;
-  country?: string | null;
-}
+/** The fields of POST /device/device-operation that pick the operation. */
+type OperationFlags = Pick<DeviceOperationBody, 'force_extend' | 'cancel_device' | 'allocate_device' | 'change_allocation_times' | 'return_device' | 'country'>;
 
 /**
  * The operation the flags ask for (spec 1 §4): cancel overrides; a change of times is an

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { LayoutBody, UpdateDeviceConfigBody } from '../../contract/live';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
 import type { UserRow } from '../auth/users';
-import { id } from '../../contract/common';
 import type { ConfigPush } from './config-push';
-import { CHANNEL_RATES, configHistory, configProblem, DEFAULT_CONFIG, deviceConfigSchema, saveConfig, type DeviceConfig } from './device-config';
+import { CHANNEL_RATES, configHistory, configProblem, DEFAULT_CONFIG, saveConfig } from './device-config';
 import { listDeviceKeys } from './keys';
 import { practiceDeviceById, practiceDevices } from './practice';
 import { liveState } from './protocol';
@@ -16,31 +17,6 @@ function configUser(request: FastifyRequest): UserRow {
   if (user.is_annotator || user.role === 'admin') throw forbidden('Device configuration is not available to this account.');
   return user;
 }
-
-const MAX_LAYOUT_ITEMS = 200;
-const layoutSchema = {
-  type: 'object',
-  required: ['layout'],
-  additionalProperties: false,
-  properties: {
-    layout: {
-      type: 'array',
-      maxItems: MAX_LAYOUT_ITEMS,
-      items: {
-        type: 'object',
-        required: ['i', 'x', 'y', 'w', 'h'],
-        additionalProperties: false,
-        properties: {
-          i: { type: 'string', pattern: '^\\w{1,40}$' },
-          x: { type: 'integer', minimum: 0, maximum: 100 },
-          y: { type: 'integer', minimum: 0, maximum: 10_000 },
-          w: { type: 'integer', minimum: 1, maximum: 100 },
-          h: { type: 'integer', minimum: 1, maximum: 100 },
-        },
-      },
-    },
-  },
-} as const;
 
 /** The physician's devices with their configuration, its history and their keys. */
 async function devicesConfig(ctx: AppContext, user: UserRow) {
@@ -78,7 +54,8 @@ async function devicesConfig(ctx: AppContext, user: UserRow) {
 }
 
 /** Device Config (spec: GET /datahub/get_physician_devices_config, POST /datahub/update_device_config) and the dashboard layout. */
-export function deviceConfigRoutes(app: FastifyInstance, ctx: AppContext, push: ConfigPush) {
+export function deviceConfigRoutes(server: FastifyInstance, ctx: AppContext, push: ConfigPush) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
 
   app.get('/datahub/get_physician_devices_config', { preHandler: auth }, async (request) => {
@@ -86,9 +63,9 @@ export function deviceConfigRoutes(app: FastifyInstance, ctx: AppContext, push: 
     return { data: { devices: await devicesConfig(ctx, user), channel_rates: CHANNEL_RATES } };
   });
 
-  app.post<{ Body: { device_master_id: number; config: DeviceConfig } }>(
+  app.post(
     '/datahub/update_device_config',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['device_master_id', 'config'], additionalProperties: false, properties: { device_master_id: id, config: deviceConfigSchema } } } },
+    { preHandler: auth, schema: { body: UpdateDeviceConfigBody } },
     async (request) => {
       const user = configUser(request);
       const device = await practiceDeviceById(ctx.db, user, request.body.device_master_id);
@@ -108,7 +85,7 @@ export function deviceConfigRoutes(app: FastifyInstance, ctx: AppContext, push: 
     return { data: { layout: row?.layout ?? null } };
   });
 
-  app.post<{ Body: { layout: unknown[] } }>('/physician/realtime-layout', { preHandler: auth, schema: { body: layoutSchema } }, async (request) => {
+  app.post('/physician/realtime-layout', { preHandler: auth, schema: { body: LayoutBody } }, async (request) => {
     const user = configUser(request);
     await ctx.db.query(
       `insert into realtime_layouts (user_id, layout) values ($1, $2) on conflict (user_id) do update set layout = excluded.layout, updated_at = now()`,

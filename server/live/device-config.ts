@@ -1,54 +1,14 @@
 import type { Queryable } from '../db/adapter';
+import type { DeviceConfig } from '../../contract/live';
 import { LIVE_CHANNELS } from './protocol';
 
-/**
- * A device's configuration (Device Config, issue 15 point 6): when it records, which
- * channels at which rates, the radar's range and sensitivity, and whether it streams live.
- * The JSON schema below is the route's body schema: a wrong field is refused with its path
- * named (`body/config/radar/range_m must be <= 6`); `configProblem` adds the checks a schema
- * cannot say (a real time zone, a window that is not empty, a known rate per channel).
- */
-export interface DeviceConfig {
-  recording_window: { start: string; stop: string; timezone: string };
-  /** Channel code → sample rate (Hz); a channel left out is not recorded. */
-  channels: Record<string, number>;
-  radar: { range_m: number; sensitivity: number };
-  live_streaming: boolean;
-}
+// A device's configuration: its schema and type are contract/live.ts's (the route's body schema).
+export type { DeviceConfig };
 
 /** Rates a channel may be set to (Hz): the vitals at 1 Hz, the raw radar channels at 10–50 Hz. */
 export const CHANNEL_RATES: Record<string, readonly number[]> = Object.fromEntries(
   Object.entries(LIVE_CHANNELS).map(([code, spec]) => [code, spec.rate === 1 ? [1] : [10, 20, 25, 50]]),
 );
-
-const clockTime = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' } as const;
-
-export const deviceConfigSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['recording_window', 'channels', 'radar', 'live_streaming'],
-  properties: {
-    recording_window: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['start', 'stop', 'timezone'],
-      properties: { start: clockTime, stop: clockTime, timezone: { type: 'string', minLength: 1, maxLength: 64 } },
-    },
-    channels: {
-      type: 'object',
-      minProperties: 1,
-      additionalProperties: false,
-      properties: Object.fromEntries(Object.keys(LIVE_CHANNELS).map((code) => [code, { type: 'number' }])),
-    },
-    radar: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['range_m', 'sensitivity'],
-      properties: { range_m: { type: 'number', minimum: 0.3, maximum: 6 }, sensitivity: { type: 'integer', minimum: 1, maximum: 10 } },
-    },
-    live_streaming: { type: 'boolean' },
-  },
-} as const;
 
 /**
  * A new device's configuration before anyone changed it (the simulated device runs it until

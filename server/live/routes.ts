@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { DeviceKeysBody, DidParams, RangeQuery } from '../../contract/live';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { forbidden, notFound } from '../errors';
 import type { UserRow } from '../auth/users';
-import { id, instant } from '../../contract/common';
 import { secondsOrMs } from '../recordings/night-key';
 import { issueDeviceKey, KEYS_CHANNEL, listDeviceKeys, revokeDeviceKeys } from './keys';
 import { practiceDeviceById, practiceDevices, type PracticeDevice } from './practice';
@@ -15,14 +16,6 @@ function liveUser(request: FastifyRequest): UserRow {
   if (user.is_annotator || user.role === 'admin') throw forbidden('Real-time data and device keys are not available to this account.');
   return user;
 }
-
-const didParams = { type: 'object', required: ['did'], properties: { did: { type: 'string', pattern: '^\\w{1,40}$' } } } as const;
-const rangeQuery = {
-  type: 'object',
-  properties: { pid: id, start_time: instant, end_time: instant, user_ids: { type: 'string', pattern: '^\\d+(,\\d+)*$', maxLength: 2000 } },
-} as const;
-
-type RangeQuery = { pid?: number; start_time?: number; end_time?: number; user_ids?: string };
 
 /** The practice's devices the call asks for: did = 0 is all of them, filtered by patient. */
 async function devicesOf(ctx: AppContext, user: UserRow, did: string, q: RangeQuery): Promise<PracticeDevice[]> {
@@ -70,38 +63,39 @@ async function validation(ctx: AppContext, devices: PracticeDevice[], q: RangeQu
 }
 
 /** Device keys (issue, revoke, list) and the spec's live-device calls. */
-export function liveRoutes(app: FastifyInstance, ctx: AppContext) {
+export function liveRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
-  const body = { type: 'object', required: ['device_master_id'], additionalProperties: false, properties: { device_master_id: id } } as const;
+  const schema = { body: DeviceKeysBody };
 
-  const ownDevice = async (request: FastifyRequest<{ Body: { device_master_id: number } }>) => {
+  const ownDevice = async (request: FastifyRequest, body: DeviceKeysBody) => {
     const user = liveUser(request);
-    const device = await practiceDeviceById(ctx.db, user, request.body.device_master_id);
+    const device = await practiceDeviceById(ctx.db, user, body.device_master_id);
     if (!device) throw notFound('Device');
     return { user, device };
   };
 
-  app.post<{ Body: { device_master_id: number } }>('/device/keys/issue', { preHandler: auth, schema: { body } }, async (request, reply) => {
-    const { user, device } = await ownDevice(request);
+  app.post('/device/keys/issue', { preHandler: auth, schema }, async (request, reply) => {
+    const { user, device } = await ownDevice(request, request.body);
     const { key, keyPrefix } = await issueDeviceKey(ctx.db, device.device_master_id, user.id);
     await ctx.db.notify(KEYS_CHANNEL, String(device.device_master_id));
     return reply.code(201).send({ message: 'The key is shown once: copy it to the device now.', data: { device_id: device.device_id, key, key_prefix: keyPrefix } });
   });
 
-  app.post<{ Body: { device_master_id: number } }>('/device/keys/revoke', { preHandler: auth, schema: { body } }, async (request) => {
-    const { user, device } = await ownDevice(request);
+  app.post('/device/keys/revoke', { preHandler: auth, schema }, async (request) => {
+    const { user, device } = await ownDevice(request, request.body);
     const revoked = await revokeDeviceKeys(ctx.db, device.device_master_id, user.id);
     // A device streaming with a revoked key is disconnected on whichever process holds it.
     await ctx.db.notify(KEYS_CHANNEL, String(device.device_master_id));
     return { data: { device_id: device.device_id, revoked } };
   });
 
-  app.post<{ Body: { device_master_id: number } }>('/device/keys', { preHandler: auth, schema: { body } }, async (request) => {
-    const { device } = await ownDevice(request);
+  app.post('/device/keys', { preHandler: auth, schema }, async (request) => {
+    const { device } = await ownDevice(request, request.body);
     return { data: { device_id: device.device_id, keys: await listDeviceKeys(ctx.db, device.device_master_id) } };
   });
 
-  app.get<{ Params: { did: string }; Querystring: RangeQuery }>('/device/real-time/did=:did', { preHandler: auth, schema: { params: didParams, querystring: rangeQuery } }, async (request) => {
+  app.get('/device/real-time/did=:did', { preHandler: auth, schema: { params: DidParams, querystring: RangeQuery } }, async (request) => {
     const devices = await devicesOf(ctx, liveUser(request), request.params.did, request.query);
     const now = Date.now();
     return {
@@ -119,7 +113,7 @@ export function liveRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  app.get<{ Params: { did: string }; Querystring: RangeQuery }>('/device/real-time-validation/did=:did', { preHandler: auth, schema: { params: didParams, querystring: rangeQuery } }, async (request) => {
+  app.get('/device/real-time-validation/did=:did', { preHandler: auth, schema: { params: DidParams, querystring: RangeQuery } }, async (request) => {
     const user = liveUser(request);
     const wanted = request.query.user_ids?.split(',').map(Number);
     // user_ids narrows to physicians; only the caller's own practice can be among them.

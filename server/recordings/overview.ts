@@ -11,11 +11,7 @@ import type { Queryable } from '../db/adapter';
 import { scratchNight, serverEngine } from '../services/engine';
 import { loadSamples, type ChannelRow } from './store';
 
-/** Columns of one overview at most (a 4K screen's plot, twice over). */
-export const MAX_OVERVIEW_PIXELS = 8192;
-/** Channels of one overview request at most (a night has a few dozen). */
-export const MAX_OVERVIEW_CHANNELS = 64;
-/** Overviews kept (each ≤ 8192 × 21 bytes). */
+/** Overviews kept (each ≤ 8192 × 21 bytes: contract/recordings.ts caps the columns). */
 const CACHE_ENTRIES = 512;
 const cache = new Map<string, Uint8Array>();
 

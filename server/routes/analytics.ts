@@ -1,20 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { SeriesParams, SeriesQuery } from '../../contract/analytics';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { listChannels, listRecordings, loadSamples, type ChannelRow, type RecordingRow } from '../recordings/store';
 import { secondsOrMs } from '../recordings/night-key';
-
-interface SeriesQuery {
-  patient_id: number;
-  recording_date: string;
-  device_id?: string;
-  device_start_time?: number;
-  device_stop_time?: number;
-  graph_type?: string;
-  multiple?: boolean;
-}
 
 /** A night key from the forms clients send: Unix seconds, YYYY-MM-DD or YYYYMMDD. */
 export function parseNightKey(value: string): number | null {
@@ -67,28 +59,11 @@ async function findNight(ctx: AppContext, patientId: number, q: SeriesQuery): Pr
 }
 
 /** The spec's JSON analytics calls, kept for compatibility; the engine uses the binary endpoint. */
-export function analyticsRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get<{ Params: { type: string }; Querystring: SeriesQuery }>(
+export function analyticsRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
     '/analytics/patient/type=:type',
-    {
-      preHandler: authenticate(ctx),
-      schema: {
-        params: { type: 'object', properties: { type: { type: 'string', minLength: 1, maxLength: 400 } } },
-        querystring: {
-          type: 'object',
-          required: ['patient_id', 'recording_date'],
-          properties: {
-            patient_id: { type: 'integer', minimum: 1 },
-            recording_date: { type: 'string', minLength: 8, maxLength: 20 },
-            device_id: { type: 'string', maxLength: 40 },
-            device_start_time: { type: 'number' },
-            device_stop_time: { type: 'number' },
-            graph_type: { type: 'string', maxLength: 400 },
-            multiple: { type: 'boolean' },
-          },
-        },
-      },
-    },
+    { preHandler: authenticate(ctx), schema: { params: SeriesParams, querystring: SeriesQuery } },
     async (request) => {
       const q = request.query;
       const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id, 'read');

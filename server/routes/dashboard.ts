@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DateTime } from 'luxon';
 import { actingPhysicianId } from '../auth/users';
 import type { AppContext } from '../context';
@@ -11,6 +12,7 @@ import { isLiveRecording, type RecordingRow } from '../recordings/store';
 import type { NightKpis } from '../../engine/detect';
 import { flaggedSql } from '../patients/flagged';
 import { DAY_MS } from '../../engine/constants';
+import { NotificationIdParams } from '../../contract/dashboard';
 
 /** Nights a notification is made for: the last week. */
 const NOTIFY_DAYS = 7;
@@ -21,7 +23,8 @@ const NOTIFY_BATCH = 50;
  * The dashboard (spec 1 §1 "The dashboard shows", §3 notifications, §7 calls): widget
  * counts and lists, and the physician's notifications, one per night of the last week.
  */
-export function dashboardRoutes(app: FastifyInstance, ctx: AppContext) {
+export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
@@ -128,9 +131,9 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext) {
     return { data: { notifications } };
   });
 
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/physician/update-notification/id=:id',
-    { preHandler: auth, schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } } } },
+    { preHandler: auth, schema: { params: NotificationIdParams } },
     async (request) => {
       const physician = actingPhysicianId(dashboardUser(request));
       const rows = await db.query('update physician_notifications set is_read = 1 where id = $1 and physician_id = $2 returning id', [request.params.id, physician]);

@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DateTime } from 'luxon';
+import { AvailableDatesQuery, AvailableDevicesQuery, DeployDecisionParams, DeployInPastBody, DeviceHistoryBody, DeviceOperationBody, DeviceSerialBody, PatientRequestsQuery } from '../../contract/devices';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
-import { calendarDays, DAY_MS, deviceStatus, operationOf, type AllocationRow, type OperationFlags } from '../devices/allocations';
+import { calendarDays, DAY_MS, deviceStatus, operationOf, type AllocationRow } from '../devices/allocations';
 import { checkScreening, saveScreening } from './questionnaires';
-import { instantMs } from '../../contract/common';
 import { cancel, currentAllocation, deploy, extend, fileDeployRequest, REQUEST_SENT, returnDevice, SUCCESS } from '../devices/operations';
 
 interface DeviceRow {
@@ -25,9 +26,6 @@ function physicianOnly(request: FastifyRequest): UserRow {
 /** Days the free-dates calendar looks ahead. */
 const FREE_DATE_DAYS = 60;
 
-// Allocation instants are whole ms in bigint columns.
-const ms = instantMs;
-
 /** Devices of the caller's physician that are free for the whole of [from, to). */
 async function availableDevices(ctx: AppContext, physicianId: number, from: number, to: number) {
   return ctx.db.query<DeviceRow & { from_ms: number; to_ms: number }>(
@@ -40,13 +38,14 @@ async function availableDevices(ctx: AppContext, physicianId: number, from: numb
 }
 
 /** Device allocation (spec 1 §7, §8): availability, operations, history, past-date requests, the data centre. */
-export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
+export function deviceRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
 
-  app.get<{ Querystring: { allocation_time: number; deallocation_time: number } }>(
+  app.get(
     '/physician/available-devices',
-    { preHandler: auth, schema: { querystring: { type: 'object', required: ['allocation_time', 'deallocation_time'], properties: { allocation_time: ms, deallocation_time: ms } } } },
+    { preHandler: auth, schema: { querystring: AvailableDevicesQuery } },
     async (request) => {
       const { allocation_time: from, deallocation_time: to } = request.query;
       if (!(to > from)) throw new ApiError(400, 'validation_failed', 'deallocation_time must be after allocation_time.');
@@ -60,9 +59,9 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // The next 60 days (local days of the zone the picker books in: the patient's, else the
   // physician's country's) on which at least one device is free all day; one query.
-  app.get<{ Querystring: { timezone?: string } }>(
+  app.get(
     '/physician/available-devices-dates',
-    { preHandler: auth, schema: { querystring: { type: 'object', properties: { timezone: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-]+(/[A-Za-z0-9_+\\-]+)*$' } } } } },
+    { preHandler: auth, schema: { querystring: AvailableDatesQuery } },
     async (request) => {
       const user = currentUser(request);
       const zone = request.query.timezone ?? findCountry(user.country ?? '')?.timezone ?? 'UTC';
@@ -81,12 +80,13 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: OperationFlags & { patient_id: number; device_master_id?: number; device_allocation_date?: number; device_deallocation_date?: number; window_start_time?: string; window_end_time?: string; confirm_device_present?: boolean; return_date?: number; screening_answers?: Record<string, string> } }>(
+  app.post(
     '/device/device-operation',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer' }, device_master_id: { type: 'integer' }, device_allocation_date: ms, device_deallocation_date: ms, return_date: ms, screening_answers: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 10 } } } } } },
+    { preHandler: auth, schema: { body: DeviceOperationBody } },
     async (request) => {
       const user = physicianOnly(request);
-      const b = request.body;
+      // The checked fields and, as the client sends them, those the schema leaves open (contract/devices.ts).
+      const b: DeviceOperationBody = request.body;
       const patient = await visiblePatient(db, user, b.patient_id);
       const op = operationOf(b);
       if (!op) throw new ApiError(400, 'validation_failed', 'Say which device operation to do.');
@@ -113,9 +113,9 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { patient_id: number; device_master_id?: number; device_id?: string; allocation_date: number; deallocation_date: number } }>(
+  app.post(
     '/device/deploy-device-in-past-date',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id', 'allocation_date', 'deallocation_date'], properties: { patient_id: { type: 'integer' }, device_master_id: { type: 'integer' }, device_id: { type: 'string' }, allocation_date: ms, deallocation_date: ms } } } },
+    { preHandler: auth, schema: { body: DeployInPastBody } },
     async (request, reply) => {
       const user = physicianOnly(request);
       const b = request.body;
@@ -138,9 +138,9 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   // The physician's view of a patient's requests: pending ones show as "request sent" on the patient (issue 16 point 4).
-  app.get<{ Querystring: { patient_id: number } }>(
+  app.get(
     '/device/deploy-requests',
-    { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer', minimum: 1 } } } } },
+    { preHandler: auth, schema: { querystring: PatientRequestsQuery } },
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const rows = await db.query<RequestRow>(
@@ -154,9 +154,10 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Params: { id: number; decision: 'approve' | 'deny' }; Body: { note?: string } }>(
+  // The note has no schema (the client sends none): read unchecked, as it always was.
+  app.post<{ Params: DeployDecisionParams; Body: { note?: string } }>(
     '/admin/deploy-requests/:id/:decision',
-    { preHandler: auth, schema: { params: { type: 'object', properties: { id: { type: 'integer' }, decision: { enum: ['approve', 'deny'] } } } } },
+    { preHandler: auth, schema: { params: DeployDecisionParams } },
     async (request) => {
       const admin = currentUser(request);
       if (admin.role !== 'admin') throw forbidden('Only admins handle deployment requests.');
@@ -178,9 +179,9 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.post<{ Body: { patient_id: number } }>(
+  app.post(
     '/device/device-history',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['patient_id'], properties: { patient_id: { type: 'integer' } } } } },
+    { preHandler: auth, schema: { body: DeviceHistoryBody } },
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.body.patient_id);
       const rows = await db.query<AllocationRow & { device_id: string }>(
@@ -202,15 +203,15 @@ export function deviceRoutes(app: FastifyInstance, ctx: AppContext) {
       [deviceId, physicianId, Date.now()],
     );
 
-  app.post<{ Body: { device_id: string } }>(
+  app.post(
     '/device/future-allocations',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['device_id'], properties: { device_id: { type: 'string', maxLength: 40 } } } } },
+    { preHandler: auth, schema: { body: DeviceSerialBody } },
     async (request) => ({ data: { allocations: await futureOf(actingPhysicianId(currentUser(request)), request.body.device_id) } }),
   );
 
-  app.post<{ Body: { device_id: string } }>(
+  app.post(
     '/device/cancel-future-allocations',
-    { preHandler: auth, schema: { body: { type: 'object', required: ['device_id'], properties: { device_id: { type: 'string', maxLength: 40 } } } } },
+    { preHandler: auth, schema: { body: DeviceSerialBody } },
     async (request) => {
       const user = physicianOnly(request);
       const future = await futureOf(actingPhysicianId(user), request.body.device_id);

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
+import { CHANNEL_CODE_PATTERN, LabelMapBody } from '../../contract/imports';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
@@ -38,8 +40,6 @@ function byteCounter(total: { bytes: number }, fileName: string, progress: () =>
     },
   });
 }
-const CODE = '^[A-Za-z0-9_]{0,40}$';
-
 /**
  * The name a sent file is kept under: its last path segment, at most 200 characters. A name
  * with control characters (NUL among them) is refused, not stored; '.', '..' and no name at
@@ -69,7 +69,7 @@ function parseJsonMap(text: string, field: string, what: string, valid: (v: stri
   return value as Record<string, string>;
 }
 
-const parseLabelMap = (text: string) => parseJsonMap(text, 'label_map', 'label → channel code', (c) => new RegExp(CODE).test(c), 'maps to an invalid channel code');
+const parseLabelMap = (text: string) => parseJsonMap(text, 'label_map', 'label → channel code', (c) => new RegExp(CHANNEL_CODE_PATTERN).test(c), 'maps to an invalid channel code');
 
 /** The client's md5 of each file: a JSON object of file name → 32 hex digits. */
 const parseMd5 = (text: string) => parseJsonMap(text, 'md5', 'file name → md5 (32 hex digits)', (h) => /^[0-9a-fA-F]{32}$/.test(h), 'is not 32 hex digits');
@@ -133,7 +133,8 @@ function malformedUpload(err: unknown): unknown {
 }
 
 /** Uploading a night's files for a patient, and the physician's label map. */
-export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 10, fieldSize: MAX_FIELD_BYTES } });
 
@@ -201,19 +202,9 @@ export async function importRoutes(app: FastifyInstance, ctx: AppContext) {
     data: { label_map: await savedLabelMap(ctx.db, actingPhysicianId(currentUser(request))) },
   }));
 
-  app.post<{ Body: { label_map: Record<string, string> } }>(
+  app.post(
     '/recordings/label-map',
-    {
-      preHandler: auth,
-      schema: {
-        body: {
-          type: 'object',
-          required: ['label_map'],
-          additionalProperties: false,
-          properties: { label_map: { type: 'object', maxProperties: 200, propertyNames: { minLength: 1, maxLength: 80 }, additionalProperties: { type: 'string', pattern: CODE } } },
-        },
-      },
-    },
+    { preHandler: auth, schema: { body: LabelMapBody } },
     async (request) => {
       const user = currentUser(request);
       if (user.is_annotator) throw forbidden('Annotators cannot change the label map.');

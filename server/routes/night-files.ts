@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { NightFileParams, NightMetaQuery, NightRangeQuery, SignedLinkQuery } from '../../contract/night-files';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
@@ -7,7 +9,6 @@ import { isLiveRecording, listChannels, listRecordings, loadSamples, type Channe
 import { linkSecret, signLink, verifyLink } from '../services/signed-links';
 import { parseNightKey } from './analytics';
 import { nightDate } from '../recordings/night-key';
-import { instantMs } from '../../contract/common';
 
 /** Channels in the night file: vitals and epochs; raw radar and PSG waveforms go through the binary endpoint. */
 const MAX_FILE_RATE_HZ = 1;
@@ -30,19 +31,11 @@ async function channelJson(ctx: AppContext, c: ChannelRow): Promise<string> {
  * signed link; the link answers the night's channels as JSON text with NaN as null. A day
  * without a night is 404, so a client looping over a range skips it.
  */
-export function nightFileRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get<{ Querystring: { recording_date: string; patient_id: number; device_id?: string } }>(
+export function nightFileRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
     '/s3/analytics/patient',
-    {
-      preHandler: authenticate(ctx),
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['recording_date', 'patient_id'],
-          properties: { recording_date: { type: 'string', minLength: 8, maxLength: 20 }, patient_id: { type: 'integer', minimum: 1 }, device_id: { type: 'string', maxLength: 40 } },
-        },
-      },
-    },
+    { preHandler: authenticate(ctx), schema: { querystring: NightMetaQuery } },
     async (request) => {
       const key = parseNightKey(request.query.recording_date);
       if (key === null) throw new ApiError(400, 'validation_failed', `recording_date "${request.query.recording_date}" is not YYYYMMDD.`);
@@ -68,18 +61,9 @@ export function nightFileRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get<{ Querystring: { start_date: string; end_date: string; patient_id: number; device_id?: string } }>(
+  app.get(
     '/s3/analytics/patient/range',
-    {
-      preHandler: authenticate(ctx),
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['start_date', 'end_date', 'patient_id'],
-          properties: { start_date: { type: 'string', minLength: 8, maxLength: 10 }, end_date: { type: 'string', minLength: 8, maxLength: 10 }, patient_id: { type: 'integer', minimum: 1 }, device_id: { type: 'string', maxLength: 40 } },
-        },
-      },
-    },
+    { preHandler: authenticate(ctx), schema: { querystring: NightRangeQuery } },
     async (request) => {
       const from = parseNightKey(request.query.start_date);
       const to = parseNightKey(request.query.end_date);
@@ -104,14 +88,9 @@ export function nightFileRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get<{ Params: { id: number }; Querystring: { exp: number; sig: string } }>(
+  app.get(
     '/s3/analytics/night-file/:id',
-    {
-      schema: {
-        params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } },
-        querystring: { type: 'object', required: ['exp', 'sig'], properties: { exp: instantMs, sig: { type: 'string', maxLength: 100 } } },
-      },
-    },
+    { schema: { params: NightFileParams, querystring: SignedLinkQuery } },
     async (request, reply) => {
       const { id } = request.params;
       if (!verifyLink(await linkSecret(ctx.db), `night:${id}`, request.query.exp, request.query.sig)) {

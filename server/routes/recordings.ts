@@ -1,6 +1,8 @@
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AvailableNightsQuery, ChannelDataQuery, ChannelOverviewQuery } from '../../contract/recordings';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
@@ -8,20 +10,19 @@ import { visiblePatient, visibleRecording } from '../patients/access';
 import { findChannel, isLiveRecording, listChannels, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
 import { gzipWire } from '../recordings/wire-gzip';
 import { nightDate } from '../recordings/night-key';
-import { channelOverview, MAX_OVERVIEW_CHANNELS, MAX_OVERVIEW_PIXELS } from '../recordings/overview';
+import { channelOverview } from '../recordings/overview';
 
 const gunzip = promisify(gunzipCb);
-const id = { type: 'integer', minimum: 1 } as const;
-
 
 /** Nights of a patient and the binary channel data the engine loads. */
-export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
+export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = ctx;
   const auth = authenticate(ctx);
 
-  app.get<{ Querystring: { patient_id: number } }>(
+  app.get(
     '/patient/available-nights',
-    { preHandler: auth, schema: { querystring: { type: 'object', required: ['patient_id'], properties: { patient_id: id } } } },
+    { preHandler: auth, schema: { querystring: AvailableNightsQuery } },
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const recordings = await listRecordings(db, patient.id);
@@ -41,18 +42,9 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  app.get<{ Querystring: { patient_id: number; recording_id: number; code: string } }>(
+  app.get(
     '/analytics/patient/channel-data',
-    {
-      preHandler: auth,
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['patient_id', 'recording_id', 'code'],
-          properties: { patient_id: id, recording_id: id, code: { type: 'string', minLength: 1, maxLength: 80 } },
-        },
-      },
-    },
+    { preHandler: auth, schema: { querystring: ChannelDataQuery } },
     async (request, reply) => {
       const { patient_id, recording_id, code } = request.query;
       const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');
@@ -73,25 +65,9 @@ export function recordingRoutes(app: FastifyInstance, ctx: AppContext) {
   // The engine's views of one window of a night's channels (full-night charts before the raw
   // samples): `code` once per channel; the answer is their NCV1 buffers one after the other,
   // in the order asked (one request for a screen's charts, not one per chart).
-  app.get<{ Querystring: { patient_id: number; recording_id: number; code: string[]; t0: number; t1: number; pixels: number } }>(
+  app.get(
     '/analytics/patient/channel-overview',
-    {
-      preHandler: auth,
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['patient_id', 'recording_id', 'code', 't0', 't1', 'pixels'],
-          properties: {
-            patient_id: id,
-            recording_id: id,
-            code: { type: 'array', minItems: 1, maxItems: MAX_OVERVIEW_CHANNELS, items: { type: 'string', minLength: 1, maxLength: 80 } },
-            t0: { type: 'number' },
-            t1: { type: 'number' },
-            pixels: { type: 'integer', minimum: 1, maximum: MAX_OVERVIEW_PIXELS },
-          },
-        },
-      },
-    },
+    { preHandler: auth, schema: { querystring: ChannelOverviewQuery } },
     async (request, reply) => {
       const { patient_id, recording_id, code: codes, t0, t1, pixels } = request.query;
       const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');

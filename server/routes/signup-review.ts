@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { SignupDecisionBody, SignupDecisionParams } from '../../contract/signup-review';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
-import { id } from '../../contract/common';
 
 /** The answer at sign-in for a refused account (spec 1 gives none; README "Decisions"). */
 export const ACCOUNT_REFUSED = 'Your account request was not approved. Contact support if you think this is a mistake.';
@@ -12,7 +13,8 @@ export const ACCOUNT_REFUSED = 'Your account request was not approved. Contact s
  * approve or refuse each (with an optional reason). The applicant is mailed either way;
  * who decided and when stays on the account (users.reviewed_by, reviewed_at, review_reason).
  */
-export function signupReviewRoutes(app: FastifyInstance, ctx: AppContext) {
+export function signupReviewRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const { db, mailer } = ctx;
   const auth = authenticate(ctx);
   const adminOnly = (request: Parameters<typeof currentUser>[0]) => {
@@ -35,15 +37,9 @@ export function signupReviewRoutes(app: FastifyInstance, ctx: AppContext) {
     return { data: { signups: rows } };
   });
 
-  app.post<{ Params: { id: number; decision: 'approve' | 'refuse' }; Body: { reason?: string } | undefined }>(
+  app.post(
     '/admin/signups/:id/:decision',
-    {
-      preHandler: auth,
-      schema: {
-        params: { type: 'object', required: ['id', 'decision'], properties: { id, decision: { enum: ['approve', 'refuse'] } } },
-        body: { type: ['object', 'null'], additionalProperties: false, properties: { reason: { type: 'string', maxLength: 500 } } },
-      },
-    },
+    { preHandler: auth, schema: { params: SignupDecisionParams, body: SignupDecisionBody } },
     async (request) => {
       const admin = adminOnly(request);
       const approve = request.params.decision === 'approve';

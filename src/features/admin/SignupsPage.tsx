@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { SignupDecision, SignupDecisionBody } from '../../../contract/signup-review';
 import { request } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
@@ -22,7 +23,7 @@ export interface Signup {
 
 const signupsApi = {
   list: () => request<{ signups: Signup[] }>('GET', '/admin/signups'),
-  decide: (id: number, decision: 'approve' | 'refuse', reason: string) => request<never>('POST', `/admin/signups/${id}/${decision}`, reason ? { reason } : {}),
+  decide: (id: number, decision: SignupDecision, reason: string) => request<never>('POST', `/admin/signups/${id}/${decision}`, (reason ? { reason } : {}) satisfies SignupDecisionBody),
 };
 const KEY = ['admin', 'signups'] as const;
 
@@ -31,16 +32,16 @@ export function SignupsPage() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const query = useQuery({ queryKey: KEY, queryFn: async () => (await signupsApi.list()).data?.signups ?? [] });
-  const [asking, setAsking] = useState<{ signup: Signup; decision: 'approve' | 'refuse' } | null>(null);
+  const [asking, setAsking] = useState<{ signup: Signup; decision: SignupDecision } | null>(null);
   const [reason, setReason] = useState('');
   const decide = useMutation({
-    mutationFn: ({ id, decision, why }: { id: number; decision: 'approve' | 'refuse'; why: string }) => signupsApi.decide(id, decision, why),
+    mutationFn: ({ id, decision, why }: { id: number; decision: SignupDecision; why: string }) => signupsApi.decide(id, decision, why),
     onSuccess: () => setAsking(null),
     onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
   });
   const when = (iso: string | null) => (iso ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '–');
   const rows = query.data ?? [];
-  const open = (signup: Signup, decision: 'approve' | 'refuse') => {
+  const open = (signup: Signup, decision: SignupDecision) => {
     decide.reset();
     setReason('');
     setAsking({ signup, decision });

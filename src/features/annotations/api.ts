@@ -1,3 +1,4 @@
+import type { SystemAnnotationsBody } from '../../../contract/analytics';
 import type { AddAnnotationsBody, AddCategoryBody, DeleteCategoryBody, UpdateAnnotationBody, UpdateCategoryBody } from '../../../contract/annotations';
 import { request } from '../../api/client';
 import { downloadFile } from '../../api/download';
@@ -41,7 +42,7 @@ export const annotationApi = {
     return res.data?.deleted ?? 0;
   },
   async generate(n: NightRef, type: 'system' | 'desaturation'): Promise<{ created: number; message: string }> {
-    const res = await request<{ created: number }>('POST', '/analytics/patient/generate-system-annotations', { patient_id: n.patientId, night: n.night, type });
+    const res = await request<{ created: number }>('POST', '/analytics/patient/generate-system-annotations', { patient_id: n.patientId, night: n.night, type } satisfies SystemAnnotationsBody);
     return { created: res.data?.created ?? 0, message: res.message ?? '' };
   },
   async categories(patientId: number): Promise<Category[]> {

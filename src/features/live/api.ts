@@ -1,4 +1,5 @@
 // Calls of the live screens (spec: /device/real-time, /datahub/…) and the dashboard layout.
+import type { DeviceConfig, DeviceKeysBody, LayoutBody, UpdateDeviceConfigBody } from '../../../contract/live';
 import { request } from '../../api/client';
 import type { DeviceLiveState } from '../../../server/live/protocol';
 
@@ -14,20 +15,10 @@ export interface RealTimeDevice {
   session_start_time: number | null;
 }
 
-export interface TileLayout {
-  i: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
+/** A tile's place on the real-time dashboard (contract/live.ts, as POST /physician/realtime-layout takes it). */
+export type TileLayout = LayoutBody['layout'][number];
 
-export interface DeviceConfig {
-  recording_window: { start: string; stop: string; timezone: string };
-  channels: Record<string, number>;
-  radar: { range_m: number; sensitivity: number };
-  live_streaming: boolean;
-}
+export type { DeviceConfig };
 
 export type ConfigStatus = 'pending' | 'applied' | 'refused';
 
@@ -57,11 +48,11 @@ export interface DeviceConfigRow {
 export const liveApi = {
   devices: async () => (await request<RealTimeDevice[]>('GET', '/device/real-time/did=0')).data ?? [],
   layout: async () => (await request<{ layout: TileLayout[] | null }>('GET', '/physician/realtime-layout')).data?.layout ?? null,
-  saveLayout: (layout: TileLayout[]) => request<{ layout: TileLayout[] }>('POST', '/physician/realtime-layout', { layout }),
+  saveLayout: (layout: TileLayout[]) => request<{ layout: TileLayout[] }>('POST', '/physician/realtime-layout', { layout } satisfies LayoutBody),
   configs: async () => (await request<{ devices: DeviceConfigRow[]; channel_rates: Record<string, number[]> }>('GET', '/datahub/get_physician_devices_config')).data ?? { devices: [], channel_rates: {} },
-  updateConfig: (deviceMasterId: number, config: DeviceConfig) => request<{ version: number; status: ConfigStatus }>('POST', '/datahub/update_device_config', { device_master_id: deviceMasterId, config }),
-  issueKey: async (deviceMasterId: number) => (await request<{ device_id: string; key: string; key_prefix: string }>('POST', '/device/keys/issue', { device_master_id: deviceMasterId })).data!,
-  revokeKeys: (deviceMasterId: number) => request<{ revoked: number }>('POST', '/device/keys/revoke', { device_master_id: deviceMasterId }),
+  updateConfig: (deviceMasterId: number, config: DeviceConfig) => request<{ version: number; status: ConfigStatus }>('POST', '/datahub/update_device_config', { device_master_id: deviceMasterId, config } satisfies UpdateDeviceConfigBody),
+  issueKey: async (deviceMasterId: number) => (await request<{ device_id: string; key: string; key_prefix: string }>('POST', '/device/keys/issue', { device_master_id: deviceMasterId } satisfies DeviceKeysBody)).data!,
+  revokeKeys: (deviceMasterId: number) => request<{ revoked: number }>('POST', '/device/keys/revoke', { device_master_id: deviceMasterId } satisfies DeviceKeysBody),
 };
 
 /** The practice's devices and their live states, asked again every 5 s (the dashboard's tiles, Real Time's list). */

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import type { DeployInPastBody, DeviceHistoryBody, DeviceOperationBody, DeviceSerialBody } from '../../../contract/devices';
 import { request } from '../../api/client';
-import type { AvailableDevice, DataCenterDevice, DeployRequest, DeviceOperationBody, Disease, HistoryEntry, NewPatientPayload, PatientInfo, PatientRow } from './types';
+import type { AvailableDevice, DataCenterDevice, DeployRequest, Disease, HistoryEntry, NewPatientPayload, PatientInfo, PatientRow } from './types';
 
 /** One function per server route of patient management and devices (spec 1 §7). */
 export const adminApi = {
@@ -17,12 +18,13 @@ export const adminApi = {
   availableDates: (zone: string) => request<{ calendar_available_dates: string[] }>('GET', `/physician/available-devices-dates?timezone=${encodeURIComponent(zone)}`),
   availableDevices: (from: number, to: number) => request<AvailableDevice[]>('GET', `/physician/available-devices?allocation_time=${from}&deallocation_time=${to}`),
   deviceOperation: (body: DeviceOperationBody) => request<unknown>('POST', '/device/device-operation', body),
-  deployInPast: (body: { patient_id: number; patient_code: string; device_master_id?: number; device_id?: string; allocation_date: number; deallocation_date: number }) =>
+  // patient_code is the spec's; the server accepts it and goes by patient_id.
+  deployInPast: (body: DeployInPastBody & { patient_code: string }) =>
     request<{ request_id: number }>('POST', '/device/deploy-device-in-past-date', body),
-  history: (patient_id: number) => request<{ history: HistoryEntry[] }>('POST', '/device/device-history', { patient_id }),
+  history: (patient_id: number) => request<{ history: HistoryEntry[] }>('POST', '/device/device-history', { patient_id } satisfies DeviceHistoryBody),
   futureAllocations: (device_id: string) =>
-    request<{ allocations: Array<{ device_user_map_id: number; patient_code: string; allocation_ms: number; deallocation_ms: number }> }>('POST', '/device/future-allocations', { device_id }),
-  cancelFutureAllocations: (device_id: string) => request<{ cancelled: number }>('POST', '/device/cancel-future-allocations', { device_id }),
+    request<{ allocations: Array<{ device_user_map_id: number; patient_code: string; allocation_ms: number; deallocation_ms: number }> }>('POST', '/device/future-allocations', { device_id } satisfies DeviceSerialBody),
+  cancelFutureAllocations: (device_id: string) => request<{ cancelled: number }>('POST', '/device/cancel-future-allocations', { device_id } satisfies DeviceSerialBody),
   dataCenter: () => request<{ devices: DataCenterDevice[] }>('GET', '/datacenter/getAllRecordingDevicesOfPatients'),
   deployRequests: () => request<{ requests: DeployRequest[] }>('GET', '/admin/deploy-requests'),
   patientRequests: (patient_id: number) => request<{ requests: DeployRequest[] }>('GET', `/device/deploy-requests?patient_id=${patient_id}`),

@@ -108,21 +108,3 @@ export type NewPatientPayload = NewPatientBody &
     bmi: number;
     diseases: string;
   };
-
-export interface DeviceOperationBody {
-  patient_id: number;
-  device_master_id?: number;
-  device_allocation_date?: number;
-  device_deallocation_date?: number;
-  window_start_time?: string;
-  window_end_time?: string;
-  allocate_device?: boolean;
-  change_allocation_times?: boolean;
-  force_extend?: boolean;
-  cancel_device?: boolean;
-  return_device?: boolean;
-  confirm_device_present?: boolean;
-  return_date?: number;
-  country?: string | null;
-  screening_answers?: Record<string, string>;
-}

@@ -1,3 +1,5 @@
+import type { AnalyticsSettingsBody } from '../../../contract/analytics';
+import type { LabelMapBody } from '../../../contract/imports';
 import type { AppointmentsQuery } from '../../../contract/practice';
 import { request } from '../../api/client';
 
@@ -43,7 +45,7 @@ export const fetchCalendar = async (from: string, to: string) =>
 export const fetchAppointments = async (when: NonNullable<AppointmentsQuery['when']>) => (await request<Appointment[]>('GET', `/practice/appointments?when=${when}`)).data ?? [];
 export const fetchSettings = async () => (await request<PracticeSettings>('GET', '/practice/settings')).data!;
 
-export const saveAnalyticsSettings = (body: { desaturation_rule: 3 | 4; rii_divisor: RiiDivisor }) => request('POST', '/physician/update-analytics-settings', body);
-export const saveLabelMap = (labelMap: Record<string, string>) => request('POST', '/recordings/label-map', { label_map: labelMap });
+export const saveAnalyticsSettings = (body: Required<AnalyticsSettingsBody>) => request('POST', '/physician/update-analytics-settings', body);
+export const saveLabelMap = (labelMap: Record<string, string>) => request('POST', '/recordings/label-map', { label_map: labelMap } satisfies LabelMapBody);
 export const updateCategory = (c: { label_id: number; label: string; color_code: string; version: number }) => request('POST', '/patient/update-label', c);
 export const deleteCategory = (c: { label_id: number; version: number }) => request('POST', '/patient/delete-label', c);

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { NightQuery } from '../../../contract/analytics';
 import { request } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { formatClock, formatValue } from '../../charts/core/format';
@@ -89,7 +90,7 @@ function Table({ title, rows, testId, note }: { title: string; rows: Array<[stri
 export function useNightSummary(patientId: number, night: NightInfo | null) {
   return useQuery({
     queryKey: ['patient', patientId, 'summary', night?.night],
-    queryFn: async () => (await request<NightSummary>('POST', '/analytics/patient/all-kpi-summary', { patient_id: patientId, night: night!.night })).data ?? null,
+    queryFn: async () => (await request<NightSummary>('POST', '/analytics/patient/all-kpi-summary', { patient_id: patientId, night: night!.night } satisfies NightQuery)).data ?? null,
     enabled: night !== null,
   });
 }

@@ -1,4 +1,5 @@
 /** Device selection and device-operation answers (spec 1 §4, §5, §8). */
+import type { DeviceOperationBody } from '../../../../contract/devices';
 
 const DEVICE_SEARCH_MAX = 10;
 
@@ -26,13 +27,7 @@ export function autoSelect<T extends { device_master_id: number }>(devices: read
 
 export type DeviceOperation = 'deploy' | 'force-deploy' | 'extend' | 'force-extend' | 'cancel' | 'return';
 
-export interface OperationFlags {
-  allocate_device?: boolean;
-  change_allocation_times?: boolean;
-  force_extend?: boolean;
-  cancel_device?: boolean;
-  return_device?: boolean;
-}
+export type OperationFlags = Pick<DeviceOperationBody, 'allocate_device' | 'change_allocation_times' | 'force_extend' | 'cancel_device' | 'return_device'>;
 
 /** The flags that ask the server for an operation (the server picks the operation from them). */
 export function flagsFor(op: DeviceOperation): OperationFlags {
