@@ -25,6 +25,8 @@ export const DeviceOperationBody = Type.Object({
   device_deallocation_date: Type.Optional(ms),
   return_date: Type.Optional(ms),
   screening_answers: Type.Optional(screeningAnswers),
+  /** The country whose timezone a deploy uses (else the patient's): a name or code; anything else was a 500. */
+  country: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
 });
 
 /**
@@ -42,7 +44,6 @@ interface UncheckedOperationFields {
   confirm_device_present?: boolean;
   window_start_time?: string;
   window_end_time?: string;
-  country?: string | null;
 }
 
 /** The whole body of POST /device/device-operation: the checked fields and the unchecked ones. */

@@ -90,6 +90,7 @@ export function deviceRoutes(server: FastifyInstance, ctx: AppContext) {
       const patient = await visiblePatient(db, user, b.patient_id);
       const op = operationOf(b);
       if (!op) throw new ApiError(400, 'validation_failed', 'Say which device operation to do.');
+      if (b.country && !findCountry(b.country)) throw new ApiError(400, 'validation_failed', `country: unknown country "${b.country}".`);
       const timezone = findCountry(b.country ?? patient.country ?? '')?.timezone ?? 'UTC';
       const row = await db.transaction(async (tx): Promise<AllocationRow | null> => {
         if (op === 'deploy' || op === 'force-deploy') {

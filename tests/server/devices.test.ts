@@ -161,6 +161,16 @@ describe('device operations', () => {
     expect(res.json().data.cancelled).toBe(1);
   });
 
+  it('refuses a country that is not a known name or code with a clear error, never a 500', async () => {
+    for (const country of [5, 'Atlantis', { name: 'Switzerland' }]) {
+      const res = await op({ patient_id: ids.NCT1005, device_master_id: devices.NCT0006, allocate_device: true, country, device_allocation_date: today + 30 * DAY, device_deallocation_date: today + 31 * DAY });
+      expect(res.statusCode, JSON.stringify(country)).toBe(400);
+      expect(res.json().message).toMatch(/country/);
+    }
+    const [n] = await server.db.query<{ n: number }>(`select count(*)::int as n from device_allocations where patient_id = $1 and allocation_ms = $2`, [ids.NCT1005, today + 30 * DAY]);
+    expect(n.n).toBe(0);
+  });
+
   it('annotators cannot operate devices', async () => {
     expect((await deploy('NCT1005', 'NCT0006', 20, 1, {})).statusCode).toBe(200);
     const res = await op({ patient_id: ids.NCT1005, cancel_device: true }, annotator);
