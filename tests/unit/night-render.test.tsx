@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,9 +13,11 @@ import i18n, { initI18n } from '../../src/i18n';
 
 const render = (node: ReactNode) =>
   renderToStaticMarkup(
-    <I18nextProvider i18n={i18n}>
-      <Router ssrPath="/app/patients/id=7">{node}</Router>
-    </I18nextProvider>,
+    <QueryClientProvider client={new QueryClient()}>
+      <I18nextProvider i18n={i18n}>
+        <Router ssrPath="/app/patients/id=7">{node}</Router>
+      </I18nextProvider>
+    </QueryClientProvider>,
   );
 
 const patient: PatientInfo = {
