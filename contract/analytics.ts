@@ -49,3 +49,12 @@ export type AnalyticsSettingsBody = Static<typeof AnalyticsSettingsBody>;
 
 /** GET /analytics/patient/actigraph: the nights from start_date to end_date. */
 export const ActigraphQuery = Type.Object({ patient_id: id, start_date: isoDay, end_date: isoDay, device_id: Type.Optional(deviceId) });
+
+/** GET /analytics/patient/agreement: the night (as the series call names it) whose device events are compared. */
+export const AgreementQuery = Strict({
+  patient_id: Type.Integer({ minimum: 1 }),
+  night: Type.Optional(Type.Integer({ minimum: 0 })),
+  recording_date: Type.Optional(Type.String({ maxLength: 20 })),
+  device_id: Type.Optional(Type.String({ maxLength: 40 })),
+});
+export type AgreementQuery = Static<typeof AgreementQuery>;

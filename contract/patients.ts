@@ -53,3 +53,7 @@ export const PatientStatusBody = Type.Object({
   active_flag: Type.Optional(Type.Boolean()),
 });
 export type PatientStatusBody = Static<typeof PatientStatusBody>;
+
+/** GET /physician/patients: the archive instead of the patients under care; user_id is accepted and not read. */
+export const PatientListQuery = Type.Object({ archive: Type.Optional(Type.Boolean()), user_id: Type.Optional(Type.Integer()) });
+export type PatientListQuery = Static<typeof PatientListQuery>;

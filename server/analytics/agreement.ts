@@ -13,6 +13,7 @@ import { matchEvents, DEFAULT_MATCH_TOLERANCE_MS } from '../../engine/detect/agr
 import { isValidAt, type NightAnalysis } from '../../engine/detect';
 import { analysisOf } from './analyse';
 import { analyticsSettings } from './settings';
+import { AgreementQuery } from '../../contract/analytics';
 
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 const perHour = (count: number, hours: number) => (hours > 0 ? round2(count / hours) : null);
@@ -69,24 +70,9 @@ function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow
 /** GET /analytics/patient/agreement: the agreement table of one night. */
 export function agreementRoutes(app: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.get<{ Querystring: { patient_id: number; night?: number; recording_date?: string; device_id?: string } }>(
+  app.get<{ Querystring: AgreementQuery }>(
     '/analytics/patient/agreement',
-    {
-      preHandler: auth,
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['patient_id'],
-          additionalProperties: false,
-          properties: {
-            patient_id: { type: 'integer', minimum: 1 },
-            night: { type: 'integer', minimum: 0 },
-            recording_date: { type: 'string', maxLength: 20 },
-            device_id: { type: 'string', maxLength: 40 },
-          },
-        },
-      },
-    },
+    { preHandler: auth, schema: { querystring: AgreementQuery } },
     async (request) => {
       const user = currentUser(request);
       const patient = await visiblePatient(ctx.db, user, request.query.patient_id, 'read');

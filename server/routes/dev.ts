@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { normaliseEmail } from '../auth/users';
 import { ApiError } from '../errors';
+import { OutboxQuery } from '../../contract/dev';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -15,17 +16,9 @@ const fromLoopback = (address: string | undefined) => address !== undefined && L
  * since it hands out every account's sign-in and reset codes.
  */
 export function devRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get<{ Querystring: { email: string } }>(
+  app.get<{ Querystring: OutboxQuery }>(
     '/dev/outbox',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['email'],
-          properties: { email: { type: 'string', minLength: 1, maxLength: 254 } },
-        },
-      },
-    },
+    { schema: { querystring: OutboxQuery } },
     async (request) => {
       if (!fromLoopback(request.socket.remoteAddress)) throw new ApiError(404, 'not_found', 'No such endpoint: GET /api/v1/dev/outbox');
       const rows = await ctx.db.query<{ id: number; to_email: string; subject: string; body: string; code: string | null; created_at: Date }>(

@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { actingPhysicianId } from '../auth/users';
 import { flaggedSql } from '../patients/flagged';
+import { PatientListQuery } from '../../contract/patients';
 
 const LIST = `
   select p.id as patient_id, p.patient_code, p.first_name, p.last_name, p.email_id, p.gender,
@@ -65,12 +66,12 @@ export function patientListQuery(archive: boolean): { sql: string; name: string 
 
 /** The patient list and the past-patients archive (spec 1 §2). */
 export function patientRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get<{ Querystring: { archive?: boolean } }>(
+  app.get<{ Querystring: PatientListQuery }>(
     '/physician/patients',
     {
       preHandler: authenticate(ctx),
       schema: {
-        querystring: { type: 'object', properties: { archive: { type: 'boolean' }, user_id: { type: 'integer' } } },
+        querystring: PatientListQuery,
         response: { 200: { type: 'object', properties: { data: { type: 'object', properties: { patients: { type: 'array', items: PATIENT_ROW } } } } } },
       },
     },

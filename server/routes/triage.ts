@@ -13,6 +13,7 @@ import { flaggedSql } from '../patients/flagged';
 import type { RecordingRow } from '../recordings/store';
 import { dashboardUser } from './dashboardUser';
 import { sendKept } from './keptReply';
+import { TriagePrepareBody } from '../../contract/dashboard';
 
 /** Nights one prepare call analyses (a request stays short; the page calls again while some remain). */
 const PREPARE_BATCH = 4;
@@ -74,7 +75,7 @@ export function triageRoutes(app: FastifyInstance, ctx: AppContext) {
     return sendKept(request, reply, answers, key, kept);
   });
 
-  app.post('/physician/triage/prepare', { preHandler: auth, schema: { body: { type: 'object', additionalProperties: false, properties: {} } } }, async (request) => {
+  app.post('/physician/triage/prepare', { preHandler: auth, schema: { body: TriagePrepareBody } }, async (request) => {
     const physician = actingPhysicianId(dashboardUser(request));
     const settings = await analyticsSettings(db, physician);
     const rows = await read(physician);
