@@ -13,7 +13,7 @@
 // statistics rows (commit PEER_COMMIT, extracted with git archive), on the same database server,
 // the same data, warmed the same way (one trend call stores what each keeps), both servers up
 // and loaded in turn in the same run: BENCH_ROUNDS rounds (default 1), the side going first
-// alternating, the figures the rounds' medians (percentiles are over every request of a round).
+// alternating, p50 and p99 over every answered request of every round.
 // BENCH_API_PART=stats runs only this part.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -152,7 +152,7 @@ const CONNECTIONS = 50;
 /** Seconds each endpoint is loaded, after WARM_S of warm-up. */
 const SECONDS = 10;
 const WARM_S = 2;
-/** Rounds of each endpoint per side (BENCH_ROUNDS); the figures are the rounds' medians. */
+/** Rounds of each endpoint per side (BENCH_ROUNDS); percentiles over every request of every round. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -175,6 +175,8 @@ interface Load {
   non_2xx: number;
   errors: number;
   timeouts: number;
+  /** Every answered request's time (ms), for percentiles over rounds together; not written out. */
+  times?: number[];
 }
 type NightStatsResult = Record<string, unknown>;
 
@@ -203,26 +205,31 @@ async function load(server: StatsServer, url: string): Promise<Load> {
   // A 60 s timeout: a slow answer is a latency counted in the percentiles, not a dropped request.
   const opts = { url: `http://127.0.0.1:${server.port}/api/v1${url}`, connections: CONNECTIONS, timeout: 60, headers: { authorization: `Bearer ${server.token}` } };
   await autocannon({ ...opts, duration: WARM_S });
-  const r = await autocannon({ ...opts, duration: SECONDS });
+  // Every answer's time, so the rounds' percentiles are taken over all their requests together.
+  const times: number[] = [];
+  const r = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ ...opts, duration: SECONDS }, (err, result) => (err ? reject(err) : resolve(result)));
+    instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
+  });
   // No answer within the window: the latencies are unknown (more than SECONDS), not 0.
   const none = r.requests.total === 0;
-  return { p50_ms: none ? null : r.latency.p50, p99_ms: none ? null : r.latency.p99, req_per_s: Math.round(r.requests.average), requests: r.requests.total, non_2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
+  return { p50_ms: none ? null : r.latency.p50, p99_ms: none ? null : r.latency.p99, req_per_s: Math.round(r.requests.average), requests: r.requests.total, non_2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, times };
 }
 
 type Endpoints = { trend_90: Load; dashboard_triage: Load };
 
-/** The median of the rounds' percentiles and rates; counts summed. With one round: that round. */
+/**
+ * The rounds together: p50 and p99 over every answered request of every round (not a median of
+ * the rounds' own), the rate over all rounds' seconds, counts summed.
+ */
 function combine(rounds: readonly Load[]): Load {
-  const median = (xs: Array<number | null>) => {
-    if (xs.some((x) => x === null)) return null;
-    const sorted = (xs as number[]).toSorted((a, b) => a - b);
-    return sorted[(sorted.length - 1) >> 1];
-  };
+  const all = rounds.flatMap((r) => r.times ?? []);
+  const pct = (p: number) => (all.length === 0 ? null : Math.round(percentile(all, p) * 10) / 10);
   const sum = (k: 'requests' | 'non_2xx' | 'errors' | 'timeouts') => rounds.reduce((n, r) => n + r[k], 0);
   return {
-    p50_ms: median(rounds.map((r) => r.p50_ms)),
-    p99_ms: median(rounds.map((r) => r.p99_ms)),
-    req_per_s: median(rounds.map((r) => r.req_per_s))!,
+    p50_ms: pct(0.5),
+    p99_ms: pct(0.99),
+    req_per_s: Math.round(sum('requests') / (rounds.length * SECONDS)),
     requests: sum('requests'),
     non_2xx: sum('non_2xx'),
     errors: sum('errors'),
