@@ -87,6 +87,25 @@ describe('live devices', () => {
     await page.setViewportSize(viewport);
     await expect.poll(() => paintedPixels(page, 'tile-strip'), { timeout: 10_000 }).toBeGreaterThan(50);
     if (process.env.LIVE_SHOTS) await page.screenshot({ path: `${process.env.LIVE_SHOTS}/dashboard.png` });
+    // Dragged by its head, the tile's place is saved for this user and is there after a reload.
+    const cell = page.getByTestId('live-tile-cell').first();
+    const from = (await cell.boundingBox())!;
+    const head = (await tile.locator('.live-tile-head').boundingBox())!;
+    const saved = page.waitForResponse((r) => r.url().endsWith('/physician/realtime-layout') && r.request().method() === 'POST');
+    await page.mouse.move(head.x + 20, head.y + head.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(head.x + 420, head.y + head.height / 2, { steps: 10 });
+    await page.mouse.up();
+    expect((await saved).status()).toBe(200);
+    // Where it settles on the grid (the drop snaps it to a column, with a short transition).
+    const xOf = async () => Math.round((await cell.boundingBox())!.x);
+    let moved = -1;
+    await expect.poll(async () => moved === (moved = await xOf()), { intervals: [300] }).toBe(true);
+    expect(moved).toBeGreaterThan(from.x + 200);
+    await page.reload();
+    await tile.waitFor();
+    await expect.poll(xOf).toBe(moved);
+    expect(await page.getByTestId('realtime-layout-error').count()).toBe(0);
     // The sidebar stays collapsed on this page (spec).
     expect(await page.getByTestId('sidebar').getAttribute('class')).toMatch(/collapsed/);
     expect(app.errors).toEqual([]);

@@ -1,6 +1,6 @@
 // The real-time dashboard (/app/realtimeDashboard, sidebar kept collapsed): a tile per live
 // device of the practice, dragged and resized with react-grid-layout, the layout saved per user.
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReactGridLayout, useContainerWidth, type Layout } from 'react-grid-layout';
@@ -36,16 +36,22 @@ export function RealtimeDashboardPage() {
   const shownIds = live.map((d) => d.device_id).join('\n');
   // `live` is read for its ids only, which shownIds stands for.
   const layout = useMemo(() => arrange(live, saved.data ?? null), [shownIds, saved.data]);
-  const save = useCallback((next: Layout) => {
-    const items = next.map(({ i, x, y, w, h }) => ({ i, x, y, w, h }));
-    void liveApi.saveLayout(items);
-  }, []);
+  // A dragged or resized layout is saved like every write (a mutation): a failure says so on
+  // the page instead of being dropped, and the layout kept is the one saved.
+  const queryClient = useQueryClient();
+  const saveLayout = useMutation({
+    mutationFn: (items: TileLayout[]) => liveApi.saveLayout(items),
+    onSuccess: (_, items) => queryClient.setQueryData(['live', 'layout'], items),
+  });
+  const { mutate } = saveLayout;
+  const save = useCallback((next: Layout) => mutate(next.map(({ i, x, y, w, h }) => ({ i, x, y, w, h }))), [mutate]);
 
   return (
     <section className="live-page" data-testid="realtime-dashboard" aria-labelledby="realtime-dashboard-title">
       <h2 id="realtime-dashboard-title">{t('live.dashboard.title')}</h2>
       {devices.isPending && <p className="muted" role="status">{t('common.loading')}</p>}
       {devices.isError && <p role="alert" className="error" data-testid="realtime-dashboard-error">{errorText(t, devices.error)}</p>}
+      {saveLayout.isError && <p role="alert" className="error" data-testid="realtime-layout-error">{errorText(t, saveLayout.error)}</p>}
       {devices.isSuccess && live.length === 0 && <p className="card muted" data-testid="realtime-dashboard-empty">{t('live.dashboard.empty')}</p>}
       <div ref={containerRef}>
         {mounted && saved.isFetched && live.length > 0 && (
