@@ -4,6 +4,7 @@ import { authenticate, currentUser } from '../context';
 import { actingPhysicianId } from '../auth/users';
 import { flaggedSql } from '../patients/flagged';
 import { PatientListQuery } from '../../contract/patients';
+import { DAY_MS } from '../../engine/constants';
 
 const LIST = `
   select p.id as patient_id, p.patient_code, p.first_name, p.last_name, p.email_id, p.gender,
@@ -12,7 +13,7 @@ const LIST = `
          d.device_id, d.device_master_id, a.device_user_map_id, a.allocation_ms as device_allocation_date,
          a.deallocation_ms as device_deallocation_date, a.window_start_time, a.window_end_time, a.timezone,
          (select max(r.night_key) from recordings r where r.patient_id = p.id) as last_night,
-         exists (select 1 from recordings r where r.patient_id = p.id and r.stop_ms > $2::bigint - 86400000) as recorded_last_night,
+         exists (select 1 from recordings r where r.patient_id = p.id and r.stop_ms > $2::bigint - ${DAY_MS}) as recorded_last_night,
          -- Archive ready: the device came back (or the booking ran out) and nothing is booked.
          (a.device_user_map_id is null and exists (select 1 from device_allocations y where y.patient_id = p.id and y.status = 'returned')) as archive_ready
   from patients p
@@ -89,7 +90,7 @@ export function patientRoutes(app: FastifyInstance, ctx: AppContext) {
     const rows = await ctx.db.query(
       `select p.id as patient_id, p.patient_code, r.night_key as night, r.device_id, r.start_ms as recording_start_time
        from recordings r join patients p on p.id = r.patient_id
-       where p.physician_id = $1 and r.stop_ms > $2::bigint - 86400000 and p.phys_device_return_date is null
+       where p.physician_id = $1 and r.stop_ms > $2::bigint - ${DAY_MS} and p.phys_device_return_date is null
        order by r.stop_ms desc`,
       [actingPhysicianId(user), Date.now()],
     );

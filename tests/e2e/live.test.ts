@@ -100,7 +100,7 @@ describe('live devices', () => {
     // Where it settles on the grid (the drop snaps it to a column, with a short transition).
     const xOf = async () => Math.round((await cell.boundingBox())!.x);
     let moved = -1;
-    await expect.poll(async () => moved === (moved = await xOf()), { intervals: [300] }).toBe(true);
+    await expect.poll(async () => moved === (moved = await xOf()), { interval: 300 }).toBe(true);
     expect(moved).toBeGreaterThan(from.x + 200);
     await page.reload();
     await tile.waitFor();
