@@ -2,26 +2,18 @@
 // (migration 028: they would serialise 1,000 devices on it), so the trend must never keep an
 // answer made while a night records, and the night's end must show in the next trend, which is
 // then kept again.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeviceClient } from '../../server/live/device-client';
-import { queriesOf, startTestServer, TEST_DB, type TestServer } from './helpers';
-import { demoDeviceWithKey, shortSource, until } from './live-helpers';
+import { queriesOf, TEST_DB } from './helpers';
+import { liveServerForSuite, shortSource, until } from './live-helpers';
 
 const DAY_S = 86_400;
 
 describe(`a live night in the trend on ${TEST_DB}`, () => {
-  let server: TestServer;
-  let base: string;
-  let device: { deviceMasterId: number; key: string; token: string };
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    base = await server.app.listen({ port: 0, host: '127.0.0.1' });
-    device = await demoDeviceWithKey(server);
-  }, 60_000);
-  afterAll(async () => server?.close());
+  const live = liveServerForSuite();
 
   it('is in the trend while it records, never from a kept answer, and its end is in the next one', async () => {
+    const { server, base, device } = live;
     const nowS = Math.floor(Date.now() / 1000);
     const trendUrl = (patientId: number) => `/analytics/patient-trendview/type=HR,MOV?patient_id=${patientId}&device_start_time=${nowS - 2 * DAY_S}&device_stop_time=${nowS + DAY_S}`;
     type Point = { recording_id: number; [k: string]: unknown };
