@@ -4,10 +4,9 @@ import helmet from '@fastify/helmet';
 /**
  * The Content-Security-Policy the built app runs under (verified in Chromium by
  * tests/e2e/csp.test.ts: sign-in and a drawn night with no violation):
- * - scripts only from this origin, no inline script; 'wasm-unsafe-eval' lets the signal
- *   engine compile its WebAssembly; 'unsafe-eval' is needed by regl, the WebGL layer of the
- *   charts, which compiles its draw commands with Function() (no CSP-safe mode exists).
- *   Removing it means replacing regl; inline script stays forbidden either way;
+ * - scripts only from this origin, no inline script and no eval (Function(), eval and
+ *   string timers are refused); 'wasm-unsafe-eval' lets the signal engine compile its
+ *   WebAssembly;
  * - workers from this origin (Vite emits the signal worker as a file; blob: for browsers
  *   that wrap module workers);
  * - styles from this origin; React sets element styles through the CSSOM, which CSP does not govern;
@@ -17,7 +16,7 @@ import helmet from '@fastify/helmet';
  */
 const CSP_DIRECTIVES = {
   'default-src': ["'self'"],
-  'script-src': ["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"],
+  'script-src': ["'self'", "'wasm-unsafe-eval'"],
   'worker-src': ["'self'", 'blob:'],
   'style-src': ["'self'"],
   'img-src': ["'self'", 'data:', 'blob:'],

@@ -1,6 +1,5 @@
 // A chart block as the renderer sees it: a DOM box to draw into, a time range, a value
 // range and layers of persistent GPU buffers. Framework-free; React components own one.
-import type REGL from 'regl';
 import type { TimeRange } from '../core/range';
 import type { SeriesStyle } from '../core/geometry';
 
@@ -9,7 +8,7 @@ export type Rgba = readonly [number, number, number, number];
 
 /** One GPU buffer of vertices and how to draw it. */
 export interface Layer {
-  buffer: REGL.Buffer;
+  buffer: WebGLBuffer;
   /** Floats the buffer can hold. */
   capacity: number;
   vertices: number;

@@ -3,26 +3,11 @@
 // rectangle of a single canvas that covers the viewport. Buffers persist between frames;
 // a pan or page step only changes uniforms. Frames are requested, never drawn directly:
 // at most one draw per animation frame, whatever asks for it.
-import createREGL from 'regl';
-import type REGL from 'regl';
 import type { TimeRange } from '../core/range';
-import { ChartBlock, type Layer, type Rgba } from './block';
+import { ChartBlock, type Layer } from './block';
 import { FIRST_CHART_MARK, markOnce, stats } from './stats';
 import { LayoutWatch } from './layoutWatch';
-import { GL_ATTRIBUTES } from './canvas';
-
-interface DrawProps {
-  buffer: REGL.Buffer;
-  count: number;
-  color: Rgba;
-  xOffset: number;
-  xScale: number;
-  yMin: number;
-  yScale: number;
-  viewport: { x: number; y: number; width: number; height: number };
-  scissor: { x: number; y: number; width: number; height: number };
-  pointSize: number;
-}
+import { chartGl } from './canvas';
 
 /** What one frame did, for the benchmark. */
 export interface FrameInfo {
@@ -42,21 +27,19 @@ export interface RendererOptions {
   finish?: boolean;
 }
 
-const VERT = `
-precision highp float;
-attribute vec2 position;
-uniform float xOffset, xScale, yMin, yScale, pointSize;
-void main() {
-  // x arrives in ms from a view-local origin; the float64 rebasing happened on the CPU.
-  gl_Position = vec4((position.x + xOffset) * xScale - 1.0, (position.y - yMin) * yScale - 1.0, 0.0, 1.0);
-  gl_PointSize = pointSize;
-}`;
+/** GL primitive of each layer kind: lines and steps are segment pairs, fills are triangles. */
+const PRIMITIVE = { line: 0x0001, step: 0x0001, points: 0x0000, fill: 0x0004 } as const; // LINES, LINES, POINTS, TRIANGLES
 
-const FRAG = `
-precision mediump float;
-uniform vec4 color;
-// Premultiplied alpha, as the page compositor expects: translucent bands stay light.
-void main() { gl_FragColor = vec4(color.rgb * color.a, color.a); }`;
+/** Where the chart program's inputs are. */
+interface Locations {
+  position: number;
+  color: WebGLUniformLocation | null;
+  xOffset: WebGLUniformLocation | null;
+  xScale: WebGLUniformLocation | null;
+  yMin: WebGLUniformLocation | null;
+  yScale: WebGLUniformLocation | null;
+  pointSize: WebGLUniformLocation | null;
+}
 
 /** Share of the remaining distance an auto-scaled axis closes per frame when it narrows. */
 const Y_EASE = 0.35;
@@ -78,9 +61,10 @@ export function easeY(block: ChartBlock): boolean {
 
 /** Draws every registered block into one canvas. */
 export class ChartRenderer {
-  readonly regl: REGL.Regl;
+  readonly gl: WebGLRenderingContext;
+  private readonly program: WebGLProgram;
+  private readonly at: Locations;
   private readonly blocks = new Set<ChartBlock>();
-  private readonly draws: Record<'line' | 'step' | 'points' | 'fill', REGL.DrawCommand>;
   private frameRequested = 0;
   private destroyed = false;
   /** Whether a frame drew a series yet (the first-paint mark). */
@@ -89,28 +73,23 @@ export class ChartRenderer {
   range: TimeRange = { t0: 0, t1: 1 };
 
   constructor(readonly canvas: HTMLCanvasElement, private readonly options: RendererOptions = {}) {
-    this.regl = createREGL({ canvas, attributes: GL_ATTRIBUTES });
-    const make = (primitive: REGL.PrimitiveType) =>
-      this.regl<{}, {}, DrawProps>({
-        vert: VERT,
-        frag: FRAG,
-        primitive,
-        attributes: { position: { buffer: this.regl.prop<DrawProps, 'buffer'>('buffer'), size: 2 } },
-        uniforms: {
-          color: this.regl.prop<DrawProps, 'color'>('color'),
-          xOffset: this.regl.prop<DrawProps, 'xOffset'>('xOffset'),
-          xScale: this.regl.prop<DrawProps, 'xScale'>('xScale'),
-          yMin: this.regl.prop<DrawProps, 'yMin'>('yMin'),
-          yScale: this.regl.prop<DrawProps, 'yScale'>('yScale'),
-          pointSize: this.regl.prop<DrawProps, 'pointSize'>('pointSize'),
-        },
-        count: this.regl.prop<DrawProps, 'count'>('count'),
-        viewport: this.regl.prop<DrawProps, 'viewport'>('viewport'),
-        scissor: { enable: true, box: this.regl.prop<DrawProps, 'scissor'>('scissor') },
-        depth: { enable: false },
-        blend: { enable: true, func: { srcRGB: 'one', srcAlpha: 'one', dstRGB: 'one minus src alpha', dstAlpha: 'one minus src alpha' } },
-      });
-    this.draws = { line: make('lines'), step: make('lines'), points: make('points'), fill: make('triangles') };
+    // The context and program made ahead for this canvas (their link done meanwhile), or new ones.
+    const { gl, program, shaders } = chartGl(canvas);
+    this.gl = gl;
+    this.program = program;
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
+      const log = [gl.getProgramInfoLog(program), ...shaders.map((sh) => gl.getShaderInfoLog(sh))].filter(Boolean).join('\n');
+      throw new Error(`The chart program did not link: ${log}`);
+    }
+    for (const sh of shaders) gl.deleteShader(sh);
+    gl.useProgram(program);
+    const u = (name: string) => gl.getUniformLocation(program, name);
+    this.at = { position: gl.getAttribLocation(program, 'position'), color: u('color'), xOffset: u('xOffset'), xScale: u('xScale'), yMin: u('yMin'), yScale: u('yScale'), pointSize: u('pointSize') };
+    gl.enableVertexAttribArray(this.at.position);
+    gl.disable(gl.DEPTH_TEST);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+    gl.clearColor(0, 0, 0, 0);
     // Any layout change (panel opened, block resized, inner scroll) asks for a frame; the
     // frame reads every box again, so a trace never stays where its block used to be.
     this.layout = new LayoutWatch(this.requestFrame);
@@ -136,7 +115,7 @@ export class ChartRenderer {
   removeBlock(block: ChartBlock): void {
     // After destroy() the context took every buffer with it (unmount order is parent first).
     if (this.destroyed) return;
-    for (const layer of block.layers.values()) layer.buffer.destroy();
+    for (const layer of block.layers.values()) this.gl.deleteBuffer(layer.buffer);
     block.layers.clear();
     if (block.el) this.layout.unwatch(block.el);
     this.blocks.delete(block);
@@ -152,14 +131,22 @@ export class ChartRenderer {
     const floats = vertices * 2;
     let layer = block.layers.get(key);
     if (!layer || layer.capacity < floats) {
-      layer?.buffer.destroy();
+      const gl = this.gl;
+      if (layer) gl.deleteBuffer(layer.buffer);
       const capacity = Math.max(floats, 64);
-      layer = { ...spec, visible: spec.visible ?? true, vertices: 0, capacity, buffer: this.regl.buffer({ usage: 'dynamic', type: 'float', length: capacity * 4 }) };
+      const buffer = gl.createBuffer();
+      if (!buffer) return;
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+      gl.bufferData(gl.ARRAY_BUFFER, capacity * 4, gl.DYNAMIC_DRAW);
+      layer = { ...spec, visible: spec.visible ?? true, vertices: 0, capacity, buffer };
       block.layers.set(key, layer);
     }
     Object.assign(layer, spec, { vertices });
     if (spec.visible !== undefined) layer.visible = spec.visible;
-    if (floats > 0) layer.buffer.subdata(data.subarray(0, floats));
+    if (floats > 0) {
+      this.gl.bindBuffer(this.gl.ARRAY_BUFFER, layer.buffer);
+      this.gl.bufferSubData(this.gl.ARRAY_BUFFER, 0, data.subarray(0, floats));
+    }
     this.requestFrame();
   }
 
@@ -199,7 +186,7 @@ export class ChartRenderer {
     let moving = false;
     for (const block of this.blocks) moving = easeY(block) || moving;
     const drawn = this.draw();
-    if (this.options.finish) this.regl._gl.finish();
+    if (this.options.finish) this.gl.finish();
     const end = performance.now();
     s.frames++;
     const complete = this.options.isComplete?.() ?? true;
@@ -227,8 +214,11 @@ export class ChartRenderer {
       canvas.width = width;
       canvas.height = height;
     }
-    this.regl.poll();
-    this.regl.clear({ color: [0, 0, 0, 0] });
+    const gl = this.gl;
+    gl.disable(gl.SCISSOR_TEST);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.enable(gl.SCISSOR_TEST);
+    const at = this.at;
     const s = stats();
     let drawn = 0;
     const occluded: [HTMLElement, DOMRect][] = [];
@@ -254,8 +244,9 @@ export class ChartRenderer {
         else sy0 = Math.max(sy0, Math.ceil((box.bottom - o.top) * dpr));
       }
       if (sx1 <= sx0 || sy1 <= sy0) continue;
-      const viewport = { x: vx, y: vy, width: vw, height: vh };
-      const scissor = { x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0 };
+      gl.viewport(vx, vy, vw, vh);
+      gl.scissor(sx0, sy0, sx1 - sx0, sy1 - sy0);
+      gl.uniform1f(at.pointSize, 3 * dpr);
       const range = block.fixedRange ?? this.range;
       const spanMs = Math.max(1e-9, range.t1 - range.t0);
       const yScale = 2 / Math.max(1e-12, block.yMax - block.yMin);
@@ -267,19 +258,15 @@ export class ChartRenderer {
           markOnce(FIRST_CHART_MARK);
         }
         const clipX = layer.origin === null;
-        this.draws[layer.kind]({
-          buffer: layer.buffer,
-          count: layer.vertices,
-          color: layer.color,
-          // float64 here: origin - t0 is small, so float32 keeps sub-ms precision in the shader.
-          xOffset: clipX ? 1 : layer.origin! - range.t0,
-          xScale: clipX ? 1 : 2 / spanMs,
-          yMin: layer.clipY ? -1 : block.yMin,
-          yScale: layer.clipY ? 1 : yScale,
-          viewport,
-          scissor,
-          pointSize: 3 * dpr,
-        });
+        // float64 here: origin - t0 is small, so float32 keeps sub-ms precision in the shader.
+        gl.uniform1f(at.xOffset, clipX ? 1 : layer.origin! - range.t0);
+        gl.uniform1f(at.xScale, clipX ? 1 : 2 / spanMs);
+        gl.uniform1f(at.yMin, layer.clipY ? -1 : block.yMin);
+        gl.uniform1f(at.yScale, layer.clipY ? 1 : yScale);
+        gl.uniform4f(at.color, layer.color[0], layer.color[1], layer.color[2], layer.color[3]);
+        gl.bindBuffer(gl.ARRAY_BUFFER, layer.buffer);
+        gl.vertexAttribPointer(at.position, 2, gl.FLOAT, false, 0, 0);
+        gl.drawArrays(PRIMITIVE[layer.kind], 0, layer.vertices);
         s.drawCalls++;
       }
       drawn++;
@@ -292,7 +279,11 @@ export class ChartRenderer {
     this.destroyed = true;
     if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
     this.layout.destroy();
+    const gl = this.gl;
+    for (const block of this.blocks) for (const layer of block.layers.values()) gl.deleteBuffer(layer.buffer);
     this.blocks.clear();
-    this.regl.destroy();
+    gl.deleteProgram(this.program);
+    // The context goes now, not at garbage collection: a page holds only so many.
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
 }
