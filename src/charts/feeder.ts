@@ -37,6 +37,28 @@ const MARGIN_WINDOWS = 2;
 /** A side with less than this many windows left is refetched (more than one epoch step). */
 const EDGE_WINDOWS = 1.25;
 
+/** A window the feeder asks for: its span, its columns and their width in ms. */
+export interface FetchWindow {
+  t0: number;
+  t1: number;
+  pixels: number;
+  pxMs: number;
+}
+
+/**
+ * The window the feeder asks for when `range` of a night (`domain`) is shown on plots
+ * `width` CSS pixels wide: MARGIN_WINDOWS each side, on the column grid, inside the night.
+ * Pure, so a page can ask for a full-night overview before its charts exist.
+ */
+export function fetchWindow(domain: TimeRange, range: TimeRange, width: number): FetchWindow {
+  const w = span(range);
+  const pxMs = w / Math.max(1, Math.round(width));
+  const t0 = Math.max(domain.t0, domain.t0 + Math.floor((range.t0 - MARGIN_WINDOWS * w - domain.t0) / pxMs) * pxMs);
+  const t1 = Math.min(domain.t1, range.t1 + MARGIN_WINDOWS * w);
+  const pixels = Math.min(100_000, Math.max(1, Math.ceil((t1 - t0) / pxMs)));
+  return { t0, t1: t0 + pixels * pxMs, pixels, pxMs };
+}
+
 const refKey = (r: ChannelRef) => `${r.night}\u0000${r.code}`;
 
 export class ViewFeeder {
@@ -189,15 +211,9 @@ export class ViewFeeder {
     return { t0, t1, pixels };
   }
 
-  /** The window to fetch for `range`: MARGIN_WINDOWS each side, on the column grid, inside the night. */
-  private target(range: TimeRange): { t0: number; t1: number; pixels: number; pxMs: number } {
-    const d = this.domain();
-    const w = span(range);
-    const pxMs = this.pxMs(range);
-    const t0 = Math.max(d.t0, d.t0 + Math.floor((range.t0 - MARGIN_WINDOWS * w - d.t0) / pxMs) * pxMs);
-    const t1 = Math.min(d.t1, range.t1 + MARGIN_WINDOWS * w);
-    const pixels = Math.min(100_000, Math.max(1, Math.ceil((t1 - t0) / pxMs)));
-    return { t0, t1: t0 + pixels * pxMs, pixels, pxMs };
+  /** The window to fetch for `range` at the plots' width. */
+  private target(range: TimeRange): FetchWindow {
+    return fetchWindow(this.domain(), range, this.width());
   }
 
   private schedule(): void {

@@ -113,6 +113,25 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
     expect(suite.errors).toEqual([]);
   });
 
+  it("asks for a night's full-night overviews on a reload before its charts exist, and only once", async () => {
+    // The night was open in this browser: its plots' width is known, so the page asks for
+    // that window's overviews while it starts, and the charts take that answer.
+    await page.goto(`/app/patients/id=${night.patientId}?night=${night.night}`);
+    await page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0);
+    const seen = await page.evaluate(() => ({
+      asked: performance.getEntriesByName('nocturne:overview-asked')[0]?.startTime ?? Number.NaN,
+      requests: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.name.includes('/channel-overview?')).map((r) => ({ at: r.startTime, codes: new URL(r.name).searchParams.getAll('code') })),
+      served: performance.getEntriesByType('mark').filter((m) => m.name.startsWith('nocturne:overview-served:')).map((m) => m.name.split(':')[2]),
+    }));
+    // One request: the charts asked for the same window and took the answer already on its way.
+    expect(seen.requests).toHaveLength(1);
+    expect(seen.requests[0]!.at).toBeLessThan(seen.asked);
+    expect(seen.requests[0]!.codes).toContain('Y_DIST');
+    expect(seen.served).toContain('Y_DIST');
+    await allLoaded();
+    expect(suite.errors).toEqual([]);
+  });
+
   it('paints every 30-s step in the first frame after the key, both ways, from epochs computed before the key', async () => {
     await settled();
     await page.getByTestId('range-preset').selectOption('30s');

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChannelRef, ViewResult } from '../../engine/index';
 import { loadEngine, ms, px } from '../../engine/index';
 import { decodeView, decodeViews, encodeView } from '../../engine/viewWire';
-import { ViewFeeder } from '../../src/charts/feeder';
+import { fetchWindow, ViewFeeder } from '../../src/charts/feeder';
+import fc from 'fast-check';
 import type { ChartRenderer } from '../../src/charts/gl/renderer';
 import { OverviewSource } from '../../src/features/night/overviews';
 
@@ -31,7 +32,7 @@ function setup() {
 }
 
 describe('charts drawn from the server overview first', () => {
-  it("serves an overview only for the exact window it was made for, and only until the engine holds the channel", async () => {
+  it("serves an overview only for the exact window it was made for, before and after the engine holds the channel", async () => {
     const { source, loaded, waiting, engineAsked, fetched } = setup();
     const w = { t0: night.t0, t1: night.t1, pixels: 1000 };
     const infos = await source.request('n', ['BR'], w);
@@ -49,9 +50,14 @@ describe('charts drawn from the server overview first', () => {
     waiting.get('BR')!();
     expect((await other)[0]!.min[0]).toBe(1);
     expect(engineAsked).toEqual([['BR']]);
-    // Loaded: the same full-night window now comes from the engine too.
+    // Loaded: the overview's own window is still drawn from it (the server's view of the same
+    // samples, without a round trip behind the worker's loads); every other window from the engine.
     expect(loaded.has('BR')).toBe(true);
-    expect((await source.views([{ night: 'n', code: 'BR' }], w.t0, w.t1, w.pixels))[0]!.min[0]).toBe(1);
+    const asked = engineAsked.length;
+    expect((await source.views([{ night: 'n', code: 'BR' }], w.t0, w.t1, w.pixels))[0]!.min[0]).toBe(2);
+    expect(engineAsked.length).toBe(asked);
+    expect((await source.views([{ night: 'n', code: 'BR' }], w.t0, w.t1, w.pixels + 2))[0]!.min[0]).toBe(1);
+    expect(engineAsked.length).toBe(asked + 1);
   });
 
   it('asks for every channel of a screen in one request, leaving out those asked for already or in the engine', async () => {
@@ -91,6 +97,19 @@ describe('charts drawn from the server overview first', () => {
     const w = feeder.windowFor(night);
     expect(w).toMatchObject({ t0: night.t0, pixels: 997 });
     expect(w.t1).toBeCloseTo(night.t1, 3);
+  });
+
+  it("computes before the charts exist the very window the feeder asks for (the reload's prefetch)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 1_000, max: 16 * H }), fc.integer({ min: 0, max: 2 * H }), (width, length, from) => {
+        const domain = { t0: T0, t1: T0 + length };
+        const range = { t0: T0 + Math.min(from, length / 2), t1: T0 + length };
+        const feeder = new ViewFeeder({ views: async () => [] }, { range: domain, requestFrame() {} } as unknown as ChartRenderer, () => domain, () => width);
+        const { t0, t1, pixels } = fetchWindow(domain, range, width);
+        expect(feeder.windowFor(range)).toEqual({ t0, t1, pixels });
+        if (range.t0 === domain.t0) expect(pixels).toBe(width);
+      }),
+    );
   });
 
   it("round-trips the engine's view through the NCV1 bytes", async () => {

@@ -5,7 +5,7 @@ import { countRender } from '../../charts/gl/stats';
 import { ChartSurface } from '../../charts/react/ChartSurface';
 import { bandColor, type ChartScreen } from '../../charts/screen';
 import { NightAnnotations } from '../annotations/NightAnnotations';
-import { ARTEFACT_CODE, availableChannels, CHANNEL_BY_CODE, move, orderChannels, toPreference, type ChannelChoice } from './channels';
+import { ARTEFACT_CODE, availableChannels, move, orderChannels, overviewCodes, toPreference, type ChannelChoice } from './channels';
 import { channelOverviews } from './api';
 import { OverviewSource, useOverviews } from './overviews';
 import { ChannelSelector } from './ChannelSelector';
@@ -17,6 +17,7 @@ import { useSaveOrder } from './queries';
 import type { NightInfo, PatientInfo, PhysicianPreferences } from './types';
 import { useNightChannels } from './useNightChannels';
 import { useSignalApi } from './useSignalApi';
+import { nightDomain } from './preload';
 import { parseVitalParameters } from './vitals';
 import { WindowView } from './WindowView';
 import { NightDownloads } from './NightDownloads';
@@ -101,7 +102,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
   }, [loadedInfos, previewed, source]);
   const save = useSaveOrder();
   const vitals = useMemo(() => parseVitalParameters(patient.vital_parameters), [patient.vital_parameters]);
-  const domain = useMemo(() => ({ t0: night.recording_start_time, t1: Math.max(night.recording_stop_time, night.recording_start_time + 1000) }), [night]);
+  const domain = useMemo(() => nightDomain(night), [night]);
 
   const persist = (next: ChannelChoice[]) => {
     setChoices(next);
@@ -125,7 +126,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
   const visible = choices.filter((c) => c.visible).map((c) => c.code);
   const overviewCode = [...OVERVIEW_PREFERENCE, ...visible].find((c) => loadedInfos[c]) ?? null;
   const inNight = new Set(night.channels.map((c) => c.code));
-  const previewCodes = [...new Set(visible.flatMap((c) => CHANNEL_BY_CODE.get(c)?.sources ?? []))].filter((c) => inNight.has(c) && !(c in loadedInfos));
+  const previewCodes = overviewCodes(visible, inNight).filter((c) => !(c in loadedInfos));
   const annotatable = night.channels.map((c) => c.code);
 
   return (

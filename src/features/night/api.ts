@@ -54,6 +54,7 @@ export function prefetchChannels(patientId: number, recordingId: number, codes: 
 export function forgetPrefetched(): void {
   prefetched.clear();
   prefetchedAt.clear();
+  prefetchedOverviews.clear();
 }
 
 /** The wire bytes of a channel: prefetched, else from the cache, else from the server (then cached). */
@@ -77,12 +78,42 @@ async function readChannelBytes(key: string, patientId: number, recordingId: num
   return bytes;
 }
 
+/** Overviews asked for before the screen that draws them exists: the channels asked and their views, by window. */
+const prefetchedOverviews = new Map<string, { codes: readonly string[]; views: Promise<DecodedView[] | null> }>();
+const overviewKey = (patientId: number, recordingId: number, t0: number, t1: number, pixels: number) => `${patientId}/${recordingId}/${t0}/${t1}/${pixels}`;
+
+/**
+ * Starts fetching the overviews of `codes` for one window before the charts ask for them
+ * (idempotent per window). The screen takes them when it asks for these channels and this
+ * very window; any other window is asked for as usual.
+ */
+export function prefetchOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number): void {
+  const key = overviewKey(patientId, recordingId, t0, t1, pixels);
+  if (codes.length === 0 || prefetchedOverviews.has(key)) return;
+  // A failed prefetch is null: the screen then asks again and reports its own failure.
+  const views = fetchOverviews(patientId, recordingId, codes, t0, t1, pixels).then((v) => v, () => null);
+  prefetchedOverviews.set(key, { codes: [...codes], views });
+  setTimeout(() => {
+    if (prefetchedOverviews.get(key)?.views === views) prefetchedOverviews.delete(key);
+  }, PREFETCH_KEEP_MS);
+}
+
 /**
  * The server's overviews of a night's channels: the engine's view of [t0, t1) in `pixels`
  * columns of each, in the order of `codes` (a few kilobytes each, in one request; the
- * browser's HTTP cache keeps the answer for the next visit).
+ * browser's HTTP cache keeps the answer for the next visit). Taken from a prefetch of this
+ * window when one asked for every channel of `codes`.
  */
 export async function channelOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number): Promise<DecodedView[]> {
+  const early = prefetchedOverviews.get(overviewKey(patientId, recordingId, t0, t1, pixels));
+  if (early && codes.every((c) => early.codes.includes(c))) {
+    const views = await early.views;
+    if (views) return codes.map((c) => views[early.codes.indexOf(c)]!);
+  }
+  return fetchOverviews(patientId, recordingId, codes, t0, t1, pixels);
+}
+
+async function fetchOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number): Promise<DecodedView[]> {
   const asked = codes.map((code) => `&code=${encodeURIComponent(code)}`).join('');
   const response = await requestFile(`/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}${asked}&t0=${t0}&t1=${t1}&pixels=${pixels}`, 'application/octet-stream');
   const views = decodeViews(new Uint8Array(await response.arrayBuffer()));

@@ -92,6 +92,11 @@ export function sourcesToLoad(choices: readonly ChannelChoice[], present: Readon
   return codes;
 }
 
+/** The channels the visible charts draw (their sources, in chart order, once each): what a full-night overview is asked for. */
+export function overviewCodes(visible: readonly string[], present: ReadonlySet<string>): string[] {
+  return [...new Set(visible.flatMap((c) => CHANNEL_BY_CODE.get(c)?.sources ?? []))].filter((c) => present.has(c));
+}
+
 /** A channel in the selector: its code and whether its chart is shown. */
 export interface ChannelChoice {
   code: string;

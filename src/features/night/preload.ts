@@ -10,8 +10,11 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { getSignalEngine } from '../../../workers/client';
 import { PATIENT_DETAIL_PATTERN } from '../../routes';
-import { nightApi, prefetchChannels } from './api';
-import { availableChannels, orderChannels, sourcesToLoad } from './channels';
+import { fetchWindow } from '../../charts/feeder';
+import type { TimeRange } from '../../charts/core/range';
+import { readItem, writeItem } from '../../state/storage';
+import { nightApi, prefetchChannels, prefetchOverviews } from './api';
+import { availableChannels, orderChannels, overviewCodes, sourcesToLoad } from './channels';
 import { nightKeys } from './queries';
 import type { NightInfo, PhysicianPreferences } from './types';
 
@@ -27,9 +30,35 @@ export function pickNight(nights: readonly NightInfo[], requested: number | null
  */
 export function prefetchNight(patientId: number, night: NightInfo, preferences: PhysicianPreferences | null): void {
   const codes = night.channels.map((c) => c.code);
+  const present = new Set(codes);
   const who = { annotator: preferences?.is_annotator === true, membership: preferences?.membership_type };
   const choices = orderChannels(availableChannels(codes, who), preferences?.kpi_order_preference);
-  prefetchChannels(patientId, night.recording_id, sourcesToLoad(choices, new Set(codes)));
+  // The full-night overviews first: on plots as wide as the last ones, they are what the charts draw first.
+  const width = rememberedPlotWidth();
+  if (width !== null) {
+    const domain = nightDomain(night);
+    const w = fetchWindow(domain, domain, width);
+    prefetchOverviews(patientId, night.recording_id, overviewCodes(choices.filter((c) => c.visible).map((c) => c.code), present), w.t0, w.t1, w.pixels);
+  }
+  prefetchChannels(patientId, night.recording_id, sourcesToLoad(choices, present));
+}
+
+/** The span the single-night screen shows of a night (at least a second). */
+export function nightDomain(night: NightInfo): TimeRange {
+  return { t0: night.recording_start_time, t1: Math.max(night.recording_stop_time, night.recording_start_time + 1000) };
+}
+
+/** Where the width of the last full-night overview's plots is kept, in this browser. */
+const PLOT_WIDTH_KEY = 'nocturne.plotWidth';
+
+/** Remembers the plots' width a full-night overview was asked for, for the next visit's prefetch. */
+export function rememberPlotWidth(width: number): void {
+  if (width >= 1 && rememberedPlotWidth() !== width) writeItem('localStorage', PLOT_WIDTH_KEY, String(width));
+}
+
+function rememberedPlotWidth(): number | null {
+  const w = Number(readItem('localStorage', PLOT_WIDTH_KEY));
+  return Number.isInteger(w) && w >= 1 ? w : null;
 }
 
 /** What a URL opens on the single-night screen: the patient and the requested night, or null (another screen or tab). */
