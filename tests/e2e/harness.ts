@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { readConfig } from '../../server/config';
 import { openDatabase, prepare } from '../../server/start';
 import { withNewCluster } from '../pglite-cluster';
+import { inflateSync } from 'node:zlib';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const DEMO_PASSWORD = 'nocturne-demo';
@@ -274,4 +275,51 @@ export async function importThroughScreen(page: Page, files: string[], timezone 
   await page.getByTestId('import-files').setInputFiles(files);
   await page.getByTestId('import-timezone').fill(timezone);
   await page.getByTestId('import-submit').click();
+}
+
+/**
+ * Pixels of the first series' blue (the renderer draws without antialiasing, so a trace is
+ * one flat colour) in a PNG screenshot (8-bit RGB or RGBA, not interlaced).
+ */
+export function tracePixels(png: Buffer): number {
+  let pos = 8;
+  let width = 0;
+  let colorType = 0;
+  const idat: Buffer[] = [];
+  while (pos < png.length) {
+    const len = png.readUInt32BE(pos);
+    const type = png.toString('ascii', pos + 4, pos + 8);
+    const data = png.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      if (data[8] !== 8) throw new Error(`a PNG of ${data[8]}-bit samples, not 8`);
+      colorType = data[9]!;
+    } else if (type === 'IDAT') idat.push(data);
+    pos += 12 + len;
+  }
+  const bpp = colorType === 6 ? 4 : 3;
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * bpp;
+  const rows = raw.length / (stride + 1);
+  const out = Buffer.alloc(rows * stride);
+  for (let y = 0; y < rows; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    for (let x = 0; x < stride; x++) {
+      const v = raw[y * (stride + 1) + 1 + x]!;
+      const a = x >= bpp ? out[y * stride + x - bpp]! : 0;
+      const b = y > 0 ? out[(y - 1) * stride + x]! : 0;
+      const c = x >= bpp && y > 0 ? out[(y - 1) * stride + x - bpp]! : 0;
+      const p = a + b - c;
+      const pa = Math.abs(p - a);
+      const pb = Math.abs(p - b);
+      const pc = Math.abs(p - c);
+      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      const pred = [0, a, b, (a + b) >> 1, paeth][filter]!;
+      out[y * stride + x] = (v + pred) & 255;
+    }
+  }
+  let n = 0;
+  // SERIES_COLORS[0] is rgb(31, 94, 168): clearly more blue than red.
+  for (let i = 0; i < out.length; i += bpp) if (out[i + 2]! - out[i]! > 80) n++;
+  return n;
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chartsSettled, chartStats, DEMO, findLongNight, signedInSuite, type LongNight } from './harness';
+import { chartsSettled, chartStats, DEMO, findLongNight, newPage, signedInSuite, signInThroughForm, tracePixels, type LongNight } from './harness';
 
 // A night on screen fast (issue 14 point 7) through the real app, server and Chromium:
 // the channels stream in screen order and the first chart draws before the last one has
@@ -130,6 +130,52 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
     expect(seen.served).toContain('Y_DIST');
     await allLoaded();
     expect(suite.errors).toEqual([]);
+  });
+
+  it('draws the first frame without waiting for WebGL, then the same charts with WebGL on one canvas', async () => {
+    await page.goto(`/app/patients/id=${night.patientId}?night=${night.night}`);
+    await page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0);
+    const first = await page.evaluate(() => (performance.getEntriesByName('nocturne:first-chart')[0] as PerformanceMark).detail as { backend: string });
+    // The first paint was drawn in 2D: the WebGL context (tens to hundreds of ms to make on this machine) came after it.
+    expect(first.backend).toBe('2d');
+    await expect.poll(() => page.getByTestId('chart-canvas').getAttribute('data-backend')).toBe('webgl');
+    // One canvas: the WebGL one took the 2D one's place.
+    expect(await page.getByTestId('chart-canvas').count()).toBe(1);
+    await allLoaded();
+    await settled();
+    // And it draws: the hypnogram's trace is on screen inside its frame.
+    await page.getByTestId('plot-SLP_STGS').scrollIntoViewIfNeeded();
+    await settled();
+    const box = (await page.getByTestId('plot-SLP_STGS').boundingBox())!;
+    const shot = await page.screenshot({ clip: { x: box.x, y: box.y, width: box.width, height: box.height } });
+    expect(tracePixels(shot)).toBeGreaterThan(200);
+    expect(suite.errors).toEqual([]);
+  });
+
+  it('still draws the night in a browser without WebGL', async () => {
+    const other = await newPage(suite.browser, suite.base);
+    try {
+      // WebGL refused, as a browser with it disabled does; 2D canvases still work.
+      await other.context.addInitScript(() => {
+        const getContext = HTMLCanvasElement.prototype.getContext;
+        HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
+          return kind.startsWith('webgl') ? null : (getContext as (...a: unknown[]) => RenderingContext | null).call(this, kind, ...rest);
+        } as typeof getContext;
+      });
+      await other.page.goto('/');
+      await signInThroughForm(other.page, suite.base, DEMO.physician);
+      await other.page.goto(`/app/patients/id=${night.patientId}?night=${night.night}`);
+      await other.page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0);
+      await other.page.waitForTimeout(500);
+      expect(await other.page.getByTestId('chart-canvas').getAttribute('data-backend')).toBe('2d');
+      await other.page.getByTestId('plot-SLP_STGS').scrollIntoViewIfNeeded();
+      await chartsSettled(other.page);
+      const box = (await other.page.getByTestId('plot-SLP_STGS').boundingBox())!;
+      expect(tracePixels(await other.page.screenshot({ clip: { x: box.x, y: box.y, width: box.width, height: box.height } }))).toBeGreaterThan(200);
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
   });
 
   it('paints every 30-s step in the first frame after the key, both ways, from epochs computed before the key', async () => {

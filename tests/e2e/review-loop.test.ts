@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { inflateSync } from 'node:zlib';
-import { DEMO, signedInSuite } from './harness';
+import { DEMO, signedInSuite, tracePixels } from './harness';
 
 // The annotator's review loop (issue 14) through the real app and real Chromium: drawings
 // that follow every layout shift, value axes that follow the window, the scoring mode.
@@ -51,52 +50,6 @@ async function framePixels(code: string): Promise<Buffer> {
   return page.screenshot({ clip: { x: box.x, y: y0, width: box.width, height: y1 - y0 } });
 }
 
-/**
- * Pixels of the first series' blue (the renderer draws without antialiasing, so a trace is
- * one flat colour) in a PNG screenshot (8-bit RGB or RGBA, not interlaced).
- */
-function tracePixels(png: Buffer): number {
-  let pos = 8;
-  let width = 0;
-  let colorType = 0;
-  const idat: Buffer[] = [];
-  while (pos < png.length) {
-    const len = png.readUInt32BE(pos);
-    const type = png.toString('ascii', pos + 4, pos + 8);
-    const data = png.subarray(pos + 8, pos + 8 + len);
-    if (type === 'IHDR') {
-      width = data.readUInt32BE(0);
-      expect(data[8]).toBe(8);
-      colorType = data[9]!;
-    } else if (type === 'IDAT') idat.push(data);
-    pos += 12 + len;
-  }
-  const bpp = colorType === 6 ? 4 : 3;
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * bpp;
-  const rows = raw.length / (stride + 1);
-  const out = Buffer.alloc(rows * stride);
-  for (let y = 0; y < rows; y++) {
-    const filter = raw[y * (stride + 1)]!;
-    for (let x = 0; x < stride; x++) {
-      const v = raw[y * (stride + 1) + 1 + x]!;
-      const a = x >= bpp ? out[y * stride + x - bpp]! : 0;
-      const b = y > 0 ? out[(y - 1) * stride + x]! : 0;
-      const c = x >= bpp && y > 0 ? out[(y - 1) * stride + x - bpp]! : 0;
-      const p = a + b - c;
-      const pa = Math.abs(p - a);
-      const pb = Math.abs(p - b);
-      const pc = Math.abs(p - c);
-      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-      const pred = [0, a, b, (a + b) >> 1, paeth][filter]!;
-      out[y * stride + x] = (v + pred) & 255;
-    }
-  }
-  let n = 0;
-  // SERIES_COLORS[0] is rgb(31, 94, 168): clearly more blue than red.
-  for (let i = 0; i < out.length; i += bpp) if (out[i + 2]! - out[i]! > 80) n++;
-  return n;
-}
 
 /** Opens NCT1001 (the demo seed gives it several nights) and waits for its charts. */
 async function openPatient(): Promise<void> {

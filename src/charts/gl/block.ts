@@ -8,7 +8,10 @@ export type Rgba = readonly [number, number, number, number];
 
 /** One GPU buffer of vertices and how to draw it. */
 export interface Layer {
-  buffer: WebGLBuffer;
+  /** The GPU buffer (null before WebGL is made, or when the context could not make one). */
+  buffer: WebGLBuffer | null;
+  /** The vertices kept for a 2D draw while WebGL is not made yet; null once in the buffer. */
+  data: Float32Array | null;
   /** Floats the buffer can hold. */
   capacity: number;
   vertices: number;

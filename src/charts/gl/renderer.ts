@@ -25,6 +25,20 @@ export interface RendererOptions {
   isComplete?: () => boolean;
   /** Wait for the GPU after each frame so frame times are real (benchmark only). */
   finish?: boolean;
+  /**
+   * Draw on a 2D canvas until the first frame that drew data, then make the WebGL context
+   * and go on with it. Creating a context blocks the main thread (tens to hundreds of ms
+   * with a software GL), so a screen whose first paint matters (the night) draws its first
+   * frames without one; buffers and every later frame are WebGL.
+   */
+  glAfterFirstPaint?: boolean;
+}
+
+/** The WebGL side of a renderer: context, program and where its inputs are. */
+interface GlState {
+  gl: WebGLRenderingContext;
+  program: WebGLProgram;
+  at: Locations;
 }
 
 /** GL primitive of each layer kind: lines and steps are segment pairs, fills are triangles. */
@@ -61,9 +75,10 @@ export function easeY(block: ChartBlock): boolean {
 
 /** Draws every registered block into one canvas. */
 export class ChartRenderer {
-  readonly gl: WebGLRenderingContext;
-  private readonly program: WebGLProgram;
-  private readonly at: Locations;
+  /** WebGL, once made (at once unless `glAfterFirstPaint`). */
+  private glState: GlState | null = null;
+  /** The 2D context that draws until WebGL is made (`glAfterFirstPaint`). */
+  private ctx2d: CanvasRenderingContext2D | null = null;
   private readonly blocks = new Set<ChartBlock>();
   private frameRequested = 0;
   private destroyed = false;
@@ -72,28 +87,65 @@ export class ChartRenderer {
   /** The range every block without a fixed range draws. */
   range: TimeRange = { t0: 0, t1: 1 };
 
-  constructor(readonly canvas: HTMLCanvasElement, private readonly options: RendererOptions = {}) {
-    // The context and program made ahead for this canvas (their link done meanwhile), or new ones.
-    const { gl, program, shaders } = chartGl(canvas);
-    this.gl = gl;
-    this.program = program;
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
-      const log = [gl.getProgramInfoLog(program), ...shaders.map((sh) => gl.getShaderInfoLog(sh))].filter(Boolean).join('\n');
-      throw new Error(`The chart program did not link: ${log}`);
-    }
-    for (const sh of shaders) gl.deleteShader(sh);
-    gl.useProgram(program);
-    const u = (name: string) => gl.getUniformLocation(program, name);
-    this.at = { position: gl.getAttribLocation(program, 'position'), color: u('color'), xOffset: u('xOffset'), xScale: u('xScale'), yMin: u('yMin'), yScale: u('yScale'), pointSize: u('pointSize') };
-    gl.enableVertexAttribArray(this.at.position);
-    gl.disable(gl.DEPTH_TEST);
-    gl.enable(gl.BLEND);
-    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
-    gl.clearColor(0, 0, 0, 0);
+  /** The canvas drawn into; a 2D one is replaced by a WebGL one in the same place when WebGL is made. */
+  canvas: HTMLCanvasElement;
+
+  constructor(canvas: HTMLCanvasElement, private readonly options: RendererOptions = {}) {
+    this.canvas = canvas;
+    this.ctx2d = options.glAfterFirstPaint ? canvas.getContext('2d') : null;
+    if (!this.ctx2d) this.glState = startGl(canvas);
+    // Which context draws the canvas now (read by the e2e tests).
+    canvas.dataset.backend = this.ctx2d ? '2d' : 'webgl';
     // Any layout change (panel opened, block resized, inner scroll) asks for a frame; the
     // frame reads every box again, so a trace never stays where its block used to be.
     this.layout = new LayoutWatch(this.requestFrame);
   }
+
+  /** The WebGL context (null while the first frames are drawn in 2D). */
+  get gl(): WebGLRenderingContext | null {
+    return this.glState?.gl ?? null;
+  }
+
+  /** Whether frames are drawn with WebGL yet. */
+  get webgl(): boolean {
+    return this.glState !== null;
+  }
+
+  /**
+   * Makes the WebGL context on a new canvas, moves every layer's vertices into GPU buffers,
+   * puts the canvas in the 2D one's place and draws into it in the same task, so no frame
+   * shows an empty canvas. Without WebGL the 2D canvas stays.
+   */
+  private readonly startWebGl = (): void => {
+    if (this.destroyed || this.glState) return;
+    const next = document.createElement('canvas');
+    next.dataset.backend = 'webgl';
+    for (const a of ['class', 'aria-hidden', 'data-testid']) {
+      const v = this.canvas.getAttribute(a);
+      if (v !== null) next.setAttribute(a, v);
+    }
+    let state: GlState;
+    try {
+      state = startGl(next);
+    } catch (error) {
+      console.warn('WebGL could not be started; the charts stay drawn in 2D', error);
+      return;
+    }
+    this.glState = state;
+    for (const block of this.blocks) {
+      for (const layer of block.layers.values()) {
+        const data = layer.data;
+        layer.data = null;
+        layer.buffer = null;
+        if (data) this.upload(layer, data, data.length);
+      }
+    }
+    this.canvas.replaceWith(next);
+    this.canvas = next;
+    this.ctx2d = null;
+    if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
+    this.frame();
+  };
 
   private readonly layout: LayoutWatch;
 
@@ -115,7 +167,8 @@ export class ChartRenderer {
   removeBlock(block: ChartBlock): void {
     // After destroy() the context took every buffer with it (unmount order is parent first).
     if (this.destroyed) return;
-    for (const layer of block.layers.values()) this.gl.deleteBuffer(layer.buffer);
+    const gl = this.gl;
+    if (gl) for (const layer of block.layers.values()) gl.deleteBuffer(layer.buffer);
     block.layers.clear();
     if (block.el) this.layout.unwatch(block.el);
     this.blocks.delete(block);
@@ -126,28 +179,37 @@ export class ChartRenderer {
    * Puts `data` (the first `vertices` x,y pairs) into a block's layer, reusing its GPU
    * buffer when it is large enough.
    */
-  setLayer(block: ChartBlock, key: string, data: Float32Array, vertices: number, spec: Omit<Layer, 'buffer' | 'capacity' | 'vertices' | 'visible'> & { visible?: boolean }): void {
+  setLayer(block: ChartBlock, key: string, data: Float32Array, vertices: number, spec: Omit<Layer, 'buffer' | 'data' | 'capacity' | 'vertices' | 'visible'> & { visible?: boolean }): void {
     if (this.destroyed) return;
     const floats = vertices * 2;
     let layer = block.layers.get(key);
-    if (!layer || layer.capacity < floats) {
-      const gl = this.gl;
-      if (layer) gl.deleteBuffer(layer.buffer);
-      const capacity = Math.max(floats, 64);
-      const buffer = gl.createBuffer();
-      if (!buffer) return;
-      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-      gl.bufferData(gl.ARRAY_BUFFER, capacity * 4, gl.DYNAMIC_DRAW);
-      layer = { ...spec, visible: spec.visible ?? true, vertices: 0, capacity, buffer };
+    if (!layer) {
+      layer = { ...spec, visible: spec.visible ?? true, vertices: 0, capacity: 0, buffer: null, data: null };
       block.layers.set(key, layer);
     }
     Object.assign(layer, spec, { vertices });
     if (spec.visible !== undefined) layer.visible = spec.visible;
-    if (floats > 0) {
-      this.gl.bindBuffer(this.gl.ARRAY_BUFFER, layer.buffer);
-      this.gl.bufferSubData(this.gl.ARRAY_BUFFER, 0, data.subarray(0, floats));
-    }
+    // Before WebGL: a copy of the vertices, drawn in 2D and moved into a buffer when WebGL starts.
+    if (this.glState) this.upload(layer, data, floats);
+    else layer.data = data.slice(0, floats);
     this.requestFrame();
+  }
+
+  /** Puts the first `floats` of `data` into the layer's GPU buffer, reusing it when it is large enough. */
+  private upload(layer: Layer, data: Float32Array, floats: number): void {
+    const gl = this.glState!.gl;
+    if (!layer.buffer || layer.capacity < floats) {
+      if (layer.buffer) gl.deleteBuffer(layer.buffer);
+      layer.capacity = Math.max(floats, 64);
+      layer.buffer = gl.createBuffer();
+      if (!layer.buffer) return;
+      gl.bindBuffer(gl.ARRAY_BUFFER, layer.buffer);
+      gl.bufferData(gl.ARRAY_BUFFER, layer.capacity * 4, gl.DYNAMIC_DRAW);
+    }
+    if (floats > 0) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, layer.buffer);
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, data.subarray(0, floats));
+    }
   }
 
   /** Shows or hides a layer without touching its buffer. */
@@ -186,7 +248,7 @@ export class ChartRenderer {
     let moving = false;
     for (const block of this.blocks) moving = easeY(block) || moving;
     const drawn = this.draw();
-    if (this.options.finish) this.gl.finish();
+    if (this.options.finish) this.glState?.gl.finish();
     const end = performance.now();
     s.frames++;
     const complete = this.options.isComplete?.() ?? true;
@@ -214,13 +276,21 @@ export class ChartRenderer {
       canvas.width = width;
       canvas.height = height;
     }
-    const gl = this.gl;
-    gl.disable(gl.SCISSOR_TEST);
-    gl.clear(gl.COLOR_BUFFER_BIT);
-    gl.enable(gl.SCISSOR_TEST);
-    const at = this.at;
+    const glState = this.glState;
+    const ctx = this.ctx2d;
+    if (glState) {
+      const { gl, at } = glState;
+      gl.disable(gl.SCISSOR_TEST);
+      gl.clear(gl.COLOR_BUFFER_BIT);
+      gl.enable(gl.SCISSOR_TEST);
+      gl.uniform1f(at.pointSize, 3 * dpr);
+    } else if (ctx) {
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, width, height);
+    }
     const s = stats();
     let drawn = 0;
+    let paintedNow = false;
     const occluded: [HTMLElement, DOMRect][] = [];
     for (const el of this.occluders) if (el.isConnected) occluded.push([el, el.getBoundingClientRect()]);
     for (const block of this.blocks) {
@@ -244,33 +314,42 @@ export class ChartRenderer {
         else sy0 = Math.max(sy0, Math.ceil((box.bottom - o.top) * dpr));
       }
       if (sx1 <= sx0 || sy1 <= sy0) continue;
-      gl.viewport(vx, vy, vw, vh);
-      gl.scissor(sx0, sy0, sx1 - sx0, sy1 - sy0);
-      gl.uniform1f(at.pointSize, 3 * dpr);
       const range = block.fixedRange ?? this.range;
       const spanMs = Math.max(1e-9, range.t1 - range.t0);
       const yScale = 2 / Math.max(1e-12, block.yMax - block.yMin);
+      if (glState) {
+        glState.gl.viewport(vx, vy, vw, vh);
+        glState.gl.scissor(sx0, sy0, sx1 - sx0, sy1 - sy0);
+      } else if (ctx) {
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(sx0, height - sy1, sx1 - sx0, sy1 - sy0);
+        ctx.clip();
+      }
       // Fills (bands, artefacts) under the lines, whatever order they were added in.
       for (const layer of [...block.layers.values()].sort((a, b) => Number(b.kind === 'fill') - Number(a.kind === 'fill'))) {
         if (!layer.visible || layer.vertices === 0) continue;
         if (!this.painted && layer.kind !== 'fill') {
-          this.painted = true;
-          markOnce(FIRST_CHART_MARK);
+          this.painted = paintedNow = true;
+          markOnce(FIRST_CHART_MARK, { backend: glState ? 'webgl' : '2d' });
         }
         const clipX = layer.origin === null;
         // float64 here: origin - t0 is small, so float32 keeps sub-ms precision in the shader.
-        gl.uniform1f(at.xOffset, clipX ? 1 : layer.origin! - range.t0);
-        gl.uniform1f(at.xScale, clipX ? 1 : 2 / spanMs);
-        gl.uniform1f(at.yMin, layer.clipY ? -1 : block.yMin);
-        gl.uniform1f(at.yScale, layer.clipY ? 1 : yScale);
-        gl.uniform4f(at.color, layer.color[0], layer.color[1], layer.color[2], layer.color[3]);
-        gl.bindBuffer(gl.ARRAY_BUFFER, layer.buffer);
-        gl.vertexAttribPointer(at.position, 2, gl.FLOAT, false, 0, 0);
-        gl.drawArrays(PRIMITIVE[layer.kind], 0, layer.vertices);
+        const u: Uniforms = {
+          xOffset: clipX ? 1 : layer.origin! - range.t0,
+          xScale: clipX ? 1 : 2 / spanMs,
+          yMin: layer.clipY ? -1 : block.yMin,
+          yScale: layer.clipY ? 1 : yScale,
+        };
+        if (glState) drawGl(glState, layer, u);
+        else if (ctx) draw2d(ctx, layer, u, { x: vx, y: height - vy - vh, width: vw, height: vh }, 3 * dpr);
         s.drawCalls++;
       }
+      ctx?.restore();
       drawn++;
     }
+    // The first paint is out: WebGL now, in a task of its own after this frame.
+    if (paintedNow && !glState) setTimeout(this.startWebGl, 0);
     return drawn;
   }
 
@@ -280,10 +359,93 @@ export class ChartRenderer {
     if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
     this.layout.destroy();
     const gl = this.gl;
-    for (const block of this.blocks) for (const layer of block.layers.values()) gl.deleteBuffer(layer.buffer);
+    if (gl) for (const block of this.blocks) for (const layer of block.layers.values()) gl.deleteBuffer(layer.buffer);
     this.blocks.clear();
-    gl.deleteProgram(this.program);
-    // The context goes now, not at garbage collection: a page holds only so many.
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    if (gl && this.glState) {
+      gl.deleteProgram(this.glState.program);
+      // The context goes now, not at garbage collection: a page holds only so many.
+      gl.getExtension('WEBGL_lose_context')?.loseContext();
+    }
   }
+}
+
+/** How a layer's vertices map to its block: x = (x + xOffset) * xScale - 1, y = (y - yMin) * yScale - 1 (clip space). */
+interface Uniforms {
+  xOffset: number;
+  xScale: number;
+  yMin: number;
+  yScale: number;
+}
+
+/** Makes the context and the chart program on `canvas` and sets the state every frame shares; throws without WebGL. */
+function startGl(canvas: HTMLCanvasElement): GlState {
+  const { gl, program, shaders } = chartGl(canvas);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
+    const log = [gl.getProgramInfoLog(program), ...shaders.map((sh) => gl.getShaderInfoLog(sh))].filter(Boolean).join('\n');
+    throw new Error(`The chart program did not link: ${log}`);
+  }
+  for (const sh of shaders) gl.deleteShader(sh);
+  gl.useProgram(program);
+  const u = (name: string) => gl.getUniformLocation(program, name);
+  const at = { position: gl.getAttribLocation(program, 'position'), color: u('color'), xOffset: u('xOffset'), xScale: u('xScale'), yMin: u('yMin'), yScale: u('yScale'), pointSize: u('pointSize') };
+  gl.enableVertexAttribArray(at.position);
+  gl.disable(gl.DEPTH_TEST);
+  gl.enable(gl.BLEND);
+  gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+  gl.clearColor(0, 0, 0, 0);
+  return { gl, program, at };
+}
+
+function drawGl({ gl, at }: GlState, layer: Layer, u: Uniforms): void {
+  if (!layer.buffer) return;
+  gl.uniform1f(at.xOffset, u.xOffset);
+  gl.uniform1f(at.xScale, u.xScale);
+  gl.uniform1f(at.yMin, u.yMin);
+  gl.uniform1f(at.yScale, u.yScale);
+  gl.uniform4f(at.color, layer.color[0], layer.color[1], layer.color[2], layer.color[3]);
+  gl.bindBuffer(gl.ARRAY_BUFFER, layer.buffer);
+  gl.vertexAttribPointer(at.position, 2, gl.FLOAT, false, 0, 0);
+  gl.drawArrays(PRIMITIVE[layer.kind], 0, layer.vertices);
+}
+
+/**
+ * The same layer drawn with a 2D context (the frames before WebGL): the shader's mapping to
+ * clip space, then the viewport's to canvas pixels (top-left origin), as segment pairs,
+ * triangles or points. Colours are straight alpha here; WebGL blends the same colour
+ * premultiplied, so both composite alike.
+ */
+function draw2d(ctx: CanvasRenderingContext2D, layer: Layer, u: Uniforms, view: { x: number; y: number; width: number; height: number }, pointSize: number): void {
+  const v = layer.data;
+  if (!v) return;
+  const ax = (u.xScale * view.width) / 2;
+  const bx = view.x + (u.xOffset * u.xScale * view.width) / 2;
+  const ay = -(u.yScale * view.height) / 2;
+  const by = view.y + view.height + (u.yMin * u.yScale * view.height) / 2;
+  const [r, g, b, a] = layer.color;
+  const style = `rgba(${Math.round(r * 255)}, ${Math.round(g * 255)}, ${Math.round(b * 255)}, ${a})`;
+  const n = layer.vertices;
+  if (layer.kind === 'points') {
+    ctx.fillStyle = style;
+    for (let i = 0; i < n; i++) ctx.fillRect(ax * v[2 * i]! + bx - pointSize / 2, ay * v[2 * i + 1]! + by - pointSize / 2, pointSize, pointSize);
+    return;
+  }
+  ctx.beginPath();
+  if (layer.kind === 'fill') {
+    for (let i = 0; i + 2 < n; i += 3) {
+      ctx.moveTo(ax * v[2 * i]! + bx, ay * v[2 * i + 1]! + by);
+      ctx.lineTo(ax * v[2 * i + 2]! + bx, ay * v[2 * i + 3]! + by);
+      ctx.lineTo(ax * v[2 * i + 4]! + bx, ay * v[2 * i + 5]! + by);
+      ctx.closePath();
+    }
+    ctx.fillStyle = style;
+    ctx.fill();
+    return;
+  }
+  for (let i = 0; i + 1 < n; i += 2) {
+    ctx.moveTo(ax * v[2 * i]! + bx, ay * v[2 * i + 1]! + by);
+    ctx.lineTo(ax * v[2 * i + 2]! + bx, ay * v[2 * i + 3]! + by);
+  }
+  ctx.strokeStyle = style;
+  ctx.lineWidth = 1;
+  ctx.stroke();
 }

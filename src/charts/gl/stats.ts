@@ -39,8 +39,8 @@ export function countRender(name: string): void {
 /** User-timing mark of the first frame that drew a chart's data (first paint, read by the benchmark and tests). */
 export const FIRST_CHART_MARK = 'nocturne:first-chart';
 
-/** Sets a user-timing mark once per page (later calls with the same name do nothing). */
-export function markOnce(name: string): void {
+/** Sets a user-timing mark once per page (later calls with the same name do nothing), with `detail` for its readers. */
+export function markOnce(name: string, detail?: unknown): void {
   if (typeof performance === 'undefined' || performance.getEntriesByName(name, 'mark').length > 0) return;
-  performance.mark(name);
+  performance.mark(name, detail === undefined ? undefined : { detail });
 }

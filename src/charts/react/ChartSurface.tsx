@@ -3,14 +3,12 @@ import type { TimeRange } from '../core/range';
 import type { ViewSource } from '../feeder';
 import type { RendererOptions } from '../gl/renderer';
 import { ChartScreen } from '../screen';
-import { takeChartCanvas } from '../gl/canvas';
 
 const ScreenContext = createContext<ChartScreen | null>(null);
 
 /**
  * Owns the one canvas and WebGL context of a screen (fixed over the viewport, under
- * the DOM overlays) and the ChartScreen; renders its children once both exist. The
- * canvas is the one prepared ahead (prepareChartCanvas) when there is one.
+ * the DOM overlays) and the ChartScreen; renders its children once both exist.
  */
 export function ChartSurface({ source, domain, options, children }: {
   source: ViewSource;
@@ -21,7 +19,7 @@ export function ChartSurface({ source, domain, options, children }: {
   const hostRef = useRef<HTMLSpanElement>(null);
   const [screen, setScreen] = useState<ChartScreen | null>(null);
   useLayoutEffect(() => {
-    const canvas = takeChartCanvas();
+    const canvas = document.createElement('canvas');
     canvas.className = 'chart-canvas';
     canvas.setAttribute('aria-hidden', 'true');
     canvas.dataset.testid = 'chart-canvas';
@@ -30,6 +28,8 @@ export function ChartSurface({ source, domain, options, children }: {
     setScreen(created);
     return () => {
       created.destroy();
+      // The renderer's canvas: a WebGL one in this one's place once it left 2D (glAfterFirstPaint).
+      created.renderer.canvas.remove();
       canvas.remove();
     };
     // One screen per surface (created once): its owner remounts it with a key for another night.

@@ -18,7 +18,6 @@ import type { NightInfo } from './types';
 import { pickNight, prefetchNight } from './preload';
 import { getSignalEngine } from '../../../workers/client';
 import { AddToSampleDialog } from '../samples/AddToSampleDialog';
-import { prepareChartCanvas } from '../../charts/gl/canvas';
 
 export { pickNight };
 
@@ -52,11 +51,10 @@ export function NightPage({ patientId }: { patientId: number }) {
   const [reporting, setReporting] = useState(false);
   const [sampling, setSampling] = useState(false);
   // The engine's workers start with the screen, beside its first queries, not after them
-  // (a failed start is reported where the engine is used: NightReview).
-  // The charts' WebGL context is made while the queries are out, too.
+  // (a failed start is reported where the engine is used: NightReview). The charts' WebGL
+  // context is made after their first frame, drawn in 2D (RendererOptions.glAfterFirstPaint).
   useEffect(() => {
     void getSignalEngine().catch(() => undefined);
-    prepareChartCanvas();
   }, []);
   const details = usePatientDetails(patientId);
   const nights = useNights(patientId);

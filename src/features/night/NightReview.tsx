@@ -58,6 +58,9 @@ function LayoutBar({ layout, onChange }: { layout: ReviewLayout; onChange: (l: R
 const KPI_CHANNELS: Record<string, string[]> = { AP_timing: ['Y_DIST', 'NC_PSG', 'BR'], DSAT: ['SPO2', 'SPO2_PSG'] };
 const bandChannels = (kpis: readonly string[]) => kpis.flatMap((k) => KPI_CHANNELS[k] ?? [k]);
 
+/** The night's first frames are drawn without waiting for a WebGL context (issue 14 point 7). */
+const FIRST_PAINT_IN_2D = { glAfterFirstPaint: true } as const;
+
 /** Channels the overview strip prefers, in order. */
 const OVERVIEW_PREFERENCE = ['SLP_STGS', 'BR', 'HR', 'PR', 'SPO2', 'MOV'];
 
@@ -145,7 +148,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
       )}
       {preferences?.is_annotator !== true && <NightDownloads patientId={patient.patient_id} night={night} />}
       {preferences?.is_annotator !== true && <RealTimeLink patientId={patient.patient_id} deviceId={patient.device_id} />}
-      <ChartSurface key={nightRef} source={source} domain={domain}>
+      <ChartSurface key={nightRef} source={source} domain={domain} options={FIRST_PAINT_IN_2D}>
         {(screen) => (
           <>
             {/* A sample patient's night is read-only and carries no corrections. */}
