@@ -5,6 +5,7 @@ import { actionForError } from '../api/errors';
 import { queryClient } from '../api/queryClient';
 import { clearChannelCache } from '../cache/channelCache';
 import { forgetPrefetched } from '../features/night/api';
+import { forgetOverviewRequests } from '../features/night/preload';
 import { LOGOUT_LANDING, PATHS } from '../routes';
 import { clearEverything, session, signOut } from '../state/session';
 
@@ -40,6 +41,7 @@ export async function logout(): Promise<void> {
   signOut();
   queryClient.clear();
   forgetPrefetched();
+  forgetOverviewRequests();
   await clearChannelCache();
   navigate(LOGOUT_LANDING, { replace: true });
 }

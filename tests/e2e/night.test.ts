@@ -286,7 +286,7 @@ describe('single-night review', () => {
     await annotator.context.close();
   });
 
-  it('clears the channel cache on logout', async () => {
+  it('clears the channel cache and the remembered nights on logout', async () => {
     const cached = () => page.evaluate(() => new Promise<number>((resolve) => {
       const open = indexedDB.open('nocturne-cache');
       open.onsuccess = () => {
@@ -296,10 +296,14 @@ describe('single-night review', () => {
         count.onsuccess = () => { db.close(); resolve(count.result); };
       };
     }));
+    const remembered = () => page.evaluate(() => localStorage.getItem('nocturne.overviewRequests'));
     expect(await cached()).toBeGreaterThan(5);
+    // The nights opened are remembered for a reload's early overview request.
+    expect(await remembered()).toContain('"recordingId"');
     await page.getByTestId('logout-button').click();
     await page.getByTestId('logout-confirm').click();
     await page.getByTestId('signin-email').waitFor();
     expect(await cached()).toBe(0);
+    expect(await remembered()).toBeNull();
   });
 });

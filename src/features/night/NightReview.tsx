@@ -6,7 +6,7 @@ import { ChartSurface } from '../../charts/react/ChartSurface';
 import { bandColor, type ChartScreen } from '../../charts/screen';
 import { NightAnnotations } from '../annotations/NightAnnotations';
 import { ARTEFACT_CODE, availableChannels, move, orderChannels, overviewCodes, toPreference, type ChannelChoice } from './channels';
-import { channelOverviews } from './api';
+import { arrivedOverviews, channelOverviews } from './api';
 import { OverviewSource, useOverviews } from './overviews';
 import { ChannelSelector } from './ChannelSelector';
 import { ChartStack } from './ChartStack';
@@ -86,7 +86,11 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
       }),
     [api, loader, patient.patient_id, night.recording_id],
   );
-  const [previewed, setPreviewed] = useState<{ source: OverviewSource; infos: Record<string, ChannelInfo> }>({ source, infos: {} });
+  // Overviews a reload's prefetch already has are taken at once: the first render lays out the charts they draw.
+  const [previewed, setPreviewed] = useState<{ source: OverviewSource; infos: Record<string, ChannelInfo> }>(() => {
+    const early = arrivedOverviews(patient.patient_id, night.recording_id);
+    return { source, infos: early ? source.seed(nightRef, early.codes, early.window, early.views) : {} };
+  });
   const onPreview = useCallback(
     (more: Record<string, ChannelInfo>) => setPreviewed((p) => ({ source, infos: { ...(p.source === source ? p.infos : {}), ...more } })),
     [source],

@@ -79,7 +79,14 @@ async function readChannelBytes(key: string, patientId: number, recordingId: num
 }
 
 /** Overviews asked for before the screen that draws them exists: the channels asked and their views, by window. */
-const prefetchedOverviews = new Map<string, { codes: readonly string[]; views: Promise<DecodedView[] | null> }>();
+interface PrefetchedOverviews {
+  codes: readonly string[];
+  window: { t0: number; t1: number; pixels: number };
+  views: Promise<DecodedView[] | null>;
+  /** The views once they arrived (null: the request failed). */
+  arrived?: DecodedView[] | null;
+}
+const prefetchedOverviews = new Map<string, PrefetchedOverviews>();
 const overviewKey = (patientId: number, recordingId: number, t0: number, t1: number, pixels: number) => `${patientId}/${recordingId}/${t0}/${t1}/${pixels}`;
 
 /**
@@ -92,10 +99,19 @@ export function prefetchOverviews(patientId: number, recordingId: number, codes:
   if (codes.length === 0 || prefetchedOverviews.has(key)) return;
   // A failed prefetch is null: the screen then asks again and reports its own failure.
   const views = fetchOverviews(patientId, recordingId, codes, t0, t1, pixels).then((v) => v, () => null);
-  prefetchedOverviews.set(key, { codes: [...codes], views });
+  const entry: PrefetchedOverviews = { codes: [...codes], window: { t0, t1, pixels }, views };
+  void views.then((v) => (entry.arrived = v));
+  prefetchedOverviews.set(key, entry);
   setTimeout(() => {
     if (prefetchedOverviews.get(key)?.views === views) prefetchedOverviews.delete(key);
   }, PREFETCH_KEEP_MS);
+}
+
+/** Prefetched overviews of a recording that have arrived, with their channels and window; null when none has. */
+export function arrivedOverviews(patientId: number, recordingId: number): { codes: readonly string[]; window: { t0: number; t1: number; pixels: number }; views: DecodedView[] } | null {
+  const prefix = `${patientId}/${recordingId}/`;
+  for (const [key, entry] of prefetchedOverviews) if (key.startsWith(prefix) && entry.arrived) return { codes: entry.codes, window: entry.window, views: entry.arrived };
+  return null;
 }
 
 /**

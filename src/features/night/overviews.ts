@@ -16,8 +16,9 @@ import type { ChartScreen } from '../../charts/screen';
 import { rememberPlotWidth } from './preload';
 import { markOnce } from '../../charts/gl/stats';
 
-/** User-timing mark of the screen's first request for overviews. */
+/** User-timing marks of the screen's first request for overviews, and of overviews it took from a prefetch instead. */
 const OVERVIEW_ASKED_MARK = 'nocturne:overview-asked';
+const OVERVIEW_SEEDED_MARK = 'nocturne:overview-seeded';
 
 /** The window of one overview. */
 interface Window {
@@ -56,8 +57,7 @@ export class OverviewSource implements ViewSource {
   async request(night: string, codes: readonly string[], w: Window): Promise<Record<string, ChannelInfo>> {
     const key = `${w.t0}:${w.t1}:${w.pixels}`;
     const asking = codes.filter((code) => !this.deps.loaded(code) && this.asked.get(code) !== key);
-    const infos: Record<string, ChannelInfo> = {};
-    if (asking.length === 0) return infos;
+    if (asking.length === 0) return {};
     for (const code of asking) this.asked.set(code, key);
     // Read by the e2e test: an overview asked for before this (a reload's prefetch) was taken, not asked again.
     markOnce(OVERVIEW_ASKED_MARK);
@@ -67,9 +67,27 @@ export class OverviewSource implements ViewSource {
     } catch (error) {
       // The raw samples still come: the charts are drawn from them.
       console.warn(`Overviews of ${asking.join(', ')} could not be loaded`, error);
-      return infos;
+      return {};
     }
-    asking.forEach((code, i) => {
+    return this.accept(night, asking, w, answers);
+  }
+
+  /**
+   * Takes overviews of `w` that arrived before the screen asked (a reload's prefetch), as
+   * if asked for and answered: their charts draw from them at the screen's first frame.
+   * Returns the provisional infos, as `request` does.
+   */
+  seed(night: string, codes: readonly string[], w: Window, answers: readonly DecodedView[]): Record<string, ChannelInfo> {
+    const key = `${w.t0}:${w.t1}:${w.pixels}`;
+    for (const code of codes) this.asked.set(code, key);
+    markOnce(OVERVIEW_SEEDED_MARK);
+    return this.accept(night, codes, w, answers);
+  }
+
+  /** Keeps the answers (those the engine did not get first) and wakes the views waiting for them. */
+  private accept(night: string, codes: readonly string[], w: Window, answers: readonly DecodedView[]): Record<string, ChannelInfo> {
+    const infos: Record<string, ChannelInfo> = {};
+    codes.forEach((code, i) => {
       const { view, channel } = answers[i]!;
       if (this.deps.loaded(code)) return;
       this.previews.set(code, { ...w, view });

@@ -38,7 +38,9 @@ export function prefetchNight(patientId: number, night: NightInfo, preferences: 
   if (width !== null) {
     const domain = nightDomain(night);
     const w = fetchWindow(domain, domain, width);
-    prefetchOverviews(patientId, night.recording_id, overviewCodes(choices.filter((c) => c.visible).map((c) => c.code), present), w.t0, w.t1, w.pixels);
+    const asked: OverviewRequest = { patientId, night: night.night, recordingId: night.recording_id, codes: overviewCodes(choices.filter((c) => c.visible).map((c) => c.code), present), t0: w.t0, t1: w.t1, pixels: w.pixels };
+    prefetchOverviews(asked.patientId, asked.recordingId, asked.codes, asked.t0, asked.t1, asked.pixels);
+    rememberOverviewRequest(asked);
   }
   prefetchChannels(patientId, night.recording_id, sourcesToLoad(choices, present));
 }
@@ -46,6 +48,42 @@ export function prefetchNight(patientId: number, night: NightInfo, preferences: 
 /** The span the single-night screen shows of a night (at least a second). */
 export function nightDomain(night: NightInfo): TimeRange {
   return { t0: night.recording_start_time, t1: Math.max(night.recording_stop_time, night.recording_start_time + 1000) };
+}
+
+/** A full-night overview request of one night, remembered so a reload can send it before it knows the night list. */
+interface OverviewRequest {
+  patientId: number;
+  night: number;
+  recordingId: number;
+  codes: readonly string[];
+  t0: number;
+  t1: number;
+  pixels: number;
+}
+
+/** Where the last nights' overview requests are kept (ids, times and channel codes: nothing that names a patient); dropped at logout. */
+const OVERVIEW_REQUESTS_KEY = 'nocturne.overviewRequests';
+/** Nights remembered, the latest first. */
+const OVERVIEW_REQUESTS_KEPT = 20;
+
+function rememberedOverviewRequests(): OverviewRequest[] {
+  try {
+    const list: unknown = JSON.parse(readItem('localStorage', OVERVIEW_REQUESTS_KEY) ?? '[]');
+    return Array.isArray(list) ? (list as OverviewRequest[]) : [];
+  } catch {
+    // A corrupt entry is as good as none: the night list tells the screen what to ask.
+    return [];
+  }
+}
+
+function rememberOverviewRequest(asked: OverviewRequest): void {
+  const kept = rememberedOverviewRequests().filter((r) => !(r.patientId === asked.patientId && r.night === asked.night));
+  writeItem('localStorage', OVERVIEW_REQUESTS_KEY, JSON.stringify([asked, ...kept].slice(0, OVERVIEW_REQUESTS_KEPT)));
+}
+
+/** Forgets the remembered overview requests (logout). */
+export function forgetOverviewRequests(): void {
+  writeItem('localStorage', OVERVIEW_REQUESTS_KEY, null);
 }
 
 /** Where the width of the last full-night overview's plots is kept, in this browser. */
@@ -83,6 +121,12 @@ export function preloadNightScreen(client: QueryClient, pathname: string, search
   const screen = nightScreenOf(pathname, search);
   if (!screen || !(screen.patientId > 0)) return;
   const { patientId } = screen;
+  // A night opened before: its overviews are asked for now, before the night list answers
+  // (the list then confirms the recording; the same request is not sent twice).
+  if (screen.overview && screen.night !== null) {
+    const asked = rememberedOverviewRequests().find((r) => r.patientId === patientId && r.night === screen.night);
+    if (asked) prefetchOverviews(asked.patientId, asked.recordingId, asked.codes, asked.t0, asked.t1, asked.pixels);
+  }
   const details = client.prefetchQuery({ queryKey: nightKeys.details(patientId), queryFn: () => nightApi.details(patientId) });
   const nights = client.fetchQuery({ queryKey: nightKeys.nights(patientId), queryFn: () => nightApi.nights(patientId) });
   const preferences = client.fetchQuery({ queryKey: nightKeys.preferences, queryFn: () => nightApi.preferences() });
