@@ -38,7 +38,7 @@ try {
     sides.map((s) => [
       s.name,
       Object.fromEntries(
-        (['cold', 'warm'] as const).map((kind) => [kind, { first_paint_p50: med(s[kind], 'firstPaint'), first_paint_p95: r1(percentile(s[kind].map((v) => v.firstPaint), 0.95)), scripts_end: med(s[kind], 'scriptsEnd'), first_channel_bytes: med(s[kind], 'firstBytes'), first_channel_in_engine: med(s[kind], 'firstLoaded'), rounds: s[kind].map((v) => r1(v.firstPaint)) }]),
+        (['cold', 'warm'] as const).map((kind) => [kind, { first_paint_p50: med(s[kind], 'firstPaint'), first_paint_p95: r1(percentile(s[kind].map((v) => v.firstPaint), 0.95)), scripts_end: med(s[kind], 'scriptsEnd'), first_channel_bytes: med(s[kind], 'firstBytes'), first_channel_in_engine: med(s[kind], 'firstLoaded'), all_channels_in_engine: med(s[kind], 'allLoaded'), rounds: s[kind].map((v) => r1(v.firstPaint)) }]),
       ),
     ]),
   );

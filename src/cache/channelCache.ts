@@ -59,11 +59,19 @@ function db(): Promise<IDBPDatabase<CacheSchema> | null> {
   return opening;
 }
 
-/** Cached bytes of a channel, or null; a hit refreshes its access time. */
-export async function readChannel(key: string): Promise<ArrayBuffer | null> {
+/**
+ * Cached bytes of a channel, or null; a hit refreshes its access time. With `before`, a
+ * cached channel is read only once that resolves (the bytes are copied on the main thread;
+ * a miss answers at once, so the network is not held back).
+ */
+export async function readChannel(key: string, before?: () => Promise<void>): Promise<ArrayBuffer | null> {
   const d = await db();
   if (!d) return null;
   try {
+    if (before) {
+      if ((await d.getKey(STORE_DATA, key)) === undefined) return null;
+      await before();
+    }
     const bytes = await d.get(STORE_DATA, key);
     if (!bytes) return null;
     d.put(STORE_ACCESS, Date.now(), key).catch((error: unknown) => console.warn('Channel cache access time not saved', key, error));

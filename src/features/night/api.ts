@@ -3,6 +3,7 @@
 import type { KpiOrderBody } from '../../../contract/preferences';
 import { request, requestFile } from '../../api/client';
 import { readChannel, writeChannel } from '../../cache/channelCache';
+import { firstChartDrawn } from '../../charts/gl/stats';
 import { decodeViews, type DecodedView } from '../../../engine/viewWire';
 import type { NightInfo, PatientInfo, PhysicianPreferences } from './types';
 
@@ -25,6 +26,9 @@ const prefetched = new Map<string, Promise<ArrayBuffer>>();
 const prefetchedAt = new Map<string, number>();
 /** A prefetch nobody took is dropped after this long, and a channel is not prefetched again sooner, ms. */
 const PREFETCH_KEEP_MS = 30_000;
+
+/** The longest a cached channel waits for a first paint drawn from overviews, ms. */
+const FIRST_PAINT_WAIT_MS = 1000;
 
 /** Channels prefetched: the first charts' (more would compete with them for two busy cores; the loader streams the rest). */
 const PREFETCH_CHANNELS = 3;
@@ -69,7 +73,9 @@ export function channelBytes(patientId: number, recordingId: number, code: strin
 }
 
 async function readChannelBytes(key: string, patientId: number, recordingId: number, code: string): Promise<ArrayBuffer> {
-  const cached = await readChannel(key);
+  // With the night's overviews here (a reload), its first charts draw from them in the next
+  // frame: a cached channel (megabytes copied on this thread) is read after that paint.
+  const cached = await readChannel(key, arrivedOverviews(patientId, recordingId) ? () => firstChartDrawn(FIRST_PAINT_WAIT_MS) : undefined);
   if (cached) return cached;
   const response = await requestFile(`/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}`, 'application/octet-stream');
   const bytes = await response.arrayBuffer();
