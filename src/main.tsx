@@ -13,16 +13,25 @@ import './styles/shell.css';
 import './styles/pages.css';
 
 connectClientToSession();
-// A signed-in reload of a night: its data is asked for now, beside the translations and the first render.
-if (session.token) preloadNightScreen(queryClient, window.location.pathname, window.location.search);
+// A signed-in reload of a night: its data is asked for now, beside the translations.
+const screenData = session.token ? preloadNightScreen(queryClient, window.location.pathname, window.location.search) : Promise.resolve();
+
+/**
+ * How long the first render waits for a night's queries: with them answered, the first
+ * render lays out the charts instead of "Loading…" and a second render (tens of ms on a
+ * busy main thread). A slower answer renders the page without them.
+ */
+const FIRST_RENDER_WAIT_MS = 150;
 
 // Translations first: the first paint is already in the user's language and direction.
-void initI18n().then(() => {
-  const root = document.getElementById('root');
-  if (!root) throw new Error('index.html has no #root element');
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-});
+void initI18n()
+  .then(() => Promise.race([screenData, new Promise<void>((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS))]))
+  .then(() => {
+    const root = document.getElementById('root');
+    if (!root) throw new Error('index.html has no #root element');
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });

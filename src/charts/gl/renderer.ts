@@ -5,7 +5,7 @@
 // at most one draw per animation frame, whatever asks for it.
 import type { TimeRange } from '../core/range';
 import { ChartBlock, type Layer } from './block';
-import { FIRST_CHART_MARK, markOnce, stats } from './stats';
+import { CHARTS_FRAMED_MARK, FIRST_CHART_MARK, markOnce, stats } from './stats';
 import { LayoutWatch } from './layoutWatch';
 import { chartGl } from './canvas';
 
@@ -84,6 +84,8 @@ export class ChartRenderer {
   private destroyed = false;
   /** Whether a frame drew a series yet (the first-paint mark). */
   private painted = false;
+  /** Whether a frame had series data to draw yet, on screen or not (what waits for the first paint starts then). */
+  private framed = false;
   /** The range every block without a fixed range draws. */
   range: TimeRange = { t0: 0, t1: 1 };
 
@@ -350,6 +352,10 @@ export class ChartRenderer {
     }
     // The first paint is out: WebGL now, in a task of its own after this frame.
     if (paintedNow && !glState) setTimeout(this.startWebGl, 0);
+    if (!this.framed && [...this.blocks].some((b) => [...b.layers.values()].some((l) => l.kind !== 'fill' && l.vertices > 0))) {
+      this.framed = true;
+      markOnce(CHARTS_FRAMED_MARK);
+    }
     return drawn;
   }
 

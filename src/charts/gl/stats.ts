@@ -39,20 +39,24 @@ export function countRender(name: string): void {
 /** User-timing mark of the first frame that drew a chart's data (first paint, read by the benchmark and tests). */
 export const FIRST_CHART_MARK = 'nocturne:first-chart';
 
-let firstChart: (() => void) | null = null;
-const firstChartPromise = typeof window === 'undefined' ? Promise.resolve() : new Promise<void>((resolve) => (firstChart = resolve));
+/** User-timing mark of the first frame that had chart data to draw, on screen or below the fold. */
+export const CHARTS_FRAMED_MARK = 'nocturne:charts-framed';
+
+let framed: (() => void) | null = null;
+const framedPromise = typeof window === 'undefined' ? Promise.resolve() : new Promise<void>((resolve) => (framed = resolve));
 
 /**
- * Resolves once this page drew its first chart (the FIRST_CHART_MARK frame), or after
- * `timeoutMs` if none did: work the first paint does not need waits behind it.
+ * Resolves once a frame of this page had chart data to draw (the CHARTS_FRAMED_MARK frame;
+ * the charts on screen were drawn in it), or after `timeoutMs` if none did: work the first
+ * paint does not need waits behind it.
  */
-export function firstChartDrawn(timeoutMs: number): Promise<void> {
-  return Promise.race([firstChartPromise, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))]);
+export function chartsFramed(timeoutMs: number): Promise<void> {
+  return Promise.race([framedPromise, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))]);
 }
 
 /** Sets a user-timing mark once per page (later calls with the same name do nothing), with `detail` for its readers. */
 export function markOnce(name: string, detail?: unknown): void {
   if (typeof performance === 'undefined' || performance.getEntriesByName(name, 'mark').length > 0) return;
   performance.mark(name, detail === undefined ? undefined : { detail });
-  if (name === FIRST_CHART_MARK) firstChart?.();
+  if (name === CHARTS_FRAMED_MARK) framed?.();
 }

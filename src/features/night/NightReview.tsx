@@ -131,7 +131,8 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
 
   const context: NightContextValue = { api, night, nightRef, vitals, infos, loading, provisional };
   const visible = choices.filter((c) => c.visible).map((c) => c.code);
-  const overviewCode = [...OVERVIEW_PREFERENCE, ...visible].find((c) => loadedInfos[c]) ?? null;
+  // Drawn from its full-night overview too while the channel loads (its window is the charts' own at full night).
+  const overviewCode = [...OVERVIEW_PREFERENCE, ...visible].find((c) => infos[c]) ?? null;
   const inNight = new Set(night.channels.map((c) => c.code));
   const previewCodes = overviewCodes(visible, inNight).filter((c) => !(c in loadedInfos));
   const annotatable = night.channels.map((c) => c.code);

@@ -3,7 +3,7 @@
 import type { KpiOrderBody } from '../../../contract/preferences';
 import { request, requestFile } from '../../api/client';
 import { readChannel, writeChannel } from '../../cache/channelCache';
-import { firstChartDrawn } from '../../charts/gl/stats';
+import { chartsFramed } from '../../charts/gl/stats';
 import { decodeViews, type DecodedView } from '../../../engine/viewWire';
 import type { NightInfo, PatientInfo, PhysicianPreferences } from './types';
 
@@ -27,8 +27,11 @@ const prefetchedAt = new Map<string, number>();
 /** A prefetch nobody took is dropped after this long, and a channel is not prefetched again sooner, ms. */
 const PREFETCH_KEEP_MS = 30_000;
 
-/** The longest a cached channel waits for a first paint drawn from overviews, ms. */
-const FIRST_PAINT_WAIT_MS = 1000;
+/**
+ * The longest a cached channel waits for a first paint drawn from overviews, ms: a safety
+ * net only (that paint comes in the screen's first frames; a hidden tab has none until shown).
+ */
+const FIRST_PAINT_WAIT_MS = 5000;
 
 /** Channels prefetched: the first charts' (more would compete with them for two busy cores; the loader streams the rest). */
 const PREFETCH_CHANNELS = 3;
@@ -74,8 +77,10 @@ export function channelBytes(patientId: number, recordingId: number, code: strin
 
 async function readChannelBytes(key: string, patientId: number, recordingId: number, code: string): Promise<ArrayBuffer> {
   // With the night's overviews here (a reload), its first charts draw from them in the next
-  // frame: a cached channel (megabytes copied on this thread) is read after that paint.
-  const cached = await readChannel(key, arrivedOverviews(patientId, recordingId) ? () => firstChartDrawn(FIRST_PAINT_WAIT_MS) : undefined);
+  // frame: a cached channel (megabytes copied on this thread) is read after that frame (the
+  // first with chart data, on screen or below the fold: what the screen shows first may need
+  // the channel itself, as the navigator's strip does).
+  const cached = await readChannel(key, arrivedOverviews(patientId, recordingId) ? () => chartsFramed(FIRST_PAINT_WAIT_MS) : undefined);
   if (cached) return cached;
   const response = await requestFile(`/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}`, 'application/octet-stream');
   const bytes = await response.arrayBuffer();

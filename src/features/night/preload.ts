@@ -115,11 +115,12 @@ export function nightScreenOf(pathname: string, search: string): { patientId: nu
 /**
  * Called once before React mounts, with a session token only (without one the guard sends
  * the page to sign-in and nothing is asked). A failure here is silent: the screen's own
- * queries ask again and report it.
+ * queries ask again and report it. Resolves once the screen's queries have answered (at
+ * once for another screen), so the first render can wait a moment for them.
  */
-export function preloadNightScreen(client: QueryClient, pathname: string, search: string): void {
+export function preloadNightScreen(client: QueryClient, pathname: string, search: string): Promise<void> {
   const screen = nightScreenOf(pathname, search);
-  if (!screen || !(screen.patientId > 0)) return;
+  if (!screen || !(screen.patientId > 0)) return Promise.resolve();
   const { patientId } = screen;
   // A night opened before: its overviews are asked for now, before the night list answers
   // (the list then confirms the recording; the same request is not sent twice).
@@ -127,11 +128,12 @@ export function preloadNightScreen(client: QueryClient, pathname: string, search
     const asked = rememberedOverviewRequests().find((r) => r.patientId === patientId && r.night === screen.night);
     if (asked) prefetchOverviews(asked.patientId, asked.recordingId, asked.codes, asked.t0, asked.t1, asked.pixels);
   }
-  const details = client.prefetchQuery({ queryKey: nightKeys.details(patientId), queryFn: () => nightApi.details(patientId) });
+  // The night list and preferences first: on the embedded database requests are served one at a time.
   const nights = client.fetchQuery({ queryKey: nightKeys.nights(patientId), queryFn: () => nightApi.nights(patientId) });
   const preferences = client.fetchQuery({ queryKey: nightKeys.preferences, queryFn: () => nightApi.preferences() });
-  void details;
-  if (!screen.overview) return;
+  const details = client.prefetchQuery({ queryKey: nightKeys.details(patientId), queryFn: () => nightApi.details(patientId) });
+  const settled = Promise.allSettled([nights, preferences, details]).then(() => undefined);
+  if (!screen.overview) return settled;
   void getSignalEngine().catch(() => undefined);
   Promise.all([nights, preferences]).then(
     ([list, prefs]) => {
@@ -140,4 +142,5 @@ export function preloadNightScreen(client: QueryClient, pathname: string, search
     },
     () => undefined,
   );
+  return settled;
 }
