@@ -11,6 +11,8 @@ import { DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_F
 
 const BRP = path.join(REAL, 'snore_resmed_20250808_010210_BRP.edf');
 const EVE = path.join(REAL, 'snore_resmed_20250808_010203_EVE.edf');
+/** The same night's oximetry file: its pulse channel holds no valid value all night. */
+const SA2 = path.join(REAL, 'snore_resmed_20250808_010210_SA2.edf');
 let server: AppServer;
 let browser: Browser;
 let dir = '';
@@ -136,6 +138,26 @@ describe('one night from many files, with the device events and the agreement', 
     await page.getByTestId('annotation-row-device').first().locator('.annotation-open').click();
     // No popup to edit from: the view moves to the event.
     expect(await page.getByTestId('annotation-popup').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a channel with no valid sample all night says so instead of drawing an invented value axis', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto(patientUrl);
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await page.getByTestId('annotation-sidebar').waitFor();
+    await importThroughScreen(page, [SA2]);
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Added to the night the patient already had.');
+    await page.getByTestId('channel-PR').waitFor({ timeout: 30_000 });
+    if ((await page.getByTestId('channel-PR').getAttribute('aria-pressed')) !== 'true') await page.getByTestId('channel-PR').click();
+    await expect.poll(() => page.getByTestId('all-missing-PR').textContent(), { timeout: 30_000 }).toBe('Every sample of Pulse rate in this night is missing (the sensor recorded no valid value).');
+    expect(await page.getByTestId('y-axis-PR').evaluate((el) => getComputedStyle(el).visibility)).toBe('hidden');
+    // The stats readout has no figure to give either.
+    expect(await page.getByTestId('stats-PR').innerText()).toContain('–');
+    // A channel with values (the oximeter export's SpO2) keeps its axis.
+    if ((await page.getByTestId('channel-SPO2').getAttribute('aria-pressed')) !== 'true') await page.getByTestId('channel-SPO2').click();
+    expect(await page.getByTestId('y-axis-SPO2').evaluate((el) => getComputedStyle(el).visibility)).toBe('visible');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -69,6 +69,8 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   const present = def.sources.filter((c) => infos[c]);
   const pending = def.sources.some((c) => loading.has(c));
   const empty = !pending && present.length === 0;
+  // Samples, but not one valid (a sensor that was off all night): no value axis to invent.
+  const allMissing = !pending && present.length > 0 && present.every((c) => infos[c]!.validCount === 0);
   const series: BlockSeries[] = useMemo(
     () => present.map((c, i) => ({ ref: { night: nightRef, code: c }, style: def.style, color: SERIES_COLORS[i % SERIES_COLORS.length]! })),
     [present.join(','), nightRef, def.style],
@@ -227,7 +229,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
         </span>
       </header>
       <div className="chart-body" dir="ltr">
-        <div ref={yAxisRef} className="y-axis" aria-hidden="true" data-testid={`y-axis-${code}`}>
+        <div ref={yAxisRef} className="y-axis" aria-hidden="true" data-testid={`y-axis-${code}`} style={allMissing ? { visibility: 'hidden' } : undefined}>
           {labels.map(({ v, text }) => (
             <span key={`${v}-${text}`} style={{ insetBlockEnd: `${((v - yDomain[0]) / (yDomain[1] - yDomain[0])) * 100}%` }}>
               {text}
@@ -240,6 +242,11 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
           {empty && (
             <p className="plot-empty" data-testid={`no-data-${code}`}>
               {t('night.noData', { channel: title })}
+            </p>
+          )}
+          {allMissing && (
+            <p className="plot-empty" data-testid={`all-missing-${code}`}>
+              {t('night.allMissing', { channel: title })}
             </p>
           )}
           {pending && <p className="plot-empty muted">{t('common.loading')}</p>}
