@@ -123,9 +123,12 @@ export function preloadNightScreen(client: QueryClient, pathname: string, search
   if (!screen || !(screen.patientId > 0)) return Promise.resolve();
   const { patientId } = screen;
   // A night opened before: its overviews are asked for now, before the night list answers
-  // (the list then confirms the recording; the same request is not sent twice).
-  if (screen.overview && screen.night !== null) {
-    const asked = rememberedOverviewRequests().find((r) => r.patientId === patientId && r.night === screen.night);
+  // (the list then confirms the recording; the same request is not sent twice). Without a
+  // night in the URL the screen shows the latest: the latest night remembered is the guess
+  // (a newer one not opened yet makes it a wasted request, and the list's answer is used).
+  if (screen.overview) {
+    const remembered = rememberedOverviewRequests().filter((r) => r.patientId === patientId);
+    const asked = screen.night !== null ? remembered.find((r) => r.night === screen.night) : remembered.reduce<OverviewRequest | undefined>((latest, r) => (!latest || r.night > latest.night ? r : latest), undefined);
     if (asked) prefetchOverviews(asked.patientId, asked.recordingId, asked.codes, asked.t0, asked.t1, asked.pixels);
   }
   // The night list and preferences first: on the embedded database requests are served one at a time.
