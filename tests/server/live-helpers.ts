@@ -1,6 +1,5 @@
 import WebSocket from 'ws';
-import { afterAll, beforeAll } from 'vitest';
-import { startTestServer, type TestServer } from './helpers';
+import type { TestServer } from './helpers';
 import { issueToken } from '../../server/auth/tokens';
 import { DEMO_ACCOUNTS } from './helpers';
 import { simulateNight } from '../../server/simulator';
@@ -20,18 +19,6 @@ export async function demoDeviceWithKey(server: TestServer, deviceId = 'NCT0001'
   const res = await server.call('POST', '/device/keys/issue', { token, body: { device_master_id: d.device_master_id } });
   if (res.statusCode !== 201) throw new Error(`issue key: ${res.statusCode} ${res.body}`);
   return { deviceMasterId: d.device_master_id, key: res.json().data.key, token };
-}
-
-/** A listening test server and the demo device NCT0001 with a key, for the describe block it is called in. */
-export function liveServerForSuite(): { server: TestServer; base: string; device: { deviceMasterId: number; key: string; token: string } } {
-  const live = {} as ReturnType<typeof liveServerForSuite>;
-  beforeAll(async () => {
-    live.server = await startTestServer();
-    live.base = await live.server.app.listen({ port: 0, host: '127.0.0.1' });
-    live.device = await demoDeviceWithKey(live.server);
-  }, 60_000);
-  afterAll(async () => live.server?.close());
-  return live;
 }
 
 /** Ten minutes of a simulated night's live channels, starting now. */

@@ -5,12 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceClient } from '../../server/live/device-client';
 import { queriesOf, TEST_DB } from './helpers';
-import { liveServerForSuite, shortSource, until } from './live-helpers';
+import { shortSource, until } from './live-helpers';
+import { liveSuite } from './live-suite';
 
 const DAY_S = 86_400;
 
 describe(`a live night in the trend on ${TEST_DB}`, () => {
-  const live = liveServerForSuite();
+  const live = liveSuite();
 
   it('is in the trend while it records, never from a kept answer, and its end is in the next one', async () => {
     const { server, base, device } = live;
