@@ -9,6 +9,8 @@ import { nightScreenOf } from '../../src/features/night/preload';
 import type { NightInfo } from '../../src/features/night/types';
 import { bandsOf, parseVitalParameters } from '../../src/features/night/vitals';
 import { bmiOf } from '../../src/features/night/BioHeader';
+import { readdirSync, readFileSync } from 'node:fs';
+import { simulateNight } from '../../server/simulator/index';
 
 const radar = ['SLP_STGS', 'BR', 'HR', 'SPO2', 'PR', 'I', 'Q', 'SQB', 'weight', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SPO2_PSG'];
 
@@ -73,6 +75,18 @@ describe('available channels', () => {
     const s = Int16Array.from([1, 2, 4, 5, -1, -2, 3]);
     mapStages(s);
     expect(Array.from(s)).toEqual([0, 1, 2, 3, -1, -2, -1]);
+  });
+});
+
+describe('channel names', () => {
+  it('names every channel a simulated night (with PSG) stores, in every language: no raw code in a list or a download', () => {
+    const night = simulateNight({ seed: 'names', startMs: Date.UTC(2026, 0, 1, 22), durationMs: 3_600_000, psg: true });
+    const codes = night.channels.map((c) => c.code);
+    expect(codes).toContain('bp_diastolic');
+    for (const file of readdirSync('locales').filter((f) => f.endsWith('.json'))) {
+      const names = (JSON.parse(readFileSync(`locales/${file}`, 'utf8')) as { night: { channels: Record<string, string> } }).night.channels;
+      expect(codes.filter((c) => !names[c]), file).toEqual([]);
+    }
   });
 });
 
