@@ -102,6 +102,9 @@ describe('single-night review', () => {
     await expect.poll(() => page.getByTestId('stats-BR').innerText()).toMatch(/min \d.*p90 \d/);
     // ODI (non-paid physician) has no series in a single night: the spec's empty message.
     expect(await page.getByTestId('no-data-ODI').innerText()).toBe('No data available for ODI.');
+    // No values, so no value axis either (no invented 0.1-0.9 labels); a chart with data keeps its own.
+    expect(await page.getByTestId('y-axis-ODI').evaluate((el) => getComputedStyle(el).visibility)).toBe('hidden');
+    expect(await page.getByTestId('y-axis-BR').evaluate((el) => getComputedStyle(el).visibility)).toBe('visible');
     // Expanding a block gives it (window height - 200) / count.
     const collapsed = (await page.getByTestId('plot-HR').boundingBox())!.height;
     await page.getByTestId('expand-HR').click();

@@ -69,7 +69,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   const present = def.sources.filter((c) => infos[c]);
   const pending = def.sources.some((c) => loading.has(c));
   const empty = !pending && present.length === 0;
-  // Samples, but not one valid (a sensor that was off all night): no value axis to invent.
+  // Samples, but not one valid (a sensor that was off all night). Neither this nor an empty chart has a value axis to show.
   const allMissing = !pending && present.length > 0 && present.every((c) => infos[c]!.validCount === 0);
   const series: BlockSeries[] = useMemo(
     () => present.map((c, i) => ({ ref: { night: nightRef, code: c }, style: def.style, color: SERIES_COLORS[i % SERIES_COLORS.length]! })),
@@ -229,7 +229,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
         </span>
       </header>
       <div className="chart-body" dir="ltr">
-        <div ref={yAxisRef} className="y-axis" aria-hidden="true" data-testid={`y-axis-${code}`} style={allMissing ? { visibility: 'hidden' } : undefined}>
+        <div ref={yAxisRef} className="y-axis" aria-hidden="true" data-testid={`y-axis-${code}`} style={empty || allMissing ? { visibility: 'hidden' } : undefined}>
           {labels.map(({ v, text }) => (
             <span key={`${v}-${text}`} style={{ insetBlockEnd: `${((v - yDomain[0]) / (yDomain[1] - yDomain[0])) * 100}%` }}>
               {text}
