@@ -16,8 +16,12 @@ export interface Queryable {
 /** The database the server talks to: embedded PGlite or a PostgreSQL server. */
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in one transaction: committed when it resolves, rolled back when it throws.
+   * `settings`: transaction-local settings (set_config(…, true)) made before fn runs; on
+   * PostgreSQL they go with the BEGIN, in the same round trip (a hot path's saving).
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, settings?: Readonly<Record<string, string>>): Promise<T>;
   /**
    * Sends a NOTIFY on a channel of this database (and schema: tests share one PostgreSQL).
    * Every process listening on it gets the payload (≤ 7,000 bytes): between server
@@ -27,6 +31,15 @@ export interface Db extends Queryable {
   /** Listens on a channel; resolves to a function that stops listening. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+const literal = (v: string) => `'${v.replace(/'/g, "''")}'`;
+
+/** `select set_config(name, value, true), …` for a transaction's settings (names and values quoted as literals). */
+export function localSettingsSql(settings: Readonly<Record<string, string>>): string {
+  return `select ${Object.entries(settings)
+    .map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, true)`)
+    .join(', ')}`;
 }
 
 /** Takes a transaction-scoped advisory lock so concurrent starts serialise. */

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, Queryable } from './adapter';
+import { localSettingsSql, type Db, type Queryable } from './adapter';
 
 function wrap(q: Pick<PGlite, 'query' | 'exec'>): Queryable {
   return {
@@ -34,7 +34,11 @@ export async function openPglite(dir: string | null, from?: Blob): Promise<Db> {
   return {
     kind: 'pglite',
     ...base,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn, settings) =>
+      pg.transaction(async (tx) => {
+        if (settings && Object.keys(settings).length) await tx.query(localSettingsSql(settings));
+        return fn(wrap(tx));
+      }),
     async notify(channel, payload) {
       await pg.query('select pg_notify($1, $2)', [channel, payload]);
     },

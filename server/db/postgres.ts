@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable } from './adapter';
+import { localSettingsSql, type Db, type Queryable } from './adapter';
 import { isDatabaseOutage } from '../errors';
 
 export interface PostgresOptions {
@@ -54,10 +54,11 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   return {
     kind: 'postgres',
     ...on(pool),
-    async transaction(fn) {
+    async transaction(fn, settings) {
       const client = await pool.connect();
       try {
-        await client.query('begin');
+        // Without parameters, several statements go in one round trip (the simple query protocol).
+        await client.query(settings && Object.keys(settings).length ? `begin; ${localSettingsSql(settings)}` : 'begin');
         const out = await fn(on(client));
         await client.query('commit');
         return out;

@@ -30,7 +30,7 @@ export class GroupCommit {
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private running = false;
-  /** Fan-out of committed batches, in commit order, off the commit path (the next batch does not wait for it). */
+  /** Fan-out of committed batches so far (settles once every one was handed on), off the commit path. */
   private fanOut: Promise<void> = Promise.resolve();
   /** Batches committed and frames in them, for tests and the log. */
   batches = 0;
@@ -83,7 +83,12 @@ export class GroupCommit {
         batch[i]!.resolve(r);
       });
       if (committed.length) {
-        this.fanOut = this.fanOut.then(() => this.onCommitted(committed)).catch((err: Error) => console.error(`live fan-out failed: ${err.message}`));
+        // Called now, in commit order: what it does at once (this process's viewers) waits
+        // for no earlier batch's fan-out; what it returns (the other processes' notices) is chained.
+        const done = Promise.resolve()
+          .then(() => this.onCommitted(committed))
+          .catch((err: Error) => console.error(`live fan-out failed: ${err.message}`));
+        this.fanOut = this.fanOut.then(() => done);
       }
     } catch (err) {
       for (const w of batch) w.reject(err);

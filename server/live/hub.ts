@@ -63,6 +63,8 @@ export class LiveHub {
   private readonly lastFrameMs = new Map<number, number | null>();
   private readonly cache = new Map<string, CommittedFrame>();
   private stopListening: (() => Promise<void>) | null = null;
+  /** The NOTIFYs of committed batches, in commit order. */
+  private notices: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   /** Names this hub in its notices (several hubs may share a process in tests). */
   private readonly origin = randomBytes(6).toString('base64url');
@@ -81,20 +83,29 @@ export class LiveHub {
   }
 
   /**
-   * Ingest committed frames here (a batch): keep their samples, send them to this process's
-   * viewers, tell every other process in a few NOTIFYs.
+   * Ingest committed frames here (a batch): keep their samples and send them to this
+   * process's viewers at once, then tell every other process in a few NOTIFYs. The
+   * NOTIFYs of successive batches go in commit order, one batch's after the one before;
+   * this process's viewers never wait for them (they had waited behind the previous
+   * batch's NOTIFY round trip).
    */
-  async published(frames: CommittedFrame[]): Promise<void> {
+  published(frames: CommittedFrame[]): Promise<void> {
     for (const frame of frames) {
       this.cache.set(`${frame.deviceMasterId}:${frame.seq}`, frame);
       if (this.cache.size > CACHE_FRAMES) this.cache.delete(this.cache.keys().next().value!);
     }
     for (const frame of frames) this.fanOut(frame.deviceMasterId, frame);
-    for (let i = 0; i < frames.length; i += FRAMES_PER_NOTICE) {
-      const part = frames.slice(i, i + FRAMES_PER_NOTICE);
-      const notice: Notice = { p: this.origin, c: part[0]!.committedMs, f: part.flatMap((f) => [f.deviceMasterId, f.seq]) };
-      await this.db.notify(LIVE_CHANNEL, JSON.stringify(notice));
-    }
+    const notify = async () => {
+      for (let i = 0; i < frames.length; i += FRAMES_PER_NOTICE) {
+        const part = frames.slice(i, i + FRAMES_PER_NOTICE);
+        const notice: Notice = { p: this.origin, c: part[0]!.committedMs, f: part.flatMap((f) => [f.deviceMasterId, f.seq]) };
+        await this.db.notify(LIVE_CHANNEL, JSON.stringify(notice));
+      }
+    };
+    const sent = this.notices.then(notify);
+    // A failed NOTIFY is the caller's to report (GroupCommit logs it); the next batch's still go.
+    this.notices = sent.catch(() => undefined);
+    return sent;
   }
 
   /** Adds a viewer of a device (access already checked); sends frames after fromSeq first. */
