@@ -158,7 +158,11 @@ export async function measureScreen() {
       // BENCH_SCREEN_PROFILE=file.cpuprofile: the page's main thread profiled during the first round (for DevTools).
       const cdp = r === 0 && env.BENCH_SCREEN_PROFILE ? await context.newCDPSession(page) : null;
       if (cdp) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
+      // BENCH_SCREEN_TRACE=file.json: a Chromium trace of the first round (compositor and GPU: presented frames, swaps).
+      const tracing = r === 0 && env.BENCH_SCREEN_TRACE;
+      if (tracing) await browser.startTracing(page, { path: env.BENCH_SCREEN_TRACE, categories: ['viz', 'gpu', 'cc', 'toplevel', 'blink', 'devtools.timeline'] });
       takes.push(await record(page, { ms: ROUND_MS }));
+      if (tracing) await browser.stopTracing();
       if (cdp) await writeFile(env.BENCH_SCREEN_PROFILE!, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       clients.forEach((c, i) => acks.push(...c.ackMs.slice(ackFrom[i])));
     }
