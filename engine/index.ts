@@ -6,3 +6,4 @@ export * from './units';
 export * from './vitals';
 export type * from './types';
 export { channelInputFromWire } from './ingest';
+export { validSampleCount } from './valid-count';

@@ -113,6 +113,8 @@ export async function openSession(db: Db, device: AuthenticDevice, startMs: numb
         // Compacted when the device went offline; it is back in the same session: live again.
         await tx.query(`update recordings set recording_meta = (recording_meta - 'offline_at') || '{"live": true}'::jsonb where id = $1`, [recordingId]);
         await tx.query('delete from recording_channel_wire where channel_id in (select id from recording_channels where recording_id = $1)', [recordingId]);
+        // Its samples grow again: their valid count is made anew when it ends.
+        await tx.query('update recording_channels set valid_count = null where recording_id = $1', [recordingId]);
         await tx.query('update device_live set session_ended = false where device_master_id = $1', [device.deviceMasterId]);
       }
     } else {

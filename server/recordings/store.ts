@@ -3,6 +3,8 @@ import type { ChannelData, EdfRange, Night, NightEvent, StorageType } from './mo
 import { missingCodesOf } from './missing';
 import { isTimeZone, nightKey } from './night-key';
 import { gzipWire } from './wire-gzip';
+import { validSampleCount } from '../../engine/valid-count';
+import { mapStages, STAGES_CODE } from '../../engine/stages';
 
 /** Samples a chunk row holds: 64 Ki samples, 128 KiB for int16. */
 export const SAMPLES_PER_CHUNK = 65_536;
@@ -54,16 +56,27 @@ function chunkBytes(samples: Int16Array | Float32Array, from: number, to: number
 /** Where a channel row belongs: a recording (visible), or an import stage (invisible until moved). */
 export type ChannelOwner = { recordingId: number } | { stageId: number };
 
+/** Valid samples of a stored channel as its chart reads them (stages mapped first, as the screen and the overviews map them). */
+function validCountOf(code: string, samples: Int16Array | Float32Array, scale: number, offset: number, missingCodes: readonly number[]): number {
+  let read = samples;
+  if (code === STAGES_CODE) {
+    read = samples.slice();
+    mapStages(read, scale, offset);
+  }
+  return validSampleCount({ code, samples: read, scale, offset, missingCodes });
+}
+
 /** Inserts a channel's row (no samples) for its owner; returns its id. */
 export async function insertChannelRow(tx: Queryable, owner: ChannelOwner, c: ChannelData, missingCodes: readonly number[]): Promise<number> {
   const [row] = await tx.query<{ id: number }>(
     `insert into recording_channels (recording_id, stage_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count,
-       missing_codes, transducer, prefiltering, edf_range)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning id`,
+       missing_codes, transducer, prefiltering, edf_range, valid_count)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) returning id`,
     [
       'recordingId' in owner ? owner.recordingId : null, 'stageId' in owner ? owner.stageId : null,
       c.code, c.label, c.unit, c.sampleRate, Math.round(c.t0), c.storage, c.scale, c.offset, c.samples.length,
       JSON.stringify(missingCodes), c.transducer ?? '', c.prefiltering ?? '', c.edfRange ? JSON.stringify(c.edfRange) : null,
+      validCountOf(c.code, c.samples, c.scale, c.offset, missingCodes),
     ],
   );
   return row.id;
@@ -103,6 +116,7 @@ export async function compactChannel(tx: Queryable, channel: ChannelRow): Promis
     await tx.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [channel.id, seq, chunkBytes(samples, from, Math.min(from + SAMPLES_PER_CHUNK, samples.length))]);
   }
   const wire = await gzipWire({ t0: channel.t0_ms, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples });
+  await tx.query('update recording_channels set valid_count = $2 where id = $1', [channel.id, validCountOf(channel.code, samples, channel.scale, channel.offset_value, channel.missing_codes)]);
   await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2) on conflict (channel_id) do update set gzip = excluded.gzip', [channel.id, wire]);
 }
 
@@ -202,6 +216,8 @@ export interface ChannelRow {
   scale: number;
   offset_value: number;
   sample_count: number;
+  /** Valid samples (migration 030); null when not counted: read as sample_count. */
+  valid_count: number | null;
   /** Stored values meaning "missing" (missing.ts). */
   missing_codes: number[];
   transducer: string;

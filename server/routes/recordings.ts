@@ -36,7 +36,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
         recording_start_time: r.start_ms,
         recording_stop_time: r.stop_ms,
         source: r.source,
-        channels: channels.filter((c) => c.recording_id === r.id).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count })),
+        channels: channels.filter((c) => c.recording_id === r.id).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count, valid: c.valid_count === null ? c.sample_count : Number(c.valid_count) })),
       }));
       return { data: { nights } };
     },

@@ -88,8 +88,8 @@ export async function copyNightToSample(tx: Queryable, source: RecordingRow, sam
   for (const c of channels) {
     const [copy] = await tx.query<{ id: number }>(
       `insert into recording_channels (recording_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count,
-         missing_codes, transducer, prefiltering, edf_range)
-       select $1, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count, missing_codes, transducer, prefiltering, edf_range
+         missing_codes, transducer, prefiltering, edf_range, valid_count)
+       select $1, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count, missing_codes, transducer, prefiltering, edf_range, valid_count
        from recording_channels where id = $2 returning id`,
       [rec.id, c.id],
     );

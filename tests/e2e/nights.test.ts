@@ -161,4 +161,25 @@ describe('one night from many files, with the device events and the agreement', 
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('a CPAP night whose oximeter recorded nothing opens on its flow, not on empty pulse charts, and again after a reload', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await openPatient(page, 'NCT1003');
+    await importThroughScreen(page, [BRP, SA2, EVE]);
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('7 device-scored events kept as annotations.');
+    await expect.poll(() => new URL(page.url()).searchParams.get('night'), { timeout: 30_000 }).toBe(String(Date.UTC(2025, 7, 7) / 1000));
+    await page.getByTestId('annotation-sidebar').waitFor({ timeout: 30_000 });
+    for (const visit of ['opened after the import', 'reloaded']) {
+      if (visit === 'reloaded') await page.reload();
+      // The flow (a PSG channel, off by default) is shown, with its axis; the pulse chart, every sample missing, is not.
+      await expect.poll(() => page.getByTestId('channel-NC_PSG').getAttribute('aria-pressed'), { timeout: 30_000, message: visit }).toBe('true');
+      expect(await page.getByTestId('channel-PR').getAttribute('aria-pressed'), visit).toBe('false');
+      await expect.poll(() => page.getByTestId('y-axis-NC_PSG').evaluate((el) => getComputedStyle(el).visibility), { timeout: 30_000, message: visit }).toBe('visible');
+      expect(await page.getByTestId('all-missing-PR').count(), visit).toBe(0);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -9,6 +9,7 @@ import { closeOfflineSessions } from '../../server/live/ingest';
 import { OFFLINE_AFTER_MS } from '../../server/live/protocol';
 import { listChannels, loadSamples } from '../../server/recordings/store';
 import type { ChannelData } from '../../server/recordings/model';
+import { validSampleCount } from '../../engine/valid-count';
 
 /** Issue 15, the rest: live streaming off, channels as configured, offline nights closed and frames pruned, viewer sessions rechecked. */
 describe(`live lifecycle on ${TEST_DB}`, () => {
@@ -29,6 +30,14 @@ describe(`live lifecycle on ${TEST_DB}`, () => {
   async function stored(recordingId: number, code: string): Promise<number[]> {
     const channel = (await listChannels(live.server.db, [recordingId])).find((c) => c.code === code);
     return channel ? Array.from(await loadSamples(live.server.db, channel)) : [];
+  }
+  /** Each channel's stored valid count, and what the engine's rule counts in its stored samples. */
+  async function validCounts(recordingId: number): Promise<{ stored: (number | null)[]; counted: number[] }> {
+    const channels = await listChannels(live.server.db, [recordingId]);
+    const counted = await Promise.all(
+      channels.map(async (c) => validSampleCount({ code: c.code, samples: await loadSamples(live.server.db, c), scale: c.scale, offset: c.offset_value, missingCodes: c.missing_codes })),
+    );
+    return { stored: channels.map((c) => (c.valid_count === null ? null : Number(c.valid_count))), counted };
   }
   async function expectStoredExactly(recordingId: number, source: ChannelData[]): Promise<void> {
     for (const c of source) expect(await stored(recordingId, c.code), c.code).toEqual(Array.from(c.samples));
@@ -97,13 +106,22 @@ describe(`live lifecycle on ${TEST_DB}`, () => {
       expect(await live.server.db.query('select 1 from live_frames where recording_id = $1', [recordingId])).toEqual([]);
       const [totals] = await live.server.db.query<{ frames: number; first_seq: number }>('select frames, first_seq from live_frame_totals where recording_id = $1', [recordingId]);
       expect(totals!.frames).toBeGreaterThanOrEqual(3);
+      // Its channels' valid samples are counted as it closes (the night list reads them).
+      const atClose = await validCounts(recordingId);
+      expect(atClose.stored).toEqual(atClose.counted);
       // A second sweep finds nothing to close.
       expect(await closeOfflineSessions(live.server.db, OFFLINE_AFTER_MS, Date.now() + OFFLINE_AFTER_MS + 1_000)).toEqual([]);
 
       // The device was not gone after all: its next frame is refused unacked, it says hello again and its night goes on.
       await until(() => client.connects >= 2, 30_000, 'hello again');
       expect(client.recordingId).toBe(recordingId);
+      // Live again: not counted while it grows (the night list reads its sample count).
+      await until(async () => (await validCounts(recordingId)).stored.every((v) => v === null), 30_000, 'valid counts dropped');
       await client.done;
+      // Ended: counted again, over the whole night.
+      await until(async () => (await validCounts(recordingId)).stored.every((v) => v !== null), 30_000, 'valid counts made');
+      const atEnd = await validCounts(recordingId);
+      expect(atEnd.stored).toEqual(atEnd.counted);
       expect(client.errors).toEqual([]);
       await expectStoredExactly(recordingId, source);
       const validation = await live.server.call('GET', '/device/real-time-validation/did=NCT0001', { token: live.device.token });

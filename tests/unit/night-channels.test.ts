@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expiredKeys } from '../../src/cache/channelCache';
 import { addMonths, monthGrid, nightDate } from '../../src/features/night/calendar';
-import { availableChannels, mapStages, move, orderChannels, sourcesToLoad, toPreference } from '../../src/features/night/channels';
+import { availableChannels, channelsWithData, mapStages, move, orderChannels, sourcesToLoad, toPreference } from '../../src/features/night/channels';
 import { expandedHeight } from '../../src/features/night/ChartStack';
 import { binBand, histogramEdges } from '../../src/features/night/histogram';
 import { pickNight } from '../../src/features/night/NightPage';
@@ -51,6 +51,28 @@ describe('available channels', () => {
     expect(orderChannels(cpap, { NC_PSG: true }).map((c) => `${c.code}:${c.visible}`)).toEqual(['NC_PSG:true', 'THRX_PSG:false', 'ODI:true']);
     // A radar night keeps its defaults (PSG and weight off).
     expect(orderChannels(availableChannels(radar, { annotator: false, membership: 'non-paid' }), null).find((c) => c.code === 'NC_PSG')?.visible).toBe(false);
+  });
+
+  it('a CPAP night whose oximeter recorded no valid value opens on the charts with data, not on empty pulse and SpO2', () => {
+    const night = [
+      { code: 'NC_PSG', count: 100, valid: 100 },
+      { code: 'PR', count: 50, valid: 0 },
+      { code: 'SPO2', count: 50, valid: 0 },
+    ];
+    const offered = availableChannels(night.map((c) => c.code), { annotator: false, membership: 'non-paid' });
+    const withData = channelsWithData(night);
+    expect([...withData]).toEqual(['NC_PSG']);
+    const shown = (choices: { code: string; visible: boolean }[]) => choices.filter((c) => c.visible).map((c) => c.code);
+    expect(shown(orderChannels(offered, null, withData))).toEqual(['NC_PSG']);
+    // Counting samples, not valid ones, the empty oximetry charts were the ones shown.
+    expect(shown(orderChannels(offered, null))).toEqual(expect.arrayContaining(['PR', 'SPO2']));
+    expect(shown(orderChannels(offered, null))).not.toContain('NC_PSG');
+    // One valid pulse sample is data: the defaults stay.
+    expect(shown(orderChannels(offered, null, channelsWithData([...night.slice(0, 1), { code: 'PR', count: 50, valid: 1 }, night[2]!])))).not.toContain('NC_PSG');
+    // A night list without valid counts (an older server) reads the sample count.
+    expect([...channelsWithData([{ code: 'PR', count: 5 }])]).toEqual(['PR']);
+    // Nothing with data at all: the defaults, not a screen without charts.
+    expect(shown(orderChannels(offered, null, new Set()))).toEqual(shown(orderChannels(offered, null)));
   });
 
   it('reads from a URL what the night screen will ask for (the preload before React mounts)', () => {

@@ -106,8 +106,9 @@ export interface ChannelChoice {
 /**
  * The selector's order: the saved preference's key order (its booleans are visibility),
  * then the channels it does not name, in default order with default visibility.
+ * `withData`: the night's channels holding at least one valid sample (all of them when not given).
  */
-export function orderChannels(available: readonly string[], saved: Record<string, boolean> | null | undefined): ChannelChoice[] {
+export function orderChannels(available: readonly string[], saved: Record<string, boolean> | null | undefined, withData?: ReadonlySet<string>): ChannelChoice[] {
   const offered = new Set(available);
   const out: ChannelChoice[] = [];
   const seen = new Set<string>();
@@ -118,22 +119,33 @@ export function orderChannels(available: readonly string[], saved: Record<string
     }
   }
   for (const code of available) if (!seen.has(code)) out.push({ code, visible: defaultVisible(code) });
-  return withDataShown(out);
+  return withDataShown(out, withData);
 }
 
-/** A chart drawn from the night's own channels (ODI has none: it is derived, and empty without oximetry). */
-const drawsData = (code: string) => (CHANNEL_BY_CODE.get(code)?.sources.length ?? 0) > 0;
+/** The night's channels with at least one valid sample (the night list's valid count; its sample count when the server has none). */
+export function channelsWithData(channels: readonly { code: string; count: number; valid?: number }[]): Set<string> {
+  return new Set(channels.filter((c) => (c.valid ?? c.count) > 0).map((c) => c.code));
+}
 
 /**
- * When none of the charts the choices show would draw a recorded channel (a CPAP night: its
- * flow is a PSG channel, off by default, so only the derived ODI chart was on, empty), the
- * channels with data are shown instead, every one of them, and the derived ones hidden.
- * Otherwise the choices stay as they are. Only the screen's starting choices: a user who
- * then turns every chart off sees none.
+ * A chart that draws a recorded channel with data: one of its sources has a valid sample
+ * (ODI has no source: it is derived, and empty without oximetry).
  */
-function withDataShown(choices: readonly ChannelChoice[]): ChannelChoice[] {
-  if (choices.some((c) => c.visible && drawsData(c.code))) return [...choices];
-  return choices.map((c) => ({ code: c.code, visible: drawsData(c.code) }));
+const drawsData = (code: string, withData: ReadonlySet<string> | undefined) =>
+  (CHANNEL_BY_CODE.get(code)?.sources ?? []).some((source) => withData === undefined || withData.has(source));
+
+/**
+ * When none of the charts the choices show would draw a recorded channel with data (a
+ * CPAP night: its flow is a PSG channel, off by default, so only the derived ODI chart was
+ * on, empty; or its oximeter recorded no valid value all night, so the pulse and SpO2
+ * charts would only say so), the channels with data are shown instead, every one of them,
+ * and the others hidden. Otherwise the choices stay as they are. Only the screen's
+ * starting choices: a user who then turns every chart off sees none.
+ */
+function withDataShown(choices: readonly ChannelChoice[], withData: ReadonlySet<string> | undefined): ChannelChoice[] {
+  if (choices.some((c) => c.visible && drawsData(c.code, withData))) return [...choices];
+  if (!choices.some((c) => drawsData(c.code, withData))) return [...choices];
+  return choices.map((c) => ({ code: c.code, visible: drawsData(c.code, withData) }));
 }
 
 /** The preference map to save: order as keys, visibility as values. */

@@ -29,6 +29,8 @@ interface NightChannel {
   unit: string;
   fs: number;
   count: number;
+  /** Valid samples (missing ones not counted); the night list gives it for every stored channel. */
+  valid?: number;
 }
 
 export interface NightInfo {
