@@ -31,7 +31,9 @@ describe(`live lifecycle on ${TEST_DB}`, () => {
     const channel = (await listChannels(live.server.db, [recordingId])).find((c) => c.code === code);
     return channel ? Array.from(await loadSamples(live.server.db, channel)) : [];
   }
-  /** Each channel's stored valid count, and what the engine's rule counts in its stored samples. */
+  /** Each channel's stored valid count (read alone: its samples may be growing). */
+  const storedValid = async (recordingId: number) => (await listChannels(live.server.db, [recordingId])).map((c) => (c.valid_count === null ? null : Number(c.valid_count)));
+  /** Each channel's stored valid count, and what the engine's rule counts in its stored samples (a night not growing). */
   async function validCounts(recordingId: number): Promise<{ stored: (number | null)[]; counted: number[] }> {
     const channels = await listChannels(live.server.db, [recordingId]);
     const counted = await Promise.all(
@@ -106,9 +108,9 @@ describe(`live lifecycle on ${TEST_DB}`, () => {
       expect(await live.server.db.query('select 1 from live_frames where recording_id = $1', [recordingId])).toEqual([]);
       const [totals] = await live.server.db.query<{ frames: number; first_seq: number }>('select frames, first_seq from live_frame_totals where recording_id = $1', [recordingId]);
       expect(totals!.frames).toBeGreaterThanOrEqual(3);
-      // Its channels' valid samples are counted as it closes (the night list reads them).
-      const atClose = await validCounts(recordingId);
-      expect(atClose.stored).toEqual(atClose.counted);
+      // Its channels' valid samples are counted as it closes (the night list reads them; the
+      // device may reopen it at any moment, so they are held to its samples at its end below).
+      expect((await storedValid(recordingId)).every((v) => v !== null), 'counted at close').toBe(true);
       // A second sweep finds nothing to close.
       expect(await closeOfflineSessions(live.server.db, OFFLINE_AFTER_MS, Date.now() + OFFLINE_AFTER_MS + 1_000)).toEqual([]);
 
@@ -116,10 +118,10 @@ describe(`live lifecycle on ${TEST_DB}`, () => {
       await until(() => client.connects >= 2, 30_000, 'hello again');
       expect(client.recordingId).toBe(recordingId);
       // Live again: not counted while it grows (the night list reads its sample count).
-      await until(async () => (await validCounts(recordingId)).stored.every((v) => v === null), 30_000, 'valid counts dropped');
+      await until(async () => (await storedValid(recordingId)).every((v) => v === null), 30_000, 'valid counts dropped');
       await client.done;
       // Ended: counted again, over the whole night.
-      await until(async () => (await validCounts(recordingId)).stored.every((v) => v !== null), 30_000, 'valid counts made');
+      await until(async () => (await storedValid(recordingId)).every((v) => v !== null), 30_000, 'valid counts made');
       const atEnd = await validCounts(recordingId);
       expect(atEnd.stored).toEqual(atEnd.counted);
       expect(client.errors).toEqual([]);
