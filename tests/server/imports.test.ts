@@ -49,7 +49,7 @@ describe('POST /patient/upload-recording', () => {
     const nights = (await server.call('GET', `/patient/available-nights?patient_id=${patientId}`, { token: annotator })).json().data.nights;
     expect(nights).toHaveLength(1);
     expect(nights[0]).toMatchObject({ device_id: 'RESMED-1', source: 'edf', recording_date: '2025-08-07' });
-    // The oximeter recorded nothing valid all night (pulse 0, SpO2 -1): the night list says so, beside each channel's sample count.
+    // The oximeter recorded no valid value all night: the night list says so, beside each channel's sample count.
     expect(nights[0].channels.map((c: { code: string; count: number; valid: number }) => [c.code, c.count, c.valid])).toEqual([
       ['NC_PSG', 388 * 60 * 25, 388 * 60 * 25],
       ['Press.40ms', 388 * 60 * 25, 388 * 60 * 25],
