@@ -5,7 +5,7 @@ import { countRender } from '../../charts/gl/stats';
 import { ChartSurface } from '../../charts/react/ChartSurface';
 import { bandColor, type ChartScreen } from '../../charts/screen';
 import { NightAnnotations } from '../annotations/NightAnnotations';
-import { ARTEFACT_CODE, availableChannels, channelsWithData, move, orderChannels, overviewCodes, toPreference, type ChannelChoice } from './channels';
+import { ARTEFACT_CODE, move, overviewCodes, startingChoices, toPreference, type ChannelChoice } from './channels';
 import { arrivedOverviews, channelOverviews } from './api';
 import { OverviewSource, useOverviews } from './overviews';
 import { ChannelSelector } from './ChannelSelector';
@@ -69,11 +69,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
   countRender('NightReview');
   const { t } = useTranslation();
   const { api, error } = useSignalApi();
-  const available = useMemo(
-    () => availableChannels(night.channels.map((c) => c.code), { annotator: preferences?.is_annotator === true, membership: preferences?.membership_type }),
-    [night, preferences?.is_annotator, preferences?.membership_type],
-  );
-  const [choices, setChoices] = useState<ChannelChoice[]>(() => orderChannels(available, preferences?.kpi_order_preference, channelsWithData(night.channels)));
+  const [choices, setChoices] = useState<ChannelChoice[]>(() => startingChoices(night, preferences));
   const { infos: loadedInfos, loading, nightRef, loader } = useNightChannels(patient.patient_id, night, choices);
   // Charts drawn from the server's overview until their samples are in the engine (issue 14 point 7).
   const source = useMemo(

@@ -2,6 +2,7 @@
 // drawn, which are on by default, and the order the physician saved.
 import type { SeriesStyle } from '../../charts/core/geometry';
 import { membershipIncludes } from '../../state/membership';
+import type { NightInfo, PhysicianPreferences } from './types';
 
 /** Value axis of coded channels (spec 2 §9). */
 export type CodedAxis = 'stages' | 'sleepAwake' | 'bed';
@@ -120,6 +121,15 @@ export function orderChannels(available: readonly string[], saved: Record<string
   }
   for (const code of available) if (!seen.has(code)) out.push({ code, visible: defaultVisible(code) });
   return withDataShown(out, withData);
+}
+
+/**
+ * The night screen's starting charts for a night and the user: what the screen shows first
+ * and what the page's start fetches for it (one rule for both, so the two never disagree).
+ */
+export function startingChoices(night: Pick<NightInfo, 'channels'>, preferences: PhysicianPreferences | null): ChannelChoice[] {
+  const who = { annotator: preferences?.is_annotator === true, membership: preferences?.membership_type };
+  return orderChannels(availableChannels(night.channels.map((c) => c.code), who), preferences?.kpi_order_preference, channelsWithData(night.channels));
 }
 
 /** The night's channels with at least one valid sample (the night list's valid count; its sample count when the server has none). */

@@ -14,7 +14,7 @@ import { fetchWindow } from '../../charts/feeder';
 import type { TimeRange } from '../../charts/core/range';
 import { readItem, writeItem } from '../../state/storage';
 import { nightApi, prefetchChannels, prefetchOverviews } from './api';
-import { availableChannels, channelsWithData, orderChannels, overviewCodes, sourcesToLoad } from './channels';
+import { overviewCodes, sourcesToLoad, startingChoices } from './channels';
 import { nightKeys } from './queries';
 import type { NightInfo, PhysicianPreferences } from './types';
 
@@ -29,10 +29,8 @@ export function pickNight(nights: readonly NightInfo[], requested: number | null
  * already is not asked again), the first charts' first.
  */
 export function prefetchNight(patientId: number, night: NightInfo, preferences: PhysicianPreferences | null): void {
-  const codes = night.channels.map((c) => c.code);
-  const present = new Set(codes);
-  const who = { annotator: preferences?.is_annotator === true, membership: preferences?.membership_type };
-  const choices = orderChannels(availableChannels(codes, who), preferences?.kpi_order_preference, channelsWithData(night.channels));
+  const present = new Set(night.channels.map((c) => c.code));
+  const choices = startingChoices(night, preferences);
   // The full-night overviews first: on plots as wide as the last ones, they are what the charts draw first.
   const width = rememberedPlotWidth();
   if (width !== null) {
