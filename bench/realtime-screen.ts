@@ -44,7 +44,9 @@ const STRIP_FRAMES = Number(env.BENCH_STRIP_FRAMES ?? 400);
 const PORT = env.BENCH_SCREEN_PORT ?? '0';
 const DB_KIND = (env.BENCH_SCREEN_DB ?? 'postgres') as 'postgres' | 'pglite';
 const GOALS = { latency_p99_ms: 50, frame_p99_ms: 16.7, uplot_ratio: null };
-const VIEWPORT = { width: 1280, height: 1800 };
+/** A laptop's screen, which the dashboard fits 16 tiles in; BENCH_SCREEN_VIEWPORT=1920x1080 for another. */
+const [VW, VH] = (env.BENCH_SCREEN_VIEWPORT ?? '1280x800').split('x').map(Number);
+const VIEWPORT = { width: VW!, height: VH! };
 const dir = fileURLToPath(new URL('./', import.meta.url));
 const PROBE = path.join(dir, 'live-probe.js');
 
@@ -149,6 +151,8 @@ export async function measureScreen() {
       return { tiles: strips.length, inViewport: inView.length, width: strips[0]?.clientWidth ?? 0, height: strips[0]?.clientHeight ?? 0 };
     });
     await sleep(WARMUP_MS);
+    // BENCH_SCREEN_SHOT=file.png: the dashboard as measured.
+    if (env.BENCH_SCREEN_SHOT) await page.screenshot({ path: env.BENCH_SCREEN_SHOT });
     const dashboardLoad = [load1()];
     const clocks: ClockReading[] = await readClocks(page);
     const takes: ProbeTake[] = [];
@@ -181,7 +185,7 @@ export async function measureScreen() {
     const width = layout.width || 390;
     const height = layout.height || 120;
     const sides = { ours: [] as ProbeTake[], uplot: [] as ProbeTake[] };
-    for (let r = 0; r < ROUNDS; r++) {
+    for (let r = 0; r < (env.BENCH_SKIP_STRIPS ? 0 : ROUNDS); r++) {
       // Alternating which side goes first, so a drift in the machine's load hits both alike.
       for (const mode of r % 2 === 0 ? (['ours', 'uplot'] as const) : (['uplot', 'ours'] as const)) {
         await page.goto(`/app/bench?live=${mode}&strips=${DEVICES}&width=${width}&height=${height}`);

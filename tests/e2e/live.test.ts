@@ -36,9 +36,13 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Pixels of a canvas the plot drew on (anything not cleared to transparent). */
+/**
+ * Pixels the plot drew on its canvas: those not of the colour it was cleared to. The plots are
+ * opaque, cleared to the colour behind them (LivePlot's backdropOf), so that colour is also
+ * checked: every pixel the line leaves is the card's own background, never another colour.
+ */
 async function paintedPixels(page: Page, testId: string): Promise<number> {
-  return page.getByTestId(testId).evaluate((el) => {
+  const { painted, cleared, backdrop } = await page.getByTestId(testId).evaluate((el) => {
     const gl = el as HTMLCanvasElement;
     const copy = document.createElement('canvas');
     copy.width = gl.width;
@@ -46,10 +50,25 @@ async function paintedPixels(page: Page, testId: string): Promise<number> {
     const ctx = copy.getContext('2d')!;
     ctx.drawImage(gl, 0, 0);
     const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
-    let n = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
-    return n;
+    // The colour of most pixels is the one the plot was cleared to (a line covers few).
+    const counts = new Map<number, number>();
+    for (let i = 0; i < data.length; i += 4) {
+      const key = (data[i]! << 24) | (data[i + 1]! << 16) | (data[i + 2]! << 8) | data[i + 3]!;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const [clear, most] = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a));
+    let node: Element | null = gl;
+    while (node && /rgba\(.*, 0\)|transparent/.test(getComputedStyle(node).backgroundColor)) node = node.parentElement;
+    return {
+      painted: data.length / 4 - most,
+      cleared: [(clear >>> 24) & 255, (clear >>> 16) & 255, (clear >>> 8) & 255, clear & 255],
+      backdrop: node ? getComputedStyle(node).backgroundColor : null,
+    };
   });
+  // Opaque, and of the colour behind the canvas (rgb(r, g, b) of the nearest background).
+  expect(cleared[3]).toBe(255);
+  expect(backdrop).toBe(`rgb(${cleared[0]}, ${cleared[1]}, ${cleared[2]})`);
+  return painted;
 }
 
 const rangeStart = async (page: Page) => Number(await page.getByTestId('realtime-range').getAttribute('data-start'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { columnsOf, LiveSeries } from '../../src/features/live/series';
 import { hms, sliderStepMs, zoomStep } from '../../src/features/live/format';
 import { presenceOf, vitalAlerts } from '../../src/features/live/alerts';
-import { arrange } from '../../src/features/live/RealtimeDashboardPage';
+import { arrange, tileSize } from '../../src/features/live/RealtimeDashboardPage';
 import { parseVitalParameters } from '../../src/features/night/vitals';
 import type { RealTimeDevice } from '../../src/features/live/api';
 
@@ -103,9 +103,26 @@ describe('live readouts', () => {
     const dev = (id: string) => ({ device_id: id }) as RealTimeDevice;
     const laid = arrange([dev('A'), dev('B'), dev('C')], [{ i: 'B', x: 8, y: 0, w: 4, h: 4 }]);
     expect(laid).toEqual([
-      { i: 'A', x: 4, y: 0, w: 4, h: 4 },
+      { i: 'A', x: 6, y: 0, w: 6, h: 8 },
       { i: 'B', x: 8, y: 0, w: 4, h: 4 },
-      { i: 'C', x: 8, y: 0, w: 4, h: 4 },
+      { i: 'C', x: 0, y: 8, w: 6, h: 8 },
     ]);
+  });
+
+  it('sizes new tiles so up to 16 devices share one screen: 2, 3 or 4 a row, as many rows', () => {
+    const dev = (id: number) => ({ device_id: `D${id}` }) as RealTimeDevice;
+    for (const [n, perRow] of [[1, 2], [4, 2], [5, 3], [9, 3], [10, 4], [16, 4], [40, 4]] as const) {
+      const laid = arrange(Array.from({ length: n }, (_, i) => dev(i)), null);
+      const rows = new Set(laid.map((l) => l.y));
+      // Every tile the same size, a row holding perRow of them side by side, no two overlapping.
+      expect(new Set(laid.map((l) => `${l.w}x${l.h}`)).size).toBe(1);
+      expect(laid[0]!.w * perRow).toBe(12);
+      expect(rows.size).toBe(Math.ceil(n / perRow));
+      expect(new Set(laid.map((l) => `${l.x},${l.y}`)).size).toBe(n);
+      // With the grid's 32-px rows and 8-px gaps, up to 16 tiles fit in the 668 px a 1280×800
+      // screen has below the app's header and the page title (bench:realtime checks it on the page).
+      const { h } = tileSize(n);
+      if (n <= 16) expect(rows.size * (h * 32 + (h - 1) * 8) + (rows.size + 1) * 8).toBeLessThanOrEqual(668);
+    }
   });
 });

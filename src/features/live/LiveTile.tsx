@@ -70,6 +70,7 @@ function LiveTileView({ device: row }: { device: RealTimeDevice }) {
         <span>{t('live.dashboard.hr')} <strong data-testid="tile-hr">{shown(latest.get('HR'))}</strong></span>
         <span>{t('live.dashboard.mov')} <strong data-testid="tile-mov">{shown(latest.get('MOV'))}</strong></span>
         <span data-testid="tile-presence" data-presence={presence}>{t(`live.dashboard.presence.${presence}`)}</span>
+        <Link className="live-tile-open" href={deviceTestingPath(row.patient_id, row.device_id, PATHS.realtime)} data-testid="tile-open">{t('live.dashboard.open')}</Link>
       </div>
       {alerts.map((a) => (
         <p key={a.code} className="live-alert" role="alert" data-testid="tile-alert">
@@ -79,7 +80,6 @@ function LiveTileView({ device: row }: { device: RealTimeDevice }) {
       <div className="live-plot-wrap" ref={stripRef}>
         {onScreen && <LivePlot series={getSeries} range={getRange} testId="tile-strip" label={t('live.dashboard.strip', { channel: stripCode ?? '' })} />}
       </div>
-      <Link href={deviceTestingPath(row.patient_id, row.device_id, PATHS.realtime)} data-testid="tile-open">{t('live.dashboard.open')}</Link>
     </article>
   );
 }

@@ -11,17 +11,31 @@ import 'react-grid-layout/css/styles.css';
 import '../../styles/live.css';
 
 const COLS = 12;
-const TILE = { w: 4, h: 4 } as const;
+/** Grid rows are fine-grained (a tile is several), so a dragged resize has small steps. */
+const ROW_PX = 32;
+const MARGIN: readonly [number, number] = [8, 8];
+
+/**
+ * A new tile's size, by how many devices are live: they share one laptop screen (1280×800)
+ * without scrolling while there are up to 16 — 2, 3 or 4 a row, in as many rows — so a tile
+ * that turns to an alert is never out of sight. More than 16 scroll, 4 a row.
+ */
+export function tileSize(devices: number): { w: number; h: number } {
+  if (devices <= 4) return { w: 6, h: 8 };
+  if (devices <= 9) return { w: 4, h: 5 };
+  return { w: 3, h: 4 };
+}
 
 /** The saved layout for the devices shown, new devices placed after it. */
 export function arrange(devices: readonly RealTimeDevice[], saved: readonly TileLayout[] | null): TileLayout[] {
   const known = new Map((saved ?? []).map((l) => [l.i, l]));
+  const tile = tileSize(devices.length);
   let next = 0;
   return devices.map((d) => {
     const kept = known.get(d.device_id);
     if (kept) return kept;
     const at = (saved?.length ?? 0) + next++;
-    return { i: d.device_id, x: (at * TILE.w) % COLS, y: Math.floor((at * TILE.w) / COLS) * TILE.h, ...TILE };
+    return { i: d.device_id, x: (at * tile.w) % COLS, y: Math.floor((at * tile.w) / COLS) * tile.h, ...tile };
   });
 }
 
@@ -58,7 +72,7 @@ export function RealtimeDashboardPage() {
           <ReactGridLayout
             width={width}
             layout={layout}
-            gridConfig={{ cols: COLS, rowHeight: 56 }}
+            gridConfig={{ cols: COLS, rowHeight: ROW_PX, margin: MARGIN }}
             dragConfig={{ handle: '.live-tile-head' }}
             onDragStop={save}
             onResizeStop={save}
