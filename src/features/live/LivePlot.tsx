@@ -26,7 +26,7 @@ interface Props {
 const MAX_COLUMNS = 2048;
 
 /** The colour showing behind `el` (its own background or its nearest ancestor's that has one), as 0–1 RGB; white if none. */
-export function backdropOf(el: Element): [number, number, number] {
+function backdropOf(el: Element): [number, number, number] {
   for (let node: Element | null = el; node; node = node.parentElement) {
     const rgba = /rgba?\(([^)]+)\)/.exec(getComputedStyle(node).backgroundColor)?.[1]?.split(/[ ,/]+/).filter(Boolean).map(Number);
     if (rgba && rgba.length >= 3 && (rgba[3] ?? 1) > 0) return [rgba[0]! / 255, rgba[1]! / 255, rgba[2]! / 255];
