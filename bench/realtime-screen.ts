@@ -15,6 +15,10 @@
 //    alternating, percentiles over all rounds; raster included on both sides (gl.finish,
 //    a 1-pixel getImageData).
 //
+// Knobs: BENCH_SCREEN_VIEWPORT (default 1280x800, a laptop: the dashboard fits 16 tiles in it),
+// BENCH_SCREEN_PHASE=aligned (every device sends in the same millisecond; default: their
+// phases spread over the 200-ms interval, as devices at separate bedsides), BENCH_SKIP_STRIPS=1
+// (the dashboard only), BENCH_SCREEN_SHOT / _TRACE / _PROFILE / _RAW (files for a closer look).
 // Run alone: `node --import tsx bench/realtime-screen.ts` (needs dist/: `npm run build`);
 // it replaces the "screen" key of bench/results/realtime.json and keeps the rest.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -26,6 +30,7 @@ import type { Db } from '../server/db/adapter';
 import { DEMO_ACCOUNTS } from '../server/db/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
+import { FRAME_INTERVAL_MS } from '../server/live/protocol';
 import { simulateNight } from '../server/simulator';
 import { DEMO, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
 import { sharedDb } from '../tests/server/live-processes';
@@ -94,6 +99,28 @@ async function readClocks(page: Page, n = 15): Promise<ClockReading[]> {
   return readings;
 }
 
+/**
+ * The page's composited layers by the reason Chromium gives (DevTools' LayerTree): on
+ * SwiftShader each presented frame composites every layer, so layers made because something
+ * paints over a strip ("Overlap") cost every frame.
+ */
+async function compositedLayers(page: Page): Promise<Record<string, number>> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const tree = new Promise<{ layerId: string }[]>((resolve) => cdp.on('LayerTree.layerTreeDidChange', (e) => e.layers && resolve(e.layers)));
+    await cdp.send('LayerTree.enable');
+    const counts: Record<string, number> = {};
+    for (const l of await tree) {
+      const { compositingReasonIds } = await cdp.send('LayerTree.compositingReasons', { layerId: l.layerId });
+      const key = compositingReasonIds?.join('+') || 'none';
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return counts;
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /** Times a recording: `ms` of it, or until the page has `drawFrames` frames that drew. */
 async function record(page: Page, opts: { ms?: number; drawFrames?: number }): Promise<ProbeTake> {
   await page.evaluate((n) => window.__nocturneLiveBench!.start(n), opts.drawFrames ?? 0);
@@ -138,7 +165,10 @@ export async function measureScreen() {
 
     // ── 1 + 2: the dashboard with 16 devices streaming ──
     const source = liveSource(simulateNight({ seed: 'bench-screen', startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: 30 * 60_000 }).channels);
-    for (const d of devices) clients.push(new DeviceClient({ server: url, deviceId: d.deviceId, key: d.key, source, speed: 1 }));
+    // Each device ticks on its own phase, spread over the 200-ms frame interval as at separate
+    // bedsides (BENCH_SCREEN_PHASE=aligned: every device in the same millisecond, the worst case).
+    const aligned = env.BENCH_SCREEN_PHASE === 'aligned';
+    devices.forEach((d, i) => clients.push(new DeviceClient({ server: url, deviceId: d.deviceId, key: d.key, source, speed: 1, phaseMs: aligned ? 0 : (i * FRAME_INTERVAL_MS) / devices.length })));
     for (const c of clients) c.start();
     await page.goto('/app/realtimeDashboard');
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="live-tile"][data-state="streaming"]').length >= n, DEVICES, { timeout: 120_000, polling: 500 });
@@ -153,6 +183,7 @@ export async function measureScreen() {
     await sleep(WARMUP_MS);
     // BENCH_SCREEN_SHOT=file.png: the dashboard as measured.
     if (env.BENCH_SCREEN_SHOT) await page.screenshot({ path: env.BENCH_SCREEN_SHOT });
+    const layers = await compositedLayers(page);
     const dashboardLoad = [load1()];
     const clocks: ClockReading[] = await readClocks(page);
     const takes: ProbeTake[] = [];
@@ -176,6 +207,8 @@ export async function measureScreen() {
     for (const c of clients) c.stop();
     const clock = clockOffset(clocks);
     const latency = latencySummary(takes, clock.offsetMs);
+    // BENCH_SCREEN_RAW=file.json: every frame's sent, arrived and painted times, for a look at the tail.
+    if (env.BENCH_SCREEN_RAW) await writeFile(env.BENCH_SCREEN_RAW, JSON.stringify({ offset: clock.offsetMs, takes }));
     const dashboard = frameSummary(takes);
     const devicesErrors = clients.reduce((s, c) => s + c.errors.length, 0);
     console.log(`dashboard: ${layout.tiles} tiles (${layout.inViewport} in the viewport), latency p50 ${latency.p50} ms p99 ${latency.p99} ms over ${latency.frames} frames, frame work p50 ${dashboard.p50} ms p99 ${dashboard.p99} ms`);
@@ -226,7 +259,7 @@ export async function measureScreen() {
         device_errors: devicesErrors,
         tile_states: states,
       },
-      dashboard: { tiles: layout.tiles, tiles_in_viewport: layout.inViewport, strip_px: [layout.width, layout.height], viewport: VIEWPORT, ...dashboard },
+      dashboard: { tiles: layout.tiles, tiles_in_viewport: layout.inViewport, strip_px: [layout.width, layout.height], viewport: VIEWPORT, device_phases: aligned ? 'aligned' : 'spread', composited_layers: layers, ...dashboard },
       strips: {
         strips: DEVICES,
         strip_px: [width, height],
@@ -245,7 +278,7 @@ export async function measureScreen() {
       warmup_ms: { dashboard: WARMUP_MS, strips: STRIP_WARMUP_MS },
       load_average_1m: { dashboard: dashboardLoad, strips: stripsLoad },
       notes: [
-        `latency: ms from a frame's sentMs (stamped by the simulated device when it made the frame; ${DEVICES} DeviceClients at 1×, in the bench's process, as npm run device runs them) to the end of the raster (gl.finish) of the first strip draw after the frame's samples reached the tile; frames carrying no samples of the strip's channel (Y_DIST, 4 a frame) are not counted; all frames of all rounds pooled; the page clock's offset from the bench's (clock_offset_ms, ± clock_uncertainty_ms) is taken off`,
+        `latency: ms from a frame's sentMs (stamped by the simulated device when it made the frame; ${DEVICES} DeviceClients at 1×, in the bench's process, as npm run device runs them, ${aligned ? 'all ticking in the same millisecond' : 'their 200-ms ticks spread evenly over the interval'}) to the end of the raster (gl.finish) of the first strip draw after the frame's samples reached the tile; frames carrying no samples of the strip's channel (Y_DIST, 4 a frame) are not counted; all frames of all rounds pooled; the page clock's offset from the bench's (clock_offset_ms, ± clock_uncertainty_ms) is taken off`,
         'latency.arrival = sentMs to the frame in the page (device socket, ingest, ack-after-commit fan-out, viewer socket, decoding); latency.screen = arrival to painted (waiting for the display frame, drawing, raster); ack = device-side ack latency (send to commit acknowledged) in the same rounds',
         `dashboard: /app/realtimeDashboard at ${VIEWPORT.width}×${VIEWPORT.height} (every tile in view), work of each display frame = all its requestAnimationFrame callbacks (one per tile strip) summed, each strip draw followed by gl.finish (raster included); p50/p99 over all display frames of all rounds, drawn_* over the frames in which a strip drew; missed_pct = display-frame gaps over 1.5 × the median interval`,
         'strips: /app/bench?live=ours|uplot, the tiles\' strip size, synthetic Y_DIST-like data at 20 Hz, each strip given 4 samples every 200 ms (strips spread over the interval as devices are), the last 60 s shown and a full minute held from the start; ours = LivePlot (webgl-plot 2 points a pixel column, gl.finish), uPlot = setData of the window each frame after new samples (uPlot has no append), committed at once with batch, then a 1-pixel getImageData; axes, legend, cursor off on both; same warm-up, rounds alternate which side goes first, each round ends after the same number of display frames that drew; ratio = uPlot ÷ ours over the frames that drew (ratio_per_draw: per strip drawn)',

@@ -2,6 +2,7 @@
 import { readConfig } from '../config';
 import { demoKeysFile, readDemoKey } from '../live/demo-keys';
 import { DeviceClient, liveSource } from '../live/device-client';
+import { FRAME_INTERVAL_MS } from '../live/protocol';
 import { PROFILES, simulateNight } from '../simulator';
 import type { ProfileName } from '../simulator/types';
 import { parseArgs, UsageError } from './args';
@@ -38,10 +39,11 @@ async function main(): Promise<void> {
   const night = simulateNight({ seed: `${options.device}-${profile}`, startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: minutes * 60_000, profile });
   const source = liveSource(night.channels);
   const clients: DeviceClient[] = [];
-  for (const deviceId of deviceIds(options.device, count)) {
+  // Spread over the frame interval, as devices at separate bedsides tick on their own clocks.
+  for (const [i, deviceId] of deviceIds(options.device, count).entries()) {
     const key = options.key ?? process.env.NOCTURNE_DEVICE_KEY ?? (await readDemoKey(config.dataDir, deviceId));
     if (!key) throw new UsageError(`no key for ${deviceId}: pass --key, or start the development server once so it writes ${demoKeysFile(config.dataDir)}`);
-    clients.push(new DeviceClient({ server, deviceId, key, source, speed, sessionStartMs: night.startMs, log: (line) => console.log(line) }));
+    clients.push(new DeviceClient({ server, deviceId, key, source, speed, sessionStartMs: night.startMs, phaseMs: (i * FRAME_INTERVAL_MS) / count, log: (line) => console.log(line) }));
   }
   for (const c of clients) c.start();
   console.log(`Streaming ${clients.length} device${clients.length === 1 ? '' : 's'} (${source.map((c) => c.code).join(', ')}) to ${server} at ${speed}×. Ctrl+C stops.`);

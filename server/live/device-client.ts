@@ -17,6 +17,12 @@ export interface DeviceClientOptions {
   /** Data time per wall time: 1 streams in real time, 60 a minute a second. */
   speed?: number;
   sessionStartMs?: number;
+  /**
+   * Wall-clock delay of the first frame tick (ms, 0 to the frame interval). Devices at separate
+   * bedsides tick on their own clocks; N devices run by one process are spread over the
+   * interval by their callers instead of all sending in the same millisecond.
+   */
+  phaseMs?: number;
   log?: (line: string) => void;
 }
 
@@ -110,7 +116,14 @@ export class DeviceClient {
 
   start(): void {
     this.connect();
-    this.timer = setInterval(() => this.tick(), FRAME_INTERVAL_MS);
+    const phase = Math.max(0, Math.min(FRAME_INTERVAL_MS, this.opts.phaseMs ?? 0));
+    if (phase === 0) this.timer = setInterval(() => this.tick(), FRAME_INTERVAL_MS);
+    else {
+      this.timer = setTimeout(() => {
+        if (this.stopped) return;
+        this.timer = setInterval(() => this.tick(), FRAME_INTERVAL_MS);
+      }, phase);
+    }
   }
 
   /** Samples made so far over every channel. */

@@ -98,6 +98,23 @@ describe('live devices', () => {
     await expect.poll(async () => tile.getByTestId('tile-br').textContent(), { timeout: 10_000 }).toMatch(/^\d+$/);
     expect(await tile.getByTestId('tile-presence').getAttribute('data-presence')).not.toBe('unknown');
     await expect.poll(() => paintedPixels(page, 'tile-strip'), { timeout: 10_000 }).toBeGreaterThan(50);
+    // Nothing paints over a strip: not the tile's resize handle, not a neighbour's shadow (it
+    // stays inside the grid's 8-px gap). Chromium would otherwise give what does a layer of its
+    // own, composited on every frame (the dashboard's frames cost half again: README, realtime).
+    const cover = await tile.evaluate((el) => {
+      const cell = el.closest('.react-grid-item')!;
+      const strip = el.querySelector('canvas')!.getBoundingClientRect();
+      const handle = cell.querySelector('.react-resizable-handle')!.getBoundingClientRect();
+      const overlaps = strip.left < handle.right && handle.left < strip.right && strip.top < handle.bottom && handle.top < strip.bottom;
+      // Each shadow's reach: its largest offset plus blur and spread (the numbers after its colour).
+      const reach = getComputedStyle(el).boxShadow.split(/,(?![^(]*\))/).map((one) => {
+        const [x = 0, y = 0, blur = 0, spread = 0] = (one.replace(/rgba?\([^)]*\)/, '').match(/-?[\d.]+px/g) ?? []).map(parseFloat);
+        return Math.max(Math.abs(x), Math.abs(y)) + blur + spread;
+      });
+      return { overlaps, reach: Math.max(0, ...reach) };
+    });
+    expect(cover.overlaps).toBe(false);
+    expect(cover.reach).toBeLessThanOrEqual(8);
     // A strip holds its WebGL context only while on screen (Chromium keeps 16 a page): out of
     // view it has no canvas, back in view it draws again.
     const viewport = page.viewportSize()!;

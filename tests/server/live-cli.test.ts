@@ -5,6 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TEST_DB, type TestServer } from './helpers';
 import { demoKeysFile, ensureDemoDeviceKeys } from '../../server/live/demo-keys';
+import { DeviceClient } from '../../server/live/device-client';
+import { FRAME_INTERVAL_MS } from '../../server/live/protocol';
+import { shortSource } from './live-helpers';
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
@@ -49,6 +52,31 @@ describe(`npm run device (${TEST_DB})`, () => {
     const [hr] = await server.db.query<{ sample_count: number }>("select c.sample_count from recording_channels c join recordings r on r.id = c.recording_id where r.device_id = 'NCT0001' and r.source = 'device' and c.code = 'HR'");
     expect(hr.sample_count).toBe(600);
   }, 120_000);
+
+  it('ticks each device on its own phase: devices of one process do not all send in the same millisecond', async () => {
+    const keys = JSON.parse(await readFile(demoKeysFile(dataDir), 'utf8')) as Record<string, string>;
+    const phases = { NCT0002: 0, NCT0003: 100 };
+    const clients = Object.entries(phases).map(([deviceId, phaseMs]) => new DeviceClient({ server: base, deviceId, key: keys[deviceId]!, source: shortSource(deviceId), speed: 1, phaseMs }));
+    for (const c of clients) c.start();
+    try {
+      await expect.poll(() => Math.min(...clients.map((c) => c.ackMs.length)), { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
+    } finally {
+      for (const c of clients) c.stop();
+    }
+    const rows = await server.db.query<{ device_id: string; sent_ms: string }>(
+      "select d.device_id, f.sent_ms from live_frames f join devices d using (device_master_id) where d.device_id in ('NCT0002', 'NCT0003') order by f.seq",
+    );
+    // Each device's frames keep their phase (sent time modulo the interval, as a median), and the two differ by the 100 ms asked.
+    const phaseOf = (id: string) => {
+      const sent = rows.filter((r) => r.device_id === id).map((r) => Number(r.sent_ms));
+      const offsets = sent.map((t) => (((t - sent[0]!) % FRAME_INTERVAL_MS) + FRAME_INTERVAL_MS) % FRAME_INTERVAL_MS).map((o) => (o > FRAME_INTERVAL_MS / 2 ? o - FRAME_INTERVAL_MS : o));
+      expect(offsets.length).toBeGreaterThanOrEqual(6);
+      for (const o of offsets) expect(Math.abs(o)).toBeLessThan(30);
+      return sent[0]! % FRAME_INTERVAL_MS;
+    };
+    const apart = (((phaseOf('NCT0003') - phaseOf('NCT0002')) % FRAME_INTERVAL_MS) + FRAME_INTERVAL_MS) % FRAME_INTERVAL_MS;
+    expect(Math.abs(apart - 100)).toBeLessThan(30);
+  }, 60_000);
 
   it('explains a missing key and a bad option', async () => {
     const missing = await runCli(['--device', 'NCT0009', '--server', base, '--minutes', '10'], { DATA_DIR: dataDir });
