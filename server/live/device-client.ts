@@ -18,7 +18,8 @@ export interface DeviceClientOptions {
   speed?: number;
   sessionStartMs?: number;
   /**
-   * Wall-clock delay of the first frame tick (ms, 0 to the frame interval). Devices at separate
+   * Offset of the frame ticks (ms, 0 to the frame interval): they run at phase + k × the
+   * interval from start() (k ≥ 1). Devices at separate
    * bedsides tick on their own clocks; N devices run by one process are spread over the
    * interval by their callers instead of all sending in the same millisecond.
    */
