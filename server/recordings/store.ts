@@ -249,15 +249,24 @@ export function listChannels(db: Queryable, recordingIds: number[], codes?: read
     : db.query<ChannelRow>('select * from recording_channels where recording_id = any($1::int[]) order by recording_id, id', [recordingIds]);
 }
 
-/** A channel's samples, reassembled from its chunks. */
+/**
+ * A channel's samples, reassembled from its chunks: its first `sample_count` samples, as the
+ * row says. A live night's chunks may have grown since the row was read (a batch of frames
+ * committed in between adds chunks and count together); those later samples are not part of
+ * the state the row belongs to and are left for the next read. Chunks only ever grow at the
+ * end (frames in seq order; compaction keeps the bytes in order), so the row's samples are
+ * the chunks' first bytes.
+ */
 export async function loadSamples(db: Queryable, channel: ChannelRow): Promise<Int16Array | Float32Array> {
   const chunks = await db.query<{ data: Uint8Array }>('select data from recording_chunks where channel_id = $1 order by seq', [channel.id]);
   const bytesPer = channel.storage === 'int16' ? 2 : 4;
   const out = new Uint8Array(channel.sample_count * bytesPer);
   let at = 0;
   for (const { data } of chunks) {
-    out.set(data, at);
-    at += data.byteLength;
+    if (at === out.byteLength) break;
+    const part = data.byteLength <= out.byteLength - at ? data : data.subarray(0, out.byteLength - at);
+    out.set(part, at);
+    at += part.byteLength;
   }
   if (at !== out.byteLength) throw new Error(`channel ${channel.code} of recording ${channel.recording_id}: ${at} bytes stored, ${out.byteLength} expected`);
   return channel.storage === 'int16' ? new Int16Array(out.buffer) : new Float32Array(out.buffer);

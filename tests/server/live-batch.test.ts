@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { liveSuite } from './live-suite';
 import { TEST_DB } from './helpers';
-import { commitBatch, frameDigest, openSession, type BatchItem, type IngestResult, type LiveSession } from '../../server/live/ingest';
+import { commitBatch, endSession, frameDigest, openSession, type BatchItem, type IngestResult, type LiveSession } from '../../server/live/ingest';
 import { FrameError, validateFrame } from '../../server/live/frames';
 import { encodeFrame } from '../../server/live/protocol';
 import { GroupCommit } from '../../server/live/group-commit';
+import { listChannels, loadSamples } from '../../server/recordings/store';
 
 /** Group commit (issue 15): one transaction for frames of several devices; idempotent within a batch; a failed batch stores nothing. */
 describe(`live group commit on ${TEST_DB}`, () => {
@@ -115,5 +116,23 @@ describe(`live group commit on ${TEST_DB}`, () => {
       [a!.device.deviceMasterId, seqs.a, b!.device.deviceMasterId, seqs.b, c!.device.deviceMasterId, seqs.c],
     );
     expect(lf!.n).toBe(3);
+  });
+
+  it('a channel read while its night records loads the samples its row counts, though frames committed since', async () => {
+    const a = await session('NCT0005');
+    const s0 = a.lastSeq + 1;
+    await commitBatch(live.server.db, [item(a, s0, 60, [1, 2]), item(a, s0 + 1, 61, [3, 4, 5])]);
+    const [yRow] = await listChannels(live.server.db, [a.recordingId], ['Y_DIST']);
+    const before = Array.from(await loadSamples(live.server.db, yRow!));
+    // A batch commits between reading the row and reading its chunks (a trend or night view of a live night).
+    await commitBatch(live.server.db, [item(a, s0 + 2, 62, [6, 7])]);
+    expect(Array.from(await loadSamples(live.server.db, yRow!))).toEqual(before);
+    // Ended (compacted into fewer, larger chunks), the old row still reads its own samples, and the new row all of them.
+    await endSession(live.server.db, a);
+    expect(Array.from(await loadSamples(live.server.db, yRow!))).toEqual(before);
+    const [now] = await listChannels(live.server.db, [a.recordingId], ['Y_DIST']);
+    const all = Array.from(await loadSamples(live.server.db, now!));
+    expect(all.length).toBe(before.length + 2);
+    expect(all.slice(0, before.length)).toEqual(before);
   });
 });
