@@ -9,7 +9,7 @@ import { runCommand } from './run';
 
 const USAGE = 'usage: npm run import -- --patient CODE [--timezone ZONE] [--device ID] [--channel CODE] [--map Label=CODE]... FILE...';
 
-/** --map may repeat, so it is read apart from the other options. */
+/** The command line, checked before the database is opened; --map may repeat, so it is read apart from the other options. */
 function readArgs(argv: string[]) {
   const options: Record<string, string> = {};
   const map: Record<string, string> = {};
@@ -29,13 +29,12 @@ function readArgs(argv: string[]) {
       map[value.slice(0, at)] = value.slice(at + 1);
     } else options[name] = value;
   }
-  return { options, map, files };
-}
-
-await runCommand(USAGE, async (db) => {
-  const { options, map, files } = readArgs(process.argv.slice(2));
   if (!options.patient) throw new UsageError('--patient is required');
   if (files.length === 0) throw new UsageError('name at least one file');
+  return { options: options as Record<string, string> & { patient: string }, map, files };
+}
+
+await runCommand(USAGE, readArgs, async (db, { options, map, files }) => {
   const patient = await patientByCode(db, options.patient);
   if (!patient) throw new UsageError(`no patient with code "${options.patient}"`);
   const timezone = options.timezone ?? ((patient.country && findCountry(patient.country)?.timezone) || 'UTC');

@@ -4,9 +4,14 @@
 import { runCommand } from './run';
 import { ReportWorker } from '../reports/worker';
 import { UsageError } from './args';
+import type { Config } from '../config';
 
-void runCommand('Usage: DATABASE_URL=postgres://… npm run reports', async (db) => {
-  if (db.kind !== 'postgres') throw new UsageError('A second report worker needs PostgreSQL: set DATABASE_URL (the embedded PGlite belongs to the server process).');
+/** No options; a second worker needs PostgreSQL, checked before any database is opened. */
+function needsPostgres(_argv: string[], config: Config): void {
+  if (!config.databaseUrl) throw new UsageError('A second report worker needs PostgreSQL: set DATABASE_URL (the embedded PGlite belongs to the server process).');
+}
+
+void runCommand('Usage: DATABASE_URL=postgres://… npm run reports', needsPostgres, async (db) => {
   const worker = new ReportWorker(db, { pollMs: 2_000 });
   worker.onJobEnd = (id, status) => console.log(`report ${id}: ${status}`);
   await worker.start();

@@ -4,15 +4,20 @@ import { migrate } from '../db/migrate';
 import { openDatabase, StartupError } from '../start';
 import { UsageError } from './args';
 
-/** Runs a command against the configured database (DATA_DIR or DATABASE_URL), migrated. */
-export async function runCommand(usage: string, body: (db: Db, config: Config) => Promise<void>): Promise<void> {
+/**
+ * Runs a command against the configured database (DATA_DIR or DATABASE_URL), migrated.
+ * `parse` reads the command line (and may check the configuration) before any database is
+ * opened: a mistyped option is told at once, and creates or migrates no data directory.
+ */
+export async function runCommand<A>(usage: string, parse: (argv: string[], config: Config) => A, body: (db: Db, args: A, config: Config) => Promise<void>): Promise<void> {
   let exitCode = 0;
   try {
     const config = readConfig();
+    const args = parse(process.argv.slice(2), config);
     const { db, release } = await openDatabase(config);
     try {
       await migrate(db);
-      await body(db, config);
+      await body(db, args, config);
     } finally {
       await db.close();
       await release();

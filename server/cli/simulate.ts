@@ -9,13 +9,18 @@ import { runCommand } from './run';
 
 const USAGE = `usage: npm run simulate -- --patient CODE --nights N [--profile ${Object.keys(PROFILES).join('|')}] [--psg] [--long] [--seed S] [--device ID]`;
 
-await runCommand(USAGE, async (db) => {
-  const { options } = parseArgs(process.argv.slice(2), ['psg', 'long']);
+/** The command line, checked before the database is opened. */
+function readArgs(argv: string[]) {
+  const { options } = parseArgs(argv, ['psg', 'long']);
   if (!options.patient) throw new UsageError('--patient is required');
   const nights = Number(options.nights ?? '1');
   if (!Number.isInteger(nights) || nights < 1 || nights > 60) throw new UsageError(`--nights must be a whole number from 1 to 60, got "${options.nights}"`);
   const profile = (options.profile ?? 'moderate_osa') as ProfileName;
   if (!(profile in PROFILES)) throw new UsageError(`unknown --profile "${profile}"`);
+  return { options: options as Record<string, string> & { patient: string }, nights, profile };
+}
+
+await runCommand(USAGE, readArgs, async (db, { options, nights, profile }) => {
   const patient = await patientByCode(db, options.patient);
   if (!patient) {
     const known = (await db.query<{ patient_code: string }>('select patient_code from patients order by patient_code limit 20')).map((r) => r.patient_code);

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scoredKindOf } from '../../server/recordings/vendors';
@@ -158,18 +157,6 @@ describe('POST /patient/upload-recording', () => {
     expect(other.id).toBeGreaterThan(0);
     const { token } = await signIn(server, DEMO_ACCOUNTS.admin);
     expect((await upload(token, { patient_id: String(patientId) }, [{ name: EVE, bytes: real(EVE) }])).statusCode).toBe(404);
-  });
-});
-
-describe('npm run import', () => {
-  it('says what is wrong with a file and imports nothing', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/import.ts', '--patient', 'NCT1001', '/etc/hostname'], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: `/tmp/nocturne-import-cli-${process.pid}` },
-      encoding: 'utf8',
-    });
-    // A fresh data directory has no patients: the command says so and exits 2.
-    expect(res.status).toBe(2);
-    expect(res.stderr).toContain('no patient with code "NCT1001"');
   });
 });
 

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoNights } from '../../server/db/seed';
@@ -201,17 +200,5 @@ describe('the dashboard over the demo nights', () => {
     expect(res.deallocations.map((d: { device_id: string }) => d.device_id)).toEqual([free[0]!.device_id]);
     expect(res.reserved.map((d: { device_id: string }) => d.device_id)).toEqual([free[1]!.device_id]);
     expect((await server.call('GET', '/physician/widgets', { token })).json().data.overdue_devices).toBe(1);
-  });
-});
-
-describe('npm run simulate', () => {
-  it('explains a bad command line with the usage and exit status 2', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/simulate.ts', '--nights', 'many'], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: `/tmp/nocturne-cli-${process.pid}` },
-      encoding: 'utf8',
-    });
-    expect(res.status).toBe(2);
-    expect(res.stderr).toContain('--patient is required');
-    expect(res.stderr).toContain('usage: npm run simulate');
   });
 });
