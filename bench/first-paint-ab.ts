@@ -9,7 +9,7 @@ import { percentile } from './timing';
 
 const ROUNDS = Number(process.env.BENCH_FIRST_PAINT_ROUNDS ?? 8);
 const urls = { A: process.env.BENCH_URL_A!, B: process.env.BENCH_URL_B! };
-const browser = await launchChromium();
+const browser = await launchChromium('gpu');
 try {
   const sides = await Promise.all(
     (['A', 'B'] as const).map(async (name) => {

@@ -107,7 +107,7 @@ export interface BenchSession {
  */
 export async function benchSession(): Promise<BenchSession> {
   const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, close: async () => undefined } : await startAppServer({ SEED_NIGHTS: '1' }, 600_000);
-  const browser = await launchChromium();
+  const browser = await launchChromium('gpu');
   return {
     url: server.url,
     browser,

@@ -134,7 +134,7 @@ export async function measureScreen() {
   const db = await sharedDb(DB_KIND, dataDir, env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
   const serverEnv = { ...db.env, DATA_DIR: dataDir, SEED_NIGHTS: '0', PORT };
   const clients: DeviceClient[] = [];
-  const browser = await launchChromium();
+  const browser = await launchChromium('gpu');
   let server: Awaited<ReturnType<typeof startAppServer>> | null = null;
   try {
     // Migrate and seed the demo clinic, then add the bench devices with the database to ourselves (PGlite allows one process).
