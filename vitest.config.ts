@@ -8,6 +8,10 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'],
           environment: 'node',
+          // Pure functions, the engine and components: the files share each worker's modules
+          // instead of a new process per file (74 files: 55 → 23 s, 71 → 29 CPU-s). Fake
+          // timers are restored after each test (app-idle).
+          isolate: false,
         },
       },
       {
