@@ -35,8 +35,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // Two files at a time: one alone kept 1.5 of the 2 cores busy (785 s wall, 1,175 CPU-s).
-          maxWorkers: 2,
+          fileParallelism: false,
         },
       },
     ],

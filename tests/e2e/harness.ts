@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -80,32 +80,16 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
  */
 async function seededTemplate(kind: 'clinic' | 'seeded'): Promise<string> {
   const dir = path.join(inject('e2eScratch'), kind);
-  // Files run two at a time: one worker builds (it made the lock directory), the other waits for it.
-  const lock = `${dir}.lock`;
-  for (;;) {
-    if (existsSync(dir)) return dir;
-    try {
-      await mkdir(lock);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  try {
-    if (existsSync(dir)) return dir;
-    const building = await mkdtemp(path.join(inject('e2eScratch'), `${kind}-`));
-    await withNewCluster(inject('e2eClusterDir'), building);
-    const config = { ...readConfig({ DATA_DIR: building, SEED_NIGHTS: kind === 'seeded' ? '1' : '0' }), webRoot: null };
-    const opened = await openDatabase(config);
-    const running = await prepare(config, opened.db, opened.release);
-    await running.triagePrepared;
-    await running.close();
-    await rename(building, dir);
-    return dir;
-  } finally {
-    await rm(lock, { recursive: true, force: true });
-  }
+  if (existsSync(dir)) return dir;
+  const building = await mkdtemp(path.join(inject('e2eScratch'), `${kind}-`));
+  await withNewCluster(inject('e2eClusterDir'), building);
+  const config = { ...readConfig({ DATA_DIR: building, SEED_NIGHTS: kind === 'seeded' ? '1' : '0' }), webRoot: null };
+  const opened = await openDatabase(config);
+  const running = await prepare(config, opened.db, opened.release);
+  await running.triagePrepared;
+  await running.close();
+  await rename(building, dir);
+  return dir;
 }
 
 /**
