@@ -11,6 +11,13 @@ import { commitBatch, frameDigest, SessionClosed, type BatchItem, type Committed
 const BATCH_DELAY_MS = 0;
 /** Most frames in one batch (a larger queue is committed in several). */
 const MAX_BATCH_FRAMES = 2_000;
+/**
+ * Batches committing at once, each device's frames always in the same one (its device number
+ * modulo LANES), so a device's frames still commit in order and two batches never lock the
+ * same rows. With one, the database and this process took turns: 1,000 devices on PostgreSQL
+ * kept 0.6 of a core busy in each and 2,000-frame batches queued behind each other.
+ */
+const LANES = 2;
 
 interface Waiting extends BatchItem {
   resolve: (result: IngestResult) => void;
@@ -19,27 +26,54 @@ interface Waiting extends BatchItem {
 
 /**
  * Group commit of device frames (issue 15): frames from every device connected to this
- * process are queued and committed together, one transaction a batch, one batch at a time;
- * a batch gathers what arrived while the one before it committed and goes at once after it
+ * process are queued and committed together, one transaction a batch, one batch at a time
+ * in each of LANES lanes (a device's frames always in the same lane, in order); a batch gathers what arrived while the one before it committed and goes at once after it
  * (those frames have waited a commit already), so batches grow with the load and the number
  * of transactions does not. Each frame's promise settles only once its
  * batch committed (then it may be acked); a batch that fails rejects every frame of it
  * (none is acked: the devices resend them). Same path on PGlite and PostgreSQL.
  */
 export class GroupCommit {
+  private readonly lanes: Lane[];
+  private readonly counts = { batches: 0, frames: 0 };
+
+  constructor(db: Db, onCommitted: (frames: CommittedFrame[]) => Promise<void>, delayMs = BATCH_DELAY_MS, lanes = LANES) {
+    this.lanes = Array.from({ length: lanes }, () => new Lane(db, onCommitted, delayMs, this.counts));
+  }
+
+  /** Batches committed and frames in them, for tests and the log. */
+  get batches(): number {
+    return this.counts.batches;
+  }
+
+  get frames(): number {
+    return this.counts.frames;
+  }
+
+  /** Resolves once every committed batch so far was handed to fan-out. */
+  async fannedOut(): Promise<void> {
+    await Promise.all(this.lanes.map((l) => l.fannedOut()));
+  }
+
+  /** Queues a valid frame in its device's lane; resolves once committed (or a duplicate), rejects with its FrameError or the batch's failure. */
+  commit(session: LiveSession, frame: ValidFrame): Promise<IngestResult> {
+    return this.lanes[session.device.deviceMasterId % this.lanes.length]!.commit(session, frame);
+  }
+}
+
+/** One lane of the group commit: its own queue, one batch committing at a time. */
+class Lane {
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private running = false;
   /** Fan-out of committed batches so far (settles once every one was handed on), off the commit path. */
   private fanOut: Promise<void> = Promise.resolve();
-  /** Batches committed and frames in them, for tests and the log. */
-  batches = 0;
-  frames = 0;
 
   constructor(
     private readonly db: Db,
     private readonly onCommitted: (frames: CommittedFrame[]) => Promise<void>,
-    private readonly delayMs = BATCH_DELAY_MS,
+    private readonly delayMs: number,
+    private readonly counts: { batches: number; frames: number },
   ) {}
 
   /** Resolves once every committed batch so far was handed to fan-out. */
@@ -74,8 +108,8 @@ export class GroupCommit {
       const started = Date.now();
       const results = await commitBatch(this.db, batch);
       if (process.env.LIVE_BATCH_LOG) console.log(`live batch: ${batch.length} frames in ${Date.now() - started} ms`);
-      this.batches++;
-      this.frames += batch.length;
+      this.counts.batches++;
+      this.counts.frames += batch.length;
       const committed: CommittedFrame[] = [];
       results.forEach((r, i) => {
         if (r instanceof FrameError || r instanceof SessionClosed) return batch[i]!.reject(r);

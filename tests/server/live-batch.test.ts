@@ -68,7 +68,7 @@ describe(`live group commit on ${TEST_DB}`, () => {
     const sessions = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003', 'NCT0004'].map(session));
     const before = await Promise.all(sessions.map(stored));
     const fannedOut: string[] = [];
-    const group = new GroupCommit(live.server.db, async (frames) => void fannedOut.push(...frames.map((f) => `${f.deviceId}:${f.seq}`)), 20);
+    const group = new GroupCommit(live.server.db, async (frames) => void fannedOut.push(...frames.map((f) => `${f.deviceId}:${f.seq}`)), 20, 1);
     const acks = new Map<string, number>();
     // As device-socket.ts does: a frame is acked when its commit resolves, never when it rejects.
     const send = (s: LiveSession, seq: number) =>
@@ -90,11 +90,36 @@ describe(`live group commit on ${TEST_DB}`, () => {
     after.forEach((rows, i) => expect(rows).toEqual(before[i]!.map((r) => ({ code: r.code, sample_count: r.sample_count + (r.code === 'HR' ? 3 : 9) }))));
   });
 
+  it('two lanes commit side by side, each device in one of them: its frames in order, each acked and fanned out once', async () => {
+    const sessions = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003', 'NCT0004'].map(session));
+    const lanes = new Set(sessions.map((s) => s.device.deviceMasterId % 2));
+    expect(lanes.size).toBe(2);
+    const fannedOut: string[] = [];
+    const group = new GroupCommit(live.server.db, async (frames) => void fannedOut.push(...frames.map((f) => `${f.deviceId}:${f.seq}`)), 0, 2);
+    const firsts = sessions.map((s) => s.lastSeq + 1);
+    const results = await Promise.all(sessions.flatMap((s, i) => [0, 1, 2, 3, 4].map((k) => group.commit(s, item(s, firsts[i]! + k, 60, [k]).frame))));
+    expect(results.map(outcome)).toEqual(results.map(() => 'committed'));
+    // Each lane committed its devices' frames; the two lanes are two transactions at least.
+    expect(group.frames).toBe(20);
+    expect(group.batches).toBeGreaterThanOrEqual(2);
+    await group.fannedOut();
+    sessions.forEach((s, i) => {
+      // A device's frames reach fan-out in seq order, and each once.
+      const mine = fannedOut.filter((f) => f.startsWith(`${s.device.deviceId}:`)).map((f) => Number(f.split(':')[1]));
+      expect(mine).toEqual([0, 1, 2, 3, 4].map((k) => firsts[i]! + k));
+    });
+    for (const s of sessions) {
+      const [y] = await listChannels(live.server.db, [s.recordingId], ['Y_DIST']);
+      const samples = Array.from(await loadSamples(live.server.db, y!));
+      expect(samples.slice(-5)).toEqual([0, 1, 2, 3, 4].map((k) => Math.round(k / y!.scale)));
+    }
+  });
+
   it('a group commit that fails acks no frame of it; the devices resend and nothing is lost or stored twice', async () => {
     const [a, b, c] = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003'].map(session));
     const before = await Promise.all([a, b, c].map(stored));
     const fannedOut: number[] = [];
-    const group = new GroupCommit(live.server.db, async (frames) => void fannedOut.push(frames.length), 20);
+    const group = new GroupCommit(live.server.db, async (frames) => void fannedOut.push(frames.length), 20, 1);
     const broken: LiveSession = { ...c!, channels: new Map([...c!.channels].map(([code, ch]) => [code, { ...ch, id: code === 'Y_DIST' ? 2_000_000_000 : ch.id }])) };
     const seqs = { a: a!.lastSeq + 1, b: b!.lastSeq + 1, c: c!.lastSeq + 1 };
     const frames = { a: item(a!, seqs.a, 60, [1]).frame, b: item(b!, seqs.b, 61, [2]).frame, c: item(c!, seqs.c, 62, [3]).frame };
