@@ -27,11 +27,12 @@ interface Waiting extends BatchItem {
 /**
  * Group commit of device frames (issue 15): frames from every device connected to this
  * process are queued and committed together, one transaction a batch, one batch at a time
- * in each of LANES lanes (a device's frames always in the same lane, in order); a batch gathers what arrived while the one before it committed and goes at once after it
- * (those frames have waited a commit already), so batches grow with the load and the number
- * of transactions does not. Each frame's promise settles only once its
- * batch committed (then it may be acked); a batch that fails rejects every frame of it
- * (none is acked: the devices resend them). Same path on PGlite and PostgreSQL.
+ * in each of LANES lanes (a device's frames always in the same lane, in order). A batch
+ * gathers what arrived while the one before it committed and goes at once after it (those
+ * frames have waited a commit already), so batches grow with the load and the number of
+ * transactions does not. Each frame's promise settles only once its batch committed (then
+ * it may be acked); a batch that fails rejects every frame of it (none is acked: the devices
+ * resend them). Same path on PGlite and PostgreSQL.
  */
 export class GroupCommit {
   private readonly lanes: Lane[];
