@@ -74,6 +74,9 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
       await page.goto(`/app/patients/id=${night.patientId}?night=${night.night}`);
       await page.getByTestId('chart-stack').waitFor();
       await allLoaded();
+      // The charts are drawn; the artefact channel (not a chart) may still be on its way, and a
+      // request is in resource timing only once its response has ended.
+      await page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.includes('/channel-data?') && new URL(r.name).searchParams.get('code') === 'SQB'), undefined, { timeout: 60_000 });
     } finally {
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
       await cdp.detach();
