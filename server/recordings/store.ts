@@ -264,7 +264,8 @@ export async function loadSamples(db: Queryable, channel: ChannelRow): Promise<I
   let at = 0;
   for (const { data } of chunks) {
     if (at === out.byteLength) break;
-    const part = data.byteLength <= out.byteLength - at ? data : data.subarray(0, out.byteLength - at);
+    // subarray stops at the chunk's end: whole chunks go as they are, the last one in part.
+    const part = data.subarray(0, out.byteLength - at);
     out.set(part, at);
     at += part.byteLength;
   }
