@@ -74,7 +74,7 @@ async function startSession(ctx: AppContext, socket: WebSocket, hello: DeviceHel
 
 async function ingest(batches: GroupCommit, socket: WebSocket, session: LiveSession, data: Uint8Array): Promise<void> {
   try {
-    const frame = validateFrame(data, new Set(session.channels.keys()));
+    const frame = validateFrame(data, session.channels);
     const result = await batches.commit(session, frame);
     reply(socket, { type: 'ack', seq: frame.seq, ...(result.duplicate ? { duplicate: true } : {}) });
   } catch (err) {
@@ -101,7 +101,7 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push:
     }).finally(() => pending--);
   };
   socket.on('message', (raw: RawData, isBinary: boolean) => {
-    const bytes = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw as Buffer);
+    const bytes = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
     if (pending >= MAX_PENDING_FRAMES) return refuse(socket, 'bad_frame', 'Too many frames waiting; slow down.', 1008);
     if (!session && pending === 0) {
       if (isBinary) return refuse(socket, 'bad_hello', 'the first message must be a JSON hello, not a frame', CLOSE.badHello);

@@ -72,7 +72,7 @@ function checkSamples(code: string, spec: LiveChannelSpec, values: Float32Array,
  * its sequence number's form, that every channel is a live channel the device announced,
  * and that every sample is finite and within its channel's range. Throws FrameError.
  */
-export function validateFrame(bytes: Uint8Array, announced: ReadonlySet<string>): ValidFrame {
+export function validateFrame(bytes: Uint8Array, announced: { has(code: string): boolean }): ValidFrame {
   if (bytes.byteLength > MAX_FRAME_BYTES) throw new FrameError('frame_too_large', `frame of ${bytes.byteLength} bytes is over the limit of ${MAX_FRAME_BYTES}`);
   let decoded;
   try {

@@ -8,8 +8,8 @@ import { encodeFrame, liveState, MAX_CATCH_UP_FRAMES, VIEWER_BUFFER_LIMIT_BYTES,
 const LIVE_CHANNEL = 'nocturne_live';
 
 /**
- * The NOTIFY payload: small, the samples are read from the database (or this process's
- * cache). One notice says which frames of a committed batch: the hub that committed them,
+ * The NOTIFY payload: small, the samples are read from the database by the processes that
+ * have viewers of the device. One notice says which frames of a committed batch: the hub that committed them,
  * their commit time and device/seq pairs, flat ([m, s, m, s, …]).
  */
 interface Notice {
@@ -33,8 +33,6 @@ interface Subscription {
   state: DeviceLiveState | null;
 }
 
-/** Committed frames kept in memory for this process's viewers (a few batches of 1,000 devices). */
-const CACHE_FRAMES = 10_000;
 const STATE_TICK_MS = 1_000;
 
 const send = (socket: WebSocket, msg: ServerToViewer) => socket.send(JSON.stringify(msg));
@@ -61,7 +59,6 @@ function physical(data: Uint8Array, storage: string, scale: number): Float32Arra
 export class LiveHub {
   private readonly subs = new Map<number, Set<Subscription>>();
   private readonly lastFrameMs = new Map<number, number | null>();
-  private readonly cache = new Map<string, CommittedFrame>();
   private stopListening: (() => Promise<void>) | null = null;
   /** The NOTIFYs of committed batches, in commit order. */
   private notices: Promise<void> = Promise.resolve();
@@ -83,17 +80,13 @@ export class LiveHub {
   }
 
   /**
-   * Ingest committed frames here (a batch): keep their samples and send them to this
+   * Ingest committed frames here (a batch): send them to this
    * process's viewers at once, then tell every other process in a few NOTIFYs. The
    * NOTIFYs of successive batches go in commit order, one batch's after the one before;
    * this process's viewers never wait for them (they had waited behind the previous
    * batch's NOTIFY round trip).
    */
   published(frames: CommittedFrame[]): Promise<void> {
-    for (const frame of frames) {
-      this.cache.set(`${frame.deviceMasterId}:${frame.seq}`, frame);
-      if (this.cache.size > CACHE_FRAMES) this.cache.delete(this.cache.keys().next().value!);
-    }
     for (const frame of frames) this.fanOut(frame.deviceMasterId, frame);
     const notify = async () => {
       for (let i = 0; i < frames.length; i += FRAMES_PER_NOTICE) {
@@ -133,7 +126,7 @@ export class LiveHub {
       const seq = n.f[i + 1]!;
       this.lastFrameMs.set(m, n.c);
       if (!this.subs.get(m)?.size) continue;
-      const frame = this.cache.get(`${m}:${seq}`) ?? (await this.loadFrames(m, seq - 1, 1))[0];
+      const [frame] = await this.loadFrames(m, seq - 1, 1);
       if (frame) this.fanOut(m, frame);
     }
   }

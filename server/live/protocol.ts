@@ -331,6 +331,9 @@ export interface DecodedFrame {
   samples: Float32Array;
 }
 
+const utf8 = new TextDecoder();
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Splits a binary message; throws a RangeError naming what is wrong with its layout. */
 export function decodeFrame(bytes: Uint8Array, maxHeaderBytes = MAX_HEADER_BYTES): DecodedFrame {
   if (bytes.byteLength < 4) throw new RangeError('frame shorter than its 4-byte header length');
@@ -340,11 +343,14 @@ export function decodeFrame(bytes: Uint8Array, maxHeaderBytes = MAX_HEADER_BYTES
   if ((bytes.byteLength - 4 - h) % 4 !== 0) throw new RangeError('sample payload is not a whole number of float32 values');
   let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + h)));
+    header = JSON.parse(utf8.decode(bytes.subarray(4, 4 + h)));
   } catch {
     throw new RangeError('header is not JSON');
   }
   const n = (bytes.byteLength - 4 - h) / 4;
+  // The samples are little-endian float32: one copy on a little-endian machine (a frame's
+  // payload need not start 4-aligned), value by value elsewhere.
+  if (LITTLE_ENDIAN) return { header, samples: new Float32Array(bytes.slice(4 + h).buffer) };
   const samples = new Float32Array(n);
   for (let i = 0; i < n; i++) samples[i] = view.getFloat32(4 + h + i * 4, true);
   return { header, samples };

@@ -10,6 +10,23 @@ describe('live frame codec', () => {
     expect(Array.from(samples)).toEqual([61, 0.25, -1.5]);
   });
 
+  it('reads every sample bit for bit whatever the header length and the frame\'s place in its buffer', () => {
+    // Values whose float32 bits must survive: subnormal, negative zero, the largest float32, an inexact decimal.
+    const values = [1.401298464324817e-45, -0, 3.4028234663852886e38, 0.1, -123.456];
+    const bits = (a: Float32Array) => Array.from(new Uint32Array(a.slice().buffer));
+    for (let pad = 0; pad < 4; pad++) {
+      const frame = encodeFrame({ seq: 1, pad: 'x'.repeat(pad) }, [values]);
+      for (const offset of [0, 1, 3]) {
+        // A WebSocket message is often a view into a larger receive buffer, at any offset.
+        const host = new Uint8Array(offset + frame.byteLength + 5);
+        host.set(frame, offset);
+        const { header, samples } = decodeFrame(host.subarray(offset, offset + frame.byteLength));
+        expect(header).toEqual({ seq: 1, pad: 'x'.repeat(pad) });
+        expect(bits(samples)).toEqual(bits(new Float32Array(values)));
+      }
+    }
+  });
+
   it('names what is wrong with a malformed layout', () => {
     expect(() => decodeFrame(new Uint8Array([1]))).toThrow(/shorter than/);
     const bytes = encodeFrame({ seq: 0 }, [[1]]);
