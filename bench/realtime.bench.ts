@@ -13,8 +13,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Db } from '../server/db/adapter';
-import { freePort, sharedDb, startServerProcess, stopGracefully, type SharedDb } from '../tests/server/live-processes';
-import { DEMO_ACCOUNTS } from '../server/db/seed';
+import { readFile } from 'node:fs/promises';
+import WebSocket from 'ws';
+import { freePort, sharedDb, signInHttp, startServerProcess, stopGracefully, type SharedDb } from '../tests/server/live-processes';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
 import { simulateNight } from '../server/simulator';
@@ -25,6 +27,15 @@ const LEVELS = (process.env.BENCH_LEVELS ?? '10,100,1000').split(',').map(Number
 const KINDS = (process.env.BENCH_KINDS ?? 'postgres,pglite').split(',') as ('postgres' | 'pglite')[];
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 20_000);
 const DRAIN_MS = 60_000;
+/**
+ * The memory level (issue 15: server memory with 1,000 devices and 50 viewers ≤ 1 GB): on
+ * PostgreSQL, MEMORY_DEVICES devices stream while MEMORY_VIEWERS viewers of the physician
+ * watch them, each device by one viewer, every other viewer never reading its socket (a
+ * slow viewer). BENCH_MEMORY=0 skips it.
+ */
+const MEMORY_DEVICES = Number(process.env.BENCH_MEMORY_DEVICES ?? 1000);
+const MEMORY_VIEWERS = Number(process.env.BENCH_VIEWERS ?? 50);
+const MEMORY_GOAL_MB = 1024;
 /** Longest the devices get to connect before the round starts (ms). */
 const CONNECT_MS = 120_000;
 const ACK_P99_GOAL_MS = 500;
@@ -91,10 +102,67 @@ interface LevelResult {
   welcomeMaxMs: number;
   /** Ack p99 of the frames acked once every device was in (the connect storm over). */
   ackP99AfterAllWelcomedMs: number;
+  /** The server process's peak resident memory from the first connect to the end of the drain (MB, sampled every 250 ms). */
+  serverPeakRssMb: number;
+  /** Viewers watching (the memory level), slow ones among them, and the frames the others received. */
+  viewers?: { count: number; slow: number; framesReceived: number; skippedNotices: number };
   meetsGoal: boolean;
 }
 
-async function runLevel(t: Target, n: number): Promise<LevelResult> {
+/** Samples a process's resident memory (VmRSS) until stopped; the peak in MB. */
+function rssSampler(pid: number): { stop(): number } {
+  let peakKb = 0;
+  const sample = () =>
+    readFile(`/proc/${pid}/status`, 'utf8').then(
+      (status) => (peakKb = Math.max(peakKb, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0))),
+      () => undefined,
+    );
+  void sample();
+  const timer = setInterval(() => void sample(), 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.round(peakKb / 1024);
+    },
+  };
+}
+
+/**
+ * `count` viewers signed in as the demo physician (one session, as tabs of one browser), each
+ * subscribed to every count-th device; the odd ones stop reading their socket at once (TCP
+ * back-pressure reaches the server, which must drop for them, not queue).
+ */
+async function openViewers(base: string, deviceIds: string[], count: number): Promise<{ close(): { framesReceived: number; skippedNotices: number } }> {
+  const token = await signInHttp(base, DEMO_ACCOUNTS.physician, DEMO_PASSWORD);
+  let framesReceived = 0;
+  let skippedNotices = 0;
+  const sockets = await Promise.all(
+    Array.from({ length: count }, (_, v) => new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(`${base.replace('http', 'ws')}/api/v1/stream`);
+      const slow = v % 2 === 1;
+      ws.on('error', reject);
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', token })));
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) return void framesReceived++;
+        const msg = JSON.parse(data.toString()) as { type: string };
+        if (msg.type === 'skipped') skippedNotices++;
+        if (msg.type !== 'ready') return;
+        for (let i = v; i < deviceIds.length; i += count) ws.send(JSON.stringify({ type: 'subscribe', deviceId: deviceIds[i] }));
+        // The TCP socket under it: paused, nothing more is read, the server's send buffer fills.
+        if (slow) (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+        resolve(ws);
+      });
+    })),
+  );
+  return {
+    close() {
+      for (const ws of sockets) ws.terminate();
+      return { framesReceived, skippedNotices };
+    },
+  };
+}
+
+async function runLevel(t: Target, n: number, viewerCount = 0): Promise<LevelResult> {
   const prefix = `B${n}X`;
   // Provision with the database to ourselves (PGlite allows one process), then start the server.
   const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
@@ -109,13 +177,16 @@ async function runLevel(t: Target, n: number): Promise<LevelResult> {
   const clients = devices.map((d) => new DeviceClient({ server: `http://127.0.0.1:${port}`, deviceId: d.deviceId, key: d.key, source, speed: 1 }));
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  const rss = rssSampler(server.child.pid!);
   const started = Date.now();
   for (const c of clients) c.start();
   // All connect at once (a server restart's reconnect storm); the round of ROUND_MS starts once
   // every device is in, so each streams for all of it (frames made meanwhile count too).
   const connectBy = started + CONNECT_MS;
   while (clients.some((c) => c.welcomedAtMs === null) && Date.now() < connectBy) await new Promise((r) => setTimeout(r, 100));
+  const viewers = viewerCount > 0 ? await openViewers(`http://127.0.0.1:${port}`, devices.map((d) => d.deviceId), viewerCount) : null;
   await new Promise((r) => setTimeout(r, ROUND_MS));
+  const watched = viewers?.close();
   loop.disable();
   for (const c of clients) c.finish();
   // Each device's end of night: "ended" (its recording compacted) or refused; one still
@@ -125,6 +196,7 @@ async function runLevel(t: Target, n: number): Promise<LevelResult> {
   for (const c of clients) c.done.then(() => outcome.set(c, 'ended'), () => outcome.set(c, 'refused'));
   await Promise.race([Promise.allSettled(clients.map((c) => c.done)), new Promise((r) => setTimeout(r, DRAIN_MS))]);
   const seconds = (Date.now() - started) / 1000;
+  const serverPeakRssMb = rss.stop();
   for (const c of clients) c.stop();
   await stopGracefully(server);
   if (process.env.BENCH_VERBOSE) console.log(server.output.join('').split('\n').slice(-60).join('\n'));
@@ -171,10 +243,12 @@ async function runLevel(t: Target, n: number): Promise<LevelResult> {
     welcomeP50Ms: welcomes.length ? round(percentile(welcomes, 0.5)) : -1,
     welcomeMaxMs: welcomes.length ? Math.max(...welcomes) : -1,
     ackP99AfterAllWelcomedMs: afterAll.length ? round(percentile(afterAll, 0.99)) : -1,
+    serverPeakRssMb,
+    ...(watched ? { viewers: { count: viewerCount, slow: Math.floor(viewerCount / 2), ...watched } } : {}),
     meetsGoal: false,
   };
   r.meetsGoal = r.devicesWelcomed === n && r.samplesNotStored === 0 && r.framesNotStored === 0 && r.refused === 0 && r.ackP99Ms >= 0 && r.ackP99Ms <= ACK_P99_GOAL_MS;
-  console.log(`${t.kind} ${n} devices (${r.devicesWelcomed} welcomed, ${r.reconnects} reconnects): ${r.framesStored}/${r.framesSent} frames stored, ${r.samplesNotStored} samples not stored in the drain window, ack p50 ${r.ackP50Ms} ms p99 ${r.ackP99Ms} ms (goal ≤ ${ACK_P99_GOAL_MS}), ${r.framesPerSecond} frames/s, ${r.sessionsEnded} nights ended in the drain window, ${samplesPerSecond} samples/s a device, client loop delay p99 ${r.clientLoopDelayP99Ms} ms, welcomed p50 ${r.welcomeP50Ms} ms max ${r.welcomeMaxMs} ms, ack p99 once all were in ${r.ackP99AfterAllWelcomedMs} ms${r.meetsGoal ? '' : ' — goal missed'}`);
+  console.log(`${t.kind} ${n} devices (${r.devicesWelcomed} welcomed, ${r.reconnects} reconnects): ${r.framesStored}/${r.framesSent} frames stored, ${r.samplesNotStored} samples not stored in the drain window, ack p50 ${r.ackP50Ms} ms p99 ${r.ackP99Ms} ms (goal ≤ ${ACK_P99_GOAL_MS}), ${r.framesPerSecond} frames/s, ${r.sessionsEnded} nights ended in the drain window, ${samplesPerSecond} samples/s a device, client loop delay p99 ${r.clientLoopDelayP99Ms} ms, welcomed p50 ${r.welcomeP50Ms} ms max ${r.welcomeMaxMs} ms, ack p99 once all were in ${r.ackP99AfterAllWelcomedMs} ms, server peak RSS ${r.serverPeakRssMb} MB${watched ? `, ${viewerCount} viewers (${Math.floor(viewerCount / 2)} slow) received ${watched.framesReceived} frames and ${watched.skippedNotices} skipped notices` : ''}${r.meetsGoal ? '' : ' — goal missed'}`);
   return r;
 }
 
@@ -191,6 +265,17 @@ async function main(): Promise<void> {
       }
     }
   }
+  // Memory with viewers, on PostgreSQL (the production database), after the capacity levels.
+  let memory: (LevelResult & { goalMb: number; memoryGoalMet: boolean }) | null = null;
+  if (process.env.BENCH_MEMORY !== '0' && KINDS.includes('postgres')) {
+    const t = await target('postgres');
+    try {
+      const r = await runLevel(t, MEMORY_DEVICES, MEMORY_VIEWERS);
+      memory = { ...r, goalMb: MEMORY_GOAL_MB, memoryGoalMet: r.serverPeakRssMb <= MEMORY_GOAL_MB && r.framesNotStored === 0 };
+    } finally {
+      await t.drop();
+    }
+  }
   const capacity = (kind: string) => Math.max(0, ...(results[kind] ?? []).filter((r) => r.meetsGoal).map((r) => r.devices));
   const out = {
     measuredAt: new Date().toISOString(),
@@ -199,8 +284,9 @@ async function main(): Promise<void> {
     goal: { ackP99Ms: ACK_P99_GOAL_MS, samplesLost: 0, devicesOnPostgres: 1000 },
     ingest: results,
     capacity: { postgres: capacity('postgres'), pglite: capacity('pglite') },
+    memory,
     notes:
-      'Devices at 1×, one client process, a fresh database per level. All devices connect at once; the round starts once every one is welcomed (welcomeP50Ms / welcomeMaxMs), so each streams for all of it; frames made during the connect storm count too. A level meets the goal when every device was welcomed, every frame made was stored before the 60 s drain window closed (frames are acked only after commit, so nothing acked is ever missing), no refusal, ack p99 ≤ 500 ms over every frame. ackP99AfterAllWelcomedMs: the frames made once all were in. clientLoopDelayP99Ms: the device process\'s own event-loop delay (part of every ack time). PGlite is the peer on the same code and load.',
+      'Devices at 1×, one client process, a fresh database per level. All devices connect at once; the round starts once every one is welcomed (welcomeP50Ms / welcomeMaxMs), so each streams for all of it; frames made during the connect storm count too. A level meets the goal when every device was welcomed, every frame made was stored before the 60 s drain window closed (frames are acked only after commit, so nothing acked is ever missing), no refusal, ack p99 ≤ 500 ms over every frame. ackP99AfterAllWelcomedMs: the frames made once all were in. clientLoopDelayP99Ms: the device process\'s own event-loop delay (part of every ack time). PGlite is the peer on the same code and load. serverPeakRssMb: the server process\'s peak resident memory over the level. memory: a further level on PostgreSQL with 1,000 devices and 50 viewers of the physician watching them (each device by one viewer; every other viewer never reads its socket), goal peak RSS ≤ 1,024 MB with nothing lost; its ack figures include serving the viewers.',
   };
   await writeFile(path.join(dir, 'results', 'realtime.json'), `${JSON.stringify(out, null, 2)}\n`);
   console.log(`capacity at the goal: PostgreSQL ${out.capacity.postgres} devices, PGlite ${out.capacity.pglite} devices → bench/results/realtime.json`);
