@@ -168,6 +168,8 @@ describe('an annotator', () => {
     for (const live of ['/app/realtimeDashboard', '/app/device_testing?id=1&did=NCT0001', '/app/device_config']) {
       await page.goto(live);
       await page.getByTestId('not-found').waitFor();
+      // The dashboard's collapsed sidebar is for those who get the dashboard.
+      expect(await page.getByTestId('sidebar').getAttribute('class')).toMatch(/is-open/);
     }
     await page.goto('/app/new_patient');
     await expect.poll(() => page.getByTestId('not-found').innerText()).toContain('Oops, an error has occurred. Page not found!');

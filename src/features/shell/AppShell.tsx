@@ -28,10 +28,11 @@ export function AppShell({ children }: { children: ReactNode }) {
   useIdleSignOut(snap.is_authenticated, () => void logout());
 
   // The real-time dashboard needs the width; it keeps the sidebar collapsed (spec 1 §2)
-  // without overwriting the user's own preference.
-  const forcedCollapsed = normalisePath(path) === PATHS.realtime;
-  const open = sidebarOpen && !forcedCollapsed;
+  // without overwriting the user's own preference. Someone who may not see it gets the
+  // not-found page there, with the sidebar as they left it.
   const caps = capabilitiesOf(snap.user_details);
+  const forcedCollapsed = caps.realtime && normalisePath(path) === PATHS.realtime;
+  const open = sidebarOpen && !forcedCollapsed;
   const title = usePageTitle(caps);
 
   return (
