@@ -272,6 +272,7 @@ async function main(): Promise<void> {
     try {
       const r = await runLevel(t, MEMORY_DEVICES, MEMORY_VIEWERS);
       memory = { ...r, goalMb: MEMORY_GOAL_MB, memoryGoalMet: r.serverPeakRssMb <= MEMORY_GOAL_MB && r.framesNotStored === 0 };
+      console.log(`memory level: server peak RSS ${r.serverPeakRssMb} MB with ${MEMORY_DEVICES} devices and ${MEMORY_VIEWERS} viewers, ${r.framesNotStored} frames not stored (goal ≤ ${MEMORY_GOAL_MB} MB, nothing lost: ${memory.memoryGoalMet ? 'met' : 'missed'}; the ack goal above is the capacity levels')`);
     } finally {
       await t.drop();
     }

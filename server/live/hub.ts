@@ -9,8 +9,8 @@ const LIVE_CHANNEL = 'nocturne_live';
 
 /**
  * The NOTIFY payload: small, the samples are read from the database by the processes that
- * have viewers of the device. One notice says which frames of a committed batch: the hub that committed them,
- * their commit time and device/seq pairs, flat ([m, s, m, s, …]).
+ * have viewers of the device. One notice says which frames of a committed batch: the hub
+ * that committed them, their commit time and device/seq pairs, flat ([m, s, m, s, …]).
  */
 interface Notice {
   /** The publishing hub: it has sent these frames to its own viewers already. */
@@ -80,11 +80,10 @@ export class LiveHub {
   }
 
   /**
-   * Ingest committed frames here (a batch): send them to this
-   * process's viewers at once, then tell every other process in a few NOTIFYs. The
-   * NOTIFYs of successive batches go in commit order, one batch's after the one before;
-   * this process's viewers never wait for them (they had waited behind the previous
-   * batch's NOTIFY round trip).
+   * Ingest committed frames here (a batch): send them to this process's viewers at once,
+   * then tell every other process in a few NOTIFYs. The NOTIFYs of successive batches go in
+   * commit order, one batch's after the one before; this process's viewers never wait for
+   * them (they had waited behind the previous batch's NOTIFY round trip).
    */
   published(frames: CommittedFrame[]): Promise<void> {
     for (const frame of frames) this.fanOut(frame.deviceMasterId, frame);
