@@ -52,9 +52,9 @@ export async function setup(project: TestProject): Promise<void> {
 /**
  * Every server test makes a schema and drops it: dozens of tables, indexes, triggers and
  * functions each, so the catalogs fill with dead rows. A PostgreSQL without autovacuum (this
- * machine kind's is off) keeps them, and catalog lookups, and with them every migration and
- * query plan, slow down from one run to the next: after a day of runs pg_attribute held
- * 390,000 dead rows (81 MB), and a VACUUM of the database took 2 s. So each run starts with one.
+ * machine's is off) keeps them, and every catalog lookup (each migration, each query plan)
+ * steps over them: after a session's runs pg_attribute held 390,000 dead rows (81 MB), and
+ * a VACUUM of the database took 2 s. So each run starts with one.
  */
 async function vacuumTestDatabase(): Promise<void> {
   const url = process.env.TEST_DATABASE_URL;
