@@ -7,13 +7,12 @@
 // The screen half (device-to-painted latency, 16-tile frame time, webgl-plot vs uPlot) is
 // bench/realtime-screen.ts, measured in the same run and written under "screen".
 // BENCH_PARTS=ingest or =screen runs one half and keeps the other's figures in the file.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Db } from '../server/db/adapter';
-import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { freePort, sharedDb, signInHttp, startServerProcess, stopGracefully, type SharedDb } from '../tests/server/live-processes';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
