@@ -7,7 +7,7 @@
 //  3. patient list at 50 connections: req/s and p99 (goal on PostgreSQL ≥ 1,000 req/s, p99 ≤ 50 ms)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import { writeEdfPlus } from '../server/recordings/edf';
 import type { Night } from '../server/recordings/model';
 import { postgresReachable } from './bench-db';
+import { peakRss } from './rss';
 
 const GB = 1024 ** 3;
 const MB = 1024 ** 2;
@@ -50,28 +51,6 @@ async function stopServer(server: Server): Promise<void> {
   const exited = new Promise((resolve) => server.child.on('exit', resolve));
   server.child.kill('SIGTERM');
   await exited;
-}
-
-/** Resident memory of a process now, from /proc (Linux). */
-async function rssOf(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-}
-
-/** Runs fn while sampling pid's RSS every 20 ms; returns fn's result and the peak. */
-async function peakRss<T>(pid: number, fn: () => Promise<T>): Promise<{ result: T; peak: number }> {
-  let peak = await rssOf(pid);
-  let running = true;
-  const sampler = (async () => {
-    while (running) {
-      peak = Math.max(peak, await rssOf(pid).catch(() => 0));
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  const result = await fn();
-  running = false;
-  await sampler;
-  return { result, peak };
 }
 
 function get(server: Server, url: string): Promise<{ status: number; bytes: number }> {

@@ -7,7 +7,7 @@
 // The screen half (device-to-painted latency, 16-tile frame time, webgl-plot vs uPlot) is
 // bench/realtime-screen.ts, measured in the same run and written under "screen".
 // BENCH_PARTS=ingest or =screen runs one half and keeps the other's figures in the file.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
 import { simulateNight } from '../server/simulator';
 import { percentile, round } from './timing';
+import { sampleRss } from './rss';
 import { measureScreen, readScreen, writeScreen } from './realtime-screen';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '10,100,1000').split(',').map(Number);
@@ -108,24 +109,6 @@ interface LevelResult {
   meetsGoal: boolean;
 }
 
-/** Samples a process's resident memory (VmRSS) until stopped; the peak in MB. */
-function rssSampler(pid: number): { stop(): number } {
-  let peakKb = 0;
-  const sample = () =>
-    readFile(`/proc/${pid}/status`, 'utf8').then(
-      (status) => (peakKb = Math.max(peakKb, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0))),
-      () => undefined,
-    );
-  void sample();
-  const timer = setInterval(() => void sample(), 250);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.round(peakKb / 1024);
-    },
-  };
-}
-
 /**
  * `count` viewers signed in as the demo physician (one session, as tabs of one browser), each
  * subscribed to every count-th device; the odd ones stop reading their socket at once (TCP
@@ -176,7 +159,7 @@ async function runLevel(t: Target, n: number, viewerCount = 0): Promise<LevelRes
   const clients = devices.map((d) => new DeviceClient({ server: `http://127.0.0.1:${port}`, deviceId: d.deviceId, key: d.key, source, speed: 1 }));
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
-  const rss = rssSampler(server.child.pid!);
+  const rss = sampleRss(server.child.pid!, 250);
   const started = Date.now();
   for (const c of clients) c.start();
   // All connect at once (a server restart's reconnect storm); the round of ROUND_MS starts once
@@ -195,7 +178,7 @@ async function runLevel(t: Target, n: number, viewerCount = 0): Promise<LevelRes
   for (const c of clients) c.done.then(() => outcome.set(c, 'ended'), () => outcome.set(c, 'refused'));
   await Promise.race([Promise.allSettled(clients.map((c) => c.done)), new Promise((r) => setTimeout(r, DRAIN_MS))]);
   const seconds = (Date.now() - started) / 1000;
-  const serverPeakRssMb = rss.stop();
+  const serverPeakRssMb = Math.round((await rss.stop()) / 1048576);
   for (const c of clients) c.stop();
   await stopGracefully(server);
   if (process.env.BENCH_VERBOSE) console.log(server.output.join('').split('\n').slice(-60).join('\n'));
