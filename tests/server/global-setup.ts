@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { readConfig } from '../../server/config';
 import { openPglite } from '../../server/db/pglite';
 import { prepare } from '../../server/start';
+import { adminQuery } from './pg-admin';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -59,13 +59,7 @@ export async function setup(project: TestProject): Promise<void> {
 async function vacuumTestDatabase(): Promise<void> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('NOCTURNE_TEST_DB=postgres needs TEST_DATABASE_URL');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('vacuum');
-  } finally {
-    await client.end();
-  }
+  await adminQuery(url, 'vacuum');
 }
 
 export async function teardown(): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
-import pg from 'pg';
+import { adminQuery } from './pg-admin';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { readConfig, type Config } from '../../server/config';
 import type { Db } from '../../server/db/adapter';
@@ -32,16 +32,6 @@ export async function freshDb(from: 'empty' | 'clinic' = 'empty'): Promise<{ db:
   const schema = await createSchema(url);
   const db = await openPostgres({ url, schema });
   return { db, drop: () => dropSchema(url, schema) };
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
 }
 
 /** A fresh schema of its own in a PostgreSQL database (tests and benchmarks isolate each run). */
