@@ -347,10 +347,10 @@ export function decodeFrame(bytes: Uint8Array, maxHeaderBytes = MAX_HEADER_BYTES
   } catch {
     throw new RangeError('header is not JSON');
   }
-  const n = (bytes.byteLength - 4 - h) / 4;
   // The samples are little-endian float32: one copy on a little-endian machine (a frame's
   // payload need not start 4-aligned), value by value elsewhere.
   if (LITTLE_ENDIAN) return { header, samples: new Float32Array(bytes.slice(4 + h).buffer) };
+  const n = (bytes.byteLength - 4 - h) / 4;
   const samples = new Float32Array(n);
   for (let i = 0; i < n; i++) samples[i] = view.getFloat32(4 + h + i * 4, true);
   return { header, samples };
