@@ -3,18 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { adminQuery as adminQueryAt } from '../tests/server/pg-admin';
 
 export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-async function adminQuery(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: BENCH_DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
+const adminQuery = (sql: string) => adminQueryAt(BENCH_DATABASE_URL, sql);
 
 /** True when PostgreSQL answers at BENCH_DATABASE_URL within 2 s (else its part is skipped, and says so). */
 export async function postgresReachable(): Promise<boolean> {
