@@ -22,6 +22,16 @@ interface Notice {
 /** Frames per NOTIFY (a payload must stay under 8,000 bytes: ≤ 24 characters a frame, 40 for the rest). */
 const FRAMES_PER_NOTICE = 250;
 
+/** A stored frame without its samples (live_frames). */
+interface FrameRow {
+  device_master_id: number;
+  seq: number;
+  recording_id: number;
+  sent_ms: number;
+  committed_ms: number;
+  layout: CommittedFrame['layout'];
+}
+
 /** One viewer's subscription to one device. */
 interface Subscription {
   socket: WebSocket;
@@ -62,6 +72,8 @@ export class LiveHub {
   private stopListening: (() => Promise<void>) | null = null;
   /** The NOTIFYs of committed batches, in commit order. */
   private notices: Promise<void> = Promise.resolve();
+  /** Other processes' notices being handled, in arrival order. */
+  private incoming: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   /** Names this hub in its notices (several hubs may share a process in tests). */
   private readonly origin = randomBytes(6).toString('base64url');
@@ -69,7 +81,10 @@ export class LiveHub {
   constructor(private readonly db: Db) {}
 
   async start(): Promise<void> {
-    this.stopListening = await this.db.listen(LIVE_CHANNEL, (payload) => void this.onNotice(JSON.parse(payload) as Notice).catch((err: Error) => console.error(`live fan-out failed: ${err.message}`)));
+    // Notices are handled one after another, so a device's frames reach its viewers in commit order.
+    this.stopListening = await this.db.listen(LIVE_CHANNEL, (payload) => {
+      this.incoming = this.incoming.then(() => this.onNotice(JSON.parse(payload) as Notice)).catch((err: Error) => console.error(`live fan-out failed: ${err.message}`));
+    });
     this.timer = setInterval(() => this.tickStates(), STATE_TICK_MS);
     this.timer.unref();
   }
@@ -118,16 +133,29 @@ export class LiveHub {
     }
   }
 
+  /**
+   * A notice of another process's batch: its frames of devices watched here, read in one go
+   * (three queries for the whole notice, not three a frame), to their viewers in seq order.
+   */
   private async onNotice(n: Notice): Promise<void> {
     if (n.p === this.origin) return;
+    const devices: number[] = [];
+    const seqs: number[] = [];
     for (let i = 0; i < n.f.length; i += 2) {
       const m = n.f[i]!;
-      const seq = n.f[i + 1]!;
       this.lastFrameMs.set(m, n.c);
       if (!this.subs.get(m)?.size) continue;
-      const [frame] = await this.loadFrames(m, seq - 1, 1);
-      if (frame) this.fanOut(m, frame);
+      devices.push(m);
+      seqs.push(n.f[i + 1]!);
     }
+    if (devices.length === 0) return;
+    const rows = await this.db.query<FrameRow>(
+      `select f.device_master_id, f.seq, f.recording_id, f.sent_ms, f.committed_ms, f.layout
+       from unnest($1::int[], $2::bigint[]) as u(m, s) join live_frames f on f.device_master_id = u.m and f.seq = u.s
+       join recordings r on r.id = f.recording_id where r.recording_meta->>'live' = 'true' order by f.device_master_id, f.seq`,
+      [devices, seqs],
+    );
+    for (const frame of await this.withSamples(rows)) this.fanOut(frame.deviceMasterId, frame);
   }
 
   /** A committed frame to the device's viewers in this process. */
@@ -189,29 +217,38 @@ export class LiveHub {
    * of live recordings only (an ended night's chunks are compacted; it is read as a night).
    */
   private async loadFrames(deviceMasterId: number, after: number, limit: number): Promise<CommittedFrame[]> {
-    const rows = await this.db.query<{ seq: number; recording_id: number; sent_ms: number; committed_ms: number; layout: CommittedFrame['layout'] }>(
-      `select * from (select f.seq, f.recording_id, f.sent_ms, f.committed_ms, f.layout from live_frames f join recordings r on r.id = f.recording_id
+    const rows = await this.db.query<FrameRow>(
+      `select * from (select f.device_master_id, f.seq, f.recording_id, f.sent_ms, f.committed_ms, f.layout from live_frames f join recordings r on r.id = f.recording_id
        where f.device_master_id = $1 and f.seq > $2 and r.recording_meta->>'live' = 'true' order by f.seq desc limit $3) f order by seq`,
       [deviceMasterId, after, limit],
     );
+    return this.withSamples(rows);
+  }
+
+  /** Stored frames with their samples (from the chunks of the same seq) and their devices' ids, in the rows' order. */
+  private async withSamples(rows: FrameRow[]): Promise<CommittedFrame[]> {
     if (rows.length === 0) return [];
-    const chunks = await this.db.query<{ seq: number; code: string; storage: string; scale: number; data: Uint8Array }>(
-      `select k.seq, c.code, c.storage, c.scale, k.data from recording_chunks k join recording_channels c on c.id = k.channel_id
-       where c.recording_id = any($1::int[]) and k.seq between $2 and $3`,
-      [[...new Set(rows.map((r) => r.recording_id))], rows[0]!.seq, rows[rows.length - 1]!.seq],
+    const chunks = await this.db.query<{ recording_id: number; seq: number; code: string; storage: string; scale: number; data: Uint8Array }>(
+      `select c.recording_id, k.seq, c.code, c.storage, c.scale, k.data
+       from unnest($1::int[], $2::int[]) as u(r, s) join recording_channels c on c.recording_id = u.r join recording_chunks k on k.channel_id = c.id and k.seq = u.s`,
+      [rows.map((r) => r.recording_id), rows.map((r) => r.seq)],
     );
-    const [{ device_id: deviceId }] = await this.db.query<{ device_id: string }>('select device_id from devices where device_master_id = $1', [deviceMasterId]);
+    const samples = new Map(chunks.map((c) => [`${c.recording_id}:${c.seq}:${c.code}`, c]));
+    const ids = await this.db.query<{ device_master_id: number; device_id: string }>('select device_master_id, device_id from devices where device_master_id = any($1::int[])', [
+      [...new Set(rows.map((r) => r.device_master_id))],
+    ]);
+    const deviceIds = new Map(ids.map((d) => [d.device_master_id, d.device_id]));
     return rows.map((r) => ({
-      deviceMasterId,
-      deviceId,
+      deviceMasterId: r.device_master_id,
+      deviceId: deviceIds.get(r.device_master_id)!,
       recordingId: r.recording_id,
       seq: r.seq,
       sentMs: r.sent_ms,
       committedMs: r.committed_ms,
       layout: r.layout,
       values: Object.keys(r.layout).map((code) => {
-        const c = chunks.find((k) => k.seq === r.seq && k.code === code);
-        if (!c) throw new Error(`frame ${r.seq} of device ${deviceMasterId}: no stored samples of ${code}`);
+        const c = samples.get(`${r.recording_id}:${r.seq}:${code}`);
+        if (!c) throw new Error(`frame ${r.seq} of device ${r.device_master_id}: no stored samples of ${code}`);
         return physical(c.data, c.storage, c.scale);
       }),
     }));

@@ -3,9 +3,13 @@ import { liveSuite } from './live-suite';
 import { TEST_DB } from './helpers';
 import { commitBatch, endSession, frameDigest, openSession, type BatchItem, type IngestResult, type LiveSession } from '../../server/live/ingest';
 import { FrameError, validateFrame } from '../../server/live/frames';
-import { encodeFrame } from '../../server/live/protocol';
 import { GroupCommit } from '../../server/live/group-commit';
 import { listChannels, loadSamples } from '../../server/recordings/store';
+import { LiveHub } from '../../server/live/hub';
+import { decodeFrame, encodeFrame } from '../../server/live/protocol';
+import { openPostgres } from '../../server/db/postgres';
+import { until } from './live-helpers';
+import type { WebSocket } from 'ws';
 
 /** Group commit (issue 15): one transaction for frames of several devices; idempotent within a batch; a failed batch stores nothing. */
 describe(`live group commit on ${TEST_DB}`, () => {
@@ -141,6 +145,43 @@ describe(`live group commit on ${TEST_DB}`, () => {
       [a!.device.deviceMasterId, seqs.a, b!.device.deviceMasterId, seqs.b, c!.device.deviceMasterId, seqs.c],
     );
     expect(lf!.n).toBe(3);
+  });
+
+  it("another server's batch of several devices reaches its viewers here in three queries for the whole batch, each device's frames in order", async () => {
+    const sessions = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003'].map(session));
+    const [{ schema }] = await live.server.db.query<{ schema: string }>('select current_schema() as schema');
+    // The other server: on PostgreSQL with connections of its own, as another process has; its queries counted.
+    const own = TEST_DB === 'postgres' ? await openPostgres({ url: process.env.TEST_DATABASE_URL!, schema }) : live.server.db;
+    const queries: string[] = [];
+    const here = new LiveHub({ ...own, query: (sql, params) => (queries.push(sql), own.query(sql, params)) });
+    const there = new LiveHub(live.server.db);
+    await here.start();
+    await there.start();
+    try {
+      // A viewer of each device here (an open socket with room in its buffer).
+      const got = new Map<string, Uint8Array[]>();
+      for (const s of sessions) {
+        const socket = { OPEN: 1, readyState: 1, bufferedAmount: 0, send: (b: Uint8Array | string) => typeof b !== 'string' && got.set(s.device.deviceId, [...(got.get(s.device.deviceId) ?? []), b]) };
+        await here.subscribe(socket as unknown as WebSocket, s.device.deviceMasterId, s.device.deviceId, null);
+      }
+      // One batch on the other server: four frames of each device, interleaved.
+      const firsts = new Map(sessions.map((s) => [s.device.deviceId, s.lastSeq + 1]));
+      const items = [0, 1, 2, 3].flatMap((k) => sessions.map((s) => item(s, firsts.get(s.device.deviceId)! + k, 60 + k, [k, k + 0.5])));
+      const results = await commitBatch(live.server.db, items);
+      queries.length = 0;
+      await there.published(results.map((r) => (r as Extract<IngestResult, { duplicate: false }>).frame));
+      await until(() => [...got.values()].reduce((n, f) => n + f.length, 0) === items.length, 10_000, 'every frame at the viewers here');
+      expect(queries).toHaveLength(3);
+      for (const s of sessions) {
+        const frames = got.get(s.device.deviceId)!.map((b) => decodeFrame(b) as { header: { seq: number; channels: { code: string; n: number }[] }; samples: Float32Array });
+        expect(frames.map((f) => f.header.seq)).toEqual([0, 1, 2, 3].map((k) => firsts.get(s.device.deviceId)! + k));
+        expect(frames.map((f) => Array.from(f.samples))).toEqual([0, 1, 2, 3].map((k) => [60 + k, k, k + 0.5]));
+      }
+    } finally {
+      await here.close();
+      await there.close();
+      if (own !== live.server.db) await own.close();
+    }
   });
 
   it('a channel read while its night records loads the samples its row counts, though frames committed since', async () => {
