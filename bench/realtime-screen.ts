@@ -36,6 +36,7 @@ import { DEMO, launchChromium, signInThroughForm, startAppServer } from '../test
 import { sharedDb } from '../tests/server/live-processes';
 import { clockOffset, frameSummary, latencySummary, ratio, type ClockReading, type ProbeTake } from './screen-stats';
 import { percentile } from './timing';
+import { machineCpu } from './machine';
 
 const env = process.env;
 const DEVICES = Number(env.BENCH_SCREEN_DEVICES ?? 16);
@@ -185,6 +186,7 @@ export async function measureScreen() {
     if (env.BENCH_SCREEN_SHOT) await page.screenshot({ path: env.BENCH_SCREEN_SHOT });
     const layers = await compositedLayers(page);
     const dashboardLoad = [load1()];
+    const dashboardCpu = machineCpu();
     const clocks: ClockReading[] = await readClocks(page);
     const takes: ProbeTake[] = [];
     const acks: number[] = [];
@@ -203,6 +205,7 @@ export async function measureScreen() {
     }
     clocks.push(...(await readClocks(page)));
     dashboardLoad.push(load1());
+    const dashboardMachine = dashboardCpu.stop();
     const states = await page.evaluate(() => [...document.querySelectorAll('[data-testid="live-tile"]')].map((t) => t.getAttribute('data-state')));
     for (const c of clients) c.stop();
     const clock = clockOffset(clocks);
@@ -211,10 +214,11 @@ export async function measureScreen() {
     if (env.BENCH_SCREEN_RAW) await writeFile(env.BENCH_SCREEN_RAW, JSON.stringify({ offset: clock.offsetMs, takes }));
     const dashboard = frameSummary(takes);
     const devicesErrors = clients.reduce((s, c) => s + c.errors.length, 0);
-    console.log(`dashboard: ${layout.tiles} tiles (${layout.inViewport} in the viewport), latency p50 ${latency.p50} ms p99 ${latency.p99} ms over ${latency.frames} frames, frame work p50 ${dashboard.p50} ms p99 ${dashboard.p99} ms`);
+    console.log(`dashboard: ${layout.tiles} tiles (${layout.inViewport} in the viewport), latency p50 ${latency.p50} ms p99 ${latency.p99} ms over ${latency.frames} frames, frame work p50 ${dashboard.p50} ms p99 ${dashboard.p99} ms; machine busy ${dashboardMachine.busyPct} % steal ${dashboardMachine.stealPct} %`);
 
     // ── 3: the same strips, webgl-plot vs uPlot ──
     const stripsLoad = [load1()];
+    const stripsCpu = machineCpu();
     const width = layout.width || 390;
     const height = layout.height || 120;
     const sides = { ours: [] as ProbeTake[], uplot: [] as ProbeTake[] };
@@ -228,6 +232,7 @@ export async function measureScreen() {
       }
     }
     stripsLoad.push(load1());
+    const stripsMachine = stripsCpu.stop();
     await context.close();
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     const ours = frameSummary(sides.ours);
@@ -277,6 +282,8 @@ export async function measureScreen() {
       round_ms: ROUND_MS,
       warmup_ms: { dashboard: WARMUP_MS, strips: STRIP_WARMUP_MS },
       load_average_1m: { dashboard: dashboardLoad, strips: stripsLoad },
+      // The machine's CPUs over the dashboard rounds and over the strips (busy, and stolen by the hypervisor: bench/machine.ts).
+      machine_cpu: { dashboard: dashboardMachine, strips: stripsMachine },
       notes: [
         `latency: ms from a frame's sentMs (stamped by the simulated device when it made the frame; ${DEVICES} DeviceClients at 1×, in the bench's process, as npm run device runs them, ${aligned ? 'all ticking in the same millisecond' : 'their 200-ms ticks spread evenly over the interval'}) to the end of the raster (gl.finish) of the first strip draw after the frame's samples reached the tile; frames carrying no samples of the strip's channel (Y_DIST, 4 a frame) are not counted; all frames of all rounds pooled; the page clock's offset from the bench's (clock_offset_ms, ± clock_uncertainty_ms) is taken off`,
         'latency.arrival = sentMs to the frame in the page (device socket, ingest, ack-after-commit fan-out, viewer socket, decoding); latency.screen = arrival to painted (waiting for the display frame, drawing, raster); ack = device-side ack latency (send to commit acknowledged) in the same rounds',

@@ -21,6 +21,7 @@ import { issueDeviceKey } from '../server/live/keys';
 import { simulateNight } from '../server/simulator';
 import { percentile, round } from './timing';
 import { sampleRss } from './rss';
+import { machineCpu, type MachineCpu } from './machine';
 import { measureScreen, readScreen, writeScreen } from './realtime-screen';
 
 const LEVELS = (process.env.BENCH_LEVELS ?? '10,100,1000').split(',').map(Number);
@@ -104,6 +105,8 @@ interface LevelResult {
   ackP99AfterAllWelcomedMs: number;
   /** The server process's peak resident memory from the first connect to the end of the drain (MB, sampled every 250 ms). */
   serverPeakRssMb: number;
+  /** The machine's CPUs over the level (bench/machine.ts). */
+  machine: MachineCpu;
   /** Viewers watching (the memory level), slow ones among them, and the frames the others received. */
   viewers?: { count: number; slow: number; framesReceived: number; skippedNotices: number };
   meetsGoal: boolean;
@@ -160,6 +163,7 @@ async function runLevel(t: Target, n: number, viewerCount = 0): Promise<LevelRes
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const rss = sampleRss(server.child.pid!, 250);
+  const cpu = machineCpu();
   const started = Date.now();
   for (const c of clients) c.start();
   // All connect at once (a server restart's reconnect storm); the round of ROUND_MS starts once
@@ -179,6 +183,7 @@ async function runLevel(t: Target, n: number, viewerCount = 0): Promise<LevelRes
   await Promise.race([Promise.allSettled(clients.map((c) => c.done)), new Promise((r) => setTimeout(r, DRAIN_MS))]);
   const seconds = (Date.now() - started) / 1000;
   const serverPeakRssMb = Math.round((await rss.stop()) / 1048576);
+  const machine = cpu.stop();
   for (const c of clients) c.stop();
   await stopGracefully(server);
   if (process.env.BENCH_VERBOSE) console.log(server.output.join('').split('\n').slice(-60).join('\n'));
@@ -226,11 +231,12 @@ async function runLevel(t: Target, n: number, viewerCount = 0): Promise<LevelRes
     welcomeMaxMs: welcomes.length ? Math.max(...welcomes) : -1,
     ackP99AfterAllWelcomedMs: afterAll.length ? round(percentile(afterAll, 0.99)) : -1,
     serverPeakRssMb,
+    machine,
     ...(watched ? { viewers: { count: viewerCount, slow: Math.floor(viewerCount / 2), ...watched } } : {}),
     meetsGoal: false,
   };
   r.meetsGoal = r.devicesWelcomed === n && r.samplesNotStored === 0 && r.framesNotStored === 0 && r.refused === 0 && r.ackP99Ms >= 0 && r.ackP99Ms <= ACK_P99_GOAL_MS;
-  console.log(`${t.kind} ${n} devices (${r.devicesWelcomed} welcomed, ${r.reconnects} reconnects): ${r.framesStored}/${r.framesSent} frames stored, ${r.samplesNotStored} samples not stored in the drain window, ack p50 ${r.ackP50Ms} ms p99 ${r.ackP99Ms} ms (goal ≤ ${ACK_P99_GOAL_MS}), ${r.framesPerSecond} frames/s, ${r.sessionsEnded} nights ended in the drain window, ${samplesPerSecond} samples/s a device, client loop delay p99 ${r.clientLoopDelayP99Ms} ms, welcomed p50 ${r.welcomeP50Ms} ms max ${r.welcomeMaxMs} ms, ack p99 once all were in ${r.ackP99AfterAllWelcomedMs} ms, server peak RSS ${r.serverPeakRssMb} MB${watched ? `, ${viewerCount} viewers (${Math.floor(viewerCount / 2)} slow) received ${watched.framesReceived} frames and ${watched.skippedNotices} skipped notices` : ''}${r.meetsGoal ? '' : ' — goal missed'}`);
+  console.log(`${t.kind} ${n} devices (${r.devicesWelcomed} welcomed, ${r.reconnects} reconnects): ${r.framesStored}/${r.framesSent} frames stored, ${r.samplesNotStored} samples not stored in the drain window, ack p50 ${r.ackP50Ms} ms p99 ${r.ackP99Ms} ms (goal ≤ ${ACK_P99_GOAL_MS}), ${r.framesPerSecond} frames/s, ${r.sessionsEnded} nights ended in the drain window, ${samplesPerSecond} samples/s a device, client loop delay p99 ${r.clientLoopDelayP99Ms} ms, welcomed p50 ${r.welcomeP50Ms} ms max ${r.welcomeMaxMs} ms, ack p99 once all were in ${r.ackP99AfterAllWelcomedMs} ms, server peak RSS ${r.serverPeakRssMb} MB, machine busy ${r.machine.busyPct} % steal ${r.machine.stealPct} %${watched ? `, ${viewerCount} viewers (${Math.floor(viewerCount / 2)} slow) received ${watched.framesReceived} frames and ${watched.skippedNotices} skipped notices` : ''}${r.meetsGoal ? '' : ' — goal missed'}`);
   return r;
 }
 
@@ -269,7 +275,7 @@ async function main(): Promise<void> {
     capacity: { postgres: capacity('postgres'), pglite: capacity('pglite') },
     memory,
     notes:
-      'Devices at 1×, one client process, a fresh database per level. All devices connect at once; the round starts once every one is welcomed (welcomeP50Ms / welcomeMaxMs), so each streams for all of it; frames made during the connect storm count too. A level meets the goal when every device was welcomed, every frame made was stored before the 60 s drain window closed (frames are acked only after commit, so nothing acked is ever missing), no refusal, ack p99 ≤ 500 ms over every frame. ackP99AfterAllWelcomedMs: the frames made once all were in. clientLoopDelayP99Ms: the device process\'s own event-loop delay (part of every ack time). PGlite is the peer on the same code and load. serverPeakRssMb: the server process\'s peak resident memory over the level. memory: a further level on PostgreSQL with 1,000 devices and 50 viewers of the physician watching them (each device by one viewer; every other viewer never reads its socket), goal peak RSS ≤ 1,024 MB with nothing lost; its ack figures include serving the viewers.',
+      'Devices at 1×, one client process, a fresh database per level. All devices connect at once; the round starts once every one is welcomed (welcomeP50Ms / welcomeMaxMs), so each streams for all of it; frames made during the connect storm count too. A level meets the goal when every device was welcomed, every frame made was stored before the 60 s drain window closed (frames are acked only after commit, so nothing acked is ever missing), no refusal, ack p99 ≤ 500 ms over every frame. ackP99AfterAllWelcomedMs: the frames made once all were in. clientLoopDelayP99Ms: the device process\'s own event-loop delay (part of every ack time). PGlite is the peer on the same code and load. serverPeakRssMb: the server process\'s peak resident memory over the level. machine: the whole machine\'s CPUs over the level, busy and stolen by the hypervisor (%), to tell a slower machine from slower code. memory: a further level on PostgreSQL with 1,000 devices and 50 viewers of the physician watching them (each device by one viewer; every other viewer never reads its socket), goal peak RSS ≤ 1,024 MB with nothing lost; its ack figures include serving the viewers.',
   };
   await writeFile(path.join(dir, 'results', 'realtime.json'), `${JSON.stringify(out, null, 2)}\n`);
   console.log(`capacity at the goal: PostgreSQL ${out.capacity.postgres} devices, PGlite ${out.capacity.pglite} devices → bench/results/realtime.json`);
