@@ -174,6 +174,14 @@ describe('live devices', () => {
     expect(await page.getByTestId('realtime-range').textContent()).toMatch(/0 h 0 min 30 s/);
     await page.getByTestId('realtime-follow').click();
     await expect.poll(() => rangeStart(page)).toBeGreaterThan(held);
+    // A window longer than the whole session: the arrows have nowhere to go, and the page says how to get somewhere.
+    expect(await page.getByTestId('realtime-fits').count()).toBe(0);
+    for (let i = 0; i < 6; i++) await page.getByTestId('realtime-zoom-out').click();
+    expect(await page.getByTestId('realtime-range').textContent()).toMatch(/1 h 0 min 0 s/);
+    await page.getByTestId('realtime-fits').waitFor();
+    expect(await page.getByTestId('realtime-slider').getAttribute('max')).toBe('0');
+    for (let i = 0; i < 5; i++) await page.getByTestId('realtime-zoom-in').click();
+    expect(await page.getByTestId('realtime-fits').count()).toBe(0);
     expect(app.errors).toEqual([]);
   });
 

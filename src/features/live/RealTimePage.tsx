@@ -144,6 +144,8 @@ export function RealTimePage() {
         <p className="mono" data-testid="realtime-range" data-start={Math.round(win.t0)} data-end={Math.round(win.t1)}>
           {series ? t('live.range', { from: clock(win.t0), to: clock(win.t1), h: duration.h, m: duration.m, s: duration.s }) : t('live.noData')}
         </p>
+        {/* The arrows have nowhere to go while the window holds the whole session: say how to get somewhere (a shorter window), where there is one. */}
+        {series && sliderMax === 0 && zoomStep(windowMs, -1) < windowMs && <p className="muted" data-testid="realtime-fits">{t('live.allInWindow')}</p>}
       </div>
     </section>
   );
