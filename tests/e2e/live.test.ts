@@ -71,6 +71,34 @@ async function paintedPixels(page: Page, testId: string): Promise<number> {
   return painted;
 }
 
+/** The share of the plot's width between its first and last painted column (0–1). */
+function paintedSpan(page: Page, testId: string): Promise<number> {
+  return page.getByTestId(testId).evaluate((el) => {
+    const gl = el as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = gl.width;
+    copy.height = gl.height;
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(gl, 0, 0);
+    const { data, width, height } = ctx.getImageData(0, 0, copy.width, copy.height);
+    // The cleared colour is the top-left pixel's, as the line never starts in the corner's first row.
+    const at = (x: number, y: number) => ((data[(y * width + x) * 4]! << 16) | (data[(y * width + x) * 4 + 1]! << 8) | data[(y * width + x) * 4 + 2]!) >>> 0;
+    const clear = at(0, 0);
+    let first = -1;
+    let last = -1;
+    for (let x = 0; x < width; x++) {
+      for (let y = 0; y < height; y++) {
+        if (at(x, y) !== clear) {
+          if (first < 0) first = x;
+          last = x;
+          break;
+        }
+      }
+    }
+    return first < 0 ? 0 : (last - first + 1) / width;
+  });
+}
+
 const rangeStart = async (page: Page) => Number(await page.getByTestId('realtime-range').getAttribute('data-start'));
 const card = (page: Page) => page.getByTestId('device-config-card').filter({ has: page.locator('h3', { hasText: 'NCT0001' }) });
 
@@ -180,6 +208,8 @@ describe('live devices', () => {
     expect(await page.getByTestId('realtime-range').textContent()).toMatch(/1 h 0 min 0 s/);
     await page.getByTestId('realtime-fits').waitFor();
     expect(await page.getByTestId('realtime-slider').getAttribute('max')).toBe('0');
+    // "Session so far" is the session, across the chart's width, not squeezed into the hour the window spans.
+    await expect.poll(() => paintedSpan(page, 'realtime-full')).toBeGreaterThan(0.9);
     for (let i = 0; i < 5; i++) await page.getByTestId('realtime-zoom-in').click();
     expect(await page.getByTestId('realtime-fits').count()).toBe(0);
     expect(app.errors).toEqual([]);

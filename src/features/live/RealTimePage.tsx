@@ -54,10 +54,11 @@ export function RealTimePage() {
     const s = getSeries();
     return s ? windowOf(s) : null;
   }, [getSeries, windowOf]);
+  // The session so far, across the chart's width (at least a second of it); the window's place is marked on it.
   const getFull = useCallback(() => {
     const s = getSeries();
-    return s ? { t0: s.t0Ms, t1: Math.max(s.endMs, s.t0Ms + windowMs) } : null;
-  }, [getSeries, windowMs]);
+    return s ? { t0: s.t0Ms, t1: Math.max(s.endMs, s.t0Ms + 1000) } : null;
+  }, [getSeries]);
 
   const win = series ? windowOf(series) : { t0: 0, t1: 0 };
   const analysis = useWindowAnalysis(api, `live-${deviceId ?? ''}`, series, win.t0, win.t1);
