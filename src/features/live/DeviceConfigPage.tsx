@@ -96,10 +96,10 @@ function ConfigForm({ device, rates }: { device: DeviceConfigRow; rates: Record<
           const rate = draft.channels[code];
           const name = t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
           return (
-            <div key={code}>
+            <div key={code} className="config-channel">
               <label>
                 <input type="checkbox" checked={rate !== undefined} onChange={(e) => channel(code, e.target.checked ? options[0]! : null)} data-testid={`config-channel-${code}`} /> {name}
-              </label>{' '}
+              </label>
               {rate !== undefined && options.length > 1 && (
                 <select value={rate} onChange={(e) => channel(code, Number(e.target.value))} aria-label={t('live.config.rate', { channel: name })} data-testid={`config-rate-${code}`}>
                   {options.map((o) => (
