@@ -81,9 +81,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const validation = (err as FastifyError).validation;
     if (validation) {
       // The field and the broken rule, so forms can say it in the user's words (issue 16 point 4).
-      const first = validation[0] as { instancePath?: string; keyword?: string; params?: { missingProperty?: string } } | undefined;
+      // A nested field (Device Config's /config/radar/range_m) also by its whole path, and a bound by its limit.
+      const first = validation[0] as { instancePath?: string; keyword?: string; params?: { missingProperty?: string; limit?: unknown } } | undefined;
       const field = first?.params?.missingProperty ?? first?.instancePath?.replace(/^\//, '').split('/')[0] ?? '';
-      return reply.code(400).send({ code: 'validation_failed', message: err.message, data: { field, rule: first?.keyword ?? '' } });
+      const path = first?.instancePath ? { path: first.instancePath } : {};
+      const limit = typeof first?.params?.limit === 'number' ? { limit: first.params.limit } : {};
+      return reply.code(400).send({ code: 'validation_failed', message: err.message, data: { field, rule: first?.keyword ?? '', ...path, ...limit } });
     }
     const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {

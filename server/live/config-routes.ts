@@ -71,7 +71,7 @@ export function deviceConfigRoutes(server: FastifyInstance, ctx: AppContext, pus
       const device = await practiceDeviceById(ctx.db, user, request.body.device_master_id);
       if (!device) throw notFound('Device');
       const problem = configProblem(request.body.config);
-      if (problem) throw new ApiError(400, 'invalid_config', problem);
+      if (problem) throw new ApiError(400, 'invalid_config', problem.message, undefined, { field: 'config', rule: problem.rule }, { path: problem.path });
       const saved = await saveConfig(ctx.db, device.device_master_id, request.body.config, user.id);
       if (!saved) throw new ApiError(400, 'no_changes', 'This configuration is the one the device already has: nothing to send.');
       await push.announce(device.device_master_id);

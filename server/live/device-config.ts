@@ -30,14 +30,21 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-/** What the schema cannot say about a configuration, as a message; null when it is fine. */
-export function configProblem(config: DeviceConfig): string | null {
+/** A refusal of what the schema cannot say: the message, the value's path in the request body and the rule. */
+interface ConfigProblem {
+  message: string;
+  path: string;
+  rule: 'timezone' | 'empty_window' | 'channel_rate';
+}
+
+/** What the schema cannot say about a configuration; null when it is fine. */
+export function configProblem(config: DeviceConfig): ConfigProblem | null {
   const w = config.recording_window;
-  if (!isTimeZone(w.timezone)) return `recording_window.timezone "${w.timezone}" is not a time zone (e.g. Europe/Zurich).`;
-  if (w.start === w.stop) return 'recording_window.start and recording_window.stop are the same time: the window would be empty.';
+  if (!isTimeZone(w.timezone)) return { message: `recording_window.timezone "${w.timezone}" is not a time zone (e.g. Europe/Zurich).`, path: '/config/recording_window/timezone', rule: 'timezone' };
+  if (w.start === w.stop) return { message: 'recording_window.start and recording_window.stop are the same time: the window would be empty.', path: '/config/recording_window/stop', rule: 'empty_window' };
   for (const [code, rate] of Object.entries(config.channels)) {
     const allowed = CHANNEL_RATES[code]!;
-    if (!allowed.includes(rate)) return `channels.${code} must be one of ${allowed.join(', ')} Hz, got ${rate}.`;
+    if (!allowed.includes(rate)) return { message: `channels.${code} must be one of ${allowed.join(', ')} Hz, got ${rate}.`, path: `/config/channels/${code}`, rule: 'channel_rate' };
   }
   return null;
 }

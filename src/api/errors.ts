@@ -9,8 +9,11 @@ export class ApiError extends Error {
   readonly rule: string;
   /** data.reason: the admin's reason for a refused account (account_refused). */
   readonly reason: string;
+  /** For validation_failed: the refused value's whole path in the body ("/config/radar/range_m"), and the bound it broke. */
+  readonly path: string;
+  readonly limit: number | null;
 
-  constructor(status: number, code: string, message: string, errors: readonly string[] = [], field = '', rule = '', reason = '') {
+  constructor(status: number, code: string, message: string, errors: readonly string[] = [], field = '', rule = '', reason = '', path = '', limit: number | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -19,6 +22,8 @@ export class ApiError extends Error {
     this.field = field;
     this.rule = rule;
     this.reason = reason;
+    this.path = path;
+    this.limit = limit;
   }
 }
 
@@ -47,12 +52,14 @@ export function actionForError(
 
 /** Builds an ApiError from whatever a failed response carried. */
 export function toApiError(status: number, body: unknown, fallbackMessage: string): ApiError {
-  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; data?: { errors?: unknown; field?: unknown; rule?: unknown; reason?: unknown } };
+  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; data?: { errors?: unknown; field?: unknown; rule?: unknown; reason?: unknown; path?: unknown; limit?: unknown } };
   const code = typeof b.code === 'string' ? b.code : `http_${status}`;
   const message = typeof b.message === 'string' && b.message ? b.message : fallbackMessage;
   const list = b.data && typeof b.data === 'object' && Array.isArray(b.data.errors) ? b.data.errors.filter((e): e is string => typeof e === 'string') : [];
   const field = b.data && typeof b.data.field === 'string' ? b.data.field : '';
   const rule = b.data && typeof b.data.rule === 'string' ? b.data.rule : '';
   const reason = b.data && typeof b.data.reason === 'string' ? b.data.reason : '';
-  return new ApiError(status, code, message, list, field, rule, reason);
+  const path = b.data && typeof b.data.path === 'string' ? b.data.path : '';
+  const limit = b.data && typeof b.data.limit === 'number' ? b.data.limit : null;
+  return new ApiError(status, code, message, list, field, rule, reason, path, limit);
 }

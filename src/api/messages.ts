@@ -32,6 +32,18 @@ const FIELD_LABELS = {
   reason: 'fields.reason',
 } as const;
 
+/** Nested values a form sends (Device Config's configuration), by their path in the body, with their label keys. */
+const PATH_LABELS = {
+  '/config/radar/range_m': 'live.config.range',
+  '/config/radar/sensitivity': 'live.config.sensitivity',
+  '/config/recording_window/start': 'live.config.start',
+  '/config/recording_window/stop': 'live.config.stop',
+  '/config/recording_window/timezone': 'live.config.timezone',
+} as const;
+
+/** Bounds a schema states, as the side of the bound the value broke. */
+const BOUNDS: Record<string, 'max' | 'min'> = { maximum: 'max', exclusiveMaximum: 'max', minimum: 'min', exclusiveMinimum: 'min' };
+
 /** Schema keywords the server's validation names, as a kind of problem the user can fix. */
 const RULES: Record<string, 'required' | 'pattern' | 'tooLong' | 'tooShort' | 'format' | 'invalid'> = {
   required: 'required',
@@ -48,9 +60,17 @@ const RULES: Record<string, 'required' | 'pattern' | 'tooLong' | 'tooShort' | 'f
  */
 function validationText(t: TFunction, error: ApiError): string | null {
   if (error.rule && error.rule in PROFILE_MESSAGES) return t(`profile.errors.${error.rule as ProfileError}`);
+  const nested = PATH_LABELS[error.path as keyof typeof PATH_LABELS];
+  if (nested) {
+    const bound = BOUNDS[error.rule];
+    if (bound && error.limit !== null) return t(`validation.server.${bound}`, { field: t(nested), limit: error.limit });
+    if (error.rule === 'timezone') return t('live.config.errors.timezone');
+    if (error.rule === 'empty_window') return t('live.config.errors.emptyWindow');
+    return t('validation.server.invalid', { field: t(nested) });
+  }
   const label = FIELD_LABELS[error.field as keyof typeof FIELD_LABELS];
-  // A field no form labels (Device Config's radar.range_m, …): the server's sentence names it
-  // and its bound ("config/radar/range_m must be <= 6"); a pattern or negated-schema sentence
+  // A field no form labels: the server's sentence names it and its bound
+  // ("config/other must be <= 6"); a pattern or negated-schema sentence
   // says nothing a user can act on, so it becomes "<field> is not valid.".
   if (!label) {
     const sentence = error.message.replace(/^(body|querystring|params)\//, '');

@@ -265,10 +265,10 @@ describe('live devices', () => {
     await expect.poll(async () => card(page).getByTestId('config-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('refused');
     expect(await card(page).getByTestId('config-status').textContent()).toContain('Y_DIST at 20 Hz only');
 
-    // A bad value is refused by the server with the field named; nothing is sent.
+    // A bad value is refused by the server, named by its label and bound in the user's words; nothing is sent.
     await card(page).getByTestId('config-range').fill('12');
     await card(page).getByTestId('config-save').click();
-    expect(await card(page).getByTestId('config-error').textContent()).toMatch(/range_m must be <= 6/);
+    expect(await card(page).getByTestId('config-error').textContent()).toBe('Range (m) must be at most 6.');
     if (process.env.LIVE_SHOTS) await page.screenshot({ path: `${process.env.LIVE_SHOTS}/config.png`, fullPage: true });
     expect(app.errors).toEqual([]);
   });

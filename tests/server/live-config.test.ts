@@ -34,6 +34,10 @@ describe(`device config on ${TEST_DB}`, () => {
       expect(res.statusCode, JSON.stringify(config)).toBe(400);
       expect(res.json().message).toMatch(message);
     }
+    // The value's path and the bound, and the rules beyond the schema, for the screen to say in the user's words.
+    expect((await update(withChanges({ radar: { range_m: 12, sensitivity: 5 } }))).json().data).toEqual({ field: 'config', rule: 'maximum', path: '/config/radar/range_m', limit: 6 });
+    expect((await update(withChanges({ radar: { range_m: 0.1, sensitivity: 5 } }))).json().data).toMatchObject({ rule: 'minimum', path: '/config/radar/range_m', limit: 0.3 });
+    expect((await update(withChanges({ recording_window: { start: '21:00', stop: '07:00', timezone: 'Mars/Olympus' } }))).json()).toMatchObject({ code: 'invalid_config', data: { field: 'config', rule: 'timezone', path: '/config/recording_window/timezone' } });
     expect(await live.server.db.query('select id from device_configs')).toEqual([]);
     // Before it ever streamed, the device is listed with the patient it is allocated to and the factory settings.
     expect(await mine()).toMatchObject({ patient_code: 'NCT1001', version: 0, status: null, config: DEFAULT_CONFIG, state: 'offline' });

@@ -71,6 +71,21 @@ describe('server validation in the user’s words (issue 16 point 4)', () => {
     expect(errorText(t('en-US'), schemaError('something_else', 'type', 'body/something_else must NOT be whatever'))).toBe('something_else is not valid.');
   });
 
+  it("names Device Config's nested values by their labels, with the bound in the user's number format", () => {
+    const nested = (rule: string, path: string, limit?: number, message = 'body/config/x must be whatever') =>
+      toApiError(400, { code: 'validation_failed', message, data: { field: 'config', rule, path, ...(limit === undefined ? {} : { limit }) } }, 'Bad Request');
+    expect(errorText(t('en-US'), nested('maximum', '/config/radar/range_m', 6))).toBe('Range (m) must be at most 6.');
+    expect(errorText(t('de-AT'), nested('maximum', '/config/radar/range_m', 6))).toBe('Reichweite (m) darf höchstens 6 sein.');
+    expect(errorText(t('en-US'), nested('minimum', '/config/radar/range_m', 0.3))).toBe('Range (m) must be at least 0.3.');
+    expect(errorText(t('de-AT'), nested('minimum', '/config/radar/range_m', 0.3))).toBe('Reichweite (m) muss mindestens 0,3 sein.');
+    expect(errorText(t('en-US'), nested('type', '/config/radar/sensitivity'))).toBe('Sensitivity (1–10) is not valid.');
+    expect(errorText(t('en-US'), nested('pattern', '/config/recording_window/start'))).toBe('Start is not valid.');
+    // The rules the schema cannot state (an ApiError with the path in data): their own sentences.
+    const rule = (r: string, path: string) => toApiError(400, { code: 'invalid_config', message: 'x', data: { field: 'config', rule: r, path } }, 'Bad Request');
+    expect(errorText(t('en-US'), rule('timezone', '/config/recording_window/timezone'))).toBe('The time zone is not one we know (e.g. Europe/Zurich).');
+    expect(errorText(t('de-AT'), rule('empty_window', '/config/recording_window/stop'))).toMatch(/Aufzeichnungsfenster wäre leer/);
+  });
+
   it('translates the account codes of sign-in', () => {
     expect(errorText(t('de-AT'), toApiError(403, { code: 'account_refused', message: 'x' }, 'Forbidden'))).toMatch(/nicht genehmigt/);
     // The admin's reason, when one was given, follows in the user's language.
