@@ -37,42 +37,11 @@ afterAll(async () => {
 });
 
 /**
- * Pixels the plot drew on its canvas: those not of the colour it was cleared to. The plots are
- * opaque, cleared to the colour behind them (LivePlot's backdropOf), so that colour is also
- * checked: every pixel the line leaves is the card's own background, never another colour.
+ * What a plot drew on its canvas: the pixels not of the colour it was cleared to, that colour,
+ * the colour behind the canvas, and the share of the width between the first and last column
+ * drawn in.
  */
-async function paintedPixels(page: Page, testId: string): Promise<number> {
-  const { painted, cleared, backdrop } = await page.getByTestId(testId).evaluate((el) => {
-    const gl = el as HTMLCanvasElement;
-    const copy = document.createElement('canvas');
-    copy.width = gl.width;
-    copy.height = gl.height;
-    const ctx = copy.getContext('2d')!;
-    ctx.drawImage(gl, 0, 0);
-    const data = ctx.getImageData(0, 0, copy.width, copy.height).data;
-    // The colour of most pixels is the one the plot was cleared to (a line covers few).
-    const counts = new Map<number, number>();
-    for (let i = 0; i < data.length; i += 4) {
-      const key = (data[i]! << 24) | (data[i + 1]! << 16) | (data[i + 2]! << 8) | data[i + 3]!;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    const [clear, most] = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a));
-    let node: Element | null = gl;
-    while (node && /rgba\(.*, 0\)|transparent/.test(getComputedStyle(node).backgroundColor)) node = node.parentElement;
-    return {
-      painted: data.length / 4 - most,
-      cleared: [(clear >>> 24) & 255, (clear >>> 16) & 255, (clear >>> 8) & 255, clear & 255],
-      backdrop: node ? getComputedStyle(node).backgroundColor : null,
-    };
-  });
-  // Opaque, and of the colour behind the canvas (rgb(r, g, b) of the nearest background).
-  expect(cleared[3]).toBe(255);
-  expect(backdrop).toBe(`rgb(${cleared[0]}, ${cleared[1]}, ${cleared[2]})`);
-  return painted;
-}
-
-/** The share of the plot's width between its first and last painted column (0–1). */
-function paintedSpan(page: Page, testId: string): Promise<number> {
+function plotReading(page: Page, testId: string) {
   return page.getByTestId(testId).evaluate((el) => {
     const gl = el as HTMLCanvasElement;
     const copy = document.createElement('canvas');
@@ -80,24 +49,46 @@ function paintedSpan(page: Page, testId: string): Promise<number> {
     copy.height = gl.height;
     const ctx = copy.getContext('2d')!;
     ctx.drawImage(gl, 0, 0);
-    const { data, width, height } = ctx.getImageData(0, 0, copy.width, copy.height);
-    // The cleared colour is the top-left pixel's, as the line never starts in the corner's first row.
-    const at = (x: number, y: number) => ((data[(y * width + x) * 4]! << 16) | (data[(y * width + x) * 4 + 1]! << 8) | data[(y * width + x) * 4 + 2]!) >>> 0;
-    const clear = at(0, 0);
+    const { data, width } = ctx.getImageData(0, 0, copy.width, copy.height);
+    const keyAt = (i: number) => ((data[i]! << 24) | (data[i + 1]! << 16) | (data[i + 2]! << 8) | data[i + 3]!) >>> 0;
+    // The colour of most pixels is the one the plot was cleared to (a line covers few).
+    const counts = new Map<number, number>();
+    for (let i = 0; i < data.length; i += 4) counts.set(keyAt(i), (counts.get(keyAt(i)) ?? 0) + 1);
+    const [clear, most] = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a));
     let first = -1;
     let last = -1;
-    for (let x = 0; x < width; x++) {
-      for (let y = 0; y < height; y++) {
-        if (at(x, y) !== clear) {
-          if (first < 0) first = x;
-          last = x;
-          break;
-        }
-      }
+    for (let i = 0; i < data.length; i += 4) {
+      if (keyAt(i) === clear) continue;
+      const x = (i / 4) % width;
+      if (first < 0 || x < first) first = x;
+      if (x > last) last = x;
     }
-    return first < 0 ? 0 : (last - first + 1) / width;
+    let node: Element | null = gl;
+    while (node && /rgba\(.*, 0\)|transparent/.test(getComputedStyle(node).backgroundColor)) node = node.parentElement;
+    return {
+      painted: data.length / 4 - most,
+      cleared: [(clear >>> 24) & 255, (clear >>> 16) & 255, (clear >>> 8) & 255, clear & 255],
+      backdrop: node ? getComputedStyle(node).backgroundColor : null,
+      span: first < 0 ? 0 : (last - first + 1) / width,
+    };
   });
 }
+
+/**
+ * Pixels the plot drew. The plots are opaque, cleared to the colour behind them (LivePlot's
+ * backdropOf), so that colour is also checked: every pixel the line leaves is the card's own
+ * background, never another colour.
+ */
+async function paintedPixels(page: Page, testId: string): Promise<number> {
+  const { painted, cleared, backdrop } = await plotReading(page, testId);
+  // Opaque, and of the colour behind the canvas (rgb(r, g, b) of the nearest background).
+  expect(cleared[3]).toBe(255);
+  expect(backdrop).toBe(`rgb(${cleared[0]}, ${cleared[1]}, ${cleared[2]})`);
+  return painted;
+}
+
+/** The share of the plot's width between its first and last column drawn in (0–1). */
+const paintedSpan = async (page: Page, testId: string) => (await plotReading(page, testId)).span;
 
 const rangeStart = async (page: Page) => Number(await page.getByTestId('realtime-range').getAttribute('data-start'));
 const card = (page: Page) => page.getByTestId('device-config-card').filter({ has: page.locator('h3', { hasText: 'NCT0001' }) });
