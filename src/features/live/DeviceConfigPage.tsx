@@ -20,7 +20,7 @@ export function DeviceConfigPage() {
     <section className="live-page" data-testid="device-config" aria-labelledby="device-config-title">
       <h2 id="device-config-title">{t('nav.deviceConfig')}</h2>
       {query.isPending && <p className="muted" role="status">{t('common.loading')}</p>}
-      {query.isError && <p role="alert" className="error">{errorText(t, query.error)}</p>}
+      {query.isError && <p role="alert" className="error-text">{errorText(t, query.error)}</p>}
       {query.isSuccess && query.data.devices.length === 0 && <p className="card muted">{t('live.config.none')}</p>}
       <div className="device-config-list">
         {query.data?.devices.map((d) => <DeviceCard key={d.device_master_id} device={d} rates={query.data.channel_rates} />)}
@@ -123,7 +123,7 @@ function ConfigForm({ device, rates }: { device: DeviceConfigRow; rates: Record<
       </fieldset>
       <div>
         <button type="submit" className="button primary" disabled={save.isPending} data-testid="config-save">{t('live.config.save')}</button>
-        {save.isError && <p role="alert" className="error" data-testid="config-error">{errorText(t, save.error)}</p>}
+        {save.isError && <p role="alert" className="error-text" data-testid="config-error">{errorText(t, save.error)}</p>}
       </div>
     </form>
   );
@@ -148,7 +148,7 @@ function DeviceKeys({ device }: { device: DeviceConfigRow }) {
       )}
       <button type="button" className="button" onClick={() => issue.mutate()} disabled={issue.isPending} data-testid="device-key-issue">{t('live.keys.issue')}</button>{' '}
       <button type="button" className="button" onClick={() => revoke.mutate()} disabled={revoke.isPending || active.length === 0} data-testid="device-key-revoke">{t('live.keys.revoke')}</button>
-      {(issue.isError || revoke.isError) && <p role="alert" className="error">{errorText(t, issue.error ?? revoke.error)}</p>}
+      {(issue.isError || revoke.isError) && <p role="alert" className="error-text">{errorText(t, issue.error ?? revoke.error)}</p>}
     </div>
   );
 }

@@ -93,7 +93,7 @@ export function RealTimePage() {
         <LiveStateBadge state={device?.state ?? 'offline'} connection={connection} />
         <Link href={PATHS.realtime}>{t('live.toDashboard')}</Link>
       </header>
-      {device?.error && <p role="alert" className="error" data-testid="realtime-error">{t(`live.errors.${device.error}` as 'live.errors.not_found', { defaultValue: t('live.errors.other') })}</p>}
+      {device?.error && <p role="alert" className="error-text" data-testid="realtime-error">{t(`live.errors.${device.error}` as 'live.errors.not_found', { defaultValue: t('live.errors.other') })}</p>}
       {device && device.recordingId === null && !device.error && <p className="muted" data-testid="realtime-waiting">{t('live.waiting')}</p>}
       <div className="live-controls">
         <label>

@@ -33,7 +33,7 @@ export function RealTimePicker() {
       <h2 id="realtime-picker-title">{t('live.picker.title')}</h2>
       <p className="muted">{t('live.picker.hint')}</p>
       {devices.isPending && <p className="muted" role="status">{t('common.loading')}</p>}
-      {devices.isError && <p role="alert" className="error" data-testid="realtime-picker-error">{errorText(t, devices.error)}</p>}
+      {devices.isError && <p role="alert" className="error-text" data-testid="realtime-picker-error">{errorText(t, devices.error)}</p>}
       {devices.isSuccess && rows.length === 0 && <p className="muted" data-testid="realtime-picker-empty">{t('live.picker.empty')}</p>}
       {rows.length > 0 && (
         <ul className="realtime-picker-list">

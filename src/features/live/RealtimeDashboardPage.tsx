@@ -64,8 +64,8 @@ export function RealtimeDashboardPage() {
     <section className="live-page" data-testid="realtime-dashboard" aria-labelledby="realtime-dashboard-title">
       <h2 id="realtime-dashboard-title">{t('live.dashboard.title')}</h2>
       {devices.isPending && <p className="muted" role="status">{t('common.loading')}</p>}
-      {devices.isError && <p role="alert" className="error" data-testid="realtime-dashboard-error">{errorText(t, devices.error)}</p>}
-      {saveLayout.isError && <p role="alert" className="error" data-testid="realtime-layout-error">{errorText(t, saveLayout.error)}</p>}
+      {devices.isError && <p role="alert" className="error-text" data-testid="realtime-dashboard-error">{errorText(t, devices.error)}</p>}
+      {saveLayout.isError && <p role="alert" className="error-text" data-testid="realtime-layout-error">{errorText(t, saveLayout.error)}</p>}
       {devices.isSuccess && live.length === 0 && <p className="card muted" data-testid="realtime-dashboard-empty">{t('live.dashboard.empty')}</p>}
       <div ref={containerRef}>
         {mounted && saved.isFetched && live.length > 0 && (
