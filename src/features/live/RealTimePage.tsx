@@ -68,13 +68,16 @@ export function RealTimePage() {
   const step = sliderStepMs(windowMs);
   const sessionMs = series ? Math.max(0, series.endMs - series.t0Ms) : 0;
   const sliderMax = Math.max(0, Math.ceil((sessionMs - windowMs) / 1000));
-  const sliderValue = series ? Math.min(sliderMax, Math.max(0, Math.round((win.t0 - series.t0Ms) / 1000))) : 0;
+  // Following: at the end (the window's start rounded might fall a second short of the max, rounded up).
+  const sliderValue = !series ? 0 : endMs === null ? sliderMax : Math.min(sliderMax, Math.max(0, Math.round((win.t0 - series.t0Ms) / 1000)));
   const moveTo = (startS: number) => {
     if (!series) return;
     setEndMs(startS >= sliderMax ? null : series.t0Ms + startS * 1000 + windowMs);
   };
   const onKey = (e: KeyboardEvent) => {
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    // On the slider too: the arrows step a fifth of the window there as anywhere on the page (its
+    // own step is a second, so its thumb sits where the window is, at the end while following).
+    if ((e.target instanceof HTMLInputElement && e.target.type !== 'range') || e.target instanceof HTMLSelectElement) return;
     if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
       e.preventDefault();
       moveTo(sliderValue + (e.key === 'ArrowLeft' ? -1 : 1) * (step / 1000));
@@ -135,7 +138,7 @@ export function RealTimePage() {
           type="range"
           min={0}
           max={sliderMax}
-          step={step / 1000}
+          step={1}
           value={sliderValue}
           onChange={(e) => moveTo(Number(e.target.value))}
           aria-label={t('live.slider')}
