@@ -7,7 +7,7 @@ import { PROFILES, simulateNight } from '../simulator';
 import type { ProfileName } from '../simulator/types';
 import { parseArgs, UsageError } from './args';
 
-const USAGE = `usage: npm run device -- --device NCT0001 [--speed 1] [--profile ${Object.keys(PROFILES).join('|')}] [--server http://localhost:8080] [--devices N] [--minutes 480] [--key KEY]`;
+const USAGE = `usage: npm run device -- --device NCT0001 | --devices N [--speed 1] [--profile ${Object.keys(PROFILES).join('|')}] [--server http://localhost:8080] [--devices N] [--minutes 480] [--key KEY]`;
 
 function positiveNumber(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -23,9 +23,14 @@ function deviceIds(first: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${m[1]}${String(Number(m[2]) + i).padStart(m[2].length, '0')}`);
 }
 
+/** Where `--devices N` starts without `--device`: the demo clinic's first device. */
+const FIRST_DEMO_DEVICE = 'NCT0001';
+
 async function main(): Promise<void> {
   const { options } = parseArgs(process.argv.slice(2));
-  if (!options.device) throw new UsageError('--device is required');
+  // --devices N alone starts at the first demo device, as the README's load example reads.
+  const first = options.device ?? (options.devices !== undefined ? FIRST_DEMO_DEVICE : undefined);
+  if (!first) throw new UsageError('--device is required (or --devices N, which starts at NCT0001)');
   const speed = positiveNumber(options.speed, 'speed', 1, 3600);
   const count = positiveNumber(options.devices, 'devices', 1, 10_000);
   if (!Number.isInteger(count)) throw new UsageError('--devices must be a whole number');
@@ -36,11 +41,11 @@ async function main(): Promise<void> {
   const config = readConfig();
   const server = options.server ?? `http://localhost:${config.port}`;
   // One simulated night shared by every device of the run (a night takes about a second to make).
-  const night = simulateNight({ seed: `${options.device}-${profile}`, startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: minutes * 60_000, profile });
+  const night = simulateNight({ seed: `${first}-${profile}`, startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: minutes * 60_000, profile });
   const source = liveSource(night.channels);
   const clients: DeviceClient[] = [];
   // Spread over the frame interval, as devices at separate bedsides tick on their own clocks.
-  for (const [i, deviceId] of deviceIds(options.device, count).entries()) {
+  for (const [i, deviceId] of deviceIds(first, count).entries()) {
     const key = options.key ?? process.env.NOCTURNE_DEVICE_KEY ?? (await readDemoKey(config.dataDir, deviceId));
     if (!key) throw new UsageError(`no key for ${deviceId}: pass --key, or start the development server once so it writes ${demoKeysFile(config.dataDir)}`);
     clients.push(new DeviceClient({ server, deviceId, key, source, speed, sessionStartMs: night.startMs, phaseMs: (i * FRAME_INTERVAL_MS) / count, log: (line) => console.log(line) }));

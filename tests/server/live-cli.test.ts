@@ -82,6 +82,18 @@ describe(`npm run device (${TEST_DB})`, () => {
     }
   });
 
+  it('--devices N alone streams N demo devices from NCT0001 on, each night stored whole', async () => {
+    const run = await runCli(['--devices', '2', '--speed', '300', '--minutes', '10', '--server', base], { DATA_DIR: dataDir });
+    expect(run.out).toContain('Streaming 2 devices');
+    expect(run.out).toContain('every frame was acknowledged');
+    expect(run.code).toBe(0);
+    const totals = await server.db.query<{ device_id: string; ok: boolean }>(
+      "select d.device_id, t.frames = t.last_seq - t.first_seq + 1 as ok from live_frame_totals t join devices d using (device_master_id) where d.device_id in ('NCT0001', 'NCT0002') order by d.device_id, t.recording_id desc",
+    );
+    expect(new Set(totals.map((t) => t.device_id))).toEqual(new Set(['NCT0001', 'NCT0002']));
+    expect(totals.every((t) => t.ok)).toBe(true);
+  }, 120_000);
+
   it('explains a missing key and a bad option', async () => {
     const missing = await runCli(['--device', 'NCT0009', '--server', base, '--minutes', '10'], { DATA_DIR: dataDir });
     expect(missing.code).toBe(2);
@@ -89,5 +101,8 @@ describe(`npm run device (${TEST_DB})`, () => {
     const bad = await runCli(['--device', 'NCT0001', '--speed', 'fast'], { DATA_DIR: dataDir });
     expect(bad.code).toBe(2);
     expect(bad.out).toContain('--speed must be a number');
+    const none = await runCli([], { DATA_DIR: dataDir });
+    expect(none.code).toBe(2);
+    expect(none.out).toContain('--device is required (or --devices N, which starts at NCT0001)');
   }, 60_000);
 });
