@@ -23,6 +23,9 @@ function deviceIds(first: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${m[1]}${String(Number(m[2]) + i).padStart(m[2].length, '0')}`);
 }
 
+/** Up to this many devices each stream a simulated night of their own; more share one. */
+const OWN_NIGHTS_UP_TO = 8;
+
 /** Where `--devices N` starts without `--device`: the demo clinic's first device. */
 const FIRST_DEMO_DEVICE = 'NCT0001';
 
@@ -40,16 +43,23 @@ async function main(): Promise<void> {
   if (!(profile in PROFILES)) throw new UsageError(`unknown --profile "${profile}"`);
   const config = readConfig();
   const server = options.server ?? `http://localhost:${config.port}`;
-  // One simulated night shared by every device of the run (a night takes about a second to make).
-  const night = simulateNight({ seed: `${first}-${profile}`, startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: minutes * 60_000, profile });
-  const source = liveSource(night.channels);
+  // A night of its own for each of a few devices (their tiles show different people); beyond
+  // that one night shared by all, for load (a night takes about a second to make).
+  const ids = deviceIds(first, count);
+  const startMs = Math.floor(Date.now() / 1000) * 1000;
+  const nightOf = (seed: string) => liveSource(simulateNight({ seed: `${seed}-${profile}`, startMs, durationMs: minutes * 60_000, profile }).channels);
+  const shared = ids.length > OWN_NIGHTS_UP_TO ? nightOf(first) : null;
   const clients: DeviceClient[] = [];
+  const sources: ReturnType<typeof nightOf>[] = [];
   // Spread over the frame interval, as devices at separate bedsides tick on their own clocks.
-  for (const [i, deviceId] of deviceIds(first, count).entries()) {
+  for (const [i, deviceId] of ids.entries()) {
     const key = options.key ?? process.env.NOCTURNE_DEVICE_KEY ?? (await readDemoKey(config.dataDir, deviceId));
     if (!key) throw new UsageError(`no key for ${deviceId}: pass --key, or start the development server once so it writes ${demoKeysFile(config.dataDir)}`);
-    clients.push(new DeviceClient({ server, deviceId, key, source, speed, sessionStartMs: night.startMs, phaseMs: (i * FRAME_INTERVAL_MS) / count, log: (line) => console.log(line) }));
+    const source = shared ?? nightOf(deviceId);
+    sources.push(source);
+    clients.push(new DeviceClient({ server, deviceId, key, source, speed, sessionStartMs: startMs, phaseMs: (i * FRAME_INTERVAL_MS) / count, log: (line) => console.log(line) }));
   }
+  const source = sources[0]!;
   for (const c of clients) c.start();
   console.log(`Streaming ${clients.length} device${clients.length === 1 ? '' : 's'} (${source.map((c) => c.code).join(', ')}) to ${server} at ${speed}×. Ctrl+C stops.`);
   const report = setInterval(() => {

@@ -8,6 +8,7 @@ import { demoKeysFile, ensureDemoDeviceKeys } from '../../server/live/demo-keys'
 import { DeviceClient } from '../../server/live/device-client';
 import { FRAME_INTERVAL_MS } from '../../server/live/protocol';
 import { shortSource } from './live-helpers';
+import { listChannels, loadSamples } from '../../server/recordings/store';
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
@@ -92,6 +93,15 @@ describe(`npm run device (${TEST_DB})`, () => {
     );
     expect(new Set(totals.map((t) => t.device_id))).toEqual(new Set(['NCT0001', 'NCT0002']));
     expect(totals.every((t) => t.ok)).toBe(true);
+    // A few devices stream nights of their own: their tiles show different people, not one night twice.
+    const samplesOf = async (deviceId: string) => {
+      const [rec] = await server.db.query<{ id: number }>("select id from recordings where device_id = $1 and source = 'device' order by id desc limit 1", [deviceId]);
+      const [channel] = await listChannels(server.db, [rec!.id], ['Y_DIST']);
+      return Array.from(await loadSamples(server.db, channel!));
+    };
+    const [one, two] = [await samplesOf('NCT0001'), await samplesOf('NCT0002')];
+    expect(one.length).toBe(two.length);
+    expect(one).not.toEqual(two);
   }, 120_000);
 
   it('explains a missing key and a bad option', async () => {
