@@ -7,7 +7,7 @@ import { PROFILES, simulateNight } from '../simulator';
 import type { ProfileName } from '../simulator/types';
 import { parseArgs, UsageError } from './args';
 
-const USAGE = `usage: npm run device -- --device NCT0001 | --devices N [--speed 1] [--profile ${Object.keys(PROFILES).join('|')}] [--server http://localhost:8080] [--devices N] [--minutes 480] [--key KEY]`;
+const USAGE = `usage: npm run device -- (--device NCT0001 [--devices N] | --devices N) [--speed 1] [--profile ${Object.keys(PROFILES).join('|')}] [--server http://localhost:8080] [--minutes 480] [--key KEY]`;
 
 function positiveNumber(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -50,18 +50,17 @@ async function main(): Promise<void> {
   const nightOf = (seed: string) => liveSource(simulateNight({ seed: `${seed}-${profile}`, startMs, durationMs: minutes * 60_000, profile }).channels);
   const shared = ids.length > OWN_NIGHTS_UP_TO ? nightOf(first) : null;
   const clients: DeviceClient[] = [];
-  const sources: ReturnType<typeof nightOf>[] = [];
+  let codes = '';
   // Spread over the frame interval, as devices at separate bedsides tick on their own clocks.
   for (const [i, deviceId] of ids.entries()) {
     const key = options.key ?? process.env.NOCTURNE_DEVICE_KEY ?? (await readDemoKey(config.dataDir, deviceId));
     if (!key) throw new UsageError(`no key for ${deviceId}: pass --key, or start the development server once so it writes ${demoKeysFile(config.dataDir)}`);
     const source = shared ?? nightOf(deviceId);
-    sources.push(source);
+    codes ||= source.map((c) => c.code).join(', ');
     clients.push(new DeviceClient({ server, deviceId, key, source, speed, sessionStartMs: startMs, phaseMs: (i * FRAME_INTERVAL_MS) / count, log: (line) => console.log(line) }));
   }
-  const source = sources[0]!;
   for (const c of clients) c.start();
-  console.log(`Streaming ${clients.length} device${clients.length === 1 ? '' : 's'} (${source.map((c) => c.code).join(', ')}) to ${server} at ${speed}×. Ctrl+C stops.`);
+  console.log(`Streaming ${clients.length} device${clients.length === 1 ? '' : 's'} (${codes}) to ${server} at ${speed}×. Ctrl+C stops.`);
   const report = setInterval(() => {
     const pending = clients.reduce((s, c) => s + c.pending.size, 0);
     const acked = clients.reduce((s, c) => s + c.ackMs.length, 0);
