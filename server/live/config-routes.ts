@@ -23,15 +23,6 @@ async function devicesConfig(ctx: AppContext, user: UserRow) {
   const devices = await practiceDevices(ctx.db, user);
   const history = await configHistory(ctx.db, devices.map((d) => d.device_master_id));
   const now = Date.now();
-  // The patient wearing the device: its live recording's, else its current allocation's.
-  const worn = await ctx.db.query<{ device_master_id: number; patient_id: number; patient_code: string }>(
-    `select p.id as patient_id, p.patient_code, d.device_master_id
-     from unnest($1::int[], $2::int[]) as d (device_master_id, live_patient)
-     left join lateral (select a.patient_id from device_allocations a where a.device_master_id = d.device_master_id and a.status = 'booked'
-       and a.allocation_ms <= $3 and a.deallocation_ms > $3 order by a.allocation_ms desc limit 1) a on true
-     join patients p on p.id = coalesce(d.live_patient, a.patient_id)`,
-    [devices.map((d) => d.device_master_id), devices.map((d) => d.patient_id), now],
-  );
   return Promise.all(
     devices.map(async (d) => {
       const versions = history.filter((h) => h.device_master_id === d.device_master_id);
@@ -39,8 +30,8 @@ async function devicesConfig(ctx: AppContext, user: UserRow) {
       return {
         device_master_id: d.device_master_id,
         device_id: d.device_id,
-        patient_id: worn.find((w) => w.device_master_id === d.device_master_id)?.patient_id ?? null,
-        patient_code: worn.find((w) => w.device_master_id === d.device_master_id)?.patient_code ?? null,
+        patient_id: d.patient_id,
+        patient_code: d.patient_code,
         state: liveState(d.last_frame_ms, now),
         config: latest?.config ?? DEFAULT_CONFIG,
         version: latest?.version ?? 0,

@@ -8,15 +8,21 @@ export interface PracticeDevice {
   last_seq: number;
   last_frame_ms: number | null;
   recording_id: number | null;
+  /** The patient wearing the device: its live recording's, else its current allocation's. */
   patient_id: number | null;
   session_start_ms: number | null;
-  /** The code of the patient whose recording the device is streaming into, when there is one. */
+  /** The code of the patient wearing the device: its live recording's, else its current allocation's. */
   patient_code: string | null;
 }
 
-const SELECT = `select d.device_master_id, d.device_id, coalesce(l.last_seq, -1) as last_seq, l.last_frame_ms, l.recording_id, r.patient_id, l.session_start_ms, p.patient_code
+/** Devices with their live state and the patient wearing them: the live recording's, else the allocation current now. */
+const SELECT = `select d.device_master_id, d.device_id, coalesce(l.last_seq, -1) as last_seq, l.last_frame_ms, l.recording_id,
+  coalesce(r.patient_id, a.patient_id) as patient_id, l.session_start_ms, p.patient_code
   from devices d left join device_live l on l.device_master_id = d.device_master_id left join recordings r on r.id = l.recording_id
-  left join patients p on p.id = r.patient_id`;
+  left join lateral (select a.patient_id from device_allocations a where a.device_master_id = d.device_master_id and a.status = 'booked'
+    and a.allocation_ms <= (extract(epoch from now()) * 1000)::bigint and a.deallocation_ms > (extract(epoch from now()) * 1000)::bigint
+    order by a.allocation_ms desc limit 1) a on true
+  left join patients p on p.id = coalesce(r.patient_id, a.patient_id)`;
 
 /** The device if it belongs to the user's practice (never for annotators or admins), else null. */
 export async function practiceDevice(db: Queryable, user: UserRow, deviceId: string): Promise<PracticeDevice | null> {

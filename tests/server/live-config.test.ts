@@ -41,6 +41,10 @@ describe(`device config on ${TEST_DB}`, () => {
     expect(await live.server.db.query('select id from device_configs')).toEqual([]);
     // Before it ever streamed, the device is listed with the patient it is allocated to and the factory settings.
     expect(await mine()).toMatchObject({ patient_code: 'NCT1001', version: 0, status: null, config: DEFAULT_CONFIG, state: 'offline' });
+    // So does the real-time list (the Real Time picker): the patient wearing the device, before it ever streamed; none for a device not deployed.
+    const listed = (await live.server.call('GET', '/device/real-time/did=0', { token: live.device.token })).json().data as { device_id: string; patient_code: string | null; state: string }[];
+    expect(listed.find((d) => d.device_id === 'NCT0001')).toMatchObject({ patient_code: 'NCT1001', state: 'offline' });
+    expect(listed.find((d) => d.device_id === 'NCT0005')).toMatchObject({ patient_code: null });
     expect((await update(DEFAULT_CONFIG)).json().code).toBe('no_changes');
   });
 
