@@ -67,6 +67,8 @@ export function RealTimePage() {
 
   const step = sliderStepMs(windowMs);
   const sessionMs = series ? Math.max(0, series.endMs - series.t0Ms) : 0;
+  // No samples yet (the stored session still loading, or none sent): no range or hint that would describe an empty session.
+  const hasSamples = sessionMs > 0;
   const sliderMax = Math.max(0, Math.ceil((sessionMs - windowMs) / 1000));
   // Following: at the end (the window's start rounded might fall a second short of the max, rounded up).
   const sliderValue = !series ? 0 : endMs === null ? sliderMax : Math.min(sliderMax, Math.max(0, Math.round((win.t0 - series.t0Ms) / 1000)));
@@ -142,14 +144,14 @@ export function RealTimePage() {
           value={sliderValue}
           onChange={(e) => moveTo(Number(e.target.value))}
           aria-label={t('live.slider')}
-          aria-valuetext={series ? `${clock(win.t0)} – ${clock(win.t1)}` : undefined}
+          aria-valuetext={hasSamples ? `${clock(win.t0)} – ${clock(win.t1)}` : undefined}
           data-testid="realtime-slider"
         />
         <p className="mono" data-testid="realtime-range" data-start={Math.round(win.t0)} data-end={Math.round(win.t1)}>
-          {series ? t('live.range', { from: clock(win.t0), to: clock(win.t1), h: duration.h, m: duration.m, s: duration.s }) : t('live.noData')}
+          {hasSamples ? t('live.range', { from: clock(win.t0), to: clock(win.t1), h: duration.h, m: duration.m, s: duration.s }) : t('live.noData')}
         </p>
         {/* The arrows have nowhere to go while the window holds the whole session: say how to get somewhere (a shorter window), where there is one. */}
-        {series && sliderMax === 0 && zoomStep(windowMs, -1) < windowMs && <p className="muted" data-testid="realtime-fits">{t('live.allInWindow')}</p>}
+        {hasSamples && sliderMax === 0 && zoomStep(windowMs, -1) < windowMs && <p className="muted" data-testid="realtime-fits">{t('live.allInWindow')}</p>}
       </div>
     </section>
   );
