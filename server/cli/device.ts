@@ -23,6 +23,9 @@ function deviceIds(first: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${m[1]}${String(Number(m[2]) + i).padStart(m[2].length, '0')}`);
 }
 
+/** The server refused every device (a revoked or unknown key, a device not deployed): said in one line, exit 1. */
+class RefusedError extends Error {}
+
 /** Up to this many devices each stream a simulated night of their own; more share one. */
 const OWN_NIGHTS_UP_TO = 8;
 
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
   });
   const results = await Promise.allSettled(clients.map((c) => c.done));
   const refused = results.filter((r) => r.status === 'rejected');
-  if (refused.length === clients.length) throw new Error(`every device was refused (${(refused[0] as PromiseRejectedResult).reason.message})`);
+  if (refused.length === clients.length) throw new RefusedError(`every device was refused (${(refused[0] as PromiseRejectedResult).reason.message})`);
   clearInterval(report);
   console.log('The night is over: every frame was acknowledged.');
 }
@@ -82,6 +85,6 @@ main().catch((err: Error) => {
     console.error(`${err.message}\n${USAGE}`);
     process.exit(2);
   }
-  console.error(`npm run device failed: ${err.stack ?? err.message}`);
+  console.error(`npm run device failed: ${err instanceof RefusedError ? err.message : (err.stack ?? err.message)}`);
   process.exit(1);
 });

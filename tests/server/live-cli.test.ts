@@ -111,6 +111,11 @@ describe(`npm run device (${TEST_DB})`, () => {
     const bad = await runCli(['--device', 'NCT0001', '--speed', 'fast'], { DATA_DIR: dataDir });
     expect(bad.code).toBe(2);
     expect(bad.out).toContain('--speed must be a number');
+    // A key the server does not know: refused, said in one line (no stack trace), exit 1.
+    const wrong = await runCli(['--device', 'NCT0001', '--key', 'ndk_not-a-key', '--server', base, '--minutes', '10'], { DATA_DIR: dataDir });
+    expect(wrong.code).toBe(1);
+    expect(wrong.out).toMatch(/npm run device failed: every device was refused \(NCT0001: \w+_key/);
+    expect(wrong.out).not.toMatch(/\n\s+at /);
     const none = await runCli([], { DATA_DIR: dataDir });
     expect(none.code).toBe(2);
     expect(none.out).toContain('--device is required (or --devices N, which starts at NCT0001)');
