@@ -78,7 +78,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
         engine: api,
         loaded: (code) => loader.isLoaded(code),
         whenLoaded: (code) => loader.whenLoaded(code),
-        fetch: (codes, t0, t1, pixels) => channelOverviews(patient.patient_id, night.recording_id, codes, t0, t1, pixels),
+        fetch: (codes, t0, t1, pixels) => channelOverviews(patient.patient_id, night.recording_id, codes, t0, t1, pixels, loader.signal),
       }),
     [api, loader, patient.patient_id, night.recording_id],
   );

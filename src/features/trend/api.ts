@@ -7,10 +7,10 @@ import type { PhysicianPreferences } from '../night/types';
 import { callTimes, type DateSpan, type TrendPoint } from './model';
 
 const trendApi = {
-  points: async (patientId: number, codes: readonly string[], span: DateSpan, zone: string) => {
+  points: async (patientId: number, codes: readonly string[], span: DateSpan, zone: string, signal?: AbortSignal) => {
     const { start, stop } = callTimes(span, zone);
     const path = `/analytics/patient-trendview/type=${codes.map(encodeURIComponent).join(',')}?patient_id=${patientId}&device_start_time=${start}&device_stop_time=${stop}`;
-    const data = (await request<Record<string, TrendPoint[]>>('GET', path)).data ?? {};
+    const data = (await request<Record<string, TrendPoint[]>>('GET', path, undefined, { signal })).data ?? {};
     // The call pads the range by a day; keep the nights of the span.
     return Object.fromEntries(Object.entries(data).map(([code, points]) => [code, points.filter((p) => p.date >= span.from && p.date <= span.to)]));
   },
@@ -22,7 +22,7 @@ const trendApi = {
 export function useTrendPoints(patientId: number, codes: readonly string[], span: DateSpan | null, zone: string) {
   return useQuery({
     queryKey: ['patient', patientId, 'trend', span?.from, span?.to, codes.join(',')],
-    queryFn: () => trendApi.points(patientId, codes, span!, zone),
+    queryFn: ({ signal }) => trendApi.points(patientId, codes, span!, zone, signal),
     enabled: span !== null && codes.length > 0,
   });
 }
