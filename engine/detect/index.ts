@@ -9,13 +9,15 @@
  * stretch meeting the drop and duration rules, confirmed or not.
  * 7: a hypopnea's edges at the breath boundary (the centre crossing next to the 70 %
  * excursion); a desaturation starting within 10 s of an event's onset goes to the event before.
+ * 8: no AHI/RII (null, ahiBasis 'no_breathing_signal') without a breathing signal; events during
+ * scored wake are not counted; stage latencies.
  */
-export const DETECTOR_VERSION = 7;
+export const DETECTOR_VERSION = 8;
 export { toSeries, type Series, type DetectedEvent } from './series';
 export { detectDesaturations } from './desaturation';
 export { detectRespiratoryEvents, type EventEdges } from './respiratory';
 export { sleepMetrics } from './sleep';
-export { nightKpis, customizedIndex, type NightKpis, type RiiDivisor } from './kpis';
+export { nightKpis, customizedIndex, type AhiBasis, type NightKpis, type RiiDivisor } from './kpis';
 export { analyseNight, type NightInput, type NightAnalysis } from './night';
 export { MIN_CORRECTION_MS, analysisWindow, validMsBetween, isValidAt, excludedIndexRanges, maskSeries, type AnalysisWindow } from './window';
 export { matchEvents, type Agreement } from './agreement';

@@ -7,6 +7,9 @@ export type RiiDivisor = 'GSD' | 'TST' | 'TBT' | 'TBR';
 /** Labels counted for the customized index (spec 2 §3). */
 export const INDEX_LABELS = ['Apnea', 'Hypoapnea', 'Movement', 'Central Apnea', 'Obstructive Apnea', 'Irregularities'] as const;
 
+/** Whether a night's AHI/RII rest on a breathing signal (README "Decisions": no index without a basis). */
+export type AhiBasis = 'breathing_signal' | 'no_breathing_signal';
+
 export interface NightKpis {
   apneas: number;
   hypopneas: number;
@@ -23,6 +26,11 @@ export interface NightKpis {
   rii: number | null;
   /** What AHI and ODI are divided by: sleep time (TST), or monitoring time when the night has no sleep staging (REI). */
   indexBasis: 'sleep' | 'monitoring';
+  /**
+   * Why AHI (and RII) have a value or not: 'breathing_signal' when apneas were scored on a
+   * breathing signal; 'no_breathing_signal' (oximeter-only night): AHI and RII are null, never 0.
+   */
+  ahiBasis: AhiBasis;
   /** Monitoring time, h: the time with a valid breathing signal (else valid SpO2) that events are scored on. */
   monitoringH: number;
   riiDivisor: RiiDivisor;
@@ -49,7 +57,7 @@ const perHour = (count: number, hours: number) => (hours > 0 ? Math.round((count
  * / TST h; ODI = desaturations / TST h; RII = (apneas + hypopneas) / divisor h, the divisor
  * one of GSD, TST, TBT, TBR; GSD = hours with SQB good; TBR = hours with a valid BR.
  */
-export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: SleepMetrics; sqb?: Series; br?: Series; divisor?: RiiDivisor; monitoringH?: number; oximetry?: boolean }): NightKpis {
+export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: SleepMetrics; sqb?: Series; br?: Series; divisor?: RiiDivisor; monitoringH?: number; oximetry?: boolean; breathing?: boolean }): NightKpis {
   const apneas = input.events.filter((e) => e.kind === 'apnea').length;
   const hypopneas = input.events.filter((e) => e.kind === 'hypopnea').length;
   const desaturations = input.events.filter((e) => e.kind === 'desaturation').length;
@@ -62,14 +70,17 @@ export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: Slee
   const indexBasis = tstH > 0 ? 'sleep' : 'monitoring';
   const basisH = indexBasis === 'sleep' ? tstH : monitoringH;
   const divisorH = { GSD: gsdH, TST: basisH, TBT: input.sleep.tbtH, TBR: tbrH }[divisor];
+  // No breathing signal, no apnea could have been seen: AHI and RII have no basis (null), not 0.
+  const scored = input.breathing !== false;
   return {
     apneas,
     hypopneas,
     desaturations,
-    ahi: perHour(apneas + hypopneas, basisH),
+    ahi: scored ? perHour(apneas + hypopneas, basisH) : null,
     // Without oximetry there is no desaturation to count: no ODI, not an ODI of 0.
     odi: input.oximetry === false ? null : perHour(desaturations, basisH),
-    rii: perHour(apneas + hypopneas, divisorH),
+    rii: scored ? perHour(apneas + hypopneas, divisorH) : null,
+    ahiBasis: scored ? 'breathing_signal' : 'no_breathing_signal',
     riiDivisor: divisor,
     indexBasis,
     monitoringH: Math.round(monitoringH * 100) / 100,

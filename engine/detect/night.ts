@@ -2,7 +2,7 @@ import { detectDesaturations } from './desaturation';
 import { monitoringHours, nightKpis, type NightKpis, type RiiDivisor } from './kpis';
 import { detectRespiratoryEvents, type EventEdges } from './respiratory';
 import type { DetectedEvent, Series } from './series';
-import { sleepMetrics, type SleepMetrics } from './sleep';
+import { isScoredWake, sleepMetrics, type SleepMetrics } from './sleep';
 import { isValidAt, maskSeries, type AnalysisWindow } from './window';
 
 /** The channels of a night the analysis reads (any may be missing). */
@@ -52,7 +52,7 @@ export function analyseNight(input: NightInput): NightAnalysis {
   const breathingSource = hasData(c.NC_PSG) ? 'NC_PSG' : hasData(c.Y_DIST) ? 'Y_DIST' : null;
   const breathing = breathingSource ? c[breathingSource]! : null;
   // The flow of a PSG cannula or CPAP is not the radar: its quality does not follow SQB.
-  const respiratory = breathing
+  const scoredRespiratory = breathing
     ? detectRespiratoryEvents(
         breathing,
         desaturations,
@@ -61,7 +61,9 @@ export function analyseNight(input: NightInput): NightAnalysis {
       ).filter(inWindow)
     : [];
   const sleep = sleepMetrics({ startMs: n.startMs, stopMs: n.stopMs, stages: c.SLP_STGS, sa: c.SA, tb: c.TB, excluded: w?.invalid, fixedBedTimes: w?.bedTimesCorrected });
+  // AASM: an apnea or hypopnea during scored wake is not counted (expert or device staging).
+  const respiratory = c.SLP_STGS ? scoredRespiratory.filter((e) => !isScoredWake(c.SLP_STGS!, e.onsetMs + e.durationMs / 2)) : scoredRespiratory;
   const monitoringH = breathing || spo2 ? monitoringHours(breathing ?? undefined, spo2, breathingSource === 'Y_DIST' ? c.SQB : undefined) : 0;
-  const kpis = nightKpis({ events: [...respiratory, ...desaturations], sleep, sqb: c.SQB, br: c.BR, divisor: n.riiDivisor, monitoringH, oximetry: spo2 !== undefined });
+  const kpis = nightKpis({ events: [...respiratory, ...desaturations], sleep, sqb: c.SQB, br: c.BR, divisor: n.riiDivisor, monitoringH, oximetry: spo2 !== undefined, breathing: breathing !== null });
   return { desaturations, respiratory, breathingSource, sleep, kpis, ...(w ? { window: w } : {}) };
 }

@@ -23,6 +23,11 @@ export interface SleepMetrics {
   bedOutMs: number;
   sleepOnsetMs: number | null;
   finalWakeMs: number | null;
+  /**
+   * Stage latencies, s, from sleep onset to the first epoch of deep (code 1), light (2) and REM
+   * (4) sleep; null without staging or without that stage.
+   */
+  stageLatencyS: { deep: number | null; light: number | null; rem: number | null };
   /** Actigraph bands (spec 2 §3). */
   sleepBands: Band[];
   awakeBands: Band[];
@@ -36,6 +41,11 @@ function stageState(v: number): State {
   if (v === 1 || v === 2 || v === 4) return 'sleep';
   if (v === 5) return 'awake';
   return 'undefined';
+}
+
+/** True when the staging scores the time `t` (ms UTC) as wake (stage code 5). */
+export function isScoredWake(stages: Series, t: number): boolean {
+  return stageState(epochValue(stages, t)) === 'awake';
 }
 
 /** SA: 1 asleep, 0 awake. */
@@ -59,13 +69,14 @@ export function sleepMetrics(input: { startMs: number; stopMs: number; stages?: 
   const { startMs, stopMs, stages, sa, tb } = input;
   const excluded = input.excluded ?? [];
   const epochMs = EPOCH_S * 1000;
-  const epochs: Array<{ t: number; state: State; inBed: boolean }> = [];
+  const epochs: Array<{ t: number; state: State; inBed: boolean; stage: number }> = [];
   for (let t = startMs; t + epochMs <= stopMs + 1; t += epochMs) {
     if (inSpan(excluded, t + epochMs / 2)) continue;
-    const st = stages ? stageState(epochValue(stages, t)) : 'undefined';
+    const stage = stages ? epochValue(stages, t) : Number.NaN;
+    const st = stageState(stage);
     const state = st !== 'undefined' ? st : sa ? saState(epochValue(sa, t)) : 'undefined';
     const bed = epochValue(tb, t);
-    epochs.push({ t, state: bed === 0 ? 'awake' : state, inBed: tb ? bed === 1 : true });
+    epochs.push({ t, state: bed === 0 ? 'awake' : state, inBed: tb ? bed === 1 : true, stage });
   }
   const inBed = epochs.filter((e) => e.inBed);
   const bedInMs = input.fixedBedTimes ? startMs : inBed.length ? inBed[0].t : startMs;
@@ -88,9 +99,14 @@ export function sleepMetrics(input: { startMs: number; stopMs: number; stages?: 
     }
     return out;
   };
+  const latency = (code: number) => {
+    const first = onset === null ? undefined : epochs.find((e) => e.stage === code && e.state === 'sleep');
+    return first ? (first.t - onset!) / 1000 : null;
+  };
   return {
     tstS,
     tbtH,
+    stageLatencyS: { deep: latency(1), light: latency(2), rem: latency(4) },
     solS: onset === null ? null : (onset - bedInMs) / 1000,
     wasoS,
     sleepEfficiency: tbtH > 0 ? Math.round((tstS / 3600 / tbtH) * 10000) / 100 : 0,

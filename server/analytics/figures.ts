@@ -1,7 +1,7 @@
 // Figures of a night shown in more than one place (summary, report, trend, actigraph, the
 // dashboard's triage table): one function each, so every place shows the same number, and
 // "–" (null) where the night has no data to compute it from.
-import type { NightAnalysis } from '../../engine/detect';
+import type { AhiBasis, NightAnalysis } from '../../engine/detect';
 import type { WindowStats } from '../../engine/types';
 
 /** Channels whose whole-night statistics the summary shows (vitals and the recorded weight). */
@@ -45,9 +45,25 @@ export function sleepFigures(a: NightAnalysis, codes: readonly string[]): SleepF
   };
 }
 
+/** Stage latencies, min, from sleep onset (null without that stage, or without staging; older analyses have none). */
+export function stageLatencies(a: Pick<NightAnalysis, 'sleep'>): { deep: number | null; light: number | null; rem: number | null } {
+  const l = a.sleep.stageLatencyS;
+  const min = (s: number | null | undefined) => (s === null || s === undefined ? null : Math.round(s / 60));
+  return { deep: min(l?.deep), light: min(l?.light), rem: min(l?.rem) };
+}
+
 /** AHI (or REI without staging), ODI and RII of a night, 2 decimals, with the basis they are per hour of. */
 export function indexFigures(a: Pick<NightAnalysis, 'kpis'>) {
-  return { ahi: round2(a.kpis.ahi), odi: round2(a.kpis.odi), rii: round2(a.kpis.rii), indexBasis: a.kpis.indexBasis ?? 'sleep', monitoringH: a.kpis.monitoringH ?? null };
+  return { ahi: round2(a.kpis.ahi), odi: round2(a.kpis.odi), rii: round2(a.kpis.rii), indexBasis: a.kpis.indexBasis ?? 'sleep', ahiBasis: ahiBasisOf(a), monitoringH: a.kpis.monitoringH ?? null };
+}
+
+/**
+ * Whether AHI/REI and RII rest on a breathing signal: 'no_breathing_signal' (an oximeter-only
+ * night) makes them null with that reason everywhere, never 0. Analyses stored before the
+ * field existed had a breathing signal exactly when they scored any monitoring time on one.
+ */
+export function ahiBasisOf(a: Pick<NightAnalysis, 'kpis'>): AhiBasis {
+  return a.kpis.ahiBasis ?? 'breathing_signal';
 }
 
 /** Hours recorded: the recording window (total bed time), h. */
@@ -80,6 +96,8 @@ export interface TrendIndices {
   SE: number | null;
   SQ: number | null;
   index_basis: 'sleep' | 'monitoring';
+  /** 'no_breathing_signal': AHI and RII are null for want of a breathing signal. */
+  ahi_basis: AhiBasis;
   rii_over_tst: boolean;
 }
 
@@ -92,6 +110,7 @@ export function trendIndices(a: NightAnalysis): TrendIndices {
     SE: round2(sleepFigures(a, []).efficiency),
     SQ: round2(a.kpis.tbtH > 0 ? (100 * a.kpis.gsdH) / a.kpis.tbtH : null),
     index_basis: index.indexBasis,
+    ahi_basis: index.ahiBasis,
     rii_over_tst: a.kpis.riiDivisor === 'TST',
   };
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ActigraphQuery, AnalyticsSettingsBody, KpiParams, NightQuery, SystemAnnotationsBody } from '../../contract/analytics';
-import { indexFigures, lowestSpo2, recordedWeight, sleepFigures, STATS_CODES } from './figures';
+import { indexFigures, lowestSpo2, recordedWeight, sleepFigures, stageLatencies, STATS_CODES } from './figures';
+import { deviceSummaryFor } from '../recordings/device-summaries';
 import { channelStatsOf } from './channelStats';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
@@ -59,6 +60,8 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     rii_divisor: a.kpis.riiDivisor,
     // 'sleep': AHI/ODI per hour of sleep; 'monitoring': no sleep staging, per hour of monitoring (REI).
     index_basis: index.indexBasis,
+    // 'no_breathing_signal': AHI and RII are null (an oximeter-only night), never 0.
+    ahi_basis: index.ahiBasis,
     monitoring_time: index.monitoringH,
     good_signal_duration: sleep.gsdH,
     total_breathing_time: sleep.tbrH,
@@ -67,6 +70,10 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     sleep_efficiency: sleep.efficiency,
     sol: sleep.solMin,
     waso: sleep.wasoMin,
+    // Minutes from sleep onset to the first deep, light and REM epoch (staging: device or hypnogram).
+    latencies: stageLatencies(a),
+    // The device's own summary of this night's day (ResMed STR.edf), or null.
+    device_summary: await deviceSummaryFor(db, recording.patient_id, recording.night_key),
     bed_in_time: hhmm(s.bedInMs, zone),
     bed_out_time: hhmm(s.bedOutMs, zone),
     recorded_weight: recordedWeight(stats),
@@ -118,10 +125,10 @@ export function analyticsKpiRoutes(server: FastifyInstance, ctx: AppContext) {
       if ((kpi === 'AHI' || kpi === 'ODI') && currentUser(request).membership_type === 'paid') throw forbidden(`${kpi} is not part of your membership.`);
       const all = await summary(request, request.query);
       const pick: Record<string, string[]> = {
-        AHI: ['ahi', 'apneas', 'hypopneas', 'total_sleep_time', 'index_basis', 'monitoring_time'],
+        AHI: ['ahi', 'apneas', 'hypopneas', 'total_sleep_time', 'index_basis', 'ahi_basis', 'monitoring_time'],
         ODI: ['odi', 'desaturations', 'desaturation_rule', 'total_sleep_time', 'index_basis', 'monitoring_time'],
         GSD: ['good_signal_duration', 'total_bed_time'],
-        RII: ['rii', 'rii_divisor', 'index_basis'],
+        RII: ['rii', 'rii_divisor', 'index_basis', 'ahi_basis'],
         TST: ['total_sleep_time', 'sol', 'waso'],
         SE: ['sleep_efficiency', 'total_sleep_time', 'total_bed_time'],
         RECORDING: ['recording_start_time', 'recording_stop_time', 'bed_in_time', 'bed_out_time', 'total_bed_time', 'total_sleep_time', 'sleep_efficiency', 'sol', 'waso', 'good_signal_duration'],
@@ -137,7 +144,7 @@ export function analyticsKpiRoutes(server: FastifyInstance, ctx: AppContext) {
     const { recording, settings, paid } = await context(request, request.query, 'read');
     const a = await analysisOf(db, recording, settings);
     const index = indexFigures(a);
-    return { data: { night: recording.night_key, rii: index.rii, rii_divisor: a.kpis.riiDivisor, index_basis: index.indexBasis, ...(paid ? {} : { odi: index.odi }) } };
+    return { data: { night: recording.night_key, rii: index.rii, rii_divisor: a.kpis.riiDivisor, index_basis: index.indexBasis, ahi_basis: index.ahiBasis, ...(paid ? {} : { odi: index.odi }) } };
   });
 
   app.post(

@@ -48,6 +48,7 @@ function triageNight(r: TriageNightRow, withIndices: boolean): TriageNight {
     analysed,
     ...(withIndices ? { ahi: index?.ahi ?? null, odi: index?.odi ?? null } : {}),
     index_basis: index?.indexBasis ?? null,
+    ahi_basis: index?.ahiBasis ?? null,
     lowest_spo2: r.spo2_stats ? lowestSpo2(new Map([['SPO2', r.spo2_stats]])) : null,
     hours: r.kpis ? hoursRecorded({ kpis: r.kpis }) : null,
   };

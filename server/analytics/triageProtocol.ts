@@ -9,6 +9,8 @@ export interface TriageNight {
   ahi?: number | null;
   odi?: number | null;
   index_basis: 'sleep' | 'monitoring' | null;
+  /** 'no_breathing_signal': AHI is null for want of a breathing signal (shown "–" with the reason). */
+  ahi_basis?: 'breathing_signal' | 'no_breathing_signal' | null;
   lowest_spo2: number | null;
   hours: number | null;
 }

@@ -13,6 +13,7 @@ import { scratchNight, serverEngine } from '../services/engine';
 import type { ReportLanguage, ReportType } from './types';
 import { listCorrections, windowOf } from '../analytics/corrections';
 import { viewOf } from './types';
+import { measuredOf, type MeasuredContent } from './measured-content';
 
 /** Columns of a chart's view (the chart's width in PDF points). */
 const CHART_COLUMNS = 480;
@@ -52,6 +53,8 @@ export interface NightContent {
   /** Corrections in force (the newest bed times, the invalid spans not undone) and the spans they leave out. */
   corrections: ReportCorrection[];
   excluded: Array<{ startMs: number; endMs: number }>;
+  /** Night reports: the device's counts and the agreement (measured-content.ts). */
+  measured?: MeasuredContent;
 }
 
 export interface ReportContent {
@@ -119,8 +122,10 @@ export async function createContent(db: Queryable, req: ReportRequest, nights: R
     let spo2: ChartView | null = null;
     let hypnogram: ChartView | null = null;
     let annotations: ReportAnnotation[] = [];
+    let measured: MeasuredContent | undefined;
     if (view === 'single') {
       const channels = await listChannels(db, [r.id]);
+      measured = await measuredOf(db, r, await analysisOf(db, r, settings), channels.map((c) => c.code));
       const sp = channels.find((c) => c.code === 'SPO2') ?? channels.find((c) => c.code === 'SPO2_PSG');
       if (sp) spo2 = await channelView(db, r, sp);
       const st = channels.find((c) => c.code === 'SLP_STGS');
@@ -142,7 +147,7 @@ export async function createContent(db: Queryable, req: ReportRequest, nights: R
     const excluded = w
       ? [{ startMs: Number(r.start_ms), endMs: w.bedInMs }, ...w.invalid.map((b) => ({ startMs: b.from, endMs: b.to })), { startMs: w.bedOutMs, endMs: Number(r.stop_ms) }].filter((b) => b.endMs > b.startMs)
       : [];
-    out.push({ date: nightDate(r.night_key), recording: r, summary, spo2, hypnogram, annotations, corrections, excluded });
+    out.push({ date: nightDate(r.night_key), recording: r, summary, spo2, hypnogram, annotations, corrections, excluded, ...(measured ? { measured } : {}) });
   }
   const practiceName = practice?.name?.trim() || [practice?.first_name, practice?.last_name].filter(Boolean).join(' ') || '–';
   return {

@@ -5,6 +5,7 @@ import PDFDocument from 'pdfkit';
 import { formatHours } from '../../engine/duration';
 import type { ChartView, NightContent, ReportContent } from './content';
 import { fill, reportTitle, TEXTS, type ReportTexts } from './texts';
+import { indexCell, measuredSection, trendSpreadSection } from './measured';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -30,7 +31,7 @@ function numberFormat(language: 'de' | 'en') {
 const clock = (msUtc: number, zone: string, seconds = false) =>
   new Date(msUtc).toLocaleTimeString('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
 
-class Writer {
+export class Writer {
   readonly t: ReportTexts;
   readonly n: ReturnType<typeof numberFormat>;
   constructor(
@@ -273,11 +274,11 @@ function singleNight(w: Writer, night: NightContent, first: boolean) {
   const rei = s.index_basis === 'monitoring';
   w.heading(t.indices, 11);
   w.pairs([
-    [t.rii, n(s.rii, 2)],
+    [t.rii, indexCell(w, s.rii, s.ahi_basis)],
     [t.riiDivisor, s.rii_divisor],
     ...('ahi' in s
       ? ([
-          [rei ? t.rei : t.ahi, n(s.ahi, 2)],
+          [rei ? t.rei : t.ahi, indexCell(w, s.ahi, s.ahi_basis)],
           [t.apneas, String(s.apneas)],
           [t.hypopneas, String(s.hypopneas)],
           [t.odi, n(s.odi, 2)],
@@ -288,6 +289,7 @@ function singleNight(w: Writer, night: NightContent, first: boolean) {
     [t.lowestSpo2, n(s.lowest_spo2)],
   ]);
   riiScale(w, [s.rii]);
+  measuredSection(w, night);
   w.heading(t.vitals, 11);
   w.table(
     [t.channel, t.median, t.p10, t.p90, t.mean, t.min, t.max],
@@ -378,6 +380,7 @@ function trend(w: Writer) {
   doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${t.period}: ${period} · ${t.nights}: ${nights.length}`, { width: CONTENT_W });
   doc.fillColor(INK);
   riiScale(w, nights.map((x) => x.summary.rii));
+  trendSpreadSection(w);
   w.heading(t.boxPlots, 9);
   for (const [code, label] of VITALS.slice(0, 4)) boxPlots(w, code, label, nights);
   const paid = nights.length > 0 && !('ahi' in nights[0]!.summary);

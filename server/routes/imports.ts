@@ -20,6 +20,7 @@ import { unstorableField } from '../input-guard';
 import { INT32_MAX } from '../../contract/common';
 import { isTimeZone } from '../recordings/night-key';
 import { importSummary } from '../recordings/summary';
+import { importDeviceSummaries, splitDeviceSummaries } from '../recordings/device-summaries';
 
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
 /** All files of one upload together: a night of raw radar and PSG is well below this. */
@@ -163,6 +164,17 @@ export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
     if (!isTimeZone(timezone)) throw new ApiError(400, 'validation_failed', `Unknown time zone "${timezone}".`);
     const deviceId = fields.device_id?.trim() || null;
     const labelMap = { ...(await savedLabelMap(ctx.db, patient.physician_id)), ...(fields.label_map ? parseLabelMap(fields.label_map) : {}) };
+    // A device's daily summary (ResMed STR.edf) is no night: stored per day, apart (device-summaries.ts).
+    const { summaries, rest } = await splitDeviceSummaries(files);
+    const deviceSummary = summaries.length > 0 ? await importDeviceSummaries(ctx.db, patient.id, user.id, summaries, timezone) : null;
+    if (deviceSummary && rest.length === 0) {
+      return reply.code(201).send({
+        code: 'device_summary_imported',
+        message: `Read ${deviceSummary.days_read} days of the device's summary; ${deviceSummary.days_stored} with therapy stored.`,
+        data: { device_summary: deviceSummary },
+      });
+    }
+    files = rest;
     const result = await importFiles(ctx.db, {
       patientId: patient.id,
       deviceId,
@@ -193,6 +205,7 @@ export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
         night_stop_time: result.stopMs,
         files: result.files,
         device_events: result.deviceEvents,
+        ...(deviceSummary ? { device_summary: deviceSummary } : {}),
       },
     });
   };

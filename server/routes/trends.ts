@@ -16,6 +16,7 @@ import { analysisOf, storedIndices } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
 import { trendIndices, type TrendIndices } from '../analytics/figures';
 import { DAY_MS } from '../../engine/constants';
+import { deviceSummariesBetween } from '../recordings/device-summaries';
 
 const MAX_DAYS = 400;
 const round = (v: number | null) => (v !== null && Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
@@ -29,8 +30,11 @@ const NIGHT_INDICES = new Set(['RII', 'AHI', 'ODI', 'SE', 'SQ'] as const);
 type IndexCode = 'RII' | 'AHI' | 'ODI' | 'SE' | 'SQ';
 const isIndex = (code: string): code is IndexCode => NIGHT_INDICES.has(code as IndexCode);
 
+/** The device's own AHI per day (device summaries, issue 31 point 7): a series of its own. */
+const DEVICE_AHI = 'DEVICE_AHI';
+
 /** Spec 2 §1: paid memberships get neither AHI nor ODI. */
-const NOT_FOR_PAID = new Set(['AHI', 'ODI']);
+const NOT_FOR_PAID = new Set(['AHI', 'ODI', DEVICE_AHI]);
 
 /** Longest list of codes one call may ask for. */
 const MAX_CODES = 30;
@@ -87,7 +91,7 @@ export function trendRoutes(server: FastifyInstance, ctx: AppContext) {
  */
 async function trendData(db: Queryable, patient: PatientRef, codes: readonly string[], fromMs: number, toMs: number): Promise<{ data: Record<string, unknown[]>; fromRows: boolean }> {
   const indices = codes.filter(isIndex);
-  const signals = codes.filter((c) => !isIndex(c));
+  const signals = codes.filter((c) => !isIndex(c) && c !== DEVICE_AHI);
   // A night belongs to the range when it ends after the first anchor and starts before the last.
   const nights = (await listRecordings(db, patient.id)).filter((r) => r.stop_ms > fromMs - DAY_MS && r.start_ms < toMs);
   const ids = nights.map((n) => n.id);
@@ -118,6 +122,8 @@ async function trendData(db: Queryable, patient: PatientRef, codes: readonly str
         // AHI, ODI (and RII over TST) of a night without sleep staging are per hour of monitoring (REI).
         const basis = code === 'AHI' || code === 'ODI' || (code === 'RII' && figures.rii_over_tst) ? { index_basis: figures.index_basis } : {};
         if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value, ...basis });
+        // No breathing signal: the night is there, its AHI/RII are "–" with the reason, never 0.
+        else if ((code === 'AHI' || code === 'RII') && figures.ahi_basis === 'no_breathing_signal') data[code].push({ date, night: night.night_key, recording_id: night.id, value: null, ahi_basis: 'no_breathing_signal' });
       }
     }
     const wanted = channelsOf.get(night.id) ?? [];
@@ -142,5 +148,18 @@ async function trendData(db: Queryable, patient: PatientRef, codes: readonly str
       });
     }
   }
+  if (codes.includes(DEVICE_AHI)) data[DEVICE_AHI] = await deviceAhiPoints(db, patient.id, fromMs, toMs);
   return { data, fromRows };
+}
+
+/**
+ * The device's own AHI per day from its stored daily summaries (ResMed STR.edf), dated as the
+ * night of that day; a day without the device's AHI is left out.
+ */
+async function deviceAhiPoints(db: Queryable, patientId: number, fromMs: number, toMs: number) {
+  const day = (t: number) => DateTime.fromMillis(t, { zone: 'UTC' }).toISODate()!;
+  const days = await deviceSummariesBetween(db, patientId, day(fromMs - DAY_MS), day(toMs));
+  return days
+    .filter((d) => d.ahi !== null)
+    .map((d) => ({ date: d.day, night: Date.parse(`${d.day}T00:00:00Z`) / 1000, value: d.ahi, source: 'device_summary', usage_min: d.usage_min }));
 }

@@ -240,10 +240,9 @@ describe('every real recording imports', () => {
     it(file, async () => {
       const res = await upload(physician, { patient_id: String(patientId), timezone: 'UTC' }, [{ name: file, bytes: real(file) }]);
       if (file.startsWith('hmc')) {
-        // Scoring alone, for a night this patient does not have: nothing to attach it to.
-        expect(res.statusCode).toBe(400);
-        expect(res.json()).toMatchObject({ code: 'no_night_for_events' });
-        expect(res.json().message).toMatch(new RegExp(`^${file.replace(/\./g, '\\.')}: holds events but no signal`));
+        // A hypnogram alone is the night's sleep staging (issue 31 point 6): 854 epochs of 30 s.
+        expect(res.statusCode).toBe(201);
+        expect(res.json().data.channels).toEqual([{ code: 'SLP_STGS', label: 'Hypnogram', fs: 1 / 30, count: 854 }]);
         return;
       }
       expect(res.statusCode).toBe(201);

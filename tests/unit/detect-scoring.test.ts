@@ -211,6 +211,9 @@ describe('indices without sleep staging', () => {
     const a = analyseNight({ startMs: T0, stopMs: T0 + totalS * 1000, channels: { NC_PSG: flow, SLP_STGS: stages } });
     expect(a.kpis.indexBasis).toBe('sleep');
     expect(a.kpis.tstH).toBe(0.5);
-    expect(a.kpis.ahi).toBeCloseTo(12, 1);
+    // Six apneas, three in each half: those during scored wake are not counted (AASM), 3 / 0.5 h.
+    expect(a.respiratory.every((e) => e.onsetMs < T0 + 1_800_000)).toBe(true);
+    expect(a.kpis.apneas + a.kpis.hypopneas).toBe(3);
+    expect(a.kpis.ahi).toBeCloseTo(6, 1);
   });
 });

@@ -4,6 +4,7 @@ import { isChecksumOrStatus, mapSignal } from '../labels';
 import { enforceRanges } from '../ranges';
 import { NOCTURNE_TRANSDUCER, parseNocturneExtent, parseNocturneSignal } from './header';
 import type { EdfFile, EdfSignal } from './types';
+import { hypnogramChannel } from './hypnogram';
 
 /** Options of {@link edfToRecording}. */
 export interface EdfToRecordingOptions {
@@ -102,6 +103,9 @@ export function edfToRecording(edf: EdfFile, options: EdfToRecordingOptions = {}
     text: a.text,
   }));
   for (const e of edf.annotations) stopS = Math.max(stopS, e.onset + e.duration);
+  // An EDF+ hypnogram's stage annotations are the night's sleep staging (hypnogram.ts).
+  const hypnogram = channels.some((c) => c.code === 'SLP_STGS') ? null : hypnogramChannel(events);
+  if (hypnogram) channels.push(hypnogram);
   const format = header.format === 'BDF' ? edf.variant.replace('EDF', 'BDF') : edf.variant;
   return {
     fileName: edf.fileName,
@@ -118,6 +122,7 @@ export function edfToRecording(edf: EdfFile, options: EdfToRecordingOptions = {}
       recordDuration: header.recordDuration,
       ...(header.declaredRecordCount === -1 ? { recordCountUnknown: true } : {}),
       ...(skippedSignals.length > 0 ? { skippedSignals } : {}),
+      ...(hypnogram ? { hypnogramEpochs: hypnogram.samples.length } : {}),
       ...(unmappedLabels.length > 0 ? { unmappedLabels } : {}),
     },
   };

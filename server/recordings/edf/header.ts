@@ -159,7 +159,14 @@ export function readFixedHeader(file: string, bytes: Uint8Array): FixedHeader {
 }
 
 /** Reads and checks the per-signal header fields. */
-export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: number, format: SampleFormat = 'EDF'): EdfSignalHeader[] {
+/**
+ * ResMed's STR.edf declares some digital ranges as 0..65534 (unsigned 16 bit); mne and OSCAR read
+ * it. Only the STR reader (str.ts) passes this, and only for a range starting at 0 or above:
+ * every other EDF keeps the strict 16-bit check (README "Decisions": STR digital range).
+ */
+export const UNSIGNED_EDF_MAX = 65535;
+
+export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: number, format: SampleFormat = 'EDF', options: { unsignedDigital?: boolean } = {}): EdfSignalHeader[] {
   const limits = SAMPLE_LIMITS[format];
   const columns: string[][] = [];
   let pos = FIXED_HEADER_BYTES;
@@ -180,7 +187,8 @@ export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: 
     if (samplesPerRecord <= 0) {
       throw new RecordingFormatError(file, name('nr of samples in each data record'), `is ${samplesPerRecord}, must be positive`);
     }
-    if (digitalMin < limits.min || digitalMax > limits.max) {
+    const unsigned = options.unsignedDigital === true && format === 'EDF' && digitalMin >= 0 && digitalMax <= UNSIGNED_EDF_MAX;
+    if (!unsigned && (digitalMin < limits.min || digitalMax > limits.max)) {
       throw new RecordingFormatError(file, name('digital minimum/maximum'), `${digitalMin}..${digitalMax} is outside the ${format === 'BDF' ? 24 : 16}-bit range`);
     }
     if (digitalMax <= digitalMin) {

@@ -1,0 +1,91 @@
+/**
+ * Hypnograms: EDF+ annotation files that score sleep stages (Sleep-EDF's R&K "Sleep stage 1"
+ * … "Movement time", HMC's AASM "Sleep stage N2", EDFbrowser's "N2", bare "W/1/2/3/4/R/M/?")
+ * become the night's SLP_STGS channel in the device's stage codes (spec 2 §9: 1 deep, 2 light,
+ * 4 REM, 5 awake), one sample per 30-s epoch, so TST, SE, WASO, SOL and the stage latencies
+ * follow from the expert's staging (README "Decisions": hypnogram label map).
+ */
+import type { ChannelData, NightEvent } from '../model';
+
+/** The device's sleep-stage codes (spec 2 §9). */
+export const STAGE_CODES = { deep: 1, light: 2, rem: 4, awake: 5 } as const;
+
+/** An epoch scored but not as a stage (R&K movement time, "?"): kept as missing, i.e. unscored. */
+const UNSCORED = Number.NaN;
+
+/** One scoring epoch, s (R&K and AASM alike). */
+export const EPOCH_S = 30;
+
+const PREFIX = /^(?:sleep[\s_-]*)?(?:stage[\s_-]*)?/i;
+
+/** The label of a stage after "Sleep stage " / "Stage " is taken off, to its code. */
+const STAGES: ReadonlyArray<[RegExp, number]> = [
+  [/^(w|wake|awake)$/i, STAGE_CODES.awake],
+  [/^(s?1|n1)$/i, STAGE_CODES.light],
+  [/^(s?2|n2)$/i, STAGE_CODES.light],
+  // R&K stages 3 and 4 are AASM's N3 (slow-wave, deep sleep).
+  [/^(s?3|s?4|n3|n4)$/i, STAGE_CODES.deep],
+  [/^(r|rem)$/i, STAGE_CODES.rem],
+  [/^(m|mt|movement(\s*time)?|\?|unknown|unscored)$/i, UNSCORED],
+];
+
+/**
+ * The stage code of an annotation's text (NaN for a scored but unknown epoch: movement time,
+ * "?"), or null when the text is no sleep stage. A bare one-letter label ("W", "2", "R") counts
+ * only with a duration (a hypnogram's epoch), never as a free-text note of length 0.
+ */
+export function stageOfText(text: string, durationS: number): number | null {
+  const t = text.trim();
+  const prefixed = PREFIX.exec(t)![0].length > 0;
+  const rest = t.slice(PREFIX.exec(t)![0].length).trim();
+  if (!prefixed && !(durationS > 0)) return null;
+  if (/^movement(\s*time)?$/i.test(t)) return UNSCORED;
+  for (const [re, code] of STAGES) if (re.test(rest)) return code;
+  return null;
+}
+
+/** Counts of a hypnogram's epochs per stage (W, N1, N2, N3, R, unscored), as the file labels them. */
+export interface StageCounts {
+  W: number;
+  N1: number;
+  N2: number;
+  N3: number;
+  R: number;
+  unscored: number;
+}
+
+/**
+ * The SLP_STGS channel of a file's stage annotations (null when it has fewer than two, i.e.
+ * is no hypnogram): from the first stage's onset, one float32 sample per 30-s epoch, NaN
+ * where nothing is scored or the epoch is unscored. Later annotations win where two overlap.
+ */
+export function hypnogramChannel(events: readonly NightEvent[]): ChannelData | null {
+  const stages = events
+    .map((e) => ({ e, code: stageOfText(e.text, e.durationMs / 1000) }))
+    .filter((s): s is { e: NightEvent; code: number } => s.code !== null);
+  if (stages.length < 2) return null;
+  const epochMs = EPOCH_S * 1000;
+  const t0 = Math.min(...stages.map((s) => s.e.onsetMs));
+  const end = Math.max(...stages.map((s) => s.e.onsetMs + Math.max(epochMs, s.e.durationMs)));
+  const samples = new Float32Array(Math.round((end - t0) / epochMs)).fill(Number.NaN);
+  for (const { e, code } of stages) {
+    const from = Math.round((e.onsetMs - t0) / epochMs);
+    const to = Math.max(from + 1, Math.round((e.onsetMs + e.durationMs - t0) / epochMs));
+    samples.fill(code, from, Math.min(to, samples.length));
+  }
+  return { code: 'SLP_STGS', label: 'Hypnogram', unit: '', sampleRate: 1 / EPOCH_S, t0, storage: 'float32', scale: 1, offset: 0, samples, missingCodes: [], transducer: '', prefiltering: '' };
+}
+
+/** Epoch counts per stage of a file's stage annotations (for the import summary and tests). */
+export function stageCounts(events: readonly NightEvent[]): StageCounts {
+  const out: StageCounts = { W: 0, N1: 0, N2: 0, N3: 0, R: 0, unscored: 0 };
+  for (const e of events) {
+    const code = stageOfText(e.text, e.durationMs / 1000);
+    if (code === null) continue;
+    const epochs = Math.max(1, Math.round(e.durationMs / 1000 / EPOCH_S));
+    const rest = e.text.trim().slice(PREFIX.exec(e.text.trim())![0].length).trim();
+    const key = Number.isNaN(code) ? 'unscored' : code === STAGE_CODES.awake ? 'W' : code === STAGE_CODES.rem ? 'R' : code === STAGE_CODES.deep ? 'N3' : /1$/.test(rest) ? 'N1' : 'N2';
+    out[key] += epochs;
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+// The reports' "what was measured" section of a night (issue 31 point 9) and the trend's
+// uncertainty table (point 8), drawn with the report's Writer; words in measured-texts.ts.
+import { formatHours } from '../../engine/duration';
+import { FEW_NIGHTS, indexSpread } from '../../contract/trendSpread';
+import type { NightContent } from './content';
+import { MEASURED_TEXTS } from './measured-texts';
+import { fill } from './texts';
+import type { Writer } from './render';
+
+const DASH = '–';
+
+/** A night index as the report prints it: "–" with the reason when it has no basis. */
+export function indexCell(w: Writer, value: number | null | undefined, basis: string | undefined): string {
+  if (basis === 'no_breathing_signal' && (value === null || value === undefined)) return `${DASH} (${MEASURED_TEXTS[w.content.language].noBreathing})`;
+  return w.n(value, 2);
+}
+
+/** The basis of each index, the device's own counts and daily summary, and the agreement table. */
+export function measuredSection(w: Writer, night: NightContent) {
+  const m = MEASURED_TEXTS[w.content.language];
+  const s = night.summary;
+  const measured = night.measured;
+  w.heading(m.measured, 11);
+  if (s.ahi_basis === 'no_breathing_signal') w.note(m.basisNoBreathing);
+  else if (s.index_basis === 'sleep') w.note(fill(m.basisAhiSleep, { h: formatHours(s.total_sleep_time) }));
+  else w.note(fill(m.basisAhiMonitoring, { h: formatHours(s.monitoring_time), source: s.breathing_source ?? DASH }));
+  w.note(measured?.oximetry ? fill(m.basisOdi, { rule: s.desaturation_rule, source: measured.oximetry }) : m.basisNoOximetry);
+  if (s.ahi_basis !== 'no_breathing_signal') w.note(fill(m.basisRii, { divisor: s.rii_divisor }));
+  if (!measured) return;
+  w.heading(m.device, 10);
+  const d = measured.device;
+  w.note(d.total > 0 ? fill(m.deviceEvents, { files: d.files.join(', '), apneas: d.apneas, hypopneas: d.hypopneas, total: d.total }) : m.noDeviceEvents);
+  const day = s.device_summary;
+  if (day) {
+    w.note(fill(m.deviceDay, {
+      file: day.file_name, day: day.day, ahi: w.n(day.ahi), hi: w.n(day.hi), ai: w.n(day.ai), oai: w.n(day.oai), cai: w.n(day.cai), uai: w.n(day.uai),
+      usage: formatHours(day.usage_min === null ? null : day.usage_min / 60), sessions: day.mask_sessions.length,
+    }));
+  }
+  const a = measured.agreement;
+  if (a) {
+    w.heading(fill(m.agreement, { tol: a.toleranceS }), 10);
+    w.table(
+      [m.reference, m.detected, m.matched, m.missed, m.extra, m.sensitivity, m.ppv],
+      [[String(a.reference), String(a.detected), String(a.matched), String(a.missed), String(a.extra), w.n(a.sensitivity, 2), w.n(a.ppv, 2)]],
+      [0.16, 0.16, 0.14, 0.13, 0.13, 0.14, 0.14],
+      8,
+    );
+  }
+}
+
+/** The trend's indices over the chosen nights: mean, 95 % t-interval, SD, nights and the severity call. */
+export function trendSpreadSection(w: Writer) {
+  const m = MEASURED_TEXTS[w.content.language];
+  const nights = w.content.nights;
+  const paid = nights.length > 0 && !('ahi' in nights[0]!.summary);
+  const rei = nights.some((x) => x.summary.index_basis === 'monitoring');
+  const rows: Array<[string, Array<number | null>]> = [
+    ...(paid ? [] : ([[rei ? `${w.t.ahi}/REI` : w.t.ahi, nights.map((x) => ('ahi' in x.summary ? x.summary.ahi : null))], [w.t.odi, nights.map((x) => ('odi' in x.summary ? x.summary.odi : null))]] as Array<[string, Array<number | null>]>)),
+    [w.t.rii, nights.map((x) => x.summary.rii)],
+  ];
+  w.heading(m.spread, 11);
+  w.table(
+    [m.index, m.nightsCol, m.mean, m.ci, m.sd, m.severity],
+    rows.map(([label, values]) => {
+      const s = indexSpread(values);
+      if (!s) return [label, '0', DASH, DASH, DASH, DASH];
+      const flag = s.fewNights || s.severityUncertain ? ' *' : '';
+      return [label, String(s.nights), w.n(s.mean, 2), s.ci95 ? `${w.n(s.ci95[0], 2)}–${w.n(s.ci95[1], 2)}` : DASH, w.n(s.sd, 2), `${m[s.severity]}${flag}`];
+    }),
+    [0.16, 0.1, 0.14, 0.24, 0.12, 0.24],
+    8,
+  );
+  w.note(fill(m.spreadMethod, { few: FEW_NIGHTS }));
+}

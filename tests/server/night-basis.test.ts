@@ -1,0 +1,168 @@
+// Issue 31 points 5–7: no index without a basis (an oximeter-only night's AHI/RII are null with
+// the reason in the summary, the KPI calls, the trend, the triage table and the PDF; its ODI
+// still comes from the oximeter), hypnograms are staging (the Sleep-EDF PSG plus its expert
+// hypnogram has a TST), and the device's daily summary (ResMed STR.edf) is stored per day, not
+// as a night, and read beside the night and in the trend.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceSummaryFor } from '../../server/recordings/device-summaries';
+import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { uploadFiles } from './multipart';
+
+const REAL = new URL('../fixtures/real/', import.meta.url);
+const real = (name: string) => new Uint8Array(readFileSync(new URL(name, REAL)));
+const tmp = mkdtempSync(path.join(tmpdir(), 'nocturne-basis-'));
+
+let server: TestServer;
+let physician = '';
+const ids: Record<string, number> = {};
+
+const post = (url: string, body: object) => server.call('POST', url, { token: physician, body });
+const get = (url: string) => server.call('GET', url, { token: physician });
+const upload = (patient: string, files: Array<{ name: string; bytes: Uint8Array }>) => uploadFiles(server, physician, { patient_id: String(ids[patient]), timezone: 'Europe/Zurich' }, files);
+
+/**
+ * A Wellue/Checkme O2 export of 2 h from 23:00 (Zurich) at 4-s steps: SpO2 96 % with a 6-point
+ * dip of 40 s every 10 minutes (12 desaturations), pulse 60.
+ */
+function oximeterCsv(): Uint8Array {
+  const lines = ['Time,Oxygen Level,Pulse Rate,Motion'];
+  const start = Date.UTC(2026, 2, 10, 23, 0, 0);
+  const month = 'Mar';
+  for (let s = 0; s < 2 * 3600; s += 4) {
+    const t = new Date(start + s * 1000);
+    const inDip = s % 600 >= 300 && s % 600 < 340;
+    const hh = String(t.getUTCHours()).padStart(2, '0');
+    const mm = String(t.getUTCMinutes()).padStart(2, '0');
+    const ss = String(t.getUTCSeconds()).padStart(2, '0');
+    lines.push(`${hh}:${mm}:${ss} ${month} ${String(t.getUTCDate()).padStart(2, '0')} ${t.getUTCFullYear()},${inDip ? 90 : 96},60,0`);
+  }
+  return new TextEncoder().encode(lines.join('\n'));
+}
+
+async function finishedReport(id: number) {
+  for (let i = 0; i < 600; i++) {
+    const job = (await get(`/reports/${id}`)).json().data;
+    if (job.status === 'done' || job.status === 'failed') return job;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`report ${id} did not finish`);
+}
+
+async function nightPdfText(patient: string, night: number): Promise<string> {
+  const res = await post('/reports', { patient_id: ids[patient], order_id: patient, language: 'en', version: 1, report_type: 'en-pyn', dates: [{ numDate: night, checked: true }] });
+  expect(res.statusCode).toBe(202);
+  const job = await finishedReport(res.json().data.id);
+  expect(job.status, job.error).toBe('done');
+  const file = path.join(tmp, `${patient}-${night}.pdf`);
+  writeFileSync(file, (await get(`/reports/${res.json().data.id}/file`)).rawPayload);
+  return execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  physician = (await signIn(server, DEMO_ACCOUNTS.physician)).token;
+  for (const p of await server.db.query<{ id: number; patient_code: string }>('select id, patient_code from patients')) ids[p.patient_code] = p.id;
+}, 120_000);
+afterAll(async () => {
+  await server.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('no index without a basis (issue 31 point 5)', () => {
+  let night = 0;
+  beforeAll(async () => {
+    const res = await upload('NCT1002', [{ name: 'O2Ring_20260310.csv', bytes: oximeterCsv() }]);
+    expect(res.statusCode, res.body).toBe(201);
+    night = res.json().data.night;
+  });
+
+  it('an oximeter-only night: AHI and RII are null with the basis code, ODI and SpO2 come from the oximeter', async () => {
+    const s = (await post('/analytics/patient/all-kpi-summary', { patient_id: ids.NCT1002, night })).json().data;
+    expect(s).toMatchObject({ ahi: null, rii: null, ahi_basis: 'no_breathing_signal', breathing_source: null, index_basis: 'monitoring' });
+    expect(s.desaturations).toBe(12);
+    expect(s.odi).toBeCloseTo(6, 0);
+    expect(s.lowest_spo2).toBe(90);
+    const ahi = (await get(`/analytics/patient/summary/kpi=AHI?patient_id=${ids.NCT1002}&night=${night}`)).json().data;
+    expect(ahi).toMatchObject({ ahi: null, ahi_basis: 'no_breathing_signal' });
+    const riiOdi = (await get(`/patient/rii_odi_value?patient_id=${ids.NCT1002}&night=${night}`)).json().data;
+    expect(riiOdi).toMatchObject({ rii: null, ahi_basis: 'no_breathing_signal', odi: s.odi });
+  });
+
+  it('the trend has the night with AHI null and its reason, and its ODI', async () => {
+    const trend = (await get(`/analytics/patient-trendview/type=AHI,ODI,RII?patient_id=${ids.NCT1002}&device_start_time=${night - 86_400}&device_stop_time=${night + 86_400}`)).json().data;
+    expect(trend.AHI).toEqual([expect.objectContaining({ night, value: null, ahi_basis: 'no_breathing_signal' })]);
+    expect(trend.RII).toEqual([expect.objectContaining({ night, value: null, ahi_basis: 'no_breathing_signal' })]);
+    expect(trend.ODI[0].value).toBeGreaterThan(0);
+  });
+
+  it("the dashboard's triage row says AHI null for want of a breathing signal, never 0", async () => {
+    let remaining = 1;
+    for (let i = 0; i < 40 && remaining > 0; i++) remaining = (await post('/physician/triage/prepare', {})).json().data.remaining;
+    const row = (await get('/physician/triage')).json().data.patients.find((p: { patient_code: string }) => p.patient_code === 'NCT1002');
+    expect(row.last).toMatchObject({ night, ahi: null, ahi_basis: 'no_breathing_signal' });
+    expect(row.last.odi).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('the night PDF prints "–" for AHI/REI and RII with the reason, and the ODI', async () => {
+    const text = await nightPdfText('NCT1002', night);
+    const row = (label: string) => text.split('\n').find((l) => l.trim().startsWith(label))?.trim().slice(label.length).trim();
+    expect(row('REI (monitoring time)')).toMatch(/^– \(no breathing signal\)/);
+    expect(row('RII ')).toMatch(/^– \(no breathing signal\)/);
+    expect(row('ODI')).toMatch(/^\d+\.\d\d/);
+    expect(text).toContain('AHI/REI: not computed: the night has no breathing signal');
+  }, 60_000);
+});
+
+describe('hypnograms are staging (issue 31 point 6)', () => {
+  it('the Sleep-EDF PSG with its expert hypnogram: SLP_STGS from the hypnogram, a TST, SOL and stage latencies', async () => {
+    const res = await upload('NCT1005', [
+      { name: 'sleepedf_SC4001E0_short_psg.edf', bytes: real('sleepedf_SC4001E0_short_psg.edf') },
+      { name: 'sleepedf_SC4001EC_hypnogram.edf', bytes: real('sleepedf_SC4001EC_hypnogram.edf') },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json().data;
+    expect(data.channels.find((c: { code: string }) => c.code === 'SLP_STGS')).toMatchObject({ label: 'Hypnogram', fs: 1 / 30, count: 2880 });
+    const s = (await post('/analytics/patient/all-kpi-summary', { patient_id: ids.NCT1005, night: data.night })).json().data;
+    // Stages 1, 2, 3, 4 and R: 58 + 250 + 220 + 125 = 653 epochs of 30 s = 5.44 h.
+    expect(s.total_sleep_time).toBe(5.44);
+    expect(s.sol).toBeGreaterThan(0);
+    expect(s.sleep_efficiency).toBeCloseTo((100 * 5.44) / 24, 0);
+    expect(s.latencies.light).toBe(0);
+    expect(s.latencies.deep).toBeGreaterThan(0);
+    expect(s.latencies.rem).toBeGreaterThan(s.latencies.deep);
+  });
+});
+
+describe('device summaries (issue 31 point 7)', () => {
+  it('STR.edf alone: 311 days read, the 36 with therapy stored per day, no night made', async () => {
+    const before = (await server.db.query<{ n: number }>('select count(*)::int as n from recordings where patient_id = $1', [ids.NCT1003]))[0].n;
+    const res = await upload('NCT1003', [{ name: 'STR.edf', bytes: real('snore_resmed_STR.edf') }]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ code: 'device_summary_imported', data: { device_summary: { files: ['STR.edf'], days_read: 311, days_stored: 36, first_day: '2023-08-26', last_day: '2024-06-27' } } });
+    expect((await server.db.query<{ n: number }>('select count(*)::int as n from recordings where patient_id = $1', [ids.NCT1003]))[0].n).toBe(before);
+    const day = await deviceSummaryFor(server.db, ids.NCT1003!, Date.UTC(2023, 7, 26) / 1000);
+    expect(day).toMatchObject({ day: '2023-08-26', vendor: 'resmed', ahi: 0.9, ai: 0.9, cai: 0.9, hi: 0, oai: 0, uai: 0, usage_min: 63 });
+    expect(day!.mask_sessions).toHaveLength(1);
+    // 762 minutes after the day's noon in Zurich (CEST): 00:42 local, 22:42 UTC.
+    expect(day!.mask_sessions[0]!.on_ms).toBe(Date.UTC(2023, 7, 26, 22, 42));
+    expect(await deviceSummaryFor(server.db, ids.NCT1003!, Date.UTC(2023, 7, 25) / 1000)).toBeNull();
+    // Imported again: the same days, replaced, not doubled.
+    expect((await upload('NCT1003', [{ name: 'STR.edf', bytes: real('snore_resmed_STR.edf') }])).statusCode).toBe(201);
+    expect((await server.db.query<{ n: number }>('select count(*)::int as n from device_summaries where patient_id = $1', [ids.NCT1003]))[0].n).toBe(36);
+  });
+
+  it("the trend's DEVICE_AHI series is the device's AHI per day; another physician's patient is 404", async () => {
+    const from = Date.UTC(2023, 7, 26, 9) / 1000;
+    const to = Date.UTC(2023, 8, 30, 9) / 1000;
+    const trend = (await get(`/analytics/patient-trendview/type=DEVICE_AHI?patient_id=${ids.NCT1003}&device_start_time=${from}&device_stop_time=${to}`)).json().data;
+    expect(trend.DEVICE_AHI[0]).toMatchObject({ date: '2023-08-26', value: 0.9, source: 'device_summary', usage_min: 63 });
+    expect(trend.DEVICE_AHI.every((p: { date: string }) => p.date >= '2023-08-26' && p.date <= '2023-09-30')).toBe(true);
+    const { token } = await signIn(server, DEMO_ACCOUNTS.admin);
+    const other = await uploadFiles(server, token, { patient_id: String(ids.NCT1003) }, [{ name: 'STR.edf', bytes: real('snore_resmed_STR.edf') }]);
+    expect(other.statusCode).toBe(404);
+  });
+});
