@@ -160,6 +160,16 @@ export function neighbour(list: readonly Pick<Annotation, 'start_ms'>[], t: numb
   return [...sorted].reverse().find((a) => a.start_ms < t - 500) ?? null;
 }
 
+/**
+ * The next (or previous) annotation starting outside the window: what ] and [ go to when
+ * the window is one scoring epoch, so a press always leaves the epoch shown.
+ */
+export function neighbourOutside(list: readonly Pick<Annotation, 'start_ms'>[], range: { t0: number; t1: number }, direction: 1 | -1) {
+  const sorted = [...list].sort((a, b) => a.start_ms - b.start_ms);
+  if (direction === 1) return sorted.find((a) => a.start_ms >= range.t1) ?? null;
+  return sorted.reverse().find((a) => a.start_ms < range.t0) ?? null;
+}
+
 /** The 30-s epoch holding time t, aligned to the recording start. */
 export function epochAt(t: number, recordingStart: number): { start: number; end: number } {
   const start = recordingStart + Math.floor((t - recordingStart) / EPOCH_MS) * EPOCH_MS;
