@@ -46,6 +46,8 @@ export interface Category {
   label: string;
   color_code: string;
   type: 'custom' | 'built-in';
+  /** A built-in's stable code (apnea, desaturation, hypopnea, movement, central_apnea, obstructive_apnea, irregularities); null for a custom one. */
+  code?: string | null;
   version: number;
 }
 
