@@ -169,8 +169,8 @@ describe('an annotator', () => {
     await signInThroughForm(page, server.url, DEMO.annotator);
     await page.getByTestId('annotation-add').click();
     await page.getByTestId('annotation-popup').waitFor();
-    // Three built-in categories; nine more fill the twelve.
-    for (let i = 1; i <= 9; i++) {
+    // Seven built-in categories (spec 2 §3); five more fill the twelve.
+    for (let i = 1; i <= 5; i++) {
       await page.getByTestId('category-create').click();
       if (i === 1) {
         await page.getByTestId('category-save').click();
@@ -183,7 +183,7 @@ describe('an annotator', () => {
       await page.getByTestId('category-title').fill(`Kind ${i}`);
       await page.getByTestId('category-color').first().click();
       await page.getByTestId('category-save').click();
-      await expect.poll(() => page.getByTestId('category-option').count()).toBe(3 + i);
+      await expect.poll(() => page.getByTestId('category-option').count()).toBe(7 + i);
     }
     expect(await page.getByTestId('category-create').count()).toBe(0);
     await context.close();

@@ -251,6 +251,7 @@ export const ACCESS_MATRIX: Row[] = [
   row(`POST ${A}/physician/triage/prepare`, PHYSICIAN_SCREEN, () => ({ url: '/physician/triage/prepare', body: {} })),
   row(`GET ${A}/physician/get-notifications`, PHYSICIAN_SCREEN, () => ({ url: '/physician/get-notifications' })),
   row(`POST ${A}/physician/update-notification/id=:id`, base({ otherPhysician: 'deny', admin: 'deny', annotator: 'deny' }), (f) => ({ url: `/physician/update-notification/id=${f.notificationId}`, body: {} })),
+  row(`POST ${A}/physician/night-seen`, base({ otherPhysician: 'deny', admin: 'deny', annotator: 'deny' }), (f) => ({ url: '/physician/night-seen', body: { patient_id: f.patientId, recording_id: f.recordingId } })),
   row(`GET ${A}/physician/deallocation-notifications`, PHYSICIAN_SCREEN, () => ({ url: '/physician/deallocation-notifications' })),
 
   // Devices.

@@ -182,6 +182,30 @@ describe('the dashboard over the demo nights', () => {
     expect((await server.call('POST', `/physician/update-notification/id=${list[1]!.id}`, { token: stranger })).statusCode).toBe(404);
   });
 
+  it('makes a night seen when its review screen is opened: the unseen count drops, its bell item reads read (issue 32.4)', async () => {
+    const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+    const unseen = async () => (await server.call('GET', '/physician/widgets', { token })).json().data.unseen_recordings as number;
+    const before = await unseen();
+    const [night] = await server.db.query<{ id: number; patient_id: number }>(
+      `select r.id, r.patient_id from recordings r join patients p on p.id = r.patient_id left join physician_notifications n on n.recording_id = r.id
+       where p.patient_code = 'NCT1002' and coalesce(n.is_read, 0) = 0 and r.stop_ms > $1 order by r.stop_ms desc limit 1`,
+      [Date.now() - 7 * 86_400_000],
+    );
+    expect(night).toBeDefined();
+    const open = (t: string, body = { patient_id: night!.patient_id, recording_id: night!.id }) => server.call('POST', '/physician/night-seen', { token: t, body });
+    expect((await open(token)).statusCode).toBe(200);
+    expect(await unseen()).toBe(before - 1);
+    const [n] = await server.db.query<{ is_read: number }>('select is_read from physician_notifications where recording_id = $1', [night!.id]);
+    if (n) expect(n.is_read).toBe(1);
+    // Opening it again changes nothing; an annotator's view does not make it seen; another practice's is 404.
+    expect((await open(token)).statusCode).toBe(200);
+    expect(await unseen()).toBe(before - 1);
+    expect((await open((await signIn(server, DEMO_ACCOUNTS.annotator)).token)).statusCode).toBe(403);
+    const stranger = (await signIn(server, (await createUser(server)).email)).token;
+    expect((await open(stranger)).statusCode).toBe(404);
+    expect((await open(token, { patient_id: night!.patient_id + 100_000, recording_id: night!.id })).statusCode).toBe(404);
+  });
+
   it('lists devices due back and devices reserved soon', async () => {
     const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
     const [{ id: physician }] = await server.db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]);

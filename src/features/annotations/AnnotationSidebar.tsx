@@ -77,7 +77,7 @@ export function AnnotationSidebar(p: Props) {
                 </button>
               </li>
             ) : (
-            <li key={a.annotation_map_id} className="annotation-row" data-testid="annotation-row">
+            <li key={a.annotation_map_id} className="annotation-row" data-testid="annotation-row" data-id={a.annotation_map_id}>
               {!p.readOnly && (
                 <input
                   type="checkbox"
