@@ -4,6 +4,7 @@ import { formatClock } from '../../charts/core/format';
 import type { ViewController } from '../../state/view';
 import type { Annotation, Category } from './model';
 import { SCORING_DIGITS, type Bindings } from './scoringKeys';
+import { categoryName } from '../../builtInNames';
 
 /** Annotations overlapping [t0, t1), as a stable key of their ids (re-render only on change). */
 function overlapping(list: readonly Annotation[], t0: number, t1: number): Annotation[] {
@@ -39,7 +40,7 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
     update(view.store.state.range);
     return view.onRange(update);
   }, [view, annotations]);
-  const name = (id: number) => categories.find((c) => c.label_id === id)?.label ?? String(id);
+  const name = (id: number) => categoryName(t, categories.find((c) => c.label_id === id)) ?? String(id);
 
   return (
     <section className="scoring-panel" aria-label={t('night.scoring.inWindow')} data-testid="scoring-panel">
@@ -72,7 +73,7 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
             >
               <option value="">{t('night.scoring.unbound')}</option>
               {categories.map((c) => (
-                <option key={c.label_id} value={c.label_id}>{c.label}</option>
+                <option key={c.label_id} value={c.label_id}>{categoryName(t, c)}</option>
               ))}
             </select>
           </label>
