@@ -26,6 +26,8 @@ export interface Config {
   maxEventLoopDelayMs: number;
   /** An upload whose multipart body makes no progress this long (ms) is refused (UPLOAD_IDLE_MS, default 30 s). */
   uploadIdleMs: number;
+  /** Files one upload may hold (UPLOAD_MAX_FILES, default 128: a ResMed DATALOG night of many mask sessions, five files each). */
+  uploadMaxFiles: number;
 }
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -53,6 +55,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
     maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, 0, 'MAX_EVENT_LOOP_DELAY_MS'),
     uploadIdleMs: readDelay(env.UPLOAD_IDLE_MS, 30_000, 'UPLOAD_IDLE_MS') || 30_000,
+    uploadMaxFiles: readDelay(env.UPLOAD_MAX_FILES, 128, 'UPLOAD_MAX_FILES') || 128,
   };
 }
 
