@@ -32,6 +32,8 @@ export interface Config {
    * default: the TCP peer is the client), a hop count, or addresses/CIDRs of the proxies.
    */
   trustProxy: false | number | string[];
+  /** Files one upload may hold (UPLOAD_MAX_FILES, default 128: a ResMed DATALOG night of many mask sessions, five files each). */
+  uploadMaxFiles: number;
 }
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -60,6 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, 0, 'MAX_EVENT_LOOP_DELAY_MS'),
     uploadIdleMs: readDelay(env.UPLOAD_IDLE_MS, 30_000, 'UPLOAD_IDLE_MS') || 30_000,
     trustProxy: readTrustProxy(env.TRUST_PROXY),
+    uploadMaxFiles: readDelay(env.UPLOAD_MAX_FILES, 128, 'UPLOAD_MAX_FILES') || 128,
   };
 }
 

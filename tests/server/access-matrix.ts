@@ -148,6 +148,7 @@ export const ACCESS_MATRIX: Row[] = [
   row(`POST ${A}/patient/update-trendview-kpi-preference`, SIGNED_IN, () => ({ url: '/patient/update-trendview-kpi-preference', body: { new_sorted_array_trendview_kpis: { SPO2: true } } })),
   row(`POST ${A}/physician/update-analytics-settings`, PRACTICE_OWNER, () => ({ url: '/physician/update-analytics-settings', body: { desaturation_rule: 3 } })),
   row(`GET ${A}/recordings/label-map`, SIGNED_IN, () => ({ url: '/recordings/label-map' })),
+  row(`GET ${A}/recordings/upload-limits`, SIGNED_IN, () => ({ url: '/recordings/upload-limits' })),
   row(`POST ${A}/recordings/label-map`, base({ annotator: 'deny' }), () => ({ url: '/recordings/label-map', body: { label_map: {} } })),
 
   // Patient list and patient administration.
