@@ -12,6 +12,7 @@ import { isLiveRecording, type RecordingRow } from '../recordings/store';
 import type { NightKpis } from '../../engine/detect';
 import { flaggedSql } from '../patients/flagged';
 import { DAY_MS } from '../../engine/constants';
+import { deviceCounts, practiceDevices, silentPatients } from '../devices/status';
 import { NightSeenBody, NotificationIdParams } from '../../contract/dashboard';
 
 /** Nights a notification is made for: the last week. */
@@ -34,11 +35,6 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
     const [counts] = await db.query<Record<string, number>>(
       `select
          (select count(*)::int from patients p where p.physician_id = $1 and ${flaggedSql('p')}) as flagged_patients,
-         (select count(*)::int from device_allocations where physician_id = $1 and status = 'booked' and deallocation_ms < $2::bigint) as overdue_devices,
-         (select count(*)::int from device_allocations where physician_id = $1 and status = 'booked' and allocation_ms <= $2::bigint and deallocation_ms > $2::bigint) as deployed_devices,
-         (select count(*)::int from devices d where d.physician_id = $1 and not exists (
-            select 1 from device_allocations a where a.device_master_id = d.device_master_id and a.status = 'booked'
-              and a.allocation_ms <= $2::bigint and a.deallocation_ms > $2::bigint)) as available_devices,
          (select count(*)::int from recordings r join patients p on p.id = r.patient_id
             left join physician_notifications n on n.recording_id = r.id
             where p.physician_id = $1 and r.stop_ms > $2::bigint - $3::bigint and coalesce(n.is_read, 0) = 0
@@ -60,24 +56,16 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
          where p.physician_id = $1 and r.stop_ms > $2::bigint order by r.stop_ms desc limit $3`,
         [physician, sinceMs, limit],
       );
-    // Patients with a device out now whose last recording ended more than 24 hours ago (or never).
-    const noData = await db.query<{ patient_id: number; patient_code: string; last_stop_ms: number | null }>(
-      `select p.id as patient_id, p.patient_code, last.stop_ms as last_stop_ms
-       from patients p
-       left join lateral (select max(r.stop_ms) as stop_ms from recordings r where r.patient_id = p.id) last on true
-       where p.physician_id = $1 and exists (select 1 from device_allocations a where a.patient_id = p.id and a.status = 'booked'
-                                             and a.allocation_ms <= $2::bigint - $3::bigint and a.deallocation_ms > $2::bigint)
-         and coalesce(last.stop_ms, 0) < $2::bigint - $3::bigint
-       order by p.patient_code`,
-      [physician, now, DAY_MS],
-    );
+    // The device counts and the 24-hour panel read the rows the Data Center lists (one status rule).
+    const devices = await practiceDevices(db, physician, now);
     return {
       data: {
         ...counts,
+        ...deviceCounts(devices),
         todays_returns: todaysReturns.map(({ device_id, patient_id, patient_code }) => ({ device_id, patient_id, patient_code })),
         past_night_recordings: await recent(now - DAY_MS, 50),
         last_recordings: await recent(0, 5),
-        no_recent_data: noData,
+        no_recent_data: silentPatients(devices, now),
       },
     };
   });

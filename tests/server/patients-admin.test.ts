@@ -53,6 +53,12 @@ describe('POST /physician/new-patient', () => {
     const res = await add(valid({ patient_code: 'NCT1001' }));
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ code: 'patient_id_exists', message: 'Patient ID already exist' });
+    // An ID that differs only by case is the same ID (issue 32.12), and nothing is added.
+    const [{ n }] = await server.db.query<{ n: number }>('select count(*)::int as n from patients');
+    const lower = await add(valid({ patient_code: 'nct1001' }));
+    expect(lower.statusCode).toBe(409);
+    expect(lower.json()).toEqual({ code: 'patient_id_exists', message: 'Patient ID already exist' });
+    expect((await server.db.query<{ n: number }>('select count(*)::int as n from patients'))[0].n).toBe(n);
   });
 
   const cases: Array<[string, Record<string, unknown>, string]> = [

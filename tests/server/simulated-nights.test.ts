@@ -225,4 +225,19 @@ describe('the dashboard over the demo nights', () => {
     expect(res.reserved.map((d: { device_id: string }) => d.device_id)).toEqual([free[1]!.device_id]);
     expect((await server.call('GET', '/physician/widgets', { token })).json().data.overdue_devices).toBe(1);
   });
+
+  it('counts devices by the statuses the Data Center lists, and a device out for days that never sent anything is a silent one (issue 32.6)', async () => {
+    // The test above left one device overdue with NCT1005, who never recorded (as NCT0006 in the demo).
+    const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+    const w = (await server.call('GET', '/physician/widgets', { token })).json().data;
+    const listed = (await server.call('GET', '/datacenter/getAllRecordingDevicesOfPatients', { token })).json().data.devices as Array<{ device_id: string; status: string; deployed: boolean; patient_code: string | null }>;
+    const overdue = listed.filter((d) => d.status === 'overdue');
+    expect(overdue.map((d) => [d.patient_code, d.deployed])).toEqual([['NCT1005', true]]);
+    expect(w.overdue_devices).toBe(1);
+    expect(w.available_devices).toBe(listed.filter((d) => d.status === 'available').length);
+    expect(w.deployed_devices).toBe(listed.filter((d) => d.deployed).length);
+    expect(w.deployed_devices).toBe(5);
+    expect(w.no_recent_data.map((p: { patient_code: string }) => p.patient_code)).toContain('NCT1005');
+    expect(w.no_recent_data.find((p: { patient_code: string }) => p.patient_code === 'NCT1005').last_stop_ms).toBeNull();
+  });
 });
