@@ -19,7 +19,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { DateTime } from 'luxon';
 
 /** One scored event of a file. */
-export interface NsrrEvent {
+interface NsrrEvent {
   type: string;
   concept: string;
   /** Seconds from the recording's start. */
@@ -120,7 +120,7 @@ export interface NsrrOut {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 /** Text escaped for XML; characters XML 1.0 cannot hold at all become spaces. */
-export const escapeXml = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, ' ').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const escapeXml = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, ' ').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** Seconds with up to three decimals (milliseconds), no exponent, trailing zeros dropped. */
 const secondsText = (ms: number) => (ms / 1000).toFixed(3).replace(/\.?0+$/, '');

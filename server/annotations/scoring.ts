@@ -70,7 +70,7 @@ export interface FileEntry {
 }
 
 /** Entries of one mark (same start, duration and label, next to each other) joined into it. */
-export function joinChannels(entries: readonly FileEntry[]): Array<Omit<FileEntry, 'channel'> & { channels: (string | null)[] }> {
+function joinChannels(entries: readonly FileEntry[]): Array<Omit<FileEntry, 'channel'> & { channels: (string | null)[] }> {
   const out: Array<Omit<FileEntry, 'channel'> & { channels: (string | null)[] }> = [];
   for (const e of entries) {
     const last = out[out.length - 1];
