@@ -18,6 +18,7 @@ import { patientDetailRoutes } from './routes/patient-details';
 import { preferenceRoutes } from './routes/preferences';
 import { importRoutes } from './routes/imports';
 import { exportRoutes } from './routes/exports';
+import { scoringFileRoutes } from './routes/scoring-files';
 import { nightFileRoutes } from './routes/night-files';
 import { trendRoutes } from './routes/trends';
 import { annotationRoutes } from './annotations/annotations';
@@ -151,6 +152,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       profileRoutes(api, ctx);
       signupReviewRoutes(api, ctx);
       exportRoutes(api, ctx);
+      scoringFileRoutes(api, ctx);
       nightFileRoutes(api, ctx);
       trendRoutes(api, ctx);
       annotationRoutes(api, ctx);

@@ -10,7 +10,7 @@ import { MESSAGES, normaliseColor, unescapeText } from './format';
 import { conflict, invalid, recordHistory } from './shared';
 
 /** At most this many categories (built-in included) for one patient (spec 2 §9). */
-const MAX_CATEGORIES = 12;
+export const MAX_CATEGORIES = 12;
 
 export interface CategoryRow {
   label_id: number;

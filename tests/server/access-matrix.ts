@@ -211,6 +211,17 @@ export const ACCESS_MATRIX: Row[] = [
   row(`GET ${A}/analytics/patient/export-edf`, DATA_DOWNLOAD, (f) => ({ url: `/analytics/patient/export-edf?patient_id=${f.patientId}&recording_id=${f.recordingId}` })),
   row(`GET ${A}/analytics/patient/data-points`, DATA_DOWNLOAD, (f) => ({ url: `/analytics/patient/data-points?patient_id=${f.patientId}&recording_id=${f.recordingId}&code=SPO2` })),
   row(`GET ${A}/analytics/patient/annotations-csv`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/annotations-csv?patient_id=${f.patientId}&recording_id=${f.recordingId}` })),
+  row(`GET ${A}/analytics/patient/export-nsrr-xml`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/export-nsrr-xml?patient_id=${f.patientId}&recording_id=${f.recordingId}` })),
+  row(`GET ${A}/analytics/patient/export-edf-annotations`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/export-edf-annotations?patient_id=${f.patientId}&recording_id=${f.recordingId}&source=human` })),
+  row(`POST ${A}/analytics/patient/import-scoring`, ANNOTATE, (f) => ({
+    url: '/analytics/patient/import-scoring',
+    body: {
+      patient_id: f.patientId,
+      recording_id: f.recordingId,
+      file_name: 'matrix-nsrr.xml',
+      content_base64: Buffer.from(`<PSGAnnotation><ScoredEvents><ScoredEvent><EventConcept>Hypopnea|Hypopnea</EventConcept><Start>${3600 + f.seq() * 60}</Start><Duration>12</Duration></ScoredEvent></ScoredEvents></PSGAnnotation>`).toString('base64'),
+    },
+  })),
   row(`GET ${A}/analytics/patient/actigraph`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/actigraph?patient_id=${f.patientId}&start_date=${f.nightDate}&end_date=${f.nightDate}` })),
 
   // Analytics.

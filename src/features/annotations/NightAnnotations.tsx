@@ -14,6 +14,7 @@ import { useAnnotationKeys } from './useAnnotationKeys';
 import { EditHistory } from './editHistory';
 import { AnnotationEdits } from './editCommands';
 import { ScoringPanel } from './ScoringPanel';
+import { ScoringFiles } from './ScoringFiles';
 import { annotationChannels, loadBindings, saveBindings, scoredWindow, scoringDraft, type Bindings } from './scoringKeys';
 import { useScoringKeys } from './useScoringKeys';
 import { useTranslation } from 'react-i18next';
@@ -194,6 +195,7 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
         onExport={() => void downloadAnnotationsCsv(night).catch((err: Error) => setNotice(err.message))}
         onAdd={() => setPopup({ mode: 'add', prefill: { startMs: view.store.state.range.t0, kpis: last.current?.kpis, label: last.current?.label } })}
       />
+      <ScoringFiles night={night} readOnly={!!readOnly} onNotice={setNotice} />
       {popup && (
         <AnnotationPopup
           key={`${popup.mode}-${popup.annotation?.annotation_map_id ?? 'new'}-${popup.annotation?.version ?? 0}`}
