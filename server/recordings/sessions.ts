@@ -143,6 +143,8 @@ export function joinChannels(input: readonly SourcedChannel[], taken: Set<string
 /** A file of a night as recording_meta.files lists it. */
 export interface NightFileMeta {
   fileName?: string;
+  /** 'EDF', 'EDF+D', 'oximeter-csv' … */
+  format?: string;
   startMs?: number;
   stopMs?: number;
   /** Signals the file brought (0: annotations only); absent for nights stored before sessions. */

@@ -225,7 +225,17 @@ describe('one night from many files', () => {
     expect(a.sensitivity).toBe(Math.round((a.matched / reference) * 100) / 100);
     expect(a.ppv).toBe(detected ? Math.round((a.matched / detected) * 100) / 100 : null);
     expect(a.index_hours).toBeGreaterThan(6);
-    expect(a.device_ahi).toBe(Math.round((reference / a.index_hours) * 100) / 100);
+    // The device's AHI is its events over its own recording time (the CPAP's session, 388 min: not the oximeter's lead before it).
+    expect(a.device_hours).toBe(Math.round((388 / 60) * 100) / 100);
+    expect(a.device_ahi).toBe(Math.round((reference / (388 / 60)) * 100) / 100);
+    expect(a.device_ahi_basis).toBe('device_recording_time');
+    // Apneas and hypopneas compared by kind too, each side's rule named.
+    expect(a.by_kind.apneas.device).toBe(a.device.apneas);
+    expect(a.by_kind.hypopneas.device).toBe(a.device.hypopneas);
+    expect(a.by_kind.apneas.nocturne).toBe(a.nocturne.apneas);
+    expect(a.by_kind.apneas.matched + a.by_kind.apneas.missed).toBe(a.device.apneas);
+    expect(a.rules.device).toBe('device');
+    expect(['aasm', 'flow_only']).toContain(a.rules.nocturne);
     expect(typeof a.nocturne_ahi).toBe('number');
 
     const missing = await server.call('GET', `/analytics/patient/agreement?patient_id=${patientId}&recording_date=2025-01-01`, { token: physician });
