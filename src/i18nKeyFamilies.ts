@@ -27,6 +27,7 @@ export const DYNAMIC_KEY_FAMILIES = [
   'night.corrections.status',
   'night.info',
   'night.tabs',
+  'nightBasis.severity',
   'patientAdmin.bmiClass',
   'patientAdmin.dataCenter.status',
   'patientAdmin.errors',
