@@ -29,6 +29,7 @@ export const DYNAMIC_KEY_FAMILIES = [
   'night.corrections.status',
   'night.info',
   'night.tabs',
+  'nightBasis.severity',
   'patientAdmin.bmiClass',
   'patientAdmin.conditions',
   'patientAdmin.dataCenter.status',

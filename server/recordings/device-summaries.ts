@@ -9,21 +9,7 @@ import { ApiError } from '../errors';
 import { RecordingFormatError } from './model';
 import { nightDate } from './night-key';
 import { isDeviceSummary, readDeviceSummary, type DeviceDay } from './edf/str';
-
-/** A stored day of a device summary, as the API shows it. */
-export interface DeviceSummaryDay {
-  day: string;
-  vendor: string;
-  file_name: string;
-  ahi: number | null;
-  hi: number | null;
-  ai: number | null;
-  oai: number | null;
-  cai: number | null;
-  uai: number | null;
-  usage_min: number | null;
-  mask_sessions: Array<{ on_ms: number; off_ms: number }>;
-}
+import type { DeviceSummaryDay } from '../../contract/deviceSummaries';
 
 /** What an upload's summary files gave. */
 export interface DeviceSummaryImport {

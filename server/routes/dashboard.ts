@@ -112,7 +112,10 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
     // count stored with the notification only until that analysis exists.
     const notifications = await db.query(
       `select n.id, n.patient_id, p.patient_code, n.night, n.is_read,
-              coalesce((a.kpis->>'apneas')::int + (a.kpis->>'hypopneas')::int, n.apnea_events) as apnea_events
+              -- No breathing signal: no count (null, with the basis), never "0 apneas".
+              case when a.kpis->>'ahiBasis' = 'no_breathing_signal' then null
+                else coalesce((a.kpis->>'apneas')::int + (a.kpis->>'hypopneas')::int, n.apnea_events) end as apnea_events,
+              a.kpis->>'ahiBasis' as ahi_basis
        from physician_notifications n join patients p on p.id = n.patient_id
        left join night_analyses a on a.recording_id = n.recording_id and a.params = $2 and a.engine_version = $3
        where n.physician_id = $1 order by n.night desc, n.id desc limit 50`,

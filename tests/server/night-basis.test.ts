@@ -14,6 +14,7 @@ import { uploadFiles } from './multipart';
 
 const REAL = new URL('../fixtures/real/', import.meta.url);
 const real = (name: string) => new Uint8Array(readFileSync(new URL(name, REAL)));
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const tmp = mkdtempSync(path.join(tmpdir(), 'nocturne-basis-'));
 
 let server: TestServer;
@@ -25,15 +26,17 @@ const get = (url: string) => server.call('GET', url, { token: physician });
 const upload = (patient: string, files: Array<{ name: string; bytes: Uint8Array }>) => uploadFiles(server, physician, { patient_id: String(ids[patient]), timezone: 'Europe/Zurich' }, files);
 
 /**
- * A Wellue/Checkme O2 export of 2 h from 23:00 (Zurich) at 4-s steps: SpO2 96 % with a 6-point
+ * A Wellue/Checkme O2 export of 2 h from 23:00 (Zurich) two evenings ago at 4-s steps: SpO2 96 % with a 6-point
  * dip of 40 s every 10 minutes (12 desaturations), pulse 60.
  */
 function oximeterCsv(): Uint8Array {
   const lines = ['Time,Oxygen Level,Pulse Rate,Motion'];
-  const start = Date.UTC(2026, 2, 10, 23, 0, 0);
-  const month = 'Mar';
+  // Two evenings ago (the bell lists the last week's nights), clock times as the oximeter writes them.
+  const day = new Date(Date.now() - 2 * 86_400_000);
+  const start = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 23, 0, 0);
   for (let s = 0; s < 2 * 3600; s += 4) {
     const t = new Date(start + s * 1000);
+    const month = MONTHS[t.getUTCMonth()];
     const inDip = s % 600 >= 300 && s % 600 < 340;
     const hh = String(t.getUTCHours()).padStart(2, '0');
     const mm = String(t.getUTCMinutes()).padStart(2, '0');
@@ -75,7 +78,7 @@ afterAll(async () => {
 describe('no index without a basis (issue 31 point 5)', () => {
   let night = 0;
   beforeAll(async () => {
-    const res = await upload('NCT1002', [{ name: 'O2Ring_20260310.csv', bytes: oximeterCsv() }]);
+    const res = await upload('NCT1002', [{ name: 'O2Ring_night.csv', bytes: oximeterCsv() }]);
     expect(res.statusCode, res.body).toBe(201);
     night = res.json().data.night;
   });
@@ -106,6 +109,30 @@ describe('no index without a basis (issue 31 point 5)', () => {
     expect(row.last).toMatchObject({ night, ahi: null, ahi_basis: 'no_breathing_signal' });
     expect(row.last.odi).toBeGreaterThan(0);
   }, 120_000);
+
+  it('the bell says "no breathing signal", not "0 apneas and hypopneas"', async () => {
+    expect((await post('/physician/generate-notifications', {})).statusCode).toBe(200);
+    const list = (await get('/physician/get-notifications')).json().data.notifications as Array<{ patient_code: string; night: number; apnea_events: number | null; ahi_basis: string | null }>;
+    expect(list.find((n) => n.patient_code === 'NCT1002' && Number(n.night) === night)).toMatchObject({ apnea_events: null, ahi_basis: 'no_breathing_signal' });
+  });
+
+  it('the trend PDF gives each index over the nights with its interval method and marks a call on too few nights', async () => {
+    const res = await post('/reports', { patient_id: ids.NCT1002, order_id: 'NCT1002', language: 'en', version: 1, report_type: 'en', dates: [{ numDate: night, checked: true }] });
+    expect(res.statusCode).toBe(202);
+    const job = await finishedReport(res.json().data.id);
+    expect(job.status, job.error).toBe('done');
+    const file = path.join(tmp, 'trend.pdf');
+    writeFileSync(file, (await get(`/reports/${res.json().data.id}/file`)).rawPayload);
+    const text = execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    expect(text).toContain('Index over the nights: mean, 95 % interval, night-to-night spread');
+    // AHI has no night with a basis; ODI rests on one night: its mean, no interval, marked.
+    const odi = text.split('\n').find((l) => l.trim().startsWith('ODI '))!.trim().split(/\s{2,}/);
+    expect(odi[1]).toBe('1');
+    expect(odi[3]).toBe('–');
+    expect(odi.at(-1)).toMatch(/\*$/);
+    expect(text.split('\n').find((l) => /^\s*AHI\/REI\s/.test(l))).toMatch(/\s0\s+–/);
+    expect(text).toContain('t-interval over nights');
+  }, 60_000);
 
   it('the night PDF prints "–" for AHI/REI and RII with the reason, and the ODI', async () => {
     const text = await nightPdfText('NCT1002', night);

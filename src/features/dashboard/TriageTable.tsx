@@ -47,9 +47,12 @@ function FigureCell({ patient, figure, board, span }: { patient: TriagePatient; 
   const range = { t0: t1 - (span - 1) * DAY_MS - EDGE_MS, t1: t1 + EDGE_MS };
   const points = patient.nights.map((n: TriageNight) => ({ t: n.night * 1000, v: n[figure.key] ?? null }));
   const name = figure.label ? t(figure.label) : last.index_basis === 'monitoring' ? t('dashboard.triage.rei') : t('dashboard.triage.ahi');
+  // No breathing signal: "–" with the reason, never 0 (the sparkline leaves such nights out).
+  const noBasis = figure.key === 'ahi' && last.ahi_basis === 'no_breathing_signal';
   return (
     <td className="triage-figure" data-testid={`triage-${figure.key}`}>
-      <span className="triage-value">{text}</span>
+      <span className="triage-value" title={noBasis ? t('nightBasis.noBreathing') : undefined}>{text}</span>
+      {noBasis && <span className="muted" data-testid="triage-no-basis"> {t('nightBasis.noBreathing')}</span>}
       <Sparkline board={board} id={`${patient.patient_id}-${figure.key}`} points={points} range={range} color={SERIES_COLORS[0]!} label={t('dashboard.triage.trend', { figure: name, count: span })} />
     </td>
   );

@@ -27,7 +27,9 @@ export interface PhysicianNotification {
   id: number;
   patient_id: number;
   patient_code: string;
-  apnea_events: number;
+  /** Null when the night has no breathing signal (ahi_basis 'no_breathing_signal'): no count. */
+  apnea_events: number | null;
+  ahi_basis?: 'breathing_signal' | 'no_breathing_signal' | null;
   night: number;
   is_read: number;
 }

@@ -72,9 +72,20 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
           {upload.error instanceof ApiError ? upload.error.message : t('errors.server')}
         </Alert>
       )}
-      {upload.isSuccess && <ImportSummary night={upload.data} />}
+      {upload.isSuccess && upload.data.channels && <ImportSummary night={upload.data} />}
+      {upload.isSuccess && upload.data.device_summary && <DeviceSummaryDone summary={upload.data.device_summary} />}
       {upload.isSuccess && upload.data.summary && <ImportChannels summary={upload.data.summary} />}
     </form>
+  );
+}
+
+/** A device's daily summary read with the upload (stored per day, no night). */
+function DeviceSummaryDone({ summary: s }: { summary: NonNullable<ImportedNight['device_summary']> }) {
+  const { t } = useTranslation();
+  return (
+    <Alert tone="success" testId="import-device-summary">
+      {t('nightBasis.imported', { files: s.files.join(', '), read: s.days_read, stored: s.days_stored, first: s.first_day ?? '–', last: s.last_day ?? '–' })}
+    </Alert>
   );
 }
 

@@ -19,6 +19,8 @@ export interface ImportedNight {
   device_events?: number;
   /** Every channel with code, label, rate and unit; skipped and unmapped signals. */
   summary?: ImportSummary;
+  /** Device summary files of the upload (ResMed STR.edf): days read and stored; no night when alone. */
+  device_summary?: { files: string[]; days_read: number; days_stored: number; first_day: string | null; last_day: string | null };
 }
 
 /** The server's import summary (server/recordings/summary.ts). */

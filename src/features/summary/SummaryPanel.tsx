@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { NightQuery } from '../../../contract/analytics';
+import type { DeviceSummaryDay } from '../../../contract/deviceSummaries';
 import { request } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { formatClock, formatValue } from '../../charts/core/format';
@@ -54,6 +55,12 @@ export interface NightSummary {
   /** 'monitoring': no sleep staging, AHI and ODI are per hour of monitoring (REI). */
   index_basis?: 'sleep' | 'monitoring';
   monitoring_time?: number | null;
+  /** 'no_breathing_signal': AHI/REI and RII are null for want of a breathing signal. */
+  ahi_basis?: 'breathing_signal' | 'no_breathing_signal';
+  /** Minutes from sleep onset to the first deep, light and REM epoch. */
+  latencies?: { deep: number | null; light: number | null; rem: number | null };
+  /** The device's own summary of this night's day (ResMed STR.edf), or null. */
+  device_summary?: DeviceSummaryDay | null;
   /** The night is analysed under manual corrections (bed times, invalid spans). */
   corrected?: boolean;
 }
@@ -116,6 +123,28 @@ export function SummaryPanel({ patient, night }: { patient: PatientInfo; night: 
   );
 }
 
+/** The device's own summary of the night's day (ResMed STR.edf): its AHI and indices, usage, mask on/off. */
+function DeviceSummaryTable({ day, zone }: { day: DeviceSummaryDay; zone: string }) {
+  const { t, i18n } = useTranslation();
+  const n = (v: number | null) => (v === null ? '–' : formatValue(v, 1, i18n.language));
+  return (
+    <Table
+      title={t('nightBasis.deviceTable', { file: day.file_name, day: day.day })}
+      testId="summary-device"
+      rows={[
+        [t('nightBasis.deviceAhi'), n(day.ahi)],
+        [t('nightBasis.hi'), n(day.hi)],
+        [t('nightBasis.ai'), n(day.ai)],
+        [t('nightBasis.oai'), n(day.oai)],
+        [t('nightBasis.cai'), n(day.cai)],
+        [t('nightBasis.uai'), n(day.uai)],
+        [t('nightBasis.usage'), hours(day.usage_min === null ? null : day.usage_min / 60)],
+        [t('nightBasis.maskSessions'), day.mask_sessions.map((m) => `${formatClock(m.on_ms, zone)}–${formatClock(m.off_ms, zone)}`).join(', ') || '–'],
+      ]}
+    />
+  );
+}
+
 /** The summary's tables (the Summary tab and the night report). */
 export function SummaryTables({ night, summary: s }: { night: NightInfo; summary: NightSummary }) {
   const { t, i18n } = useTranslation();
@@ -124,6 +153,10 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
   const vitals = VITAL_TABLES.filter(([code]) => s.percentiles[code]);
   // Without sleep staging the indices are per hour of monitoring: say so (REI).
   const rei = s.index_basis === 'monitoring';
+  // No breathing signal: AHI/REI and RII are "–" with the reason, never 0.
+  const noBasis = s.ahi_basis === 'no_breathing_signal';
+  const indexValue = (v: number | null | undefined) => (noBasis && (v === null || v === undefined) ? `– (${t('nightBasis.noBreathing')})` : n(v, 2));
+  const latencies = s.latencies && Object.values(s.latencies).some((v) => v !== null) ? s.latencies : null;
   return (
     <div className="summary-panel" data-testid="summary-panel">
       <Table
@@ -144,20 +177,31 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
           [t('summary.fields.breathingTime'), hours(s.total_breathing_time)],
         ]}
       />
+      {latencies && (
+        <Table
+          title={t('nightBasis.latencies')}
+          testId="summary-latencies"
+          rows={([['nightBasis.latencyDeep', latencies.deep], ['nightBasis.latencyLight', latencies.light], ['nightBasis.latencyRem', latencies.rem]] as const).map(
+            ([key, v]) => [t(key), v === null ? '–' : t('summary.minutes', { count: v })] as [string, string],
+          )}
+        />
+      )}
+      {s.device_summary && s.ahi !== undefined && <DeviceSummaryTable day={s.device_summary} zone={zone} />}
       {s.recorded_weight !== null && (
         <Table title={t('summary.tables.weight')} testId="summary-weight" rows={[[t('summary.fields.weight'), `${n(s.recorded_weight)} kg`]]} />
       )}
       <Table
         title={t('summary.tables.rii')}
         testId="summary-rii"
-        rows={[[t('summary.fields.rii'), n(s.rii, 2)], [t('summary.fields.riiDivisor'), s.rii_divisor]]}
+        note={noBasis ? t('nightBasis.noBreathingNote') : undefined}
+        rows={[[t('summary.fields.rii'), indexValue(s.rii)], [t('summary.fields.riiDivisor'), s.rii_divisor]]}
       />
       {s.ahi !== undefined && (
         <Table
           title={rei ? t('scoring.reiTable') : t('summary.tables.ahi')}
           testId="summary-ahi"
           rows={[
-            [rei ? t('scoring.rei') : t('summary.fields.ahi'), n(s.ahi, 2)],
+            [rei ? t('scoring.rei') : t('summary.fields.ahi'), indexValue(s.ahi)],
             [t('summary.fields.apneas'), String(s.apneas)],
             [t('summary.fields.hypopneas'), String(s.hypopneas)],
             ...(rei ? [[t('scoring.monitoringTime'), hours(s.monitoring_time)] as [string, string]] : []),

@@ -2,7 +2,8 @@ import { useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEve
 import { useTranslation } from 'react-i18next';
 import { formatValue } from '../../charts/core/format';
 import type { ThresholdBands } from '../../../engine/index';
-import { INDEX_CHANNELS, isValuePoint, yScale, type DayWindow, type TrendPoint } from './model';
+import { INDEX_CHANNELS, isValuePoint, SPREAD_CHANNELS, yScale, type DayWindow, type TrendPoint, type ValuePoint } from './model';
+import { SpreadLine } from './SpreadLine';
 import { formatIsoDayShort } from '../../format';
 
 const HEIGHT = 180;
@@ -34,13 +35,17 @@ const dayLabel = (iso: string, locale: string) => formatIsoDayShort(iso, locale)
  * an index (RII, SQ, SE, AHI, ODI) a dot per night joined by a line. Dragging across the
  * chart selects days to zoom to; every chart of the view follows.
  */
-export function TrendChart({ code, unit, bands, points, dates, window, onZoom }: {
+export function TrendChart({ code, unit, bands, points, noBasis = [], device, dates, window, onZoom }: {
   code: string;
   /** Unit shown after the title ('' for none). */
   unit: string;
   /** Moderate and severe bands drawn behind BR, PR and SPO2 (spec 2 §9: yellow, red). */
   bands?: ThresholdBands;
   points: readonly TrendPoint[];
+  /** Dates of nights whose index has no basis (no breathing signal): "–" with the reason. */
+  noBasis?: readonly string[];
+  /** The device's own AHI per day (device summaries), drawn beside Nocturne's AHI. */
+  device?: readonly ValuePoint[];
   dates: readonly string[];
   window: DayWindow;
   onZoom: (a: number, b: number) => void;
@@ -51,17 +56,23 @@ export function TrendChart({ code, unit, bands, points, dates, window, onZoom }:
   const shown = dates.slice(window.first, window.last + 1);
   const byDate = new Map(points.map((p) => [p.date, p]));
   const visible = shown.flatMap((d) => (byDate.has(d) ? [byDate.get(d)!] : []));
+  const deviceByDate = new Map((device ?? []).map((p) => [p.date, p]));
+  const deviceShown = shown.flatMap((d) => (deviceByDate.has(d) ? [deviceByDate.get(d)!] : []));
+  const noBasisShown = new Set(noBasis.filter((d) => shown.includes(d)));
   const name = t(`trend.channels.${code}` as 'trend.channels.RII', { defaultValue: t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code }) });
   const title = unit ? `${name} (${unit})` : name;
-  if (points.length === 0) {
+  const noBasisNote = noBasisShown.size > 0 && (
+    <p className="muted" data-testid={`trend-no-basis-${code}`}>{t('nightBasis.trendNoBasis', { n: noBasisShown.size })}</p>
+  );
+  if (points.length === 0 && deviceShown.length === 0) {
     return (
       <section className="trend-chart" data-testid={`trend-chart-${code}`}>
         <h4>{title}</h4>
-        <p className="muted" data-testid={`trend-empty-${code}`}>{t('night.noData', { channel: title })}</p>
+        {noBasisNote || <p className="muted" data-testid={`trend-empty-${code}`}>{t('night.noData', { channel: title })}</p>}
       </section>
     );
   }
-  const scale = yScale(visible.length ? visible : points, PERCENT.has(code));
+  const scale = yScale([...(visible.length ? visible : points), ...deviceShown], PERCENT.has(code));
   const plotW = width - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotW / Math.max(1, shown.length);
@@ -95,6 +106,9 @@ export function TrendChart({ code, unit, bands, points, dates, window, onZoom }:
   return (
     <section className="trend-chart" data-testid={`trend-chart-${code}`}>
       <h4>{title}</h4>
+      {SPREAD_CHANNELS.has(code) && <SpreadLine values={visible.filter(isValuePoint).map((p) => p.value)} />}
+      {noBasisNote}
+      {deviceShown.length > 0 && <p className="muted" data-testid="trend-device-ahi-legend">{t('nightBasis.deviceAhiLegend')}</p>}
       {shown.some((d) => { const p = byDate.get(d); return !!p && isValuePoint(p) && p.index_basis === 'monitoring'; }) && (
         <p className="muted" data-testid={`trend-rei-${code}`}>{t('scoring.trendRei')}</p>
       )}
@@ -138,6 +152,19 @@ export function TrendChart({ code, unit, bands, points, dates, window, onZoom }:
             />
           )}
           {isIndex && line && <polyline className="trend-line" points={line} />}
+          {shown.map((d, i) => (noBasisShown.has(d) ? (
+            <text key={`nb-${d}`} className="trend-no-basis" x={x(i)} y={PAD.top + plotH - 4} textAnchor="middle" data-testid="trend-no-basis-mark">
+              –<title>{`${d}: ${t('nightBasis.noBreathing')}`}</title>
+            </text>
+          ) : null))}
+          {shown.map((d, i) => {
+            const p = deviceByDate.get(d);
+            return p ? (
+              <rect key={`dev-${d}`} className="trend-device" x={x(i) - 3.5} y={y(p.value) - 3.5} width={7} height={7} data-testid="trend-device-point">
+                <title>{`${d}: ${t('nightBasis.deviceAhi')} ${formatValue(p.value, 2, i18n.language)}`}</title>
+              </rect>
+            ) : null;
+          })}
           {shown.map((d, i) => {
             const p = byDate.get(d);
             if (!p) return null;

@@ -9,7 +9,7 @@ import type { NightInfo, PatientInfo, PhysicianPreferences } from '../night/type
 import { bandsOf, parseVitalParameters } from '../night/vitals';
 import { useSaveTrendOrder, useTrendPoints } from './api';
 import {
-  accountAgeDays, customSpanError, datesOf, offeredChannels, offeredDurations, pageWindow, presetSpan,
+  accountAgeDays, customSpanError, datesOf, DEVICE_AHI, isValuePoint, offeredChannels, offeredDurations, pageWindow, presetSpan,
   zoomTo, type DateSpan, type DayWindow, type Duration,
 } from './model';
 import { TrendChart } from './TrendChart';
@@ -57,7 +57,9 @@ export function TrendView({ patient, nights, preferences }: {
   // Unsaved channels start as in the single-night view: on, but weight (spec 2 §4).
   const [choices, setChoices] = useState<ChannelChoice[]>(() => orderChannels(offered, preferences?.trendview_kpi_order_preference));
   const save = useSaveTrendOrder();
-  const points = useTrendPoints(patient.patient_id, offered, span, zone);
+  // The device's own AHI (device summaries) is asked with AHI and drawn in its chart.
+  const asked = useMemo(() => (offered.includes('AHI') ? [...offered, DEVICE_AHI] : offered), [offered]);
+  const points = useTrendPoints(patient.patient_id, asked, span, zone);
   const vitals = useMemo(() => parseVitalParameters(patient.vital_parameters), [patient.vital_parameters]);
   const unitOf = (code: string) => {
     const key = UNIT_KEYS[code];
@@ -168,7 +170,9 @@ export function TrendView({ patient, nights, preferences }: {
           code={c.code}
           unit={unitOf(c.code)}
           bands={BAND_KIND[c.code] ? bandsOf(BAND_KIND[c.code]!, vitals) : undefined}
-          points={points.data[c.code] ?? []}
+          points={points.data.points[c.code] ?? []}
+          noBasis={points.data.noBasis[c.code] ?? []}
+          device={c.code === 'AHI' ? (points.data.points[DEVICE_AHI] ?? []).filter(isValuePoint) : undefined}
           dates={dates}
           window={view}
           onZoom={(a, b) => setZoom(zoomTo(a, b, dates.length))}

@@ -4,15 +4,23 @@ import type { TrendKpiOrderBody } from '../../../contract/preferences';
 import { request } from '../../api/client';
 import { nightKeys } from '../night/queries';
 import type { PhysicianPreferences } from '../night/types';
-import { callTimes, type DateSpan, type TrendPoint } from './model';
+import { callTimes, isNoBasis, type DateSpan, type NoBasisPoint, type TrendPoint } from './model';
 
 const trendApi = {
   points: async (patientId: number, codes: readonly string[], span: DateSpan, zone: string, signal?: AbortSignal) => {
     const { start, stop } = callTimes(span, zone);
     const path = `/analytics/patient-trendview/type=${codes.map(encodeURIComponent).join(',')}?patient_id=${patientId}&device_start_time=${start}&device_stop_time=${stop}`;
-    const data = (await request<Record<string, TrendPoint[]>>('GET', path, undefined, { signal })).data ?? {};
-    // The call pads the range by a day; keep the nights of the span.
-    return Object.fromEntries(Object.entries(data).map(([code, points]) => [code, points.filter((p) => p.date >= span.from && p.date <= span.to)]));
+    const data = (await request<Record<string, Array<TrendPoint | NoBasisPoint>>>('GET', path, undefined, { signal })).data ?? {};
+    // The call pads the range by a day; keep the nights of the span. A night whose index has no
+    // basis (value null, ahi_basis) is no point: its date is listed apart, shown as "–" with the reason.
+    const inSpan = (p: { date: string }) => p.date >= span.from && p.date <= span.to;
+    const points: Record<string, TrendPoint[]> = {};
+    const noBasis: Record<string, string[]> = {};
+    for (const [code, list] of Object.entries(data)) {
+      points[code] = list.filter((p): p is TrendPoint => inSpan(p) && !isNoBasis(p));
+      noBasis[code] = list.filter((p) => inSpan(p) && isNoBasis(p)).map((p) => p.date);
+    }
+    return { points, noBasis };
   },
   saveOrder: (order: Record<string, boolean>) =>
     request<never>('POST', '/patient/update-trendview-kpi-preference', { new_sorted_array_trendview_kpis: order } satisfies TrendKpiOrderBody),

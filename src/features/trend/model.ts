@@ -104,6 +104,21 @@ export interface ValuePoint {
 
 export type TrendPoint = BoxPoint | ValuePoint;
 
+/** A night whose index has no basis (no breathing signal): the server's point with value null. */
+export interface NoBasisPoint {
+  date: string;
+  value: null;
+  ahi_basis: 'no_breathing_signal';
+}
+
+export const isNoBasis = (p: TrendPoint | NoBasisPoint): p is NoBasisPoint => 'value' in p && p.value === null;
+
+/** Index channels whose mean over the nights is shown with its 95 % interval and spread. */
+export const SPREAD_CHANNELS: ReadonlySet<string> = new Set(['AHI', 'ODI', 'RII']);
+
+/** The device's own AHI per day (device summaries), drawn in the AHI chart beside Nocturne's. */
+export const DEVICE_AHI = 'DEVICE_AHI';
+
 export const isValuePoint = (p: TrendPoint): p is ValuePoint => 'value' in p;
 
 /** Smallest and largest number a point draws. */
