@@ -35,6 +35,7 @@ import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 import { agreementRoutes } from './analytics/agreement';
 import { correctionRoutes } from './routes/corrections';
 import { registerSecurityHeaders } from './security-headers';
+import { bookingConflict } from './devices/allocations';
 import fastifyWebsocket from '@fastify/websocket';
 import { LiveHub } from './live/hub';
 import { liveRoutes } from './live/routes';
@@ -81,6 +82,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // with one log line per outage, and only a real bug is 500 (with its stack, once).
   const outage = new OutageLog();
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    const refusedBooking = bookingConflict(err);
+    if (refusedBooking) err = refusedBooking;
     if (err instanceof ApiError) {
       const data = { ...(err.errors ? { errors: err.errors } : {}), ...(err.fieldRule ?? {}), ...(err.details ?? {}) };
       return reply.code(err.status).send({ code: err.code, message: err.message, ...(Object.keys(data).length ? { data } : {}) });
