@@ -6,6 +6,12 @@ import type { Annotation, Category } from './model';
 import { SCORING_DIGITS, type Bindings } from './scoringKeys';
 import { categoryName } from '../../builtInNames';
 
+/**
+ * At most this many annotations are listed: a whole night holds hundreds, and the list must not
+ * push the Annotations panel below it off the screen (the rest are a count; zooming in shows them).
+ */
+const LISTED = 25;
+
 /** Annotations overlapping [t0, t1), as a stable key of their ids (re-render only on change). */
 function overlapping(list: readonly Annotation[], t0: number, t1: number): Annotation[] {
   return list.filter((a) => a.start_ms < t1 && a.end_ms > t0);
@@ -49,7 +55,7 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
         <p className="muted" data-testid="window-annotations-empty">{t('night.scoring.noneInWindow')}</p>
       ) : (
         <ul className="window-annotations" data-testid="window-annotations">
-          {inWindow.map((a) => (
+          {inWindow.slice(0, LISTED).map((a) => (
             <li key={a.annotation_map_id} data-testid="window-annotation">
               <span className="swatch" style={{ background: a.color_code }} aria-hidden="true" />
               <strong>{name(a.label)}</strong> <span className="mono">{formatClock(a.start_ms, timezone, true)}</span> · {a.duration}
@@ -58,6 +64,7 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
           ))}
         </ul>
       )}
+      {inWindow.length > LISTED && <p className="muted" data-testid="window-annotations-more">{t('night.scoring.shownOf', { shown: LISTED, total: inWindow.length })}</p>}
       {status && <p className="muted" role="status" data-testid="scoring-status">{status}</p>}
       <details className="scoring-keys" data-testid="scoring-keys">
         <summary>{t('night.scoring.keysTitle')}</summary>
