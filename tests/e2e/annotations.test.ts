@@ -217,6 +217,15 @@ describe('the physician', () => {
     // The annotator's one annotation, attributed to the annotator, and the device's seven events.
     expect(lines).toHaveLength(1 + 1 + 7);
     expect(lines.filter((l) => l.includes(`,${DEMO.annotator},`))).toHaveLength(1);
+    // Scoring files: the device's events as NSRR XML, imported back onto the night as the physician's own marks.
+    await page.getByTestId('scoring-source').selectOption('device');
+    const [xml] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-nsrr').click()]);
+    expect(xml.suggestedFilename()).toMatch(/^NCT1005_\d{8}(_\S+)?_device\.xml$/);
+    const text = await readFile((await xml.path())!, 'utf8');
+    expect(text.match(/<ScoredEvent>/g)).toHaveLength(1 + 7);
+    await page.getByTestId('import-scoring-file').setInputFiles({ name: 'device.xml', mimeType: 'application/xml', buffer: Buffer.from(text) });
+    await expect.poll(() => page.getByTestId('annotations-notice').innerText()).toContain('7 marks imported from device.xml.');
+    await expect.poll(() => count(page, 'custom')).toBe(1 + 7);
     await page.getByTestId('annotation-row').first().locator('.annotation-open').click();
     await expect.poll(() => page.getByTestId('annotation-popup').getAttribute('data-mode')).toBe('view');
     await context.close();

@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import '../../styles/scoring-files.css';
 import type { TFunction } from 'i18next';
 import { SCORING_SOURCES, type ScoringSource } from '../../../contract/scoring-files';
 import { ApiError } from '../../api/errors';
@@ -61,12 +62,14 @@ export function ScoringFiles({ night, readOnly, onNotice }: Props) {
   return (
     <section className="scoring-files" aria-label={t('scoringFiles.title')} data-testid="scoring-files">
       <h3>{t('scoringFiles.title')}</h3>
-      <label htmlFor={selectId}>{t('scoringFiles.source')}</label>{' '}
-      <select id={selectId} value={source} onChange={(e) => setSource(e.target.value as ScoringSource)} data-testid="scoring-source">
-        {SCORING_SOURCES.map((s) => (
-          <option key={s} value={s}>{sourceLabel(t, s)}</option>
-        ))}
-      </select>
+      <div className="scoring-source">
+        <label htmlFor={selectId}>{t('scoringFiles.source')}</label>
+        <select id={selectId} value={source} onChange={(e) => setSource(e.target.value as ScoringSource)} data-testid="scoring-source">
+          {SCORING_SOURCES.map((s) => (
+            <option key={s} value={s}>{sourceLabel(t, s)}</option>
+          ))}
+        </select>
+      </div>
       <div className="annotation-actions">
         <button type="button" className="button" onClick={() => void downloadNsrrXml(night, source).catch(failed)} data-testid="export-nsrr">{t('scoringFiles.exportNsrr')}</button>
         <button type="button" className="button" onClick={() => void downloadEdfAnnotations(night, source).catch(failed)} data-testid="export-edf-annotations">{t('scoringFiles.exportEdf')}</button>
