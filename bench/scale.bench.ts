@@ -39,7 +39,7 @@ const env = process.env;
 const ROUND_MS = Number(env.BENCH_ROUND_MS ?? 20_000);
 const WARM_MS = Number(env.BENCH_WARM_MS ?? 5_000);
 /** Rounds per setup, the setups alternating (1, 2, 2, 1, …); percentiles over every round's samples. */
-const ROUNDS = Math.max(1, Number(env.BENCH_ROUNDS ?? 1));
+const ROUNDS = Math.max(1, Number(env.BENCH_ROUNDS ?? 2));
 const DEVICES = Number(env.BENCH_DEVICES ?? 200);
 const VIEWERS = Number(env.BENCH_VIEWERS ?? 20);
 /** Physicians in the closed loop: each one request at a time on its own keep-alive connection. */
