@@ -26,3 +26,6 @@ export const UPLOAD_LIMITS = {
   /** All files of one upload together, bytes. */
   maxUploadBytes: 1024 * 1024 * 1024,
 } as const;
+
+/** Longest span one night may cover, h: the server refuses longer, the night view draws nothing longer. */
+export const MAX_NIGHT_HOURS = 36;

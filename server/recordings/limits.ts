@@ -1,3 +1,4 @@
+import { MAX_NIGHT_HOURS } from '../../contract/imports';
 import { RecordingFormatError } from './model';
 
 const HOUR_MS = 3_600_000;
@@ -7,7 +8,7 @@ const HOUR_MS = 3_600_000;
  * sleep lab or at home with a nap before is well under a day and a half; a longer "night" is
  * files of different nights (or people) put together, and would also be too long to review.
  */
-export const MAX_NIGHT_MS = 36 * HOUR_MS;
+export const MAX_NIGHT_MS = MAX_NIGHT_HOURS * HOUR_MS;
 
 /** Longest stretch without any file inside one night (mask off from 23:00 to 07:00 is 8 h). */
 export const MAX_NIGHT_GAP_MS = 12 * HOUR_MS;

@@ -13,6 +13,7 @@ import { NightPicker } from './NightPicker';
 import { NightReview } from './NightReview';
 import { nightKeys, useNights, usePatientDetails, usePreferences } from './queries';
 import { ImportRecordingPanel } from '../recordings/ImportRecordingPanel';
+import { NightSessions, NightTooLong, nightTooLong } from '../recordings/NightSessions';
 import { SideTabs, TABS, type Tab } from './SideTabs';
 import type { NightInfo } from './types';
 import { pickNight, prefetchNight } from './preload';
@@ -81,7 +82,8 @@ export function NightPage({ patientId }: { patientId: number }) {
     return <p className="muted loading" role="status">{t('common.loading')}</p>;
   }
   const night = pickNight(nights.data, requested);
-  if (night && !trend && tab === 'overview') prefetchNight(patientId, night, preferences.data ?? null);
+  const drawable = night !== null && !nightTooLong(night);
+  if (night && drawable && !trend && tab === 'overview') prefetchNight(patientId, night, preferences.data ?? null);
   const index = night ? nights.data.indexOf(night) : -1;
   const previous = index > 0 ? nights.data[index - 1]! : null;
   const next = index >= 0 && index < nights.data.length - 1 ? nights.data[index + 1]! : null;
@@ -152,9 +154,14 @@ export function NightPage({ patientId }: { patientId: number }) {
             <SummaryPanel patient={details.data} night={night} />
           ) : trend ? (
             <TrendView patient={details.data} nights={nights.data} preferences={preferences.data ?? null} />
+          ) : night && !drawable ? (
+            <NightTooLong night={night} />
           ) : night ? (
-            // Keyed by what a later file changes (channels, span), so a merged night is read afresh.
-            <NightReview key={`${night.recording_id}-${night.channels.length}-${night.recording_start_time}-${night.recording_stop_time}`} patient={details.data} night={night} preferences={preferences.data ?? null} />
+            <>
+              <NightSessions night={night} />
+              {/* Keyed by what a later file changes (channels, span), so a merged night is read afresh. */}
+              <NightReview key={`${night.recording_id}-${night.channels.length}-${night.recording_start_time}-${night.recording_stop_time}`} patient={details.data} night={night} preferences={preferences.data ?? null} />
+            </>
           ) : (
             <p className="muted" data-testid="no-nights">{t('night.noNights')}</p>
           )}

@@ -45,6 +45,17 @@ export interface NightInfo {
   recording_stop_time: number;
   source: string;
   channels: NightChannel[];
+  /** The night's sessions (a CPAP night where the mask came off: one per stretch of files); absent from older servers. */
+  sessions?: NightSession[];
+}
+
+/** One session of a night: what its files cover together. */
+export interface NightSession {
+  /** ms UTC. */
+  start: number;
+  end: number;
+  duration_ms: number;
+  files: string[];
 }
 
 export interface PhysicianPreferences {

@@ -25,6 +25,7 @@ export function ImportChannels({ summary }: { summary: ImportSummary }) {
             <th scope="col">{t('importSummary.rate')}</th>
             <th scope="col">{t('importSummary.unit')}</th>
             <th scope="col">{t('importSummary.rejected')}</th>
+            {summary.sources && <th scope="col">{t('nightFiles.source')}</th>}
           </tr>
         </thead>
         <tbody>
@@ -39,6 +40,7 @@ export function ImportChannels({ summary }: { summary: ImportSummary }) {
                   ? '0'
                   : t('importSummary.rejectedCount', { outOfRange: c.outOfRange, nonFinite: c.nonFinite })}
               </td>
+              {summary.sources && <SourceCell source={summary.sources.find((s) => s.code === c.code)} />}
             </tr>
           ))}
         </tbody>
@@ -56,5 +58,17 @@ export function ImportChannels({ summary }: { summary: ImportSummary }) {
         </ul>
       )}
     </div>
+  );
+}
+
+/** Which file(s) a code came from; a channel without one valid sample says so (it never holds a code a channel with data can fill). */
+function SourceCell({ source }: { source?: { files: string[]; valid: number } }) {
+  const { t } = useTranslation();
+  if (!source) return <td>—</td>;
+  return (
+    <td data-testid="import-source">
+      {source.files.join(', ')}
+      {source.valid === 0 && <> ({t('nightFiles.noData')})</>}
+    </td>
   );
 }

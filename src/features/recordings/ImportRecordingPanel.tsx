@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/errors';
 import { Alert } from '../../ui/Alert';
-import { uploadRecording, type ImportedNight } from './api';
+import { fetchUploadLimits, IMPORTABLE, uploadProblem, uploadRecording, type ImportedNight, type UploadProblem } from './api';
 import { ImportChannels } from './ImportChannels';
 import { useFormat } from '../../format';
 
@@ -21,8 +22,11 @@ interface Props {
 export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, onImported }: Props) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const ids = { files: useId(), tz: useId(), device: useId(), channel: useId() };
+  const ids = { files: useId(), folder: useId(), tz: useId(), device: useId(), channel: useId() };
   const [files, setFiles] = useState<File[]>([]);
+  const limits = useQuery({ queryKey: ['upload-limits'], queryFn: fetchUploadLimits, staleTime: Infinity });
+  // Checked before sending: a night folder of many sessions, or a file too large, is said here, not by the server.
+  const problem = limits.data ? uploadProblem(files, limits.data) : null;
   const [timezone, setTimezone] = useState(defaultTimezone ?? '');
   const [deviceId, setDeviceId] = useState('');
   const [channel, setChannel] = useState('');
@@ -39,7 +43,7 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (files.length > 0) upload.mutate();
+    if (files.length > 0 && !problem) upload.mutate();
   };
 
   return (
@@ -50,6 +54,29 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
         <label htmlFor={ids.files}>{t('recordings.import.files')}</label>
         <input id={ids.files} type="file" multiple accept=".edf,.EDF,.bdf,.BDF,.csv,.CSV" data-testid="import-files" onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
       </div>
+      <div className="field">
+        <label htmlFor={ids.folder}>{t('nightFiles.folder')}</label>
+        {/* A whole night folder (ResMed DATALOG/<date>): only the files the import reads are sent. */}
+        <input
+          id={ids.folder}
+          type="file"
+          multiple
+          data-testid="import-folder"
+          ref={(el) => el?.setAttribute('webkitdirectory', '')}
+          onChange={(e) => setFiles(Array.from(e.target.files ?? []).filter((f) => IMPORTABLE.test(f.name)))}
+        />
+        <small className="muted">{t('nightFiles.folderHint')}</small>
+      </div>
+      {files.length > 0 && (
+        <p className="muted" data-testid="import-selected">
+          {t('nightFiles.selected', { count: files.length, size: megabytes(files.reduce((n, f) => n + f.size, 0)) })}
+        </p>
+      )}
+      {problem && (
+        <Alert tone="error" testId="import-check">
+          {problemText(t, problem)}
+        </Alert>
+      )}
       <div className="import-row">
         <div className="field">
           <label htmlFor={ids.tz}>{t('recordings.import.timezone')}</label>
@@ -64,12 +91,12 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
           <input id={ids.channel} value={channel} maxLength={40} placeholder={t('recordings.import.channelHint')} onChange={(e) => setChannel(e.target.value)} />
         </div>
       </div>
-      <button type="submit" className="button button-primary" disabled={files.length === 0 || upload.isPending} data-testid="import-submit">
+      <button type="submit" className="button button-primary" disabled={files.length === 0 || problem !== null || upload.isPending} data-testid="import-submit">
         {upload.isPending ? t('recordings.import.uploading') : t('recordings.import.submit')}
       </button>
       {upload.isError && (
         <Alert tone="error" testId="import-error">
-          {upload.error instanceof ApiError ? upload.error.message : t('errors.server')}
+          <ImportError error={upload.error} />
         </Alert>
       )}
       {upload.isSuccess && upload.data.channels && <ImportSummary night={upload.data} />}
@@ -103,6 +130,49 @@ function ImportSummary({ night }: { night: ImportedNight }) {
       })}
       {night.merged && <> {t('recordings.import.merged')}</>}
       {Boolean(night.device_events) && <> {t('recordings.import.deviceEvents', { count: night.device_events })}</>}
+      {(night.skipped_files?.length ?? 0) > 0 && (
+        <ul data-testid="import-skipped-files">
+          {night.skipped_files!.map((s) => (
+            <li key={s.name}>
+              {s.reason === 'same_in_upload'
+                ? t('nightFiles.skippedSame', { file: s.name, same: s.same_as })
+                : t('nightFiles.skippedStored', { file: s.name, same: s.same_as, night: s.night === undefined ? '' : f.day(s.night * 1000, 'UTC') })}
+            </li>
+          ))}
+        </ul>
+      )}
     </Alert>
   );
+}
+
+const MB = 1024 * 1024;
+const megabytes = (bytes: number) => Math.ceil(bytes / MB);
+
+/** A check before sending, in the user's words. */
+function problemText(t: TFunction, p: UploadProblem): string {
+  if (p.kind === 'tooMany') return t('nightFiles.tooMany', { count: p.count, max: p.max });
+  if (p.kind === 'fileTooLarge') return t('nightFiles.fileTooLarge', { file: p.file, max: megabytes(p.max) });
+  return t('nightFiles.uploadTooLarge', { size: megabytes(p.size), max: megabytes(p.max) });
+}
+
+/** The server's refusal by its code, in the user's words; the files and fields it names are listed as sent. */
+function ImportError({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  if (!(error instanceof ApiError)) return <>{t('errors.server')}</>;
+  if (error.code === 'files_not_one_night') return <>{t('nightFiles.notOneNight', { files: error.errors.join(', ') })}</>;
+  if (error.code === 'too_many_files') return <>{t('nightFiles.tooManyServer')}</>;
+  if (error.code === 'duplicate_file') return <>{t('nightFiles.duplicate')} {error.message}</>;
+  if (error.code === 'invalid_recording_file') {
+    return (
+      <>
+        {t('nightFiles.unreadable')}
+        <ul data-testid="import-error-files">
+          {(error.errors.length > 0 ? error.errors : [error.message]).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+  return <>{error.message}</>;
 }

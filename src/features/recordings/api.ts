@@ -16,6 +16,8 @@ export interface ImportedNight {
   night_start_time?: number;
   night_stop_time?: number;
   files?: Array<{ name: string; md5: string }>;
+  /** Files left out: byte-identical to another of the upload, or stored before. */
+  skipped_files?: SkippedFile[];
   device_events?: number;
   /** Every channel with code, label, rate and unit; skipped and unmapped signals. */
   summary?: ImportSummary;
@@ -28,6 +30,45 @@ export interface ImportSummary {
   channels: Array<{ code: string; label: string; rate: number; unit: string; samples: number; outOfRange: number; nonFinite: number }>;
   skipped: Array<{ file: string; label: string; reason: string }>;
   unmapped: Array<{ file: string; label: string; code: string; reason: string }>;
+  /** The file(s) each code came from and its valid samples. */
+  sources?: Array<{ code: string; label: string; files: string[]; valid: number }>;
+}
+
+/** A file of an upload that was not imported (server/recordings/night-files.ts). */
+export interface SkippedFile {
+  name: string;
+  reason: 'same_in_upload' | 'already_stored';
+  same_as: string;
+  night?: number;
+}
+
+/** GET /recordings/upload-limits: what one upload may hold. */
+export interface UploadLimits {
+  max_files: number;
+  max_file_bytes: number;
+  max_upload_bytes: number;
+}
+
+export async function fetchUploadLimits(): Promise<UploadLimits> {
+  return (await request<UploadLimits>('GET', '/recordings/upload-limits')).data!;
+}
+
+/** Files a night's folder holds that the import reads (a DATALOG folder also holds .crc and .tgt files). */
+export const IMPORTABLE = /\.(edf|bdf|csv)$/i;
+
+/** Why files cannot be sent as one upload, checked before sending; null when they can. */
+export type UploadProblem =
+  | { kind: 'tooMany'; count: number; max: number }
+  | { kind: 'fileTooLarge'; file: string; max: number }
+  | { kind: 'uploadTooLarge'; size: number; max: number };
+
+export function uploadProblem(files: readonly { name: string; size: number }[], limits: UploadLimits): UploadProblem | null {
+  if (files.length > limits.max_files) return { kind: 'tooMany', count: files.length, max: limits.max_files };
+  const large = files.find((f) => f.size > limits.max_file_bytes);
+  if (large) return { kind: 'fileTooLarge', file: large.name, max: limits.max_file_bytes };
+  const size = files.reduce((n, f) => n + f.size, 0);
+  if (size > limits.max_upload_bytes) return { kind: 'uploadTooLarge', size, max: limits.max_upload_bytes };
+  return null;
 }
 
 export interface ImportRequest {

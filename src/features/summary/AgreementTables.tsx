@@ -24,6 +24,11 @@ interface NightAgreement {
   /** Absent for paid memberships (no AHI items, spec 2 §1). */
   nocturne_ahi?: number | null;
   device_ahi?: number | null;
+  /** 'device_summary': the device's own daily value; 'device_recording_time': its events over its own recording time. */
+  device_ahi_basis?: 'device_summary' | 'device_recording_time';
+  device_hours?: number | null;
+  by_kind?: Record<'apneas' | 'hypopneas', { device: number; nocturne: number; matched: number; missed: number; extra: number }>;
+  rules?: { device: string; nocturne: 'aasm' | 'flow_only' };
 }
 
 function useNightAgreement(patientId: number, night: NightInfo | null) {
@@ -94,11 +99,27 @@ export function AgreementTables({ patientId, night }: { patientId: number; night
               <tr><th scope="row">{t('summary.agreement.nocturneAhi', { basis })}</th><td data-testid="agreement-nocturne-ahi">{num(a.nocturne_ahi)}</td></tr>
             )}
             {a.device_ahi !== undefined && (
-              <tr><th scope="row">{t('summary.agreement.deviceAhi', { vendor, basis })}</th><td data-testid="agreement-device-ahi">{num(a.device_ahi)}</td></tr>
+              <tr>
+                <th scope="row">
+                  {a.device_ahi_basis === 'device_summary'
+                    ? t('nightFiles.deviceAhiSummary', { vendor })
+                    : a.device_ahi_basis === 'device_recording_time'
+                      ? t('nightFiles.deviceAhiOwn', { vendor, hours: num(a.device_hours) })
+                      : t('summary.agreement.deviceAhi', { vendor, basis })}
+                </th>
+                <td data-testid="agreement-device-ahi">{num(a.device_ahi)}</td>
+              </tr>
+            )}
+            {a.by_kind && (
+              <>
+                <tr><th scope="row">{t('nightFiles.apneasByKind')}</th><td data-testid="agreement-apneas">{t('nightFiles.byKind', a.by_kind.apneas)}</td></tr>
+                <tr><th scope="row">{t('nightFiles.hypopneasByKind')}</th><td data-testid="agreement-hypopneas">{t('nightFiles.byKind', a.by_kind.hypopneas)}</td></tr>
+              </>
             )}
           </tbody>
         </table>
         <p className="muted">{t('summary.agreement.note', { seconds: a.tolerance_s })}</p>
+        {a.rules && <p className="muted" data-testid="agreement-rules">{t('nightFiles.rules', { vendor, rule: t(a.rules.nocturne === 'aasm' ? 'nightFiles.ruleAasm' : 'nightFiles.ruleFlowOnly') })}</p>}
       </section>
     </div>
   );
