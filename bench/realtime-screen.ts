@@ -70,19 +70,19 @@ async function version(pkg: string): Promise<string> {
   return (JSON.parse(await readFile(path.join(dir, '..', 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** `n` bench devices of the demo physician, deployed to the demo patients in turn, each with a key. */
+/** `n` bench devices of the demo physician, each deployed to a bench patient of its own, each with a key. */
 async function provision(db: Db, n: number): Promise<{ deviceId: string; key: string }[]> {
   const [phys] = await db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]);
-  const patients = await db.query<{ id: number }>('select id from patients where physician_id = $1 order by patient_code', [phys!.id]);
-  if (!patients.length) throw new Error('the demo physician has no patients');
   const now = Date.now();
   const out: { deviceId: string; key: string }[] = [];
   for (let i = 0; i < n; i++) {
     const deviceId = `RTS${String(i + 1).padStart(4, '0')}`;
     const [d] = await db.query<{ device_master_id: number }>('insert into devices (device_id, physician_id) values ($1, $2) returning device_master_id', [deviceId, phys!.id]);
+    // A patient of its own per device: a patient holds one device at a time.
+    const [own] = await db.query<{ id: number }>(`insert into patients (patient_code, physician_id, created_by, gender, country) values ($1, $2, $2, 'F', 'Switzerland') returning id`, [`B${deviceId}`, phys!.id]);
     await db.query(
       `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'Europe/Zurich', $3)`,
-      [d!.device_master_id, patients[i % patients.length]!.id, phys!.id, now - 3_600_000, now + 86_400_000],
+      [d!.device_master_id, own!.id, phys!.id, now - 3_600_000, now + 86_400_000],
     );
     out.push({ deviceId, key: (await issueDeviceKey(db, d!.device_master_id, null)).key });
   }

@@ -7,3 +7,6 @@ export const NotificationIdParams = Type.Object({ id });
 
 /** POST /physician/triage/prepare: no fields (the practice is the caller's). */
 export const TriagePrepareBody = Strict({});
+
+/** POST /physician/night-seen: the physician opened this night's review screen (it is seen). */
+export const NightSeenBody = Strict({ patient_id: id, recording_id: id });

@@ -18,3 +18,11 @@ export const LabelMapBody = Strict({
   }),
 });
 export type LabelMapBody = Static<typeof LabelMapBody>;
+
+/** Upload sizes (the server's; the import dialog checks them before sending). Files per upload: UPLOAD_MAX_FILES. */
+export const UPLOAD_LIMITS = {
+  /** One file, bytes. */
+  maxFileBytes: 512 * 1024 * 1024,
+  /** All files of one upload together, bytes. */
+  maxUploadBytes: 1024 * 1024 * 1024,
+} as const;

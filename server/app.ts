@@ -18,6 +18,7 @@ import { patientDetailRoutes } from './routes/patient-details';
 import { preferenceRoutes } from './routes/preferences';
 import { importRoutes } from './routes/imports';
 import { exportRoutes } from './routes/exports';
+import { scoringFileRoutes } from './routes/scoring-files';
 import { nightFileRoutes } from './routes/night-files';
 import { trendRoutes } from './routes/trends';
 import { annotationRoutes } from './annotations/annotations';
@@ -34,6 +35,7 @@ import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 import { agreementRoutes } from './analytics/agreement';
 import { correctionRoutes } from './routes/corrections';
 import { registerSecurityHeaders } from './security-headers';
+import { bookingConflict } from './devices/allocations';
 import fastifyWebsocket from '@fastify/websocket';
 import { LiveHub } from './live/hub';
 import { liveRoutes } from './live/routes';
@@ -57,10 +59,16 @@ declare module 'fastify' {
   }
 }
 
+/** TRUST_PROXY as Fastify takes it: a hop count trusts that many proxies nearest to us. */
+function trustProxyOption(trust: false | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Builds the HTTP server: the API under /api/v1 and, when built, the SPA. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true } },
   });
@@ -74,6 +82,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // with one log line per outage, and only a real bug is 500 (with its stack, once).
   const outage = new OutageLog();
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    const refusedBooking = bookingConflict(err);
+    if (refusedBooking) err = refusedBooking;
     if (err instanceof ApiError) {
       const data = { ...(err.errors ? { errors: err.errors } : {}), ...(err.fieldRule ?? {}), ...(err.details ?? {}) };
       return reply.code(err.status).send({ code: err.code, message: err.message, ...(Object.keys(data).length ? { data } : {}) });
@@ -145,6 +155,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       profileRoutes(api, ctx);
       signupReviewRoutes(api, ctx);
       exportRoutes(api, ctx);
+      scoringFileRoutes(api, ctx);
       nightFileRoutes(api, ctx);
       trendRoutes(api, ctx);
       annotationRoutes(api, ctx);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Runtime configuration, read once from the environment. */
@@ -26,6 +27,13 @@ export interface Config {
   maxEventLoopDelayMs: number;
   /** An upload whose multipart body makes no progress this long (ms) is refused (UPLOAD_IDLE_MS, default 30 s). */
   uploadIdleMs: number;
+  /**
+   * Which peers may name the client in X-Forwarded-For (Fastify's trustProxy): false (the
+   * default: the TCP peer is the client), a hop count, or addresses/CIDRs of the proxies.
+   */
+  trustProxy: false | number | string[];
+  /** Files one upload may hold (UPLOAD_MAX_FILES, default 128: a ResMed DATALOG night of many mask sessions, five files each). */
+  uploadMaxFiles: number;
 }
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -53,7 +61,37 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
     maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, 0, 'MAX_EVENT_LOOP_DELAY_MS'),
     uploadIdleMs: readDelay(env.UPLOAD_IDLE_MS, 30_000, 'UPLOAD_IDLE_MS') || 30_000,
+    trustProxy: readTrustProxy(env.TRUST_PROXY),
+    uploadMaxFiles: readDelay(env.UPLOAD_MAX_FILES, 128, 'UPLOAD_MAX_FILES') || 128,
   };
+}
+
+/** Names proxy-addr knows for address ranges (loopback: 127.0.0.1/8 and ::1). */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset or empty (trust no header), a hop count (`1`: the nearest proxy), or a
+ * comma-separated list of proxy addresses, CIDRs or range names (`127.0.0.1`, `10.0.0.0/8`,
+ * `loopback`). "Trust everyone" is refused: any client could then choose its own address.
+ */
+function readTrustProxy(value: string | undefined): false | number | string[] {
+  const text = value?.trim();
+  if (!text) return false;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops < 1 || hops > 10) throw new ConfigError(`TRUST_PROXY as a hop count must be from 1 to 10, got "${value}".`);
+    return hops;
+  }
+  const entries = text.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!(PROXY_RANGE_NAMES.has(entry) || (family !== 0 && bitsOk && extra === undefined))) {
+      throw new ConfigError(`TRUST_PROXY must be a hop count or proxy addresses/CIDRs (e.g. "127.0.0.1" or "10.0.0.0/8,loopback"), got "${entry}".`);
+    }
+  }
+  return entries;
 }
 
 export class ConfigError extends Error {}

@@ -6,6 +6,7 @@
  * locale when the server or an enum gains a value.
  */
 export const DYNAMIC_KEY_FAMILIES = [
+  'annotations.builtIn',
   'annotations.show',
   'annotations.units',
   'dashboard.account',
@@ -17,6 +18,7 @@ export const DYNAMIC_KEY_FAMILIES = [
   'details.questionnaires.questions',
   'errors.codes',
   'languages',
+  'live.channelNames',
   'live.config.status',
   'live.config.statusWord',
   'live.dashboard.alert',
@@ -29,6 +31,7 @@ export const DYNAMIC_KEY_FAMILIES = [
   'night.tabs',
   'nightBasis.severity',
   'patientAdmin.bmiClass',
+  'patientAdmin.conditions',
   'patientAdmin.dataCenter.status',
   'patientAdmin.errors',
   'patientAdmin.list',

@@ -14,6 +14,7 @@ import { isValidAt, type NightAnalysis } from '../../engine/detect';
 import { analysisOf } from './analyse';
 import { analyticsSettings } from './settings';
 import { AgreementQuery } from '../../contract/analytics';
+import { nightSessions, type NightFileMeta, type NightSession } from '../recordings/sessions';
 
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 const perHour = (count: number, hours: number) => (hours > 0 ? round2(count / hours) : null);
@@ -33,8 +34,42 @@ function deviceCounts(rows: readonly Pick<DeviceEventRow, 'kind'>[]) {
   return { by_kind: byKind, apneas, hypopneas, desaturations: byKind.desaturation ?? 0, total: rows.length };
 }
 
+/**
+ * The device's recording time, h: the sum of the night's sessions (the device scores only
+ * while it records), within the corrected window when there is one.
+ */
+export function deviceHours(sessions: readonly NightSession[], fallback: { startMs: number; stopMs: number }, window?: NightAnalysis['window']): number {
+  const spans = sessions.length > 0 ? sessions.map((s) => [s.start, s.end]) : [[fallback.startMs, fallback.stopMs]];
+  let ms = 0;
+  for (const [a, b] of spans) {
+    const from = window ? Math.max(a, window.bedInMs) : a;
+    const to = window ? Math.min(b, window.bedOutMs) : b;
+    if (to > from) ms += to - from;
+  }
+  return ms / 3_600_000;
+}
+
+/** The rule Nocturne scored hypopneas by: AASM (flow drop with a desaturation or arousal) or, without oximetry, the flow-only rule. */
+const nocturneRule = (a: NightAnalysis) => (a.respiratory.some((e) => e.flowOnly) || a.kpis.odi === null ? 'flow_only' : 'aasm');
+
+/** Device and Nocturne events of one kind, matched one to one. */
+function byKind(reference: { onsetMs: number; durationMs: number }[], detected: { onsetMs: number; durationMs: number }[]) {
+  const m = matchEvents(reference, detected);
+  return { device: reference.length, nocturne: detected.length, matched: m.matched, missed: m.missed, extra: m.extra, sensitivity: round2(m.sensitivity), ppv: round2(m.ppv) };
+}
+
+/** What the agreement table needs beside the events: the device's recording time and, when known, its own summary AHI. */
+export interface DeviceBasis {
+  /** The night's sessions (their sum is the device's recording time). */
+  sessions: readonly NightSession[];
+  startMs: number;
+  stopMs: number;
+  /** The device's own AHI for that day (ResMed STR.edf), null when there is none. */
+  summaryAhi: number | null;
+}
+
 /** Nocturne against the night's reference scoring: the numbers the summary's agreement table shows. */
-function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow[], paid: boolean) {
+function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow[], paid: boolean, basisOfDevice: DeviceBasis) {
   // A corrected night is compared over its window: the device's events outside it are not counted either.
   const w = analysis.window;
   const device = w ? allDevice.filter((e) => isValidAt(w, Number(e.onset_ms))) : allDevice;
@@ -48,7 +83,13 @@ function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow
   const vendors = [...new Set(device.map((e) => e.vendor))];
   const files = [...new Set(device.map((e) => e.file_name))];
   // Spec 2 §1: paid memberships get no AHI items.
-  const ahi = paid ? {} : { nocturne_ahi: perHour(detected.length, hours), device_ahi: perHour(reference.length, hours) };
+  // The device's AHI as the device says it: its summary's value, else its events over its own recording time.
+  const ownHours = deviceHours(basisOfDevice.sessions, basisOfDevice, w);
+  const deviceAhiBasis = basisOfDevice.summaryAhi !== null ? 'device_summary' : 'device_recording_time';
+  const ahi = paid
+    ? {}
+    : { nocturne_ahi: perHour(detected.length, hours), device_ahi: basisOfDevice.summaryAhi !== null ? round2(basisOfDevice.summaryAhi) : perHour(reference.length, ownHours), device_ahi_basis: deviceAhiBasis };
+  const deviceOf = (apnea: boolean) => device.filter((e) => isDeviceRespiratory(e.kind) && e.kind.endsWith('apnea') === apnea).map((e) => ({ onsetMs: Number(e.onset_ms), durationMs: Number(e.duration_ms) }));
   return {
     has_reference: device.length > 0,
     vendors,
@@ -63,6 +104,13 @@ function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow
     tolerance_s: DEFAULT_MATCH_TOLERANCE_MS / 1000,
     index_basis: basis,
     index_hours: round2(hours),
+    device_hours: round2(ownHours),
+    // Each kind compared on its own, and the rule each side scored by.
+    by_kind: {
+      apneas: byKind(deviceOf(true), detected.filter((e) => e.kind === 'apnea')),
+      hypopneas: byKind(deviceOf(false), detected.filter((e) => e.kind === 'hypopnea')),
+    },
+    rules: { device: 'device', nocturne: nocturneRule(analysis) },
     ...ahi,
   };
 }
@@ -79,7 +127,11 @@ export function agreementRoutes(app: FastifyInstance, ctx: AppContext) {
       const recording = await nightOf(ctx.db, patient, request.query);
       const device = await loadDeviceEvents(ctx.db, [recording.id]);
       const analysis = await analysisOf(ctx.db, recording, await analyticsSettings(ctx.db, patient.physician_id));
-      return { data: { night: Number(recording.night_key), ...agreementOf(analysis, device, user.membership_type === 'paid') } };
+      const files = Array.isArray(recording.recording_meta?.files) ? (recording.recording_meta.files as NightFileMeta[]) : [];
+      // summaryAhi: the hook for the device's daily summary (ResMed STR.edf), null until one is read for this day.
+      // The device's sessions: its EDF files' (an oximeter export beside them is not the device recording).
+      const basis: DeviceBasis = { sessions: nightSessions(files.filter((f) => !String(f.format ?? '').includes('csv'))), startMs: Number(recording.start_ms), stopMs: Number(recording.stop_ms), summaryAhi: null };
+      return { data: { night: Number(recording.night_key), ...agreementOf(analysis, device, user.membership_type === 'paid', basis) } };
     },
   );
 }

@@ -10,13 +10,15 @@ import { MESSAGES, normaliseColor, unescapeText } from './format';
 import { conflict, invalid, recordHistory } from './shared';
 
 /** At most this many categories (built-in included) for one patient (spec 2 §9). */
-const MAX_CATEGORIES = 12;
+export const MAX_CATEGORIES = 12;
 
 export interface CategoryRow {
   label_id: number;
   label: string;
   color_code: string;
   type: 'custom' | 'built-in';
+  /** A built-in's stable code (apnea, desaturation, hypopnea, movement, central_apnea, obstructive_apnea, irregularities), null for a custom one. */
+  code: string | null;
   patient_id: number | null;
   doctor_id: number | null;
   created_by: number | null;
@@ -29,7 +31,7 @@ export interface CategoryRow {
 /** The categories a patient's annotations may use: the built-in ones and the patient's own. */
 export function listCategories(db: Queryable, patientId: number): Promise<CategoryRow[]> {
   return db.query<CategoryRow>(
-    `select label_id, label, color_code, type, patient_id, doctor_id, created_by, created_date, updated_by, updated_date, version
+    `select label_id, label, color_code, type, code, patient_id, doctor_id, created_by, created_date, updated_by, updated_date, version
      from annotation_categories
      where deleted_at is null and (type = 'built-in' or patient_id = $1)
      order by label_id`,

@@ -116,11 +116,12 @@ const DEMO_NIGHTS = [
 ] as const;
 
 /**
- * Simulates the demo nights once, ending last night. Each night is its own transaction and
+ * Simulates the demo nights once, the last on the evening before the night in progress at
+ * `now` (so every one has ended, and a device streaming now records a night of its own). Each night is its own transaction and
  * evenings that already have a night are skipped, so an interrupted first start completes
  * on the next. Returns the number of nights stored.
  */
-export async function seedDemoNights(db: Db, log: (line: string) => void = () => undefined): Promise<number> {
+export async function seedDemoNights(db: Db, log: (line: string) => void = () => undefined, now = Date.now()): Promise<number> {
   const [done] = await db.query('select 1 from app_meta where key = $1', [NIGHTS_KEY]);
   if (done) return 0;
   const { simulateForPatient } = await import('../recordings/simulated');
@@ -138,6 +139,7 @@ export async function seedDemoNights(db: Db, log: (line: string) => void = () =>
       profile: p.profile,
       longNight: p.longNight,
       psgEvery: p.psgEvery,
+      now,
     });
     stored += ids.length;
   }

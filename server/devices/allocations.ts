@@ -65,6 +65,25 @@ export function calendarDays(zone: string, count: number, now = Date.now()): Arr
 
 const fmt = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toFormat('dd LLL yyyy');
 
+/** Locks the patient row: every booking change of one patient runs one at a time (take it before the device's). */
+export async function lockPatient(tx: Queryable, patientId: number): Promise<void> {
+  await tx.query('select id from patients where id = $1 for no key update', [patientId]);
+}
+
+/**
+ * The spec's answer for a booking the database refused (its exclusion constraints: a device
+ * with two patients, or a patient on two devices, at once), or null for any other error. The
+ * checks above say it with names and dates; this is the net under every path that forgets them.
+ */
+export function bookingConflict(err: unknown): ApiError | null {
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown } | null;
+  if (e?.code !== '23P01') return null;
+  const text = `${String(e.constraint ?? '')} ${String(e.message ?? '')}`;
+  if (text.includes('device_allocations_patient_free')) return new ApiError(409, 'patient_already_assigned', DEVICE_MESSAGES.patientAssigned);
+  if (text.includes('device_allocations_device_free')) return new ApiError(409, 'device_occupied', 'Device is occupied: it is already reserved for another patient during these dates.');
+  return null;
+}
+
 /** Locks the device row: every allocation change of one device runs one at a time. */
 export async function lockDevice(tx: Queryable, deviceMasterId: number): Promise<{ device_master_id: number; device_id: string }> {
   const [device] = await tx.query<{ device_master_id: number; device_id: string }>('select device_master_id, device_id from devices where device_master_id = $1 for update', [deviceMasterId]);

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/adapter';
 import { ApiError, notFound } from '../errors';
-import { checkMapped, checkPatientFree, clearDevice, DAY_MS, DEVICE_MESSAGES, lockDevice, startOfToday, type AllocationRow, type Operation } from './allocations';
+import { checkMapped, checkPatientFree, clearDevice, DAY_MS, DEVICE_MESSAGES, lockDevice, lockPatient, startOfToday, type AllocationRow, type Operation } from './allocations';
 
 export interface DeployInput {
   physicianId: number;
@@ -28,7 +28,7 @@ export async function deploy(tx: Queryable, d: DeployInput): Promise<AllocationR
   for (const t of [d.windowStart, d.windowEnd]) if (t !== undefined && !TIME.test(t)) throw new ApiError(400, 'validation_failed', `"${t}" is not a time of day (HH:mm).`);
   // The patient first, then the device (always in this order, so no deadlock): two deploys of
   // different devices to one patient serialise here, and the second sees the first's booking.
-  await tx.query('select id from patients where id = $1 for no key update', [d.patientId]);
+  await lockPatient(tx, d.patientId);
   await lockDevice(tx, d.deviceMasterId);
   await checkMapped(tx, d.deviceMasterId, d.physicianId, d.from, d.to);
   await checkPatientFree(tx, d.patientId, d.deviceMasterId, d.from, d.to, d.timezone);
@@ -51,8 +51,11 @@ export async function currentAllocation(tx: Queryable, patientId: number): Promi
 /** Changes the dates of a booked allocation (extend or shorten); force cancels bookings that have not started. */
 export async function extend(tx: Queryable, a: AllocationRow, from: number, to: number, force: boolean, userId: number, now = Date.now()): Promise<AllocationRow> {
   if (!(to > from)) throw new ApiError(400, 'validation_failed', 'The return date must be after the allocation date.');
+  // As deploy: the patient, then the device, so the new dates are checked against both.
+  await lockPatient(tx, a.patient_id);
   await lockDevice(tx, a.device_master_id);
   await checkMapped(tx, a.device_master_id, a.physician_id, from, to);
+  await checkPatientFree(tx, a.patient_id, a.device_master_id, from, to, a.timezone);
   await clearDevice(tx, a.device_master_id, from, to, force, userId, a.timezone, a.device_user_map_id, now);
   const [row] = await tx.query<AllocationRow>(
     `update device_allocations set allocation_ms = $2, deallocation_ms = $3, updated_by = $4, updated_at = now() where device_user_map_id = $1 returning *`,
@@ -119,6 +122,10 @@ export async function fileDeployRequest(tx: Queryable, r: DeployRequestInput): P
   );
   if (!device) throw notFound('Device');
   if (!(r.to > r.from)) throw new ApiError(400, 'validation_failed', 'The return date must be after the allocation date.');
+  // A request that could never be approved is refused now, with the words a deploy would use
+  // (the admin's approval checks again, under the locks, since bookings may change meanwhile).
+  await checkPatientFree(tx, r.patientId, device.device_master_id, r.from, r.to, r.timezone);
+  await clearDevice(tx, device.device_master_id, r.from, r.to, false, r.userId, r.timezone);
   const [row] = await tx.query<{ id: number }>(
     `insert into deploy_requests (patient_id, device_master_id, allocation_ms, deallocation_ms, timezone, requested_by) values ($1, $2, $3, $4, $5, $6) returning id`,
     [r.patientId, device.device_master_id, r.from, r.to, r.timezone, r.userId],

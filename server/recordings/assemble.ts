@@ -7,7 +7,8 @@ import { readEdf, readEdfFrom, type EdfSource } from './edf/reader';
 import { RecordingFormatError, type ChannelData, type Night, type NightEvent } from './model';
 import { defaultMissingCodes } from './missing';
 import { enforceRanges } from './ranges';
-import { checkNightSpan } from './limits';
+import { checkOneNight } from './limits';
+import { joinChannels } from './sessions';
 
 /**
  * One parsed source file of a night (an EDF file, an oximeter CSV …), already in absolute
@@ -33,34 +34,30 @@ export interface AssembleOptions {
 }
 
 /**
- * Merges the files of one night (ResMed's BRP, EVE, SA2, PLD; an EDF and an oximeter CSV …)
- * into a Night. Files are aligned by their absolute times: every channel keeps its own t0,
- * the night spans the earliest start to the latest stop (channel ends and event ends
- * included), events are sorted by onset.
- *
- * Two channels with the same code: the first (in file order, then signal order) keeps the
- * code, a later one is kept under its own source label (e.g. a second 'Flow' as
- * 'Flow.40ms'), and if that is taken too under '<label>#2', '#3' …: nothing is dropped
- * and no code silently mixes two sources.
+ * Merges the files of one night (ResMed's BRP, EVE, SA2, PLD of every mask session; an EDF and
+ * an oximeter CSV …) into a Night. Files are aligned by their absolute times and taken in
+ * order of start (then name), so the order they arrive in never changes the night: the same
+ * signal from several sessions is one channel with gaps between sessions (sessions.ts), a
+ * code offered by several channels goes to the one with the most valid samples, the others
+ * keep their source label ('Flow.40ms', else '<label>#2'): nothing is dropped and no code
+ * silently mixes two sources. The night spans the earliest start to the latest stop
+ * (channel ends and event ends included); events are sorted by onset.
  */
 export function assembleNight(parts: ParsedRecording[], options: AssembleOptions = {}): Night {
   if (parts.length === 0) throw new RangeError('assembleNight: no files given');
-  const taken = new Set<string>();
-  const channels: ChannelData[] = [];
+  const sorted = [...parts].sort((a, b) => a.startMs - b.startMs || (a.fileName < b.fileName ? -1 : a.fileName > b.fileName ? 1 : 0));
+  const { channels, sources } = joinChannels(sorted.flatMap((p) => p.channels.map((channel) => ({ channel, fileName: p.fileName }))));
   let startMs = Number.POSITIVE_INFINITY;
   let stopMs = Number.NEGATIVE_INFINITY;
-  for (const part of parts) {
+  for (const part of sorted) {
     startMs = Math.min(startMs, part.startMs);
     stopMs = Math.max(stopMs, part.stopMs);
-    for (const channel of part.channels) {
-      const code = uniqueCode(channel, taken);
-      taken.add(code);
-      channels.push(code === channel.code ? channel : { ...channel, code });
-      startMs = Math.min(startMs, channel.t0);
-      stopMs = Math.max(stopMs, channelEndMs(channel));
-    }
   }
-  const events = parts
+  for (const channel of channels) {
+    startMs = Math.min(startMs, channel.t0);
+    stopMs = Math.max(stopMs, channelEndMs(channel));
+  }
+  const events = sorted
     .flatMap((p) => p.events)
     .map((e, i) => ({ e, i }))
     .sort((a, b) => a.e.onsetMs - b.e.onsetMs || a.i - b.i)
@@ -73,7 +70,8 @@ export function assembleNight(parts: ParsedRecording[], options: AssembleOptions
     channels,
     events,
     meta: {
-      files: parts.map((p) => ({ fileName: p.fileName, format: p.format, startMs: p.startMs, stopMs: p.stopMs, ...p.meta })),
+      files: sorted.map((p) => ({ fileName: p.fileName, format: p.format, startMs: p.startMs, stopMs: p.stopMs, signals: p.channels.length, ...p.meta })),
+      sources,
     },
   };
 }
@@ -81,16 +79,6 @@ export function assembleNight(parts: ParsedRecording[], options: AssembleOptions
 /** End of a channel (time just after its last sample), ms UTC. */
 export function channelEndMs(channel: ChannelData): number {
   return channel.t0 + (channel.samples.length / channel.sampleRate) * 1000;
-}
-
-/** The code a channel is kept under when `taken` already holds codes (assembleNight's clash rule). */
-export function uniqueCode(channel: ChannelData, taken: ReadonlySet<string>): string {
-  if (!taken.has(channel.code)) return channel.code;
-  if (!taken.has(channel.label)) return channel.label;
-  for (let n = 2; ; n++) {
-    const candidate = `${channel.label}#${n}`;
-    if (!taken.has(candidate)) return candidate;
-  }
 }
 
 /** Options of {@link parseRecordingFile} and {@link nightFromFiles}. */
@@ -148,6 +136,6 @@ function withRanges(part: ParsedRecording): ParsedRecording {
 /** Reads the files of one night and merges them ({@link parseRecordingFile}, {@link assembleNight}). */
 export function nightFromFiles(files: { name: string; bytes: Uint8Array }[], options: ParseFileOptions = {}): Night {
   const parts = files.map((f) => parseRecordingFile(f.name, f.bytes, options));
-  checkNightSpan(parts);
+  checkOneNight(parts);
   return assembleNight(parts, { timezone: options.timezone });
 }

@@ -1,10 +1,11 @@
 import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
-import { assembleNight, parseRecordingFile, type ParsedRecording } from './assemble';
-import { RecordingFormatError, type Night } from './model';
+import { assembleNight, parseRecordingFile, type ParseFileOptions, type ParsedRecording } from './assemble';
+import { RecordingFormatError, RecordingFormatErrors, type Night } from './model';
+import { checkOneNight, NotOneNightError } from './limits';
 import { nightDate, nightKey } from './night-key';
 import { parseFilesInWorker } from './parse-pool';
-import { deviceEventsOf, hashFiles, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDuplicates } from './night-files';
+import { deviceEventsOf, hashFiles, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDamaged, refuseDuplicates, sortDuplicates, type SkippedFile } from './night-files';
 import { missingCodesOf } from './missing';
 import { attachStaged, dropStage, stageChannels, type StageProgress, type StagedNight } from './staging';
 import { insertNight, InvalidNightError, validateNight } from './store';
@@ -40,6 +41,8 @@ export interface ImportResult {
   stopMs: number;
   nightKey: number;
   files: { name: string; md5: string }[];
+  /** Files of the upload left out: byte-identical to another of it, or already stored. */
+  skipped: SkippedFile[];
   /** Device-scored events the files carried (ResMed EVE apneas, PSG scoring …). */
   deviceEvents: number;
 }
@@ -67,22 +70,29 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
   let files: HashedFile[];
   let parts: ParsedRecording[];
   let night: Night;
+  let skipped: SkippedFile[];
   try {
     if (input.files) {
-      files = await hashFiles(input.files);
-      // Cheap refusals first (a damaged transfer, a known file), before parsing large files.
-      await refuseDuplicates(db, input.patientId, files, input.clientMd5);
-      parts = input.files.map((f) => parseRecordingFile(f.name, f.bytes, options));
+      const all = await hashFiles(input.files);
+      // Cheap refusals first (a damaged transfer), and known files left out, before parsing large files.
+      refuseDamaged(all, input.clientMd5);
+      const sorted = await sortDuplicates(db, input.patientId, all);
+      skipped = sorted.skipped;
+      files = sorted.keep.map((i) => all[i]);
+      parts = parseEach(sorted.keep.map((i) => input.files![i]), options);
     } else {
       // Files on disk (uploads, the CLI) are hashed and parsed in a worker thread, off the event loop.
-      ({ files, parts } = await parseFilesInWorker(input.paths!, options));
-      await refuseDuplicates(db, input.patientId, files, input.clientMd5);
+      const read = await parseFilesInWorker(input.paths!, options);
+      refuseDamaged(read.files, input.clientMd5);
+      const sorted = await sortDuplicates(db, input.patientId, read.files);
+      skipped = sorted.skipped;
+      files = sorted.keep.map((i) => read.files[i]);
+      parts = sorted.keep.map((i) => read.parts[i]);
     }
+    checkOneNight(parts);
     night = assembleNight(parts, { timezone: input.timezone });
   } catch (err) {
-    if (err instanceof RecordingFormatError) throw new ApiError(400, 'invalid_recording_file', err.message);
-    if (err instanceof RangeError) throw new ApiError(400, 'invalid_recording_file', err.message);
-    throw err;
+    throw asApiError(err);
   }
   const device = deviceEventsOf(parts);
   const formats = new Set(parts.map((p) => p.format));
@@ -117,7 +127,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
         const recordingId = await insertNight(tx, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night: { ...night, channels: [] } });
         await attachStaged(tx, stage, recordingId, night.channels, stage.codes, night.channels.map((c) => missingCodesOf(c, source)));
         await insertFilesAndDeviceEvents(tx, recordingId, input.patientId, input.createdBy, files, parts, device);
-        return { recordingId, night, merged: false, startMs: night.startMs, stopMs: night.stopMs, nightKey: nightKey(night.startMs, night.timezone), files: fileList, deviceEvents: device.length };
+        return { recordingId, night, merged: false, startMs: night.startMs, stopMs: night.stopMs, nightKey: nightKey(night.startMs, night.timezone), files: fileList, skipped, deviceEvents: device.length };
       }
       const merged = await mergeIntoRecording(tx, target, night, stage ?? undefined);
       if (input.deviceId && !target.device_id) await tx.query('update recordings set device_id = $2 where id = $1', [target.id, input.deviceId]);
@@ -130,6 +140,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
         stopMs: merged.stopMs,
         nightKey: Number(target.night_key),
         files: fileList,
+        skipped,
         deviceEvents: device.length,
       };
     });
@@ -138,6 +149,32 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
     // removes the stage, rolled back). A database that is gone leaves them to the start-up cleanup.
     if (staged) await dropStage(db, staged.stageId).catch((dropErr: Error) => console.error(`Import stage ${staged!.stageId} not removed (${dropErr.message}); it is removed at the next start.`));
     if (err instanceof InvalidNightError) throw new ApiError(400, 'invalid_recording', err.message);
-    throw err;
+    throw asApiError(err);
   }
+}
+
+/** Parses every file; a refusal names every file that cannot be read, not only the first. */
+function parseEach(files: { name: string; bytes: Uint8Array }[], options: ParseFileOptions): ParsedRecording[] {
+  const parts: ParsedRecording[] = [];
+  const errors: RecordingFormatError[] = [];
+  for (const f of files) {
+    try {
+      parts.push(parseRecordingFile(f.name, f.bytes, options));
+    } catch (err) {
+      if (!(err instanceof RecordingFormatError)) throw err;
+      errors.push(err);
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new RecordingFormatErrors(errors);
+  return parts;
+}
+
+/** A reader's or the night rule's refusal as the API's 400, naming every file concerned. */
+function asApiError(err: unknown): unknown {
+  if (err instanceof NotOneNightError) return new ApiError(400, 'files_not_one_night', err.message, err.files);
+  if (err instanceof RecordingFormatErrors) return new ApiError(400, 'invalid_recording_file', err.message, err.errors.map((e) => e.message));
+  if (err instanceof RecordingFormatError) return new ApiError(400, 'invalid_recording_file', err.message);
+  if (err instanceof RangeError) return new ApiError(400, 'invalid_recording_file', err.message);
+  return err;
 }

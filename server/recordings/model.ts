@@ -82,3 +82,10 @@ export class RecordingFormatError extends Error {
     super(`${file}: ${field}: ${problem}`);
   }
 }
+
+/** Several files that cannot be read: every one of them named, with its field. */
+export class RecordingFormatErrors extends Error {
+  constructor(readonly errors: readonly RecordingFormatError[]) {
+    super(`${errors.length} files cannot be read: ${errors.map((e) => e.message).join('; ')}`);
+  }
+}

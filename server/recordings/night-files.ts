@@ -6,10 +6,12 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
-import { channelEndMs, uniqueCode, type ParsedRecording } from './assemble';
+import { channelEndMs, type ParsedRecording } from './assemble';
 import type { Night } from './model';
 import { nightDate, nightKey } from './night-key';
-import { insertChannel, insertEvents, validateNight, type RecordingRow } from './store';
+import { insertChannel, insertEvents, loadChannelData, validateNight, type ChannelRow, type RecordingRow } from './store';
+import { checkOneNight, type NightPart } from './limits';
+import { fallbackCode, gridIndex, joinable, joinPieces, validCountOf } from './sessions';
 import { deviceEvents, type ScoredKind } from './vendors';
 import { missingCodesOf } from './missing';
 import { attachStaged, type StagedNight } from './staging';
@@ -41,18 +43,77 @@ export async function hashFiles(files: { name: string; bytes: Uint8Array }[]): P
   return files.map((f) => ({ name: f.name, md5: createHash('md5').update(f.bytes).digest('hex'), size: f.bytes.byteLength }));
 }
 
-/**
- * Refuses an upload holding a file already imported for this patient (or the same file twice),
- * naming the file and the night it belongs to. `declared` are the client's hashes by file
- * name: one that differs from the server's means the file changed in transfer.
- */
-export async function refuseDuplicates(db: Queryable, patientId: number, files: HashedFile[], declared: Record<string, string> = {}): Promise<void> {
+/** A file of an upload that was not imported, and why (the import summary lists it). */
+export interface SkippedFile {
+  name: string;
+  /** 'same_in_upload': byte-identical to another file of this upload; 'already_stored': imported before for this patient. */
+  reason: 'same_in_upload' | 'already_stored';
+  /** The file it is the same as (this upload's, or the stored one's name). */
+  same_as: string;
+  /** For 'already_stored': the night key it is stored under. */
+  night?: number;
+}
+
+/** Refuses a file whose client md5 differs from the server's (changed in transfer). */
+export function refuseDamaged(files: readonly HashedFile[], declared: Record<string, string> = {}): void {
   for (const f of files) {
     const client = declared[f.name];
     if (client !== undefined && client.toLowerCase() !== f.md5) {
       throw new ApiError(400, 'upload_damaged', `${f.name}: the file changed in transfer (md5 ${client} before upload, ${f.md5} received); nothing was stored, please upload it again.`);
     }
   }
+}
+
+/**
+ * Which files of an upload to import (their indexes, in upload order) and which to skip:
+ * byte-identical files inside the upload are kept once (the first by name, so the order
+ * they arrive in does not matter), a file already imported for this patient is skipped.
+ * An upload with nothing left is refused (409 duplicate_file) naming its files and their night.
+ */
+export async function sortDuplicates(db: Queryable, patientId: number, files: readonly HashedFile[]): Promise<{ keep: number[]; skipped: SkippedFile[] }> {
+  const byName = files.map((f, i) => ({ f, i })).sort((a, b) => (a.f.name < b.f.name ? -1 : a.f.name > b.f.name ? 1 : a.i - b.i));
+  const firstOf = new Map<string, string>();
+  const skipped: SkippedFile[] = [];
+  const unique: number[] = [];
+  for (const { f, i } of byName) {
+    const first = firstOf.get(f.md5);
+    if (first !== undefined) skipped.push({ name: f.name, reason: 'same_in_upload', same_as: first });
+    else {
+      firstOf.set(f.md5, f.name);
+      unique.push(i);
+    }
+  }
+  const known = files.length === 0 ? [] : await storedFiles(db, patientId, files.map((f) => f.md5));
+  const keep: number[] = [];
+  for (const i of unique.sort((a, b) => a - b)) {
+    const k = known.find((row) => row.md5 === files[i].md5);
+    if (k) skipped.push({ name: files[i].name, reason: 'already_stored', same_as: k.file_name, night: Number(k.night_key) });
+    else keep.push(i);
+  }
+  if (keep.length === 0) {
+    const stored = skipped.find((s) => s.reason === 'already_stored')!;
+    const as = stored.same_as === stored.name ? '' : ` (as ${stored.same_as})`;
+    const others = files.length > 1 ? ` Every file of this upload is already stored.` : '';
+    throw new ApiError(409, 'duplicate_file', `${stored.name}: already imported${as} for the night of ${nightDate(stored.night!)}; nothing was stored.${others}`);
+  }
+  return { keep, skipped };
+}
+
+/** Files of the patient already stored with one of these md5s. */
+function storedFiles(db: Queryable, patientId: number, md5s: string[]) {
+  return db.query<{ md5: string; file_name: string; night_key: number }>(
+    `select f.md5, f.file_name, r.night_key from recording_files f join recordings r on r.id = f.recording_id
+     where f.patient_id = $1 and f.md5 = any($2::text[]) order by f.id`,
+    [patientId, md5s],
+  );
+}
+
+/**
+ * Refuses an upload holding a file already imported for this patient (or the same file twice),
+ * naming the file and the night it belongs to: the final transaction's check (two uploads
+ * of one file at once), after sortDuplicates has left out what was known before.
+ */
+export async function refuseDuplicates(db: Queryable, patientId: number, files: HashedFile[]): Promise<void> {
   const seen = new Map<string, string>();
   for (const f of files) {
     const first = seen.get(f.md5);
@@ -60,11 +121,7 @@ export async function refuseDuplicates(db: Queryable, patientId: number, files: 
     seen.set(f.md5, f.name);
   }
   if (files.length === 0) return;
-  const known = await db.query<{ md5: string; file_name: string; night_key: number }>(
-    `select f.md5, f.file_name, r.night_key from recording_files f join recordings r on r.id = f.recording_id
-     where f.patient_id = $1 and f.md5 = any($2::text[]) order by f.id`,
-    [patientId, files.map((f) => f.md5)],
-  );
+  const known = await storedFiles(db, patientId, files.map((f) => f.md5));
   const hit = files.find((f) => known.some((k) => k.md5 === f.md5));
   if (hit) {
     const k = known.find((row) => row.md5 === hit.md5)!;
@@ -134,10 +191,15 @@ export async function insertFilesAndDeviceEvents(
 
 /**
  * Adds an upload's night to an existing recording in the caller's transaction (its channels
- * already staged when `staged` is given, in the order of night.channels): channels keep
- * their absolute t0 (a code already in the night keeps its channel; the new one is kept under
- * its own label, as assembleNight does), events are added, start and stop widen, the file list
- * grows, and cached analyses of the night are dropped (they read the channels it had).
+ * already staged when `staged` is given, in the order of night.channels). A channel that
+ * continues one of the night's (the same signal of a later session, not overlapping it) is
+ * joined to it: one channel with a gap between the sessions (sessions.ts), so sessions
+ * imported on different days make the same night as one upload of them all. A code the
+ * night holds with no valid sample goes to an upload's channel with data (the old one keeps
+ * its label); otherwise a code already in the night keeps its channel and the new one is
+ * kept under its own label. Events are added, start and stop widen, the file list grows, and
+ * cached analyses of the night are dropped (they read the channels it had).
+ * Refused (NotOneNightError) when the night and the upload cannot be one night (limits.ts).
  * Returns the night as it now stands (start, stop, every channel code).
  */
 export async function mergeIntoRecording(
@@ -147,16 +209,52 @@ export async function mergeIntoRecording(
   staged?: StagedNight,
 ): Promise<{ startMs: number; stopMs: number; codes: string[]; added: Night['channels'] }> {
   const [locked] = await tx.query<RecordingRow>('select * from recordings where id = $1 for update', [target.id]);
-  const taken = new Set((await tx.query<{ code: string }>('select code from recording_channels where recording_id = $1', [target.id])).map((r) => r.code));
-  const added = night.channels.map((c) => {
-    const code = uniqueCode(c, taken);
+  const storedFiles = (Array.isArray(locked.recording_meta.files) ? locked.recording_meta.files : []) as NightPart[];
+  const uploadFiles = ((night.meta.files as NightPart[] | undefined) ?? []);
+  checkOneNight([
+    ...storedFiles.filter((f) => typeof f.fileName === 'string' && Number.isFinite(f.startMs) && Number.isFinite(f.stopMs)),
+    ...uploadFiles,
+    ...(storedFiles.length === 0 ? [{ fileName: `the night of ${nightDate(Number(locked.night_key))}`, startMs: Number(locked.start_ms), stopMs: Number(locked.stop_ms) }] : []),
+  ]);
+  const existing = await tx.query<ChannelRow>('select * from recording_channels where recording_id = $1 order by id', [target.id]);
+  const taken = new Set(existing.map((r) => r.code));
+  const uploadCodes = new Set(night.channels.map((c) => c.code));
+  const joined = new Set<number>();
+  const added: Night['channels'] = [];
+  for (let i = 0; i < night.channels.length; i++) {
+    const c = { ...night.channels[i], missingCodes: missingCodesOf(night.channels[i], target.source) };
+    const row = existing.find((r) => r.code === c.code);
+    if (!row) continue;
+    const old = await loadChannelData(tx, row);
+    const [a, b] = old.t0 <= c.t0 ? [old, c] : [c, old];
+    if (joinable(old, c) && gridIndex(a, b.t0) >= a.samples.length) {
+      await tx.query('delete from recording_channels where id = $1', [row.id]);
+      await insertChannel(tx, target.id, { ...joinPieces([a, b]), code: row.code }, target.source);
+      if (staged) await tx.query('delete from recording_channels where id = $1', [staged.channelIds[i]]);
+      joined.add(i);
+      added.push(night.channels[i]);
+    } else if (Number(row.valid_count ?? row.sample_count) === 0 && validCountOf(c) > 0) {
+      // The night's channel under this code holds nothing: the upload's, with data, takes the code.
+      const code = fallbackCode({ code: row.code, label: row.label }, new Set([...taken, ...uploadCodes]));
+      await tx.query('update recording_channels set code = $2 where id = $1', [row.id, code]);
+      taken.delete(row.code);
+      taken.add(code);
+    }
+  }
+  const rest = night.channels.flatMap((c, i) => (joined.has(i) ? [] : [{ c, i }]));
+  const renamed = rest.map(({ c }) => {
+    const code = fallbackCode(c, taken);
     taken.add(code);
     return code === c.code ? c : { ...c, code };
   });
-  validateNight({ ...night, channels: added });
+  added.push(...renamed);
+  validateNight({ ...night, channels: renamed });
   // Staged channels (an upload's) move to the night under their new codes; others are written here.
-  if (staged) await attachStaged(tx, staged, target.id, added, added.map((c) => c.code), added.map((c) => missingCodesOf(c, target.source)));
-  else for (const c of added) await insertChannel(tx, target.id, c, target.source);
+  if (staged) {
+    const pick = <T,>(list: T[]) => rest.map(({ i }) => list[i]);
+    const remaining: StagedNight = { stageId: staged.stageId, channelIds: pick(staged.channelIds), codes: pick(staged.codes), missingCodes: pick(staged.missingCodes) };
+    await attachStaged(tx, remaining, target.id, renamed, renamed.map((c) => c.code), renamed.map((c) => missingCodesOf(c, target.source)));
+  } else for (const c of renamed) await insertChannel(tx, target.id, c, target.source);
   await insertEvents(tx, target.id, night.events, 'file');
   let startMs = Math.min(Number(locked.start_ms), night.startMs);
   let stopMs = Math.max(Number(locked.stop_ms), night.stopMs);
@@ -164,7 +262,7 @@ export async function mergeIntoRecording(
     startMs = Math.min(startMs, c.t0);
     stopMs = Math.max(stopMs, channelEndMs(c));
   }
-  const files = [...(Array.isArray(locked.recording_meta.files) ? locked.recording_meta.files : []), ...((night.meta.files as unknown[]) ?? [])];
+  const files = [...storedFiles, ...uploadFiles];
   await tx.query('update recordings set start_ms = $2, stop_ms = $3, recording_meta = $4 where id = $1', [
     target.id,
     Math.round(startMs),

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { ParsedRecording, ParseFileOptions } from './assemble';
-import { RecordingFormatError } from './model';
+import { RecordingFormatError, RecordingFormatErrors } from './model';
 import type { HashedFile } from './night-files';
 import type { ParseOutcome, ParseTask } from './parse-worker';
 
@@ -24,11 +24,15 @@ function parsePool(): Piscina<ParseTask, ParseOutcome> {
 
 /**
  * Reads, hashes and parses a night's files from disk in a worker thread, off the event loop.
- * Throws RecordingFormatError or RangeError as parseRecordingFile does.
+ * Throws RecordingFormatError (RecordingFormatErrors naming each file when several cannot be
+ * read) or RangeError as parseRecordingFile does.
  */
 export async function parseFilesInWorker(paths: string[], options: ParseFileOptions = {}): Promise<{ files: HashedFile[]; parts: ParsedRecording[] }> {
   const outcome = await parsePool().run({ paths, options });
-  if ('formatError' in outcome) throw new RecordingFormatError(outcome.formatError.file, outcome.formatError.field, outcome.formatError.problem);
+  if ('formatErrors' in outcome) {
+    const errors = outcome.formatErrors.map((e) => new RecordingFormatError(e.file, e.field, e.problem));
+    throw errors.length === 1 ? errors[0] : new RecordingFormatErrors(errors);
+  }
   if ('rangeError' in outcome) throw new RangeError(outcome.rangeError);
   return outcome;
 }

@@ -17,7 +17,7 @@ export interface ParseTask {
 /** The files' hashes and parsed contents, or why they cannot be read (an Error does not cross threads with its class). */
 export type ParseOutcome =
   | { files: HashedFile[]; parts: ParsedRecording[] }
-  | { formatError: { file: string; field: string; problem: string } }
+  | { formatErrors: { file: string; field: string; problem: string }[] }
   | { rangeError: string };
 
 /** Files from this size on are read in pieces when they are EDF/BDF. */
@@ -90,23 +90,32 @@ export default async function parseFiles(task: ParseTask): Promise<ParseOutcome>
   try {
     const files: HashedFile[] = [];
     const parts: ParsedRecording[] = [];
+    // Every file is read: a refusal names each file that cannot be read, not only the first.
+    const formatErrors: { file: string; field: string; problem: string }[] = [];
     for (const p of task.paths) {
       const name = path.basename(p);
       const size = (await stat(p)).size;
-      if (size >= STREAM_BYTES && (await isEdf(p, name))) {
-        // A large EDF/BDF is hashed as a stream and read a batch of records at a time: the
-        // file is never whole in memory beside its samples (a 200 MB upload peaked ~190 MB higher).
-        files.push({ name, md5: await md5OfFile(p), size });
-        parts.push(parseFromDisk(p, name, size, task.options));
-      } else {
-        const bytes = new Uint8Array(await readFile(p));
-        files.push(...(await hashFiles([{ name, bytes }])));
-        parts.push(parseRecordingFile(name, bytes, task.options));
+      try {
+        if (size >= STREAM_BYTES && (await isEdf(p, name))) {
+          // A large EDF/BDF is hashed as a stream and read a batch of records at a time: the
+          // file is never whole in memory beside its samples (a 200 MB upload peaked ~190 MB higher).
+          const md5 = await md5OfFile(p);
+          parts.push(parseFromDisk(p, name, size, task.options));
+          files.push({ name, md5, size });
+        } else {
+          const bytes = new Uint8Array(await readFile(p));
+          const [hashed] = await hashFiles([{ name, bytes }]);
+          parts.push(parseRecordingFile(name, bytes, task.options));
+          files.push(hashed);
+        }
+      } catch (err) {
+        if (!(err instanceof RecordingFormatError)) throw err;
+        formatErrors.push({ file: err.file, field: err.field, problem: err.problem });
       }
     }
+    if (formatErrors.length > 0) return { formatErrors };
     return moved({ files, parts });
   } catch (err) {
-    if (err instanceof RecordingFormatError) return { formatError: { file: err.file, field: err.field, problem: err.problem } };
     if (err instanceof RangeError) return { rangeError: err.message };
     throw err;
   }

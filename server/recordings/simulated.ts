@@ -18,9 +18,24 @@ export interface SimulateForPatient {
   longNight?: boolean;
   /** PSG reference channels on every k-th night (0: none). */
   psgEvery?: number;
-  /** Last evening to fill, local date (default: yesterday in the patient's zone). */
+  /**
+   * Last evening to fill, local date (default: the evening before the night in progress at
+   * `now`, see lastEndedEvening).
+   */
   lastEvening?: string;
+  /** The clock the default last evening is read from, ms (default: Date.now()). */
+  now?: number;
   createdBy?: number | null;
+}
+
+/**
+ * The last evening whose simulated night has surely ended at `now` and is not the night in
+ * progress: the evening before the night key `now` falls in. A night starts 21:30–23:30 and
+ * lasts at most 10.75 h, so it ends before noon, when the night key turns; and a device
+ * streaming now records into the night key of now, which this leaves free.
+ */
+export function lastEndedEvening(now: number, timezone: string): string {
+  return DateTime.fromMillis(nightKey(now, timezone) * 1000, { zone: 'UTC' }).minus({ days: 1 }).toISODate()!;
 }
 
 /**
@@ -30,7 +45,7 @@ export interface SimulateForPatient {
  */
 export async function simulateForPatient(db: Db, opts: SimulateForPatient): Promise<number[]> {
   const taken = new Set((await listRecordings(db, opts.patientId)).map((r) => r.night_key));
-  const last = opts.lastEvening ?? DateTime.now().setZone(opts.timezone).minus({ days: 1 }).toISODate()!;
+  const last = opts.lastEvening ?? lastEndedEvening(opts.now ?? Date.now(), opts.timezone);
   // Plan a window wide enough to skip evenings that already have a night.
   const window = opts.nights + taken.size;
   const plans: NightPlan[] = planNights({

@@ -1,4 +1,5 @@
 import type { Night } from './model';
+import type { CodeSource } from './sessions';
 
 /** One imported channel as the import summary lists it. */
 interface SummaryChannel {
@@ -20,6 +21,8 @@ export interface ImportSummary {
   skipped: { file: string; label: string; reason: string }[];
   /** Labels the default map would have given a code their unit or rate does not fit: kept under their own label. */
   unmapped: { file: string; label: string; code: string; reason: string }[];
+  /** Which file(s) each code came from, with its valid samples (a channel with none never holds a code one with data can fill). */
+  sources: CodeSource[];
 }
 
 interface FileMeta {
@@ -43,5 +46,15 @@ export function importSummary(night: Night): ImportSummary {
     })),
     skipped: files.flatMap((f) => (f.skippedSignals ?? []).map((s) => ({ file: f.fileName ?? '', label: s.label, reason: s.reason }))),
     unmapped: files.flatMap((f) => (f.unmappedLabels ?? []).map((u) => ({ file: f.fileName ?? '', ...u }))),
+    sources: sourcesOf(night),
   };
+}
+
+/** The sources of the night's channels under the codes they are stored with (a merge may rename them). */
+function sourcesOf(night: Night): CodeSource[] {
+  const listed = (night.meta.sources as CodeSource[] | undefined) ?? [];
+  return night.channels.map((c) => {
+    const s = listed.find((x) => x.code === c.code) ?? listed.find((x) => x.label === c.label);
+    return { code: c.code, label: c.label, files: s?.files ?? [], valid: s?.valid ?? c.samples.length };
+  });
 }

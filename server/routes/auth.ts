@@ -7,7 +7,7 @@ import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/passwords';
 import { consumeOtp, hasLiveOtp, issueOtp, OTP_TTL_MS } from '../auth/otp';
 import { checkToken, issueToken, revokeAllTokens, revokeToken, SESSIONS_CHANNEL } from '../auth/tokens';
 import { findUserByEmail, normaliseEmail, userDetails } from '../auth/users';
-import { check, hit, isFull, LIMITS, record, type Bucket } from '../services/rate-limit';
+import { hit, isFull, LIMITS, lockBuckets, record, take, type Bucket } from '../services/rate-limit';
 import { ForgotPasswordBody, LoginBody, OtpBody, ResetPasswordBody } from '../../contract/auth';
 import { ACCOUNT_REFUSED } from './signup-review';
 
@@ -34,15 +34,16 @@ export function authRoutes(server: FastifyInstance, ctx: AppContext) {
    * requests from elsewhere cannot take the owner's reset away. A code killed by wrong
    * guesses or used up lets the next request mail a new one.
    */
-  const mayMailReset = async (userId: number): Promise<boolean> => {
-    const bucket: Bucket = [`forgot:mail:${userId}`, LIMITS.forgotAccountMail];
-    if ((await isFull(db, [bucket])) && (await hasLiveOtp(db, userId, 'password_reset'))) return false;
-    await record(db, [bucket]);
-    return true;
-  };
-
   const mailResetCode = async (user: { id: number; email: string }): Promise<void> => {
-    const code = await issueOtp(db, user.id, 'password_reset');
+    const bucket: Bucket = [`forgot:mail:${user.id}`, LIMITS.forgotAccountMail];
+    // Counted and issued under the bucket's lock, so a burst of requests cannot all pass the bound at once.
+    const code = await db.transaction(async (tx) => {
+      await lockBuckets(tx, [bucket]);
+      if ((await isFull(tx, [bucket])) && (await hasLiveOtp(tx, user.id, 'password_reset'))) return null;
+      await record(tx, [bucket]);
+      return issueOtp(tx, user.id, 'password_reset');
+    });
+    if (code === null) return;
     await mailer.send({
       to: user.email,
       subject: 'Reset your Nocturne password',
@@ -56,14 +57,12 @@ export function authRoutes(server: FastifyInstance, ctx: AppContext) {
     { schema: { body: LoginBody } },
     async (request, reply) => {
       const address = normaliseEmail(request.body.email);
-      const buckets = failureBuckets('login', address, request);
-      await check(db, buckets);
+      // Counted before the password is checked (and given back when it was right).
+      const attempt = await take(db, failureBuckets('login', address, request));
       const user = await findUserByEmail(db, address);
       const ok = await verifyPassword(request.body.password, user?.password_hash ?? DUMMY_HASH);
-      if (!user || !ok || user.role === 'system') {
-        await record(db, buckets);
-        throw new ApiError(401, 'invalid_login', INVALID_LOGIN);
-      }
+      if (!user || !ok || user.role === 'system') throw new ApiError(401, 'invalid_login', INVALID_LOGIN);
+      await attempt.refund();
       if (user.status === 'pending') {
         throw new ApiError(403, 'account_pending', 'Your account is waiting for approval. We will contact you soon.');
       }
@@ -86,14 +85,11 @@ export function authRoutes(server: FastifyInstance, ctx: AppContext) {
     { schema: { body: OtpBody } },
     async (request, reply) => {
       const address = normaliseEmail(request.body.email);
-      const buckets = failureBuckets('otp', address, request);
-      await check(db, buckets);
+      const attempt = await take(db, failureBuckets('otp', address, request));
       const user = await findUserByEmail(db, address);
       const ok = !!user && user.status === 'active' && (await consumeOtp(db, user.id, 'login', request.body.otp.trim()));
-      if (!user || !ok) {
-        await record(db, buckets);
-        throw new ApiError(401, 'invalid_otp', INVALID_OTP);
-      }
+      if (!user || !ok) throw new ApiError(401, 'invalid_otp', INVALID_OTP);
+      await attempt.refund();
       const token = await issueToken(db, user.id, 'session');
       return reply.code(202).send({ code: 'otp_verified', data: { user_id: user.id, token } });
     },
@@ -121,7 +117,7 @@ export function authRoutes(server: FastifyInstance, ctx: AppContext) {
       ]);
       const user = await findUserByEmail(db, address);
       // The answer is the same whether or not the account exists, and whether or not a mail goes out.
-      if (user && user.status === 'active' && (await mayMailReset(user.id))) await mailResetCode(user);
+      if (user && user.status === 'active') await mailResetCode(user);
       return { code: 'user_reset_password_token_sent', message: 'If an account exists for this e-mail address, a reset code has been sent to it.' };
     },
   );
@@ -131,14 +127,11 @@ export function authRoutes(server: FastifyInstance, ctx: AppContext) {
     { schema: { body: OtpBody } },
     async (request) => {
       const address = normaliseEmail(request.body.email);
-      const buckets = failureBuckets('otp', address, request);
-      await check(db, buckets);
+      const attempt = await take(db, failureBuckets('otp', address, request));
       const user = await findUserByEmail(db, address);
       const ok = !!user && user.status === 'active' && (await consumeOtp(db, user.id, 'password_reset', request.body.otp.trim()));
-      if (!user || !ok) {
-        await record(db, buckets);
-        throw new ApiError(401, 'invalid_otp', INVALID_OTP);
-      }
+      if (!user || !ok) throw new ApiError(401, 'invalid_otp', INVALID_OTP);
+      await attempt.refund();
       const resetToken = await issueToken(db, user.id, 'password_reset');
       return { code: 'otp_matched', message: 'Code accepted. Choose a new password.', data: { reset_token: resetToken } };
     },

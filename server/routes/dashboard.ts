@@ -12,7 +12,8 @@ import { isLiveRecording, type RecordingRow } from '../recordings/store';
 import type { NightKpis } from '../../engine/detect';
 import { flaggedSql } from '../patients/flagged';
 import { DAY_MS } from '../../engine/constants';
-import { NotificationIdParams } from '../../contract/dashboard';
+import { deviceCounts, practiceDevices, silentPatients } from '../devices/status';
+import { NightSeenBody, NotificationIdParams } from '../../contract/dashboard';
 
 /** Nights a notification is made for: the last week. */
 const NOTIFY_DAYS = 7;
@@ -34,14 +35,10 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
     const [counts] = await db.query<Record<string, number>>(
       `select
          (select count(*)::int from patients p where p.physician_id = $1 and ${flaggedSql('p')}) as flagged_patients,
-         (select count(*)::int from device_allocations where physician_id = $1 and status = 'booked' and deallocation_ms < $2::bigint) as overdue_devices,
-         (select count(*)::int from device_allocations where physician_id = $1 and status = 'booked' and allocation_ms <= $2::bigint and deallocation_ms > $2::bigint) as deployed_devices,
-         (select count(*)::int from devices d where d.physician_id = $1 and not exists (
-            select 1 from device_allocations a where a.device_master_id = d.device_master_id and a.status = 'booked'
-              and a.allocation_ms <= $2::bigint and a.deallocation_ms > $2::bigint)) as available_devices,
          (select count(*)::int from recordings r join patients p on p.id = r.patient_id
             left join physician_notifications n on n.recording_id = r.id
-            where p.physician_id = $1 and r.stop_ms > $2::bigint - $3::bigint and coalesce(n.is_read, 0) = 0) as unseen_recordings`,
+            where p.physician_id = $1 and r.stop_ms > $2::bigint - $3::bigint and coalesce(n.is_read, 0) = 0
+              and not exists (select 1 from seen_nights s where s.recording_id = r.id)) as unseen_recordings`,
       [physician, now, NOTIFY_DAYS * DAY_MS],
     );
     // Today's returns: booked allocations whose return date, in the allocation's zone, is today.
@@ -59,24 +56,16 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
          where p.physician_id = $1 and r.stop_ms > $2::bigint order by r.stop_ms desc limit $3`,
         [physician, sinceMs, limit],
       );
-    // Patients with a device out now whose last recording ended more than 24 hours ago (or never).
-    const noData = await db.query<{ patient_id: number; patient_code: string; last_stop_ms: number | null }>(
-      `select p.id as patient_id, p.patient_code, last.stop_ms as last_stop_ms
-       from patients p
-       left join lateral (select max(r.stop_ms) as stop_ms from recordings r where r.patient_id = p.id) last on true
-       where p.physician_id = $1 and exists (select 1 from device_allocations a where a.patient_id = p.id and a.status = 'booked'
-                                             and a.allocation_ms <= $2::bigint - $3::bigint and a.deallocation_ms > $2::bigint)
-         and coalesce(last.stop_ms, 0) < $2::bigint - $3::bigint
-       order by p.patient_code`,
-      [physician, now, DAY_MS],
-    );
+    // The device counts and the 24-hour panel read the rows the Data Center lists (one status rule).
+    const devices = await practiceDevices(db, physician, now);
     return {
       data: {
         ...counts,
+        ...deviceCounts(devices),
         todays_returns: todaysReturns.map(({ device_id, patient_id, patient_code }) => ({ device_id, patient_id, patient_code })),
         past_night_recordings: await recent(now - DAY_MS, 50),
         last_recordings: await recent(0, 5),
-        no_recent_data: noData,
+        no_recent_data: silentPatients(devices, now),
       },
     };
   });
@@ -106,8 +95,9 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
     for (const night of nights) {
       const kpis = (!isLiveRecording(night) && stored.get(night.id)) || (await analysisOf(db, night, settings)).kpis;
       const rows = await db.query(
-        `insert into physician_notifications (physician_id, patient_id, recording_id, night, apnea_events)
-         values ($1, $2, $3, $4, $5) on conflict (recording_id) do nothing returning id`,
+        `insert into physician_notifications (physician_id, patient_id, recording_id, night, apnea_events, is_read)
+         values ($1, $2, $3, $4, $5, case when exists (select 1 from seen_nights where recording_id = $3) then 1 else 0 end)
+         on conflict (recording_id) do nothing returning id`,
         [physician, night.patient_id, night.id, night.night_key, kpis.apneas + kpis.hypopneas],
       );
       created += rows.length;
@@ -144,6 +134,23 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
       return { code: 'notification_read' };
     },
   );
+
+  // Opening a night's review screen makes it seen (issue 32.4): its notification is read too.
+  app.post('/physician/night-seen', { preHandler: auth, schema: { body: NightSeenBody } }, async (request) => {
+    const user = dashboardUser(request);
+    const physician = actingPhysicianId(user);
+    const { patient_id, recording_id } = request.body;
+    await db.transaction(async (tx) => {
+      const [night] = await tx.query<{ id: number }>(
+        'select r.id from recordings r join patients p on p.id = r.patient_id where r.id = $1 and r.patient_id = $2 and p.physician_id = $3',
+        [recording_id, patient_id, physician],
+      );
+      if (!night) throw notFound('Recording');
+      await tx.query('insert into seen_nights (recording_id, seen_by) values ($1, $2) on conflict (recording_id) do nothing', [recording_id, user.id]);
+      await tx.query('update physician_notifications set is_read = 1 where recording_id = $1 and physician_id = $2', [recording_id, physician]);
+    });
+    return { code: 'night_seen' };
+  });
 
   app.get('/physician/deallocation-notifications', { preHandler: auth }, async (request) => {
     const physician = actingPhysicianId(dashboardUser(request));

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { normaliseEmail } from '../auth/users';
 import { ApiError } from '../errors';
@@ -6,8 +6,16 @@ import { OutboxQuery } from '../../contract/dev';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-/** True when the request came from this machine (the TCP peer, not a forwarded header). */
-const fromLoopback = (address: string | undefined) => address !== undefined && LOOPBACK.has(address);
+/**
+ * True when the request came from this machine: the TCP peer is loopback and no proxy on it
+ * forwarded the request for someone else (a proxy on the same host is loopback too).
+ */
+const fromLoopback = (request: FastifyRequest) =>
+  request.socket.remoteAddress !== undefined &&
+  LOOPBACK.has(request.socket.remoteAddress) &&
+  request.headers['x-forwarded-for'] === undefined &&
+  request.headers.forwarded === undefined &&
+  request.headers['x-real-ip'] === undefined;
 
 /**
  * GET /dev/outbox?email=…: the messages the outbox mailer kept, newest first. Registered
@@ -20,7 +28,7 @@ export function devRoutes(app: FastifyInstance, ctx: AppContext) {
     '/dev/outbox',
     { schema: { querystring: OutboxQuery } },
     async (request) => {
-      if (!fromLoopback(request.socket.remoteAddress)) throw new ApiError(404, 'not_found', 'No such endpoint: GET /api/v1/dev/outbox');
+      if (!fromLoopback(request)) throw new ApiError(404, 'not_found', 'No such endpoint: GET /api/v1/dev/outbox');
       const rows = await ctx.db.query<{ id: number; to_email: string; subject: string; body: string; code: string | null; created_at: Date }>(
         `select id, to_email, subject, body, code, created_at from mail_outbox where to_email = $1 order by id desc limit 50`,
         [normaliseEmail(request.query.email)],

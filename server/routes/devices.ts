@@ -8,7 +8,8 @@ import { ApiError, forbidden, notFound } from '../errors';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
-import { calendarDays, DAY_MS, deviceStatus, operationOf, type AllocationRow } from '../devices/allocations';
+import { calendarDays, DAY_MS, operationOf, type AllocationRow } from '../devices/allocations';
+import { practiceDevices } from '../devices/status';
 import { checkScreening, saveScreening } from './questionnaires';
 import { cancel, currentAllocation, deploy, extend, fileDeployRequest, REQUEST_SENT, returnDevice, SUCCESS } from '../devices/operations';
 
@@ -225,57 +226,16 @@ export function deviceRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get('/datacenter/getAllRecordingDevicesOfPatients', { preHandler: auth }, async (request) => {
     const physicianId = actingPhysicianId(currentUser(request));
-    const now = Date.now();
-    // One query for the whole list: each device with its current booking, whether a future one
-    // exists, its last recording and whether an active patient returned it last.
-    const devices = await db.query<{
-      device_master_id: number;
-      device_id: string;
-      mapped: boolean;
-      future: boolean;
-      returned: boolean;
-      cur_allocation_ms: number | null;
-      cur_deallocation_ms: number | null;
-      cur_patient_code: string | null;
-      last_stop_ms: number | null;
-      last_night_key: number | null;
-      last_patient_code: string | null;
-    }>(
-      `select d.device_master_id, d.device_id,
-              exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $1 and m.from_ms <= $2 and m.to_ms > $2) as mapped,
-              exists (select 1 from device_allocations f where f.device_master_id = d.device_master_id and f.status = 'booked' and f.allocation_ms > $2) as future,
-              exists (select 1 from device_allocations a join patients p on p.id = a.patient_id
-                      where a.device_master_id = d.device_master_id and a.status = 'returned' and p.phys_device_return_date is null
-                        and a.returned_ms = (select max(returned_ms) from device_allocations where device_master_id = d.device_master_id and status = 'returned')) as returned,
-              cur.allocation_ms as cur_allocation_ms, cur.deallocation_ms as cur_deallocation_ms, cur.patient_code as cur_patient_code,
-              last.stop_ms as last_stop_ms, last.night_key as last_night_key, last.patient_code as last_patient_code
-       from devices d
-       left join lateral (
-         select a.allocation_ms, a.deallocation_ms, p.patient_code from device_allocations a join patients p on p.id = a.patient_id
-         where a.device_master_id = d.device_master_id and a.status = 'booked' and a.allocation_ms <= $2 order by a.allocation_ms desc limit 1
-       ) cur on true
-       left join lateral (
-         select r.stop_ms, r.night_key, p.patient_code from recordings r join patients p on p.id = r.patient_id
-         where r.device_id = d.device_id and p.physician_id = $1 order by r.stop_ms desc limit 1
-       ) last on true
-       where d.physician_id = $1 or exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $1)
-       order by d.device_id`,
-      [physicianId, now],
-    );
-    const out = devices.map((d) => {
-      const current = d.cur_allocation_ms === null ? null : { allocation_ms: Number(d.cur_allocation_ms), deallocation_ms: Number(d.cur_deallocation_ms) };
-      const recordedLastNight = d.last_stop_ms !== null && Number(d.last_stop_ms) > now - DAY_MS;
-      return {
-        device_id: d.device_id,
-        device_master_id: d.device_master_id,
-        status: deviceStatus({ mapped: d.mapped, current, future: d.future, recordedLastNight, returnedByActivePatient: d.returned }, now),
-        deployed: !!current,
-        patient_code: d.cur_patient_code,
-        device_allocation_date: current?.allocation_ms ?? null,
-        device_deallocation_date: current?.deallocation_ms ?? null,
-        last_recording: d.last_stop_ms !== null ? { night: Number(d.last_night_key), patient_code: d.last_patient_code!, recording_stop_time: Number(d.last_stop_ms) } : null,
-      };
-    });
+    const out = (await practiceDevices(db, physicianId)).map((d) => ({
+      device_id: d.device_id,
+      device_master_id: d.device_master_id,
+      status: d.status,
+      deployed: d.out,
+      patient_code: d.current?.patient_code ?? null,
+      device_allocation_date: d.current?.allocation_ms ?? null,
+      device_deallocation_date: d.current?.deallocation_ms ?? null,
+      last_recording: d.last_recording,
+    }));
     return { data: { devices: out } };
   });
 }

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
-import { CHANNEL_CODE_PATTERN, LabelMapBody } from '../../contract/imports';
+import { CHANNEL_CODE_PATTERN, LabelMapBody, UPLOAD_LIMITS } from '../../contract/imports';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
@@ -22,10 +22,9 @@ import { isTimeZone } from '../recordings/night-key';
 import { importSummary } from '../recordings/summary';
 import { importDeviceSummaries, splitDeviceSummaries } from '../recordings/device-summaries';
 
-const MAX_FILE_BYTES = 512 * 1024 * 1024;
+const MAX_FILE_BYTES = UPLOAD_LIMITS.maxFileBytes;
 /** All files of one upload together: a night of raw radar and PSG is well below this. */
-const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
-const MAX_FILES = 16;
+const MAX_UPLOAD_BYTES = UPLOAD_LIMITS.maxUploadBytes;
 /** A form field's longest value (label_map and md5 are the long ones). */
 const MAX_FIELD_BYTES = 1024 * 1024;
 const MB = 1024 * 1024;
@@ -95,7 +94,7 @@ function stallWatch(idleMs: number) {
  * without headers) is the client's mistake: 400 `malformed_upload`, never 500, and never a
  * request left hanging (the parser stalls on a large part without a name; the watch ends it).
  */
-async function receiveParts(request: FastifyRequest, dir: string, idleMs: number): Promise<{ fields: Record<string, string>; files: { name: string; path: string }[] }> {
+async function receiveParts(request: FastifyRequest, dir: string, idleMs: number, maxFiles: number): Promise<{ fields: Record<string, string>; files: { name: string; path: string }[] }> {
   const fields: Record<string, string> = {};
   const files: { name: string; path: string }[] = [];
   const total = { bytes: 0 };
@@ -119,6 +118,7 @@ async function receiveParts(request: FastifyRequest, dir: string, idleMs: number
       }
     }
   } catch (err) {
+    if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw new ApiError(413, 'too_many_files', `One upload holds at most ${maxFiles} files; send the night's files in several uploads (they join the same night).`);
     throw malformedUpload(err);
   } finally {
     watch.stop();
@@ -137,7 +137,7 @@ function malformedUpload(err: unknown): unknown {
 export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
-  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 10, fieldSize: MAX_FIELD_BYTES } });
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: ctx.config.uploadMaxFiles, fields: 10, fieldSize: MAX_FIELD_BYTES } });
 
   app.post('/patient/upload-recording', { preHandler: auth }, async (request, reply) => {
     const user = currentUser(request);
@@ -146,7 +146,7 @@ export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
     // Each file streams to a private temp directory (never whole in memory); a worker parses it from there.
     const dir = await mkdtemp(path.join(tmpdir(), 'nocturne-upload-'));
     try {
-      const { fields, files } = await receiveParts(request, dir, ctx.config.uploadIdleMs);
+      const { fields, files } = await receiveParts(request, dir, ctx.config.uploadIdleMs, ctx.config.uploadMaxFiles);
       return await importUpload(reply, user, fields, files);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -190,7 +190,7 @@ export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
     ctx.nightStats?.schedule([recordingId]);
     return reply.code(201).send({
       code: 'recording_imported',
-      message: `Imported ${files.length} file${files.length === 1 ? '' : 's'}${result.merged ? ' into the night it belongs to' : ''}.`,
+      message: `Imported ${result.files.length} file${result.files.length === 1 ? '' : 's'}${result.merged ? ' into the night it belongs to' : ''}${result.skipped.length ? `; ${result.skipped.length} left out (the same as another file)` : ''}.`,
       data: {
         recording_id: recordingId,
         recording_start_time: night.startMs,
@@ -204,12 +204,18 @@ export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
         night_start_time: result.startMs,
         night_stop_time: result.stopMs,
         files: result.files,
+        skipped_files: result.skipped,
         device_events: result.deviceEvents,
         ...(deviceSummary ? { device_summary: deviceSummary } : {}),
       },
     });
   };
   app.addHook('onClose', closeParsePool);
+
+  // What the import dialog checks before it sends a night's files.
+  app.get('/recordings/upload-limits', { preHandler: auth }, async () => ({
+    data: { max_files: ctx.config.uploadMaxFiles, max_file_bytes: MAX_FILE_BYTES, max_upload_bytes: MAX_UPLOAD_BYTES },
+  }));
 
   app.get('/recordings/label-map', { preHandler: auth }, async (request) => ({
     data: { label_map: await savedLabelMap(ctx.db, actingPhysicianId(currentUser(request))) },

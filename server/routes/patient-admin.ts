@@ -53,7 +53,7 @@ export function patientAdminRoutes(server: FastifyInstance, ctx: AppContext) {
   app.get('/patient/generate-code', { preHandler: auth }, async () => {
     for (let i = 0; i < 20; i++) {
       const code = `NCT${randomInt(100000, 999999)}`;
-      const [taken] = await db.query('select 1 from patients where patient_code = $1', [code]);
+      const [taken] = await db.query('select 1 from patients where lower(patient_code) = lower($1)', [code]);
       if (!taken) return { data: { patient_code: code, generated_patient_id: code } };
     }
     throw new ApiError(503, 'no_code', 'Could not generate a free patient ID; type one.');
@@ -87,7 +87,7 @@ export function patientAdminRoutes(server: FastifyInstance, ctx: AppContext) {
           [fields.patient_code, physicianId, user.id, fields.first_name ?? '', fields.last_name ?? '', fields.email_id ?? '', fields.gender, fields.date_of_birth, fields.at_risk ?? null,
             fields.height, fields.weight, bmiOf(fields.weight as number, fields.height as number), JSON.stringify(fields.vital_parameters), fields.comment ?? '', fields.country, fields.address ?? '', fields.tags ?? ''],
         ).catch((err: unknown) => {
-          // The code is taken (the patients.patient_code unique index): spec 1 §4's patient_id_exists.
+          // The code is taken, in any case (the patients' unique indexes, migration 033): spec 1 §4's patient_id_exists.
           if ((err as { code?: string }).code === '23505') throw new ApiError(409, 'patient_id_exists', PATIENT_MESSAGES.idExists);
           throw err;
         });

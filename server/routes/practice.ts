@@ -146,8 +146,8 @@ export function practiceRoutes(server: FastifyInstance, ctx: AppContext) {
     const user = member(request);
     const physicianId = actingPhysicianId(user);
     const analytics = await analyticsSettings(db, physicianId);
-    const categories = await db.query<{ label_id: number; label: string; color_code: string; type: 'custom' | 'built-in'; version: number; patient_id: number | null; patient_code: string | null }>(
-      `select c.label_id, c.label, c.color_code, c.type, c.version, c.patient_id, p.patient_code
+    const categories = await db.query<{ label_id: number; label: string; color_code: string; type: 'custom' | 'built-in'; code: string | null; version: number; patient_id: number | null; patient_code: string | null }>(
+      `select c.label_id, c.label, c.color_code, c.type, c.code, c.version, c.patient_id, p.patient_code
        from annotation_categories c left join patients p on p.id = c.patient_id
        where c.deleted_at is null and (c.type = 'built-in' or p.physician_id = $1)
        order by c.type desc, p.patient_code nulls first, c.label_id`,

@@ -8,6 +8,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError } from '../errors';
 import { hashPassword, verifyPassword } from '../auth/passwords';
+import { LIMITS, take } from '../services/rate-limit';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { unstorableField } from '../input-guard';
@@ -228,7 +229,10 @@ export function profileRoutes(server: FastifyInstance, ctx: AppContext) {
 
     const wantsPassword = !!fields.new_password;
     if (wantsPassword && (fields.new_password!.length < 8 || fields.new_password!.length > 200)) throw new ApiError(400, 'validation_failed', 'The new password needs at least 8 characters.');
+    // A current-password guess is counted before it is checked (given back when right): 429 changes nothing.
+    const attempt = wantsPassword ? await take(db, [[`profile:password:${me.id}`, LIMITS.profilePassword]]) : null;
     const passwordOk = wantsPassword ? await verifyPassword(fields.current_password ?? '', current.password_hash) : false;
+    if (passwordOk) await attempt?.refund();
     const newHash = wantsPassword && passwordOk ? await hashPassword(fields.new_password!) : null;
     const country = form.country ? findCountry(form.country)!.name : null;
 

@@ -11,6 +11,8 @@ import { findChannel, isLiveRecording, listChannels, listRecordings, loadSamples
 import { gzipWire } from '../recordings/wire-gzip';
 import { nightDate } from '../recordings/night-key';
 import { channelOverview } from '../recordings/overview';
+import { clientGone, stopForAbort } from '../aborts';
+import { nightSessions, type NightFileMeta } from '../recordings/sessions';
 
 const gunzip = promisify(gunzipCb);
 
@@ -36,6 +38,8 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
         recording_start_time: r.start_ms,
         recording_stop_time: r.stop_ms,
         source: r.source,
+        // The night's sessions (a CPAP night where the mask came off: one per stretch of files).
+        sessions: nightSessions(Array.isArray(r.recording_meta?.files) ? (r.recording_meta.files as NightFileMeta[]) : []),
         channels: channels.filter((c) => c.recording_id === r.id).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count, valid: c.valid_count === null ? c.sample_count : Number(c.valid_count) })),
       }));
       return { data: { nights } };
@@ -54,8 +58,11 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
       reply.header('content-type', 'application/octet-stream').header('cache-control', isLiveRecording(recording) ? 'no-cache' : 'private, max-age=86400');
       const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
       // Stored compressed when the night was saved (made here for a night stored before that).
+      const compressed = await loadWireGzip(db, channel.id);
+      // A night stored before its compressed copy was kept: compressing it is work nobody waits for once the client left.
+      if (!compressed && clientGone(request)) return stopForAbort(request, reply, 'before compressing the channel');
       const stored =
-        (await loadWireGzip(db, channel.id)) ??
+        compressed ??
         (await gzipWire({ t0: channel.t0_ms, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples: await loadSamples(db, channel) }));
       const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
       return acceptsGzip ? reply.header('content-encoding', 'gzip').send(bytes) : reply.send(await gunzip(bytes));
@@ -78,7 +85,13 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
       const live = isLiveRecording(recording);
       const views: Uint8Array[] = [];
       // One at a time: each loads a channel's samples into the server's engine.
-      for (const channel of channels) views.push(await channelOverview(db, channel!, t0, t1, pixels, !live));
+      for (const channel of channels) {
+        // The screen was left: the remaining channels' overviews are not computed.
+        if (clientGone(request)) return stopForAbort(request, reply, `stopped after ${views.length} of ${channels.length} channels`);
+        views.push(await channelOverview(db, channel!, t0, t1, pixels, !live));
+        // Lets the socket's close be seen between channels (an embedded database answers without yielding to I/O).
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       reply.header('content-type', 'application/octet-stream').header('cache-control', live ? 'no-cache' : 'private, max-age=86400');
       return reply.send(Buffer.concat(views));
     },

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/adapter';
+import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 
 /** How many hits a bucket may take in any window of windowMs (a sliding window). */
@@ -32,6 +32,8 @@ export const LIMITS = {
    */
   forgotAccountMail: { max: 3, windowMs: 8 * MINUTE },
   signupAddress: { max: 10, windowMs: 60 * MINUTE },
+  /** Wrong current passwords in the profile form, per account (its session is already signed in). */
+  profilePassword: { max: 10, windowMs: 15 * MINUTE },
 } as const satisfies Record<string, Limit>;
 
 export type Bucket = [name: string, limit: Limit];
@@ -70,11 +72,8 @@ export async function isFull(db: Queryable, buckets: Bucket[], now = Date.now())
   return (await msUntilFree(db, buckets, now)) > 0;
 }
 
-/**
- * Counts one hit in each bucket (kept in the database, so limits survive restarts and hold
- * across server processes), and drops rows too old to count, so the table stays small.
- */
-export async function record(db: Queryable, buckets: Bucket[], now = Date.now()): Promise<void> {
+/** Adds one hit to each bucket in the current minute slot; returns the slot. */
+async function addHits(db: Queryable, buckets: Bucket[], now: number): Promise<Date> {
   const slot = new Date(Math.floor(now / SLOT_MS) * SLOT_MS);
   for (const [bucket] of buckets) {
     await db.query(
@@ -83,13 +82,56 @@ export async function record(db: Queryable, buckets: Bucket[], now = Date.now())
       [bucket, slot],
     );
   }
+  return slot;
+}
+
+/**
+ * Counts one hit in each bucket (kept in the database, so limits survive restarts and hold
+ * across server processes), and drops rows too old to count, so the table stays small.
+ */
+export async function record(db: Queryable, buckets: Bucket[], now = Date.now()): Promise<void> {
+  await addHits(db, buckets, now);
   await pruneRateLimits(db, now);
 }
 
-/** check, then record: for calls where every request counts (mail sending, sign-up). */
-export async function hit(db: Queryable, buckets: Bucket[], now = Date.now()): Promise<void> {
-  await check(db, buckets, now);
-  await record(db, buckets, now);
+/** One counted attempt: `refund` takes it back (an attempt that turned out not to be a failure). */
+export interface Attempt {
+  refund(): Promise<void>;
+}
+
+/**
+ * Locks the buckets (transaction-scoped advisory locks, in a fixed order so two callers
+ * never deadlock): concurrent callers on any server process then count one after another.
+ */
+export async function lockBuckets(tx: Queryable, buckets: Bucket[]): Promise<void> {
+  for (const name of buckets.map(([b]) => b).sort()) await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
+}
+
+/**
+ * Counts an attempt BEFORE it is verified, atomically: under the buckets' locks, refuses (429,
+ * adding nothing) when any bucket is full, else adds one hit to each. A burst of N requests
+ * sent at once therefore gets at most each limit through to the check (issue 33 point 1); the
+ * caller refunds the attempt when it was not a failure.
+ */
+export async function take(db: Db, buckets: Bucket[], now = Date.now()): Promise<Attempt> {
+  const slot = await db.transaction(async (tx) => {
+    await lockBuckets(tx, buckets);
+    await check(tx, buckets, now);
+    return addHits(tx, buckets, now);
+  });
+  await pruneRateLimits(db, now);
+  return {
+    async refund() {
+      for (const [bucket] of buckets) {
+        await db.query('update rate_limit_hits set hits = hits - 1 where bucket = $1 and window_start = $2 and hits > 0', [bucket, slot]);
+      }
+    },
+  };
+}
+
+/** check, then record, as one atomic step: for calls where every request counts (mail sending, sign-up). */
+export async function hit(db: Db, buckets: Bucket[], now = Date.now()): Promise<void> {
+  await take(db, buckets, now);
 }
 
 /** Drops rows older than any window. */

@@ -17,11 +17,21 @@ export function configureClient(next: ClientHooks): void {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/** Options of one call: `signal` aborts it (leaving a screen, a query TanStack cancels). */
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/** True for the rejection of a call its own signal aborted: not a failure to report. */
+export function isAbort(error: unknown, signal?: AbortSignal): boolean {
+  return (signal?.aborted ?? false) || (error instanceof DOMException && error.name === 'AbortError');
+}
+
 /**
  * Calls `API_BASE + path` and returns the JSON envelope. Any 2xx is success; 204/205
  * give an empty envelope. Failures throw ApiError after the global hook has seen them.
  */
-export async function request<T>(method: Method, path: string, body?: unknown): Promise<Envelope<T>> {
+export async function request<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = hooks.getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -35,8 +45,11 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
       method,
       headers,
       body: body === undefined ? undefined : form ? (body as FormData) : JSON.stringify(body),
+      signal: options.signal,
     });
   } catch (cause) {
+    // An aborted call rejects with the AbortError itself, as fetch does: TanStack and the loaders know it.
+    if (isAbort(cause, options.signal)) throw cause;
     throw new ApiError(0, NETWORK_ERROR_CODE, cause instanceof Error ? cause.message : String(cause));
   }
 
@@ -54,14 +67,15 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
  * session's token and returns the successful response to read as bytes. Failures throw
  * ApiError after the global hook has seen them, as for `request`.
  */
-export async function requestFile(path: string, accept = '*/*'): Promise<Response> {
+export async function requestFile(path: string, accept = '*/*', options: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { Accept: accept };
   const token = hooks.getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${path}`, { headers });
+    response = await fetch(`${API_BASE}${path}`, { headers, signal: options.signal });
   } catch (cause) {
+    if (isAbort(cause, options.signal)) throw cause;
     throw new ApiError(0, NETWORK_ERROR_CODE, cause instanceof Error ? cause.message : String(cause));
   }
   if (response.ok) return response;

@@ -6,6 +6,7 @@ import { NotFound } from '../features/shell/NotFound';
 import { StaticRoutes } from '../features/static/StaticRoutes';
 import { ADMIN_REQUESTS_PATH, ADMIN_SIGNUPS_PATH, EDIT_PATIENT_PATTERN, PATHS, PATIENT_DETAIL_PATTERN, VIEW_PATIENT_INFO_PATTERN } from '../routes';
 import type { Capabilities } from '../state/roles';
+import { Alert } from '../ui/Alert';
 
 // Every screen but the single-night one is its own chunk, fetched when first opened: a
 // reload of a night evaluates the shell and that screen only (issue 14 point 7).
@@ -52,9 +53,17 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       <Route path={EDIT_PATIENT_PATTERN}>{(params) => <EditPatientPage key={params.id} patientId={Number(params.id)} />}</Route>
       <Route path={VIEW_PATIENT_INFO_PATTERN}>{(params) => <ViewPatientInfoPage key={params.id} patientId={Number(params.id)} />}</Route>
       <Route path={ADMIN_REQUESTS_PATH} component={DeployRequestsPage} />
-      {caps.admin && <Route path={ADMIN_SIGNUPS_PATH} component={SignupsPage} />}
+      {caps.admin ? (
+        <Route path={ADMIN_SIGNUPS_PATH} component={SignupsPage} />
+      ) : (
+        // Like /app/admin/requests: a physician who opens it is told whose screen it is.
+        <Route path={ADMIN_SIGNUPS_PATH}>{() => <Alert tone="info" testId="signups-admins-only">{t('admin.signups.onlyAdmins')}</Alert>}</Route>
+      )}
       {caps.addPatient && <Route path={PATHS.newPatient} component={AddPatientWizard} />}
       {caps.addPatient && <Route path={PATHS.addPatient} component={AddPatientWizard} />}
+      {/* An admin has no patients to add: refused before the first step, not at Confirm. */}
+      {caps.admin && <Route path={PATHS.newPatient}>{() => <Alert tone="info" testId="wizard-not-for-admins">{t('patientAdmin.wizard.notForAdmins')}</Alert>}</Route>}
+      {caps.admin && <Route path={PATHS.addPatient}>{() => <Alert tone="info" testId="wizard-not-for-admins">{t('patientAdmin.wizard.notForAdmins')}</Alert>}</Route>}
       <Route>
         <StaticRoutes fallback={<NotFound />} />
       </Route>

@@ -15,7 +15,7 @@ export interface Capabilities {
   deviceConfig: boolean;
   /** Real Time menu entry, the real-time dashboard and the Real Time view (spec 2: annotators get no real-time link). */
   realtime: boolean;
-  /** /app/new_patient and /app/add-patient exist. */
+  /** /app/new_patient and /app/add-patient exist (not for annotators; an admin is told patients are added by their physician). */
   addPatient: boolean;
   /** The admin screens: past-date requests and signup approval. */
   admin: boolean;
@@ -44,7 +44,7 @@ export function capabilitiesOf(user: RoleFlags | null | undefined): Capabilities
     dashboard: !annotator,
     deviceConfig: practice,
     realtime: practice,
-    addPatient: !annotator,
+    addPatient: practice,
     admin: user?.is_admin === true,
     reports: practice,
     samplePatients: user?.is_admin !== true,

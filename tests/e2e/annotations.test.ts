@@ -169,8 +169,8 @@ describe('an annotator', () => {
     await signInThroughForm(page, server.url, DEMO.annotator);
     await page.getByTestId('annotation-add').click();
     await page.getByTestId('annotation-popup').waitFor();
-    // Three built-in categories; nine more fill the twelve.
-    for (let i = 1; i <= 9; i++) {
+    // Seven built-in categories (spec 2 §3); five more fill the twelve.
+    for (let i = 1; i <= 5; i++) {
       await page.getByTestId('category-create').click();
       if (i === 1) {
         await page.getByTestId('category-save').click();
@@ -183,7 +183,7 @@ describe('an annotator', () => {
       await page.getByTestId('category-title').fill(`Kind ${i}`);
       await page.getByTestId('category-color').first().click();
       await page.getByTestId('category-save').click();
-      await expect.poll(() => page.getByTestId('category-option').count()).toBe(3 + i);
+      await expect.poll(() => page.getByTestId('category-option').count()).toBe(7 + i);
     }
     expect(await page.getByTestId('category-create').count()).toBe(0);
     await context.close();
@@ -217,6 +217,15 @@ describe('the physician', () => {
     // The annotator's one annotation, attributed to the annotator, and the device's seven events.
     expect(lines).toHaveLength(1 + 1 + 7);
     expect(lines.filter((l) => l.includes(`,${DEMO.annotator},`))).toHaveLength(1);
+    // Scoring files: the device's events as NSRR XML, imported back onto the night as the physician's own marks.
+    await page.getByTestId('scoring-source').selectOption('device');
+    const [xml] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-nsrr').click()]);
+    expect(xml.suggestedFilename()).toMatch(/^NCT1005_\d{8}(_\S+)?_device\.xml$/);
+    const text = await readFile((await xml.path())!, 'utf8');
+    expect(text.match(/<ScoredEvent>/g)).toHaveLength(1 + 7);
+    await page.getByTestId('import-scoring-file').setInputFiles({ name: 'device.xml', mimeType: 'application/xml', buffer: Buffer.from(text) });
+    await expect.poll(() => page.getByTestId('annotations-notice').innerText()).toContain('7 marks imported from device.xml.');
+    await expect.poll(() => count(page, 'custom')).toBe(1 + 7);
     await page.getByTestId('annotation-row').first().locator('.annotation-open').click();
     await expect.poll(() => page.getByTestId('annotation-popup').getAttribute('data-mode')).toBe('view');
     await context.close();

@@ -268,6 +268,9 @@ describe('a past-date deployment', () => {
     const pending = page.getByTestId('device-request-pending');
     await pending.waitFor();
     expect(await pending.innerText()).toMatch(new RegExp(`NCT0006 from ${shown(yesterday)} to \\d{2} \\w{3} \\d{4}, pending`));
+    // The admins' signup screen explains itself to a physician, as the requests screen does (issue 32.12).
+    await page.goto('/app/admin/signups');
+    expect(await page.getByTestId('signups-admins-only').innerText()).toBe('Only admins approve or refuse account requests.');
     expect(errors).toEqual([]);
     await context.close();
 
@@ -284,6 +287,12 @@ describe('a past-date deployment', () => {
     expect(await row.getByTestId('request-dates').innerText()).toMatch(new RegExp(`^${shown(yesterday)} → `));
     await row.getByTestId('request-approve').click();
     await expect.poll(() => row.innerText()).toContain('Approved');
+    // An admin cannot start the add-patient wizard: told at once, no step to fill (issue 32.12).
+    for (const path of ['/app/add-patient', '/app/new_patient']) {
+      await admin.page.goto(path);
+      expect(await admin.page.getByTestId('wizard-not-for-admins').innerText()).toBe('Patients are added by their physician. Admins handle past-date deployment requests.');
+      expect(await admin.page.getByTestId('add-patient').count()).toBe(0);
+    }
     expect(admin.errors).toEqual([]);
     await admin.context.close();
   });

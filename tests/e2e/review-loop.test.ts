@@ -232,10 +232,57 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     await page.keyboard.press('Control+Shift+z');
     await poll(async () => (await apiAnnotations()).length).toBe(before.length + 1);
     await poll(() => page.getByTestId('window-annotation').count()).toBe(1);
+    // An edit is undone as an edit (issue 32.1): 30 s → 45 s, Save, Ctrl+Z gives back the 30-s version, Ctrl+Shift+Z the 45-s one.
+    const remade = (await apiAnnotations()).find((a) => !before.some((b) => b.annotation_map_id === a.annotation_map_id))!;
+    const lengthS = async () => {
+      const a = (await apiAnnotations()).find((x) => x.start_ms === remade.start_ms && x.label === remade.label);
+      return a ? (a.end_ms - a.start_ms) / 1000 : null;
+    };
+    await page.locator(`[data-testid=annotation-row][data-id="${remade.annotation_map_id}"]`).getByTestId('annotation-row-edit').click();
+    await page.getByTestId('annotation-duration-s').fill('45');
+    await page.getByTestId('annotation-save').click();
+    await page.getByTestId('annotation-popup').waitFor({ state: 'detached' });
+    await poll(lengthS).toBe(45);
+    await page.keyboard.press('Control+z');
+    await poll(lengthS).toBe(30);
+    expect((await apiAnnotations()).length).toBe(before.length + 1);
+    await page.keyboard.press('Control+Shift+z');
+    await poll(lengthS).toBe(45);
+    await page.keyboard.press('Control+z');
+    await poll(lengthS).toBe(30);
     // Stepping on leaves the scored epoch behind.
     await page.keyboard.press('ArrowRight');
     await poll(() => page.getByTestId('window-annotation').count()).toBe(0);
     await page.getByTestId('focus-BR').click();
+  });
+
+  it('pages one epoch on the grid with the on-screen ← → buttons, and [ / ] land on the epoch holding an annotation start (issue 32.8)', async () => {
+    await page.getByTestId('range-preset').selectOption('30s');
+    await settled();
+    const epoch = async () => Number(await page.getByTestId('epoch-counter').getAttribute('data-epoch'));
+    const a = await startMs();
+    const e = await epoch();
+    await page.getByTestId('page-right').click();
+    await poll(startMs).toBe(a + 30_000);
+    expect(await epoch()).toBe(e + 1);
+    await page.getByTestId('page-left').click();
+    await poll(startMs).toBe(a);
+    // An annotation off the grid: Shift+→ moves 6 s, M marks that window with the last category.
+    await page.keyboard.press('Shift+ArrowRight');
+    await poll(startMs).toBe(a + 6_000);
+    await page.keyboard.press('m');
+    await poll(async () => (await apiAnnotations()).some((x) => x.start_ms === a + 6_000)).toBe(true);
+    await page.getByTestId('page-left').click();
+    await poll(startMs).toBe(a - 30_000);
+    await page.keyboard.press(']');
+    await poll(startMs).toBe(a);
+    expect(await epoch()).toBe(e);
+    await page.getByTestId('page-right').click();
+    await poll(startMs).toBe(a + 30_000);
+    const starts = (await apiAnnotations()).map((x) => x.start_ms).filter((t) => t < a + 30_000);
+    const previous = Math.max(...starts);
+    await page.keyboard.press('[');
+    await poll(startMs).toBe(a - Math.ceil((a - previous) / 30_000) * 30_000);
   });
 
   it('goes to the previous and next night with P and N (and the ‹ › buttons), and lists every key on ?', async () => {

@@ -148,6 +148,7 @@ export const ACCESS_MATRIX: Row[] = [
   row(`POST ${A}/patient/update-trendview-kpi-preference`, SIGNED_IN, () => ({ url: '/patient/update-trendview-kpi-preference', body: { new_sorted_array_trendview_kpis: { SPO2: true } } })),
   row(`POST ${A}/physician/update-analytics-settings`, PRACTICE_OWNER, () => ({ url: '/physician/update-analytics-settings', body: { desaturation_rule: 3 } })),
   row(`GET ${A}/recordings/label-map`, SIGNED_IN, () => ({ url: '/recordings/label-map' })),
+  row(`GET ${A}/recordings/upload-limits`, SIGNED_IN, () => ({ url: '/recordings/upload-limits' })),
   row(`POST ${A}/recordings/label-map`, base({ annotator: 'deny' }), () => ({ url: '/recordings/label-map', body: { label_map: {} } })),
 
   // Patient list and patient administration.
@@ -210,6 +211,17 @@ export const ACCESS_MATRIX: Row[] = [
   row(`GET ${A}/analytics/patient/export-edf`, DATA_DOWNLOAD, (f) => ({ url: `/analytics/patient/export-edf?patient_id=${f.patientId}&recording_id=${f.recordingId}` })),
   row(`GET ${A}/analytics/patient/data-points`, DATA_DOWNLOAD, (f) => ({ url: `/analytics/patient/data-points?patient_id=${f.patientId}&recording_id=${f.recordingId}&code=SPO2` })),
   row(`GET ${A}/analytics/patient/annotations-csv`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/annotations-csv?patient_id=${f.patientId}&recording_id=${f.recordingId}` })),
+  row(`GET ${A}/analytics/patient/export-nsrr-xml`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/export-nsrr-xml?patient_id=${f.patientId}&recording_id=${f.recordingId}` })),
+  row(`GET ${A}/analytics/patient/export-edf-annotations`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/export-edf-annotations?patient_id=${f.patientId}&recording_id=${f.recordingId}&source=human` })),
+  row(`POST ${A}/analytics/patient/import-scoring`, ANNOTATE, (f) => ({
+    url: '/analytics/patient/import-scoring',
+    body: {
+      patient_id: f.patientId,
+      recording_id: f.recordingId,
+      file_name: 'matrix-nsrr.xml',
+      content_base64: Buffer.from(`<PSGAnnotation><ScoredEvents><ScoredEvent><EventConcept>Hypopnea|Hypopnea</EventConcept><Start>${3600 + f.seq() * 60}</Start><Duration>12</Duration></ScoredEvent></ScoredEvents></PSGAnnotation>`).toString('base64'),
+    },
+  })),
   row(`GET ${A}/analytics/patient/actigraph`, PRACTICE_READ, (f) => ({ url: `/analytics/patient/actigraph?patient_id=${f.patientId}&start_date=${f.nightDate}&end_date=${f.nightDate}` })),
 
   // Analytics.
@@ -251,6 +263,7 @@ export const ACCESS_MATRIX: Row[] = [
   row(`POST ${A}/physician/triage/prepare`, PHYSICIAN_SCREEN, () => ({ url: '/physician/triage/prepare', body: {} })),
   row(`GET ${A}/physician/get-notifications`, PHYSICIAN_SCREEN, () => ({ url: '/physician/get-notifications' })),
   row(`POST ${A}/physician/update-notification/id=:id`, base({ otherPhysician: 'deny', admin: 'deny', annotator: 'deny' }), (f) => ({ url: `/physician/update-notification/id=${f.notificationId}`, body: {} })),
+  row(`POST ${A}/physician/night-seen`, base({ otherPhysician: 'deny', admin: 'deny', annotator: 'deny' }), (f) => ({ url: '/physician/night-seen', body: { patient_id: f.patientId, recording_id: f.recordingId } })),
   row(`GET ${A}/physician/deallocation-notifications`, PHYSICIAN_SCREEN, () => ({ url: '/physician/deallocation-notifications' })),
 
   // Devices.

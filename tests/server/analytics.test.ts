@@ -74,6 +74,19 @@ describe('KPI summaries', () => {
     expect((await server.call('GET', `/analytics/patient/summary/kpi=NOPE?patient_id=${patientId}&night=${night}`, { token: physician })).statusCode).toBe(400);
   });
 
+  it("counts every label of the customized index, each a built-in category one can score with (issue 32.11)", async () => {
+    const labels = (await post(annotator, '/patient/get-label-list', { patient_id: patientId })).json().data.labels as Array<{ label_id: number; label: string; type: string }>;
+    const indexLabels = ['Apnea', 'Hypoapnea', 'Movement', 'Central Apnea', 'Obstructive Apnea', 'Irregularities'];
+    const builtIn = new Map(labels.filter((l) => l.type === 'built-in').map((l) => [l.label, l.label_id]));
+    expect(indexLabels.filter((l) => !builtIn.has(l))).toEqual([]);
+    const before = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data.customized_index as Record<string, number>;
+    const [{ start_ms }] = await server.db.query<{ start_ms: number }>('select start_ms from recordings where patient_id = $1 and night_key = $2', [patientId, night]);
+    const scored = ['Movement', 'Central Apnea', 'Obstructive Apnea', 'Irregularities'].map((l, i) => ({ kpi: 'BR', start_time: Number(start_ms) + 3_600_000 + i * 60_000, duration: '20', label: builtIn.get(l)! }));
+    expect((await post(annotator, '/analytics/patient/new-annotations', { patient_id: patientId, night, annotations: scored })).statusCode).toBe(201);
+    const after = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data.customized_index as Record<string, number>;
+    for (const l of ['Movement', 'Central Apnea', 'Obstructive Apnea', 'Irregularities']) expect(after[l], l).toBe(before[l]! + 1);
+  });
+
   it('a night without oximetry has no ODI ("–"), while its AHI/REI stands', async () => {
     const [id] = await simulateForPatient(server.db, { patientId, patientCode: 'NCT1002', deviceId: 'NCT0002', timezone: 'Europe/Zurich', nights: 1, profile: 'moderate_osa', lastEvening: '2026-03-09', seed: 'analytics-no-spo2' });
     await server.db.query(`delete from recording_channels where recording_id = $1 and code in ('SPO2', 'PR')`, [id]);

@@ -124,7 +124,12 @@ describe('categories', () => {
 
   it('lists the built-in categories and validates with the spec messages', async () => {
     const list = (await post(annotator, '/patient/get-label-list', { patient_id: patientId })).json().data.labels;
-    expect(list.map((l: { label: string }) => l.label)).toEqual(['Apnea', 'Desaturation', 'Hypoapnea']);
+    // The spec's seven built-ins (spec 2 §3), each with a stable code the screens translate by.
+    expect(list.map((l: { label: string; code: string }) => [l.label, l.code])).toEqual([
+      ['Apnea', 'apnea'], ['Desaturation', 'desaturation'], ['Hypoapnea', 'hypopnea'], ['Movement', 'movement'],
+      ['Central Apnea', 'central_apnea'], ['Obstructive Apnea', 'obstructive_apnea'], ['Irregularities', 'irregularities'],
+    ]);
+    expect(new Set(list.map((l: { color_code: string }) => l.color_code)).size).toBe(7);
     expect((await addLabel('', '#112233')).json().message).toBe('Please enter category.');
     expect((await addLabel('A'.repeat(21), '#112233')).json().message).toBe('Category length should not exceed 20 characters.');
     expect((await addLabel('Snoring', '')).json().message).toBe('Please select a color.');
@@ -132,7 +137,8 @@ describe('categories', () => {
   });
 
   it('allows twelve categories and refuses the thirteenth', async () => {
-    const colors = ['#76D7C4', '#F7DC6F', '#BB8FCE', '#85C1E9', '#F1948A', '#82E0AA', '#F8C471', '#AEB6BF', '#D7BDE2'];
+    // Seven built-in categories; five of the patient's own fill the twelve.
+    const colors = ['#76D7C4', '#F7DC6F', '#85C1E9', '#F8C471', '#D7BDE2'];
     for (const [i, c] of colors.entries()) {
       const res = await addLabel(`Cat ${i + 1}`, c);
       expect(res.statusCode).toBe(201);

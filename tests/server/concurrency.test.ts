@@ -77,4 +77,55 @@ describe(`simultaneous saves (${TEST_DB})`, () => {
     }
     expect(outcomes).toEqual(Array(PAIRS).fill([200, 409]));
   });
+
+  it('no overlapping bookings by any path (issue 33 point 4)', async () => {
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    const device = async (code: string) => (await server.db.query<{ device_master_id: number }>('select device_master_id from devices where device_id = $1', [code]))[0].device_master_id;
+    const [d2, d3, d4] = [await device('NCT0002'), await device('NCT0003'), await device('NCT0004')];
+    const newPatient = async (code: string) =>
+      (await server.db.query<{ id: number }>(
+        `insert into patients (patient_code, physician_id, created_by, first_name, last_name, gender, date_of_birth, country) values ($1, $2, $2, 'Book', 'Patient', 'F', '1970-01-01', 'Switzerland') returning id`,
+        [code, physicianId],
+      ))[0].id;
+    const deploy = (patient: number, dev: number, fromDay: number, toDay: number) =>
+      post('/device/device-operation', { patient_id: patient, allocate_device: true, device_master_id: dev, device_allocation_date: today + fromDay * DAY, device_deallocation_date: today + toDay * DAY });
+    const extend = (patient: number, fromDay: number, toDay: number, force = false) =>
+      post('/device/device-operation', { patient_id: patient, change_allocation_times: true, force_extend: force, device_allocation_date: today + fromDay * DAY, device_deallocation_date: today + toDay * DAY });
+    const booked = (patient: number) => server.db.query<{ allocation_ms: number; deallocation_ms: number }>(`select allocation_ms, deallocation_ms from device_allocations where patient_id = $1 and status = 'booked' order by allocation_ms`, [patient]);
+
+    // The issue's reproduction: NCT0002 days 300–303 and NCT0003 days 310–313, then extend the first to day 320.
+    const p = await newPatient('BOOK1');
+    expect((await deploy(p, d2, 300, 303)).statusCode).toBe(200);
+    expect((await deploy(p, d3, 310, 313)).statusCode).toBe(200);
+    for (const force of [false, true]) {
+      const res = await extend(p, 300, 320, force);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe('This patient is already assigned to other device during these dates.');
+    }
+    expect((await booked(p)).map((b) => Number(b.deallocation_ms))).toEqual([today + 303 * DAY, today + 313 * DAY]);
+
+    // A past-date request that could never be approved is refused when filed.
+    const past = await post('/device/deploy-device-in-past-date', { patient_id: p, device_id: 'NCT0004', allocation_date: today + 302 * DAY, deallocation_date: today + 305 * DAY });
+    expect(past.statusCode).toBe(409);
+
+    // The database itself refuses what a forgetful path would write: a patient on two devices, a device with two patients.
+    const insert = (patient: number, dev: number, fromDay: number, toDay: number) =>
+      server.db.query(`insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'UTC', $3)`, [
+        dev, patient, physicianId, today + fromDay * DAY, today + toDay * DAY,
+      ]);
+    await expect(insert(p, d4, 301, 302)).rejects.toMatchObject({ code: '23P01' });
+    await expect(insert(await newPatient('BOOK2'), d2, 302, 304)).rejects.toMatchObject({ code: '23P01' });
+
+    // Extend against deploy, sent at once: exactly one wins in every pair and the patient never holds two devices.
+    const outcomes: number[][] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const q = await newPatient(`BOOKRACE${i}`);
+      const d = 175 + i * 6;
+      expect((await deploy(q, d3, d, d + 2)).statusCode).toBe(200);
+      outcomes.push(statuses(await Promise.all([extend(q, d, d + 5), deploy(q, d4, d + 3, d + 5)])));
+      const rows = await booked(q);
+      for (let k = 1; k < rows.length; k++) expect(Number(rows[k].allocation_ms), `pair ${i}`).toBeGreaterThanOrEqual(Number(rows[k - 1].deallocation_ms));
+    }
+    expect(outcomes).toEqual(Array(PAIRS).fill([200, 409]));
+  });
 });

@@ -63,12 +63,20 @@ describe('device operations', () => {
     const [patient] = await server.db.query<{ id: number; physician_id: number }>('select id, physician_id from patients where id = $1', [ids.FREE01]);
     const booked: number[] = [];
     for (const m of mapped) {
-      const [row] = await server.db.query<{ id: number }>(
-        `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, window_start_time, window_end_time, timezone, status, created_by)
-         values ($1, $2, $3, $4, $5, '19:00', '07:00', $6, 'booked', $3) returning device_user_map_id as id`,
-        [m.device_master_id, patient.id, patient.physician_id, days[3]!.from, days[6]!.from, zone],
+      // A patient of its own per device (a patient holds one device at a time), and only where the
+      // device is not booked already then (a device holds one patient at a time).
+      const [own] = await server.db.query<{ id: number }>(
+        `insert into patients (patient_code, physician_id, created_by, gender, country) values ($1, $2, $2, 'M', 'Switzerland') returning id`,
+        [`FREEDAY${m.device_master_id}`, patient.physician_id],
       );
-      booked.push(row.id);
+      const rows = await server.db.query<{ id: number }>(
+        `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, window_start_time, window_end_time, timezone, status, created_by)
+         select $1, $2, $3, $4, $5, '19:00', '07:00', $6, 'booked', $3
+         where not exists (select 1 from device_allocations where device_master_id = $1 and status = 'booked' and allocation_ms < $5 and deallocation_ms > $4)
+         returning device_user_map_id as id`,
+        [m.device_master_id, own.id, patient.physician_id, days[3]!.from, days[6]!.from, zone],
+      );
+      booked.push(...rows.map((r) => r.id));
     }
     try {
       const res = await server.call('GET', `/physician/available-devices-dates?timezone=${encodeURIComponent(zone)}`, { token: physician });

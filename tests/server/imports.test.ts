@@ -95,7 +95,17 @@ describe('POST /patient/upload-recording', () => {
       ['SPO2_PSG', 'SpO2.1s', 1, '%'],
     ]);
     expect(summary.channels.find((c: { code: string }) => c.code === 'SPO2_PSG').outOfRange).toBe(388 * 60);
-    expect(summary.skipped.map((s: { file: string; label: string }) => `${s.file}:${s.label}`)).toEqual([`${BRP}:Crc16`, `${EVE}:Crc16`, `${SA2}:Crc16`]);
+    // Files in order of their start (the EVE file starts 7 s before the others), then name.
+    expect(summary.skipped.map((s: { file: string; label: string }) => `${s.file}:${s.label}`)).toEqual([`${EVE}:Crc16`, `${BRP}:Crc16`, `${SA2}:Crc16`]);
+    // Which file each code came from, and whether it holds data.
+    expect(summary.sources.map((s: { code: string; files: string[]; valid: number }) => [s.code, s.files, s.valid > 0])).toEqual([
+      ['NC_PSG', [BRP], true],
+      ['Press.40ms', [BRP], true],
+      ['PR', [SA2], false],
+      ['SPO2_PSG', [SA2], false],
+    ]);
+    // One session: the three files of one mask-on stretch.
+    expect(nights[0].sessions).toEqual([{ start: Date.UTC(2025, 7, 8, 1, 2, 10), end: Date.UTC(2025, 7, 8, 1, 2, 10) + 388 * 60_000, duration_ms: 388 * 60_000, files: [EVE, BRP, SA2].sort() }]);
   });
 
   it('refuses an EDF with 0-s records holding signals, naming the file and field, and stores nothing', async () => {

@@ -17,11 +17,19 @@ describe(`live group commit on ${TEST_DB}`, () => {
 
   async function session(deviceId: string): Promise<LiveSession> {
     const [d] = await live.server.db.query<{ device_master_id: number; physician_id: number }>('select device_master_id, physician_id from devices where device_id = $1', [deviceId]);
-    await live.server.db.query(
-      `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by)
-       select $1, id, $2, $3, $4, 'UTC', $2 from patients where patient_code = 'NCT1001' and not exists (select 1 from device_allocations where device_master_id = $1 and status = 'booked' and deallocation_ms > $3)`,
-      [d!.device_master_id, d!.physician_id, Date.now() - 60_000, Date.now() + 3_600_000],
-    );
+    // A free device goes to a patient of its own (a patient holds one device at a time).
+    const booked = await live.server.db.query('select 1 from device_allocations where device_master_id = $1 and status = $2 and deallocation_ms > $3', [d!.device_master_id, 'booked', Date.now() - 60_000]);
+    if (!booked.length) {
+      const [p] = await live.server.db.query<{ id: number }>(
+        `insert into patients (patient_code, physician_id, created_by, gender, country) values ($1, $2, $2, 'F', 'Switzerland')
+         on conflict (patient_code) do update set patient_code = excluded.patient_code returning id`,
+        [`LB${deviceId}`, d!.physician_id],
+      );
+      await live.server.db.query(
+        `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'UTC', $3)`,
+        [d!.device_master_id, p!.id, d!.physician_id, Date.now() - 60_000, Date.now() + 3_600_000],
+      );
+    }
     return openSession(live.server.db, { deviceMasterId: d!.device_master_id, deviceId, physicianId: d!.physician_id }, Date.now(), ['HR', 'Y_DIST']);
   }
   const item = (s: LiveSession, seq: number, hr: number, yDist: number[]): BatchItem => {

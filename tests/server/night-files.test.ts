@@ -121,24 +121,30 @@ describe('one night from many files', () => {
     expect(spo2.map((c) => [Number(c.t0_ms), c.sample_count])).toEqual([[Date.UTC(2025, 7, 8, 0, 50, 0), 7200]]);
   });
 
-  it('a file already imported is refused naming the file and its night, under any name, and nothing is stored', async () => {
+  it('a file already imported is skipped with a line naming it and its night, under any name; the rest is imported; an upload of known files only is refused', async () => {
     const before = await counts();
     const again = await upload(physician, { patient_id: String(patientId), timezone: 'UTC', channel: 'SPO2' }, [{ name: csvName, bytes: csv }]);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'duplicate_file', message: `${csvName}: already imported for the night of 2025-08-07; nothing was stored.` });
+    expect(await counts()).toEqual(before);
     const renamed = await upload(physician, { patient_id: String(patientId), timezone: 'UTC' }, [
       { name: SA2, bytes: real(SA2) },
       { name: 'copy.edf', bytes: real(BRP) },
     ]);
-    expect(renamed.statusCode).toBe(409);
-    expect(renamed.json().message).toBe(`copy.edf: already imported (as ${BRP}) for the night of 2025-08-07; nothing was stored.`);
+    expect(renamed.statusCode).toBe(201);
+    expect(renamed.json().data.recording_id).toBe(recordingId);
+    expect(renamed.json().data.files.map((f: { name: string }) => f.name)).toEqual([SA2]);
+    expect(renamed.json().data.skipped_files).toEqual([{ name: 'copy.edf', reason: 'already_stored', same_as: BRP, night: expect.any(Number) }]);
+    const after = await counts();
+    expect(after.f).toBe(before.f + 1);
     const twice = await upload(physician, { patient_id: String(patientId), timezone: 'UTC' }, [
-      { name: SA2, bytes: real(SA2) },
       { name: 'SA2_copy.edf', bytes: real(SA2) },
+      { name: SA2, bytes: real(SA2) },
     ]);
     expect(twice.statusCode).toBe(409);
-    expect(twice.json().message).toBe(`SA2_copy.edf: the same file as ${SA2} in this upload; nothing was stored.`);
-    expect(await counts()).toEqual(before);
+    // Byte-identical files of one upload are kept once, the first by name ('S' before 's'): that one is stored already.
+    expect(twice.json().message).toBe(`SA2_copy.edf: already imported (as ${SA2}) for the night of 2025-08-07; nothing was stored. Every file of this upload is already stored.`);
+    expect(await counts()).toEqual(after);
   });
 
   it('a file whose md5 differs from the one the client computed is refused as damaged', async () => {
@@ -219,7 +225,17 @@ describe('one night from many files', () => {
     expect(a.sensitivity).toBe(Math.round((a.matched / reference) * 100) / 100);
     expect(a.ppv).toBe(detected ? Math.round((a.matched / detected) * 100) / 100 : null);
     expect(a.index_hours).toBeGreaterThan(6);
-    expect(a.device_ahi).toBe(Math.round((reference / a.index_hours) * 100) / 100);
+    // The device's AHI is its events over its own recording time (the CPAP's session, 388 min: not the oximeter's lead before it).
+    expect(a.device_hours).toBe(Math.round((388 / 60) * 100) / 100);
+    expect(a.device_ahi).toBe(Math.round((reference / (388 / 60)) * 100) / 100);
+    expect(a.device_ahi_basis).toBe('device_recording_time');
+    // Apneas and hypopneas compared by kind too, each side's rule named.
+    expect(a.by_kind.apneas.device).toBe(a.device.apneas);
+    expect(a.by_kind.hypopneas.device).toBe(a.device.hypopneas);
+    expect(a.by_kind.apneas.nocturne).toBe(a.nocturne.apneas);
+    expect(a.by_kind.apneas.matched + a.by_kind.apneas.missed).toBe(a.device.apneas);
+    expect(a.rules.device).toBe('device');
+    expect(['aasm', 'flow_only']).toContain(a.rules.nocturne);
     expect(typeof a.nocturne_ahi).toBe('number');
 
     const missing = await server.call('GET', `/analytics/patient/agreement?patient_id=${patientId}&recording_date=2025-01-01`, { token: physician });

@@ -53,6 +53,12 @@ describe('POST /physician/new-patient', () => {
     const res = await add(valid({ patient_code: 'NCT1001' }));
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ code: 'patient_id_exists', message: 'Patient ID already exist' });
+    // An ID that differs only by case is the same ID (issue 32.12), and nothing is added.
+    const [{ n }] = await server.db.query<{ n: number }>('select count(*)::int as n from patients');
+    const lower = await add(valid({ patient_code: 'nct1001' }));
+    expect(lower.statusCode).toBe(409);
+    expect(lower.json()).toEqual({ code: 'patient_id_exists', message: 'Patient ID already exist' });
+    expect((await server.db.query<{ n: number }>('select count(*)::int as n from patients'))[0].n).toBe(n);
   });
 
   const cases: Array<[string, Record<string, unknown>, string]> = [
@@ -144,7 +150,8 @@ describe('POST /physician/new-patient with a device: one transaction (issue 18 p
   });
 
   it('files a past-date request with the patient in one call', async () => {
-    const device = await free(day(30), day(33));
+    // Free on the past dates asked for: a request that could never be approved is refused when filed.
+    const device = await free(day(-3), day(-1));
     const res = await add(valid({ patient_code: 'TXN_REQ', past_date_request: { device_master_id: device.device_master_id, device_id: device.device_id, allocation_date: day(-3), deallocation_date: day(-1) } }));
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ code: 'patient_added', message: 'Your request to deploy the device on the past dates was sent to an admin.' });

@@ -171,6 +171,16 @@ describe('profile', () => {
     await signIn(server, user.email, 'a-brand-new-pass');
   });
 
+  it('counts a current-password guess before checking it: 30 wrong ones sent at once get at most 10 answered 401, the rest 429', async () => {
+    const user = await createUser(server);
+    const { token } = await signIn(server, user.email);
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => update(token, { ...FULL, secondary_emails: '', current_password: `guess-${i}`, new_password: 'a-brand-new-pass' })));
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(10);
+    expect(codes.filter((c) => c === 401).length + codes.filter((c) => c === 429).length).toBe(30);
+    expect((await update(token, { ...FULL, secondary_emails: '', current_password: DEMO_PASSWORD, new_password: 'a-brand-new-pass' })).statusCode).toBe(429);
+  });
+
   it("answers 401 'Repeated secondary' for another account's address as secondary or tertiary e-mail, and changes nothing", async () => {
     const user = await createUser(server);
     const other = await createUser(server);

@@ -1,5 +1,7 @@
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChannelData, Night } from '../../server/recordings/model';
 import { nightKey } from '../../server/recordings/night-key';
 import { InvalidNightError, SAMPLES_PER_CHUNK, saveNight } from '../../server/recordings/store';
@@ -185,6 +187,26 @@ describe('GET /analytics/patient/channel-overview', () => {
     expect(unknown.json().message).toBe('Channel HR not found.');
     const many = Array.from({ length: 65 }, () => '&code=BR').join('');
     expect((await server.call('GET', `/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}${many}&t0=${t0}&t1=${t1}&pixels=${pixels}`, { token: physician })).statusCode).toBe(400);
+  });
+
+  it('stops computing when the client leaves: the rest of the channels are not computed and the abort is logged', async () => {
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.app.server.address() as AddressInfo;
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, 'info').mockImplementation((line: unknown) => void logged.push(String(line)));
+    try {
+      const codes = Array.from({ length: 64 }, () => '&code=BR').join('');
+      const socket = connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`GET /api/v1/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}${codes}&t0=${START}&t1=${START + 3_600_000}&pixels=777 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${physician}\r\n\r\n`);
+      socket.destroy();
+      await vi.waitFor(() => expect(logged.join('\n')).toMatch(/Request aborted by the client: GET \/api\/v1\/analytics\/patient\/channel-overview \(stopped after (\d+) of 64 channels\)/), { timeout: 10_000 });
+      const stoppedAfter = Number(/stopped after (\d+)/.exec(logged.join('\n'))![1]);
+      expect(stoppedAfter).toBeLessThan(64);
+      expect(logged.filter((l) => l.startsWith('Request aborted'))).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('answers 400 for a bad window or column count and 404 for an unknown channel or another physician', async () => {

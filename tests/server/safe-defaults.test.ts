@@ -49,6 +49,47 @@ describe('dev outbox', () => {
   });
 });
 
+describe('behind a reverse proxy (TRUST_PROXY)', () => {
+  const login = (s: TestServer, email: string, password: string, headers: Record<string, string> = {}) =>
+    s.app.inject({ method: 'POST', url: '/api/v1/login', payload: { email, password }, headers, remoteAddress: '127.0.0.1' });
+
+  it('reads addresses, CIDRs, range names or a hop count, and refuses "trust everyone"', () => {
+    expect(readConfig({}).trustProxy).toBe(false);
+    expect(readConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(readConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,loopback,::1' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'loopback', '::1']);
+    for (const bad of ['true', '*', '10.0.0.0/99', '0', 'proxy.example']) expect(() => readConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+  });
+
+  it('the dev outbox never answers a request a proxy forwarded, even from a proxy on this machine', async () => {
+    const s = await start({ TRUST_PROXY: 'loopback' });
+    for (const headers of [{ 'x-forwarded-for': '203.0.113.9' }, { 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=203.0.113.9' }]) {
+      const res = await s.app.inject({ method: 'GET', url: `/api/v1/dev/outbox?email=${DEMO_ACCOUNTS.physician}`, headers, remoteAddress: '127.0.0.1' });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(404);
+    }
+    expect((await s.call('GET', `/dev/outbox?email=${DEMO_ACCOUNTS.physician}`, { ip: '127.0.0.1' })).statusCode).toBe(200);
+  });
+
+  it('with a trusted proxy, 50 failed sign-ins from one client lock out only that client', async () => {
+    const s = await start({ TRUST_PROXY: '127.0.0.1' });
+    const owner = await createUser(s);
+    const attacker = { 'x-forwarded-for': '203.0.113.5' };
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => login(s, `nobody${i}@nowhere.test`, 'wrong-password', attacker)));
+    expect(answers.every((a) => a.statusCode === 401)).toBe(true);
+    expect((await login(s, owner.email, owner.password, attacker)).statusCode).toBe(429);
+    // Everyone else behind the same proxy signs in.
+    expect((await login(s, owner.email, owner.password, { 'x-forwarded-for': '198.51.100.7' })).statusCode).toBe(200);
+    // The proxy appends the peer it saw: an address the client wrote before it is not believed.
+    expect((await login(s, owner.email, owner.password, { 'x-forwarded-for': '198.51.100.8, 203.0.113.5' })).statusCode).toBe(429);
+  });
+
+  it('without TRUST_PROXY, X-Forwarded-For is ignored: a client cannot dodge the limit by naming other addresses', async () => {
+    const s = await start();
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => login(s, `nobody${i}@nowhere.test`, 'wrong-password', { 'x-forwarded-for': `203.0.113.${i + 1}` })));
+    expect(answers.every((a) => a.statusCode === 401)).toBe(true);
+    expect((await login(s, 'another@nowhere.test', 'wrong-password', { 'x-forwarded-for': '198.51.100.7' })).statusCode).toBe(429);
+  });
+});
+
 describe('production', () => {
   it('seeds no demo accounts unless SEED_DEMO=1', async () => {
     expect(readConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);

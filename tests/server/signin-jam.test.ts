@@ -39,6 +39,40 @@ describe('password step', () => {
   });
 });
 
+describe(`limits counted before the check, under real concurrency (${TEST_DB})`, () => {
+  it('60 wrong passwords sent at once from one address: at most 10 are checked (401), the rest 429', async () => {
+    const user = await createUser(server);
+    const ip = freshIp();
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => server.call('POST', '/login', { body: { email: user.email, password: `guess-${i}` }, ip })));
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(LIMITS.loginPair.max);
+    expect(codes.filter((c) => c === 401).length + codes.filter((c) => c === 429).length).toBe(60);
+  });
+
+  it('a right password is not counted as a failure: eleven good sign-ins in a row from one address all get their code', async () => {
+    const user = await createUser(server);
+    const ip = freshIp();
+    for (let i = 0; i < LIMITS.loginPair.max + 1; i++) expect((await server.call('POST', '/login', { body: { email: user.email, password: user.password }, ip })).statusCode).toBe(200);
+  });
+
+  it('60 wrong codes at once: at most 10 reach the code check', async () => {
+    const user = await createUser(server);
+    const ip = freshIp();
+    const answers = await Promise.all(Array.from({ length: 60 }, () => server.call('POST', '/verify-otp', { body: { email: user.email, otp: '000000' }, ip })));
+    expect(answers.filter((a) => a.statusCode === 401).length).toBeLessThanOrEqual(LIMITS.otpPair.max);
+    expect(answers.filter((a) => a.statusCode === 429).length).toBeGreaterThanOrEqual(60 - LIMITS.otpPair.max);
+  });
+
+  it('30 forgot-password requests at once for one account from one address: at most 5 answered, one reset mail per bound', async () => {
+    const user = await createUser(server);
+    const ip = freshIp();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => server.call('POST', '/forgot-password', { body: { email: user.email }, ip })));
+    expect(answers.filter((a) => a.statusCode === 200).length).toBeLessThanOrEqual(LIMITS.forgotPair.max);
+    const [{ n }] = await server.db.query<{ n: number }>(`select count(*)::int as n from mail_outbox where to_email = $1`, [user.email]);
+    expect(n).toBeLessThanOrEqual(LIMITS.forgotAccountMail.max);
+  });
+});
+
 describe('sliding window', () => {
   it('counts the last 15 minutes, not the current quarter hour, so bursts at the edge do not double', async () => {
     const quarter = 15 * 60_000;

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoNights } from '../../server/db/seed';
 import { simulateForPatient } from '../../server/recordings/simulated';
+import { nightKey } from '../../server/recordings/night-key';
 import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -24,8 +25,12 @@ describe('the demo nights', () => {
     expect(anna).toHaveLength(5);
     expect(Math.max(...anna.map((n) => Number(n.hours)))).toBeGreaterThanOrEqual(10);
     expect(anna.filter((n) => n.channels.includes('NC_PSG'))).toHaveLength(1);
-    const yesterday = DateTime.now().setZone('Europe/Zurich').minus({ days: 1 });
-    expect(anna.at(-1)!.night_key).toBe(Date.UTC(yesterday.year, yesterday.month - 1, yesterday.day) / 1000);
+    // The last is the latest night that has ended and is not the night in progress (a device streaming now records that one).
+    const now = Date.now();
+    const inProgress = nightKey(now, 'Europe/Zurich');
+    expect(anna.at(-1)!.night_key).toBe(inProgress - 86_400);
+    const [ended] = await server.db.query<{ n: number }>('select count(*)::int as n from recordings where source = $1 and (stop_ms > $2 or night_key >= $3)', ['simulated', now, inProgress]);
+    expect(ended!.n).toBe(0);
     expect(new Set(anna.map((n) => n.night_key)).size).toBe(5);
     expect(anna.every((n) => n.device_id === 'NCT0001')).toBe(true);
     for (const code of ['BR', 'HR', 'SPO2', 'PR', 'MOV', 'SLP_STGS', 'SA', 'TB', 'SQB', 'I', 'Q', 'Y_DIST']) expect(anna[0].channels).toContain(code);
@@ -148,8 +153,10 @@ describe('the dashboard over the demo nights', () => {
     expect(w.deployed_devices).toBe(4);
     expect(w.available_devices).toBe(2);
     expect(w.overdue_devices).toBe(0);
-    // Last night's recordings of the four patients ended within 24 hours.
-    expect(new Set(w.past_night_recordings.map((r: { patient_code: string }) => r.patient_code)).size).toBeGreaterThanOrEqual(4);
+    // The past night's list: the recordings that ended within 24 hours (the seeded last night ended
+    // within 24 h after noon; before noon the night in progress is left to the devices).
+    const [{ n: recent }] = await server.db.query<{ n: number }>('select count(*)::int as n from recordings where stop_ms > $1', [Date.now() - 86_400_000]);
+    expect(w.past_night_recordings).toHaveLength(recent);
     expect(w.last_recordings).toHaveLength(5);
     expect(w.unseen_recordings).toBeGreaterThan(0);
     // Annotators have no dashboard.
@@ -182,6 +189,30 @@ describe('the dashboard over the demo nights', () => {
     expect((await server.call('POST', `/physician/update-notification/id=${list[1]!.id}`, { token: stranger })).statusCode).toBe(404);
   });
 
+  it('makes a night seen when its review screen is opened: the unseen count drops, its bell item reads read (issue 32.4)', async () => {
+    const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+    const unseen = async () => (await server.call('GET', '/physician/widgets', { token })).json().data.unseen_recordings as number;
+    const before = await unseen();
+    const [night] = await server.db.query<{ id: number; patient_id: number }>(
+      `select r.id, r.patient_id from recordings r join patients p on p.id = r.patient_id left join physician_notifications n on n.recording_id = r.id
+       where p.patient_code = 'NCT1002' and coalesce(n.is_read, 0) = 0 and r.stop_ms > $1 order by r.stop_ms desc limit 1`,
+      [Date.now() - 7 * 86_400_000],
+    );
+    expect(night).toBeDefined();
+    const open = (t: string, body = { patient_id: night!.patient_id, recording_id: night!.id }) => server.call('POST', '/physician/night-seen', { token: t, body });
+    expect((await open(token)).statusCode).toBe(200);
+    expect(await unseen()).toBe(before - 1);
+    const [n] = await server.db.query<{ is_read: number }>('select is_read from physician_notifications where recording_id = $1', [night!.id]);
+    if (n) expect(n.is_read).toBe(1);
+    // Opening it again changes nothing; an annotator's view does not make it seen; another practice's is 404.
+    expect((await open(token)).statusCode).toBe(200);
+    expect(await unseen()).toBe(before - 1);
+    expect((await open((await signIn(server, DEMO_ACCOUNTS.annotator)).token)).statusCode).toBe(403);
+    const stranger = (await signIn(server, (await createUser(server)).email)).token;
+    expect((await open(stranger)).statusCode).toBe(404);
+    expect((await open(token, { patient_id: night!.patient_id + 100_000, recording_id: night!.id })).statusCode).toBe(404);
+  });
+
   it('lists devices due back and devices reserved soon', async () => {
     const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
     const [{ id: physician }] = await server.db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]);
@@ -200,5 +231,20 @@ describe('the dashboard over the demo nights', () => {
     expect(res.deallocations.map((d: { device_id: string }) => d.device_id)).toEqual([free[0]!.device_id]);
     expect(res.reserved.map((d: { device_id: string }) => d.device_id)).toEqual([free[1]!.device_id]);
     expect((await server.call('GET', '/physician/widgets', { token })).json().data.overdue_devices).toBe(1);
+  });
+
+  it('counts devices by the statuses the Data Center lists, and a device out for days that never sent anything is a silent one (issue 32.6)', async () => {
+    // The test above left one device overdue with NCT1005, who never recorded (as NCT0006 in the demo).
+    const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+    const w = (await server.call('GET', '/physician/widgets', { token })).json().data;
+    const listed = (await server.call('GET', '/datacenter/getAllRecordingDevicesOfPatients', { token })).json().data.devices as Array<{ device_id: string; status: string; deployed: boolean; patient_code: string | null }>;
+    const overdue = listed.filter((d) => d.status === 'overdue');
+    expect(overdue.map((d) => [d.patient_code, d.deployed])).toEqual([['NCT1005', true]]);
+    expect(w.overdue_devices).toBe(1);
+    expect(w.available_devices).toBe(listed.filter((d) => d.status === 'available').length);
+    expect(w.deployed_devices).toBe(listed.filter((d) => d.deployed).length);
+    expect(w.deployed_devices).toBe(5);
+    expect(w.no_recent_data.map((p: { patient_code: string }) => p.patient_code)).toContain('NCT1005');
+    expect(w.no_recent_data.find((p: { patient_code: string }) => p.patient_code === 'NCT1005').last_stop_ms).toBeNull();
   });
 });

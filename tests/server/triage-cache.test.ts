@@ -251,9 +251,12 @@ describe('the triage table kept per practice', () => {
        order by device_id limit 1`,
       [physicianId, Date.now()],
     );
+    // The patient's demo booking ends as this one starts: a patient holds one device at a time.
+    const start = Date.now() - 60_000;
+    await server.db.query(`update device_allocations set deallocation_ms = $2 where patient_id = $1 and status = 'booked' and deallocation_ms > $2`, [patientId, start]);
     await server.db.query(
       `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'UTC', $3)`,
-      [device.device_master_id, patientId, physicianId, Date.now() - 60_000, Date.now() + 3_600_000],
+      [device.device_master_id, patientId, physicianId, start, Date.now() + 3_600_000],
     );
     const session: LiveSession = await openSession(server.db, { deviceMasterId: device.device_master_id, deviceId: device.device_id, physicianId }, Date.now(), ['HR', 'Y_DIST']);
     // The night being recorded is not in the table.

@@ -70,7 +70,7 @@ describe('capabilitiesOf', () => {
       billing: false,
       appRoot: '/app/patients',
     });
-    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, admin: true, reports: false, samplePatients: false, settings: false, calendar: false, appointments: false, billing: false });
+    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, addPatient: false, admin: true, reports: false, samplePatients: false, settings: false, calendar: false, appointments: false, billing: false });
     expect(capabilitiesOf({ is_annotator: false, membership_type: 'paid' })).toEqual({
       dashboard: true,
       deviceConfig: true,

@@ -68,3 +68,19 @@ describe('rendered screens', () => {
     expect(i18n.dir()).toBe('ltr');
   });
 });
+
+describe('the patient list age filter (issue 32.12)', () => {
+  beforeAll(async () => {
+    await initI18n();
+  });
+  it('says a range "from > to" matches nobody, instead of silently listing no one', async () => {
+    const { PatientFilters } = await import('../../src/features/patients/PatientFilters');
+    const { defaultFilters } = await import('../../src/features/patient-admin/logic/listFilters');
+    const reversed = render(<PatientFilters value={{ ...defaultFilters, minAge: '70', maxAge: '30' }} onChange={() => undefined} />);
+    expect(reversed).toContain('data-testid="filter-age-reversed"');
+    expect(reversed).toContain('is greater than');
+    for (const ok of [{ minAge: '30', maxAge: '70' }, { minAge: '70', maxAge: '' }, { minAge: '30', maxAge: '30' }]) {
+      expect(render(<PatientFilters value={{ ...defaultFilters, ...ok }} onChange={() => undefined} />)).not.toContain('filter-age-reversed');
+    }
+  });
+});

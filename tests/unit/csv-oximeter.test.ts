@@ -116,7 +116,7 @@ describe('Wellue / Checkme O2 oximeter CSV', () => {
       'o2.csv: Time (line 3): goes back in time from the previous row',
     );
     expect(read('Time,Oxygen Level\n00:02:16 Mar 10 2026,95\n00:02:16 Mar 14 2026,95')).toThrow(
-      'o2.csv: Time: rows span 96.0 h, more than the 48 h of one night',
+      'o2.csv: Time: rows span 96.0 h, more than the 36 h of one night',
     );
     expect(() => readOximeterCsv(WELLUE_4S, 'o2.csv', { timezone: 'Nowhere/City' })).toThrow(
       'o2.csv: timezone: "Nowhere/City" is not a known IANA time zone',

@@ -43,10 +43,10 @@ describe('one night from several files', () => {
     ]);
     const meta = night.meta.files as { fileName: string; format: string }[];
     expect(meta.map((f) => [f.fileName, f.format])).toEqual([
-      [BRP, 'EDF'],
       [EVE, 'EDF+D'],
-      [SA2, 'EDF'],
+      [BRP, 'EDF'],
       [PLD, 'EDF'],
+      [SA2, 'EDF'],
     ]);
   });
 
@@ -60,8 +60,8 @@ describe('one night from several files', () => {
     expect(codes).toContainEqual(['Flow.40ms', 'NC_PSG']);
   });
 
-  it('a second channel with a taken code keeps its own label; the first keeps the code', () => {
-    const ch = (code: string, label: string, t0: number): ChannelData => ({
+  it('a code offered twice goes to the channel with the most valid samples, in any file order; the others keep their label', () => {
+    const ch = (code: string, label: string, t0: number, missing = 0): ChannelData => ({
       code,
       label,
       unit: '',
@@ -70,7 +70,7 @@ describe('one night from several files', () => {
       storage: 'float32',
       scale: 1,
       offset: 0,
-      samples: new Float32Array(10),
+      samples: new Float32Array(10).fill(Number.NaN, 0, missing),
     });
     const part = (name: string, channels: ChannelData[], startMs: number): ParsedRecording => ({
       fileName: name,
@@ -81,14 +81,20 @@ describe('one night from several files', () => {
       events: [{ onsetMs: startMs + 500, durationMs: 0, text: name }],
       meta: {},
     });
-    const night = assembleNight([
-      part('psg.edf', [ch('SPO2_PSG', 'SpO2', 5000)], 5000),
-      part('cpap.edf', [ch('SPO2_PSG', 'SpO2.1s', 1000), ch('SPO2_PSG', 'SpO2.1s', 1000)], 1000),
-    ]);
+    const psg = part('psg.edf', [ch('SPO2_PSG', 'SpO2', 5000)], 5000);
+    // The CPAP's oximeter: one channel half missing, one all missing (no sensor attached).
+    const cpap = part('cpap.edf', [ch('SPO2_PSG', 'SpO2.1s', 1000, 5), ch('SPO2_PSG', 'SpO2.1s', 1000, 10)], 1000);
+    const night = assembleNight([psg, cpap]);
     expect(night.channels.map((c) => [c.code, c.label])).toEqual([
-      ['SPO2_PSG', 'SpO2'],
       ['SpO2.1s', 'SpO2.1s'],
       ['SpO2.1s#2', 'SpO2.1s'],
+      ['SPO2_PSG', 'SpO2'],
+    ]);
+    expect(assembleNight([cpap, psg]).channels.map((c) => [c.code, c.label])).toEqual(night.channels.map((c) => [c.code, c.label]));
+    expect((night.meta.sources as { code: string; files: string[]; valid: number }[]).map((s) => [s.code, s.files, s.valid])).toEqual([
+      ['SpO2.1s', ['cpap.edf'], 5],
+      ['SpO2.1s#2', ['cpap.edf'], 0],
+      ['SPO2_PSG', ['psg.edf'], 10],
     ]);
     expect([night.startMs, night.stopMs, night.timezone]).toEqual([1000, 15_000, 'UTC']);
     expect(night.events.map((e) => e.text)).toEqual(['cpap.edf', 'psg.edf']);

@@ -41,11 +41,11 @@ describe('files that cannot be real are refused, naming the file and the field',
     expect(refusal('neg.edf', negative)).toBe('neg.edf: number of data records: -5 is negative (only -1, "recording in progress", is allowed)');
   });
 
-  it('a night over 48 h: a 30-day EDF, and an annotation 3 days in', () => {
+  it('a night over 36 h: a 30-day EDF, and an annotation 3 days in', () => {
     const month = buildEdf({ recordDuration: 86400, signals: [{ label: 'Temp', samplesPerRecord: 1 }], records: Array.from({ length: 30 }, () => [[36]]) });
-    expect(refusal('month.edf', month)).toBe('month.edf: number of data records: 30 records of 86400 s span 720.0 h, more than the 48 h of one night');
+    expect(refusal('month.edf', month)).toBe('month.edf: number of data records: 30 records of 86400 s span 720.0 h, more than the 36 h of one night');
     const late = buildEdf({ reserved: 'EDF+C', recordDuration: 0, signals: [ANN], records: [[tal('+0', ['']) + tal('+259200', ['Lights on'])]] });
-    expect(refusal('late.edf', late)).toBe('late.edf: EDF Annotations: "Lights on" at +259200 s ends 72.0 h after the start, more than the 48 h of one night');
+    expect(refusal('late.edf', late)).toBe('late.edf: EDF Annotations: "Lights on" at +259200 s ends 72.0 h after the start, more than the 36 h of one night');
   });
 
   it('a BDF whose digital range exceeds 24 bits', () => {
@@ -53,21 +53,21 @@ describe('files that cannot be real are refused, naming the file and the field',
     expect(refusal('wide.bdf', bytes)).toBe('wide.bdf: signal 1 (sine 5Hz) digital minimum/maximum: -8388608..8388608 is outside the 24-bit range');
   });
 
-  it('files of one night more than 48 h apart', () => {
+  it('files of one night more than 36 h apart', () => {
     const csv = (day: number) => new TextEncoder().encode(`Timestamp,Value\n2026-03-${day}T22:00:00Z,97\n2026-03-${day}T22:00:01Z,96\n`);
     const files = [
       { name: 'SPO2_a.csv', bytes: csv(10) },
       { name: 'SPO2_b.csv', bytes: csv(14) },
     ];
     expect(refusal('SPO2_b.csv', new Uint8Array(0), () => nightFromFiles(files, { csvCode: 'SPO2' }))).toBe(
-      'SPO2_b.csv: start date/time: together with SPO2_a.csv it spans 96.0 h, more than the 48 h of one night',
+      'SPO2_b.csv: start date/time: together with SPO2_a.csv it spans 96.0 h, more than the 36 h of one night',
     );
   });
 
-  it('a CSV spanning more than 48 h', () => {
+  it('a CSV spanning more than 36 h', () => {
     const csv = new TextEncoder().encode('Timestamp,Value\n2026-03-10T22:00:00Z,97\n2026-03-13T22:00:00Z,96\n');
     expect(refusal('SPO2.csv', csv, (b) => parseRecordingFile('SPO2.csv', b, { csvCode: 'SPO2' }))).toBe(
-      'SPO2.csv: Timestamp: rows span 72.0 h, more than the 48 h of one night',
+      'SPO2.csv: Timestamp: rows span 72.0 h, more than the 36 h of one night',
     );
   });
 });

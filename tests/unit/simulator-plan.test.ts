@@ -76,3 +76,26 @@ describe('a long night', () => {
     expect(() => simulateNight({ seed: 1, startMs: 0, profile: 'nobody' as never })).toThrow(RangeError);
   });
 });
+
+describe('the demo seed clock (issue 32.3)', () => {
+  it('at any hour seeds no night ending after now, and leaves the night in progress free for a streaming device', async () => {
+    const { lastEndedEvening } = await import('../../server/recordings/simulated');
+    const { nightKey } = await import('../../server/recordings/night-key');
+    const DEMO = ['NCT1001', 'NCT1002', 'NCT1003', 'NCT1004'];
+    // Every hour of a winter day, of the spring-forward day, and 00:50 UTC (the reported case).
+    const clocks = [Date.UTC(2026, 10, 28, 0, 50), ...Array.from({ length: 24 }, (_, h) => Date.UTC(2026, 0, 15, h, 10)), ...Array.from({ length: 24 }, (_, h) => Date.UTC(2026, 2, 29, h, 40))];
+    for (const timezone of ['Europe/Zurich', 'America/Los_Angeles', 'Asia/Tokyo']) {
+      for (const now of clocks) {
+        const last = lastEndedEvening(now, timezone);
+        for (const seed of DEMO) {
+          for (const p of planNights({ seed, nights: 5, lastEvening: last, timezone, longNight: true })) {
+            expect(p.startMs + p.durationMs, `${seed} ${new Date(now).toISOString()} ${timezone}`).toBeLessThanOrEqual(now);
+            expect(nightKey(p.startMs, timezone)).toBeLessThan(nightKey(now, timezone));
+          }
+        }
+        // The latest ended evening, not an older one: the seeded last night is "last night".
+        expect(DateTime.fromISO(last, { zone: 'UTC' }).plus({ days: 1 }).toMillis() / 1000).toBe(nightKey(now, timezone));
+      }
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { request } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
 import { Dialog } from '../../ui/Dialog';
+import { countryName } from '../../builtInNames';
 
 export interface Signup {
   user_id: number;
@@ -74,7 +75,7 @@ export function SignupsPage() {
                 <tr key={s.user_id} data-testid="signup-row" data-email={s.email}>
                   <td>{`${s.first_name} ${s.last_name}`.trim()}</td>
                   <td className="mono">{s.email}</td>
-                  <td>{[s.organisation_name, s.country].filter(Boolean).join(', ') || '–'}</td>
+                  <td>{[s.organisation_name, s.country && countryName(i18n.language, s.country)].filter(Boolean).join(', ') || '–'}</td>
                   <td>{when(s.created_at)}</td>
                   <td>
                     {s.status === 'pending' ? (

@@ -8,6 +8,7 @@ import { CategoryPanel } from './CategoryPanel';
 import { annotationErrors, DEFAULT_COLOR, DEFAULT_DURATION_S, DEFAULT_LABEL, escapeText, splitSeconds, type Annotation, type Category } from './model';
 import { TimeFields, type HMS } from './TimeFields';
 import { clockSeconds, instantOfClock, zoneLabel } from './time';
+import { commentText } from '../../builtInNames';
 
 export type PopupMode = 'add' | 'edit' | 'view';
 
@@ -39,7 +40,7 @@ const validHms = (v: HMS) => Number(v.h || 0) <= 23 && Number(v.m || 0) <= 59 &&
 
 /** The Add / Edit / View annotation popup (spec 2 §2, §4, §5); view and edit are exclusive. */
 export function AnnotationPopup(p: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const a = p.annotation;
   const zone = p.night.timezone;
   const startMs = a?.start_ms ?? p.prefill?.startMs ?? p.night.startMs;
@@ -117,7 +118,7 @@ export function AnnotationPopup(p: Props) {
           {...p.categoryActions}
         />
         <label htmlFor="annotation-comment">{t('annotations.popup.comment')}</label>
-        <textarea id="annotation-comment" value={comment} maxLength={10240} disabled={viewing} onChange={(e) => setComment(e.target.value)} data-testid="annotation-comment" />
+        <textarea id="annotation-comment" value={viewing ? commentText(t, i18n.language, comment) : comment} maxLength={10240} disabled={viewing} onChange={(e) => setComment(e.target.value)} data-testid="annotation-comment" />
       </div>
       {errors.map((e) => (
         <p key={e} className="field-error" role="alert">{t(e as 'annotations.errors.kpi')}</p>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { counts, isReadOnly, isVisible, vendorName, type Annotation, type Category, type Visibility } from './model';
 import { formatTime } from '../../format';
+import { categoryName, commentText } from '../../builtInNames';
 
 interface Props {
   annotations: Annotation[];
@@ -77,7 +78,7 @@ export function AnnotationSidebar(p: Props) {
                 </button>
               </li>
             ) : (
-            <li key={a.annotation_map_id} className="annotation-row" data-testid="annotation-row">
+            <li key={a.annotation_map_id} className="annotation-row" data-testid="annotation-row" data-id={a.annotation_map_id}>
               {!p.readOnly && (
                 <input
                   type="checkbox"
@@ -93,11 +94,11 @@ export function AnnotationSidebar(p: Props) {
               )}
               <button type="button" className="annotation-open" onClick={() => p.onView(a)}>
                 <span className="swatch" style={{ background: a.color_code }} aria-hidden="true" />
-                <span className="annotation-label" title={byId.get(a.label)?.label}>{truncate(byId.get(a.label)?.label ?? String(a.label))}</span>
+                <span className="annotation-label" title={categoryName(t, byId.get(a.label))}>{truncate(categoryName(t, byId.get(a.label)) ?? String(a.label))}</span>
                 <span className="muted">
                   {time(a.start_ms)} · <span data-testid="annotation-row-duration">{a.duration}</span> · {a.kpiList.map((c) => t(`night.channels.${c}` as 'night.channels.BR', { defaultValue: c })).join(', ')}
                 </span>
-                {a.comment && <span className="annotation-comment muted" data-testid="annotation-row-comment">{a.comment}</span>}
+                {a.comment && <span className="annotation-comment muted" data-testid="annotation-row-comment">{commentText(t, i18n.language, a.comment)}</span>}
               </button>
               {!p.readOnly && (
                 <button type="button" className="icon-button" aria-label={t('annotations.popup.toEdit')} onClick={() => p.onEdit(a)} data-testid="annotation-row-edit">✎</button>

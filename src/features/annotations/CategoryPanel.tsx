@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CATEGORY_TITLE_MAX, categoryErrors, freeColors, MAX_CATEGORIES, type Category } from './model';
+import { categoryName } from '../../builtInNames';
 
 type SubState = { kind: 'list' } | { kind: 'create' } | { kind: 'edit'; category: Category };
 
@@ -88,7 +89,7 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
         <div key={c.label_id} className={`category-item${selected === c.label_id ? ' category-on' : ''}`}>
           <button type="button" className="category-pick" onClick={() => onSelect(c)} disabled={readOnly} data-testid="category-option">
             <span className="swatch" style={{ background: c.color_code }} aria-hidden="true" />
-            {c.label}
+            {categoryName(t, c)}
           </button>
           {!readOnly && c.type === 'custom' && (
             <>

@@ -12,7 +12,9 @@ import { displayable, isReadOnly, isVisible, type Annotation, type Visibility } 
 import { useAnnotationMutations, useAnnotations, useCategories } from './queries';
 import { useAnnotationKeys } from './useAnnotationKeys';
 import { EditHistory } from './editHistory';
+import { AnnotationEdits } from './editCommands';
 import { ScoringPanel } from './ScoringPanel';
+import { ScoringFiles } from './ScoringFiles';
 import { annotationChannels, loadBindings, saveBindings, scoredWindow, scoringDraft, type Bindings } from './scoringKeys';
 import { useScoringKeys } from './useScoringKeys';
 import { useTranslation } from 'react-i18next';
@@ -55,6 +57,17 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
   const last = useRef<{ label: number; color: string; kpis: string[] } | null>(null);
   // Undo/redo of this night's edits; a new night starts a new history.
   const history = useMemo(() => new EditHistory(), [night.patientId, night.night]);
+  const writes = useRef(m);
+  writes.current = m;
+  const edits = useMemo(
+    () =>
+      new AnnotationEdits({
+        add: (d) => writes.current.add.mutateAsync(d),
+        update: (a, changes) => writes.current.update.mutateAsync({ a: a as Annotation, changes }),
+        remove: (ids) => writes.current.remove.mutateAsync(ids),
+      }),
+    [history],
+  );
   const [bindings, setBindings] = useState<Bindings | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   useEffect(() => {
@@ -63,18 +76,13 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
   const shownRef = useRef(shownCharts);
   shownRef.current = shownCharts;
 
+  const categoryName = (label: number) => categories.data?.find((c) => c.label_id === label)?.label ?? String(label);
   /** Saves a new annotation as an undoable edit (the undo deletes exactly what was created). */
-  const addUndoable = async (draft: AnnotationDraft, label: string) => {
-    let ids = (await m.add.mutateAsync(draft)).map((a) => a.annotation_map_id);
-    history.push({
-      label,
-      undo: async () => {
-        await m.remove.mutateAsync(ids);
-      },
-      redo: async () => {
-        ids = (await m.add.mutateAsync(draft)).map((a) => a.annotation_map_id);
-      },
-    });
+  const addUndoable = async (draft: AnnotationDraft, label: string) => history.push(await edits.add(draft, label));
+  /** Deletes annotations as one undoable edit (the undo makes them again as they were). */
+  const removeUndoable = async (ids: number[]) => {
+    const gone = (list.data ?? []).filter((a) => ids.includes(a.annotation_map_id));
+    history.push(await edits.remove(gone, gone.length === 1 ? categoryName(gone[0].label) : String(gone.length)));
   };
 
   useScoringKeys({
@@ -120,8 +128,8 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
   );
 
   const save = async (draft: AnnotationDraft) => {
-    if (popup?.annotation) await m.update.mutateAsync({ a: popup.annotation, changes: draft });
-    else await addUndoable(draft, categories.data?.find((c) => c.label_id === draft.label)?.label ?? String(draft.label));
+    if (popup?.annotation) history.push(await edits.edit(popup.annotation, draft, categoryName(draft.label)));
+    else await addUndoable(draft, categoryName(draft.label));
     last.current = { label: draft.label, color: draft.color_code, kpis: draft.kpi };
   };
 
@@ -134,7 +142,7 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
       const l = last.current;
       if (!l) return false;
       const draft = { kpi: l.kpis, start_time: Math.round(startMs), duration: String(Math.round((endMs - startMs) / 1000)), label: l.label, color_code: l.color, comment: '' };
-      void addUndoable(draft, categories.data?.find((c) => c.label_id === l.label)?.label ?? String(l.label)).catch((err: Error) => setStatus(err.message));
+      void addUndoable(draft, categoryName(l.label)).catch((err: Error) => setStatus(err.message));
       return true;
     },
     open: (startMs, endMs) => setPopup({ mode: 'add', prefill: { startMs, durationS: Math.round((endMs - startMs) / 1000) } }),
@@ -182,11 +190,12 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
           if (!isReadOnly(a)) setPopup({ mode: 'view', annotation: a });
         }}
         onEdit={(a) => setPopup({ mode: 'edit', annotation: a })}
-        onDeleteMany={(ids) => m.remove.mutateAsync(ids)}
+        onDeleteMany={removeUndoable}
         onGenerate={generate}
         onExport={() => void downloadAnnotationsCsv(night).catch((err: Error) => setNotice(err.message))}
         onAdd={() => setPopup({ mode: 'add', prefill: { startMs: view.store.state.range.t0, kpis: last.current?.kpis, label: last.current?.label } })}
       />
+      <ScoringFiles night={night} readOnly={!!readOnly} onNotice={setNotice} />
       {popup && (
         <AnnotationPopup
           key={`${popup.mode}-${popup.annotation?.annotation_map_id ?? 'new'}-${popup.annotation?.version ?? 0}`}
@@ -198,7 +207,7 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
           prefill={popup.prefill}
           readOnly={readOnly}
           onSave={save}
-          onDelete={popup.annotation ? () => m.update.mutateAsync({ a: popup.annotation!, changes: { delete_flag: 1 } }) : undefined}
+          onDelete={popup.annotation ? () => removeUndoable([popup.annotation!.annotation_map_id]) : undefined}
           onMode={(mode) => setPopup({ ...popup, mode })}
           onClose={() => setPopup(null)}
           categoryActions={{

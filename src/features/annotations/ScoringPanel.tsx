@@ -4,6 +4,13 @@ import { formatClock } from '../../charts/core/format';
 import type { ViewController } from '../../state/view';
 import type { Annotation, Category } from './model';
 import { SCORING_DIGITS, type Bindings } from './scoringKeys';
+import { categoryName } from '../../builtInNames';
+
+/**
+ * At most this many annotations are listed: a whole night holds hundreds, and the list must not
+ * push the Annotations panel below it off the screen (the rest are a count; zooming in shows them).
+ */
+const LISTED = 25;
 
 /** Annotations overlapping [t0, t1), as a stable key of their ids (re-render only on change). */
 function overlapping(list: readonly Annotation[], t0: number, t1: number): Annotation[] {
@@ -39,7 +46,7 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
     update(view.store.state.range);
     return view.onRange(update);
   }, [view, annotations]);
-  const name = (id: number) => categories.find((c) => c.label_id === id)?.label ?? String(id);
+  const name = (id: number) => categoryName(t, categories.find((c) => c.label_id === id)) ?? String(id);
 
   return (
     <section className="scoring-panel" aria-label={t('night.scoring.inWindow')} data-testid="scoring-panel">
@@ -48,7 +55,7 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
         <p className="muted" data-testid="window-annotations-empty">{t('night.scoring.noneInWindow')}</p>
       ) : (
         <ul className="window-annotations" data-testid="window-annotations">
-          {inWindow.map((a) => (
+          {inWindow.slice(0, LISTED).map((a) => (
             <li key={a.annotation_map_id} data-testid="window-annotation">
               <span className="swatch" style={{ background: a.color_code }} aria-hidden="true" />
               <strong>{name(a.label)}</strong> <span className="mono">{formatClock(a.start_ms, timezone, true)}</span> · {a.duration}
@@ -57,6 +64,7 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
           ))}
         </ul>
       )}
+      {inWindow.length > LISTED && <p className="muted" data-testid="window-annotations-more">{t('night.scoring.shownOf', { shown: LISTED, total: inWindow.length })}</p>}
       {status && <p className="muted" role="status" data-testid="scoring-status">{status}</p>}
       <details className="scoring-keys" data-testid="scoring-keys">
         <summary>{t('night.scoring.keysTitle')}</summary>
@@ -72,7 +80,7 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
             >
               <option value="">{t('night.scoring.unbound')}</option>
               {categories.map((c) => (
-                <option key={c.label_id} value={c.label_id}>{c.label}</option>
+                <option key={c.label_id} value={c.label_id}>{categoryName(t, c)}</option>
               ))}
             </select>
           </label>

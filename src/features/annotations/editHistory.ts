@@ -10,11 +10,15 @@ export interface EditCommand {
   redo(): Promise<void>;
 }
 
-/** Past and future edits of one night; a new edit clears the future. */
+/**
+ * Past and future edits of one night; a new edit clears the future. Undo and redo run one
+ * after another in the order pressed: a second Ctrl+Z while the first is still saving is
+ * queued behind it, not dropped.
+ */
 export class EditHistory {
   private past: EditCommand[] = [];
   private future: EditCommand[] = [];
-  private busy = false;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly limit = 100) {}
 
@@ -32,33 +36,34 @@ export class EditHistory {
     this.future = [];
   }
 
-  /** Takes back the latest edit; null when there is none (or one is still running). */
-  async undo(): Promise<EditCommand | null> {
-    const command = this.past.at(-1);
-    if (!command || this.busy) return null;
-    this.busy = true;
-    try {
+  /** Runs `step` after every step asked for before it. */
+  private inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(step);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Takes back the latest edit; null when there is none by the time its turn comes. */
+  undo(): Promise<EditCommand | null> {
+    return this.inTurn(async () => {
+      const command = this.past.at(-1);
+      if (!command) return null;
       await command.undo();
       this.past = this.past.slice(0, -1);
       this.future = [command, ...this.future];
       return command;
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
-  /** Makes the latest undone edit again; null when there is none. */
-  async redo(): Promise<EditCommand | null> {
-    const command = this.future[0];
-    if (!command || this.busy) return null;
-    this.busy = true;
-    try {
+  /** Makes the latest undone edit again; null when there is none by the time its turn comes. */
+  redo(): Promise<EditCommand | null> {
+    return this.inTurn(async () => {
+      const command = this.future[0];
+      if (!command) return null;
       await command.redo();
       this.future = this.future.slice(1);
       this.past = [...this.past, command];
       return command;
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 }

@@ -46,6 +46,8 @@ export interface Category {
   label: string;
   color_code: string;
   type: 'custom' | 'built-in';
+  /** A built-in's stable code (apnea, desaturation, hypopnea, movement, central_apnea, obstructive_apnea, irregularities); null for a custom one. */
+  code?: string | null;
   version: number;
 }
 
@@ -158,6 +160,16 @@ export function neighbour(list: readonly Pick<Annotation, 'start_ms'>[], t: numb
   const sorted = [...list].sort((a, b) => a.start_ms - b.start_ms);
   if (direction === 1) return sorted.find((a) => a.start_ms > t + 500) ?? null;
   return [...sorted].reverse().find((a) => a.start_ms < t - 500) ?? null;
+}
+
+/**
+ * The next (or previous) annotation starting outside the window: what ] and [ go to when
+ * the window is one scoring epoch, so a press always leaves the epoch shown.
+ */
+export function neighbourOutside(list: readonly Pick<Annotation, 'start_ms'>[], range: { t0: number; t1: number }, direction: 1 | -1) {
+  const sorted = [...list].sort((a, b) => a.start_ms - b.start_ms);
+  if (direction === 1) return sorted.find((a) => a.start_ms >= range.t1) ?? null;
+  return sorted.reverse().find((a) => a.start_ms < range.t0) ?? null;
 }
 
 /** The 30-s epoch holding time t, aligned to the recording start. */

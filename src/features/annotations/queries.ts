@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { annotationApi, type AnnotationDraft, type NightRef } from './api';
 import type { Annotation, Category } from './model';
 
-const annotationKeys = {
+export const annotationKeys = {
   night: (n: NightRef) => ['annotations', n.patientId, n.night] as const,
   categories: (patientId: number) => ['annotation-categories', patientId] as const,
 };

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { ViewController } from '../../state/view';
 import { isTextEntry } from '../../ui/keys';
-import { epochAt, neighbour, type Annotation } from './model';
+import { epochAt, neighbour, neighbourOutside, type Annotation } from './model';
 
 interface Options {
   view: ViewController;
@@ -18,7 +18,7 @@ interface Options {
 /**
  * Keys for annotators working at speed: M marks the current 30-s window (or the epoch at the
  * centre of a wider view) with the last used category; ] and [ jump to the next and previous
- * annotation, centring it in the window.
+ * annotation, centring it in the window (in the 30-s preset: showing the epoch that holds its start).
  */
 export function useAnnotationKeys(o: Options): void {
   const latest = useRef(o);
@@ -34,9 +34,11 @@ export function useAnnotationKeys(o: Options): void {
         if (!mark(w.start, w.end)) open(w.start, w.end);
         e.preventDefault();
       } else if (e.key === ']' || e.key === '[') {
-        const centre = (range.t0 + range.t1) / 2;
-        const next = neighbour(annotations, centre, e.key === ']' ? 1 : -1);
-        if (next) view.dispatch({ type: 'moveTo', at: next.start_ms });
+        const direction = e.key === ']' ? 1 : -1;
+        // Scoring (30 s): the epoch that holds the annotation's start, on the grid.
+        const scoring = view.store.state.preset === '30s';
+        const next = scoring ? neighbourOutside(annotations, range, direction) : neighbour(annotations, (range.t0 + range.t1) / 2, direction);
+        if (next) view.dispatch({ type: 'moveTo', at: next.start_ms, snap: scoring });
         e.preventDefault();
       }
     };

@@ -2,6 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Country } from '../../api/types';
+import { localCountries } from '../../builtInNames';
 
 interface Props {
   query: UseQueryResult<Country[]>;
@@ -11,9 +12,9 @@ interface Props {
 
 /** The country list from GET /countries; its code is what signup sends. */
 export function CountrySelect({ query, value, onChange }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
-  const countries = query.data ?? [];
+  const countries = localCountries(query.data ?? [], i18n.language);
   return (
     <div className="field">
       <label htmlFor={id}>{t('auth.signup.country')}</label>
@@ -21,7 +22,7 @@ export function CountrySelect({ query, value, onChange }: Props) {
         <option value="">{query.isPending ? t('auth.signup.countriesLoading') : t('auth.signup.countryPlaceholder')}</option>
         {countries.map((c) => (
           <option key={c.code} value={c.code}>
-            {c.name}
+            {c.localName}
           </option>
         ))}
       </select>

@@ -87,6 +87,18 @@ export function useMarkRead() {
   });
 }
 
+/** Tells the server a night's review screen was opened (it is seen), then refetches the counts (issue 32.4). */
+export function useNightSeen() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (night: { patient_id: number; recording_id: number }) => request('POST', '/physician/night-seen', night),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: dashboardKeys.notifications });
+      await client.invalidateQueries({ queryKey: dashboardKeys.widgets });
+    },
+  });
+}
+
 /** The unread count: unread nights plus one for each device notice (spec 1 §4). */
 export function unreadCount(notifications: readonly PhysicianNotification[], devices: DeviceNotices | undefined): number {
   return notifications.filter((n) => n.is_read === 0).length + (devices ? devices.deallocations.length + devices.reserved.length : 0);

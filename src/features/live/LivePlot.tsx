@@ -1,14 +1,10 @@
 // A live line drawn with webgl-plot at the display's frame rate: every animation frame asks
 // for the time range to show, and redraws only when the range or the samples changed.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { ColorRGBA, WebglLine, WebglPlot } from 'webgl-plot';
+import { axisLabels, TICKS, type Drawn, type PlotAxes, type PlotRange } from './axes';
 import { paintProbe } from './paintProbe';
 import { columnsOf, type LiveSeries } from './series';
-
-interface PlotRange {
-  t0: number;
-  t1: number;
-}
 
 interface Props {
   /** Read every frame: the series may be replaced when a new recording begins. */
@@ -21,7 +17,12 @@ interface Props {
   label: string;
   /** Called after each redraw with the frame's time, for latency figures. */
   onDrawn?: (series: LiveSeries, nowMs: number) => void;
+  /** A value axis at the start, a time axis below and a message over a window without samples. */
+  axes?: PlotAxes;
+  /** Drawn over the plot (a selection), in the plot's own box. */
+  children?: ReactNode;
 }
+
 
 const MAX_COLUMNS = 2048;
 
@@ -34,10 +35,13 @@ function backdropOf(el: Element): [number, number, number] {
   return [1, 1, 1];
 }
 
-export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, testId, label, onDrawn }: Props) {
+export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, testId, label, onDrawn, axes, children }: Props) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const props = useRef({ series, range, yRange, onDrawn });
-  props.current = { series, range, yRange, onDrawn };
+  const yAxisRef = useRef<HTMLDivElement>(null);
+  const xAxisRef = useRef<HTMLDivElement>(null);
+  const gapRef = useRef<HTMLParagraphElement>(null);
+  const props = useRef({ series, range, yRange, onDrawn, axes });
+  props.current = { series, range, yRange, onDrawn, axes };
   // The plot is made again only when the color's values change: callers pass a new array each
   // render (and so does the default), and a new plot every render compiled its shaders again
   // each time a tile re-rendered (seen in bench:realtime's profile: most of the page's time).
@@ -93,6 +97,7 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
       line.offsetY = -1 - (ylo - pad) * line.scaleY;
       line.visible = filled > 0;
       plot.update();
+      labelAxes(props.current.axes, { y: yAxisRef.current, x: xAxisRef.current, gap: gapRef.current }, { lo: ylo - pad, hi: yhi + pad, filled, samples: data.length }, win);
       paintProbe()?.drawn(data, canvas);
       props.current.onDrawn?.(data, performance.timeOrigin + now);
     };
@@ -112,5 +117,32 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
   }, [red, green, blue]);
 
   // A new canvas when the color changes: a context once lost cannot be had again on the same one.
-  return <canvas key={`${red},${green},${blue}`} ref={canvasRef} dir="ltr" className="live-plot" data-testid={testId} role="img" aria-label={label} />;
+  const canvas = <canvas key={`${red},${green},${blue}`} ref={canvasRef} dir="ltr" className="live-plot" data-testid={testId} role="img" aria-label={label} />;
+  if (!axes) return canvas;
+  return (
+    <div className="live-axes-frame" dir="ltr">
+      <div ref={yAxisRef} className="live-y-axis mono" role="group" aria-label={axes.valueLabel} data-testid={`${testId}-value-axis`}>
+        {Array.from({ length: TICKS }, (_, i) => <span key={i} />)}
+      </div>
+      <div className="live-plot-cell">
+        {canvas}
+        {children}
+        <p ref={gapRef} className="live-gap muted" hidden data-testid={`${testId}-gap`}>{axes.gap}</p>
+      </div>
+      <div ref={xAxisRef} className="live-x-axis mono" role="group" aria-label={axes.timeLabel} data-testid={`${testId}-time-axis`}>
+        {Array.from({ length: TICKS }, (_, i) => <span key={i} />)}
+      </div>
+    </div>
+  );
+}
+
+/** Writes the labels straight into their elements: a draw happens only when the window or the samples changed, and must not re-render React. */
+function labelAxes(axes: PlotAxes | undefined, el: { y: HTMLElement | null; x: HTMLElement | null; gap: HTMLElement | null }, drawn: Drawn, win: PlotRange): void {
+  if (!axes || !el.y || !el.x || !el.gap) return;
+  const labels = axisLabels(axes, drawn, win);
+  for (let i = 0; i < TICKS; i++) {
+    el.y.children[i]!.textContent = labels.values[i]!;
+    el.x.children[i]!.textContent = labels.times[i]!;
+  }
+  el.gap.hidden = !labels.gap;
 }

@@ -9,6 +9,7 @@ import type { RealTimeDevice } from './api';
 import { LivePlot } from './LivePlot';
 import { LiveStateBadge } from './LiveStateBadge';
 import { useLiveDevice } from './useLiveDevice';
+import { channelName } from '../../builtInNames';
 
 const STRIP_MS = 60_000;
 /** Tiles draw the stream as it comes; the session so far is the Real Time view's. */
@@ -74,11 +75,11 @@ function LiveTileView({ device: row }: { device: RealTimeDevice }) {
       </div>
       {alerts.map((a) => (
         <p key={a.code} className="live-alert" role="alert" data-testid="tile-alert">
-          {t(`live.dashboard.alert.${a.severity}`, { vital: a.code, value: a.value.toFixed(0) })}
+          {t(`live.dashboard.alert.${a.severity}`, { vital: channelName(t, a.code), value: a.value.toFixed(0) })}
         </p>
       ))}
       <div className="live-plot-wrap" ref={stripRef}>
-        {onScreen && <LivePlot series={getSeries} range={getRange} testId="tile-strip" label={t('live.dashboard.strip', { channel: stripCode ?? '' })} />}
+        {onScreen && <LivePlot series={getSeries} range={getRange} testId="tile-strip" label={t('live.dashboard.strip', { channel: stripCode ? channelName(t, stripCode) : '' })} />}
       </div>
     </article>
   );

@@ -8,6 +8,7 @@ import { useSignalApi } from '../night/useSignalApi';
 import { HistogramAxis } from '../night/HistogramAxis';
 import { PATHS, patientDetailPath } from '../../routes';
 import { LivePlot } from './LivePlot';
+import type { PlotAxes } from './axes';
 import { LiveStateBadge } from './LiveStateBadge';
 import { RealTimePicker } from './RealTimePicker';
 import { clock, hms, sliderStepMs, zoomStep } from './format';
@@ -17,6 +18,7 @@ import type { LiveSeries } from './series';
 import '../../styles/night.css';
 import '../../styles/live.css';
 import { formatNumber } from '../../format';
+import { channelName } from '../../builtInNames';
 
 const DEFAULT_WINDOW_MS = 60_000;
 const PREFERRED = ['BR', 'HR', 'Y_DIST', 'MOV'];
@@ -30,7 +32,7 @@ function useQuery() {
 }
 
 export function RealTimePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { patientId, deviceId, back } = useQuery();
   const { device, connection, tick } = useLiveDevice(deviceId);
   const { api } = useSignalApi();
@@ -64,6 +66,16 @@ export function RealTimePage() {
   const analysis = useWindowAnalysis(api, `live-${deviceId ?? ''}`, series, win.t0, win.t1);
 
   if (!deviceId) return <RealTimePicker />;
+
+  const channel = code ? channelName(t, code) : '';
+  const axes: PlotAxes = {
+    // Enough decimals to tell the three labels apart over the visible span.
+    value: (v, span) => formatNumber(v, i18n.language, span >= 20 ? 0 : span >= 2 ? 1 : 2),
+    time: (ms) => clock(ms),
+    valueLabel: t('live.valueAxis'),
+    timeLabel: t('live.timeAxis'),
+    gap: t('live.gap'),
+  };
 
   const step = sliderStepMs(windowMs);
   const sessionMs = series ? Math.max(0, series.endMs - series.t0Ms) : 0;
@@ -105,7 +117,7 @@ export function RealTimePage() {
           {t('live.channel')}{' '}
           <select value={code ?? ''} onChange={(e) => setPicked(e.target.value)} data-testid="realtime-channel">
             {codes.map((c) => (
-              <option key={c} value={c}>{c}</option>
+              <option key={c} value={c}>{channelName(t, c)}</option>
             ))}
           </select>
         </label>
@@ -116,21 +128,22 @@ export function RealTimePage() {
       <figure className="live-full">
         <figcaption>{t('live.fullRange')}</figcaption>
         <div className="live-plot-wrap">
-          <LivePlot series={getSeries} range={getFull} testId="realtime-full" label={t('live.fullRange')} color={[0.45, 0.45, 0.55]} />
-          {full && series && (
-            <div
-              className="live-selection"
-              data-testid="realtime-selection"
-              style={selectionStyle(win, full)}
-            />
-          )}
+          <LivePlot series={getSeries} range={getFull} testId="realtime-full" label={t('live.fullRange')} color={[0.45, 0.45, 0.55]} axes={axes}>
+            {full && series && (
+              <div
+                className="live-selection"
+                data-testid="realtime-selection"
+                style={selectionStyle(win, full)}
+              />
+            )}
+          </LivePlot>
         </div>
       </figure>
       <div className="live-window-row">
         <figure className="live-window">
-          <figcaption>{t('live.window', { channel: code ?? '' })}</figcaption>
+          <figcaption>{t('live.window', { channel })}</figcaption>
           <div className="live-plot-wrap live-plot-tall">
-            <LivePlot series={getSeries} range={getWindow} testId="realtime-window" label={t('live.window', { channel: code ?? '' })} />
+            <LivePlot series={getSeries} range={getWindow} testId="realtime-window" label={t('live.window', { channel })} axes={axes} />
           </div>
         </figure>
         <LiveHistogram analysis={analysis} />

@@ -16,6 +16,9 @@ import { readItem, writeItem } from '../../state/storage';
 import { chartFocus, toggleFocus } from './focus';
 import { autoDomain, CODED_LABELS, paintValueLabels, PHYSIOLOGICAL_RANGES } from './yAxis';
 
+/** Below this plot height (a montage of many charts) only the lowest and highest value labels are shown: four would overlap. */
+const SHORT_PLOT_PX = 56;
+
 /** Where a channel's value-axis choice (auto or fixed) is remembered. */
 const yModeKey = (code: string) => `nocturne.yMode.${code}`;
 
@@ -229,7 +232,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
         </span>
       </header>
       <div className="chart-body" dir="ltr">
-        <div ref={yAxisRef} className="y-axis" aria-hidden="true" data-testid={`y-axis-${code}`} style={empty || allMissing ? { visibility: 'hidden' } : undefined}>
+        <div ref={yAxisRef} className={`y-axis${height < SHORT_PLOT_PX ? ' y-axis-short' : ''}`} aria-hidden="true" data-testid={`y-axis-${code}`} style={empty || allMissing ? { visibility: 'hidden' } : undefined}>
           {labels.map(({ v, text }) => (
             <span key={`${v}-${text}`} style={{ insetBlockEnd: `${((v - yDomain[0]) / (yDomain[1] - yDomain[0])) * 100}%` }}>
               {text}
@@ -250,9 +253,10 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
             </p>
           )}
           {pending && <p className="plot-empty muted">{t('common.loading')}</p>}
-          {thresholds && def.bands && <span className="plot-legend">{t('night.block.bandsLegend')}</span>}
         </div>
       </div>
+      {/* Under the plot, not over it: the legend must not hide the trace. */}
+      {thresholds && def.bands && <p className="plot-legend" data-testid={`legend-${code}`}>{t('night.block.bandsLegend')}</p>}
     </section>
   );
 }

@@ -19,11 +19,12 @@ export function GraphToolbar({ screen, thresholds, artefacts, artefactsAvailable
   const { dispatch } = screen.view;
   return (
     <div className="graph-toolbar" role="toolbar" aria-label={t('night.toolbar.label')}>
-      <button type="button" className="button button-small" disabled={!canUndo} onClick={() => dispatch({ type: 'undo' })} data-testid="zoom-undo">
-        {t('night.toolbar.undo')}
+      {/* Undo and redo as icons with their names as titles: the toolbar stays one line at 1280 px in every language. */}
+      <button type="button" className="button button-small" disabled={!canUndo} onClick={() => dispatch({ type: 'undo' })} aria-label={t('night.toolbar.undo')} title={t('night.toolbar.undo')} data-testid="zoom-undo">
+        <span aria-hidden="true">↶</span>
       </button>
-      <button type="button" className="button button-small" disabled={!canRedo} onClick={() => dispatch({ type: 'redo' })} data-testid="zoom-redo">
-        {t('night.toolbar.redo')}
+      <button type="button" className="button button-small" disabled={!canRedo} onClick={() => dispatch({ type: 'redo' })} aria-label={t('night.toolbar.redo')} title={t('night.toolbar.redo')} data-testid="zoom-redo">
+        <span aria-hidden="true">↷</span>
       </button>
       <button type="button" className="button button-small" onClick={() => dispatch({ type: 'reset' })} data-testid="zoom-reset">
         {t('night.toolbar.reset')}

@@ -21,7 +21,7 @@ const NAVIGATOR_HEIGHT = 60;
 
 /**
  * The time-range navigator (spec 2 §2, §9): presets, the time-span readout, ← and →
- * (and the arrow keys) paging 20% of the window, and an overview of the whole night
+ * (and the arrow keys) paging 20% of the window (one epoch in the 30-s preset), and an overview of the whole night
  * showing where the window is. Readout and window box are updated without React.
  */
 export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overviewCode: string | null }) {
@@ -68,6 +68,11 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
   // A page step is painted in the key's own task when its data is there (it always is: see ViewFeeder).
   const paintStep = useCallback(() => screen.renderer.drawNow(), [screen]);
   useArrowPaging(screen.view, { onStep: paintStep });
+  // The ← → buttons step like the keys: one epoch on the grid in the 30-s preset, else 20 %.
+  const step = (direction: 1 | -1) => {
+    dispatch({ type: preset === '30s' ? 'epoch' : 'page', direction });
+    paintStep();
+  };
 
   const info = overviewCode ? infos[overviewCode] : null;
   useLayoutEffect(() => {
@@ -102,11 +107,11 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
             <option key={p.id} value={p.id}>{t(p.labelKey)}</option>
           ))}
         </select>
-        <button type="button" className="button button-small" onClick={() => dispatch({ type: 'page', direction: -1 })} aria-label={t('night.nav.earlier')} data-testid="page-left">
+        <button type="button" className="button button-small" onClick={() => step(-1)} aria-label={t('night.nav.earlier')} data-testid="page-left">
           ←
         </button>
         <span ref={readoutRef} className="span-readout mono" data-testid="span-readout" />
-        <button type="button" className="button button-small" onClick={() => dispatch({ type: 'page', direction: 1 })} aria-label={t('night.nav.later')} data-testid="page-right">
+        <button type="button" className="button button-small" onClick={() => step(1)} aria-label={t('night.nav.later')} data-testid="page-right">
           →
         </button>
         <span ref={epochRef} className="epoch-counter mono" data-testid="epoch-counter" hidden />

@@ -18,6 +18,7 @@ import type { NightInfo } from './types';
 import { pickNight, prefetchNight } from './preload';
 import { getSignalEngine } from '../../../workers/client';
 import { AddToSampleDialog } from '../samples/AddToSampleDialog';
+import { useNightSeen } from '../dashboard/api';
 
 export { pickNight };
 
@@ -59,6 +60,13 @@ export function NightPage({ patientId }: { patientId: number }) {
   const details = usePatientDetails(patientId);
   const nights = useNights(patientId);
   const preferences = usePreferences();
+  const seen = useNightSeen();
+  const shownRecording = nights.data && preferences.data && !trend && tab === 'overview' ? (pickNight(nights.data, requested)?.recording_id ?? null) : null;
+  const physician = preferences.data?.is_annotator === false && details.data?.is_sample_patient === false;
+  // A night whose review screen the physician opened is seen (issue 32.4); annotators' views do not count.
+  useEffect(() => {
+    if (shownRecording !== null && physician) seen.mutate({ patient_id: patientId, recording_id: shownRecording });
+  }, [shownRecording, physician, patientId]);
 
   if (details.isError || nights.isError) {
     return (

@@ -78,7 +78,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
         engine: api,
         loaded: (code) => loader.isLoaded(code),
         whenLoaded: (code) => loader.whenLoaded(code),
-        fetch: (codes, t0, t1, pixels) => channelOverviews(patient.patient_id, night.recording_id, codes, t0, t1, pixels),
+        fetch: (codes, t0, t1, pixels) => channelOverviews(patient.patient_id, night.recording_id, codes, t0, t1, pixels, loader.signal),
       }),
     [api, loader, patient.patient_id, night.recording_id],
   );
@@ -135,7 +135,12 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
 
   return (
     <NightContext.Provider value={context}>
-      <LayoutBar layout={layout} onChange={setLayout} />
+      {/* One row of secondary controls (panels, downloads, real time): the first chart stays above the fold at 1280 × 800. */}
+      <div className="night-tools">
+        <LayoutBar layout={layout} onChange={setLayout} />
+        {preferences?.is_annotator !== true && <NightDownloads patientId={patient.patient_id} night={night} />}
+        {preferences?.is_annotator !== true && <RealTimeLink patientId={patient.patient_id} deviceId={patient.device_id} />}
+      </div>
       {layout.channels && (
         <ChannelSelector
           choices={choices}
@@ -147,8 +152,6 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
           }}
         />
       )}
-      {preferences?.is_annotator !== true && <NightDownloads patientId={patient.patient_id} night={night} />}
-      {preferences?.is_annotator !== true && <RealTimeLink patientId={patient.patient_id} deviceId={patient.device_id} />}
       <ChartSurface key={nightRef} source={source} domain={domain} options={FIRST_PAINT_IN_2D}>
         {(screen) => (
           <>

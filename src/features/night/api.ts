@@ -22,6 +22,33 @@ const channelKey = (patientId: number, recordingId: number, code: string) => `${
 
 /** Bytes asked for ahead of the screen that uses them, until it takes them. */
 const prefetched = new Map<string, Promise<ArrayBuffer>>();
+/** Aborts the prefetches of one recording (`patientId/recordingId`): leaving the night before its screen took them. */
+const prefetchAborts = new Map<string, AbortController>();
+const recordingKey = (patientId: number, recordingId: number) => `${patientId}/${recordingId}`;
+
+/** The abort controller of a recording's prefetches (one per recording until it is aborted). */
+function prefetchSignal(patientId: number, recordingId: number): AbortSignal {
+  const key = recordingKey(patientId, recordingId);
+  let controller = prefetchAborts.get(key);
+  if (!controller || controller.signal.aborted) prefetchAborts.set(key, (controller = new AbortController()));
+  return controller.signal;
+}
+
+/**
+ * Aborts the downloads begun ahead of a night's screen that it has not taken (its channels'
+ * bytes and overviews): leaving the night, or switching to another, stops them.
+ */
+export function abortPrefetched(patientId: number, recordingId: number): void {
+  const key = recordingKey(patientId, recordingId);
+  prefetchAborts.get(key)?.abort();
+  prefetchAborts.delete(key);
+  const prefix = `${key}/`;
+  for (const k of [...prefetched.keys()]) if (k.startsWith(prefix)) {
+    prefetched.delete(k);
+    prefetchedAt.delete(k);
+  }
+  for (const k of [...prefetchedOverviews.keys()]) if (k.startsWith(prefix) && prefetchedOverviews.get(k)?.arrived === undefined) prefetchedOverviews.delete(k);
+}
 /** When each channel was last prefetched: a screen's re-renders do not ask again. */
 const prefetchedAt = new Map<string, number>();
 /** A prefetch nobody took is dropped after this long, and a channel is not prefetched again sooner, ms. */
@@ -47,7 +74,7 @@ export function prefetchChannels(patientId: number, recordingId: number, codes: 
     const now = Date.now();
     if (now - (prefetchedAt.get(key) ?? -Infinity) < PREFETCH_KEEP_MS) continue;
     prefetchedAt.set(key, now);
-    const bytes = readChannelBytes(key, patientId, recordingId, code);
+    const bytes = readChannelBytes(key, patientId, recordingId, code, prefetchSignal(patientId, recordingId));
     // A failed prefetch is the loader's to report, when it asks for the channel.
     bytes.catch(() => undefined);
     prefetched.set(key, bytes);
@@ -59,30 +86,35 @@ export function prefetchChannels(patientId: number, recordingId: number, codes: 
 
 /** Drops every prefetch (logout: nothing of one session's nights stays for the next). */
 export function forgetPrefetched(): void {
+  for (const controller of prefetchAborts.values()) controller.abort();
+  prefetchAborts.clear();
   prefetched.clear();
   prefetchedAt.clear();
   prefetchedOverviews.clear();
 }
 
-/** The wire bytes of a channel: prefetched, else from the cache, else from the server (then cached). */
-export function channelBytes(patientId: number, recordingId: number, code: string): Promise<ArrayBuffer> {
+/**
+ * The wire bytes of a channel: prefetched, else from the cache, else from the server (then
+ * cached). `signal` aborts the download (the screen closed).
+ */
+export function channelBytes(patientId: number, recordingId: number, code: string, signal?: AbortSignal): Promise<ArrayBuffer> {
   const key = channelKey(patientId, recordingId, code);
   const early = prefetched.get(key);
   if (early) {
     prefetched.delete(key);
     return early;
   }
-  return readChannelBytes(key, patientId, recordingId, code);
+  return readChannelBytes(key, patientId, recordingId, code, signal);
 }
 
-async function readChannelBytes(key: string, patientId: number, recordingId: number, code: string): Promise<ArrayBuffer> {
+async function readChannelBytes(key: string, patientId: number, recordingId: number, code: string, signal?: AbortSignal): Promise<ArrayBuffer> {
   // With the night's overviews here (a reload), its first charts draw from them in the next
   // frame: a cached channel (megabytes copied on this thread) is read after that frame (the
   // first with chart data, on screen or below the fold: what the screen shows first may need
   // the channel itself, as the navigator's strip does).
   const cached = await readChannel(key, arrivedOverviews(patientId, recordingId) ? () => chartsFramed(FIRST_PAINT_WAIT_MS) : undefined);
   if (cached) return cached;
-  const response = await requestFile(`/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}`, 'application/octet-stream');
+  const response = await requestFile(`/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}`, 'application/octet-stream', { signal });
   const bytes = await response.arrayBuffer();
   // The chart does not wait for the cache: the write takes its own copy and logs its own failure.
   void writeChannel(key, bytes);
@@ -109,7 +141,7 @@ export function prefetchOverviews(patientId: number, recordingId: number, codes:
   const key = overviewKey(patientId, recordingId, t0, t1, pixels);
   if (codes.length === 0 || prefetchedOverviews.has(key)) return;
   // A failed prefetch is null: the screen then asks again and reports its own failure.
-  const views = fetchOverviews(patientId, recordingId, codes, t0, t1, pixels).then((v) => v, () => null);
+  const views = fetchOverviews(patientId, recordingId, codes, t0, t1, pixels, prefetchSignal(patientId, recordingId)).then((v) => v, () => null);
   const entry: PrefetchedOverviews = { codes: [...codes], window: { t0, t1, pixels }, views };
   void views.then((v) => (entry.arrived = v));
   prefetchedOverviews.set(key, entry);
@@ -131,18 +163,18 @@ export function arrivedOverviews(patientId: number, recordingId: number): { code
  * browser's HTTP cache keeps the answer for the next visit). Taken from a prefetch of this
  * window when one asked for every channel of `codes`.
  */
-export async function channelOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number): Promise<DecodedView[]> {
+export async function channelOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number, signal?: AbortSignal): Promise<DecodedView[]> {
   const early = prefetchedOverviews.get(overviewKey(patientId, recordingId, t0, t1, pixels));
   if (early && codes.every((c) => early.codes.includes(c))) {
     const views = await early.views;
     if (views) return codes.map((c) => views[early.codes.indexOf(c)]!);
   }
-  return fetchOverviews(patientId, recordingId, codes, t0, t1, pixels);
+  return fetchOverviews(patientId, recordingId, codes, t0, t1, pixels, signal);
 }
 
-async function fetchOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number): Promise<DecodedView[]> {
+async function fetchOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number, signal?: AbortSignal): Promise<DecodedView[]> {
   const asked = codes.map((code) => `&code=${encodeURIComponent(code)}`).join('');
-  const response = await requestFile(`/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}${asked}&t0=${t0}&t1=${t1}&pixels=${pixels}`, 'application/octet-stream');
+  const response = await requestFile(`/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}${asked}&t0=${t0}&t1=${t1}&pixels=${pixels}`, 'application/octet-stream', { signal });
   const views = decodeViews(new Uint8Array(await response.arrayBuffer()));
   if (views.length !== codes.length) throw new Error(`${views.length} overviews for ${codes.length} channels`);
   return views;

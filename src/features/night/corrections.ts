@@ -43,7 +43,7 @@ const FOLLOWERS = new Set(['summary', 'agreement', 'trend', 'actigraph', 'report
 export function useNightCorrections(patientId: number, night: number) {
   return useQuery({
     queryKey: key(patientId, night),
-    queryFn: async () => (await request<NightCorrections>('GET', `/analytics/patient/corrections?patient_id=${patientId}&night=${night}`)).data ?? null,
+    queryFn: async ({ signal }) => (await request<NightCorrections>('GET', `/analytics/patient/corrections?patient_id=${patientId}&night=${night}`, undefined, { signal })).data ?? null,
   });
 }
 

@@ -21,6 +21,8 @@ export class NightLoader {
   private readonly inEngine = new Set<string>();
   /** Bumped by close(): a load begun before it ends empty and leaves nothing in the engine. */
   private generation = 0;
+  /** Aborted by close(): the downloads of this screen's channels and overviews stop. */
+  private aborts = new AbortController();
 
   constructor(
     /** The engine, once started (the bytes do not wait for it). */
@@ -31,6 +33,11 @@ export class NightLoader {
 
   get night(): string {
     return nightRef(this.patientId, this.recordingId);
+  }
+
+  /** Aborted when the night closes: hand it to every download made for this screen. */
+  get signal(): AbortSignal {
+    return this.aborts.signal;
   }
 
   /** Those waiting for a channel whose load has not begun yet. */
@@ -69,7 +76,14 @@ export class NightLoader {
 
   private async fetchAndLoad(code: string, generation: number): Promise<LoadedChannel> {
     const ref = { night: this.night, code };
-    const bytes = await channelBytes(this.patientId, this.recordingId, code);
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await channelBytes(this.patientId, this.recordingId, code, this.signal);
+    } catch (error) {
+      // Closed while it downloaded: the abort is the close, not a failure.
+      if (this.stale(generation)) return { ref, info: null };
+      throw error;
+    }
     if (this.stale(generation)) return { ref, info: null };
     performance.mark(`nocturne:channel-bytes:${code}`);
     const wire = decodeWire(new Uint8Array(bytes));
@@ -101,6 +115,8 @@ export class NightLoader {
   /** Frees the night in the engine; loads still on their way end empty and free what they loaded. */
   async close(): Promise<void> {
     this.generation++;
+    this.aborts.abort();
+    this.aborts = new AbortController();
     this.loads.clear();
     this.inEngine.clear();
     for (const waiting of this.waiting.values()) waiting.forEach((wake) => wake());

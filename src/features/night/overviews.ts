@@ -15,6 +15,7 @@ import type { ViewSource } from '../../charts/feeder';
 import type { ChartScreen } from '../../charts/screen';
 import { rememberPlotWidth } from './preload';
 import { markOnce } from '../../charts/gl/stats';
+import { isAbort } from '../../api/client';
 
 /** User-timing marks of the screen's first request for overviews, and of overviews it took from a prefetch instead. */
 const OVERVIEW_ASKED_MARK = 'nocturne:overview-asked';
@@ -65,7 +66,8 @@ export class OverviewSource implements ViewSource {
     try {
       answers = await this.deps.fetch(asking, w.t0, w.t1, w.pixels);
     } catch (error) {
-      // The raw samples still come: the charts are drawn from them.
+      // Aborted: the screen closed. Otherwise the raw samples still come: the charts are drawn from them.
+      if (isAbort(error)) return {};
       console.warn(`Overviews of ${asking.join(', ')} could not be loaded`, error);
       return {};
     }

@@ -6,6 +6,7 @@ import type { ChannelInfo } from '../../../engine/index';
 import { getSignalEngine } from '../../../workers/client';
 import { sourcesToLoad, type ChannelChoice } from './channels';
 import { NightLoader } from './loader';
+import { abortPrefetched } from './api';
 import type { NightInfo } from './types';
 
 /** Channels fetched and loaded at the same time: few, so the first charts' channels are not slowed by the rest. */
@@ -37,9 +38,11 @@ export function useNightChannels(patientId: number, night: NightInfo, choices: r
     setLoading(new Set());
     return () => {
       s.ended = true;
+      // Leaving the night (or switching) stops its downloads: the prefetched ones and the loader's.
+      abortPrefetched(patientId, night.recording_id);
       void loader.close().catch((error: unknown) => console.warn('Closing the night in the signal engine failed', error));
     };
-  }, [loader]);
+  }, [loader, patientId, night.recording_id]);
 
   const present = useMemo(() => new Set(night.channels.map((c) => c.code)), [night]);
   const wanted = useMemo(() => sourcesToLoad(choices, present), [choices, present]);

@@ -14,6 +14,7 @@ import { HistoryCard } from './HistoryCard';
 import { QuestionnaireCard } from './QuestionnaireCard';
 import '../../styles/patient-details.css';
 import { formatDateTime, formatIsoDay } from '../../format';
+import { conditionName } from '../../builtInNames';
 
 /** Comment page sizes (spec 2 §5); the first is the default. */
 const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
@@ -51,7 +52,7 @@ function Conditions({ patient, readOnly }: { patient: PatientInfo; readOnly: boo
   const byId = new Map((diseases.data ?? []).map((d) => [d.disease_id, d]));
   const query = search.trim().toLowerCase();
   const matches = query
-    ? (diseases.data ?? []).filter((d) => !ids.includes(d.disease_id) && d.disease_description.toLowerCase().includes(query)).slice(0, 8)
+    ? (diseases.data ?? []).filter((d) => !ids.includes(d.disease_id) && [d.disease_description, conditionName(t, d)!].some((n) => n.toLowerCase().includes(query))).slice(0, 8)
     : [];
   return (
     <section className="details-card" data-testid="conditions">
@@ -59,11 +60,11 @@ function Conditions({ patient, readOnly }: { patient: PatientInfo; readOnly: boo
       <ul className="condition-chips">
         {ids.map((id) => (
           <li key={id} className="condition-chip" data-testid={`condition-${id}`}>
-            {byId.get(id)?.disease_description ?? id}
+            {conditionName(t, byId.get(id)) ?? id}
             {!readOnly && (
               <button
                 type="button"
-                aria-label={t('details.conditions.remove', { name: byId.get(id)?.disease_description ?? id })}
+                aria-label={t('details.conditions.remove', { name: conditionName(t, byId.get(id)) ?? id })}
                 disabled={ids.length <= 1 || change.isPending}
                 title={ids.length <= 1 ? t('details.conditions.lastOne') : undefined}
                 onClick={() => change.mutate({ type: 'delete', diseaseId: id })}
@@ -99,7 +100,7 @@ function Conditions({ patient, readOnly }: { patient: PatientInfo; readOnly: boo
                     }}
                     data-testid={`condition-add-${d.disease_id}`}
                   >
-                    {d.disease_description}
+                    {conditionName(t, d)}
                     {d.disease_id === NONE_ID && <span className="muted"> — {t('details.conditions.noneHint')}</span>}
                   </button>
                 </li>

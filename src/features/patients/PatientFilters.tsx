@@ -21,6 +21,8 @@ export function PatientFilters({ value, onChange }: { value: ListFilters; onChan
   const { t } = useTranslation();
   const set = <K extends keyof ListFilters>(key: K, v: ListFilters[K]) => onChange({ ...value, [key]: v });
   const age = (text: string) => text.replace(/\D/g, '').slice(0, 3);
+  // A range "from > to" matches nobody: said beside the fields, not left as an empty list.
+  const reversed = value.minAge !== '' && value.maxAge !== '' && Number(value.minAge) > Number(value.maxAge);
   return (
     <div className="filters" role="search" aria-label={t('patientAdmin.list.filters')}>
       <div className="field">
@@ -39,12 +41,17 @@ export function PatientFilters({ value, onChange }: { value: ListFilters; onChan
       </div>
       <div className="field">
         <label htmlFor="filter-min-age">{t('patientAdmin.list.minAge')}</label>
-        <input id="filter-min-age" type="number" min={0} max={130} value={value.minAge} onChange={(e) => set('minAge', age(e.target.value))} data-testid="filter-min-age" />
+        <input id="filter-min-age" type="number" min={0} max={130} value={value.minAge} onChange={(e) => set('minAge', age(e.target.value))} aria-invalid={reversed} aria-describedby={reversed ? 'filter-age-reversed' : undefined} data-testid="filter-min-age" />
       </div>
       <div className="field">
         <label htmlFor="filter-max-age">{t('patientAdmin.list.maxAge')}</label>
-        <input id="filter-max-age" type="number" min={0} max={130} value={value.maxAge} onChange={(e) => set('maxAge', age(e.target.value))} data-testid="filter-max-age" />
+        <input id="filter-max-age" type="number" min={0} max={130} value={value.maxAge} onChange={(e) => set('maxAge', age(e.target.value))} aria-invalid={reversed} aria-describedby={reversed ? 'filter-age-reversed' : undefined} data-testid="filter-max-age" />
       </div>
+      {reversed && (
+        <p id="filter-age-reversed" className="field-error" role="alert" data-testid="filter-age-reversed">
+          {t('patientAdmin.list.ageReversed')}
+        </p>
+      )}
       <div className="field">
         <label htmlFor="filter-availability">{t('patientAdmin.list.availability')}</label>
         <select id="filter-availability" value={value.availability} onChange={(e) => set('availability', e.target.value as AvailabilityFilter)} data-testid="filter-availability">

@@ -20,6 +20,7 @@ import {
   type ProfileForm,
 } from '../../../server/auth/profile-rules';
 import { profileApi, profileKeys, useAvatarUrl, useProfileQuery, useSpecialisationsQuery, type Profile } from './api';
+import { countryName, localCountries } from '../../builtInNames';
 
 type ImageChoice = { kind: 'keep' } | { kind: 'new'; file: File; preview: string } | { kind: 'remove' };
 
@@ -97,7 +98,7 @@ function ProfileView({ profile: p }: { profile: Profile }) {
     [t('fields.phone2'), p.secondary_phone_number || dash],
     [t('fields.phone3'), p.other_phone_number || dash],
     [t('fields.organisation'), p.organisation_name || dash],
-    [t('fields.country'), p.country || dash],
+    [t('fields.country'), p.country ? countryName(i18n.language, p.country) : dash],
     [t('fields.specialisations'), names.join(', ') || dash],
     [t('fields.birthDate'), p.date_of_birth ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${p.date_of_birth}T00:00:00Z`)) : dash],
     [t('profile.deviceWindow'), `${p.device_start_window} – ${p.device_stop_window}`],
@@ -128,7 +129,7 @@ function ProfileView({ profile: p }: { profile: Profile }) {
 }
 
 function ProfileEdit({ profile: p, onDone, onCancel }: { profile: Profile; onDone: () => void; onCancel: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const countries = useCountriesQuery();
   const specialisations = useSpecialisationsQuery();
@@ -300,9 +301,9 @@ function ProfileEdit({ profile: p, onDone, onCancel }: { profile: Profile; onDon
         <label htmlFor={`${imageId}-country`}>{t('fields.country')}</label>
         <select id={`${imageId}-country`} value={countryCode} disabled={locked.has('country') || saving} onChange={(e) => set('country')(e.target.value)} data-testid="profile-country">
           <option value="">{t('auth.signup.countryPlaceholder')}</option>
-          {(countries.data ?? []).map((c) => (
+          {localCountries(countries.data ?? [], i18n.language).map((c) => (
             <option key={c.code} value={c.code}>
-              {c.name}
+              {c.localName}
             </option>
           ))}
         </select>

@@ -29,7 +29,7 @@ interface NightAgreement {
 function useNightAgreement(patientId: number, night: NightInfo | null) {
   return useQuery({
     queryKey: ['patient', patientId, 'agreement', night?.night],
-    queryFn: async () => (await request<NightAgreement>('GET', `/analytics/patient/agreement?patient_id=${patientId}&night=${night!.night}`)).data ?? null,
+    queryFn: async ({ signal }) => (await request<NightAgreement>('GET', `/analytics/patient/agreement?patient_id=${patientId}&night=${night!.night}`, undefined, { signal })).data ?? null,
     enabled: night !== null,
   });
 }

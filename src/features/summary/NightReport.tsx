@@ -44,8 +44,8 @@ function Spo2Chart({ patientId, night }: { patientId: number; night: NightInfo }
   const { t } = useTranslation();
   const data = useQuery({
     queryKey: ['patient', patientId, 'report-spo2', night.recording_id],
-    queryFn: async () =>
-      (await request<{ SPO2?: { ts: number[]; dataset: Array<number | null> } }>('GET', `/analytics/patient/type=SPO2?patient_id=${patientId}&recording_date=${night.recording_date}`)).data ?? null,
+    queryFn: async ({ signal }) =>
+      (await request<{ SPO2?: { ts: number[]; dataset: Array<number | null> } }>('GET', `/analytics/patient/type=SPO2?patient_id=${patientId}&recording_date=${night.recording_date}`, undefined, { signal })).data ?? null,
   });
   if (data.isError) return <Alert tone="error">{errorText(t, data.error)}</Alert>;
   if (!data.data) return <p className="muted" role="status">{t('common.loading')}</p>;

@@ -97,7 +97,7 @@ function Table({ title, rows, testId, note }: { title: string; rows: Array<[stri
 export function useNightSummary(patientId: number, night: NightInfo | null) {
   return useQuery({
     queryKey: ['patient', patientId, 'summary', night?.night],
-    queryFn: async () => (await request<NightSummary>('POST', '/analytics/patient/all-kpi-summary', { patient_id: patientId, night: night!.night } satisfies NightQuery)).data ?? null,
+    queryFn: async ({ signal }) => (await request<NightSummary>('POST', '/analytics/patient/all-kpi-summary', { patient_id: patientId, night: night!.night } satisfies NightQuery, { signal })).data ?? null,
     enabled: night !== null,
   });
 }

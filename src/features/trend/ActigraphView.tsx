@@ -88,8 +88,8 @@ export function ActigraphView({ patientId, span }: { patientId: number; span: Da
   const { t } = useTranslation();
   const data = useQuery({
     queryKey: ['patient', patientId, 'actigraph', span.from, span.to],
-    queryFn: async () =>
-      (await request<Record<string, ActigraphDay>>('GET', `/analytics/patient/actigraph?patient_id=${patientId}&start_date=${span.from}&end_date=${span.to}`)).data ?? {},
+    queryFn: async ({ signal }) =>
+      (await request<Record<string, ActigraphDay>>('GET', `/analytics/patient/actigraph?patient_id=${patientId}&start_date=${span.from}&end_date=${span.to}`, undefined, { signal })).data ?? {},
   });
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   if (data.isError) return <Alert tone="error" testId="actigraph-error">{errorText(t, data.error)}</Alert>;

@@ -7,10 +7,10 @@ import type { PhysicianPreferences } from '../night/types';
 import { callTimes, isNoBasis, type DateSpan, type NoBasisPoint, type TrendPoint } from './model';
 
 const trendApi = {
-  points: async (patientId: number, codes: readonly string[], span: DateSpan, zone: string) => {
+  points: async (patientId: number, codes: readonly string[], span: DateSpan, zone: string, signal?: AbortSignal) => {
     const { start, stop } = callTimes(span, zone);
     const path = `/analytics/patient-trendview/type=${codes.map(encodeURIComponent).join(',')}?patient_id=${patientId}&device_start_time=${start}&device_stop_time=${stop}`;
-    const data = (await request<Record<string, Array<TrendPoint | NoBasisPoint>>>('GET', path)).data ?? {};
+    const data = (await request<Record<string, Array<TrendPoint | NoBasisPoint>>>('GET', path, undefined, { signal })).data ?? {};
     // The call pads the range by a day; keep the nights of the span. A night whose index has no
     // basis (value null, ahi_basis) is no point: its date is listed apart, shown as "–" with the reason.
     const inSpan = (p: { date: string }) => p.date >= span.from && p.date <= span.to;
@@ -30,7 +30,7 @@ const trendApi = {
 export function useTrendPoints(patientId: number, codes: readonly string[], span: DateSpan | null, zone: string) {
   return useQuery({
     queryKey: ['patient', patientId, 'trend', span?.from, span?.to, codes.join(',')],
-    queryFn: () => trendApi.points(patientId, codes, span!, zone),
+    queryFn: ({ signal }) => trendApi.points(patientId, codes, span!, zone, signal),
     enabled: span !== null && codes.length > 0,
   });
 }

@@ -12,6 +12,7 @@ import { BmiReadout, CommentField, ConditionPicker, MeasureInput, StatusSelect, 
 import { Block, Facts } from './Block';
 import { useSaveFields } from './save';
 import { formatNumber } from '../../../format';
+import { conditionName } from '../../../builtInNames';
 
 const idsOf = (diseaseIds: string | null | undefined): number[] =>
   String(diseaseIds ?? '')
@@ -22,7 +23,7 @@ const idsOf = (diseaseIds: string | null | undefined): number[] =>
 /** The medical facts everyone may read: conditions, weight, height, BMI, status, comments. */
 export function MedicalFacts({ info, diseases }: { info: PatientInfo; diseases: readonly Disease[] }) {
   const { t, i18n } = useTranslation();
-  const names = new Map(diseases.map((d) => [d.disease_id, d.disease_description]));
+  const names = new Map(diseases.map((d) => [d.disease_id, conditionName(t, d)!]));
   const ids = idsOf(info.diseaseIds);
   const value = info.bmi ?? bmi(info.weight, info.height);
   const cls = bmiClass(Number(value));

@@ -13,6 +13,7 @@ import { Facts } from './Block';
 import { usePatientRow } from './EditPatientPage';
 import { MedicalFacts } from './MedicalBlock';
 import '../../../styles/patient-admin.css';
+import { countryName } from '../../../builtInNames';
 
 /** /app/view_patient_info/id={id}: everything known about a patient, read-only, for every role. */
 export function ViewPatientInfoPage({ patientId }: { patientId: number }) {
@@ -55,7 +56,7 @@ export function ViewPatientInfoPage({ patientId }: { patientId: number }) {
             [t('patientAdmin.fields.yearOfBirth'), birthYear(info.date_of_birth) ?? dash],
             [t('patientAdmin.fields.gender'), g ? t(`patients.gender.${g}`) : dash],
             [t('patientAdmin.info.email'), info.email_id || dash],
-            [t('patientAdmin.info.country'), info.country ?? dash],
+            [t('patientAdmin.info.country'), info.country ? countryName(i18n.language, info.country) : dash],
             [t('patientAdmin.fields.timezone'), zone],
             [t('patientAdmin.device.deviceId'), row?.device_id ?? t('patients.noDevice')],
             [t('patientAdmin.device.allocation'), row?.device_allocation_date ? displayDay(Number(row.device_allocation_date), zone, i18n.language) : dash],

@@ -5,6 +5,7 @@ import { acceptMeasureInput, bmi, bmiClass, measureValue, searchYears } from '..
 import { canRemoveChip, fuzzyMatch, type PatientFieldError } from '../logic/patientForm';
 import type { Disease } from '../types';
 import { formatNumber } from '../../../format';
+import { conditionName, localCountries } from '../../../builtInNames';
 
 /** Translated text of a page-1 error. */
 export function useFieldError() {
@@ -107,15 +108,15 @@ export function StatusSelect({ value, onChange }: { value: string; onChange: (v:
 }
 
 export function CountryField({ countries, value, onChange, error }: { countries: readonly Country[]; value: string; onChange: (name: string) => void; error?: string | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   return (
     <Wrap id={id} label={t('patientAdmin.fields.country')} error={error}>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid="country">
         <option value="">{t('patientAdmin.fields.choose')}</option>
-        {countries.map((c) => (
+        {localCountries(countries, i18n.language).map((c) => (
           <option key={c.code} value={c.name}>
-            {c.name} ({c.timezone})
+            {c.localName} ({c.timezone})
           </option>
         ))}
       </select>
@@ -166,12 +167,12 @@ export function ConditionPicker({
   const id = useId();
   const [query, setQuery] = useState('');
   const byId = new Map(diseases.map((d) => [d.disease_id, d]));
-  const matches = diseases.filter((d) => !selected.includes(d.disease_id) && fuzzyMatch(d.disease_description, query));
+  const matches = diseases.filter((d) => !selected.includes(d.disease_id) && (fuzzyMatch(d.disease_description, query) || fuzzyMatch(conditionName(t, d)!, query)));
   return (
     <Wrap id={id} label={t('patientAdmin.fields.conditions')} error={error}>
       <div className="chips" data-testid="condition-chips">
         {selected.map((d) => {
-          const name = byId.get(d)?.disease_description ?? String(d);
+          const name = conditionName(t, byId.get(d)) ?? String(d);
           return (
             <span key={d} className="chip" data-testid="condition-chip">
               {name}
@@ -202,7 +203,7 @@ export function ConditionPicker({
                   }}
                   data-testid="condition-option"
                 >
-                  {d.disease_description}
+                  {conditionName(t, d)}
                 </button>
               </li>
             ))

@@ -1,0 +1,35 @@
+/**
+ * Scoring files: a night's annotations as NSRR XML or as an EDF+ annotation file, and either
+ * file imported back onto a night (issue 36 point 4).
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { id, StringEnum } from './common';
+
+/** Whose marks a scoring file carries: everyone's, people's, Nocturne's detectors' or the device's. */
+export const SCORING_SOURCES = ['all', 'human', 'automatic', 'device'] as const;
+export type ScoringSource = (typeof SCORING_SOURCES)[number];
+
+/** GET /analytics/patient/export-nsrr-xml and /export-edf-annotations. */
+export const ScoringExportQuery = Type.Object({
+  patient_id: id,
+  recording_id: id,
+  /** Default `all`. */
+  source: Type.Optional(StringEnum(SCORING_SOURCES)),
+  /** Only the marks this user created (human marks). */
+  author: Type.Optional(id),
+});
+export type ScoringExportQuery = Static<typeof ScoringExportQuery>;
+
+/** Largest scoring file taken, in bytes (a 10-h night with 10,000 NSRR events is about 2 MB). */
+export const SCORING_FILE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** POST /analytics/patient/import-scoring: one NSRR XML or EDF+ file, base64, onto a night. */
+export const ScoringImportBody = Type.Object({
+  patient_id: id,
+  recording_id: id,
+  file_name: Type.String({ minLength: 1, maxLength: 200 }),
+  content_base64: Type.String({ minLength: 1, maxLength: Math.ceil(SCORING_FILE_MAX_BYTES / 3) * 4, pattern: '^[A-Za-z0-9+/=\\r\\n]*$' }),
+  /** A file's label → the name of a category to file it under (else matched by name, then created). */
+  category_map: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.String({ minLength: 1, maxLength: 20 }))),
+});
+export type ScoringImportBody = Static<typeof ScoringImportBody>;

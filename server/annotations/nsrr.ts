@@ -1,0 +1,162 @@
+/**
+ * NSRR XML (the National Sleep Research Resource's annotation format, read and written by
+ * Luna, the NSRR EDF Editor and Translator and most cohort tools):
+ *
+ *   <PSGAnnotation>
+ *     <SoftwareVersion>…</SoftwareVersion> <EpochLength>30</EpochLength>
+ *     <ScoredEvents>
+ *       <ScoredEvent>
+ *         <EventType>Respiratory|Respiratory</EventType>
+ *         <EventConcept>Hypopnea|Hypopnea</EventConcept>
+ *         <Start>1234.5</Start> <Duration>18.2</Duration>      (seconds from the recording's start)
+ *         <SignalLocation>ABDO RES</SignalLocation>
+ *       </ScoredEvent> …
+ *
+ * The first event is usually "Recording Start Time" with the start's clock time
+ * (`<ClockTime>00.00.00 22.15.00</ClockTime>`) and the recording's length as its duration.
+ */
+import { XMLParser } from 'fast-xml-parser';
+import { DateTime } from 'luxon';
+
+/** One scored event of a file. */
+interface NsrrEvent {
+  type: string;
+  concept: string;
+  /** Seconds from the recording's start. */
+  startS: number;
+  durationS: number;
+  /** SignalLocation, or null when the event names none. */
+  signal: string | null;
+}
+
+export interface NsrrFile {
+  /** The "Recording Start Time" clock time as hh:mm:ss seconds of the day, when given. */
+  startClockS: number | null;
+  events: NsrrEvent[];
+}
+
+/** A scoring file that cannot be read: the field and what was wrong. */
+export class ScoringFileError extends Error {
+  constructor(
+    readonly fileName: string,
+    readonly field: string,
+    readonly problem: string,
+  ) {
+    super(`${fileName}: ${field}: ${problem}`);
+  }
+}
+
+const RECORDING_START = /^recording start time$/i;
+
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  trimValues: true,
+  isArray: (name) => name === 'ScoredEvent',
+});
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+/** Seconds from a Start or Duration field; `what` names it in the error. */
+function seconds(fileName: string, value: unknown, what: string, allowEmpty: boolean): number {
+  const s = text(value).trim();
+  if (s === '' && allowEmpty) return 0;
+  const n = Number(s);
+  if (s === '' || !Number.isFinite(n) || n < 0) throw new ScoringFileError(fileName, what, `"${s}" is not a number of seconds ≥ 0`);
+  return n;
+}
+
+/** ClockTime "dd.mm.yy hh.mm.ss" (the date part is often 00.00.00) as seconds of the day. */
+function clockSeconds(value: string): number | null {
+  const m = /(\d{1,2})[.:](\d{2})[.:](\d{2})\s*$/.exec(value.trim());
+  if (!m) return null;
+  const [h, min, s] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return h < 24 && min < 60 && s < 60 ? h * 3600 + min * 60 + s : null;
+}
+
+/** Reads an NSRR XML document; throws ScoringFileError naming the event and field that is wrong. */
+export function readNsrrXml(xml: string, fileName: string): NsrrFile {
+  // Entity declarations are never expanded (no entity bombs, no external files): such a file is refused.
+  if (/<!ENTITY/i.test(xml)) throw new ScoringFileError(fileName, 'DOCTYPE', 'entity declarations are not read');
+  let doc: Record<string, unknown>;
+  try {
+    doc = parser.parse(xml, true) as Record<string, unknown>;
+  } catch (err) {
+    throw new ScoringFileError(fileName, 'XML', err instanceof Error ? err.message : String(err));
+  }
+  const root = doc.PSGAnnotation as Record<string, unknown> | undefined;
+  if (!root || typeof root !== 'object') throw new ScoringFileError(fileName, 'PSGAnnotation', 'the document has no <PSGAnnotation> root: not an NSRR XML file');
+  const list = ((root.ScoredEvents as Record<string, unknown> | undefined)?.ScoredEvent ?? []) as Record<string, unknown>[];
+  let startClockS: number | null = null;
+  const events: NsrrEvent[] = [];
+  list.forEach((e, i) => {
+    const concept = text(e.EventConcept).trim();
+    const where = `ScoredEvent ${i + 1}`;
+    if (RECORDING_START.test(concept)) {
+      startClockS = clockSeconds(text(e.ClockTime));
+      return;
+    }
+    if (!concept) throw new ScoringFileError(fileName, `${where} EventConcept`, 'missing');
+    const signal = text(e.SignalLocation).trim();
+    events.push({
+      type: text(e.EventType).trim(),
+      concept,
+      startS: seconds(fileName, e.Start, `${where} Start`, false),
+      durationS: seconds(fileName, e.Duration, `${where} Duration`, true),
+      signal: signal || null,
+    });
+  });
+  return { startClockS, events };
+}
+
+/** One event to write. */
+export interface NsrrOut {
+  type: string;
+  concept: string;
+  startMs: number;
+  durationMs: number;
+  signal: string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+/** Text escaped for XML; characters XML 1.0 cannot hold at all become spaces. */
+const escapeXml = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, ' ').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** Seconds with up to three decimals (milliseconds), no exponent, trailing zeros dropped. */
+const secondsText = (ms: number) => (ms / 1000).toFixed(3).replace(/\.?0+$/, '');
+
+/**
+ * An NSRR XML document: "Recording Start Time" at `originMs` (its clock time in `timezone`,
+ * `lengthMs` long), then each event with Start and Duration in seconds from `originMs`, to
+ * the millisecond.
+ */
+export function writeNsrrXml(input: { originMs: number; lengthMs: number; timezone: string; events: readonly NsrrOut[] }): string {
+  const clock = DateTime.fromMillis(input.originMs, { zone: input.timezone }).toFormat('HH.mm.ss');
+  const out: string[] = [
+    '<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
+    '<PSGAnnotation>',
+    '<SoftwareVersion>Nocturne</SoftwareVersion>',
+    '<EpochLength>30</EpochLength>',
+    '<ScoredEvents>',
+    '<ScoredEvent>',
+    '<EventType/>',
+    '<EventConcept>Recording Start Time</EventConcept>',
+    '<Start>0</Start>',
+    `<Duration>${secondsText(input.lengthMs)}</Duration>`,
+    `<ClockTime>00.00.00 ${clock}</ClockTime>`,
+    '</ScoredEvent>',
+  ];
+  for (const e of input.events) {
+    out.push(
+      '<ScoredEvent>',
+      e.type ? `<EventType>${escapeXml(e.type)}</EventType>` : '<EventType/>',
+      `<EventConcept>${escapeXml(e.concept)}</EventConcept>`,
+      `<Start>${secondsText(e.startMs - input.originMs)}</Start>`,
+      `<Duration>${secondsText(e.durationMs)}</Duration>`,
+      `<SignalLocation>${escapeXml(e.signal)}</SignalLocation>`,
+      '</ScoredEvent>',
+    );
+  }
+  out.push('</ScoredEvents>', '</PSGAnnotation>', '');
+  return out.join('\n');
+}

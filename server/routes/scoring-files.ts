@@ -1,0 +1,130 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { DateTime } from 'luxon';
+import { SCORING_FILE_MAX_BYTES, ScoringExportQuery, ScoringImportBody } from '../../contract/scoring-files';
+import type { AppContext } from '../context';
+import { authenticate, currentUser } from '../context';
+import { ApiError } from '../errors';
+import { visibleRecording } from '../patients/access';
+import { nightDate } from '../recordings/night-key';
+import { savedLabelMap } from '../recordings/import';
+import type { RecordingRow } from '../recordings/store';
+import { edfAnnotationText, readEdfAnnotations, writeEdfAnnotations } from '../annotations/edf-annotations';
+import { readNsrrXml, ScoringFileError, writeNsrrXml } from '../annotations/nsrr';
+import { importMarks, nightMarks, type FileEntry, type ScoringMark } from '../annotations/scoring';
+import { nsrrConceptOf, nsrrConceptOfKind } from '../annotations/scoring-labels';
+
+/** Content-Disposition for a download, with an ASCII fallback and the UTF-8 name. */
+const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+
+/** The file name of a night's scoring: patient, night, device and whose marks. */
+const fileName = (patientCode: string, night: RecordingRow, query: ScoringExportQuery, ext: string) =>
+  `${patientCode}_${nightDate(night.night_key, true)}${night.device_id ? `_${night.device_id}` : ''}_${query.author ? `user${query.author}` : (query.source ?? 'all')}${ext}`;
+
+/** Where a file's Start 0 is: its "Recording Start Time" clock time nearest the night's start, else the night's start. */
+function nsrrOrigin(night: RecordingRow, clockS: number | null): number {
+  const start = Number(night.start_ms);
+  if (clockS === null) return start;
+  const local = DateTime.fromMillis(start, { zone: night.timezone });
+  let at = local.set({ hour: Math.floor(clockS / 3600), minute: Math.floor(clockS / 60) % 60, second: clockS % 60, millisecond: 0 }).toMillis();
+  const DAY = 86_400_000;
+  while (at - start > DAY / 2) at -= DAY;
+  while (start - at > DAY / 2) at += DAY;
+  return at;
+}
+
+/** The earliest whole second at or before the night's start and every mark: Start 0 of a written file. */
+const originOf = (night: RecordingRow, marks: readonly ScoringMark[]) => Math.floor(Math.min(Number(night.start_ms), ...marks.slice(0, 1).map((m) => m.startMs)) / 1000) * 1000;
+
+/** A file's bytes as one of the two formats, by its first bytes. */
+function kindOf(bytes: Uint8Array): 'xml' | 'edf' | null {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  if (bytes[i] === 0x3c) return 'xml';
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 8));
+  return head === '0       ' || head === '\xffBIOSEMI' ? 'edf' : null;
+}
+
+/** An XML file's text in its declared encoding (UTF-8 unless it says ISO-8859-1 / Latin-1). */
+function xmlText(bytes: Uint8Array): string {
+  const declared = /encoding=["']([\w-]+)["']/i.exec(new TextDecoder('latin1').decode(bytes.subarray(0, 200)))?.[1]?.toLowerCase();
+  return new TextDecoder(declared === 'iso-8859-1' || declared === 'latin1' || declared === 'windows-1252' ? 'latin1' : 'utf-8').decode(bytes);
+}
+
+/** Scoring files: a night's annotations as NSRR XML and EDF+, and either imported onto a night. */
+export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
+  const auth = authenticate(ctx);
+
+  app.get('/analytics/patient/export-nsrr-xml', { preHandler: auth, schema: { querystring: ScoringExportQuery } }, async (request, reply) => {
+    const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
+    const marks = await nightMarks(ctx.db, recording, patient, request.query.source ?? 'all', request.query.author);
+    const originMs = originOf(recording, marks);
+    const xml = writeNsrrXml({
+      originMs,
+      lengthMs: Number(recording.stop_ms) - originMs,
+      timezone: recording.timezone,
+      events: marks.flatMap((m) => {
+        const { type, concept } = m.deviceKind ? nsrrConceptOfKind(m.deviceKind, m.label) : nsrrConceptOf(m.label);
+        return m.channels.map((signal) => ({ type, concept, startMs: m.startMs, durationMs: m.durationMs, signal }));
+      }),
+    });
+    return reply
+      .header('content-type', 'application/xml; charset=utf-8')
+      .header('content-disposition', attachment(fileName(patient.patient_code, recording, request.query, '.xml')))
+      .send(xml);
+  });
+
+  app.get('/analytics/patient/export-edf-annotations', { preHandler: auth, schema: { querystring: ScoringExportQuery } }, async (request, reply) => {
+    const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
+    const marks = await nightMarks(ctx.db, recording, patient, request.query.source ?? 'all', request.query.author);
+    const bytes = writeEdfAnnotations({
+      startMs: Number(recording.start_ms),
+      stopMs: Number(recording.stop_ms),
+      timezone: recording.timezone,
+      patientCode: patient.patient_code,
+      deviceId: recording.device_id,
+      events: marks.flatMap((m) => m.channels.map((c) => ({ onsetMs: m.startMs, durationMs: m.durationMs, text: edfAnnotationText(m.label, c) }))),
+    });
+    return reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-disposition', attachment(fileName(patient.patient_code, recording, request.query, '_annotations.edf')))
+      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  });
+
+  app.post(
+    '/analytics/patient/import-scoring',
+    { preHandler: auth, bodyLimit: Math.ceil(SCORING_FILE_MAX_BYTES / 3) * 4 + 64 * 1024, schema: { body: ScoringImportBody } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const body = request.body;
+      // Annotation work: the practice's members, annotators included (as new-annotations); never a sample patient.
+      const { patient, recording } = await visibleRecording(ctx.db, user, body.patient_id, body.recording_id);
+      const bytes = new Uint8Array(Buffer.from(body.content_base64, 'base64'));
+      const kind = kindOf(bytes);
+      if (!kind) throw new ApiError(400, 'scoring_format_unknown', `${body.file_name}: neither NSRR XML nor EDF+ (an XML file starts with "<", an EDF file with "0" and 7 spaces).`);
+      let entries: FileEntry[];
+      try {
+        if (kind === 'xml') {
+          const file = readNsrrXml(xmlText(bytes), body.file_name);
+          const origin = nsrrOrigin(recording, file.startClockS);
+          entries = file.events.map((e) => ({ startMs: origin + Math.round(e.startS * 1000), durationMs: Math.round(e.durationS * 1000), label: e.concept, channel: e.signal }));
+        } else {
+          entries = readEdfAnnotations(bytes, body.file_name, recording.timezone).map((e) => ({ startMs: e.onsetMs, durationMs: e.durationMs, label: e.label, channel: e.channel }));
+        }
+      } catch (err) {
+        if (err instanceof ScoringFileError) throw new ApiError(400, 'scoring_file_unreadable', err.message, undefined, { field: err.field, rule: 'format' });
+        throw err;
+      }
+      entries = entries.filter((e) => e.label !== '');
+      if (entries.length === 0) throw new ApiError(422, 'scoring_empty', `${body.file_name} holds no scored events.`);
+      const labelMap = await savedLabelMap(ctx.db, patient.physician_id);
+      const outcome = await ctx.db.transaction((tx) => importMarks(tx, { night: recording, patient, userId: user.id, entries, categoryMap: body.category_map ?? {}, labelMap }));
+      return reply.code(201).send({
+        code: 'scoring_imported',
+        message: `${outcome.imported} mark${outcome.imported === 1 ? '' : 's'} imported from ${body.file_name}.`,
+        data: { format: kind === 'xml' ? 'nsrr-xml' : 'edf+', ...outcome },
+      });
+    },
+  );
+}

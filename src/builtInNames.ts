@@ -1,0 +1,104 @@
+import type { TFunction } from 'i18next';
+import { formatNumber } from './format';
+
+/**
+ * Names of built-in data (stored in English by the server) in the user's language: annotation
+ * categories, the detector's annotation comments, conditions and countries. Each lookup
+ * falls back to the stored text, so what a user made themselves (a custom category, a comment
+ * they wrote) is shown as they wrote it.
+ */
+
+/** The spec's built-in categories (spec 2 §3) by their stored label. */
+const CATEGORY_KEYS: Record<string, string> = {
+  Apnea: 'apnea',
+  Desaturation: 'desaturation',
+  Hypoapnea: 'hypoapnea',
+  Movement: 'movement',
+  'Central Apnea': 'centralApnea',
+  'Obstructive Apnea': 'obstructiveApnea',
+  Irregularities: 'irregularities',
+};
+
+/** A category's name: a built-in one's in the UI language, a user-made one's as stored. */
+export function categoryName(t: TFunction, c: { label: string; type?: string } | undefined): string | undefined {
+  if (!c) return undefined;
+  const key = c.type === 'custom' ? undefined : CATEGORY_KEYS[c.label];
+  return key ? t(`annotations.builtIn.${key}` as 'annotations.builtIn.apnea') : c.label;
+}
+
+/** The comments the detector writes (server/analytics/routes.ts), as patterns. */
+const RESPIRATORY_COMMENT = /^(Apnea|Hypopnea) \((\w+)\), amplitude (-?\d+) % of baseline$/;
+const DESATURATION_COMMENT = /^SpO2 (-?[\d.]+|–|null) → (-?[\d.]+|–|null) %$/;
+
+/** An annotation comment: the detector's own in the UI language, anything else as written. */
+export function commentText(t: TFunction, language: string, comment: string): string {
+  const resp = RESPIRATORY_COMMENT.exec(comment);
+  if (resp) {
+    const channel = t(`night.channels.${resp[2]!}` as 'night.channels.BR', { defaultValue: resp[2]! });
+    const key = resp[1] === 'Apnea' ? 'annotations.systemComment.apnea' : 'annotations.systemComment.hypopnea';
+    return t(key, { channel, amplitude: formatNumber(Number(resp[3]), language) });
+  }
+  const desat = DESATURATION_COMMENT.exec(comment);
+  if (desat) {
+    const value = (s: string) => (/\d/.test(s) ? formatNumber(Number(s), language, s.includes('.') ? Math.min(2, s.split('.')[1]!.length) : 0) : '–');
+    return t('annotations.systemComment.desaturation', { from: value(desat[1]!), to: value(desat[2]!) });
+  }
+  return comment;
+}
+
+/** Conditions (migration 002) by their short name. */
+const CONDITION_CODES = new Set(['None', 'OSA', 'CSA', 'INS', 'HTN', 'HF', 'AF', 'COPD', 'AST', 'T2D', 'OBE', 'RLS', 'NAR', 'DEP', 'CKD']);
+
+/** A condition's name in the UI language; one the catalogue does not know, as stored. */
+export function conditionName(t: TFunction, d: { disease_description: string; disease_shortname: string | null } | undefined): string | undefined {
+  if (!d) return undefined;
+  return d.disease_shortname && CONDITION_CODES.has(d.disease_shortname) ? t(`patientAdmin.conditions.${d.disease_shortname}` as 'patientAdmin.conditions.None') : d.disease_description;
+}
+
+const regionNames = new Map<string, Intl.DisplayNames>();
+function regions(language: string): Intl.DisplayNames {
+  let names = regionNames.get(language);
+  if (!names) {
+    names = new Intl.DisplayNames([language, 'en'], { type: 'region', fallback: 'code' });
+    regionNames.set(language, names);
+  }
+  return names;
+}
+
+/** ISO codes by English name, for countries stored by name (patients, profiles). */
+let codeByEnglishName: Map<string, string> | null = null;
+function codeOf(stored: string): string | null {
+  if (/^[A-Z]{2}$/.test(stored)) return stored;
+  if (!codeByEnglishName) {
+    codeByEnglishName = new Map();
+    const en = regions('en');
+    for (let a = 65; a <= 90; a++)
+      for (let b = 65; b <= 90; b++) {
+        const code = String.fromCharCode(a, b);
+        const name = en.of(code);
+        if (name && name !== code) codeByEnglishName.set(name.toLowerCase(), code);
+      }
+  }
+  return codeByEnglishName.get(stored.trim().toLowerCase()) ?? null;
+}
+
+/** A country (stored as its ISO code or English name) named in `language`; unknown: as stored. */
+export function countryName(language: string, stored: string): string {
+  const code = codeOf(stored);
+  return code ? (regions(language).of(code) ?? stored) : stored;
+}
+
+/** A country list named and sorted in `language`. */
+export function localCountries<C extends { code: string }>(countries: readonly C[], language: string): Array<C & { localName: string }> {
+  const collator = new Intl.Collator(language);
+  return countries.map((c) => ({ ...c, localName: regions(language).of(c.code) ?? c.code })).sort((a, b) => collator.compare(a.localName, b.localName));
+}
+
+/** Channels whose code is all the night view shows but which need a name on their own (Real Time). */
+const LONG_CHANNEL_NAMES = new Set(['I', 'Q', 'IQ']);
+
+/** A channel's name in the UI language (the radar's raw I and Q spelt out); unknown codes as sent. */
+export function channelName(t: TFunction, code: string): string {
+  if (LONG_CHANNEL_NAMES.has(code)) return t(`live.channelNames.${code}` as 'live.channelNames.I');
+  return t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
+}

@@ -1,0 +1,132 @@
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { uploadFiles } from './multipart';
+import { HMC, PSG, REAL_DIR, patchFixed, real } from '../unit/edf-build';
+
+/** The shared four-session ResMed night (22:36, 23:26, 01:48, 02:30): 20 files, as its DATALOG folder holds them. */
+const FOUR = readdirSync(REAL_DIR).filter((n) => /^snore_resmed_2025091[01]_/.test(n)).sort();
+const SESSION_1 = FOUR.filter((n) => n.startsWith('snore_resmed_20250910_2236'));
+
+let server: TestServer;
+let physician = '';
+const patients: Record<string, number> = {};
+
+beforeAll(async () => {
+  // A limit above the 20 files of this night, below the 21 of the refusal below.
+  server = await startTestServer({ UPLOAD_MAX_FILES: '20' });
+  physician = (await signIn(server, DEMO_ACCOUNTS.physician)).token;
+  for (const r of await server.db.query<{ id: number; patient_code: string }>(`select id, patient_code from patients`)) patients[r.patient_code] = r.id;
+});
+afterAll(() => server.close());
+
+const upload = (patientId: number, names: readonly string[], bytes: (name: string) => Uint8Array = real) =>
+  uploadFiles(server, physician, { patient_id: String(patientId), timezone: 'Europe/Zurich' }, names.map((name) => ({ name, bytes: bytes(name) })));
+
+/** What a physician sees of the patient's only night: channels, sessions, monitoring time, REI. */
+async function nightFigures(patientId: number) {
+  const nights = (await server.call('GET', `/patient/available-nights?patient_id=${patientId}`, { token: physician })).json().data.nights;
+  expect(nights).toHaveLength(1);
+  const [n] = nights;
+  const summary = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: patientId, night: n.night } })).json().data;
+  return {
+    night: n.night,
+    span: [n.recording_start_time, n.recording_stop_time],
+    channels: n.channels,
+    sessions: n.sessions,
+    monitoring: summary.monitoring_time,
+    ahi: summary.ahi,
+    apneas: summary.apneas,
+    hypopneas: summary.hypopneas,
+  };
+}
+
+/** A seeded shuffle. */
+function shuffled<T>(list: readonly T[], seed: number): T[] {
+  const out = [...list];
+  let s = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+describe('a night of four mask sessions, uploaded as its folder', () => {
+  let reference: Awaited<ReturnType<typeof nightFigures>>;
+
+  it('20 files in one upload: one night, four sessions, one channel per signal, monitoring time = the sessions\' flow time; identical EVE/CSL files kept once', async () => {
+    const res = await upload(patients.NCT1002, FOUR);
+    expect(res.statusCode).toBe(201);
+    const data = res.json().data;
+    // Each event-free session wrote byte-identical EVE and CSL files: one of each pair is kept, the other listed.
+    expect(data.skipped_files).toHaveLength(4);
+    for (const s of data.skipped_files) expect(s).toMatchObject({ reason: 'same_in_upload', name: expect.stringMatching(/_EVE\.edf$/), same_as: s.name.replace('_EVE', '_CSL') });
+    expect(data.files).toHaveLength(16);
+    reference = await nightFigures(patients.NCT1002);
+    expect(reference.sessions).toHaveLength(4);
+    // BRP, PLD, SA2, CSL of each session (its EVE, the same bytes as its CSL, is not stored twice).
+    expect(reference.sessions.map((s: { files: string[] }) => s.files.length)).toEqual([4, 4, 4, 4]);
+    const codes = reference.channels.map((c: { code: string }) => c.code);
+    expect(codes.filter((c: string) => c.includes('#') || c === 'Flow.40ms')).toEqual([]);
+    expect(reference.monitoring).toBeGreaterThan(5.2);
+    expect(reference.monitoring).toBeLessThan(5.6);
+    const sessionHours = reference.sessions.reduce((h: number, s: { duration_ms: number }) => h + s.duration_ms, 0) / 3_600_000;
+    expect(Math.abs(sessionHours - reference.monitoring)).toBeLessThan(0.05);
+    // The index is per hour of every session's flow.
+    expect(reference.ahi).toBeCloseTo((reference.apneas + reference.hypopneas) / reference.monitoring, 1);
+  });
+
+  it('any file order gives the same night and the same figures', async () => {
+    for (const [code, order] of [['NCT1003', [...FOUR].reverse()], ['NCT1004', shuffled(FOUR, 7)]] as const) {
+      expect((await upload(patients[code], order)).statusCode).toBe(201);
+      expect(await nightFigures(patients[code])).toEqual(reference);
+    }
+  });
+
+  it('session 1 today and sessions 2–4 tomorrow make the same night as one upload', async () => {
+    const id = patients.NCT1005;
+    expect((await upload(id, SESSION_1)).statusCode).toBe(201);
+    const rest = await upload(id, FOUR.filter((n) => !SESSION_1.includes(n)));
+    expect(rest.statusCode).toBe(201);
+    expect(rest.json().data.merged).toBe(true);
+    expect(await nightFigures(id)).toEqual(reference);
+  });
+
+  it('more files than the limit are refused with their count, never "reach files limit"', async () => {
+    const res = await upload(patients.NCT1001, [...FOUR, PSG]);
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ code: 'too_many_files' });
+    expect(res.json().message).toMatch(/at most 20 files/);
+  });
+});
+
+describe('files that cannot be one night', () => {
+  const stored = async () => (await server.db.query<{ n: number }>('select count(*)::int as n from recordings'))[0].n;
+
+  it('Sleep-EDF (1989) and HMC (2001), two people, are refused naming both files; nothing is stored', async () => {
+    const before = await stored();
+    const res = await upload(patients.NCT1001, [PSG, HMC]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'files_not_one_night', data: { errors: [PSG, HMC] } });
+    expect(res.json().message).toContain(PSG);
+    expect(res.json().message).toContain(HMC);
+    expect(await stored()).toBe(before);
+  });
+
+  it('several header-only files (records −1) are refused naming every one', async () => {
+    const headerOnly = (name: string) => {
+      const bytes = real(name);
+      const headerBytes = Number(new TextDecoder().decode(bytes.subarray(184, 192)).trim());
+      return patchFixed(bytes.subarray(0, headerBytes), 236, 8, '-1');
+    };
+    const names = FOUR.filter((n) => n.endsWith('_BRP.edf')).slice(0, 3);
+    const res = await upload(patients.NCT1001, names, headerOnly);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('invalid_recording_file');
+    const errors: string[] = res.json().data.errors;
+    expect(errors).toHaveLength(3);
+    names.forEach((name, i) => expect(errors[i]).toMatch(new RegExp(`^${name.replace(/\./g, '\\.')}: number of data records: `)));
+  });
+});

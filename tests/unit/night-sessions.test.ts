@@ -1,0 +1,111 @@
+import { readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { analyseNight, toSeries, type NightInput } from '../../engine/detect';
+import { nightFromFiles } from '../../server/recordings/assemble';
+import { nightSessions, type NightFileMeta } from '../../server/recordings/sessions';
+import { checkOneNight, NotOneNightError } from '../../server/recordings/limits';
+import { HMC, PSG, REAL_DIR, real } from './edf-build';
+
+/** The shared four-session ResMed night (22:36, 23:26, 01:48, 02:30): 20 files. */
+const FOUR = readdirSync(REAL_DIR).filter((n) => /^snore_resmed_2025091[01]_/.test(n)).sort();
+
+/** What file order must not change: channels with a hash of their samples, span, events, sessions (the analysis reads only these). */
+function stored(names: readonly string[]) {
+  const night = nightFromFiles(names.map((name) => ({ name, bytes: real(name) })), { timezone: 'Europe/Zurich' });
+  return {
+    night,
+    figures: {
+      span: [night.startMs, night.stopMs],
+      channels: night.channels.map((c) => [c.code, c.label, c.t0, c.storage, c.samples.length, createHash('md5').update(new Uint8Array(c.samples.buffer, c.samples.byteOffset, c.samples.byteLength)).digest('hex')]),
+      events: night.events.map((e) => [e.onsetMs, e.text]),
+      sessions: nightSessions(night.meta.files as NightFileMeta[]),
+      sources: night.meta.sources,
+    },
+  };
+}
+
+/** The stored figures and the analysis of a night. */
+function figures(names: readonly string[]) {
+  const { night, figures: f } = stored(names);
+  const channels: NightInput['channels'] = {};
+  for (const c of night.channels) if (c.code === 'NC_PSG' || c.code === 'SPO2_PSG') channels[c.code] = toSeries(c.code, c.samples, c.sampleRate, c.t0, c.scale, c.offset, []);
+  const a = analyseNight({ startMs: night.startMs, stopMs: night.stopMs, channels });
+  return { ...f, monitoringH: a.kpis.monitoringH, respiratory: a.respiratory.map((e) => [e.kind, e.onsetMs]) };
+}
+
+/** A seeded shuffle (the same permutations every run). */
+function shuffled<T>(list: readonly T[], seed: number): T[] {
+  const out = [...list];
+  let s = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = s % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+describe('a night is all of its sessions', () => {
+  it('four ResMed sessions: one flow channel with gaps, monitoring time = the sessions\' flow time, four sessions listed', () => {
+    expect(FOUR).toHaveLength(20);
+    const f = figures(FOUR);
+    const codes = f.channels.map((c) => c[0] as string);
+    // One channel per signal, never '#2' copies of a later session.
+    expect(codes.filter((c) => c.includes('#'))).toEqual([]);
+    expect(codes).toContain('NC_PSG');
+    expect(new Set(codes).size).toBe(codes.length);
+    const flow = f.channels.find((c) => c[0] === 'NC_PSG')!;
+    // Gaps between sessions are missing (float32 NaN), never invented values.
+    expect(flow[3]).toBe('float32');
+    // ≈ 5.4 h of flow in a 7.6-h night.
+    expect(f.monitoringH).toBeGreaterThan(5.2);
+    expect(f.monitoringH).toBeLessThan(5.6);
+    expect((f.span[1] - f.span[0]) / 3_600_000).toBeGreaterThan(7.4);
+    expect(f.sessions).toHaveLength(4);
+    expect(f.sessions.map((s) => s.files.length)).toEqual([5, 5, 5, 5]);
+    const flowHours = f.sessions.reduce((h, s) => h + s.duration_ms, 0) / 3_600_000;
+    expect(Math.abs(flowHours - f.monitoringH)).toBeLessThan(0.05);
+  });
+
+  it('the order files arrive in changes no figure (a strong sample of the 20! orders)', () => {
+    const reference = stored(FOUR).figures;
+    const orders = [[...FOUR].reverse(), ...Array.from({ length: 12 }, (_, k) => shuffled(FOUR, k + 1))];
+    for (const order of orders) expect(stored(order).figures).toEqual(reference);
+  });
+
+  it('the flow samples of each session are kept exactly, at their own times', () => {
+    const brps = FOUR.filter((n) => n.endsWith('_BRP.edf'));
+    const whole = nightFromFiles(brps.map((name) => ({ name, bytes: real(name) })));
+    const flow = whole.channels.find((c) => c.code === 'NC_PSG')!;
+    for (const name of brps) {
+      const one = nightFromFiles([{ name, bytes: real(name) }]).channels.find((c) => c.code === 'NC_PSG')!;
+      const at = Math.round(((one.t0 - flow.t0) * flow.sampleRate) / 1000);
+      expect(Array.from(flow.samples.subarray(at, at + one.samples.length))).toEqual(Array.from(one.samples));
+      expect(flow.scale).toBe(one.scale);
+    }
+  });
+});
+
+describe('which files can be one night', () => {
+  it('two people twelve years apart (Sleep-EDF 1989, HMC 2001) are refused naming both files', () => {
+    let error: unknown;
+    try {
+      nightFromFiles([PSG, HMC].map((name) => ({ name, bytes: real(name) })));
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(NotOneNightError);
+    expect((error as NotOneNightError).files).toEqual([PSG, HMC]);
+    expect((error as Error).message).toMatch(/more than the 36 h of one night/);
+  });
+
+  it('a 13-h hole between files, and EDF+ headers naming two people, are refused', () => {
+    const h = 3_600_000;
+    expect(() => checkOneNight([{ fileName: 'a.edf', startMs: 0, stopMs: h }, { fileName: 'b.edf', startMs: 14 * h, stopMs: 15 * h }])).toThrow(/b\.edf: start date\/time: it starts 13\.0 h after a\.edf ends/);
+    const person = (fileName: string, patient: string) => ({ fileName, startMs: 0, stopMs: h, meta: { patient } });
+    expect(() => checkOneNight([person('a.edf', 'MCH-0234567 F 02-MAY-1951 Haagse_Harry'), person('b.edf', 'MCH-0234568 F 02-MAY-1951 Haagse_Harry')])).toThrow(/patient code differs/);
+    // Unknown subfields (X) and ResMed's anonymous headers never conflict.
+    expect(() => checkOneNight([person('a.edf', 'X F X Female_33yr'), person('b.edf', 'SN001 X X X'), person('c.edf', 'X X X X 7F4F D4BA')])).not.toThrow();
+  });
+});
