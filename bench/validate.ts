@@ -14,6 +14,7 @@ import { nightFromFiles } from '../server/recordings/assemble';
 import type { ChannelData, Night } from '../server/recordings/model';
 import { deviceEvents, isRespiratory } from '../server/recordings/vendors';
 import { scoringReference, simulateNight } from '../server/simulator';
+import { importPathValidation } from './validate-import';
 
 const CODED = new Set(['SQB', 'SA', 'TB', 'SLP_STGS']);
 const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
@@ -161,11 +162,20 @@ export async function main() {
     real_met: real.every((r) => r.found >= 6 && r.extra <= 3),
     simulated_met: (simulated.nights as Array<{ sensitivity: number | null; ppv: number | null }>).every((f) => (f.sensitivity ?? 0) >= 0.9 && (f.ppv ?? 0) >= 0.9),
   };
-  const results = { generated: new Date().toISOString(), goals, real, simulated };
+  // Every real recording of ../shared/data/real through the import path, merged and per session.
+  const imported = await importPathValidation();
+  const results = { generated: new Date().toISOString(), goals, real, simulated, imported };
   console.table(real.map(({ missed_events: _m, extra_events: _e, files: _f, ...r }) => r));
   console.table((simulated.nights as Array<Record<string, unknown>>).map(({ strict, ...r }) => ({ ...r, strict: JSON.stringify(strict) })));
   console.table({ with_oximetry: simulated.with_oximetry, without_oximetry: simulated.without_oximetry, strict_with_oximetry: simulated.strict_with_oximetry, strict_without_oximetry: simulated.strict_without_oximetry, desaturations: simulated.desaturations });
   console.log(`Goals — real nights: ${goals.real_met ? 'met' : 'NOT met'}; simulated: ${goals.simulated_met ? 'met' : 'NOT met'}.`);
+  console.log(`\nReal nights through the import path (${imported.dir}): one upload per night ("merged") and one per mask session`);
+  console.table(imported.nights.map((n) => ({ night: n.night, first_file: n.first_file, sessions: n.sessions, files: n.files, ...Object.fromEntries(Object.entries(n.merged).map(([k, v]) => [`merged ${k}`, v])) })));
+  console.table(imported.nights.map((n) => ({ night: n.night, ...Object.fromEntries(Object.entries(n.per_session).map(([k, v]) => [`per session ${k}`, v])) })));
+  console.table(imported.pooled);
+  console.table(imported.device_summaries);
+  console.table(imported.staging);
+  console.log(`Goals over the import path — merged: ${imported.goals.merged_met ? 'met' : 'NOT met'}; per session: ${imported.goals.per_session_met ? 'met' : 'NOT met'}.`);
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });
   await writeFile(new URL('./results/validation.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
   return results;
