@@ -34,6 +34,14 @@ describe('dashboard', () => {
     expect(app.errors).toEqual([]);
   });
 
+  it('dates a night the same in the Data Center as on the dashboard (the night, not the day it stopped; issue 32.12)', async () => {
+    await app.page.goto('/');
+    const onDashboard = (await app.page.getByTestId('last-list').locator('li').filter({ hasText: 'NCT1002' }).first().innerText()).trim();
+    await app.page.goto('/app/datacenter');
+    const row = app.page.getByTestId('datacenter-row').filter({ hasText: 'NCT0002' });
+    expect((await row.getByTestId('datacenter-last').innerText()).trim()).toBe(onDashboard);
+  });
+
   it('counts unread notifications; a click marks one read and opens its night', async () => {
     await app.page.goto('/');
     await app.page.getByTestId('dashboard').waitFor();
