@@ -1,5 +1,8 @@
-import { useReducer, useRef } from 'react';
+import { useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { takeSignOutReason } from '../../app/sessionActions';
+import { IDLE_SIGN_OUT_MS } from '../../config';
+import { Alert } from '../../ui/Alert';
 import { AuthLayout } from './AuthLayout';
 import { OtpStep } from './OtpStep';
 import { PasswordStep } from './PasswordStep';
@@ -11,8 +14,15 @@ export function SignInPage() {
   const [state, dispatch] = useReducer(signInReducer, initialSignIn);
   // Held in memory only while the OTP step is open, to request a new code; never stored.
   const password = useRef('');
+  // Signed out for inactivity: said here, once, so the user knows why they are back.
+  const [reason] = useState(takeSignOutReason);
   return state.step === 'password' ? (
     <AuthLayout title={t('auth.signIn.title')} subtitle={t('auth.signIn.subtitle')}>
+      {reason === 'idle' && (
+        <Alert tone="info" testId="signed-out-idle">
+          {t('auth.signIn.idleSignedOut', { hours: IDLE_SIGN_OUT_MS / 3_600_000 })}
+        </Alert>
+      )}
       <PasswordStep state={state} dispatch={dispatch} onAccepted={(p) => (password.current = p)} />
     </AuthLayout>
   ) : (

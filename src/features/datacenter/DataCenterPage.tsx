@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { errorText } from '../../api/messages';
 import { ADMIN_REQUESTS_PATH } from '../../routes';
 import { Alert } from '../../ui/Alert';
+import { formatNightDate } from '../../charts/core/format';
 import { adminApi, adminKeys } from '../patient-admin/api';
 import { browserZone, displayDay } from '../patient-admin/logic/dates';
 import { useClinic } from '../patient-admin/session';
@@ -76,7 +77,8 @@ export function DataCenterPage() {
                     <td className="mono">{d.patient_code ?? t('patients.unknown')}</td>
                     <td>{day(d.device_allocation_date)}</td>
                     <td>{day(d.device_deallocation_date)}</td>
-                    <td>{d.last_recording ? `${d.last_recording.patient_code} · ${day(d.last_recording.recording_stop_time)}` : t('patients.unknown')}</td>
+                    {/* The night's date, as every other screen dates a night (not the day it stopped). */}
+                    <td data-testid="datacenter-last">{d.last_recording ? `${d.last_recording.patient_code} · ${formatNightDate(d.last_recording.night, i18n.language)}` : t('patients.unknown')}</td>
                     <td>
                       <button type="button" className="button-link" aria-expanded={open === d.device_id} onClick={() => setOpen(open === d.device_id ? null : d.device_id)} data-testid="future-toggle">
                         {t('patientAdmin.dataCenter.future')}

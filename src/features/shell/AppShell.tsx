@@ -25,7 +25,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     if (user.data) authorized(user.data);
   }, [user.data]);
 
-  useIdleSignOut(snap.is_authenticated, () => void logout());
+  useIdleSignOut(snap.is_authenticated, () => void logout('idle'));
 
   // The real-time dashboard needs the width; it keeps the sidebar collapsed (spec 1 §2)
   // without overwriting the user's own preference. Someone who may not see it gets the
