@@ -224,8 +224,9 @@ describe('the physician', () => {
     const text = await readFile((await xml.path())!, 'utf8');
     expect(text.match(/<ScoredEvent>/g)).toHaveLength(1 + 7);
     await page.getByTestId('import-scoring-file').setInputFiles({ name: 'device.xml', mimeType: 'application/xml', buffer: Buffer.from(text) });
-    await expect.poll(() => page.getByTestId('annotations-notice').innerText()).toContain('7 marks imported from device.xml.');
-    await expect.poll(() => count(page, 'custom')).toBe(1 + 7);
+    // The import, then the list's and categories' refetch: a server round trip or three, so more than poll's 1-s default.
+    await expect.poll(() => page.getByTestId('annotations-notice').innerText(), { timeout: 15_000 }).toContain('7 marks imported from device.xml.');
+    await expect.poll(() => count(page, 'custom'), { timeout: 15_000 }).toBe(1 + 7);
     await page.getByTestId('annotation-row').first().locator('.annotation-open').click();
     await expect.poll(() => page.getByTestId('annotation-popup').getAttribute('data-mode')).toBe('view');
     await context.close();
