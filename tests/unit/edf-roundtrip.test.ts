@@ -114,10 +114,14 @@ describe('EDF+ writer round trip', () => {
     back.events.forEach((e, i) => expect(Math.abs(e.onsetMs - night.events[i].onsetMs)).toBeLessThan(0.01));
   });
 
-  it('annotation-only night (HMC hypnogram): the 856 annotations come back', () => {
+  it('annotation-only night (HMC hypnogram): the 856 annotations and the staging made of them come back', () => {
     const night = nightFromFiles([{ name: HMC, bytes: real(HMC) }]);
     const { back } = roundTrip(night);
-    expect(back.channels).toEqual([]);
+    // The stages become the night's SLP_STGS; written as a signal, it comes back stage for stage.
+    expect(night.channels.map((c) => c.code)).toEqual(['SLP_STGS']);
+    expect(back.channels.map((c) => c.code)).toEqual(['SLP_STGS']);
+    const values = (c: ChannelData) => Array.from(c.samples, (v) => v * c.scale + c.offset);
+    expect(values(back.channels[0]!)).toEqual(values(night.channels[0]!));
     expect(back.events).toHaveLength(856);
     back.events.forEach((e, i) => {
       expect(e.text).toBe(night.events[i].text);
