@@ -38,7 +38,7 @@ function deviceCounts(rows: readonly Pick<DeviceEventRow, 'kind'>[]) {
  * The device's recording time, h: the sum of the night's sessions (the device scores only
  * while it records), within the corrected window when there is one.
  */
-export function deviceHours(sessions: readonly NightSession[], fallback: { startMs: number; stopMs: number }, window?: NightAnalysis['window']): number {
+function deviceHours(sessions: readonly NightSession[], fallback: { startMs: number; stopMs: number }, window?: NightAnalysis['window']): number {
   const spans = sessions.length > 0 ? sessions.map((s) => [s.start, s.end]) : [[fallback.startMs, fallback.stopMs]];
   let ms = 0;
   for (const [a, b] of spans) {

@@ -11,7 +11,7 @@ const HOUR_MS = 3_600_000;
 export const MAX_NIGHT_MS = MAX_NIGHT_HOURS * HOUR_MS;
 
 /** Longest stretch without any file inside one night (mask off from 23:00 to 07:00 is 8 h). */
-export const MAX_NIGHT_GAP_MS = 12 * HOUR_MS;
+const MAX_NIGHT_GAP_MS = 12 * HOUR_MS;
 
 /** Files that cannot be one night, named (the dialog shows them in the user's language). */
 export class NotOneNightError extends RecordingFormatError {

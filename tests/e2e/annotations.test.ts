@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -37,12 +37,14 @@ describe('a physician', () => {
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('NC_PSG');
     // Every channel with code, label, rate and unit; ResMed's Crc16 checksums listed as not imported.
     const rows = await page.getByTestId('import-channel').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+    // … and the file each code came from.
     expect(rows).toEqual([
-      ['NC_PSG', 'Flow.40ms', '25', 'L/s', '0'],
-      ['Press.40ms', 'Press.40ms', '25', 'cmH2O', '0'],
+      ['NC_PSG', 'Flow.40ms', '25', 'L/s', '0', 'snore_resmed_20250808_010210_BRP.edf'],
+      ['Press.40ms', 'Press.40ms', '25', 'cmH2O', '0', 'snore_resmed_20250808_010210_BRP.edf'],
     ]);
+    // Files in order of their start: the EVE file starts 7 s before the BRP file.
     expect(await page.getByTestId('import-skipped').textContent()).toBe(
-      'Not imported (checksum or status signals): Crc16 (snore_resmed_20250808_010210_BRP.edf), Crc16 (snore_resmed_20250808_010203_EVE.edf)',
+      'Not imported (checksum or status signals): Crc16 (snore_resmed_20250808_010203_EVE.edf), Crc16 (snore_resmed_20250808_010210_BRP.edf)',
     );
     // PSG channels are off by default (spec 2 §4), but this night has no other: rather than an
     // empty ODI chart alone, the night opens on the channels with data (the flow), drawn.
@@ -67,7 +69,37 @@ describe('a physician', () => {
     // A broken file is refused with a message naming it, and nothing is added.
     await page.getByTestId('import-files').setInputFiles({ name: 'broken.edf', mimeType: 'application/octet-stream', buffer: Buffer.from('0       not an edf header') });
     await page.getByTestId('import-submit').click();
-    await expect.poll(() => page.getByTestId('import-error').textContent()).toMatch(/^broken\.edf: /);
+    await expect.poll(() => page.getByTestId('import-error-files').textContent()).toMatch(/^broken\.edf: /);
+    expect(await page.getByTestId('import-error').textContent()).toMatch(/^These files cannot be read; nothing was stored:/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a physician with a night of four mask sessions', () => {
+  it('uploads its whole folder (20 files) through the dialog: one night, four sessions, monitoring time = the sessions\' flow time', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await openPatient(page, 'NCT1004');
+    await page.getByTestId('no-nights').waitFor();
+    const names = (await readdir(REAL)).filter((n) => /^snore_resmed_2025091[01]_/.test(n));
+    expect(names).toHaveLength(20);
+    await importThroughScreen(page, names.map((n) => path.join(REAL, n)), 'Europe/Zurich');
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 60_000 }).toContain('NC_PSG');
+    // Each session's EVE and CSL are the same bytes: kept once, and the summary says so.
+    expect(await page.getByTestId('import-skipped-files').locator('li').count()).toBe(4);
+    // One night with four sessions listed, one flow channel (no '#2' copies).
+    await expect.poll(() => page.getByTestId('night-session').count(), { timeout: 30_000 }).toBe(4);
+    expect(await page.locator('[data-testid^="channel-Flow"]').count()).toBe(0);
+    await page.getByTestId('tab-summary').click();
+    const table = page.getByTestId('summary-ahi');
+    await table.waitFor({ timeout: 30_000 });
+    const monitoring = (await table.locator('tr').last().innerText()).match(/(\d+):(\d{2})/);
+    expect(monitoring).not.toBeNull();
+    const hours = Number(monitoring![1]) + Number(monitoring![2]) / 60;
+    expect(hours).toBeGreaterThan(5.2);
+    expect(hours).toBeLessThan(5.6);
     expect(errors).toEqual([]);
     await context.close();
   });

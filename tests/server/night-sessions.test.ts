@@ -130,3 +130,33 @@ describe('files that cannot be one night', () => {
     names.forEach((name, i) => expect(errors[i]).toMatch(new RegExp(`^${name.replace(/\./g, '\\.')}: number of data records: `)));
   });
 });
+
+describe('channels chosen by content', () => {
+  it("a CPAP's all-missing pulse gives up PR to the oximeter imported the next day; the summary names each code's source", async () => {
+    const id = patients.NCT1003;
+    const brp = 'snore_resmed_20250808_010210_BRP.edf';
+    const sa2 = 'snore_resmed_20250808_010210_SA2.edf';
+    const first = await uploadFiles(server, physician, { patient_id: String(id), timezone: 'UTC' }, [brp, sa2].map((name) => ({ name, bytes: real(name) })));
+    expect(first.statusCode).toBe(201);
+    const pr = first.json().data.summary.sources.find((s: { code: string }) => s.code === 'PR');
+    expect(pr).toEqual({ code: 'PR', label: 'Pulse.1s', files: [sa2], valid: 0 });
+    // An oximeter export of the same night, 1 Hz with a pulse.
+    const rows = ['Time,Oxygen Level,Pulse Rate,Motion'];
+    for (let s = 0; s < 600; s++) {
+      const d = new Date(Date.UTC(2025, 7, 8, 1, 30, s));
+      const month = d.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+      rows.push(`${d.toISOString().slice(11, 19)} ${month} ${d.getUTCDate()} ${d.getUTCFullYear()},95,${60 + (s % 5)},0`);
+    }
+    const oximeter = await uploadFiles(server, physician, { patient_id: String(id), timezone: 'UTC' }, [{ name: 'O2Ring.csv', bytes: new TextEncoder().encode(rows.join('\n')) }]);
+    expect(oximeter.statusCode).toBe(201);
+    expect(oximeter.json().data.merged).toBe(true);
+    const stored = await server.db.query<{ code: string; label: string; valid_count: number }>(
+      `select code, label, valid_count from recording_channels where recording_id = $1 and label in ('Pulse.1s', 'Pulse Rate') order by code`,
+      [first.json().data.recording_id],
+    );
+    expect(stored.map((c) => [c.code, c.label, Number(c.valid_count) > 0])).toEqual([
+      ['PR', 'Pulse Rate', true],
+      ['Pulse.1s', 'Pulse.1s', false],
+    ]);
+  });
+});

@@ -50,7 +50,7 @@ export interface NightInfo {
 }
 
 /** One session of a night: what its files cover together. */
-export interface NightSession {
+interface NightSession {
   /** ms UTC. */
   start: number;
   end: number;

@@ -35,7 +35,7 @@ export interface ImportSummary {
 }
 
 /** A file of an upload that was not imported (server/recordings/night-files.ts). */
-export interface SkippedFile {
+interface SkippedFile {
   name: string;
   reason: 'same_in_upload' | 'already_stored';
   same_as: string;
