@@ -12,7 +12,7 @@
 export const FEW_NIGHTS = 3;
 
 /** AASM severity classes of AHI/REI/ODI, events per hour: lower bounds. */
-export const SEVERITY_BOUNDS = { mild: 5, moderate: 15, severe: 30 } as const;
+const SEVERITY_BOUNDS = { mild: 5, moderate: 15, severe: 30 } as const;
 
 export type Severity = 'none' | 'mild' | 'moderate' | 'severe';
 

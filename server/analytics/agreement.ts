@@ -15,6 +15,7 @@ import { analysisOf } from './analyse';
 import { analyticsSettings } from './settings';
 import { AgreementQuery } from '../../contract/analytics';
 import { nightSessions, type NightFileMeta, type NightSession } from '../recordings/sessions';
+import { deviceSummaryFor } from '../recordings/device-summaries';
 
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 const perHour = (count: number, hours: number) => (hours > 0 ? round2(count / hours) : null);
@@ -128,9 +129,10 @@ export function agreementRoutes(app: FastifyInstance, ctx: AppContext) {
       const device = await loadDeviceEvents(ctx.db, [recording.id]);
       const analysis = await analysisOf(ctx.db, recording, await analyticsSettings(ctx.db, patient.physician_id));
       const files = Array.isArray(recording.recording_meta?.files) ? (recording.recording_meta.files as NightFileMeta[]) : [];
-      // summaryAhi: the hook for the device's daily summary (ResMed STR.edf), null until one is read for this day.
+      // summaryAhi: the device's daily summary (ResMed STR.edf) of this night's day, when one was imported.
       // The device's sessions: its EDF files' (an oximeter export beside them is not the device recording).
-      const basis: DeviceBasis = { sessions: nightSessions(files.filter((f) => !String(f.format ?? '').includes('csv'))), startMs: Number(recording.start_ms), stopMs: Number(recording.stop_ms), summaryAhi: null };
+      const summaryAhi = (await deviceSummaryFor(ctx.db, patient.id, Number(recording.night_key)))?.ahi ?? null;
+      const basis: DeviceBasis = { sessions: nightSessions(files.filter((f) => !String(f.format ?? '').includes('csv'))), startMs: Number(recording.start_ms), stopMs: Number(recording.stop_ms), summaryAhi };
       return { data: { night: Number(recording.night_key), ...agreementOf(analysis, device, user.membership_type === 'paid', basis) } };
     },
   );

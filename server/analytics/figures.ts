@@ -62,7 +62,7 @@ export function indexFigures(a: Pick<NightAnalysis, 'kpis'>) {
  * night) makes them null with that reason everywhere, never 0. Analyses stored before the
  * field existed had a breathing signal exactly when they scored any monitoring time on one.
  */
-export function ahiBasisOf(a: Pick<NightAnalysis, 'kpis'>): AhiBasis {
+function ahiBasisOf(a: Pick<NightAnalysis, 'kpis'>): AhiBasis {
   return a.kpis.ahiBasis ?? 'breathing_signal';
 }
 

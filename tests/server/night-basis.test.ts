@@ -182,6 +182,21 @@ describe('device summaries (issue 31 point 7)', () => {
     expect((await server.db.query<{ n: number }>('select count(*)::int as n from device_summaries where patient_id = $1', [ids.NCT1003]))[0].n).toBe(36);
   });
 
+  it("the agreement table takes the device's AHI from its daily summary of that night's day when there is one", async () => {
+    const files = ['BRP', 'PLD', 'SA2'].map((k) => `snore_resmed_20250110_000715_${k}.edf`).concat(['snore_resmed_20250110_000706_EVE.edf']);
+    const res = await uploadFiles(server, physician, { patient_id: String(ids.NCT1003), timezone: 'UTC' }, files.map((name) => ({ name, bytes: real(name) })));
+    expect(res.statusCode, res.body).toBe(201);
+    const night = res.json().data.night as number;
+    const before = (await get(`/analytics/patient/agreement?patient_id=${ids.NCT1003}&night=${night}`)).json().data;
+    expect(before.device_ahi_basis).toBe('device_recording_time');
+    // The STR file covers 2023-24; a day row for this night (as an STR import writes it) makes its AHI the device's.
+    await server.db.query(`insert into device_summaries (patient_id, day, vendor, file_name, ahi, usage_min) values ($1, $2, 'resmed', 'STR.edf', 0.6, 104)`, [ids.NCT1003, new Date(night * 1000).toISOString().slice(0, 10)]);
+    const after = (await get(`/analytics/patient/agreement?patient_id=${ids.NCT1003}&night=${night}`)).json().data;
+    expect(after).toMatchObject({ device_ahi: 0.6, device_ahi_basis: 'device_summary' });
+    const summary = (await post('/analytics/patient/all-kpi-summary', { patient_id: ids.NCT1003, night })).json().data;
+    expect(summary.device_summary).toMatchObject({ ahi: 0.6, usage_min: 104, file_name: 'STR.edf' });
+  });
+
   it("the trend's DEVICE_AHI series is the device's AHI per day; another physician's patient is 404", async () => {
     const from = Date.UTC(2023, 7, 26, 9) / 1000;
     const to = Date.UTC(2023, 8, 30, 9) / 1000;

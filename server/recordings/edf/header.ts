@@ -164,7 +164,7 @@ export function readFixedHeader(file: string, bytes: Uint8Array): FixedHeader {
  * it. Only the STR reader (str.ts) passes this, and only for a range starting at 0 or above:
  * every other EDF keeps the strict 16-bit check (README "Decisions": STR digital range).
  */
-export const UNSIGNED_EDF_MAX = 65535;
+const UNSIGNED_EDF_MAX = 65535;
 
 export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: number, format: SampleFormat = 'EDF', options: { unsignedDigital?: boolean } = {}): EdfSignalHeader[] {
   const limits = SAMPLE_LIMITS[format];

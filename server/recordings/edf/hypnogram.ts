@@ -14,7 +14,7 @@ export const STAGE_CODES = { deep: 1, light: 2, rem: 4, awake: 5 } as const;
 const UNSCORED = Number.NaN;
 
 /** One scoring epoch, s (R&K and AASM alike). */
-export const EPOCH_S = 30;
+const EPOCH_S = 30;
 
 const PREFIX = /^(?:sleep[\s_-]*)?(?:stage[\s_-]*)?/i;
 
