@@ -57,9 +57,13 @@ export async function simulateForPatient(db: Db, opts: SimulateForPatient): Prom
     psgEvery: opts.psgEvery,
   });
   const chosen = plans.filter((p) => !taken.has(nightKey(p.startMs, p.timezone))).slice(-opts.nights);
+  // The night's weight readings are the patient's recorded weight (around it), not the profile's.
+  const [record] = await db.query<{ weight: number | null }>('select weight from patients where id = $1', [opts.patientId]);
+  const weightKg = Number(record?.weight ?? 0);
+  const profile = weightKg > 0 ? { base: opts.profile ?? 'healthy', name: opts.profile ?? 'healthy', weightKg } : opts.profile;
   const ids: number[] = [];
   for (const plan of chosen) {
-    const night = simulateNight({ ...plan, profile: opts.profile });
+    const night = simulateNight({ ...plan, profile });
     ids.push(
       await saveNight(db, {
         patientId: opts.patientId,

@@ -7,7 +7,7 @@ import { clearChannelCache } from '../cache/channelCache';
 import { forgetPrefetched } from '../features/night/api';
 import { forgetOverviewRequests } from '../features/night/preload';
 import { LOGOUT_LANDING, PATHS } from '../routes';
-import { clearEverything, session, signOut } from '../state/session';
+import { clearEverything, rememberSignOutReason, session, signOut } from '../state/session';
 
 function onSignInPage(): boolean {
   const p = window.location.pathname;
@@ -28,23 +28,13 @@ export function connectClientToSession(): void {
   });
 }
 
-/** Why the last sign-out happened, for the sign-in page to say (kept for this tab only). */
-const SIGN_OUT_REASON_KEY = 'nocturne.signOutReason';
-
-/** The reason of the sign-out that led to the sign-in page, read once. */
-export function takeSignOutReason(): 'idle' | null {
-  const reason = sessionStorage.getItem(SIGN_OUT_REASON_KEY);
-  sessionStorage.removeItem(SIGN_OUT_REASON_KEY);
-  return reason === 'idle' ? 'idle' : null;
-}
-
 /**
  * Ends the session on the server and here, drops cached server data and lands on the
  * dashboard alias, which the guard turns into sign-in. Used by logout and idle sign-out
  * (`reason` 'idle': the sign-in page then says why).
  */
 export async function logout(reason?: 'idle'): Promise<void> {
-  if (reason) sessionStorage.setItem(SIGN_OUT_REASON_KEY, reason);
+  if (reason) rememberSignOutReason(reason);
   try {
     await api.logout();
   } catch {

@@ -75,3 +75,24 @@ if (typeof window !== 'undefined') {
     Object.assign(session, load());
   });
 }
+
+/** Why the last sign-out happened, for the sign-in page to say (kept for this tab only). */
+const SIGN_OUT_REASON_KEY = 'nocturne.signOutReason';
+
+/**
+ * The reason of the sign-out that led to the sign-in page; it stays until the next sign-in
+ * (the sign-in page may mount more than once on the way there).
+ */
+export function signOutReason(): 'idle' | null {
+  return readItem('sessionStorage', SIGN_OUT_REASON_KEY) === 'idle' ? 'idle' : null;
+}
+
+/** Keeps why the session is being ended, for the sign-in page. */
+export function rememberSignOutReason(reason: 'idle'): void {
+  writeItem('sessionStorage', SIGN_OUT_REASON_KEY, reason);
+}
+
+/** Forgets the reason of the last sign-out (a new session has begun). */
+export function clearSignOutReason(): void {
+  writeItem('sessionStorage', SIGN_OUT_REASON_KEY, null);
+}

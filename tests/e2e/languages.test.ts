@@ -28,7 +28,7 @@ const words = (s: string) => s.match(/\p{L}{2,}/gu)?.length ?? 0;
 const ENGLISH = new Set([...en.values()].map((v) => v.trim()).filter((v) => !v.includes('{{') && !v.includes('<') && words(v) >= 2));
 
 /** English texts that stay the same in every language: units, codes and names. */
-const SAME_IN_EVERY_LANGUAGE = new Set(['mm Hg', 'mm/dL', 'SpO2 (PSG)', 'SpO2 (%)', 'Nocturne', 'hh:mm AM']);
+const SAME_IN_EVERY_LANGUAGE = new Set(['mm Hg', 'mg/dL', 'SpO2 (PSG)', 'SpO2 (%)', 'Nocturne', 'hh:mm AM']);
 
 /** Words that are the same in some languages ("Apnea" is Spanish and Italian too). */
 const SAME_IN: Record<string, readonly string[]> = { 'Apnea (APN)': ['es', 'it-IT'] };

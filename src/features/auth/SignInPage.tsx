@@ -1,6 +1,6 @@
 import { useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { takeSignOutReason } from '../../app/sessionActions';
+import { signOutReason } from '../../state/session';
 import { IDLE_SIGN_OUT_MS } from '../../config';
 import { Alert } from '../../ui/Alert';
 import { AuthLayout } from './AuthLayout';
@@ -14,8 +14,8 @@ export function SignInPage() {
   const [state, dispatch] = useReducer(signInReducer, initialSignIn);
   // Held in memory only while the OTP step is open, to request a new code; never stored.
   const password = useRef('');
-  // Signed out for inactivity: said here, once, so the user knows why they are back.
-  const [reason] = useState(takeSignOutReason);
+  // Signed out for inactivity: said here until the next sign-in, so the user knows why they are back.
+  const [reason] = useState(signOutReason);
   return state.step === 'password' ? (
     <AuthLayout title={t('auth.signIn.title')} subtitle={t('auth.signIn.subtitle')}>
       {reason === 'idle' && (

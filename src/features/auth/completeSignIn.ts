@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors';
 import { queryClient } from '../../api/queryClient';
 import { queryKeys } from '../../api/hooks';
 import { STORAGE } from '../../config';
-import { authorized, signedIn, signOut } from '../../state/session';
+import { authorized, clearSignOutReason, signedIn, signOut } from '../../state/session';
 import { readItem, writeItem } from '../../state/storage';
 import { afterSignIn } from '../shell/guard';
 
@@ -24,6 +24,7 @@ export async function completeSignIn(email: string, otp: string): Promise<void> 
     // Origin is read before the session flips: the guard would otherwise redirect first.
     const origin = readItem('sessionStorage', STORAGE.origin);
     writeItem('sessionStorage', STORAGE.origin, null);
+    clearSignOutReason();
     authorized(details);
     navigate(afterSignIn(origin), { replace: true });
   } catch (error) {

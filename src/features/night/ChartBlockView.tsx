@@ -144,7 +144,9 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
         parts.push(label ? t(label[1] as 'night.axis.deep') : formatValue(lo, 1, i18n.language));
       } else {
         const value = lo === hi ? formatValue(lo, 1, i18n.language) : `${formatValue(lo, 1, i18n.language)}–${formatValue(hi, 1, i18n.language)}`;
-        parts.push(`${s.ref.code} ${value}${unit ? ` ${unit}` : ''}`);
+        // The channel's name in the user's language (BP's two series: systolic and diastolic), not its code.
+        const name = t(`night.channels.${s.ref.code}` as 'night.channels.BR', { defaultValue: s.ref.code });
+        parts.push(`${name} ${value}${unit ? ` ${unit}` : ''}`);
       }
     }
     if (parts.length === 0) return null;
