@@ -6,7 +6,7 @@ import { screeningAnswers } from './devices';
 const msOrNull = Types<number | null>(['integer', 'null'], { minimum: -NUMBER_LIMIT, maximum: NUMBER_LIMIT });
 
 /** The patient form's fields, each optional (the edit calls send those changed). */
-export const PatientFields = Type.Object(patientFields);
+export const PatientFields = Type.Object({ ...patientFields, version: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX })) });
 export type PatientFields = Static<typeof PatientFields>;
 
 /** POST /physician/new-patient: the patient, and a device to deploy or a past-date request. */
@@ -33,7 +33,7 @@ export const NewPatientBody = Type.Object({
 export type NewPatientBody = Static<typeof NewPatientBody>;
 
 /** POST /physician/update-patient-info. */
-export const UpdatePatientInfoBody = Type.Object({ patient_id: id, ...patientFields });
+export const UpdatePatientInfoBody = Type.Object({ patient_id: id, ...PatientFields.properties });
 export type UpdatePatientInfoBody = Static<typeof UpdatePatientInfoBody>;
 
 /** POST /physician/update-patient-details/id=:id (the path names the patient, so `id` is always there). */

@@ -35,6 +35,7 @@ import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 import { agreementRoutes } from './analytics/agreement';
 import { correctionRoutes } from './routes/corrections';
 import { registerSecurityHeaders } from './security-headers';
+import { applyTimeouts } from './timeouts';
 import { bookingConflict } from './devices/allocations';
 import fastifyWebsocket from '@fastify/websocket';
 import { LiveHub } from './live/hub';
@@ -72,6 +73,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true } },
   });
+  applyTimeouts(app, ctx.config.uploadIdleMs);
   await registerSecurityHeaders(app);
   app.decorateRequest('user', null);
   app.decorateRequest('tokenId', null);

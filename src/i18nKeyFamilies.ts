@@ -51,6 +51,7 @@ export const DYNAMIC_KEY_FAMILIES = [
   'reports.status',
   'reports.steps',
   'reports.types',
+  'staleSave',
   'static',
   'summary.agreement.basis',
   'trend.actigraph.legend',

@@ -97,10 +97,11 @@ export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
       const user = currentUser(request);
       const { label, color } = validate(request.body);
       const row = await ctx.db.transaction(async (tx) => {
-        const current = await customCategory(tx, user, request.body.label_id);
-        const patient = await visiblePatient(tx, user, current.patient_id!);
+        const found = await customCategory(tx, user, request.body.label_id);
+        const patient = await visiblePatient(tx, user, found.patient_id!);
         await tx.query('select id from patients where id = $1 for update', [patient.id]);
-        if (request.body.version !== undefined && request.body.version !== current.version) throw await conflict(tx, 'category', current.updated_by, current.updated_date);
+        // Read again under the row's lock: a save or delete that committed meanwhile is seen here.
+        const current = await lockedCategory(tx, found.label_id, request.body.version);
         await checkFree(tx, patient, color, label, current.label_id);
         const [updated] = await tx.query<CategoryRow>(
           `update annotation_categories set label = $2, color_code = $3, updated_by = $4, updated_date = now(), version = version + 1
@@ -120,8 +121,8 @@ export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const user = currentUser(request);
       await ctx.db.transaction(async (tx) => {
-        const current = await customCategory(tx, user, request.body.label_id);
-        if (request.body.version !== undefined && request.body.version !== current.version) throw await conflict(tx, 'category', current.updated_by, current.updated_date);
+        const found = await customCategory(tx, user, request.body.label_id);
+        const current = await lockedCategory(tx, found.label_id, request.body.version);
         await tx.query('update annotation_categories set deleted_at = now(), updated_by = $2, updated_date = now(), version = version + 1 where label_id = $1', [current.label_id, user.id]);
         await recordHistory(tx, { labelId: current.label_id, action: 'delete', version: current.version + 1, by: user.id, previous: current, current: null });
       });
@@ -136,5 +137,17 @@ async function customCategory(tx: Queryable, user: Parameters<typeof visiblePati
   if (!row) throw notFound('Category');
   if (row.type === 'built-in') throw new ApiError(403, 'built_in_category', 'Built-in categories cannot be changed or deleted.');
   await visiblePatient(tx, user, row.patient_id!);
+  return row;
+}
+
+/**
+ * The category row locked for the write and read after the lock, so two saves (or a rename
+ * and a delete) based on one version cannot both pass: the second sees the first's version,
+ * or its deletion, and is answered 409 (or 404 when it named no version and the row is gone).
+ */
+async function lockedCategory(tx: Queryable, labelId: number, version: number | undefined): Promise<CategoryRow> {
+  const [row] = await tx.query<CategoryRow & { deleted_at: Date | null }>('select * from annotation_categories where label_id = $1 for update', [labelId]);
+  if (!row || (row.deleted_at && version === undefined)) throw notFound('Category');
+  if (row.deleted_at || (version !== undefined && version !== row.version)) throw await conflict(tx, 'category', row.updated_by, row.updated_date);
   return row;
 }

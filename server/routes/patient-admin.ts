@@ -108,10 +108,19 @@ export function patientAdminRoutes(server: FastifyInstance, ctx: AppContext) {
   const edit = async (request: FastifyRequest, patientId: number, body: PatientFields) => {
     const user = writer(request);
     const patient = await visiblePatient(db, user, patientId);
-    const fields = checkPatient(body, 'edit');
+    const { version, ...rest } = body;
+    const fields = checkPatient(rest, 'edit');
     delete fields.patient_code; // the code is read-only once created
-    await db.transaction((tx) => updatePatient(tx, patient.id, fields));
-    return { code: 'patient_info_updated_succesfully', message: 'Patient information updated.' };
+    const saved = await db.transaction(async (tx) => {
+      // Locked, then compared: of two saves based on one version, the second is 409.
+      const [row] = await tx.query<{ version: number }>('select version from patients where id = $1 for no key update', [patient.id]);
+      if (version !== undefined && version !== row!.version) {
+        throw new ApiError(409, 'patient_changed', 'This patient was changed by someone else since you opened it. Reload to see the change, then save again.');
+      }
+      await updatePatient(tx, patient.id, fields);
+      return (await tx.query<{ version: number }>('update patients set version = version + 1 where id = $1 returning version', [patient.id]))[0]!.version;
+    });
+    return { code: 'patient_info_updated_succesfully', message: 'Patient information updated.', data: { version: saved } };
   };
 
   app.post(

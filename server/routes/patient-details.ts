@@ -22,7 +22,7 @@ export function patientDetailRoutes(server: FastifyInstance, ctx: AppContext) {
                 to_char(p.date_of_birth, 'YYYY-MM-DD') as date_of_birth, p.at_risk,
                 p.height::float8 as height, p.weight::float8 as weight, p.bmi::float8 as bmi,
                 p.vital_parameters, p.comment, p.country, p.address, p.tags, p.active_flag,
-                p.created_by, p.created_at as "createdAt", p.physician_id, p.phys_device_return_date,
+                p.created_by, p.created_at as "createdAt", p.physician_id, p.phys_device_return_date, p.version,
                 coalesce(string_agg(d.disease_description, ',' order by d.disease_id), '') as diseases,
                 coalesce(string_agg(d.disease_id::text, ',' order by d.disease_id), '') as "diseaseIds",
                 coalesce(dv.device_id, (select r.device_id from recordings r where r.patient_id = p.id order by r.start_ms desc limit 1)) as device_id,

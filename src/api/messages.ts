@@ -5,6 +5,9 @@ import { ApiError, NETWORK_ERROR_CODE } from './errors';
 /** Codes the UI words itself; anything else shows the server's message as sent. */
 const TRANSLATED_CODES = new Set(['invalid_login', 'invalid_otp', 'account_pending', 'account_refused', 'account_disabled', 'invalid_credentials', 'invalid_reset_token', 'rate_limited', 'password_mismatch', 'repeated_secondary']);
 
+/** A save based on a version someone else changed since (409): said in the user's words. */
+const STALE_SAVE_CODES = new Set(['category_changed', 'patient_changed', 'annotation_changed']);
+
 /** Fields the account forms (signup, sign-in, forgot password, profile) send, with their label keys. */
 const FIELD_LABELS = {
   first_name: 'fields.firstName',
@@ -91,6 +94,7 @@ export function errorText(t: TFunction, error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === NETWORK_ERROR_CODE) return t('errors.network');
     if (error.code === 'account_refused' && error.reason) return `${t('errors.codes.account_refused')} ${t('errors.refusedReason', { reason: error.reason })}`;
+    if (error.status === 409 && STALE_SAVE_CODES.has(error.code)) return t(`staleSave.${error.code as 'category_changed'}`);
     if (TRANSLATED_CODES.has(error.code)) {
       return t(`errors.codes.${error.code as 'invalid_login'}`);
     }

@@ -78,6 +78,53 @@ describe(`simultaneous saves (${TEST_DB})`, () => {
     expect(outcomes).toEqual(Array(PAIRS).fill([200, 409]));
   });
 
+  it('category saves based on one version, and a rename with a delete: one wins in every pair (issue 33 point 3)', async () => {
+    const color = (i: number, k: number) => `#${(0x100000 + i * 64 + k).toString(16).toUpperCase()}`;
+    const saves: number[][] = [];
+    const renameDelete: number[][] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      // A patient per pair: a patient has at most 12 categories.
+      const [{ id: patientId }] = await server.db.query<{ id: number }>(
+        `insert into patients (patient_code, physician_id, created_by, gender, country) values ($1, $2, $2, 'F', 'Switzerland') returning id`,
+        [`CATRACE${i}`, physicianId],
+      );
+      const label = (await post('/patient/add-label', { patient_id: patientId, label: `Race label ${i}`, color_code: color(i, 0) })).json().data.label;
+      const update = (name: string, k: number) => post('/patient/update-label', { label_id: label.label_id, label: name, color_code: color(i, k), version: label.version });
+      const [a, b] = await Promise.all([update(`Race A ${i}`, 1), update(`Race B ${i}`, 2)]);
+      saves.push(statuses([a, b]));
+      expect([a, b].find((r) => r.statusCode === 409)!.json().code).toBe('category_changed');
+      const [saved] = await server.db.query<{ label: string; version: number }>('select label, version from annotation_categories where label_id = $1', [label.label_id]);
+      expect(saved).toEqual({ label: a.statusCode === 200 ? `Race A ${i}` : `Race B ${i}`, version: label.version + 1 });
+
+      const victim = (await post('/patient/add-label', { patient_id: patientId, label: `Race victim ${i}`, color_code: color(i, 3) })).json().data.label;
+      const [rename, remove] = await Promise.all([
+        post('/patient/update-label', { label_id: victim.label_id, label: `Renamed ${i}`, color_code: color(i, 4), version: victim.version }),
+        post('/patient/delete-label', { label_id: victim.label_id, version: victim.version }),
+      ]);
+      renameDelete.push(statuses([rename, remove]));
+    }
+    expect(saves).toEqual(Array(PAIRS).fill([200, 409]));
+    expect(renameDelete).toEqual(Array(PAIRS).fill([200, 409]));
+  });
+
+  it('patient edits based on one version: one is saved, the other gets 409 and changes nothing (issue 33 point 3)', async () => {
+    const [patient] = await server.db.query<{ id: number }>(
+      `insert into patients (patient_code, physician_id, created_by, first_name, last_name, gender, date_of_birth, country) values ('EDITRACE', $1, $1, 'Edit', 'Race', 'F', '1970-01-01', 'Switzerland') returning id`,
+      [physicianId],
+    );
+    const outcomes: number[][] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const { version } = (await server.call('GET', `/patient/details?patient_id=${patient.id}`, { token })).json().data.patient_info;
+      const edit = (comment: string) => post('/physician/update-patient-info', { patient_id: patient.id, comment, version });
+      const [a, b] = await Promise.all([edit(`A ${i}`), edit(`B ${i}`)]);
+      outcomes.push(statuses([a, b]));
+      expect([a, b].find((r) => r.statusCode === 409)!.json().code).toBe('patient_changed');
+      const [saved] = await server.db.query<{ comment: string; version: number }>('select comment, version from patients where id = $1', [patient.id]);
+      expect(saved).toEqual({ comment: a.statusCode === 200 ? `A ${i}` : `B ${i}`, version: version + 1 });
+    }
+    expect(outcomes).toEqual(Array(PAIRS).fill([200, 409]));
+  });
+
   it('no overlapping bookings by any path (issue 33 point 4)', async () => {
     const today = Math.floor(Date.now() / DAY) * DAY;
     const device = async (code: string) => (await server.db.query<{ device_master_id: number }>('select device_master_id from devices where device_id = $1', [code]))[0].device_master_id;

@@ -38,6 +38,8 @@ export interface PatientInfo extends Omit<PatientRow, 'device_master_id' | 'devi
   address: string | null;
   tags: string | null;
   is_sample_patient?: boolean;
+  /** The version read; a save sends it back, and a save based on an older one is refused (409). */
+  version?: number;
 }
 
 export interface Disease {

@@ -16,7 +16,7 @@ export function BasicBlock({ info, canEdit, onSaved }: { info: PatientInfo; canE
   const [year, setYear] = useState('');
   const [gender, setGender] = useState<'' | 'M' | 'F' | 'O'>('');
   const [error, setError] = useState<string | null>(null);
-  const { saving, save: saveFields } = useSaveFields(info.patient_id);
+  const { saving, save: saveFields } = useSaveFields(info.patient_id, info.version);
   const g = genderKey(info.gender);
 
   const start = () => {

@@ -53,7 +53,7 @@ export function MedicalBlock({ info, diseases, canEdit, physicianId, onSaved }: 
   const [atRisk, setAtRisk] = useState<'' | '0' | '1' | '2'>('');
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const { saving, save: saveFields } = useSaveFields(info.patient_id);
+  const { saving, save: saveFields } = useSaveFields(info.patient_id, info.version);
 
   const start = () => {
     setIds(idsOf(info.diseaseIds));

@@ -13,7 +13,7 @@ export function VitalsBlock({ info, canEdit, onSaved }: { info: PatientInfo; can
   const [form, setForm] = useState<VitalForm>(() => vitalsFromJson(info.vital_parameters));
   const [invalid, setInvalid] = useState<VitalMessage | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const { saving, save: saveFields } = useSaveFields(info.patient_id);
+  const { saving, save: saveFields } = useSaveFields(info.patient_id, info.version);
   // What was saved shows at once, before the details are fetched again.
   const [saved, setSaved] = useState<string | null>(null);
   const save = () => {

@@ -22,11 +22,12 @@ function failedText(t: TFunction, error: unknown): string {
  * An edit block's save of edited fields, as a TanStack mutation: `saving` while it runs; `save`
  * calls `done` with null when saved, otherwise with the text to show.
  */
-export function useSaveFields(patientId: number) {
+export function useSaveFields(patientId: number, version?: number) {
   const { t } = useTranslation();
   const mutation = useMutation({
     mutationFn: async (fields: Record<string, unknown>) => {
-      const answer = await adminApi.updateInfo(patientId, fields);
+      // The version read goes with the save: a stale one is refused instead of undoing someone's change.
+      const answer = await adminApi.updateInfo(patientId, version === undefined ? fields : { ...fields, version });
       if (answer.code !== UPDATED_CODE) throw new NotSaved(answer.message ?? '');
       return answer;
     },

@@ -1,0 +1,74 @@
+import { readdirSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers';
+import { until } from './live-helpers';
+
+/** Issue 33 point 5: stalled bodies are closed within the idle timeout; slow but steady ones are answered. */
+
+const IDLE_MS = 1_000;
+let server: TestServer;
+let port = 0;
+beforeAll(async () => {
+  server = await startTestServer({ UPLOAD_IDLE_MS: String(IDLE_MS) });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (server.app.server.address() as { port: number }).port;
+});
+afterAll(() => server.close());
+
+const openFiles = () => readdirSync('/proc/self/fd').length;
+const open = () =>
+  new Promise<Socket>((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => resolve(s));
+    s.on('error', reject);
+  });
+const closed = (s: Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
+const answer = (s: Socket) => {
+  let text = '';
+  s.on('data', (d) => (text += d.toString()));
+  return () => text;
+};
+
+describe('timeouts', () => {
+  it('50 requests that send their headers and stall in the body are all closed within the idle timeout; file handles come back', async () => {
+    const before = openFiles();
+    const sockets = await Promise.all(Array.from({ length: 50 }, open));
+    const started = Date.now();
+    for (const s of sockets) {
+      s.on('error', () => undefined); // a reset by the server is the expected end
+      s.write('POST /api/v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"email":"');
+    }
+    await Promise.all(sockets.map(closed));
+    expect(Date.now() - started).toBeLessThan(IDLE_MS * 4);
+    await until(() => openFiles() <= before + 2, 10_000, 'file handles back to normal');
+  });
+
+  it('a slow body that keeps sending (a chunk every 300 ms, 2.4 s in all, idle limit 1 s) is answered', async () => {
+    const s = await open();
+    const text = answer(s);
+    const body = JSON.stringify({ email: 'slow@nowhere.test', password: 'x'.repeat(70) });
+    const chunks = body.match(/.{1,12}/g)!;
+    s.write(`POST /api/v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    for (const c of chunks.slice(0, 8)) {
+      s.write(c);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    s.write(chunks.slice(8).join(''));
+    await until(() => /\r\n\r\n\{.*\}/s.test(text()), 10_000, 'the answer');
+    expect(text()).toMatch(/^HTTP\/1\.1 401/);
+    s.destroy();
+  });
+
+  it('an upload refused before its body is read closes its connection, so nothing waits behind the unread body', async () => {
+    const s = await open();
+    s.on('error', () => undefined);
+    const text = answer(s);
+    s.write('POST /api/v1/patient/upload-recording HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 50000000\r\n\r\n--b\r\n');
+    await closed(s);
+    expect(text()).toMatch(/^HTTP\/1\.1 401/);
+    expect(text().toLowerCase()).toContain('connection: close');
+    // The next request (on a new connection, as a client does after a close) is answered at once.
+    const next = await fetch(`http://127.0.0.1:${port}/api/v1/user`);
+    expect(next.status).toBe(401);
+  });
+});
