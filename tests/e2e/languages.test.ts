@@ -64,6 +64,8 @@ function englishWords(line: string, lng: string): string[] {
   let text = line;
   for (const re of NOT_KEYS) text = text.replace(re, ' ');
   for (const p of ALLOWED_PHRASES) text = text.replaceAll(p, ' ');
+  // Time-zone ids (Europe/Zurich) are identifiers, not words.
+  text = text.replace(/\b[A-Z][A-Za-z]+\/[A-Za-z_/]+\b/g, ' ');
   return wordsOf(text).filter((w) => {
     const k = w.toLowerCase();
     return ENGLISH_WORDS.has(k) && !local.has(k) && !ALLOWED_WORDS.has(k);
@@ -180,6 +182,8 @@ async function overflows(page: Page, where: string): Promise<string[]> {
         if (s.overflowX === 'visible' || s.textOverflow === 'ellipsis' || el.clientWidth === 0) continue;
         if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.className || el.tagName} in ${card.className || card.tagName} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
       }
+      // A card that scrolls up and down (the annotation panel) shows the rest when scrolled.
+      const scrollsY = ['auto', 'scroll'].includes(getComputedStyle(card).overflowY);
       const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
         const text = n.textContent?.trim();
@@ -190,7 +194,7 @@ async function overflows(page: Page, where: string): Promise<string[]> {
         range.selectNodeContents(n);
         const r = range.getBoundingClientRect();
         if (r.width === 0) continue;
-        if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) {
+        if (r.left < box.left - 1 || r.right > box.right + 1 || (!scrollsY && (r.top < box.top - 1 || r.bottom > box.bottom + 1))) {
           out.push(`"${text.slice(0, 40)}" runs out of ${card.className || card.tagName} (${Math.round(r.left)}–${Math.round(r.right)} × ${Math.round(r.top)}–${Math.round(r.bottom)} in ${Math.round(box.left)}–${Math.round(box.right)} × ${Math.round(box.top)}–${Math.round(box.bottom)})`);
         }
       }
