@@ -33,6 +33,45 @@ const SAME_IN_EVERY_LANGUAGE = new Set(['mm Hg', 'mg/dL', 'SpO2 (PSG)', 'SpO2 (%
 /** Words that are the same in some languages ("Apnea" is Spanish and Italian too). */
 const SAME_IN: Record<string, readonly string[]> = { 'Apnea (APN)': ['es', 'it-IT'] };
 
+/**
+ * Word by word (issue 32): an English word of the catalogue (four letters or more) that the
+ * screen's own catalogue never uses is English left on a translated screen — a built-in
+ * name sent by the server, a code shown raw. Placeholders' values (names, codes, dates)
+ * are not catalogue words, so they pass.
+ */
+const wordsOf = (s: string) => s.match(/\p{L}{4,}/gu) ?? [];
+const catalogueWords = (tree: unknown) => new Set([...leaves(tree).values()].flatMap((v) => wordsOf(v.replace(/\{\{[^}]*\}\}/g, ' ')).map((w) => w.toLowerCase())));
+const ENGLISH_WORDS = catalogueWords(JSON.parse(readFileSync('locales/en-US.json', 'utf8')));
+const LOCAL_WORDS = new Map(LANGUAGES.map((l) => [l, catalogueWords(JSON.parse(readFileSync(`locales/${l}.json`, 'utf8')))]));
+
+/**
+ * English words allowed on every translated screen, each a proper name or a unit: the product,
+ * the demo practice's people and places, vendors and file formats.
+ */
+const ALLOWED_PHRASES = ['Nocturne Demo Sleep Clinic']; // the demo practice's name, as its physician entered it
+
+const ALLOWED_WORDS = new Set(
+  [
+    'Nocturne', // the product
+    'Clara', 'Meier', 'Anna', 'Keller', 'Marco', 'Bianchi', 'Dubois', 'Jonas', 'Weber', 'Priya', 'Nair', // demo people
+    'ResMed', 'Philips', 'Nihon', 'Kohden', 'Sleep-EDF', // vendors and data sets
+  ].map((w) => w.toLowerCase()),
+);
+
+/** English catalogue words on the screen in `lng` that its own catalogue never uses. */
+function englishWords(line: string, lng: string): string[] {
+  const local = LOCAL_WORDS.get(lng)!;
+  let text = line;
+  for (const re of NOT_KEYS) text = text.replace(re, ' ');
+  for (const p of ALLOWED_PHRASES) text = text.replaceAll(p, ' ');
+  // Time-zone ids (Europe/Zurich) are identifiers, not words.
+  text = text.replace(/\b[A-Z][A-Za-z]+\/[A-Za-z_/]+\b/g, ' ');
+  return wordsOf(text).filter((w) => {
+    const k = w.toLowerCase();
+    return ENGLISH_WORDS.has(k) && !local.has(k) && !ALLOWED_WORDS.has(k);
+  });
+}
+
 /** Dotted text that is not a key: e-mail domains and abbreviations. */
 const NOT_KEYS = [/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, /\b[\w-]+\.(test|com|org|net|edf|csv|pdf)\b/g];
 const KEY_SHAPED = /\b[a-z]+(\.[a-zA-Z_]+){1,}\b/g;
@@ -70,6 +109,7 @@ function problems(screen: Screen, lng: string, where: string): string[] {
       if (!ALLOWED_DOTTED.has(m[0])) out.push(`${lng} ${where}: key-shaped "${m[0]}" in "${line.slice(0, 80)}"`);
     }
     if (lng !== 'en-US' && ENGLISH.has(line) && !SAME_IN_EVERY_LANGUAGE.has(line) && !SAME_IN[line]?.includes(lng)) out.push(`${lng} ${where}: English "${line}"`);
+    else if (lng !== 'en-US') for (const w of englishWords(line, lng)) out.push(`${lng} ${where}: English word "${w}" in "${line.slice(0, 80)}"`);
   }
   return out;
 }
@@ -106,6 +146,71 @@ async function switchLanguage(page: Page, lng: string): Promise<void> {
 }
 
 const tid = (id: string) => `[data-testid="${id}"]`;
+
+/**
+ * Issue 32 point 7: at 1280 × 800 (every page of this walk) in these locales the night view
+ * shows a chart above the fold, and no text runs out of its card there or on the dashboard.
+ */
+const MEASURED = new Set(['en-US', 'de-AT', 'ar-SA']);
+
+/** Boxes text must stay inside: the cards, panels and tables of the measured screens. */
+const CARDS = '.card, table, .bio-header, .side-tab, .night-bar, .night-tools, .channel-selector, .night-corrections, .navigator, .graph-toolbar, .chart-block, .scoring-panel, .annotation-sidebar, .histogram';
+
+/**
+ * Text that runs out of its card: every visible text node's own box (a Range's, so text
+ * overflowing a button counts) against its nearest card's, and every card that scrolls
+ * sideways. Text clipped on purpose (an ellipsis, a scrolling list) is inside a box that
+ * clips it and is not counted.
+ */
+async function overflows(page: Page, where: string): Promise<string[]> {
+  const found = await page.evaluate((cards) => {
+    const out: string[] = [];
+    const clips = (el: Element, card: Element) => {
+      for (let e: Element | null = el; e && e !== card; e = e.parentElement) {
+        const s = getComputedStyle(e);
+        if (s.overflowX !== 'visible' || s.overflowY !== 'visible') return true;
+      }
+      return false;
+    };
+    for (const card of Array.from(document.querySelectorAll(cards))) {
+      const box = card.getBoundingClientRect();
+      if (box.width === 0 || getComputedStyle(card).visibility === 'hidden') continue;
+      // A card, or a box in it, that scrolls sideways hides part of its text (an ellipsis is a deliberate cut, with the full text elsewhere).
+      for (const el of [card, ...Array.from(card.querySelectorAll('*'))]) {
+        if (!el.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true })) continue;
+        const s = getComputedStyle(el);
+        if (s.overflowX === 'visible' || s.textOverflow === 'ellipsis' || el.clientWidth === 0) continue;
+        if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.className || el.tagName} in ${card.className || card.tagName} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})`);
+      }
+      // A card that scrolls up and down (the annotation panel) shows the rest when scrolled.
+      const scrollsY = ['auto', 'scroll'].includes(getComputedStyle(card).overflowY);
+      const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const text = n.textContent?.trim();
+        const el = n.parentElement;
+        // Only what is rendered: not the inside of a closed <details>, nothing hidden.
+        if (!text || !el || el.closest(cards) !== card || !el.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true }) || clips(el, card)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        const r = range.getBoundingClientRect();
+        if (r.width === 0) continue;
+        if (r.left < box.left - 1 || r.right > box.right + 1 || (!scrollsY && (r.top < box.top - 1 || r.bottom > box.bottom + 1))) {
+          out.push(`"${text.slice(0, 40)}" runs out of ${card.className || card.tagName} (${Math.round(r.left)}–${Math.round(r.right)} × ${Math.round(r.top)}–${Math.round(r.bottom)} in ${Math.round(box.left)}–${Math.round(box.right)} × ${Math.round(box.top)}–${Math.round(box.bottom)})`);
+        }
+      }
+    }
+    return out;
+  }, CARDS);
+  return found.map((f) => `${where}: ${f}`);
+}
+
+/** The night view's first chart starts inside the 800-px viewport, scrolled to the top. */
+async function firstChartTop(page: Page): Promise<number> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const first = page.locator('[data-testid^="chart-block-"]').first();
+  await first.waitFor({ timeout: 60_000 });
+  return (await first.boundingBox())!.y;
+}
 
 interface Walk {
   page: Page;
@@ -169,6 +274,22 @@ async function walkPatientDetail(w: Walk, lng: string, found: string[]): Promise
   await page.getByTestId('mode-single').click();
   await settle(page);
   found.push(...problems(await readScreen(page), lng, 'patient detail · Single night'));
+  if (MEASURED.has(lng)) {
+    expect(await firstChartTop(page), `${lng}: a chart above the fold at 1280 × 800`).toBeLessThan(page.viewportSize()!.height - 60);
+    found.push(...(await overflows(page, `${lng} night view`)));
+    if (process.env.LAYOUT_SHOTS) await page.screenshot({ path: `${process.env.LAYOUT_SHOTS}/night-${lng}.png` });
+    // The window view: the chart has the larger share, the histogram beside or below it.
+    await page.getByTestId('window-BR').click();
+    await page.getByTestId('histogram').waitFor();
+    const chart = (await page.getByTestId('window-view').locator('[data-testid^="chart-block-"]').boundingBox())!;
+    const histogram = (await page.getByTestId('histogram').boundingBox())!;
+    const below = histogram.y >= chart.y + chart.height - 1;
+    expect(below || chart.width > histogram.width, `${lng}: window chart wider than its histogram, or the histogram below it`).toBe(true);
+    found.push(...(await overflows(page, `${lng} window view`)));
+    if (process.env.LAYOUT_SHOTS) await page.screenshot({ path: `${process.env.LAYOUT_SHOTS}/window-${lng}.png`, fullPage: true });
+    await page.getByTestId('window-close').click();
+    await page.getByTestId('window-view').waitFor({ state: 'detached' });
+  }
   await page.getByTestId('mode-trend').click();
   await page.getByTestId('trend-view').waitFor({ timeout: 90_000 });
   await settle(page);
@@ -204,6 +325,10 @@ describe('every route in every language', () => {
     for (const [path, ready] of physicianRoutes(physician)) {
       await go(page, path, ready);
       found.push(...problems(await readScreen(page), lng, path));
+      if (path === '/app/' && MEASURED.has(lng)) {
+        found.push(...(await overflows(page, `${lng} dashboard`)));
+        if (process.env.LAYOUT_SHOTS) await page.screenshot({ path: `${process.env.LAYOUT_SHOTS}/dashboard-${lng}.png`, fullPage: true });
+      }
     }
     await walkPatientDetail(physician, lng, found);
     // The profile popup from the header, viewed and in its edit form.

@@ -175,6 +175,15 @@ describe('live devices', () => {
     await page.getByTestId('realtime-stats').waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('realtime-histogram-bar').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('realtime-range').textContent()).toMatch(/\d\d:\d\d:\d\d – \d\d:\d\d:\d\d · 0 h 1 min 0 s/);
+    // Issue 32 point 10: channels by name (no raw code such as I, Q or Y_DIST), and both charts with a value and a time axis.
+    const options = await page.getByTestId('realtime-channel').locator('option').allInnerTexts();
+    expect(options.length).toBeGreaterThan(0);
+    for (const o of options) expect(o).not.toMatch(/^[A-Z_]{1,6}$/);
+    for (const chart of ['realtime-window', 'realtime-full']) {
+      await expect.poll(() => page.getByTestId(`${chart}-value-axis`).innerText()).toMatch(/\d/);
+      expect(await page.getByTestId(`${chart}-time-axis`).innerText()).toMatch(/\d\d:\d\d:\d\d/);
+      expect(await page.getByTestId(`${chart}-gap`).isVisible()).toBe(false);
+    }
 
     // Enough session for the slider to move, then one step back: the window stops following.
     await expect.poll(async () => Number(await page.getByTestId('realtime-slider').getAttribute('max')), { timeout: 30_000 }).toBeGreaterThan(30);

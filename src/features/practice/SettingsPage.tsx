@@ -9,6 +9,7 @@ import { AnalyticsSettingsForm } from './settings/AnalyticsSettingsForm';
 import { CategoryRowForm } from './settings/CategoryRowForm';
 import { LabelMapForm } from './settings/LabelMapForm';
 import '../../styles/practice.css';
+import { categoryName } from '../../builtInNames';
 
 const SETTINGS_KEY = ['practice', 'settings'] as const;
 
@@ -49,7 +50,7 @@ export function SettingsPage() {
             <ul className="category-chips">
               {builtIn.map((c) => (
                 <li key={c.label_id}>
-                  <span className="swatch" style={{ background: c.color_code }} aria-hidden="true" /> {c.label}
+                  <span className="swatch" style={{ background: c.color_code }} aria-hidden="true" /> {categoryName(t, c)}
                 </li>
               ))}
             </ul>

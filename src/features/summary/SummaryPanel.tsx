@@ -11,6 +11,7 @@ import type { NightInfo, PatientInfo } from '../night/types';
 import '../../styles/summary.css';
 import { AgreementTables } from './AgreementTables';
 import { HistoryTables } from './HistoryTables';
+import { categoryName } from '../../builtInNames';
 
 interface Stat {
   lowerPercentile: number | null;
@@ -221,7 +222,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
         title={t('summary.tables.customizedIndexAnnotations')}
         testId="summary-customized"
         note={s.ahi === undefined ? t('summary.customizedNoteAlone') : t('summary.customizedNote', { table: rei ? t('scoring.reiTable') : t('summary.tables.ahi') })}
-        rows={Object.entries(s.customized_index).map(([label, count]) => [t('summary.annotatedLabel', { label }), String(count)])}
+        rows={Object.entries(s.customized_index).map(([label, count]) => [t('summary.annotatedLabel', { label: categoryName(t, { label })! }), String(count)])}
       />
       {vitals.map(([code, key]) => {
         const v = s.percentiles[code]!;
