@@ -192,6 +192,53 @@ describe(`live group commit on ${TEST_DB}`, () => {
     }
   });
 
+  it("other servers' notices that queue up while this one reads are read back together: three queries for the backlog, every frame in order", async () => {
+    const sessions = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003'].map(session));
+    const [{ schema }] = await live.server.db.query<{ schema: string }>('select current_schema() as schema');
+    const own = TEST_DB === 'postgres' ? await openPostgres({ url: process.env.TEST_DATABASE_URL!, schema }) : live.server.db;
+    // This server is slow (a busy machine): its first read waits until every notice has arrived.
+    const queries: string[] = [];
+    let arrived = 0;
+    let release = () => undefined as void;
+    const gate = new Promise<void>((r) => (release = r));
+    const here = new LiveHub({
+      ...own,
+      query: async (sql, params) => {
+        queries.push(sql);
+        if (queries.length === 1) await gate;
+        return own.query(sql, params);
+      },
+      listen: (channel, onPayload) => own.listen(channel, (payload) => (arrived++, onPayload(payload))),
+    });
+    const there = new LiveHub(live.server.db);
+    await here.start();
+    await there.start();
+    try {
+      const got = new Map<string, number[]>();
+      for (const s of sessions) {
+        const socket = { OPEN: 1, readyState: 1, bufferedAmount: 0, send: (b: Uint8Array | string) => typeof b !== 'string' && got.set(s.device.deviceId, [...(got.get(s.device.deviceId) ?? []), (decodeFrame(b).header as { seq: number }).seq]) };
+        await here.subscribe(socket as unknown as WebSocket, s.device.deviceMasterId, s.device.deviceId, null);
+      }
+      // Four batches on the other server, one frame of each device in each: four notices.
+      const firsts = new Map(sessions.map((s) => [s.device.deviceId, s.lastSeq + 1]));
+      for (let k = 0; k < 4; k++) {
+        const results = await commitBatch(live.server.db, sessions.map((s) => item(s, firsts.get(s.device.deviceId)! + k, 60 + k, [k])));
+        await there.published(results.map((r) => (r as Extract<IngestResult, { duplicate: false }>).frame));
+      }
+      await until(() => arrived === 4, 10_000, 'four notices here');
+      release();
+      await until(() => [...got.values()].reduce((n, f) => n + f.length, 0) === 12, 10_000, 'every frame at the viewers here');
+      // The first notice's three queries, then three for the three that queued meanwhile (nine before).
+      expect(queries).toHaveLength(6);
+      for (const s of sessions) expect(got.get(s.device.deviceId)).toEqual([0, 1, 2, 3].map((k) => firsts.get(s.device.deviceId)! + k));
+    } finally {
+      release();
+      await here.close();
+      await there.close();
+      if (own !== live.server.db) await own.close();
+    }
+  });
+
   it('a channel read while its night records loads the samples its row counts, though frames committed since', async () => {
     const a = await session('NCT0005');
     const s0 = a.lastSeq + 1;
