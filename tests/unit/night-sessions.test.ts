@@ -5,7 +5,10 @@ import { analyseNight, toSeries, type NightInput } from '../../engine/detect';
 import { nightFromFiles } from '../../server/recordings/assemble';
 import { nightSessions, type NightFileMeta } from '../../server/recordings/sessions';
 import { checkOneNight, NotOneNightError } from '../../server/recordings/limits';
-import { HMC, PSG, REAL_DIR, real } from './edf-build';
+import { HMC, PSG, REAL_DIR, real, viaTempFile } from './edf-build';
+import { writeEdfPlus } from '../../server/recordings/edf/writer';
+import { readEdf } from '../../server/recordings/edf/reader';
+import { edfToRecording } from '../../server/recordings/edf/channels';
 
 /** The shared four-session ResMed night (22:36, 23:26, 01:48, 02:30): 20 files. */
 const FOUR = readdirSync(REAL_DIR).filter((n) => /^snore_resmed_2025091[01]_/.test(n)).sort();
@@ -84,6 +87,23 @@ describe('a night is all of its sessions', () => {
       expect(Array.from(flow.samples.subarray(at, at + one.samples.length))).toEqual(Array.from(one.samples));
       expect(flow.scale).toBe(one.scale);
     }
+  });
+});
+
+describe('the download of a night of sessions', () => {
+  it('is EDF+D with the gaps between sessions, and reads back to the same flow samples', () => {
+    const brps = FOUR.filter((n) => n.endsWith('_BRP.edf'));
+    const night = nightFromFiles(brps.map((name) => ({ name, bytes: real(name) })));
+    const flow = night.channels.find((c) => c.code === 'NC_PSG')!;
+    const edf = readEdf(viaTempFile('night.edf', writeEdfPlus(night)), 'night.edf');
+    expect(edf.variant).toBe('EDF+D');
+    const back = edfToRecording(edf).channels.find((c) => c.code === 'NC_PSG')!;
+    expect(back.t0).toBe(flow.t0);
+    expect(back.samples.length).toBe(flow.samples.length);
+    const same = (a: number, b: number) => (Number.isNaN(a) ? Number.isNaN(b) : a === b);
+    let differ = 0;
+    for (let i = 0; i < flow.samples.length; i++) if (!same(flow.samples[i], back.samples[i])) differ++;
+    expect(differ).toBe(0);
   });
 });
 
