@@ -69,8 +69,8 @@ export function TrendView({ patient, nights, preferences }: {
 
   const dates = useMemo(() => (span ? datesOf(span) : []), [span?.from, span?.to]);
   const [zoom, setZoom] = useState<DayWindow | null>(null);
-  // Offered when the nights carry sleep-awake data (spec 2 §2).
-  const hasActigraph = signalCodes.has('SA');
+  // Offered when the nights carry sleep-awake data (spec 2 §2): SA, or sleep staging (a device's or an imported hypnogram's).
+  const hasActigraph = signalCodes.has('SA') || signalCodes.has('SLP_STGS');
   const [actigraph, setActigraph] = useState(false);
   const [reporting, setReporting] = useState(false);
   // The span's nights, checked in the report dialog (night keys are the evening's UTC date).
