@@ -16,6 +16,11 @@ export interface Config {
   demoRequested: boolean;
   /** Simulate the demo patients' nights on first start (default on; SEED_NIGHTS=0 turns it off). */
   seedNights: boolean;
+  /**
+   * The clock the demo nights are seeded against, ms (SEED_NIGHTS_AT, an ISO time; default: the
+   * start's own). The last seeded evening is the one before the night in progress at that time.
+   */
+  seedNightsAt: number | null;
   /** Work report jobs in this process (default on; REPORT_WORKER=0 leaves them to `npm run reports`). */
   reportWorker: boolean;
   /** Built SPA to serve; absent in API-only tests. */
@@ -57,6 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo,
     demoRequested: env.SEED_DEMO === '1',
     seedNights: seedDemo && env.SEED_NIGHTS !== '0',
+    seedNightsAt: readInstant(env.SEED_NIGHTS_AT, 'SEED_NIGHTS_AT'),
     reportWorker: env.REPORT_WORKER !== '0',
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
     maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, 0, 'MAX_EVENT_LOOP_DELAY_MS'),
@@ -64,6 +70,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     uploadMaxFiles: readDelay(env.UPLOAD_MAX_FILES, 128, 'UPLOAD_MAX_FILES') || 128,
   };
+}
+
+/** An ISO time (SEED_NIGHTS_AT) as ms, or null when unset; anything else stops the start with its name. */
+function readInstant(value: string | undefined, name: string): number | null {
+  if (!value) return null;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) throw new ConfigError(`${name} must be an ISO time (e.g. 2026-11-28T13:00:00+01:00), not "${value}".`);
+  return ms;
 }
 
 /** Names proxy-addr knows for address ranges (loopback: 127.0.0.1/8 and ::1). */

@@ -153,7 +153,7 @@ export async function prepare(
   const seeded = config.seedDemo ? await seedDemo(db) : false;
   if (config.seedDemo) await seedDemoDevices(db);
   if (config.seedDemo) await seedDemoPaid(db);
-  const nights = config.seedNights ? await seedDemoNights(db, log) : 0;
+  const nights = config.seedNights ? await seedDemoNights(db, log, config.seedNightsAt ?? Date.now()) : 0;
   // The demo devices' keys for `npm run device`, in DATA_DIR: development only, never in production.
   if (config.seedNights && !config.production) {
     const issued = await ensureDemoDeviceKeys(db, demoKeysFile(config.dataDir));

@@ -92,6 +92,10 @@ describe('a physician with a night of four mask sessions', () => {
     // One night with four sessions listed, one flow channel (no '#2' copies).
     await expect.poll(() => page.getByTestId('night-session').count(), { timeout: 30_000 }).toBe(4);
     expect(await page.locator('[data-testid^="channel-Flow"]').count()).toBe(0);
+    // The navigator draws the four sessions in order, the gaps between them bare.
+    const marks = await page.getByTestId('overview-session').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
+    expect(marks).toHaveLength(4);
+    for (let i = 1; i < marks.length; i++) expect(marks[i]![0]).toBeGreaterThan(marks[i - 1]![1]);
     await page.getByTestId('tab-summary').click();
     const table = page.getByTestId('summary-ahi');
     await table.waitFor({ timeout: 30_000 });

@@ -9,6 +9,7 @@ import { readConfig } from '../../server/config';
 import { openDatabase, prepare } from '../../server/start';
 import { withNewCluster } from '../pglite-cluster';
 import { inflateSync } from 'node:zlib';
+import { DateTime } from 'luxon';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const DEMO_PASSWORD = 'nocturne-demo';
@@ -83,7 +84,10 @@ async function seededTemplate(kind: 'clinic' | 'seeded'): Promise<string> {
   if (existsSync(dir)) return dir;
   const building = await mkdtemp(path.join(inject('e2eScratch'), `${kind}-`));
   await withNewCluster(inject('e2eClusterDir'), building);
-  const config = { ...readConfig({ DATA_DIR: building, SEED_NIGHTS: kind === 'seeded' ? '1' : '0' }), webRoot: null };
+  // The demo nights end on the evening before today (the browser's calendar, whose presets
+  // end yesterday) at any hour the suite runs: seeded as at 13:00 in the patients' zone today.
+  const seedAt = DateTime.fromISO(DateTime.now().toISODate()!, { zone: 'Europe/Zurich' }).set({ hour: 13 }).toISO()!;
+  const config = { ...readConfig({ DATA_DIR: building, SEED_NIGHTS: kind === 'seeded' ? '1' : '0', SEED_NIGHTS_AT: seedAt }), webRoot: null };
   const opened = await openDatabase(config);
   const running = await prepare(config, opened.db, opened.release);
   await running.triagePrepared;

@@ -74,6 +74,8 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
     paintStep();
   };
 
+  // A night of several mask sessions: each drawn as a band under the overview, the gaps between them bare.
+  const sessions = (night.sessions?.length ?? 0) > 1 ? night.sessions! : [];
   const info = overviewCode ? infos[overviewCode] : null;
   useLayoutEffect(() => {
     if (!block) return;
@@ -131,6 +133,15 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
               dispatch({ type: 'moveTo', at, snap: true });
             }}
           >
+            {sessions.map((s) => (
+              <div
+                key={s.start}
+                className="overview-session"
+                style={{ insetInlineStart: `${((s.start - domain.t0) / span(domain)) * 100}%`, inlineSize: `${Math.max(0.2, ((s.end - s.start) / span(domain)) * 100)}%` }}
+                title={t('nightFiles.sessionMark', { start: formatClock(s.start, night.timezone, false), end: formatClock(s.end, night.timezone, false) })}
+                data-testid="overview-session"
+              />
+            ))}
             <div ref={boxRef} className="overview-window" data-testid="overview-window" />
           </div>
           <TimeAxis screen={screen} zone={night.timezone} fixed={domain} />
