@@ -22,7 +22,7 @@ interface Ref {
 }
 
 /** The draft that makes an annotation again exactly as it is. */
-export function draftOf(a: Annotation): AnnotationDraft {
+function draftOf(a: Annotation): AnnotationDraft {
   return {
     kpi: a.kpiList,
     start_time: a.start_ms,
