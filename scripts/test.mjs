@@ -115,7 +115,7 @@ vitest('unit', 'unit');
  * migration, the parse worker): the same work on either run, so with PostgreSQL they run once,
  * in its run, which is the shorter of the two.
  */
-const DB_KIND_FREE = ['tests/server/startup.test.ts', 'tests/server/cli.test.ts', 'tests/server/pglite-lock.test.ts', 'tests/server/migration-013.test.ts', 'tests/server/parse-worker.test.ts'];
+const DB_KIND_FREE = ['tests/server/startup.test.ts', 'tests/server/cli.test.ts', 'tests/server/pglite-lock.test.ts', 'tests/server/migration-013.test.ts', 'tests/server/parse-worker.test.ts', 'tests/server/upload-temp.test.ts'];
 
 if (process.env.TEST_DATABASE_URL) {
   await vitestTogether([

@@ -31,6 +31,10 @@ const refuse = (socket: WebSocket, code: LiveErrorCode, message: string, close: 
   socket.close(close, code);
 };
 
+/** Bad messages after which a device's connection is closed (each gets an error frame). */
+export const MAX_BAD_MESSAGES = 20;
+const EARLIEST_SESSION_MS = Date.UTC(2000, 0, 1);
+
 /** The hello's fields, or a message naming the first one that is wrong. */
 function readHello(raw: string): DeviceHello | string {
   let msg: Partial<DeviceHello>;
@@ -43,7 +47,10 @@ function readHello(raw: string): DeviceHello | string {
   if (msg.protocol !== LIVE_PROTOCOL) return `protocol must be ${LIVE_PROTOCOL}`;
   if (typeof msg.deviceId !== 'string' || !/^\w{1,40}$/.test(msg.deviceId)) return 'deviceId must be the device serial';
   if (typeof msg.key !== 'string' || msg.key.length < 8 || msg.key.length > 200) return 'key is missing';
-  if (typeof msg.sessionStartMs !== 'number' || !Number.isInteger(msg.sessionStartMs) || msg.sessionStartMs <= 0) return 'sessionStartMs must be a time in ms';
+  // A time a night can have: after 2000-01-01 and at most a day ahead of this server's clock.
+  if (typeof msg.sessionStartMs !== 'number' || !Number.isSafeInteger(msg.sessionStartMs) || msg.sessionStartMs < EARLIEST_SESSION_MS || msg.sessionStartMs > Date.now() + 86_400_000) {
+    return 'sessionStartMs must be a time in ms (UTC), not in the future';
+  }
   if (!Array.isArray(msg.channels) || msg.channels.length === 0) return 'channels must list the channels the device sends';
   const unknown = msg.channels.find((c) => typeof c !== 'string' || !(c in LIVE_CHANNELS));
   if (unknown !== undefined) return `unknown channel "${String(unknown)}"`;
@@ -90,13 +97,14 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push:
   let session: LiveSession | null = null;
   let chain: Promise<unknown> = Promise.resolve();
   let pending = 0;
+  let badMessages = 0;
   /** Frames queued for a group commit: not awaited in the chain, so a backlog goes in few batches. */
   const inFlight = new Set<Promise<void>>();
   const helloTimer = setTimeout(() => refuse(socket, 'bad_hello', 'No hello received.', CLOSE.badHello), HELLO_TIMEOUT_MS);
   const run = (task: () => Promise<unknown>) => {
     pending++;
     chain = chain.then(task).catch((err: Error) => {
-      console.error(`live device connection failed: ${err.stack ?? err.message}`);
+      console.error(`live device connection failed: ${err.message}`);
       socket.close(1011, 'server error');
     }).finally(() => pending--);
   };
@@ -127,7 +135,18 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push:
         inFlight.add(p);
         return;
       }
-      const msg = JSON.parse(bytes.toString('utf8')) as { type?: string; version?: unknown; applied?: unknown; reason?: unknown };
+      let msg: { type?: string; version?: unknown; applied?: unknown; reason?: unknown };
+      try {
+        msg = JSON.parse(bytes.toString('utf8')) as typeof msg;
+      } catch {
+        msg = {};
+      }
+      if (!msg || typeof msg !== 'object' || !['heartbeat', 'config-ack', 'end'].includes(String(msg.type))) {
+        // A bad message costs the sender: an error frame, one log line for the connection, closed after a few.
+        if (++badMessages === 1) console.warn(`live device ${session.device.deviceId}: bad message refused (${bytes.length} bytes)`);
+        if (badMessages >= MAX_BAD_MESSAGES) return refuse(socket, 'bad_frame', 'Too many bad messages.', 1008);
+        return reply(socket, { type: 'error', code: 'bad_frame', message: 'text messages after the hello are heartbeat, config-ack or end (JSON)' });
+      }
       const s = session;
       if (msg.type === 'heartbeat') await gate.run(() => heardFrom(ctx.db, s.device.deviceMasterId));
       if (msg.type === 'config-ack') await gate.run(() => push.acknowledged(s.device.deviceMasterId, msg));

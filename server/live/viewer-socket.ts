@@ -65,7 +65,7 @@ function watchSession(ctx: AppContext, socket: WebSocket, tokenId: number, userI
 
 async function subscribe(ctx: AppContext, hub: LiveHub, socket: WebSocket, user: UserRow, deviceId: unknown, fromSeq: unknown): Promise<void> {
   if (typeof deviceId !== 'string' || deviceId.length > 40) return fail(socket, 'bad_message', 'deviceId must be a device serial');
-  if (fromSeq !== undefined && (typeof fromSeq !== 'number' || !Number.isInteger(fromSeq) || fromSeq < -1)) return fail(socket, 'bad_message', 'fromSeq must be a whole number', deviceId);
+  if (fromSeq !== undefined && (typeof fromSeq !== 'number' || !Number.isSafeInteger(fromSeq) || fromSeq < -1)) return fail(socket, 'bad_message', 'fromSeq must be a whole number', deviceId);
   const device = await practiceDevice(ctx.db, user, deviceId);
   if (!device) return fail(socket, 'not_found', `Device ${deviceId} not found.`, deviceId);
   const channels = device.recording_id === null ? [] : await ctx.db.query<{ code: string; rate: number; unit: string; t0Ms: number }>(
@@ -84,8 +84,22 @@ async function subscribe(ctx: AppContext, hub: LiveHub, socket: WebSocket, user:
   await hub.subscribe(socket, device.device_master_id, deviceId, device.last_frame_ms, fromSeq as number | undefined);
 }
 
+/** Bad messages after which a viewer's connection is closed (each gets an error frame). */
+export const MAX_BAD_VIEWER_MESSAGES = 20;
+/** Open viewer connections per user (a screen uses one; tabs and reconnects need a few). */
+export const MAX_VIEWER_SOCKETS_PER_USER = 20;
+const socketsOfUser = new Map<number, number>();
+
 function onViewerSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void {
   let user: UserRow | null = null;
+  let counted = false;
+  let badMessages = 0;
+  /** A bad message costs the sender: an error frame, one log line per connection, closed after a few. */
+  const bad = (message: string) => {
+    if (++badMessages === 1) console.warn(`live viewer${user ? ` of user ${user.id}` : ''}: bad message refused (${message})`);
+    fail(socket, 'bad_message', message);
+    if (badMessages >= MAX_BAD_VIEWER_MESSAGES) socket.close(1008, 'too many bad messages');
+  };
   let stopWatching: (() => void) | null = null;
   let chain: Promise<unknown> = Promise.resolve();
   const timer = setTimeout(() => socket.close(CLOSE.unauthorized, 'no auth'), AUTH_TIMEOUT_MS);
@@ -102,34 +116,48 @@ function onViewerSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void 
         fail(socket, 'forbidden', 'Real-time data is not available to this account.');
         return socket.close(CLOSE.forbidden, 'forbidden');
       }
+      const open = socketsOfUser.get(user.id) ?? 0;
+      if (open >= MAX_VIEWER_SOCKETS_PER_USER) {
+        fail(socket, 'forbidden', `At most ${MAX_VIEWER_SOCKETS_PER_USER} live connections per user; close another screen first.`);
+        return socket.close(1008, 'too many connections');
+      }
+      socketsOfUser.set(user.id, open + 1);
+      counted = true;
       stopWatching = watchSession(ctx, socket, session.tokenId, user.id);
       return send(socket, { type: 'ready', userId: user.id });
     }
+    if (msg.type === 'subscribe' && (typeof msg.deviceId !== 'string' || msg.deviceId.length > 40)) return bad('deviceId must be a device serial');
+    if (msg.type === 'subscribe' && msg.fromSeq !== undefined && (typeof msg.fromSeq !== 'number' || !Number.isSafeInteger(msg.fromSeq) || msg.fromSeq < -1)) return bad('fromSeq must be a whole number');
     if (msg.type === 'subscribe') return subscribe(ctx, hub, socket, user, msg.deviceId, msg.fromSeq);
     if (msg.type === 'unsubscribe') {
       const device = typeof msg.deviceId === 'string' ? await practiceDevice(ctx.db, user, msg.deviceId) : null;
       return device ? hub.unsubscribe(socket, device.device_master_id) : fail(socket, 'not_found', 'No such device.');
     }
-    fail(socket, 'bad_message', `unknown message type "${String(msg.type)}"`);
+    bad(`unknown message type "${String(msg.type).slice(0, 40)}"`);
   };
   socket.on('message', (raw: RawData, isBinary: boolean) => {
     chain = chain.then(async () => {
-      if (isBinary) return fail(socket, 'bad_message', 'viewers send JSON text messages');
+      if (isBinary) return bad('viewers send JSON text messages');
       let msg: unknown;
       try {
         msg = JSON.parse(raw.toString());
       } catch {
-        return fail(socket, 'bad_message', 'messages must be JSON');
+        return bad('messages must be JSON');
       }
-      if (!msg || typeof msg !== 'object') return fail(socket, 'bad_message', 'messages must be JSON objects');
+      if (!msg || typeof msg !== 'object') return bad('messages must be JSON objects');
       await handle(msg as Record<string, unknown>);
     }).catch((err: Error) => {
-      console.error(`live viewer connection failed: ${err.stack ?? err.message}`);
+      console.error(`live viewer connection failed: ${err.message}`);
       fail(socket, 'server_error', 'Sorry, server goes wrong');
     });
   });
   socket.on('close', () => {
     clearTimeout(timer);
+    if (counted && user) {
+      const left = (socketsOfUser.get(user.id) ?? 1) - 1;
+      if (left > 0) socketsOfUser.set(user.id, left);
+      else socketsOfUser.delete(user.id);
+    }
     stopWatching?.();
     hub.unsubscribe(socket);
   });

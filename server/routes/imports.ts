@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { prepareUploadDir } from '../upload-temp';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -139,12 +139,14 @@ export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: ctx.config.uploadMaxFiles, fields: 10, fieldSize: MAX_FIELD_BYTES } });
 
+  const uploads = await prepareUploadDir();
+  app.addHook('onClose', () => rm(uploads, { recursive: true, force: true }));
   app.post('/patient/upload-recording', { preHandler: auth }, async (request, reply) => {
     const user = currentUser(request);
     if (user.is_annotator) throw forbidden('Annotators cannot import recordings.');
     if (!request.isMultipart()) throw new ApiError(400, 'validation_failed', 'Send the files as multipart/form-data.');
     // Each file streams to a private temp directory (never whole in memory); a worker parses it from there.
-    const dir = await mkdtemp(path.join(tmpdir(), 'nocturne-upload-'));
+    const dir = await mkdtemp(path.join(uploads, 'upload-'));
     try {
       const { fields, files } = await receiveParts(request, dir, ctx.config.uploadIdleMs, ctx.config.uploadMaxFiles);
       return await importUpload(reply, user, fields, files);
