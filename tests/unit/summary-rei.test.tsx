@@ -61,7 +61,8 @@ describe('the summary labels the index by its basis', () => {
     const { ahi: _a, odi: _o, ...paid } = summary('sleep');
     expect(render({ ...paid, customized_index: { Apnea: 0 } })).toContain('counted by category (not the detector&#x27;s events).');
     await setLanguage('fr-FR');
-    expect(render({ ...summary('monitoring'), customized_index: { Apnea: 0 } })).toContain('Apnea (annotations)');
+    // The built-in category is named in French (issue 32 point 10).
+    expect(render({ ...summary('monitoring'), customized_index: { Apnea: 0 } })).toContain('Apnée (annotations)');
     expect(render({ ...summary('monitoring'), customized_index: { Apnea: 0 } })).toContain('Index personnalisé (annotations)');
     await setLanguage('en-US');
   });
