@@ -6,6 +6,7 @@ import { isDeviceRespiratory, loadDeviceEvents } from '../annotations/device';
 import { matchEvents, DEFAULT_MATCH_TOLERANCE_MS } from '../../engine/detect/agreement';
 import { isValidAt, type NightAnalysis } from '../../engine/detect';
 import type { RecordingRow } from '../recordings/store';
+import { nightSessions, type NightFileMeta, type NightSession } from '../recordings/sessions';
 
 export interface MeasuredContent {
   /** Device-scored events of the night (EVE files, PSG scoring), by what AHI counts. */
@@ -14,6 +15,8 @@ export interface MeasuredContent {
   agreement: { reference: number; detected: number; matched: number; missed: number; extra: number; sensitivity: number | null; ppv: number | null; toleranceS: number } | null;
   /** Where the SpO2 the ODI comes from ('SPO2', 'SPO2_PSG'), or null without oximetry. */
   oximetry: string | null;
+  /** The night's sessions (several when the mask came off), from its files. */
+  sessions: NightSession[];
 }
 
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
@@ -33,6 +36,7 @@ export async function measuredOf(db: Queryable, recording: RecordingRow, analysi
       total: rows.length,
     },
     agreement: m && { reference: respiratory.length, detected: detected.length, matched: m.matched, missed: m.missed, extra: m.extra, sensitivity: round2(m.sensitivity), ppv: round2(m.ppv), toleranceS: DEFAULT_MATCH_TOLERANCE_MS / 1000 },
+    sessions: nightSessions(Array.isArray(recording.recording_meta?.files) ? (recording.recording_meta.files as NightFileMeta[]) : []),
     oximetry: analysis.desaturations.length > 0 || analysis.kpis.odi !== null ? (channelCodes.includes('SPO2') ? 'SPO2' : channelCodes.includes('SPO2_PSG') ? 'SPO2_PSG' : null) : null,
   };
 }

@@ -27,6 +27,20 @@ export function measuredSection(w: Writer, night: NightContent) {
   w.note(measured?.oximetry ? fill(m.basisOdi, { rule: s.desaturation_rule, source: measured.oximetry }) : m.basisNoOximetry);
   if (s.ahi_basis !== 'no_breathing_signal') w.note(fill(m.basisRii, { divisor: s.rii_divisor }));
   if (!measured) return;
+  if (measured.sessions.length > 1) {
+    const zone = night.recording.timezone;
+    const hm = (t: number) => new Date(t).toLocaleTimeString('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit' });
+    const total = measured.sessions.reduce((sum, x) => sum + (x.end - x.start), 0);
+    w.heading(fill(m.sessions, { n: measured.sessions.length, h: formatHours(total / 3_600_000) }), 10);
+    w.table(
+      [m.session, m.sessionStart, m.sessionEnd, m.sessionDuration, m.sessionFiles],
+      measured.sessions.map((x, i) => [String(i + 1), hm(x.start), hm(x.end), formatHours((x.end - x.start) / 3_600_000), String(x.files.length)]),
+      [0.1, 0.2, 0.2, 0.25, 0.25],
+      8,
+    );
+    // The files in full, wrapped, under the table (a cell would cut them).
+    measured.sessions.forEach((x, i) => w.note(`${i + 1}: ${x.files.join(', ')}`));
+  }
   w.heading(m.device, 10);
   const d = measured.device;
   w.note(d.total > 0 ? fill(m.deviceEvents, { files: d.files.join(', '), apneas: d.apneas, hypopneas: d.hypopneas, total: d.total }) : m.noDeviceEvents);

@@ -1,4 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
@@ -76,6 +79,29 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
     expect(Math.abs(sessionHours - reference.monitoring)).toBeLessThan(0.05);
     // The index is per hour of every session's flow.
     expect(reference.ahi).toBeCloseTo((reference.apneas + reference.hypopneas) / reference.monitoring, 1);
+  });
+
+  it('the night report lists the four sessions with their times and files', async () => {
+    const night = (await server.call('GET', `/patient/available-nights?patient_id=${patients.NCT1002}`, { token: physician })).json().data.nights.at(-1).night;
+    const res = await server.call('POST', '/reports', { token: physician, body: { patient_id: patients.NCT1002, order_id: 'NCT1002', language: 'en', version: 1, report_type: 'en-pyn', dates: [{ numDate: night, checked: true }] } });
+    expect(res.statusCode).toBe(202);
+    let job = res.json().data;
+    for (let i = 0; i < 600 && job.status !== 'done' && job.status !== 'failed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = (await server.call('GET', `/reports/${job.id}`, { token: physician })).json().data;
+    }
+    expect(job.status, job.error).toBe('done');
+    const dir = mkdtempSync(path.join(tmpdir(), 'nocturne-sessions-'));
+    try {
+      const file = path.join(dir, 'night.pdf');
+      writeFileSync(file, (await server.call('GET', `/reports/${job.id}/file`, { token: physician })).rawPayload);
+      const text = execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+      expect(text).toMatch(/Sessions: 4 \(5:2\d:\d\d in all\)/);
+      for (const start of ['22:36', '23:26', '01:49', '02:30']) expect(text).toContain(start);
+      expect(text).toContain('snore_resmed_20250911_023029_BRP.edf');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('any file order gives the same night and the same figures', async () => {
