@@ -104,6 +104,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     if (status && status >= 400 && status < 500) {
       return reply.code(status).send({ code: (err as FastifyError).code ?? 'bad_request', message: err.message });
     }
+    // The client went away mid-request (an aborted upload): said as that, not as a lost database.
+    if (request.raw.aborted || request.raw.socket?.destroyed || ((err as { code?: string }).code === 'ECONNRESET' && !request.raw.complete)) {
+      console.warn(`${request.method} ${loggableUrl(request.url)}: the client aborted the request`);
+      return reply.code(400).send({ code: 'client_aborted', message: 'The request was aborted by the client.' });
+    }
     if (isPoolExhausted(err)) {
       return reply.code(503).header('retry-after', '5').send({ code: 'overloaded', message: 'The server is busy (every database connection is in use); try again in a few seconds.' });
     }

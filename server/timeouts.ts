@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Headers must arrive within this (ms): a client that stalls in them is closed. */
-export const HEADERS_TIMEOUT_MS = 20_000;
+const HEADERS_TIMEOUT_MS = 20_000;
 /** An idle kept-alive connection is closed after this (ms). */
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** No request may take longer than this in all (ms), however steadily it sends (a 1 GB upload at 2 MB/s fits). */
-export const REQUEST_TIMEOUT_MS = 60 * 60_000;
+const REQUEST_TIMEOUT_MS = 60 * 60_000;
 
 const current = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
 

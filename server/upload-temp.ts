@@ -9,7 +9,7 @@ import path from 'node:path';
  * a crash) are swept when a server starts, so no patient file stays outside the database.
  * UPLOAD_TMP_DIR overrides the root (tests).
  */
-export function uploadRoot(env: NodeJS.ProcessEnv = process.env): string {
+function uploadRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.UPLOAD_TMP_DIR || path.join(tmpdir(), `nocturne-uploads-${userInfo().uid}`);
 }
 

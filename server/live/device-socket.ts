@@ -32,7 +32,7 @@ const refuse = (socket: WebSocket, code: LiveErrorCode, message: string, close: 
 };
 
 /** Bad messages after which a device's connection is closed (each gets an error frame). */
-export const MAX_BAD_MESSAGES = 20;
+const MAX_BAD_MESSAGES = 20;
 const EARLIEST_SESSION_MS = Date.UTC(2000, 0, 1);
 
 /** The hello's fields, or a message naming the first one that is wrong. */

@@ -85,7 +85,7 @@ async function subscribe(ctx: AppContext, hub: LiveHub, socket: WebSocket, user:
 }
 
 /** Bad messages after which a viewer's connection is closed (each gets an error frame). */
-export const MAX_BAD_VIEWER_MESSAGES = 20;
+const MAX_BAD_VIEWER_MESSAGES = 20;
 /** Open viewer connections per user (a screen uses one; tabs and reconnects need a few). */
 export const MAX_VIEWER_SOCKETS_PER_USER = 20;
 const socketsOfUser = new Map<number, number>();

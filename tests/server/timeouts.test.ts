@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 import { until } from './live-helpers';
 
 /** Issue 33 point 5: stalled bodies are closed within the idle timeout; slow but steady ones are answered. */
@@ -70,5 +70,27 @@ describe('timeouts', () => {
     // The next request (on a new connection, as a client does after a close) is answered at once.
     const next = await fetch(`http://127.0.0.1:${port}/api/v1/user`);
     expect(next.status).toBe(401);
+  });
+
+  it('a client that aborts its upload mid-body is logged as an abort, not as a lost database', async () => {
+    const { token } = await signIn(server, DEMO_ACCOUNTS.physician);
+    const lines: string[] = [];
+    const spies = (['log', 'warn', 'error'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.join(' '))));
+    try {
+      const s = await open();
+      s.on('error', () => undefined);
+      s.write(
+        `POST /api/v1/patient/upload-recording HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 5000000\r\n\r\n` +
+          '--b\r\nContent-Disposition: form-data; name="files"; filename="night.edf"\r\n\r\n',
+      );
+      s.write(Buffer.alloc(200_000, 0x20));
+      await new Promise((r) => setTimeout(r, 200));
+      s.destroy();
+      await until(() => lines.length > 0, 10_000, 'a log line');
+      expect(lines.join('\n')).toMatch(/aborted/);
+      expect(lines.join('\n')).not.toMatch(/Database unavailable/i);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });

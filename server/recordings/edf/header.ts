@@ -178,6 +178,10 @@ export function readSignalHeaders(file: string, bytes: Uint8Array, signalCount: 
   const signals: EdfSignalHeader[] = [];
   for (let i = 0; i < signalCount; i++) {
     const label = columns[0][i].trim();
+    // A control character (NUL, ESC, …) in a label would reach the database and every screen: refused, the field named.
+    if (/[\u0000-\u001f\u007f]/.test(label)) {
+      throw new RecordingFormatError(file, `signal ${i + 1} label`, 'contains a control character (such as NUL); labels must be printable text');
+    }
     const name = (field: string) => `signal ${i + 1} (${label || 'no label'}) ${field}`;
     const physicalMin = parseNumberField(file, name('physical minimum'), columns[3][i]);
     const physicalMax = parseNumberField(file, name('physical maximum'), columns[4][i]);
