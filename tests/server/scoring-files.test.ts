@@ -167,12 +167,18 @@ describe('scoring files (NSRR XML, EDF+ annotations)', () => {
     const edf = readEdf(bytes, 'hmc.edf', { timezone: 'UTC' });
     const end = Math.max(...edf.annotations.map((a) => a.onset + a.duration));
     nights.NCT1005 = await nightFor('NCT1005', edf.startMs, Math.ceil(end / 360) / 10, 'UTC');
-    const res = await importFile(physician, 'NCT1005', 'hmc.edf', bytes);
+    // Seven labels of its own would pass the spec's 12 categories (seven are built in): refused whole, naming them.
+    const refused = await importFile(physician, 'NCT1005', 'hmc.edf', bytes);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toContain('Lights off');
+    expect(await marksOf('NCT1005')).toEqual([]);
+    // The lights markers filed under an existing category: the stages come in as the file has them.
+    const res = await importFile(physician, 'NCT1005', 'hmc.edf', bytes, { category_map: { 'Lights off': 'Irregularities', 'Lights on': 'Irregularities' } });
     expect(res.statusCode).toBe(201);
     expect(res.json().data.imported).toBe(856);
     const counts: Record<string, number> = {};
     for (const m of await marksOf('NCT1005')) counts[m.category] = (counts[m.category] ?? 0) + 1;
-    expect(counts).toEqual({ Wake: 151, N1: 109, N2: 430, N3: 23, REM: 141, 'Lights off': 1, 'Lights on': 1 });
+    expect(counts).toEqual({ Wake: 151, N1: 109, N2: 430, N3: 23, REM: 141, Irregularities: 2 });
   });
 
   it('refuses what it cannot read, and a file of another night, with a clear error and nothing stored', async () => {
