@@ -155,9 +155,15 @@ describe('single-night review', () => {
     expect(after.frames).toBeGreaterThan(before.frames);
     expect(after.frames - before.frames).toBeLessThanOrEqual(ticksAfter - ticksBefore);
     expect(renders(after)).toBe(renders(before));
-    // The → button pages like the key.
+    // The → button steps like the key in 30 Sec: from this window off the grid (Shift paged it
+    // there) to the next whole epoch on the grid, never 20 %.
+    const offGrid = await startMs();
     await page.getByTestId('page-right').click();
-    await expect.poll(startMs).toBe(t0 + 30_000 + 15 * 6_000);
+    await expect.poll(startMs).toBeGreaterThan(offGrid);
+    const onGrid = await startMs();
+    expect((onGrid - t0) % 30_000).toBe(0);
+    expect(onGrid - offGrid).toBeLessThanOrEqual(60_000);
+    expect(await spanMs()).toBe(30_000);
   });
 
   it('double-click zooms to 3 minutes then 30 seconds; undo and redo walk back and forth', async () => {
