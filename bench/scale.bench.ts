@@ -85,18 +85,19 @@ async function storeNights(db: Db, patientId: number): Promise<Fixture['nights']
   return out;
 }
 
-/** DEVICES bench devices of the demo physician, deployed to the demo patients other than NCT1001 (whose nights are reviewed), each with a key. */
+/** DEVICES bench devices of the demo physician, each deployed to a patient of its own and with a key. */
 async function provisionDevices(db: Db): Promise<Fixture['devices']> {
   const [phys] = await db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]);
-  const patients = await db.query<{ id: number }>("select id from patients where physician_id = $1 and patient_code <> 'NCT1001' order by id", [phys!.id]);
   const now = Date.now();
   const out: Fixture['devices'] = [];
   for (let i = 0; i < DEVICES; i++) {
     const deviceId = `SCL${String(i).padStart(4, '0')}`;
     const [d] = await db.query<{ device_master_id: number }>('insert into devices (device_id, physician_id) values ($1, $2) returning device_master_id', [deviceId, phys!.id]);
+    // A patient of its own: one patient is never on two devices at once (migration 040).
+    const [own] = await db.query<{ id: number }>(`insert into patients (patient_code, physician_id, created_by, gender, country) values ($1, $2, $2, 'F', 'Switzerland') returning id`, [`B${deviceId}`, phys!.id]);
     await db.query(
       `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'Europe/Zurich', $3)`,
-      [d!.device_master_id, patients[i % patients.length]!.id, phys!.id, now - 3_600_000, now + 86_400_000],
+      [d!.device_master_id, own!.id, phys!.id, now - 3_600_000, now + 86_400_000],
     );
     out.push({ deviceId, key: (await issueDeviceKey(db, d!.device_master_id, null)).key });
   }
