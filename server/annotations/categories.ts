@@ -97,7 +97,7 @@ export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
       const user = currentUser(request);
       const { label, color } = validate(request.body);
       const row = await ctx.db.transaction(async (tx) => {
-        const found = await customCategory(tx, user, request.body.label_id);
+        const found = await customCategory(tx, user, request.body.label_id, request.body.version);
         const patient = await visiblePatient(tx, user, found.patient_id!);
         await tx.query('select id from patients where id = $1 for update', [patient.id]);
         // Read again under the row's lock: a save or delete that committed meanwhile is seen here.
@@ -121,7 +121,7 @@ export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const user = currentUser(request);
       await ctx.db.transaction(async (tx) => {
-        const found = await customCategory(tx, user, request.body.label_id);
+        const found = await customCategory(tx, user, request.body.label_id, request.body.version);
         const current = await lockedCategory(tx, found.label_id, request.body.version);
         await tx.query('update annotation_categories set deleted_at = now(), updated_by = $2, updated_date = now(), version = version + 1 where label_id = $1', [current.label_id, user.id]);
         await recordHistory(tx, { labelId: current.label_id, action: 'delete', version: current.version + 1, by: user.id, previous: current, current: null });
@@ -132,11 +132,13 @@ export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
 }
 
 /** A live custom category of a patient the user may see; built-ins cannot be changed. */
-async function customCategory(tx: Queryable, user: Parameters<typeof visiblePatient>[1], labelId: number): Promise<CategoryRow> {
-  const [row] = await tx.query<CategoryRow>('select * from annotation_categories where label_id = $1 and deleted_at is null', [labelId]);
-  if (!row) throw notFound('Category');
+async function customCategory(tx: Queryable, user: Parameters<typeof visiblePatient>[1], labelId: number, version: number | undefined): Promise<CategoryRow> {
+  const [row] = await tx.query<CategoryRow & { deleted_at: Date | null }>('select * from annotation_categories where label_id = $1', [labelId]);
+  if (!row || (row.deleted_at && version === undefined)) throw notFound('Category');
   if (row.type === 'built-in') throw new ApiError(403, 'built_in_category', 'Built-in categories cannot be changed or deleted.');
   await visiblePatient(tx, user, row.patient_id!);
+  // Deleted by someone after the caller read it at this version: the same 409 as a delete that commits while this save waits.
+  if (row.deleted_at) throw await conflict(tx, 'category', row.updated_by, row.updated_date);
   return row;
 }
 

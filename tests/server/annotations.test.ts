@@ -158,6 +158,12 @@ describe('categories', () => {
     expect(stale.statusCode).toBe(409);
     expect((await post(annotator, '/patient/delete-label', { label_id: 1 })).statusCode).toBe(403);
     expect((await post(annotator, '/patient/delete-label', { label_id: cat.label_id })).statusCode).toBe(200);
+    // A save or a delete based on the version read before the delete: told it changed (409), not "not found".
+    const lateSave = await post(annotator, '/patient/update-label', { label_id: cat.label_id, label: 'Too late', color_code: cat.color_code, version: 2 });
+    expect([lateSave.statusCode, lateSave.json().code]).toEqual([409, 'category_changed']);
+    const lateDelete = await post(annotator, '/patient/delete-label', { label_id: cat.label_id, version: 2 });
+    expect([lateDelete.statusCode, lateDelete.json().code]).toEqual([409, 'category_changed']);
+    expect((await post(annotator, '/patient/delete-label', { label_id: cat.label_id })).statusCode).toBe(404);
     const after = (await post(annotator, '/patient/get-label-list', { patient_id: patientId })).json().data.labels;
     expect(after.some((l: { label_id: number }) => l.label_id === cat.label_id)).toBe(false);
   });
