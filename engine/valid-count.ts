@@ -19,14 +19,22 @@ export function validSampleCount(input: ValidCountInput): number {
   const offset = input.offset ?? 0;
   const codes = input.missingCodes ?? MISSING_CODES;
   const nonPositive = NON_POSITIVE_MISSING_CHANNELS.includes(input.code.toUpperCase());
-  const float = samples instanceof Float32Array;
-  const identity = float && scale === 1 && offset === 0;
+  const missing = (raw: number, v: number) => codes.includes(raw) || (nonPositive && v <= 0);
+  if (samples instanceof Int16Array) {
+    // Stored int16 is checked for codes only (its physical value is finite), as the engine does;
+    // each of the 65,536 stored values is judged once, then the night is counted by table.
+    const table = new Uint8Array(65_536);
+    for (let raw = -32_768; raw <= 32_767; raw++) table[raw & 0xffff] = missing(raw, Math.fround(raw * scale + offset)) ? 1 : 0;
+    let missed = 0;
+    for (let i = 0; i < samples.length; i++) missed += table[samples[i]! & 0xffff]!;
+    return samples.length - missed;
+  }
+  const identity = scale === 1 && offset === 0;
   let valid = 0;
   for (let i = 0; i < samples.length; i++) {
     const raw = samples[i]!;
     const v = identity ? raw : Math.fround(raw * scale + offset);
-    // Stored int16 is checked for codes only (its physical value is finite), as the engine does.
-    if ((float && !Number.isFinite(v)) || codes.includes(raw) || (nonPositive && v <= 0)) continue;
+    if (!Number.isFinite(v) || missing(raw, v)) continue;
     valid++;
   }
   return valid;

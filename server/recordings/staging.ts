@@ -60,9 +60,12 @@ export async function stageChannels(
   const staged: StagedNight = { stageId, channelIds: [], codes: [], missingCodes: [] };
   const totalChunks = channels.reduce((n, c) => n + chunkCount(c.samples.length), 0);
   let chunks = 0;
+  // The binary forms are compressed on libuv's threads while the database writes the samples.
+  const missing = channels.map((c) => missingCodesOf(c, source));
+  const wires = channels.map((c, i) => gzipWire({ ...c, missingCodes: missing[i] }));
   try {
-    for (const c of channels) {
-      const missingCodes = missingCodesOf(c, source);
+    for (const [i, c] of channels.entries()) {
+      const missingCodes = missing[i];
       const id = await insertChannelRow(db, { stageId }, c, missingCodes);
       staged.channelIds.push(id);
       staged.codes.push(c.code);
@@ -78,10 +81,12 @@ export async function stageChannels(
         chunks += to - seq;
         await onProgress?.({ stageId, chunks, totalChunks });
       }
-      await db.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2)', [id, await gzipWire({ ...c, missingCodes })]);
+      await db.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2)', [id, await wires[i]]);
     }
     return staged;
   } catch (err) {
+    // Every compression settled (a failed one is this error or after it), so none rejects unobserved.
+    await Promise.allSettled(wires);
     await dropStage(db, stageId).catch((dropErr: Error) => console.error(`Import stage ${stageId} not removed (${dropErr.message}); it is removed at the next start.`));
     throw err;
   }

@@ -81,6 +81,19 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
     expect(reference.ahi).toBeCloseTo((reference.apneas + reference.hypopneas) / reference.monitoring, 1);
   });
 
+  it("the trend and the dashboard give the merged night's figures: every session's events over every session's hours", async () => {
+    const night = Number(reference.night);
+    const trend = (await server.call('GET', `/analytics/patient-trendview/type=AHI?patient_id=${patients.NCT1002}&device_start_time=${night - 86_400}&device_stop_time=${night + 2 * 86_400}`, { token: physician })).json().data;
+    expect(trend.AHI).toHaveLength(1);
+    expect(trend.AHI[0].value).toBe(reference.ahi);
+    let remaining = 1;
+    for (let i = 0; i < 40 && remaining > 0; i++) remaining = (await server.call('POST', '/physician/triage/prepare', { token: physician, body: {} })).json().data.remaining;
+    const row = (await server.call('GET', '/physician/triage', { token: physician })).json().data.patients.find((p: { patient_id: number }) => p.patient_id === patients.NCT1002);
+    expect(row.last).toMatchObject({ ahi: reference.ahi });
+    // Not the first session's alone: its 0.8 h of flow cannot carry the night's events per hour.
+    expect(reference.monitoring).toBeGreaterThan(5.2);
+  }, 120_000);
+
   it('the night report lists the four sessions with their times and files', async () => {
     const night = (await server.call('GET', `/patient/available-nights?patient_id=${patients.NCT1002}`, { token: physician })).json().data.nights.at(-1).night;
     const res = await server.call('POST', '/reports', { token: physician, body: { patient_id: patients.NCT1002, order_id: 'NCT1002', language: 'en', version: 1, report_type: 'en-pyn', dates: [{ numDate: night, checked: true }] } });
