@@ -30,9 +30,9 @@ const answer = (s: Socket) => {
 };
 
 describe('timeouts', () => {
-  it('50 requests that send their headers and stall in the body are all closed within the idle timeout; file handles come back', async () => {
+  it('200 requests that send their headers and stall in the body are all closed within the idle timeout; file handles come back', async () => {
     const before = openFiles();
-    const sockets = await Promise.all(Array.from({ length: 50 }, open));
+    const sockets = await Promise.all(Array.from({ length: 200 }, open));
     const started = Date.now();
     for (const s of sockets) {
       s.on('error', () => undefined); // a reset by the server is the expected end
