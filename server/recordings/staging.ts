@@ -63,6 +63,8 @@ export async function stageChannels(
   // The binary forms are compressed on libuv's threads while the database writes the samples.
   const missing = channels.map((c) => missingCodesOf(c, source));
   const wires = channels.map((c, i) => gzipWire({ ...c, missingCodes: missing[i] }));
+  // Observed from the start: a compression failing while a write is awaited is never an unhandled rejection.
+  const settled = Promise.allSettled(wires);
   try {
     for (const [i, c] of channels.entries()) {
       const missingCodes = missing[i];
@@ -85,8 +87,7 @@ export async function stageChannels(
     }
     return staged;
   } catch (err) {
-    // Every compression settled (a failed one is this error or after it), so none rejects unobserved.
-    await Promise.allSettled(wires);
+    await settled;
     await dropStage(db, stageId).catch((dropErr: Error) => console.error(`Import stage ${stageId} not removed (${dropErr.message}); it is removed at the next start.`));
     throw err;
   }
