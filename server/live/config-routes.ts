@@ -6,7 +6,11 @@ import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
 import type { UserRow } from '../auth/users';
 import type { ConfigPush } from './config-push';
-import { CHANNEL_RATES, configHistory, configProblem, DEFAULT_CONFIG, saveConfig } from './device-config';
+import { CHANNEL_RATES, configHistory, configProblem, defaultConfigFor, saveConfig, windowOf, type DeviceConfig } from './device-config';
+import { actingPhysicianId } from '../auth/users';
+import { findCountry } from '../countries';
+import type { Queryable } from '../db/adapter';
+import type { PracticeDevice } from './practice';
 import { listDeviceKeys } from './keys';
 import { practiceDeviceById, practiceDevices } from './practice';
 import { liveState } from './protocol';
@@ -18,10 +22,25 @@ function configUser(request: FastifyRequest): UserRow {
   return user;
 }
 
+/** The practice's recording window: the acting physician's hours in their country's zone (null when unusable). */
+async function practiceWindow(db: Queryable, user: UserRow) {
+  const [row] = await db.query<{ window_start_time: string | null; window_end_time: string | null; country: string | null }>(
+    'select window_start_time, window_end_time, country from users where id = $1',
+    [actingPhysicianId(user)],
+  );
+  return row ? windowOf(row.window_start_time, row.window_end_time, findCountry(row.country ?? '')?.timezone) : null;
+}
+
+/** What a device runs before its first saved version: the practice's window (its allocation's first), the factory rest. */
+function practiceDefault(device: PracticeDevice, practice: ReturnType<typeof windowOf>): DeviceConfig {
+  return defaultConfigFor(windowOf(device.window_start_time, device.window_end_time, device.allocation_timezone) ?? practice);
+}
+
 /** The physician's devices with their configuration, its history and their keys. */
 async function devicesConfig(ctx: AppContext, user: UserRow) {
   const devices = await practiceDevices(ctx.db, user);
   const history = await configHistory(ctx.db, devices.map((d) => d.device_master_id));
+  const practice = await practiceWindow(ctx.db, user);
   const now = Date.now();
   return Promise.all(
     devices.map(async (d) => {
@@ -33,7 +52,7 @@ async function devicesConfig(ctx: AppContext, user: UserRow) {
         patient_id: d.patient_id,
         patient_code: d.patient_code,
         state: liveState(d.last_frame_ms, now),
-        config: latest?.config ?? DEFAULT_CONFIG,
+        config: latest?.config ?? practiceDefault(d, practice),
         version: latest?.version ?? 0,
         status: latest?.status ?? null,
         status_reason: latest?.status_reason ?? null,
@@ -63,7 +82,7 @@ export function deviceConfigRoutes(server: FastifyInstance, ctx: AppContext, pus
       if (!device) throw notFound('Device');
       const problem = configProblem(request.body.config);
       if (problem) throw new ApiError(400, 'invalid_config', problem.message, undefined, { field: 'config', rule: problem.rule }, { path: problem.path });
-      const saved = await saveConfig(ctx.db, device.device_master_id, request.body.config, user.id);
+      const saved = await saveConfig(ctx.db, device.device_master_id, request.body.config, user.id, practiceDefault(device, await practiceWindow(ctx.db, user)));
       if (!saved) throw new ApiError(400, 'no_changes', 'This configuration is the one the device already has: nothing to send.');
       await push.announce(device.device_master_id);
       return { message: 'Saved: the device gets it over its live connection (or when it next connects).', data: { device_id: device.device_id, version: saved.version, status: saved.status, changes: saved.changes } };

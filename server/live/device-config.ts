@@ -21,6 +21,32 @@ export const DEFAULT_CONFIG: DeviceConfig = {
   live_streaming: true,
 };
 
+/** A recording window: start and stop as HH:MM in a time zone. */
+export type RecordingWindow = DeviceConfig['recording_window'];
+
+/**
+ * The configuration a device runs before anyone changed it, with the practice's recording
+ * window (its allocation's, else the physician's, in the practice's zone) instead of the
+ * factory one, so Device Config shows and compares against the hours the practice records.
+ */
+export function defaultConfigFor(window: RecordingWindow | null): DeviceConfig {
+  return window ? { ...DEFAULT_CONFIG, recording_window: window } : DEFAULT_CONFIG;
+}
+
+/** 'HH:MM:SS' or 'HH:MM' as stored for windows → 'HH:MM'; null when it is neither. */
+function hhmm(time: string | null | undefined): string | null {
+  const m = /^(\d{2}):(\d{2})(:\d{2})?$/.exec(time ?? '');
+  return m ? `${m[1]}:${m[2]}` : null;
+}
+
+/** A window from stored times and a zone, or null when a part is missing, invalid or the window empty. */
+export function windowOf(start: string | null | undefined, stop: string | null | undefined, timezone: string | null | undefined): RecordingWindow | null {
+  const a = hhmm(start);
+  const b = hhmm(stop);
+  if (!a || !b || a === b || !timezone || !isTimeZone(timezone)) return null;
+  return { start: a, stop: b, timezone };
+}
+
 function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
@@ -106,9 +132,9 @@ export async function currentConfig(db: Queryable, deviceMasterId: number): Prom
 }
 
 /** Stores a new version (pending until the device acknowledges it); null when nothing changed. */
-export async function saveConfig(db: Queryable, deviceMasterId: number, config: DeviceConfig, userId: number): Promise<ConfigVersion | null> {
+export async function saveConfig(db: Queryable, deviceMasterId: number, config: DeviceConfig, userId: number, practiceDefault: DeviceConfig = DEFAULT_CONFIG): Promise<ConfigVersion | null> {
   const latest = await latestConfig(db, deviceMasterId);
-  const changes = configChanges(latest?.config ?? DEFAULT_CONFIG, config);
+  const changes = configChanges(latest?.config ?? practiceDefault, config);
   if (changes.length === 0) return null;
   await db.query(
     `insert into device_configs (device_master_id, version, config, changes, created_by) values ($1, $2, $3, $4, $5)`,

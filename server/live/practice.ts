@@ -13,13 +13,18 @@ export interface PracticeDevice {
   session_start_ms: number | null;
   /** The code of the patient wearing the device: its live recording's, else its current allocation's. */
   patient_code: string | null;
+  /** The current allocation's recording window and zone (null when the device is not deployed now). */
+  window_start_time: string | null;
+  window_end_time: string | null;
+  allocation_timezone: string | null;
 }
 
 /** Devices with their live state and the patient wearing them: the live recording's, else the allocation current now. */
 const SELECT = `select d.device_master_id, d.device_id, coalesce(l.last_seq, -1) as last_seq, l.last_frame_ms, l.recording_id,
-  coalesce(r.patient_id, a.patient_id) as patient_id, l.session_start_ms, p.patient_code
+  coalesce(r.patient_id, a.patient_id) as patient_id, l.session_start_ms, p.patient_code,
+  a.window_start_time, a.window_end_time, a.timezone as allocation_timezone
   from devices d left join device_live l on l.device_master_id = d.device_master_id left join recordings r on r.id = l.recording_id
-  left join lateral (select a.patient_id from device_allocations a where a.device_master_id = d.device_master_id and a.status = 'booked'
+  left join lateral (select a.patient_id, a.window_start_time, a.window_end_time, a.timezone from device_allocations a where a.device_master_id = d.device_master_id and a.status = 'booked'
     and a.allocation_ms <= (extract(epoch from now()) * 1000)::bigint and a.deallocation_ms > (extract(epoch from now()) * 1000)::bigint
     order by a.allocation_ms desc limit 1) a on true
   left join patients p on p.id = coalesce(r.patient_id, a.patient_id)`;

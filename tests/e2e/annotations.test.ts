@@ -33,8 +33,14 @@ describe('a physician', () => {
     await page.getByTestId('no-nights').waitFor();
     patientUrl = new URL(page.url()).pathname;
     await importThroughScreen(page, [path.join(REAL, 'snore_resmed_20250808_010210_BRP.edf'), path.join(REAL, 'snore_resmed_20250808_010203_EVE.edf')]);
-    // The summary stays in the (now folded) import section; the night opens above it.
+    // The result stands above the night it opened, until dismissed (below: after the checks).
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('NC_PSG');
+    const result = page.getByTestId('import-result');
+    await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });
+    expect(await result.isVisible()).toBe(true);
+    expect((await result.boundingBox())!.y).toBeLessThan((await page.getByTestId('plot-NC_PSG').boundingBox())!.y);
+    // The CPAP's pressure has no meaning here: it is listed and drawn under its own label.
+    expect(await page.getByTestId('channel-Press.40ms').innerText()).toBe('Press.40ms');
     // Every channel with code, label, rate and unit; ResMed's Crc16 checksums listed as not imported.
     const rows = await page.getByTestId('import-channel').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
     // … and the file each code came from.
@@ -64,6 +70,9 @@ describe('a physician', () => {
     expect(await customized.locator('th').first().innerText()).toMatch(/ \(annotations\)$/);
     await page.getByTestId('tab-overview').click();
     await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });
+    expect(await result.isVisible()).toBe(true);
+    await page.getByTestId('import-result-dismiss').click();
+    expect(await result.count()).toBe(0);
     await page.locator('.import-details > summary').click();
 
     // A broken file is refused with a message naming it, and nothing is added.
@@ -71,6 +80,28 @@ describe('a physician', () => {
     await page.getByTestId('import-submit').click();
     await expect.poll(() => page.getByTestId('import-error-files').textContent()).toMatch(/^broken\.edf: /);
     expect(await page.getByTestId('import-error').textContent()).toMatch(/^These files cannot be read; nothing was stored:/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a physician with a BDF of signals Nocturne has no meaning for', () => {
+  it('sees each of its five signals listed under its own label and drawn', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await openPatient(page, 'NCT1003');
+    await importThroughScreen(page, [path.join(REAL, 'pyedflib_test_generator.bdf')]);
+    await page.getByTestId('import-result').waitFor({ timeout: 30_000 });
+    const signals = ['sine 5Hz', 'square 13Hz', 'ramp 7Hz', 'pink noise', 'white noise'];
+    for (const label of signals) {
+      expect(await page.getByTestId(`channel-${label}`).innerText()).toBe(label);
+      expect(await page.getByTestId(`channel-${label}`).getAttribute('aria-pressed')).toBe('true');
+      await page.getByTestId(`plot-${label}`).waitFor({ timeout: 30_000 });
+    }
+    await page.waitForFunction(() => (window.__nocturneStats?.frames ?? 0) > 0 && window.__nocturneStats!.lastFrameComplete, undefined, { timeout: 30_000 });
+    for (const label of signals) expect(await page.getByTestId(`no-data-${label}`).count()).toBe(0);
+    expect(await page.getByTestId('chart-block-sine 5Hz').locator('h3, .chart-title').first().innerText()).toContain('sine 5Hz');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -111,6 +111,9 @@ describe('the profile popup', () => {
     expect(served.type).toBe('image/png');
     expect(Buffer.from(served.bytes).equals(png)).toBe(true);
 
+    // The header shows the new image instead of the initials.
+    await expect.poll(() => page.getByTestId('header-avatar-image').getAttribute('src').catch(() => null)).toMatch(/^blob:/);
+    expect(await page.getByTestId('header-avatar-initials').count()).toBe(0);
     // The view shows the new image; remove it, save, and the default avatar comes back.
     await page.getByTestId('header-user').click();
     await expect.poll(() => page.getByTestId('profile-avatar').getAttribute('src')).toMatch(/^blob:/);
@@ -120,6 +123,8 @@ describe('the profile popup', () => {
     await page.getByTestId('profile-form').waitFor({ state: 'detached' });
     const after = (await apiFetch(page, '/user/profile')) as { data: { profile: { profile_image: string } } };
     expect(after.data.profile.profile_image).toBe('profile_image.jpg');
+    // … and the header its initials.
+    await expect.poll(() => page.getByTestId('header-avatar-initials').innerText().catch(() => '')).toBe('CM');
     expect(((await apiFetch(page, `/get-avatar/${name}`, true)) as { status: number }).status).toBe(404);
     const fallback = (await apiFetch(page, '/get-avatar/profile_image.jpg', true)) as { status: number; type: string; bytes: number[] };
     expect([fallback.status, fallback.type, fallback.bytes.slice(0, 3)]).toEqual([200, 'image/jpeg', [0xff, 0xd8, 0xff]]);

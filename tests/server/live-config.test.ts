@@ -15,7 +15,10 @@ describe(`device config on ${TEST_DB}`, () => {
     expect(res.statusCode).toBe(200);
     return res.json().data.devices.find((d: { device_master_id: number }) => d.device_master_id === live.device.deviceMasterId);
   };
-  const withChanges = (over: Partial<DeviceConfig>): DeviceConfig => ({ ...DEFAULT_CONFIG, ...over });
+  /** The demo practice's window (19:00–11:00 in Switzerland's zone): the devices' defaults, not the factory 21:00–07:00 UTC. */
+  const practiceWindow = { start: '19:00', stop: '11:00', timezone: 'Europe/Zurich' };
+  const practiceDefault: DeviceConfig = { ...DEFAULT_CONFIG, recording_window: practiceWindow };
+  const withChanges = (over: Partial<DeviceConfig>): DeviceConfig => ({ ...practiceDefault, ...over });
 
   it('refuses a bad configuration with a message naming the field, and stores nothing', async () => {
     const cases: [unknown, RegExp][] = [
@@ -39,13 +42,21 @@ describe(`device config on ${TEST_DB}`, () => {
     expect((await update(withChanges({ radar: { range_m: 0.1, sensitivity: 5 } }))).json().data).toMatchObject({ rule: 'minimum', path: '/config/radar/range_m', limit: 0.3 });
     expect((await update(withChanges({ recording_window: { start: '21:00', stop: '07:00', timezone: 'Mars/Olympus' } }))).json()).toMatchObject({ code: 'invalid_config', data: { field: 'config', rule: 'timezone', path: '/config/recording_window/timezone' } });
     expect(await live.server.db.query('select id from device_configs')).toEqual([]);
-    // Before it ever streamed, the device is listed with the patient it is allocated to and the factory settings.
-    expect(await mine()).toMatchObject({ patient_code: 'NCT1001', version: 0, status: null, config: DEFAULT_CONFIG, state: 'offline' });
+    // Before it ever streamed, the device is listed with the patient it is allocated to and the practice's defaults.
+    expect(await mine()).toMatchObject({ patient_code: 'NCT1001', version: 0, status: null, config: practiceDefault, state: 'offline' });
+    // Its allocation's window and zone come first; a device not deployed has the practice's.
+    const allocation = { start: '22:30', stop: '06:15', timezone: 'America/New_York' };
+    await live.server.db.query(`update device_allocations set window_start_time = '22:30:00', window_end_time = '06:15:00', timezone = $2 where device_master_id = $1`, [live.device.deviceMasterId, allocation.timezone]);
+    expect((await mine()).config.recording_window).toEqual(allocation);
+    expect((await update(withChanges({ recording_window: allocation }))).json().code).toBe('no_changes');
+    await live.server.db.query(`update device_allocations set window_start_time = '19:00:00', window_end_time = '11:00:00', timezone = 'Europe/Zurich' where device_master_id = $1`, [live.device.deviceMasterId]);
+    const all = (await live.server.call('GET', '/datahub/get_physician_devices_config', { token: live.device.token })).json().data.devices as { device_id: string; config: DeviceConfig }[];
+    expect(all.find((d) => d.device_id === 'NCT0005')!.config.recording_window).toEqual(practiceWindow);
     // So does the real-time list (the Real Time picker): the patient wearing the device, before it ever streamed; none for a device not deployed.
     const listed = (await live.server.call('GET', '/device/real-time/did=0', { token: live.device.token })).json().data as { device_id: string; patient_code: string | null; state: string }[];
     expect(listed.find((d) => d.device_id === 'NCT0001')).toMatchObject({ patient_code: 'NCT1001', state: 'offline' });
     expect(listed.find((d) => d.device_id === 'NCT0005')).toMatchObject({ patient_code: null });
-    expect((await update(DEFAULT_CONFIG)).json().code).toBe('no_changes');
+    expect((await update(practiceDefault)).json().code).toBe('no_changes');
   });
 
   it('gives annotators and another practice nothing', async () => {

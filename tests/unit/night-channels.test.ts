@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expiredKeys } from '../../src/cache/channelCache';
 import { addMonths, monthGrid, nightDate } from '../../src/features/night/calendar';
-import { availableChannels, channelsWithData, mapStages, move, orderChannels, sourcesToLoad, toPreference } from '../../src/features/night/channels';
+import { availableChannels, channelDef, channelsWithData, mapStages, move, orderChannels, sourcesToLoad, toPreference } from '../../src/features/night/channels';
 import { expandedHeight } from '../../src/features/night/ChartStack';
 import { binBand, histogramEdges } from '../../src/features/night/histogram';
 import { pickNight } from '../../src/features/night/NightPage';
@@ -24,6 +24,22 @@ describe('available channels', () => {
     const annotator = availableChannels(radar, { annotator: true, membership: 'non-paid' });
     expect(annotator).toEqual(expect.arrayContaining(['IQ', 'I', 'Q', 'ODI']));
     expect(availableChannels(['BR'], { annotator: false, membership: 'paid' })).toEqual(['BR']);
+  });
+
+  it('lists every stored channel: those without a meaning here under their own labels, off by default, never bp_diastolic', () => {
+    // A Sleep-EDF PSG: its airflow maps to NC_PSG, its EEG, EOG, EMG, temperature and marker keep their labels.
+    const psg = ['EEG Fpz-Cz', 'EEG Pz-Oz', 'EOG horizontal', 'NC_PSG', 'EMG submental', 'Temp rectal', 'Event marker', 'SLP_STGS'];
+    const offered = availableChannels(psg, { annotator: false, membership: 'paid' });
+    expect(offered).toEqual(['SLP_STGS', 'NC_PSG', 'EEG Fpz-Cz', 'EEG Pz-Oz', 'EOG horizontal', 'EMG submental', 'Temp rectal', 'Event marker']);
+    expect(orderChannels(offered, null).filter((c) => c.visible).map((c) => c.code)).toEqual(['SLP_STGS']);
+    expect(channelDef('EEG Fpz-Cz')).toMatchObject({ code: 'EEG Fpz-Cz', sources: ['EEG Fpz-Cz'], style: 'line', unmapped: true });
+    expect(channelDef('BR').unmapped).toBeUndefined();
+    expect(availableChannels(['bp', 'bp_diastolic', 'SQB'], { annotator: false, membership: 'paid' })).toEqual(['bp']);
+    // A night of unmapped channels only (a BDF from a test generator): all of them shown and loaded.
+    const bdf = ['squarewave', 'ramp', 'pulse', 'noise', 'sine 1 Hz'];
+    const choices = orderChannels(availableChannels(bdf, { annotator: false, membership: 'paid' }), null, new Set(bdf));
+    expect(choices.every((c) => c.visible)).toBe(true);
+    expect(sourcesToLoad(choices, new Set(bdf))).toEqual(bdf);
   });
 
   it('turns weight and PSG channels off by default and follows a saved order', () => {

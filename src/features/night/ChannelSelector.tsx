@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countRender } from '../../charts/gl/stats';
-import { CHANNEL_BY_CODE, type ChannelChoice } from './channels';
+import { channelDef, type ChannelChoice } from './channels';
 
 /** How long the saved-order feedback loader shows (spec 2 §4, §9). */
 const SAVE_LOADER_MS = 1_000;
@@ -67,8 +67,8 @@ export function ChannelSelector({ choices, disabled, onToggle, onMove, onSave }:
             }}
             data-testid={`channel-${c.code}`}
           >
-            {t(`night.channels.${c.code}` as 'night.channels.BR', { defaultValue: c.code })}
-            {CHANNEL_BY_CODE.get(c.code)?.psg && <span className="psg-tag">{t('night.psg')}</span>}
+            {channelDef(c.code).unmapped ? c.code : t(`night.channels.${c.code}` as 'night.channels.BR', { defaultValue: c.code })}
+            {channelDef(c.code).psg && <span className="psg-tag">{t('night.psg')}</span>}
           </button>
         ))}
       </div>

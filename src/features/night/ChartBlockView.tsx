@@ -145,13 +145,13 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
       } else {
         const value = lo === hi ? formatValue(lo, 1, i18n.language) : `${formatValue(lo, 1, i18n.language)}–${formatValue(hi, 1, i18n.language)}`;
         // The channel's name in the user's language (BP's two series: systolic and diastolic), not its code.
-        const name = t(`night.channels.${s.ref.code}` as 'night.channels.BR', { defaultValue: s.ref.code });
+        const name = def.unmapped ? s.ref.code : t(`night.channels.${s.ref.code}` as 'night.channels.BR', { defaultValue: s.ref.code });
         parts.push(`${name} ${value}${unit ? ` ${unit}` : ''}`);
       }
     }
     if (parts.length === 0) return null;
     return `${formatClock(time, night.timezone, true)}  ${parts.join(' · ')}`;
-  }, [series, screen, def.style, coded, unit, night.timezone, t]);
+  }, [series, screen, def.style, def.unmapped, coded, unit, night.timezone, t]);
 
   // Ctrl + drag annotates this chart's channel (IQ stands for I and Q).
   const onAnnotate = useCallback((from: number, to: number) => requestAnnotation({ startMs: from, endMs: to, channel: code }), [code]);
@@ -165,7 +165,8 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   const statsSource = series[0] && !provisional?.has(series[0].ref.code) ? series[0].ref : null;
   useStatsReadout(screen, api, statsSource, statsRef, format, i18n.language);
 
-  const title = t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
+  // A channel without a meaning here keeps the file's label (it may hold '.' or ':', which i18next would read as key syntax).
+  const title = def.unmapped ? code : t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
   const labels = coded ? coded.map(([v, key]) => ({ v, text: t(key as 'night.axis.deep') })) : [];
 
   return (
@@ -196,7 +197,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
             {title}
           </button>
         </h3>
-        <span className="info-tip" tabIndex={0} title={t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
+        <span className="info-tip" tabIndex={0} title={def.unmapped ? title : t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
           {t('night.block.infoMark')}
         </span>
         <span ref={statsRef} className="chart-stats mono" data-testid={`stats-${code}`} />

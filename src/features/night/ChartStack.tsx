@@ -3,7 +3,7 @@ import { countRender } from '../../charts/gl/stats';
 import { useOccluder, usePlotWidth } from '../../charts/react/useChartBlock';
 import { TimeAxis } from '../../charts/react/TimeAxis';
 import type { ChartScreen } from '../../charts/screen';
-import { CHANNEL_BY_CODE } from './channels';
+import { channelDef } from './channels';
 import { ChartBlockView } from './ChartBlockView';
 import { useNight } from './context';
 
@@ -79,8 +79,7 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView,
   return (
     <div ref={stackRef} className={`chart-stack${fit ? ' fit' : ''}`} data-testid="chart-stack">
       {codes.map((code) => {
-        const def = CHANNEL_BY_CODE.get(code);
-        if (!def) return null;
+        const def = channelDef(code);
         return (
           <ChartBlockView
             key={code}

@@ -10,7 +10,7 @@ import { useArrowPaging } from '../../charts/react/useArrowPaging';
 import { epochCount, epochNumber } from '../../charts/core/epochs';
 import { useChartBlock, useOccluder } from '../../charts/react/useChartBlock';
 import type { ChartScreen } from '../../charts/screen';
-import { CHANNEL_BY_CODE } from './channels';
+import { channelDef } from './channels';
 import { useNight } from './context';
 import { SERIES_COLORS } from './palette';
 import { autoDomain } from './yAxis';
@@ -80,7 +80,7 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
   useLayoutEffect(() => {
     if (!block) return;
     block.fixedRange = domain;
-    const def = overviewCode ? CHANNEL_BY_CODE.get(overviewCode) : undefined;
+    const def = overviewCode ? channelDef(overviewCode) : undefined;
     if (!def || !info || !overviewCode) {
       screen.setBlock(block, []);
       return;

@@ -12,7 +12,8 @@ import { BioHeader } from './BioHeader';
 import { NightPicker } from './NightPicker';
 import { NightReview } from './NightReview';
 import { nightKeys, useNights, usePatientDetails, usePreferences } from './queries';
-import { ImportRecordingPanel } from '../recordings/ImportRecordingPanel';
+import { ImportRecordingPanel, ImportResult } from '../recordings/ImportRecordingPanel';
+import type { ImportedNight } from '../recordings/api';
 import { NightSessions, NightTooLong, nightTooLong } from '../recordings/NightSessions';
 import { SideTabs, TABS, type Tab } from './SideTabs';
 import type { NightInfo } from './types';
@@ -51,6 +52,12 @@ export function NightPage({ patientId }: { patientId: number }) {
     return `/app/patients/id=${patientId}${q ? `?${q}` : ''}`;
   };
   const [reporting, setReporting] = useState(false);
+  // The last import's result, above the night it opened until dismissed (for this patient only).
+  const [imported, setImported] = useState<{ patientId: number; result: ImportedNight } | null>(null);
+  const onImported = (result: ImportedNight) => {
+    setImported({ patientId, result });
+    if (result.night !== undefined) navigate(urlWith({ night: String(result.night) }), { replace: true });
+  };
   const [sampling, setSampling] = useState(false);
   // The engine's workers start with the screen, beside its first queries, not after them
   // (a failed start is reported where the engine is used: NightReview). The charts' WebGL
@@ -147,6 +154,7 @@ export function NightPage({ patientId }: { patientId: number }) {
             )}
             {sample && <span className="sample-badge" data-testid="sample-badge">{t('samples.readOnly')}</span>}
           </div>
+          {imported?.patientId === patientId && <ImportResult result={imported.result} onDismiss={() => setImported(null)} />}
           <Suspense fallback={<p className="muted loading" role="status">{t('common.loading')}</p>}>
           {tab === 'details' ? (
             <PatientDetailsPanel patient={details.data} readOnly={annotator || sample} zone={night?.timezone ?? null} />
@@ -169,7 +177,7 @@ export function NightPage({ patientId }: { patientId: number }) {
           {!trend && tab === 'overview' && !annotator && !sample && (
             <details className="import-details" open={!night}>
               <summary>{t('recordings.import.title')}</summary>
-              <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} onImported={(n) => navigate(urlWith({ night: String(n) }), { replace: true })} />
+              <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} onImported={onImported} />
             </details>
           )}
         </div>

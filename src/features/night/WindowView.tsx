@@ -4,7 +4,7 @@ import type { HistogramResult } from '../../../engine/index';
 import { ms } from '../../../engine/index';
 import type { TimeRange } from '../../charts/core/range';
 import type { ChartScreen } from '../../charts/screen';
-import { CHANNEL_BY_CODE } from './channels';
+import { channelDef } from './channels';
 import { ChartBlockView } from './ChartBlockView';
 import { HistogramAxis } from './HistogramAxis';
 import { useNight } from './context';
@@ -14,8 +14,7 @@ import { bandsOf } from './vitals';
 
 /** The window view (spec 2 §2): one channel, large; BR, PR and SPO2 add a histogram with threshold bands. */
 export function WindowView({ screen, code, thresholds, onClose }: { screen: ChartScreen; code: string; thresholds: boolean; onClose: () => void }) {
-  const def = CHANNEL_BY_CODE.get(code);
-  if (!def) return null;
+  const def = channelDef(code);
   const height = Math.max(200, (typeof window === 'undefined' ? 800 : window.innerHeight) - 420);
   return (
     <div className="window-view" data-testid="window-view">

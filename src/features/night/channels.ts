@@ -19,6 +19,8 @@ export interface ChannelDef {
   axis?: CodedAxis;
   /** Fixed value range; otherwise the night's min and max. */
   yDomain?: readonly [number, number];
+  /** A stored channel Nocturne has no meaning for (an imported EEG, a CPAP's pressure): drawn under its own label. */
+  unmapped?: boolean;
 }
 
 const def = (code: string, more: Partial<ChannelDef> = {}): ChannelDef => ({ code, sources: [code], style: 'line', ...more });
@@ -55,9 +57,21 @@ export const CHANNEL_BY_CODE: ReadonlyMap<string, ChannelDef> = new Map(CHANNELS
 /** The signal-quality channel behind the artefacts toggle (not a chart, spec 2 §9). */
 export const ARTEFACT_CODE = 'SQB';
 
-/** Off until the user turns them on (spec 2 §4): weight and the PSG channels. */
+/** Stored channels that are part of another chart, never a chart of their own. */
+const NOT_CHARTED: ReadonlySet<string> = new Set([ARTEFACT_CODE, 'bp_diastolic']);
+
+/**
+ * How a stored channel is charted: its own definition, or, for a channel Nocturne has no
+ * meaning for, a line of its samples under its own label (every stored channel can be opened).
+ */
+export function channelDef(code: string): ChannelDef {
+  return CHANNEL_BY_CODE.get(code) ?? def(code, { unmapped: true });
+}
+
+/** Off until the user turns them on (spec 2 §4): weight, the PSG channels and the channels without a meaning here. */
 function defaultVisible(code: string): boolean {
-  return !(code === 'weight' || CHANNEL_BY_CODE.get(code)?.psg);
+  const known = CHANNEL_BY_CODE.get(code);
+  return known !== undefined && !(code === 'weight' || known.psg);
 }
 
 export interface Audience {
@@ -67,16 +81,20 @@ export interface Audience {
 
 /**
  * Channels offered for a night (spec 2 §4): those with data, IQ when I or Q is
- * present, I and Q themselves for annotators only, ODI for non-paid memberships.
+ * present, I and Q themselves for annotators only, ODI for non-paid memberships; then
+ * every other stored channel (an import's EEG, EOG, pressure, leak…) under its own label,
+ * in the order stored.
  */
 export function availableChannels(present: readonly string[], who: Audience): string[] {
   const has = new Set(present);
-  return CHANNELS.filter((c) => {
+  const known = CHANNELS.filter((c) => {
     if (c.code === 'IQ') return has.has('I') || has.has('Q');
     if (c.code === 'I' || c.code === 'Q') return who.annotator && has.has(c.code);
     if (c.code === 'ODI') return who.membership !== undefined && membershipIncludes(who.membership, 'odiChannel');
     return has.has(c.code);
   }).map((c) => c.code);
+  const others = [...has].filter((code) => !CHANNEL_BY_CODE.has(code) && !NOT_CHARTED.has(code));
+  return [...known, ...others];
 }
 
 /**
@@ -87,7 +105,7 @@ export function sourcesToLoad(choices: readonly ChannelChoice[], present: Readon
   const codes: string[] = [];
   for (const c of choices) {
     if (!c.visible) continue;
-    for (const source of CHANNEL_BY_CODE.get(c.code)?.sources ?? []) if (present.has(source) && !codes.includes(source)) codes.push(source);
+    for (const source of channelDef(c.code).sources) if (present.has(source) && !codes.includes(source)) codes.push(source);
   }
   if (present.has(ARTEFACT_CODE)) codes.push(ARTEFACT_CODE);
   return codes;
@@ -95,7 +113,7 @@ export function sourcesToLoad(choices: readonly ChannelChoice[], present: Readon
 
 /** The channels the visible charts draw (their sources, in chart order, once each): what a full-night overview is asked for. */
 export function overviewCodes(visible: readonly string[], present: ReadonlySet<string>): string[] {
-  return [...new Set(visible.flatMap((c) => CHANNEL_BY_CODE.get(c)?.sources ?? []))].filter((c) => present.has(c));
+  return [...new Set(visible.flatMap((c) => channelDef(c).sources))].filter((c) => present.has(c));
 }
 
 /** A channel in the selector: its code and whether its chart is shown. */
@@ -142,7 +160,7 @@ export function channelsWithData(channels: readonly { code: string; count: numbe
  * (ODI has no source: it is derived, and empty without oximetry).
  */
 const drawsData = (code: string, withData: ReadonlySet<string> | undefined) =>
-  (CHANNEL_BY_CODE.get(code)?.sources ?? []).some((source) => withData === undefined || withData.has(source));
+  channelDef(code).sources.some((source) => withData === undefined || withData.has(source));
 
 /**
  * When none of the charts the choices show would draw a recorded channel with data (a

@@ -14,8 +14,8 @@ interface Props {
   invalidate: readonly unknown[];
   /** The patient's time zone, offered first. */
   defaultTimezone?: string;
-  /** Called with the imported night's key (Unix seconds), so the screen can show that night. */
-  onImported?: (night: number) => void;
+  /** Called with what the import made (the night's key, its channels, what was skipped), so the screen can show that night and the result. */
+  onImported: (result: ImportedNight) => void;
 }
 
 /** "Import recording": a physician uploads the files of one night for this patient. */
@@ -34,7 +34,7 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
     mutationFn: () => uploadRecording({ patientId, files, timezone: timezone || undefined, deviceId: deviceId || undefined, channel: channel || undefined }),
     onSuccess: (imported) => {
       void client.invalidateQueries({ queryKey: invalidate });
-      if (imported.night !== undefined) onImported?.(imported.night);
+      onImported(imported);
       // A file may join a night already on screen: its summary, agreement and annotations change too.
       void client.invalidateQueries({ queryKey: ['patient', patientId] });
       void client.invalidateQueries({ queryKey: ['annotations', patientId] });
@@ -99,10 +99,34 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
           <ImportError error={upload.error} />
         </Alert>
       )}
-      {upload.isSuccess && upload.data.channels && <ImportSummary night={upload.data} />}
-      {upload.isSuccess && upload.data.device_summary && <DeviceSummaryDone summary={upload.data.device_summary} />}
-      {upload.isSuccess && upload.data.summary && <ImportChannels summary={upload.data.summary} />}
     </form>
+  );
+}
+
+/**
+ * What an import made, above the night it opened until the user dismisses it: the night's
+ * span, channels and device events, the files kept once, and (folded) every signal's code,
+ * label, rate, unit and source.
+ */
+export function ImportResult({ result, onDismiss }: { result: ImportedNight; onDismiss: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card import-result" aria-label={t('recordings.import.resultTitle')} data-testid="import-result">
+      <header className="import-result-head">
+        <h3 className="card-title">{t('recordings.import.resultTitle')}</h3>
+        <button type="button" className="button button-small" onClick={onDismiss} data-testid="import-result-dismiss">
+          {t('recordings.import.dismiss')}
+        </button>
+      </header>
+      {result.channels && <ImportSummary night={result} />}
+      {result.device_summary && <DeviceSummaryDone summary={result.device_summary} />}
+      {result.summary && (
+        <details className="import-result-channels">
+          <summary>{t('recordings.import.channelsFolded', { count: result.summary.channels.length })}</summary>
+          <ImportChannels summary={result.summary} />
+        </details>
+      )}
+    </section>
   );
 }
 

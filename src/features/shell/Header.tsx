@@ -8,6 +8,7 @@ import { LanguageSelect } from './LanguageSelect';
 import { LogoutDialog } from './LogoutDialog';
 import { NotificationBell } from './NotificationBell';
 import { ProfileDialog } from '../profile/ProfileDialog';
+import { useAvatarUrl, useProfileQuery } from '../profile/api';
 import { membershipIncludes } from '../../state/membership';
 
 /** Page title on the start side; language, user and logout on the end side. */
@@ -33,9 +34,7 @@ export function Header({ title, user, notifications = true }: { title: string; u
         {notifications && user && !user.is_annotator && !user.is_admin && <NotificationBell paid={!membershipIncludes(user.membership_type, 'notificationsOnLoad')} />}
         {name && (
           <button type="button" className="header-user button-quiet" title={t('header.signedInAs', { name })} aria-haspopup="dialog" onClick={() => setProfileOpen(true)} data-testid="header-user">
-            <span className="avatar" aria-hidden="true">
-              {(user?.first_name?.[0] ?? '') + (user?.last_name?.[0] ?? '')}
-            </span>
+            <HeaderAvatar initials={(user?.first_name?.[0] ?? '') + (user?.last_name?.[0] ?? '')} />
             <span className="header-user-name">{name}</span>
           </button>
         )}
@@ -47,5 +46,21 @@ export function Header({ title, user, notifications = true }: { title: string; u
       <ProfileDialog open={profileOpen} onClose={() => setProfileOpen(false)} />
       <LogoutDialog open={confirming} busy={busy} onConfirm={confirm} onCancel={() => setConfirming(false)} />
     </header>
+  );
+}
+
+/** The server's stand-in image for a profile without one of its own: the initials show instead. */
+const DEFAULT_PROFILE_IMAGE = 'profile_image.jpg';
+
+/** The user's profile image in the header once it is loaded, their initials until then or without one. */
+function HeaderAvatar({ initials }: { initials: string }) {
+  const profile = useProfileQuery();
+  const own = profile.data?.profile_image;
+  const src = useAvatarUrl(own && own !== DEFAULT_PROFILE_IMAGE ? own : null);
+  if (src && own !== DEFAULT_PROFILE_IMAGE) return <img className="avatar avatar-image" src={src} alt="" aria-hidden="true" data-testid="header-avatar-image" />;
+  return (
+    <span className="avatar" aria-hidden="true" data-testid="header-avatar-initials">
+      {initials}
+    </span>
   );
 }
