@@ -122,7 +122,10 @@ describe('a physician with a night of four mask sessions', () => {
     expect(await page.getByTestId('import-skipped-files').locator('li').count()).toBe(4);
     // One night with four sessions listed, one flow channel (no '#2' copies).
     await expect.poll(() => page.getByTestId('night-session').count(), { timeout: 30_000 }).toBe(4);
-    expect(await page.locator('[data-testid^="channel-Flow"]').count()).toBe(0);
+    expect(await page.locator('[data-testid^="channel-"][data-testid*="#"]').count()).toBe(0);
+    expect(await page.locator('[data-testid^="channel-Flow.40ms"]').count()).toBe(0);
+    // The sessions' other signals (pressure, leak, flow limitation…) are offered under their own labels.
+    expect(await page.getByTestId('channel-Press.2s').innerText()).toBe('Press.2s');
     // The navigator draws the four sessions in order, the gaps between them bare.
     const marks = await page.getByTestId('overview-session').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
     expect(marks).toHaveLength(4);
