@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO, newPage, signedInSuite, signInThroughForm } from './harness';
+import { DEMO, newPage, signedInSuite, signInThroughForm, tracePixels } from './harness';
 
 // The single-night review (issue 5) through the real app: the demo seed gives NCT1001
 // several simulated nights, the latest 10 hours or more.
@@ -114,6 +114,13 @@ describe('single-night review', () => {
     // PSG channels are off by default and tagged.
     expect(await page.getByTestId('channel-NC_PSG').getAttribute('aria-pressed')).toBe('false');
     expect(await page.getByTestId('channel-NC_PSG').innerText()).toContain('PSG');
+    // A night's two blood-pressure readings (evening and morning, at the night's ends) are
+    // visible points, not 1–2-px specks cut by the edges.
+    await page.getByTestId('plot-bp').scrollIntoViewIfNeeded();
+    await settled();
+    const box = (await page.getByTestId('plot-bp').boundingBox())!;
+    const shot = await page.screenshot({ clip: { x: box.x, y: box.y, width: box.width, height: box.height } });
+    expect(tracePixels(shot)).toBeGreaterThanOrEqual(30);
   });
 
   it('steps 30-second epochs with the arrow keys (Shift: 20 %): no React render, at most one draw per frame, new pixels each page', async () => {
@@ -264,7 +271,8 @@ describe('single-night review', () => {
     const initial = await order();
     const [a, b] = initial;
     const saved = page.waitForResponse((r) => r.url().includes('/patient/update-kpi-preferences') && r.ok());
-    await page.getByTestId(`drag-${b}`).dragTo(page.getByTestId(`chart-block-${a}`));
+    // Dropped on the other chart's trace (its plot), not only on its title.
+    await page.getByTestId(`drag-${b}`).dragTo(page.getByTestId(`plot-${a}`));
     await saved;
     const moved = await order();
     expect(moved.slice(0, 2)).toEqual([b, a]);

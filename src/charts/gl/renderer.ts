@@ -42,6 +42,9 @@ interface GlState {
 }
 
 /** GL primitive of each layer kind: lines and steps are segment pairs, fills are triangles. */
+/** Side of a drawn point in CSS pixels: a night's ~20 blood-pressure readings must be seen, not 1–2-px specks. */
+const POINT_SIZE_CSS = 6;
+
 const PRIMITIVE = { line: 0x0001, step: 0x0001, points: 0x0000, fill: 0x0004 } as const; // LINES, LINES, POINTS, TRIANGLES
 
 /** Where the chart program's inputs are. */
@@ -285,7 +288,7 @@ export class ChartRenderer {
       gl.disable(gl.SCISSOR_TEST);
       gl.clear(gl.COLOR_BUFFER_BIT);
       gl.enable(gl.SCISSOR_TEST);
-      gl.uniform1f(at.pointSize, 3 * dpr);
+      gl.uniform1f(at.pointSize, POINT_SIZE_CSS * dpr);
     } else if (ctx) {
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, width, height);
@@ -344,7 +347,7 @@ export class ChartRenderer {
           yScale: layer.clipY ? 1 : yScale,
         };
         if (glState) drawGl(glState, layer, u);
-        else if (ctx) draw2d(ctx, layer, u, { x: vx, y: height - vy - vh, width: vw, height: vh }, 3 * dpr);
+        else if (ctx) draw2d(ctx, layer, u, { x: vx, y: height - vy - vh, width: vw, height: vh }, POINT_SIZE_CSS * dpr);
         s.drawCalls++;
       }
       ctx?.restore();

@@ -85,7 +85,8 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
     if (physiological && yMode === 'fixed') return [physiological[0], physiological[1]];
     const lo = Math.min(...present.map((c) => infos[c]!.min));
     const hi = Math.max(...present.map((c) => infos[c]!.max));
-    return autoDomain(lo, hi);
+    // Points (a night's few BP, sugar or temperature readings) keep clear of the edges, where a point would be cut in half.
+    return autoDomain(lo, hi, def.style === 'points' ? 0.15 : 0.06);
   }, [yZoom, def, present.join(','), infos, yMode]);
   const autoY = !yZoom && !def.axis && yMode === 'auto';
   const artefacts = infos[ARTEFACT_CODE] ? { night: nightRef, code: ARTEFACT_CODE } : null;

@@ -11,10 +11,10 @@ export const CODED_LABELS: Record<CodedAxis, readonly (readonly [number, string]
 };
 
 /** A padded value range around [min, max]; a flat or empty series gets a unit range. */
-export function autoDomain(min: number, max: number): [number, number] {
+export function autoDomain(min: number, max: number, margin = 0.06): [number, number] {
   if (!Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
   if (max - min < 1e-9) return [min - 1, max + 1];
-  const pad = (max - min) * 0.06;
+  const pad = (max - min) * margin;
   return [min - pad, max + pad];
 }
 
