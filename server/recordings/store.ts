@@ -226,8 +226,30 @@ export interface ChannelRow {
 }
 
 /** The nights of a patient, oldest first. */
+/** SQL: the recording `r` is live (a device session still streaming). */
+export const LIVE_SQL = (r: string) => `(${r}.source = 'device' and coalesce((${r}.recording_meta ->> 'live')::boolean, false))`;
+
+/** SQL: how `r` ranks among recordings of its night, best first: ended before live, then longest, then first stored. */
+const NIGHT_RANK_SQL = (r: string) => `(${LIVE_SQL(r)}::int, ${r}.start_ms - ${r}.stop_ms, ${r}.id)`;
+
+/**
+ * SQL: the recording `r` is "the night" of its patient's night key. Several recordings can
+ * share a key (a device streaming while an imported or simulated night exists, two sessions
+ * of one device); lists, counts, trends and reports show the night once, as this recording,
+ * and the others are reachable from it. The rule: an ended recording before a live one, then
+ * the longest, then the first stored.
+ */
+export const THE_NIGHT_SQL = (r: string) =>
+  `not exists (select 1 from recordings o where o.patient_id = ${r}.patient_id and o.night_key = ${r}.night_key and o.id <> ${r}.id and ${NIGHT_RANK_SQL('o')} < ${NIGHT_RANK_SQL(r)})`;
+
+/** A patient's nights, each as the recording that is the night (THE_NIGHT_SQL), in time order. */
 export function listRecordings(db: Queryable, patientId: number): Promise<RecordingRow[]> {
-  return db.query<RecordingRow>('select * from recordings where patient_id = $1 order by start_ms', [patientId]);
+  return db.query<RecordingRow>(`select * from recordings r where r.patient_id = $1 and ${THE_NIGHT_SQL('r')} order by r.start_ms`, [patientId]);
+}
+
+/** A patient's recordings that share their night key with the night's recording (THE_NIGHT_SQL), in time order. */
+export function listOtherRecordings(db: Queryable, patientId: number): Promise<RecordingRow[]> {
+  return db.query<RecordingRow>(`select * from recordings r where r.patient_id = $1 and not ${THE_NIGHT_SQL('r')} order by r.start_ms`, [patientId]);
 }
 
 /** One recording of a patient, or null. */

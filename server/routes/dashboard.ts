@@ -8,7 +8,7 @@ import { dashboardUser } from './dashboardUser';
 import { notFound } from '../errors';
 import { analysisOf, analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
-import { isLiveRecording, type RecordingRow } from '../recordings/store';
+import { isLiveRecording, THE_NIGHT_SQL, type RecordingRow } from '../recordings/store';
 import type { NightKpis } from '../../engine/detect';
 import { flaggedSql } from '../patients/flagged';
 import { DAY_MS } from '../../engine/constants';
@@ -37,7 +37,7 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
          (select count(*)::int from patients p where p.physician_id = $1 and ${flaggedSql('p')}) as flagged_patients,
          (select count(*)::int from recordings r join patients p on p.id = r.patient_id
             left join physician_notifications n on n.recording_id = r.id
-            where p.physician_id = $1 and r.stop_ms > $2::bigint - $3::bigint and coalesce(n.is_read, 0) = 0
+            where p.physician_id = $1 and r.stop_ms > $2::bigint - $3::bigint and coalesce(n.is_read, 0) = 0 and ${THE_NIGHT_SQL('r')}
               and not exists (select 1 from seen_nights s where s.recording_id = r.id)) as unseen_recordings`,
       [physician, now, NOTIFY_DAYS * DAY_MS],
     );
@@ -53,7 +53,7 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
       db.query<{ patient_id: number; patient_code: string; night: number; recording_id: number; stop_ms: number }>(
         `select p.id as patient_id, p.patient_code, r.night_key as night, r.id as recording_id, r.stop_ms
          from recordings r join patients p on p.id = r.patient_id
-         where p.physician_id = $1 and r.stop_ms > $2::bigint order by r.stop_ms desc limit $3`,
+         where p.physician_id = $1 and r.stop_ms > $2::bigint and ${THE_NIGHT_SQL('r')} order by r.stop_ms desc limit $3`,
         [physician, sinceMs, limit],
       );
     // The device counts and the 24-hour panel read the rows the Data Center lists (one status rule).
@@ -74,7 +74,7 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
     const physician = actingPhysicianId(dashboardUser(request));
     const nights = await db.query<RecordingRow>(
       `select r.* from recordings r join patients p on p.id = r.patient_id
-       where p.physician_id = $1 and r.stop_ms > $2::bigint
+       where p.physician_id = $1 and r.stop_ms > $2::bigint and ${THE_NIGHT_SQL('r')}
          and not exists (select 1 from physician_notifications n where n.recording_id = r.id)
        order by r.stop_ms desc limit $3`,
       [physician, Date.now() - NOTIFY_DAYS * DAY_MS, NOTIFY_BATCH],
@@ -118,7 +118,9 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
               a.kpis->>'ahiBasis' as ahi_basis
        from physician_notifications n join patients p on p.id = n.patient_id
        left join night_analyses a on a.recording_id = n.recording_id and a.params = $2 and a.engine_version = $3
-       where n.physician_id = $1 order by n.night desc, n.id desc limit 50`,
+       where n.physician_id = $1
+         and (n.recording_id is null or exists (select 1 from recordings r where r.id = n.recording_id and ${THE_NIGHT_SQL('r')}))
+       order by n.night desc, n.id desc limit 50`,
       [physician, analysisParams(settings), ANALYSIS_VERSION],
     );
     return { data: { notifications } };

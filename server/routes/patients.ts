@@ -5,6 +5,7 @@ import { actingPhysicianId } from '../auth/users';
 import { flaggedSql } from '../patients/flagged';
 import { PatientListQuery } from '../../contract/patients';
 import { DAY_MS } from '../../engine/constants';
+import { THE_NIGHT_SQL } from '../recordings/store';
 
 const LIST = `
   select p.id as patient_id, p.patient_code, p.first_name, p.last_name, p.email_id, p.gender,
@@ -90,7 +91,7 @@ export function patientRoutes(app: FastifyInstance, ctx: AppContext) {
     const rows = await ctx.db.query(
       `select p.id as patient_id, p.patient_code, r.night_key as night, r.device_id, r.start_ms as recording_start_time
        from recordings r join patients p on p.id = r.patient_id
-       where p.physician_id = $1 and r.stop_ms > $2::bigint - ${DAY_MS} and p.phys_device_return_date is null
+       where p.physician_id = $1 and r.stop_ms > $2::bigint - ${DAY_MS} and p.phys_device_return_date is null and ${THE_NIGHT_SQL('r')}
        order by r.stop_ms desc`,
       [actingPhysicianId(user), Date.now()],
     );

@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
 import { visiblePatient, visibleRecording } from '../patients/access';
-import { findChannel, isLiveRecording, listChannels, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
+import { findChannel, isLiveRecording, listChannels, listOtherRecordings, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
 import { gzipWire } from '../recordings/wire-gzip';
 import { nightDate } from '../recordings/night-key';
 import { channelOverview } from '../recordings/overview';
@@ -28,8 +28,10 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const recordings = await listRecordings(db, patient.id);
-      const channels = await listChannels(db, recordings.map((r) => r.id));
-      const nights = recordings.map((r) => ({
+      // Recordings sharing a night's key with it (THE_NIGHT_SQL): listed with that night, not as nights of their own.
+      const others = await listOtherRecordings(db, patient.id);
+      const channels = await listChannels(db, [...recordings, ...others].map((r) => r.id));
+      const info = (r: (typeof recordings)[number]) => ({
         recording_id: r.id,
         night: r.night_key,
         recording_date: nightDate(r.night_key),
@@ -41,7 +43,11 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
         // The night's sessions (a CPAP night where the mask came off: one per stretch of files).
         sessions: nightSessions(Array.isArray(r.recording_meta?.files) ? (r.recording_meta.files as NightFileMeta[]) : []),
         channels: channels.filter((c) => c.recording_id === r.id).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count, valid: c.valid_count === null ? c.sample_count : Number(c.valid_count) })),
-      }));
+      });
+      const nights = recordings.map((r) => {
+        const also = others.filter((o) => o.night_key === r.night_key).map(info);
+        return also.length > 0 ? { ...info(r), others: also } : info(r);
+      });
       return { data: { nights } };
     },
   );

@@ -8,6 +8,7 @@ import { prepareTriageNight } from '../analytics/prepare';
 import { analyticsSettings } from '../analytics/settings';
 import { TRIAGE_NIGHTS, triageTable, type TriageNightRow } from '../analytics/triage';
 import type { Triage } from '../analytics/triageProtocol';
+import { LIVE_SQL, THE_NIGHT_SQL } from '../recordings/store';
 import { ENGINE_VERSION } from '../../engine/index';
 import { flaggedSql } from '../patients/flagged';
 import type { RecordingRow } from '../recordings/store';
@@ -20,7 +21,6 @@ const PREPARE_BATCH = 4;
 const DAY_S = 86_400;
 
 /** A night still being recorded by a live device (store.ts isLiveRecording): not triaged until it ends. */
-const LIVE_SQL = (r: string) => `(${r}.source = 'device' and coalesce((${r}.recording_meta ->> 'live')::boolean, false))`;
 
 /**
  * Every night of the table in one query: the practice's patients under care, each night of
@@ -33,7 +33,7 @@ const TRIAGE_SQL = `
          exists (select 1 from recording_channels c where c.recording_id = r.id and c.code = 'SPO2') as has_spo2
   from patients p
   left join lateral (select max(x.night_key) as last from recordings x where x.patient_id = p.id and not ${LIVE_SQL('x')}) l on true
-  left join recordings r on r.patient_id = p.id and r.night_key > l.last - $4::bigint and not ${LIVE_SQL('r')}
+  left join recordings r on r.patient_id = p.id and r.night_key > l.last - $4::bigint and not ${LIVE_SQL('r')} and ${THE_NIGHT_SQL('r')}
   left join night_analyses a on a.recording_id = r.id and a.params = $2 and a.engine_version = $3
   left join night_channel_stats s on s.recording_id = r.id and s.code = 'SPO2' and s.engine_version = $5
   where p.physician_id = $1 and p.phys_device_return_date is null

@@ -159,6 +159,11 @@ describe('screen rules', () => {
     expect(pickNight(nights, 150)?.night).toBe(200);
     expect(pickNight(nights, null)?.night).toBe(200);
     expect(pickNight([], null)).toBeNull();
+    // Another recording of a night, named by ?recording=: only among that night's others.
+    const shared = [{ night: 100, recording_id: 1, others: [{ night: 100, recording_id: 7 }] }, { night: 200, recording_id: 2 }] as NightInfo[];
+    expect(pickNight(shared, 100, 7)?.recording_id).toBe(7);
+    expect(pickNight(shared, 100, 2)?.recording_id).toBe(1);
+    expect(pickNight(shared, 100, null)?.recording_id).toBe(1);
   });
 
   it('computes BMI with 2 decimals, 0 when a measure is missing', () => {

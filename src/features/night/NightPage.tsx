@@ -14,7 +14,7 @@ import { NightReview } from './NightReview';
 import { nightKeys, useNights, usePatientDetails, usePreferences } from './queries';
 import { ImportRecordingPanel, ImportResult } from '../recordings/ImportRecordingPanel';
 import type { ImportedNight } from '../recordings/api';
-import { NightSessions, NightTooLong, nightTooLong } from '../recordings/NightSessions';
+import { NightRecordings, NightSessions, NightTooLong, nightTooLong } from '../recordings/NightSessions';
 import { SideTabs, TABS, type Tab } from './SideTabs';
 import type { NightInfo } from './types';
 import { pickNight, prefetchNight } from './preload';
@@ -38,6 +38,7 @@ export function NightPage({ patientId }: { patientId: number }) {
   const [, navigate] = useLocation();
   const search = new URLSearchParams(useSearch());
   const requested = search.has('night') ? Number(search.get('night')) : null;
+  const requestedRecording = search.has('recording') ? Number(search.get('recording')) : null;
   const trend = search.get('view') === 'trend';
   const requestedTab = search.get('tab') as Tab | null;
   const tab: Tab = requestedTab && (TABS as readonly string[]).includes(requestedTab) && !(trend && requestedTab === 'summary') ? requestedTab : 'overview';
@@ -69,7 +70,7 @@ export function NightPage({ patientId }: { patientId: number }) {
   const nights = useNights(patientId);
   const preferences = usePreferences();
   const seen = useNightSeen();
-  const shownRecording = nights.data && preferences.data && !trend && tab === 'overview' ? (pickNight(nights.data, requested)?.recording_id ?? null) : null;
+  const shownRecording = nights.data && preferences.data && !trend && tab === 'overview' ? (pickNight(nights.data, requested, requestedRecording)?.recording_id ?? null) : null;
   const physician = preferences.data?.is_annotator === false && details.data?.is_sample_patient === false;
   // A night whose review screen the physician opened is seen (issue 32.4); annotators' views do not count.
   useEffect(() => {
@@ -88,13 +89,15 @@ export function NightPage({ patientId }: { patientId: number }) {
   if (!details.data || !nights.data || preferences.isPending) {
     return <p className="muted loading" role="status">{t('common.loading')}</p>;
   }
-  const night = pickNight(nights.data, requested);
+  const night = pickNight(nights.data, requested, requestedRecording);
+  // The night as listed (another recording of it is shown from there): what ‹ › step from.
+  const listed = night ? (nights.data.find((n) => n.night === night.night) ?? null) : null;
   const drawable = night !== null && !nightTooLong(night);
   if (night && drawable && !trend && tab === 'overview') prefetchNight(patientId, night, preferences.data ?? null);
-  const index = night ? nights.data.indexOf(night) : -1;
+  const index = listed ? nights.data.indexOf(listed) : -1;
   const previous = index > 0 ? nights.data[index - 1]! : null;
   const next = index >= 0 && index < nights.data.length - 1 ? nights.data[index + 1]! : null;
-  const go = (n: NightInfo | null) => n && navigate(urlWith({ night: String(n.night) }), { replace: true });
+  const go = (n: NightInfo | null) => n && navigate(urlWith({ night: String(n.night), recording: null }), { replace: true });
   const annotator = preferences.data?.is_annotator === true;
   // A sample patient (spec 2 §2) is read-only for everyone: no edits, imports or reports.
   const sample = details.data.is_sample_patient;
@@ -167,6 +170,7 @@ export function NightPage({ patientId }: { patientId: number }) {
           ) : night ? (
             <>
               <NightSessions night={night} />
+              {listed && <NightRecordings night={listed} shown={night.recording_id} onShow={(id) => navigate(urlWith({ night: String(listed.night), recording: id === listed.recording_id ? null : String(id) }), { replace: true })} />}
               {/* Keyed by what a later file changes (channels, span), so a merged night is read afresh. */}
               <NightReview key={`${night.recording_id}-${night.channels.length}-${night.recording_start_time}-${night.recording_stop_time}`} patient={details.data} night={night} preferences={preferences.data ?? null} />
             </>

@@ -52,7 +52,7 @@ const CHANNELS: readonly ChannelDef[] = [
   def('ODI', { sources: [] }),
 ];
 
-export const CHANNEL_BY_CODE: ReadonlyMap<string, ChannelDef> = new Map(CHANNELS.map((c) => [c.code, c]));
+const CHANNEL_BY_CODE: ReadonlyMap<string, ChannelDef> = new Map(CHANNELS.map((c) => [c.code, c]));
 
 /** The signal-quality channel behind the artefacts toggle (not a chart, spec 2 §9). */
 export const ARTEFACT_CODE = 'SQB';

@@ -19,9 +19,11 @@ import { nightKeys } from './queries';
 import type { NightInfo, PhysicianPreferences } from './types';
 
 /** The night to show: the query's night if it has a recording, else the latest (spec 2 §4). */
-export function pickNight(nights: readonly NightInfo[], requested: number | null): NightInfo | null {
+export function pickNight(nights: readonly NightInfo[], requested: number | null, recording: number | null = null): NightInfo | null {
   if (nights.length === 0) return null;
-  return nights.find((n) => n.night === requested) ?? nights[nights.length - 1]!;
+  const night = nights.find((n) => n.night === requested) ?? nights[nights.length - 1]!;
+  // Another recording of that night, when the URL names one (?recording=).
+  return (recording !== null && night.others?.find((o) => o.recording_id === recording)) || night;
 }
 
 /**

@@ -47,6 +47,8 @@ export interface NightInfo {
   channels: NightChannel[];
   /** The night's sessions (a CPAP night where the mask came off: one per stretch of files); absent from older servers. */
   sessions?: NightSession[];
+  /** Other recordings with this night's key (a device that streamed beside an imported night): shown from this night, not as nights of their own. */
+  others?: NightInfo[];
 }
 
 /** One session of a night: what its files cover together. */

@@ -47,3 +47,33 @@ export function NightSessions({ night }: { night: NightInfo }) {
     </details>
   );
 }
+
+/**
+ * The recordings of one night when there are several (a device streamed while an imported or
+ * simulated night existed): the night is shown as its main recording, the others one click away.
+ */
+export function NightRecordings({ night, shown, onShow }: { night: NightInfo; shown: number; onShow: (recordingId: number) => void }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const all = [night, ...(night.others ?? [])];
+  if (all.length < 2) return null;
+  return (
+    <section className="night-recordings card" aria-label={t('nightFiles.recordingsTitle')} data-testid="night-recordings">
+      <h3 className="card-title">{t('nightFiles.recordingsTitle')}</h3>
+      <ul>
+        {all.map((r, i) => (
+          <li key={r.recording_id}>
+            <button type="button" className={`link-button${r.recording_id === shown ? ' active' : ''}`} aria-current={r.recording_id === shown ? 'true' : undefined} onClick={() => onShow(r.recording_id)} data-testid="night-recording">
+              {t(i === 0 ? 'nightFiles.recordingMain' : 'nightFiles.recordingOther', {
+                start: f.time(r.recording_start_time, r.timezone, false),
+                end: f.time(r.recording_stop_time, r.timezone, false),
+                hours: f.hours(r.recording_stop_time - r.recording_start_time),
+                device: r.device_id || '–',
+              })}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
