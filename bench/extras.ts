@@ -22,7 +22,7 @@ for (const [i, spec] of SIM_NIGHTS.entries()) {
   const analysis = analyseNight({ startMs: night.startMs, stopMs: night.stopMs, channels: channelsOf(night, true) });
   const ref = scoringReference(night.truth, { channel: spec.psg ? 'flow' : 'radar', oximetry: true, desaturationRule: RULE });
   const truth = ref.events;
-  // Detections of borderline events are no extras (README "Borderline events in the simulated validation").
+  // Detections of borderline events are no extras (docs/decisions/0095-borderline-events-in-the-simulated-validation.md).
   const a = matchEvents(truth, analysis.respiratory, { borderline: ref.borderline });
   const drawn = night.truth.filter((e): e is RespiratoryTruth => e.kind === 'obstructive_apnea' || e.kind === 'central_apnea' || e.kind === 'hypopnea');
   const desats = new Map(night.truth.filter((e): e is DesaturationTruth => e.kind === 'desaturation').map((d) => [d.id, d]));

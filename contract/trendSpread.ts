@@ -5,7 +5,7 @@
  * SD) and the severity call the mean makes, with how many nights it rests on. One night
  * misclassifies about 17 % of home-monitored patients in published multi-night studies: a call
  * on fewer than {@link FEW_NIGHTS} nights, or whose interval spans more than one severity class,
- * is flagged. README "Decisions" (trend interval).
+ * is flagged. docs/decisions/0069-trend-interval.md.
  */
 
 /** Below this many nights a severity call is flagged as resting on too few nights. */

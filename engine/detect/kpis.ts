@@ -7,7 +7,7 @@ export type RiiDivisor = 'GSD' | 'TST' | 'TBT' | 'TBR';
 /** Labels counted for the customized index (spec 2 §3). */
 export const INDEX_LABELS = ['Apnea', 'Hypoapnea', 'Movement', 'Central Apnea', 'Obstructive Apnea', 'Irregularities'] as const;
 
-/** Whether a night's AHI/RII rest on a breathing signal (README "Decisions": no index without a basis). */
+/** Whether a night's AHI/RII rest on a breathing signal (docs/decisions/0065-no-index-without-a-basis.md). */
 export type AhiBasis = 'breathing_signal' | 'no_breathing_signal';
 
 export interface NightKpis {
@@ -53,7 +53,7 @@ function hoursWhere(s: Series | undefined, ok: (v: number) => boolean): number {
 const perHour = (count: number, hours: number) => (hours > 0 ? Math.round((count / hours) * 100) / 100 : null);
 
 /**
- * The night's indices (README "Decisions" gives each formula): AHI = (apneas + hypopneas)
+ * The night's indices (docs/decisions/0055-clinical-analytics-formulas.md gives each formula): AHI = (apneas + hypopneas)
  * / TST h; ODI = desaturations / TST h; RII = (apneas + hypopneas) / divisor h, the divisor
  * one of GSD, TST, TBT, TBR; GSD = hours with SQB good; TBR = hours with a valid BR.
  */

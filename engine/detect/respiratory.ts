@@ -45,7 +45,7 @@ export interface RespiratoryOptions {
  * Where an event's edges are read: 'signal' (the default: the last/first big excursion
  * around the low stretch), 'hybrid' (opt-in: the signal's edges moved to the breath
  * boundary AASM measures from, where the breaths there are cut with confidence; meets the
- * simulated goal, not the ResMed 20250808 one: README "Hybrid event edges (tried)") or
+ * simulated goal, not the ResMed 20250808 one: docs/decisions/0134-hybrid-event-edges-tried-opt-in-eventedges-hybrid-not-the.md) or
  * 'breaths' (the run of clearly reduced breaths; tried, not adopted).
  */
 export type EventEdges = 'hybrid' | 'signal' | 'breaths';
@@ -154,7 +154,7 @@ export function detectRespiratoryEvents(
     // the beginning of the first breath near baseline: the signal's crossing of the centre
     // after the last such peak, and before the first. (Measured on the simulator, the peaks
     // made hypopneas ≈ 1 s longer than drawn on every night; apneas' and flow-only edges,
-    // read at 50 %, were within ±0.5 s and stay: README "Hypopnea edges at the breath boundary".)
+    // read at 50 %, were within ±0.5 s and stay: docs/decisions/0098-hypopnea-edges-at-the-breath-boundary.md.)
     if (level === hypoLevel && (o.eventEdges ?? 'signal') === 'signal') {
       const side = (k: number) => Math.sign(sig[k] - centre);
       // Only from a big excursion found (not from where the search gave up).

@@ -20,7 +20,7 @@ export interface TriagePatient {
   patient_code: string;
   name: string;
   flagged: boolean;
-  /** 0 none … 3 severe (README Decisions "Triage order"); null without an analysed last night. */
+  /** 0 none … 3 severe (docs/decisions/0107-triage-order.md); null without an analysed last night. */
   attention: number | null;
   last: TriageNight | null;
   /** The nights of the last TRIAGE_NIGHTS days up to the last one, oldest first. */

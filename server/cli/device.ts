@@ -34,7 +34,7 @@ const FIRST_DEMO_DEVICE = 'NCT0001';
 
 async function main(): Promise<void> {
   const { options } = parseArgs(process.argv.slice(2));
-  // --devices N alone starts at the first demo device, as the README's load example reads.
+  // --devices N alone starts at the first demo device, as docs/live.md's load example reads.
   const first = options.device ?? (options.devices !== undefined ? FIRST_DEMO_DEVICE : undefined);
   if (!first) throw new UsageError('--device is required (or --devices N, which starts at NCT0001)');
   const speed = positiveNumber(options.speed, 'speed', 1, 3600);

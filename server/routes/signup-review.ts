@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
 
-/** The answer at sign-in for a refused account (spec 1 gives none; README "Decisions"). */
+/** The answer at sign-in for a refused account (spec 1 gives none; docs/decisions/0128-signup-approval.md). */
 export const ACCOUNT_REFUSED = 'Your account request was not approved. Contact support if you think this is a mistake.';
 
 /**

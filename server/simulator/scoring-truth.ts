@@ -71,7 +71,7 @@ export function scoringTruth(truth: readonly TruthEvent[], options: ScoringTruth
  * the reduction's edge is "clearly reduced" (AASM leaves it to the scorer) or whether a
  * drop drawn within the oximeter's resolution of the rule reads over it decides, so no
  * answer is wrong. Validation counts a borderline event neither as found nor as missed,
- * and a detection matched to it not as extra (README Decisions, "Borderline events").
+ * and a detection matched to it not as extra (docs/decisions/0095-borderline-events-in-the-simulated-validation.md).
  */
 export function scoringReference(truth: readonly TruthEvent[], options: ScoringTruthOptions): ScoringReference {
   const rule = options.desaturationRule ?? 3;

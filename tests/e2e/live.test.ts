@@ -119,7 +119,7 @@ describe('live devices', () => {
     await expect.poll(() => paintedPixels(page, 'tile-strip'), { timeout: 10_000 }).toBeGreaterThan(50);
     // Nothing paints over a strip: not the tile's resize handle, not a neighbour's shadow (it
     // stays inside the grid's 8-px gap). Chromium would otherwise give what does a layer of its
-    // own, composited on every frame (the dashboard's frames cost half again: README, realtime).
+    // own, composited on every frame (the dashboard's frames cost half again: docs/benchmarks.md).
     const cover = await tile.evaluate((el) => {
       const cell = el.closest('.react-grid-item')!;
       const strip = el.querySelector('canvas')!.getBoundingClientRect();

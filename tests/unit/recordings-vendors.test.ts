@@ -12,7 +12,7 @@ describe('vendor time conventions', () => {
     const rec = edfToRecording(readEdf(new Uint8Array(readFileSync(new URL(name, REAL))), name, { timezone: 'UTC' }));
     expect(vendorOf({ fileName: name, recording: String(rec.meta.recording) }).vendor).toBe('resmed');
     const events = deviceEvents({ fileName: name, recording: String(rec.meta.recording) }, rec.events);
-    // The README lists 7 scored events; "Recording starts" is not one.
+    // docs/decisions/0078-device-annotations.md lists the scored events; "Recording starts" is not one.
     expect(events).toHaveLength(7);
     const first = events[0];
     const written = rec.events.find((e) => e.text === 'Obstructive Apnea')!;

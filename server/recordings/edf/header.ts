@@ -162,7 +162,7 @@ export function readFixedHeader(file: string, bytes: Uint8Array): FixedHeader {
 /**
  * ResMed's STR.edf declares some digital ranges as 0..65534 (unsigned 16 bit); mne and OSCAR read
  * it. Only the STR reader (str.ts) passes this, and only for a range starting at 0 or above:
- * every other EDF keeps the strict 16-bit check (README "Decisions": STR digital range).
+ * every other EDF keeps the strict 16-bit check (docs/decisions/0068-str-digital-range.md).
  */
 const UNSIGNED_EDF_MAX = 65535;
 

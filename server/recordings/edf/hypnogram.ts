@@ -3,7 +3,7 @@
  * … "Movement time", HMC's AASM "Sleep stage N2", EDFbrowser's "N2", bare "W/1/2/3/4/R/M/?")
  * become the night's SLP_STGS channel in the device's stage codes (spec 2 §9: 1 deep, 2 light,
  * 4 REM, 5 awake), one sample per 30-s epoch, so TST, SE, WASO, SOL and the stage latencies
- * follow from the expert's staging (README "Decisions": hypnogram label map).
+ * follow from the expert's staging (docs/decisions/0066-hypnogram-label-map.md).
  */
 import type { ChannelData, NightEvent } from '../model';
 

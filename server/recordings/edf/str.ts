@@ -4,7 +4,7 @@
  * after the day's noon, up to 10 pairs), the device's AHI and indices (HI, AI, OAI, CAI, UAI).
  * It is no night: it is read here, apart from the night readers (whose 48-h limit it exceeds
  * by design), and stored per patient-day (device_summaries). Its header declares some digital
- * ranges 0..65534: read as unsigned 16-bit values (README "Decisions": STR digital range).
+ * ranges 0..65534: read as unsigned 16-bit values (docs/decisions/0068-str-digital-range.md).
  */
 import { DateTime } from 'luxon';
 import { RecordingFormatError } from '../model';

@@ -67,7 +67,7 @@ export function LivePlot({ series, range, color = [0.16, 0.5, 0.73], yRange, tes
         // Opaque, cleared to the colour behind it: the compositor then neither blends the canvas
         // nor draws what it covers. On SwiftShader that was the dearest part of every presented
         // frame with 16 strips (bare-page probe: frames a second 26 → 38, update-to-raster p99
-        // 66–70 → 42–45 ms; see the README's realtime figures).
+        // 66–70 → 42–45 ms; see docs/benchmarks.md).
         const gl = canvas.getContext('webgl', { antialias: true, preserveDrawingBuffer: true, alpha: false });
         const [r, g, b] = backdropOf(canvas);
         gl?.clearColor(r, g, b, 1);

@@ -29,7 +29,7 @@ export const LiveTile = memo(LiveTileView, (a, b) => a.device.device_id === b.de
  * Whether the element is in the viewport. A tile's strip holds a WebGL context only while it is:
  * Chromium keeps 16 a page and silently drops the oldest for a 17th, which would blank a tile of
  * a practice with more live devices than that. (One context drawing every strip was tried and
- * measured slower on a software GPU: see the README's live-screens decision.)
+ * measured slower on a software GPU: see docs/decisions/0123-live-screens.md.)
  */
 function useOnScreen(ref: RefObject<HTMLElement | null>): boolean {
   const [onScreen, setOnScreen] = useState(false);

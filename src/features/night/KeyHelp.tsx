@@ -4,8 +4,8 @@ import { Dialog } from '../../ui/Dialog';
 import { isTextEntry } from '../../ui/keys';
 
 /**
- * Every key of the single-night review, as the "?" overlay lists them (README "Reviewing a
- * night" agrees). A key written as words (the mouse) is itself a translation key.
+ * Every key of the single-night review, as the "?" overlay lists them (the README's first ten
+ * minutes and docs/guide/annotator.md agree). A key written as words (the mouse) is itself a translation key.
  */
 const ROWS: readonly (readonly [string, string])[] = [
   ['← / →', 'night.keys.arrows'],

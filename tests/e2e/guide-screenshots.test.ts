@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO, launchChromium, newPage, openPatient, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { DeviceClient } from '../../server/live/device-client';
+import { shortSource } from '../server/live-helpers';
+
+// The user guide's screenshots (docs/guide/img), made from the real app on every e2e run so
+// they cannot go stale: the main screens of the demo clinic in English and Arabic. One
+// server, one browser, one page; every shot waits on what the screen shows, never on a clock.
+
+const IMG = 'docs/guide/img';
+const LANGUAGES = ['en-US', 'ar-SA'] as const;
+type Language = (typeof LANGUAGES)[number];
+
+let server: AppServer | null = null;
+let browser: Browser | null = null;
+let context: BrowserContext | null = null;
+let page: Page;
+let errors: string[] = [];
+let device: DeviceClient | null = null;
+
+/** "Loading…" in each language: a chart still waiting for its samples shows it. */
+const LOADING = Object.fromEntries(
+  LANGUAGES.map((l) => [l, (JSON.parse(readFileSync(`locales/${l}.json`, 'utf8')) as { common: { loading: string } }).common.loading]),
+) as Record<Language, string>;
+
+beforeAll(async () => {
+  await mkdir(IMG, { recursive: true });
+  server = await startAppServer({ SEED_NIGHTS: '1' });
+  browser = await launchChromium();
+  ({ context, page, errors } = await newPage(browser, server.url));
+});
+
+afterAll(async () => {
+  device?.stop();
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+/** Nothing in view still says "Loading…": no page part, no chart. */
+const settled = (lng: Language) =>
+  page.waitForFunction(
+    (loading) => {
+      const inView = (e: Element) => e.getClientRects().length > 0 && e.getBoundingClientRect().top < window.innerHeight;
+      return !Array.from(document.querySelectorAll('.loading')).some(inView) && !Array.from(document.querySelectorAll('.plot-empty')).some((e) => inView(e) && e.textContent === loading);
+    },
+    LOADING[lng],
+    { timeout: 60_000 },
+  );
+
+/** The page in `lng` (the selector of the header or of the sign-in page), right to left in Arabic. */
+async function switchLanguage(lng: Language): Promise<void> {
+  await page.getByTestId('language-select').first().selectOption(lng);
+  await page.waitForFunction((l) => document.documentElement.lang === l, lng);
+}
+
+/** Chart frames drawn so far (the renderer's counters), to wait for one drawn after a step. */
+const framesDrawn = () => page.evaluate(() => window.__nocturneStats?.frames ?? 0);
+
+/** A frame drawn after `before` frames, with every layer's data there. */
+const chartsDrawn = (before: number) =>
+  page.waitForFunction((n) => (window.__nocturneStats?.frames ?? 0) > n && window.__nocturneStats!.lastFrameComplete, before, { timeout: 60_000 });
+
+async function shot(name: string, lng: Language): Promise<void> {
+  await settled(lng);
+  await page.screenshot({ path: `${IMG}/${name}.${lng}.png` });
+}
+
+/** The screens of the guide, in the order a physician meets them; each ends with its shot. */
+async function mainScreens(lng: Language): Promise<void> {
+  await page.getByTestId('nav-dashboard').click();
+  await page.getByTestId('dashboard-widgets').waitFor();
+  await page.getByTestId('triage-table').waitFor();
+  await shot('dashboard', lng);
+
+  await page.getByTestId('nav-patients').click();
+  await page.getByTestId('patient-link').filter({ hasText: 'NCT1001' }).waitFor();
+  await shot('patients', lng);
+
+  const before = await framesDrawn();
+  await openPatient(page, 'NCT1001');
+  await page.getByTestId('chart-stack').waitFor();
+  await chartsDrawn(before);
+  await shot('night', lng);
+
+  await page.getByTestId('annotation-add').click();
+  await page.getByTestId('annotation-popup').waitFor();
+  await shot('annotations', lng);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('annotation-popup').waitFor({ state: 'detached' });
+
+  await page.getByTestId('mode-trend').click();
+  await page.getByTestId('trend-view').waitFor();
+  await page.getByTestId('trend-chart-BR').getByTestId('trend-box').first().waitFor({ timeout: 60_000 });
+  await shot('trend', lng);
+  await page.getByTestId('mode-single').click();
+
+  await page.getByTestId('nav-reports').click();
+  await page.locator('[data-testid="reports-table"], [data-testid="reports-empty"]').first().waitFor();
+  await shot('reports', lng);
+
+  await page.getByTestId('nav-device-config').click();
+  await page.getByTestId('device-config-card').first().waitFor();
+  await shot('device-config', lng);
+}
+
+/** A device key issued in Device Config, and the demo device NCT0001 streaming with it. */
+async function streamDevice(): Promise<DeviceClient> {
+  const card = page.getByTestId('device-config-card').filter({ has: page.locator('h3', { hasText: 'NCT0001' }) });
+  await card.getByTestId('device-key-issue').click();
+  const key = (await card.getByTestId('device-key-once').textContent())!;
+  const client = new DeviceClient({ server: server!.url, deviceId: 'NCT0001', key, source: shortSource('guide'), speed: SPEED });
+  client.start();
+  return client;
+}
+
+/** The device's data speed: each 200-ms frame carries 2 s of its night. */
+const SPEED = 10;
+/** Frames a tile's strip (the last minute) needs to be half drawn at that speed. */
+const HALF_STRIP_FRAMES = 15;
+
+/** The real-time dashboard with NCT0001's tile streaming and half of its strip drawn. */
+async function liveScreen(lng: Language, client: DeviceClient): Promise<void> {
+  await page.getByTestId('nav-realtime').click();
+  // A tile draws what arrives while it is open.
+  const acked = client.ackMs.length;
+  const tile = page.locator('[data-testid="live-tile"][data-device="NCT0001"]');
+  await tile.waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => {
+    const t = document.querySelector('[data-testid="live-tile"][data-device="NCT0001"]');
+    return t?.getAttribute('data-state') === 'streaming' && /^\d+$/.test(t.querySelector('[data-testid="tile-br"]')?.textContent ?? '');
+  }, undefined, { timeout: 30_000 });
+  await expect.poll(() => client.ackMs.length - acked, { timeout: 30_000 }).toBeGreaterThanOrEqual(HALF_STRIP_FRAMES);
+  await shot('live', lng);
+}
+
+describe('the guide screenshots', () => {
+  it('captures every main screen in English and Arabic', async () => {
+    await page.goto('/');
+    await page.getByTestId('signin-email').waitFor();
+    for (const lng of [...LANGUAGES].reverse()) {
+      await switchLanguage(lng);
+      await shot('signin', lng);
+    }
+    await signInThroughForm(page, server!.url, DEMO.physician);
+    for (const lng of LANGUAGES) {
+      if (lng !== LANGUAGES[0]) await switchLanguage(lng);
+      await mainScreens(lng);
+      device ??= await streamDevice();
+      await liveScreen(lng, device);
+    }
+    expect(errors).toEqual([]);
+  });
+});
