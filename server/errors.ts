@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorParamsOf, NotFoundThing, PlainErrorCode } from '../contract/errors';
+import type { ErrorAnswer, ErrorCode, ErrorParamsOf, ErrorParamValue, NotFoundThing, PlainErrorCode } from '../contract/errors';
 
 /** The field a refusal is about and the rule it broke, so a form can say it in the user's words. */
 export interface FieldRule {
@@ -27,7 +27,7 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   readonly errors?: readonly string[];
   readonly fieldRule?: FieldRule;
   readonly details?: Readonly<Record<string, string>>;
-  readonly params?: Readonly<Record<string, string | number>>;
+  readonly params?: Readonly<Record<string, ErrorParamValue>>;
 
   constructor(
     readonly status: number,
@@ -36,7 +36,7 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
     ...[extras]: ExtrasOf<C>
   ) {
     super(message);
-    const e = extras as (ApiErrorExtras & { params?: Readonly<Record<string, string | number>> }) | undefined;
+    const e = extras as (ApiErrorExtras & { params?: Readonly<Record<string, ErrorParamValue>> }) | undefined;
     this.errors = e?.errors;
     this.fieldRule = e?.fieldRule;
     this.details = e?.details;
@@ -44,14 +44,14 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   }
 
   /** The answer's body: code, message and whatever data the client words it with. */
-  body(): { code: ErrorCode; message: string; data?: Record<string, unknown> } {
+  body(): ErrorAnswer {
     const data = { ...(this.errors ? { errors: this.errors } : {}), ...(this.fieldRule ?? {}), ...(this.details ?? {}), ...(this.params ? { params: this.params } : {}) };
     return { code: this.code, message: this.message, ...(Object.keys(data).length ? { data } : {}) };
   }
 }
 
 /** The body of an error answer sent without throwing (a code whose message names nothing). */
-export function errorBody(code: PlainErrorCode, message: string, data?: Record<string, unknown>): { code: PlainErrorCode; message: string; data?: Record<string, unknown> } {
+export function errorBody(code: PlainErrorCode, message: string, data?: ErrorAnswer['data'] & Record<string, unknown>): ErrorAnswer {
   return { code, message, ...(data ? { data } : {}) };
 }
 
