@@ -68,8 +68,15 @@ function validationText(t: TFunction, error: ApiError): string | null {
     return t('validation.server.invalid', { field: t(nested) });
   }
   const label = FIELD_LABELS[error.field as keyof typeof FIELD_LABELS];
-  // A field no form labels: the code's catalogue message says it (never the server's English).
-  if (!label) return null;
+  // A field no form labels: named by its path, with the bound it broke, in the user's words
+  // (never the server's English sentence).
+  if (!label) {
+    if (!error.field) return null;
+    const name = error.path ? error.path.replace(/^\//, '') : error.field;
+    const bound = BOUNDS[error.rule];
+    if (bound && error.limit !== null) return t(`validation.server.${bound}`, { field: name, limit: error.limit });
+    return t('validation.server.invalid', { field: name });
+  }
   // Names: the spec's own sentence (spec 1 §5).
   if (error.rule === 'pattern' && error.field === 'first_name') return t('profile.errors.firstNameChars');
   if (error.rule === 'pattern' && error.field === 'last_name') return t('profile.errors.lastNameChars');
@@ -87,7 +94,8 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
  * `thing` (what was not found) as a word, a nameless `who` as "someone else".
  */
 function localParams(t: TFunction, params: Readonly<Record<string, string | number>>): Record<string, string | number> {
-  const language = i18next.language || 'en-US';
+  // A fixed t (getFixedT) carries its own language; the app's t speaks the current one.
+  const language = (t as { lng?: string }).lng || i18next.language || 'en-US';
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const out: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(params)) {
