@@ -3,7 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
-import { ApiError, isBadValue, isDatabaseOutage, isPoolExhausted, loggableUrl, OutageLog } from './errors';
+import { ApiError, errorBody, fastifyErrorCode, isBadValue, isDatabaseOutage, isPoolExhausted, loggableUrl, OutageLog } from './errors';
 import { guardInput, type RouteEntry } from './input-guard';
 import { MAX_HEAP_USED_BYTES, shedOverload } from './overload';
 import { accountRoutes } from './routes/accounts';
@@ -87,8 +87,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const refusedBooking = bookingConflict(err);
     if (refusedBooking) err = refusedBooking;
     if (err instanceof ApiError) {
-      const data = { ...(err.errors ? { errors: err.errors } : {}), ...(err.fieldRule ?? {}), ...(err.details ?? {}) };
-      return reply.code(err.status).send({ code: err.code, message: err.message, ...(Object.keys(data).length ? { data } : {}) });
+      return reply.code(err.status).send(err.body());
     }
     const validation = (err as FastifyError).validation;
     if (validation) {
@@ -98,29 +97,29 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       const field = first?.params?.missingProperty ?? first?.instancePath?.replace(/^\//, '').split('/')[0] ?? '';
       const path = first?.instancePath ? { path: first.instancePath } : {};
       const limit = typeof first?.params?.limit === 'number' ? { limit: first.params.limit } : {};
-      return reply.code(400).send({ code: 'validation_failed', message: err.message, data: { field, rule: first?.keyword ?? '', ...path, ...limit } });
+      return reply.code(400).send(errorBody('validation_failed', err.message, { field, rule: first?.keyword ?? '', ...path, ...limit }));
     }
     const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
-      return reply.code(status).send({ code: (err as FastifyError).code ?? 'bad_request', message: err.message });
+      return reply.code(status).send(errorBody(fastifyErrorCode((err as FastifyError).code), err.message));
     }
     // The client went away mid-request (an aborted upload): said as that, not as a lost database.
     if (request.raw.aborted || request.raw.socket?.destroyed || ((err as { code?: string }).code === 'ECONNRESET' && !request.raw.complete)) {
       console.warn(`${request.method} ${loggableUrl(request.url)}: the client aborted the request`);
-      return reply.code(400).send({ code: 'client_aborted', message: 'The request was aborted by the client.' });
+      return reply.code(400).send(errorBody('client_aborted', 'The request was aborted by the client.'));
     }
     if (isPoolExhausted(err)) {
-      return reply.code(503).header('retry-after', '5').send({ code: 'overloaded', message: 'The server is busy (every database connection is in use); try again in a few seconds.' });
+      return reply.code(503).header('retry-after', '5').send(errorBody('overloaded', 'The server is busy (every database connection is in use); try again in a few seconds.'));
     }
     if (isDatabaseOutage(err)) {
       outage.failed(err);
-      return reply.code(503).header('retry-after', '10').send({ code: 'database_unavailable', message: 'The database is unavailable. Try again in a moment.' });
+      return reply.code(503).header('retry-after', '10').send(errorBody('database_unavailable', 'The database is unavailable. Try again in a moment.'));
     }
     if (isBadValue(err)) {
-      return reply.code(400).send({ code: 'invalid_value', message: `A value is out of range or malformed: ${err.message}` });
+      return reply.code(400).send(errorBody('invalid_value', `A value is out of range or malformed: ${err.message}`));
     }
     console.error(`${request.method} ${loggableUrl(request.url)} failed: ${err.stack ?? err.message}`);
-    return reply.code(500).send({ code: 'server_error', message: 'Sorry, server goes wrong' });
+    return reply.code(500).send(errorBody('server_error', 'Sorry, server goes wrong'));
   });
 
   // A frame over the protocol's limit (up to 16×) still arrives, so the device is told what was wrong.
@@ -211,10 +210,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     if (url.startsWith('/api/') || url === '/api') {
-      return reply.code(404).send({ code: 'not_found', message: `No such endpoint: ${request.method} ${url}` });
+      return reply.code(404).send(new ApiError(404, 'not_found', `No such endpoint: ${request.method} ${url}`, { params: { thing: 'endpoint' } }).body());
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply.code(404).send({ code: 'not_found', message: `No such page: ${url}` });
+      return reply.code(404).send(new ApiError(404, 'not_found', `No such page: ${url}`, { params: { thing: 'page' } }).body());
     }
     if (!hasWeb) {
       return reply

@@ -1,26 +1,69 @@
+import type { ErrorAnswer, ErrorCode, ErrorParamsOf, ErrorParamValue, NotFoundThing, PlainErrorCode } from '../contract/errors';
+
 /** The field a refusal is about and the rule it broke, so a form can say it in the user's words. */
 export interface FieldRule {
   field: string;
   rule: string;
 }
 
+/** What an error may carry besides its code and message (all sent inside `data`). */
+interface ApiErrorExtras {
+  /** Every message of a multi-part refusal (`data.errors`). */
+  errors?: readonly string[];
+  /** The field concerned and the rule it broke (`data.field`, `data.rule`). */
+  fieldRule?: FieldRule;
+  /** More the client may show, e.g. the admin's reason for a refused account. */
+  details?: Readonly<Record<string, string>>;
+}
+
+/** A code whose message names values must be given them (`data.params`); a plain code may not. */
+type ExtrasOf<C extends ErrorCode> = C extends PlainErrorCode ? [extras?: ApiErrorExtras] : [extras: ApiErrorExtras & { params: ErrorParamsOf<C> }];
+
 /**
- * An error the API answers with: a stable code, a human message and an HTTP status, and
- * optionally every message of a multi-part refusal (sent as `data.errors`) and the field and
- * rule concerned (sent as `data.field` and `data.rule`).
+ * An error the API answers with: a stable code from contract/errors.ts, an English message for
+ * API clients and logs, an HTTP status, and the parameters the client words the code with.
  */
-export class ApiError extends Error {
+export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly errors?: readonly string[];
+  readonly fieldRule?: FieldRule;
+  readonly details?: Readonly<Record<string, string>>;
+  readonly params?: Readonly<Record<string, ErrorParamValue>>;
+
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: C,
     message: string,
-    readonly errors?: readonly string[],
-    readonly fieldRule?: FieldRule,
-    /** More the client may show (sent inside `data`), e.g. the admin's reason for a refused account. */
-    readonly details?: Readonly<Record<string, string>>,
+    ...[extras]: ExtrasOf<C>
   ) {
     super(message);
+    const e = extras as (ApiErrorExtras & { params?: Readonly<Record<string, ErrorParamValue>> }) | undefined;
+    this.errors = e?.errors;
+    this.fieldRule = e?.fieldRule;
+    this.details = e?.details;
+    this.params = e?.params;
   }
+
+  /** The answer's body: code, message and whatever data the client words it with. */
+  body(): ErrorAnswer {
+    const data = { ...(this.errors ? { errors: this.errors } : {}), ...(this.fieldRule ?? {}), ...(this.details ?? {}), ...(this.params ? { params: this.params } : {}) };
+    return { code: this.code, message: this.message, ...(Object.keys(data).length ? { data } : {}) };
+  }
+}
+
+/** The body of an error answer sent without throwing (a code whose message names nothing). */
+export function errorBody(code: PlainErrorCode, message: string, data?: ErrorAnswer['data'] & Record<string, unknown>): ErrorAnswer {
+  return { code, message, ...(data ? { data } : {}) };
+}
+
+/** Fastify's own client-error codes the API answers with a code of its own; any other is `bad_request`. */
+const FASTIFY_CODES: Readonly<Record<string, PlainErrorCode>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+};
+
+/** Our code for a client error Fastify raised (its FST_… code goes into the English message's log only). */
+export function fastifyErrorCode(code: string | undefined): PlainErrorCode {
+  return (code && FASTIFY_CODES[code]) || 'bad_request';
 }
 
 /**
@@ -42,7 +85,33 @@ export function loggableUrl(url: string): string {
 const INVALID_CREDENTIALS = 'Invalid credentials';
 
 export const unauthorized = () => new ApiError(401, 'invalid_credentials', INVALID_CREDENTIALS);
-export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} not found.`);
+/** The English names of what `not_found` names, for the message API clients and logs read. */
+const THING_NAMES: Record<NotFoundThing, string> = {
+  account: 'Account',
+  annotation: 'Annotation',
+  category: 'Category',
+  channel: 'Channel',
+  checkup: 'Check-up',
+  comment: 'Comment',
+  correction: 'Correction',
+  device: 'Device',
+  device_allocation: 'Device allocation',
+  endpoint: 'Endpoint',
+  history_entry: 'History entry',
+  image: 'Image',
+  notification: 'Notification',
+  page: 'Page',
+  patient: 'Patient',
+  recording: 'Recording',
+  report: 'Report',
+  request: 'Request',
+  sample_patient: 'Sample patient',
+};
+
+/** 404 naming what was not found; `detail` (a channel's code, a path) goes into the English message only. */
+export const notFound = (thing: NotFoundThing, detail?: string) =>
+  new ApiError(404, 'not_found', detail ? `${THING_NAMES[thing]} ${detail} not found.` : `${THING_NAMES[thing]} not found.`, { params: { thing } });
+/** 403 `forbidden`: the message says why in English for logs; the UI words the code. */
 export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 
 /** Error codes of a database that cannot be reached or has gone away (node, pg and PostgreSQL's class 08/57P). */

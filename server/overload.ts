@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import underPressure from '@fastify/under-pressure';
+import { errorBody } from './errors';
 
 /** When the server refuses new requests with 503 rather than slowing every request down. */
 export interface OverloadLimits {
@@ -32,7 +33,7 @@ export async function shedOverload(app: FastifyInstance, limits: OverloadLimits)
       reply
         .code(503)
         .header('retry-after', '5')
-        .send({ code: 'overloaded', message: `The server is busy (${type}${value !== undefined ? ` ${Math.round(value)}` : ''}); try again in a few seconds.` });
+        .send(errorBody('overloaded', `The server is busy (${type}${value !== undefined ? ` ${Math.round(value)}` : ''}); try again in a few seconds.`));
     },
   });
 }

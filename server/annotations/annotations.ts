@@ -74,7 +74,7 @@ export async function nightOf(db: Queryable, patient: PatientRef, body: { night?
   const key = body.night !== undefined ? parseNightKey(String(body.night)) : body.recording_date ? parseNightKey(body.recording_date) : null;
   if (key === null) throw new ApiError(400, 'validation_failed', 'Give the night (Unix seconds) or the recording_date.');
   const night = (await listRecordings(db, patient.id)).find((r) => r.night_key === key && (!body.device_id || r.device_id === body.device_id));
-  if (!night) throw notFound('Recording');
+  if (!night) throw notFound('recording');
   return night;
 }
 
@@ -133,7 +133,7 @@ async function softDelete(tx: Queryable, current: AnnotationRow, userId: number)
 /** The annotation, locked until the transaction ends, so its version check and write are one step. */
 const loadOwn = async (db: Queryable, user: UserRow, id: number): Promise<AnnotationRow> => {
   const [row] = await db.query<AnnotationRow>('select * from annotations where annotation_map_id = $1 for update', [id]);
-  if (!row) throw notFound('Annotation');
+  if (!row) throw notFound('annotation');
   await visiblePatient(db, user, row.patient_id);
   return row;
 };
@@ -209,11 +209,11 @@ export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
       const user = currentUser(request);
       const row = await ctx.db.transaction(async (tx) => {
         const current = await loadOwn(tx, user, request.body.annotation_map_id);
-        if (current.delete_flag === 1) throw notFound('Annotation');
+        if (current.delete_flag === 1) throw notFound('annotation');
         if (isStale(current, request.body)) throw await conflict(tx, 'annotation', current.updated_by, current.updated_date);
         if (request.body.delete_flag === 1) return softDelete(tx, current, user.id);
         const night = current.recording_id ? await findRecording(tx, current.patient_id, current.recording_id) : null;
-        if (!night) throw notFound('Recording');
+        if (!night) throw notFound('recording');
         const v = await validate(tx, night, request.body, current);
         // Spec 2 §4: an edit of a system annotation is saved as system-edit.
         const type = current.type === 'system' ? 'system-edit' : current.type;

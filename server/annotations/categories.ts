@@ -134,7 +134,7 @@ export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
 /** A live custom category of a patient the user may see; built-ins cannot be changed. */
 async function customCategory(tx: Queryable, user: Parameters<typeof visiblePatient>[1], labelId: number, version: number | undefined): Promise<CategoryRow> {
   const [row] = await tx.query<CategoryRow & { deleted_at: Date | null }>('select * from annotation_categories where label_id = $1', [labelId]);
-  if (!row || (row.deleted_at && version === undefined)) throw notFound('Category');
+  if (!row || (row.deleted_at && version === undefined)) throw notFound('category');
   if (row.type === 'built-in') throw new ApiError(403, 'built_in_category', 'Built-in categories cannot be changed or deleted.');
   await visiblePatient(tx, user, row.patient_id!);
   // Deleted by someone after the caller read it at this version: the same 409 as a delete that commits while this save waits.
@@ -149,7 +149,7 @@ async function customCategory(tx: Queryable, user: Parameters<typeof visiblePati
  */
 async function lockedCategory(tx: Queryable, labelId: number, version: number | undefined): Promise<CategoryRow> {
   const [row] = await tx.query<CategoryRow & { deleted_at: Date | null }>('select * from annotation_categories where label_id = $1 for update', [labelId]);
-  if (!row || (row.deleted_at && version === undefined)) throw notFound('Category');
+  if (!row || (row.deleted_at && version === undefined)) throw notFound('category');
   if (row.deleted_at || (version !== undefined && version !== row.version)) throw await conflict(tx, 'category', row.updated_by, row.updated_date);
   return row;
 }

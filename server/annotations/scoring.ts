@@ -146,6 +146,7 @@ export async function importMarks(
       422,
       'too_many_categories',
       `The file needs ${wanted.size} new categories (${[...wanted.values()].join(', ')}), but this patient may have ${MAX_CATEGORIES} and has ${categories.length}. Map some of the file's labels to existing categories, or delete unused categories first.`,
+      { params: { needed: wanted.size, labels: [...wanted.values()].join(', '), max: MAX_CATEGORIES, has: categories.length } },
     );
   }
   const created: CategoryRow[] = [];
@@ -211,7 +212,7 @@ export async function importMarks(
     rows.color.push(category.color_code);
   }
   if (rows.kpi.length === 0 && outside > 0) {
-    throw new ApiError(422, 'scoring_outside_night', `None of the file's ${outside} marks lies within this night's recording: is it the scoring of another night?`);
+    throw new ApiError(422, 'scoring_outside_night', `None of the file's ${outside} marks lies within this night's recording: is it the scoring of another night?`, { params: { marks: outside } });
   }
   const ids: number[] = [];
   const BATCH = 2000;

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Queryable } from '../db/adapter';
-import { ApiError } from '../errors';
+import { ApiError, notFound } from '../errors';
 import { DAY_MS } from '../../engine/constants';
 import type { DeviceOperationBody } from '../../contract/devices';
 
@@ -64,6 +64,8 @@ export function calendarDays(zone: string, count: number, now = Date.now()): Arr
 }
 
 const fmt = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toFormat('dd LLL yyyy');
+/** A day as the client formats it in the user's language (YYYY-MM-DD). */
+const isoDay = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toISODate() ?? '';
 
 /** Locks the patient row: every booking change of one patient runs one at a time (take it before the device's). */
 export async function lockPatient(tx: Queryable, patientId: number): Promise<void> {
@@ -79,15 +81,15 @@ export function bookingConflict(err: unknown): ApiError | null {
   const e = err as { code?: unknown; constraint?: unknown; message?: unknown } | null;
   if (e?.code !== '23P01') return null;
   const text = `${String(e.constraint ?? '')} ${String(e.message ?? '')}`;
-  if (text.includes('device_allocations_patient_free')) return new ApiError(409, 'patient_already_assigned', DEVICE_MESSAGES.patientAssigned);
-  if (text.includes('device_allocations_device_free')) return new ApiError(409, 'device_occupied', 'Device is occupied: it is already reserved for another patient during these dates.');
+  if (text.includes('device_allocations_patient_free')) return new ApiError(409, 'patient_booked_meanwhile', DEVICE_MESSAGES.patientAssigned);
+  if (text.includes('device_allocations_device_free')) return new ApiError(409, 'device_booked_meanwhile', 'Device is occupied: it is already reserved for another patient during these dates.');
   return null;
 }
 
 /** Locks the device row: every allocation change of one device runs one at a time. */
 export async function lockDevice(tx: Queryable, deviceMasterId: number): Promise<{ device_master_id: number; device_id: string }> {
   const [device] = await tx.query<{ device_master_id: number; device_id: string }>('select device_master_id, device_id from devices where device_master_id = $1 for update', [deviceMasterId]);
-  if (!device) throw new ApiError(404, 'not_found', 'Device not found.');
+  if (!device) throw notFound('device');
   return device;
 }
 
@@ -116,9 +118,10 @@ export async function checkPatientFree(tx: Queryable, patientId: number, deviceM
     [patientId, deviceMasterId, from, to],
   );
   if (other) {
-    throw new ApiError(409, 'patient_already_assigned', DEVICE_MESSAGES.patientAssigned, [
-      `This patient is already assigned ${other.device_id} device for future dates start from ${fmt(other.allocation_ms, zone)} to ${fmt(other.deallocation_ms, zone)}.`,
-    ]);
+    throw new ApiError(409, 'patient_already_assigned', DEVICE_MESSAGES.patientAssigned, {
+      errors: [`This patient is already assigned ${other.device_id} device for future dates start from ${fmt(other.allocation_ms, zone)} to ${fmt(other.deallocation_ms, zone)}.`],
+      params: { device: other.device_id, from: isoDay(other.allocation_ms, zone), to: isoDay(other.deallocation_ms, zone) },
+    });
   }
 }
 
@@ -130,9 +133,10 @@ export async function clearDevice(tx: Queryable, deviceMasterId: number, from: n
   const overlaps = await deviceOverlaps(tx, deviceMasterId, from, to, except);
   const blocking = overlaps.find((o) => !force || o.allocation_ms <= now);
   if (blocking) {
-    throw new ApiError(409, 'device_occupied', `Device is occupied: reserved for patient ${blocking.patient_code} from ${fmt(blocking.allocation_ms, zone)} to ${fmt(blocking.deallocation_ms, zone)}.`, [
-      `This device is already reserved for patient ${blocking.patient_code} from ${fmt(blocking.allocation_ms, zone)} to ${fmt(blocking.deallocation_ms, zone)}.`,
-    ]);
+    throw new ApiError(409, 'device_occupied', `Device is occupied: reserved for patient ${blocking.patient_code} from ${fmt(blocking.allocation_ms, zone)} to ${fmt(blocking.deallocation_ms, zone)}.`, {
+      errors: [`This device is already reserved for patient ${blocking.patient_code} from ${fmt(blocking.allocation_ms, zone)} to ${fmt(blocking.deallocation_ms, zone)}.`],
+      params: { patient: blocking.patient_code, from: isoDay(blocking.allocation_ms, zone), to: isoDay(blocking.deallocation_ms, zone) },
+    });
   }
   for (const o of overlaps) {
     await tx.query(`update device_allocations set status = 'cancelled', updated_by = $2, updated_at = now() where device_user_map_id = $1`, [o.device_user_map_id, userId]);

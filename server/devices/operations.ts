@@ -120,7 +120,7 @@ export async function fileDeployRequest(tx: Queryable, r: DeployRequestInput): P
        and (d.physician_id = $3 or exists (select 1 from physician_devices m where m.device_master_id = d.device_master_id and m.physician_id = $3))`,
     [r.deviceMasterId ?? 0, r.deviceId ?? '', r.physicianId],
   );
-  if (!device) throw notFound('Device');
+  if (!device) throw notFound('device');
   if (!(r.to > r.from)) throw new ApiError(400, 'validation_failed', 'The return date must be after the allocation date.');
   // A request that could never be approved is refused now, with the words a deploy would use
   // (the admin's approval checks again, under the locks, since bookings may change meanwhile).

@@ -79,9 +79,9 @@ export function deviceConfigRoutes(server: FastifyInstance, ctx: AppContext, pus
     async (request) => {
       const user = configUser(request);
       const device = await practiceDeviceById(ctx.db, user, request.body.device_master_id);
-      if (!device) throw notFound('Device');
+      if (!device) throw notFound('device');
       const problem = configProblem(request.body.config);
-      if (problem) throw new ApiError(400, 'invalid_config', problem.message, undefined, { field: 'config', rule: problem.rule }, { path: problem.path });
+      if (problem) throw new ApiError(400, 'invalid_config', problem.message, { fieldRule: { field: 'config', rule: problem.rule }, details: { path: problem.path } });
       const saved = await saveConfig(ctx.db, device.device_master_id, request.body.config, user.id, practiceDefault(device, await practiceWindow(ctx.db, user)));
       if (!saved) throw new ApiError(400, 'no_changes', 'This configuration is the one the device already has: nothing to send.');
       await push.announce(device.device_master_id);

@@ -21,7 +21,7 @@ function liveUser(request: FastifyRequest): UserRow {
 async function devicesOf(ctx: AppContext, user: UserRow, did: string, q: RangeQuery): Promise<PracticeDevice[]> {
   const all = await practiceDevices(ctx.db, user);
   const picked = did === '0' ? all : all.filter((d) => d.device_id === did);
-  if (did !== '0' && picked.length === 0) throw notFound('Device');
+  if (did !== '0' && picked.length === 0) throw notFound('device');
   return q.pid === undefined ? picked : picked.filter((d) => d.patient_id === q.pid);
 }
 
@@ -71,7 +71,7 @@ export function liveRoutes(server: FastifyInstance, ctx: AppContext) {
   const ownDevice = async (request: FastifyRequest, body: DeviceKeysBody) => {
     const user = liveUser(request);
     const device = await practiceDeviceById(ctx.db, user, body.device_master_id);
-    if (!device) throw notFound('Device');
+    if (!device) throw notFound('device');
     return { user, device };
   };
 

@@ -35,7 +35,7 @@ export async function visiblePatient(db: Queryable, user: UserRow, patientId: nu
      where id = $1 and (physician_id = $2 or sample_practice_id = $2)`,
     [patientId, actingPhysicianId(user)],
   );
-  if (!row || user.role === 'admin') throw notFound('Patient');
+  if (!row || user.role === 'admin') throw notFound('patient');
   if (row.sample_practice_id === null) return { id: row.id, patient_code: row.patient_code, physician_id: row.physician_id, country: row.country, is_sample: false };
   if (access !== 'read') throw sampleReadOnly();
   return { id: row.id, patient_code: row.patient_code, physician_id: row.sample_practice_id, country: row.country, is_sample: true };
@@ -57,6 +57,6 @@ export async function visibleRecording(
 ): Promise<{ patient: PatientRef; recording: RecordingRow }> {
   const patient = await visiblePatient(db, user, patientId, access);
   const recording = await findRecording(db, patient.id, recordingId);
-  if (!recording) throw notFound('Recording');
+  if (!recording) throw notFound('recording');
   return { patient, recording };
 }

@@ -122,6 +122,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
             400,
             'no_night_for_events',
             `${files.map((f) => f.name).join(', ')}: holds events but no signal, and this patient has no night of ${nightDate(nightKey(night.startMs, input.timezone))} to attach them to; import it together with the night's signal files, or after them.`,
+            { params: { files: files.map((f) => f.name).join(', '), night: nightDate(nightKey(night.startMs, input.timezone)) } },
           );
         }
         const recordingId = await insertNight(tx, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night: { ...night, channels: [] } });
@@ -172,8 +173,8 @@ function parseEach(files: { name: string; bytes: Uint8Array }[], options: ParseF
 
 /** A reader's or the night rule's refusal as the API's 400, naming every file concerned. */
 function asApiError(err: unknown): unknown {
-  if (err instanceof NotOneNightError) return new ApiError(400, 'files_not_one_night', err.message, err.files);
-  if (err instanceof RecordingFormatErrors) return new ApiError(400, 'invalid_recording_file', err.message, err.errors.map((e) => e.message));
+  if (err instanceof NotOneNightError) return new ApiError(400, 'files_not_one_night', err.message, { errors: err.files, params: { files: err.files.join(', ') } });
+  if (err instanceof RecordingFormatErrors) return new ApiError(400, 'invalid_recording_file', err.message, { errors: err.errors.map((e) => e.message) });
   if (err instanceof RecordingFormatError) return new ApiError(400, 'invalid_recording_file', err.message);
   if (err instanceof RangeError) return new ApiError(400, 'invalid_recording_file', err.message);
   return err;

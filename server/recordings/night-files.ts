@@ -59,7 +59,9 @@ export function refuseDamaged(files: readonly HashedFile[], declared: Record<str
   for (const f of files) {
     const client = declared[f.name];
     if (client !== undefined && client.toLowerCase() !== f.md5) {
-      throw new ApiError(400, 'upload_damaged', `${f.name}: the file changed in transfer (md5 ${client} before upload, ${f.md5} received); nothing was stored, please upload it again.`);
+      throw new ApiError(400, 'upload_damaged', `${f.name}: the file changed in transfer (md5 ${client} before upload, ${f.md5} received); nothing was stored, please upload it again.`, {
+        params: { file: f.name },
+      });
     }
   }
 }
@@ -94,7 +96,9 @@ export async function sortDuplicates(db: Queryable, patientId: number, files: re
     const stored = skipped.find((s) => s.reason === 'already_stored')!;
     const as = stored.same_as === stored.name ? '' : ` (as ${stored.same_as})`;
     const others = files.length > 1 ? ` Every file of this upload is already stored.` : '';
-    throw new ApiError(409, 'duplicate_file', `${stored.name}: already imported${as} for the night of ${nightDate(stored.night!)}; nothing was stored.${others}`);
+    throw new ApiError(409, 'duplicate_file', `${stored.name}: already imported${as} for the night of ${nightDate(stored.night!)}; nothing was stored.${others}`, {
+      params: { file: stored.name, night: nightDate(stored.night!) },
+    });
   }
   return { keep, skipped };
 }
@@ -117,7 +121,7 @@ export async function refuseDuplicates(db: Queryable, patientId: number, files: 
   const seen = new Map<string, string>();
   for (const f of files) {
     const first = seen.get(f.md5);
-    if (first !== undefined) throw new ApiError(409, 'duplicate_file', `${f.name}: the same file as ${first} in this upload; nothing was stored.`);
+    if (first !== undefined) throw new ApiError(409, 'duplicate_in_upload', `${f.name}: the same file as ${first} in this upload; nothing was stored.`, { params: { file: f.name, other: first } });
     seen.set(f.md5, f.name);
   }
   if (files.length === 0) return;
@@ -126,7 +130,9 @@ export async function refuseDuplicates(db: Queryable, patientId: number, files: 
   if (hit) {
     const k = known.find((row) => row.md5 === hit.md5)!;
     const as = k.file_name === hit.name ? '' : ` (as ${k.file_name})`;
-    throw new ApiError(409, 'duplicate_file', `${hit.name}: already imported${as} for the night of ${nightDate(k.night_key)}; nothing was stored.`);
+    throw new ApiError(409, 'duplicate_file', `${hit.name}: already imported${as} for the night of ${nightDate(k.night_key)}; nothing was stored.`, {
+      params: { file: hit.name, night: nightDate(k.night_key) },
+    });
   }
 }
 

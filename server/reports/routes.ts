@@ -70,7 +70,7 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
 
   async function practiceJob(user: UserRow, id: number) {
     const [row] = await db.query<JobListRow>(`select ${COLUMNS} from report_jobs j join patients p on p.id = j.patient_id where j.id = $1 and j.practice_id = $2`, [id, actingPhysicianId(user)]);
-    if (!row || user.role === 'admin') throw notFound('Report');
+    if (!row || user.role === 'admin') throw notFound('report');
     return row;
   }
 

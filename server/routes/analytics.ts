@@ -54,7 +54,7 @@ async function findNight(ctx: AppContext, patientId: number, q: SeriesQuery): Pr
   const key = parseNightKey(q.recording_date);
   if (key === null) throw new ApiError(400, 'validation_failed', `recording_date "${q.recording_date}" is neither Unix seconds nor YYYY-MM-DD.`);
   const night = (await listRecordings(ctx.db, patientId)).find((r) => r.night_key === key && (!q.device_id || r.device_id === q.device_id));
-  if (!night) throw notFound('Recording');
+  if (!night) throw notFound('recording');
   return night;
 }
 
@@ -91,6 +91,7 @@ export function analyticsRoutes(server: FastifyInstance, ctx: AppContext) {
           400,
           'series_too_large',
           `This asks for ${points.toLocaleString('en-US')} samples; the JSON series answers at most ${MAX_JSON_SERIES_POINTS.toLocaleString('en-US')}. Ask for fewer channels (type, graph_type) or a shorter device_start_time–device_stop_time, or load /analytics/patient/channel-data (binary).`,
+          { params: { points, max: MAX_JSON_SERIES_POINTS } },
         );
       }
       const data: Record<string, unknown> = {};

@@ -67,7 +67,7 @@ export function authRoutes(server: FastifyInstance, ctx: AppContext) {
         throw new ApiError(403, 'account_pending', 'Your account is waiting for approval. We will contact you soon.');
       }
       // The admin's reason, if one was given, goes to the applicant (who proved the password) only.
-      if (user.status === 'refused') throw new ApiError(403, 'account_refused', ACCOUNT_REFUSED, undefined, undefined, user.review_reason ? { reason: user.review_reason } : undefined);
+      if (user.status === 'refused') throw new ApiError(403, 'account_refused', ACCOUNT_REFUSED, user.review_reason ? { details: { reason: user.review_reason } } : undefined);
       if (user.status === 'disabled') throw new ApiError(403, 'account_disabled', 'This account has been disabled.');
       const code = await issueOtp(db, user.id, 'login');
       await mailer.send({

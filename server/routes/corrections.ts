@@ -46,7 +46,7 @@ function corrector(request: FastifyRequest) {
   return user;
 }
 
-const fieldError = (field: string, rule: string, message: string) => new ApiError(400, 'validation_failed', message, undefined, { field, rule });
+const fieldError = (field: string, rule: string, message: string) => new ApiError(400, 'validation_failed', message, { fieldRule: { field, rule } });
 
 /** Checks a correction against the night: inside the recording, at least one epoch long, with a reason. */
 function checkCorrection(recording: RecordingRow, body: AddCorrectionBody) {
@@ -125,7 +125,7 @@ export function correctionRoutes(server: FastifyInstance, ctx: AppContext) {
         ]);
         if (undone.length === 0) {
           const [exists] = await tx.query('select 1 from night_corrections where id = $1 and recording_id = $2', [request.body.id, recording.id]);
-          if (!exists) throw notFound('Correction');
+          if (!exists) throw notFound('correction');
           throw new ApiError(409, 'already_undone', 'This correction was already undone.');
         }
         await invalidateNight(tx, recording.id);

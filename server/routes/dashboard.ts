@@ -132,7 +132,7 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const physician = actingPhysicianId(dashboardUser(request));
       const rows = await db.query('update physician_notifications set is_read = 1 where id = $1 and physician_id = $2 returning id', [request.params.id, physician]);
-      if (rows.length === 0) throw notFound('Notification');
+      if (rows.length === 0) throw notFound('notification');
       return { code: 'notification_read' };
     },
   );
@@ -147,7 +147,7 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
         'select r.id from recordings r join patients p on p.id = r.patient_id where r.id = $1 and r.patient_id = $2 and p.physician_id = $3',
         [recording_id, patient_id, physician],
       );
-      if (!night) throw notFound('Recording');
+      if (!night) throw notFound('recording');
       await tx.query('insert into seen_nights (recording_id, seen_by) values ($1, $2) on conflict (recording_id) do nothing', [recording_id, user.id]);
       await tx.query('update physician_notifications set is_read = 1 where recording_id = $1 and physician_id = $2', [recording_id, physician]);
     });

@@ -28,7 +28,7 @@ export function devRoutes(app: FastifyInstance, ctx: AppContext) {
     '/dev/outbox',
     { schema: { querystring: OutboxQuery } },
     async (request) => {
-      if (!fromLoopback(request)) throw new ApiError(404, 'not_found', 'No such endpoint: GET /api/v1/dev/outbox');
+      if (!fromLoopback(request)) throw new ApiError(404, 'not_found', 'No such endpoint: GET /api/v1/dev/outbox', { params: { thing: 'endpoint' } });
       const rows = await ctx.db.query<{ id: number; to_email: string; subject: string; body: string; code: string | null; created_at: Date }>(
         `select id, to_email, subject, body, code, created_at from mail_outbox where to_email = $1 order by id desc limit 50`,
         [normaliseEmail(request.query.email)],

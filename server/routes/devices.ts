@@ -103,7 +103,7 @@ export function deviceRoutes(server: FastifyInstance, ctx: AppContext) {
           return allocation;
         }
         const current = await currentAllocation(tx, patient.id);
-        if (!current) throw notFound('Device allocation');
+        if (!current) throw notFound('device_allocation');
         if (op === 'cancel') {
           await cancel(tx, current, user.id);
           return null;
@@ -168,7 +168,7 @@ export function deviceRoutes(server: FastifyInstance, ctx: AppContext) {
           'select * from deploy_requests where id = $1 for update',
           [request.params.id],
         );
-        if (!r) throw notFound('Request');
+        if (!r) throw notFound('request');
         if (r.status !== 'pending') throw new ApiError(409, 'request_decided', `This request was already ${r.status}.`);
         if (request.params.decision === 'approve') {
           const [p] = await tx.query<{ physician_id: number }>('select physician_id from patients where id = $1', [r.patient_id]);

@@ -72,7 +72,7 @@ export function exportRoutes(server: FastifyInstance, ctx: AppContext) {
       if (currentUser(request).is_annotator) throw forbidden('Annotators cannot download data points.');
       const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
       const channel = await findChannel(ctx.db, recording.id, request.query.code);
-      if (!channel) throw notFound(`Channel ${request.query.code}`);
+      if (!channel) throw notFound('channel', request.query.code);
       // Streamed in pieces: a raw channel's CSV runs to hundreds of MB as one string.
       const csv = Readable.from(dataPointCsvChunks(await loadChannelData(ctx.db, channel)));
       const name = dataPointFileName({ channel: channel.code, date: recording.night_key, deviceId: recording.device_id ?? 'none', patientCode: patient.patient_code });

@@ -35,7 +35,7 @@ function byteCounter(total: { bytes: number }, fileName: string, progress: () =>
     transform(chunk: Buffer, _enc, done) {
       progress();
       total.bytes += chunk.byteLength;
-      if (total.bytes > MAX_UPLOAD_BYTES) return done(new ApiError(413, 'upload_too_large', `${fileName}: the files of one upload hold at most ${MAX_UPLOAD_BYTES / MB} MB together.`));
+      if (total.bytes > MAX_UPLOAD_BYTES) return done(new ApiError(413, 'upload_too_large', `${fileName}: the files of one upload hold at most ${MAX_UPLOAD_BYTES / MB} MB together.`, { params: { max_mb: MAX_UPLOAD_BYTES / MB } }));
       done(null, chunk);
     },
   });
@@ -110,15 +110,17 @@ async function receiveParts(request: FastifyRequest, dir: string, idleMs: number
         await mkdir(own);
         const file = path.join(own, name);
         await Promise.race([pipeline(part.file, byteCounter(total, name, watch.touch), createWriteStream(file)), watch.stalled]);
-        if (part.file.truncated) throw new ApiError(413, 'file_too_large', `${name}: larger than ${MAX_FILE_BYTES / MB} MB.`);
+        if (part.file.truncated) throw new ApiError(413, 'file_too_large', `${name}: larger than ${MAX_FILE_BYTES / MB} MB.`, { params: { file: name, max_mb: MAX_FILE_BYTES / MB } });
         files.push({ name, path: file });
       } else {
-        if (part.valueTruncated) throw new ApiError(413, 'field_too_large', `The field ${part.fieldname.slice(0, 80)} is longer than ${MAX_FIELD_BYTES / MB} MB.`);
+        if (part.valueTruncated) throw new ApiError(413, 'field_too_large', `The field ${part.fieldname.slice(0, 80)} is longer than ${MAX_FIELD_BYTES / MB} MB.`, {
+          params: { field: part.fieldname.slice(0, 80), max_mb: MAX_FIELD_BYTES / MB },
+        });
         fields[part.fieldname] = String(part.value);
       }
     }
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw new ApiError(413, 'too_many_files', `One upload holds at most ${maxFiles} files; send the night's files in several uploads (they join the same night).`);
+    if ((err as { code?: string }).code === 'FST_FILES_LIMIT') throw new ApiError(413, 'too_many_files', `One upload holds at most ${maxFiles} files; send the night's files in several uploads (they join the same night).`, { params: { max: maxFiles } });
     throw malformedUpload(err);
   } finally {
     watch.stop();

@@ -41,7 +41,7 @@ export function nightFileRoutes(server: FastifyInstance, ctx: AppContext) {
       if (key === null) throw new ApiError(400, 'validation_failed', `recording_date "${request.query.recording_date}" is not YYYYMMDD.`);
       const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
       const night = (await listRecordings(ctx.db, patient.id)).find((r) => r.night_key === key && (!request.query.device_id || r.device_id === request.query.device_id));
-      if (!night) throw notFound('Recording');
+      if (!night) throw notFound('recording');
       const channels = await listChannels(ctx.db, [night.id]);
       const subject = `night:${night.id}`;
       return {
@@ -100,7 +100,7 @@ export function nightFileRoutes(server: FastifyInstance, ctx: AppContext) {
         'select id, timezone, start_ms, stop_ms, source, recording_meta from recordings where id = $1',
         [id],
       );
-      if (!night) throw notFound('Recording');
+      if (!night) throw notFound('recording');
       const channels = (await listChannels(ctx.db, [id])).filter((c) => c.sample_rate <= MAX_FILE_RATE_HZ);
       const parts = [`"recording_meta":{"timezone":${JSON.stringify(night.timezone)}}`, `"recording_start_time":${night.start_ms}`, `"recording_stop_time":${night.stop_ms}`];
       for (const c of channels) parts.push(`${JSON.stringify(c.code)}:${await channelJson(ctx, c)}`);

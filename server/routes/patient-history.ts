@@ -24,8 +24,8 @@ function writer(request: FastifyRequest): UserRow {
 
 function check(timestamp: number, value: string): string {
   const problem = historyProblem(timestamp, value, Date.now());
-  if (problem === 'timestamp') throw new ApiError(400, 'validation_failed', HISTORY_MESSAGES.timestamp, undefined, { field: 'timestamp', rule: 'range' });
-  if (problem) throw new ApiError(400, 'validation_failed', HISTORY_MESSAGES[problem], undefined, { field: 'symptom_medication_value', rule: problem === 'value' ? 'required' : 'maxLength' });
+  if (problem === 'timestamp') throw new ApiError(400, 'validation_failed', HISTORY_MESSAGES.timestamp, { fieldRule: { field: 'timestamp', rule: 'range' } });
+  if (problem) throw new ApiError(400, 'validation_failed', HISTORY_MESSAGES[problem], { fieldRule: { field: 'symptom_medication_value', rule: problem === 'value' ? 'required' : 'maxLength' } });
   return value.trim();
 }
 
@@ -62,7 +62,7 @@ function fetchRoutes(server: FastifyInstance, ctx: AppContext) {
 /** The live entry `entryId` of a patient the caller may change, or 404. */
 async function liveEntry(db: Queryable, patientId: number, entryId: number): Promise<{ id: number; kind: HistoryKind }> {
   const [row] = await db.query<{ id: number; kind: HistoryKind }>('select id, kind from patient_history_entries where id = $1 and patient_id = $2 and delete_flag = 0', [entryId, patientId]);
-  if (!row) throw notFound('History entry');
+  if (!row) throw notFound('history_entry');
   return row;
 }
 

@@ -97,7 +97,7 @@ export function patientNoteRoutes(server: FastifyInstance, ctx: AppContext) {
        from patient_comments where id = $1 and patient_id = $2 and delete_flag = 0`,
       [id, patient.id],
     );
-    if (!row) throw notFound('Comment');
+    if (!row) throw notFound('comment');
     if (row.user_id !== user.id) throw forbidden(NOTE_MESSAGES.notAuthor);
     return row;
   };
@@ -190,7 +190,7 @@ export function patientNoteRoutes(server: FastifyInstance, ctx: AppContext) {
         'update checkup_dates set mark_as_complete_flag = 1 - mark_as_complete_flag where checkup_date_id = $1 and patient_id = $2 returning checkup_date_id',
         [request.body.checkup_date_id, patient.id],
       );
-      if (rows.length === 0) throw notFound('Check-up');
+      if (rows.length === 0) throw notFound('checkup');
       return { code: 'checkup_updated', data: await checkupsOf(patient.id) };
     },
   );

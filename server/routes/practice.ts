@@ -45,7 +45,7 @@ const ownsSettings = (u: UserRow) => u.role === 'physician' && !u.is_annotator &
 
 const dayOf = (iso: string, field: string): DateTime => {
   const d = DateTime.fromISO(iso, { zone: 'UTC' });
-  if (!d.isValid) throw new ApiError(400, 'validation_failed', `${field} must be a calendar day (YYYY-MM-DD).`, undefined, { field, rule: 'date' });
+  if (!d.isValid) throw new ApiError(400, 'validation_failed', `${field} must be a calendar day (YYYY-MM-DD).`, { fieldRule: { field, rule: 'date' } });
   return d;
 };
 
@@ -62,9 +62,9 @@ export function practiceRoutes(server: FastifyInstance, ctx: AppContext) {
       const physicianId = actingPhysicianId(member(request));
       const from = dayOf(request.query.from, 'from');
       const to = dayOf(request.query.to, 'to');
-      if (to < from) throw new ApiError(400, 'validation_failed', 'to must not be before from.', undefined, { field: 'to', rule: 'order' });
+      if (to < from) throw new ApiError(400, 'validation_failed', 'to must not be before from.', { fieldRule: { field: 'to', rule: 'order' } });
       if (to.diff(from, 'days').days + 1 > CALENDAR_MAX_DAYS) {
-        throw new ApiError(400, 'validation_failed', `A calendar request covers at most ${CALENDAR_MAX_DAYS} days.`, undefined, { field: 'to', rule: 'span' });
+        throw new ApiError(400, 'validation_failed', `A calendar request covers at most ${CALENDAR_MAX_DAYS} days.`, { fieldRule: { field: 'to', rule: 'span' } });
       }
       const fromIso = from.toISODate()!;
       const toIso = to.toISODate()!;

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AvatarParams } from '../../contract/profile';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
-import { ApiError } from '../errors';
+import { ApiError, errorBody, notFound } from '../errors';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { LIMITS, take } from '../services/rate-limit';
 import { actingPhysicianId, type UserRow } from '../auth/users';
@@ -39,7 +39,7 @@ const FIELD_MAX = 2000;
 
 /** A profile update's problem: 400 with the spec's words, the field and the code the client translates. */
 function invalid(field: string, error: ProfileError): ApiError {
-  return new ApiError(400, 'validation_failed', PROFILE_MESSAGES[error], undefined, { field, rule: error });
+  return new ApiError(400, 'validation_failed', PROFILE_MESSAGES[error], { fieldRule: { field, rule: error } });
 }
 
 interface ProfileRow extends UserRow {
@@ -193,7 +193,7 @@ export function profileRoutes(server: FastifyInstance, ctx: AppContext) {
     for (const [field, rule] of [['secondary_emails', 'secondaryRepeated'], ['ternary_email', 'tertiaryRepeated']] as const) {
       if (!form[field] || locked.has(field) || form[field] === stored[field]) continue;
       const [taken] = await db.query('select 1 from users where email = $1 and id <> $2', [form[field], me.id]);
-      if (taken) throw new ApiError(401, 'repeated_secondary', 'Repeated secondary', undefined, { field, rule });
+      if (taken) throw new ApiError(401, 'repeated_secondary', 'Repeated secondary', { fieldRule: { field, rule } });
     }
 
     let imageType: 'image/jpeg' | 'image/png' | null = null;
@@ -271,7 +271,7 @@ export function profileRoutes(server: FastifyInstance, ctx: AppContext) {
     });
     const profile = profileOf(await loadProfile(me.id));
     if (wantsPassword && !passwordOk) {
-      return reply.code(401).send({ code: 'password_mismatch', message: 'User details updated but password not updated due to mismatched Current Password', data: { profile } });
+      return reply.code(401).send(errorBody('password_mismatch', 'User details updated but password not updated due to mismatched Current Password', { profile }));
     }
     return {
       code: 'user_updated',
@@ -295,7 +295,7 @@ export function profileRoutes(server: FastifyInstance, ctx: AppContext) {
          where a.name = $1 and coalesce(u.physician_id, u.id) = $2`,
         [name, actingPhysicianId(me)],
       );
-      if (!row) throw new ApiError(404, 'not_found', 'Image not found.');
+      if (!row) throw notFound('image');
       return reply.type(row.content_type).send(Buffer.from(row.bytes));
     },
   );

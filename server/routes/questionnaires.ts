@@ -20,7 +20,7 @@ const QUESTIONNAIRE_MESSAGES = {
 /** 400 unless the screening answers clear allocation (spec 1 §4). */
 export function checkScreening(answers: Answers): Answers {
   const problem = screeningProblem(answers);
-  if (problem) throw new ApiError(400, 'validation_failed', QUESTIONNAIRE_MESSAGES.screening, undefined, { field: `screening_answers.${problem}`, rule: 'screening' });
+  if (problem) throw new ApiError(400, 'validation_failed', QUESTIONNAIRE_MESSAGES.screening, { fieldRule: { field: `screening_answers.${problem}`, rule: 'screening' } });
   return answers;
 }
 
@@ -64,7 +64,7 @@ export function questionnaireRoutes(server: FastifyInstance, ctx: AppContext) {
       const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const { date } = request.query;
       if (date !== undefined && !DateTime.fromFormat(date, 'yyyy-MM-dd', { zone: 'UTC' }).isValid) {
-        throw new ApiError(400, 'validation_failed', QUESTIONNAIRE_MESSAGES.date, undefined, { field: 'date', rule: 'format' });
+        throw new ApiError(400, 'validation_failed', QUESTIONNAIRE_MESSAGES.date, { fieldRule: { field: 'date', rule: 'format' } });
       }
       const zone = findCountry(patient.country ?? '')?.timezone ?? 'UTC';
       const questionnaires = await answersOf(db, patient.id, zone, date ?? null);
@@ -82,11 +82,11 @@ export function questionnaireRoutes(server: FastifyInstance, ctx: AppContext) {
       const patient = await visiblePatient(db, user, request.body.patient_id);
       const { answers } = request.body;
       const problem = checkupProblem(answers);
-      if (problem) throw new ApiError(400, 'validation_failed', QUESTIONNAIRE_MESSAGES.checkup, undefined, { field: `answers.${problem}`, rule: 'choice' });
+      if (problem) throw new ApiError(400, 'validation_failed', QUESTIONNAIRE_MESSAGES.checkup, { fieldRule: { field: `answers.${problem}`, rule: 'choice' } });
       const [checkup] = await db.query<{ mark_as_complete_flag: number }>('select mark_as_complete_flag from checkup_dates where checkup_date_id = $1 and patient_id = $2', [
         request.body.checkup_date_id, patient.id,
       ]);
-      if (!checkup) throw notFound('Check-up');
+      if (!checkup) throw notFound('checkup');
       if (checkup.mark_as_complete_flag !== 1) throw new ApiError(409, 'checkup_not_complete', QUESTIONNAIRE_MESSAGES.notComplete);
       const note = typeof answers.note === 'string' ? answers.note.trim() : '';
       const stored: Answers = { ...answers };

@@ -59,7 +59,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
       const { patient_id, recording_id, code } = request.query;
       const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');
       const channel = await findChannel(db, recording.id, code);
-      if (!channel) throw notFound(`Channel ${code}`);
+      if (!channel) throw notFound('channel', code);
       // A live night grows with every frame: never cached.
       reply.header('content-type', 'application/octet-stream').header('cache-control', isLiveRecording(recording) ? 'no-cache' : 'private, max-age=86400');
       const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
@@ -87,7 +87,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
       if (!(t1 > t0) || !Number.isFinite(t1 - t0)) throw new ApiError(400, 'validation_failed', `t1 (${t1}) must be after t0 (${t0}).`);
       const channels = await Promise.all(codes.map((code) => findChannel(db, recording.id, code)));
       const unknown = codes.find((_, i) => !channels[i]);
-      if (unknown !== undefined) throw notFound(`Channel ${unknown}`);
+      if (unknown !== undefined) throw notFound('channel', unknown);
       const live = isLiveRecording(recording);
       const views: Uint8Array[] = [];
       // One at a time: each loads a channel's samples into the server's engine.

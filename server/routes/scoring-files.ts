@@ -102,7 +102,7 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
       const { patient, recording } = await visibleRecording(ctx.db, user, body.patient_id, body.recording_id);
       const bytes = new Uint8Array(Buffer.from(body.content_base64, 'base64'));
       const kind = kindOf(bytes);
-      if (!kind) throw new ApiError(400, 'scoring_format_unknown', `${body.file_name}: neither NSRR XML nor EDF+ (an XML file starts with "<", an EDF file with "0" and 7 spaces).`);
+      if (!kind) throw new ApiError(400, 'scoring_format_unknown', `${body.file_name}: neither NSRR XML nor EDF+ (an XML file starts with "<", an EDF file with "0" and 7 spaces).`, { params: { file: body.file_name } });
       let entries: FileEntry[];
       try {
         if (kind === 'xml') {
@@ -113,11 +113,11 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
           entries = readEdfAnnotations(bytes, body.file_name, recording.timezone).map((e) => ({ startMs: e.onsetMs, durationMs: e.durationMs, label: e.label, channel: e.channel }));
         }
       } catch (err) {
-        if (err instanceof ScoringFileError) throw new ApiError(400, 'scoring_file_unreadable', err.message, undefined, { field: err.field, rule: 'format' });
+        if (err instanceof ScoringFileError) throw new ApiError(400, 'scoring_file_unreadable', err.message, { fieldRule: { field: err.field, rule: 'format' } });
         throw err;
       }
       entries = entries.filter((e) => e.label !== '');
-      if (entries.length === 0) throw new ApiError(422, 'scoring_empty', `${body.file_name} holds no scored events.`);
+      if (entries.length === 0) throw new ApiError(422, 'scoring_empty', `${body.file_name} holds no scored events.`, { params: { file: body.file_name } });
       const labelMap = await savedLabelMap(ctx.db, patient.physician_id);
       const outcome = await ctx.db.transaction((tx) => importMarks(tx, { night: recording, patient, userId: user.id, entries, categoryMap: body.category_map ?? {}, labelMap }));
       return reply.code(201).send({

@@ -49,7 +49,7 @@ export function signupReviewRoutes(server: FastifyInstance, ctx: AppContext) {
           `select id, email, first_name, status from users where id = $1 and role = 'physician' for update`,
           [request.params.id],
         );
-        if (!u) throw notFound('Account');
+        if (!u) throw notFound('account');
         if (u.status !== 'pending') throw new ApiError(409, 'signup_decided', `This account is no longer waiting (${u.status}).`);
         await tx.query(`update users set status = $2, reviewed_by = $3, reviewed_at = now(), review_reason = $4, updated_at = now() where id = $1`, [
           u.id,

@@ -47,9 +47,8 @@ export function sampleRoutes(server: FastifyInstance, ctx: AppContext) {
       if (!user.is_annotator) throw forbidden('Only annotators add nights to the sample patients.');
       const b = request.body;
       if ((b.sample_patient_id === undefined) === (b.name === undefined)) {
-        throw new ApiError(400, 'validation_failed', 'Give either sample_patient_id (an existing sample patient) or name (a new one).', undefined, {
-          field: b.name === undefined ? 'sample_patient_id' : 'name',
-          rule: 'one_of',
+        throw new ApiError(400, 'validation_failed', 'Give either sample_patient_id (an existing sample patient) or name (a new one).', {
+          fieldRule: { field: b.name === undefined ? 'sample_patient_id' : 'name', rule: 'one_of' },
         });
       }
       const practiceId = actingPhysicianId(user);
@@ -59,9 +58,9 @@ export function sampleRoutes(server: FastifyInstance, ctx: AppContext) {
         let sampleId: number;
         if (b.name !== undefined) {
           const [source] = await tx.query<{ first_name: string; last_name: string; patient_code: string }>('select first_name, last_name, patient_code from patients where id = $1', [b.patient_id]);
-          if (!source) throw notFound('Patient');
+          if (!source) throw notFound('patient');
           const rule = sampleNameProblem(b.name, source);
-          if (rule) throw new ApiError(400, 'validation_failed', NAME_MESSAGES[rule], undefined, { field: 'name', rule });
+          if (rule) throw new ApiError(400, 'validation_failed', NAME_MESSAGES[rule], { fieldRule: { field: 'name', rule } });
           sampleId = await createSample(tx, practiceId, b.name.trim());
         } else {
           sampleId = await sampleOfPractice(tx, practiceId, b.sample_patient_id!);

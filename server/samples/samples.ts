@@ -44,7 +44,7 @@ export function listSamples(db: Queryable, practiceId: number, sampleId?: number
 /** Creates an empty sample patient of the practice named `name`; 409 when the practice has one of that name. */
 export async function createSample(tx: Queryable, practiceId: number, name: string): Promise<number> {
   const taken = async () => (await tx.query('select 1 from patients where sample_practice_id = $1 and lower(first_name) = lower($2)', [practiceId, name])).length > 0;
-  const refuse = () => new ApiError(409, 'sample_name_taken', 'A sample patient of this name exists: pick it from the list.', undefined, { field: 'name', rule: 'taken' });
+  const refuse = () => new ApiError(409, 'sample_name_taken', 'A sample patient of this name exists: pick it from the list.', { fieldRule: { field: 'name', rule: 'taken' } });
   if (await taken()) throw refuse();
   // A random code cannot collide in practice; a few attempts make sure. The unique index on
   // the practice's names (migration 024) settles two annotators naming one at the same time.
@@ -63,7 +63,7 @@ export async function createSample(tx: Queryable, practiceId: number, name: stri
 /** The practice's sample patient by id, locked for the copy; 404 for anything else. */
 export async function sampleOfPractice(tx: Queryable, practiceId: number, sampleId: number): Promise<number> {
   const [row] = await tx.query<{ id: number }>('select id from patients where id = $1 and sample_practice_id = $2 for update', [sampleId, practiceId]);
-  if (!row) throw notFound('Sample patient');
+  if (!row) throw notFound('sample_patient');
   return row.id;
 }
 

@@ -63,7 +63,7 @@ export async function check(db: Queryable, buckets: Bucket[], now = Date.now()):
   const retryMs = await msUntilFree(db, buckets, now);
   if (retryMs > 0) {
     const minutes = Math.max(1, Math.ceil(retryMs / MINUTE));
-    throw new ApiError(429, 'rate_limited', `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+    throw new ApiError(429, 'rate_limited', `Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, { params: { minutes } });
   }
 }
 

@@ -12,8 +12,10 @@ export class ApiError extends Error {
   /** For validation_failed: the refused value's whole path in the body ("/config/radar/range_m"), and the bound it broke. */
   readonly path: string;
   readonly limit: number | null;
+  /** data.params: the values the code's catalogue message names (`errors.codes.<code>`). */
+  readonly params: Readonly<Record<string, string | number>>;
 
-  constructor(status: number, code: string, message: string, errors: readonly string[] = [], field = '', rule = '', reason = '', path = '', limit: number | null = null) {
+  constructor(status: number, code: string, message: string, errors: readonly string[] = [], field = '', rule = '', reason = '', path = '', limit: number | null = null, params: Readonly<Record<string, string | number>> = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -24,6 +26,7 @@ export class ApiError extends Error {
     this.reason = reason;
     this.path = path;
     this.limit = limit;
+    this.params = params;
   }
 }
 
@@ -52,7 +55,7 @@ export function actionForError(
 
 /** Builds an ApiError from whatever a failed response carried. */
 export function toApiError(status: number, body: unknown, fallbackMessage: string): ApiError {
-  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; data?: { errors?: unknown; field?: unknown; rule?: unknown; reason?: unknown; path?: unknown; limit?: unknown } };
+  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; data?: { errors?: unknown; field?: unknown; rule?: unknown; reason?: unknown; path?: unknown; limit?: unknown; params?: unknown } };
   const code = typeof b.code === 'string' ? b.code : `http_${status}`;
   const message = typeof b.message === 'string' && b.message ? b.message : fallbackMessage;
   const list = b.data && typeof b.data === 'object' && Array.isArray(b.data.errors) ? b.data.errors.filter((e): e is string => typeof e === 'string') : [];
@@ -61,5 +64,11 @@ export function toApiError(status: number, body: unknown, fallbackMessage: strin
   const reason = b.data && typeof b.data.reason === 'string' ? b.data.reason : '';
   const path = b.data && typeof b.data.path === 'string' ? b.data.path : '';
   const limit = b.data && typeof b.data.limit === 'number' ? b.data.limit : null;
-  return new ApiError(status, code, message, list, field, rule, reason, path, limit);
+  return new ApiError(status, code, message, list, field, rule, reason, path, limit, paramsOf(b.data?.params));
+}
+
+/** The string and number values of an answer's data.params (anything else is dropped). */
+function paramsOf(value: unknown): Record<string, string | number> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string | number] => typeof e[1] === 'string' || typeof e[1] === 'number'));
 }

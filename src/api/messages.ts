@@ -1,12 +1,8 @@
-import type { TFunction } from 'i18next';
+import i18next, { type TFunction } from 'i18next';
 import { PROFILE_MESSAGES, type ProfileError } from '../../server/auth/profile-rules';
+import { isErrorCode, type ErrorCode } from '../../contract/errors';
+import { formatDateTime, formatIsoDay } from '../format';
 import { ApiError, NETWORK_ERROR_CODE } from './errors';
-
-/** Codes the UI words itself; anything else shows the server's message as sent. */
-const TRANSLATED_CODES = new Set(['invalid_login', 'invalid_otp', 'account_pending', 'account_refused', 'account_disabled', 'invalid_credentials', 'invalid_reset_token', 'rate_limited', 'password_mismatch', 'repeated_secondary']);
-
-/** A save based on a version someone else changed since (409): said in the user's words. */
-const STALE_SAVE_CODES = new Set(['category_changed', 'patient_changed', 'annotation_changed']);
 
 /** Fields the account forms (signup, sign-in, forgot password, profile) send, with their label keys. */
 const FIELD_LABELS = {
@@ -72,13 +68,14 @@ function validationText(t: TFunction, error: ApiError): string | null {
     return t('validation.server.invalid', { field: t(nested) });
   }
   const label = FIELD_LABELS[error.field as keyof typeof FIELD_LABELS];
-  // A field no form labels: the server's sentence names it and its bound
-  // ("config/other must be <= 6"); a pattern or negated-schema sentence
-  // says nothing a user can act on, so it becomes "<field> is not valid.".
+  // A field no form labels: named by its path, with the bound it broke, in the user's words
+  // (never the server's English sentence).
   if (!label) {
-    const sentence = error.message.replace(/^(body|querystring|params)\//, '');
-    if (!/must (NOT|match)/.test(sentence) && sentence !== '') return sentence;
-    return error.field ? t('validation.server.invalid', { field: error.field }) : null;
+    if (!error.field) return null;
+    const name = error.path ? error.path.replace(/^\//, '') : error.field;
+    const bound = BOUNDS[error.rule];
+    if (bound && error.limit !== null) return t(`validation.server.${bound}`, { field: name, limit: error.limit });
+    return t('validation.server.invalid', { field: name });
   }
   // Names: the spec's own sentence (spec 1 §5).
   if (error.rule === 'pattern' && error.field === 'first_name') return t('profile.errors.firstNameChars');
@@ -89,22 +86,48 @@ function validationText(t: TFunction, error: ApiError): string | null {
   return t(`validation.server.${kind}`, { field: t(label) });
 }
 
-/** The text to show for a failed call, translated where the code is known. */
-export function errorText(t: TFunction, error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.code === NETWORK_ERROR_CODE) return t('errors.network');
-    if (error.code === 'account_refused' && error.reason) return `${t('errors.codes.account_refused')} ${t('errors.refusedReason', { reason: error.reason })}`;
-    if (error.status === 409 && STALE_SAVE_CODES.has(error.code)) return t(`staleSave.${error.code as 'category_changed'}`);
-    if (TRANSLATED_CODES.has(error.code)) {
-      return t(`errors.codes.${error.code as 'invalid_login'}`);
-    }
-    if (error.status === 400 && (error.field || error.rule)) {
-      const text = validationText(t, error);
-      if (text) return text;
-    }
-    // Server faults carry nothing a user can act on; the spec gives their wording.
-    if (error.status >= 500) return t('errors.server');
-    return error.message || t('errors.generic');
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/**
+ * An answer's params as the user reads them: days and instants in their language and zone,
+ * `thing` (what was not found) as a word, a nameless `who` as "someone else".
+ */
+function localParams(t: TFunction, params: Readonly<Record<string, string | number>>): Record<string, string | number> {
+  // A fixed t (getFixedT) carries its own language; the app's t speaks the current one.
+  const language = (t as { lng?: string }).lng || i18next.language || 'en-US';
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const out: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (name === 'thing') out[name] = t(`errors.things.${value as 'patient'}`);
+    else if (name === 'who' && value === '') out[name] = t('errors.someoneElse');
+    else if (typeof value === 'string' && ISO_DAY.test(value)) out[name] = formatIsoDay(value, language);
+    else if (typeof value === 'string' && ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value))) out[name] = formatDateTime(Date.parse(value), zone, language);
+    else out[name] = value;
   }
-  return t('errors.generic');
+  return out;
+}
+
+/** The catalogue's words for an error code, with the answer's params (contract/errors.ts lists both). */
+function codeText(t: TFunction, code: ErrorCode, params: Readonly<Record<string, string | number>> = {}): string {
+  return t(`errors.codes.${code as 'invalid_login'}`, localParams(t, params));
+}
+
+/**
+ * The text to show for a failed call: a refused field in the form's words, else the code's
+ * catalogue message in the user's language. The server's English message shows only for a
+ * code the catalogue does not know (an older or newer server).
+ */
+export function errorText(t: TFunction, error: unknown): string {
+  if (!(error instanceof ApiError)) return t('errors.generic');
+  if (error.code === NETWORK_ERROR_CODE) return t('errors.network');
+  if (error.code === 'account_refused' && error.reason) return `${t('errors.codes.account_refused')} ${t('errors.refusedReason', { reason: error.reason })}`;
+  if (error.status === 400 && (error.field || error.rule)) {
+    const text = validationText(t, error);
+    if (text) return text;
+  }
+  if (isErrorCode(error.code)) return codeText(t, error.code, error.params);
+  // Server faults carry nothing a user can act on; the spec gives their wording.
+  if (error.status >= 500) return t('errors.server');
+  return error.message || t('errors.generic');
 }

@@ -122,7 +122,7 @@ describe('one night from many files, with the device events and the agreement', 
     await page.getByTestId('tab-overview').click();
     await importThroughScreen(page, [csv]);
     await expect.poll(() => page.getByTestId('import-error').textContent(), { timeout: 30_000 }).toBe(
-      'Every file of this upload is already stored for this patient. SPO2_20250807_OXI-1_NCT1005.csv: already imported for the night of 2025-08-07; nothing was stored.',
+      'SPO2_20250807_OXI-1_NCT1005.csv is already stored for the night of 07 Aug 2025; nothing was stored.',
     );
     expect(errors).toEqual([]);
     await context.close();

@@ -66,8 +66,11 @@ describe('server validation in the user’s words (issue 16 point 4)', () => {
     }
     expect(errorText(t('en-US'), schemaError('organisation_name', 'maxLength', 'x'))).toBe('Organisation is too long.');
     expect(errorText(t('en-US'), schemaError('country', 'required', 'x'))).toBe('Please fill in Country.');
-    // A field no form labels keeps the server's sentence when it names the bound, never a raw placeholder.
-    expect(errorText(t('en-US'), schemaError('config', 'maximum', 'body/config/radar/range_m must be <= 6'))).toBe('config/radar/range_m must be <= 6');
+    // A field no form labels is named by its path, with its bound, in the user's words: never the server's English sentence.
+    const unlabelled = toApiError(400, { code: 'validation_failed', message: 'body/config/other must be <= 6', data: { field: 'config', rule: 'maximum', path: '/config/other', limit: 6 } }, 'Bad Request');
+    expect(errorText(t('en-US'), unlabelled)).toBe('config/other must be at most 6.');
+    expect(errorText(t('de-AT'), unlabelled)).toBe('config/other darf höchstens 6 sein.');
+    expect(errorText(t('en-US'), schemaError('config', 'maximum', 'body/config/radar/range_m must be <= 6'))).toBe('config is not valid.');
     expect(errorText(t('en-US'), schemaError('something_else', 'type', 'body/something_else must NOT be whatever'))).toBe('something_else is not valid.');
   });
 

@@ -21,8 +21,8 @@ describe('what the server error log may say about a request', () => {
 
 describe('ApiError', () => {
   it('carries every message of a multi-part refusal as a typed field', () => {
-    const err = new ApiError(409, 'device_occupied', 'Device is occupied', ['first', 'second']);
+    const err = new ApiError(409, 'device_occupied', 'Device is occupied', { errors: ['first', 'second'], params: { patient: 'NCT1', from: '2026-03-01', to: '2026-03-08' } });
     expect(err.errors).toEqual(['first', 'second']);
-    expect(new ApiError(404, 'not_found', 'x').errors).toBeUndefined();
+    expect(new ApiError(404, 'not_found', 'x', { params: { thing: 'patient' } }).errors).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/errors';
+import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
 import { fetchUploadLimits, IMPORTABLE, uploadProblem, uploadRecording, type ImportedNight, type UploadProblem } from './api';
 import { ImportChannels } from './ImportChannels';
@@ -179,13 +180,10 @@ function problemText(t: TFunction, p: UploadProblem): string {
   return t('nightFiles.uploadTooLarge', { size: megabytes(p.size), max: megabytes(p.max) });
 }
 
-/** The server's refusal by its code, in the user's words; the files and fields it names are listed as sent. */
+/** The server's refusal by its code, in the user's words; an unreadable file's reader diagnostics are listed as sent. */
 function ImportError({ error }: { error: unknown }) {
   const { t } = useTranslation();
   if (!(error instanceof ApiError)) return <>{t('errors.server')}</>;
-  if (error.code === 'files_not_one_night') return <>{t('nightFiles.notOneNight', { files: error.errors.join(', ') })}</>;
-  if (error.code === 'too_many_files') return <>{t('nightFiles.tooManyServer')}</>;
-  if (error.code === 'duplicate_file') return <>{t('nightFiles.duplicate')} {error.message}</>;
   if (error.code === 'invalid_recording_file') {
     return (
       <>
@@ -198,5 +196,5 @@ function ImportError({ error }: { error: unknown }) {
       </>
     );
   }
-  return <>{error.message}</>;
+  return <>{errorText(t, error)}</>;
 }

@@ -9,7 +9,7 @@ export function outcomeOf(error: unknown): DeviceOutcome {
   return { kind: 'other', text: '' };
 }
 
-/** The text a device outcome shows. */
+/** The text a device outcome shows: the code's catalogue message with the answer's params (who holds the device, from when to when). */
 export function deviceOutcomeText(t: TFunction, outcome: DeviceOutcome, error: unknown): string {
   switch (outcome.kind) {
     case 'success':
@@ -18,9 +18,7 @@ export function deviceOutcomeText(t: TFunction, outcome: DeviceOutcome, error: u
       return t('patientAdmin.device.notMapped');
     case 'pastDate':
       return t('patientAdmin.device.pastDate');
-    case 'other':
-      return outcome.text || (error ? errorText(t, error) : t('patientAdmin.device.failed'));
     default:
-      return outcome.text;
+      return error ? errorText(t, error) : outcome.text || t('patientAdmin.device.failed');
   }
 }

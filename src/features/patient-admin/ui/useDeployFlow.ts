@@ -54,8 +54,9 @@ export function useDeployFlow<V, A, R>(options: DeployFlowOptions<V, A, R>) {
       if (options.intercept?.(error)) return close();
       const outcome = outcomeOf(error);
       if (outcome.kind === 'occupied') {
-        if (force && options.forceErrorInPopup) setPopupError(outcome.text);
-        setPopup({ kind: 'conflict', text: `${outcome.text} ${t('patientAdmin.device.occupiedHint')}` });
+        const text = errorText(t, error);
+        if (force && options.forceErrorInPopup) setPopupError(text);
+        setPopup({ kind: 'conflict', text: `${text} ${t('patientAdmin.device.occupiedHint')}` });
         return;
       }
       if (outcome.kind === 'pastDate') {
