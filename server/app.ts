@@ -35,6 +35,8 @@ import { actigraphRoutes, analyticsKpiRoutes } from './analytics/routes';
 import { agreementRoutes } from './analytics/agreement';
 import { correctionRoutes } from './routes/corrections';
 import { registerSecurityHeaders } from './security-headers';
+import { AuditTrail, recordAccesses } from './audit/trail';
+import { auditRoutes } from './audit/routes';
 import { applyTimeouts } from './timeouts';
 import { bookingConflict } from './devices/allocations';
 import fastifyWebsocket from '@fastify/websocket';
@@ -137,7 +139,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   ctx = { ...ctx, nightStats, answers };
   app.decorate('nightStats', nightStats);
   app.decorate('answers', answers);
+  // Every signed-in API request is recorded (who, when, from where, what, outcome), written in batches.
+  const trail = new AuditTrail(ctx.db);
+  recordAccesses(app, trail, API_PREFIX);
   app.addHook('onClose', async () => {
+    await trail.flush();
     await nightStats.close();
     await reportWorker?.stop();
     for (const client of app.websocketServer.clients) client.terminate();
@@ -183,6 +189,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       liveRoutes(api, ctx);
       await deviceSocketRoute(api, ctx, hub, configPush);
       deviceConfigRoutes(api, ctx, configPush);
+      auditRoutes(api, ctx, trail);
       await viewerSocketRoute(api, ctx, hub);
       if (ctx.mailer.kind === 'outbox' && !ctx.config.production) devRoutes(api, ctx);
     },

@@ -331,5 +331,10 @@ export const ACCESS_MATRIX: Row[] = [
   row(`GET ${A}/physician/specialisations`, SIGNED_IN, () => ({ url: '/physician/specialisations' })),
   // Signup approval (issue 16 point 3): admins only.
   row(`GET ${A}/admin/signups`, ADMIN_ONLY, () => ({ url: '/admin/signups' })),
+  // The access trail names every practice's patients and users: administrators only.
+  row(`GET ${A}/admin/access-trail`, ADMIN_ONLY, () => ({ url: '/admin/access-trail?limit=5' }), { showsPracticeToNonMembers: true }),
+  row(`GET ${A}/admin/access-trail.csv`, ADMIN_ONLY, () => ({ url: '/admin/access-trail.csv?limit=5' }), { showsPracticeToNonMembers: true }),
+  // Who opened a patient: the practice's physicians, not its annotators.
+  row(`GET ${A}/patient/access-log`, PRACTICE_WRITE, (f) => ({ url: `/patient/access-log?patient_id=${f.patientId}` })),
   row(`POST ${A}/admin/signups/:id/:decision`, ADMIN_ONLY, async (f) => ({ url: `/admin/signups/${await f.fresh.pendingSignup()}/refuse`, body: { reason: 'matrix' } })),
 ];
