@@ -47,6 +47,8 @@ export const VIEW_PATIENT_INFO_PATTERN = /^\/app\/view_patient_info\/id=(?<id>\d
 export const ADMIN_REQUESTS_PATH = '/app/admin/requests';
 /** Signed-up accounts waiting for an admin's approval. */
 export const ADMIN_SIGNUPS_PATH = '/app/admin/signups';
+/** The access trail: who read or changed what, for admins. */
+export const ADMIN_TRAIL_PATH = '/app/admin/trail';
 
 /** Link to a patient's edit screen; `deployDevice` opens the device section. */
 export function editPatientPath(id: number | string, deployDevice = false): string {

@@ -4,13 +4,14 @@ import { Route, Switch } from 'wouter';
 import { NightPage } from '../features/night/NightPage';
 import { NotFound } from '../features/shell/NotFound';
 import { StaticRoutes } from '../features/static/StaticRoutes';
-import { ADMIN_REQUESTS_PATH, ADMIN_SIGNUPS_PATH, EDIT_PATIENT_PATTERN, PATHS, PATIENT_DETAIL_PATTERN, VIEW_PATIENT_INFO_PATTERN } from '../routes';
+import { ADMIN_REQUESTS_PATH, ADMIN_SIGNUPS_PATH, ADMIN_TRAIL_PATH, EDIT_PATIENT_PATTERN, PATHS, PATIENT_DETAIL_PATTERN, VIEW_PATIENT_INFO_PATTERN } from '../routes';
 import type { Capabilities } from '../state/roles';
 import { Alert } from '../ui/Alert';
 
 // Every screen but the single-night one is its own chunk, fetched when first opened: a
 // reload of a night evaluates the shell and that screen only (issue 14 point 7).
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+const AccessTrailPage = lazy(() => import('../features/admin/AccessTrailPage').then((m) => ({ default: m.AccessTrailPage })));
 const BenchPage = lazy(() => import('../features/bench/BenchPage').then((m) => ({ default: m.BenchPage })));
 const PatientsPage = lazy(() => import('../features/patients/PatientsPage').then((m) => ({ default: m.PatientsPage })));
 const AddPatientWizard = lazy(() => import('../features/patient-admin/AddPatientWizard').then((m) => ({ default: m.AddPatientWizard })));
@@ -58,6 +59,11 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       ) : (
         // Like /app/admin/requests: a physician who opens it is told whose screen it is.
         <Route path={ADMIN_SIGNUPS_PATH}>{() => <Alert tone="info" testId="signups-admins-only">{t('admin.signups.onlyAdmins')}</Alert>}</Route>
+      )}
+      {caps.admin ? (
+        <Route path={ADMIN_TRAIL_PATH} component={AccessTrailPage} />
+      ) : (
+        <Route path={ADMIN_TRAIL_PATH}>{() => <Alert tone="info" testId="trail-admins-only">{t('admin.trail.onlyAdmins')}</Alert>}</Route>
       )}
       {caps.addPatient && <Route path={PATHS.newPatient} component={AddPatientWizard} />}
       {caps.addPatient && <Route path={PATHS.addPatient} component={AddPatientWizard} />}

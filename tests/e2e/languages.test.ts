@@ -381,6 +381,7 @@ describe('every route in every language', () => {
     for (const [path, ready] of [
       ['/app/admin/requests', tid('deploy-requests')],
       ['/app/admin/signups', tid('signups')],
+      ['/app/admin/trail', tid('trail-row')],
     ] as const) {
       await go(page, path, ready);
       found.push(...problems(await readScreen(page), lng, `admin ${path}`));

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO, newPage, signInThroughForm, ownAppAndBrowser } from './harness';
@@ -295,6 +296,44 @@ describe('a past-date deployment', () => {
     }
     expect(admin.errors).toEqual([]);
     await admin.context.close();
+  });
+});
+
+describe('the access trail', () => {
+  it("shows an admin the physician's read of a patient, filtered by patient and user, and exports it; the physician sees who opened the patient", async () => {
+    const physician = await signIn(DEMO.physician);
+    await physician.page.getByRole('link', { name: 'NCT1002' }).click();
+    await physician.page.getByTestId('night-page').waitFor();
+    await physician.page.getByTestId('tab-details').click();
+    const log = physician.page.getByTestId('access-log');
+    await log.locator('summary').click();
+    await expect.poll(() => log.getByTestId('trail-row').count()).toBeGreaterThan(0);
+    expect(await log.innerText()).toContain(DEMO.physician);
+    expect(physician.errors).toEqual([]);
+    await physician.context.close();
+
+    const { context, page, errors } = await newPage(app.browser, app.url);
+    await page.goto('/app/admin/requests');
+    await signInThroughForm(page, app.url, DEMO.admin);
+    await page.getByTestId('nav-admin-trail').click();
+    await page.getByTestId('trail-row').first().waitFor();
+    await page.getByTestId('trail-patient').fill('nct1002');
+    await page.getByTestId('trail-user').fill('physician@');
+    await page.getByTestId('trail-apply').click();
+    await expect.poll(async () => new Set(await page.getByTestId('trail-row').locator('td:nth-child(2)').allInnerTexts())).toEqual(new Set([DEMO.physician]));
+    const rows = await page.getByTestId('trail-row').allInnerTexts();
+    expect(rows.every((r) => r.includes('NCT1002'))).toBe(true);
+    expect(rows.some((r) => r.includes('GET /patient/available-nights'))).toBe(true);
+    const download = page.waitForEvent('download');
+    await page.getByTestId('trail-export').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^access_trail_\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = (await readFile((await file.path())!, 'utf8')).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('time_utc,user,role,address,method,route,patient_code,patient_id,recording_id,detail,status');
+    expect(lines.length).toBe(rows.length + 1);
+    expect(lines.slice(1).every((l) => l.includes(`,${DEMO.physician},physician,`) && l.includes(',NCT1002,'))).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });
 

@@ -11,6 +11,7 @@ import {
   useCheckupChange, useCheckups, useCommentChange, useComments, useConditionChange, useDiseases, type PatientComment,
 } from './api';
 import { HistoryCard } from './HistoryCard';
+import { AccessLog } from './AccessLog';
 import { QuestionnaireCard } from './QuestionnaireCard';
 import '../../styles/patient-details.css';
 import { formatDateTime, formatIsoDay } from '../../format';
@@ -39,6 +40,7 @@ export function PatientDetailsPanel({ patient, readOnly, zone }: { patient: Pati
       <HistoryCard patientId={patient.patient_id} zone={patientZone} readOnly={readOnly} />
       <Checkups patientId={patient.patient_id} readOnly={readOnly} />
       <Comments patientId={patient.patient_id} readOnly={readOnly} />
+      {!readOnly && <AccessLog patientId={patient.patient_id} />}
     </div>
   );
 }

@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
 import { SUPPORT_EMAIL } from '../../config';
-import { ADMIN_REQUESTS_PATH, ADMIN_SIGNUPS_PATH, PATHS } from '../../routes';
+import { ADMIN_REQUESTS_PATH, ADMIN_SIGNUPS_PATH, ADMIN_TRAIL_PATH, PATHS } from '../../routes';
 import type { Capabilities } from '../../state/roles';
 import { CalendarIcon, CardIcon, ClipboardIcon, DatabaseIcon, GearIcon, HomeIcon, PatientsIcon, PulseIcon, SlidersIcon } from './icons';
 
 export interface MainEntry {
   id: string;
   href: string;
-  labelKey: 'nav.dashboard' | 'nav.patients' | 'nav.realtime' | 'nav.deviceConfig' | 'nav.dataCenter' | 'nav.adminRequests' | 'nav.adminSignups' | 'nav.reports' | 'nav.samplePatients' | 'nav.calendar' | 'nav.appointments' | 'nav.settings' | 'nav.billing';
+  labelKey: 'nav.dashboard' | 'nav.patients' | 'nav.realtime' | 'nav.deviceConfig' | 'nav.dataCenter' | 'nav.adminRequests' | 'nav.adminSignups' | 'nav.adminTrail' | 'nav.reports' | 'nav.samplePatients' | 'nav.calendar' | 'nav.appointments' | 'nav.settings' | 'nav.billing';
   icon: () => ReactNode;
   testId: string;
   /** Also active on these paths (aliases). */
@@ -32,6 +32,7 @@ export const MAIN_MENU: readonly MainEntry[] = [
   // Admins' own screens (issue 16 point 3).
   { id: 'admin-requests', href: ADMIN_REQUESTS_PATH, labelKey: 'nav.adminRequests', icon: SlidersIcon, testId: 'nav-admin-requests', visible: (c) => c.admin },
   { id: 'admin-signups', href: ADMIN_SIGNUPS_PATH, labelKey: 'nav.adminSignups', icon: PatientsIcon, testId: 'nav-admin-signups', visible: (c) => c.admin },
+  { id: 'admin-trail', href: ADMIN_TRAIL_PATH, labelKey: 'nav.adminTrail', icon: DatabaseIcon, testId: 'nav-admin-trail', visible: (c) => c.admin },
 ];
 
 export interface MoreEntry {

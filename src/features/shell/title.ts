@@ -8,6 +8,7 @@ import type { Capabilities } from '../../state/roles';
  */
 
 type TitleKey =
+  | 'titles.trail'
   | 'titles.patients'
   | 'titles.dashboard'
   | 'titles.patientInformation'
@@ -106,6 +107,7 @@ const GATED: Partial<Record<TitleKey, keyof Omit<Capabilities, 'appRoot'>>> = {
   'titles.appointments': 'appointments',
   'titles.billing': 'billing',
   'titles.signups': 'admin',
+  'titles.trail': 'admin',
   'titles.newPatient': 'addPatient',
   'titles.addPatient': 'addPatient',
 };
@@ -129,6 +131,7 @@ function titleOfPath(path: string): PageTitle {
     return rest.length > 1 ? key('titles.patientDetail') : key('titles.patients');
   }
   if (first === 'admin' && rest[1] === 'signups') return key('titles.signups');
+  if (first === 'admin' && rest[1] === 'trail') return key('titles.trail');
   if (first === 'documents') {
     if (rest.length === 1) return key('titles.documents');
     return key(DOCUMENTS[rest[1] ?? ''] ?? 'titles.notFound');
