@@ -85,7 +85,12 @@ interface Screen {
 /** What a user reads on the page: visible lines, the title, and labels a screen reader speaks. */
 async function readScreen(page: Page): Promise<Screen> {
   const text = await page.evaluate(() => {
-    const lines = document.body.innerText.split('\n').map((l) => l.trim()).filter(Boolean);
+    // Identifiers marked translate="no" (an API route in the access trail) are the same in every language: left out.
+    const identifiers = Array.from(document.querySelectorAll<HTMLElement>('[translate="no"]'), (el) => el.innerText.trim()).filter(Boolean);
+    const lines = document.body.innerText
+      .split('\n')
+      .map((l) => identifiers.reduce((line, id) => line.split(id).join(' '), l).trim())
+      .filter(Boolean);
     const attrs: string[] = [];
     for (const el of Array.from(document.querySelectorAll<HTMLElement>('[placeholder], [aria-label], [title], [alt]'))) {
       if (el.getClientRects().length === 0) continue;

@@ -323,7 +323,7 @@ describe('the access trail', () => {
     await expect.poll(async () => new Set(await page.getByTestId('trail-row').locator('td:nth-child(2)').allInnerTexts())).toEqual(new Set([DEMO.physician]));
     const rows = await page.getByTestId('trail-row').allInnerTexts();
     expect(rows.every((r) => r.includes('NCT1002'))).toBe(true);
-    expect(rows.some((r) => r.includes('GET /patient/available-nights'))).toBe(true);
+    expect(rows.some((r) => r.includes('Read /patient/available-nights'))).toBe(true);
     const download = page.waitForEvent('download');
     await page.getByTestId('trail-export').click();
     const file = await download;

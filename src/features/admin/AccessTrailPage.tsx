@@ -96,9 +96,11 @@ export function AccessTable({ rows, showPatient, testId }: { rows: readonly Acce
               <td>{when.format(new Date(r.at_ms))}</td>
               <td>{r.user_email ?? '–'}</td>
               <td dir="ltr">{r.ip}</td>
-              <td dir="ltr">
-                <code>
-                  {r.method} {r.route}
+              <td>
+                {t(r.method === 'GET' ? 'admin.trail.read' : 'admin.trail.changed')}{' '}
+                {/* The API route: an identifier, the same in every language. */}
+                <code dir="ltr" translate="no">
+                  {r.route}
                   {r.detail ? ` (${r.detail})` : ''}
                 </code>
               </td>
