@@ -45,7 +45,7 @@ async function main() {
   const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
   let db;
   let dropSchema = async (): Promise<void> => undefined;
-  const env: Record<string, string> = { SEED_NIGHTS: '0', HOST: '127.0.0.1', PORT: '0' };
+  const env: Record<string, string> = { SEED_NIGHTS: '0', HOST: '127.0.0.1', PORT: '0', ...(process.env.ACCESS_TRAIL ? { ACCESS_TRAIL: process.env.ACCESS_TRAIL } : {}) };
   if (kind === 'postgres') {
     const bench = await benchSchema();
     db = await openPostgres({ url: bench.url, schema: bench.schema });

@@ -141,7 +141,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorate('answers', answers);
   // Every signed-in API request is recorded (who, when, from where, what, outcome), written in batches.
   const trail = new AuditTrail(ctx.db);
-  recordAccesses(app, trail, API_PREFIX);
+  if (ctx.config.accessTrail) recordAccesses(app, trail, API_PREFIX);
   app.addHook('onClose', async () => {
     await trail.flush();
     await nightStats.close();

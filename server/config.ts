@@ -23,6 +23,8 @@ export interface Config {
   seedNightsAt: number | null;
   /** Work report jobs in this process (default on; REPORT_WORKER=0 leaves them to `npm run reports`). */
   reportWorker: boolean;
+  /** Record signed-in API requests in the access trail (default on; ACCESS_TRAIL=off only for benchmarks, refused in production). */
+  accessTrail: boolean;
   /** Built SPA to serve; absent in API-only tests. */
   webRoot: string | null;
   /**
@@ -64,12 +66,21 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedNights: seedDemo && env.SEED_NIGHTS !== '0',
     seedNightsAt: readInstant(env.SEED_NIGHTS_AT, 'SEED_NIGHTS_AT'),
     reportWorker: env.REPORT_WORKER !== '0',
+    accessTrail: readAccessTrail(env.ACCESS_TRAIL, production),
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
     maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, 0, 'MAX_EVENT_LOOP_DELAY_MS'),
     uploadIdleMs: readDelay(env.UPLOAD_IDLE_MS, 30_000, 'UPLOAD_IDLE_MS') || 30_000,
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     uploadMaxFiles: readDelay(env.UPLOAD_MAX_FILES, 128, 'UPLOAD_MAX_FILES') || 128,
   };
+}
+
+/** ACCESS_TRAIL: on unless 'off', which a production server refuses (the trail is part of the clinical record). */
+function readAccessTrail(value: string | undefined, production: boolean): boolean {
+  if (value === undefined || value === '' || value === 'on') return true;
+  if (value !== 'off') throw new ConfigError(`ACCESS_TRAIL must be "on" or "off", got "${value}".`);
+  if (production) throw new ConfigError('ACCESS_TRAIL=off is for benchmarks: a production server keeps the access trail.');
+  return false;
 }
 
 /** An ISO time (SEED_NIGHTS_AT) as ms, or null when unset; anything else stops the start with its name. */

@@ -15,7 +15,6 @@ create table audit_trail (
   status integer not null,
   request_id text
 );
-create index audit_trail_at on audit_trail (at_ms desc, id desc);
 create index audit_trail_patient on audit_trail (patient_id, at_ms desc) where patient_id is not null;
 create index audit_trail_user on audit_trail (user_id, at_ms desc);
 
