@@ -3,7 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
-import { ApiError, isBadValue, isDatabaseOutage, isPoolExhausted, loggableUrl, OutageLog } from './errors';
+import { ApiError, isBadValue, isDatabaseOutage, isPoolExhausted, loggableUrl, OutageLog, RetryLater } from './errors';
 import { guardInput, type RouteEntry } from './input-guard';
 import { MAX_HEAP_USED_BYTES, shedOverload } from './overload';
 import { accountRoutes } from './routes/accounts';
@@ -50,6 +50,7 @@ import { sampleRoutes } from './samples/routes';
 import { ReportWorker } from './reports/worker';
 import { NightStatsQueue } from './analytics/nightStats';
 import { AnswerCache } from './analytics/answerCache';
+import { closeEnginePool, configureEnginePool } from './services/engine-pool';
 
 const API_PREFIX = '/api/v1';
 
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const refusedBooking = bookingConflict(err);
     if (refusedBooking) err = refusedBooking;
     if (err instanceof ApiError) {
+      if (err instanceof RetryLater) reply.header('retry-after', String(err.retryAfterS));
       const data = { ...(err.errors ? { errors: err.errors } : {}), ...(err.fieldRule ?? {}), ...(err.details ?? {}) };
       return reply.code(err.status).send({ code: err.code, message: err.message, ...(Object.keys(data).length ? { data } : {}) });
     }
@@ -138,12 +140,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   ctx = { ...ctx, nightStats, answers };
   app.decorate('nightStats', nightStats);
   app.decorate('answers', answers);
+  // Night analysis, statistics and overviews run in worker threads (ENGINE_POOL=0: on the event loop).
+  configureEnginePool(ctx.config.enginePool);
   app.addHook('onClose', async () => {
     await nightStats.close();
     await reportWorker?.stop();
     for (const client of app.websocketServer.clients) client.terminate();
     await hub.close();
     await configPush.close();
+    await closeEnginePool();
   });
 
   await shedOverload(app, { maxEventLoopDelayMs: ctx.config.maxEventLoopDelayMs, maxHeapUsedBytes: MAX_HEAP_USED_BYTES, sampleIntervalMs: 250 });

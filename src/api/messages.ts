@@ -3,7 +3,7 @@ import { PROFILE_MESSAGES, type ProfileError } from '../../server/auth/profile-r
 import { ApiError, NETWORK_ERROR_CODE } from './errors';
 
 /** Codes the UI words itself; anything else shows the server's message as sent. */
-const TRANSLATED_CODES = new Set(['invalid_login', 'invalid_otp', 'account_pending', 'account_refused', 'account_disabled', 'invalid_credentials', 'invalid_reset_token', 'rate_limited', 'password_mismatch', 'repeated_secondary']);
+const TRANSLATED_CODES = new Set(['invalid_login', 'invalid_otp', 'account_pending', 'account_refused', 'account_disabled', 'invalid_credentials', 'invalid_reset_token', 'rate_limited', 'engine_busy', 'password_mismatch', 'repeated_secondary']);
 
 /** A save based on a version someone else changed since (409): said in the user's words. */
 const STALE_SAVE_CODES = new Set(['category_changed', 'patient_changed', 'annotation_changed']);
