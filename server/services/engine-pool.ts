@@ -40,8 +40,9 @@ function enginePool(c: EnginePoolConfig): Piscina<EngineTask, EngineOutcome> {
   pool = new Piscina<EngineTask, EngineOutcome>({
     filename: new URL('./engine-worker.ts', import.meta.url).href,
     maxThreads: c.threads,
-    minThreads: 0,
-    idleTimeout: 30_000,
+    // Kept once started: a cold worker costs ≈ 0.3 s (loading the engine), paid by a first paint.
+    // Idle workers do not hold the process open (piscina unrefs them).
+    minThreads: c.threads,
     // Never unbounded; the places (held) keep it below this already.
     maxQueue: Math.max(1, c.maxQueue),
     execArgv,
