@@ -1,10 +1,12 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisOf } from '../../server/analytics/analyse';
+import { channelStatsOf } from '../../server/analytics/channelStats';
 import { analyticsSettings } from '../../server/analytics/settings';
+import type { RetryLater } from '../../server/errors';
 import { simulateForPatient } from '../../server/recordings/simulated';
-import type { RecordingRow } from '../../server/recordings/store';
-import { configureEnginePool } from '../../server/services/engine-pool';
+import { listChannels, type RecordingRow } from '../../server/recordings/store';
+import { configureEnginePool, patiently } from '../../server/services/engine-pool';
 import { DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
 
 // One engine thread and one task waiting: two places, so a handful of requests fills the pool.
@@ -67,6 +69,20 @@ describe(`the engine pool (${TEST_DB})`, () => {
     const settled = await summary();
     expect(settled.statusCode).toBe(200);
     for (const r of served) expect(r.json()).toEqual(settled.json());
+  });
+
+  it('lets background work wait for a place where a request is refused', async () => {
+    const channels = await listChannels(server.db, [recording.id], ['SPO2', 'HR', 'BR']);
+    const statsAtOnce = async () => {
+      await unanalysed();
+      return Promise.allSettled(Array.from({ length: 6 }, () => channelStatsOf(server.db, recording, channels)));
+    };
+    const asRequests = await statsAtOnce();
+    expect(asRequests.filter((r) => r.status === 'rejected').map((r) => (r.reason as RetryLater).code)).toContain('engine_busy');
+    const inBackground = await patiently(statsAtOnce);
+    expect(inBackground.every((r) => r.status === 'fulfilled')).toBe(true);
+    const stored = (await channelStatsOf(server.db, recording, channels)).get('SPO2')!;
+    for (const r of inBackground) expect((r as PromiseFulfilledResult<Map<string, unknown>>).value.get('SPO2')).toEqual(stored);
   });
 
   it('keeps the event loop free while a night is analysed: a cheap request is answered at once', async () => {
