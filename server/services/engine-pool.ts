@@ -67,13 +67,15 @@ function retryAfterS(c: EnginePoolConfig): number {
   return Math.min(RETRY_MAX_S, Math.max(RETRY_MIN_S, Math.ceil((held * meanTaskMs) / c.threads / 1000)));
 }
 
+function busy(c: EnginePoolConfig): RetryLater {
+  const s = retryAfterS(c);
+  return new RetryLater('engine_busy', `The server is busy analysing other nights; try again in ${s} s.`, s);
+}
+
 /** Takes a place, waiting for one (background work) or refusing with 503 engine_busy (a request). */
 async function takePlace(c: EnginePoolConfig): Promise<void> {
   while (held >= c.threads + c.maxQueue) {
-    if (!patient.getStore()) {
-      const s = retryAfterS(c);
-      throw new RetryLater('engine_busy', `The server is busy analysing other nights; try again in ${s} s.`, s);
-    }
+    if (!patient.getStore()) throw busy(c);
     await new Promise<void>((resolve) => waiting.add(resolve));
   }
   held++;
@@ -104,8 +106,10 @@ export async function onEngine<T extends EngineTask>(read: () => Promise<T>): Pr
       outcome = await running.run(task, { transferList: taskBuffers(task) });
     } catch (err) {
       if (pool !== running) throw err; // closed meanwhile: the server is stopping
+      // piscina's own limit (never reached while the places hold): refused before anything moved.
+      if ((err as Error).message === 'Task queue is at limit') throw busy(c);
+      if (!degraded) console.error(`The engine's worker threads failed (${(err as Error).message}); night analyses run on the event loop until the server restarts.`);
       degraded = true;
-      console.error(`The engine's worker threads failed (${(err as Error).message}); night analyses run on the event loop until the server restarts.`);
       // The samples went to the worker: read again.
       return runEngineTask(await read());
     }
