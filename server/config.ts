@@ -58,9 +58,9 @@ export interface EnginePoolConfig {
 export const defaultEngineThreads = () => Math.max(1, availableParallelism() - 1);
 
 /**
- * Engine tasks that may wait for a worker. An 8-h night's stored detector channels are ~4 MB,
- * so a full queue holds ~250 MB of samples at most; 20 physicians opening a night each (the
- * summary's analysis and statistics, then the overviews one channel at a time) fit.
+ * Engine tasks that may wait for a worker: 20 physicians opening a night each (the summary's
+ * analysis, then its statistics and the overviews one channel at a time) fit. A waiting task
+ * holds no samples (it reads them when its turn comes), so the bound costs little memory.
  */
 export const DEFAULT_ENGINE_MAX_QUEUE = 64;
 

@@ -1,8 +1,8 @@
 // The engine's heavy work (night analysis, whole-night statistics, overviews) in worker
 // threads, so the event loop that acknowledges device frames and answers viewers only routes,
-// reads and writes (docs/decisions/0964-engine-pool.md). A task holds its place from before its
-// samples are read until its answer, so the places bound both the queue and the memory of the
-// samples waiting in it; a request finding no place is refused with 503 and Retry-After.
+// reads and writes (docs/decisions/0964-engine-pool.md). A task holds a place from its request
+// to its answer, and reads its samples only when its turn comes (a worker about to be free), so
+// the queue is bounded and holds no samples; a request finding no place gets 503 and Retry-After.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Piscina } from 'piscina';
 import { DEFAULT_ENGINE_MAX_QUEUE, defaultEngineThreads, type EnginePoolConfig } from '../config';
@@ -20,6 +20,10 @@ let pool: Piscina<EngineTask, EngineOutcome> | null = null;
 let held = 0;
 /** Background work waiting for a place. */
 const waiting = new Set<() => void>();
+/** Tasks reading their samples or running: one per worker and one reading ahead. */
+let active = 0;
+/** Tasks holding a place, waiting for their turn to read (first come, first served). */
+const turns: (() => void)[] = [];
 /** A task's run time (ms) assumed before any has run, for Retry-After. */
 const FIRST_TASK_MS = 1000;
 /** The workers could not run a task: the engine runs on the event loop until the pool is closed. */
@@ -43,7 +47,7 @@ function enginePool(c: EnginePoolConfig): Piscina<EngineTask, EngineOutcome> {
     // Kept once started: a cold worker costs ≈ 0.3 s (loading the engine), paid by a first paint.
     // Idle workers do not hold the process open (piscina unrefs them).
     minThreads: c.threads,
-    // Never unbounded; the places (held) keep it below this already.
+    // Never unbounded; the turns keep at most one task waiting here.
     maxQueue: Math.max(1, c.maxQueue),
     execArgv,
   });
@@ -81,6 +85,26 @@ async function takePlace(c: EnginePoolConfig): Promise<void> {
   held++;
 }
 
+/**
+ * Waits for a turn to read the samples and run: the samples of a task still waiting are not
+ * read yet, so a full queue holds no samples and the database reads one night at a time (on
+ * PGlite, 20 nights read at once held the ingest's commits behind them).
+ */
+async function takeTurn(c: EnginePoolConfig): Promise<void> {
+  if (active < c.threads + 1) {
+    active++;
+    return;
+  }
+  await new Promise<void>((resolve) => turns.push(resolve));
+}
+
+/** Hands the turn to the next task waiting, if any. */
+function leaveTurn(): void {
+  const next = turns.shift();
+  if (next) next();
+  else active--;
+}
+
 function leavePlace(): void {
   held--;
   const woken = [...waiting];
@@ -99,22 +123,27 @@ export async function onEngine<T extends EngineTask>(read: () => Promise<T>): Pr
   if (!c || degraded) return runEngineTask(await read());
   await takePlace(c);
   try {
-    const task = await read();
-    const running = enginePool(c);
-    let outcome: EngineOutcome;
+    await takeTurn(c);
     try {
-      outcome = await running.run(task, { transferList: taskBuffers(task) });
-    } catch (err) {
-      if (pool !== running) throw err; // closed meanwhile: the server is stopping
-      // piscina's own limit (never reached while the places hold): refused before anything moved.
-      if ((err as Error).message === 'Task queue is at limit') throw busy(c);
-      if (!degraded) console.error(`The engine's worker threads failed (${(err as Error).message}); night analyses run on the event loop until the server restarts.`);
-      degraded = true;
-      // The samples went to the worker: read again.
-      return runEngineTask(await read());
+      const task = await read();
+      const running = enginePool(c);
+      let outcome: EngineOutcome;
+      try {
+        outcome = await running.run(task, { transferList: taskBuffers(task) });
+      } catch (err) {
+        if (pool !== running) throw err; // closed meanwhile: the server is stopping
+        // piscina's own limit (never reached while the turns hold): refused before anything moved.
+        if ((err as Error).message === 'Task queue is at limit') throw busy(c);
+        if (!degraded) console.error(`The engine's worker threads failed (${(err as Error).message}); night analyses run on the event loop until the server restarts.`);
+        degraded = true;
+        // The samples went to the worker: read again.
+        return runEngineTask(await read());
+      }
+      if ('error' in outcome) throw Object.assign(new Error(outcome.error.message), { name: outcome.error.name });
+      return outcome.result as EngineResult<T>;
+    } finally {
+      leaveTurn();
     }
-    if ('error' in outcome) throw Object.assign(new Error(outcome.error.message), { name: outcome.error.name });
-    return outcome.result as EngineResult<T>;
   } finally {
     leavePlace();
   }
