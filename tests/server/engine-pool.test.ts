@@ -117,10 +117,10 @@ describe(`the engine pool (${TEST_DB})`, () => {
     console.log(`summary ${summaryMs.toFixed(0)} ms; event-loop delay max ${maxDelayMs.toFixed(0)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms; ${latencies.length} cheap requests, slowest ${slowest.toFixed(0)} ms`);
     expect(res.statusCode).toBe(200);
     expect(latencies.length).toBeGreaterThan(1);
-    // Inline, the detectors hold the loop for most of the summary's time (0.7–1.5 s on this
+    // Inline, the detectors hold the loop for 70–90 % of the summary's time (0.34–1.1 s on this
     // night). A machine busy with other work stretches every pause alike, so the bound grows
-    // with the summary's time: 200 ms, or a quarter of the summary when that is longer.
-    const bound = Math.max(200, summaryMs / 4);
+    // with the summary's time: 200 ms, or half the summary when that is longer.
+    const bound = Math.max(200, summaryMs / 2);
     expect(maxDelayMs).toBeLessThan(bound);
     expect(slowest).toBeLessThan(bound);
   });
