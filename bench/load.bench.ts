@@ -5,6 +5,8 @@
 //  1. 16 parallel largest requests of each kind → peak RSS (goal ≤ 1 GB)
 //  2. GET p99 while a 200 MB upload is parsed and stored (goal ≤ 100 ms)
 //  3. patient list at 50 connections: req/s and p99 (goal on PostgreSQL ≥ 1,000 req/s, p99 ≤ 50 ms)
+//  4. mixed (bench/load-mixed.ts): 20 summaries of unanalysed 8-h nights while 100 devices stream,
+//     the engine in worker threads against ENGINE_POOL=0 (goals: loop delay p99 ≤ 20 ms, ack and viewer p99 ≤ 100 ms)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -17,6 +19,7 @@ import autocannon from 'autocannon';
 import { writeEdfPlus } from '../server/recordings/edf';
 import type { Night } from '../server/recordings/model';
 import { postgresReachable } from './bench-db';
+import { mixedPart } from './load-mixed';
 import { peakRss } from './rss';
 
 const GB = 1024 ** 3;
@@ -168,13 +171,13 @@ async function patientList(server: Server) {
 async function main() {
   const tmp = await mkdtemp(path.join(tmpdir(), 'nocturne-load-'));
   const file = path.join(tmp, 'big.edf');
-  const size = await bigEdf(file);
+  const phases = (process.env.LOAD_PHASES ?? 'largest,upload,list,mixed').split(',');
+  const size = phases.includes('upload') ? await bigEdf(file) : 0;
   // The machine's load when the run began: figures from a busy machine compare only with a run next to them.
   const results: Record<string, unknown> = { date: new Date().toISOString(), load_average_1_5_15: loadavg().map((l) => Math.round(l * 100) / 100), cpus: cpus().length };
   try {
-    // LOAD_DATABASES=pglite and LOAD_PHASES=upload run a part (paired comparisons); the committed results are full runs.
+    // LOAD_DATABASES=pglite and LOAD_PHASES=upload (or mixed) run a part (paired comparisons); the committed results are full runs.
     const databases = (process.env.LOAD_DATABASES ?? 'pglite,postgres').split(',');
-    const phases = (process.env.LOAD_PHASES ?? 'largest,upload,list').split(',');
     for (const kind of (['pglite', 'postgres'] as const).filter((k) => databases.includes(k))) {
       if (kind === 'postgres' && !(await postgresReachable())) {
         console.log('PostgreSQL not reachable (BENCH_DATABASE_URL): skipped');
@@ -182,18 +185,22 @@ async function main() {
         continue;
       }
       console.log(`${kind}:`);
-      const server = await startServer(kind);
-      try {
-        // A pause between phases: a phase that sheds load (503) must not leak into the next one.
-        const pause = () => new Promise((r) => setTimeout(r, 2000));
-        const largest16 = phases.includes('largest') ? await largest(server) : 'not run';
-        await pause();
-        const upload200 = phases.includes('upload') ? await duringUpload(server, file, size) : 'not run';
-        await pause();
-        results[kind] = { largest_16_parallel: largest16, get_during_upload: upload200, patient_list_50: phases.includes('list') ? await patientList(server) : 'not run' };
-      } finally {
-        await stopServer(server);
+      if (['largest', 'upload', 'list'].some((p) => phases.includes(p))) {
+        const server = await startServer(kind);
+        try {
+          // A pause between phases: a phase that sheds load (503) must not leak into the next one.
+          const pause = () => new Promise((r) => setTimeout(r, 2000));
+          const largest16 = phases.includes('largest') ? await largest(server) : 'not run';
+          await pause();
+          const upload200 = phases.includes('upload') ? await duringUpload(server, file, size) : 'not run';
+          await pause();
+          results[kind] = { largest_16_parallel: largest16, get_during_upload: upload200, patient_list_50: phases.includes('list') ? await patientList(server) : 'not run' };
+        } finally {
+          await stopServer(server);
+        }
       }
+      // Servers of its own (fresh nights, devices), the engine in the pool and then inline.
+      if (phases.includes('mixed')) results[kind] = { ...(results[kind] as object), mixed: await mixedPart(kind) };
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });

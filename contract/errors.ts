@@ -27,6 +27,7 @@ export const ERROR_PARAMS = {
   forbidden: [],
   client_aborted: [],
   overloaded: [],
+  engine_busy: [],
   database_unavailable: [],
   server_error: [],
   // Patients, devices and their requests.

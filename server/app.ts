@@ -3,7 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
-import { ApiError, errorBody, fastifyErrorCode, isBadValue, isDatabaseOutage, isPoolExhausted, loggableUrl, OutageLog } from './errors';
+import { ApiError, errorBody, fastifyErrorCode, isBadValue, isDatabaseOutage, isPoolExhausted, loggableUrl, OutageLog, RetryLater } from './errors';
 import { guardInput, type RouteEntry } from './input-guard';
 import { MAX_HEAP_USED_BYTES, shedOverload } from './overload';
 import { accountRoutes } from './routes/accounts';
@@ -52,6 +52,7 @@ import { sampleRoutes } from './samples/routes';
 import { ReportWorker } from './reports/worker';
 import { NightStatsQueue } from './analytics/nightStats';
 import { AnswerCache } from './analytics/answerCache';
+import { closeEnginePool, configureEnginePool } from './services/engine-pool';
 
 const API_PREFIX = '/api/v1';
 
@@ -89,6 +90,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const refusedBooking = bookingConflict(err);
     if (refusedBooking) err = refusedBooking;
     if (err instanceof ApiError) {
+      if (err instanceof RetryLater) reply.header('retry-after', String(err.retryAfterS));
       return reply.code(err.status).send(err.body());
     }
     const validation = (err as FastifyError).validation;
@@ -142,6 +144,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Every signed-in API request is recorded (who, when, from where, what, outcome), written in batches.
   const trail = new AuditTrail(ctx.db);
   if (ctx.config.accessTrail) recordAccesses(app, trail, API_PREFIX);
+  // Night analysis, statistics and overviews run in worker threads (ENGINE_POOL=0: on the event loop).
+  configureEnginePool(ctx.config.enginePool);
   app.addHook('onClose', async () => {
     await trail.flush();
     await nightStats.close();
@@ -149,6 +153,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     for (const client of app.websocketServer.clients) client.terminate();
     await hub.close();
     await configPush.close();
+    await closeEnginePool();
   });
 
   await shedOverload(app, { maxEventLoopDelayMs: ctx.config.maxEventLoopDelayMs, maxHeapUsedBytes: MAX_HEAP_USED_BYTES, sampleIntervalMs: 250 });

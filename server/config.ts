@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 
 /** Runtime configuration, read once from the environment. */
 export interface Config {
@@ -41,7 +42,29 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Files one upload may hold (UPLOAD_MAX_FILES, default 128: a ResMed DATALOG night of many mask sessions, five files each). */
   uploadMaxFiles: number;
+  /**
+   * The engine's worker threads (night analysis, statistics, overviews): ENGINE_THREADS (default
+   * one per core but one, at least one) and ENGINE_MAX_QUEUE tasks waiting (default 64) before
+   * requests get 503 engine_busy; null with ENGINE_POOL=0, which runs the engine on the event loop.
+   */
+  enginePool: EnginePoolConfig | null;
 }
+
+/** How the engine's work runs (services/engine-pool.ts): in `threads` worker threads with at most `maxQueue` tasks waiting. */
+export interface EnginePoolConfig {
+  threads: number;
+  maxQueue: number;
+}
+
+/** One engine worker per core but the one the event loop keeps, and at least one. */
+export const defaultEngineThreads = () => Math.max(1, availableParallelism() - 1);
+
+/**
+ * Engine tasks that may wait for a worker: 20 physicians opening a night each (the summary's
+ * analysis, then its statistics and the overviews one channel at a time) fit. A waiting task
+ * holds no samples (it reads them when its turn comes), so the bound costs little memory.
+ */
+export const DEFAULT_ENGINE_MAX_QUEUE = 64;
 
 /** Reads the configuration from an environment (process.env by default). */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -72,6 +95,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadIdleMs: readDelay(env.UPLOAD_IDLE_MS, 30_000, 'UPLOAD_IDLE_MS') || 30_000,
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     uploadMaxFiles: readDelay(env.UPLOAD_MAX_FILES, 128, 'UPLOAD_MAX_FILES') || 128,
+    enginePool:
+      env.ENGINE_POOL === '0'
+        ? null
+        : { threads: readCount(env.ENGINE_THREADS, defaultEngineThreads(), 'ENGINE_THREADS') || defaultEngineThreads(), maxQueue: readCount(env.ENGINE_MAX_QUEUE, DEFAULT_ENGINE_MAX_QUEUE, 'ENGINE_MAX_QUEUE') },
   };
 }
 
@@ -126,6 +153,13 @@ function readDelay(value: string | undefined, fallback: number, name: string): n
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms < 0) throw new ConfigError(`${name} must be a whole number of ms, got "${value}".`);
   return ms;
+}
+
+function readCount(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number, got "${value}".`);
+  return n;
 }
 
 /** Hides the password of a connection URL for log lines. */

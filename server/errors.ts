@@ -67,6 +67,20 @@ export function fastifyErrorCode(code: string | undefined): PlainErrorCode {
 }
 
 /**
+ * A refusal for now, not for good: 503 with a Retry-After header (seconds), so the client asks
+ * again when the server expects room (the engine's queue full: `engine_busy`).
+ */
+export class RetryLater extends ApiError {
+  constructor(
+    code: PlainErrorCode,
+    message: string,
+    readonly retryAfterS: number,
+  ) {
+    super(503, code, message);
+  }
+}
+
+/**
  * A request's URL as it may be logged: the path, and the query's parameter names with their
  * values withheld (signed night links carry their signature and expiry in the query).
  */

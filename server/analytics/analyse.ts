@@ -1,7 +1,9 @@
 import type { Queryable } from '../db/adapter';
-import { analyseNight, DETECTOR_VERSION, toSeries, type NightAnalysis, type NightInput } from '../../engine/detect';
+import { DETECTOR_VERSION, type NightAnalysis, type NightInput } from '../../engine/detect';
 import { ENGINE_VERSION } from '../../engine/index';
 import { isLiveRecording, listChannels, loadSamples, type RecordingRow } from '../recordings/store';
+import { onEngine } from '../services/engine-pool';
+import { nightInputOf, storedChannel, type AnalyseTask, type StoredChannel } from '../services/engine-work';
 import type { AnalyticsSettings } from './settings';
 import { correctionState, CURRENT_REV_SQL } from './corrections';
 import type { AnalysisWindow } from '../../engine/detect';
@@ -9,15 +11,31 @@ import { trendIndices, type TrendIndices } from './figures';
 
 const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
 
+/** The night's stored channels the detectors read, with its settings and the physician's corrections (window) when it has any. */
+async function analyseTask(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings, window: AnalysisWindow | null): Promise<AnalyseTask> {
+  const channels: StoredChannel[] = [];
+  for (const c of await listChannels(db, [recording.id])) {
+    if ((INPUTS as readonly string[]).includes(c.code)) channels.push(storedChannel(c, await loadSamples(db, c)));
+  }
+  return {
+    kind: 'analyse',
+    startMs: Number(recording.start_ms),
+    stopMs: Number(recording.stop_ms),
+    channels,
+    desaturationRule: settings.desaturationRule,
+    riiDivisor: settings.riiDivisor,
+    window,
+  };
+}
+
 /** The night's channels as the detectors read them, with the physician's corrections (window) when it has any. */
 export async function nightInput(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings, window: AnalysisWindow | null = null): Promise<NightInput> {
-  const channels: NightInput['channels'] = {};
-  for (const c of await listChannels(db, [recording.id])) {
-    if (!(INPUTS as readonly string[]).includes(c.code)) continue;
-    const samples = await loadSamples(db, c);
-    channels[c.code as (typeof INPUTS)[number]] = toSeries(c.code, samples, c.sample_rate, c.t0_ms, c.scale, c.offset_value, c.missing_codes);
-  }
-  return { startMs: Number(recording.start_ms), stopMs: Number(recording.stop_ms), channels, desaturationRule: settings.desaturationRule, riiDivisor: settings.riiDivisor, ...(window ? { window } : {}) };
+  return nightInputOf(await analyseTask(db, recording, settings, window));
+}
+
+/** The engine's analysis of a night as it is stored now, in a worker thread (503 engine_busy when the pool is full). */
+function analyse(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings, window: AnalysisWindow | null): Promise<NightAnalysis> {
+  return onEngine(() => analyseTask(db, recording, settings, window));
 }
 
 /**
@@ -36,12 +54,12 @@ export const analysisParams = (settings: AnalyticsSettings) => `dsat${settings.d
  */
 export async function analysisOf(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightAnalysis> {
   // A live night still grows: analysed afresh each time, cached once it has ended.
-  if (isLiveRecording(recording)) return analyseNight(await nightInput(db, recording, settings, (await correctionState(db, recording)).window));
+  if (isLiveRecording(recording)) return analyse(db, recording, settings, (await correctionState(db, recording)).window);
   const params = analysisParams(settings);
   const [cached] = await db.query<{ result: NightAnalysis }>('select result from night_analyses where recording_id = $1 and params = $2 and engine_version = $3', [recording.id, params, ANALYSIS_VERSION]);
   if (cached) return cached.result;
   const state = await correctionState(db, recording);
-  const result = analyseNight(await nightInput(db, recording, settings, state.window));
+  const result = await analyse(db, recording, settings, state.window);
   // Stored only while the corrections are still those it was computed from.
   await db.query(
     `insert into night_analyses (recording_id, params, engine_version, result, kpis, indices) select $1, $2, $3, $4, $6, $7 ${CURRENT_REV_SQL('$1', '$5')}

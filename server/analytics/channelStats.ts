@@ -1,9 +1,31 @@
 import type { WindowStats } from '../../engine/types';
 import { ENGINE_VERSION } from '../../engine/index';
 import type { Queryable } from '../db/adapter';
-import { isLiveRecording, type ChannelRow, type RecordingRow } from '../recordings/store';
-import { nightChannelStats } from '../services/engine';
+import { isLiveRecording, loadSamples, type ChannelRow, type RecordingRow } from '../recordings/store';
+import type { AnalysisWindow } from '../../engine/detect';
+import { onEngine } from '../services/engine-pool';
+import { storedChannel, type StoredChannel } from '../services/engine-work';
 import { correctionState, CURRENT_REV_SQL } from './corrections';
+
+/**
+ * Statistics of whole nights' channels, computed by the engine in a worker thread: over the
+ * recording, or with a corrections window over [bed-in, bed-out] with the time outside it (and
+ * in its invalid spans) read as missing.
+ */
+async function nightChannelStats(
+  db: Queryable,
+  recording: Pick<RecordingRow, 'id' | 'start_ms' | 'stop_ms'>,
+  channels: readonly ChannelRow[],
+  window: AnalysisWindow | null,
+): Promise<Map<string, WindowStats>> {
+  const [fromMs, toMs] = window ? [window.bedInMs, window.bedOutMs] : [Number(recording.start_ms), Number(recording.stop_ms) + 1];
+  const stats = await onEngine(async () => {
+    const stored: StoredChannel[] = [];
+    for (const c of channels) stored.push(storedChannel(c, await loadSamples(db, c)));
+    return { kind: 'stats' as const, label: `night-${recording.id}`, channels: stored, fromMs, toMs, window };
+  });
+  return new Map(stats);
+}
 
 /**
  * Whole-night statistics of a night's channels: computed by the signal engine once, then read

@@ -5,7 +5,7 @@
 // correction is made or undone and are stored only for the corrections they were computed from.
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
-import { analysisWindow, excludedIndexRanges, type AnalysisWindow } from '../../engine/detect';
+import { analysisWindow, type AnalysisWindow } from '../../engine/detect';
 import type { CorrectionKind } from '../../contract/corrections';
 
 /** A correction as stored (ms as numbers), with the names of who made and undid it. */
@@ -73,14 +73,4 @@ export async function invalidateNight(tx: Queryable, recordingId: number): Promi
   await tx.query('update recordings set correction_rev = correction_rev + 1 where id = $1', [recordingId]);
   await tx.query('delete from night_analyses where recording_id = $1', [recordingId]);
   await tx.query('delete from night_channel_stats where recording_id = $1', [recordingId]);
-}
-
-/**
- * Stored samples as the engine reads them under a window: a float32 copy (same scale, offset
- * and missing codes) with NaN — always missing — outside it. The stored array is not touched.
- */
-export function maskStored(samples: Int16Array | Float32Array, t0Ms: number, rateHz: number, w: AnalysisWindow): Float32Array {
-  const out = Float32Array.from(samples);
-  for (const [a, b] of excludedIndexRanges(w, t0Ms, rateHz, out.length)) out.fill(Number.NaN, a, b);
-  return out;
 }

@@ -10,6 +10,7 @@ import { isLiveRecording, listChannels, type RecordingRow } from '../recordings/
 import { analysisOf } from './analyse';
 import { channelStatsOf } from './channelStats';
 import { analyticsSettings } from './settings';
+import { patiently } from '../services/engine-pool';
 
 /** Computes and stores an ended night's analysis and every channel's statistics (a no-op for what is stored already). */
 async function refreshNightStats(db: Queryable, recordingId: number): Promise<boolean> {
@@ -74,7 +75,8 @@ export class NightStatsQueue {
       const id = this.pending.values().next().value!;
       this.pending.delete(id);
       try {
-        if (await refreshNightStats(this.db, id)) this.done++;
+        // Background work: waits for room in the engine's pool rather than being refused.
+        if (await patiently(() => refreshNightStats(this.db, id))) this.done++;
       } catch (error) {
         // The night's rows stay missing: the screens that read them compute them themselves.
         if (!this.closed) this.log(`Computing the statistics of night ${id} failed: ${(error as Error).message}`);

@@ -7,6 +7,7 @@ import { analysisOf } from './analyse';
 import { channelStatsOf } from './channelStats';
 import { STATS_CODES } from './figures';
 import { analyticsSettings, type AnalyticsSettings } from './settings';
+import { patiently } from '../services/engine-pool';
 
 export async function prepareTriageNight(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<void> {
   await analysisOf(db, recording, settings);
@@ -44,7 +45,8 @@ export async function prepareTriageNights(db: Queryable, recordingIds: readonly 
       settings = await analyticsSettings(db, recording.physician_id);
       settingsOf.set(recording.physician_id, settings);
     }
-    await prepareTriageNight(db, recording, settings);
+    // Background work: waits for room in the engine's pool rather than being refused.
+    await patiently(() => prepareTriageNight(db, recording, settings));
     done++;
     // Requests that came in meanwhile go first: one night's analysis at a time holds the event loop.
     await new Promise((r) => setImmediate(r));

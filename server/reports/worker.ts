@@ -4,6 +4,7 @@
 import { hostname } from 'node:os';
 import type { Db, Queryable } from '../db/adapter';
 import { createContent, processKpis, type ReportRequest } from './content';
+import { patiently } from '../services/engine-pool';
 import { renderReport } from './render';
 import { reportFileName, type ReportLanguage, type ReportStep, type ReportType } from './types';
 import { nightDate } from '../recordings/night-key';
@@ -98,7 +99,8 @@ export class ReportWorker {
   async workOne(): Promise<boolean> {
     const job = await claimJob(this.db, this.name);
     if (!job) return false;
-    const status = await runJob(this.db, job);
+    // A report is background work: its nights' analyses wait for room in the engine's pool.
+    const status = await patiently(() => runJob(this.db, job));
     this.onJobEnd?.(job.id, status);
     return true;
   }
