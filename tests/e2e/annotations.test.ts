@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { chartsSettled, DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, type AppServer } from './harness';
 
 // Issue 4's upload on the patient screen and issue 6's annotations, as people would use them:
 // a physician imports a real ResMed night, an annotator annotates it with the mouse and
@@ -174,7 +174,7 @@ describe('an annotator', () => {
     // Ctrl + drag on the flow chart annotates that channel, drawn as a band by WebGL.
     const plot = page.getByTestId('plot-NC_PSG');
     const box = (await plot.boundingBox())!;
-    await page.waitForTimeout(500);
+    await chartsSettled(page);
     const withoutBand = (await plot.screenshot()).toString('base64');
     await page.keyboard.down('Control');
     await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);

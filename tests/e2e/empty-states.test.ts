@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/auth/passwords';
 import { DEMO, DEMO_PASSWORD, newPage, signedInSuite, signInThroughForm } from './harness';
@@ -31,10 +31,33 @@ afterAll(async () => {
 });
 
 const suite = signedInSuite(DEMO.physician, 'dashboard', { DATABASE_URL: `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` });
+beforeAll(() => trackRequests(suite.page));
 
-/** Give a stuck query time to show itself, then nothing may still be loading. */
+/** Requests of each tracked page in flight, and when one last started or ended. */
+const traffic = new WeakMap<Page, { inFlight: Set<Request>; changedAt: number }>();
+/** No request started or ended for this long: the network is idle (Playwright's networkidle). */
+const QUIET_MS = 500;
+
+/** Follows the page's requests from now on (settled waits until none is in flight). */
+function trackRequests(page: Page): void {
+  const t = { inFlight: new Set<Request>(), changedAt: Date.now() };
+  traffic.set(page, t);
+  page.on('request', (r) => {
+    t.inFlight.add(r);
+    t.changedAt = Date.now();
+  });
+  const ended = (r: Request) => {
+    if (t.inFlight.delete(r)) t.changedAt = Date.now();
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+}
+
+/** Waits until no request is in flight and the network is idle (a stuck query never lets it), then nothing may still be loading. */
 async function settled(page: Page): Promise<void> {
-  await page.waitForTimeout(1_500);
+  const t = traffic.get(page);
+  if (!t) throw new Error('settled: trackRequests(page) when the page is made');
+  await expect.poll(() => t.inFlight.size === 0 && Date.now() - t.changedAt >= QUIET_MS, { timeout: 20_000, interval: 50, message: 'a request still in flight' }).toBe(true);
   expect(await page.locator('.loading').count()).toBe(0);
   expect(await page.getByText(/Loading…/).count()).toBe(0);
 }
@@ -73,6 +96,7 @@ describe('a patient with no nights', () => {
 
   it('so does the annotator', async () => {
     const annotator = await newPage(suite.browser, suite.base);
+    trackRequests(annotator.page);
     try {
       await annotator.page.goto('/');
       await signInThroughForm(annotator.page, suite.base, DEMO.annotator);
@@ -102,6 +126,7 @@ describe('an empty practice', () => {
       await hashPassword(EMPTY.password),
     ]);
     const { context, page, errors } = await newPage(suite.browser, suite.base);
+    trackRequests(page);
     try {
       await page.goto('/');
       await signInThroughForm(page, suite.base, EMPTY.email, EMPTY.password);

@@ -10,6 +10,7 @@ import { openDatabase, prepare } from '../../server/start';
 import { withNewCluster } from '../pglite-cluster';
 import { inflateSync } from 'node:zlib';
 import { DateTime } from 'luxon';
+import { KEY_DEBOUNCE_MS } from '../../src/charts/core/epochs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const DEMO_PASSWORD = 'nocturne-demo';
@@ -266,16 +267,67 @@ export function chartStats(page: Page): Promise<ChartStats> {
   return page.evaluate(() => JSON.parse(JSON.stringify(window.__nocturneStats)) as ChartStats);
 }
 
-/** Waits until the GL frames stop and the last one drew final data. */
-export async function chartsSettled(page: Page): Promise<void> {
-  let last = -1;
-  for (let i = 0; i < 100; i++) {
-    await page.waitForTimeout(150);
-    const s = await chartStats(page);
-    if (s.frames === last && s.lastFrameComplete) return;
-    last = s.frames;
+/** How long no GL frame may be drawn before the charts count as settled. */
+const SETTLED_QUIET_MS = 150;
+let settleCalls = 0;
+
+/**
+ * Waits until the GL frames stop (none drawn for SETTLED_QUIET_MS) and the last one drew
+ * final data, checked in the page at every animation frame.
+ */
+export async function chartsSettled(page: Page, timeoutMs = 30_000): Promise<void> {
+  const call = ++settleCalls;
+  try {
+    await page.waitForFunction(
+      ({ quietMs, call }) => {
+        const s = window.__nocturneStats;
+        if (!s) return false;
+        const w = window as unknown as { __nocturneSettle?: { call: number; frames: number; since: number } };
+        const now = performance.now();
+        const seen = w.__nocturneSettle;
+        if (!seen || seen.call !== call || seen.frames !== s.frames) {
+          w.__nocturneSettle = { call, frames: s.frames, since: now };
+          return false;
+        }
+        return s.lastFrameComplete && now - seen.since >= quietMs;
+      },
+      { quietMs: SETTLED_QUIET_MS, call },
+      { polling: 'raf', timeout: timeoutMs },
+    );
+  } catch (error) {
+    throw new Error(`the charts never settled: ${JSON.stringify(await chartStats(page).catch(() => null))}`, { cause: error });
   }
-  throw new Error('the charts never settled');
+}
+
+/** Records in the page when an arrow key last went down (what keyDebouncePassed reads), on this document and any it navigates to. */
+export async function trackArrowKeys(page: Page): Promise<void> {
+  const track = () => {
+    const w = window as unknown as { __arrowTracked?: boolean; __lastArrowAt?: number };
+    if (w.__arrowTracked) return;
+    w.__arrowTracked = true;
+    window.addEventListener(
+      'keydown',
+      (e) => {
+        if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') w.__lastArrowAt = performance.now();
+      },
+      { capture: true },
+    );
+  };
+  await page.addInitScript(track);
+  await page.evaluate(track);
+}
+
+/** Waits until the spec's key debounce (KEY_DEBOUNCE_MS) has passed since the last arrow key the page saw (trackArrowKeys first). */
+export async function keyDebouncePassed(page: Page): Promise<void> {
+  await page.waitForFunction(
+    (ms) => {
+      const w = window as unknown as { __arrowTracked?: boolean; __lastArrowAt?: number };
+      if (!w.__arrowTracked) throw new Error('keyDebouncePassed: call trackArrowKeys(page) first');
+      return w.__lastArrowAt === undefined || performance.now() - w.__lastArrowAt > ms;
+    },
+    KEY_DEBOUNCE_MS,
+    { polling: 'raf' },
+  );
 }
 
 /** The real recordings the tests import (tests/fixtures/real, with their sources and licences). */

@@ -195,7 +195,10 @@ describe('live devices', () => {
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => rangeStart(page)).toBeLessThan(following - 5_000);
     const held = await rangeStart(page);
-    await page.waitForTimeout(1_000);
+    // Newer data arrives (the slider's end moves on) while the window stays where it was put.
+    const sliderMax = async () => Number(await page.getByTestId('realtime-slider').getAttribute('max'));
+    const end = await sliderMax();
+    await expect.poll(sliderMax, { timeout: 30_000 }).toBeGreaterThan(end);
     expect(await rangeStart(page)).toBe(held);
     expect(await page.getByTestId('realtime-follow').isEnabled()).toBe(true);
     await page.keyboard.press('ArrowLeft');

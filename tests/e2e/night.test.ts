@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO, newPage, signedInSuite, signInThroughForm, tracePixels } from './harness';
+import { chartsSettled, DEMO, newPage, signedInSuite, signInThroughForm, tracePixels } from './harness';
 
 // The single-night review (issue 5) through the real app: the demo seed gives NCT1001
 // several simulated nights, the latest 10 hours or more.
@@ -27,16 +27,7 @@ const spanMs = async () => Number(await readout().getAttribute('data-span'));
 const startMs = async () => Number(await readout().getAttribute('data-t0'));
 
 /** Waits until the GL frames stop and the last one drew final data. */
-async function settled(): Promise<void> {
-  let last = -1;
-  for (let i = 0; i < 100; i++) {
-    await page.waitForTimeout(150);
-    const s = await stats();
-    if (s.frames === last && s.lastFrameComplete) return;
-    last = s.frames;
-  }
-  throw new Error('the charts never settled');
-}
+const settled = () => chartsSettled(page);
 
 /** Pixels of one plot as the compositor shows them (the GL canvas under the DOM box). */
 const plotPixels = async (code: string) => (await page.getByTestId(`plot-${code}`).screenshot()).toString('base64');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { chartsSettled, DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, type AppServer } from './harness';
 
 // Issue 12: a CPAP night (ResMed BRP + EVE) and, separately, an oximeter export of the same
 // night make ONE night; the device's scored events are drawn, listed and counted beside
@@ -79,7 +79,7 @@ describe('one night from many files, with the device events and the agreement', 
     // row moves there), hiding them changes the picture, showing them restores it.
     await page.getByTestId('range-preset').selectOption('1m');
     await rows.first().locator('.annotation-open').click();
-    await page.waitForTimeout(1000);
+    await chartsSettled(page);
     const withDevice = (await plot.screenshot()).toString('base64');
     await page.getByTestId('annotations-show-device').uncheck();
     await expect.poll(async () => (await plot.screenshot()).toString('base64') !== withDevice).toBe(true);

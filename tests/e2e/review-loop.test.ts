@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO, signedInSuite, tracePixels } from './harness';
+import { chartsSettled, DEMO, keyDebouncePassed, trackArrowKeys, signedInSuite, tracePixels } from './harness';
 
 // The annotator's review loop (issue 14) through the real app and real Chromium: drawings
 // that follow every layout shift, value axes that follow the window, the scoring mode.
@@ -15,27 +15,13 @@ beforeAll(() => {
   page.setDefaultNavigationTimeout(120_000);
 });
 
-interface Stats {
-  frames: number;
-  lastFrameComplete: boolean;
-}
 /** expect.poll with room for a busy machine (the default second is not enough for a refetch). */
 const poll = <T,>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 30_000 });
 const readout = () => page.getByTestId('span-readout');
 const startMs = async () => Number(await readout().getAttribute('data-t0'));
-const stats = () => page.evaluate(() => JSON.parse(JSON.stringify(window.__nocturneStats)) as Stats);
 
 /** Waits until the GL frames stop and the last one drew final data. */
-async function settled(): Promise<void> {
-  let last = -1;
-  for (let i = 0; i < 100; i++) {
-    await page.waitForTimeout(150);
-    const s = await stats();
-    if (s.frames === last && s.lastFrameComplete) return;
-    last = s.frames;
-  }
-  throw new Error('the charts never settled');
-}
+const settled = () => chartsSettled(page);
 
 /**
  * The pixels the page shows inside a plot's frame, taken without scrolling (an element
@@ -167,16 +153,18 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     const epoch = async () => Number(await counter.getAttribute('data-epoch'));
     const total = Number(/\/ ([\d,]+)/.exec(await counter.innerText())![1]!.replace(/,/g, ''));
     expect(total).toBeGreaterThan(100);
+    await trackArrowKeys(page);
     const t0 = await startMs();
     const e0 = await epoch();
     await page.keyboard.press('ArrowRight');
     await poll(startMs).toBe(t0 + 30_000);
     expect(await epoch()).toBe(e0 + 1);
     // Ten presses inside 500 ms are one step (the spec's debounce).
-    await page.waitForTimeout(600);
+    await keyDebouncePassed(page);
     await burst('ArrowRight', 10);
     await poll(startMs).toBe(t0 + 60_000);
-    await page.waitForTimeout(600);
+    // Still one step once the debounce window of the burst has passed.
+    await keyDebouncePassed(page);
     expect(await startMs()).toBe(t0 + 60_000);
     // Shift + arrow: 20 % of the window, not debounced.
     await burst('ArrowRight', 2, { shiftKey: true });
@@ -186,9 +174,10 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     await page.keyboard.press('ArrowLeft');
     await poll(startMs).toBe(t0 + 30_000);
     // Holding the key scrubs (repeats move the window every frame), and the release snaps to an epoch.
-    await page.waitForTimeout(600);
+    await keyDebouncePassed(page);
     await burst('ArrowRight', 1, { repeat: true });
-    await page.waitForTimeout(1500);
+    // Held until the scrub has carried the window two epochs on.
+    await poll(startMs).toBeGreaterThanOrEqual(t0 + 90_000);
     await page.evaluate(() => window.dispatchEvent(new KeyboardEvent('keyup', { key: 'ArrowRight', bubbles: true })));
     await settled();
     const scrubbed = await startMs();
@@ -323,7 +312,7 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     }
     // Back on the first night (a press that came while the route changed may have been taken once more).
     for (let i = 0; i < 4; i++) {
-      await page.waitForTimeout(600);
+      await settled();
       const shown = await page.getByTestId('night-picker').getAttribute('data-night');
       if (shown === night) break;
       await page.keyboard.press(Number(shown) < Number(night) ? 'n' : 'p');

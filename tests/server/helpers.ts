@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { inject } from 'vitest';
+import { inject, vi } from 'vitest';
 import { adminQuery } from './pg-admin';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { readConfig, type Config } from '../../server/config';
@@ -140,4 +140,34 @@ export async function queriesOf(server: TestServer, fn: () => Promise<unknown>):
     db.query = original;
   }
   return seen;
+}
+
+/** A report job as GET /reports/:id answers it (server/reports/routes.ts jobView). */
+export interface ReportJob {
+  id: number;
+  status: string;
+  step: string | null;
+  progress: number;
+  // null when none; typed as the message argument of expect() takes it.
+  error?: string;
+  attempts: number;
+  dates: string[];
+  file_name: string;
+  pages: number;
+}
+
+/**
+ * Polls GET /reports/:id every 50 ms until the job is done or failed (30 s at most); `seen`
+ * gets every status on the way ('running:<step>' while it runs).
+ */
+export function finishedReport(server: TestServer, id: number, token: string, seen: string[] = []): Promise<ReportJob> {
+  return vi.waitFor(
+    async () => {
+      const job = (await server.call('GET', `/reports/${id}`, { token })).json().data as ReportJob;
+      seen.push(job.status === 'running' ? `running:${job.step}` : job.status);
+      if (job.status !== 'done' && job.status !== 'failed') throw new Error(`report ${id} did not finish: ${seen.slice(-5).join(', ')}`);
+      return job;
+    },
+    { timeout: 30_000, interval: 50 },
+  );
 }

@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+import { vi } from 'vitest';
 import WebSocket from 'ws';
 import type { TestServer } from './helpers';
 import { issueToken } from '../../server/auth/tokens';
@@ -26,6 +28,32 @@ export function shortSource(seed = 'live-test'): ChannelData[] {
   return liveSource(simulateNight({ seed, startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: 10 * 60_000 }).channels);
 }
 
+/**
+ * Waits until `find` returns something, checking after each `event` of `emitter`; rejects
+ * after timeoutMs with `what()`. The timer is a bound on the wait, never a pause.
+ */
+export function whenFound<T>(emitter: EventEmitter, event: string, find: () => T | undefined, timeoutMs: number, what: () => string): Promise<T> {
+  const now = find();
+  if (now !== undefined) return Promise.resolve(now);
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const found = find();
+      if (found === undefined) return;
+      stop();
+      resolve(found);
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(what()));
+    }, timeoutMs);
+    const stop = () => {
+      clearTimeout(timer);
+      emitter.off(event, check);
+    };
+    emitter.on(event, check);
+  });
+}
+
 /** A WebSocket that collects every message it receives, JSON and binary apart. */
 export class Collector {
   readonly json: Record<string, unknown>[] = [];
@@ -33,6 +61,8 @@ export class Collector {
   closeCode: number | null = null;
   readonly socket: WebSocket;
   readonly opened: Promise<void>;
+  /** Emits 'change' after each message and on close. */
+  private readonly changes = new EventEmitter();
   constructor(url: string) {
     this.socket = new WebSocket(url);
     this.opened = new Promise((resolve, reject) => {
@@ -42,8 +72,12 @@ export class Collector {
     this.socket.on('message', (data, isBinary) => {
       if (isBinary) this.binary.push(data as Buffer);
       else this.json.push(JSON.parse(data.toString()));
+      this.changes.emit('change');
     });
-    this.socket.on('close', (code) => (this.closeCode = code));
+    this.socket.on('close', (code) => {
+      this.closeCode = code;
+      this.changes.emit('change');
+    });
   }
 
   send(msg: unknown): void {
@@ -51,23 +85,18 @@ export class Collector {
   }
 
   /** Waits until a JSON message matches (already received or arriving within timeoutMs). */
-  async next(match: (m: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<Record<string, unknown>> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.json.find(match);
-      if (found) return found;
-      if (Date.now() > until) throw new Error(`no matching message in ${timeoutMs} ms; got ${JSON.stringify(this.json.slice(-5))}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  next(match: (m: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+    return whenFound(this.changes, 'change', () => this.json.find(match), timeoutMs, () => `no matching message in ${timeoutMs} ms; got ${JSON.stringify(this.json.slice(-5))}`);
   }
 
-  async closed(timeoutMs = 10_000): Promise<number> {
-    const until = Date.now() + timeoutMs;
-    while (this.closeCode === null) {
-      if (Date.now() > until) throw new Error('socket did not close');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return this.closeCode;
+  /** Waits until a binary message matches (already received or arriving within timeoutMs). */
+  nextBinary(match: (b: Buffer) => boolean, timeoutMs = 10_000): Promise<Buffer> {
+    return whenFound(this.changes, 'change', () => this.binary.find(match), timeoutMs, () => `no matching binary message in ${timeoutMs} ms (${this.binary.length} received)`);
+  }
+
+  /** Waits for the close (within timeoutMs) and answers its code. */
+  closed(timeoutMs = 10_000): Promise<number> {
+    return whenFound(this.changes, 'change', () => this.closeCode ?? undefined, timeoutMs, () => 'socket did not close');
   }
 
   close(): void {
@@ -75,11 +104,12 @@ export class Collector {
   }
 }
 
-/** Polls until fn is true. */
+/** Polls fn every 25 ms until it is true; fails with `what` after timeoutMs. */
 export async function until(fn: () => boolean | Promise<boolean>, timeoutMs = 20_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await vi.waitFor(
+    async () => {
+      if (!(await fn())) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: timeoutMs, interval: 25 },
+  );
 }

@@ -73,7 +73,8 @@ describe(`live lifecycle on ${TEST_DB}`, () => {
         const [d] = await live.server.db.query<{ last_heard_ms: number }>('select last_heard_ms from device_live where device_master_id = $1', [live.device.deviceMasterId]);
         return Number(d!.last_heard_ms) >= heard - 1_000;
       }, 15_000, 'heartbeat');
-      await new Promise((r) => setTimeout(r, 1_500));
+      // For 1.5 s of its ticks (seven frames' worth) it stays heard from and sends no frame.
+      await expect(until(async () => (await committed(client.recordingId!)) !== frames, 1_500, 'a frame while streaming is off')).rejects.toThrow('a frame while streaming is off');
       expect(await committed(client.recordingId!)).toBe(frames);
       expect(client.pending.size).toBe(0);
 
@@ -158,7 +159,7 @@ describe(`live lifecycle on ${TEST_DB}`, () => {
     expect((await live.server.call('GET', '/logout', { token })).statusCode).toBeLessThan(300);
     expect(await v2.closed(5_000)).toBe(4401);
     // Another session of the same user stays open and keeps its subscription.
-    await new Promise((r) => setTimeout(r, 500));
+    await expect(other.closed(500)).rejects.toThrow('socket did not close');
     expect(other.closeCode).toBeNull();
     other.close();
   }, 60_000);

@@ -205,12 +205,20 @@ describe(`live devices on ${TEST_DB}`, () => {
     await stranger.next((m) => m.type === 'ready');
     stranger.send({ type: 'subscribe', deviceId: 'NCT0001' });
     expect(await stranger.next((m) => m.type === 'error')).toMatchObject({ code: 'not_found', deviceId: 'NCT0001' });
+    // A viewer of the practice beside it: once the frame reached that one, it was fanned out.
+    const own = ws('/stream');
+    await own.opened;
+    own.send({ type: 'auth', token: device.token });
+    await own.next((m) => m.type === 'ready');
+    own.send({ type: 'subscribe', deviceId: 'NCT0001' });
+    await own.next((m) => m.type === 'subscribed');
     const { socket, lastSeq } = await helloed();
     socket.send(frame(lastSeq + 1, [{ code: 'HR', values: [62] }]));
     await socket.next((m) => m.type === 'ack');
-    await new Promise((r) => setTimeout(r, 300));
+    await own.nextBinary((b) => (decodeFrame(new Uint8Array(b)).header as { seq: number }).seq === lastSeq + 1);
     expect(stranger.binary).toEqual([]);
     stranger.close();
+    own.close();
     socket.close();
   });
 
@@ -260,11 +268,12 @@ describe(`live devices on ${TEST_DB}`, () => {
     );
     slow.socket.resume();
     const skipped = await slow.next((m) => m.type === 'skipped', 10_000);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(slow.binary.length).toBeLessThan(sent);
     // The newest frame of the skipping device still arrives after its skipped range.
+    const header = (b: Buffer) => decodeFrame(new Uint8Array(b)).header as { seq: number; deviceId: string };
+    await slow.nextBinary((b) => header(b).deviceId === skipped.deviceId && header(b).seq > (skipped.toSeq as number));
+    expect(slow.binary.length).toBeLessThan(sent);
     const seqs = slow.binary
-      .map((b) => decodeFrame(new Uint8Array(b)).header as { seq: number; deviceId: string })
+      .map(header)
       .filter((h) => h.deviceId === skipped.deviceId)
       .map((h) => h.seq);
     expect(Math.max(...seqs)).toBeGreaterThan(skipped.toSeq as number);

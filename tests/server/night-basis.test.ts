@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceSummaryFor } from '../../server/recordings/device-summaries';
-import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { DEMO_ACCOUNTS, finishedReport, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
 
 const REAL = new URL('../fixtures/real/', import.meta.url);
@@ -46,19 +46,11 @@ function oximeterCsv(): Uint8Array {
   return new TextEncoder().encode(lines.join('\n'));
 }
 
-async function finishedReport(id: number) {
-  for (let i = 0; i < 600; i++) {
-    const job = (await get(`/reports/${id}`)).json().data;
-    if (job.status === 'done' || job.status === 'failed') return job;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`report ${id} did not finish`);
-}
 
 async function nightPdfText(patient: string, night: number): Promise<string> {
   const res = await post('/reports', { patient_id: ids[patient], order_id: patient, language: 'en', version: 1, report_type: 'en-pyn', dates: [{ numDate: night, checked: true }] });
   expect(res.statusCode).toBe(202);
-  const job = await finishedReport(res.json().data.id);
+  const job = await finishedReport(server, res.json().data.id, physician);
   expect(job.status, job.error).toBe('done');
   const file = path.join(tmp, `${patient}-${night}.pdf`);
   writeFileSync(file, (await get(`/reports/${res.json().data.id}/file`)).rawPayload);
@@ -119,7 +111,7 @@ describe('no index without a basis (issue 31 point 5)', () => {
   it('the trend PDF gives each index over the nights with its interval method and marks a call on too few nights', async () => {
     const res = await post('/reports', { patient_id: ids.NCT1002, order_id: 'NCT1002', language: 'en', version: 1, report_type: 'en', dates: [{ numDate: night, checked: true }] });
     expect(res.statusCode).toBe(202);
-    const job = await finishedReport(res.json().data.id);
+    const job = await finishedReport(server, res.json().data.id, physician);
     expect(job.status, job.error).toBe('done');
     const file = path.join(tmp, 'trend.pdf');
     writeFileSync(file, (await get(`/reports/${res.json().data.id}/file`)).rawPayload);

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { DEMO_ACCOUNTS, finishedReport, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
 import { HMC, PSG, REAL_DIR, patchFixed, real } from '../unit/edf-build';
 
@@ -98,11 +98,7 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
     const night = (await server.call('GET', `/patient/available-nights?patient_id=${patients.NCT1002}`, { token: physician })).json().data.nights.at(-1).night;
     const res = await server.call('POST', '/reports', { token: physician, body: { patient_id: patients.NCT1002, order_id: 'NCT1002', language: 'en', version: 1, report_type: 'en-pyn', dates: [{ numDate: night, checked: true }] } });
     expect(res.statusCode).toBe(202);
-    let job = res.json().data;
-    for (let i = 0; i < 600 && job.status !== 'done' && job.status !== 'failed'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      job = (await server.call('GET', `/reports/${job.id}`, { token: physician })).json().data;
-    }
+    const job = await finishedReport(server, res.json().data.id, physician);
     expect(job.status, job.error).toBe('done');
     const dir = mkdtempSync(path.join(tmpdir(), 'nocturne-sessions-'));
     try {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateForPatient } from '../../server/recordings/simulated';
 import { claimJob } from '../../server/reports/worker';
 import { reportFileName } from '../../server/reports/types';
-import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { createUser, DEMO_ACCOUNTS, finishedReport, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
 let physician = '';
@@ -28,13 +28,8 @@ const request = (type: string, language: string, dates: number[], extra: Array<{
 /** Polls the job until it is done or failed, keeping every status seen. */
 async function finished(id: number) {
   const seen: string[] = [];
-  for (let i = 0; i < 600; i++) {
-    const job = (await get(`/reports/${id}`)).json().data;
-    seen.push(job.status === 'running' ? `running:${job.step}` : job.status);
-    if (job.status === 'done' || job.status === 'failed') return { job, seen };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`report ${id} did not finish: ${seen.slice(-5).join(', ')}`);
+  const job = await finishedReport(server, id, physician, seen);
+  return { job, seen };
 }
 
 function pdfText(pdf: Buffer, name: string): string {

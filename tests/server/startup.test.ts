@@ -193,8 +193,10 @@ describe('stopping', () => {
     const closed = once(socket, 'close');
     // A browser's request whose body is still arriving when the server is told to stop.
     const body = JSON.stringify({ email: 'nobody@example.test', password: 'not-the-password' });
+    const arrived = once(running.app.server, 'request');
     socket.write(`POST /api/v1/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
-    await new Promise((r) => setTimeout(r, 300));
+    // The server has the request (its headers parsed) and waits for the rest of the body.
+    await arrived;
     const stopped = running.close();
     socket.write(body.slice(5));
     const began = Date.now();

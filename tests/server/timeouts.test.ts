@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
@@ -23,6 +25,22 @@ const open = () =>
     s.on('error', reject);
   });
 const closed = (s: Socket) => new Promise<void>((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
+/**
+ * Waits ms with the socket open: rejects at once if the server closes it meanwhile (the pace
+ * of a slow client is what the idle limit is measured against, so this wait is real time).
+ */
+const staysOpen = (s: Socket, ms: number) =>
+  new Promise<void>((resolve, reject) => {
+    const early = () => {
+      clearTimeout(timer);
+      reject(new Error(`the server closed the socket within ${ms} ms`));
+    };
+    const timer = setTimeout(() => {
+      s.off('close', early);
+      resolve();
+    }, ms);
+    s.once('close', early);
+  });
 const answer = (s: Socket) => {
   let text = '';
   s.on('data', (d) => (text += d.toString()));
@@ -51,7 +69,7 @@ describe('timeouts', () => {
     s.write(`POST /api/v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
     for (const c of chunks.slice(0, 8)) {
       s.write(c);
-      await new Promise((r) => setTimeout(r, 300));
+      await staysOpen(s, 300);
     }
     s.write(chunks.slice(8).join(''));
     await until(() => /\r\n\r\n\{.*\}/s.test(text()), 10_000, 'the answer');
@@ -77,14 +95,17 @@ describe('timeouts', () => {
     const lines: string[] = [];
     const spies = (['log', 'warn', 'error'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.join(' '))));
     try {
+      const arrived = once(server.app.server, 'request') as Promise<[IncomingMessage]>;
       const s = await open();
       s.on('error', () => undefined);
-      s.write(
+      const head =
         `POST /api/v1/patient/upload-recording HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 5000000\r\n\r\n` +
-          '--b\r\nContent-Disposition: form-data; name="files"; filename="night.edf"\r\n\r\n',
-      );
+        '--b\r\nContent-Disposition: form-data; name="files"; filename="night.edf"\r\n\r\n';
+      s.write(head);
       s.write(Buffer.alloc(200_000, 0x20));
-      await new Promise((r) => setTimeout(r, 200));
+      // Mid-body: the server has read everything sent so far, and more is announced.
+      const [request] = await arrived;
+      await until(() => request.socket.bytesRead >= Buffer.byteLength(head) + 200_000, 10_000, 'the server to read the body sent so far');
       s.destroy();
       await until(() => lines.length > 0, 10_000, 'a log line');
       expect(lines.join('\n')).toMatch(/aborted/);

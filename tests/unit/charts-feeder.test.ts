@@ -30,7 +30,8 @@ function fakeSource() {
     const now = pending;
     pending = [];
     for (const r of now) r();
-    await new Promise((r) => setTimeout(r, 0));
+    // The feeder reacts in promise callbacks only (no timers): a turn of the event loop runs them all.
+    await new Promise((r) => setImmediate(r));
   };
   return { source, asked, answer };
 }
