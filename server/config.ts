@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import type { DestinationStream } from 'pino';
+import { LOG_LEVELS, type LogLevel } from './log';
 
 /** Runtime configuration, read once from the environment. */
 export interface Config {
@@ -39,6 +41,10 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Files one upload may hold (UPLOAD_MAX_FILES, default 128: a ResMed DATALOG night of many mask sessions, five files each). */
   uploadMaxFiles: number;
+  /** The server log's threshold (LOG_LEVEL: fatal, error, warn, info — the default —, debug, trace or silent). */
+  logLevel: LogLevel;
+  /** Where the server log goes: stdout (null, the default) or, in tests, an in-memory stream. Not read from the environment. */
+  logStream: DestinationStream | null;
 }
 
 /** Reads the configuration from an environment (process.env by default). */
@@ -69,6 +75,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadIdleMs: readDelay(env.UPLOAD_IDLE_MS, 30_000, 'UPLOAD_IDLE_MS') || 30_000,
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     uploadMaxFiles: readDelay(env.UPLOAD_MAX_FILES, 128, 'UPLOAD_MAX_FILES') || 128,
+    logLevel: readLogLevel(env.LOG_LEVEL),
+    logStream: null,
   };
 }
 
@@ -106,6 +114,13 @@ function readTrustProxy(value: string | undefined): false | number | string[] {
     }
   }
   return entries;
+}
+
+/** LOG_LEVEL: one of pino's level names (default info); anything else stops the start with the list. */
+function readLogLevel(value: string | undefined): LogLevel {
+  const level = value?.trim().toLowerCase() || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}".`);
+  return level as LogLevel;
 }
 
 export class ConfigError extends Error {}
