@@ -10,7 +10,7 @@ export function clientGone(request: FastifyRequest): boolean {
  * answer (there is nobody to read it). Returns the hijacked reply for the handler to return.
  */
 export function stopForAbort(request: FastifyRequest, reply: FastifyReply, what: string): FastifyReply {
-  console.info(`Request aborted by the client: ${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]} (${what})`);
+  request.log.info({ req: request }, `Request aborted by the client: ${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]} (${what})`);
   reply.hijack();
   reply.raw.destroy();
   return reply;

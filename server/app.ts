@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
 import { ApiError, errorBody, fastifyErrorCode, isBadValue, isDatabaseOutage, isPoolExhausted, loggableUrl, OutageLog, RetryLater } from './errors';
@@ -53,6 +53,7 @@ import { ReportWorker } from './reports/worker';
 import { NightStatsQueue } from './analytics/nightStats';
 import { AnswerCache } from './analytics/answerCache';
 import { closeEnginePool, configureEnginePool } from './services/engine-pool';
+import { createLogger, newRequestId, RequestLogController } from './log';
 
 const API_PREFIX = '/api/v1';
 
@@ -70,8 +71,12 @@ function trustProxyOption(trust: false | number | string[]): boolean | string[] 
 
 /** Builds the HTTP server: the API under /api/v1 and, when built, the SPA. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const log = ctx.log ?? createLogger(ctx.config.logLevel, ctx.config.logStream);
   const app = Fastify({
-    logger: false,
+    loggerInstance: log as FastifyBaseLogger,
+    logController: new RequestLogController(),
+    requestIdHeader: false,
+    genReqId: newRequestId,
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true } },
@@ -85,7 +90,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   // One error handler: a client's mistake is 4xx with the field named, a lost database is 503
   // with one log line per outage, and only a real bug is 500 (with its stack, once).
-  const outage = new OutageLog();
+  const outage = new OutageLog((line) => log.error(line));
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     const refusedBooking = bookingConflict(err);
     if (refusedBooking) err = refusedBooking;
@@ -109,7 +114,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     }
     // The client went away mid-request (an aborted upload): said as that, not as a lost database.
     if (request.raw.aborted || request.raw.socket?.destroyed || ((err as { code?: string }).code === 'ECONNRESET' && !request.raw.complete)) {
-      console.warn(`${request.method} ${loggableUrl(request.url)}: the client aborted the request`);
+      request.log.warn({ req: request }, `${request.method} ${loggableUrl(request.url)}: the client aborted the request`);
       return reply.code(400).send(errorBody('client_aborted', 'The request was aborted by the client.'));
     }
     if (isPoolExhausted(err)) {
@@ -122,23 +127,23 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     if (isBadValue(err)) {
       return reply.code(400).send(errorBody('invalid_value', `A value is out of range or malformed: ${err.message}`));
     }
-    console.error(`${request.method} ${loggableUrl(request.url)} failed: ${err.stack ?? err.message}`);
+    request.log.error({ req: request, err }, `${request.method} ${loggableUrl(request.url)} failed: ${err.message}`);
     return reply.code(500).send(errorBody('server_error', 'Sorry, server goes wrong'));
   });
 
   // A frame over the protocol's limit (up to 16×) still arrives, so the device is told what was wrong.
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES * 16 } });
-  const hub = new LiveHub(ctx.db);
+  const hub = new LiveHub(ctx.db, log.child({ module: 'live' }));
   await hub.start();
-  const configPush = new ConfigPush(ctx.db);
+  const configPush = new ConfigPush(ctx.db, log.child({ module: 'live' }));
   await configPush.start();
   // Report jobs: worked here one at a time (unless REPORT_WORKER=0 leaves them to `npm run reports`).
-  const reportWorker = ctx.config.reportWorker ? new ReportWorker(ctx.db) : null;
+  const reportWorker = ctx.config.reportWorker ? new ReportWorker(ctx.db, {}, log.child({ module: 'reports' })) : null;
   // Per-night statistics computed when a night is stored or changed (issue 18 point 4).
-  const nightStats = ctx.nightStats ?? new NightStatsQueue(ctx.db);
+  const nightStats = ctx.nightStats ?? new NightStatsQueue(ctx.db, (m) => log.error(m));
   // Trend and triage answers kept under the revision of what they are made of (issue 18 point 4).
   const answers = ctx.answers ?? new AnswerCache();
-  ctx = { ...ctx, nightStats, answers };
+  ctx = { ...ctx, nightStats, answers, log };
   app.decorate('nightStats', nightStats);
   app.decorate('answers', answers);
   // Every signed-in API request is recorded (who, when, from where, what, outcome), written in batches.

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
+import type { DestinationStream } from 'pino';
+import { LOG_LEVELS, type LogLevel } from './log';
 
 /** Runtime configuration, read once from the environment. */
 export interface Config {
@@ -48,6 +50,10 @@ export interface Config {
    * requests get 503 engine_busy; null with ENGINE_POOL=0, which runs the engine on the event loop.
    */
   enginePool: EnginePoolConfig | null;
+  /** The server log's threshold (LOG_LEVEL: fatal, error, warn, info — the default —, debug, trace or silent). */
+  logLevel: LogLevel;
+  /** Where the server log goes: stdout (null, the default) or, in tests, an in-memory stream. Not read from the environment. */
+  logStream: DestinationStream | null;
 }
 
 /** How the engine's work runs (services/engine-pool.ts): in `threads` worker threads with at most `maxQueue` tasks waiting. */
@@ -99,6 +105,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.ENGINE_POOL === '0'
         ? null
         : { threads: readCount(env.ENGINE_THREADS, defaultEngineThreads(), 'ENGINE_THREADS') || defaultEngineThreads(), maxQueue: readCount(env.ENGINE_MAX_QUEUE, DEFAULT_ENGINE_MAX_QUEUE, 'ENGINE_MAX_QUEUE') },
+    logLevel: readLogLevel(env.LOG_LEVEL),
+    logStream: null,
   };
 }
 
@@ -144,6 +152,13 @@ function readTrustProxy(value: string | undefined): false | number | string[] {
     }
   }
   return entries;
+}
+
+/** LOG_LEVEL: one of pino's level names (default info); anything else stops the start with the list. */
+function readLogLevel(value: string | undefined): LogLevel {
+  const level = value?.trim().toLowerCase() || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}".`);
+  return level as LogLevel;
 }
 
 export class ConfigError extends Error {}

@@ -7,6 +7,7 @@ import type { UserRow } from './auth/users';
 import { unauthorized } from './errors';
 import type { NightStatsQueue } from './analytics/nightStats';
 import type { AnswerCache } from './analytics/answerCache';
+import type { Logger } from 'pino';
 
 /** What every route module gets. */
 export interface AppContext {
@@ -17,6 +18,8 @@ export interface AppContext {
   nightStats?: NightStatsQueue;
   /** Serialised trend and triage answers kept under their revision (buildApp makes it). */
   answers?: AnswerCache;
+  /** The server's one pino logger (buildApp makes it from the config unless given one; modules take children of it). */
+  log?: Logger;
 }
 
 declare module 'fastify' {

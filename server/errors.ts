@@ -170,7 +170,7 @@ export function isBadValue(err: unknown): boolean {
 export class OutageLog {
   private loggedAt = 0;
   constructor(
-    private readonly log: (line: string) => void = (line) => console.error(line),
+    private readonly log: (line: string) => void,
     private readonly quietMs = 60_000,
   ) {}
 

@@ -1,14 +1,17 @@
 import { readConfig, ConfigError } from './config';
+import { createLogger } from './log';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed';
 import { openDatabase, prepare, StartupError, type Running } from './start';
 
 /** `npm start`: one server for the SPA and /api/v1; any start-up failure is one line and exit 1. */
 async function main(): Promise<void> {
   const config = readConfig();
-  const { db, release } = await openDatabase(config);
+  const logger = createLogger(config.logLevel);
+  const { db, release } = await openDatabase(config, logger);
   let running: Running;
   try {
-    running = await prepare(config, db, release, (line) => console.log(line));
+    // The start-up lines are for the person who ran `npm start`: plain text, not the JSON log.
+    running = await prepare(config, db, release, (line) => console.log(line), logger);
   } catch (err) {
     await db.close().catch(() => undefined);
     await release();
@@ -18,7 +21,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping Nocturne.`);
+    logger.info(`${signal}: stopping Nocturne.`);
     await running.close();
     process.exit(0);
   };
@@ -35,6 +38,7 @@ async function main(): Promise<void> {
     throw err;
   }
 
+  // What `npm start` tells the person who ran it (tests and the README read these lines): plain text on stdout.
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   const port = (running.app.server.address() as { port: number }).port;
   console.log(`Nocturne is running at http://localhost:${port} — database: ${where}.`);

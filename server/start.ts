@@ -14,6 +14,7 @@ import { outboxMailer, smtpMailer } from './services/mail';
 import { pruneRateLimits } from './services/rate-limit';
 import { removeStaleStages, STAGE_STALE_MS } from './recordings/staging';
 import { demoKeysFile, ensureDemoDeviceKeys } from './live/demo-keys';
+import { createLogger, type Logger } from './log';
 
 /** A start-up failure with the one line the user should read. */
 export class StartupError extends Error {}
@@ -75,10 +76,10 @@ async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 }
 
 /** Opens the configured database: PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR. */
-export async function openDatabase(config: Config): Promise<{ db: Db; release: () => Promise<void> }> {
+export async function openDatabase(config: Config, log?: Logger): Promise<{ db: Db; release: () => Promise<void> }> {
   if (config.databaseUrl) {
     try {
-      return { db: await openPostgres({ url: config.databaseUrl }), release: async () => undefined };
+      return { db: await openPostgres({ url: config.databaseUrl, log }), release: async () => undefined };
     } catch (err) {
       throw new StartupError(`Database unreachable at ${redactUrl(config.databaseUrl)}: ${(err as Error).message || (err as NodeJS.ErrnoException).code}`);
     }
@@ -138,12 +139,16 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** Migrates, seeds once, builds the app; the caller listens. */
+/**
+ * Migrates, seeds once, builds the app; the caller listens. `log` prints the start-up lines
+ * a person reads (plain text); `logger` is the server's log (made from the config if not given).
+ */
 export async function prepare(
   config: Config,
   db: Db,
   release: () => Promise<void> = async () => undefined,
   log: (line: string) => void = () => undefined,
+  logger = createLogger(config.logLevel, config.logStream),
 ): Promise<Running> {
   try {
     await migrate(db);
@@ -174,7 +179,7 @@ export async function prepare(
     }
   }
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(db, undefined, !config.production);
-  const app = await buildApp({ db, config, mailer });
+  const app = await buildApp({ db, config, mailer, log: logger });
   // The demo nights' dashboard rows (analysis, SpO2 statistics) are made right after the seed, in
   // the background (the start is not held): the first dashboard visit then reads stored rows
   // instead of showing "Loading…" while it asks for them (issue 14). Whatever is left when the
@@ -193,7 +198,7 @@ export async function prepare(
         })
     : Promise.resolve(0);
   const stageSweep = setInterval(() => {
-    removeStaleStages(db, STAGE_STALE_MS).catch((err: Error) => console.error(`Removing stale import stages failed: ${err.message}`));
+    removeStaleStages(db, STAGE_STALE_MS).catch((err: Error) => logger.error(`Removing stale import stages failed: ${err.message}`));
   }, STAGE_STALE_MS / 2);
   stageSweep.unref();
   app.addHook('onClose', async () => clearInterval(stageSweep));

@@ -44,7 +44,7 @@ export class NightStatsQueue {
 
   constructor(
     private readonly db: Queryable,
-    private readonly log: (message: string) => void = (m) => console.error(m),
+    private readonly log: (message: string) => void,
   ) {}
 
   /** Adds nights to the queue (after the caller's transaction committed) and starts working it. */

@@ -1,4 +1,5 @@
 // `npm run device -- --device NCT0001 [--speed 1] [--profile moderate_osa] [--server URL] [--devices N] [--minutes 480] [--key KEY]`
+// A command for a person at a terminal: it prints with console (only the running server logs through pino, server/log.ts).
 import { readConfig } from '../config';
 import { demoKeysFile, readDemoKey } from '../live/demo-keys';
 import { DeviceClient, liveSource } from '../live/device-client';

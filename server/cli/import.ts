@@ -1,4 +1,5 @@
 // `npm run import -- --patient CODE [--timezone ZONE] [--device ID] [--map Label=CODE …] FILE...`
+// A command for a person at a terminal: it prints with console (only the running server logs through pino, server/log.ts).
 import { findCountry } from '../countries';
 import { ApiError } from '../errors';
 import { patientByCode } from '../patients/access';

@@ -1,6 +1,7 @@
 // `npm run reports`: a report worker as a second process. It claims queued report jobs with
 // FOR UPDATE SKIP LOCKED beside the server's own worker, woken by NOTIFY and polling every
 // 2 s, until SIGINT/SIGTERM. Needs PostgreSQL (DATABASE_URL): PGlite is one process's.
+// It prints for a person at a terminal with console; its worker's failures go to the pino log (server/log.ts) like the server's.
 import { runCommand } from './run';
 import { ReportWorker } from '../reports/worker';
 import { UsageError } from './args';

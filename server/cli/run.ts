@@ -1,3 +1,4 @@
+// The CLIs print for a person at a terminal with console; only the running server logs through pino (server/log.ts).
 import { ConfigError, readConfig, type Config } from '../config';
 import type { Db } from '../db/adapter';
 import { migrate } from '../db/migrate';

@@ -1,4 +1,5 @@
 // `npm run simulate -- --patient CODE --nights N [--profile NAME] [--psg] [--long] [--seed S]`
+// A command for a person at a terminal: it prints with console (only the running server logs through pino, server/log.ts).
 import { patientByCode } from '../patients/access';
 import { simulateForPatient } from '../recordings/simulated';
 import { PROFILES } from '../simulator';

@@ -1,11 +1,14 @@
 import pg from 'pg';
 import { localSettingsSql, type Db, type Queryable } from './adapter';
 import { isDatabaseOutage } from '../errors';
+import { fallbackLogger, type Logger } from '../log';
 
 export interface PostgresOptions {
   url: string;
   /** Schema to work in (tests isolate each run in its own schema). */
   schema?: string;
+  /** Where connection trouble is reported (the server's logger; stdout when not given). */
+  log?: Logger;
 }
 
 /** int8 as a JS number (ms timestamps and counts stay far below 2^53), as PGlite returns it. */
@@ -16,6 +19,7 @@ const types = {
 
 /** Connects to a PostgreSQL server; fails fast when it cannot be reached. */
 export async function openPostgres(opts: PostgresOptions): Promise<Db> {
+  const log = opts.log ?? fallbackLogger();
   const pool = new pg.Pool({
     connectionString: opts.url,
     max: 10,
@@ -27,7 +31,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   // An idle connection dropped because the database went away is the outage the request path
   // reports once (OutageLog); anything else is logged here.
   pool.on('error', (err) => {
-    if (!isDatabaseOutage(err)) console.error(`PostgreSQL connection error: ${err.message}`);
+    if (!isDatabaseOutage(err)) log.error(`PostgreSQL connection error: ${err.message}`);
   });
   const probe = await pool.connect().catch(async (err: Error) => {
     await pool.end().catch(() => undefined);
@@ -39,7 +43,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   const schema = opts.schema ?? /search_path=(\w+)/.exec(decodeURIComponent(opts.url))?.[1];
   const scoped = (channel: string) => (schema ? `${channel}_${schema}` : channel).replace(/[^a-z0-9_]/gi, '_');
 
-  const listeners = listenerHealth();
+  const listeners = listenerHealth(log);
 
   const on = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = [], name?: string) {
@@ -82,15 +86,15 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
  * lost (requests meanwhile log "Database unavailable" once, server/errors.ts), a line when the
  * last is back.
  */
-function listenerHealth() {
+function listenerHealth(log: Logger) {
   const lost = new Set<string>();
   return {
     lost(channel: string, err: Error) {
-      if (lost.size === 0) console.warn(`PostgreSQL LISTEN connection lost (${err.message}); reconnecting.`);
+      if (lost.size === 0) log.warn(`PostgreSQL LISTEN connection lost (${err.message}); reconnecting.`);
       lost.add(channel);
     },
     restored(channel: string) {
-      if (lost.delete(channel) && lost.size === 0) console.log('PostgreSQL LISTEN connections restored.');
+      if (lost.delete(channel) && lost.size === 0) log.info('PostgreSQL LISTEN connections restored.');
     },
   };
 }

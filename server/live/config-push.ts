@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { Db } from '../db/adapter';
+import type { Logger } from '../log';
 import { currentConfig, recordConfigAck } from './device-config';
 import type { ServerToDevice } from './protocol';
 
@@ -17,12 +18,15 @@ export class ConfigPush {
   private readonly sockets = new Map<number, WebSocket>();
   private stopListening: (() => Promise<void>) | null = null;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+  ) {}
 
   async start(): Promise<void> {
     this.stopListening = await this.db.listen(CONFIG_CHANNEL, (payload) => {
       const m = Number(payload);
-      if (this.sockets.has(m)) void this.sendPending(m).catch((err: Error) => console.error(`config push to device ${m} failed: ${err.message}`));
+      if (this.sockets.has(m)) void this.sendPending(m).catch((err: Error) => this.log.error(`config push to device ${m} failed: ${err.message}`));
     });
   }
 

@@ -1,5 +1,5 @@
 import '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { AppContext } from '../context';
 import { isDatabaseOutage } from '../errors';
@@ -79,7 +79,7 @@ async function startSession(ctx: AppContext, socket: WebSocket, hello: DeviceHel
   }
 }
 
-async function ingest(batches: GroupCommit, socket: WebSocket, session: LiveSession, data: Uint8Array): Promise<void> {
+async function ingest(log: FastifyBaseLogger, batches: GroupCommit, socket: WebSocket, session: LiveSession, data: Uint8Array): Promise<void> {
   try {
     const frame = validateFrame(data, session.channels);
     const result = await batches.commit(session, frame);
@@ -88,12 +88,12 @@ async function ingest(batches: GroupCommit, socket: WebSocket, session: LiveSess
     if (err instanceof SessionClosed) return socket.close(1012, 'session closed; reconnect');
     if (err instanceof FrameError) return reply(socket, { type: 'error', code: err.code, message: err.message, ...(err.seq !== undefined ? { seq: err.seq } : {}) });
     // No ack: the device keeps the frame and resends it after it reconnects.
-    console.error(`live ingest of ${session.device.deviceId} failed: ${(err as Error).message}`);
+    log.error(`live ingest of ${session.device.deviceId} failed: ${(err as Error).message}`);
     socket.close(isDatabaseOutage(err) ? 1013 : 1011, 'ingest failed');
   }
 }
 
-function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push: ConfigPush, socket: WebSocket): void {
+function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push: ConfigPush, socket: WebSocket, log: FastifyBaseLogger): void {
   let session: LiveSession | null = null;
   let chain: Promise<unknown> = Promise.resolve();
   let pending = 0;
@@ -104,7 +104,7 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push:
   const run = (task: () => Promise<unknown>) => {
     pending++;
     chain = chain.then(task).catch((err: Error) => {
-      console.error(`live device connection failed: ${err.message}`);
+      log.error(`live device connection failed: ${err.message}`);
       socket.close(1011, 'server error');
     }).finally(() => pending--);
   };
@@ -128,7 +128,7 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push:
       if (!session) return;
       if (isBinary) {
         pending++;
-        const p = ingest(batches, socket, session, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)).finally(() => {
+        const p = ingest(log, batches, socket, session, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)).finally(() => {
           pending--;
           inFlight.delete(p);
         });
@@ -143,7 +143,7 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push:
       }
       if (!msg || typeof msg !== 'object' || !['heartbeat', 'config-ack', 'end'].includes(String(msg.type))) {
         // A bad message costs the sender: an error frame, one log line for the connection, closed after a few.
-        if (++badMessages === 1) console.warn(`live device ${session.device.deviceId}: bad message refused (${bytes.length} bytes)`);
+        if (++badMessages === 1) log.warn(`live device ${session.device.deviceId}: bad message refused (${bytes.length} bytes)`);
         if (badMessages >= MAX_BAD_MESSAGES) return refuse(socket, 'bad_frame', 'Too many bad messages.', 1008);
         return reply(socket, { type: 'error', code: 'bad_frame', message: 'text messages after the hello are heartbeat, config-ack or end (JSON)' });
       }
@@ -165,7 +165,8 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push:
 
 /** The devices' WebSocket: a device key in the hello, frames acknowledged once committed. */
 export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub, push: ConfigPush): Promise<void> {
-  const batches = new GroupCommit(ctx.db, (frames) => hub.published(frames));
+  const log = app.log.child({ module: 'live' });
+  const batches = new GroupCommit(ctx.db, (frames) => hub.published(frames), undefined, undefined, log);
   const gate = new Gate(SESSION_WORK_AT_ONCE);
   // Every SWEEP_MS: close the nights of devices gone offline without "end", prune frames no longer needed.
   let sweeping = false;
@@ -174,12 +175,12 @@ export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, h
     sweeping = true;
     void closeOfflineSessions(ctx.db, OFFLINE_AFTER_MS)
       .then(() => pruneFrames(ctx.db))
-      .catch((err: Error) => { if (!isDatabaseOutage(err)) console.error(`live sweep failed: ${err.message}`); })
+      .catch((err: Error) => { if (!isDatabaseOutage(err)) log.error(`live sweep failed: ${err.message}`); })
       .finally(() => (sweeping = false));
   }, SWEEP_MS);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
-  app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket) => onDeviceSocket(ctx, batches, gate, push, socket));
+  app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket, request) => onDeviceSocket(ctx, batches, gate, push, socket, request.log));
   // Keys issued or revoked: the device's connection here (if any) must show a valid key again.
   const stop = await ctx.db.listen(KEYS_CHANNEL, (payload) => {
     const socket = connected.get(Number(payload));

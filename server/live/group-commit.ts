@@ -1,4 +1,5 @@
 import type { Db } from '../db/adapter';
+import { fallbackLogger, type Logger } from '../log';
 import { FrameError, type ValidFrame } from './frames';
 import { commitBatch, frameDigest, SessionClosed, type BatchItem, type CommittedFrame, type IngestResult, type LiveSession } from './ingest';
 
@@ -38,8 +39,8 @@ export class GroupCommit {
   private readonly lanes: Lane[];
   private readonly counts = { batches: 0, frames: 0 };
 
-  constructor(db: Db, onCommitted: (frames: CommittedFrame[]) => Promise<void>, delayMs = BATCH_DELAY_MS, lanes = LANES) {
-    this.lanes = Array.from({ length: lanes }, () => new Lane(db, onCommitted, delayMs, this.counts));
+  constructor(db: Db, onCommitted: (frames: CommittedFrame[]) => Promise<void>, delayMs = BATCH_DELAY_MS, lanes = LANES, log: Logger = fallbackLogger()) {
+    this.lanes = Array.from({ length: lanes }, () => new Lane(db, onCommitted, delayMs, this.counts, log));
   }
 
   /** Batches committed and frames in them, for tests and the log. */
@@ -75,6 +76,7 @@ class Lane {
     private readonly onCommitted: (frames: CommittedFrame[]) => Promise<void>,
     private readonly delayMs: number,
     private readonly counts: { batches: number; frames: number },
+    private readonly log: Logger,
   ) {}
 
   /** Resolves once every committed batch so far was handed to fan-out. */
@@ -108,7 +110,7 @@ class Lane {
     try {
       const started = Date.now();
       const results = await commitBatch(this.db, batch);
-      if (process.env.LIVE_BATCH_LOG) console.log(`live batch: ${batch.length} frames in ${Date.now() - started} ms`);
+      this.log.debug(`live batch: ${batch.length} frames in ${Date.now() - started} ms`);
       this.counts.batches++;
       this.counts.frames += batch.length;
       const committed: CommittedFrame[] = [];
@@ -122,7 +124,7 @@ class Lane {
         // for no earlier batch's fan-out; what it returns (the other processes' notices) is chained.
         const done = Promise.resolve()
           .then(() => this.onCommitted(committed))
-          .catch((err: Error) => console.error(`live fan-out failed: ${err.message}`));
+          .catch((err: Error) => this.log.error(`live fan-out failed: ${err.message}`));
         this.fanOut = this.fanOut.then(() => done);
       }
     } catch (err) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import type { Db } from '../db/adapter';
+import { fallbackLogger, type Logger } from '../log';
 import type { CommittedFrame } from './ingest';
 import { encodeFrame, liveState, MAX_CATCH_UP_FRAMES, VIEWER_BUFFER_LIMIT_BYTES, type DeviceLiveState, type ServerToViewer, type ViewerFrame } from './protocol';
 
@@ -82,7 +83,10 @@ export class LiveHub {
   /** Names this hub in its notices (several hubs may share a process in tests). */
   private readonly origin = randomBytes(6).toString('base64url');
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger = fallbackLogger(),
+  ) {}
 
   async start(): Promise<void> {
     // Notices are handled one pass after another, so a device's frames reach its viewers in commit order.
@@ -148,7 +152,7 @@ export class LiveHub {
     try {
       while (this.queued.length > 0) {
         const notices = this.queued.splice(0, NOTICES_PER_PASS);
-        await this.onNotices(notices).catch((err: Error) => console.error(`live fan-out failed: ${err.message}`));
+        await this.onNotices(notices).catch((err: Error) => this.log.error(`live fan-out failed: ${err.message}`));
       }
     } finally {
       this.draining = false;

@@ -1,5 +1,5 @@
 import '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { AppContext } from '../context';
 import { checkSession, sessionValidUntil, SESSIONS_CHANNEL } from '../auth/tokens';
@@ -90,13 +90,13 @@ const MAX_BAD_VIEWER_MESSAGES = 20;
 export const MAX_VIEWER_SOCKETS_PER_USER = 20;
 const socketsOfUser = new Map<number, number>();
 
-function onViewerSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void {
+function onViewerSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket, log: FastifyBaseLogger): void {
   let user: UserRow | null = null;
   let counted = false;
   let badMessages = 0;
   /** A bad message costs the sender: an error frame, one log line per connection, closed after a few. */
   const bad = (message: string) => {
-    if (++badMessages === 1) console.warn(`live viewer${user ? ` of user ${user.id}` : ''}: bad message refused (${message})`);
+    if (++badMessages === 1) log.warn(`live viewer${user ? ` of user ${user.id}` : ''}: bad message refused (${message})`);
     fail(socket, 'bad_message', message);
     if (badMessages >= MAX_BAD_VIEWER_MESSAGES) socket.close(1008, 'too many bad messages');
   };
@@ -147,7 +147,7 @@ function onViewerSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void 
       if (!msg || typeof msg !== 'object') return bad('messages must be JSON objects');
       await handle(msg as Record<string, unknown>);
     }).catch((err: Error) => {
-      console.error(`live viewer connection failed: ${err.message}`);
+      log.error(`live viewer connection failed: ${err.message}`);
       fail(socket, 'server_error', 'Sorry, server goes wrong');
     });
   });
@@ -165,7 +165,7 @@ function onViewerSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket): void 
 
 /** The viewers' WebSocket: the session token in the first message, never in the URL. */
 export async function viewerSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub): Promise<void> {
-  app.get(VIEWER_SOCKET_PATH, { websocket: true }, (socket) => onViewerSocket(ctx, hub, socket));
+  app.get(VIEWER_SOCKET_PATH, { websocket: true }, (socket, request) => onViewerSocket(ctx, hub, socket, request.log));
   // A session ended on any process: its viewers here are checked (and closed) at once.
   const stop = await ctx.db.listen(SESSIONS_CHANNEL, (payload) => {
     const ended = JSON.parse(payload) as { t?: number; u?: number };

@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
+import { fallbackLogger, type Logger } from '../log';
 import { assembleNight, parseRecordingFile, type ParseFileOptions, type ParsedRecording } from './assemble';
 import { RecordingFormatError, RecordingFormatErrors, type Night } from './model';
 import { checkOneNight, NotOneNightError } from './limits';
@@ -22,6 +23,8 @@ export interface ImportInput {
   files?: { name: string; bytes: Uint8Array }[];
   /** Label → channel code additions (the physician's saved map and the request's own). */
   labelMap?: Record<string, string>;
+  /** Where a stage that could not be removed is reported (the request's logger; a CLI's default: stdout). */
+  log?: Logger;
   /** Channel code of a Timestamp,Value CSV whose name does not say it. */
   csvCode?: string;
   /** md5 (hex) of each file by name as the client computed it before upload; checked, never trusted. */
@@ -67,6 +70,7 @@ export async function savedLabelMap(db: Queryable, physicianId: number): Promise
 export async function importFiles(db: Db, input: ImportInput): Promise<ImportResult> {
   if (!input.files?.length && !input.paths?.length) throw new ApiError(400, 'validation_failed', 'No file to import.');
   const options = { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode };
+  const log = input.log ?? fallbackLogger();
   let files: HashedFile[];
   let parts: ParsedRecording[];
   let night: Night;
@@ -106,7 +110,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
     // again, and corrected, in the final transaction).
     if (night.channels.length) {
       const likely = await nightToMergeInto(db, input.patientId, night);
-      staged = await stageChannels(db, input.patientId, night.channels, likely?.source ?? source, input.onStaged);
+      staged = await stageChannels(db, input.patientId, night.channels, likely?.source ?? source, input.onStaged, log);
     }
     const stage = staged;
     // Then one short transaction makes the night visible, whole.
@@ -148,7 +152,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
   } catch (err) {
     // Nothing of a failed import stays: its staged samples go (the final transaction, which
     // removes the stage, rolled back). A database that is gone leaves them to the start-up cleanup.
-    if (staged) await dropStage(db, staged.stageId).catch((dropErr: Error) => console.error(`Import stage ${staged!.stageId} not removed (${dropErr.message}); it is removed at the next start.`));
+    if (staged) await dropStage(db, staged.stageId).catch((dropErr: Error) => log.error(`Import stage ${staged!.stageId} not removed (${dropErr.message}); it is removed at the next start.`));
     if (err instanceof InvalidNightError) throw new ApiError(400, 'invalid_recording', err.message);
     throw asApiError(err);
   }

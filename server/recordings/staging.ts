@@ -16,6 +16,7 @@ import { missingCodesOf } from './missing';
 import type { ChannelData } from './model';
 import { chunkCount, insertChannelRow, insertChunks, SAMPLES_PER_CHUNK, type RecordingSource } from './store';
 import { gzipWire } from './wire-gzip';
+import { fallbackLogger, type Logger } from '../log';
 
 /** A stage untouched this long belongs to an import that is gone (each chunk transaction touches it). */
 export const STAGE_STALE_MS = 10 * 60_000;
@@ -55,6 +56,7 @@ export async function stageChannels(
   channels: ChannelData[],
   source: RecordingSource,
   onProgress?: (progress: StageProgress) => unknown,
+  log: Logger = fallbackLogger(),
 ): Promise<StagedNight> {
   const [{ id: stageId }] = await db.query<{ id: number }>('insert into import_stages (patient_id) values ($1) returning id', [patientId]);
   const staged: StagedNight = { stageId, channelIds: [], codes: [], missingCodes: [] };
@@ -88,7 +90,7 @@ export async function stageChannels(
     return staged;
   } catch (err) {
     await settled;
-    await dropStage(db, stageId).catch((dropErr: Error) => console.error(`Import stage ${stageId} not removed (${dropErr.message}); it is removed at the next start.`));
+    await dropStage(db, stageId).catch((dropErr: Error) => log.error(`Import stage ${stageId} not removed (${dropErr.message}); it is removed at the next start.`));
     throw err;
   }
 }

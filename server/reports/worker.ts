@@ -9,6 +9,7 @@ import { renderReport } from './render';
 import { reportFileName, type ReportLanguage, type ReportStep, type ReportType } from './types';
 import { nightDate } from '../recordings/night-key';
 import { isDatabaseOutage } from '../errors';
+import { fallbackLogger, type Logger } from '../log';
 
 /** NOTIFY channel: a job was queued (wakes workers in other processes). */
 export const REPORT_CHANNEL = 'report_jobs';
@@ -49,6 +50,7 @@ export class ReportWorker {
   constructor(
     private readonly db: Db,
     private readonly options: { pollMs?: number; listen?: boolean } = {},
+    private readonly log: Logger = fallbackLogger(),
   ) {}
 
   /** Starts: fails jobs of dead workers, listens for new ones, polls as a fallback. */
@@ -88,7 +90,7 @@ export class ReportWorker {
       // A lost database is logged once by the request path (OutageLog); the worker stays quiet
       // about it and finds its jobs again when the database is back.
       .catch((err: Error) => {
-        if (!isDatabaseOutage(err)) console.error(`Report worker: ${err.message}`);
+        if (!isDatabaseOutage(err)) this.log.error(`Report worker: ${err.message}`);
       })
       .finally(() => {
         this.running = null;
@@ -100,7 +102,7 @@ export class ReportWorker {
     const job = await claimJob(this.db, this.name);
     if (!job) return false;
     // A report is background work: its nights' analyses wait for room in the engine's pool.
-    const status = await patiently(() => runJob(this.db, job));
+    const status = await patiently(() => runJob(this.db, job, this.log));
     this.onJobEnd?.(job.id, status);
     return true;
   }
@@ -122,7 +124,7 @@ export async function claimJob(db: Db, worker: string): Promise<JobRow | null> {
 const setStep = (db: Queryable, id: number, step: ReportStep) => db.query(`update report_jobs set step = $2, updated_at = now() where id = $1`, [id, step]);
 
 /** Works one claimed job through the provider's steps; the file or the reason it failed is stored. */
-async function runJob(db: Db, job: JobRow): Promise<'done' | 'failed'> {
+async function runJob(db: Db, job: JobRow, log: Logger): Promise<'done' | 'failed'> {
   const req: ReportRequest = { patientId: job.patient_id, practiceId: job.practice_id, type: job.report_type, language: job.language, version: job.version, paid: job.paid, dates: job.dates };
   try {
     const nights = await processKpis(db, req);
@@ -140,7 +142,7 @@ async function runJob(db: Db, job: JobRow): Promise<'done' | 'failed'> {
     return 'done';
   } catch (err) {
     const reason = err instanceof ReportFailure ? err.message : `The report could not be made: ${(err as Error).message}`;
-    if (!(err instanceof ReportFailure)) console.error(`Report ${job.id} failed: ${(err as Error).stack ?? (err as Error).message}`);
+    if (!(err instanceof ReportFailure)) log.error({ err }, `Report ${job.id} failed: ${(err as Error).message}`);
     await db.query(`update report_jobs set status = 'failed', error = $2, updated_at = now(), finished_at = now() where id = $1`, [job.id, reason.slice(0, 500)]);
     return 'failed';
   }

@@ -188,6 +188,7 @@ export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
       labelMap,
       csvCode: fields.channel || undefined,
       clientMd5: fields.md5 ? parseMd5(fields.md5) : undefined,
+      log: reply.log,
     });
     const { recordingId, night } = result;
     // The night's statistics (analysis, channel statistics), computed once now that it is stored or merged.

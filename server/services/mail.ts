@@ -28,6 +28,8 @@ export function smtpMailer(url: string, from: string): Mailer {
 /**
  * Keeps messages in the mail_outbox table and prints them: for machines without SMTP.
  * With showCodes false (production) the printed line never carries the one-time code.
+ * The line is for the person at the terminal (plain text, like the start-up lines), not the
+ * server's log: a development server shows its codes there on purpose.
  */
 export function outboxMailer(db: Queryable, print: (line: string) => void = (line) => console.log(line), showCodes = true): Mailer {
   return {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { readConfig } from '../../server/config';
 import { openPglite } from '../../server/db/pglite';
@@ -11,7 +11,7 @@ import { seedDemo } from '../../server/db/seed';
 import { outboxMailer } from '../../server/services/mail';
 import { saveNight } from '../../server/recordings/store';
 import { MAX_JSON_SERIES_POINTS } from '../../server/routes/analytics';
-import { DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
+import { captureLog, DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
 
 /** The findings of issue 13 point 3, one request each: a malformed request is 400 naming the field. */
 let server: TestServer;
@@ -143,12 +143,13 @@ describe(`a database that is gone (${TEST_DB})`, () => {
     }
     await migrate(db);
     await seedDemo(db);
-    const app = await buildApp({ db, config: { ...readConfig({}), webRoot: null }, mailer: outboxMailer(db) });
+    const log = captureLog();
+    const app = await buildApp({ db, config: { ...readConfig({}), webRoot: null, logStream: log.stream }, mailer: outboxMailer(db) });
     const login = () => app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: DEMO_ACCOUNTS.physician, password: 'wrong-password' } });
     expect((await login()).statusCode).toBe(401);
 
     await cut();
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const before = log.raw.length;
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 40; i++) {
@@ -157,11 +158,12 @@ describe(`a database that is gone (${TEST_DB})`, () => {
         expect(res.json().code).toBe('database_unavailable');
       }
       expect(new Set(statuses)).toEqual(new Set([503]));
-      expect(errors).toHaveBeenCalledTimes(1);
-      expect(String(errors.mock.calls[0][0])).toMatch(/^Database unavailable/);
-      expect(String(errors.mock.calls[0][0])).not.toMatch(/\n\s+at /);
+      const lines = log.raw.slice(before);
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!).msg).toMatch(/^Database unavailable/);
+      expect(lines[0]).not.toMatch(/\\n\s+at /);
+      expect(lines[0]).not.toContain('"stack"');
     } finally {
-      errors.mockRestore();
       await app.close();
       if (TEST_DB === 'postgres') {
         await db.close().catch(() => undefined);

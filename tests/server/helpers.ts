@@ -43,10 +43,30 @@ export async function createSchema(url: string, prefix = 't'): Promise<string> {
 
 export const dropSchema = (url: string, schema: string) => adminQuery(url, `drop schema ${schema} cascade`);
 
+/** A server log kept in memory (config.logStream): its JSON lines as written and parsed. */
+export interface LogCapture {
+  stream: { write(line: string): void };
+  /** Every line written so far, as pino wrote it. */
+  raw: string[];
+  /** The lines parsed (level, msg, reqId, req, …). */
+  lines(): Record<string, unknown>[];
+  /** The messages so far, one per line. */
+  messages(): string[];
+}
+
+/** An in-memory sink for a server's log. */
+export function captureLog(): LogCapture {
+  const raw: string[] = [];
+  const lines = () => raw.map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { stream: { write: (line) => void raw.push(line) }, raw, lines, messages: () => lines().map((l) => String(l.msg)) };
+}
+
 export interface TestServer {
   app: FastifyInstance;
   db: Db;
   config: Config;
+  /** What the server logged (in memory, not on the test's output). */
+  log: LogCapture;
   close(): Promise<void>;
   /** JSON request through the real HTTP stack (light-my-request). */
   call(method: string, url: string, opts?: { body?: unknown; token?: string; ip?: string }): Promise<LightMyRequestResponse>;
@@ -54,7 +74,8 @@ export interface TestServer {
 
 /** A migrated, seeded server on a fresh database, with no SPA. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const config = { ...readConfig({ SEED_NIGHTS: '0', ...env }), webRoot: null };
+  const log = captureLog();
+  const config = { ...readConfig({ SEED_NIGHTS: '0', ...env }), webRoot: null, logStream: log.stream };
   // The migrated demo clinic, when this environment seeds just that (prepare() then finds it done).
   const { db, drop } = await freshDb(config.seedDemo && !config.seedNights && !config.production ? 'clinic' : 'empty');
   const running = await prepare(config, db);
@@ -62,6 +83,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     app: running.app,
     db,
     config,
+    log,
     async close() {
       await running.close();
       await drop();

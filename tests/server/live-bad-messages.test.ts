@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LIVE_PROTOCOL } from '../../server/live/protocol';
 import { MAX_VIEWER_SOCKETS_PER_USER } from '../../server/live/viewer-socket';
@@ -8,7 +8,6 @@ import { until } from './live-helpers';
 /** Issue 33 point 7: bad live messages cost the sender (an error frame, closed after a few), not the server's log. */
 
 const live = liveSuite();
-afterEach(() => vi.restoreAllMocks());
 
 const wsUrl = (path: string) => `${live.base.replace('http', 'ws')}/api/v1${path}`;
 const opened = (ws: WebSocket) => new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
@@ -23,12 +22,11 @@ async function viewer(): Promise<WebSocket> {
   return ws;
 }
 
-/** Lines written to the console while fn runs. */
+/** Lines the server logs while fn runs. */
 async function logLines(fn: () => Promise<void>): Promise<number> {
-  let lines = 0;
-  for (const level of ['log', 'warn', 'error', 'info'] as const) vi.spyOn(console, level).mockImplementation(() => void lines++);
+  const before = live.server.log.raw.length;
   await fn();
-  return lines;
+  return live.server.log.raw.length - before;
 }
 
 describe('bad live messages', () => {

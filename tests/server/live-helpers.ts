@@ -32,7 +32,7 @@ export function shortSource(seed = 'live-test'): ChannelData[] {
  * Waits until `find` returns something, checking after each `event` of `emitter`; rejects
  * after timeoutMs with `what()`. The timer is a bound on the wait, never a pause.
  */
-export function whenFound<T>(emitter: EventEmitter, event: string, find: () => T | undefined, timeoutMs: number, what: () => string): Promise<T> {
+function whenFound<T>(emitter: EventEmitter, event: string, find: () => T | undefined, timeoutMs: number, what: () => string): Promise<T> {
   const now = find();
   if (now !== undefined) return Promise.resolve(now);
   return new Promise((resolve, reject) => {
