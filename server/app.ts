@@ -147,7 +147,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorate('nightStats', nightStats);
   app.decorate('answers', answers);
   // Every signed-in API request is recorded (who, when, from where, what, outcome), written in batches.
-  const trail = new AuditTrail(ctx.db);
+  const trail = new AuditTrail(ctx.db, (line) => log.child({ module: 'audit' }).warn(line));
   if (ctx.config.accessTrail) recordAccesses(app, trail, API_PREFIX);
   // Night analysis, statistics and overviews run in worker threads (ENGINE_POOL=0: on the event loop).
   configureEnginePool(ctx.config.enginePool);

@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { analysisOf } from '../../server/analytics/analyse';
 import { channelStatsOf } from '../../server/analytics/channelStats';
 import { analyticsSettings } from '../../server/analytics/settings';
@@ -92,7 +92,7 @@ describe(`the engine pool (${TEST_DB})`, () => {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     // The monitor records from its second sample on: waited for, so a pause right away is measured.
-    while (delay.count < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitFor(() => expect(delay.count).toBeGreaterThanOrEqual(2), { timeout: 5_000, interval: 10 });
     // Cheap requests one after another for as long as the summary is being made, each after a
     // turn of the loop: an injected request never leaves the microtask queue, so back to back
     // they would starve the loop's I/O (the worker's answer among it) as no real client can.
