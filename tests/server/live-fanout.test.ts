@@ -39,7 +39,7 @@ describe(`live fan-out across servers on ${TEST_DB}`, () => {
       await Promise.all(clients.map((c) => c.done));
       for (const c of clients) expect(c.errors).toEqual([]);
       const total = clients.reduce((n, c) => n + c.framesMade, 0);
-      await until(() => viewer.binary.length >= total, 60_000, 'every frame at the viewer on the second server');
+      await until(() => viewer.binary.length >= total, 45_000, 'every frame at the viewer on the second server');
       viewer.close();
 
       const frames = viewer.binary.map((b) => decodeFrame(new Uint8Array(b)) as { header: { deviceId: string; seq: number; channels: { code: string; n: number; at: number }[] }; samples: Float32Array });
