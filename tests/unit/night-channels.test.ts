@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expiredKeys } from '../../src/cache/channelCache';
 import { addMonths, monthGrid, nightDate } from '../../src/features/night/calendar';
-import { availableChannels, channelDef, channelsWithData, mapStages, move, orderChannels, sourcesToLoad, toPreference } from '../../src/features/night/channels';
+import { availableChannels, channelDef, channelsWithData, nightDefaultOff, mapStages, move, orderChannels, sourcesToLoad, toPreference } from '../../src/features/night/channels';
 import { expandedHeight } from '../../src/features/night/ChartStack';
 import { binBand, histogramEdges } from '../../src/features/night/histogram';
 import { pickNight } from '../../src/features/night/NightPage';
@@ -31,7 +31,9 @@ describe('available channels', () => {
     const psg = ['EEG Fpz-Cz', 'EEG Pz-Oz', 'EOG horizontal', 'NC_PSG', 'EMG submental', 'Temp rectal', 'Event marker', 'SLP_STGS'];
     const offered = availableChannels(psg, { annotator: false, membership: 'paid' });
     expect(offered).toEqual(['SLP_STGS', 'NC_PSG', 'EEG Fpz-Cz', 'EEG Pz-Oz', 'EOG horizontal', 'EMG submental', 'Temp rectal', 'Event marker']);
-    expect(orderChannels(offered, null).filter((c) => c.visible).map((c) => c.code)).toEqual(['SLP_STGS']);
+    expect(orderChannels(offered, null, undefined, nightDefaultOff).filter((c) => c.visible).map((c) => c.code)).toEqual(['SLP_STGS']);
+    // The trend's defaults keep its indices (not night channels) on.
+    expect(orderChannels(['BR', 'AHI', 'RII', 'weight'], null).map((c) => c.visible)).toEqual([true, true, true, false]);
     expect(channelDef('EEG Fpz-Cz')).toMatchObject({ code: 'EEG Fpz-Cz', sources: ['EEG Fpz-Cz'], style: 'line', unmapped: true });
     expect(channelDef('BR').unmapped).toBeUndefined();
     expect(availableChannels(['bp', 'bp_diastolic', 'SQB'], { annotator: false, membership: 'paid' })).toEqual(['bp']);

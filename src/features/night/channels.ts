@@ -68,10 +68,14 @@ export function channelDef(code: string): ChannelDef {
   return CHANNEL_BY_CODE.get(code) ?? def(code, { unmapped: true });
 }
 
-/** Off until the user turns them on (spec 2 §4): weight, the PSG channels and the channels without a meaning here. */
-function defaultVisible(code: string): boolean {
-  const known = CHANNEL_BY_CODE.get(code);
-  return known !== undefined && !(code === 'weight' || known.psg);
+/** Off until the user turns them on (spec 2 §4): weight and the PSG channels. */
+function defaultOff(code: string): boolean {
+  return code === 'weight' || CHANNEL_BY_CODE.get(code)?.psg === true;
+}
+
+/** The night view's defaults: also off, the stored channels without a meaning here (an EEG, a CPAP's leak). */
+export function nightDefaultOff(code: string): boolean {
+  return defaultOff(code) || !CHANNEL_BY_CODE.has(code);
 }
 
 export interface Audience {
@@ -127,7 +131,12 @@ export interface ChannelChoice {
  * then the channels it does not name, in default order with default visibility.
  * `withData`: the night's channels holding at least one valid sample (all of them when not given).
  */
-export function orderChannels(available: readonly string[], saved: Record<string, boolean> | null | undefined, withData?: ReadonlySet<string>): ChannelChoice[] {
+export function orderChannels(
+  available: readonly string[],
+  saved: Record<string, boolean> | null | undefined,
+  withData?: ReadonlySet<string>,
+  offByDefault: (code: string) => boolean = defaultOff,
+): ChannelChoice[] {
   const offered = new Set(available);
   const out: ChannelChoice[] = [];
   const seen = new Set<string>();
@@ -137,7 +146,7 @@ export function orderChannels(available: readonly string[], saved: Record<string
       seen.add(code);
     }
   }
-  for (const code of available) if (!seen.has(code)) out.push({ code, visible: defaultVisible(code) });
+  for (const code of available) if (!seen.has(code)) out.push({ code, visible: !offByDefault(code) });
   return withDataShown(out, withData);
 }
 
@@ -147,7 +156,7 @@ export function orderChannels(available: readonly string[], saved: Record<string
  */
 export function startingChoices(night: Pick<NightInfo, 'channels'>, preferences: PhysicianPreferences | null): ChannelChoice[] {
   const who = { annotator: preferences?.is_annotator === true, membership: preferences?.membership_type };
-  return orderChannels(availableChannels(night.channels.map((c) => c.code), who), preferences?.kpi_order_preference, channelsWithData(night.channels));
+  return orderChannels(availableChannels(night.channels.map((c) => c.code), who), preferences?.kpi_order_preference, channelsWithData(night.channels), nightDefaultOff);
 }
 
 /** The night's channels with at least one valid sample (the night list's valid count; its sample count when the server has none). */
