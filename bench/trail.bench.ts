@@ -31,7 +31,7 @@ async function startServer(trail: 'on' | 'off'): Promise<Server> {
   const info = await new Promise<Omit<Server, 'child'>>((resolve, reject) => {
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
+      const line = out.split('\n').find((l) => l.startsWith('{') && l.includes('"token"') && l.endsWith('}'));
       if (line) resolve(JSON.parse(line));
     });
     child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
