@@ -18,7 +18,7 @@ const { importFiles } = await import(path.join(root, 'server/recordings/import.t
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'nocturne-import-bench-'));
 const db = await openPglite(dataDir);
-const running = await prepare({ ...readConfig({}), webRoot: null }, db);
+const running = await prepare({ ...readConfig({ ...process.env, PORT: "0" }), webRoot: null }, db);
 const paths = FILES.map((f) => new URL(`../tests/fixtures/real/${f}`, import.meta.url).pathname);
 
 async function once(i: number): Promise<number> {
