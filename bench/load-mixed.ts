@@ -4,14 +4,13 @@
 // summaries, device ack and device-to-viewer latency, and the summaries' answers. Run twice
 // in the same run: the engine in worker threads (this build) and ENGINE_POOL=0, the engine on
 // the event loop (the build before). Goals: loop p99 ≤ 20 ms, ack p99 ≤ 100 ms, viewer p99 ≤ 100 ms, all answered.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { DeviceClient, liveSource } from '../server/live/device-client';
 import { simulateNight } from '../server/simulator';
+import { startLoadServer, stopLoadServer } from './load-child';
 import { percentile, round } from './timing';
 
 const PHYSICIANS = Number(process.env.LOAD_MIXED_NIGHTS ?? 20);
@@ -21,7 +20,6 @@ const CONNECT_MS = 60_000;
 /** Streaming before the summaries are asked, so the acks measured are steady ones (ms). */
 const SETTLE_MS = 3000;
 const GOALS = { loopP99Ms: 20, ackP99Ms: 100, viewerP99Ms: 100 };
-const dir = fileURLToPath(new URL('./', import.meta.url));
 
 interface MixedServer {
   child: ChildProcess;
@@ -32,28 +30,8 @@ interface MixedServer {
 }
 
 async function startMixedServer(kind: 'pglite' | 'postgres', enginePool: boolean): Promise<MixedServer> {
-  const env = { ...process.env, LOAD_MIXED: '1', LOAD_MIXED_NIGHTS: String(PHYSICIANS), LOAD_MIXED_DEVICES: String(DEVICES), ENGINE_POOL: enginePool ? '1' : '0' };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(dir, 'load-server.ts'), kind], { stdio: ['pipe', 'pipe', 'inherit'], env });
-  const lines: string[] = [];
-  let rest = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    const parts = (rest + chunk.toString()).split('\n');
-    rest = parts.pop()!;
-    lines.push(...parts);
-  });
-  const info = await new Promise<Omit<MixedServer, 'child' | 'lines'>>((resolve, reject) => {
-    const poll = setInterval(() => {
-      const line = lines.find((l) => l.startsWith('{"port"'));
-      if (line) {
-        clearInterval(poll);
-        resolve(JSON.parse(line));
-      }
-    }, 50);
-    child.on('exit', (code) => {
-      clearInterval(poll);
-      reject(new Error(`bench server exited with ${code}`));
-    });
-  });
+  const env = { LOAD_MIXED: '1', LOAD_MIXED_NIGHTS: String(PHYSICIANS), LOAD_MIXED_DEVICES: String(DEVICES), ENGINE_POOL: enginePool ? '1' : '0' };
+  const { child, lines, info } = await startLoadServer<Omit<MixedServer, 'child' | 'lines'>>(kind, env);
   return { child, lines, ...info };
 }
 
@@ -159,9 +137,7 @@ async function measure(kind: 'pglite' | 'postgres', enginePool: boolean) {
     return r;
   } finally {
     for (const c of clients) c.stop();
-    const exited = new Promise((resolve) => server.child.on('exit', resolve));
-    server.child.kill('SIGTERM');
-    await exited;
+    await stopLoadServer(server.child);
   }
 }
 

@@ -7,7 +7,9 @@
 //  3. patient list at 50 connections: req/s and p99 (goal on PostgreSQL ≥ 1,000 req/s, p99 ≤ 50 ms)
 //  4. mixed (bench/load-mixed.ts): 20 summaries of unanalysed 8-h nights while 100 devices stream,
 //     the engine in worker threads against ENGINE_POOL=0 (goals: loop delay p99 ≤ 20 ms, ack and viewer p99 ≤ 100 ms)
-import { spawn, type ChildProcess } from 'node:child_process';
+//  5. trail (bench/load-trail.ts, PGlite only): server CPU per request with the access trail
+//     against ACCESS_TRAIL=off (goal: ≤ 5 % more)
+import type { ChildProcess } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -19,7 +21,9 @@ import autocannon from 'autocannon';
 import { writeEdfPlus } from '../server/recordings/edf';
 import type { Night } from '../server/recordings/model';
 import { postgresReachable } from './bench-db';
+import { startLoadServer, stopLoadServer } from './load-child';
 import { mixedPart } from './load-mixed';
+import { trailPart } from './load-trail';
 import { peakRss } from './rss';
 
 const GB = 1024 ** 3;
@@ -37,24 +41,11 @@ interface Server {
 }
 
 async function startServer(kind: 'pglite' | 'postgres'): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(dir, 'load-server.ts'), kind], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const info = await new Promise<Omit<Server, 'child'>>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{"port"'));
-      if (line) resolve(JSON.parse(line));
-    });
-    child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
+  const { child, info } = await startLoadServer<Omit<Server, 'child'>>(kind);
   return { child, ...info };
 }
 
-async function stopServer(server: Server): Promise<void> {
-  const exited = new Promise((resolve) => server.child.on('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
-}
+const stopServer = (server: Server) => stopLoadServer(server.child);
 
 function get(server: Server, url: string): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
@@ -171,7 +162,7 @@ async function patientList(server: Server) {
 async function main() {
   const tmp = await mkdtemp(path.join(tmpdir(), 'nocturne-load-'));
   const file = path.join(tmp, 'big.edf');
-  const phases = (process.env.LOAD_PHASES ?? 'largest,upload,list,mixed').split(',');
+  const phases = (process.env.LOAD_PHASES ?? 'largest,upload,list,mixed,trail').split(',');
   const size = phases.includes('upload') ? await bigEdf(file) : 0;
   // The machine's load when the run began: figures from a busy machine compare only with a run next to them.
   const results: Record<string, unknown> = { date: new Date().toISOString(), load_average_1_5_15: loadavg().map((l) => Math.round(l * 100) / 100), cpus: cpus().length };
@@ -201,6 +192,8 @@ async function main() {
       }
       // Servers of its own (fresh nights, devices), the engine in the pool and then inline.
       if (phases.includes('mixed')) results[kind] = { ...(results[kind] as object), mixed: await mixedPart(kind) };
+      // PGlite only: the database inside the server process, so its CPU time is a request's whole cost.
+      if (phases.includes('trail') && kind === 'pglite') results[kind] = { ...(results[kind] as object), access_trail: await trailPart() };
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });
