@@ -40,6 +40,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
         recording_start_time: r.start_ms,
         recording_stop_time: r.stop_ms,
         source: r.source,
+        live: isLiveRecording(r),
         // The night's sessions (a CPAP night where the mask came off: one per stretch of files).
         sessions: nightSessions(Array.isArray(r.recording_meta?.files) ? (r.recording_meta.files as NightFileMeta[]) : []),
         channels: channels.filter((c) => c.recording_id === r.id).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count, valid: c.valid_count === null ? c.sample_count : Number(c.valid_count) })),

@@ -18,6 +18,9 @@ const app = {} as SignedInSuite;
 let server: AppServer | null = null;
 let dataDir = '';
 let client: DeviceClient | null = null;
+/** The second session's device (the same device, a new night session). */
+let client2: DeviceClient | null = null;
+let deviceKey = '';
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-live-e2e-'));
   server = await startAppServer(ENV, 60_000, dataDir);
@@ -30,6 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   client?.stop();
+  client2?.stop();
   await app.context?.close();
   await app.browser?.close();
   await server?.close();
@@ -100,6 +104,7 @@ describe('live devices', () => {
     await card(page).getByTestId('device-key-issue').click();
     const key = (await card(page).getByTestId('device-key-once').textContent())!;
     expect(key).toMatch(/^ndk_/);
+    deviceKey = key;
     await expect.poll(async () => card(page).getByTestId('device-key-list').textContent()).toContain(key.slice(0, 12));
     // A 10-minute simulated night at 10x: data time runs ahead so the slider has room.
     client = new DeviceClient({ server: app.base, deviceId: 'NCT0001', key, source: shortSource('e2e-live'), speed: 10 });
@@ -296,5 +301,36 @@ describe('live devices', () => {
     const end = Number(await page.getByTestId('realtime-range').getAttribute('data-end'));
     await expect.poll(async () => Number(await page.getByTestId('realtime-range').getAttribute('data-end')), { timeout: 30_000 }).toBeGreaterThan(end);
     expect(client!.errors).toEqual([]);
+  });
+
+  it('lists a night recorded in two sessions once, the ended session as the night, and opens the live one from its recordings', async () => {
+    const { page } = app;
+    // The first session ends (every frame acknowledged); the device starts a new one the same night.
+    client!.finish();
+    await client!.done;
+    client2 = new DeviceClient({ server: app.base, deviceId: 'NCT0001', key: deviceKey, source: shortSource('e2e-live-second'), speed: 1 });
+    client2.start();
+    await expect.poll(() => client2!.recordingId, { timeout: 20_000 }).not.toBeNull();
+    expect(client2.recordingId).not.toBe(client!.recordingId);
+    await page.goto('/');
+    await openPatient(page, 'NCT1001');
+    // One night in the list: no night before or after it.
+    await expect.poll(() => page.getByTestId('night-recording').count(), { timeout: 15_000 }).toBe(2);
+    expect(await page.getByTestId('night-previous').isDisabled()).toBe(true);
+    expect(await page.getByTestId('night-next').isDisabled()).toBe(true);
+    const [ended, live] = [page.getByTestId('night-recording').nth(0), page.getByTestId('night-recording').nth(1)];
+    expect(await ended.getAttribute('aria-current')).toBe('true');
+    expect(await live.getAttribute('aria-current')).toBeNull();
+    expect(await live.textContent()).toMatch(/^Recording now: since /);
+    expect(await ended.textContent()).toMatch(/^The night: /);
+    await live.click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('recording')).toBe(String(client2!.recordingId));
+    await expect.poll(() => live.getAttribute('aria-current')).toBe('true');
+    if (process.env.LIVE_SHOTS) await page.screenshot({ path: `${process.env.LIVE_SHOTS}/night-recordings.png`, fullPage: true });
+    expect(await ended.getAttribute('aria-current')).toBeNull();
+    // And back: the night's own recording is the night without a recording in the address.
+    await ended.click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('recording')).toBeNull();
+    expect(client2.errors).toEqual([]);
   });
 });

@@ -49,6 +49,8 @@ export interface NightInfo {
   sessions?: NightSession[];
   /** Other recordings with this night's key (a device that streamed beside an imported night): shown from this night, not as nights of their own. */
   others?: NightInfo[];
+  /** A device session still streaming (its end grows with every frame). */
+  live?: boolean;
 }
 
 /** One session of a night: what its files cover together. */

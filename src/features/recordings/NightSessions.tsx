@@ -64,7 +64,7 @@ export function NightRecordings({ night, shown, onShow }: { night: NightInfo; sh
         {all.map((r, i) => (
           <li key={r.recording_id}>
             <button type="button" className={`link-button${r.recording_id === shown ? ' active' : ''}`} aria-current={r.recording_id === shown ? 'true' : undefined} onClick={() => onShow(r.recording_id)} data-testid="night-recording">
-              {t(i === 0 ? 'nightFiles.recordingMain' : 'nightFiles.recordingOther', {
+              {t(r.live ? 'nightFiles.recordingLive' : i === 0 ? 'nightFiles.recordingMain' : 'nightFiles.recordingOther', {
                 start: f.time(r.recording_start_time, r.timezone, false),
                 end: f.time(r.recording_stop_time, r.timezone, false),
                 hours: f.hours(r.recording_stop_time - r.recording_start_time),
