@@ -1,7 +1,9 @@
 // One side of bench:api's import part, in a process of its own: the server code under ROOT
 // (ours, or a peer commit's tree) opens embedded PostgreSQL in a new data directory, as
 // `npm start` does, and imports the real ResMed night WARM + RUNS times, each for a new
-// patient. Prints one JSON line: { cold_ms, times_ms }.
+// patient. Then, where the tree has the parse worker, RUNS parses alone (read, hash and decode
+// in the worker, what an import does before the database): where the time goes. Prints one
+// JSON line: { cold_ms, times_ms, parse_ms }.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,7 +38,16 @@ try {
   const cold = await once(0); // the first import also starts the parse worker: printed, not counted
   const times: number[] = [];
   for (let i = 1; i <= RUNS; i++) times.push(await once(i));
-  console.log(JSON.stringify({ cold_ms: cold, times_ms: times }));
+  const parse: number[] = [];
+  const pool = await import(path.join(root, 'server/recordings/parse-pool.ts')).catch(() => null);
+  if (pool?.parseFilesInWorker) {
+    for (let i = 0; i < RUNS; i++) {
+      const t = performance.now();
+      await pool.parseFilesInWorker(paths, { timezone: 'UTC' });
+      parse.push(performance.now() - t);
+    }
+  }
+  console.log(JSON.stringify({ cold_ms: cold, times_ms: times, parse_ms: parse }));
 } finally {
   await running.close();
   await rm(dataDir, { recursive: true, force: true });
