@@ -30,7 +30,7 @@ import type { Db } from '../server/db/adapter';
 import { DEMO_ACCOUNTS } from '../server/db/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
-import { FRAME_INTERVAL_MS } from '../server/live/protocol';
+import { FRAME_INTERVAL_MS } from '../contract/live-protocol';
 import { simulateNight } from '../server/simulator';
 import { DEMO, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
 import { sharedDb } from '../tests/server/live-processes';

@@ -24,7 +24,7 @@ import { openPostgres } from '../server/db/postgres';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
-import { FRAME_INTERVAL_MS } from '../server/live/protocol';
+import { FRAME_INTERVAL_MS } from '../contract/live-protocol';
 import { saveNight } from '../server/recordings/store';
 import { simulateNight } from '../server/simulator';
 import { createSchema, dropSchema } from '../tests/server/helpers';
