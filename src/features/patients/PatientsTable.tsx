@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { patientDetailPath } from '../../routes';
-import type { PatientSummary } from '../../api/types';
+import type { PatientSummary } from '../../../contract/answers';
 import { birthYear, fullName, genderKey, riskKey, type RiskKey } from './format';
 
 const RISK_LABEL = {
