@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { patientDetailPath } from '../../routes';
 import type { PatientSummary } from '../../../contract/answers';
-import { birthYear, fullName, genderKey, riskKey, type RiskKey } from './format';
+import { birthYear, fullName, genderKey, riskKey, type RiskKey } from '../patient-admin/logic/format';
 
 const RISK_LABEL = {
   notKnown: 'patients.risk.notKnown',
