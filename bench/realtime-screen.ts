@@ -27,7 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import type { Db } from '../server/db/adapter';
-import { DEMO_ACCOUNTS } from '../server/db/seed';
+import { DEMO_ACCOUNTS } from '../server/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
 import { FRAME_INTERVAL_MS } from '../contract/live-protocol';

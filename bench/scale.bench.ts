@@ -21,7 +21,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import type { Db } from '../server/db/adapter';
 import { openPostgres } from '../server/db/postgres';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
 import { FRAME_INTERVAL_MS } from '../contract/live-protocol';

@@ -6,7 +6,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Triage, TriagePatient } from '../../contract/triage';
-import { NEW_PATIENT_VITALS } from '../../server/db/seed';
+import { NEW_PATIENT_VITALS } from '../../server/seed';
 import { FrameError, validateFrame } from '../../server/live/frames';
 import { commitBatch, endSession, frameDigest, openSession, type BatchItem, type LiveSession } from '../../server/live/ingest';
 import { encodeFrame } from '../../contract/live-protocol';
