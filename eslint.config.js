@@ -1,6 +1,33 @@
-// Type-aware lint for what the compiler does not catch: promises nobody awaits or handles.
+// Type-aware lint for what the compiler does not catch: promises nobody awaits or handles, and
+// imports across the project's boundaries (docs/decisions/0975-contract-floor.md).
 // Run by `npm run lint` and by `npm test` (scripts/test.mjs).
 import tseslint from 'typescript-eslint';
+
+/** A relative import that climbs into one of our top-level folders (`../server/x`, `../../src/y`). */
+const into = (...folders) => `^(\\.\\./)+(${folders.join('|')})(/.*)?$`;
+
+/**
+ * One boundary: files under `from` may not import the folders `banned`, whether by `import`,
+ * `import type`, `export … from`, `import()` or a `typeof import()` type. `typesOf` names
+ * folders whose types (and only types) may still be imported.
+ */
+function boundary(from, banned, why, typesOf = []) {
+  const message = `${from}/ may not import ${banned.join(', ')}/ ${why} (docs/decisions/0975-contract-floor.md)`;
+  const patterns = [{ regex: into(...banned), message }];
+  if (typesOf.length > 0) patterns.push({ regex: into(...typesOf), allowTypeImports: true, message: `${from}/ may import only types of ${typesOf.join(', ')}/ (docs/decisions/0975-contract-floor.md)` });
+  const dynamic = `/${into(...banned, ...typesOf).replaceAll('/', '\\/')}/`;
+  return {
+    files: [`${from}/**/*.ts`, `${from}/**/*.tsx`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: `ImportExpression[source.value=${dynamic}]`, message },
+        { selector: `TSImportType[source.value=${dynamic}]`, message },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'engine/assembly/**', 'engine/build/**', 'public/**'] },
@@ -16,4 +43,9 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
     },
   },
+  // What the browser and the server share lives in contract/; bench/ and tests/ may import anything.
+  boundary('src', ['server'], ': what both sides need lives in contract/'),
+  boundary('server', ['src'], ': what both sides need lives in contract/'),
+  boundary('contract', ['server', 'src', 'workers'], ': contract/ is the floor under both sides', ['engine']),
+  boundary('workers', ['server', 'src'], ': the workers serve both sides'),
 );

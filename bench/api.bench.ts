@@ -29,7 +29,7 @@ import { openPglite } from '../server/db/pglite';
 import { prepare } from '../server/start';
 import { saveNight } from '../server/recordings/store';
 import type { Night } from '../server/recordings/model';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed';
 import { percentile } from './timing';
 import { postgresReachable } from './bench-db';
 

@@ -18,7 +18,7 @@ import type { Db } from '../server/db/adapter';
 import { issueDeviceKey } from '../server/live/keys';
 import { simulateNight } from '../server/simulator';
 import type { Night } from '../server/recordings/model';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed';
 import { benchSchema, signedInToken, stopOnSigterm } from './bench-db';
 
 const HOURS = 10;

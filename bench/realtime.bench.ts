@@ -15,7 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Db } from '../server/db/adapter';
 import WebSocket from 'ws';
 import { freePort, sharedDb, signInHttp, startServerProcess, stopGracefully, type SharedDb } from '../tests/server/live-processes';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
 import { simulateNight } from '../server/simulator';

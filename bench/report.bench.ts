@@ -10,8 +10,8 @@ import { readConfig } from '../server/config';
 import { openPglite } from '../server/db/pglite';
 import type { Db } from '../server/db/adapter';
 import { prepare } from '../server/start';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/db/seed';
-import { simulateForPatient } from '../server/recordings/simulated';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed';
+import { simulateForPatient } from '../server/simulator/simulated';
 import { percentile } from './timing';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);

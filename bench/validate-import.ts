@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { matchEvents } from '../engine/detect';
 import { openPglite } from '../server/db/pglite';
 import { migrate } from '../server/db/migrate';
-import { seedDemo } from '../server/db/seed';
+import { seedDemo } from '../server/seed';
 import type { Db } from '../server/db/adapter';
 import { analysisOf } from '../server/analytics/analyse';
 import { analyticsSettings } from '../server/analytics/settings';

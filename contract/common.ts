@@ -2,7 +2,7 @@
  * Pieces of the API's request schemas (TypeBox: each is a JSON schema and, through `Static`,
  * the type it accepts). Shared by the server's routes and the browser's client, so neither
  * writes a request's shape a second time. Nothing here may import browser code or server code
- * beyond the pure modules the app already shares (server/patients/questionnaires.ts, server/reports/types.ts).
+ * beyond the pure modules the app already shares (contract/questionnaire-rules.ts, contract/report-types.ts).
  */
 import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
 

@@ -1,10 +1,10 @@
 /**
  * Request schemas of the live screens (issue 15): device keys, the devices' real-time state and
  * frame counts, Device Config and the real-time dashboard's layout. The channel list comes from
- * server/live/protocol.ts, a module without imports that the browser reads too.
+ * contract/live-protocol.ts, a module without imports that the browser reads too.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { LIVE_CHANNELS } from '../server/live/protocol';
+import { LIVE_CHANNELS } from './live-protocol';
 import { id, instant, Strict } from './common';
 
 /** Tiles of one dashboard layout at most. */

@@ -1,6 +1,6 @@
 /** Request schemas of the Patient details tab: histories, comments and check-ups (spec 2 §7). */
 import { Type, type Static } from '@sinclair/typebox';
-import { HISTORY_KINDS, HISTORY_VALUE_MAX } from '../server/patients/questionnaires';
+import { HISTORY_KINDS, HISTORY_VALUE_MAX } from './questionnaire-rules';
 import { Enum, id, instantMs } from './common';
 
 /** ?patient_id of the history fetches. */

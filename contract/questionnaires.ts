@@ -1,6 +1,6 @@
 /** Request schemas of the questionnaire answers on the Patient details tab (spec 2 §7). */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Answers } from '../server/patients/questionnaires';
+import type { Answers } from './questionnaire-rules';
 import { id } from './common';
 
 /** GET /device/qna: the patient, and a day (YYYY-MM-DD, checked by the route) to keep that day's answers. */

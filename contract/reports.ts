@@ -1,6 +1,6 @@
 /** Request schemas of the report service (issue 17 point 1, spec 2 §7 report provider). */
 import { Type, type Static } from '@sinclair/typebox';
-import { REPORT_LANGUAGES, REPORT_TYPES } from '../server/reports/types';
+import { REPORT_LANGUAGES, REPORT_TYPES } from './report-types';
 import { Enum, Strict } from './common';
 
 /** One date of the dialog: the night (Unix seconds) and whether it is checked (only checked ones are reported). */

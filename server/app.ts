@@ -46,7 +46,7 @@ import { deviceSocketRoute } from './live/device-socket';
 import { viewerSocketRoute } from './live/viewer-socket';
 import { ConfigPush } from './live/config-push';
 import { deviceConfigRoutes } from './live/config-routes';
-import { MAX_FRAME_BYTES } from './live/protocol';
+import { MAX_FRAME_BYTES } from '../contract/live-protocol';
 import { reportRoutes } from './reports/routes';
 import { sampleRoutes } from './samples/routes';
 import { ReportWorker } from './reports/worker';

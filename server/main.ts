@@ -1,6 +1,6 @@
 import { readConfig, ConfigError } from './config';
 import { createLogger } from './log';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed';
 import { openDatabase, prepare, StartupError, type Running } from './start';
 
 /** `npm start`: one server for the SPA and /api/v1; any start-up failure is one line and exit 1. */

@@ -7,7 +7,7 @@ import type { Db } from './db/adapter';
 import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedDemoDevices, seedDemoNights, seedDemoPaid } from './db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedDemoDevices, seedDemoNights, seedDemoPaid } from './seed';
 import { prepareTriageNights, unanalysedNights } from './analytics/prepare';
 import { verifyPassword } from './auth/passwords';
 import { outboxMailer, smtpMailer } from './services/mail';

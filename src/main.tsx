@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { connectClientToSession } from './app/sessionActions';
+import { connectClientToSession } from './features/shell/sessionActions';
 import { queryClient } from './api/queryClient';
 import { preloadNightScreen } from './features/night/preload';
 import { session } from './state/session';

@@ -3,9 +3,9 @@
 import type { NightKpis } from '../../engine/detect';
 import type { WindowStats } from '../../engine/types';
 import { hoursRecorded, indexFigures, lowestSpo2 } from './figures';
-import type { TriageNight, TriagePatient } from './triageProtocol';
+import type { TriageNight, TriagePatient } from '../../contract/triage';
 
-export type { TriageNight, TriagePatient } from './triageProtocol';
+export type { TriageNight, TriagePatient } from '../../contract/triage';
 
 /** Nights a sparkline spans, ending at the patient's last night. */
 export const TRIAGE_NIGHTS = 14;

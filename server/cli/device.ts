@@ -3,7 +3,7 @@
 import { readConfig } from '../config';
 import { demoKeysFile, readDemoKey } from '../live/demo-keys';
 import { DeviceClient, liveSource } from '../live/device-client';
-import { FRAME_INTERVAL_MS } from '../live/protocol';
+import { FRAME_INTERVAL_MS } from '../../contract/live-protocol';
 import { PROFILES, simulateNight } from '../simulator';
 import type { ProfileName } from '../simulator/types';
 import { parseArgs, UsageError } from './args';

@@ -1,7 +1,7 @@
 // `npm run simulate -- --patient CODE --nights N [--profile NAME] [--psg] [--long] [--seed S]`
 // A command for a person at a terminal: it prints with console (only the running server logs through pino, server/log.ts).
 import { patientByCode } from '../patients/access';
-import { simulateForPatient } from '../recordings/simulated';
+import { simulateForPatient } from '../simulator/simulated';
 import { PROFILES } from '../simulator';
 import type { ProfileName } from '../simulator/types';
 import { findCountry } from '../countries';

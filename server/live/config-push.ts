@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import type { Db } from '../db/adapter';
 import type { Logger } from '../log';
 import { currentConfig, recordConfigAck } from './device-config';
-import type { ServerToDevice } from './protocol';
+import type { ServerToDevice } from '../../contract/live-protocol';
 
 /** NOTIFY channel that says "device m has a new configuration" to every server process. */
 const CONFIG_CHANNEL = 'nocturne_device_config';

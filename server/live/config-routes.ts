@@ -13,7 +13,7 @@ import type { Queryable } from '../db/adapter';
 import type { PracticeDevice } from './practice';
 import { listDeviceKeys } from './keys';
 import { practiceDeviceById, practiceDevices } from './practice';
-import { liveState } from './protocol';
+import { liveState } from '../../contract/live-protocol';
 
 /** Device Config is hidden for annotators (spec) and is no admin's. */
 function configUser(request: FastifyRequest): UserRow {

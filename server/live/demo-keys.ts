@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/adapter';
-import { DEMO_ACCOUNTS } from '../db/seed';
+import { DEMO_ACCOUNTS } from '../seed';
 import { checkDeviceKey, issueDeviceKey } from './keys';
 
 /** Where a development server leaves the demo devices' keys for `npm run device`. */

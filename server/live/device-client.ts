@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import type { ChannelData } from '../recordings/model';
 import { DEFAULT_CONFIG } from './device-config';
-import { encodeFrame, FRAME_INTERVAL_MS, HEARTBEAT_MS, LIVE_CHANNELS, LIVE_PROTOCOL, type FrameHeader, type LiveChannelCode, type ServerToDevice } from './protocol';
+import { encodeFrame, FRAME_INTERVAL_MS, HEARTBEAT_MS, LIVE_CHANNELS, LIVE_PROTOCOL, type FrameHeader, type LiveChannelCode, type ServerToDevice } from '../../contract/live-protocol';
 
 /** What a simulated device streams: the channels of a simulated night that are live channels. */
 export function liveSource(channels: readonly ChannelData[]): ChannelData[] {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/adapter';
 import type { DeviceConfig } from '../../contract/live';
-import { LIVE_CHANNELS } from './protocol';
+import { LIVE_CHANNELS } from '../../contract/live-protocol';
 
 // A device's configuration: its schema and type are contract/live.ts's (the route's body schema).
 export type { DeviceConfig };

@@ -10,7 +10,7 @@ import { GroupCommit } from './group-commit';
 import { Gate } from './gate';
 import { checkDeviceKey, KEYS_CHANNEL } from './keys';
 import type { ConfigPush } from './config-push';
-import { CLOSE, DEVICE_SOCKET_PATH, OFFLINE_AFTER_MS, LIVE_CHANNELS, LIVE_PROTOCOL, MAX_FRAME_BYTES, type DeviceHello, type LiveErrorCode, type ServerToDevice } from './protocol';
+import { CLOSE, DEVICE_SOCKET_PATH, OFFLINE_AFTER_MS, LIVE_CHANNELS, LIVE_PROTOCOL, MAX_FRAME_BYTES, type DeviceHello, type LiveErrorCode, type ServerToDevice } from '../../contract/live-protocol';
 
 /** A device must say hello within this long after connecting (ms). */
 const HELLO_TIMEOUT_MS = 10_000;

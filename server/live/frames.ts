@@ -1,4 +1,4 @@
-import { decodeFrame, LIVE_CHANNELS, MAX_FRAME_BYTES, type LiveChannelSpec, type LiveErrorCode } from './protocol';
+import { decodeFrame, LIVE_CHANNELS, MAX_FRAME_BYTES, type LiveChannelSpec, type LiveErrorCode } from '../../contract/live-protocol';
 import { MISSING_CODES } from '../recordings/model';
 
 /** A frame refused before anything of it is stored: the code and message go back to the device. */

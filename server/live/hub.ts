@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import type { Db } from '../db/adapter';
 import { fallbackLogger, type Logger } from '../log';
 import type { CommittedFrame } from './ingest';
-import { encodeFrame, liveState, MAX_CATCH_UP_FRAMES, VIEWER_BUFFER_LIMIT_BYTES, type DeviceLiveState, type ServerToViewer, type ViewerFrame } from './protocol';
+import { encodeFrame, liveState, MAX_CATCH_UP_FRAMES, VIEWER_BUFFER_LIMIT_BYTES, type DeviceLiveState, type ServerToViewer, type ViewerFrame } from '../../contract/live-protocol';
 
 /** NOTIFY channel that carries "frame seq s of device m committed" between server processes. */
 const LIVE_CHANNEL = 'nocturne_live';

@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../db/adapter';
 import { nightKey } from '../recordings/night-key';
 import { compactChannel, listChannels } from '../recordings/store';
 import { FrameError, storedBytes, type ValidFrame } from './frames';
-import { LIVE_CHANNELS, type LiveChannelCode } from './protocol';
+import { LIVE_CHANNELS, type LiveChannelCode } from '../../contract/live-protocol';
 import type { AuthenticDevice } from './keys';
 
 /** A channel of the live recording as ingest needs it. */

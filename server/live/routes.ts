@@ -8,7 +8,7 @@ import type { UserRow } from '../auth/users';
 import { secondsOrMs } from '../recordings/night-key';
 import { issueDeviceKey, KEYS_CHANNEL, listDeviceKeys, revokeDeviceKeys } from './keys';
 import { practiceDeviceById, practiceDevices, type PracticeDevice } from './practice';
-import { liveState } from './protocol';
+import { liveState } from '../../contract/live-protocol';
 
 /** Live data and device keys are the physician's: annotators and admins are refused (spec). */
 function liveUser(request: FastifyRequest): UserRow {

@@ -6,7 +6,7 @@ import { checkSession, sessionValidUntil, SESSIONS_CHANNEL } from '../auth/token
 import type { UserRow } from '../auth/users';
 import type { LiveHub } from './hub';
 import { practiceDevice } from './practice';
-import { CLOSE, liveState, VIEWER_SOCKET_PATH, type LiveErrorCode, type ServerToViewer, type ViewerMessage } from './protocol';
+import { CLOSE, liveState, VIEWER_SOCKET_PATH, type LiveErrorCode, type ServerToViewer, type ViewerMessage } from '../../contract/live-protocol';
 
 const AUTH_TIMEOUT_MS = 10_000;
 /** A viewer's session is checked again at its expiry and at least this often (a user disabled meanwhile) (ms). */

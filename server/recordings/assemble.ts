@@ -4,28 +4,11 @@ import { readTimestampValueCsv } from './csv/timestamp-value';
 import { parseDataPointFileName } from './csv/data-points';
 import { edfToRecording } from './edf/channels';
 import { readEdf, readEdfFrom, type EdfSource } from './edf/reader';
-import { RecordingFormatError, type ChannelData, type Night, type NightEvent } from './model';
+import { RecordingFormatError, type ChannelData, type Night, type ParsedRecording } from './model';
 import { defaultMissingCodes } from './missing';
 import { enforceRanges } from './ranges';
 import { checkOneNight } from './limits';
 import { joinChannels } from './sessions';
-
-/**
- * One parsed source file of a night (an EDF file, an oximeter CSV …), already in absolute
- * time, before it is merged with the other files of the same night.
- */
-export interface ParsedRecording {
-  fileName: string;
-  /** 'EDF', 'EDF+C', 'EDF+D', 'oximeter-csv', 'timestamp-value-csv'. */
-  format: string;
-  /** What the file covers, ms UTC. */
-  startMs: number;
-  stopMs: number;
-  channels: ChannelData[];
-  events: NightEvent[];
-  /** Header fields and notes from the reader. */
-  meta: Record<string, unknown>;
-}
 
 /** Options of {@link assembleNight}. */
 export interface AssembleOptions {

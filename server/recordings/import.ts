@@ -1,8 +1,8 @@
 import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
-import { assembleNight, parseRecordingFile, type ParseFileOptions, type ParsedRecording } from './assemble';
-import { RecordingFormatError, RecordingFormatErrors, type Night } from './model';
+import { assembleNight, parseRecordingFile, type ParseFileOptions } from './assemble';
+import { RecordingFormatError, RecordingFormatErrors, type Night, type ParsedRecording } from './model';
 import { checkOneNight, NotOneNightError } from './limits';
 import { nightDate, nightKey } from './night-key';
 import { parseFilesInWorker } from './parse-pool';

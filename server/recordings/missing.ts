@@ -1,5 +1,4 @@
-import { MISSING_CODES, type ChannelData } from './model';
-import type { RecordingSource } from './store';
+import { MISSING_CODES, type ChannelData, type RecordingSource } from './model';
 
 /**
  * Which stored values mean "missing", per channel. Our radar device writes -1 and -2 into

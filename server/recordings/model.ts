@@ -6,6 +6,9 @@
 /** How a channel's samples are kept: int16 with physical = digital * scale + offset, or float32 as physical values. */
 export type StorageType = 'int16' | 'float32';
 
+/** Where a stored night came from: it decides the missing codes of channels that name none. */
+export type RecordingSource = 'simulated' | 'edf' | 'csv' | 'device';
+
 /** The device's missing-value codes (spec 2 §5), kept as physical values in the samples. */
 export const MISSING_CODES = [-1, -2] as const;
 
@@ -88,4 +91,21 @@ export class RecordingFormatErrors extends Error {
   constructor(readonly errors: readonly RecordingFormatError[]) {
     super(`${errors.length} files cannot be read: ${errors.map((e) => e.message).join('; ')}`);
   }
+}
+
+/**
+ * One parsed source file of a night (an EDF file, an oximeter CSV …), already in absolute
+ * time, before it is merged with the other files of the same night.
+ */
+export interface ParsedRecording {
+  fileName: string;
+  /** 'EDF', 'EDF+C', 'EDF+D', 'oximeter-csv', 'timestamp-value-csv'. */
+  format: string;
+  /** What the file covers, ms UTC. */
+  startMs: number;
+  stopMs: number;
+  channels: ChannelData[];
+  events: NightEvent[];
+  /** Header fields and notes from the reader. */
+  meta: Record<string, unknown>;
 }

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
-import { channelEndMs, type ParsedRecording } from './assemble';
-import type { Night } from './model';
+import { channelEndMs } from './assemble';
+import type { Night, ParsedRecording } from './model';
 import { nightDate, nightKey } from './night-key';
 import { insertChannel, insertEvents, loadChannelData, validateNight, type ChannelRow, type RecordingRow } from './store';
 import { checkOneNight, type NightPart } from './limits';

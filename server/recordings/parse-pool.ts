@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { ParsedRecording, ParseFileOptions } from './assemble';
-import { RecordingFormatError, RecordingFormatErrors } from './model';
+import type { ParseFileOptions } from './assemble';
+import { RecordingFormatError, RecordingFormatErrors, type ParsedRecording } from './model';
 import type { HashedFile } from './night-files';
 import type { ParseOutcome, ParseTask } from './parse-worker';
 

@@ -3,9 +3,9 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { parseEdfSource, parseRecordingFile, type ParsedRecording, type ParseFileOptions } from './assemble';
+import { parseEdfSource, parseRecordingFile, type ParseFileOptions } from './assemble';
 import { csvKind } from './csv/sniff';
-import { RecordingFormatError } from './model';
+import { RecordingFormatError, type ParsedRecording } from './model';
 import { hashFiles, type HashedFile } from './night-files';
 
 /** What the main thread asks: files on disk and how to read them. */

@@ -13,8 +13,8 @@
  */
 import type { Db, Queryable } from '../db/adapter';
 import { missingCodesOf } from './missing';
-import type { ChannelData } from './model';
-import { chunkCount, insertChannelRow, insertChunks, SAMPLES_PER_CHUNK, type RecordingSource } from './store';
+import type { ChannelData, RecordingSource } from './model';
+import { chunkCount, insertChannelRow, insertChunks, SAMPLES_PER_CHUNK } from './store';
 import { gzipWire } from './wire-gzip';
 import { fallbackLogger, type Logger } from '../log';
 

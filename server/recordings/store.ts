@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/adapter';
-import type { ChannelData, EdfRange, Night, NightEvent, StorageType } from './model';
+import type { ChannelData, EdfRange, Night, NightEvent, RecordingSource, StorageType } from './model';
 import { missingCodesOf } from './missing';
 import { isTimeZone, nightKey } from './night-key';
 import { gzipWire } from './wire-gzip';
@@ -8,8 +8,6 @@ import { mapStages, STAGES_CODE } from '../../engine/stages';
 
 /** Samples a chunk row holds: 64 Ki samples, 128 KiB for int16. */
 export const SAMPLES_PER_CHUNK = 65_536;
-
-export type RecordingSource = 'simulated' | 'edf' | 'csv' | 'device';
 
 export interface SaveNightInput {
   patientId: number;

@@ -10,9 +10,9 @@ import { nightSummary, type NightSummary } from '../analytics/routes';
 import { listChannels, listRecordings, loadSamples, type ChannelRow, type RecordingRow } from '../recordings/store';
 import { nightDate } from '../recordings/night-key';
 import { scratchNight, serverEngine } from '../services/engine';
-import type { ReportLanguage, ReportType } from './types';
+import type { ReportLanguage, ReportType } from '../../contract/report-types';
 import { listCorrections, windowOf } from '../analytics/corrections';
-import { viewOf } from './types';
+import { viewOf } from '../../contract/report-types';
 import { measuredOf, type MeasuredContent } from './measured-content';
 
 /** Columns of a chart's view (the chart's width in PDF points). */

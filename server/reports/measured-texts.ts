@@ -1,6 +1,6 @@
 // The words of the reports' "what was measured" and "trend uncertainty" sections (issue 31
 // points 8 and 9), in German and English, apart from texts.ts.
-import type { ReportLanguage } from './types';
+import type { ReportLanguage } from '../../contract/report-types';
 
 const en = {
   noBreathing: 'no breathing signal',

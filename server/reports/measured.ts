@@ -5,7 +5,7 @@ import { FEW_NIGHTS, indexSpread } from '../../contract/trendSpread';
 import type { NightContent } from './content';
 import { MEASURED_TEXTS } from './measured-texts';
 import { fill } from './texts';
-import type { Writer } from './render';
+import type { Writer } from './writer';
 
 const DASH = '–';
 

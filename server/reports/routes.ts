@@ -7,7 +7,7 @@ import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { nightDate } from '../recordings/night-key';
-import { MAX_REPORT_DATES, REPORT_STEPS, viewOf } from './types';
+import { MAX_REPORT_DATES, REPORT_STEPS, viewOf } from '../../contract/report-types';
 import { REPORT_CHANNEL, type JobRow, type ReportWorker } from './worker';
 
 /** A job row as the list and status calls read it: the worker's columns plus the file and patient. */

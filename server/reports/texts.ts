@@ -1,5 +1,5 @@
 // The report's words in German and English (server-side; the app's locale files hold the UI's).
-import type { ReportLanguage, ReportType } from './types';
+import type { ReportLanguage, ReportType } from '../../contract/report-types';
 
 const en = {
   titleSingle: 'Night report',

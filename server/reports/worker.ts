@@ -6,7 +6,7 @@ import type { Db, Queryable } from '../db/adapter';
 import { createContent, processKpis, type ReportRequest } from './content';
 import { patiently } from '../services/engine-pool';
 import { renderReport } from './render';
-import { reportFileName, type ReportLanguage, type ReportStep, type ReportType } from './types';
+import { reportFileName, type ReportLanguage, type ReportStep, type ReportType } from '../../contract/report-types';
 import { nightDate } from '../recordings/night-key';
 import { isDatabaseOutage } from '../errors';
 import { fallbackLogger, type Logger } from '../log';

@@ -7,7 +7,7 @@ import { authenticate, currentUser } from '../context';
 import type { Queryable } from '../db/adapter';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
-import { HISTORY_FETCH_PATHS, HISTORY_KINDS, HISTORY_VALUE_MAX, historyProblem, type HistoryEntry, type HistoryKind } from '../patients/questionnaires';
+import { HISTORY_FETCH_PATHS, HISTORY_KINDS, HISTORY_VALUE_MAX, historyProblem, type HistoryEntry, type HistoryKind } from '../../contract/questionnaire-rules';
 
 const HISTORY_MESSAGES = {
   value: 'Please enter a value (symptom_medication_value).',

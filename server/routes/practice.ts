@@ -8,30 +8,12 @@ import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
 import { analyticsSettings } from '../analytics/settings';
 import { savedLabelMap } from '../recordings/import';
-import { AppointmentsQuery, CalendarQuery } from '../../contract/practice';
+import { AppointmentsQuery, CalendarQuery, type CalendarEvent } from '../../contract/practice';
 
 /** The longest span one calendar request may cover: a month grid of six weeks, with room. */
 const CALENDAR_MAX_DAYS = 62;
 /** Past check-ups listed at most (newest first). */
 const PAST_CHECKUPS_LIMIT = 200;
-
-/** A practice calendar entry: a check-up, a device's return (end of an allocation) or a booking (an allocation not yet begun). */
-export interface CalendarEvent {
-  kind: 'checkup' | 'return' | 'booking';
-  /** The day in the patient's time zone (YYYY-MM-DD). */
-  date: string;
-  patient_id: number;
-  patient_code: string;
-  patient_name: string;
-  timezone: string | null;
-  /** Check-ups: done or not. */
-  completed?: boolean;
-  checkup_date_id?: number;
-  /** Returns and bookings: the device, the instant, whether it came back already. */
-  device_id?: string;
-  at_ms?: number;
-  returned?: boolean;
-}
 
 /** The practice screens need a practice: administrators have none. */
 function member(request: FastifyRequest): UserRow {

@@ -23,7 +23,7 @@ import {
   validateProfile,
   type ProfileError,
   type ProfileForm,
-} from '../auth/profile-rules';
+} from '../../contract/profile-rules';
 
 /** The default avatar (spec 1 §4, §7): served for this name, and for users without an image. */
 const DEFAULT_AVATAR = 'profile_image.jpg';

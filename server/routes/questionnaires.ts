@@ -7,7 +7,7 @@ import { findCountry } from '../countries';
 import type { Queryable } from '../db/adapter';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
-import { checkupProblem, screeningProblem, type Answers, type QuestionnaireAnswers } from '../patients/questionnaires';
+import { checkupProblem, screeningProblem, type Answers, type QuestionnaireAnswers } from '../../contract/questionnaire-rules';
 import { CheckupAnswersBody, QuestionnairesQuery } from '../../contract/questionnaires';
 
 const QUESTIONNAIRE_MESSAGES = {

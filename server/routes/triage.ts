@@ -7,7 +7,7 @@ import { AnswerCache, practiceRevision } from '../analytics/answerCache';
 import { prepareTriageNight } from '../analytics/prepare';
 import { analyticsSettings } from '../analytics/settings';
 import { TRIAGE_NIGHTS, triageTable, type TriageNightRow } from '../analytics/triage';
-import type { Triage } from '../analytics/triageProtocol';
+import type { Triage } from '../../contract/triage';
 import { LIVE_SQL, THE_NIGHT_SQL } from '../recordings/store';
 import { ENGINE_VERSION } from '../../engine/index';
 import { flaggedSql } from '../patients/flagged';

@@ -2,21 +2,10 @@ import { randomInt } from 'node:crypto';
 import type { Queryable } from '../db/adapter';
 import { ApiError, notFound } from '../errors';
 import { isLiveRecording, type RecordingRow } from '../recordings/store';
+import type { SampleListRow } from '../../contract/samples';
 
 /** The system account that owns every sample patient (spec 1 §2: "created by the system user id 2112"). */
 export const SAMPLE_PATIENT_CREATOR = 2112;
-
-/** A sample patient as the list and the add call answer it: a name and its nights, nothing of the source. */
-export interface SampleListRow {
-  patient_id: number;
-  patient_code: string;
-  name: string;
-  created_by: number;
-  createdAt: string;
-  night_count: number;
-  /** Night keys (Unix seconds), oldest first. */
-  nights: number[];
-}
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 

@@ -6,7 +6,6 @@ import { hz, ms, px, type WindowStats } from '../../engine/index';
 import { analyseNight, excludedIndexRanges, toSeries, type AnalysisWindow, type NightAnalysis, type NightInput } from '../../engine/detect';
 import { mapStages, STAGES_CODE } from '../../engine/stages';
 import { encodeView } from '../../engine/viewWire';
-import type { ChannelRow } from '../recordings/store';
 import { scratchNight, serverEngine } from './engine';
 
 /** A channel's samples as stored (int16 or float32 with scale/offset) and how to read them. */
@@ -20,8 +19,18 @@ export interface StoredChannel {
   missingCodes: readonly number[];
 }
 
+/** The fields of a stored channel's row (recordings/store.ts ChannelRow) that say how to read its samples. */
+interface ChannelRowScale {
+  code: string;
+  sample_rate: number;
+  t0_ms: number;
+  scale: number;
+  offset_value: number;
+  missing_codes: number[];
+}
+
 /** A channel row's samples with how to read them. */
-export function storedChannel(row: Pick<ChannelRow, 'code' | 'sample_rate' | 't0_ms' | 'scale' | 'offset_value' | 'missing_codes'>, samples: Int16Array | Float32Array): StoredChannel {
+export function storedChannel(row: ChannelRowScale, samples: Int16Array | Float32Array): StoredChannel {
   return { code: row.code, samples, sampleRate: row.sample_rate, t0Ms: Number(row.t0_ms), scale: row.scale, offset: row.offset_value, missingCodes: row.missing_codes };
 }
 

@@ -1,6 +1,6 @@
 import { API_BASE } from '../config';
 import { ApiError, NETWORK_ERROR_CODE, toApiError } from './errors';
-import type { Envelope } from './types';
+import type { Envelope } from '../../contract/answers';
 
 /** Supplies the bearer token and hears about every failed call; set once by the app. */
 export interface ClientHooks {

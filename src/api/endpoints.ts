@@ -1,6 +1,6 @@
 import type { ForgotPasswordBody, LoginBody, OtpBody, ResetPasswordBody, SignupBody } from '../../contract/auth';
 import { request } from './client';
-import type { Country, PatientSummary, UserDetails, VerifiedOtp } from './types';
+import type { Country, PatientSummary, UserDetails, VerifiedOtp } from '../../contract/answers';
 
 /** One function per server route this app calls, named after what it does. */
 export const api = {

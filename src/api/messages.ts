@@ -1,5 +1,5 @@
 import i18next, { type TFunction } from 'i18next';
-import { PROFILE_MESSAGES, type ProfileError } from '../../server/auth/profile-rules';
+import { PROFILE_MESSAGES, type ProfileError } from '../../contract/profile-rules';
 import { isErrorCode, type ErrorCode } from '../../contract/errors';
 import { formatDateTime, formatIsoDay } from '../format';
 import { ApiError, NETWORK_ERROR_CODE } from './errors';

@@ -9,7 +9,7 @@ import type { ChannelRef, ViewResult } from '../../engine/index';
 import type { ChartRenderer } from './gl/renderer';
 import type { ChartBlock, Rgba } from './gl/block';
 import { buildRuns, buildVertices, maxFloats, type M4Columns, type SeriesStyle } from './core/geometry';
-import { span, type TimeRange } from './core/range';
+import { span, type TimeRange } from '../time/range';
 
 /** The part of the signal API the feeder needs (workers/protocol.ts SignalApi.views). */
 export interface ViewSource {

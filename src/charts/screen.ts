@@ -2,7 +2,7 @@
 // keyboard. Components register blocks and their series; a range change updates the
 // renderer's uniforms and the feeder directly, never through a component render.
 import type { ChannelRef } from '../../engine/index';
-import type { TimeRange } from './core/range';
+import type { TimeRange } from '../time/range';
 import type { SeriesStyle } from './core/geometry';
 import { buildBands } from './core/geometry';
 import type { ChartBlock, Rgba } from './gl/block';

@@ -1,5 +1,5 @@
 import { proxy, subscribe } from 'valtio/vanilla';
-import type { UserDetails } from '../api/types';
+import type { UserDetails } from '../../contract/answers';
 import { STORAGE } from '../config';
 import { clearAll, readItem, writeItem } from './storage';
 

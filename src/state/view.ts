@@ -2,7 +2,7 @@
 // undo/redo availability; the renderer, axes and readouts subscribe outside React,
 // so a pan or a page step never re-renders a component.
 import { proxy, ref, subscribe } from 'valtio/vanilla';
-import type { TimeRange } from '../charts/core/range';
+import type { TimeRange } from '../time/range';
 import { initialView, viewReducer, type ViewAction, type ViewState } from './viewReducer';
 
 export interface ViewStore {

@@ -2,9 +2,9 @@
 // zooms go on an undo stack, page steps do not (they would bury every zoom).
 import {
   clampRange, doubleClickRange, dragRange, pageRange, presetRange, sameRange, type TimeRange,
-} from '../charts/core/range';
-import { PRESETS, type PresetChoice, type PresetId } from '../charts/core/time';
-import { EPOCH_MS, epochStep, snapStart } from '../charts/core/epochs';
+} from '../time/range';
+import { PRESETS, type PresetChoice, type PresetId } from '../time/constants';
+import { EPOCH_MS, epochStep, snapStart } from '../time/epochs';
 
 /** Undo entries kept; older ones fall off. */
 export const UNDO_LIMIT = 100;

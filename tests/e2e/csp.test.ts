@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { readConfig } from '../../server/config';
 import { openDatabase, prepare } from '../../server/start';
-import { simulateForPatient } from '../../server/recordings/simulated';
+import { simulateForPatient } from '../../server/simulator/simulated';
 import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
 import { withNewCluster } from '../pglite-cluster';
 

@@ -10,7 +10,7 @@ import { openDatabase, prepare } from '../../server/start';
 import { withNewCluster } from '../pglite-cluster';
 import { inflateSync } from 'node:zlib';
 import { DateTime } from 'luxon';
-import { KEY_DEBOUNCE_MS } from '../../src/charts/core/epochs';
+import { KEY_DEBOUNCE_MS } from '../../src/time/epochs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const DEMO_PASSWORD = 'nocturne-demo';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { issueToken } from '../../server/auth/tokens';
-import { simulateForPatient } from '../../server/recordings/simulated';
+import { simulateForPatient } from '../../server/simulator/simulated';
 import { ACCESS_MATRIX, MEMBERS, ROLES, type Expect, type Fixture, type Role } from './access-matrix';
 import { createUser, DEMO_ACCOUNTS, startTestServer, type TestServer } from './helpers';
 

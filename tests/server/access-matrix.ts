@@ -11,7 +11,7 @@
  */
 
 /** Who calls. All but otherPhysician, admin and anonymous belong to the demo practice. */
-import { NEW_PATIENT_VITALS } from '../../server/db/seed';
+import { NEW_PATIENT_VITALS } from '../../server/seed';
 
 export const ROLES = ['anonymous', 'otherPhysician', 'admin', 'annotator', 'paid', 'tertiary', 'secondary', 'physician'] as const;
 export type Role = (typeof ROLES)[number];

@@ -7,7 +7,7 @@ import { readConfig } from '../../server/config';
 import { openPglite } from '../../server/db/pglite';
 import { openPostgres } from '../../server/db/postgres';
 import { migrate } from '../../server/db/migrate';
-import { seedDemo } from '../../server/db/seed';
+import { seedDemo } from '../../server/seed';
 import { outboxMailer } from '../../server/services/mail';
 import { saveNight } from '../../server/recordings/store';
 import { MAX_JSON_SERIES_POINTS } from '../../server/routes/analytics';

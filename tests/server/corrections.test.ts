@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulateForPatient } from '../../server/recordings/simulated';
+import { simulateForPatient } from '../../server/simulator/simulated';
 import { analysisOf } from '../../server/analytics/analyse';
 import { channelStatsOf } from '../../server/analytics/channelStats';
 import { invalidateNight } from '../../server/analytics/corrections';

@@ -4,7 +4,7 @@ import { analysisOf } from '../../server/analytics/analyse';
 import { channelStatsOf } from '../../server/analytics/channelStats';
 import { analyticsSettings } from '../../server/analytics/settings';
 import type { RetryLater } from '../../server/errors';
-import { simulateForPatient } from '../../server/recordings/simulated';
+import { simulateForPatient } from '../../server/simulator/simulated';
 import { listChannels, type RecordingRow } from '../../server/recordings/store';
 import { configureEnginePool, patiently } from '../../server/services/engine-pool';
 import { DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';

@@ -8,7 +8,7 @@ import type { Db } from '../../server/db/adapter';
 import { openPglite } from '../../server/db/pglite';
 import { openPostgres } from '../../server/db/postgres';
 import { prepare } from '../../server/start';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../server/db/seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../server/seed';
 
 export { DEMO_ACCOUNTS, DEMO_PASSWORD };
 

@@ -1,7 +1,7 @@
 // Histories of symptoms, medication and diet plan, and questionnaire answers (issue 17 point 3).
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEW_PATIENT_VITALS } from '../../server/db/seed';
+import { NEW_PATIENT_VITALS } from '../../server/seed';
 import { practiceSessions, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { LIVE_PROTOCOL } from '../../server/live/protocol';
+import { LIVE_PROTOCOL } from '../../contract/live-protocol';
 import { MAX_VIEWER_SOCKETS_PER_USER } from '../../server/live/viewer-socket';
 import { liveSuite } from './live-suite';
 import { until } from './live-helpers';

@@ -6,7 +6,7 @@ import { FrameError, validateFrame } from '../../server/live/frames';
 import { GroupCommit } from '../../server/live/group-commit';
 import { listChannels, loadSamples } from '../../server/recordings/store';
 import { LiveHub } from '../../server/live/hub';
-import { decodeFrame, encodeFrame } from '../../server/live/protocol';
+import { decodeFrame, encodeFrame } from '../../contract/live-protocol';
 import { openPostgres } from '../../server/db/postgres';
 import { until } from './live-helpers';
 import type { WebSocket } from 'ws';

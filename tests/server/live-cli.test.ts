@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, TEST_DB, type TestServer } from './helpers';
 import { demoKeysFile, ensureDemoDeviceKeys } from '../../server/live/demo-keys';
 import { DeviceClient } from '../../server/live/device-client';
-import { FRAME_INTERVAL_MS } from '../../server/live/protocol';
+import { FRAME_INTERVAL_MS } from '../../contract/live-protocol';
 import { shortSource } from './live-helpers';
 import { listChannels, loadSamples } from '../../server/recordings/store';
 

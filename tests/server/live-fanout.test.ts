@@ -3,7 +3,7 @@ import { liveSuite } from './live-suite';
 import { TEST_DB } from './helpers';
 import { Collector, demoDeviceWithKey, shortSource, until } from './live-helpers';
 import { DeviceClient } from '../../server/live/device-client';
-import { decodeFrame } from '../../server/live/protocol';
+import { decodeFrame } from '../../contract/live-protocol';
 import { openPostgres } from '../../server/db/postgres';
 import { prepare } from '../../server/start';
 

@@ -6,7 +6,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, TEST_DB } from './helpers';
 import { Collector, shortSource, until } from './live-helpers';
 import { freePort, issueKeyHttp, killHard, sharedDb, signInHttp, startServerProcess, stopGracefully, type ServerProcess } from './live-processes';
 import { DeviceClient } from '../../server/live/device-client';
-import { decodeFrame } from '../../server/live/protocol';
+import { decodeFrame } from '../../contract/live-protocol';
 import { listChannels, loadSamples } from '../../server/recordings/store';
 
 /** Real server processes (server/main.ts): a crash mid-stream, and two processes on one PostgreSQL. */

@@ -6,7 +6,7 @@ import { DEMO_ACCOUNTS } from './helpers';
 import { DeviceClient } from '../../server/live/device-client';
 import { DEFAULT_CONFIG } from '../../server/live/device-config';
 import { closeOfflineSessions } from '../../server/live/ingest';
-import { OFFLINE_AFTER_MS } from '../../server/live/protocol';
+import { OFFLINE_AFTER_MS } from '../../contract/live-protocol';
 import { listChannels, loadSamples } from '../../server/recordings/store';
 import type { ChannelData } from '../../server/recordings/model';
 import { validSampleCount } from '../../engine/valid-count';

@@ -3,7 +3,7 @@ import { DEMO_ACCOUNTS, startTestServer, TEST_DB, type TestServer } from './help
 import { Collector, demoDeviceWithKey, shortSource, tokenOf, until } from './live-helpers';
 import { DeviceClient, liveSource } from '../../server/live/device-client';
 import { simulateNight } from '../../server/simulator';
-import { decodeFrame, encodeFrame, LIVE_PROTOCOL, MAX_FRAME_BYTES } from '../../server/live/protocol';
+import { decodeFrame, encodeFrame, LIVE_PROTOCOL, MAX_FRAME_BYTES } from '../../contract/live-protocol';
 import { findRecording, listChannels, loadSamples } from '../../server/recordings/store';
 import type { ChannelData } from '../../server/recordings/model';
 

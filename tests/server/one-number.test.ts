@@ -2,7 +2,7 @@
 // figure that cannot be computed is null ("–"), never 0. Each test reads the same fact from
 // the two (or more) routes that show it and compares them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulateForPatient } from '../../server/recordings/simulated';
+import { simulateForPatient } from '../../server/simulator/simulated';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEW_PATIENT_VITALS } from '../../server/db/seed';
+import { NEW_PATIENT_VITALS } from '../../server/seed';
 import { verifyPassword } from '../../server/auth/passwords';
 import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulateForPatient } from '../../server/recordings/simulated';
+import { simulateForPatient } from '../../server/simulator/simulated';
 import { claimJob } from '../../server/reports/worker';
-import { reportFileName } from '../../server/reports/types';
+import { reportFileName } from '../../contract/report-types';
 import { createUser, DEMO_ACCOUNTS, finishedReport, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ConfigError, readConfig } from '../../server/config';
 import { createLogger } from '../../server/log';
-import { LIVE_PROTOCOL } from '../../server/live/protocol';
+import { LIVE_PROTOCOL } from '../../contract/live-protocol';
 import { linkSecret, signLink } from '../../server/services/signed-links';
 import { captureLog, createUser, lastCode, startTestServer, type TestServer } from './helpers';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulateForPatient } from '../../server/recordings/simulated';
+import { simulateForPatient } from '../../server/simulator/simulated';
 import { LINK_TTL_MS, linkSecret, signLink, verifyLink } from '../../server/services/signed-links';
 import { startTestServer, type TestServer } from './helpers';
 

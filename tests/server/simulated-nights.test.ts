@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoNights } from '../../server/db/seed';
-import { simulateForPatient } from '../../server/recordings/simulated';
+import { seedDemoNights } from '../../server/seed';
+import { simulateForPatient } from '../../server/simulator/simulated';
 import { nightKey } from '../../server/recordings/night-key';
 import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 

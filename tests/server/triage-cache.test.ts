@@ -5,11 +5,11 @@
 // live device's frame batches leave the kept answer alone.
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Triage, TriagePatient } from '../../server/analytics/triageProtocol';
-import { NEW_PATIENT_VITALS } from '../../server/db/seed';
+import type { Triage, TriagePatient } from '../../contract/triage';
+import { NEW_PATIENT_VITALS } from '../../server/seed';
 import { FrameError, validateFrame } from '../../server/live/frames';
 import { commitBatch, endSession, frameDigest, openSession, type BatchItem, type LiveSession } from '../../server/live/ingest';
-import { encodeFrame } from '../../server/live/protocol';
+import { encodeFrame } from '../../contract/live-protocol';
 import { openPostgres } from '../../server/db/postgres';
 import { prepare } from '../../server/start';
 import { DEMO_ACCOUNTS, queriesOf, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';

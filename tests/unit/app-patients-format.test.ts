@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { birthYear, fullName, genderKey } from '../../src/features/patients/format';
+import { birthYear, fullName, genderKey } from '../../src/features/patient-admin/logic/format';
 
 describe('patient list formatting', () => {
   it('reads the year of birth from years, dates and date-times', () => {
@@ -26,7 +26,7 @@ describe('patient list formatting', () => {
 
 describe('riskKey', () => {
   it('reads the at_risk code as the spec gives it', async () => {
-    const { riskKey } = await import('../../src/features/patients/format');
+    const { riskKey } = await import('../../src/features/patient-admin/logic/format');
     expect([null, 0, 1, 2, undefined].map(riskKey)).toEqual(['notKnown', 'stable', 'atRisk', 'control', 'notKnown']);
   });
 });

@@ -3,7 +3,7 @@ import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import type { ReactNode } from 'react';
-import type { PatientSummary } from '../../src/api/types';
+import type { PatientSummary } from '../../contract/answers';
 import { PatientsTable } from '../../src/features/patients/PatientsTable';
 import { NotFound } from '../../src/features/shell/NotFound';
 import { Sidebar } from '../../src/features/shell/Sidebar';

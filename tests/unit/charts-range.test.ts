@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampRange, doubleClickRange, dragRange, pageRange, presetRange, timeAtX, xAtTime } from '../../src/charts/core/range';
+import { clampRange, doubleClickRange, dragRange, pageRange, presetRange, timeAtX, xAtTime } from '../../src/time/range';
 
 const H = 3_600_000;
 const night = { t0: 1_763_674_200_000, t1: 1_763_674_200_000 + 10 * H };

@@ -1,7 +1,7 @@
 // Pure logic of the histories and questionnaires (issue 17 point 3).
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { checkupProblem, entriesUpTo, historyProblem, screeningProblem } from '../../server/patients/questionnaires';
+import { checkupProblem, entriesUpTo, historyProblem, screeningProblem } from '../../contract/questionnaire-rules';
 import { fromLocalInput, nightDayEnd, toLocalInput } from '../../src/features/patient-details/historyTime';
 import { initialScreening, screeningAnswers, screeningReducer } from '../../src/features/patient-admin/logic/screening';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFrame, encodeFrame, liveState, OFFLINE_AFTER_MS, STALLED_AFTER_MS } from '../../server/live/protocol';
+import { decodeFrame, encodeFrame, liveState, OFFLINE_AFTER_MS, STALLED_AFTER_MS } from '../../contract/live-protocol';
 import { FrameError, storedBytes, validateFrame } from '../../server/live/frames';
 
 describe('live frame codec', () => {

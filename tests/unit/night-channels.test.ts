@@ -4,7 +4,7 @@ import { addMonths, monthGrid, nightDate } from '../../src/features/night/calend
 import { availableChannels, channelDef, channelsWithData, nightDefaultOff, mapStages, move, orderChannels, sourcesToLoad, toPreference } from '../../src/features/night/channels';
 import { expandedHeight } from '../../src/features/night/ChartStack';
 import { binBand, histogramEdges } from '../../src/features/night/histogram';
-import { pickNight } from '../../src/features/night/NightPage';
+import { pickNight } from '../../src/features/review/NightPage';
 import { nightScreenOf } from '../../src/features/night/preload';
 import type { NightInfo } from '../../src/features/night/types';
 import { bandsOf, parseVitalParameters } from '../../src/features/night/vitals';

@@ -4,7 +4,7 @@ import { actionForError, toApiError } from '../../src/api/errors';
 import { errorText } from '../../src/api/messages';
 import en from '../../locales/en-US.json';
 import de from '../../locales/de-AT.json';
-import { checkImageFile, chooseDivisor, formatWindowTime, lockedFields, parseWindowTime, sniffImage, validateProfile, type ProfileForm } from '../../server/auth/profile-rules';
+import { checkImageFile, chooseDivisor, formatWindowTime, lockedFields, parseWindowTime, sniffImage, validateProfile, type ProfileForm } from '../../contract/profile-rules';
 
 const FORM: ProfileForm = {
   first_name: 'Clara', last_name: 'Meier', email_id: 'clara@x.test', secondary_emails: '', ternary_email: '', phone: '0441234567', phone2: '', phone3: '',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assembleNight, nightFromFiles, parseRecordingFile, type ParsedRecording } from '../../server/recordings/assemble';
+import { assembleNight, nightFromFiles, parseRecordingFile } from '../../server/recordings/assemble';
+import type { ParsedRecording } from '../../server/recordings/model';
 import type { ChannelData } from '../../server/recordings/model';
 import { BRP, EVE, PLD, SA2, real } from './edf-build';
 

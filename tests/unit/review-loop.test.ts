@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { epochCount, epochNumber, epochStep, snapStart, EPOCH_MS } from '../../src/charts/core/epochs';
+import { epochCount, epochNumber, epochStep, snapStart, EPOCH_MS } from '../../src/time/epochs';
 import { initialView, viewReducer, type ViewAction, type ViewState } from '../../src/state/viewReducer';
 import { EditHistory } from '../../src/features/annotations/editHistory';
 import { annotationChannels, defaultBindings, scoredWindow, scoringDraft } from '../../src/features/annotations/scoringKeys';

@@ -79,7 +79,7 @@ describe('a long night', () => {
 
 describe('the demo seed clock (issue 32.3)', () => {
   it('at any hour seeds no night ending after now, and leaves the night in progress free for a streaming device', async () => {
-    const { lastEndedEvening } = await import('../../server/recordings/simulated');
+    const { lastEndedEvening } = await import('../../server/simulator/simulated');
     const { nightKey } = await import('../../server/recordings/night-key');
     const DEMO = ['NCT1001', 'NCT1002', 'NCT1003', 'NCT1004'];
     // Every hour of a winter day, of the spring-forward day, and 00:50 UTC (the reported case).

@@ -1,5 +1,4 @@
-import type { ParsedRecording } from '../assemble';
-import { RecordingFormatError, type ChannelData } from '../model';
+import { RecordingFormatError, type ChannelData, type ParsedRecording } from '../model';
 import { assertTimeZone } from '../edf/start-time';
 import { inferPeriodMs, toRegularSeries } from './series';
 import { findColumn, readCsvTable } from './table';

@@ -1,5 +1,4 @@
-import type { ParsedRecording, assembleNight } from '../assemble';
-import { MISSING_CODES, type ChannelData, type NightEvent } from '../model';
+import { MISSING_CODES, type ChannelData, type NightEvent, type ParsedRecording } from '../model';
 import { isChecksumOrStatus, mapSignal } from '../labels';
 import { enforceRanges } from '../ranges';
 import { NOCTURNE_TRANSDUCER, parseNocturneExtent, parseNocturneSignal } from './header';
@@ -43,7 +42,7 @@ const MS_PER_S = 1000;
  *   are listed in meta.skippedSignals.
  * - Codes come from labels.ts with unit and rate checks (or, for files Nocturne wrote, from
  *   the signal's reserved field). Two signals of one file may share a code here;
- *   {@link assembleNight} makes codes unique.
+ *   `assembleNight` (../assemble.ts) makes codes unique.
  * - Values outside the code's physiological range, and non-finite ones, become missing (ranges.ts).
  */
 export function edfToRecording(edf: EdfFile, options: EdfToRecordingOptions = {}): ParsedRecording {

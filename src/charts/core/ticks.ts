@@ -1,6 +1,6 @@
 // Time-axis ticks (spec 2 §9): every hour, or an eighth of the span when the span is short.
-import { HOUR_MS } from './time';
-import type { TimeRange } from './range';
+import { HOUR_MS } from '../../time/constants';
+import type { TimeRange } from '../../time/range';
 
 /** Spans shorter than this get eight ticks instead of hourly ones. */
 export const SHORT_SPAN_MS = 8 * HOUR_MS;

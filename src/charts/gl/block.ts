@@ -1,6 +1,6 @@
 // A chart block as the renderer sees it: a DOM box to draw into, a time range, a value
 // range and layers of persistent GPU buffers. Framework-free; React components own one.
-import type { TimeRange } from '../core/range';
+import type { TimeRange } from '../../time/range';
 import type { SeriesStyle } from '../core/geometry';
 
 /** RGBA, 0..1. */

@@ -3,7 +3,7 @@
 // rectangle of a single canvas that covers the viewport. Buffers persist between frames;
 // a pan or page step only changes uniforms. Frames are requested, never drawn directly:
 // at most one draw per animation frame, whatever asks for it.
-import type { TimeRange } from '../core/range';
+import type { TimeRange } from '../../time/range';
 import { ChartBlock, type Layer } from './block';
 import { CHARTS_FRAMED_MARK, FIRST_CHART_MARK, markOnce, stats } from './stats';
 import { LayoutWatch } from './layoutWatch';

@@ -1,5 +1,5 @@
 import { createContext, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import type { TimeRange } from '../core/range';
+import type { TimeRange } from '../../time/range';
 import type { ViewSource } from '../feeder';
 import type { RendererOptions } from '../gl/renderer';
 import { ChartScreen } from '../screen';

@@ -1,8 +1,8 @@
 import { useLayoutEffect, useRef } from 'react';
 import { formatClock, zoneOffset } from '../core/format';
-import { span, type TimeRange } from '../core/range';
+import { span, type TimeRange } from '../../time/range';
 import { SHORT_SPAN_MS, timeTicks } from '../core/ticks';
-import { MINUTE_MS } from '../core/time';
+import { MINUTE_MS } from '../../time/constants';
 import type { ChartScreen } from '../screen';
 
 /** Width of a tick label per character at the axis's 0.68rem (digits and colons), px, and the least space between two. */

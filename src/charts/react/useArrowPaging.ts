@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { ViewController } from '../../state/view';
 import { isTextEntry } from '../../ui/keys';
-import { KEY_DEBOUNCE_MS } from '../core/epochs';
+import { KEY_DEBOUNCE_MS } from '../../time/epochs';
 
 /** Windows per second a held arrow key scrubs through the night. */
 const SCRUB_WINDOWS_PER_S = 4;

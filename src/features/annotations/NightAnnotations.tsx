@@ -7,7 +7,7 @@ import type { ViewController } from '../../state/view';
 import { AnnotationPopup, type PopupMode } from './AnnotationPopup';
 import { AnnotationSidebar } from './AnnotationSidebar';
 import { downloadAnnotationsCsv, type AnnotationDraft, type NightRef } from './api';
-import { onAnnotationRequest } from './intents';
+import { onAnnotationRequest } from '../night/intents';
 import { displayable, isReadOnly, isVisible, type Annotation, type Visibility } from './model';
 import { useAnnotationMutations, useAnnotations, useCategories } from './queries';
 import { useAnnotationKeys } from './useAnnotationKeys';

@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Country } from '../../api/types';
+import type { Country } from '../../../contract/answers';
 import { localCountries } from '../../builtInNames';
 
 interface Props {

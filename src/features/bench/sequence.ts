@@ -2,9 +2,9 @@
 // full-night pans and full-night redraws, on our renderer and on uPlot with the same data.
 import type { FrameInfo } from '../../charts/gl/renderer';
 import type { ChartScreen } from '../../charts/screen';
-import type { PresetId } from '../../charts/core/time';
+import type { PresetId } from '../../time/constants';
 import { percentile } from '../../../engine/percentile';
-import { KEY_DEBOUNCE_MS } from '../../charts/core/epochs';
+import { KEY_DEBOUNCE_MS } from '../../time/epochs';
 
 /** Frames of our renderer as they are drawn, and waiting for the next final one. */
 export class FrameLog {

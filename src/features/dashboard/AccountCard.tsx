@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { UserDetails } from '../../api/types';
+import type { UserDetails } from '../../../contract/answers';
 
 /** "19:00:00" → "19:00": seconds mean nothing for a recording window. */
 const hhmm = (time: string): string => (/^\d{2}:\d{2}/.test(time) ? time.slice(0, 5) : time);

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { request } from '../../api/client';
-import type { Triage } from '../../../server/analytics/triageProtocol';
+import type { Triage } from '../../../contract/triage';
 
 export interface NightRef {
   patient_id: number;
@@ -104,7 +104,7 @@ export function unreadCount(notifications: readonly PhysicianNotification[], dev
   return notifications.filter((n) => n.is_read === 0).length + (devices ? devices.deallocations.length + devices.reserved.length : 0);
 }
 
-export type { Triage, TriageNight, TriagePatient } from '../../../server/analytics/triageProtocol';
+export type { Triage, TriageNight, TriagePatient } from '../../../contract/triage';
 
 const triageKey = ['dashboard', 'triage'] as const;
 

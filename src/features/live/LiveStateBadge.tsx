@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { DeviceLiveState } from '../../../server/live/protocol';
+import type { DeviceLiveState } from '../../../contract/live-protocol';
 import type { ConnectionState } from './stream';
 
 /** A device's state (streaming, stalled, offline), or that our own connection is down. */

@@ -1,7 +1,7 @@
 // Calls of the live screens (spec: /device/real-time, /datahub/…) and the dashboard layout.
 import type { DeviceConfig, DeviceKeysBody, LayoutBody, UpdateDeviceConfigBody } from '../../../contract/live';
 import { request } from '../../api/client';
-import type { DeviceLiveState } from '../../../server/live/protocol';
+import type { DeviceLiveState } from '../../../contract/live-protocol';
 
 export interface RealTimeDevice {
   device_id: string;

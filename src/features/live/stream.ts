@@ -1,4 +1,4 @@
-// The viewer's side of /api/v1/stream (server/live/protocol.ts): one reconnecting socket,
+// The viewer's side of /api/v1/stream (contract/live-protocol.ts): one reconnecting socket,
 // the session token in the first message, subscriptions renewed after every reconnect with
 // the last seq seen so the server resends what was missed (older gaps: "skipped", read
 // from storage by the caller).
@@ -6,7 +6,7 @@ import ReconnectingWebSocket from 'reconnecting-websocket';
 import {
   CLOSE, decodeFrame, VIEWER_SOCKET_PATH, type DeviceLiveState, type LiveError, type ServerToViewer,
   type ViewerFrame, type ViewerSkipped, type ViewerSubscribed,
-} from '../../../server/live/protocol';
+} from '../../../contract/live-protocol';
 import { API_BASE } from '../../config';
 
 /** The socket's own state, apart from any device's. */

@@ -2,7 +2,7 @@
 // and any skipped range from storage), its state and the socket's.
 import { useEffect, useRef, useState } from 'react';
 import { decodeWire } from '../../../engine/wire';
-import { LIVE_CHANNELS, type DeviceLiveState, type LiveErrorCode, type ViewerSubscribed } from '../../../server/live/protocol';
+import { LIVE_CHANNELS, type DeviceLiveState, type LiveErrorCode, type ViewerSubscribed } from '../../../contract/live-protocol';
 import { requestFile } from '../../api/client';
 import { session } from '../../state/session';
 import { paintProbe } from './paintProbe';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { birthYear, fullName, genderKey } from '../patients/format';
+import { birthYear, fullName, genderKey } from '../patient-admin/logic/format';
 import type { PatientInfo } from './types';
 import { formatNumber } from '../../format';
 

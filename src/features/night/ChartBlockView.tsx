@@ -9,7 +9,7 @@ import { ARTEFACT_CODE, type ChannelDef } from './channels';
 import { useNight } from './context';
 import { SERIES_COLORS } from './palette';
 import { usePlotPointer, type PointerOptions } from './usePlotPointer';
-import { requestAnnotation } from '../annotations/intents';
+import { requestAnnotation } from './intents';
 import { useStatsReadout, type StatsFormatter } from './useStatsReadout';
 import { bandsOf } from './vitals';
 import { readItem, writeItem } from '../../state/storage';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HistogramResult } from '../../../engine/index';
 import { ms } from '../../../engine/index';
-import type { TimeRange } from '../../charts/core/range';
+import type { TimeRange } from '../../time/range';
 import type { ChartScreen } from '../../charts/screen';
 import { channelDef } from './channels';
 import { ChartBlockView } from './ChartBlockView';

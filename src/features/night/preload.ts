@@ -11,7 +11,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { getSignalEngine } from '../../../workers/client';
 import { PATIENT_DETAIL_PATTERN } from '../../routes';
 import { fetchWindow } from '../../charts/feeder';
-import type { TimeRange } from '../../charts/core/range';
+import type { TimeRange } from '../../time/range';
 import { readItem, writeItem } from '../../state/storage';
 import { nightApi, prefetchChannels, prefetchOverviews } from './api';
 import { overviewCodes, sourcesToLoad, startingChoices } from './channels';

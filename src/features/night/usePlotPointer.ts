@@ -2,7 +2,7 @@
 // selection box and the tooltip are DOM nodes changed directly; only a finished zoom
 // reaches the view store.
 import { useEffect, type RefObject } from 'react';
-import { timeAtX } from '../../charts/core/range';
+import { timeAtX } from '../../time/range';
 import type { ChartScreen } from '../../charts/screen';
 
 export interface PointerOptions {

@@ -5,8 +5,8 @@ import type { ChannelRef } from '../../../engine/index';
 import { ms } from '../../../engine/index';
 import type { SignalApi } from '../../../workers/protocol';
 import { formatValue } from '../../charts/core/format';
-import { span, type TimeRange } from '../../charts/core/range';
-import { MINUTE_MS } from '../../charts/core/time';
+import { span, type TimeRange } from '../../time/range';
+import { MINUTE_MS } from '../../time/constants';
 import type { ChartScreen } from '../../charts/screen';
 
 /** Readouts wait this long after the last range change (a burst of page steps costs one query). */

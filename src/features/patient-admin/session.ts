@@ -1,6 +1,6 @@
 import { useSnapshot } from 'valtio';
 import { useCountriesQuery } from '../../api/hooks';
-import type { Country } from '../../api/types';
+import type { Country } from '../../../contract/answers';
 import { session } from '../../state/session';
 import { zoneFor } from './logic/dates';
 

@@ -5,7 +5,7 @@ import { useFormat } from '../../format';
 import { Alert } from '../../ui/Alert';
 import {
   CHECKUP_NOTE_MAX, CHECKUP_QUESTIONS, checkupProblem, SCREENING_QUESTIONS, type Answers, type CheckupQuestion, type QuestionnaireAnswers,
-} from '../../../server/patients/questionnaires';
+} from '../../../contract/questionnaire-rules';
 import { useCheckups } from './api';
 import { useCheckupAnswers, useQuestionnaires } from './historyApi';
 

@@ -5,7 +5,7 @@ import type { CheckupAnswersBody } from '../../../contract/questionnaires';
 import { request } from '../../api/client';
 import {
   HISTORY_FETCH_PATHS, type Answers, type HistoryEntry, type HistoryKind, type QuestionnaireAnswers,
-} from '../../../server/patients/questionnaires';
+} from '../../../contract/questionnaire-rules';
 
 const historyKeys = {
   list: (patientId: number, kind: HistoryKind) => ['patient', patientId, 'history', kind] as const,

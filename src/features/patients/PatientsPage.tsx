@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { errorText } from '../../api/messages';
-import type { PatientSummary } from '../../api/types';
+import type { PatientSummary } from '../../../contract/answers';
 import { ADMIN_REQUESTS_PATH, editPatientPath, PATHS, viewPatientInfoPath } from '../../routes';
 import { Alert } from '../../ui/Alert';
 import { usePatientRows } from '../patient-admin/api';

@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { patientDetailPath } from '../../routes';
-import type { PatientSummary } from '../../api/types';
-import { birthYear, fullName, genderKey, riskKey, type RiskKey } from './format';
+import type { PatientSummary } from '../../../contract/answers';
+import { birthYear, fullName, genderKey, riskKey, type RiskKey } from '../patient-admin/logic/format';
 
 const RISK_LABEL = {
   notKnown: 'patients.risk.notKnown',

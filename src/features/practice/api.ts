@@ -4,8 +4,8 @@ import type { AppointmentsQuery } from '../../../contract/practice';
 import { request } from '../../api/client';
 
 /** A calendar entry of GET /practice/calendar (the server's own type). */
-export type { CalendarEvent } from '../../../server/routes/practice';
-import type { CalendarEvent } from '../../../server/routes/practice';
+export type { CalendarEvent } from '../../../contract/practice';
+import type { CalendarEvent } from '../../../contract/practice';
 
 /** A check-up of GET /practice/appointments. */
 export interface Appointment {

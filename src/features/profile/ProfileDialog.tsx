@@ -18,7 +18,7 @@ import {
   type ProfileErrors,
   type ProfileField,
   type ProfileForm,
-} from '../../../server/auth/profile-rules';
+} from '../../../contract/profile-rules';
 import { profileApi, profileKeys, useAvatarUrl, useProfileQuery, useSpecialisationsQuery, type Profile } from './api';
 import { countryName, localCountries } from '../../builtInNames';
 

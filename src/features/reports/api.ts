@@ -1,10 +1,10 @@
 import type { NewReportBody } from '../../../contract/reports';
 import { request } from '../../api/client';
 import { downloadFile } from '../../api/download';
-import type { ReportLanguage, ReportType } from '../../../server/reports/types';
+import type { ReportLanguage, ReportType } from '../../../contract/report-types';
 
 // The server's lists of report types and languages (a module without imports), so the dialog offers what POST /reports takes.
-export { SINGLE_NIGHT_TYPES, TREND_TYPES } from '../../../server/reports/types';
+export { SINGLE_NIGHT_TYPES, TREND_TYPES } from '../../../contract/report-types';
 export type { ReportLanguage, ReportType };
 /** How often a running report's status is asked for. */
 export const REPORT_POLL_MS = 1000;

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import { useUserQuery } from '../../api/hooks';
-import { logout } from '../../app/sessionActions';
+import { logout } from './sessionActions';
 import { PATHS } from '../../routes';
 import { capabilitiesOf } from '../../state/roles';
 import { authorized, session } from '../../state/session';

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UserDetails } from '../../api/types';
-import { logout } from '../../app/sessionActions';
+import type { UserDetails } from '../../../contract/answers';
+import { logout } from './sessionActions';
 import { LogoutIcon } from './icons';
 import { LanguageSelect } from './LanguageSelect';
 import { LogoutDialog } from './LogoutDialog';

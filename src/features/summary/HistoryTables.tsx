@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/messages';
 import { useFormat } from '../../format';
 import { Alert } from '../../ui/Alert';
-import { entriesUpTo, HISTORY_KINDS, type HistoryKind } from '../../../server/patients/questionnaires';
+import { entriesUpTo, HISTORY_KINDS, type HistoryKind } from '../../../contract/questionnaire-rules';
 import type { NightInfo } from '../night/types';
 import { useHistory } from '../patient-details/historyApi';
 import { nightDayEnd } from '../patient-details/historyTime';

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { birthYear, genderKey } from '../../patients/format';
+import { birthYear, genderKey } from '../logic/format';
 import { birthYearChoices } from '../logic/measures';
 import type { PatientInfo } from '../types';
 import { GenderSelect, useFieldError, YearSelect } from '../ui/inputs';

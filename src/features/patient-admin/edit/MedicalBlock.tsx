@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors';
 import { errorText } from '../../../api/messages';
-import { riskKey } from '../../patients/format';
+import { riskKey } from '../logic/format';
 import { adminApi } from '../api';
 import { bmi, bmiClass, COMMENT_MAX_EDIT, escapeComment, measureText, measureValue } from '../logic/measures';
 import { commentToSend, type PatientFieldError } from '../logic/patientForm';

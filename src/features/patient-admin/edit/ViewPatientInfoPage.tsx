@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { errorText } from '../../../api/messages';
 import { Alert } from '../../../ui/Alert';
 import { editPatientPath, patientDetailPath } from '../../../routes';
-import { birthYear, fullName, genderKey } from '../../patients/format';
+import { birthYear, fullName, genderKey } from '../logic/format';
 import { useDiseases, usePatientDetails } from '../api';
 import { displayDay } from '../logic/dates';
 import { vitalsFromJson } from '../logic/vitals';

@@ -2,7 +2,7 @@
  * The device screening questions (spec 1 §4) as a reducer: asked in order once a device
  * is chosen; changing an answer clears the later ones; deselecting the device clears all.
  */
-import { SCREENING_BLOCKING, SCREENING_QUESTIONS, type ScreeningQuestion } from '../../../../server/patients/questionnaires';
+import { SCREENING_BLOCKING, SCREENING_QUESTIONS, type ScreeningQuestion } from '../../../../contract/questionnaire-rules';
 
 const QUESTIONS = SCREENING_QUESTIONS;
 export type Question = ScreeningQuestion;

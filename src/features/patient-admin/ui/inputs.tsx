@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Country } from '../../../api/types';
+import type { Country } from '../../../../contract/answers';
 import { acceptMeasureInput, bmi, bmiClass, measureValue, searchYears } from '../logic/measures';
 import { canRemoveChip, fuzzyMatch, type PatientFieldError } from '../logic/patientForm';
 import type { Disease } from '../types';

@@ -1,6 +1,6 @@
-import { lockForSetup, type Db } from './adapter';
-import { hashPassword } from '../auth/passwords';
-import { DAY_MS } from '../../engine/constants';
+import { lockForSetup, type Db } from './db/adapter';
+import { hashPassword } from './auth/passwords';
+import { DAY_MS } from '../engine/constants';
 
 export const DEMO_PASSWORD = 'nocturne-demo';
 const SEED_LOCK = 7_270_002;
@@ -124,7 +124,7 @@ const DEMO_NIGHTS = [
 export async function seedDemoNights(db: Db, log: (line: string) => void = () => undefined, now = Date.now()): Promise<number> {
   const [done] = await db.query('select 1 from app_meta where key = $1', [NIGHTS_KEY]);
   if (done) return 0;
-  const { simulateForPatient } = await import('../recordings/simulated');
+  const { simulateForPatient } = await import('./simulator/simulated');
   let stored = 0;
   for (const p of DEMO_NIGHTS) {
     const [patient] = await db.query<{ id: number }>('select id from patients where patient_code = $1', [p.code]);

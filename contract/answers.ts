@@ -1,4 +1,4 @@
-/** Shapes of the API answers, as the server contract gives them. */
+/** Shapes of the API answers the browser reads (user, countries, patients, one-time codes). */
 
 export interface Envelope<T> {
   code?: string;

@@ -1,5 +1,5 @@
 // GET /physician/triage's answer: the one definition the server fills and the dashboard
-// reads (types only, so the browser bundle takes nothing of the server).
+// reads (types only).
 
 export interface TriageNight {
   night: number;

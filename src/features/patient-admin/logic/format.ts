@@ -1,4 +1,4 @@
-import type { PatientSummary } from '../../api/types';
+import type { PatientSummary } from '../../../../contract/answers';
 
 /** Year of birth from a year number, an ISO date or a date-time; null when unreadable. */
 export function birthYear(value: PatientSummary['date_of_birth']): number | null {

@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
 import type { Db } from '../db/adapter';
-import { planNights, simulateNight, truthToEvents, type NightPlan } from '../simulator';
-import type { ProfileName } from '../simulator/types';
-import { listRecordings, saveNight } from './store';
-import { nightKey } from './night-key';
+import { planNights, simulateNight, truthToEvents, type NightPlan } from './index';
+import type { ProfileName } from './types';
+import { listRecordings, saveNight } from '../recordings/store';
+import { nightKey } from '../recordings/night-key';
 
 export interface SimulateForPatient {
   patientId: number;

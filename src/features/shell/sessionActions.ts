@@ -1,13 +1,13 @@
 import { navigate } from 'wouter/use-browser-location';
-import { configureClient } from '../api/client';
-import { api } from '../api/endpoints';
-import { actionForError } from '../api/errors';
-import { queryClient } from '../api/queryClient';
-import { clearChannelCache } from '../cache/channelCache';
-import { forgetPrefetched } from '../features/night/api';
-import { forgetOverviewRequests } from '../features/night/preload';
-import { LOGOUT_LANDING, PATHS } from '../routes';
-import { clearEverything, rememberSignOutReason, session, signOut } from '../state/session';
+import { configureClient } from '../../api/client';
+import { api } from '../../api/endpoints';
+import { actionForError } from '../../api/errors';
+import { queryClient } from '../../api/queryClient';
+import { clearChannelCache } from '../../cache/channelCache';
+import { forgetPrefetched } from '../night/api';
+import { forgetOverviewRequests } from '../night/preload';
+import { LOGOUT_LANDING, PATHS } from '../../routes';
+import { clearEverything, rememberSignOutReason, session, signOut } from '../../state/session';
 
 function onSignInPage(): boolean {
   const p = window.location.pathname;

@@ -1,6 +1,6 @@
 // Pure arithmetic of the shared x-range: clamping, paging, presets, double-click zoom.
 // Times are float64 ms UTC; nothing here knows React, WebGL or the engine.
-import { DBLCLICK_NARROW_MS, DBLCLICK_WIDE_MS, MIN_WINDOW_MS, PAGE_FRACTION } from './time';
+import { DBLCLICK_NARROW_MS, DBLCLICK_WIDE_MS, MIN_WINDOW_MS, PAGE_FRACTION } from './constants';
 
 /** A half-open time window [t0, t1) in ms UTC. */
 export interface TimeRange {
