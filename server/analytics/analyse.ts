@@ -8,6 +8,7 @@ import type { AnalyticsSettings } from './settings';
 import { correctionState, CURRENT_REV_SQL } from './corrections';
 import type { AnalysisWindow } from '../../engine/detect';
 import { trendIndices, type TrendIndices } from './figures';
+import { liveCached, liveProgress } from './liveCache';
 
 const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
 
@@ -53,9 +54,12 @@ export const analysisParams = (settings: AnalyticsSettings) => `dsat${settings.d
  * change once stored; a correction or its undo empties the night's rows).
  */
 export async function analysisOf(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightAnalysis> {
-  // A live night still grows: analysed afresh each time, cached once it has ended.
-  if (isLiveRecording(recording)) return analyse(db, recording, settings, (await correctionState(db, recording)).window);
   const params = analysisParams(settings);
+  // A live night still grows: kept in this process by its committed samples (liveCache.ts), stored once it has ended.
+  if (isLiveRecording(recording)) {
+    const { samples, rev } = await liveProgress(db, recording.id);
+    return liveCached(`analysis|${recording.id}|${params}`, samples, rev, async () => analyse(db, recording, settings, (await correctionState(db, recording)).window));
+  }
   const [cached] = await db.query<{ result: NightAnalysis }>('select result from night_analyses where recording_id = $1 and params = $2 and engine_version = $3', [recording.id, params, ANALYSIS_VERSION]);
   if (cached) return cached.result;
   const state = await correctionState(db, recording);
