@@ -78,7 +78,7 @@ async function mixedFixture(db: Db, nights: number, devices: number) {
     nightKeys.push((await db.query<{ night_key: number }>('select night_key from recordings where id = $1', [id]))[0].night_key);
   }
   const now = Date.now();
-  const keys: { deviceId: string; key: string }[] = [];
+  const keys: { deviceId: string; key: string; patientId: number }[] = [];
   for (let i = 0; i < devices; i++) {
     const deviceId = `LM${String(i).padStart(4, '0')}`;
     const [d] = await db.query<{ device_master_id: number }>('insert into devices (device_id, physician_id) values ($1, $2) returning device_master_id', [deviceId, phys.id]);
@@ -87,7 +87,7 @@ async function mixedFixture(db: Db, nights: number, devices: number) {
       `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'Europe/Zurich', $3)`,
       [d.device_master_id, own.id, phys.id, now - 3_600_000, now + DAY_MS],
     );
-    keys.push({ deviceId, key: (await issueDeviceKey(db, d.device_master_id, null)).key });
+    keys.push({ deviceId, key: (await issueDeviceKey(db, d.device_master_id, null)).key, patientId: own.id });
   }
   return { patientId: patient.id, nightKeys, devices: keys };
 }
@@ -112,7 +112,7 @@ async function main() {
   const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
   let db;
   let dropSchema = async (): Promise<void> => undefined;
-  const env: Record<string, string> = { SEED_NIGHTS: '0', HOST: '127.0.0.1', PORT: '0', ...(process.env.ACCESS_TRAIL ? { ACCESS_TRAIL: process.env.ACCESS_TRAIL } : {}), ...(process.env.ENGINE_POOL ? { ENGINE_POOL: process.env.ENGINE_POOL } : {}) };
+  const env: Record<string, string> = { SEED_NIGHTS: '0', HOST: '127.0.0.1', PORT: '0', ...(process.env.ACCESS_TRAIL ? { ACCESS_TRAIL: process.env.ACCESS_TRAIL } : {}), ...(process.env.ENGINE_POOL ? { ENGINE_POOL: process.env.ENGINE_POOL } : {}), ...(process.env.LIVE_ANALYSIS_SECONDS ? { LIVE_ANALYSIS_SECONDS: process.env.LIVE_ANALYSIS_SECONDS } : {}) };
   if (kind === 'postgres') {
     const bench = await benchSchema();
     db = await openPostgres({ url: bench.url, schema: bench.schema });

@@ -53,6 +53,7 @@ import { ReportWorker } from './reports/worker';
 import { NightStatsQueue } from './analytics/nightStats';
 import { AnswerCache } from './analytics/answerCache';
 import { closeEnginePool, configureEnginePool } from './services/engine-pool';
+import { configureLiveCache } from './analytics/liveCache';
 import { createLogger, newRequestId, RequestLogController } from './log';
 
 const API_PREFIX = '/api/v1';
@@ -151,6 +152,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   if (ctx.config.accessTrail) recordAccesses(app, trail, API_PREFIX);
   // Night analysis, statistics and overviews run in worker threads (ENGINE_POOL=0: on the event loop).
   configureEnginePool(ctx.config.enginePool);
+  // A live night's figures: kept between reads, computed again at most every LIVE_ANALYSIS_SECONDS.
+  configureLiveCache(ctx.config.liveRefreshMs);
   app.addHook('onClose', async () => {
     await trail.flush();
     await nightStats.close();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { DestinationStream } from 'pino';
 import { LOG_LEVELS, type LogLevel } from './log';
+import { DEFAULT_LIVE_REFRESH_MS } from './analytics/liveCache';
 
 /** Runtime configuration, read once from the environment. */
 export interface Config {
@@ -50,6 +51,11 @@ export interface Config {
    * requests get 503 engine_busy; null with ENGINE_POOL=0, which runs the engine on the event loop.
    */
   enginePool: EnginePoolConfig | null;
+  /**
+   * A live night's analysis and statistics are computed again at most this often (ms;
+   * LIVE_ANALYSIS_SECONDS, default 30; 0 computes them on every read, the benchmarks' comparison).
+   */
+  liveRefreshMs: number;
   /** The server log's threshold (LOG_LEVEL: fatal, error, warn, info — the default —, debug, trace or silent). */
   logLevel: LogLevel;
   /** Where the server log goes: stdout (null, the default) or, in tests, an in-memory stream. Not read from the environment. */
@@ -105,6 +111,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.ENGINE_POOL === '0'
         ? null
         : { threads: readCount(env.ENGINE_THREADS, defaultEngineThreads(), 'ENGINE_THREADS') || defaultEngineThreads(), maxQueue: readCount(env.ENGINE_MAX_QUEUE, DEFAULT_ENGINE_MAX_QUEUE, 'ENGINE_MAX_QUEUE') },
+    liveRefreshMs: readCount(env.LIVE_ANALYSIS_SECONDS, DEFAULT_LIVE_REFRESH_MS / 1000, 'LIVE_ANALYSIS_SECONDS') * 1000,
     logLevel: readLogLevel(env.LOG_LEVEL),
     logStream: null,
   };

@@ -8,6 +8,8 @@ import type { AnalyticsSettings } from './settings';
 import { correctionState, CURRENT_REV_SQL } from './corrections';
 import type { AnalysisWindow } from '../../engine/detect';
 import { trendIndices, type TrendIndices } from './figures';
+import { liveCached, liveProgress } from './liveCache';
+import { actigraphNight, type ActigraphNight } from './actigraphNight';
 
 const INPUTS = ['SPO2', 'SPO2_PSG', 'Y_DIST', 'NC_PSG', 'THRX_PSG', 'ABD_PSG', 'SQB', 'SLP_STGS', 'SA', 'TB', 'BR', 'MOV'] as const;
 
@@ -53,19 +55,31 @@ export const analysisParams = (settings: AnalyticsSettings) => `dsat${settings.d
  * change once stored; a correction or its undo empties the night's rows).
  */
 export async function analysisOf(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<NightAnalysis> {
-  // A live night still grows: analysed afresh each time, cached once it has ended.
-  if (isLiveRecording(recording)) return analyse(db, recording, settings, (await correctionState(db, recording)).window);
   const params = analysisParams(settings);
+  // A live night still grows: kept in this process by its committed samples (liveCache.ts), stored once it has ended.
+  if (isLiveRecording(recording)) {
+    const { samples, rev } = await liveProgress(db, recording.id);
+    return liveCached(`analysis|${recording.id}|${params}`, samples, rev, async () => analyse(db, recording, settings, (await correctionState(db, recording)).window));
+  }
   const [cached] = await db.query<{ result: NightAnalysis }>('select result from night_analyses where recording_id = $1 and params = $2 and engine_version = $3', [recording.id, params, ANALYSIS_VERSION]);
   if (cached) return cached.result;
   const state = await correctionState(db, recording);
   const result = await analyse(db, recording, settings, state.window);
   // Stored only while the corrections are still those it was computed from.
   await db.query(
-    `insert into night_analyses (recording_id, params, engine_version, result, kpis, indices) select $1, $2, $3, $4, $6, $7 ${CURRENT_REV_SQL('$1', '$5')}
+    `insert into night_analyses (recording_id, params, engine_version, result, kpis, indices, actigraph) select $1, $2, $3, $4, $6, $7, $8 ${CURRENT_REV_SQL('$1', '$5')}
      on conflict (recording_id, params) do update set engine_version = excluded.engine_version, result = excluded.result,
-       kpis = excluded.kpis, indices = excluded.indices, computed_at = now()`,
-    [recording.id, params, ANALYSIS_VERSION, JSON.stringify(result), state.rev, JSON.stringify(result.kpis), JSON.stringify(trendIndices(result))],
+       kpis = excluded.kpis, indices = excluded.indices, actigraph = excluded.actigraph, computed_at = now()`,
+    [
+      recording.id,
+      params,
+      ANALYSIS_VERSION,
+      JSON.stringify(result),
+      state.rev,
+      JSON.stringify(result.kpis),
+      JSON.stringify(trendIndices(result)),
+      JSON.stringify(await actigraphNight(db, recording, result)),
+    ],
   );
   return result;
 }
@@ -99,4 +113,35 @@ export async function storedIndices(db: Queryable, recordingIds: readonly number
     if (indices) out.set(Number(r.recording_id), indices);
   }
   return out;
+}
+
+/**
+ * The stored actigraphs of nights under the settings, in one query (migration 062): a night
+ * without a current stored analysis, or analysed before the actigraph was stored, is absent.
+ */
+export async function storedActigraphs(db: Queryable, recordingIds: readonly number[], settings: AnalyticsSettings): Promise<Map<number, ActigraphNight>> {
+  if (recordingIds.length === 0) return new Map();
+  const rows = await db.query<{ recording_id: number; actigraph: ActigraphNight }>(
+    'select recording_id, actigraph from night_analyses where recording_id = any($1::int[]) and params = $2 and engine_version = $3 and actigraph is not null',
+    [recordingIds, analysisParams(settings), ANALYSIS_VERSION],
+  );
+  return new Map(rows.map((r) => [Number(r.recording_id), r.actigraph]));
+}
+
+/**
+ * A night's actigraph when none is stored: made from its analysis, and stored with that analysis
+ * when the night has ended (a row stored before migration 062 gets it once). A live night's is
+ * made from its kept analysis (liveCache.ts) and never stored.
+ */
+export async function actigraphOf(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings): Promise<ActigraphNight> {
+  const night = await actigraphNight(db, recording, await analysisOf(db, recording, settings));
+  if (!isLiveRecording(recording)) {
+    await db.query('update night_analyses set actigraph = $4 where recording_id = $1 and params = $2 and engine_version = $3 and actigraph is null', [
+      recording.id,
+      analysisParams(settings),
+      ANALYSIS_VERSION,
+      JSON.stringify(night),
+    ]);
+  }
+  return night;
 }

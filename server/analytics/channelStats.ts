@@ -6,6 +6,7 @@ import type { AnalysisWindow } from '../../engine/detect';
 import { onEngine } from '../services/engine-pool';
 import { storedChannel, type StoredChannel } from '../services/engine-work';
 import { correctionState, CURRENT_REV_SQL } from './corrections';
+import { liveCached, liveProgress } from './liveCache';
 
 /**
  * Statistics of whole nights' channels, computed by the engine in a worker thread: over the
@@ -39,8 +40,13 @@ export async function channelStatsOf(
 ): Promise<Map<string, WindowStats>> {
   const out = new Map<string, WindowStats>();
   if (channels.length === 0) return out;
-  // A live night still grows: its statistics are computed afresh and never stored.
-  if (isLiveRecording(recording)) return nightChannelStats(db, recording, channels, (await correctionState(db, recording)).window);
+  // A live night still grows: its statistics are never stored, only kept in this process by its committed samples (liveCache.ts).
+  if (isLiveRecording(recording)) {
+    const { rev } = await liveProgress(db, recording.id);
+    const samples = channels.reduce((n, c) => n + Number(c.sample_count), 0);
+    const key = `stats|${recording.id}|${channels.map((c) => c.code).join(',')}`;
+    return liveCached(key, samples, rev, async () => nightChannelStats(db, recording, channels, (await correctionState(db, recording)).window));
+  }
   const cached = await db.query<{ code: string; stats: WindowStats }>(
     'select code, stats from night_channel_stats where recording_id = $1 and engine_version = $2 and code = any($3::text[])',
     [recording.id, ENGINE_VERSION, channels.map((c) => c.code)],

@@ -12,8 +12,9 @@ import { nightOf } from '../annotations/annotations';
 import { recordHistory } from '../annotations/shared';
 import { customizedIndex, type DetectedEvent } from '../../engine/detect';
 import type { WindowStats } from '../../engine/types';
-import { listChannels, loadSamples } from '../recordings/store';
-import { analysisOf } from './analyse';
+import { isLiveRecording, listChannels } from '../recordings/store';
+import { actigraphOf, analysisOf, storedActigraphs } from './analyse';
+import { hhmm, type ActigraphNight } from './actigraphNight';
 import { nightDate } from '../recordings/night-key';
 import { analyticsSettings, type AnalyticsSettings } from './settings';
 import { practiceNights } from './nightStats';
@@ -24,7 +25,6 @@ const DESAT_COLOR = '#EE814C';
 const LABEL = { apnea: 1, desaturation: 2, hypopnea: 3 } as const;
 const COLOR = { apnea: '#DA7171', hypopnea: '#7FB3D5' } as const;
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
-const hhmm = (msUtc: number | null, zone: string) => (msUtc === null ? null : new Date(msUtc).toLocaleTimeString('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit' }));
 
 /** Percentiles of the vital channels over the night, from the stored whole-night statistics. */
 function percentiles(stats: Map<string, WindowStats>) {
@@ -225,50 +225,10 @@ export function actigraphRoutes(server: FastifyInstance, ctx: AppContext) {
       const settings = await analyticsSettings(ctx.db, patient.physician_id);
       const { listRecordings } = await import('../recordings/store');
       const nights = (await listRecordings(ctx.db, patient.id)).filter((r) => r.night_key >= from && r.night_key <= to && (!q.device_id || r.device_id === q.device_id));
-      const out: Record<string, unknown> = {};
-      for (const r of nights) {
-        const a = await analysisOf(ctx.db, r, settings);
-        const channels = await listChannels(ctx.db, [r.id]);
-        const sleep = sleepFigures(a, channels.map((c) => c.code));
-        const mov = channels.find((c) => c.code === 'MOV');
-        const line: Array<[number, number | null]> = [];
-        if (mov) {
-          // Movement density: the mean MOV of each minute.
-          const samples = await loadSamples(ctx.db, mov);
-          const perMin = Math.max(1, Math.round(60 * mov.sample_rate));
-          for (let i = 0; i < samples.length; i += perMin) {
-            let sum = 0;
-            let n = 0;
-            for (let j = i; j < Math.min(samples.length, i + perMin); j++) {
-              const v = samples[j] * mov.scale + mov.offset_value;
-              if (v >= 0) {
-                sum += v;
-                n++;
-              }
-            }
-            line.push([Math.round(mov.t0_ms + (i * 1000) / mov.sample_rate), n ? Math.round((sum / n) * 1000) / 1000 : null]);
-          }
-        }
-        const s = a.sleep;
-        const zone = r.timezone;
-        const date = nightDate(r.night_key);
-        out[date] = {
-          line_data: line,
-          sleep_bands: s.sleepBands,
-          awake_bands: s.awakeBands,
-          undefined_bands: s.undefinedBands,
-          meta_data: {
-            graph_start_time: r.start_ms,
-            graph_stop_time: r.stop_ms,
-            waso: sleep.wasoMin,
-            total_sleep_time: sleep.totalSleepH,
-            sol: sleep.solMin,
-            bed_in_time: hhmm(s.bedInMs, zone),
-            bed_out_time: hhmm(s.bedOutMs, zone),
-          },
-          timezone: zone,
-        };
-      }
+      // Ended nights from their stored rows in one query; the others (live, not analysed yet) made here.
+      const stored = await storedActigraphs(ctx.db, nights.filter((r) => !isLiveRecording(r)).map((r) => r.id), settings);
+      const out: Record<string, ActigraphNight> = {};
+      for (const r of nights) out[nightDate(r.night_key)] = stored.get(r.id) ?? (await actigraphOf(ctx.db, r, settings));
       return { data: out };
     },
   );

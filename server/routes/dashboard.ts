@@ -8,7 +8,7 @@ import { dashboardUser } from './dashboardUser';
 import { notFound } from '../errors';
 import { analysisOf, analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
-import { isLiveRecording, THE_NIGHT_SQL, type RecordingRow } from '../recordings/store';
+import { LIVE_SQL, THE_NIGHT_SQL, type RecordingRow } from '../recordings/store';
 import type { NightKpis } from '../../engine/detect';
 import { flaggedSql } from '../patients/flagged';
 import { DAY_MS } from '../../engine/constants';
@@ -75,6 +75,8 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
     const nights = await db.query<RecordingRow>(
       `select r.* from recordings r join patients p on p.id = r.patient_id
        where p.physician_id = $1 and r.stop_ms > $2::bigint and ${THE_NIGHT_SQL('r')}
+         -- A night still recording gets its notification once it has ended: never a partial night's count.
+         and not ${LIVE_SQL('r')}
          and not exists (select 1 from physician_notifications n where n.recording_id = r.id)
        order by r.stop_ms desc limit $3`,
       [physician, Date.now() - NOTIFY_DAYS * DAY_MS, NOTIFY_BATCH],
@@ -93,7 +95,7 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
     );
     let created = 0;
     for (const night of nights) {
-      const kpis = (!isLiveRecording(night) && stored.get(night.id)) || (await analysisOf(db, night, settings)).kpis;
+      const kpis = stored.get(night.id) ?? (await analysisOf(db, night, settings)).kpis;
       const rows = await db.query(
         `insert into physician_notifications (physician_id, patient_id, recording_id, night, apnea_events, is_read)
          values ($1, $2, $3, $4, $5, case when exists (select 1 from seen_nights where recording_id = $3) then 1 else 0 end)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateForPatient } from '../../server/simulator/simulated';
-import { createUser, DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { createUser, DEMO_ACCOUNTS, queriesOf, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
 let physician = '';
@@ -170,5 +170,25 @@ describe('actigraph', () => {
     expect(day.timezone).toBe('Europe/Zurich');
     const all = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data;
     expect(day.meta_data.waso).toBe(all.waso);
+  });
+
+  it('reads the nights from their stored rows, with the answer made from their analyses and movement', async () => {
+    const url = `/analytics/patient/actigraph?patient_id=${patientId}&start_date=2026-03-01&end_date=2026-03-31`;
+    await simulateForPatient(server.db, { patientId, patientCode: 'NCT1002', deviceId: 'NCT0002', timezone: 'Europe/Zurich', nights: 2, profile: 'healthy', lastEvening: '2026-03-12', seed: 'actigraph-rows' });
+    const read = async () => {
+      const res = await server.call('GET', url, { token: physician });
+      expect(res.statusCode).toBe(200);
+      return res.json().data as Record<string, unknown>;
+    };
+    const first = await read();
+    expect(Object.keys(first)).toEqual(expect.arrayContaining(['2026-03-09', '2026-03-11', '2026-03-12']));
+    // Stored: no night analysed or its movement read again.
+    let stored: Record<string, unknown> = {};
+    const sql = await queriesOf(server, async () => (stored = await read()));
+    expect(sql.filter((q) => q.includes('from recording_chunks'))).toEqual([]);
+    // The rows emptied, the answer is made from the analyses and the movement channels again: the same.
+    await server.db.query('update night_analyses set actigraph = null');
+    expect(await read()).toEqual(stored);
+    expect(stored).toEqual(first);
   });
 });
