@@ -35,6 +35,8 @@ interface AnnotationRow {
   updated_date: Date;
   delete_flag: number;
   version: number;
+  /** Who made it, as the list's author filter names them (read with the list only). */
+  created_by_name?: string;
 }
 
 /** The spec's shape of an annotation (spec 2 §3). */
@@ -67,6 +69,7 @@ function present(a: AnnotationRow) {
     recording_date: nightDate(a.night),
     recording_id: a.recording_id,
     version: a.version,
+    ...(a.created_by_name !== undefined ? { created_by_name: a.created_by_name } : {}),
   };
 }
 
@@ -170,9 +173,11 @@ async function annotationPage(db: Queryable, patient: PatientRef, night: Recordi
   const cursor = start === null ? null : { start, id: id! };
   const limit = body.limit ?? null;
   const rows = await db.query<AnnotationRow>(
-    `select * from annotations where patient_id = $1 and ($2::bigint is null or night = $2) and ($3 or delete_flag = 0)
-       and ($4::bigint is null or start_ms > $4 or (start_ms = $4 and annotation_map_id > $5))
-     order by start_ms, annotation_map_id limit $6`,
+    `select a.*, trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as created_by_name
+       from annotations a left join users u on u.id = a.created_by
+      where a.patient_id = $1 and ($2::bigint is null or a.night = $2) and ($3 or a.delete_flag = 0)
+        and ($4::bigint is null or a.start_ms > $4 or (a.start_ms = $4 and a.annotation_map_id > $5))
+      order by a.start_ms, a.annotation_map_id limit $6`,
     [patient.id, night?.night_key ?? null, body.include_deleted === true, cursor?.start ?? null, cursor?.id ?? null, limit === null ? null : limit + 1],
   );
   // Device-scored events of the night (or of every night) come with the users' own, read-only.
