@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useIsMutating } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { counts, isVisible, type Annotation, type Category, type Visibility } from './model';
 import { AnnotationFilters } from './AnnotationFilters';
@@ -30,6 +31,8 @@ export function AnnotationSidebar(p: Props) {
   const { t } = useTranslation();
   const [picked, setPicked] = useState<ReadonlySet<number>>(new Set());
   const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
+  // Writes still on their way to the server (shown at once, saved a moment later).
+  const saving = useIsMutating();
   const c = useMemo(() => counts(p.annotations), [p.annotations]);
   // The list comes sorted by start (the server's order, kept by every change of the cache).
   const shown = useMemo(() => p.annotations.filter((a) => isVisible(a, p.visibility)), [p.annotations, p.visibility]);
@@ -52,7 +55,7 @@ export function AnnotationSidebar(p: Props) {
   };
 
   return (
-    <aside className="annotation-sidebar" data-testid="annotation-sidebar" aria-label={t('annotations.title')}>
+    <aside className="annotation-sidebar" data-testid="annotation-sidebar" data-saving={saving} aria-label={t('annotations.title')}>
       <div className="annotation-head">
         <h3>{t('annotations.title')}</h3>
         {!p.readOnly && (
