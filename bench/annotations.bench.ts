@@ -46,6 +46,8 @@ async function round(s: Side, size: number, r: number, counted: boolean): Promis
 
 async function openSide(browser: Browser, name: Side['name'], server: Running): Promise<Side> {
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 1000 } });
+  // tsx names the functions it compiles through a helper the page lacks (annotation-page.ts's are full of them).
+  await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`${name} page error:`, e.message));
   await page.goto('/');

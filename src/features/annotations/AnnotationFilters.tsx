@@ -11,8 +11,6 @@ interface Props {
   onChange(f: ListFilter): void;
 }
 
-const SOURCES: readonly Source[] = ['device', 'automatic', 'human'];
-
 /** The list's filters: category, channel, author and source; each "all" by default. */
 export function AnnotationFilters({ filter, categories, channels, authors, onChange }: Props) {
   const { t } = useTranslation();
@@ -50,9 +48,9 @@ export function AnnotationFilters({ filter, categories, channels, authors, onCha
         {t('annotations.filter.source')}
         <select value={filter.source ?? ''} onChange={(e) => onChange({ ...filter, source: (e.target.value || null) as Source | null })} data-testid="annotations-filter-source">
           <option value="">{t('annotations.filter.all')}</option>
-          {SOURCES.map((s) => (
-            <option key={s} value={s}>{t(`annotations.filter.sources.${s}`)}</option>
-          ))}
+          <option value={'device' satisfies Source}>{t('annotations.filter.sources.device')}</option>
+          <option value={'automatic' satisfies Source}>{t('annotations.filter.sources.automatic')}</option>
+          <option value={'human' satisfies Source}>{t('annotations.filter.sources.human')}</option>
         </select>
       </label>
     </div>
