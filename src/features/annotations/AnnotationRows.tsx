@@ -8,6 +8,8 @@ import { categoryName, commentText } from '../../builtInNames';
 const ROW_HEIGHT = 64;
 /** Rows drawn beyond each edge of the scroll box, so a fast scroll shows no gap. */
 const OVERSCAN = 6;
+/** The least height of the list's box (CSS px) when it has that many rows. */
+const MIN_BOX = 320;
 
 interface RowProps {
   a: Annotation;
@@ -93,7 +95,9 @@ export function AnnotationRows({ annotations, categories, picked, ...rest }: Lis
   const first = Math.max(0, Math.floor(view.top / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(annotations.length, Math.ceil((view.top + height) / ROW_HEIGHT) + OVERSCAN);
   return (
-    <div ref={box} className="annotation-list" data-testid="annotation-list" data-count={annotations.length} role="list" aria-label={t('annotations.listLabel', { count: annotations.length })}>
+    // A scroll box in the sidebar's grid would be squeezed to nothing (the sidebar has a maximum
+    // height): its floor is its rows' height, up to MIN_BOX.
+    <div ref={box} className="annotation-list" style={{ minBlockSize: Math.min(annotations.length * ROW_HEIGHT, MIN_BOX) }} data-testid="annotation-list" data-count={annotations.length} role="list" aria-label={t('annotations.listLabel', { count: annotations.length })}>
       <div className="annotation-list-inner" style={{ height: annotations.length * ROW_HEIGHT }}>
         {annotations.slice(first, last).map((a, k) => (
           <div key={a.annotation_map_id} role="listitem" className="annotation-list-item" style={{ transform: `translateY(${(first + k) * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}>
