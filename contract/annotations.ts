@@ -26,8 +26,25 @@ const inputFields = {
 export const AnnotationInput = Type.Object(inputFields);
 export type AnnotationInput = Static<typeof AnnotationInput>;
 
-/** POST /analytics/patient/get-annotations. */
-export const ListAnnotationsBody = Type.Object({ patient_id: positive, ...nightFields });
+/**
+ * POST /analytics/patient/get-annotations. Without `limit` the whole list, as before; with it
+ * one page in (start_ms, annotation_map_id) order, and `next_cursor` to ask for the next one.
+ */
+export const ListAnnotationsBody = Type.Object({
+  patient_id: positive,
+  ...nightFields,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+  /** The `next_cursor` of the page before: "<start_ms>:<annotation_map_id>" of its last annotation. */
+  cursor: Type.Optional(Type.String({ maxLength: 40, pattern: '^-?\\d{1,16}:-?\\d{1,16}$' })),
+});
+export type ListAnnotationsBody = Static<typeof ListAnnotationsBody>;
+
+/** The answer's data: the annotations of the page, and where the next page starts (null: none). */
+export const AnnotationPage = Type.Object({
+  annotations: Type.Array(Type.Object({ annotation_map_id: Type.Integer(), start_ms: Type.Number() }, { additionalProperties: true })),
+  next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+export type AnnotationPage = Static<typeof AnnotationPage>;
 
 /** POST /analytics/patient/new-annotations: one annotation, or several in `annotations`. */
 export const AddAnnotationsBody = Type.Object({

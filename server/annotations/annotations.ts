@@ -35,6 +35,8 @@ interface AnnotationRow {
   updated_date: Date;
   delete_flag: number;
   version: number;
+  /** Who made it, as the list's author filter names them (read with the list only). */
+  created_by_name?: string;
 }
 
 /** The spec's shape of an annotation (spec 2 §3). */
@@ -67,6 +69,7 @@ function present(a: AnnotationRow) {
     recording_date: nightDate(a.night),
     recording_id: a.recording_id,
     version: a.version,
+    ...(a.created_by_name !== undefined ? { created_by_name: a.created_by_name } : {}),
   };
 }
 
@@ -151,6 +154,41 @@ function isStale(current: AnnotationRow, body: { version?: number; updated_date?
   throw new ApiError(400, 'validation_failed', 'Send the version (or updated_date) of the annotation you edited.');
 }
 
+type Presented = ReturnType<typeof present> | Awaited<ReturnType<typeof deviceAnnotations>>[number];
+
+/** "<start_ms>:<id>" of an annotation: where the page after it starts. */
+const cursorOf = (a: { start_ms: number; annotation_map_id: number }) => `${a.start_ms}:${a.annotation_map_id}`;
+
+/** Whether `a` comes after the cursor in (start_ms, annotation_map_id) order. */
+const after = (a: { start_ms: number; annotation_map_id: number }, c: { start: number; id: number } | null) =>
+  !c || a.start_ms > c.start || (a.start_ms === c.start && a.annotation_map_id > c.id);
+
+/**
+ * One page of the annotations the caller may see (all of them without a limit): the users'
+ * own from the table, read from the cursor on by its index, merged with the night's
+ * device-scored events in the same order. `next_cursor` is null on the last page.
+ */
+async function annotationPage(db: Queryable, patient: PatientRef, night: RecordingRow | null, body: ListAnnotationsBody): Promise<{ annotations: Presented[]; next_cursor: string | null }> {
+  const [start, id] = body.cursor ? body.cursor.split(':').map(Number) : [null, null];
+  const cursor = start === null ? null : { start, id: id! };
+  const limit = body.limit ?? null;
+  const rows = await db.query<AnnotationRow>(
+    `select a.*, trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as created_by_name
+       from annotations a left join users u on u.id = a.created_by
+      where a.patient_id = $1 and ($2::bigint is null or a.night = $2) and ($3 or a.delete_flag = 0)
+        and ($4::bigint is null or a.start_ms > $4 or (a.start_ms = $4 and a.annotation_map_id > $5))
+      order by a.start_ms, a.annotation_map_id limit $6`,
+    [patient.id, night?.night_key ?? null, body.include_deleted === true, cursor?.start ?? null, cursor?.id ?? null, limit === null ? null : limit + 1],
+  );
+  // Device-scored events of the night (or of every night) come with the users' own, read-only.
+  const nights = night ? [night] : await listRecordings(db, patient.id);
+  const device = (await deviceAnnotations(db, patient.id, patient.physician_id, nights)).filter((a) => after(a, cursor));
+  const all: Presented[] = [...rows.map(present), ...device].sort((a, b) => a.start_ms - b.start_ms || a.annotation_map_id - b.annotation_map_id);
+  if (limit === null || all.length <= limit) return { annotations: all, next_cursor: null };
+  const page = all.slice(0, limit);
+  return { annotations: page, next_cursor: cursorOf(page.at(-1)!) };
+}
+
 /** The annotation calls of spec 2 §7. */
 export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
@@ -163,15 +201,7 @@ export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
       const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id, 'read');
       const hasNight = request.body.night !== undefined || request.body.recording_date !== undefined;
       const night = hasNight ? await nightOf(ctx.db, patient, request.body) : null;
-      const rows = await ctx.db.query<AnnotationRow>(
-        `select * from annotations where patient_id = $1 and ($2::bigint is null or night = $2) and ($3 or delete_flag = 0) order by start_ms, annotation_map_id`,
-        [patient.id, night?.night_key ?? null, request.body.include_deleted === true],
-      );
-      // Device-scored events of the night (or of every night) come with the users' own, read-only.
-      const nights = night ? [night] : await listRecordings(ctx.db, patient.id);
-      const device = await deviceAnnotations(ctx.db, patient.id, patient.physician_id, nights);
-      const all = [...rows.map(present), ...device].sort((a, b) => a.start_ms - b.start_ms || a.annotation_map_id - b.annotation_map_id);
-      return { status: 'success', data: { annotations: all } };
+      return { status: 'success', data: await annotationPage(ctx.db, patient, night, request.body) };
     },
   );
 

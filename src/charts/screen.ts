@@ -130,33 +130,46 @@ export class ChartScreen {
     for (const block of this.entries.keys()) this.drawAnnotations(block);
   }
 
-  /** One fill layer per colour, quads in ms from the recording start (rebased like the series). */
+  /**
+   * One fill layer per colour, quads in ms from the recording start (rebased like the series).
+   * Written straight into typed arrays (counted first), as 10,000 bands are redrawn on each edit.
+   */
   private drawAnnotations(block: ChartBlock): void {
     const entry = this.entries.get(block);
     if (!entry) return;
     const codes = new Set(entry.series.map((s) => s.ref.code));
     if (codes.has('I') || codes.has('Q')) codes.add('IQ');
+    const iq = codes.has('IQ');
     const origin = this.view.store.state.domain.t0;
-    const byColor = new Map<string, { color: Rgba; quads: number[] }>();
+    const groups = new Map<string, { color: Rgba; y0: number; y1: number; bands: AnnotationBand[] }>();
+    const add = (key: string, color: Rgba, y0: number, y1: number, a: AnnotationBand) => {
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { color, y0, y1, bands: [] }));
+      g.bands.push(a);
+    };
     for (const a of this.annotations) {
-      if (!a.codes.some((c) => codes.has(c) || (c === 'I' && codes.has('IQ')) || (c === 'Q' && codes.has('IQ')))) continue;
-      const x0 = a.startMs - origin;
-      const x1 = a.endMs - origin;
-      const quad = (key: string, color: Rgba, y0: number, y1: number) => {
-        const group = byColor.get(key) ?? { color, quads: [] };
-        group.quads.push(x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1);
-        byColor.set(key, group);
-      };
+      if (!a.codes.some((c) => codes.has(c) || (iq && (c === 'I' || c === 'Q')))) continue;
       if (a.style === 'device') {
         const [r, g, b] = a.color;
-        quad(`annotations-device-band-${a.color.join(',')}`, [r, g, b, DEVICE_BAND_ALPHA], -1, 1);
-        quad(`annotations-device-strip-${a.color.join(',')}`, [r, g, b, DEVICE_STRIP_ALPHA], DEVICE_STRIP_FROM, 1);
-      } else quad(`annotations-${a.color.join(',')}`, a.color, -1, 1);
+        const tint = a.color.join(',');
+        add(`annotations-device-band-${tint}`, [r, g, b, DEVICE_BAND_ALPHA], -1, 1, a);
+        add(`annotations-device-strip-${tint}`, [r, g, b, DEVICE_STRIP_ALPHA], DEVICE_STRIP_FROM, 1, a);
+      } else add(`annotations-${a.color.join(',')}`, a.color, -1, 1, a);
     }
     const previous = this.annotationKeys.get(block) ?? new Set<string>();
-    for (const key of previous) if (!byColor.has(key)) this.renderer.setLayer(block, key, new Float32Array(0), 0, { origin, kind: 'fill', color: [0, 0, 0, 0], clipY: true });
-    for (const [key, g] of byColor) this.renderer.setLayer(block, key, Float32Array.from(g.quads), g.quads.length / 2, { origin, kind: 'fill', color: g.color, clipY: true });
-    this.annotationKeys.set(block, new Set(byColor.keys()));
+    for (const key of previous) if (!groups.has(key)) this.renderer.setLayer(block, key, new Float32Array(0), 0, { origin, kind: 'fill', color: [0, 0, 0, 0], clipY: true });
+    for (const [key, g] of groups) {
+      const quads = new Float32Array(g.bands.length * 12);
+      let i = 0;
+      for (const a of g.bands) {
+        const x0 = a.startMs - origin;
+        const x1 = a.endMs - origin;
+        quads.set([x0, g.y0, x1, g.y0, x1, g.y1, x0, g.y0, x1, g.y1, x0, g.y1], i);
+        i += 12;
+      }
+      this.renderer.setLayer(block, key, quads, quads.length / 2, { origin, kind: 'fill', color: g.color, clipY: true });
+    }
+    this.annotationKeys.set(block, new Set(groups.keys()));
   }
 
   /**

@@ -1,9 +1,11 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useIsMutating } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { counts, isReadOnly, isVisible, vendorName, type Annotation, type Category, type Visibility } from './model';
-import { formatTime } from '../../format';
-import { categoryName, commentText } from '../../builtInNames';
+import { counts, isVisible, type Annotation, type Category, type Visibility } from './model';
+import { AnnotationFilters } from './AnnotationFilters';
+import { AnnotationRows } from './AnnotationRows';
+import { choices, filtered, NO_FILTER, type ListFilter } from './listFilter';
 
 interface Props {
   annotations: Annotation[];
@@ -26,12 +28,23 @@ interface Props {
 
 /** The annotation list beside the charts: counts, show toggles, view/edit, bulk deletion, actions. */
 export function AnnotationSidebar(p: Props) {
-  const { t, i18n } = useTranslation();
-  const [picked, setPicked] = useState<Set<number>>(new Set());
-  const c = counts(p.annotations);
-  const shown = useMemo(() => p.annotations.filter((a) => isVisible(a, p.visibility)).sort((a, b) => a.start_ms - b.start_ms), [p.annotations, p.visibility]);
-  const byId = new Map(p.categories.map((x) => [x.label_id, x]));
-  const time = (ms: number) => formatTime(ms, p.timezone, i18n.language);
+  const { t } = useTranslation();
+  const [picked, setPicked] = useState<ReadonlySet<number>>(new Set());
+  const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
+  // Writes still on their way to the server (shown at once, saved a moment later).
+  const saving = useIsMutating();
+  const c = useMemo(() => counts(p.annotations), [p.annotations]);
+  // The list comes sorted by start (the server's order, kept by every change of the cache).
+  const shown = useMemo(() => p.annotations.filter((a) => isVisible(a, p.visibility)), [p.annotations, p.visibility]);
+  const listed = useMemo(() => filtered(shown, filter), [shown, filter]);
+  const offered = useMemo(() => choices(p.annotations), [p.annotations]);
+  const byId = useMemo(() => new Map(p.categories.map((x) => [x.label_id, x])), [p.categories]);
+  const pick = useCallback((id: number, on: boolean) => setPicked((now) => {
+    const next = new Set(now);
+    if (on) next.add(id);
+    else next.delete(id);
+    return next;
+  }), []);
   const toggle = (key: keyof Visibility) => p.onVisibility({ ...p.visibility, [key]: !p.visibility[key] });
 
   const [confirming, setConfirming] = useState(false);
@@ -42,7 +55,7 @@ export function AnnotationSidebar(p: Props) {
   };
 
   return (
-    <aside className="annotation-sidebar" data-testid="annotation-sidebar" aria-label={t('annotations.title')}>
+    <aside className="annotation-sidebar" data-testid="annotation-sidebar" data-saving={saving} aria-label={t('annotations.title')}>
       <div className="annotation-head">
         <h3>{t('annotations.title')}</h3>
         {!p.readOnly && (
@@ -64,49 +77,11 @@ export function AnnotationSidebar(p: Props) {
         </div>
       )}
       {p.notice && <p className="muted" role="status" data-testid="annotations-notice">{p.notice}</p>}
-      {shown.length === 0 ? (
+      <AnnotationFilters filter={filter} categories={p.categories} channels={offered.channels} authors={offered.authors} onChange={setFilter} />
+      {listed.length === 0 ? (
         <p className="muted" data-testid="annotations-empty">{t('annotations.empty')}</p>
       ) : (
-        <ul className="annotation-list">
-          {shown.map((a) =>
-            isReadOnly(a) ? (
-              <li key={a.annotation_map_id} className="annotation-row annotation-device" data-testid="annotation-row-device">
-                <button type="button" className="annotation-open" onClick={() => p.onView(a)} title={a.file_name}>
-                  <span className="swatch swatch-device" style={{ background: a.color_code }} aria-hidden="true" />
-                  <span className="annotation-label" title={a.comment}>{truncate(a.comment)}</span>
-                  <span className="muted">{time(a.start_ms)} · {t('annotations.deviceOrigin', { vendor: vendorName(a.vendor) })}</span>
-                </button>
-              </li>
-            ) : (
-            <li key={a.annotation_map_id} className="annotation-row" data-testid="annotation-row" data-id={a.annotation_map_id}>
-              {!p.readOnly && (
-                <input
-                  type="checkbox"
-                  aria-label={t('annotations.select')}
-                  checked={picked.has(a.annotation_map_id)}
-                  onChange={(e) => {
-                    const next = new Set(picked);
-                    if (e.target.checked) next.add(a.annotation_map_id);
-                    else next.delete(a.annotation_map_id);
-                    setPicked(next);
-                  }}
-                />
-              )}
-              <button type="button" className="annotation-open" onClick={() => p.onView(a)}>
-                <span className="swatch" style={{ background: a.color_code }} aria-hidden="true" />
-                <span className="annotation-label" title={categoryName(t, byId.get(a.label))}>{truncate(categoryName(t, byId.get(a.label)) ?? String(a.label))}</span>
-                <span className="muted">
-                  {time(a.start_ms)} · <span data-testid="annotation-row-duration">{a.duration}</span> · {a.kpiList.map((c) => t(`night.channels.${c}` as 'night.channels.BR', { defaultValue: c })).join(', ')}
-                </span>
-                {a.comment && <span className="annotation-comment muted" data-testid="annotation-row-comment">{commentText(t, i18n.language, a.comment)}</span>}
-              </button>
-              {!p.readOnly && (
-                <button type="button" className="icon-button" aria-label={t('annotations.popup.toEdit')} onClick={() => p.onEdit(a)} data-testid="annotation-row-edit">✎</button>
-              )}
-            </li>
-            ),
-          )}
-        </ul>
+        <AnnotationRows annotations={listed} categories={byId} picked={picked} timezone={p.timezone} readOnly={p.readOnly} onPick={pick} onView={p.onView} onEdit={p.onEdit} />
       )}
       <div className="annotation-actions">
         {!p.readOnly && (
@@ -121,6 +96,3 @@ export function AnnotationSidebar(p: Props) {
     </aside>
   );
 }
-
-/** Labels are cut at 20 characters with an ellipsis (spec 2 §9). */
-const truncate = (s: string) => (s.length > 20 ? `${s.slice(0, 20)}…` : s);

@@ -1,8 +1,11 @@
 import type { SystemAnnotationsBody } from '../../../contract/analytics';
-import type { AddAnnotationsBody, AddCategoryBody, DeleteCategoryBody, UpdateAnnotationBody, UpdateCategoryBody } from '../../../contract/annotations';
+import type { AddAnnotationsBody, AddCategoryBody, AnnotationPage, ListAnnotationsBody, DeleteCategoryBody, UpdateAnnotationBody, UpdateCategoryBody } from '../../../contract/annotations';
 import { request } from '../../api/client';
 import { downloadFile } from '../../api/download';
 import type { Annotation, Category } from './model';
+
+/** Annotations per page of the list call. */
+const PAGE = 2000;
 
 /** Which night the calls are about. */
 export interface NightRef {
@@ -23,9 +26,17 @@ export interface AnnotationDraft {
 
 /** The annotation and category calls of spec 2 §7. */
 export const annotationApi = {
+  /** The night's annotations, read in pages of PAGE (a night may hold tens of thousands). */
   async list(n: NightRef): Promise<Annotation[]> {
-    const res = await request<{ annotations: Annotation[] }>('POST', '/analytics/patient/get-annotations', { patient_id: n.patientId, night: n.night });
-    return res.data?.annotations ?? [];
+    const all: Annotation[] = [];
+    let cursor: string | null = null;
+    do {
+      const body: ListAnnotationsBody = { patient_id: n.patientId, night: n.night, limit: PAGE, ...(cursor ? { cursor } : {}) };
+      const res = await request<AnnotationPage & { annotations: Annotation[] }>('POST', '/analytics/patient/get-annotations', body);
+      for (const a of res.data?.annotations ?? []) all.push(a);
+      cursor = res.data?.next_cursor ?? null;
+    } while (cursor);
+    return all;
   },
   async add(n: NightRef, draft: AnnotationDraft): Promise<Annotation[]> {
     const body: AddAnnotationsBody = { patient_id: n.patientId, night: n.night, ...draft };

@@ -34,6 +34,8 @@ export interface Annotation {
   updated_date: string;
   delete_flag: number;
   version: number;
+  /** The author's name, as the list call gives it (absent on device events). */
+  created_by_name?: string;
   /** Device-scored events (type device): read-only, with the vendor and file they came from. */
   read_only?: boolean;
   vendor?: string;

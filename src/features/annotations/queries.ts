@@ -1,5 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useSnapshot } from 'valtio';
+import { session } from '../../state/session';
 import { annotationApi, type AnnotationDraft, type NightRef } from './api';
+import { edited, insertSorted, provisional, replaced, withoutIds } from './listCache';
 import type { Annotation, Category } from './model';
 
 export const annotationKeys = {
@@ -15,15 +18,58 @@ export function useCategories(patientId: number) {
   return useQuery({ queryKey: annotationKeys.categories(patientId), queryFn: () => annotationApi.categories(patientId), enabled: patientId > 0 });
 }
 
-/** Every annotation write, each refreshing the night's list when it settles. */
+type Changes = Partial<AnnotationDraft> & { delete_flag?: 0 | 1 };
+
+/**
+ * The night's list in the cache, changed as a write is sent (so it shows within the frame)
+ * and again as its answer comes; a failed write refetches the list, undoing the guess.
+ */
+function listWrites(client: QueryClient, n: NightRef, author: { id: number; name: string }) {
+  const key = annotationKeys.night(n);
+  const change = async (f: (list: Annotation[]) => Annotation[]) => {
+    // A refetch under way would land on top of the change with the list before it.
+    void client.cancelQueries({ queryKey: key });
+    client.setQueryData<Annotation[]>(key, (list) => (list ? f(list) : list));
+  };
+  const refetch = () => client.invalidateQueries({ queryKey: key });
+  return {
+    add: {
+      mutationFn: (d: AnnotationDraft) => annotationApi.add(n, d),
+      onMutate: async (d: AnnotationDraft) => {
+        const guess = provisional(d, author);
+        await change((list) => insertSorted(list, [guess]));
+        return { id: guess.annotation_map_id };
+      },
+      onSuccess: (made: Annotation[], _d: AnnotationDraft, c: { id: number } | undefined) =>
+        change((list) => insertSorted(withoutIds(list, [c?.id ?? 0]), made.map((a) => ({ ...a, created_by_name: author.name })))),
+      onError: refetch,
+    },
+    update: {
+      mutationFn: (v: { a: Pick<Annotation, 'annotation_map_id' | 'version'>; changes: Changes }) => annotationApi.update(v.a as Annotation, v.changes),
+      onMutate: (v: { a: Pick<Annotation, 'annotation_map_id'>; changes: Changes }) => change((list) => edited(list, v.a.annotation_map_id, v.changes)),
+      onSuccess: (saved: Annotation, v: { a: Pick<Annotation, 'annotation_map_id'> }) => change((list) => replaced(list, v.a.annotation_map_id, saved)),
+      onError: refetch,
+    },
+    remove: {
+      mutationFn: (ids: number[]) => annotationApi.remove(n, ids),
+      onMutate: (ids: number[]) => change((list) => withoutIds(list, ids)),
+      onError: refetch,
+    },
+  };
+}
+
+/** Every annotation write; adds, edits and deletes change the cached list rather than refetch it. */
 export function useAnnotationMutations(n: NightRef) {
   const client = useQueryClient();
+  const user = useSnapshot(session).user_details;
+  const author = { id: Number(user?.user_id ?? 0), name: `${user?.first_name ?? ''} ${user?.last_name ?? ''}`.trim() };
+  const writes = listWrites(client, n, author);
   const refresh = () => client.invalidateQueries({ queryKey: annotationKeys.night(n) });
   const refreshCategories = () => client.invalidateQueries({ queryKey: annotationKeys.categories(n.patientId) });
   return {
-    add: useMutation({ mutationFn: (d: AnnotationDraft) => annotationApi.add(n, d), onSettled: refresh }),
-    update: useMutation({ mutationFn: (v: { a: Annotation; changes: Partial<AnnotationDraft> & { delete_flag?: 0 | 1 } }) => annotationApi.update(v.a, v.changes), onSettled: refresh }),
-    remove: useMutation({ mutationFn: (ids: number[]) => annotationApi.remove(n, ids), onSettled: refresh }),
+    add: useMutation(writes.add),
+    update: useMutation(writes.update),
+    remove: useMutation(writes.remove),
     generate: useMutation({ mutationFn: (type: 'system' | 'desaturation') => annotationApi.generate(n, type), onSettled: refresh }),
     addCategory: useMutation({ mutationFn: (v: { label: string; color: string }) => annotationApi.addCategory(n.patientId, v.label, v.color), onSettled: refreshCategories }),
     updateCategory: useMutation({ mutationFn: (v: { c: Category; label: string; color: string }) => annotationApi.updateCategory(v.c, v.label, v.color), onSettled: refreshCategories }),
