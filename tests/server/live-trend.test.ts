@@ -38,9 +38,11 @@ describe(`a live night in the trend on ${TEST_DB}`, () => {
     await until(() => client.ackMs.length > acksBefore + 2, 20_000, 'more frames');
     expect(readsNights(await queriesOf(server, () => trend(patientId)))).toBe(true);
 
-    // Ended (the device stops; the night is compacted and analysed): the next trend holds the
-    // ended night's figures, made from every sample, and is then kept.
-    client.dropConnection();
+    // Ended (the device ends the night; it is compacted and analysed): the next trend holds the
+    // ended night's figures, made from every sample, and is then kept. (Not a dropped
+    // connection: one that drops after the server ended the session but before the device
+    // heard "ended" starts a new recording on reconnect, and the night is then the longer one.)
+    client.finish();
     await client.done;
     expect(client.errors).toEqual([]);
     await server.app.nightStats.idle();
