@@ -1,21 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/adapter';
+import type { AccessRow } from '../../contract/audit';
 
-/** One access: who, when, from where, what (route, patient, night), with what outcome. */
-export interface TrailEntry {
-  at_ms: number;
-  user_id: number | null;
-  user_email: string | null;
-  user_role: string | null;
-  ip: string;
-  method: string;
-  route: string;
-  patient_id: number | null;
-  recording_id: number | null;
-  detail: string | null;
-  status: number;
-  request_id: string;
-}
+/** One access as written: the row the screens list (contract/audit.ts), less what the database adds, with who asked and the request's id. */
+export type TrailEntry = Omit<AccessRow, 'id' | 'patient_code'> & { user_id: number | null; request_id: string };
 
 /** Rows written per statement, and the longest an access waits before it is written (fewer, larger writes: the embedded database writes on the event loop). */
 const BATCH_ROWS = 1000;
