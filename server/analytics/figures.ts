@@ -5,7 +5,19 @@ import type { AhiBasis, NightAnalysis } from '../../engine/detect';
 import type { WindowStats } from '../../engine/types';
 
 /** Channels whose whole-night statistics the summary shows (vitals and the recorded weight). */
-export const STATS_CODES = ['BR', 'HR', 'SPO2', 'PR', 'HRV', 'BRV', 'MOV', 'weight'] as const;
+export const STATS_CODES = ['BR', 'HR', 'SPO2', 'SPO2_PSG', 'PR', 'HRV', 'BRV', 'MOV', 'weight'] as const;
+
+/**
+ * The night's SpO2 statistics: the oximeter's (SPO2) where it recorded a valid value, else a
+ * PSG's or CPAP's SpO2 channel (SPO2_PSG, an EDF "SpO2"), else whichever is there (all missing).
+ */
+export function spo2Stats(stats: ReadonlyMap<string, WindowStats>): WindowStats | undefined {
+  const oximeter = stats.get('SPO2');
+  const psg = stats.get('SPO2_PSG');
+  if (oximeter && oximeter.count > 0) return oximeter;
+  if (psg && psg.count > 0) return psg;
+  return oximeter ?? psg;
+}
 
 const round2 = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 
@@ -75,13 +87,14 @@ export const hoursRecorded = (a: Pick<NightAnalysis, 'kpis'>) => a.kpis.tbtH;
  */
 export const recordedWeight = (stats: ReadonlyMap<string, WindowStats>) => statOf(stats, 'weight', 'p50');
 
-/** The night's lowest SpO2, %: the minimum of the SPO2 channel; null without valid SpO2. */
-export const lowestSpo2 = (stats: ReadonlyMap<string, WindowStats>) => statOf(stats, 'SPO2', 'min');
+/** The night's lowest SpO2, %: the minimum of its SpO2 channel (spo2Stats); null without valid SpO2. */
+export const lowestSpo2 = (stats: ReadonlyMap<string, WindowStats>) => valueOf(spo2Stats(stats), 'min');
 
 function statOf(stats: ReadonlyMap<string, WindowStats>, code: string, key: 'p50' | 'min'): number | null {
-  const s = stats.get(code);
-  return s && s.count > 0 ? round2(s[key]) : null;
+  return valueOf(stats.get(code), key);
 }
+
+const valueOf = (s: WindowStats | undefined, key: 'p50' | 'min') => (s && s.count > 0 ? round2(s[key]) : null);
 
 /**
  * The night's trend indices (spec 2 §9 "Trend-view channels"), 2 decimals: RII, AHI, ODI, SE and

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ActigraphQuery, AnalyticsSettingsBody, KpiParams, NightQuery, SystemAnnotationsBody } from '../../contract/analytics';
-import { indexFigures, lowestSpo2, recordedWeight, sleepFigures, stageLatencies, STATS_CODES } from './figures';
+import { indexFigures, lowestSpo2, recordedWeight, sleepFigures, spo2Stats, stageLatencies, STATS_CODES } from './figures';
 import { deviceSummaryFor } from '../recordings/device-summaries';
 import { channelStatsOf } from './channelStats';
 import type { AppContext } from '../context';
@@ -26,14 +26,34 @@ const LABEL = { apnea: 1, desaturation: 2, hypopnea: 3 } as const;
 const COLOR = { apnea: '#DA7171', hypopnea: '#7FB3D5' } as const;
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 
+/** A channel's whole-night figures, 2 decimals, with the count of valid samples they are made of. */
+const figuresOf = (s: WindowStats) => ({ lowerPercentile: round2(s.p10), medianPercentile: round2(s.p50), upperPercentile: round2(s.p90), mean: round2(s.mean), min: round2(s.min), max: round2(s.max), count: s.count });
+
 /** Percentiles of the vital channels over the night, from the stored whole-night statistics. */
 function percentiles(stats: Map<string, WindowStats>) {
-  const out: Record<string, { lowerPercentile: number | null; medianPercentile: number | null; upperPercentile: number | null; mean: number | null; min: number | null; max: number | null }> = {};
-  for (const [code, s] of stats) {
-    if (code === 'weight') continue;
-    out[code] = { lowerPercentile: round2(s.p10), medianPercentile: round2(s.p50), upperPercentile: round2(s.p90), mean: round2(s.mean), min: round2(s.min), max: round2(s.max) };
+  const out: Record<string, { lowerPercentile: number | null; medianPercentile: number | null; upperPercentile: number | null; mean: number | null; min: number | null; max: number | null; count: number }> = {};
+  const spo2 = spo2Stats(stats);
+  for (const [code, stat] of stats) {
+    if (code === 'weight' || code === 'SPO2_PSG') continue;
+    // The summary's SpO2 is the night's SpO2, an oximeter's or a PSG's (spo2Stats).
+    const s = code === 'SPO2' && spo2 ? spo2 : stat;
+    // count: the valid samples; 0 says why every figure is "–" (the sensor recorded no valid value).
+    out[code] = figuresOf(s);
   }
+  if (!out.SPO2 && spo2) out.SPO2 = figuresOf(spo2);
   return out;
+}
+
+/**
+ * Why the ODI has a value or is "–": 'spo2' (counted on the oximeter's SpO2), 'no_spo2_channel'
+ * (the night has no SpO2 channel), 'no_valid_spo2' (it has one, with no valid value in the
+ * analysed time: a ResMed SA2 file without an oximeter attached, or an excluded span) or
+ * 'no_monitoring_time' (valid SpO2, but no hour to count it per).
+ */
+function odiBasis(odi: number | null, codes: readonly string[], spo2: WindowStats | undefined): 'spo2' | 'no_spo2_channel' | 'no_valid_spo2' | 'no_monitoring_time' {
+  if (odi !== null) return 'spo2';
+  if (!codes.includes('SPO2') && !codes.includes('SPO2_PSG')) return 'no_spo2_channel';
+  return spo2 && spo2.count > 0 ? 'no_monitoring_time' : 'no_valid_spo2';
 }
 
 /**
@@ -90,7 +110,7 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     corrected: a.window !== undefined,
   };
   // Spec 2 §1: paid memberships get no AHI or ODI automated items.
-  return paid ? base : { ...base, ahi: index.ahi, odi: index.odi };
+  return paid ? base : { ...base, ahi: index.ahi, odi: index.odi, odi_basis: odiBasis(index.odi, channels.map((c) => c.code), spo2Stats(stats)) };
 }
 
 export type NightSummary = Awaited<ReturnType<typeof nightSummary>>;

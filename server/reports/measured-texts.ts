@@ -4,6 +4,10 @@ import type { ReportLanguage } from '../../contract/report-types';
 
 const en = {
   noBreathing: 'no breathing signal',
+  noSpo2Channel: 'no SpO2 channel',
+  noValidSpo2: 'no valid SpO2 recorded',
+  noMonitoringTime: 'no monitoring time',
+  noValidValue: '{channels}: the sensor recorded no valid value in this night (every figure is –).',
   measured: 'What was measured',
   basisAhiSleep: 'AHI: apneas and hypopneas per hour of sleep ({h} h, from the sleep staging); events during scored wake are not counted.',
   basisAhiMonitoring: 'REI: apneas and hypopneas per hour of monitoring time ({h} h with a valid {source} signal); no sleep staging.',
@@ -47,6 +51,10 @@ export type MeasuredTexts = typeof en;
 
 const de: MeasuredTexts = {
   noBreathing: 'kein Atemsignal',
+  noSpo2Channel: 'kein SpO2-Kanal',
+  noValidSpo2: 'keine gültige SpO2 aufgezeichnet',
+  noMonitoringTime: 'keine Messzeit',
+  noValidValue: '{channels}: Der Sensor hat in dieser Nacht keinen gültigen Wert aufgezeichnet (jede Zahl ist –).',
   measured: 'Was gemessen wurde',
   basisAhiSleep: 'AHI: Apnoen und Hypopnoen je Stunde Schlaf ({h} h, aus der Schlafstadienbestimmung); Ereignisse im bewerteten Wachzustand zählen nicht.',
   basisAhiMonitoring: 'REI: Apnoen und Hypopnoen je Stunde Messzeit ({h} h mit gültigem {source}-Signal); keine Schlafstadien.',

@@ -15,6 +15,18 @@ export function indexCell(w: Writer, value: number | null | undefined, basis: st
   return w.n(value, 2);
 }
 
+/** The ODI, or "–" with why (no SpO2 channel, none valid, no monitoring time). */
+export function odiCell(w: Writer, value: number | null | undefined, basis: string | undefined): string {
+  const m = MEASURED_TEXTS[w.content.language];
+  const reason = { no_spo2_channel: m.noSpo2Channel, no_valid_spo2: m.noValidSpo2, no_monitoring_time: m.noMonitoringTime }[basis ?? ''];
+  return (value === null || value === undefined) && reason ? `${DASH} (${reason})` : w.n(value, 2);
+}
+
+/** Under the vitals table: the channels whose sensor recorded no valid value (their row is all "–"). */
+export function noValidValueNote(w: Writer, labels: readonly string[]): void {
+  if (labels.length > 0) w.note(fill(MEASURED_TEXTS[w.content.language].noValidValue, { channels: labels.join(', ') }));
+}
+
 /** The basis of each index, the device's own counts and daily summary, and the agreement table. */
 export function measuredSection(w: Writer, night: NightContent) {
   const m = MEASURED_TEXTS[w.content.language];

@@ -180,6 +180,12 @@ describe('one night from many files, with the device events and the agreement', 
       await expect.poll(() => page.getByTestId('y-axis-NC_PSG').evaluate((el) => getComputedStyle(el).visibility), { timeout: 30_000, message: visit }).toBe('visible');
       expect(await page.getByTestId('all-missing-PR').count(), visit).toBe(0);
     }
+    // The summary's "–" say why: no valid SpO2 for the ODI, no valid value for the oximeter's vitals (issue 31).
+    await page.getByTestId('tab-summary').click();
+    await expect.poll(() => page.getByTestId('summary-odi').innerText(), { timeout: 30_000 }).toContain('– (no valid SpO2 recorded)');
+    for (const code of ['SPO2', 'PR']) {
+      expect(await page.getByTestId(`summary-${code}-note`).textContent(), code).toBe('The sensor recorded no valid value in this night: every figure is –.');
+    }
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -81,6 +81,8 @@ describe('no index without a basis (issue 31 point 5)', () => {
     expect(s.desaturations).toBe(12);
     expect(s.odi).toBeCloseTo(6, 0);
     expect(s.lowest_spo2).toBe(90);
+    expect(s.odi_basis).toBe('spo2');
+    expect(s.percentiles.SPO2.count).toBeGreaterThan(0);
     const ahi = (await get(`/analytics/patient/summary/kpi=AHI?patient_id=${ids.NCT1002}&night=${night}`)).json().data;
     expect(ahi).toMatchObject({ ahi: null, ahi_basis: 'no_breathing_signal' });
     const riiOdi = (await get(`/patient/rii_odi_value?patient_id=${ids.NCT1002}&night=${night}`)).json().data;
@@ -134,6 +136,41 @@ describe('no index without a basis (issue 31 point 5)', () => {
     expect(row('ODI')).toMatch(/^\d+\.\d\d/);
     expect(text).toContain('AHI/REI: not computed: the night has no breathing signal');
   }, 60_000);
+});
+
+describe('an ODI and vitals of "–" say why (issue 31)', () => {
+  let night = 0;
+  beforeAll(async () => {
+    // A ResMed CPAP night whose SA2 file was written without an oximeter attached: SpO2 and pulse all missing.
+    const res = await upload('NCT1004', ['snore_resmed_20250808_010210_BRP.edf', 'snore_resmed_20250808_010210_SA2.edf'].map((name) => ({ name, bytes: real(name) })));
+    expect(res.statusCode, res.body).toBe(201);
+    night = res.json().data.night;
+  });
+
+  it('the summary: ODI null for want of a valid SpO2, the oximeter channels with 0 valid samples', async () => {
+    const s = (await post('/analytics/patient/all-kpi-summary', { patient_id: ids.NCT1004, night })).json().data;
+    expect(s).toMatchObject({ odi: null, odi_basis: 'no_valid_spo2', lowest_spo2: null, ahi_basis: 'breathing_signal' });
+    expect(s.percentiles.SPO2).toMatchObject({ count: 0, medianPercentile: null, min: null });
+    expect(s.percentiles.PR).toMatchObject({ count: 0, medianPercentile: null });
+  });
+
+  it('the night PDF prints "–" for the ODI and the oximeter rows with their reason', async () => {
+    const text = await nightPdfText('NCT1004', night);
+    const row = (label: string) => text.split('\n').find((l) => l.trim().startsWith(label))?.trim().slice(label.length).trim();
+    expect(row('ODI')).toMatch(/^– \(no valid SpO2 recorded\)/);
+    expect(row('SpO2 (%)')).toMatch(/^–(\s+–){5}$/);
+    expect(row('PR (bpm)')).toMatch(/^–(\s+–){5}$/);
+    expect(text.replace(/\s+/g, ' ')).toContain('SpO2 (%), PR (bpm): the sensor recorded no valid value in this night (every figure is –).');
+  }, 60_000);
+
+  it('a night without any SpO2 channel: "no SpO2 channel"', async () => {
+    const res = await upload('NCT1001', [{ name: 'snore_resmed_20250808_010210_BRP.edf', bytes: real('snore_resmed_20250808_010210_BRP.edf') }]);
+    expect(res.statusCode, res.body).toBe(201);
+    const s = (await post('/analytics/patient/all-kpi-summary', { patient_id: ids.NCT1001, night: res.json().data.night })).json().data;
+    expect(s).toMatchObject({ odi: null, odi_basis: 'no_spo2_channel' });
+    expect(s.percentiles.SPO2).toBeUndefined();
+    expect(s.lowest_spo2).toBeNull();
+  });
 });
 
 describe('hypnograms are staging (issue 31 point 6)', () => {

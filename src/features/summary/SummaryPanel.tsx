@@ -20,6 +20,8 @@ interface Stat {
   mean: number | null;
   min: number | null;
   max: number | null;
+  /** Valid samples the figures are made of: 0 says why each is "–" (the sensor recorded no valid value). */
+  count?: number;
 }
 
 /** POST /analytics/patient/all-kpi-summary (spec 2 §3 "Summary KPI record"). */
@@ -53,6 +55,8 @@ export interface NightSummary {
   percentiles: Record<string, Stat>;
   ahi?: number | null;
   odi?: number | null;
+  /** Why the ODI is "–" when it is: no SpO2 channel, none valid, or no monitoring time. */
+  odi_basis?: 'spo2' | 'no_spo2_channel' | 'no_valid_spo2' | 'no_monitoring_time';
   /** 'monitoring': no sleep staging, AHI and ODI are per hour of monitoring (REI). */
   index_basis?: 'sleep' | 'monitoring';
   monitoring_time?: number | null;
@@ -65,6 +69,9 @@ export interface NightSummary {
   /** The night is analysed under manual corrections (bed times, invalid spans). */
   corrected?: boolean;
 }
+
+/** The reason beside an ODI of "–". */
+const ODI_REASONS = { no_spo2_channel: 'nightBasis.noSpo2Channel', no_valid_spo2: 'nightBasis.noValidSpo2', no_monitoring_time: 'nightBasis.noMonitoringTime' } as const;
 
 /** Vital channels of the summary, in the spec's table order (HR is the radar's pulse rate). */
 const VITAL_TABLES = [
@@ -157,6 +164,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
   // No breathing signal: AHI/REI and RII are "–" with the reason, never 0.
   const noBasis = s.ahi_basis === 'no_breathing_signal';
   const indexValue = (v: number | null | undefined) => (noBasis && (v === null || v === undefined) ? `– (${t('nightBasis.noBreathing')})` : n(v, 2));
+  const odiValue = s.odi === null && s.odi_basis && s.odi_basis !== 'spo2' ? `– (${t(ODI_REASONS[s.odi_basis])})` : n(s.odi, 2);
   const latencies = s.latencies && Object.values(s.latencies).some((v) => v !== null) ? s.latencies : null;
   return (
     <div className="summary-panel" data-testid="summary-panel">
@@ -213,7 +221,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
         <Table
           title={t('summary.tables.odi')}
           testId="summary-odi"
-          rows={[[rei ? t('scoring.odiMonitoring') : t('summary.fields.odi'), n(s.odi, 2)], [t('summary.fields.desaturations'), String(s.desaturations)], [t('summary.fields.rule'), `${s.desaturation_rule} %`]]}
+          rows={[[rei ? t('scoring.odiMonitoring') : t('summary.fields.odi'), odiValue], [t('summary.fields.desaturations'), String(s.desaturations)], [t('summary.fields.rule'), `${s.desaturation_rule} %`]]}
         />
       )}
       {/* Annotations counted by category (spec 2 §3), not the detector's events: said in the title and the note, so
@@ -231,6 +239,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
             key={code}
             title={t(key)}
             testId={`summary-${code}`}
+            note={v.count === 0 ? t('summary.noValidValueNote') : undefined}
             rows={[
               [t('summary.fields.median'), n(v.medianPercentile)],
               [t('summary.fields.p10'), n(v.lowerPercentile)],
