@@ -269,7 +269,9 @@ export async function mergeIntoRecording(
     stopMs = Math.max(stopMs, channelEndMs(c));
   }
   const files = [...storedFiles, ...uploadFiles];
-  await tx.query('update recordings set start_ms = $2, stop_ms = $3, recording_meta = $4 where id = $1', [
+  // A new revision, as a correction makes: an analysis computed from the night before these files
+  // joined it (a request that read it meanwhile) is then not stored over the emptied rows.
+  await tx.query('update recordings set start_ms = $2, stop_ms = $3, recording_meta = $4, correction_rev = correction_rev + 1 where id = $1', [
     target.id,
     Math.round(startMs),
     Math.round(stopMs),

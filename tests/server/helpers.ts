@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { inject, vi } from 'vitest';
@@ -147,17 +148,23 @@ export async function practiceSessions(server: TestServer): Promise<{ physician:
   };
 }
 
-/** The SQL `server` runs while `fn` runs (its database's queries, in order). */
+/** Whose queries queriesOf is counting. */
+const caller = new AsyncLocalStorage<symbol>();
+
+/** The SQL `server` runs for `fn` (its database's queries, in order). */
 export async function queriesOf(server: TestServer, fn: () => Promise<unknown>): Promise<string[]> {
   const db = server.db as { query: (sql: string, params?: unknown[]) => Promise<unknown[]> };
   const original = db.query;
   const seen: string[] = [];
+  // Only the queries fn causes (its requests, and work they start): not the server's own timers
+  // meanwhile (the live sweep reads recordings every 10 s), whose context is the server's start.
+  const mine = Symbol('queriesOf');
   db.query = (sql, params) => {
-    seen.push(sql);
+    if (caller.getStore() === mine) seen.push(sql);
     return original.call(server.db, sql, params);
   };
   try {
-    await fn();
+    await caller.run(mine, fn);
   } finally {
     db.query = original;
   }

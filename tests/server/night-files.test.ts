@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import md5 from 'md5-wasm';
+import { CURRENT_REV_SQL } from '../../server/analytics/corrections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
@@ -41,6 +42,9 @@ beforeAll(async () => {
   patientId = (await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1005'`))[0].id;
 });
 afterAll(() => server.close());
+
+/** The night's revision (corrections and joined files), as analysisOf reads it before analysing. */
+const revOf = async (recordingId: number) => Number((await server.db.query<{ r: number }>('select correction_rev as r from recordings where id = $1', [recordingId]))[0]!.r);
 
 describe('one night from many files', () => {
   let recordingId = 0;
@@ -86,6 +90,8 @@ describe('one night from many files', () => {
     const before = (await server.call('GET', `/analytics/patient/summary/kpi=ML_KPI_SUMMARY?${q}`, { token: physician })).json().data;
     expect(before.desaturations).toBe(0);
     expect((await server.db.query('select 1 from night_analyses where recording_id = $1', [recordingId])).length).toBeGreaterThan(0);
+    // What a request analysing the night meanwhile read it at.
+    const revBefore = await revOf(recordingId);
 
     const res = await upload(physician, { patient_id: String(patientId), timezone: 'UTC', channel: 'SPO2', md5: JSON.stringify({ [csvName]: await md5(csv) }) }, [{ name: csvName, bytes: csv }]);
     expect(res.statusCode).toBe(201);
@@ -93,6 +99,14 @@ describe('one night from many files', () => {
     expect(data).toMatchObject({ recording_id: recordingId, merged: true, night: Date.UTC(2025, 7, 7) / 1000, night_start_time: Date.UTC(2025, 7, 8, 0, 50, 0) });
     expect(data.channels.map((c: { code: string }) => c.code)).toEqual(['SPO2']);
     expect(res.json().message).toBe('Imported 1 file into the night it belongs to.');
+    // The join is a new revision of the night: an analysis of the night before it, finished after
+    // it, is not stored over the emptied rows (the store's guard, as analysisOf writes it).
+    expect(await revOf(recordingId)).toBe(revBefore + 1);
+    const stale = await server.db.query(
+      `insert into night_analyses (recording_id, params, engine_version, result, kpis) select $1, 'stale', 'stale', '{}'::jsonb, '{}'::jsonb ${CURRENT_REV_SQL('$1', '$2')} returning recording_id`,
+      [recordingId, revBefore],
+    );
+    expect(stale).toEqual([]);
 
     const nights = (await server.call('GET', `/patient/available-nights?patient_id=${patientId}`, { token: annotator })).json().data.nights;
     expect(nights).toHaveLength(1);
