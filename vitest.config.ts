@@ -19,10 +19,14 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           globalSetup: ['tests/server/global-setup.ts'],
+          setupFiles: ['tests/server/setup.ts'],
           environment: 'node',
           // Server files mostly wait (timers, sockets, child servers): three at a time instead
           // of vitest's default of one on two cores (the PGlite run: 21 → 7 minutes, loaded machine).
           maxWorkers: 3,
+          // The files of a worker share its modules (PGlite's and the engine's WebAssembly compiled
+          // once, the server's modules loaded once) instead of a new process per file.
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -25,7 +25,9 @@ describe(`a live night in the trend on ${TEST_DB}`, () => {
     };
     const readsNights = (sql: string[]) => sql.some((q) => /from recordings|recording_channels/.test(q));
 
-    const client = new DeviceClient({ server: base, deviceId: 'NCT0001', key: device.key, source: shortSource('live-trend'), speed: 200 });
+    // 10× real time: the 10-min source lasts a minute, so the night still records when the test
+    // waits for more frames on a loaded machine (at 200× it was all sent, and the night ended, in 3 s).
+    const client = new DeviceClient({ server: base, deviceId: 'NCT0001', key: device.key, source: shortSource('live-trend'), speed: 10 });
     client.start();
     await until(() => client.ackMs.length >= 3, 20_000, 'first acks');
     const [{ patient_id: patientId }] = await server.db.query<{ patient_id: number }>('select patient_id from recordings where id = $1', [client.recordingId]);

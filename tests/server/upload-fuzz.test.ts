@@ -24,8 +24,10 @@ let patientId = 0;
 let foreignPatientId = 0;
 const edf = new Uint8Array(readFileSync(new URL('../fixtures/real/sleepedf_SC4001E0_short_psg.edf', import.meta.url)));
 
-// Uploads spool under os.tmpdir(): a private one for this test file (its own process), so
-// other runs on the machine cannot change what the test sees there.
+// Uploads spool under os.tmpdir(): a private one while this file runs, so other runs on the
+// machine cannot change what the test sees there; given back after it (the worker's next file
+// shares this process).
+const sharedTmp = process.env.TMPDIR;
 const privateTmp = mkdtempSync(path.join(tmpdir(), 'nocturne-fuzz-tmp-'));
 process.env.TMPDIR = privateTmp;
 
@@ -39,6 +41,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.close();
+  if (sharedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = sharedTmp;
   rmSync(privateTmp, { recursive: true, force: true });
 });
 
