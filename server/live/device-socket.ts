@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { isDatabaseOutage } from '../errors';
 import { FrameError, validateFrame } from './frames';
 import type { LiveHub } from './hub';
-import { closeOfflineSessions, endSession, heardFrom, openSession, pruneFrames, SessionClosed, SessionError, type LiveSession } from './ingest';
+import { closeOfflineSessions, endSession, heardFrom, openSession, pruneFrames, SessionAlreadyEnded, SessionClosed, SessionError, type LiveSession } from './ingest';
 import { GroupCommit } from './group-commit';
 import { Gate } from './gate';
 import { checkDeviceKey, KEYS_CHANNEL } from './keys';
@@ -73,6 +73,12 @@ async function startSession(ctx: AppContext, socket: WebSocket, hello: DeviceHel
     reply(socket, { type: 'welcome', lastSeq: session.lastSeq, recordingId: session.recordingId, maxFrameBytes: MAX_FRAME_BYTES });
     return session;
   } catch (err) {
+    if (err instanceof SessionAlreadyEnded) {
+      // Said again, as after its "end": the device stops (its reply was lost with the connection).
+      reply(socket, { type: 'ended', recordingId: err.recordingId });
+      socket.close(1000, 'session ended');
+      return null;
+    }
     if (!(err instanceof SessionError)) throw err;
     refuse(socket, err.code, err.message, CLOSE.forbidden);
     return null;

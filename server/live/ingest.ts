@@ -40,6 +40,17 @@ export type Refusal = FrameError | SessionClosed;
 const refused = (o: unknown): o is Refusal => o instanceof FrameError || o instanceof SessionClosed;
 
 /** A refusal at connect (no patient to record for). */
+/**
+ * The device's hello names a session it ended itself (its "end" was committed, the "ended"
+ * reply lost with the connection): it is told again that the session is over, and no new
+ * recording is made of it.
+ */
+export class SessionAlreadyEnded extends Error {
+  constructor(readonly recordingId: number) {
+    super(`the session of recording ${recordingId} has ended`);
+  }
+}
+
 export class SessionError extends Error {
   constructor(
     readonly code: 'not_deployed',
@@ -107,6 +118,8 @@ export async function openSession(db: Db, device: AuthenticDevice, startMs: numb
     let patientId: number;
     const sameSession = recordingId !== null && Number(live.session_start_ms) === startMs;
     const [rec] = sameSession ? await tx.query<{ patient_id: number; offline: boolean }>(`select patient_id, recording_meta ? 'offline_at' as offline from recordings where id = $1`, [recordingId]) : [];
+    // Ended by the device's own "end" (not closed for being offline): the same session cannot record again.
+    if (rec && live.session_ended && !rec.offline) throw new SessionAlreadyEnded(recordingId!);
     if (rec && (!live.session_ended || rec.offline)) {
       patientId = rec.patient_id;
       if (live.session_ended) {

@@ -113,6 +113,29 @@ describe(`live devices on ${TEST_DB}`, () => {
   const frame = (seq: number, channels: { code: string; values: number[] }[]) =>
     encodeFrame({ seq, sentMs: Date.now(), channels: channels.map((c) => ({ code: c.code, n: c.values.length })) }, channels.map((c) => c.values));
 
+  it("a device whose 'ended' was lost, saying hello for the session it ended, is told again that it ended: no new recording", async () => {
+    const start = Date.now() - 60_000;
+    const { socket, lastSeq } = await helloed(start);
+    socket.send(frame(lastSeq + 1, [{ code: 'HR', values: [62] }, { code: 'Y_DIST', values: [0.5] }]));
+    await socket.next((m) => m.type === 'ack' && m.seq === lastSeq + 1);
+    socket.send({ type: 'end' });
+    const ended = await socket.next((m) => m.type === 'ended');
+    socket.close();
+    const recordings = async () => (await server.db.query<{ n: number }>('select count(*)::int as n from recordings'))[0]!.n;
+    const before = await recordings();
+    // The same hello again (as a device that never heard "ended" reconnects): "ended" again, closed.
+    const again = ws('/device/live');
+    await again.opened;
+    again.send({ type: 'hello', protocol: LIVE_PROTOCOL, deviceId: 'NCT0001', key: device.key, sessionStartMs: start, channels: ['HR', 'Y_DIST'] });
+    expect(await again.next((m) => m.type === 'ended' || m.type === 'welcome')).toEqual({ type: 'ended', recordingId: ended.recordingId });
+    expect(await again.closed()).toBe(1000);
+    expect(await recordings()).toBe(before);
+    // A new session (another start) records as usual.
+    const next = await helloed(Date.now());
+    expect(await recordings()).toBe(before + 1);
+    next.socket.close();
+  });
+
   it('acks a frame only once it is committed, and a resend as a duplicate that stores nothing', async () => {
     const { socket, lastSeq } = await helloed();
     const bytes = frame(lastSeq + 1, [{ code: 'HR', values: [61] }, { code: 'Y_DIST', values: [0.5, 0.6] }]);
