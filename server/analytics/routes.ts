@@ -26,21 +26,18 @@ const LABEL = { apnea: 1, desaturation: 2, hypopnea: 3 } as const;
 const COLOR = { apnea: '#DA7171', hypopnea: '#7FB3D5' } as const;
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 
-/** A channel's whole-night figures, 2 decimals, with the count of valid samples they are made of. */
+/** A channel's whole-night figures, 2 decimals, with the count of valid samples they are made of (0: every figure is "–", the sensor recorded no valid value). */
 const figuresOf = (s: WindowStats) => ({ lowerPercentile: round2(s.p10), medianPercentile: round2(s.p50), upperPercentile: round2(s.p90), mean: round2(s.mean), min: round2(s.min), max: round2(s.max), count: s.count });
 
 /** Percentiles of the vital channels over the night, from the stored whole-night statistics. */
 function percentiles(stats: Map<string, WindowStats>) {
   const out: Record<string, { lowerPercentile: number | null; medianPercentile: number | null; upperPercentile: number | null; mean: number | null; min: number | null; max: number | null; count: number }> = {};
-  const spo2 = spo2Stats(stats);
-  for (const [code, stat] of stats) {
-    if (code === 'weight' || code === 'SPO2_PSG') continue;
-    // The summary's SpO2 is the night's SpO2, an oximeter's or a PSG's (spo2Stats).
-    const s = code === 'SPO2' && spo2 ? spo2 : stat;
-    // count: the valid samples; 0 says why every figure is "–" (the sensor recorded no valid value).
-    out[code] = figuresOf(s);
+  for (const [code, s] of stats) {
+    if (code !== 'weight' && code !== 'SPO2' && code !== 'SPO2_PSG') out[code] = figuresOf(s);
   }
-  if (!out.SPO2 && spo2) out.SPO2 = figuresOf(spo2);
+  // The summary's SpO2 is the night's SpO2, an oximeter's or a PSG's (spo2Stats).
+  const spo2 = spo2Stats(stats);
+  if (spo2) out.SPO2 = figuresOf(spo2);
   return out;
 }
 

@@ -39,7 +39,6 @@ export class SessionClosed extends Error {
 export type Refusal = FrameError | SessionClosed;
 const refused = (o: unknown): o is Refusal => o instanceof FrameError || o instanceof SessionClosed;
 
-/** A refusal at connect (no patient to record for). */
 /**
  * The device's hello names a session it ended itself (its "end" was committed, the "ended"
  * reply lost with the connection): it is told again that the session is over, and no new
@@ -51,6 +50,7 @@ export class SessionAlreadyEnded extends Error {
   }
 }
 
+/** A refusal at connect (no patient to record for). */
 export class SessionError extends Error {
   constructor(
     readonly code: 'not_deployed',
