@@ -21,7 +21,23 @@ export interface TriageNightRow {
   night_key: number | null;
   kpis: NightKpis | null;
   spo2_stats: WindowStats | null;
+  /** The PSG's reference oximeter (SPO2_PSG): the night's SpO2 where the oximeter has none valid (figures.ts spo2Stats). */
+  spo2_psg_stats: WindowStats | null;
   has_spo2: boolean;
+  has_spo2_psg: boolean;
+}
+
+/** Whether a night's row has all the table needs: its analysis, and the statistics of each SpO2 channel it has. */
+export function isPrepared(r: TriageNightRow): boolean {
+  return r.kpis !== null && (!r.has_spo2 || r.spo2_stats !== null) && (!r.has_spo2_psg || r.spo2_psg_stats !== null);
+}
+
+/** The night's lowest SpO2 as its summary gives it: the oximeter's, else the PSG's. */
+function lowestOf(r: TriageNightRow): number | null {
+  const stats = new Map<string, WindowStats>();
+  if (r.spo2_stats) stats.set('SPO2', r.spo2_stats);
+  if (r.spo2_psg_stats) stats.set('SPO2_PSG', r.spo2_psg_stats);
+  return lowestSpo2(stats);
 }
 
 /** AHI/REI and ODI severity (AASM: 5 mild, 15 moderate, 30 severe events per hour). */
@@ -40,7 +56,7 @@ export function attentionOf(n: TriageNight): number | null {
 
 /** One night's figures from the stored rows; `withIndices` false drops AHI and ODI (paid memberships, spec 2 §1). */
 function triageNight(r: TriageNightRow, withIndices: boolean): TriageNight {
-  const analysed = r.kpis !== null && (!r.has_spo2 || r.spo2_stats !== null);
+  const analysed = isPrepared(r);
   const index = r.kpis ? indexFigures({ kpis: r.kpis }) : null;
   return {
     night: r.night_key!,
@@ -49,7 +65,7 @@ function triageNight(r: TriageNightRow, withIndices: boolean): TriageNight {
     ...(withIndices ? { ahi: index?.ahi ?? null, odi: index?.odi ?? null } : {}),
     index_basis: index?.indexBasis ?? null,
     ahi_basis: index?.ahiBasis ?? null,
-    lowest_spo2: r.spo2_stats ? lowestSpo2(new Map([['SPO2', r.spo2_stats]])) : null,
+    lowest_spo2: lowestOf(r),
     hours: r.kpis ? hoursRecorded({ kpis: r.kpis }) : null,
   };
 }

@@ -6,7 +6,7 @@ import { analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
 import { AnswerCache, practiceRevision } from '../analytics/answerCache';
 import { prepareTriageNight } from '../analytics/prepare';
 import { analyticsSettings } from '../analytics/settings';
-import { TRIAGE_NIGHTS, triageTable, type TriageNightRow } from '../analytics/triage';
+import { isPrepared, TRIAGE_NIGHTS, triageTable, type TriageNightRow } from '../analytics/triage';
 import type { Triage } from '../../contract/triage';
 import { LIVE_SQL, THE_NIGHT_SQL } from '../recordings/store';
 import { ENGINE_VERSION } from '../../engine/index';
@@ -25,17 +25,19 @@ const DAY_S = 86_400;
 /**
  * Every night of the table in one query: the practice's patients under care, each night of
  * the last TRIAGE_NIGHTS days up to the patient's last ended one, with its stored analysis's KPIs
- * and its stored SpO2 statistics (null where not stored yet).
+ * and its stored statistics of both SpO2 channels (null where not stored yet).
  */
 const TRIAGE_SQL = `
   select p.id as patient_id, p.patient_code, p.first_name, p.last_name, ${flaggedSql('p')} as flagged,
-         r.id as recording_id, r.night_key, a.kpis, s.stats as spo2_stats,
-         exists (select 1 from recording_channels c where c.recording_id = r.id and c.code = 'SPO2') as has_spo2
+         r.id as recording_id, r.night_key, a.kpis, s.stats as spo2_stats, sp.stats as spo2_psg_stats,
+         exists (select 1 from recording_channels c where c.recording_id = r.id and c.code = 'SPO2') as has_spo2,
+         exists (select 1 from recording_channels c where c.recording_id = r.id and c.code = 'SPO2_PSG') as has_spo2_psg
   from patients p
   left join lateral (select max(x.night_key) as last from recordings x where x.patient_id = p.id and not ${LIVE_SQL('x')}) l on true
   left join recordings r on r.patient_id = p.id and r.night_key > l.last - $4::bigint and not ${LIVE_SQL('r')} and ${THE_NIGHT_SQL('r')}
   left join night_analyses a on a.recording_id = r.id and a.params = $2 and a.engine_version = $3
   left join night_channel_stats s on s.recording_id = r.id and s.code = 'SPO2' and s.engine_version = $5
+  left join night_channel_stats sp on sp.recording_id = r.id and sp.code = 'SPO2_PSG' and sp.engine_version = $5
   where p.physician_id = $1 and p.phys_device_return_date is null
   order by p.id, r.night_key`;
 
@@ -79,7 +81,7 @@ export function triageRoutes(app: FastifyInstance, ctx: AppContext) {
     const physician = actingPhysicianId(dashboardUser(request));
     const settings = await analyticsSettings(db, physician);
     const rows = await read(physician);
-    const pending = rows.filter((r) => r.recording_id !== null && (r.kpis === null || (r.has_spo2 && r.spo2_stats === null)));
+    const pending = rows.filter((r) => r.recording_id !== null && !isPrepared(r));
     // Every patient's last night first: the table's figures before the sparklines' older points.
     const batch = pending.sort((a, b) => b.night_key! - a.night_key!).slice(0, PREPARE_BATCH);
     for (const r of batch) {

@@ -138,6 +138,30 @@ describe('no index without a basis (issue 31 point 5)', () => {
   }, 60_000);
 });
 
+describe("a night whose only SpO2 is the PSG's reference oximeter (SPO2_PSG)", () => {
+  let night = 0;
+  beforeAll(async () => {
+    // 2 h at 1 Hz from 22:00 UTC yesterday: 95 %, with a 30-s dip to 87 % every 20 minutes.
+    const day = new Date(Date.now() - 86_400_000);
+    const start = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 22, 0, 0);
+    const lines = ['Timestamp,Value'];
+    for (let s = 0; s < 2 * 3600; s++) lines.push(`${new Date(start + s * 1000).toISOString()},${s % 1200 >= 600 && s % 1200 < 630 ? 87 : 95}`);
+    const res = await uploadFiles(server, physician, { patient_id: String(ids.NCT1003), timezone: 'UTC', channel: 'SPO2_PSG' }, [{ name: 'psg_spo2.csv', bytes: new TextEncoder().encode(lines.join('\n')) }]);
+    expect(res.statusCode, res.body).toBe(201);
+    night = res.json().data.night;
+  });
+
+  it("the summary's and the triage table's lowest SpO2 are the PSG oximeter's", async () => {
+    const s = (await post('/analytics/patient/all-kpi-summary', { patient_id: ids.NCT1003, night })).json().data;
+    expect(s.lowest_spo2).toBe(87);
+    let remaining = 1;
+    for (let i = 0; i < 40 && remaining > 0; i++) remaining = (await post('/physician/triage/prepare', {})).json().data.remaining;
+    expect(remaining).toBe(0);
+    const row = (await get('/physician/triage')).json().data.patients.find((p: { patient_code: string }) => p.patient_code === 'NCT1003');
+    expect(row.last).toMatchObject({ night, analysed: true, lowest_spo2: 87 });
+  }, 120_000);
+});
+
 describe('an ODI and vitals of "–" say why (issue 31)', () => {
   let night = 0;
   beforeAll(async () => {
