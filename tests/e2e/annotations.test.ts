@@ -80,6 +80,24 @@ describe('a physician', () => {
     await page.getByTestId('import-submit').click();
     await expect.poll(() => page.getByTestId('import-error-files').textContent()).toMatch(/^broken\.edf: /);
     expect(await page.getByTestId('import-error').textContent()).toMatch(/^These files cannot be read; nothing was stored:/);
+
+    // Files of two people twelve years apart are not one night: refused with both named, nothing stored (issue 32.2).
+    const nightCount = () =>
+      page.evaluate(async () => {
+        const { token } = JSON.parse(localStorage.getItem(Object.keys(localStorage).find((k) => k.includes('session'))!)!) as { token: string };
+        const id = Number(location.pathname.split('=')[1]);
+        return ((await (await fetch(`/api/v1/patient/available-nights?patient_id=${id}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { nights: unknown[] } }).data.nights.length;
+      });
+    const nightsBefore = await nightCount();
+    expect(nightsBefore).toBeGreaterThan(0);
+    await page.getByTestId('import-files').setInputFiles([path.join(REAL, 'sleepedf_SC4001E0_short_psg.edf'), path.join(REAL, 'hmc_SN001_hypnogram_test_edfann.edf')]);
+    await page.getByTestId('import-submit').click();
+    await expect.poll(() => page.getByTestId('import-error').textContent(), { timeout: 30_000 }).toContain('These files cannot be one night');
+    const refusal = (await page.getByTestId('import-error').textContent())!;
+    expect(refusal).toContain('sleepedf_SC4001E0_short_psg.edf');
+    expect(refusal).toContain('hmc_SN001_hypnogram_test_edfann.edf');
+    expect(refusal).toContain('Nothing was stored.');
+    expect(await nightCount()).toBe(nightsBefore);
     expect(errors).toEqual([]);
     await context.close();
   });
