@@ -1,6 +1,6 @@
 // The bench server of bench/load-server.ts in a child process of its own (the demo clinic and a
 // 10-h night, on PGlite or PostgreSQL), started the same way by every load benchmark: its stdout
-// kept as lines (it answers `loop report` on stdin with a JSON line), its first JSON line
+// kept as lines (it answers commands on stdin with JSON lines), its first JSON line
 // (port, token, patient, night) parsed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

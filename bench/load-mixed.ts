@@ -35,7 +35,7 @@ async function startMixedServer(kind: 'pglite' | 'postgres', enginePool: boolean
   return { child, lines, ...info };
 }
 
-/** The server's event-loop delay since the last reset (load-server.ts reportLoopDelay). */
+/** The server's event-loop delay since the last reset (load-server.ts answerCommands). */
 async function serverLoop(server: MixedServer): Promise<{ p50: number; p99: number; max: number }> {
   const seen = server.lines.length;
   server.child.stdin!.write('loop report\n');

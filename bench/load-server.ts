@@ -3,7 +3,7 @@
 // PostgreSQL at BENCH_DATABASE_URL), the demo clinic, one big night, listening on loopback.
 // Prints one JSON line {port, token, patientId, recordingId, codes} when ready. LOAD_MIXED=1
 // adds the mixed part's nights and devices (and `mixed` in the line); ENGINE_POOL=0 runs the
-// engine inline, as the current build did. stdin: "loop reset" / "loop report" (event-loop delay).
+// engine inline, as the current build did. stdin: commands (answerCommands).
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { openPostgres } from '../server/db/postgres';
 import { prepare } from '../server/start';
 import { saveNight } from '../server/recordings/store';
 import type { Db } from '../server/db/adapter';
+import type { FastifyInstance } from 'fastify';
 import { issueDeviceKey } from '../server/live/keys';
 import { simulateNight } from '../server/simulator';
 import type { Night } from '../server/recordings/model';
@@ -93,10 +94,12 @@ async function mixedFixture(db: Db, nights: number, devices: number) {
 }
 
 /**
- * This process's event-loop delay, for the bench: a line "loop reset" on stdin starts a new
- * measurement, "loop report" prints {"loop": {p50, p99, max}} (ms) on stdout.
+ * Commands on stdin, one a line. "loop reset" starts a new measurement of this process's
+ * event-loop delay, "loop report" prints {"loop": {p50, p99, max}} (ms). "trail on" / "trail
+ * off" switch the access trail's recording (bench/load-trail.ts), and "trail flush" writes
+ * what it holds; each answers {"trail": "<command>"} once done.
  */
-function reportLoopDelay(): void {
+function answerCommands(app: FastifyInstance): void {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   createInterface({ input: process.stdin }).on('line', (line) => {
@@ -105,6 +108,12 @@ function reportLoopDelay(): void {
       const ms = (ns: number) => Math.round(ns / 1e4) / 100;
       console.log(JSON.stringify({ loop: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) } }));
     }
+    const trail = /^trail (on|off|flush)$/.exec(line)?.[1];
+    if (trail === 'on' || trail === 'off') {
+      app.accessTrail.recording = trail === 'on';
+      console.log(JSON.stringify({ trail }));
+    }
+    if (trail === 'flush') void app.accessTrail.flush().then(() => console.log(JSON.stringify({ trail })));
   });
 }
 
@@ -129,7 +138,7 @@ async function main() {
   const [patient] = await db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1001'`);
   const recordingId = await saveNight(db, { patientId: patient.id, deviceId: 'NCT0001', source: 'simulated', createdBy: null, night: bigNight() });
   const mixed = process.env.LOAD_MIXED ? await mixedFixture(db, Number(process.env.LOAD_MIXED_NIGHTS ?? 20), Number(process.env.LOAD_MIXED_DEVICES ?? 100)) : undefined;
-  reportLoopDelay();
+  answerCommands(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as { port: number }).port;
   console.log(JSON.stringify({ port, token, patientId: patient.id, recordingId, codes: CHANNELS.map((c) => c.code), nightDate: '2026-03-09', ...(mixed ? { mixed } : {}) }));

@@ -8,7 +8,7 @@
 //  4. mixed (bench/load-mixed.ts): 20 summaries of unanalysed 8-h nights while 100 devices stream,
 //     the engine in worker threads against ENGINE_POOL=0 (goals: loop delay p99 ≤ 20 ms, ack and viewer p99 ≤ 100 ms)
 //  5. trail (bench/load-trail.ts, PGlite only): server CPU per request with the access trail
-//     against ACCESS_TRAIL=off (goal: ≤ 5 % more)
+//     with and without it, switched on the same processes (goal: ≤ 5 % more)
 import type { ChildProcess } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';

@@ -62,6 +62,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered on this app (the fuzz and access tests walk them all). */
     apiRoutes: RouteEntry[];
+    /** The access trail's writer (bench:trail switches its recording between rounds). */
+    accessTrail: AuditTrail;
   }
 }
 
@@ -149,6 +151,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorate('answers', answers);
   // Every signed-in API request is recorded (who, when, from where, what, outcome), written in batches.
   const trail = new AuditTrail(ctx.db, (line) => log.child({ module: 'audit' }).warn(line));
+  app.decorate('accessTrail', trail);
   if (ctx.config.accessTrail) recordAccesses(app, trail, API_PREFIX);
   // Night analysis, statistics and overviews run in worker threads (ENGINE_POOL=0: on the event loop).
   configureEnginePool(ctx.config.enginePool);
