@@ -152,6 +152,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Every signed-in API request is recorded (who, when, from where, what, outcome), written in batches.
   const trail = new AuditTrail(ctx.db, (line) => log.child({ module: 'audit' }).warn(line));
   app.decorate('accessTrail', trail);
+  app.decorateRequest('accessSubject', null);
   if (ctx.config.accessTrail) recordAccesses(app, trail, API_PREFIX);
   // Night analysis, statistics and overviews run in worker threads (ENGINE_POOL=0: on the event loop).
   configureEnginePool(ctx.config.enginePool);

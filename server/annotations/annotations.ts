@@ -14,6 +14,7 @@ import { listCategories } from './categories';
 import { deviceAnnotations } from './device';
 import { formatDuration, formatUtc, KNOWN_KPIS, MESSAGES, normaliseColor, parseDuration, parseKpis, parseUtc, unescapeText } from './format';
 import { conflict, invalid, recordHistory } from './shared';
+import { noteAccessOf } from '../audit/trail';
 
 interface AnnotationRow {
   annotation_map_id: number;
@@ -239,6 +240,7 @@ export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
       const user = currentUser(request);
       const row = await ctx.db.transaction(async (tx) => {
         const current = await loadOwn(tx, user, request.body.annotation_map_id);
+        noteAccessOf(request, current.patient_id, current.recording_id);
         if (current.delete_flag === 1) throw notFound('annotation');
         if (isStale(current, request.body)) throw await conflict(tx, 'annotation', current.updated_by, current.updated_date);
         if (request.body.delete_flag === 1) return softDelete(tx, current, user.id);
@@ -267,8 +269,15 @@ export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
       const user = currentUser(request);
       const count = await ctx.db.transaction(async (tx) => {
         let n = 0;
+        const patients = new Set<number>();
+        const nights = new Set<number | null>();
         for (const id of new Set(request.body.ids)) {
           const current = await loadOwn(tx, user, id);
+          patients.add(current.patient_id);
+          nights.add(current.recording_id);
+          // The access trail names the patient (and night) when the annotations are all of one: one row a request.
+          if (patients.size === 1) noteAccessOf(request, current.patient_id, nights.size === 1 ? current.recording_id : null);
+          else request.accessSubject = null;
           if (current.delete_flag === 1) continue;
           await softDelete(tx, current, user.id);
           n++;

@@ -98,12 +98,29 @@ function detailOf(request: FastifyRequest): string | null {
   return parts.length > 0 ? parts.join('&') : null;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The patient (and night) a route found its request to concern, where the request names it otherwise (see {@link noteAccessOf}). */
+    accessSubject: { patientId: number; recordingId: number | null } | null;
+  }
+}
+
+/**
+ * Tells the access trail whose data a request read or changed, for a route whose request does
+ * not carry `patient_id` (an annotation, report or notification by its own id, a patient by
+ * `id`, a multipart upload): the trail records what the route found.
+ */
+export function noteAccessOf(request: FastifyRequest, patientId: number, recordingId: number | null = null): void {
+  request.accessSubject = { patientId, recordingId };
+}
+
 /**
  * Records every signed-in request to the API (reads and writes, whatever their outcome) with
  * the patient and recording it names, after the answer is sent.
  */
 export function recordAccesses(app: FastifyInstance, trail: AuditTrail, prefix: string): void {
   app.addHook('onResponse', (request, reply, done) => {
+    const noted = request.accessSubject;
     const user = request.user;
     const route = request.routeOptions.url;
     if (trail.recording && user && route?.startsWith(prefix)) {
@@ -116,8 +133,8 @@ export function recordAccesses(app: FastifyInstance, trail: AuditTrail, prefix: 
         method: request.method,
         route: route.slice(prefix.length),
         // The /patient/ calls of the spec name the patient `user_id` where they have no patient_id (comments).
-        patient_id: idOf(valueOf(request, 'patient_id')) ?? (route.startsWith(`${prefix}/patient/`) ? idOf(valueOf(request, 'user_id')) : null),
-        recording_id: idOf(valueOf(request, 'recording_id')),
+        patient_id: idOf(valueOf(request, 'patient_id')) ?? (route.startsWith(`${prefix}/patient/`) ? idOf(valueOf(request, 'user_id')) : null) ?? noted?.patientId ?? null,
+        recording_id: idOf(valueOf(request, 'recording_id')) ?? noted?.recordingId ?? null,
         detail: detailOf(request),
         status: reply.statusCode,
         request_id: String(request.id),

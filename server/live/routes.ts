@@ -9,6 +9,7 @@ import { secondsOrMs } from '../recordings/night-key';
 import { issueDeviceKey, KEYS_CHANNEL, listDeviceKeys, revokeDeviceKeys } from './keys';
 import { practiceDeviceById, practiceDevices, type PracticeDevice } from './practice';
 import { liveState } from '../../contract/live-protocol';
+import { noteAccessOf } from '../audit/trail';
 
 /** Live data and device keys are the physician's: annotators and admins are refused (spec). */
 function liveUser(request: FastifyRequest): UserRow {
@@ -97,6 +98,9 @@ export function liveRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get('/device/real-time/did=:did', { preHandler: auth, schema: { params: DidParams, querystring: RangeQuery } }, async (request) => {
     const devices = await devicesOf(ctx, liveUser(request), request.params.did, request.query);
+    // One device asked for: its patient (and live night) for the access trail.
+    const [only] = devices;
+    if (devices.length === 1 && only!.patient_id !== null) noteAccessOf(request, only!.patient_id, only!.recording_id ?? null);
     const now = Date.now();
     return {
       data: devices.map((d) => ({

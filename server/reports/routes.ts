@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NewReportBody, ReportIdParams, ReportsQuery } from '../../contract/reports';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
+import { noteAccessOf } from '../audit/trail';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { nightDate } from '../recordings/night-key';
 import { MAX_REPORT_DATES, REPORT_STEPS, viewOf } from '../../contract/report-types';
@@ -68,9 +69,11 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
   const auth = authenticate(ctx);
   const { db } = ctx;
 
-  async function practiceJob(user: UserRow, id: number) {
+  /** The practice's report `id`, its patient noted for the access trail. */
+  async function practiceJob(request: FastifyRequest, user: UserRow, id: number) {
     const [row] = await db.query<JobListRow>(`select ${COLUMNS} from report_jobs j join patients p on p.id = j.patient_id where j.id = $1 and j.practice_id = $2`, [id, actingPhysicianId(user)]);
     if (!row || user.role === 'admin') throw notFound('report');
+    noteAccessOf(request, row.patient_id);
     return row;
   }
 
@@ -96,7 +99,7 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
         [patient.physician_id, patient.id, user.id, user.membership_type === 'paid', patient.patient_code, b.report_type, viewOf(b.report_type), b.language, b.version ?? 1, JSON.stringify(dates)],
       );
-      const job = await practiceJob(user, row!.id);
+      const job = await practiceJob(request, user, row!.id);
       await wake();
       return reply.code(202).send({ code: 'report_queued', data: jobView(job) });
     },
@@ -118,21 +121,21 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
   );
 
   app.get('/reports/:id', { preHandler: auth, schema: { params: ReportIdParams } }, async (request) => ({
-    data: jobView(await practiceJob(reportUser(currentUser(request)), request.params.id)),
+    data: jobView(await practiceJob(request, reportUser(currentUser(request)), request.params.id)),
   }));
 
   app.post('/reports/:id/retry', { preHandler: auth, schema: { params: ReportIdParams } }, async (request, reply) => {
     const user = reportUser(currentUser(request));
-    const job = await practiceJob(user, request.params.id);
+    const job = await practiceJob(request, user, request.params.id);
     if (job.status !== 'failed') throw new ApiError(409, 'not_failed', 'Only a failed report can be retried.');
     await db.query(`update report_jobs set status = 'queued', step = null, error = null, updated_at = now(), finished_at = null where id = $1 and status = 'failed'`, [job.id]);
     await wake();
-    return reply.code(202).send({ code: 'report_queued', data: jobView(await practiceJob(user, job.id)) });
+    return reply.code(202).send({ code: 'report_queued', data: jobView(await practiceJob(request, user, job.id)) });
   });
 
   app.get('/reports/:id/file', { preHandler: auth, schema: { params: ReportIdParams } }, async (request, reply) => {
     const user = reportUser(currentUser(request));
-    const job = await practiceJob(user, request.params.id);
+    const job = await practiceJob(request, user, request.params.id);
     if (job.status !== 'done') throw new ApiError(409, 'report_not_ready', job.status === 'failed' ? `The report failed: ${job.error ?? ''}` : 'The report is not ready yet.');
     const [row] = await db.query<{ file: Uint8Array }>('select file from report_jobs where id = $1', [job.id]);
     return reply

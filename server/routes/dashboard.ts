@@ -14,6 +14,7 @@ import { flaggedSql } from '../patients/flagged';
 import { DAY_MS } from '../../engine/constants';
 import { deviceCounts, practiceDevices, silentPatients } from '../devices/status';
 import { NightSeenBody, NotificationIdParams } from '../../contract/dashboard';
+import { noteAccessOf } from '../audit/trail';
 
 /** Nights a notification is made for: the last week. */
 const NOTIFY_DAYS = 7;
@@ -133,8 +134,12 @@ export function dashboardRoutes(server: FastifyInstance, ctx: AppContext) {
     { preHandler: auth, schema: { params: NotificationIdParams } },
     async (request) => {
       const physician = actingPhysicianId(dashboardUser(request));
-      const rows = await db.query('update physician_notifications set is_read = 1 where id = $1 and physician_id = $2 returning id', [request.params.id, physician]);
+      const rows = await db.query<{ patient_id: number; recording_id: number }>(
+        'update physician_notifications set is_read = 1 where id = $1 and physician_id = $2 returning patient_id, recording_id',
+        [request.params.id, physician],
+      );
       if (rows.length === 0) throw notFound('notification');
+      noteAccessOf(request, rows[0]!.patient_id, rows[0]!.recording_id);
       return { code: 'notification_read' };
     },
   );

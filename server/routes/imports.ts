@@ -21,6 +21,7 @@ import { INT32_MAX } from '../../contract/common';
 import { isTimeZone } from '../recordings/night-key';
 import { importSummary } from '../recordings/summary';
 import { importDeviceSummaries, splitDeviceSummaries } from '../recordings/device-summaries';
+import { noteAccessOf } from '../audit/trail';
 
 const MAX_FILE_BYTES = UPLOAD_LIMITS.maxFileBytes;
 /** All files of one upload together: a night of raw radar and PSG is well below this. */
@@ -164,6 +165,8 @@ export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
     if (!Number.isInteger(patientId) || patientId < 1 || patientId > INT32_MAX) throw new ApiError(400, 'validation_failed', 'patient_id is required.');
     if ((fields.device_id?.length ?? 0) > 40) throw new ApiError(400, 'validation_failed', 'device_id holds at most 40 characters.');
     const patient = await visiblePatient(ctx.db, user, patientId);
+    // A multipart upload names its patient in a form field: the access trail is told.
+    noteAccessOf(reply.request, patient.id);
     const timezone = fields.timezone || (patient.country && findCountry(patient.country)?.timezone) || 'UTC';
     if (!isTimeZone(timezone)) throw new ApiError(400, 'validation_failed', `Unknown time zone "${timezone}".`);
     const deviceId = fields.device_id?.trim() || null;
@@ -191,6 +194,7 @@ export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
       log: reply.log,
     });
     const { recordingId, night } = result;
+    noteAccessOf(reply.request, patient.id, recordingId);
     // The night's statistics (analysis, channel statistics), computed once now that it is stored or merged.
     ctx.nightStats?.schedule([recordingId]);
     return reply.code(201).send({

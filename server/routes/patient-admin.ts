@@ -13,6 +13,7 @@ import { visiblePatient } from '../patients/access';
 import { bmiOf, checkPatient, PATIENT_MESSAGES } from '../patients/validate';
 import { cancel, currentAllocation, deploy, fileDeployRequest, REQUEST_SENT, returnDevice, SUCCESS } from '../devices/operations';
 import { checkScreening, saveScreening } from './questionnaires';
+import { noteAccessOf } from '../audit/trail';
 
 /** Annotators read; only physicians (and their secondary users) write (spec 1 §6). */
 function writer(request: FastifyRequest): UserRow {
@@ -101,6 +102,7 @@ export function patientAdminRoutes(server: FastifyInstance, ctx: AppContext) {
           : null;
         return { id: row.id, allocation, requestId };
       });
+    noteAccessOf(request, result.id);
     const message = result.allocation ? SUCCESS.deploy : result.requestId ? REQUEST_SENT : 'Patient added successfully.';
     return reply.code(201).send({ code: 'patient_added', message, patientId: result.id, data: { patient_id: result.id, allocation: result.allocation, ...(result.requestId ? { request_id: result.requestId } : {}) } });
   });
@@ -131,7 +133,10 @@ export function patientAdminRoutes(server: FastifyInstance, ctx: AppContext) {
   app.post(
     '/physician/update-patient-details/id=:id',
     { preHandler: auth, schema: { params: PatientIdParams, body: PatientFields } },
-    (request) => edit(request, request.params.id, request.body),
+    (request) => {
+      noteAccessOf(request, request.params.id);
+      return edit(request, request.params.id, request.body);
+    },
   );
 
   app.post(

@@ -7,6 +7,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
+import { noteAccessOf } from '../audit/trail';
 
 /** Longest comment (spec 2 §5, §9). */
 const COMMENT_MAX = 10_240;
@@ -71,6 +72,7 @@ export function patientNoteRoutes(server: FastifyInstance, ctx: AppContext) {
     '/patient/get-comment',
     { preHandler: auth, schema: { body: GetCommentsBody } },
     async (request) => {
+      noteAccessOf(request, request.body.id);
       const patient = await visiblePatient(db, currentUser(request), request.body.id, 'read');
       return { data: { comments: await commentsOf(patient.id) } };
     },

@@ -111,6 +111,10 @@ describe('a physician with a BDF of signals Nocturne has no meaning for', () => 
     await openPatient(page, 'NCT1003');
     await importThroughScreen(page, [path.join(REAL, 'pyedflib_test_generator.bdf')]);
     await page.getByTestId('import-result').waitFor({ timeout: 30_000 });
+    // The form is far below the night: the result is brought into view, under the app's header, with its length in h:m:s.
+    await expect.poll(() => page.getByTestId('import-result').evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThanOrEqual(60);
+    expect(await page.getByTestId('import-result').evaluate((el) => el.getBoundingClientRect().top < window.innerHeight / 2 && document.activeElement === el)).toBe(true);
+    expect(await page.getByTestId('import-done').innerText()).toContain('00:00:30 long');
     const signals = ['sine 5Hz', 'square 13Hz', 'ramp 7Hz', 'pink noise', 'white noise'];
     for (const label of signals) {
       expect(await page.getByTestId(`channel-${label}`).innerText()).toBe(label);

@@ -236,8 +236,19 @@ describe('single-night review', () => {
   });
 
   it('opens the window view of BR with a histogram and its threshold bands', async () => {
+    // Opened from far down the page: the view's title bar comes out from under the sticky navigator.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await page.getByTestId('window-BR').click();
     await page.getByTestId('window-view').waitFor();
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const close = document.querySelector('[data-testid="window-close"]')!.getBoundingClientRect();
+          const navigator = document.querySelector('.navigator.sticky-top')!.getBoundingClientRect();
+          return close.top >= navigator.bottom && close.bottom <= window.innerHeight;
+        }),
+      )
+      .toBe(true);
     await expect.poll(() => page.getByTestId('histogram-bar').count()).toBeGreaterThan(10);
     await expect.poll(() => page.getByTestId('histogram-bands').innerText()).toMatch(/moderate \d+/);
     expect(await page.getByTestId('chart-stack').count()).toBe(0);

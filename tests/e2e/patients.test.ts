@@ -272,6 +272,7 @@ describe('a past-date deployment', () => {
     // The admins' signup screen explains itself to a physician, as the requests screen does (issue 32.12).
     await page.goto('/app/admin/signups');
     expect(await page.getByTestId('signups-admins-only').innerText()).toBe('Only admins approve or refuse account requests.');
+    expect(await page.getByTestId('page-title').innerText()).toBe('Account requests');
     expect(errors).toEqual([]);
     await context.close();
 
@@ -289,10 +290,11 @@ describe('a past-date deployment', () => {
     await row.getByTestId('request-approve').click();
     await expect.poll(() => row.innerText()).toContain('Approved');
     // An admin cannot start the add-patient wizard: told at once, no step to fill (issue 32.12).
-    for (const path of ['/app/add-patient', '/app/new_patient']) {
+    for (const [path, title] of [['/app/add-patient', 'Add patient'], ['/app/new_patient', 'New patient']] as const) {
       await admin.page.goto(path);
       expect(await admin.page.getByTestId('wizard-not-for-admins').innerText()).toBe('Patients are added by their physician. Admins handle past-date deployment requests.');
       expect(await admin.page.getByTestId('add-patient').count()).toBe(0);
+      expect(await admin.page.getByTestId('page-title').innerText()).toBe(title);
     }
     expect(admin.errors).toEqual([]);
     await admin.context.close();
@@ -323,6 +325,8 @@ describe('the access trail', () => {
     await expect.poll(async () => new Set(await page.getByTestId('trail-row').locator('td:nth-child(2)').allInnerTexts())).toEqual(new Set([DEMO.physician]));
     const rows = await page.getByTestId('trail-row').allInnerTexts();
     expect(rows.every((r) => r.includes('NCT1002'))).toBe(true);
+    // The app's one date style, the day above a 24-hour time.
+    expect(await page.getByTestId('trail-row').first().locator('td').first().innerText()).toMatch(/^\d{2} [A-Z][a-z]{2} \d{4}\n\d{2}:\d{2}:\d{2}$/);
     expect(rows.some((r) => r.includes('Read /patient/available-nights'))).toBe(true);
     const download = page.waitForEvent('download');
     await page.getByTestId('trail-export').click();

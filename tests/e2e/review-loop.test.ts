@@ -334,7 +334,10 @@ describe('scoring mode', { timeout: 600_000 }, () => {
 describe('a layout made for reading signals', { timeout: 600_000 }, () => {
   it('fits every chart shown into the viewport, hides the panels on request, names channels and shows durations', async () => {
     await page.getByTestId('chart-stack').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByTestId('layout-fit').click();
+    // Fitting brings the fitted charts into view: the navigator stuck under the 60-px header.
+    await poll(async () => Math.round((await page.getByTestId('navigator').boundingBox())!.y)).toBe(60);
     await page.getByTestId('layout-channels').click();
     await page.getByTestId('channel-selector').waitFor({ state: 'detached' });
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
+import { uploadFiles } from './multipart';
 
 /** The access trail (issue 33 point 8): every signed-in read and write, append-only, filtered and exported by admins. */
 let server: TestServer;
@@ -54,6 +56,32 @@ describe(`access trail (${TEST_DB})`, () => {
     expect((log.json().data.entries as { user_email: string }[]).some((e) => e.user_email === DEMO_ACCOUNTS.physician)).toBe(true);
     expect((await server.call('GET', `/patient/access-log?patient_id=${patientId}`, { token: annotator })).statusCode).toBe(403);
   });
+
+  it('names the patient (and night) of requests that carry no patient_id: an upload, an annotation edit and deletion, a report, a patient by id, comments', async () => {
+    const bytes = new Uint8Array(readFileSync(new URL('../fixtures/real/snore_resmed_20250808_010210_BRP.edf', import.meta.url)));
+    const upload = await uploadFiles(server, physician, { patient_id: String(patientId), timezone: 'UTC' }, [{ name: 'snore_resmed_20250808_010210_BRP.edf', bytes }]);
+    expect(upload.statusCode, upload.body).toBe(201);
+    const { night, recording_id: recordingId, recording_start_time: startMs } = upload.json().data as { night: number; recording_id: number; recording_start_time: number };
+    const post = (url: string, body: object) => server.call('POST', url, { token: physician, body });
+    const made = await post('/analytics/patient/new-annotations', { patient_id: patientId, night, kpi: 'NC_PSG', start_time: startMs + 600_000, duration: '20', label: 1 });
+    expect(made.statusCode, made.body).toBe(201);
+    const [added] = made.json().data.annotations as { annotation_map_id: number; version: number }[];
+    expect((await post('/analytics/patient/update-annotations', { annotation_map_id: added!.annotation_map_id, version: added!.version, duration: '30' })).statusCode).toBe(200);
+    expect((await post('/analytics/patient/delete-annotations', { ids: [added!.annotation_map_id] })).statusCode).toBe(200);
+    const report = await post('/reports', { patient_id: patientId, order_id: patientCode, language: 'en', version: 1, report_type: 'en-pyn', dates: [{ numDate: night, checked: true }] });
+    expect(report.statusCode).toBe(202);
+    expect((await server.call('GET', `/reports/${report.json().data.id}`, { token: physician })).statusCode).toBe(200);
+    expect((await post(`/physician/update-patient-details/id=${patientId}`, { comment: 'trail' })).statusCode).toBe(200);
+    expect((await post('/patient/get-comment', { id: patientId })).statusCode).toBe(200);
+    const entries = (await server.call('GET', `/admin/access-trail?patient_code=${patientCode}&limit=200`, { token: admin })).json().data.entries as { route: string; patient_id: number; recording_id: number | null; status: number }[];
+    const of = (route: string) => entries.find((e) => e.route === route);
+    expect(of('/patient/upload-recording')).toMatchObject({ patient_id: patientId, recording_id: recordingId, status: 201 });
+    expect(of('/analytics/patient/update-annotations')).toMatchObject({ patient_id: patientId, recording_id: recordingId, status: 200 });
+    expect(of('/analytics/patient/delete-annotations')).toMatchObject({ patient_id: patientId, recording_id: recordingId, status: 200 });
+    expect(of('/reports/:id')).toMatchObject({ patient_id: patientId, status: 200 });
+    expect(of('/physician/update-patient-details/id=:id')).toMatchObject({ patient_id: patientId, status: 200 });
+    expect(of('/patient/get-comment')).toMatchObject({ patient_id: patientId, status: 200 });
+  }, 60_000);
 
   it('is append-only: the database refuses to change or remove an entry', async () => {
     await server.call('GET', `/admin/access-trail?limit=1`, { token: admin });

@@ -54,11 +54,16 @@ describe('titleFromPath', () => {
     const annotator = capabilitiesOf({ is_annotator: true });
     const admin = capabilitiesOf({ is_admin: true });
     const physician = capabilitiesOf({});
-    for (const p of ['/app/device_config', '/app/device_testing', '/app/realtimeDashboard', '/app/reports', '/app/settings', '/app/billing', '/app/new_patient', '/app/add-patient', '/app/admin/signups']) {
+    for (const p of ['/app/device_config', '/app/device_testing', '/app/realtimeDashboard', '/app/reports', '/app/settings', '/app/billing', '/app/new_patient', '/app/add-patient']) {
       expect(titleFromPath(p, annotator), p).toEqual(key('titles.notFound'));
     }
-    expect(titleFromPath('/app/admin/signups', physician)).toEqual(key('titles.notFound'));
-    expect(titleFromPath('/app/admin/signups', admin)).toEqual(key('titles.signups'));
+    // The admins' screens explain themselves to everyone else, under their own title; so does the wizard to an admin.
+    for (const caps of [physician, annotator, admin]) {
+      expect(titleFromPath('/app/admin/signups', caps)).toEqual(key('titles.signups'));
+      expect(titleFromPath('/app/admin/trail', caps)).toEqual(key('titles.trail'));
+    }
+    expect(titleFromPath('/app/add-patient', admin)).toEqual(key('titles.addPatient'));
+    expect(titleFromPath('/app/add-patient', physician)).toEqual(key('titles.addPatient'));
     expect(titleFromPath('/app/device_config', admin)).toEqual(key('titles.notFound'));
     expect(titleFromPath('/app/device_config', physician)).toEqual(key('titles.deviceConfig'));
     expect(titleFromPath('/app/patients', annotator)).toEqual(key('titles.patients'));

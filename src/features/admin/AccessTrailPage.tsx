@@ -6,6 +6,7 @@ import { request } from '../../api/client';
 import { downloadFile } from '../../api/download';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
+import { useFormat } from '../../format';
 
 interface Filter {
   patient_code: string;
@@ -75,8 +76,10 @@ export function AccessTrailPage() {
 
 /** Accesses as a table: when, who, from where, what, outcome. */
 export function AccessTable({ rows, showPatient, testId }: { rows: readonly AccessRow[]; showPatient: boolean; testId: string }) {
-  const { t, i18n } = useTranslation();
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
+  const { t } = useTranslation();
+  const f = useFormat();
+  // The reader's own clock, in the app's one date style (day, then a 24-hour time to the second).
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   return (
     <div className="table-wrap">
       <table className="table" data-testid={testId}>
@@ -93,7 +96,11 @@ export function AccessTable({ rows, showPatient, testId }: { rows: readonly Acce
         <tbody>
           {rows.map((r) => (
             <tr key={r.id} data-testid="trail-row">
-              <td>{when.format(new Date(r.at_ms))}</td>
+              <td className="trail-when">
+                {f.day(r.at_ms, zone)}
+                <br />
+                {f.time(r.at_ms, zone)}
+              </td>
               <td>{r.user_email ?? '–'}</td>
               <td dir="ltr">{r.ip}</td>
               <td>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HistogramResult } from '../../../engine/index';
 import { ms } from '../../../engine/index';
@@ -16,8 +16,15 @@ import { bandsOf } from './vitals';
 export function WindowView({ screen, code, thresholds, onClose }: { screen: ChartScreen; code: string; thresholds: boolean; onClose: () => void }) {
   const def = channelDef(code);
   const height = Math.max(200, (typeof window === 'undefined' ? 800 : window.innerHeight) - 420);
+  const ref = useRef<HTMLDivElement>(null);
+  // Opened from a chart further down, the view would start under the sticky navigator, its title and close button hidden: scrolled to just below it.
+  useEffect(() => {
+    const top = ref.current?.getBoundingClientRect().top;
+    const below = document.querySelector('.navigator.sticky-top')?.getBoundingClientRect().bottom ?? 0;
+    if (top !== undefined && top < below) window.scrollBy({ top: top - below - 8 });
+  }, [code]);
   return (
-    <div className="window-view" data-testid="window-view">
+    <div ref={ref} className="window-view" data-testid="window-view">
       <ChartBlockView
         id={`window-${code}`}
         screen={screen}

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -8,6 +8,7 @@ import { Alert } from '../../ui/Alert';
 import { fetchUploadLimits, IMPORTABLE, uploadProblem, uploadRecording, type ImportedNight, type UploadProblem } from './api';
 import { ImportChannels } from './ImportChannels';
 import { useFormat } from '../../format';
+import { formatSpan } from '../../charts/core/format';
 
 interface Props {
   patientId: number;
@@ -111,8 +112,14 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
  */
 export function ImportResult({ result, onDismiss }: { result: ImportedNight; onDismiss: () => void }) {
   const { t } = useTranslation();
+  // The form that sent the files is far below: the result is brought into view (and focus, for a screen reader) when it arrives.
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'start' });
+    ref.current?.focus({ preventScroll: true });
+  }, [result]);
   return (
-    <section className="card import-result" aria-label={t('recordings.import.resultTitle')} data-testid="import-result">
+    <section ref={ref} tabIndex={-1} className="card import-result" aria-label={t('recordings.import.resultTitle')} data-testid="import-result">
       <header className="import-result-head">
         <h3 className="card-title">{t('recordings.import.resultTitle')}</h3>
         <button type="button" className="button button-small" onClick={onDismiss} data-testid="import-result-dismiss">
@@ -144,12 +151,11 @@ function DeviceSummaryDone({ summary: s }: { summary: NonNullable<ImportedNight[
 function ImportSummary({ night }: { night: ImportedNight }) {
   const { t } = useTranslation();
   const f = useFormat();
-  const hours = f.hours(night.recording_stop_time - night.recording_start_time);
   return (
     <Alert tone="success" testId="import-done">
       {t('recordings.import.done', {
         start: f.dateTime(night.recording_start_time, night.timezone),
-        hours,
+        duration: formatSpan(night.recording_stop_time - night.recording_start_time),
         channels: night.channels.map((c) => c.code).join(', ') || '—',
         events: night.events,
       })}

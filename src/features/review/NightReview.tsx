@@ -49,9 +49,30 @@ function LayoutBar({ layout, onChange }: { layout: ReviewLayout; onChange: (l: R
     <div className="layout-bar" role="group" aria-label={t('night.layout.label')}>
       <button type="button" className="chip" aria-expanded={layout.channels} onClick={() => flip('channels')} data-testid="layout-channels">{t('night.layout.channels')}</button>
       <button type="button" className="chip" aria-expanded={layout.annotations} onClick={() => flip('annotations')} data-testid="layout-annotations">{t('night.layout.annotations')}</button>
-      <button type="button" className="chip" aria-pressed={layout.fit} onClick={() => flip('fit')} data-testid="layout-fit">{t('night.toolbar.fit')}</button>
+      <button
+        type="button"
+        className="chip"
+        aria-pressed={layout.fit}
+        onClick={() => {
+          flip('fit');
+          // Fitted, the charts fill the screen below the navigator once it is stuck under the header: scrolled there.
+          if (!layout.fit) requestAnimationFrame(() => requestAnimationFrame(scrollToNavigator));
+        }}
+        data-testid="layout-fit"
+      >
+        {t('night.toolbar.fit')}
+      </button>
     </div>
   );
+}
+
+/** Scrolls the page until the night's navigator sits just under the app's header (where it sticks). */
+function scrollToNavigator(): void {
+  const navigator = document.querySelector('[data-testid="navigator"]');
+  if (!navigator) return;
+  const header = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-height')) || 0;
+  const by = navigator.getBoundingClientRect().top - header;
+  if (by > 1) window.scrollBy({ top: by });
 }
 
 /** Detector annotations name a KPI, not a channel: draw them on the signals they come from. */

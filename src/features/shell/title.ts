@@ -95,28 +95,31 @@ function segmentsOf(path: string): string[] {
   return bare.split('/').filter((s) => s.length > 0);
 }
 
-/** Screens only some roles have (AppRoutes leaves them out for the others): the capability each needs. */
-const GATED: Partial<Record<TitleKey, keyof Omit<Capabilities, 'appRoot'>>> = {
-  'titles.realTime': 'realtime',
-  'titles.realtimeDashboard': 'realtime',
-  'titles.deviceConfig': 'deviceConfig',
-  'titles.reports': 'reports',
-  'titles.samplePatients': 'samplePatients',
-  'titles.settings': 'settings',
-  'titles.calendar': 'calendar',
-  'titles.appointments': 'appointments',
-  'titles.billing': 'billing',
-  'titles.signups': 'admin',
-  'titles.trail': 'admin',
-  'titles.newPatient': 'addPatient',
-  'titles.addPatient': 'addPatient',
+/**
+ * Screens only some roles have (AppRoutes leaves them out for the others): the capabilities any
+ * of which opens one, whether the screen itself or a note saying whose screen it is (the admins'
+ * signups and trail explain themselves to everyone; an admin is told the wizard is not theirs).
+ */
+type Capability = keyof Omit<Capabilities, 'appRoot'>;
+const GATED: Partial<Record<TitleKey, readonly Capability[]>> = {
+  'titles.realTime': ['realtime'],
+  'titles.realtimeDashboard': ['realtime'],
+  'titles.deviceConfig': ['deviceConfig'],
+  'titles.reports': ['reports'],
+  'titles.samplePatients': ['samplePatients'],
+  'titles.settings': ['settings'],
+  'titles.calendar': ['calendar'],
+  'titles.appointments': ['appointments'],
+  'titles.billing': ['billing'],
+  'titles.newPatient': ['addPatient', 'admin'],
+  'titles.addPatient': ['addPatient', 'admin'],
 };
 
-/** The title of the page at `path`; with `caps`, a screen the role may not open is "Page not found". */
+/** The title of the page at `path`; with `caps`, a screen the role may not open (the 404 page) is "Page not found". */
 export function titleFromPath(path: string, caps?: Capabilities): PageTitle {
   const title = titleOfPath(path);
   const needs = GATED[title.key];
-  return caps && needs && !caps[needs] ? key('titles.notFound') : title;
+  return caps && needs && !needs.some((c) => caps[c]) ? key('titles.notFound') : title;
 }
 
 function titleOfPath(path: string): PageTitle {
