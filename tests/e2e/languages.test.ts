@@ -282,6 +282,17 @@ async function walkPatientDetail(w: Walk, lng: string, found: string[]): Promise
   if (MEASURED.has(lng)) {
     expect(await firstChartTop(page), `${lng}: a chart above the fold at 1280 × 800`).toBeLessThan(page.viewportSize()!.height - 60);
     found.push(...(await overflows(page, `${lng} night view`)));
+    // A side tab's name is never broken inside a word ("Zusammenfassu / ng"): no more lines than words.
+    const brokenTabs = await page.locator('.side-tab').evaluateAll((tabs) =>
+      tabs
+        .filter((tab) => {
+          const range = document.createRange();
+          range.selectNodeContents(tab);
+          return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > (tab.textContent ?? '').trim().split(/\s+/).length;
+        })
+        .map((tab) => tab.textContent),
+    );
+    expect(brokenTabs, `${lng}: side tabs broken inside a word`).toEqual([]);
     if (process.env.LAYOUT_SHOTS) await page.screenshot({ path: `${process.env.LAYOUT_SHOTS}/night-${lng}.png` });
     // The window view: the chart has the larger share, the histogram beside or below it.
     await page.getByTestId('window-BR').click();
