@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AccessTrailQuery, PatientAccessQuery, type AccessRow, type AccessTrailFilter } from '../../contract/audit';
+import { accessKind, AccessTrailQuery, PatientAccessQuery, type AccessRow, type AccessTrailFilter } from '../../contract/audit';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { forbidden } from '../errors';
@@ -59,8 +59,8 @@ export function auditRoutes(server: FastifyInstance, ctx: AppContext, trail: Aud
     adminOnly(request);
     await trail.flush();
     const rows = await trailRows(ctx.db, request.query, CSV_MAX_ROWS);
-    const header = ['time_utc', 'user', 'role', 'address', 'method', 'route', 'patient_code', 'patient_id', 'recording_id', 'detail', 'status'];
-    const lines = rows.map((r) => [new Date(r.at_ms).toISOString(), r.user_email, r.user_role, r.ip, r.method, r.route, r.patient_code, r.patient_id, r.recording_id, r.detail, r.status].map(csvCell).join(','));
+    const header = ['time_utc', 'user', 'role', 'address', 'method', 'access', 'route', 'patient_code', 'patient_id', 'recording_id', 'detail', 'status'];
+    const lines = rows.map((r) => [new Date(r.at_ms).toISOString(), r.user_email, r.user_role, r.ip, r.method, accessKind(r.method, r.route), r.route, r.patient_code, r.patient_id, r.recording_id, r.detail, r.status].map(csvCell).join(','));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="access_trail_${new Date().toISOString().slice(0, 10)}.csv"`)

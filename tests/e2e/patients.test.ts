@@ -328,12 +328,17 @@ describe('the access trail', () => {
     // The app's one date style, the day above a 24-hour time.
     expect(await page.getByTestId('trail-row').first().locator('td').first().innerText()).toMatch(/^\d{2} [A-Z][a-z]{2} \d{4}\n\d{2}:\d{2}:\d{2}$/);
     expect(rows.some((r) => r.includes('Read /patient/available-nights'))).toBe(true);
+    // Every column fits a laptop's window: the last one (the outcome) is not cut off.
+    expect(await page.getByTestId('trail-table').evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
+    // The spec reads comments by POST: still a read, not a change.
+    expect(rows.some((r) => r.includes('Read /patient/get-comment'))).toBe(true);
+    expect(rows.some((r) => r.includes('Change /patient/get-comment'))).toBe(false);
     const download = page.waitForEvent('download');
     await page.getByTestId('trail-export').click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^access_trail_\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = (await readFile((await file.path())!, 'utf8')).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('time_utc,user,role,address,method,route,patient_code,patient_id,recording_id,detail,status');
+    expect(lines[0]).toBe('time_utc,user,role,address,method,access,route,patient_code,patient_id,recording_id,detail,status');
     expect(lines.length).toBe(rows.length + 1);
     expect(lines.slice(1).every((l) => l.includes(`,${DEMO.physician},physician,`) && l.includes(',NCT1002,'))).toBe(true);
     expect(errors).toEqual([]);

@@ -45,12 +45,16 @@ describe(`access trail (${TEST_DB})`, () => {
   });
 
   it('exports the filtered trail as CSV, and shows the physician who opened their patient', async () => {
+    expect((await server.call('POST', '/patient/get-comment', { token: physician, body: { id: patientId } })).statusCode).toBe(200);
     const csv = await server.call('GET', `/admin/access-trail.csv?patient_code=${patientCode}`, { token: admin });
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('time_utc,user,role,address,method,route,patient_code,patient_id,recording_id,detail,status');
-    expect(lines.some((l) => l.includes(`${DEMO_ACCOUNTS.physician},physician,`) && l.includes(`,GET,/patient/available-nights,${patientCode},${patientId},`))).toBe(true);
+    expect(lines[0]).toBe('time_utc,user,role,address,method,access,route,patient_code,patient_id,recording_id,detail,status');
+    expect(lines.some((l) => l.includes(`${DEMO_ACCOUNTS.physician},physician,`) && l.includes(`,GET,read,/patient/available-nights,${patientCode},${patientId},`))).toBe(true);
+    // A POST that only reads (the spec's get- routes) is a read, one that writes is a change.
+    expect(lines.some((l) => l.includes(',POST,read,/patient/get-comment,'))).toBe(true);
+    expect(lines.some((l) => l.includes(',POST,change,/patient/add-comment,'))).toBe(true);
     const log = await server.call('GET', `/patient/access-log?patient_id=${patientId}`, { token: physician });
     expect(log.statusCode).toBe(200);
     expect((log.json().data.entries as { user_email: string }[]).some((e) => e.user_email === DEMO_ACCOUNTS.physician)).toBe(true);

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AccessRow } from '../../../contract/audit';
+import { accessKind, type AccessRow } from '../../../contract/audit';
 import { request } from '../../api/client';
 import { downloadFile } from '../../api/download';
 import { errorText } from '../../api/messages';
@@ -101,10 +101,10 @@ export function AccessTable({ rows, showPatient, testId }: { rows: readonly Acce
                 <br />
                 {f.time(r.at_ms, zone)}
               </td>
-              <td>{r.user_email ?? '–'}</td>
+              <td className="trail-who">{r.user_email ?? '–'}</td>
               <td dir="ltr">{r.ip}</td>
               <td>
-                {t(r.method === 'GET' ? 'admin.trail.read' : 'admin.trail.changed')}{' '}
+                {t(accessKind(r.method, r.route) === 'read' ? 'admin.trail.read' : 'admin.trail.changed')}{' '}
                 {/* The API route: an identifier, the same in every language. */}
                 <code dir="ltr" translate="no">
                   {r.route}
