@@ -328,8 +328,10 @@ describe('the access trail', () => {
     // The app's one date style, the day above a 24-hour time.
     expect(await page.getByTestId('trail-row').first().locator('td').first().innerText()).toMatch(/^\d{2} [A-Z][a-z]{2} \d{4}\n\d{2}:\d{2}:\d{2}$/);
     expect(rows.some((r) => r.includes('Read /patient/available-nights'))).toBe(true);
-    // Every column fits a laptop's window: the last one (the outcome) is not cut off.
+    // Every column fits a small laptop's window: the last one (the outcome) is not cut off.
+    await page.setViewportSize({ width: 1024, height: 768 });
     expect(await page.getByTestId('trail-table').evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
     // The spec reads comments by POST: still a read, not a change.
     expect(rows.some((r) => r.includes('Read /patient/get-comment'))).toBe(true);
     expect(rows.some((r) => r.includes('Change /patient/get-comment'))).toBe(false);
