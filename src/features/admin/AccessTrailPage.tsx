@@ -101,7 +101,7 @@ export function AccessTable({ rows, showPatient, testId }: { rows: readonly Acce
                 <br />
                 {f.time(r.at_ms, zone)}
               </td>
-              <td className="trail-who">{r.user_email ?? '–'}</td>
+              <td className="trail-who">{r.user_email ? <Email address={r.user_email} /> : '–'}</td>
               <td dir="ltr">{r.ip}</td>
               <td>
                 {t(accessKind(r.method, r.route) === 'read' ? 'admin.trail.read' : 'admin.trail.changed')}{' '}
@@ -118,5 +118,18 @@ export function AccessTable({ rows, showPatient, testId }: { rows: readonly Acce
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** An e-mail address that may break after its @ (and only inside a part too long for its column). */
+function Email({ address }: { address: string }) {
+  const at = address.indexOf('@');
+  if (at < 0) return <>{address}</>;
+  return (
+    <>
+      {address.slice(0, at + 1)}
+      <wbr />
+      {address.slice(at + 1)}
+    </>
   );
 }
