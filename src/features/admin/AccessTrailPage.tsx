@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accessKind, type AccessRow } from '../../../contract/audit';
 import { request } from '../../api/client';
@@ -107,7 +107,7 @@ export function AccessTable({ rows, showPatient, testId }: { rows: readonly Acce
                 {t(accessKind(r.method, r.route) === 'read' ? 'admin.trail.read' : 'admin.trail.changed')}{' '}
                 {/* The API route: an identifier, the same in every language. */}
                 <code dir="ltr" translate="no">
-                  {r.route}
+                  <ApiRoute path={r.route} />
                   {r.detail ? ` (${r.detail})` : ''}
                 </code>
               </td>
@@ -130,6 +130,24 @@ function Email({ address }: { address: string }) {
       {address.slice(0, at + 1)}
       <wbr />
       {address.slice(at + 1)}
+    </>
+  );
+}
+
+/** An API route that may break before each of its slashes (and at its hyphens), not mid-word. */
+function ApiRoute({ path }: { path: string }) {
+  return (
+    <>
+      {path.split('/').map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && (
+            <>
+              <wbr />/
+            </>
+          )}
+          {part}
+        </Fragment>
+      ))}
     </>
   );
 }
