@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import { Fragment, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accessKind, type AccessRow } from '../../../contract/audit';
 import { request } from '../../api/client';
@@ -82,7 +82,7 @@ export function AccessTable({ rows, showPatient, testId }: { rows: readonly Acce
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   return (
     <div className="table-wrap">
-      <table className="table" data-testid={testId}>
+      <table className="table trail-table" data-testid={testId}>
         <thead>
           <tr>
             <th scope="col">{t('admin.trail.columns.when')}</th>
@@ -103,11 +103,11 @@ export function AccessTable({ rows, showPatient, testId }: { rows: readonly Acce
               </td>
               <td className="trail-who">{r.user_email ? <Email address={r.user_email} /> : '–'}</td>
               <td dir="ltr">{r.ip}</td>
-              <td>
+              <td className="trail-what">
                 {t(accessKind(r.method, r.route) === 'read' ? 'admin.trail.read' : 'admin.trail.changed')}{' '}
                 {/* The API route: an identifier, the same in every language. */}
                 <code dir="ltr" translate="no">
-                  <ApiRoute path={r.route} />
+                  {r.route}
                   {r.detail ? ` (${r.detail})` : ''}
                 </code>
               </td>
@@ -130,24 +130,6 @@ function Email({ address }: { address: string }) {
       {address.slice(0, at + 1)}
       <wbr />
       {address.slice(at + 1)}
-    </>
-  );
-}
-
-/** An API route that may break before each of its slashes (and at its hyphens), not mid-word. */
-function ApiRoute({ path }: { path: string }) {
-  return (
-    <>
-      {path.split('/').map((part, i) => (
-        <Fragment key={i}>
-          {i > 0 && (
-            <>
-              <wbr />/
-            </>
-          )}
-          {part}
-        </Fragment>
-      ))}
     </>
   );
 }
