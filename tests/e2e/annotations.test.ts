@@ -34,7 +34,9 @@ describe('a physician', () => {
     patientUrl = new URL(page.url()).pathname;
     await importThroughScreen(page, [path.join(REAL, 'snore_resmed_20250808_010210_BRP.edf'), path.join(REAL, 'snore_resmed_20250808_010203_EVE.edf')]);
     // The result stands above the night it opened, until dismissed (below: after the checks).
-    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('NC_PSG');
+    // Channels by their names, not their codes.
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Nasal Cannula');
+    expect(await page.getByTestId('import-done').textContent()).not.toContain('NC_PSG');
     const result = page.getByTestId('import-result');
     await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });
     expect(await result.isVisible()).toBe(true);
@@ -139,7 +141,9 @@ describe('a physician with a night of four mask sessions', () => {
     const names = (await readdir(REAL)).filter((n) => /^snore_resmed_2025091[01]_/.test(n));
     expect(names).toHaveLength(20);
     await importThroughScreen(page, names.map((n) => path.join(REAL, n)), 'Europe/Zurich');
-    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 60_000 }).toContain('NC_PSG');
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 60_000 }).toContain('Nasal Cannula');
+    // A night the radar did not record opens on its flow (a reference channel, off beside the radar's signals).
+    await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });
     // Each session's EVE and CSL are the same bytes: kept once, and the summary says so.
     expect(await page.getByTestId('import-skipped-files').locator('li').count()).toBe(4);
     // One night with four sessions listed, one flow channel (no '#2' copies).

@@ -91,6 +91,9 @@ describe('single-night review', () => {
     expect(await spanMs()).toBeGreaterThanOrEqual(10 * 3_600_000);
     // Stats of the visible window come from the engine.
     await expect.poll(() => page.getByTestId('stats-BR').innerText()).toMatch(/min \d.*p90 \d/);
+    // Coded channels (sleep stages, sleep/wake, in bed) have no min/max/percentiles of their codes.
+    await page.getByTestId('chart-block-SLP_STGS').waitFor();
+    expect(await page.getByTestId('stats-SLP_STGS').count()).toBe(0);
     // ODI (non-paid physician) has no series in a single night: the spec's empty message.
     expect(await page.getByTestId('no-data-ODI').innerText()).toBe('No data available for ODI.');
     // No values, so no value axis either (no invented 0.1-0.9 labels); a chart with data keeps its own.

@@ -71,6 +71,25 @@ describe('available channels', () => {
     expect(orderChannels(availableChannels(radar, { annotator: false, membership: 'non-paid' }), null).find((c) => c.code === 'NC_PSG')?.visible).toBe(false);
   });
 
+  it('a night the radar did not record opens on its reference channels with data, whatever the saved layout says of them', () => {
+    // A ResMed SD card: flow (NC_PSG), the CPAP's breathing rate, an SpO2 with no valid value.
+    const night = [
+      { code: 'NC_PSG', count: 100, valid: 100 },
+      { code: 'BR', count: 50, valid: 50 },
+      { code: 'SPO2_PSG', count: 50, valid: 0 },
+    ];
+    const offered = availableChannels(night.map((c) => c.code), { annotator: false, membership: 'non-paid' });
+    const withData = channelsWithData(night);
+    const shown = (choices: { code: string; visible: boolean }[]) => choices.filter((c) => c.visible).map((c) => c.code);
+    // Saved on radar nights: breathing rate on, the flow off. The flow shows all the same; the empty SpO2 does not.
+    expect(shown(orderChannels(offered, { BR: true, NC_PSG: false, SPO2_PSG: false }, withData, nightDefaultOff))).toEqual(['BR', 'NC_PSG']);
+    // Beside the radar's own signals the reference channels stay as saved (off by default).
+    const radarNight = [...night, { code: 'Y_DIST', count: 100, valid: 100 }];
+    const radarOffered = availableChannels(radarNight.map((c) => c.code), { annotator: false, membership: 'non-paid' });
+    expect(shown(orderChannels(radarOffered, { BR: true, NC_PSG: false }, channelsWithData(radarNight), nightDefaultOff))).not.toContain('NC_PSG');
+    expect(shown(orderChannels(radarOffered, null, channelsWithData(radarNight), nightDefaultOff))).not.toContain('NC_PSG');
+  });
+
   it('a CPAP night whose oximeter recorded no valid value opens on the charts with data, not on empty pulse and SpO2', () => {
     const night = [
       { code: 'NC_PSG', count: 100, valid: 100 },
@@ -85,8 +104,8 @@ describe('available channels', () => {
     // Counting samples, not valid ones, the empty oximetry charts were the ones shown.
     expect(shown(orderChannels(offered, null))).toEqual(expect.arrayContaining(['PR', 'SPO2']));
     expect(shown(orderChannels(offered, null))).not.toContain('NC_PSG');
-    // One valid pulse sample is data: the defaults stay.
-    expect(shown(orderChannels(offered, null, channelsWithData([...night.slice(0, 1), { code: 'PR', count: 50, valid: 1 }, night[2]!])))).not.toContain('NC_PSG');
+    // One valid pulse sample is data: the pulse shows beside the flow (no radar: the flow is this night's own signal), the empty SpO2 does not.
+    expect(shown(orderChannels(offered, null, channelsWithData([...night.slice(0, 1), { code: 'PR', count: 50, valid: 1 }, night[2]!])))).toEqual(['PR', 'NC_PSG']);
     // A night list without valid counts (an older server) reads the sample count.
     expect([...channelsWithData([{ code: 'PR', count: 5 }])]).toEqual(['PR']);
     // Nothing with data at all: the defaults, not a screen without charts.

@@ -162,8 +162,8 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   usePlotPointer(screen, plotRef, selectionRef, tipRef, pointer);
 
   const format: StatsFormatter = useCallback((v) => t('night.stats.line', v), [t]);
-  // The engine's statistics once its samples are in (not of an overview).
-  const statsSource = series[0] && !provisional?.has(series[0].ref.code) ? series[0].ref : null;
+  // The engine's statistics once its samples are in (not of an overview); none of codes (stages, in bed): a "min 0 · max 3" of stages means nothing.
+  const statsSource = !def.axis && series[0] && !provisional?.has(series[0].ref.code) ? series[0].ref : null;
   useStatsReadout(screen, api, statsSource, statsRef, format, i18n.language);
 
   // A channel without a meaning here keeps the file's label (it may hold '.' or ':', which i18next would read as key syntax).
@@ -201,7 +201,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
         <span className="info-tip" tabIndex={0} title={def.unmapped ? title : t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
           {t('night.block.infoMark')}
         </span>
-        <span ref={statsRef} className="chart-stats mono" data-testid={`stats-${code}`} />
+        {!def.axis && <span ref={statsRef} className="chart-stats mono" data-testid={`stats-${code}`} />}
         <span className="chart-block-tools">
           {!def.axis && (
             <button

@@ -147,7 +147,23 @@ export function orderChannels(
     }
   }
   for (const code of available) if (!seen.has(code)) out.push({ code, visible: !offByDefault(code) });
-  return withDataShown(out, withData);
+  return withDataShown(referenceShown(out, withData), withData);
+}
+
+/** The radar's own signals: a night holding one with data was recorded by the radar. */
+const RADAR_SIGNALS: readonly string[] = ['Y_DIST', 'I', 'Q', 'MOV'];
+
+/**
+ * A night the radar did not record (a CPAP's SD card, a PSG, an oximeter) opens on its
+ * reference channels with data (its flow, belts, SpO2), whatever the defaults or the saved
+ * layout say of them (they are off only beside the radar's own signals, which they mirror),
+ * and without the charts that would draw nothing (a CPAP's pulse channel with no valid value).
+ */
+function referenceShown(choices: ChannelChoice[], withData: ReadonlySet<string> | undefined): ChannelChoice[] {
+  if (withData === undefined || RADAR_SIGNALS.some((code) => withData.has(code))) return choices;
+  const draws = (code: string) => (code === 'ODI' ? withData.has('SPO2') || withData.has('SPO2_PSG') : drawsData(code, withData));
+  const shown = choices.map((c) => ({ code: c.code, visible: (c.visible || channelDef(c.code).psg === true) && draws(c.code) }));
+  return shown.some((c) => c.visible) ? shown : choices;
 }
 
 /**

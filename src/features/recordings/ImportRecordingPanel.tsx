@@ -9,6 +9,7 @@ import { fetchUploadLimits, IMPORTABLE, uploadProblem, uploadRecording, type Imp
 import { ImportChannels } from './ImportChannels';
 import { useFormat } from '../../format';
 import { formatSpan } from '../../charts/core/format';
+import { channelName } from '../../builtInNames';
 
 interface Props {
   patientId: number;
@@ -156,7 +157,7 @@ function ImportSummary({ night }: { night: ImportedNight }) {
       {t('recordings.import.done', {
         start: f.dateTime(night.recording_start_time, night.timezone),
         duration: formatSpan(night.recording_stop_time - night.recording_start_time),
-        channels: night.channels.map((c) => c.code).join(', ') || '—',
+        channels: night.channels.map((c) => channelName(t, c.code)).join(', ') || '—',
         events: night.events,
       })}
       {night.merged && <> {t('recordings.import.merged')}</>}
