@@ -305,6 +305,19 @@ async function walkPatientDetail(w: Walk, lng: string, found: string[]): Promise
     if (process.env.LAYOUT_SHOTS) await page.screenshot({ path: `${process.env.LAYOUT_SHOTS}/window-${lng}.png`, fullPage: true });
     await page.getByTestId('window-close').click();
     await page.getByTestId('window-view').waitFor({ state: 'detached' });
+    // Fit charts to screen: a chart's name floats over its plot, never over its value labels (Arabic included).
+    await page.getByTestId('layout-fit').click();
+    const covered = await page.locator('[data-testid^="chart-block-"]').evaluateAll((blocks) =>
+      blocks
+        .filter((b) => {
+          const h = b.querySelector('.chart-block-head')?.getBoundingClientRect();
+          const y = b.querySelector('.y-axis')?.getBoundingClientRect();
+          return h && y && y.width > 0 && h.left < y.right && h.right > y.left && h.top < y.bottom && h.bottom > y.top;
+        })
+        .map((b) => (b as HTMLElement).dataset.code),
+    );
+    expect(covered, `${lng}: montage chart names over their value labels`).toEqual([]);
+    await page.getByTestId('layout-fit').click();
   }
   await page.getByTestId('mode-trend').click();
   await page.getByTestId('trend-view').waitFor({ timeout: 90_000 });
