@@ -254,6 +254,13 @@ describe('single-night review', () => {
       .toBe(true);
     await expect.poll(() => page.getByTestId('histogram-bar').count()).toBeGreaterThan(10);
     await expect.poll(() => page.getByTestId('histogram-bands').innerText()).toMatch(/moderate \d+/);
+    // The window's chart has its own time axis under it, as wide as its plot.
+    await expect.poll(() => page.getByTestId('window-time-axis').innerText()).toMatch(/\d{2}:\d{2}/);
+    const plot = (await page.getByTestId('window-view').locator('[data-testid^="plot-"]').first().boundingBox())!;
+    const axis = (await page.getByTestId('window-time-axis').boundingBox())!;
+    expect(Math.abs(axis.x - plot.x)).toBeLessThan(2);
+    expect(Math.abs(axis.width - plot.width)).toBeLessThan(2);
+    expect(axis.y).toBeGreaterThanOrEqual(plot.y + plot.height - 1);
     expect(await page.getByTestId('chart-stack').count()).toBe(0);
     await page.getByTestId('window-close').click();
     await page.getByTestId('chart-stack').waitFor();

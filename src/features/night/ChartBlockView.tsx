@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { formatClock, formatValue } from '../../charts/core/format';
@@ -39,13 +39,15 @@ export interface BlockProps {
   dragProps?: { onDragStart: (e: DragEvent) => void; onDragOver: (e: DragEvent) => void; onDrop: (e: DragEvent) => void; onDragEnd: () => void };
   /** The window view's block has its own id and no reorder. */
   id?: string;
+  /** Under the plot, inside the block (the window view's own time axis). */
+  footer?: ReactNode;
 }
 
 /**
  * One chart block: drag handle, title, info tooltip, expand/collapse, window view,
  * X / XY zoom, the stats readout; the plot itself is drawn by the screen's renderer.
  */
-export function ChartBlockView({ screen, def, height, expanded, thresholds, onToggleExpand, onWindowView, onCloseWindow, dragProps, id }: BlockProps) {
+export function ChartBlockView({ screen, def, height, expanded, thresholds, onToggleExpand, onWindowView, onCloseWindow, dragProps, id, footer }: BlockProps) {
   countRender('ChartBlock');
   const { t, i18n } = useTranslation();
   const { api, nightRef, infos, loading, vitals, night, provisional } = useNight();
@@ -260,6 +262,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
         </div>
       </div>
       {/* Under the plot, not over it: the legend must not hide the trace. */}
+      {footer}
       {thresholds && def.bands && <p className="plot-legend" data-testid={`legend-${code}`}>{t('night.block.bandsLegend')}</p>}
     </section>
   );

@@ -6,6 +6,7 @@ import type { TimeRange } from '../../time/range';
 import type { ChartScreen } from '../../charts/screen';
 import { channelDef } from './channels';
 import { ChartBlockView } from './ChartBlockView';
+import { TimeAxis } from '../../charts/react/TimeAxis';
 import { HistogramAxis } from './HistogramAxis';
 import { useNight } from './context';
 import { binBand, histogramEdges, HISTOGRAM_RANGES } from './histogram';
@@ -34,8 +35,22 @@ export function WindowView({ screen, code, thresholds, onClose }: { screen: Char
         thresholds={thresholds}
         onToggleExpand={() => undefined}
         onCloseWindow={onClose}
+        footer={<WindowTimeAxis screen={screen} />}
       />
       {def.bands && <Histogram screen={screen} code={code} kind={def.bands} />}
+    </div>
+  );
+}
+
+/** The window's own time axis under its plot (the stack and its axis are not shown while the window view is open). */
+function WindowTimeAxis({ screen }: { screen: ChartScreen }) {
+  const { night } = useNight();
+  return (
+    <div className="chart-body x-axis-row" dir="ltr">
+      <div className="y-axis" />
+      <div className="plot-width-probe">
+        <TimeAxis screen={screen} zone={night.timezone} testId="window-time-axis" />
+      </div>
     </div>
   );
 }
