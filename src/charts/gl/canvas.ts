@@ -8,10 +8,13 @@ const GL_ATTRIBUTES: WebGLContextAttributes = { antialias: false, alpha: true, p
 const VERT = `
 precision highp float;
 attribute vec2 position;
-uniform float xOffset, xScale, yMin, yScale, pointSize;
+uniform float xOffset, xScale, yMin, yScale, pointSize, pointInset;
 void main() {
   // x arrives in ms from a view-local origin; the float64 rebasing happened on the CPU.
-  gl_Position = vec4((position.x + xOffset) * xScale - 1.0, (position.y - yMin) * yScale - 1.0, 0.0, 1.0);
+  float x = (position.x + xOffset) * xScale - 1.0;
+  // A point inside the window is drawn whole: one at its very edge moves in by half its size (pointInset, clip space; 0 for lines and fills).
+  if (pointInset > 0.0 && abs(x) <= 1.0) x = clamp(x, -1.0 + pointInset, 1.0 - pointInset);
+  gl_Position = vec4(x, (position.y - yMin) * yScale - 1.0, 0.0, 1.0);
   gl_PointSize = pointSize;
 }`;
 

@@ -56,6 +56,7 @@ interface Locations {
   yMin: WebGLUniformLocation | null;
   yScale: WebGLUniformLocation | null;
   pointSize: WebGLUniformLocation | null;
+  pointInset: WebGLUniformLocation | null;
 }
 
 /** Share of the remaining distance an auto-scaled axis closes per frame when it narrows. */
@@ -345,6 +346,7 @@ export class ChartRenderer {
           xScale: clipX ? 1 : 2 / spanMs,
           yMin: layer.clipY ? -1 : block.yMin,
           yScale: layer.clipY ? 1 : yScale,
+          pointInset: layer.kind === 'points' ? (POINT_SIZE_CSS * dpr) / Math.max(1, vw) : 0,
         };
         if (glState) drawGl(glState, layer, u);
         else if (ctx) draw2d(ctx, layer, u, { x: vx, y: height - vy - vh, width: vw, height: vh }, POINT_SIZE_CSS * dpr);
@@ -384,6 +386,8 @@ interface Uniforms {
   xScale: number;
   yMin: number;
   yScale: number;
+  /** Half a point's width in clip space: points at the window's edges are drawn whole (0: lines and fills). */
+  pointInset: number;
 }
 
 /** Makes the context and the chart program on `canvas` and sets the state every frame shares; throws without WebGL. */
@@ -396,7 +400,7 @@ function startGl(canvas: HTMLCanvasElement): GlState {
   for (const sh of shaders) gl.deleteShader(sh);
   gl.useProgram(program);
   const u = (name: string) => gl.getUniformLocation(program, name);
-  const at = { position: gl.getAttribLocation(program, 'position'), color: u('color'), xOffset: u('xOffset'), xScale: u('xScale'), yMin: u('yMin'), yScale: u('yScale'), pointSize: u('pointSize') };
+  const at = { position: gl.getAttribLocation(program, 'position'), color: u('color'), xOffset: u('xOffset'), xScale: u('xScale'), yMin: u('yMin'), yScale: u('yScale'), pointSize: u('pointSize'), pointInset: u('pointInset') };
   gl.enableVertexAttribArray(at.position);
   gl.disable(gl.DEPTH_TEST);
   gl.enable(gl.BLEND);
@@ -411,6 +415,7 @@ function drawGl({ gl, at }: GlState, layer: Layer, u: Uniforms): void {
   gl.uniform1f(at.xScale, u.xScale);
   gl.uniform1f(at.yMin, u.yMin);
   gl.uniform1f(at.yScale, u.yScale);
+  gl.uniform1f(at.pointInset, u.pointInset);
   gl.uniform4f(at.color, layer.color[0], layer.color[1], layer.color[2], layer.color[3]);
   gl.bindBuffer(gl.ARRAY_BUFFER, layer.buffer);
   gl.vertexAttribPointer(at.position, 2, gl.FLOAT, false, 0, 0);
@@ -435,7 +440,13 @@ function draw2d(ctx: CanvasRenderingContext2D, layer: Layer, u: Uniforms, view: 
   const n = layer.vertices;
   if (layer.kind === 'points') {
     ctx.fillStyle = style;
-    for (let i = 0; i < n; i++) ctx.fillRect(ax * v[2 * i]! + bx - pointSize / 2, ay * v[2 * i + 1]! + by - pointSize / 2, pointSize, pointSize);
+    for (let i = 0; i < n; i++) {
+      const x = ax * v[2 * i]! + bx;
+      // As the shader: a point inside the window is drawn whole.
+      const inside = x >= view.x && x <= view.x + view.width;
+      const cx = inside ? Math.min(Math.max(x, view.x + pointSize / 2), view.x + view.width - pointSize / 2) : x;
+      ctx.fillRect(cx - pointSize / 2, ay * v[2 * i + 1]! + by - pointSize / 2, pointSize, pointSize);
+    }
     return;
   }
   ctx.beginPath();
