@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyPatientForm } from '../../src/features/patient-admin/logic/patientForm';
+import { emptyPatientForm, type PatientForm } from '../../src/features/patient-admin/logic/patientForm';
 import { initialScreening } from '../../src/features/patient-admin/logic/screening';
 import { initialWizard, newPatientPayload, wizardDirty, wizardReducer } from '../../src/features/patient-admin/logic/wizard';
 import type { AvailableDevice } from '../../src/features/patient-admin/types';
@@ -23,7 +23,7 @@ describe('the add-patient wizard', () => {
 
   it('goes to page 2 only without errors; a taken ID brings page 1 back, editable; new dates forget the device', () => {
     const s = initialWizard(range);
-    expect(wizardReducer(s, { type: 'validated', errors: { gender: 'required' } }).page).toBe(1);
+    expect(wizardReducer(s, { type: 'validated', errors: { gender: 'genderRequired' } }).page).toBe(1);
     const two = wizardReducer(s, { type: 'validated', errors: {} });
     expect(two.page).toBe(2);
     const chosen = wizardReducer(two, { type: 'device', device });
@@ -41,7 +41,7 @@ describe('the add-patient wizard', () => {
   });
 
   it('sends the device and its days in the patient zone only with a device', () => {
-    const form = { ...emptyPatientForm, patientCode: ' NCT2002 ', gender: 'F', yearOfBirth: '1970', weight: '70', height: '170', diseaseIds: [1, 2], country: 'Switzerland' };
+    const form: PatientForm = { ...emptyPatientForm, patientCode: ' NCT2002 ', gender: 'F', yearOfBirth: '1970', weight: '70', height: '170', diseaseIds: [1, 2], country: 'Switzerland' };
     const context = { zone: 'Europe/Zurich', clinic, diseaseNames: new Map([[1, 'Hypertension'], [2, 'Diabetes']]), screening: initialScreening };
     const withDevice = newPatientPayload({ form, device, range }, context, true);
     expect(withDevice).toMatchObject({ patient_code: 'NCT2002', gender: 'F', date_of_birth: '1970-01-01', diseaseIds: '1,2', diseases: 'Hypertension,Diabetes', device_id: 'NCT0007', device_master_id: 7, docter_id: 3, bmi: 24.22 });

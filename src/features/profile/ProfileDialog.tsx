@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useReducer, useRef, useState, type Dispatch, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCountriesQuery, queryKeys } from '../../api/hooks';
 import { ApiError } from '../../api/errors';
@@ -21,25 +21,7 @@ import {
 } from '../../../contract/profile-rules';
 import { profileApi, profileKeys, useAvatarUrl, useProfileQuery, useSpecialisationsQuery, type Profile } from './api';
 import { countryName, localCountries } from '../../builtInNames';
-
-type ImageChoice = { kind: 'keep' } | { kind: 'new'; file: File; preview: string } | { kind: 'remove' };
-
-const formOf = (p: Profile): ProfileForm => ({
-  first_name: p.first_name,
-  last_name: p.last_name,
-  email_id: p.email_id,
-  secondary_emails: p.secondary_emails,
-  ternary_email: p.ternary_email,
-  phone: p.primary_phone_number,
-  phone2: p.secondary_phone_number,
-  phone3: p.other_phone_number,
-  organisation_name: p.organisation_name,
-  country: p.country,
-  date_of_birth: p.date_of_birth,
-  device_start_window: p.device_start_window,
-  device_stop_window: p.device_stop_window,
-  rii_parameters: p.rii_parameters,
-});
+import { formOf, initialProfileEdit, passwordProblem, profileBody, profileEditReducer, type ProfileEditAction, type ProfileEditState } from './profileEditState';
 
 const todayIso = () => new Date().toISOString().slice(0, 10);
 
@@ -128,124 +110,32 @@ function ProfileView({ profile: p }: { profile: Profile }) {
   );
 }
 
+type EditProps = { state: ProfileEditState; dispatch: Dispatch<ProfileEditAction>; saving: boolean };
+
 function ProfileEdit({ profile: p, onDone, onCancel }: { profile: Profile; onDone: () => void; onCancel: () => void }) {
-  const { t, i18n } = useTranslation();
-  const queryClient = useQueryClient();
+  const { t } = useTranslation();
   const countries = useCountriesQuery();
-  const specialisations = useSpecialisationsQuery();
-  const [form, setForm] = useState<ProfileForm>(() => formOf(p));
-  const [specs, setSpecs] = useState<number[]>(p.specialisation_ids);
-  const [image, setImage] = useState<ImageChoice>({ kind: 'keep' });
-  const [errors, setErrors] = useState<ProfileErrors>({});
-  const [passwords, setPasswords] = useState({ current: '', next: '', confirm: '' });
-  const [passwordError, setPasswordError] = useState<string | null>(null);
-  const [serverError, setServerError] = useState<string | null>(null);
-  // The spec's 1 s wait before the save is sent (spec 1 §4, §9): saving already.
-  const [waiting, setWaiting] = useState(false);
+  const [state, dispatch] = useReducer(profileEditReducer, p, initialProfileEdit);
+  const { form, errors } = state;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
-  const stored = useAvatarUrl(p.profile_image);
-  const fallback = useAvatarUrl('profile_image.jpg');
   const locked = useMemo(() => lockedFields({ isSecondaryUser: p.isSecondaryUser, isTernaryUser: p.isTernaryUser }), [p.isSecondaryUser, p.isTernaryUser]);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
-  useEffect(() => () => void (image.kind === 'new' && URL.revokeObjectURL(image.preview)), [image]);
-
-  const set = (k: keyof ProfileForm) => (value: string) => setForm((f) => ({ ...f, [k]: value }));
-  const err = (k: ProfileField) => (errors[k] ? t(`profile.errors.${errors[k]!}`) : null);
   const countryCode = countries.data?.find((c) => c.name === form.country || c.code === form.country)?.code ?? '';
   const today = todayIso();
-  const minBirth = `${Number(today.slice(0, 4)) - PROFILE_LIMITS.birthYears}-01-01`;
-
-  const text = (k: keyof ProfileForm, label: string, extra: Partial<Parameters<typeof Field>[0]> = {}) => (
-    <Field label={label} value={form[k] as string} onChange={(e) => set(k)(e.target.value)} disabled={locked.has(k) || saving} error={err(k)} data-testid={`profile-${k}`} {...extra} />
-  );
-
-  const chooseImage = (file: File | undefined) => {
-    if (!file) return;
-    const problem = checkImageFile(file.name, file.size);
-    if (problem) {
-      setErrors((e) => ({ ...e, profile_image: problem }));
-      if (fileInput.current) fileInput.current.value = '';
-      return;
-    }
-    setErrors((e) => ({ ...e, profile_image: undefined }));
-    setImage({ kind: 'new', file, preview: URL.createObjectURL(file) });
-  };
-
-  const update = useMutation({
-    mutationFn: async (body: FormData) => {
-      await profileApi.update(body);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: profileKeys.profile }), queryClient.invalidateQueries({ queryKey: queryKeys.user })]);
-    },
-    // Saved: the dialog closes (and stays 'saving' until it has).
-    onSuccess: () => onDone(),
-    onError: async (e) => {
-      if (e instanceof ApiError && e.status === 401 && e.code === 'password_mismatch') {
-        await queryClient.invalidateQueries({ queryKey: profileKeys.profile });
-        setPasswordError(t('errors.codes.password_mismatch'));
-      } else if (e instanceof ApiError && e.field && e.rule && (e.field in formOf(p) || e.field === 'profile_image')) {
-        setErrors({ [e.field]: e.rule } as ProfileErrors);
-        setServerError(errorText(t, e));
-      } else setServerError(errorText(t, e));
-      setWaiting(false);
-    },
-  });
-  const saving = waiting || update.isPending || update.isSuccess;
-
-  const submit = () => {
-    const body = new FormData();
-    const put = (k: string, v: string) => body.append(k, v);
-    put('first_name', form.first_name.trim());
-    put('last_name', form.last_name.trim());
-    put('email_id', p.email_id);
-    put('secondary_emails', form.secondary_emails.trim());
-    put('ternary_email', form.ternary_email.trim());
-    put('device_start_window', form.device_start_window.trim());
-    put('device_stop_window', form.device_stop_window.trim());
-    put('phone', form.phone.trim());
-    put('phone2', form.phone2.trim());
-    put('phone3', form.phone3.trim());
-    put('date_of_birth', form.date_of_birth);
-    put('gender', p.gender);
-    put('height', p.height === null ? '' : String(p.height));
-    put('weight', p.weight === null ? '' : String(p.weight));
-    put('bmi', p.bmi === null ? '' : String(p.bmi));
-    put('organisation_name', form.organisation_name.trim());
-    put('country', countryCode || form.country);
-    put('specialisation_ids', specs.join(','));
-    put('rii_parameters', JSON.stringify(form.rii_parameters));
-    put('removed_profile_image', image.kind === 'remove' ? '1' : '0');
-    if (image.kind === 'new') body.append('uploaded_profile_image', image.file, image.file.name);
-    if (passwords.next) {
-      put('current_password', passwords.current);
-      put('new_password', passwords.next);
-    }
-    update.mutate(body);
-  };
+  const update = useProfileUpdate(p, dispatch, onDone);
+  const saving = state.waiting || update.isPending || update.isSuccess;
+  const fields = { state, dispatch, saving, locked };
 
   const save = () => {
-    setServerError(null);
-    setPasswordError(null);
     const found: ProfileErrors = validateProfile(form, { isSecondaryUser: p.isSecondaryUser, isTernaryUser: p.isTernaryUser }, { today });
     if (errors.profile_image) found.profile_image = errors.profile_image;
-    setErrors(found);
-    let pw: string | null = null;
-    if (passwords.next || passwords.current) {
-      if (!passwords.current || !passwords.next) pw = t('profile.passwordBoth');
-      else if (passwords.next.length < 8) pw = t('validation.passwordLength', { min: 8 });
-      else if (passwords.next !== passwords.confirm) pw = t('validation.passwordMismatch');
-    }
-    setPasswordError(pw);
-    if (Object.values(found).some(Boolean) || pw) return;
-    // Submitted after a 1 s delay once every error is null (spec 1 §4, §9).
-    setWaiting(true);
-    timer.current = setTimeout(submit, PROFILE_LIMITS.saveDelayMs);
+    const problem = passwordProblem(state.passwords);
+    const passwordError = problem === 'both' ? t('profile.passwordBoth') : problem === 'length' ? t('validation.passwordLength', { min: 8 }) : problem === 'mismatch' ? t('validation.passwordMismatch') : null;
+    dispatch({ type: 'checked', errors: found, passwordError });
+    if (Object.values(found).some(Boolean) || passwordError) return;
+    // Submitted after a 1 s delay once every error is null (spec 1 §4, §9); the state read then is this one.
+    timer.current = setTimeout(() => update.mutate(profileBody(state, p, countryCode)), PROFILE_LIMITS.saveDelayMs);
   };
-
-  const shown = image.kind === 'new' ? image.preview : image.kind === 'remove' ? fallback : stored;
-  const divisor = form.rii_parameters.find((c) => (RII_DIVISORS as readonly string[]).includes(c)) ?? '';
-  const riiLocked = locked.has('rii_parameters') || saving;
-  const imageId = useId();
 
   return (
     <form
@@ -257,31 +147,128 @@ function ProfileEdit({ profile: p, onDone, onCancel }: { profile: Profile; onDon
       }}
       data-testid="profile-form"
     >
-      <div className="profile-head">
-        <Avatar src={shown} testId={image.kind === 'new' ? 'profile-preview' : 'profile-avatar-edit'} />
-        <div className="profile-image-actions">
-          <label htmlFor={imageId} className="button">
-            {t('profile.chooseImage')}
-          </label>
-          <input id={imageId} ref={fileInput} type="file" accept=".jpg,.jpeg,.png,image/jpeg,image/png" className="visually-hidden" disabled={saving} onChange={(e) => chooseImage(e.target.files?.[0])} data-testid="profile-image-input" />
-          {image.kind !== 'keep' && (
-            <button type="button" className="button button-quiet" disabled={saving} onClick={() => setImage({ kind: 'keep' })} data-testid="profile-image-keep">
-              {t('profile.keepImage')}
-            </button>
-          )}
-          {image.kind !== 'remove' && (image.kind === 'new' || p.profile_image !== 'profile_image.jpg') && (
-            <button type="button" className="button button-quiet" disabled={saving} onClick={() => setImage({ kind: 'remove' })} data-testid="profile-image-remove">
-              {t('profile.removeImage')}
-            </button>
-          )}
-          <p className="field-hint">{t('profile.imageHint')}</p>
-          {errors.profile_image && (
-            <p className="field-error" data-testid="profile-image-error">
-              {t(`profile.errors.${errors.profile_image}`)}
-            </p>
-          )}
-        </div>
+      <ImagePicker profile={p} state={state} dispatch={dispatch} saving={saving} />
+      <ContactFields profile={p} {...fields} countryCode={countryCode} today={today} />
+      <SpecialisationFields {...fields} />
+      <RiiFields {...fields} />
+      <p className="profile-membership" data-testid="profile-membership">
+        {t('profile.membership')}: {t(p.membership_type === 'paid' ? 'profile.membershipPaid' : 'profile.membershipNonPaid')}
+      </p>
+      <PasswordFields {...fields} />
+      {state.serverError && (
+        <Alert tone="error" testId="profile-error">
+          {state.serverError}
+        </Alert>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel} disabled={saving} data-testid="profile-cancel">
+          {t('profile.cancel')}
+        </button>
+        <button type="submit" className="button button-primary" disabled={saving} data-testid="profile-save">
+          {saving ? t('profile.saving') : t('profile.save')}
+        </button>
       </div>
+    </form>
+  );
+}
+
+/** The save: the profile and the user read again, then done; a wrong current password, a field the server refused, or another error shown. */
+function useProfileUpdate(p: Profile, dispatch: Dispatch<ProfileEditAction>, onDone: () => void) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: FormData) => {
+      await profileApi.update(body);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: profileKeys.profile }), queryClient.invalidateQueries({ queryKey: queryKeys.user })]);
+    },
+    // Saved: the dialog closes (and stays 'saving' until it has).
+    onSuccess: () => onDone(),
+    onError: async (e) => {
+      if (e instanceof ApiError && e.status === 401 && e.code === 'password_mismatch') {
+        await queryClient.invalidateQueries({ queryKey: profileKeys.profile });
+        dispatch({ type: 'failed', passwordError: t('errors.codes.password_mismatch') });
+      } else if (e instanceof ApiError && e.field && e.rule && (e.field in formOf(p) || e.field === 'profile_image')) {
+        dispatch({ type: 'failed', errors: { [e.field]: e.rule } as ProfileErrors, serverError: errorText(t, e) });
+      } else dispatch({ type: 'failed', serverError: errorText(t, e) });
+    },
+  });
+}
+
+/** The profile image: the stored one, a new one chosen (checked for type and size), or removed. */
+function ImagePicker({ profile: p, state, dispatch, saving }: EditProps & { profile: Profile }) {
+  const { t } = useTranslation();
+  const { image, errors } = state;
+  const fileInput = useRef<HTMLInputElement>(null);
+  const stored = useAvatarUrl(p.profile_image);
+  const fallback = useAvatarUrl('profile_image.jpg');
+  const imageId = useId();
+  useEffect(() => () => void (image.kind === 'new' && URL.revokeObjectURL(image.preview)), [image]);
+  const choose = (file: File | undefined) => {
+    if (!file) return;
+    const problem = checkImageFile(file.name, file.size);
+    if (problem) {
+      dispatch({ type: 'imageError', error: problem });
+      if (fileInput.current) fileInput.current.value = '';
+      return;
+    }
+    dispatch({ type: 'image', image: { kind: 'new', file, preview: URL.createObjectURL(file) } });
+  };
+  const shown = image.kind === 'new' ? image.preview : image.kind === 'remove' ? fallback : stored;
+  return (
+    <div className="profile-head">
+      <Avatar src={shown} testId={image.kind === 'new' ? 'profile-preview' : 'profile-avatar-edit'} />
+      <div className="profile-image-actions">
+        <label htmlFor={imageId} className="button">
+          {t('profile.chooseImage')}
+        </label>
+        <input id={imageId} ref={fileInput} type="file" accept=".jpg,.jpeg,.png,image/jpeg,image/png" className="visually-hidden" disabled={saving} onChange={(e) => choose(e.target.files?.[0])} data-testid="profile-image-input" />
+        {image.kind !== 'keep' && (
+          <button type="button" className="button button-quiet" disabled={saving} onClick={() => dispatch({ type: 'image', image: { kind: 'keep' } })} data-testid="profile-image-keep">
+            {t('profile.keepImage')}
+          </button>
+        )}
+        {image.kind !== 'remove' && (image.kind === 'new' || p.profile_image !== 'profile_image.jpg') && (
+          <button type="button" className="button button-quiet" disabled={saving} onClick={() => dispatch({ type: 'image', image: { kind: 'remove' } })} data-testid="profile-image-remove">
+            {t('profile.removeImage')}
+          </button>
+        )}
+        <p className="field-hint">{t('profile.imageHint')}</p>
+        {errors.profile_image && (
+          <p className="field-error" data-testid="profile-image-error">
+            {t(`profile.errors.${errors.profile_image}`)}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+type FieldsProps = EditProps & { locked: ReadonlySet<string> };
+
+/** One text field of the form: disabled where the role may not change it, its error in the user's language. */
+function useTextField({ state, dispatch, saving, locked }: FieldsProps) {
+  const { t } = useTranslation();
+  return (k: keyof ProfileForm, label: string, extra: Partial<Parameters<typeof Field>[0]> = {}) => (
+    <Field
+      label={label}
+      value={state.form[k] as string}
+      onChange={(e) => dispatch({ type: 'field', key: k, value: e.target.value })}
+      disabled={locked.has(k) || saving}
+      error={state.errors[k as ProfileField] ? t(`profile.errors.${state.errors[k as ProfileField]!}`) : null}
+      data-testid={`profile-${k}`}
+      {...extra}
+    />
+  );
+}
+
+/** Names, e-mails, phones, organisation, country, birth date and the device window. */
+function ContactFields(props: FieldsProps & { profile: Profile; countryCode: string; today: string }) {
+  const { t } = useTranslation();
+  const text = useTextField(props);
+  const { profile: p, today } = props;
+  const minBirth = `${Number(today.slice(0, 4)) - PROFILE_LIMITS.birthYears}-01-01`;
+  return (
+    <>
       <div className="field-pair">
         {text('first_name', t('fields.firstName'), { maxLength: PROFILE_LIMITS.name, autoComplete: 'given-name' })}
         {text('last_name', t('fields.lastName'), { maxLength: PROFILE_LIMITS.name, autoComplete: 'family-name' })}
@@ -297,84 +284,98 @@ function ProfileEdit({ profile: p, onDone, onCancel }: { profile: Profile; onDon
       </div>
       {text('phone3', t('fields.phone3'), { type: 'tel', maxLength: PROFILE_LIMITS.phone, inputMode: 'tel' })}
       {text('organisation_name', t('fields.organisation'), { maxLength: PROFILE_LIMITS.organisation })}
-      <div className="field">
-        <label htmlFor={`${imageId}-country`}>{t('fields.country')}</label>
-        <select id={`${imageId}-country`} value={countryCode} disabled={locked.has('country') || saving} onChange={(e) => set('country')(e.target.value)} data-testid="profile-country">
-          <option value="">{t('auth.signup.countryPlaceholder')}</option>
-          {localCountries(countries.data ?? [], i18n.language).map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.localName}
-            </option>
-          ))}
-        </select>
-        {err('country') && <p className="field-error">{err('country')}</p>}
-      </div>
+      <CountrySelect {...props} />
       {text('date_of_birth', t('fields.birthDate'), { type: 'date', min: minBirth, max: today })}
-      <fieldset className="profile-group">
-        <legend>{t('fields.specialisations')}</legend>
-        {(specialisations.data ?? []).map((s) => (
-          <label key={s.id} className="check">
-            <input type="checkbox" checked={specs.includes(s.id)} disabled={saving} onChange={(e) => setSpecs((list) => (e.target.checked ? [...list, s.id] : list.filter((x) => x !== s.id)))} data-testid={`profile-spec-${s.id}`} />
-            {t(`profile.specialisationNames.${s.id}` as 'profile.specialisationNames.1', { defaultValue: s.specialisation_name })}
-          </label>
-        ))}
-      </fieldset>
       <div className="field-pair">
         {text('device_start_window', t('fields.windowStart'), { placeholder: t('profile.timePlaceholder'), maxLength: 10 })}
         {text('device_stop_window', t('fields.windowStop'), { placeholder: t('profile.timePlaceholder'), maxLength: 10 })}
       </div>
-      <fieldset className="profile-group" data-testid="profile-rii">
-        <legend>{t('fields.rii')}</legend>
-        {RII_CATEGORIES.map((c) => (
-          <label key={c} className="check">
-            <input
-              type="checkbox"
-              disabled={riiLocked}
-              checked={form.rii_parameters.includes(c)}
-              onChange={(e) => setForm((f) => ({ ...f, rii_parameters: e.target.checked ? [...f.rii_parameters, c] : f.rii_parameters.filter((x) => x !== c) }))}
-              data-testid={`profile-rii-${c}`}
-            />
-            {t(`profile.rii.${c}`)}
-          </label>
+    </>
+  );
+}
+
+function CountrySelect({ state, dispatch, saving, locked, countryCode }: FieldsProps & { countryCode: string }) {
+  const { t, i18n } = useTranslation();
+  const countries = useCountriesQuery();
+  const id = useId();
+  const error = state.errors.country ? t(`profile.errors.${state.errors.country}`) : null;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t('fields.country')}</label>
+      <select id={id} value={countryCode} disabled={locked.has('country') || saving} onChange={(e) => dispatch({ type: 'field', key: 'country', value: e.target.value })} data-testid="profile-country">
+        <option value="">{t('auth.signup.countryPlaceholder')}</option>
+        {localCountries(countries.data ?? [], i18n.language).map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.localName}
+          </option>
         ))}
-        <p className="field-hint">{t('profile.divisor')}</p>
-        {RII_DIVISORS.map((d) => (
-          <label key={d} className="check">
-            <input type="radio" name="rii-divisor" disabled={riiLocked} checked={divisor === d} onChange={() => setForm((f) => ({ ...f, rii_parameters: chooseDivisor(f.rii_parameters, d) }))} data-testid={`profile-rii-${d}`} />
-            {t(`profile.rii.${d}`)}
-          </label>
-        ))}
-        {err('rii_parameters') && <p className="field-error">{err('rii_parameters')}</p>}
-      </fieldset>
-      <p className="profile-membership" data-testid="profile-membership">
-        {t('profile.membership')}: {t(p.membership_type === 'paid' ? 'profile.membershipPaid' : 'profile.membershipNonPaid')}
-      </p>
-      <fieldset className="profile-group">
-        <legend>{t('profile.changePassword')}</legend>
-        <Field label={t('fields.currentPassword')} type="password" autoComplete="current-password" value={passwords.current} disabled={saving} onChange={(e) => setPasswords((v) => ({ ...v, current: e.target.value }))} data-testid="profile-current-password" />
-        <div className="field-pair">
-          <Field label={t('fields.newPassword')} type="password" autoComplete="new-password" value={passwords.next} disabled={saving} onChange={(e) => setPasswords((v) => ({ ...v, next: e.target.value }))} data-testid="profile-new-password" />
-          <Field label={t('profile.confirmPassword')} type="password" autoComplete="new-password" value={passwords.confirm} disabled={saving} onChange={(e) => setPasswords((v) => ({ ...v, confirm: e.target.value }))} data-testid="profile-confirm-password" />
-        </div>
-        {passwordError && (
-          <p className="field-error" data-testid="profile-password-error">
-            {passwordError}
-          </p>
-        )}
-      </fieldset>
-      {serverError && (
-        <Alert tone="error" testId="profile-error">
-          {serverError}
-        </Alert>
-      )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel} disabled={saving} data-testid="profile-cancel">
-          {t('profile.cancel')}
-        </button>
-        <button type="submit" className="button button-primary" disabled={saving} data-testid="profile-save">
-          {saving ? t('profile.saving') : t('profile.save')}
-        </button>
+      </select>
+      {error && <p className="field-error">{error}</p>}
+    </div>
+  );
+}
+
+function SpecialisationFields({ state, dispatch, saving }: FieldsProps) {
+  const { t } = useTranslation();
+  const specialisations = useSpecialisationsQuery();
+  return (
+    <fieldset className="profile-group">
+      <legend>{t('fields.specialisations')}</legend>
+      {(specialisations.data ?? []).map((s) => (
+        <label key={s.id} className="check">
+          <input type="checkbox" checked={state.specs.includes(s.id)} disabled={saving} onChange={(e) => dispatch({ type: 'spec', id: s.id, on: e.target.checked })} data-testid={`profile-spec-${s.id}`} />
+          {t(`profile.specialisationNames.${s.id}` as 'profile.specialisationNames.1', { defaultValue: s.specialisation_name })}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The RII's categories (checkboxes) and its divisor (one of TBT, TST…). */
+function RiiFields({ state, dispatch, saving, locked }: FieldsProps) {
+  const { t } = useTranslation();
+  const rii = state.form.rii_parameters;
+  const divisor = rii.find((c) => (RII_DIVISORS as readonly string[]).includes(c)) ?? '';
+  const riiLocked = locked.has('rii_parameters') || saving;
+  const set = (value: string[]) => dispatch({ type: 'field', key: 'rii_parameters', value });
+  return (
+    <fieldset className="profile-group" data-testid="profile-rii">
+      <legend>{t('fields.rii')}</legend>
+      {RII_CATEGORIES.map((c) => (
+        <label key={c} className="check">
+          <input type="checkbox" disabled={riiLocked} checked={rii.includes(c)} onChange={(e) => set(e.target.checked ? [...rii, c] : rii.filter((x) => x !== c))} data-testid={`profile-rii-${c}`} />
+          {t(`profile.rii.${c}`)}
+        </label>
+      ))}
+      <p className="field-hint">{t('profile.divisor')}</p>
+      {RII_DIVISORS.map((d) => (
+        <label key={d} className="check">
+          <input type="radio" name="rii-divisor" disabled={riiLocked} checked={divisor === d} onChange={() => set(chooseDivisor(rii, d))} data-testid={`profile-rii-${d}`} />
+          {t(`profile.rii.${d}`)}
+        </label>
+      ))}
+      {state.errors.rii_parameters && <p className="field-error">{t(`profile.errors.${state.errors.rii_parameters}`)}</p>}
+    </fieldset>
+  );
+}
+
+function PasswordFields({ state, dispatch, saving }: FieldsProps) {
+  const { t } = useTranslation();
+  const { passwords } = state;
+  const set = (key: keyof ProfileEditState['passwords']) => (e: { target: { value: string } }) => dispatch({ type: 'password', key, value: e.target.value });
+  return (
+    <fieldset className="profile-group">
+      <legend>{t('profile.changePassword')}</legend>
+      <Field label={t('fields.currentPassword')} type="password" autoComplete="current-password" value={passwords.current} disabled={saving} onChange={set('current')} data-testid="profile-current-password" />
+      <div className="field-pair">
+        <Field label={t('fields.newPassword')} type="password" autoComplete="new-password" value={passwords.next} disabled={saving} onChange={set('next')} data-testid="profile-new-password" />
+        <Field label={t('profile.confirmPassword')} type="password" autoComplete="new-password" value={passwords.confirm} disabled={saving} onChange={set('confirm')} data-testid="profile-confirm-password" />
       </div>
-    </form>
+      {state.passwordError && (
+        <p className="field-error" data-testid="profile-password-error">
+          {state.passwordError}
+        </p>
+      )}
+    </fieldset>
   );
 }
