@@ -304,22 +304,9 @@ export class ChartRenderer {
       this.layout.watch(block.el);
       const r = block.el.getBoundingClientRect();
       if (r.width < 1 || r.height < 1) continue;
-      // Block box in canvas pixels, GL origin at the bottom left.
-      const vx = (r.left - box.left) * dpr;
-      const vy = (box.bottom - r.bottom) * dpr;
-      const vw = r.width * dpr;
-      const vh = r.height * dpr;
-      const sx0 = Math.max(0, Math.floor(vx));
-      let sy0 = Math.max(0, Math.floor(vy));
-      const sx1 = Math.min(width, Math.ceil(vx + vw));
-      let sy1 = Math.min(height, Math.ceil(vy + vh));
-      for (const [el, o] of occluded) {
-        if (el.contains(block.el) || o.bottom <= r.top || o.top >= r.bottom || o.right <= r.left || o.left >= r.right) continue;
-        // An occluder over the upper half clips the top; over the lower half, the bottom.
-        if (o.top + o.bottom < r.top + r.bottom) sy1 = Math.min(sy1, Math.floor((box.bottom - o.bottom) * dpr));
-        else sy0 = Math.max(sy0, Math.ceil((box.bottom - o.top) * dpr));
-      }
-      if (sx1 <= sx0 || sy1 <= sy0) continue;
+      const v = blockViewport(r, box, dpr, { width, height }, occluded, block.el);
+      if (!v) continue;
+      const { vx, vy, vw, vh, sx0, sy0, sx1, sy1 } = v;
       const range = block.fixedRange ?? this.range;
       const spanMs = Math.max(1e-9, range.t1 - range.t0);
       const yScale = 2 / Math.max(1e-12, block.yMax - block.yMin);
@@ -381,6 +368,25 @@ export class ChartRenderer {
 }
 
 /** How a layer's vertices map to its block: x = (x + xOffset) * xScale - 1, y = (y - yMin) * yScale - 1 (clip space). */
+/** A block's box in canvas pixels (GL origin at the bottom left) and its scissor, less what occluders cover; null when nothing of it shows. */
+function blockViewport(r: DOMRect, box: DOMRect, dpr: number, canvas: { width: number; height: number }, occluded: readonly [HTMLElement, DOMRect][], el: HTMLElement) {
+  const vx = (r.left - box.left) * dpr;
+  const vy = (box.bottom - r.bottom) * dpr;
+  const vw = r.width * dpr;
+  const vh = r.height * dpr;
+  const sx0 = Math.max(0, Math.floor(vx));
+  let sy0 = Math.max(0, Math.floor(vy));
+  const sx1 = Math.min(canvas.width, Math.ceil(vx + vw));
+  let sy1 = Math.min(canvas.height, Math.ceil(vy + vh));
+  for (const [occluder, o] of occluded) {
+    if (occluder.contains(el) || o.bottom <= r.top || o.top >= r.bottom || o.right <= r.left || o.left >= r.right) continue;
+    // An occluder over the upper half clips the top; over the lower half, the bottom.
+    if (o.top + o.bottom < r.top + r.bottom) sy1 = Math.min(sy1, Math.floor((box.bottom - o.bottom) * dpr));
+    else sy0 = Math.max(sy0, Math.ceil((box.bottom - o.top) * dpr));
+  }
+  return sx1 <= sx0 || sy1 <= sy0 ? null : { vx, vy, vw, vh, sx0, sy0, sx1, sy1 };
+}
+
 interface Uniforms {
   xOffset: number;
   xScale: number;

@@ -22,66 +22,64 @@ interface Props {
 }
 
 /** The category part of the annotation popup: list, create and edit sub-states (spec 2 §4). */
-export function CategoryPanel({ categories, selected, readOnly, onSelect, onCreate, onUpdate, onDelete }: Props) {
-  const { t } = useTranslation();
+export function CategoryPanel(props: Props) {
   const [sub, setSub] = useState<SubState>({ kind: 'list' });
-  const [title, setTitle] = useState('');
-  const [color, setColor] = useState<string | null>(null);
+  // The form's save and the list's delete are TanStack mutations (issue 18 point 7); a form opens clean each time (its key).
+  if (sub.kind !== 'list') return <CategoryForm key={sub.kind === 'edit' ? sub.category.label_id : 'new'} sub={sub} categories={props.categories} onCreate={props.onCreate} onUpdate={props.onUpdate} onDone={() => setSub({ kind: 'list' })} />;
+  return <CategoryList {...props} onOpen={setSub} />;
+}
+
+/** Create or edit a category: its title and a colour no other category has. */
+function CategoryForm({ sub, categories, onCreate, onUpdate, onDone }: { sub: Exclude<SubState, { kind: 'list' }>; categories: Category[]; onCreate: Props['onCreate']; onUpdate: Props['onUpdate']; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [title, setTitle] = useState(sub.kind === 'edit' ? sub.category.label : '');
+  const [color, setColor] = useState<string | null>(sub.kind === 'edit' ? sub.category.color_code : null);
   const [errors, setErrors] = useState<string[]>([]);
   const [serverError, setServerError] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<Category | null>(null);
-  // The form's save and the list's delete, as TanStack mutations (issue 18 point 7).
   const saveMutation = useMutation({
-    mutationFn: ({ form, label, colour }: { form: SubState; label: string; colour: string }) =>
-      form.kind === 'edit' ? onUpdate(form.category, label, colour) : onCreate(label, colour),
-    onSuccess: () => open({ kind: 'list' }),
+    mutationFn: ({ label, colour }: { label: string; colour: string }) => (sub.kind === 'edit' ? onUpdate(sub.category, label, colour) : onCreate(label, colour)),
+    onSuccess: onDone,
     onError: (err) => setServerError(failure(err)),
   });
+  const colors = freeColors(categories, sub.kind === 'edit' ? sub.category.label_id : undefined);
+  const save = () => {
+    const found = categoryErrors(title, color);
+    setErrors(found);
+    if (found.length) return;
+    saveMutation.mutate({ label: title.trim(), colour: color! });
+  };
+  return (
+    <div className="category-form" data-testid="category-form">
+      <label>
+        {t('annotations.category.title')}
+        <input value={title} maxLength={CATEGORY_TITLE_MAX + 5} onChange={(e) => setTitle(e.target.value)} data-testid="category-title" />
+      </label>
+      <div className="palette" role="radiogroup" aria-label={t('annotations.category.color')}>
+        {colors.map((c) => (
+          <button key={c} type="button" role="radio" aria-checked={color === c} className={`swatch${color === c ? ' swatch-on' : ''}`} style={{ background: c }} onClick={() => setColor(c)} title={c} data-testid="category-color" />
+        ))}
+      </div>
+      {errors.map((e) => (
+        <p key={e} className="field-error">{t(e as 'annotations.errors.title')}</p>
+      ))}
+      {serverError && <p className="field-error">{serverError}</p>}
+      <div className="row">
+        <button type="button" className="button" onClick={onDone}>{t('annotations.cancel')}</button>
+        <button type="button" className="button button-primary" onClick={save} disabled={saveMutation.isPending} data-testid="category-save">{t('annotations.category.save')}</button>
+      </div>
+    </div>
+  );
+}
+
+/** The categories to pick from; custom ones can be edited or deleted (after a confirmation). */
+function CategoryList({ categories, selected, readOnly, onSelect, onDelete, onOpen }: Props & { onOpen: (s: SubState) => void }) {
+  const { t } = useTranslation();
+  const [deleting, setDeleting] = useState<Category | null>(null);
+  const [serverError, setServerError] = useState<string | null>(null);
   const deleteMutation = useMutation({
     mutationFn: (c: Category) => onDelete(c),
     onError: (err) => setServerError(failure(err)),
   });
-
-  const open = (next: SubState) => {
-    setSub(next);
-    setTitle(next.kind === 'edit' ? next.category.label : '');
-    setColor(next.kind === 'edit' ? next.category.color_code : null);
-    setErrors([]);
-    setServerError(null);
-  };
-
-  if (sub.kind !== 'list') {
-    const editing = sub.kind === 'edit' ? sub.category.label_id : undefined;
-    const colors = freeColors(categories, editing);
-    const save = () => {
-      const found = categoryErrors(title, color);
-      setErrors(found);
-      if (found.length) return;
-      saveMutation.mutate({ form: sub, label: title.trim(), colour: color! });
-    };
-    return (
-      <div className="category-form" data-testid="category-form">
-        <label>
-          {t('annotations.category.title')}
-          <input value={title} maxLength={CATEGORY_TITLE_MAX + 5} onChange={(e) => setTitle(e.target.value)} data-testid="category-title" />
-        </label>
-        <div className="palette" role="radiogroup" aria-label={t('annotations.category.color')}>
-          {colors.map((c) => (
-            <button key={c} type="button" role="radio" aria-checked={color === c} className={`swatch${color === c ? ' swatch-on' : ''}`} style={{ background: c }} onClick={() => setColor(c)} title={c} data-testid="category-color" />
-          ))}
-        </div>
-        {errors.map((e) => (
-          <p key={e} className="field-error">{t(e as 'annotations.errors.title')}</p>
-        ))}
-        {serverError && <p className="field-error">{serverError}</p>}
-        <div className="row">
-          <button type="button" className="button" onClick={() => open({ kind: 'list' })}>{t('annotations.cancel')}</button>
-          <button type="button" className="button button-primary" onClick={save} disabled={saveMutation.isPending} data-testid="category-save">{t('annotations.category.save')}</button>
-        </div>
-      </div>
-    );
-  }
-
   return (
     <div className="category-list" data-testid="category-list">
       {serverError && <p className="field-error" role="alert">{serverError}</p>}
@@ -93,7 +91,7 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
           </button>
           {!readOnly && c.type === 'custom' && (
             <>
-              <button type="button" className="icon-button" onClick={() => open({ kind: 'edit', category: c })} aria-label={t('annotations.category.edit')}>✎</button>
+              <button type="button" className="icon-button" onClick={() => onOpen({ kind: 'edit', category: c })} aria-label={t('annotations.category.edit')}>✎</button>
               <button type="button" className="icon-button" onClick={() => setDeleting(c)} aria-label={t('annotations.category.delete')} data-testid="category-delete">×</button>
             </>
           )}
@@ -101,7 +99,7 @@ export function CategoryPanel({ categories, selected, readOnly, onSelect, onCrea
       ))}
       {/* Spec 2 §5: the create link is hidden once there are 12 categories. */}
       {!readOnly && categories.length < MAX_CATEGORIES && (
-        <button type="button" className="link-button" onClick={() => open({ kind: 'create' })} data-testid="category-create">
+        <button type="button" className="link-button" onClick={() => onOpen({ kind: 'create' })} data-testid="category-create">
           {t('annotations.category.create')}
         </button>
       )}

@@ -1,10 +1,10 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { countRender } from '../../charts/gl/stats';
 import { useOccluder, usePlotWidth } from '../../charts/react/useChartBlock';
 import { TimeAxis } from '../../charts/react/TimeAxis';
 import type { ChartScreen } from '../../charts/screen';
 import { channelDef } from './channels';
-import { ChartBlockView } from './ChartBlockView';
+import { ChartBlockView, type BlockProps } from './ChartBlockView';
 import { useNight } from './context';
 
 /** Collapsed plot height, px. */
@@ -51,10 +51,62 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView,
     setExpanded(next);
   };
   const tall = expandedHeight(typeof window === 'undefined' ? 800 : window.innerHeight, expanded.size);
-  // Montage: measured from the page (header, navigator, toolbar, each block's own chrome),
-  // again after each change of height (converges in a pass) and on every window resize.
-  const [fitted, setFitted] = useState(COLLAPSED_HEIGHT);
   const stackRef = useRef<HTMLDivElement>(null);
+  const fitted = useFittedHeight(stackRef, fit, codes.join(','));
+  const dragProps = (code: string): NonNullable<BlockProps['dragProps']> => ({
+    onDragStart: (e) => {
+      dragging.current = code;
+      e.dataTransfer.effectAllowed = 'move';
+      e.dataTransfer.setData('text/plain', code);
+    },
+    onDragOver: (e) => {
+      if (dragging.current) e.preventDefault();
+    },
+    onDrop: (e) => {
+      e.preventDefault();
+      const from = dragging.current ?? e.dataTransfer.getData('text/plain');
+      dragging.current = null;
+      if (from && from !== code) onReorder(from, code);
+    },
+    onDragEnd: () => {
+      dragging.current = null;
+    },
+  });
+  return (
+    <div ref={stackRef} className={`chart-stack${fit ? ' fit' : ''}`} data-testid="chart-stack">
+      {codes.map((code) => {
+        const def = channelDef(code);
+        return (
+          <ChartBlockView
+            key={code}
+            screen={screen}
+            def={def}
+            expanded={expanded.has(code)}
+            height={expanded.has(code) ? tall : fit ? fitted : COLLAPSED_HEIGHT}
+            thresholds={thresholds}
+            onToggleExpand={toggle}
+            onWindowView={onWindowView}
+            dragProps={dragProps(code)}
+          />
+        );
+      })}
+      <div ref={axisRowRef} className="chart-body x-axis-row sticky-bottom" dir="ltr">
+        <div className="y-axis" />
+        <div ref={widthRef} className="plot-width-probe">
+          <TimeAxis screen={screen} zone={night.timezone} testId="time-axis" />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Montage: the plots' height that fits every chart in the viewport, measured from the page
+ * (header, navigator, toolbar, each block's own chrome), again after each change of height
+ * (converges in a pass) and on every window resize.
+ */
+function useFittedHeight(stackRef: RefObject<HTMLDivElement | null>, fit: boolean, layoutKey: string): number {
+  const [fitted, setFitted] = useState(COLLAPSED_HEIGHT);
   const [resizes, setResizes] = useState(0);
   useEffect(() => {
     if (!fit) return;
@@ -75,49 +127,6 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView,
     const between = Math.max(0, box.top - nav.bottom);
     const next = fittedHeight(window.innerHeight, header + nav.height + between + 8, plots.length, chrome / plots.length, 0);
     if (Math.abs(next - fitted) > 1) setFitted(next);
-  }, [fit, codes.join(','), fitted, resizes]);
-  return (
-    <div ref={stackRef} className={`chart-stack${fit ? ' fit' : ''}`} data-testid="chart-stack">
-      {codes.map((code) => {
-        const def = channelDef(code);
-        return (
-          <ChartBlockView
-            key={code}
-            screen={screen}
-            def={def}
-            expanded={expanded.has(code)}
-            height={expanded.has(code) ? tall : fit ? fitted : COLLAPSED_HEIGHT}
-            thresholds={thresholds}
-            onToggleExpand={toggle}
-            onWindowView={onWindowView}
-            dragProps={{
-              onDragStart: (e) => {
-                dragging.current = code;
-                e.dataTransfer.effectAllowed = 'move';
-                e.dataTransfer.setData('text/plain', code);
-              },
-              onDragOver: (e) => {
-                if (dragging.current) e.preventDefault();
-              },
-              onDrop: (e) => {
-                e.preventDefault();
-                const from = dragging.current ?? e.dataTransfer.getData('text/plain');
-                dragging.current = null;
-                if (from && from !== code) onReorder(from, code);
-              },
-              onDragEnd: () => {
-                dragging.current = null;
-              },
-            }}
-          />
-        );
-      })}
-      <div ref={axisRowRef} className="chart-body x-axis-row sticky-bottom" dir="ltr">
-        <div className="y-axis" />
-        <div ref={widthRef} className="plot-width-probe">
-          <TimeAxis screen={screen} zone={night.timezone} testId="time-axis" />
-        </div>
-      </div>
-    </div>
-  );
+  }, [stackRef, fit, layoutKey, fitted, resizes]);
+  return fitted;
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { ChartScreen } from '../../charts/screen';
 import { errorText } from '../../api/messages';
 import { useFormat } from '../../format';
@@ -73,15 +74,11 @@ function CorrectionForm({ patientId, night, data, screen }: { patientId: number;
     setProblem(null);
   };
   const submit = () => {
-    const a = clockToMs(from, zone, start, stop);
-    const b = clockToMs(to, zone, start, stop);
-    if (a === null || b === null) return setProblem(t('night.corrections.errors.outside', { from: msToClock(start, zone), to: msToClock(stop, zone) }));
-    if (b <= a) return setProblem(t('night.corrections.errors.order'));
-    if (b - a < MIN_CORRECTION_MS) return setProblem(t('night.corrections.errors.short'));
-    if (!reason.trim()) return setProblem(t('night.corrections.errors.reason'));
+    const span = correctionSpan(t, { from, to, reason }, zone, start, stop);
+    if (typeof span === 'string') return setProblem(span);
     setProblem(null);
     add.mutate(
-      { kind, start_ms: a, end_ms: b, reason: reason.trim() },
+      { kind, start_ms: span.a, end_ms: span.b, reason: reason.trim() },
       {
         onSuccess: () => setReason(''),
         onError: (e) => setProblem(errorText(t, e)),
@@ -98,17 +95,7 @@ function CorrectionForm({ patientId, night, data, screen }: { patientId: number;
       }}
       data-testid="corrections-form"
     >
-      <fieldset className="corrections-kind">
-        <legend>{t('night.corrections.kind')}</legend>
-        <label className="check">
-          <input type="radio" name="correction-kind" checked={kind === 'invalid_span'} onChange={() => pick('invalid_span')} data-testid="correction-kind-invalid" />
-          {t('night.corrections.kinds.invalid_span')}
-        </label>
-        <label className="check">
-          <input type="radio" name="correction-kind" checked={kind === 'bed_times'} onChange={() => pick('bed_times')} data-testid="correction-kind-bed" />
-          {t('night.corrections.kinds.bed_times')}
-        </label>
-      </fieldset>
+      <KindChoice kind={kind} onPick={pick} />
       <div className="corrections-times">
         <label>
           {labels[0]}
@@ -133,6 +120,34 @@ function CorrectionForm({ patientId, night, data, screen }: { patientId: number;
       </button>
       {problem && <p className="error-text" role="alert" data-testid="correction-problem">{problem}</p>}
     </form>
+  );
+}
+
+/** The span a form names, in ms, or what is wrong with it: outside the recording, backwards, too short, or without a reason. */
+function correctionSpan(t: TFunction, form: { from: string; to: string; reason: string }, zone: string, start: number, stop: number): { a: number; b: number } | string {
+  const a = clockToMs(form.from, zone, start, stop);
+  const b = clockToMs(form.to, zone, start, stop);
+  if (a === null || b === null) return t('night.corrections.errors.outside', { from: msToClock(start, zone), to: msToClock(stop, zone) });
+  if (b <= a) return t('night.corrections.errors.order');
+  if (b - a < MIN_CORRECTION_MS) return t('night.corrections.errors.short');
+  if (!form.reason.trim()) return t('night.corrections.errors.reason');
+  return { a, b };
+}
+
+function KindChoice({ kind, onPick }: { kind: CorrectionKind; onPick: (k: CorrectionKind) => void }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="corrections-kind">
+      <legend>{t('night.corrections.kind')}</legend>
+      <label className="check">
+        <input type="radio" name="correction-kind" checked={kind === 'invalid_span'} onChange={() => onPick('invalid_span')} data-testid="correction-kind-invalid" />
+        {t('night.corrections.kinds.invalid_span')}
+      </label>
+      <label className="check">
+        <input type="radio" name="correction-kind" checked={kind === 'bed_times'} onChange={() => onPick('bed_times')} data-testid="correction-kind-bed" />
+        {t('night.corrections.kinds.bed_times')}
+      </label>
+    </fieldset>
   );
 }
 

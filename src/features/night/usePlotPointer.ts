@@ -44,24 +44,8 @@ export function usePlotPointer(
     };
     const move = (e: MouseEvent) => {
       const p = local(e);
-      if (start) {
-        const x0 = Math.min(start.x, p.x);
-        const y0 = xy() ? Math.min(start.y, p.y) : 0;
-        sel.style.display = 'block';
-        sel.style.left = `${x0}px`;
-        sel.style.width = `${Math.abs(p.x - start.x)}px`;
-        sel.style.top = `${y0}px`;
-        sel.style.height = xy() ? `${Math.abs(p.y - start.y)}px` : '100%';
-      }
-      if (e.target instanceof Node && el.contains(e.target)) {
-        const text = options.current!.tooltip(timeAtX(screen.view.store.state.range, p.x, p.w));
-        tipEl.style.display = text ? 'block' : 'none';
-        if (text) {
-          tipEl.textContent = text;
-          tipEl.style.left = `${Math.min(p.x + 12, p.w - 160)}px`;
-          tipEl.style.top = `${Math.max(0, p.y - 28)}px`;
-        }
-      }
+      if (start) drawSelection(sel, start, p, xy());
+      if (e.target instanceof Node && el.contains(e.target)) showTip(tipEl, options.current!.tooltip(timeAtX(screen.view.store.state.range, p.x, p.w)), p);
     };
     const up = (e: MouseEvent) => {
       if (!start) return;
@@ -74,13 +58,7 @@ export function usePlotPointer(
         options.current!.onAnnotate(Math.min(a, b), Math.max(a, b));
       } else if (Math.abs(p.x - start.x) >= 4) {
         screen.view.dispatch({ type: 'drag', from: timeAtX(range, start.x, p.w), to: timeAtX(range, p.x, p.w) });
-        if (xy() && Math.abs(p.y - start.y) >= 4) {
-          const [lo, hi] = options.current!.yDomain();
-          const valueAt = (y: number) => hi - (y / p.h) * (hi - lo);
-          const a = valueAt(start.y);
-          const b = valueAt(p.y);
-          options.current!.onYZoom([Math.min(a, b), Math.max(a, b)]);
-        }
+        if (xy() && Math.abs(p.y - start.y) >= 4) options.current!.onYZoom(valuesBetween(options.current!.yDomain(), start.y, p.y, p.h));
       }
       start = null;
     };
@@ -104,4 +82,29 @@ export function usePlotPointer(
       el.removeEventListener('dblclick', dbl);
     };
   }, [screen, plot, selection, tip, options]);
+}
+
+/** The selection box from `start` to `p` (the plot's full height unless zooming in Y too). */
+function drawSelection(sel: HTMLElement, start: { x: number; y: number }, p: { x: number; y: number }, xy: boolean): void {
+  sel.style.display = 'block';
+  sel.style.left = `${Math.min(start.x, p.x)}px`;
+  sel.style.width = `${Math.abs(p.x - start.x)}px`;
+  sel.style.top = `${xy ? Math.min(start.y, p.y) : 0}px`;
+  sel.style.height = xy ? `${Math.abs(p.y - start.y)}px` : '100%';
+}
+
+/** The tooltip beside the pointer, kept inside the plot; hidden without text. */
+function showTip(tip: HTMLElement, text: string | null, p: { x: number; y: number; w: number }): void {
+  tip.style.display = text ? 'block' : 'none';
+  if (!text) return;
+  tip.textContent = text;
+  tip.style.left = `${Math.min(p.x + 12, p.w - 160)}px`;
+  tip.style.top = `${Math.max(0, p.y - 28)}px`;
+}
+
+/** The value range between two heights of a plot `h` pixels tall drawing [lo, hi]. */
+function valuesBetween([lo, hi]: readonly [number, number], y0: number, y1: number, h: number): [number, number] {
+  const a = hi - (y0 / h) * (hi - lo);
+  const b = hi - (y1 / h) * (hi - lo);
+  return [Math.min(a, b), Math.max(a, b)];
 }

@@ -18,7 +18,7 @@ import '../../styles/patient-admin.css';
 
 /** /app/patients: current patients with filters and search, or the past-patients archive. */
 export function PatientsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const clinic = useClinic();
   const queryClient = useQueryClient();
   const [archive, setArchive] = useState(false);
@@ -36,52 +36,11 @@ export function PatientsPage() {
   const byId = new Map(rows.map((r) => [String(r.patient_id), r]));
   const canWrite = !clinic.isAnnotator;
 
-  const actions = (p: PatientSummary) => {
-    const row = byId.get(String(p.patient_id));
-    return (
-      <span className="row-actions">
-        <Link href={viewPatientInfoPath(p.patient_id)} data-testid="patient-info-link">
-          {t('patientAdmin.list.info')}
-        </Link>
-        <Link href={editPatientPath(p.patient_id)} data-testid="patient-edit-link">
-          {canWrite ? t('patientAdmin.list.edit') : t('patientAdmin.edit.readOnly')}
-        </Link>
-        {archive && row?.phys_device_return_date && (
-          <span className="muted" data-testid="patient-returned">
-            {t('patientAdmin.list.returnedOn', { date: displayDay(Date.parse(row.phys_device_return_date), browserZone(), i18n.language) })}
-          </span>
-        )}
-        {canWrite && !archive && row && (
-          <button type="button" className="button-link" onClick={() => setArchiving(row)} data-testid="patient-archive">
-            {t('patientAdmin.list.archive')}
-          </button>
-        )}
-      </span>
-    );
-  };
+  const actions = (p: PatientSummary) => <RowActions patientId={p.patient_id} row={byId.get(String(p.patient_id))} archive={archive} canWrite={canWrite} onArchive={setArchiving} />;
 
   return (
     <div className="page">
-      <div className="list-head">
-        <div className="tabs" role="tablist">
-          <button type="button" role="tab" aria-selected={!archive} className={`button button-quiet${!archive ? ' is-on' : ''}`} onClick={() => setArchive(false)} data-testid="tab-current">
-            {t('patientAdmin.list.current')}
-          </button>
-          <button type="button" role="tab" aria-selected={archive} className={`button button-quiet${archive ? ' is-on' : ''}`} onClick={() => setArchive(true)} data-testid="tab-past">
-            {t('patientAdmin.list.past')}
-          </button>
-        </div>
-        {clinic.isAdmin && (
-          <Link href={ADMIN_REQUESTS_PATH} data-testid="admin-requests-link">
-            {t('patientAdmin.list.adminRequests')}
-          </Link>
-        )}
-        {canWrite && !clinic.isAdmin && (
-          <Link href={PATHS.addPatient} className="button button-primary" data-testid="add-patient-link">
-            {t('patientAdmin.list.addPatient')}
-          </Link>
-        )}
-      </div>
+      <ListHead archive={archive} onArchive={setArchive} />
       {notice && (
         <Alert tone="success" testId="patients-notice">
           {notice}
@@ -119,5 +78,59 @@ export function PatientsPage() {
         }}
       />
     </div>
+  );
+}
+
+/** Current or past patients, and the admin's requests or the physician's Add patient. */
+function ListHead({ archive, onArchive }: { archive: boolean; onArchive: (past: boolean) => void }) {
+  const { t } = useTranslation();
+  const clinic = useClinic();
+  const canWrite = !clinic.isAnnotator;
+  return (
+    <div className="list-head">
+      <div className="tabs" role="tablist">
+        <button type="button" role="tab" aria-selected={!archive} className={`button button-quiet${!archive ? ' is-on' : ''}`} onClick={() => onArchive(false)} data-testid="tab-current">
+          {t('patientAdmin.list.current')}
+        </button>
+        <button type="button" role="tab" aria-selected={archive} className={`button button-quiet${archive ? ' is-on' : ''}`} onClick={() => onArchive(true)} data-testid="tab-past">
+          {t('patientAdmin.list.past')}
+        </button>
+      </div>
+      {clinic.isAdmin && (
+        <Link href={ADMIN_REQUESTS_PATH} data-testid="admin-requests-link">
+          {t('patientAdmin.list.adminRequests')}
+        </Link>
+      )}
+      {canWrite && !clinic.isAdmin && (
+        <Link href={PATHS.addPatient} className="button button-primary" data-testid="add-patient-link">
+          {t('patientAdmin.list.addPatient')}
+        </Link>
+      )}
+    </div>
+  );
+}
+
+/** A patient row's links: info, edit (read-only for annotators), the return day in the archive, archiving. */
+function RowActions({ patientId, row, archive, canWrite, onArchive }: { patientId: number | string; row: PatientRow | undefined; archive: boolean; canWrite: boolean; onArchive: (row: PatientRow) => void }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <span className="row-actions">
+      <Link href={viewPatientInfoPath(patientId)} data-testid="patient-info-link">
+        {t('patientAdmin.list.info')}
+      </Link>
+      <Link href={editPatientPath(patientId)} data-testid="patient-edit-link">
+        {canWrite ? t('patientAdmin.list.edit') : t('patientAdmin.edit.readOnly')}
+      </Link>
+      {archive && row?.phys_device_return_date && (
+        <span className="muted" data-testid="patient-returned">
+          {t('patientAdmin.list.returnedOn', { date: displayDay(Date.parse(row.phys_device_return_date), browserZone(), i18n.language) })}
+        </span>
+      )}
+      {canWrite && !archive && row && (
+        <button type="button" className="button-link" onClick={() => onArchive(row)} data-testid="patient-archive">
+          {t('patientAdmin.list.archive')}
+        </button>
+      )}
+    </span>
   );
 }

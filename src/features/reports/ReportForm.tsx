@@ -17,7 +17,6 @@ import '../../styles/reports.css';
  */
 export function ReportForm({ patientId, patientCode, view, nights, checked }: { patientId: number; patientCode: string; view: 'single' | 'trend'; nights: readonly NightInfo[]; checked: readonly number[] }) {
   const { t, i18n } = useTranslation();
-  const queryClient = useQueryClient();
   const types = view === 'single' ? SINGLE_NIGHT_TYPES : TREND_TYPES;
   const [type, setType] = useState<ReportType>(view === 'single' ? 'en-pyn' : 'en');
   const [language, setLanguage] = useState<ReportLanguage>(i18n.language.startsWith('de') ? 'de' : 'en');
@@ -27,28 +26,8 @@ export function ReportForm({ patientId, patientCode, view, nights, checked }: { 
 
   useEffect(() => setPicked(new Set(checked)), [checked.join(',')]);
 
-  // Polls the job while it is queued or running.
-  const jobId = job?.id;
   const active = job?.status === 'queued' || job?.status === 'running';
-  useEffect(() => {
-    if (!jobId || !active) return;
-    let stop = false;
-    const poll = async () => {
-      try {
-        const next = await reportStatus(jobId);
-        if (!stop) setJob(next);
-        if (next.status === 'done' || next.status === 'failed') await queryClient.invalidateQueries({ queryKey: ['reports'] });
-      } catch (error) {
-        if (!stop) setProblem(errorText(t, error));
-      }
-    };
-    // poll() handles its own failures (shown as the form's problem), so nothing is left to reject.
-    const timer = setInterval(() => void poll(), REPORT_POLL_MS);
-    return () => {
-      stop = true;
-      clearInterval(timer);
-    };
-  }, [jobId, active]);
+  useJobPolling(job, setJob, setProblem);
 
   const generate = () => {
     if (picked.size === 0) return setProblem(t('reports.pickDate'));
@@ -82,24 +61,7 @@ export function ReportForm({ patientId, patientCode, view, nights, checked }: { 
           </select>
         </label>
       </div>
-      <fieldset className="report-dates" data-testid="report-dates">
-        <legend>{t('reports.dates', { count: picked.size })}</legend>
-        {nights.map((n) => (
-          <label key={n.night} className="check">
-            <input
-              type="checkbox"
-              checked={picked.has(n.night)}
-              onChange={() => {
-                const next = new Set(picked);
-                if (next.has(n.night)) next.delete(n.night);
-                else next.add(n.night);
-                setPicked(next);
-              }}
-            />
-            {formatNightDate(n.night, i18n.language)}
-          </label>
-        ))}
-      </fieldset>
+      <NightChoice nights={nights} picked={picked} onChange={setPicked} />
       <div className="report-form-row">
         <button type="button" className="button button-primary" disabled={busy || active} onClick={generate} data-testid="report-generate">
           {t('reports.generatePdf')}
@@ -119,5 +81,57 @@ export function ReportForm({ patientId, patientCode, view, nights, checked }: { 
       {job?.status === 'failed' && <Alert tone="error" testId="report-failed">{t('reports.failed', { reason: job.error ?? '' })}</Alert>}
       {problem && <Alert tone="error" testId="report-problem">{problem}</Alert>}
     </section>
+  );
+}
+
+/** Polls a queued or running job until it is done or failed (then the reports list is read again). */
+function useJobPolling(job: ReportJob | null, setJob: (j: ReportJob) => void, setProblem: (p: string) => void) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const jobId = job?.id;
+  const active = job?.status === 'queued' || job?.status === 'running';
+  useEffect(() => {
+    if (!jobId || !active) return;
+    let stop = false;
+    const poll = async () => {
+      try {
+        const next = await reportStatus(jobId);
+        if (!stop) setJob(next);
+        if (next.status === 'done' || next.status === 'failed') await queryClient.invalidateQueries({ queryKey: ['reports'] });
+      } catch (error) {
+        if (!stop) setProblem(errorText(t, error));
+      }
+    };
+    // poll() handles its own failures (shown as the form's problem), so nothing is left to reject.
+    const timer = setInterval(() => void poll(), REPORT_POLL_MS);
+    return () => {
+      stop = true;
+      clearInterval(timer);
+    };
+  }, [jobId, active]);
+}
+
+/** The nights to report on, each a checkbox. */
+function NightChoice({ nights, picked, onChange }: { nights: readonly NightInfo[]; picked: ReadonlySet<number>; onChange: (next: ReadonlySet<number>) => void }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <fieldset className="report-dates" data-testid="report-dates">
+      <legend>{t('reports.dates', { count: picked.size })}</legend>
+      {nights.map((n) => (
+        <label key={n.night} className="check">
+          <input
+            type="checkbox"
+            checked={picked.has(n.night)}
+            onChange={() => {
+              const next = new Set(picked);
+              if (next.has(n.night)) next.delete(n.night);
+              else next.add(n.night);
+              onChange(next);
+            }}
+          />
+          {formatNightDate(n.night, i18n.language)}
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { formatNightDate } from '../../charts/core/format';
@@ -17,21 +17,7 @@ export function NotificationBell({ paid }: { paid: boolean }) {
   const devices = useDeviceNotices(true);
   const markRead = useMarkRead();
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => {
-      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
-    };
-    const escape = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', escape);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', escape);
-    };
-  }, [open]);
+  useDismiss(open, box, () => setOpen(false));
   const count = unreadCount(notifications.data ?? [], devices.data);
   const openNight = async (n: { id: number; patient_id: number; night: number; is_read: number }) => {
     if (n.is_read === 0) await markRead.mutateAsync(n.id);
@@ -90,4 +76,25 @@ export function NotificationBell({ paid }: { paid: boolean }) {
       )}
     </div>
   );
+}
+
+/** While open: a press outside `box` or Escape closes it. */
+function useDismiss(open: boolean, box: RefObject<HTMLElement | null>, close: () => void) {
+  const onClose = useRef(close);
+  onClose.current = close;
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: MouseEvent) => {
+      if (box.current && !box.current.contains(e.target as Node)) onClose.current();
+    };
+    const escape = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose.current();
+    };
+    document.addEventListener('mousedown', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('mousedown', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open, box]);
 }

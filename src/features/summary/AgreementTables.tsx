@@ -54,38 +54,7 @@ export function AgreementTables({ patientId, night }: { patientId: number; night
   const basis = t(`summary.agreement.basis.${a.index_basis}`);
   return (
     <div className="summary-panel summary-agreement" data-testid="summary-agreement-block">
-      <section className="summary-table" data-testid="summary-device-events">
-        <h4>{t('summary.agreement.deviceTitle', { vendor })}</h4>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col" />
-              <th scope="col">{t('summary.agreement.nocturne')}</th>
-              <th scope="col">{t('summary.agreement.device', { vendor })}</th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <th scope="row">{t('summary.fields.apneas')}</th>
-              <td data-testid="nocturne-apneas">{a.nocturne.apneas}</td>
-              <td data-testid="device-apneas">{a.device.apneas}</td>
-            </tr>
-            <tr>
-              <th scope="row">{t('summary.fields.hypopneas')}</th>
-              <td data-testid="nocturne-hypopneas">{a.nocturne.hypopneas}</td>
-              <td data-testid="device-hypopneas">{a.device.hypopneas}</td>
-            </tr>
-            {a.device.desaturations > 0 && (
-              <tr>
-                <th scope="row">{t('summary.fields.desaturations')}</th>
-                <td>–</td>
-                <td>{a.device.desaturations}</td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-        <p className="muted">{t('summary.agreement.files', { files: a.files.join(', ') })}</p>
-      </section>
+      <DeviceEvents a={a} vendor={vendor} />
       <section className="summary-table" data-testid="summary-agreement">
         <h4>{t('summary.agreement.title', { vendor })}</h4>
         <table>
@@ -122,5 +91,44 @@ export function AgreementTables({ patientId, night }: { patientId: number; night
         {a.rules && <p className="muted" data-testid="agreement-rules">{t('nightFiles.rules', { vendor, rule: t(a.rules.nocturne === 'aasm' ? 'nightFiles.ruleAasm' : 'nightFiles.ruleFlowOnly') })}</p>}
       </section>
     </div>
+  );
+}
+
+/** The device's own counts beside Nocturne's, and the files they come from. */
+function DeviceEvents({ a, vendor }: { a: NightAgreement; vendor: string }) {
+  const { t } = useTranslation();
+  return (
+    <section className="summary-table" data-testid="summary-device-events">
+      <h4>{t('summary.agreement.deviceTitle', { vendor })}</h4>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col" />
+            <th scope="col">{t('summary.agreement.nocturne')}</th>
+            <th scope="col">{t('summary.agreement.device', { vendor })}</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <th scope="row">{t('summary.fields.apneas')}</th>
+            <td data-testid="nocturne-apneas">{a.nocturne.apneas}</td>
+            <td data-testid="device-apneas">{a.device.apneas}</td>
+          </tr>
+          <tr>
+            <th scope="row">{t('summary.fields.hypopneas')}</th>
+            <td data-testid="nocturne-hypopneas">{a.nocturne.hypopneas}</td>
+            <td data-testid="device-hypopneas">{a.device.hypopneas}</td>
+          </tr>
+          {a.device.desaturations > 0 && (
+            <tr>
+              <th scope="row">{t('summary.fields.desaturations')}</th>
+              <td>–</td>
+              <td>{a.device.desaturations}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <p className="muted">{t('summary.agreement.files', { files: a.files.join(', ') })}</p>
+    </section>
   );
 }

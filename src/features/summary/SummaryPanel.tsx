@@ -158,7 +158,6 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
   const { t, i18n } = useTranslation();
   const zone = night.timezone;
   const n = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : formatValue(v, digits, i18n.language));
-  const vitals = VITAL_TABLES.filter(([code]) => s.percentiles[code]);
   // Without sleep staging the indices are per hour of monitoring: say so (REI).
   const rei = s.index_basis === 'monitoring';
   // No breathing signal: AHI/REI and RII are "–" with the reason, never 0.
@@ -168,24 +167,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
   const latencies = s.latencies && Object.values(s.latencies).some((v) => v !== null) ? s.latencies : null;
   return (
     <div className="summary-panel" data-testid="summary-panel">
-      <Table
-        title={t('summary.tables.recording')}
-        testId="summary-recording"
-        note={s.corrected ? t('summary.correctedNote') : undefined}
-        rows={[
-          [t('summary.fields.start'), formatClock(s.recording_start_time, zone)],
-          [t('summary.fields.stop'), formatClock(s.recording_stop_time, zone)],
-          [t('summary.fields.bedIn'), s.bed_in_time ?? '--:--'],
-          [t('summary.fields.bedOut'), s.bed_out_time ?? '--:--'],
-          [t('summary.fields.totalBedTime'), hours(s.total_bed_time)],
-          [t('summary.fields.totalSleepTime'), hours(s.total_sleep_time)],
-          [t('summary.fields.sleepEfficiency'), s.sleep_efficiency === null ? '–' : `${n(s.sleep_efficiency)} %`],
-          [t('summary.fields.sol'), s.sol === null ? '–' : t('summary.minutes', { count: s.sol })],
-          [t('summary.fields.waso'), s.waso === null ? '–' : t('summary.minutes', { count: s.waso })],
-          [t('summary.fields.goodSignal'), hours(s.good_signal_duration)],
-          [t('summary.fields.breathingTime'), hours(s.total_breathing_time)],
-        ]}
-      />
+      <RecordingTable night={night} summary={s} />
       {latencies && (
         <Table
           title={t('nightBasis.latencies')}
@@ -232,7 +214,45 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
         note={s.ahi === undefined ? t('summary.customizedNoteAlone') : t('summary.customizedNote', { table: rei ? t('scoring.reiTable') : t('summary.tables.ahi') })}
         rows={Object.entries(s.customized_index).map(([label, count]) => [t('summary.annotatedLabel', { label: categoryName(t, { label })! }), String(count)])}
       />
-      {vitals.map(([code, key]) => {
+      <VitalTables summary={s} />
+    </div>
+  );
+}
+
+/** Start, stop, bed times, bed and sleep time, efficiency, latency, WASO, signal and breathing time. */
+function RecordingTable({ night, summary: s }: { night: NightInfo; summary: NightSummary }) {
+  const { t, i18n } = useTranslation();
+  const zone = night.timezone;
+  const n = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : formatValue(v, digits, i18n.language));
+  return (
+    <Table
+      title={t('summary.tables.recording')}
+      testId="summary-recording"
+      note={s.corrected ? t('summary.correctedNote') : undefined}
+      rows={[
+        [t('summary.fields.start'), formatClock(s.recording_start_time, zone)],
+        [t('summary.fields.stop'), formatClock(s.recording_stop_time, zone)],
+        [t('summary.fields.bedIn'), s.bed_in_time ?? '--:--'],
+        [t('summary.fields.bedOut'), s.bed_out_time ?? '--:--'],
+        [t('summary.fields.totalBedTime'), hours(s.total_bed_time)],
+        [t('summary.fields.totalSleepTime'), hours(s.total_sleep_time)],
+        [t('summary.fields.sleepEfficiency'), s.sleep_efficiency === null ? '–' : `${n(s.sleep_efficiency)} %`],
+        [t('summary.fields.sol'), s.sol === null ? '–' : t('summary.minutes', { count: s.sol })],
+        [t('summary.fields.waso'), s.waso === null ? '–' : t('summary.minutes', { count: s.waso })],
+        [t('summary.fields.goodSignal'), hours(s.good_signal_duration)],
+        [t('summary.fields.breathingTime'), hours(s.total_breathing_time)],
+      ]}
+    />
+  );
+}
+
+/** One table of percentiles per vital the night has; a sensor without a valid value says so. */
+function VitalTables({ summary: s }: { summary: NightSummary }) {
+  const { t, i18n } = useTranslation();
+  const n = (v: number | null | undefined) => (v === null || v === undefined ? '–' : formatValue(v, 1, i18n.language));
+  return (
+    <>
+      {VITAL_TABLES.filter(([code]) => s.percentiles[code]).map(([code, key]) => {
         const v = s.percentiles[code]!;
         return (
           <Table
@@ -251,6 +271,6 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
           />
         );
       })}
-    </div>
+    </>
   );
 }
