@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link } from 'wouter';
 import { api } from '../../api/endpoints';
 import { useCountriesQuery } from '../../api/hooks';
@@ -19,7 +20,6 @@ const EMPTY: SignupBody = { first_name: '', last_name: '', email: '', password: 
 /** /signup: a request for an account, reviewed before it is activated. */
 export function SignupPage() {
   const { t } = useTranslation();
-  const countries = useCountriesQuery();
   const [form, setForm] = useState<SignupBody>(EMPTY);
   const signup = useMutation({
     mutationFn: (input: SignupBody) => api.signup(input),
@@ -28,18 +28,9 @@ export function SignupPage() {
   const [error, setError] = useState<string | null>(null);
   const set = (key: keyof SignupBody) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
-  function problem(): string | null {
-    if (!form.first_name.trim()) return t('validation.firstName');
-    if (!form.last_name.trim()) return t('validation.lastName');
-    if (!isEmail(form.email)) return t('validation.email');
-    if (!isStrongEnough(form.password)) return t('validation.passwordLength', { min: PASSWORD_MIN_LENGTH });
-    if (!form.country) return t('validation.country');
-    return null;
-  }
-
   function submit(e: FormEvent) {
     e.preventDefault();
-    const found = problem();
+    const found = signupProblem(t, form);
     setError(found);
     if (found) return;
     const organisation = form.organisation_name?.trim();
@@ -52,70 +43,12 @@ export function SignupPage() {
     });
   }
 
-  if (signup.isSuccess) {
-    return (
-      <AuthLayout title={t('auth.signup.successTitle')} testId="signup-success">
-        <Alert tone="success">{t('auth.signup.successText')}</Alert>
-        <Link href={PATHS.signIn} className="button button-primary button-block">
-          {t('auth.signup.signIn')}
-        </Link>
-      </AuthLayout>
-    );
-  }
+  if (signup.isSuccess) return <SignupSent />;
 
   return (
     <AuthLayout title={t('auth.signup.title')} subtitle={t('auth.signup.subtitle')}>
       <form className="auth-form" onSubmit={submit} noValidate>
-        <div className="field-pair">
-          <Field
-            label={t('auth.signup.firstName')}
-            autoComplete="given-name"
-            maxLength={30}
-            value={form.first_name}
-            onChange={(e) => set('first_name')(e.target.value)}
-            data-testid="signup-first-name"
-            autoFocus
-            required
-          />
-          <Field
-            label={t('auth.signup.lastName')}
-            autoComplete="family-name"
-            maxLength={30}
-            value={form.last_name}
-            onChange={(e) => set('last_name')(e.target.value)}
-            data-testid="signup-last-name"
-            required
-          />
-        </div>
-        <Field
-          label={t('auth.signup.email')}
-          type="email"
-          autoComplete="email"
-          value={form.email}
-          onChange={(e) => set('email')(e.target.value)}
-          data-testid="signup-email"
-          required
-        />
-        <Field
-          label={t('auth.signup.password')}
-          type="password"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN_LENGTH}
-          hint={t('auth.signup.passwordHint', { min: PASSWORD_MIN_LENGTH })}
-          value={form.password}
-          onChange={(e) => set('password')(e.target.value)}
-          data-testid="signup-password"
-          required
-        />
-        <CountrySelect query={countries} value={form.country} onChange={set('country')} />
-        <Field
-          label={t('auth.signup.organisation')}
-          autoComplete="organization"
-          maxLength={80}
-          value={form.organisation_name ?? ''}
-          onChange={(e) => set('organisation_name')(e.target.value)}
-          data-testid="signup-organisation"
-        />
+        <SignupFields form={form} set={set} />
         {error && (
           <Alert tone="error" testId="signup-error">
             {error}
@@ -129,5 +62,86 @@ export function SignupPage() {
         </p>
       </form>
     </AuthLayout>
+  );
+}
+
+/** What is wrong with a signup first: names, e-mail, password length, country. */
+function signupProblem(t: TFunction, form: SignupBody): string | null {
+  if (!form.first_name.trim()) return t('validation.firstName');
+  if (!form.last_name.trim()) return t('validation.lastName');
+  if (!isEmail(form.email)) return t('validation.email');
+  if (!isStrongEnough(form.password)) return t('validation.passwordLength', { min: PASSWORD_MIN_LENGTH });
+  if (!form.country) return t('validation.country');
+  return null;
+}
+
+function SignupSent() {
+  const { t } = useTranslation();
+  return (
+    <AuthLayout title={t('auth.signup.successTitle')} testId="signup-success">
+      <Alert tone="success">{t('auth.signup.successText')}</Alert>
+      <Link href={PATHS.signIn} className="button button-primary button-block">
+        {t('auth.signup.signIn')}
+      </Link>
+    </AuthLayout>
+  );
+}
+
+function SignupFields({ form, set }: { form: SignupBody; set: (key: keyof SignupBody) => (value: string) => void }) {
+  const { t } = useTranslation();
+  const countries = useCountriesQuery();
+  return (
+    <>
+      <div className="field-pair">
+        <Field
+          label={t('auth.signup.firstName')}
+          autoComplete="given-name"
+          maxLength={30}
+          value={form.first_name}
+          onChange={(e) => set('first_name')(e.target.value)}
+          data-testid="signup-first-name"
+          autoFocus
+          required
+        />
+        <Field
+          label={t('auth.signup.lastName')}
+          autoComplete="family-name"
+          maxLength={30}
+          value={form.last_name}
+          onChange={(e) => set('last_name')(e.target.value)}
+          data-testid="signup-last-name"
+          required
+        />
+      </div>
+      <Field
+        label={t('auth.signup.email')}
+        type="email"
+        autoComplete="email"
+        value={form.email}
+        onChange={(e) => set('email')(e.target.value)}
+        data-testid="signup-email"
+        required
+      />
+      <Field
+        label={t('auth.signup.password')}
+        type="password"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        hint={t('auth.signup.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+        value={form.password}
+        onChange={(e) => set('password')(e.target.value)}
+        data-testid="signup-password"
+        required
+      />
+      <CountrySelect query={countries} value={form.country} onChange={set('country')} />
+      <Field
+        label={t('auth.signup.organisation')}
+        autoComplete="organization"
+        maxLength={80}
+        value={form.organisation_name ?? ''}
+        onChange={(e) => set('organisation_name')(e.target.value)}
+        data-testid="signup-organisation"
+      />
+    </>
   );
 }
