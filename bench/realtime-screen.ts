@@ -26,13 +26,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import type { Db } from '../server/db/adapter';
-import { DEMO_ACCOUNTS } from '../server/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
-import { issueDeviceKey } from '../server/live/keys';
 import { FRAME_INTERVAL_MS } from '../contract/live-protocol';
 import { simulateNight } from '../server/simulator';
 import { DEMO, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
+import { provisionLiveDevices } from '../tests/e2e/live-devices';
 import { sharedDb } from '../tests/server/live-processes';
 import { clockOffset, frameSummary, latencySummary, ratio, type ClockReading, type ProbeTake } from './screen-stats';
 import { percentile } from './timing';
@@ -68,25 +66,6 @@ const r2 = (v: number) => Math.round(v * 100) / 100;
 
 async function version(pkg: string): Promise<string> {
   return (JSON.parse(await readFile(path.join(dir, '..', 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-/** `n` bench devices of the demo physician, each deployed to a bench patient of its own, each with a key. */
-async function provision(db: Db, n: number): Promise<{ deviceId: string; key: string }[]> {
-  const [phys] = await db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]);
-  const now = Date.now();
-  const out: { deviceId: string; key: string }[] = [];
-  for (let i = 0; i < n; i++) {
-    const deviceId = `RTS${String(i + 1).padStart(4, '0')}`;
-    const [d] = await db.query<{ device_master_id: number }>('insert into devices (device_id, physician_id) values ($1, $2) returning device_master_id', [deviceId, phys!.id]);
-    // A patient of its own per device: a patient holds one device at a time.
-    const [own] = await db.query<{ id: number }>(`insert into patients (patient_code, physician_id, created_by, gender, country) values ($1, $2, $2, 'F', 'Switzerland') returning id`, [`B${deviceId}`, phys!.id]);
-    await db.query(
-      `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'Europe/Zurich', $3)`,
-      [d!.device_master_id, own!.id, phys!.id, now - 3_600_000, now + 86_400_000],
-    );
-    out.push({ deviceId, key: (await issueDeviceKey(db, d!.device_master_id, null)).key });
-  }
-  return out;
 }
 
 /** The page clock against ours, read `n` times (the shortest round trip wins). */
@@ -143,7 +122,7 @@ export async function measureScreen() {
     await server.close();
     server = null;
     const setup = await db.open();
-    const devices = await provision(setup, DEVICES);
+    const devices = await provisionLiveDevices(setup, DEVICES);
     await setup.close();
     server = await startAppServer(serverEnv, 180_000, dataDir);
     const url = server.url;
