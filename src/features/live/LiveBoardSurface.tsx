@@ -10,7 +10,7 @@ export function LiveBoardSurface({ children }: { children: ReactNode }) {
   const [board, setBoard] = useState<LiveBoard | null>(null);
   useLayoutEffect(() => {
     const canvas = document.createElement('canvas');
-    canvas.className = 'live-canvas';
+    canvas.className = 'chart-canvas';
     canvas.setAttribute('aria-hidden', 'true');
     canvas.dataset.testid = 'live-canvas';
     hostRef.current!.append(canvas);
@@ -23,7 +23,7 @@ export function LiveBoardSurface({ children }: { children: ReactNode }) {
   }, []);
   return (
     <>
-      <span ref={hostRef} className="live-canvas-host" />
+      <span ref={hostRef} className="chart-canvas-host" />
       {board && <LiveBoardContext.Provider value={board}>{children}</LiveBoardContext.Provider>}
     </>
   );
