@@ -13,7 +13,7 @@ import { shortSource } from '../server/live-helpers';
 // The real-time dashboard on a sleep lab's wall display (issue 34.5): 32 simulated devices
 // stream while the physician watches at 1920×1080. Every tile is in view and every strip draws,
 // all through the dashboard's one WebGL canvas (Chromium keeps 16 contexts a page and drops the
-// oldest, which capped the dashboard at 16 strips while each had its own).
+// oldest: a context per strip could not draw 32).
 
 const DEVICES = 32;
 const WALL = { width: 1920, height: 1080 };

@@ -1,6 +1,6 @@
 // The live strips of a screen, drawn through the review charts' renderer (src/charts/gl/):
-// ONE WebGL context for every strip — Chromium keeps at most 16 a page and drops the oldest,
-// which capped the dashboard at 16 beds while each strip had its own. Each strip is a block
+// ONE WebGL context for every strip (Chromium keeps at most 16 a page and drops the oldest,
+// so a context per strip would cap a screen at 16 strips). Each strip is a block
 // of the renderer: a DOM box it draws into with its own viewport and scissor, and a GPU
 // buffer of its own. One animation-frame loop reads every strip's series and window,
 // reduces and uploads only the strips whose samples, window or width changed, and draws
