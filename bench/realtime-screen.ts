@@ -1,21 +1,22 @@
 // The screen half of `npm run bench:realtime` (issue 15), in Chromium with SwiftShader WebGL:
 //
-// 1. Device to painted: 16 simulated devices (the DeviceClient of `npm run device`, at 1×)
+// 1. Device to painted: 32 simulated devices (the DeviceClient of `npm run device`, at 1×)
 //    stream to a real server (server/main.ts, dist/ served) while the demo physician watches
 //    /app/realtimeDashboard. bench/live-probe.js, injected before the app, hears each frame go
-//    into a tile's series (useLiveDevice) and each strip drawn (LivePlot), and stamps a frame
-//    painted when the first strip draw after it has rastered (gl.finish). Latency = that time
+//    into a tile's series (useLiveDevice) and each strip drawn (LiveBoard: every strip of the
+//    page through one WebGL context), and stamps a frame painted when the first strip draw
+//    after it has rastered (gl.finish). Latency = that time
 //    − the frame's sentMs (stamped by the device when it made the frame); both clocks are this
 //    machine's, their offset measured and taken off.
-// 2. Frame time of the 16-tile dashboard: the animation-frame work of each display frame
+// 2. Frame time of the 32-tile dashboard: the animation-frame work of each display frame
 //    (every rAF callback of the frame, summed, its rasters included) in the same rounds.
-// 3. webgl-plot vs uPlot: /app/bench?live=ours|uplot draws 16 strips of the tiles' size with
+// 3. ours vs uPlot: /app/bench?live=ours|uplot draws 32 strips of the tiles' size with
 //    the same synthetic data at the same rate (src/features/bench/LiveStripsBench.tsx), timed
 //    by the same probe: same warm-up, same number of drawing frames a round, rounds
 //    alternating, percentiles over all rounds; raster included on both sides (gl.finish,
 //    a 1-pixel getImageData).
 //
-// Knobs: BENCH_SCREEN_VIEWPORT (default 1280x800, a laptop: the dashboard fits 16 tiles in it),
+// Knobs: BENCH_SCREEN_VIEWPORT (default 1920x1080, a wall display: the dashboard fits 32 tiles in it),
 // BENCH_SCREEN_PHASE=aligned (every device sends in the same millisecond; default: their
 // phases spread over the 200-ms interval, as devices at separate bedsides), BENCH_SKIP_STRIPS=1
 // (the dashboard only), BENCH_SCREEN_SHOT / _TRACE / _PROFILE / _RAW (files for a closer look).
@@ -26,20 +27,18 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import type { Db } from '../server/db/adapter';
-import { DEMO_ACCOUNTS } from '../server/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
-import { issueDeviceKey } from '../server/live/keys';
 import { FRAME_INTERVAL_MS } from '../contract/live-protocol';
 import { simulateNight } from '../server/simulator';
 import { DEMO, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
+import { provisionLiveDevices } from '../tests/e2e/live-devices';
 import { sharedDb } from '../tests/server/live-processes';
 import { clockOffset, frameSummary, latencySummary, ratio, type ClockReading, type ProbeTake } from './screen-stats';
 import { percentile } from './timing';
 import { machineCpu } from './machine';
 
 const env = process.env;
-const DEVICES = Number(env.BENCH_SCREEN_DEVICES ?? 16);
+const DEVICES = Number(env.BENCH_SCREEN_DEVICES ?? 32);
 /** Streaming before the first round: a tile's strip holds a minute, so it is full by then. */
 const WARMUP_MS = Number(env.BENCH_SCREEN_WARMUP_MS ?? 65_000);
 const ROUNDS = Number(env.BENCH_SCREEN_ROUNDS ?? 3);
@@ -50,8 +49,8 @@ const STRIP_FRAMES = Number(env.BENCH_STRIP_FRAMES ?? 400);
 const PORT = env.BENCH_SCREEN_PORT ?? '0';
 const DB_KIND = (env.BENCH_SCREEN_DB ?? 'postgres') as 'postgres' | 'pglite';
 const GOALS = { latency_p99_ms: 50, frame_p99_ms: 16.7, uplot_ratio: null };
-/** A laptop's screen, which the dashboard fits 16 tiles in; BENCH_SCREEN_VIEWPORT=1920x1080 for another. */
-const [VW, VH] = (env.BENCH_SCREEN_VIEWPORT ?? '1280x800').split('x').map(Number);
+/** A wall display, which the dashboard fits 32 tiles in; BENCH_SCREEN_VIEWPORT=1280x800 for a laptop (16 tiles). */
+const [VW, VH] = (env.BENCH_SCREEN_VIEWPORT ?? '1920x1080').split('x').map(Number);
 const VIEWPORT = { width: VW!, height: VH! };
 const dir = fileURLToPath(new URL('./', import.meta.url));
 const PROBE = path.join(dir, 'live-probe.js');
@@ -68,25 +67,6 @@ const r2 = (v: number) => Math.round(v * 100) / 100;
 
 async function version(pkg: string): Promise<string> {
   return (JSON.parse(await readFile(path.join(dir, '..', 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-/** `n` bench devices of the demo physician, each deployed to a bench patient of its own, each with a key. */
-async function provision(db: Db, n: number): Promise<{ deviceId: string; key: string }[]> {
-  const [phys] = await db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]);
-  const now = Date.now();
-  const out: { deviceId: string; key: string }[] = [];
-  for (let i = 0; i < n; i++) {
-    const deviceId = `RTS${String(i + 1).padStart(4, '0')}`;
-    const [d] = await db.query<{ device_master_id: number }>('insert into devices (device_id, physician_id) values ($1, $2) returning device_master_id', [deviceId, phys!.id]);
-    // A patient of its own per device: a patient holds one device at a time.
-    const [own] = await db.query<{ id: number }>(`insert into patients (patient_code, physician_id, created_by, gender, country) values ($1, $2, $2, 'F', 'Switzerland') returning id`, [`B${deviceId}`, phys!.id]);
-    await db.query(
-      `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'Europe/Zurich', $3)`,
-      [d!.device_master_id, own!.id, phys!.id, now - 3_600_000, now + 86_400_000],
-    );
-    out.push({ deviceId, key: (await issueDeviceKey(db, d!.device_master_id, null)).key });
-  }
-  return out;
 }
 
 /** The page clock against ours, read `n` times (the shortest round trip wins). */
@@ -143,7 +123,7 @@ export async function measureScreen() {
     await server.close();
     server = null;
     const setup = await db.open();
-    const devices = await provision(setup, DEVICES);
+    const devices = await provisionLiveDevices(setup, DEVICES);
     await setup.close();
     server = await startAppServer(serverEnv, 180_000, dataDir);
     const url = server.url;
@@ -155,7 +135,7 @@ export async function measureScreen() {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto('/');
     await signInThroughForm(page, url, DEMO.physician);
-    // Asked before the dashboard: Chromium keeps 16 WebGL contexts a page, and the tiles have 16.
+    // Asked before the dashboard, on a context of its own, lost at once.
     const gpu = await page.evaluate(() => {
       const gl = document.createElement('canvas').getContext('webgl');
       const ext = gl?.getExtension('WEBGL_debug_renderer_info');
@@ -164,7 +144,7 @@ export async function measureScreen() {
       return name;
     });
 
-    // ── 1 + 2: the dashboard with 16 devices streaming ──
+    // ── 1 + 2: the dashboard with its devices streaming ──
     const source = liveSource(simulateNight({ seed: 'bench-screen', startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: 30 * 60_000 }).channels);
     // Each device ticks on its own phase, spread over the 200-ms frame interval as at separate
     // bedsides (BENCH_SCREEN_PHASE=aligned: every device in the same millisecond, the worst case).
@@ -216,7 +196,7 @@ export async function measureScreen() {
     const devicesErrors = clients.reduce((s, c) => s + c.errors.length, 0);
     console.log(`dashboard: ${layout.tiles} tiles (${layout.inViewport} in the viewport), latency p50 ${latency.p50} ms p99 ${latency.p99} ms over ${latency.frames} frames, frame work p50 ${dashboard.p50} ms p99 ${dashboard.p99} ms; machine busy ${dashboardMachine.busyPct} % steal ${dashboardMachine.stealPct} %`);
 
-    // ── 3: the same strips, webgl-plot vs uPlot ──
+    // ── 3: the same strips, ours vs uPlot ──
     const stripsLoad = [load1()];
     const stripsCpu = machineCpu();
     const width = layout.width || 390;
@@ -226,7 +206,7 @@ export async function measureScreen() {
       // Alternating which side goes first, so a drift in the machine's load hits both alike.
       for (const mode of r % 2 === 0 ? (['ours', 'uplot'] as const) : (['uplot', 'ours'] as const)) {
         await page.goto(`/app/bench?live=${mode}&strips=${DEVICES}&width=${width}&height=${height}`);
-        await page.waitForFunction((n) => window.__nocturneLiveStrips?.ready && document.querySelectorAll('[data-testid="bench-strip"] canvas, canvas[data-testid="bench-strip"]').length >= n, DEVICES, { timeout: 60_000 });
+        await page.waitForFunction((n) => window.__nocturneLiveStrips?.ready && document.querySelectorAll('[data-testid="bench-strip"]').length >= n, DEVICES, { timeout: 60_000 });
         await sleep(STRIP_WARMUP_MS);
         sides[mode].push(await record(page, { drawFrames: STRIP_FRAMES }));
       }
@@ -248,7 +228,6 @@ export async function measureScreen() {
       browser: browser.version(),
       gpu,
       uplot_version: await version('uplot'),
-      webgl_plot_version: await version('webgl-plot'),
       goals: GOALS,
       met: {
         latency_p99_ms: latency.p99 !== null && latency.p99 <= GOALS.latency_p99_ms,
@@ -287,8 +266,8 @@ export async function measureScreen() {
       notes: [
         `latency: ms from a frame's sentMs (stamped by the simulated device when it made the frame; ${DEVICES} DeviceClients at 1×, in the bench's process, as npm run device runs them, ${aligned ? 'all ticking in the same millisecond' : 'their 200-ms ticks spread evenly over the interval'}) to the end of the raster (gl.finish) of the first strip draw after the frame's samples reached the tile; frames carrying no samples of the strip's channel (Y_DIST, 4 a frame) are not counted; all frames of all rounds pooled; the page clock's offset from the bench's (clock_offset_ms, ± clock_uncertainty_ms) is taken off`,
         'latency.arrival = sentMs to the frame in the page (device socket, ingest, ack-after-commit fan-out, viewer socket, decoding); latency.screen = arrival to painted (waiting for the display frame, drawing, raster); ack = device-side ack latency (send to commit acknowledged) in the same rounds',
-        `dashboard: /app/realtimeDashboard at ${VIEWPORT.width}×${VIEWPORT.height} (every tile in view), work of each display frame = all its requestAnimationFrame callbacks (one per tile strip) summed, each strip draw followed by gl.finish (raster included); p50/p99 over all display frames of all rounds, drawn_* over the frames in which a strip drew; missed_pct = display-frame gaps over 1.5 × the median interval`,
-        'strips: /app/bench?live=ours|uplot, the tiles\' strip size, synthetic Y_DIST-like data at 20 Hz, each strip given 4 samples every 200 ms (strips spread over the interval as devices are), the last 60 s shown and a full minute held from the start; ours = LivePlot (webgl-plot 2 points a pixel column, gl.finish), uPlot = setData of the window each frame after new samples (uPlot has no append), committed at once with batch, then a 1-pixel getImageData; axes, legend, cursor off on both; same warm-up, rounds alternate which side goes first, each round ends after the same number of display frames that drew; ratio = uPlot ÷ ours over the frames that drew (ratio_per_draw: per strip drawn)',
+        `dashboard: /app/realtimeDashboard at ${VIEWPORT.width}×${VIEWPORT.height} (every tile in view), work of each display frame = all its requestAnimationFrame callbacks (the LiveBoard's one loop, which draws every changed strip) summed, each strip drawn followed by gl.finish (raster included); p50/p99 over all display frames of all rounds, drawn_* over the frames in which a strip drew; missed_pct = display-frame gaps over 1.5 × the median interval`,
+        'strips: /app/bench?live=ours|uplot, the tiles\' strip size, synthetic Y_DIST-like data at 20 Hz, each strip given 4 samples every 200 ms (strips spread over the interval as devices are), the last 60 s shown and a full minute held from the start; ours = LivePlot (a block of the page\'s one LiveBoard, src/charts/gl\'s renderer, 2 points a pixel column, gl.finish), uPlot = setData of the window each frame after new samples (uPlot has no append), committed at once with batch, then a 1-pixel getImageData; axes, legend, cursor off on both; same warm-up, rounds alternate which side goes first, each round ends after the same number of display frames that drew; ratio = uPlot ÷ ours over the frames that drew (ratio_per_draw: per strip drawn)',
         'no goal is given for the ratio; SwiftShader (software WebGL) on this machine, which makes gl.finish the CPU doing the GPU\'s work',
       ],
     };

@@ -4,7 +4,7 @@
 // (0 lost) and the ack latency p99 must be ≤ 500 ms. On PostgreSQL (BENCH_DATABASE_URL,
 // default postgres://postgres@127.0.0.1:5432/test, a schema of its own) with PGlite as the
 // peer measured in the same run, like for like. Writes bench/results/realtime.json.
-// The screen half (device-to-painted latency, 16-tile frame time, webgl-plot vs uPlot) is
+// The screen half (device-to-painted latency, 32-tile frame time, ours vs uPlot) is
 // bench/realtime-screen.ts, measured in the same run and written under "screen".
 // BENCH_PARTS=ingest or =screen runs one half and keeps the other's figures in the file.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -23,10 +23,10 @@ import type { Db } from '../server/db/adapter';
 import { openPostgres } from '../server/db/postgres';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
-import { issueDeviceKey } from '../server/live/keys';
 import { FRAME_INTERVAL_MS } from '../contract/live-protocol';
 import { saveNight } from '../server/recordings/store';
 import { simulateNight } from '../server/simulator';
+import { provisionLiveDevices } from '../tests/e2e/live-devices';
 import { createSchema, dropSchema } from '../tests/server/helpers';
 import { freePort, signInHttp, startServerProcess, stopGracefully, type ServerProcess } from '../tests/server/live-processes';
 import { BENCH_DATABASE_URL, postgresReachable } from './bench-db';
@@ -86,23 +86,7 @@ async function storeNights(db: Db, patientId: number): Promise<Fixture['nights']
 }
 
 /** DEVICES bench devices of the demo physician, each deployed to a patient of its own and with a key. */
-async function provisionDevices(db: Db): Promise<Fixture['devices']> {
-  const [phys] = await db.query<{ id: number }>('select id from users where email = $1', [DEMO_ACCOUNTS.physician]);
-  const now = Date.now();
-  const out: Fixture['devices'] = [];
-  for (let i = 0; i < DEVICES; i++) {
-    const deviceId = `SCL${String(i).padStart(4, '0')}`;
-    const [d] = await db.query<{ device_master_id: number }>('insert into devices (device_id, physician_id) values ($1, $2) returning device_master_id', [deviceId, phys!.id]);
-    // A patient of its own: one patient is never on two devices at once (migration 040).
-    const [own] = await db.query<{ id: number }>(`insert into patients (patient_code, physician_id, created_by, gender, country) values ($1, $2, $2, 'F', 'Switzerland') returning id`, [`B${deviceId}`, phys!.id]);
-    await db.query(
-      `insert into device_allocations (device_master_id, patient_id, physician_id, allocation_ms, deallocation_ms, timezone, created_by) values ($1, $2, $3, $4, $5, 'Europe/Zurich', $3)`,
-      [d!.device_master_id, own!.id, phys!.id, now - 3_600_000, now + 86_400_000],
-    );
-    out.push({ deviceId, key: (await issueDeviceKey(db, d!.device_master_id, null)).key });
-  }
-  return out;
-}
+const provisionDevices = (db: Db): Promise<Fixture['devices']> => provisionLiveDevices(db, DEVICES, 'SCL', 0);
 
 // ── the request mix ────────────────────────────────────────────────────────────────────
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { columnsOf, LiveSeries } from '../../src/features/live/series';
 import { hms, sliderStepMs, zoomStep } from '../../src/features/live/format';
 import { presenceOf, vitalAlerts } from '../../src/features/live/alerts';
-import { arrange, tileSize } from '../../src/features/live/RealtimeDashboardPage';
+import { arrange, gridColumns, tileSize } from '../../src/features/live/RealtimeDashboardPage';
+import { polylineSegments } from '../../src/features/live/liveBoard';
 import { parseVitalParameters } from '../../src/features/night/vitals';
 import type { RealTimeDevice } from '../../src/features/live/api';
 
@@ -124,5 +125,30 @@ describe('live readouts', () => {
       const { h } = tileSize(n);
       if (n <= 16) expect(rows.size * (h * 32 + (h - 1) * 8) + (rows.size + 1) * 8).toBeLessThanOrEqual(668);
     }
+  });
+
+  it('lays 32 beds on a 1920×1080 wall display and more on a 3840×2160 one, compact tiles as many a row as fit', () => {
+    const dev = (id: number) => ({ device_id: `D${id}` }) as RealTimeDevice;
+    // Below the app's header and the page title 132 px go (1280×800 leaves 668); the dashboard
+    // is the window less the collapsed sidebar and the page's padding (under 100 px).
+    for (const [width, height, beds] of [[1920, 1080, 32], [3840, 2160, 96]] as const) {
+      const cols = gridColumns(width - 100);
+      const laid = arrange(Array.from({ length: beds }, (_, i) => dev(i)), null, cols);
+      const { w, h } = laid[0]!;
+      expect(laid.every((l) => l.x + l.w <= cols)).toBe(true);
+      expect(new Set(laid.map((l) => `${l.x},${l.y}`)).size).toBe(beds);
+      const rows = new Set(laid.map((l) => l.y)).size;
+      expect(rows * (h * 32 + (h - 1) * 8) + (rows + 1) * 8).toBeLessThanOrEqual(height - 132);
+      // Each tile at least as wide as on the laptop's 16-bed screen's narrowest (3 columns of 60 px).
+      expect(w * ((width - 100) / cols)).toBeGreaterThanOrEqual(180);
+    }
+  });
+
+  it('turns a strip\'s min/max polyline into segment pairs, leaving a gap\'s segments out', () => {
+    const points = new Float32Array([-1, 1, -1, 2, 0, Number.NaN, 0, Number.NaN, 1, 3, 1, 4]);
+    const out = new Float32Array(5 * 4);
+    const vertices = polylineSegments(points, 6, out);
+    expect(vertices).toBe(4);
+    expect(Array.from(out.subarray(0, vertices * 2))).toEqual([-1, 1, -1, 2, 1, 3, 1, 4]);
   });
 });

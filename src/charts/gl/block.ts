@@ -41,6 +41,11 @@ export class ChartBlock {
   onY: ((lo: number, hi: number) => void) | null = null;
   /** The last range handed to `onY`. */
   yShown: readonly [number, number] | null = null;
+  /**
+   * The colour the block's box is cleared to before its layers draw; null leaves the box
+   * transparent (the page shows through, and so do DOM overlays under the canvas).
+   */
+  background: Rgba | null = null;
   /** Layers in drawing order (bands and artefacts first, then series). */
   readonly layers = new Map<string, Layer>();
   constructor(readonly id: string) {}

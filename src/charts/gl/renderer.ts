@@ -310,14 +310,25 @@ export class ChartRenderer {
       const range = block.fixedRange ?? this.range;
       const spanMs = Math.max(1e-9, range.t1 - range.t0);
       const yScale = 2 / Math.max(1e-12, block.yMax - block.yMin);
+      const bg = block.background;
       if (glState) {
-        glState.gl.viewport(vx, vy, vw, vh);
-        glState.gl.scissor(sx0, sy0, sx1 - sx0, sy1 - sy0);
+        const gl = glState.gl;
+        gl.viewport(vx, vy, vw, vh);
+        gl.scissor(sx0, sy0, sx1 - sx0, sy1 - sy0);
+        if (bg) {
+          gl.clearColor(bg[0] * bg[3], bg[1] * bg[3], bg[2] * bg[3], bg[3]);
+          gl.clear(gl.COLOR_BUFFER_BIT);
+          gl.clearColor(0, 0, 0, 0);
+        }
       } else if (ctx) {
         ctx.save();
         ctx.beginPath();
         ctx.rect(sx0, height - sy1, sx1 - sx0, sy1 - sy0);
         ctx.clip();
+        if (bg) {
+          ctx.fillStyle = `rgba(${Math.round(bg[0] * 255)}, ${Math.round(bg[1] * 255)}, ${Math.round(bg[2] * 255)}, ${bg[3]})`;
+          ctx.fillRect(sx0, height - sy1, sx1 - sx0, sy1 - sy0);
+        }
       }
       // Fills (bands, artefacts) under the lines, whatever order they were added in.
       for (const layer of [...block.layers.values()].sort((a, b) => Number(b.kind === 'fill') - Number(a.kind === 'fill'))) {

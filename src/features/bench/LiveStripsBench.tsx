@@ -1,12 +1,13 @@
-// /app/bench?live=ours|uplot&strips=16&width=390&height=120: the dashboard's live strips with
+// /app/bench?live=ours|uplot&strips=32&width=390&height=120: the dashboard's live strips with
 // synthetic data at a device's rate — a Y_DIST-like wave at 20 Hz, 4 samples every 200 ms a
 // strip, the strips' frames spread over the 200 ms as devices' are, the last minute shown —
-// drawn by our path (LivePlot: webgl-plot) or by uPlot given the same data at the same rate.
+// drawn by our path (LivePlot: every strip a block of one LiveBoard, one WebGL context) or by uPlot given the same data at the same rate.
 // bench/realtime-screen.ts drives it with bench/live-probe.js installed, which times both
 // sides' animation frames and rasters both (gl.finish / a 1-pixel read) alike.
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type uPlot from 'uplot';
+import { LiveBoardSurface } from '../live/LiveBoardSurface';
 import { LivePlot } from '../live/LivePlot';
 import { paintProbe } from '../live/paintProbe';
 import { LiveSeries } from '../live/series';
@@ -32,14 +33,14 @@ declare global {
   }
 }
 
-/** Reads ?live=ours|uplot&strips=16&width=390&height=120 with those defaults. */
+/** Reads ?live=ours|uplot&strips=32&width=390&height=120 with those defaults. */
 function liveStripsParams(search: string): LiveStripsParams {
   const q = new URLSearchParams(search);
   const num = (key: string, fallback: number, max: number) => {
     const v = Number(q.get(key));
     return Number.isFinite(v) && v > 0 ? Math.min(Math.round(v), max) : fallback;
   };
-  return { mode: q.get('live') === 'uplot' ? 'uplot' : 'ours', strips: num('strips', 16, 64), width: num('width', 390, 4096), height: num('height', 120, 2048) };
+  return { mode: q.get('live') === 'uplot' ? 'uplot' : 'ours', strips: num('strips', 32, 64), width: num('width', 390, 4096), height: num('height', 120, 2048) };
 }
 
 /** Sample k of strip i: a breathing-like wave in mm with a heartbeat ripple and noise, deterministic. */
@@ -91,17 +92,19 @@ export function LiveStripsBench({ search }: { search: string }) {
   return (
     <div className="bench-page" data-testid="live-strips-bench" data-mode={params.mode}>
       <h2>{t('bench.liveTitle')}</h2>
-      <div style={{ display: 'grid', gridTemplateColumns: `repeat(auto-fill, ${params.width}px)`, gap: 8 }}>
-        {series.map((s, i) => (
-          <div key={i} className="live-plot-wrap" style={{ inlineSize: params.width, blockSize: params.height }}>
-            {params.mode === 'ours' ? (
-              <LivePlot series={() => s} range={() => windowOf(s)} testId="bench-strip" label={label} />
-            ) : (
-              <UplotStrip series={s} width={params.width} height={params.height} label={label} />
-            )}
-          </div>
-        ))}
-      </div>
+      <LiveBoardSurface>
+        <div style={{ display: 'grid', gridTemplateColumns: `repeat(auto-fill, ${params.width}px)`, gap: 8 }}>
+          {series.map((s, i) => (
+            <div key={i} className="live-plot-wrap" style={{ inlineSize: params.width, blockSize: params.height }}>
+              {params.mode === 'ours' ? (
+                <LivePlot series={() => s} range={() => windowOf(s)} testId="bench-strip" label={label} />
+              ) : (
+                <UplotStrip series={s} width={params.width} height={params.height} label={label} />
+              )}
+            </div>
+          ))}
+        </div>
+      </LiveBoardSurface>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { memo, useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { usePatientDetails } from '../night/queries';
@@ -25,22 +25,6 @@ const shown = (v: number | undefined) => (v === undefined || v < 0 || !Number.is
  */
 export const LiveTile = memo(LiveTileView, (a, b) => a.device.device_id === b.device.device_id && a.device.patient_id === b.device.patient_id && a.device.patient_code === b.device.patient_code && a.device.state === b.device.state);
 
-/**
- * Whether the element is in the viewport. A tile's strip holds a WebGL context only while it is:
- * Chromium keeps 16 a page and silently drops the oldest for a 17th, which would blank a tile of
- * a practice with more live devices than that. (One context drawing every strip was tried and
- * measured slower on a software GPU: see docs/decisions/0123-live-screens.md.)
- */
-function useOnScreen(ref: RefObject<HTMLElement | null>): boolean {
-  const [onScreen, setOnScreen] = useState(false);
-  useEffect(() => {
-    const observer = new IntersectionObserver(([entry]) => setOnScreen(entry?.isIntersecting ?? false));
-    observer.observe(ref.current!);
-    return () => observer.disconnect();
-  }, [ref]);
-  return onScreen;
-}
-
 function LiveTileView({ device: row }: { device: RealTimeDevice }) {
   const { t } = useTranslation();
   const { device, connection } = useLiveDevice(row.device_id, NO_STORAGE);
@@ -56,8 +40,6 @@ function LiveTileView({ device: row }: { device: RealTimeDevice }) {
     return s ? { t0: s.endMs - STRIP_MS, t1: s.endMs } : null;
   }, [getSeries]);
   const patient = row.patient_code ?? t('live.dashboard.noPatient');
-  const stripRef = useRef<HTMLDivElement>(null);
-  const onScreen = useOnScreen(stripRef);
 
   return (
     <article className={`live-tile${alerts.length ? ' alerting' : ''}`} data-testid="live-tile" data-device={row.device_id} data-state={device?.state ?? row.state}>
@@ -78,8 +60,8 @@ function LiveTileView({ device: row }: { device: RealTimeDevice }) {
           {t(`live.dashboard.alert.${a.severity}`, { vital: channelName(t, a.code), value: a.value.toFixed(0) })}
         </p>
       ))}
-      <div className="live-plot-wrap" ref={stripRef}>
-        {onScreen && <LivePlot series={getSeries} range={getRange} testId="tile-strip" label={t('live.dashboard.strip', { channel: stripCode ? channelName(t, stripCode) : '' })} />}
+      <div className="live-plot-wrap">
+        <LivePlot series={getSeries} range={getRange} testId="tile-strip" label={t('live.dashboard.strip', { channel: stripCode ? channelName(t, stripCode) : '' })} />
       </div>
     </article>
   );

@@ -7,6 +7,7 @@ import { Link, useSearch } from 'wouter';
 import { useSignalApi } from '../night/useSignalApi';
 import { HistogramAxis } from '../night/HistogramAxis';
 import { PATHS, patientDetailPath } from '../../routes';
+import { LiveBoardSurface } from './LiveBoardSurface';
 import { LivePlot } from './LivePlot';
 import type { PlotAxes } from './axes';
 import { LiveStateBadge } from './LiveStateBadge';
@@ -102,71 +103,73 @@ export function RealTimePage() {
   const full = getFull();
 
   return (
-    <section className="live-page" data-testid="realtime-page" data-tick={tick} onKeyDown={onKey} tabIndex={-1} aria-labelledby="realtime-title">
-      <header className="live-head">
-        {back && <Link href={back} className="button" data-testid="realtime-back">{t('live.back')}</Link>}
-        <h2 id="realtime-title">{t('live.title', { device: deviceId })}</h2>
-        {patientId !== null && <Link href={patientDetailPath(patientId)}>{t('live.patientLink')}</Link>}
-        <LiveStateBadge state={device?.state ?? 'offline'} connection={connection} />
-        <Link href={PATHS.realtime}>{t('live.toDashboard')}</Link>
-      </header>
-      {device?.error && <p role="alert" className="error-text" data-testid="realtime-error">{t(`live.errors.${device.error}` as 'live.errors.not_found', { defaultValue: t('live.errors.other') })}</p>}
-      {device && device.recordingId === null && !device.error && <p className="muted" data-testid="realtime-waiting">{t('live.waiting')}</p>}
-      <div className="live-controls">
-        <label>
-          {t('live.channel')}{' '}
-          <select value={code ?? ''} onChange={(e) => setPicked(e.target.value)} data-testid="realtime-channel">
-            {codes.map((c) => (
-              <option key={c} value={c}>{channelName(t, c)}</option>
-            ))}
-          </select>
-        </label>
-        <button type="button" className="button" onClick={() => zoom(-1)} data-testid="realtime-zoom-in" aria-label={t('live.zoomIn')}>+</button>
-        <button type="button" className="button" onClick={() => zoom(1)} data-testid="realtime-zoom-out" aria-label={t('live.zoomOut')}>−</button>
-        <button type="button" className="button" onClick={() => setEndMs(null)} disabled={endMs === null} data-testid="realtime-follow">{t('live.follow')}</button>
-      </div>
-      <figure className="live-full">
-        <figcaption>{t('live.fullRange')}</figcaption>
-        <div className="live-plot-wrap">
-          <LivePlot series={getSeries} range={getFull} testId="realtime-full" label={t('live.fullRange')} color={[0.45, 0.45, 0.55]} axes={axes}>
-            {full && series && (
-              <div
-                className="live-selection"
-                data-testid="realtime-selection"
-                style={selectionStyle(win, full)}
-              />
-            )}
-          </LivePlot>
+    <LiveBoardSurface>
+      <section className="live-page" data-testid="realtime-page" data-tick={tick} onKeyDown={onKey} tabIndex={-1} aria-labelledby="realtime-title">
+        <header className="live-head">
+          {back && <Link href={back} className="button" data-testid="realtime-back">{t('live.back')}</Link>}
+          <h2 id="realtime-title">{t('live.title', { device: deviceId })}</h2>
+          {patientId !== null && <Link href={patientDetailPath(patientId)}>{t('live.patientLink')}</Link>}
+          <LiveStateBadge state={device?.state ?? 'offline'} connection={connection} />
+          <Link href={PATHS.realtime}>{t('live.toDashboard')}</Link>
+        </header>
+        {device?.error && <p role="alert" className="error-text" data-testid="realtime-error">{t(`live.errors.${device.error}` as 'live.errors.not_found', { defaultValue: t('live.errors.other') })}</p>}
+        {device && device.recordingId === null && !device.error && <p className="muted" data-testid="realtime-waiting">{t('live.waiting')}</p>}
+        <div className="live-controls">
+          <label>
+            {t('live.channel')}{' '}
+            <select value={code ?? ''} onChange={(e) => setPicked(e.target.value)} data-testid="realtime-channel">
+              {codes.map((c) => (
+                <option key={c} value={c}>{channelName(t, c)}</option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="button" onClick={() => zoom(-1)} data-testid="realtime-zoom-in" aria-label={t('live.zoomIn')}>+</button>
+          <button type="button" className="button" onClick={() => zoom(1)} data-testid="realtime-zoom-out" aria-label={t('live.zoomOut')}>−</button>
+          <button type="button" className="button" onClick={() => setEndMs(null)} disabled={endMs === null} data-testid="realtime-follow">{t('live.follow')}</button>
         </div>
-      </figure>
-      <div className="live-window-row">
-        <figure className="live-window">
-          <figcaption>{t('live.window', { channel })}</figcaption>
-          <div className="live-plot-wrap live-plot-tall">
-            <LivePlot series={getSeries} range={getWindow} testId="realtime-window" label={t('live.window', { channel })} axes={axes} />
+        <figure className="live-full">
+          <figcaption>{t('live.fullRange')}</figcaption>
+          <div className="live-plot-wrap">
+            <LivePlot series={getSeries} range={getFull} testId="realtime-full" label={t('live.fullRange')} color={[0.45, 0.45, 0.55]} axes={axes}>
+              {full && series && (
+                <div
+                  className="live-selection"
+                  data-testid="realtime-selection"
+                  style={selectionStyle(win, full)}
+                />
+              )}
+            </LivePlot>
           </div>
         </figure>
-        <LiveHistogram analysis={analysis} />
-      </div>
-      <div className="live-slider">
-        <input
-          type="range"
-          min={0}
-          max={sliderMax}
-          step={1}
-          value={sliderValue}
-          onChange={(e) => moveTo(Number(e.target.value))}
-          aria-label={t('live.slider')}
-          aria-valuetext={hasSamples ? `${clock(win.t0)} – ${clock(win.t1)}` : undefined}
-          data-testid="realtime-slider"
-        />
-        <p className="mono" data-testid="realtime-range" data-start={Math.round(win.t0)} data-end={Math.round(win.t1)}>
-          {hasSamples ? t('live.range', { from: clock(win.t0), to: clock(win.t1), h: duration.h, m: duration.m, s: duration.s }) : t('live.noData')}
-        </p>
-        {/* The arrows have nowhere to go while the window holds the whole session: say how to get somewhere (a shorter window), where there is one. */}
-        {hasSamples && sliderMax === 0 && zoomStep(windowMs, -1) < windowMs && <p className="muted" data-testid="realtime-fits">{t('live.allInWindow')}</p>}
-      </div>
-    </section>
+        <div className="live-window-row">
+          <figure className="live-window">
+            <figcaption>{t('live.window', { channel })}</figcaption>
+            <div className="live-plot-wrap live-plot-tall">
+              <LivePlot series={getSeries} range={getWindow} testId="realtime-window" label={t('live.window', { channel })} axes={axes} />
+            </div>
+          </figure>
+          <LiveHistogram analysis={analysis} />
+        </div>
+        <div className="live-slider">
+          <input
+            type="range"
+            min={0}
+            max={sliderMax}
+            step={1}
+            value={sliderValue}
+            onChange={(e) => moveTo(Number(e.target.value))}
+            aria-label={t('live.slider')}
+            aria-valuetext={hasSamples ? `${clock(win.t0)} – ${clock(win.t1)}` : undefined}
+            data-testid="realtime-slider"
+          />
+          <p className="mono" data-testid="realtime-range" data-start={Math.round(win.t0)} data-end={Math.round(win.t1)}>
+            {hasSamples ? t('live.range', { from: clock(win.t0), to: clock(win.t1), h: duration.h, m: duration.m, s: duration.s }) : t('live.noData')}
+          </p>
+          {/* The arrows have nowhere to go while the window holds the whole session: say how to get somewhere (a shorter window), where there is one. */}
+          {hasSamples && sliderMax === 0 && zoomStep(windowMs, -1) < windowMs && <p className="muted" data-testid="realtime-fits">{t('live.allInWindow')}</p>}
+        </div>
+      </section>
+    </LiveBoardSurface>
   );
 }
 

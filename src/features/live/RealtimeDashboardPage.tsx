@@ -6,36 +6,50 @@ import { useTranslation } from 'react-i18next';
 import { ReactGridLayout, useContainerWidth, type Layout } from 'react-grid-layout';
 import { errorText } from '../../api/messages';
 import { liveApi, liveDevicesQuery, type RealTimeDevice, type TileLayout } from './api';
+import { LiveBoardSurface } from './LiveBoardSurface';
 import { LiveTile } from './LiveTile';
 import 'react-grid-layout/css/styles.css';
 import '../../styles/live.css';
 
-const COLS = 12;
+/** Width of a grid column: the grid has as many as the dashboard's width holds, so a wall display holds more tiles a row. */
+const COLUMN_PX = 60;
+/** The fewest columns (a narrow window), and the grid tests' and saved layouts' reference. */
+const MIN_COLS = 12;
 /** Grid rows are fine-grained (a tile is several), so a dragged resize has small steps. */
 const ROW_PX = 32;
 const MARGIN: readonly [number, number] = [8, 8];
+/** A new tile's width in columns when many devices are live (about 240 px). */
+const COMPACT_TILE_COLS = 4;
 
-/**
- * A new tile's size, by how many devices are live: they share one laptop screen (1280×800)
- * without scrolling while there are up to 16 — 2, 3 or 4 a row, in as many rows — so a tile
- * that turns to an alert is never out of sight. More than 16 scroll, 4 a row.
- */
-export function tileSize(devices: number): { w: number; h: number } {
-  if (devices <= 4) return { w: 6, h: 8 };
-  if (devices <= 9) return { w: 4, h: 5 };
-  return { w: 3, h: 4 };
+/** How many grid columns a dashboard `width` px wide has. */
+export function gridColumns(width: number): number {
+  return Math.max(MIN_COLS, Math.floor(width / COLUMN_PX));
 }
 
-/** The saved layout for the devices shown, new devices placed after it. */
-export function arrange(devices: readonly RealTimeDevice[], saved: readonly TileLayout[] | null): TileLayout[] {
+/**
+ * A new tile's size, by how many devices are live and the grid's columns: up to 16 share one
+ * laptop screen (1280×800) without scrolling — 2, 3 or 4 a row, in as many rows — so a tile
+ * that turns to an alert is never out of sight. More are compact (about 240 px wide), as many a
+ * row as the width holds: 32 on a 1920×1080 wall display, more on a 3840×2160 one.
+ */
+export function tileSize(devices: number, cols = MIN_COLS): { w: number; h: number } {
+  if (devices <= 4) return { w: Math.floor(cols / 2), h: 8 };
+  if (devices <= 9) return { w: Math.floor(cols / 3), h: 5 };
+  const quarter = Math.floor(cols / 4);
+  return { w: devices <= 16 ? quarter : Math.min(quarter, COMPACT_TILE_COLS), h: 4 };
+}
+
+/** The saved layout for the devices shown, new devices placed after it, as many a row as `cols` holds. */
+export function arrange(devices: readonly RealTimeDevice[], saved: readonly TileLayout[] | null, cols = MIN_COLS): TileLayout[] {
   const known = new Map((saved ?? []).map((l) => [l.i, l]));
-  const tile = tileSize(devices.length);
+  const tile = tileSize(devices.length, cols);
+  const perRow = Math.max(1, Math.floor(cols / tile.w));
   let next = 0;
   return devices.map((d) => {
     const kept = known.get(d.device_id);
     if (kept) return kept;
     const at = (saved?.length ?? 0) + next++;
-    return { i: d.device_id, x: (at * tile.w) % COLS, y: Math.floor((at * tile.w) / COLS) * tile.h, ...tile };
+    return { i: d.device_id, x: (at % perRow) * tile.w, y: Math.floor(at / perRow) * tile.h, ...tile };
   });
 }
 
@@ -49,7 +63,8 @@ export function RealtimeDashboardPage() {
   // The grid's layout changes only with the devices shown, not with each poll's frame times.
   const shownIds = live.map((d) => d.device_id).join('\n');
   // `live` is read for its ids only, which shownIds stands for.
-  const layout = useMemo(() => arrange(live, saved.data ?? null), [shownIds, saved.data]);
+  const cols = gridColumns(width);
+  const layout = useMemo(() => arrange(live, saved.data ?? null, cols), [shownIds, saved.data, cols]);
   // A dragged or resized layout is saved like every write (a mutation): a failure says so on
   // the page instead of being dropped, and the layout kept is the one saved.
   const queryClient = useQueryClient();
@@ -69,20 +84,22 @@ export function RealtimeDashboardPage() {
       {devices.isSuccess && live.length === 0 && <p className="card muted" data-testid="realtime-dashboard-empty">{t('live.dashboard.empty')}</p>}
       <div ref={containerRef}>
         {mounted && saved.isFetched && live.length > 0 && (
-          <ReactGridLayout
-            width={width}
-            layout={layout}
-            gridConfig={{ cols: COLS, rowHeight: ROW_PX, margin: MARGIN }}
-            dragConfig={{ handle: '.live-tile-head' }}
-            onDragStop={save}
-            onResizeStop={save}
-          >
-            {live.map((d) => (
-              <div key={d.device_id} data-testid="live-tile-cell">
-                <LiveTile device={d} />
-              </div>
-            ))}
-          </ReactGridLayout>
+          <LiveBoardSurface>
+            <ReactGridLayout
+              width={width}
+              layout={layout}
+              gridConfig={{ cols, rowHeight: ROW_PX, margin: MARGIN }}
+              dragConfig={{ handle: '.live-tile-head' }}
+              onDragStop={save}
+              onResizeStop={save}
+            >
+              {live.map((d) => (
+                <div key={d.device_id} data-testid="live-tile-cell">
+                  <LiveTile device={d} />
+                </div>
+              ))}
+            </ReactGridLayout>
+          </LiveBoardSurface>
         )}
       </div>
     </section>

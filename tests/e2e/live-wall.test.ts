@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO, launchChromium, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { provisionLiveDevices } from './live-devices';
+import { DeviceClient } from '../../server/live/device-client';
+import { FRAME_INTERVAL_MS } from '../../contract/live-protocol';
+import { openPglite } from '../../server/db/pglite';
+import { shortSource } from '../server/live-helpers';
+
+// The real-time dashboard on a sleep lab's wall display (issue 34.5): 32 simulated devices
+// stream while the physician watches at 1920×1080. Every tile is in view and every strip draws,
+// all through the dashboard's one WebGL canvas (Chromium keeps 16 contexts a page and drops the
+// oldest: a context per strip could not draw 32).
+
+const DEVICES = 32;
+const WALL = { width: 1920, height: 1080 };
+const WALL_4K = { width: 3840, height: 2160 };
+let server: AppServer | null = null;
+let browser: Browser | null = null;
+let page: Page;
+const errors: string[] = [];
+const clients: DeviceClient[] = [];
+let dataDir = '';
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-live-wall-e2e-'));
+  // Migrate and seed the demo clinic, then add the devices with the database to ourselves.
+  server = await startAppServer({}, 60_000, dataDir);
+  await server.close();
+  const db = await openPglite(path.join(dataDir, 'pglite'));
+  const devices = await provisionLiveDevices(db, DEVICES, 'WAL');
+  await db.close();
+  server = await startAppServer({}, 60_000, dataDir);
+  // 10× so each strip has seconds of data at once; ticks spread over the frame interval as at separate bedsides.
+  const source = shortSource('e2e-live-wall');
+  devices.forEach((d, i) => clients.push(new DeviceClient({ server: server!.url, deviceId: d.deviceId, key: d.key, source, speed: 10, phaseMs: (i * FRAME_INTERVAL_MS) / DEVICES })));
+  for (const c of clients) c.start();
+  browser = await launchChromium();
+  const context = await browser.newContext({ baseURL: server.url, viewport: WALL });
+  page = await context.newPage();
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto('/');
+  await signInThroughForm(page, server.url, DEMO.physician);
+  await page.getByTestId('dashboard').waitFor();
+}, 240_000);
+
+afterAll(async () => {
+  for (const c of clients) c.stop();
+  await browser?.close();
+  await server?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/**
+ * For each tile's strip, the pixels of the screen inside its box that are not the colour most
+ * of the box has (the strip is cleared to the card's colour; the line covers few).
+ */
+async function stripPixels(p: Page): Promise<number[]> {
+  const png = await p.screenshot();
+  return p.evaluate(async (b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(bitmap, 0, 0);
+    const scale = bitmap.width / window.innerWidth;
+    return [...document.querySelectorAll('[data-testid="tile-strip"]')].map((el) => {
+      const r = el.getBoundingClientRect();
+      const w = Math.floor(r.width * scale);
+      const h = Math.floor(r.height * scale);
+      if (w < 1 || h < 1) return 0;
+      const { data } = ctx.getImageData(Math.ceil(r.left * scale), Math.ceil(r.top * scale), w, h);
+      const counts = new Map<number, number>();
+      for (let i = 0; i < data.length; i += 4) {
+        const key = ((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!) >>> 0;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      return data.length / 4 - Math.max(...counts.values());
+    });
+  }, png.toString('base64'));
+}
+
+/** Every tile's strip within the window (no scrolling to see a bed), each drawn, all on one canvas. */
+async function allStripsInViewAndDrawn(viewport: { width: number; height: number }): Promise<void> {
+  await expect.poll(() => page.getByTestId('tile-strip').evaluateAll((els, v) => els.filter((el) => {
+    const b = el.getBoundingClientRect();
+    return b.width > 100 && b.height >= 40 && b.top >= 0 && b.left >= 0 && b.bottom <= v.height && b.right <= v.width;
+  }).length, viewport)).toBe(DEVICES);
+  await expect.poll(async () => Math.min(...(await stripPixels(page))), { timeout: 30_000 }).toBeGreaterThan(20);
+  expect(await page.locator('canvas').count()).toBe(1);
+}
+
+describe('the real-time dashboard on a wall display', () => {
+  it('shows 32 live beds at once at 1920×1080 and at 3840×2160, every strip drawn through one WebGL canvas', async () => {
+    await page.getByTestId('nav-realtime').click();
+    await expect.poll(() => page.locator('[data-testid="live-tile"][data-state="streaming"]').count(), { timeout: 60_000 }).toBe(DEVICES);
+    await allStripsInViewAndDrawn(WALL);
+    // A 3840×2160 wall display: the same beds, the same one canvas, every strip drawn again.
+    await page.setViewportSize(WALL_4K);
+    await allStripsInViewAndDrawn(WALL_4K);
+    expect(errors).toEqual([]);
+    expect(clients.flatMap((c) => c.errors)).toEqual([]);
+  });
+});
