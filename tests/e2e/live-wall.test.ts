@@ -101,6 +101,18 @@ describe('the real-time dashboard on a wall display', () => {
     // A 3840×2160 wall display: the same beds, the same one canvas, every strip drawn again.
     await page.setViewportSize(WALL_4K);
     await allStripsInViewAndDrawn(WALL_4K);
+    // In Arabic the grid is mirrored: every tile inside the dashboard (none under the sidebar), the first at the right.
+    await page.setViewportSize(WALL);
+    await page.getByTestId('language-select').first().selectOption('ar-SA');
+    await allStripsInViewAndDrawn(WALL);
+    const inside = await page.getByTestId('realtime-dashboard').evaluate((dashboard) => {
+      const d = dashboard.getBoundingClientRect();
+      const tiles = [...dashboard.querySelectorAll('[data-testid="live-tile"]')].map((t) => t.getBoundingClientRect());
+      const firstRow = tiles.filter((t) => Math.abs(t.top - tiles[0]!.top) < 2);
+      return { outside: tiles.filter((t) => t.left < d.left - 1 || t.right > d.right + 1).length, firstIsRightmost: firstRow.every((t) => t.right <= tiles[0]!.right + 1) };
+    });
+    expect(inside).toEqual({ outside: 0, firstIsRightmost: true });
+    await page.getByTestId('language-select').first().selectOption('en-US');
     expect(errors).toEqual([]);
     expect(clients.flatMap((c) => c.errors)).toEqual([]);
   });

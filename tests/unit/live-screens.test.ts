@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { columnsOf, LiveSeries } from '../../src/features/live/series';
 import { hms, sliderStepMs, zoomStep } from '../../src/features/live/format';
 import { presenceOf, vitalAlerts } from '../../src/features/live/alerts';
-import { arrange, gridColumns, tileSize } from '../../src/features/live/RealtimeDashboardPage';
+import { arrange, gridColumns, mirrored, tileSize } from '../../src/features/live/RealtimeDashboardPage';
 import { polylineSegments } from '../../src/features/live/liveBoard';
 import { parseVitalParameters } from '../../src/features/night/vitals';
 import type { RealTimeDevice } from '../../src/features/live/api';
@@ -150,5 +150,17 @@ describe('live readouts', () => {
     const vertices = polylineSegments(points, 6, out);
     expect(vertices).toBe(4);
     expect(Array.from(out.subarray(0, vertices * 2))).toEqual([-1, 1, -1, 2, 1, 3, 1, 4]);
+  });
+});
+
+describe('the real-time dashboard in a right-to-left language', () => {
+  it('mirrors each tile across the grid, and mirroring twice gives the saved layout back', () => {
+    const layout = [
+      { i: 'A', x: 0, y: 0, w: 9, h: 8 },
+      { i: 'B', x: 9, y: 0, w: 9, h: 8 },
+      { i: 'C', x: 2, y: 8, w: 4, h: 4 },
+    ];
+    expect(mirrored(layout, 18).map((l) => l.x)).toEqual([9, 0, 12]);
+    expect(mirrored(mirrored(layout, 18), 18)).toEqual(layout);
   });
 });

@@ -53,8 +53,18 @@ export function arrange(devices: readonly RealTimeDevice[], saved: readonly Tile
   });
 }
 
+/**
+ * The layout as an Arabic (right-to-left) screen shows it: the grid lays tiles out from the left
+ * (react-grid-layout knows no direction), so each tile's column is mirrored, and mirrored back
+ * before a dragged layout is saved (one saved layout reads the same in every language).
+ */
+export function mirrored<T extends { x: number; w: number }>(layout: readonly T[], cols: number): T[] {
+  return layout.map((l) => ({ ...l, x: Math.max(0, cols - l.x - l.w) }));
+}
+
 export function RealtimeDashboardPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const rtl = i18n.dir() === 'rtl';
   const devices = useQuery(liveDevicesQuery);
   const saved = useQuery({ queryKey: ['live', 'layout'], queryFn: liveApi.layout });
   const { width, containerRef, mounted } = useContainerWidth();
@@ -64,7 +74,10 @@ export function RealtimeDashboardPage() {
   const shownIds = live.map((d) => d.device_id).join('\n');
   // `live` is read for its ids only, which shownIds stands for.
   const cols = gridColumns(width);
-  const layout = useMemo(() => arrange(live, saved.data ?? null, cols), [shownIds, saved.data, cols]);
+  const layout = useMemo(() => {
+    const arranged = arrange(live, saved.data ?? null, cols);
+    return rtl ? mirrored(arranged, cols) : arranged;
+  }, [shownIds, saved.data, cols, rtl]);
   // A dragged or resized layout is saved like every write (a mutation): a failure says so on
   // the page instead of being dropped, and the layout kept is the one saved.
   const queryClient = useQueryClient();
@@ -73,7 +86,13 @@ export function RealtimeDashboardPage() {
     onSuccess: (_, items) => queryClient.setQueryData(['live', 'layout'], items),
   });
   const { mutate } = saveLayout;
-  const save = useCallback((next: Layout) => mutate(next.map(({ i, x, y, w, h }) => ({ i, x, y, w, h }))), [mutate]);
+  const save = useCallback(
+    (next: Layout) => {
+      const items = next.map(({ i, x, y, w, h }) => ({ i, x, y, w, h }));
+      mutate(rtl ? mirrored(items, cols) : items);
+    },
+    [mutate, rtl, cols],
+  );
 
   return (
     <section className="live-page" data-testid="realtime-dashboard" aria-labelledby="realtime-dashboard-title">
@@ -85,20 +104,23 @@ export function RealtimeDashboardPage() {
       <div ref={containerRef}>
         {mounted && saved.isFetched && live.length > 0 && (
           <LiveBoardSurface>
-            <ReactGridLayout
-              width={width}
-              layout={layout}
-              gridConfig={{ cols, rowHeight: ROW_PX, margin: MARGIN }}
-              dragConfig={{ handle: '.live-tile-head' }}
-              onDragStop={save}
-              onResizeStop={save}
-            >
-              {live.map((d) => (
-                <div key={d.device_id} data-testid="live-tile-cell">
-                  <LiveTile device={d} />
-                </div>
-              ))}
-            </ReactGridLayout>
+            {/* The grid's own math is left to right; the tiles keep the page's direction. */}
+            <div dir="ltr">
+              <ReactGridLayout
+                width={width}
+                layout={layout}
+                gridConfig={{ cols, rowHeight: ROW_PX, margin: MARGIN }}
+                dragConfig={{ handle: '.live-tile-head' }}
+                onDragStop={save}
+                onResizeStop={save}
+              >
+                {live.map((d) => (
+                  <div key={d.device_id} dir={i18n.dir()} data-testid="live-tile-cell">
+                    <LiveTile device={d} />
+                  </div>
+                ))}
+              </ReactGridLayout>
+            </div>
           </LiveBoardSurface>
         )}
       </div>
