@@ -9,7 +9,7 @@ import { authRoutes } from '../routes/auth';
 import { devRoutes } from '../routes/dev';
 import { patientRoutes } from '../routes/patients';
 import { recordingRoutes } from '../routes/recordings';
-import { analyticsRoutes } from '../routes/analytics';
+import { analyticsRoutes } from '../analytics/series-routes';
 import { patientDetailRoutes } from '../routes/patient-details';
 import { preferenceRoutes } from '../routes/preferences';
 import { importRoutes, registerMultipart } from '../routes/imports';
