@@ -1,19 +1,7 @@
-import path from 'node:path';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { lintSnippet } from './lint-snippet';
 
-// The 80-line limit of docs/decisions/0988-server-of-plugins.md, through ESLint's own API and the
-// project's eslint.config.js, on snippets linted as if they stood at a path (without type information).
-
-const ROOT = path.resolve(__dirname, '../..');
-
-const eslint = new ESLint({
-  cwd: ROOT,
-  overrideConfig: {
-    languageOptions: { parserOptions: { projectService: false } },
-    rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
-  },
-});
+// The 80-line limit of docs/decisions/0988-server-of-plugins.md, each snippet linted as if it stood at a path.
 
 /** A function `lines` long, with a blank line and a comment after each statement (neither counts). */
 function functionOf(lines: number): string {
@@ -23,8 +11,7 @@ function functionOf(lines: number): string {
 
 /** The max-lines-per-function messages ESLint gives `code` standing at `file` (a path from the project's root). */
 async function lengthErrors(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
-  return result!.messages.filter((m) => m.ruleId === 'max-lines-per-function').map((m) => m.message);
+  return (await lintSnippet(file, code)).filter((m) => m.ruleId === 'max-lines-per-function').map((m) => m.message);
 }
 
 describe('function length', () => {
