@@ -1,5 +1,6 @@
-// Type-aware lint for what the compiler does not catch: promises nobody awaits or handles, and
-// imports across the project's boundaries (docs/decisions/0975-contract-floor.md).
+// Type-aware lint for what the compiler does not catch: promises nobody awaits or handles,
+// imports across the project's boundaries (docs/decisions/0975-contract-floor.md), and
+// functions over 80 lines outside the browser, tests, benchmarks and scripts.
 // Run by `npm run lint` and by `npm test` (scripts/test.mjs).
 import tseslint from 'typescript-eslint';
 
@@ -48,4 +49,10 @@ export default tseslint.config(
   boundary('server', ['src'], ': what both sides need lives in contract/'),
   boundary('contract', ['server', 'src', 'workers'], ': contract/ is the floor under both sides', ['engine']),
   boundary('workers', ['server', 'src'], ': the workers serve both sides'),
+  // Short functions: a route file registers small groups, SQL lives in repositories (docs/decisions/0988-server-of-plugins.md).
+  {
+    files: ['server/**/*.ts', 'contract/**/*.ts', 'workers/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
 );

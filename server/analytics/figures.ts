@@ -19,7 +19,8 @@ export function spo2Stats(stats: ReadonlyMap<string, WindowStats>): WindowStats 
   return oximeter ?? psg;
 }
 
-const round2 = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
+/** A figure to 2 decimals; null when it is missing or not finite. */
+export const round2 = (v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 
 /** Whether the night carries sleep/wake data (a CPAP or oximeter night has no staging). */
 const isStaged = (a: NightAnalysis) => a.sleep.sleepBands.length > 0 || a.sleep.awakeBands.length > 0;

@@ -1,30 +1,27 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ActigraphQuery, AnalyticsSettingsBody, KpiParams, NightQuery, SystemAnnotationsBody } from '../../contract/analytics';
-import { indexFigures, lowestSpo2, recordedWeight, sleepFigures, spo2Stats, stageLatencies, STATS_CODES } from './figures';
+import { indexFigures, lowestSpo2, recordedWeight, round2, sleepFigures, spo2Stats, stageLatencies, STATS_CODES } from './figures';
 import { deviceSummaryFor } from '../recordings/device-summaries';
 import { channelStatsOf } from './channelStats';
 import type { AppContext } from '../context';
+import type { Api } from '../typed-api';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
 import { visiblePatient, type PatientAccess } from '../patients/access';
 import { nightOf } from '../annotations/annotations';
-import { recordHistory } from '../annotations/shared';
 import { customizedIndex, type DetectedEvent } from '../../engine/detect';
 import type { WindowStats } from '../../engine/types';
 import { isLiveRecording, listChannels } from '../recordings/store';
 import { actigraphOf, analysisOf, storedActigraphs } from './analyse';
 import { hhmm, type ActigraphNight } from './actigraphNight';
 import { nightDate } from '../recordings/night-key';
-import { analyticsSettings, type AnalyticsSettings } from './settings';
+import { analyticsSettings, saveAnalyticsSettings, type AnalyticsSettings } from './settings';
+import { replaceSystemAnnotations } from './system-annotations';
 import { practiceNights } from './nightStats';
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
 
-const DESAT_COLOR = '#EE814C';
-const LABEL = { apnea: 1, desaturation: 2, hypopnea: 3 } as const;
-const COLOR = { apnea: '#DA7171', hypopnea: '#7FB3D5' } as const;
-const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 
 /** A channel's whole-night figures, 2 decimals, with the count of valid samples they are made of (0: every figure is "–", the sensor recorded no valid value). */
 const figuresOf = (s: WindowStats) => ({ lowerPercentile: round2(s.p10), medianPercentile: round2(s.p50), upperPercentile: round2(s.p90), mean: round2(s.mean), min: round2(s.min), max: round2(s.max), count: s.count });
@@ -112,118 +109,96 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
 
 export type NightSummary = Awaited<ReturnType<typeof nightSummary>>;
 
-/** Clinical analytics (issue 7, spec 2 §7): system annotations, the night's KPI summaries, settings. */
-export function analyticsKpiRoutes(server: FastifyInstance, ctx: AppContext) {
-  const app = server.withTypeProvider<TypeBoxTypeProvider>();
+/** The caller, the night and the practice's settings; `read` also reaches sample patients. */
+async function nightContext(ctx: AppContext, request: FastifyRequest, q: NightQuery, access: PatientAccess = 'write') {
+  const user = currentUser(request);
+  const patient = await visiblePatient(ctx.db, user, q.patient_id, access);
+  const recording = await nightOf(ctx.db, patient, q);
+  const settings = await analyticsSettings(ctx.db, patient.physician_id);
+  return { user, patient, recording, settings, paid: user.membership_type === 'paid' };
+}
+
+/** The night's KPI summary as the caller may read it. */
+async function summaryFor(ctx: AppContext, request: FastifyRequest, q: NightQuery) {
+  const { recording, settings, paid } = await nightContext(ctx, request, q, 'read');
+  return nightSummary(ctx.db, recording, settings, paid);
+}
+
+const KPIS = ['AHI', 'ODI', 'GSD', 'RECORDING', 'RII', 'TST', 'SE', 'ML_KPI_SUMMARY'] as const;
+
+/** The summary fields each single-KPI call answers (ML_KPI_SUMMARY: all of them). */
+const KPI_FIELDS: Record<string, string[]> = {
+  AHI: ['ahi', 'apneas', 'hypopneas', 'total_sleep_time', 'index_basis', 'ahi_basis', 'monitoring_time'],
+  ODI: ['odi', 'desaturations', 'desaturation_rule', 'total_sleep_time', 'index_basis', 'monitoring_time'],
+  GSD: ['good_signal_duration', 'total_bed_time'],
+  RII: ['rii', 'rii_divisor', 'index_basis', 'ahi_basis'],
+  TST: ['total_sleep_time', 'sol', 'waso'],
+  SE: ['sleep_efficiency', 'total_sleep_time', 'total_bed_time'],
+  RECORDING: ['recording_start_time', 'recording_stop_time', 'bed_in_time', 'bed_out_time', 'total_bed_time', 'total_sleep_time', 'sleep_efficiency', 'sol', 'waso', 'good_signal_duration'],
+};
+
+/** A night's KPIs: one by name, all of them, and the RII with the ODI. */
+function kpiRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  const { db } = ctx;
+  app.get('/analytics/patient/summary/kpi=:kpi', { preHandler: auth, schema: { params: KpiParams, querystring: NightQuery } }, async (request) => {
+    const kpi = request.params.kpi.toUpperCase();
+    if (!(KPIS as readonly string[]).includes(kpi)) throw new ApiError(400, 'validation_failed', `Unknown kpi "${request.params.kpi}"; one of ${KPIS.join(', ')}.`);
+    if ((kpi === 'AHI' || kpi === 'ODI') && currentUser(request).membership_type === 'paid') throw forbidden(`${kpi} is not part of your membership.`);
+    const all = await summaryFor(ctx, request, request.query);
+    const data = kpi === 'ML_KPI_SUMMARY' ? all : Object.fromEntries((KPI_FIELDS[kpi] ?? []).map((k) => [k, (all as Record<string, unknown>)[k]]));
+    return { data: { ...data, kpi, night: all.night } };
+  });
 
-  /** The caller, the night and the practice's settings; `read` also reaches sample patients. */
-  async function context(request: FastifyRequest, q: NightQuery, access: PatientAccess = 'write') {
-    const user = currentUser(request);
-    const patient = await visiblePatient(db, user, q.patient_id, access);
-    const recording = await nightOf(db, patient, q);
-    const settings = await analyticsSettings(db, patient.physician_id);
-    return { user, patient, recording, settings, paid: user.membership_type === 'paid' };
-  }
-
-  async function summary(request: FastifyRequest, q: NightQuery) {
-    const { recording, settings, paid } = await context(request, q, 'read');
-    return nightSummary(db, recording, settings, paid);
-  }
-
-  const KPIS = ['AHI', 'ODI', 'GSD', 'RECORDING', 'RII', 'TST', 'SE', 'ML_KPI_SUMMARY'] as const;
-  app.get(
-    '/analytics/patient/summary/kpi=:kpi',
-    { preHandler: auth, schema: { params: KpiParams, querystring: NightQuery } },
-    async (request) => {
-      const kpi = request.params.kpi.toUpperCase();
-      if (!(KPIS as readonly string[]).includes(kpi)) throw new ApiError(400, 'validation_failed', `Unknown kpi "${request.params.kpi}"; one of ${KPIS.join(', ')}.`);
-      if ((kpi === 'AHI' || kpi === 'ODI') && currentUser(request).membership_type === 'paid') throw forbidden(`${kpi} is not part of your membership.`);
-      const all = await summary(request, request.query);
-      const pick: Record<string, string[]> = {
-        AHI: ['ahi', 'apneas', 'hypopneas', 'total_sleep_time', 'index_basis', 'ahi_basis', 'monitoring_time'],
-        ODI: ['odi', 'desaturations', 'desaturation_rule', 'total_sleep_time', 'index_basis', 'monitoring_time'],
-        GSD: ['good_signal_duration', 'total_bed_time'],
-        RII: ['rii', 'rii_divisor', 'index_basis', 'ahi_basis'],
-        TST: ['total_sleep_time', 'sol', 'waso'],
-        SE: ['sleep_efficiency', 'total_sleep_time', 'total_bed_time'],
-        RECORDING: ['recording_start_time', 'recording_stop_time', 'bed_in_time', 'bed_out_time', 'total_bed_time', 'total_sleep_time', 'sleep_efficiency', 'sol', 'waso', 'good_signal_duration'],
-      };
-      const data = kpi === 'ML_KPI_SUMMARY' ? all : Object.fromEntries((pick[kpi] ?? []).map((k) => [k, (all as Record<string, unknown>)[k]]));
-      return { data: { ...data, kpi, night: all.night } };
-    },
-  );
-
-  app.post('/analytics/patient/all-kpi-summary', { preHandler: auth, schema: { body: NightQuery } }, async (request) => ({ data: await summary(request, request.body) }));
+  app.post('/analytics/patient/all-kpi-summary', { preHandler: auth, schema: { body: NightQuery } }, async (request) => ({ data: await summaryFor(ctx, request, request.body) }));
 
   app.get('/patient/rii_odi_value', { preHandler: auth, schema: { querystring: NightQuery } }, async (request) => {
-    const { recording, settings, paid } = await context(request, request.query, 'read');
-    const a = await analysisOf(db, recording, settings);
+    const { recording, settings, paid } = await nightContext(ctx, request, request.query, 'read');
+    const a = await analysisOf(ctx.db, recording, settings);
     const index = indexFigures(a);
     return { data: { night: recording.night_key, rii: index.rii, rii_divisor: a.kpis.riiDivisor, index_basis: index.indexBasis, ahi_basis: index.ahiBasis, ...(paid ? {} : { odi: index.odi }) } };
   });
+}
 
-  app.post(
-    '/analytics/patient/generate-system-annotations',
-    { preHandler: auth, schema: { body: SystemAnnotationsBody } },
-    async (request) => {
-      const { user, patient, recording, settings, paid } = await context(request, request.body);
-      if (paid) throw forbidden('Generating system annotations is not part of your membership.');
-      const type = request.body.type ?? 'system';
-      const a = await analysisOf(db, recording, settings);
-      const events: DetectedEvent[] = type === 'system' ? a.respiratory : a.desaturations;
-      if (type === 'system' && !a.breathingSource) throw new ApiError(422, 'no_breathing_signal', 'This night has no breathing signal (Y_DIST or NC_PSG) to detect apneas in.');
-      if (type === 'desaturation' && !a.desaturations.length && !(await listChannels(db, [recording.id])).some((c) => c.code === 'SPO2' || c.code === 'SPO2_PSG')) {
-        throw new ApiError(422, 'no_spo2_signal', 'This night has no SpO2 signal to detect desaturations in.');
-      }
-      const created = await db.transaction(async (tx) => {
-        // Regenerating replaces the earlier detector output; edited ones (system-edit) stay.
-        const old = await tx.query<{ annotation_map_id: number; version: number }>(
-          `update annotations set delete_flag = 1, updated_by = $3, updated_date = now(), version = version + 1
-           where recording_id = $1 and type = $2 and delete_flag = 0 returning annotation_map_id, version`,
-          [recording.id, type, user.id],
-        );
-        for (const o of old) await recordHistory(tx, { annotationId: o.annotation_map_id, action: 'delete', version: o.version, by: user.id, previous: null, current: { delete_flag: 1, reason: 'regenerated' } });
-        let n = 0;
-        for (const e of events) {
-          const kind = e.kind === 'desaturation' ? 'desaturation' : e.kind;
-          const comment = kind === 'desaturation' ? `SpO2 ${round2(e.baseline ?? null)} → ${round2(e.nadir ?? null)} %` : `${kind === 'apnea' ? 'Apnea' : 'Hypopnea'} (${a.breathingSource}), amplitude ${Math.round((e.amplitude ?? 0) * 100)} % of baseline`;
-          await tx.query(
-            `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, comment, label, color_code, doctor_id, created_by, updated_by)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-            [patient.id, recording.id, recording.night_key, recording.device_id, type, type === 'system' ? 'AP_timing' : 'DSAT', Math.round(e.onsetMs), Math.round(e.onsetMs + Math.max(1000, e.durationMs)), comment,
-              LABEL[kind], kind === 'desaturation' ? DESAT_COLOR : COLOR[kind], patient.physician_id, user.id],
-          );
-          n++;
-        }
-        return n;
-      });
-      return { code: 'system_annotations_generated', message: `${created} ${type === 'system' ? 'apneas and hypopneas' : 'desaturations'} found.`, data: { created, type } };
-    },
-  );
+/** The detectors' events as system annotations of the night, replacing their earlier output. */
+function systemAnnotationRoutes(app: Api, ctx: AppContext) {
+  app.post('/analytics/patient/generate-system-annotations', { preHandler: authenticate(ctx), schema: { body: SystemAnnotationsBody } }, async (request) => {
+    const { user, patient, recording, settings, paid } = await nightContext(ctx, request, request.body);
+    if (paid) throw forbidden('Generating system annotations is not part of your membership.');
+    const type = request.body.type ?? 'system';
+    const a = await analysisOf(ctx.db, recording, settings);
+    const events: DetectedEvent[] = type === 'system' ? a.respiratory : a.desaturations;
+    if (type === 'system' && !a.breathingSource) throw new ApiError(422, 'no_breathing_signal', 'This night has no breathing signal (Y_DIST or NC_PSG) to detect apneas in.');
+    if (type === 'desaturation' && !a.desaturations.length && !(await listChannels(ctx.db, [recording.id])).some((c) => c.code === 'SPO2' || c.code === 'SPO2_PSG')) {
+      throw new ApiError(422, 'no_spo2_signal', 'This night has no SpO2 signal to detect desaturations in.');
+    }
+    const created = await replaceSystemAnnotations(ctx.db, { patient, recording, type, events, breathingSource: a.breathingSource, userId: user.id });
+    return { code: 'system_annotations_generated', message: `${created} ${type === 'system' ? 'apneas and hypopneas' : 'desaturations'} found.`, data: { created, type } };
+  });
+}
 
-  app.post(
-    '/physician/update-analytics-settings',
-    { preHandler: auth, schema: { body: AnalyticsSettingsBody } },
-    async (request) => {
-      const user = currentUser(request);
-      if (user.is_annotator) throw forbidden('Annotators cannot change analytics settings.');
-      // The practice's settings belong to its physician: secondary and tertiary users (and admins) read them only.
-      if (user.role !== 'physician' || user.physician_id !== null || user.is_secondary_user || user.is_ternary_user) throw forbidden('Only the practice physician can change analytics settings.');
-      const physicianId = user.physician_id ?? user.id;
-      const current = await analyticsSettings(db, physicianId);
-      const next = { desaturationRule: request.body.desaturation_rule ?? current.desaturationRule, riiDivisor: request.body.rii_divisor ?? current.riiDivisor };
-      await db.query(
-        `insert into physician_preferences (physician_id, desaturation_rule, rii_divisor, updated_by) values ($1, $2, $3, $4)
-         on conflict (physician_id) do update set desaturation_rule = excluded.desaturation_rule, rii_divisor = excluded.rii_divisor, updated_by = excluded.updated_by, updated_at = now()`,
-        [physicianId, next.desaturationRule, next.riiDivisor, user.id],
-      );
-      // The practice's nights under the new settings: analysed now, in the background.
-      if (next.desaturationRule !== current.desaturationRule || next.riiDivisor !== current.riiDivisor) ctx.nightStats?.schedule(await practiceNights(db, physicianId));
-      return { code: 'settings_updated', data: { desaturation_rule: next.desaturationRule, rii_divisor: next.riiDivisor } };
-    },
-  );
+/** The practice physician's analytics settings (desaturation rule, RII divisor). */
+function settingsRoutes(app: Api, ctx: AppContext) {
+  app.post('/physician/update-analytics-settings', { preHandler: authenticate(ctx), schema: { body: AnalyticsSettingsBody } }, async (request) => {
+    const user = currentUser(request);
+    if (user.is_annotator) throw forbidden('Annotators cannot change analytics settings.');
+    // The practice's settings belong to its physician: secondary and tertiary users (and admins) read them only.
+    if (user.role !== 'physician' || user.physician_id !== null || user.is_secondary_user || user.is_ternary_user) throw forbidden('Only the practice physician can change analytics settings.');
+    const physicianId = user.physician_id ?? user.id;
+    const current = await analyticsSettings(ctx.db, physicianId);
+    const next = { desaturationRule: request.body.desaturation_rule ?? current.desaturationRule, riiDivisor: request.body.rii_divisor ?? current.riiDivisor };
+    await saveAnalyticsSettings(ctx.db, physicianId, next, user.id);
+    // The practice's nights under the new settings: analysed now, in the background.
+    if (next.desaturationRule !== current.desaturationRule || next.riiDivisor !== current.riiDivisor) ctx.nightStats?.schedule(await practiceNights(ctx.db, physicianId));
+    return { code: 'settings_updated', data: { desaturation_rule: next.desaturationRule, rii_divisor: next.riiDivisor } };
+  });
+}
+
+/** Clinical analytics (issue 7, spec 2 §7): system annotations, the night's KPI summaries, settings. */
+export function analyticsKpiRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
+  kpiRoutes(app, ctx);
+  systemAnnotationRoutes(app, ctx);
+  settingsRoutes(app, ctx);
 }
 
 /** GET /analytics/patient/actigraph?start_date&end_date&patient_id: per night, the actigraph of spec 2 §3. */

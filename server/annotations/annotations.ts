@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AddAnnotationsBody, DeleteAnnotationsBody, ListAnnotationsBody, UpdateAnnotationBody, type AnnotationInput } from '../../contract/annotations';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
-import type { Queryable } from '../db/adapter';
+import type { Db, Queryable } from '../db/adapter';
 import { ApiError, notFound } from '../errors';
 import type { UserRow } from '../auth/users';
 import { visiblePatient, type PatientRef } from '../patients/access';
 import { findRecording, listChannels, listRecordings, type RecordingRow } from '../recordings/store';
-import { parseNightKey } from '../routes/analytics';
+import { parseNightKey } from '../recordings/night-key';
 import { nightDate } from '../recordings/night-key';
 import { listCategories } from './categories';
 import { deviceAnnotations } from './device';
@@ -190,101 +190,97 @@ async function annotationPage(db: Queryable, patient: PatientRef, night: Recordi
   return { annotations: page, next_cursor: cursorOf(page.at(-1)!) };
 }
 
+/** Stores new annotations of a night, each with its history row. */
+function createAnnotations(db: Db, user: UserRow, patient: PatientRef & { physician_id: number }, night: RecordingRow, inputs: AnnotationInput[]): Promise<AnnotationRow[]> {
+  return db.transaction(async (tx) => {
+    const out: AnnotationRow[] = [];
+    for (const input of inputs) {
+      const type = input.type === 'desaturation' ? 'desaturation' : 'custom';
+      const v = await validate(tx, night, input);
+      const [row] = await tx.query<AnnotationRow>(
+        `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, comment, label, color_code, doctor_id, created_by, updated_by)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) returning *`,
+        [patient.id, night.id, night.night_key, night.device_id, type, v.kpi, v.start, v.end, v.comment, v.label, v.color, patient.physician_id, user.id],
+      );
+      await recordHistory(tx, { annotationId: row.annotation_map_id, action: 'create', version: 1, by: user.id, previous: null, current: row });
+      out.push(row);
+    }
+    return out;
+  });
+}
+
+/** Edits (or, with delete_flag 1, deletes) one of the caller's annotations, refusing a stale version. */
+function updateAnnotation(db: Db, user: UserRow, request: FastifyRequest, body: UpdateAnnotationBody): Promise<AnnotationRow> {
+  return db.transaction(async (tx) => {
+    const current = await loadOwn(tx, user, body.annotation_map_id);
+    noteAccessOf(request, current.patient_id, current.recording_id);
+    if (current.delete_flag === 1) throw notFound('annotation');
+    if (isStale(current, body)) throw await conflict(tx, 'annotation', current.updated_by, current.updated_date);
+    if (body.delete_flag === 1) return softDelete(tx, current, user.id);
+    const night = current.recording_id ? await findRecording(tx, current.patient_id, current.recording_id) : null;
+    if (!night) throw notFound('recording');
+    const v = await validate(tx, night, body, current);
+    // Spec 2 §4: an edit of a system annotation is saved as system-edit.
+    const type = current.type === 'system' ? 'system-edit' : current.type;
+    const [updated] = await tx.query<AnnotationRow>(
+      `update annotations set type = $2, kpi = $3, start_ms = $4, end_ms = $5, comment = $6, label = $7, color_code = $8,
+              updated_by = $9, updated_date = now(), version = version + 1
+       where annotation_map_id = $1 returning *`,
+      [current.annotation_map_id, type, v.kpi, v.start, v.end, v.comment, v.label, v.color, user.id],
+    );
+    await recordHistory(tx, { annotationId: current.annotation_map_id, action: 'update', version: updated.version, by: user.id, previous: current, current: updated });
+    return updated;
+  });
+}
+
+/** Deletes the caller's annotations of these ids (those already deleted are left); how many it deleted. */
+function deleteAnnotations(db: Db, user: UserRow, request: FastifyRequest, ids: number[]): Promise<number> {
+  return db.transaction(async (tx) => {
+    let n = 0;
+    const patients = new Set<number>();
+    const nights = new Set<number | null>();
+    for (const id of new Set(ids)) {
+      const current = await loadOwn(tx, user, id);
+      patients.add(current.patient_id);
+      nights.add(current.recording_id);
+      // The access trail names the patient (and night) when the annotations are all of one: one row a request.
+      if (patients.size === 1) noteAccessOf(request, current.patient_id, nights.size === 1 ? current.recording_id : null);
+      else request.accessSubject = null;
+      if (current.delete_flag === 1) continue;
+      await softDelete(tx, current, user.id);
+      n++;
+    }
+    return n;
+  });
+}
+
 /** The annotation calls of spec 2 §7. */
 export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
 
-  app.post(
-    '/analytics/patient/get-annotations',
-    { preHandler: auth, schema: { body: ListAnnotationsBody } },
-    async (request) => {
-      const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id, 'read');
-      const hasNight = request.body.night !== undefined || request.body.recording_date !== undefined;
-      const night = hasNight ? await nightOf(ctx.db, patient, request.body) : null;
-      return { status: 'success', data: await annotationPage(ctx.db, patient, night, request.body) };
-    },
-  );
+  app.post('/analytics/patient/get-annotations', { preHandler: auth, schema: { body: ListAnnotationsBody } }, async (request) => {
+    const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id, 'read');
+    const hasNight = request.body.night !== undefined || request.body.recording_date !== undefined;
+    const night = hasNight ? await nightOf(ctx.db, patient, request.body) : null;
+    return { status: 'success', data: await annotationPage(ctx.db, patient, night, request.body) };
+  });
 
-  app.post(
-    '/analytics/patient/new-annotations',
-    { preHandler: auth, schema: { body: AddAnnotationsBody } },
-    async (request, reply) => {
-      const user = currentUser(request);
-      const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
-      const night = await nightOf(ctx.db, patient, request.body);
-      const inputs = request.body.annotations ?? [request.body];
-      const created = await ctx.db.transaction(async (tx) => {
-        const out: AnnotationRow[] = [];
-        for (const input of inputs) {
-          const type = input.type === 'desaturation' ? 'desaturation' : 'custom';
-          const v = await validate(tx, night, input);
-          const [row] = await tx.query<AnnotationRow>(
-            `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, comment, label, color_code, doctor_id, created_by, updated_by)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) returning *`,
-            [patient.id, night.id, night.night_key, night.device_id, type, v.kpi, v.start, v.end, v.comment, v.label, v.color, patient.physician_id, user.id],
-          );
-          await recordHistory(tx, { annotationId: row.annotation_map_id, action: 'create', version: 1, by: user.id, previous: null, current: row });
-          out.push(row);
-        }
-        return out;
-      });
-      return reply.code(201).send({ code: 'annotation_added', data: { annotations: created.map(present) } });
-    },
-  );
+  app.post('/analytics/patient/new-annotations', { preHandler: auth, schema: { body: AddAnnotationsBody } }, async (request, reply) => {
+    const user = currentUser(request);
+    const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
+    const night = await nightOf(ctx.db, patient, request.body);
+    const created = await createAnnotations(ctx.db, user, patient, night, request.body.annotations ?? [request.body]);
+    return reply.code(201).send({ code: 'annotation_added', data: { annotations: created.map(present) } });
+  });
 
-  app.post(
-    '/analytics/patient/update-annotations',
-    { preHandler: auth, schema: { body: UpdateAnnotationBody } },
-    async (request) => {
-      const user = currentUser(request);
-      const row = await ctx.db.transaction(async (tx) => {
-        const current = await loadOwn(tx, user, request.body.annotation_map_id);
-        noteAccessOf(request, current.patient_id, current.recording_id);
-        if (current.delete_flag === 1) throw notFound('annotation');
-        if (isStale(current, request.body)) throw await conflict(tx, 'annotation', current.updated_by, current.updated_date);
-        if (request.body.delete_flag === 1) return softDelete(tx, current, user.id);
-        const night = current.recording_id ? await findRecording(tx, current.patient_id, current.recording_id) : null;
-        if (!night) throw notFound('recording');
-        const v = await validate(tx, night, request.body, current);
-        // Spec 2 §4: an edit of a system annotation is saved as system-edit.
-        const type = current.type === 'system' ? 'system-edit' : current.type;
-        const [updated] = await tx.query<AnnotationRow>(
-          `update annotations set type = $2, kpi = $3, start_ms = $4, end_ms = $5, comment = $6, label = $7, color_code = $8,
-                  updated_by = $9, updated_date = now(), version = version + 1
-           where annotation_map_id = $1 returning *`,
-          [current.annotation_map_id, type, v.kpi, v.start, v.end, v.comment, v.label, v.color, user.id],
-        );
-        await recordHistory(tx, { annotationId: current.annotation_map_id, action: 'update', version: updated.version, by: user.id, previous: current, current: updated });
-        return updated;
-      });
-      return { code: row.delete_flag ? 'annotation_deleted' : 'annotation_updated', data: { annotation: present(row) } };
-    },
-  );
+  app.post('/analytics/patient/update-annotations', { preHandler: auth, schema: { body: UpdateAnnotationBody } }, async (request) => {
+    const row = await updateAnnotation(ctx.db, currentUser(request), request, request.body);
+    return { code: row.delete_flag ? 'annotation_deleted' : 'annotation_updated', data: { annotation: present(row) } };
+  });
 
-  app.post(
-    '/analytics/patient/delete-annotations',
-    { preHandler: auth, schema: { body: DeleteAnnotationsBody } },
-    async (request) => {
-      const user = currentUser(request);
-      const count = await ctx.db.transaction(async (tx) => {
-        let n = 0;
-        const patients = new Set<number>();
-        const nights = new Set<number | null>();
-        for (const id of new Set(request.body.ids)) {
-          const current = await loadOwn(tx, user, id);
-          patients.add(current.patient_id);
-          nights.add(current.recording_id);
-          // The access trail names the patient (and night) when the annotations are all of one: one row a request.
-          if (patients.size === 1) noteAccessOf(request, current.patient_id, nights.size === 1 ? current.recording_id : null);
-          else request.accessSubject = null;
-          if (current.delete_flag === 1) continue;
-          await softDelete(tx, current, user.id);
-          n++;
-        }
-        return n;
-      });
-      return { code: 'annotations_deleted', message: `${count} annotation${count === 1 ? '' : 's'} deleted.`, data: { deleted: count } };
-    },
-  );
+  app.post('/analytics/patient/delete-annotations', { preHandler: auth, schema: { body: DeleteAnnotationsBody } }, async (request) => {
+    const count = await deleteAnnotations(ctx.db, currentUser(request), request, request.body.ids);
+    return { code: 'annotations_deleted', message: `${count} annotation${count === 1 ? '' : 's'} deleted.`, data: { deleted: count } };
+  });
 }

@@ -115,23 +115,10 @@ function fallbackChannel(category: string, codes: ReadonlySet<string>): string {
   return 'SLP_STGS';
 }
 
-/**
- * Attaches a file's entries to the night as annotations of `userId` (type custom: people's
- * marks, editable), in one transaction: the categories it needs are created first (refused
- * past the 12 a patient may have), then every mark. Labels go to categories through
- * `categoryMap`, then a category of that name, then the label's meaning
- * ({@link categoryNameOf}); channels through the night's own codes, then the practice's
- * label map, then the category's usual channel.
- */
-export async function importMarks(
-  tx: Queryable,
-  input: { night: RecordingRow; patient: { id: number; physician_id: number }; userId: number; entries: readonly FileEntry[]; categoryMap: Record<string, string>; labelMap: Record<string, string> },
-): Promise<ImportOutcome> {
-  const { night, patient } = input;
-  // Category changes of one patient are serialised (as the category calls do).
-  await tx.query('select id from patients where id = $1 for update', [patient.id]);
-  const categories = await listCategories(tx, patient.id);
-  const byName = new Map(categories.map((c) => [c.label.toLowerCase(), c]));
+type ImportInput = { night: RecordingRow; patient: { id: number; physician_id: number }; userId: number; entries: readonly FileEntry[]; categoryMap: Record<string, string>; labelMap: Record<string, string> };
+
+/** The category each label of the file goes to (its name), and the names of those to create. */
+function categoryNames(input: ImportInput, byName: ReadonlyMap<string, CategoryRow>) {
   const labels: Record<string, string> = {};
   const wanted = new Map<string, string>();
   for (const label of new Set(input.entries.map((e) => e.label))) {
@@ -141,6 +128,11 @@ export async function importMarks(
     labels[label] = byName.get(name.toLowerCase())?.label ?? name;
     if (!byName.has(name.toLowerCase())) wanted.set(name.toLowerCase(), name);
   }
+  return { labels, wanted };
+}
+
+/** Creates the wanted categories (refused past the patient's maximum), each in a colour the patient's categories do not use yet. */
+async function createCategories(tx: Queryable, input: ImportInput, categories: readonly CategoryRow[], wanted: ReadonlyMap<string, string>, byName: Map<string, CategoryRow>): Promise<CategoryRow[]> {
   if (categories.length + wanted.size > MAX_CATEGORIES) {
     throw new ApiError(
       422,
@@ -156,19 +148,22 @@ export async function importMarks(
     colours.add(color);
     const [row] = await tx.query<CategoryRow>(
       `insert into annotation_categories (label, color_code, type, patient_id, doctor_id, created_by, updated_by) values ($1, $2, 'custom', $3, $4, $5, $5) returning *`,
-      [name, color, patient.id, patient.physician_id, input.userId],
+      [name, color, input.patient.id, input.patient.physician_id, input.userId],
     );
     await tx.query(`insert into annotation_history (label_id, action, version, changed_by, previous, current) values ($1, 'create', 1, $2, null, $3)`, [row.label_id, input.userId, JSON.stringify(row)]);
     created.push(row);
     byName.set(name.toLowerCase(), row);
   }
+  return created;
+}
 
-  const codes = new Set((await listChannels(tx, [night.id])).map((c) => c.code));
+/** Which night channel a mark's channel goes on (the night's code, the label map's, else the category's usual one), counting substitutions. */
+function channelResolver(codes: ReadonlySet<string>, labelMap: Record<string, string>) {
   const substituted = new Map<string, { from: string | null; to: string; count: number }>();
   const channelOf = (given: string | null, category: string): string => {
     if (given !== null) {
       if (codes.has(given) || KNOWN_KPIS.has(given)) return given;
-      const mapped = mapLabel(given, input.labelMap);
+      const mapped = mapLabel(given, labelMap);
       if (codes.has(mapped)) return mapped;
     }
     const to = fallbackChannel(category, codes);
@@ -178,30 +173,41 @@ export async function importMarks(
     substituted.set(k, s);
     return to;
   };
+  return { channelOf, substituted };
+}
 
+/** The night's marks as columns for one insert. */
+interface MarkColumns {
+  kpi: string[];
+  start: number[];
+  end: number[];
+  label: number[];
+  color: string[];
+}
+
+/** The marks to insert (those outside the night and those the night already has left out, and counted). */
+async function planMarks(tx: Queryable, input: ImportInput, labels: Record<string, string>, byName: ReadonlyMap<string, CategoryRow>, channelOf: (given: string | null, category: string) => string) {
+  const { night } = input;
   const existing = new Set(
     (await tx.query<{ start_ms: number; end_ms: number; label: number; kpi: string }>('select start_ms, end_ms, label, kpi from annotations where recording_id = $1 and delete_flag = 0', [night.id])).map(
       (a) => `${Number(a.start_ms)}/${Number(a.end_ms)}/${a.label}/${a.kpi}`,
     ),
   );
-  const rows = { kpi: [] as string[], start: [] as number[], end: [] as number[], label: [] as number[], color: [] as string[] };
-  let duplicates = 0;
-  let outside = 0;
-  let instants = 0;
+  const rows: MarkColumns = { kpi: [], start: [], end: [], label: [], color: [] };
+  const counts = { duplicates: 0, outside: 0, instants: 0 };
   for (const m of joinChannels(input.entries)) {
     const category = byName.get(labels[m.label]!.toLowerCase())!;
-    const duration = m.durationMs > 0 ? m.durationMs : INSTANT_MS;
     const start = m.startMs;
-    const end = start + duration;
+    const end = start + (m.durationMs > 0 ? m.durationMs : INSTANT_MS);
     if (start < Number(night.start_ms) - EDGE_MS || end > Number(night.stop_ms) + EDGE_MS) {
-      outside++;
+      counts.outside++;
       continue;
     }
-    if (m.durationMs <= 0) instants++;
+    if (m.durationMs <= 0) counts.instants++;
     const kpi = [...new Set(m.channels.map((c) => channelOf(c, category.label)))].join(',');
     const id = `${start}/${end}/${category.label_id}/${kpi}`;
     if (existing.has(id)) {
-      duplicates++;
+      counts.duplicates++;
       continue;
     }
     existing.add(id);
@@ -211,9 +217,12 @@ export async function importMarks(
     rows.label.push(category.label_id);
     rows.color.push(category.color_code);
   }
-  if (rows.kpi.length === 0 && outside > 0) {
-    throw new ApiError(422, 'scoring_outside_night', `None of the file's ${outside} marks lies within this night's recording: is it the scoring of another night?`, { params: { marks: outside } });
-  }
+  return { rows, ...counts };
+}
+
+/** Inserts the marks in batches of 2,000, each creation in the history as one made by the annotation calls would be; their ids. */
+async function insertMarks(tx: Queryable, input: ImportInput, rows: MarkColumns): Promise<number[]> {
+  const { night, patient } = input;
   const ids: number[] = [];
   const BATCH = 2000;
   for (let from = 0; from < rows.kpi.length; from += BATCH) {
@@ -227,7 +236,6 @@ export async function importMarks(
       [patient.id, night.id, night.night_key, night.device_id, patient.physician_id, input.userId, slice(rows.kpi), slice(rows.start), slice(rows.end), slice(rows.label), slice(rows.color)],
     );
     const batchIds = inserted.map((r) => r.annotation_map_id);
-    // Every creation in the history, as one annotation created by the call would be.
     await tx.query(
       `insert into annotation_history (annotation_map_id, action, version, changed_by, previous, current)
        select a.annotation_map_id, 'create', 1, $2, null, to_jsonb(a) from annotations a where a.annotation_map_id = any($1::int[])`,
@@ -235,6 +243,32 @@ export async function importMarks(
     );
     ids.push(...batchIds);
   }
+  return ids;
+}
+
+/**
+ * Attaches a file's entries to the night as annotations of `userId` (type custom: people's
+ * marks, editable), in one transaction: the categories it needs are created first (refused
+ * past the 12 a patient may have), then every mark. Labels go to categories through
+ * `categoryMap`, then a category of that name, then the label's meaning
+ * ({@link categoryNameOf}); channels through the night's own codes, then the practice's
+ * label map, then the category's usual channel.
+ */
+export async function importMarks(tx: Queryable, input: ImportInput): Promise<ImportOutcome> {
+  const { night, patient } = input;
+  // Category changes of one patient are serialised (as the category calls do).
+  await tx.query('select id from patients where id = $1 for update', [patient.id]);
+  const categories = await listCategories(tx, patient.id);
+  const byName = new Map(categories.map((c) => [c.label.toLowerCase(), c]));
+  const { labels, wanted } = categoryNames(input, byName);
+  const created = await createCategories(tx, input, categories, wanted, byName);
+  const codes = new Set((await listChannels(tx, [night.id])).map((c) => c.code));
+  const { channelOf, substituted } = channelResolver(codes, input.labelMap);
+  const { rows, duplicates, outside, instants } = await planMarks(tx, input, labels, byName, channelOf);
+  if (rows.kpi.length === 0 && outside > 0) {
+    throw new ApiError(422, 'scoring_outside_night', `None of the file's ${outside} marks lies within this night's recording: is it the scoring of another night?`, { params: { marks: outside } });
+  }
+  const ids = await insertMarks(tx, input, rows);
   return {
     imported: ids.length,
     duplicates,

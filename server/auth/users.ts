@@ -68,3 +68,8 @@ export function userDetails(user: UserRow) {
     profile_image: user.profile_image ?? 'profile_image.jpg',
   };
 }
+
+/** Replaces a user's password hash. */
+export async function setPasswordHash(tx: Queryable, userId: number, hash: string): Promise<void> {
+  await tx.query('update users set password_hash = $2, updated_at = now() where id = $1', [userId, hash]);
+}

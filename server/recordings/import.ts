@@ -59,6 +59,19 @@ export async function savedLabelMap(db: Queryable, physicianId: number): Promise
   return Object.fromEntries(rows.map((r) => [r.label, r.code]));
 }
 
+/** Saves labels of a physician's label map (label → channel code), each replacing the one it names. */
+export async function saveLabelMap(db: Db, physicianId: number, map: Record<string, string>, userId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const [label, code] of Object.entries(map)) {
+      await tx.query(
+        `insert into label_maps (physician_id, label, code, updated_by) values ($1, $2, $3, $4)
+         on conflict (physician_id, label) do update set code = excluded.code, updated_by = excluded.updated_by, updated_at = now()`,
+        [physicianId, label, code, userId],
+      );
+    }
+  });
+}
+
 /**
  * Reads the files of one night (EDF, EDF+, oximeter or Timestamp,Value CSV), aligns them and
  * stores them: the samples staged in short transactions that no reader sees (staging.ts), then

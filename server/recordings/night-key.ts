@@ -28,3 +28,13 @@ export function nightDate(key: number, compact = false): string {
 
 /** A time the spec's clients send as Unix seconds or as ms, in ms. */
 export const secondsOrMs = (t: number) => (t < 1e11 ? t * 1000 : t);
+
+/** A night key from the forms clients send: Unix seconds, YYYY-MM-DD or YYYYMMDD. */
+export function parseNightKey(value: string): number | null {
+  const v = value.trim();
+  if (/^\d{9,11}$/.test(v)) return Number(v);
+  const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(v);
+  if (!m) return null;
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return Number.isNaN(ms) ? null : ms / 1000;
+}

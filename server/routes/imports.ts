@@ -9,12 +9,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import { CHANNEL_CODE_PATTERN, LabelMapBody, UPLOAD_LIMITS } from '../../contract/imports';
 import type { AppContext } from '../context';
+import type { Api } from '../typed-api';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
-import { importFiles, savedLabelMap } from '../recordings/import';
+import { importFiles, savedLabelMap, saveLabelMap } from '../recordings/import';
 import { closeParsePool } from '../recordings/parse-pool';
 import { unstorableField } from '../input-guard';
 import { INT32_MAX } from '../../contract/common';
@@ -136,12 +137,94 @@ function malformedUpload(err: unknown): unknown {
   return new ApiError(400, 'malformed_upload', `The upload could not be read (${err.message}); send it again.`);
 }
 
-/** Uploading a night's files for a patient, and the physician's label map. */
-export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
-  const app = server.withTypeProvider<TypeBoxTypeProvider>();
-  const auth = authenticate(ctx);
+/** The multipart parser the night upload and the profile form read their forms with. */
+export async function registerMultipart(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: ctx.config.uploadMaxFiles, fields: 10, fieldSize: MAX_FIELD_BYTES } });
+}
 
+/** The fields and files of one upload, as receiveParts read them. */
+interface Upload {
+  fields: Record<string, string>;
+  files: { name: string; path: string }[];
+}
+
+/** The patient an upload names (checked, visible to the caller) and the time zone its night is read in. */
+async function uploadTarget(ctx: AppContext, reply: FastifyReply, user: UserRow, fields: Record<string, string>) {
+  const problem = unstorableField(fields, 'fields');
+  if (problem) throw new ApiError(400, 'validation_failed', problem);
+  const patientId = Number(fields.patient_id);
+  if (!Number.isInteger(patientId) || patientId < 1 || patientId > INT32_MAX) throw new ApiError(400, 'validation_failed', 'patient_id is required.');
+  if ((fields.device_id?.length ?? 0) > 40) throw new ApiError(400, 'validation_failed', 'device_id holds at most 40 characters.');
+  const patient = await visiblePatient(ctx.db, user, patientId);
+  // A multipart upload names its patient in a form field: the access trail is told.
+  noteAccessOf(reply.request, patient.id);
+  const timezone = fields.timezone || (patient.country && findCountry(patient.country)?.timezone) || 'UTC';
+  if (!isTimeZone(timezone)) throw new ApiError(400, 'validation_failed', `Unknown time zone "${timezone}".`);
+  return { patient, timezone };
+}
+
+type ImportResult = Awaited<ReturnType<typeof importFiles>>;
+
+/** What an imported night answers: the night, its channels and files, and the device's summary if one came with it. */
+function importedAnswer(result: ImportResult, deviceSummary: unknown) {
+  const { recordingId, night } = result;
+  return {
+    code: 'recording_imported',
+    message: `Imported ${result.files.length} file${result.files.length === 1 ? '' : 's'}${result.merged ? ' into the night it belongs to' : ''}${result.skipped.length ? `; ${result.skipped.length} left out (the same as another file)` : ''}.`,
+    data: {
+      recording_id: recordingId,
+      recording_start_time: night.startMs,
+      recording_stop_time: night.stopMs,
+      timezone: night.timezone,
+      channels: night.channels.map((c) => ({ code: c.code, label: c.label, fs: c.sampleRate, count: c.samples.length })),
+      events: night.events.length,
+      summary: importSummary(night),
+      merged: result.merged,
+      night: result.nightKey,
+      night_start_time: result.startMs,
+      night_stop_time: result.stopMs,
+      files: result.files,
+      skipped_files: result.skipped,
+      device_events: result.deviceEvents,
+      ...(deviceSummary ? { device_summary: deviceSummary } : {}),
+    },
+  };
+}
+
+/** Imports one upload for its patient: a device's daily summary apart, the night's files merged into their night. */
+async function importUpload(ctx: AppContext, reply: FastifyReply, user: UserRow, { fields, files }: Upload) {
+  const { patient, timezone } = await uploadTarget(ctx, reply, user, fields);
+  const labelMap = { ...(await savedLabelMap(ctx.db, patient.physician_id)), ...(fields.label_map ? parseLabelMap(fields.label_map) : {}) };
+  // A device's daily summary (ResMed STR.edf) is no night: stored per day, apart (device-summaries.ts).
+  const { summaries, rest } = await splitDeviceSummaries(files);
+  const deviceSummary = summaries.length > 0 ? await importDeviceSummaries(ctx.db, patient.id, user.id, summaries, timezone) : null;
+  if (deviceSummary && rest.length === 0) {
+    return reply.code(201).send({
+      code: 'device_summary_imported',
+      message: `Read ${deviceSummary.days_read} days of the device's summary; ${deviceSummary.days_stored} with therapy stored.`,
+      data: { device_summary: deviceSummary },
+    });
+  }
+  const result = await importFiles(ctx.db, {
+    patientId: patient.id,
+    deviceId: fields.device_id?.trim() || null,
+    createdBy: user.id,
+    timezone,
+    paths: rest.map((f) => f.path),
+    labelMap,
+    csvCode: fields.channel || undefined,
+    clientMd5: fields.md5 ? parseMd5(fields.md5) : undefined,
+    log: reply.log,
+  });
+  noteAccessOf(reply.request, patient.id, result.recordingId);
+  // The night's statistics (analysis, channel statistics), computed once now that it is stored or merged.
+  ctx.nightStats?.schedule([result.recordingId]);
+  return reply.code(201).send(importedAnswer(result, deviceSummary));
+}
+
+/** Uploading a night's files for a patient (the multipart parser registered first). */
+async function uploadRoutes(app: Api, ctx: AppContext) {
+  const auth = authenticate(ctx);
   const uploads = await prepareUploadDir();
   app.addHook('onClose', () => rm(uploads, { recursive: true, force: true }));
   app.post('/patient/upload-recording', { preHandler: auth }, async (request, reply) => {
@@ -151,102 +234,38 @@ export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
     // Each file streams to a private temp directory (never whole in memory); a worker parses it from there.
     const dir = await mkdtemp(path.join(uploads, 'upload-'));
     try {
-      const { fields, files } = await receiveParts(request, dir, ctx.config.uploadIdleMs, ctx.config.uploadMaxFiles);
-      return await importUpload(reply, user, fields, files);
+      return await importUpload(ctx, reply, user, await receiveParts(request, dir, ctx.config.uploadIdleMs, ctx.config.uploadMaxFiles));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
-
-  const importUpload = async (reply: FastifyReply, user: UserRow, fields: Record<string, string>, files: { name: string; path: string }[]) => {
-    const problem = unstorableField(fields, 'fields');
-    if (problem) throw new ApiError(400, 'validation_failed', problem);
-    const patientId = Number(fields.patient_id);
-    if (!Number.isInteger(patientId) || patientId < 1 || patientId > INT32_MAX) throw new ApiError(400, 'validation_failed', 'patient_id is required.');
-    if ((fields.device_id?.length ?? 0) > 40) throw new ApiError(400, 'validation_failed', 'device_id holds at most 40 characters.');
-    const patient = await visiblePatient(ctx.db, user, patientId);
-    // A multipart upload names its patient in a form field: the access trail is told.
-    noteAccessOf(reply.request, patient.id);
-    const timezone = fields.timezone || (patient.country && findCountry(patient.country)?.timezone) || 'UTC';
-    if (!isTimeZone(timezone)) throw new ApiError(400, 'validation_failed', `Unknown time zone "${timezone}".`);
-    const deviceId = fields.device_id?.trim() || null;
-    const labelMap = { ...(await savedLabelMap(ctx.db, patient.physician_id)), ...(fields.label_map ? parseLabelMap(fields.label_map) : {}) };
-    // A device's daily summary (ResMed STR.edf) is no night: stored per day, apart (device-summaries.ts).
-    const { summaries, rest } = await splitDeviceSummaries(files);
-    const deviceSummary = summaries.length > 0 ? await importDeviceSummaries(ctx.db, patient.id, user.id, summaries, timezone) : null;
-    if (deviceSummary && rest.length === 0) {
-      return reply.code(201).send({
-        code: 'device_summary_imported',
-        message: `Read ${deviceSummary.days_read} days of the device's summary; ${deviceSummary.days_stored} with therapy stored.`,
-        data: { device_summary: deviceSummary },
-      });
-    }
-    files = rest;
-    const result = await importFiles(ctx.db, {
-      patientId: patient.id,
-      deviceId,
-      createdBy: user.id,
-      timezone,
-      paths: files.map((f) => f.path),
-      labelMap,
-      csvCode: fields.channel || undefined,
-      clientMd5: fields.md5 ? parseMd5(fields.md5) : undefined,
-      log: reply.log,
-    });
-    const { recordingId, night } = result;
-    noteAccessOf(reply.request, patient.id, recordingId);
-    // The night's statistics (analysis, channel statistics), computed once now that it is stored or merged.
-    ctx.nightStats?.schedule([recordingId]);
-    return reply.code(201).send({
-      code: 'recording_imported',
-      message: `Imported ${result.files.length} file${result.files.length === 1 ? '' : 's'}${result.merged ? ' into the night it belongs to' : ''}${result.skipped.length ? `; ${result.skipped.length} left out (the same as another file)` : ''}.`,
-      data: {
-        recording_id: recordingId,
-        recording_start_time: night.startMs,
-        recording_stop_time: night.stopMs,
-        timezone: night.timezone,
-        channels: night.channels.map((c) => ({ code: c.code, label: c.label, fs: c.sampleRate, count: c.samples.length })),
-        events: night.events.length,
-        summary: importSummary(night),
-        merged: result.merged,
-        night: result.nightKey,
-        night_start_time: result.startMs,
-        night_stop_time: result.stopMs,
-        files: result.files,
-        skipped_files: result.skipped,
-        device_events: result.deviceEvents,
-        ...(deviceSummary ? { device_summary: deviceSummary } : {}),
-      },
-    });
-  };
   app.addHook('onClose', closeParsePool);
 
   // What the import dialog checks before it sends a night's files.
   app.get('/recordings/upload-limits', { preHandler: auth }, async () => ({
     data: { max_files: ctx.config.uploadMaxFiles, max_file_bytes: MAX_FILE_BYTES, max_upload_bytes: MAX_UPLOAD_BYTES },
   }));
+}
 
+/** The physician's label map: which channel code a file's label is read as. */
+function labelMapRoutes(app: Api, ctx: AppContext) {
+  const auth = authenticate(ctx);
   app.get('/recordings/label-map', { preHandler: auth }, async (request) => ({
     data: { label_map: await savedLabelMap(ctx.db, actingPhysicianId(currentUser(request))) },
   }));
 
-  app.post(
-    '/recordings/label-map',
-    { preHandler: auth, schema: { body: LabelMapBody } },
-    async (request) => {
-      const user = currentUser(request);
-      if (user.is_annotator) throw forbidden('Annotators cannot change the label map.');
-      const physicianId = actingPhysicianId(user);
-      await ctx.db.transaction(async (tx) => {
-        for (const [label, code] of Object.entries(request.body.label_map)) {
-          await tx.query(
-            `insert into label_maps (physician_id, label, code, updated_by) values ($1, $2, $3, $4)
-             on conflict (physician_id, label) do update set code = excluded.code, updated_by = excluded.updated_by, updated_at = now()`,
-            [physicianId, label, code, user.id],
-          );
-        }
-      });
-      return { code: 'label_map_updated', data: { label_map: await savedLabelMap(ctx.db, physicianId) } };
-    },
-  );
+  app.post('/recordings/label-map', { preHandler: auth, schema: { body: LabelMapBody } }, async (request) => {
+    const user = currentUser(request);
+    if (user.is_annotator) throw forbidden('Annotators cannot change the label map.');
+    const physicianId = actingPhysicianId(user);
+    await saveLabelMap(ctx.db, physicianId, request.body.label_map, user.id);
+    return { code: 'label_map_updated', data: { label_map: await savedLabelMap(ctx.db, physicianId) } };
+  });
+}
+
+/** Uploading a night's files for a patient, and the physician's label map. */
+export async function importRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
+  await uploadRoutes(app, ctx);
+  labelMapRoutes(app, ctx);
 }

@@ -8,7 +8,7 @@ import { visiblePatient } from '../patients/access';
 import { isLiveRecording, listChannels, listRecordings, loadSamples, type ChannelRow } from '../recordings/store';
 import type { RecordingSource } from '../recordings/model';
 import { linkSecret, signLink, verifyLink } from '../services/signed-links';
-import { parseNightKey } from './analytics';
+import { parseNightKey } from '../recordings/night-key';
 import { nightDate } from '../recordings/night-key';
 
 /** Channels in the night file: vitals and epochs; raw radar and PSG waveforms go through the binary endpoint. */

@@ -10,7 +10,7 @@ import { migrate } from '../../server/db/migrate';
 import { seedDemo } from '../../server/seed';
 import { outboxMailer } from '../../server/services/mail';
 import { saveNight } from '../../server/recordings/store';
-import { MAX_JSON_SERIES_POINTS } from '../../server/routes/analytics';
+import { MAX_JSON_SERIES_POINTS } from '../../server/analytics/series-routes';
 import { captureLog, DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
 
 /** The findings of issue 13 point 3, one request each: a malformed request is 400 naming the field. */

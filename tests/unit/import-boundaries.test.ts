@@ -1,25 +1,11 @@
-import path from 'node:path';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { lintSnippet } from './lint-snippet';
 
-// The boundaries of docs/decisions/0975-contract-floor.md, through ESLint's own API and the
-// project's eslint.config.js: each snippet is linted as if it stood at `file`, without type
-// information (the snippets are not on disk), so only the boundary rules speak.
-
-const ROOT = path.resolve(__dirname, '../..');
-
-const eslint = new ESLint({
-  cwd: ROOT,
-  overrideConfig: {
-    languageOptions: { parserOptions: { projectService: false } },
-    rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
-  },
-});
+// The boundaries of docs/decisions/0975-contract-floor.md, each snippet linted as if it stood at `file`.
 
 /** The boundary messages ESLint gives `code` standing at `file` (a path from the project's root). */
 async function boundaryErrors(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
-  return result!.messages.filter((m) => /0975-contract-floor/.test(m.message)).map((m) => `${m.ruleId}: ${m.message}`);
+  return (await lintSnippet(file, code)).filter((m) => /0975-contract-floor/.test(m.message)).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
 describe('import boundaries', () => {

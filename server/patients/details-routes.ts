@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PatientDetailsQuery } from '../../contract/patient-details';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
-import { visiblePatient } from '../patients/access';
+import { visiblePatient } from './access';
 import { SAMPLE_PATIENT_CREATOR } from '../samples/samples';
 
 /** GET /patient/details?patient_id: the patient_info of one visible patient. */

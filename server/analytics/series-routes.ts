@@ -6,18 +6,7 @@ import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
 import { listChannels, listRecordings, loadSamples, type ChannelRow, type RecordingRow } from '../recordings/store';
-import { secondsOrMs } from '../recordings/night-key';
-
-/** A night key from the forms clients send: Unix seconds, YYYY-MM-DD or YYYYMMDD. */
-export function parseNightKey(value: string): number | null {
-  const v = value.trim();
-  if (/^\d{9,11}$/.test(v)) return Number(v);
-  const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(v);
-  if (!m) return null;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return Number.isNaN(ms) ? null : ms / 1000;
-}
-
+import { parseNightKey, secondsOrMs } from '../recordings/night-key';
 
 /**
  * Most samples one JSON series call answers, over all its channels (~4 MB of JSON): a whole

@@ -6,7 +6,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import type { Queryable } from '../db/adapter';
 import { ApiError, forbidden, notFound } from '../errors';
-import { visiblePatient } from '../patients/access';
+import { visiblePatient } from './access';
 import { HISTORY_FETCH_PATHS, HISTORY_KINDS, HISTORY_VALUE_MAX, historyProblem, type HistoryEntry, type HistoryKind } from '../../contract/questionnaire-rules';
 
 const HISTORY_MESSAGES = {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { actingPhysicianId } from '../auth/users';
-import { flaggedSql } from '../patients/flagged';
+import { flaggedSql } from './flagged';
 import { PatientListQuery } from '../../contract/patients';
 import { DAY_MS } from '../../engine/constants';
 import { THE_NIGHT_SQL } from '../recordings/store';
