@@ -40,6 +40,10 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // The files run one after the other in one process sharing its modules, as the unit
+          // and server files do: a new process per file imported Playwright and vitest again
+          // (8 s of each file's start on the loaded machine, before its first test).
+          isolate: false,
         },
       },
     ],

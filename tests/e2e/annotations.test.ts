@@ -1,8 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chartsSettled, DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { chartsSettled, DEMO, downloadBytes, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, type AppServer } from './harness';
 
 // Issue 4's upload on the patient screen and issue 6's annotations, as people would use them:
 // a physician imports a real ResMed night, an annotator annotates it with the mouse and
@@ -307,7 +307,7 @@ describe('the physician', () => {
     // The sidebar's export downloads the night's annotations (the annotator's and the device's) as CSV.
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('annotations-export').click()]);
     expect(csv.suggestedFilename()).toMatch(/^annotations_\d{8}_\w+_NCT1005\.csv$/);
-    const lines = (await readFile((await csv.path())!, 'utf8')).trimEnd().split('\r\n');
+    const lines = (await downloadBytes(csv)).toString('utf8').trimEnd().split('\r\n');
     expect(lines[0]).toMatch(/^annotation_map_id,type,start_time,end_time,duration,/);
     expect(lines.filter((l) => l.split(',')[1] === 'device')).toHaveLength(7);
     // The annotator's one annotation, attributed to the annotator, and the device's seven events.
@@ -317,7 +317,7 @@ describe('the physician', () => {
     await page.getByTestId('scoring-source').selectOption('device');
     const [xml] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-nsrr').click()]);
     expect(xml.suggestedFilename()).toMatch(/^NCT1005_\d{8}(_\S+)?_device\.xml$/);
-    const text = await readFile((await xml.path())!, 'utf8');
+    const text = (await downloadBytes(xml)).toString('utf8');
     expect(text.match(/<ScoredEvent>/g)).toHaveLength(1 + 7);
     await page.getByTestId('import-scoring-file').setInputFiles({ name: 'device.xml', mimeType: 'application/xml', buffer: Buffer.from(text) });
     // The import, then the list's and categories' refetch: a server round trip or three, so more than poll's 1-s default.

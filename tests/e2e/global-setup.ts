@@ -2,7 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
+import { chromiumOptions } from './chromium';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,10 +12,13 @@ declare module 'vitest' {
     e2eScratch: string;
     /** A new PGlite cluster as a data directory, copied under each new DATA_DIR (tests/pglite-cluster.ts). */
     e2eClusterDir: string;
+    /** The run's one Chromium, which every file connects to (harness.ts launchChromium). */
+    e2eBrowserWs: string;
   }
 }
 
 let scratch = '';
+let browser: BrowserServer | null = null;
 
 export async function setup(project: TestProject): Promise<void> {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-run-'));
@@ -21,8 +26,11 @@ export async function setup(project: TestProject): Promise<void> {
   const clusterDir = path.join(scratch, 'cluster');
   await (await PGlite.create({ dataDir: clusterDir })).close();
   project.provide('e2eClusterDir', clusterDir);
+  browser = await chromium.launchServer(chromiumOptions('software'));
+  project.provide('e2eBrowserWs', browser.wsEndpoint());
 }
 
 export async function teardown(): Promise<void> {
+  await browser?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 }

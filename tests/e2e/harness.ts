@@ -4,15 +4,13 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { readConfig } from '../../server/config';
-import { openDatabase, prepare } from '../../server/start';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
+import { chromiumOptions } from './chromium';
 import { withNewCluster } from '../pglite-cluster';
 import { inflateSync } from 'node:zlib';
 import { DateTime } from 'luxon';
 import { KEY_DEBOUNCE_MS } from '../../src/time/epochs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const DEMO_PASSWORD = 'nocturne-demo';
 export const DEMO = {
   physician: 'physician@demo.nocturne.test',
@@ -88,6 +86,9 @@ async function seededTemplate(kind: 'clinic' | 'seeded'): Promise<string> {
   // The demo nights end on the evening before today (the browser's calendar, whose presets
   // end yesterday) at any hour the suite runs: seeded as at 13:00 in the patients' zone today.
   const seedAt = DateTime.fromISO(DateTime.now().toISODate()!, { zone: 'Europe/Zurich' }).set({ hour: 13 }).toISO()!;
+  // The server's modules are loaded here, once a run, not by every file's import of this
+  // harness: importing server/start took each e2e file 12 s (more on a loaded machine).
+  const [{ readConfig }, { openDatabase, prepare }] = await Promise.all([import('../../server/config'), import('../../server/start')]);
   const config = { ...readConfig({ DATA_DIR: building, SEED_NIGHTS: kind === 'seeded' ? '1' : '0', SEED_NIGHTS_AT: seedAt }), webRoot: null };
   const opened = await openDatabase(config);
   const running = await prepare(config, opened.db, opened.release);
@@ -106,20 +107,22 @@ async function seededTemplate(kind: 'clinic' | 'seeded'): Promise<string> {
  * (night-speed and trend: 179–204 → 149–150 CPU-s), on a machine every test file saturates.
  */
 export function launchChromium(compositing: 'software' | 'gpu' = 'software'): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-      ...(compositing === 'software' ? ['--disable-gpu-compositing'] : []),
-    ],
-  });
+  // In a vitest run the files share the run's one Chromium (tests/e2e/global-setup.ts): each
+  // connects and, closing, closes only the contexts it made. A new browser per file cost each
+  // file its start-up (seconds on a loaded machine).
+  const shared = process.env.VITEST && compositing === 'software' ? inject('e2eBrowserWs') : '';
+  if (shared) return chromium.connect(shared);
+  return chromium.launch(chromiumOptions(compositing));
+}
+
+/**
+ * A download's bytes, read through Playwright's stream: the run's shared Chromium keeps its
+ * downloads where a connected client has no path to them.
+ */
+export async function downloadBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** A fresh browser context whose page fails the test on an uncaught page error. */

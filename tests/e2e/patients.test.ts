@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO, newPage, signInThroughForm, ownAppAndBrowser } from './harness';
+import { DEMO, downloadBytes, newPage, ownAppAndBrowser, signInThroughForm } from './harness';
 
 const app = ownAppAndBrowser();
 
@@ -339,7 +338,7 @@ describe('the access trail', () => {
     await page.getByTestId('trail-export').click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^access_trail_\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = (await readFile((await file.path())!, 'utf8')).trimEnd().split('\r\n');
+    const lines = (await downloadBytes(file)).toString('utf8').trimEnd().split('\r\n');
     expect(lines[0]).toBe('time_utc,user,role,address,method,access,route,patient_code,patient_id,recording_id,detail,status');
     expect(lines.length).toBe(rows.length + 1);
     expect(lines.slice(1).every((l) => l.includes(`,${DEMO.physician},physician,`) && l.includes(',NCT1002,'))).toBe(true);

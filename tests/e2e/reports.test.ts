@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { DEMO, signedInSuite } from './harness';
+import { DEMO, downloadBytes, signedInSuite } from './harness';
 
 // Issue 17: a trend report generated through the dialog, its progress shown, the PDF
 // downloaded, and the practice's list at /app/reports. The demo seed gives NCT1001 five nights.
@@ -33,7 +32,7 @@ describe('PDF reports', () => {
     await expect.poll(() => progress.getAttribute('data-status'), { timeout: 90_000 }).toBe('done');
     const [download] = await Promise.all([app.page.waitForEvent('download'), dialog.getByTestId('report-download').click()]);
     expect(download.suggestedFilename()).toMatch(/^NCT1001_\d{8}_\d{8}_study_en\.pdf$/);
-    const bytes = await readFile((await download.path())!);
+    const bytes = await downloadBytes(download);
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(bytes.length).toBeGreaterThan(5000);
     await app.page.keyboard.press('Escape');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO, signedInSuite } from './harness';
+import { DEMO, downloadBytes, signedInSuite } from './harness';
 
 // The Trend view of the patient screen through the real app: the demo seed gives NCT1001
 // five simulated nights ending last night, and an account two months old.
@@ -162,14 +162,14 @@ describe('night downloads', () => {
     const [csv] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId('download-data-points').click()]);
     // Named from channel, date, device and patient (spec 2 §7).
     expect(csv.suggestedFilename()).toMatch(/^SPO2_\d{8}_NCT0004_NCT1003\.csv$/);
-    const text = await (await import('node:fs/promises')).readFile((await csv.path())!, 'utf8');
+    const text = (await downloadBytes(csv)).toString('utf8');
     const lines = text.trim().split(/\r?\n/);
     expect(lines[0]).toBe('Timestamp,Value');
     expect(lines.length).toBeGreaterThan(1000);
     expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z,(\d+(\.\d+)?)?$/);
     const [edf] = await Promise.all([app.page.waitForEvent('download'), app.page.getByTestId('download-edf').click()]);
     expect(edf.suggestedFilename()).toMatch(/^NCT1003_.*\.edf$/);
-    const bytes = await (await import('node:fs/promises')).readFile((await edf.path())!);
+    const bytes = await downloadBytes(edf);
     // An EDF header starts with the version "0" padded to 8 bytes; EDF+ says so at byte 192.
     expect(bytes.subarray(0, 8).toString('latin1')).toBe('0       ');
     expect(bytes.subarray(192, 197).toString('latin1')).toBe('EDF+C');
