@@ -2,7 +2,7 @@
 import type { ProfileErrors, ProfileForm } from '../../../contract/profile-rules';
 import type { Profile } from './api';
 
-export type ImageChoice = { kind: 'keep' } | { kind: 'new'; file: File; preview: string } | { kind: 'remove' };
+type ImageChoice = { kind: 'keep' } | { kind: 'new'; file: File; preview: string } | { kind: 'remove' };
 
 export interface Passwords {
   current: string;

@@ -8,7 +8,7 @@ import { NEW_PATIENT_DEFAULTS } from './vitals';
 import type { AvailableDevice, NewPatientPayload } from '../types';
 
 /** What the "device deployed" dialog says. */
-export interface Deployed {
+interface Deployed {
   device: string;
   code: string;
   from: string;
