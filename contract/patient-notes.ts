@@ -48,3 +48,13 @@ export type AddCheckupBody = Static<typeof AddCheckupBody>;
 /** POST /patient/mark-as-complete. */
 export const MarkCheckupBody = Type.Object({ patient_id: positive, doctor_id: Type.Optional(Type.Integer()), checkup_date_id: positive });
 export type MarkCheckupBody = Static<typeof MarkCheckupBody>;
+
+/** A comment as the calls answer it: its author by name, its times as ISO strings in UTC. */
+export interface PatientComment {
+  id: number;
+  user_id: number;
+  author: string;
+  comment: string;
+  created_date: string;
+  updated_date: string;
+}

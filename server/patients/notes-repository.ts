@@ -1,14 +1,8 @@
+import type { PatientComment } from '../../contract/patient-notes';
 import type { Queryable } from '../db/adapter';
 
-/** A comment as the calls answer it: its author by name, its times as ISO strings in UTC. */
-export interface CommentRow {
-  id: number;
-  user_id: number;
-  author: string;
-  comment: string;
-  created_date: string;
-  updated_date: string;
-}
+/** A comment as the calls answer it (the contract's shape). */
+export type CommentRow = PatientComment;
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 

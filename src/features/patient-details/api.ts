@@ -1,6 +1,6 @@
 // Calls of the Patient details tab (spec 2 §7): conditions, check-ups, comments.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AddCheckupBody, AddCommentBody, DeleteCommentBody, MarkCheckupBody, UpdateCommentBody } from '../../../contract/patient-notes';
+import type { AddCheckupBody, AddCommentBody, DeleteCommentBody, MarkCheckupBody, PatientComment, UpdateCommentBody } from '../../../contract/patient-notes';
 import { request } from '../../api/client';
 import { nightKeys } from '../night/queries';
 
@@ -21,14 +21,7 @@ export interface Checkups {
   past: Checkup[];
 }
 
-export interface PatientComment {
-  id: number;
-  user_id: number;
-  author: string;
-  comment: string;
-  created_date: string;
-  updated_date: string;
-}
+export type { PatientComment };
 
 const keys = {
   diseases: ['diseases'] as const,
