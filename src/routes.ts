@@ -14,6 +14,7 @@ export const PATHS = {
   dataCenter: '/app/datacenter',
   reports: '/app/reports',
   samplePatients: '/app/sample-patients',
+  scoring: '/app/scoring',
   settings: '/app/settings',
   /** The spec's spelling. */
   calendar: '/app/calender',

@@ -20,6 +20,7 @@ const ViewPatientInfoPage = lazy(() => import('../features/patient-admin/edit/Vi
 const DataCenterPage = lazy(() => import('../features/datacenter/DataCenterPage').then((m) => ({ default: m.DataCenterPage })));
 const DeployRequestsPage = lazy(() => import('../features/admin/DeployRequestsPage').then((m) => ({ default: m.DeployRequestsPage })));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage').then((m) => ({ default: m.ReportsPage })));
+const ScoringPage = lazy(() => import('../features/scoring/ScoringPage').then((m) => ({ default: m.ScoringPage })));
 const SamplePatientsPage = lazy(() => import('../features/samples/SamplePatientsPage').then((m) => ({ default: m.SamplePatientsPage })));
 const SettingsPage = lazy(() => import('../features/practice/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 const CalendarPage = lazy(() => import('../features/practice/CalendarPage').then((m) => ({ default: m.CalendarPage })));
@@ -47,6 +48,7 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       <Route path={PATHS.dataCenter} component={DataCenterPage} />
       {caps.reports && <Route path={PATHS.reports} component={ReportsPage} />}
       {caps.samplePatients && <Route path={PATHS.samplePatients} component={SamplePatientsPage} />}
+      {caps.scoring && <Route path={PATHS.scoring} component={ScoringPage} />}
       {caps.calendar && <Route path={PATHS.calendar} component={CalendarPage} />}
       {caps.appointments && <Route path={PATHS.appointments} component={AppointmentsPage} />}
       {caps.settings && <Route path={PATHS.settings} component={SettingsPage} />}

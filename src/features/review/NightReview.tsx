@@ -23,6 +23,7 @@ import { WindowView } from '../night/WindowView';
 import { NightDownloads } from '../night/NightDownloads';
 import { NightCorrectionsPanel } from '../night/NightCorrections';
 import { RealTimeLink } from '../live/RealTimeLink';
+import { DoubleScoringPanel } from '../scoring/DoubleScoringPanel';
 import { readItem, writeItem } from '../../state/storage';
 
 /** Layout choices of the review screen, remembered in this browser. */
@@ -178,6 +179,7 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
           <>
             {/* A sample patient's night is read-only and carries no corrections. */}
             {!patient.is_sample_patient && <NightCorrectionsPanel patientId={patient.patient_id} night={night} screen={screen} />}
+            {!patient.is_sample_patient && <DoubleScoringPanel patientId={patient.patient_id} night={night} screen={screen} isAnnotator={preferences?.is_annotator === true} />}
             <div className={`night-body${layout.annotations ? '' : ' annotations-hidden'}`}>
               <div className="night-charts">
                 <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(loadedInfos[ARTEFACT_CODE])} onReorder={reorder} fit={layout.fit} />

@@ -7,7 +7,7 @@ import { CalendarIcon, CardIcon, ClipboardIcon, DatabaseIcon, GearIcon, HomeIcon
 export interface MainEntry {
   id: string;
   href: string;
-  labelKey: 'nav.dashboard' | 'nav.patients' | 'nav.realtime' | 'nav.deviceConfig' | 'nav.dataCenter' | 'nav.adminRequests' | 'nav.adminSignups' | 'nav.adminTrail' | 'nav.reports' | 'nav.samplePatients' | 'nav.calendar' | 'nav.appointments' | 'nav.settings' | 'nav.billing';
+  labelKey: 'nav.dashboard' | 'nav.patients' | 'nav.realtime' | 'nav.deviceConfig' | 'nav.dataCenter' | 'nav.adminRequests' | 'nav.adminSignups' | 'nav.adminTrail' | 'nav.reports' | 'nav.samplePatients' | 'nav.scoring' | 'nav.calendar' | 'nav.appointments' | 'nav.settings' | 'nav.billing';
   icon: () => ReactNode;
   testId: string;
   /** Also active on these paths (aliases). */
@@ -20,6 +20,7 @@ export const MAIN_MENU: readonly MainEntry[] = [
   { id: 'dashboard', href: PATHS.dashboard, labelKey: 'nav.dashboard', icon: HomeIcon, testId: 'nav-dashboard', alsoActive: ['/app', PATHS.dashboardAlias], visible: (c) => c.dashboard },
   { id: 'patients', href: PATHS.patients, labelKey: 'nav.patients', icon: PatientsIcon, testId: 'nav-patients', visible: () => true },
   { id: 'sample-patients', href: PATHS.samplePatients, labelKey: 'nav.samplePatients', icon: PatientsIcon, testId: 'nav-sample-patients', visible: (c) => c.samplePatients },
+  { id: 'scoring', href: PATHS.scoring, labelKey: 'nav.scoring', icon: ClipboardIcon, testId: 'nav-scoring', visible: (c) => c.scoring },
   { id: 'realtime', href: PATHS.realtime, labelKey: 'nav.realtime', icon: PulseIcon, testId: 'nav-realtime', visible: (c) => c.realtime },
   { id: 'device-config', href: PATHS.deviceConfig, labelKey: 'nav.deviceConfig', icon: SlidersIcon, testId: 'nav-device-config', visible: (c) => c.deviceConfig },
   { id: 'datacenter', href: PATHS.dataCenter, labelKey: 'nav.dataCenter', icon: DatabaseIcon, testId: 'nav-datacenter', visible: () => true },

@@ -31,6 +31,7 @@ type TitleKey =
   | 'titles.signups'
   | 'titles.reports'
   | 'titles.samplePatients'
+  | 'titles.scoring'
   | 'titles.settings'
   | 'titles.calendar'
   | 'titles.appointments'
@@ -62,6 +63,7 @@ const BY_SEGMENT: Record<string, TitleKey> = {
   datacenter: 'titles.dataCenter',
   reports: 'titles.reports',
   'sample-patients': 'titles.samplePatients',
+  scoring: 'titles.scoring',
   settings: 'titles.settings',
   calender: 'titles.calendar',
   appointments: 'titles.appointments',
@@ -107,6 +109,7 @@ const GATED: Partial<Record<TitleKey, readonly Capability[]>> = {
   'titles.deviceConfig': ['deviceConfig'],
   'titles.reports': ['reports'],
   'titles.samplePatients': ['samplePatients'],
+  'titles.scoring': ['scoring'],
   'titles.settings': ['settings'],
   'titles.calendar': ['calendar'],
   'titles.appointments': ['appointments'],

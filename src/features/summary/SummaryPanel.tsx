@@ -68,6 +68,8 @@ export interface NightSummary {
   device_summary?: DeviceSummaryDay | null;
   /** The night is analysed under manual corrections (bed times, invalid spans). */
   corrected?: boolean;
+  /** Where apneas, hypopneas and AHI come from: the detectors, or a double scoring's consensus (issue 36). */
+  events_source?: 'consensus' | 'automatic';
 }
 
 /** The reason beside an ODI of "–". */
@@ -191,6 +193,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
         <Table
           title={rei ? t('scoring.reiTable') : t('summary.tables.ahi')}
           testId="summary-ahi"
+          note={s.events_source === 'consensus' ? t('summary.eventsFromConsensus') : undefined}
           rows={[
             [rei ? t('scoring.rei') : t('summary.fields.ahi'), indexValue(s.ahi)],
             [t('summary.fields.apneas'), String(s.apneas)],
