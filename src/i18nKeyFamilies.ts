@@ -7,6 +7,12 @@
  */
 export const DYNAMIC_KEY_FAMILIES = [
   'annotations.builtIn',
+  'doubleScoring.basis',
+  'doubleScoring.categories',
+  'doubleScoring.reasons',
+  'doubleScoring.scorerKinds',
+  'doubleScoring.state',
+  'doubleScoring.status',
   'annotations.show',
   'annotations.units',
   'dashboard.account',
