@@ -14,6 +14,7 @@ const ROWS: readonly (readonly [string, string])[] = [
   ['1 – 9', 'night.keys.digits'],
   ['M', 'night.keys.mark'],
   ['] / [', 'night.keys.jump'],
+  ['] / [', 'night.keys.adjudicate'],
   ['N / P', 'night.keys.nights'],
   ['Ctrl + Z', 'night.keys.undo'],
   ['Ctrl + Shift + Z, Ctrl + Y', 'night.keys.redo'],
@@ -49,7 +50,7 @@ export function KeyHelp() {
         <table className="key-help">
           <tbody>
             {ROWS.map(([keys, text]) => (
-              <tr key={keys}>
+              <tr key={text}>
                 <td><kbd>{keys === 'night.keys.mouse' ? t('night.keys.mouse') : keys}</kbd></td>
                 <td>{t(text as 'night.keys.help')}</td>
               </tr>
