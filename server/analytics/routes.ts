@@ -57,7 +57,7 @@ function odiBasis(odi: number | null, codes: readonly string[], spo2: WindowStat
 export async function nightSummary(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings, paid: boolean) {
   const a = await analysisOf(db, recording, settings);
   const labels = await db.query<{ label: string }>(
-    `select c.label from annotations a join annotation_categories c on c.label_id = a.label where a.recording_id = $1 and a.delete_flag = 0`,
+    `select c.label from annotations a join annotation_categories c on c.label_id = a.label where a.recording_id = $1 and a.delete_flag = 0 and a.scoring_round_id is null`,
     [recording.id],
   );
   const zone = recording.timezone;

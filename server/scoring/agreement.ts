@@ -79,7 +79,7 @@ export const epochStart = (grid: EpochGrid, i: number) => grid.startMs + i * EPO
  */
 export function epochMarks(grid: EpochGrid, marks: readonly ScoredMark[]): Int32Array {
   const out = new Int32Array(grid.count).fill(-1);
-  const order = marks.map((m, i) => i).filter((i) => stageOf(marks[i]!.labelName) !== null);
+  const order = marks.map((_, i) => i).filter((i) => stageOf(marks[i]!.labelName) !== null);
   order.sort((a, b) => marks[a]!.startMs - marks[b]!.startMs || a - b);
   const half = EPOCH_MS / 2;
   for (const i of order) {
@@ -135,7 +135,7 @@ export function stageAgreement(a: string, b: string, sa: readonly (string | null
  */
 export function matchOneToOne(a: readonly ScoredMark[], b: readonly ScoredMark[]): number {
   const pairs: [number, number, number][] = [];
-  const bs = b.map((m, j) => j).sort((x, y) => b[x]!.startMs - b[y]!.startMs);
+  const bs = b.map((_, j) => j).sort((x, y) => b[x]!.startMs - b[y]!.startMs);
   a.forEach((m, i) => {
     for (const j of bs) {
       const o = b[j]!;
