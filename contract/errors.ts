@@ -80,6 +80,18 @@ export const ERROR_PARAMS = {
   already_undone: [],
   no_breathing_signal: [],
   no_spo2_signal: [],
+  // Double scoring (decision 0989).
+  scoring_round_open: [],
+  scoring_not_annotator: [],
+  scoring_not_scorer: [],
+  scoring_already_submitted: [],
+  scoring_set_frozen: [],
+  scoring_own_marks_only: [],
+  scoring_round_closed: [],
+  scoring_not_submitted: [],
+  scoring_undecided: ['count'],
+  scoring_unknown_item: [],
+  scoring_invalid_decision: [],
   // Reports, sample patients and data links.
   not_failed: [],
   report_not_ready: [],
@@ -125,6 +137,7 @@ export const NOT_FOUND_THINGS = [
   'report',
   'request',
   'sample_patient',
+  'scoring_round',
 ] as const;
 
 export type NotFoundThing = (typeof NOT_FOUND_THINGS)[number];

@@ -120,6 +120,7 @@ const THING_NAMES: Record<NotFoundThing, string> = {
   report: 'Report',
   request: 'Request',
   sample_patient: 'Sample patient',
+  scoring_round: 'Double-scoring round',
 };
 
 /** 404 naming what was not found; `detail` (a channel's code, a path) goes into the English message only. */

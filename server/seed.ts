@@ -9,6 +9,7 @@ const SEED_KEY = 'demo_seed';
 export const DEMO_ACCOUNTS = {
   physician: 'physician@demo.nocturne.test',
   annotator: 'annotator@demo.nocturne.test',
+  annotator2: 'annotator2@demo.nocturne.test',
   admin: 'admin@demo.nocturne.test',
   secondary: 'secondary@demo.nocturne.test',
   paid: 'paid@demo.nocturne.test',
@@ -101,6 +102,30 @@ export async function seedDemoPaid(db: Db): Promise<boolean> {
       [DEMO_ACCOUNTS.paid, hash, physician.organisation_id, physician.id],
     );
     await tx.query('insert into app_meta (key, value) values ($1, $2)', [PAID_KEY, new Date().toISOString()]);
+    return true;
+  });
+}
+
+const ANNOTATOR2_KEY = 'demo_annotator2';
+
+/**
+ * The demo physician's second annotator (issue 36 point 2): double scoring needs two scorers.
+ * Once, also on databases seeded before the account existed; only where the demo clinic is seeded.
+ */
+export async function seedDemoSecondAnnotator(db: Db): Promise<boolean> {
+  const hash = await hashPassword(DEMO_PASSWORD);
+  return db.transaction(async (tx) => {
+    await lockForSetup(tx, SEED_LOCK);
+    const [done] = await tx.query('select 1 from app_meta where key = $1', [ANNOTATOR2_KEY]);
+    if (done) return false;
+    const [physician] = await tx.query<{ id: number; organisation_id: number | null }>('select id, organisation_id from users where email = $1', [DEMO_ACCOUNTS.physician]);
+    if (!physician) return false;
+    await tx.query(
+      `insert into users (email, password_hash, organisation_id, country, first_name, last_name, role, is_annotator, physician_id)
+       values ($1, $2, $3, 'Switzerland', 'Lena', 'Vogt', 'annotator', true, $4) on conflict (email) do nothing`,
+      [DEMO_ACCOUNTS.annotator2, hash, physician.organisation_id, physician.id],
+    );
+    await tx.query('insert into app_meta (key, value) values ($1, $2)', [ANNOTATOR2_KEY, new Date().toISOString()]);
     return true;
   });
 }

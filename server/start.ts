@@ -7,7 +7,7 @@ import type { Db } from './db/adapter';
 import { migrate } from './db/migrate';
 import { openPglite } from './db/pglite';
 import { openPostgres } from './db/postgres';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedDemoDevices, seedDemoNights, seedDemoPaid } from './seed';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, seedDemoDevices, seedDemoNights, seedDemoPaid, seedDemoSecondAnnotator } from './seed';
 import { prepareTriageNights, unanalysedNights } from './analytics/prepare';
 import { verifyPassword } from './auth/passwords';
 import { outboxMailer, smtpMailer } from './services/mail';
@@ -158,6 +158,7 @@ export async function prepare(
   const seeded = config.seedDemo ? await seedDemo(db) : false;
   if (config.seedDemo) await seedDemoDevices(db);
   if (config.seedDemo) await seedDemoPaid(db);
+  if (config.seedDemo) await seedDemoSecondAnnotator(db);
   const nights = config.seedNights ? await seedDemoNights(db, log, config.seedNightsAt ?? Date.now()) : 0;
   // The demo devices' keys for `npm run device`, in DATA_DIR: development only, never in production.
   if (config.seedNights && !config.production) {

@@ -21,6 +21,8 @@ import { replaceSystemAnnotations } from './system-annotations';
 import { practiceNights } from './nightStats';
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
+import { adjudicatedRound } from '../scoring/repository';
+import { consensusAhi, consensusEvents } from '../scoring/service';
 
 
 /** A channel's whole-night figures, 2 decimals, with the count of valid samples they are made of (0: every figure is "–", the sensor recorded no valid value). */
@@ -57,7 +59,7 @@ function odiBasis(odi: number | null, codes: readonly string[], spo2: WindowStat
 export async function nightSummary(db: Queryable, recording: RecordingRow, settings: AnalyticsSettings, paid: boolean) {
   const a = await analysisOf(db, recording, settings);
   const labels = await db.query<{ label: string }>(
-    `select c.label from annotations a join annotation_categories c on c.label_id = a.label where a.recording_id = $1 and a.delete_flag = 0`,
+    `select c.label from annotations a join annotation_categories c on c.label_id = a.label where a.recording_id = $1 and a.delete_flag = 0 and a.scoring_round_id is null`,
     [recording.id],
   );
   const zone = recording.timezone;
@@ -66,6 +68,9 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
   const stats = await channelStatsOf(db, recording, channels.filter((c) => (STATS_CODES as readonly string[]).includes(c.code)));
   const sleep = sleepFigures(a, channels.map((c) => c.code));
   const index = indexFigures(a);
+  // A night adjudicated by double scoring counts the consensus's apneas and hypopneas (decision 0989).
+  const round = await adjudicatedRound(db, recording.id);
+  const consensus = round === null ? null : await consensusEvents(db, recording, round);
   const base = {
     night: recording.night_key,
     device_id: recording.device_id,
@@ -94,8 +99,10 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     lowest_spo2: lowestSpo2(stats),
     recording_start_time: recording.start_ms,
     recording_stop_time: recording.stop_ms,
-    apneas: a.kpis.apneas,
-    hypopneas: a.kpis.hypopneas,
+    apneas: consensus?.apneas ?? a.kpis.apneas,
+    hypopneas: consensus?.hypopneas ?? a.kpis.hypopneas,
+    events_source: consensus ? ('consensus' as const) : ('automatic' as const),
+    events_round_id: round,
     desaturations: a.kpis.desaturations,
     desaturation_rule: settings.desaturationRule,
     customized_index: customizedIndex(labels.map((l) => l.label)),
@@ -104,7 +111,8 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     corrected: a.window !== undefined,
   };
   // Spec 2 §1: paid memberships get no AHI or ODI automated items.
-  return paid ? base : { ...base, ahi: index.ahi, odi: index.odi, odi_basis: odiBasis(index.odi, channels.map((c) => c.code), spo2Stats(stats)) };
+  const ahi = consensus ? consensusAhi(consensus.apneas + consensus.hypopneas, a) : index.ahi;
+  return paid ? base : { ...base, ahi, odi: index.odi, odi_basis: odiBasis(index.odi, channels.map((c) => c.code), spo2Stats(stats)) };
 }
 
 export type NightSummary = Awaited<ReturnType<typeof nightSummary>>;
@@ -128,7 +136,7 @@ const KPIS = ['AHI', 'ODI', 'GSD', 'RECORDING', 'RII', 'TST', 'SE', 'ML_KPI_SUMM
 
 /** The summary fields each single-KPI call answers (ML_KPI_SUMMARY: all of them). */
 const KPI_FIELDS: Record<string, string[]> = {
-  AHI: ['ahi', 'apneas', 'hypopneas', 'total_sleep_time', 'index_basis', 'ahi_basis', 'monitoring_time'],
+  AHI: ['ahi', 'apneas', 'hypopneas', 'events_source', 'events_round_id', 'total_sleep_time', 'index_basis', 'ahi_basis', 'monitoring_time'],
   ODI: ['odi', 'desaturations', 'desaturation_rule', 'total_sleep_time', 'index_basis', 'monitoring_time'],
   GSD: ['good_signal_duration', 'total_bed_time'],
   RII: ['rii', 'rii_divisor', 'index_basis', 'ahi_basis'],

@@ -30,7 +30,7 @@ export function replaceSystemAnnotations(db: Db, g: SystemAnnotations): Promise<
   return db.transaction(async (tx) => {
     const old = await tx.query<{ annotation_map_id: number; version: number }>(
       `update annotations set delete_flag = 1, updated_by = $3, updated_date = now(), version = version + 1
-       where recording_id = $1 and type = $2 and delete_flag = 0 returning annotation_map_id, version`,
+       where recording_id = $1 and type = $2 and delete_flag = 0 and scoring_round_id is null returning annotation_map_id, version`,
       [recording.id, type, userId],
     );
     for (const o of old) await recordHistory(tx, { annotationId: o.annotation_map_id, action: 'delete', version: o.version, by: userId, previous: null, current: { delete_flag: 1, reason: 'regenerated' } });

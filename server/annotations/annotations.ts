@@ -15,6 +15,7 @@ import { deviceAnnotations } from './device';
 import { formatDuration, formatUtc, KNOWN_KPIS, MESSAGES, normaliseColor, parseDuration, parseKpis, parseUtc, unescapeText } from './format';
 import { conflict, invalid, recordHistory } from './shared';
 import { noteAccessOf } from '../audit/trail';
+import { blindRounds, guardMarkWrite, roundOfNewMark, seesDeviceEvents, visibleMarkSql } from '../scoring/visibility';
 
 interface AnnotationRow {
   annotation_map_id: number;
@@ -36,6 +37,10 @@ interface AnnotationRow {
   updated_date: Date;
   delete_flag: number;
   version: number;
+  /** The scorer's set the mark belongs to (null: a mark of record). */
+  scoring_round_id: number | null;
+  /** The round whose consensus wrote this mark of record. */
+  consensus_round_id: number | null;
   /** Who made it, as the list's author filter names them (read with the list only). */
   created_by_name?: string;
 }
@@ -70,6 +75,9 @@ function present(a: AnnotationRow) {
     recording_date: nightDate(a.night),
     recording_id: a.recording_id,
     version: a.version,
+    // Double scoring: the round whose scorer's set the mark belongs to (null: of record), and the round whose consensus wrote it.
+    scoring_round_id: a.scoring_round_id ?? null,
+    consensus_round_id: a.consensus_round_id ?? null,
     ...(a.created_by_name !== undefined ? { created_by_name: a.created_by_name } : {}),
   };
 }
@@ -139,6 +147,8 @@ const loadOwn = async (db: Queryable, user: UserRow, id: number): Promise<Annota
   const [row] = await db.query<AnnotationRow>('select * from annotations where annotation_map_id = $1 for update', [id]);
   if (!row) throw notFound('annotation');
   await visiblePatient(db, user, row.patient_id);
+  // Double scoring: a scorer's set is theirs alone, and frozen once submitted (decision 0989).
+  await guardMarkWrite(db, user, row);
   return row;
 };
 
@@ -169,7 +179,7 @@ const after = (a: { start_ms: number; annotation_map_id: number }, c: { start: n
  * own from the table, read from the cursor on by its index, merged with the night's
  * device-scored events in the same order. `next_cursor` is null on the last page.
  */
-async function annotationPage(db: Queryable, patient: PatientRef, night: RecordingRow | null, body: ListAnnotationsBody): Promise<{ annotations: Presented[]; next_cursor: string | null }> {
+async function annotationPage(db: Queryable, user: UserRow, patient: PatientRef, night: RecordingRow | null, body: ListAnnotationsBody): Promise<{ annotations: Presented[]; next_cursor: string | null }> {
   const [start, id] = body.cursor ? body.cursor.split(':').map(Number) : [null, null];
   const cursor = start === null ? null : { start, id: id! };
   const limit = body.limit ?? null;
@@ -178,12 +188,14 @@ async function annotationPage(db: Queryable, patient: PatientRef, night: Recordi
        from annotations a left join users u on u.id = a.created_by
       where a.patient_id = $1 and ($2::bigint is null or a.night = $2) and ($3 or a.delete_flag = 0)
         and ($4::bigint is null or a.start_ms > $4 or (a.start_ms = $4 and a.annotation_map_id > $5))
+        and ${visibleMarkSql('a', '$7')}
       order by a.start_ms, a.annotation_map_id limit $6`,
-    [patient.id, night?.night_key ?? null, body.include_deleted === true, cursor?.start ?? null, cursor?.id ?? null, limit === null ? null : limit + 1],
+    [patient.id, night?.night_key ?? null, body.include_deleted === true, cursor?.start ?? null, cursor?.id ?? null, limit === null ? null : limit + 1, user.id],
   );
   // Device-scored events of the night (or of every night) come with the users' own, read-only.
   const nights = night ? [night] : await listRecordings(db, patient.id);
-  const device = (await deviceAnnotations(db, patient.id, patient.physician_id, nights)).filter((a) => after(a, cursor));
+  const blind = await blindRounds(db, user.id);
+  const device = (await deviceAnnotations(db, patient.id, patient.physician_id, nights)).filter((a) => after(a, cursor) && seesDeviceEvents(blind, a.recording_id));
   const all: Presented[] = [...rows.map(present), ...device].sort((a, b) => a.start_ms - b.start_ms || a.annotation_map_id - b.annotation_map_id);
   if (limit === null || all.length <= limit) return { annotations: all, next_cursor: null };
   const page = all.slice(0, limit);
@@ -194,13 +206,15 @@ async function annotationPage(db: Queryable, patient: PatientRef, night: Recordi
 function createAnnotations(db: Db, user: UserRow, patient: PatientRef & { physician_id: number }, night: RecordingRow, inputs: AnnotationInput[]): Promise<AnnotationRow[]> {
   return db.transaction(async (tx) => {
     const out: AnnotationRow[] = [];
+    // A scorer's marks during an open round go to their set of the round (decision 0989).
+    const round = await roundOfNewMark(tx, user, night.id);
     for (const input of inputs) {
       const type = input.type === 'desaturation' ? 'desaturation' : 'custom';
       const v = await validate(tx, night, input);
       const [row] = await tx.query<AnnotationRow>(
-        `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, comment, label, color_code, doctor_id, created_by, updated_by)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) returning *`,
-        [patient.id, night.id, night.night_key, night.device_id, type, v.kpi, v.start, v.end, v.comment, v.label, v.color, patient.physician_id, user.id],
+        `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, comment, label, color_code, doctor_id, created_by, updated_by, scoring_round_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14) returning *`,
+        [patient.id, night.id, night.night_key, night.device_id, type, v.kpi, v.start, v.end, v.comment, v.label, v.color, patient.physician_id, user.id, round],
       );
       await recordHistory(tx, { annotationId: row.annotation_map_id, action: 'create', version: 1, by: user.id, previous: null, current: row });
       out.push(row);
@@ -260,10 +274,11 @@ export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
 
   app.post('/analytics/patient/get-annotations', { preHandler: auth, schema: { body: ListAnnotationsBody } }, async (request) => {
-    const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id, 'read');
+    const user = currentUser(request);
+    const patient = await visiblePatient(ctx.db, user, request.body.patient_id, 'read');
     const hasNight = request.body.night !== undefined || request.body.recording_date !== undefined;
     const night = hasNight ? await nightOf(ctx.db, patient, request.body) : null;
-    return { status: 'success', data: await annotationPage(ctx.db, patient, night, request.body) };
+    return { status: 'success', data: await annotationPage(ctx.db, user, patient, night, request.body) };
   });
 
   app.post('/analytics/patient/new-annotations', { preHandler: auth, schema: { body: AddAnnotationsBody } }, async (request, reply) => {

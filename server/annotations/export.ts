@@ -2,6 +2,7 @@ import type { Queryable } from '../db/adapter';
 import type { DeviceEventRow } from './device';
 import type { NightEvent } from '../recordings/model';
 import { formatDuration, formatUtc } from './format';
+import { visibleMarkSql } from '../scoring/visibility';
 
 interface ExportRow {
   annotation_map_id: number;
@@ -18,8 +19,8 @@ interface ExportRow {
   updated_date: Date;
 }
 
-/** A night's live annotations with their category names, in time order. */
-export function nightAnnotations(db: Queryable, recordingId: number): Promise<ExportRow[]> {
+/** A night's live annotations `viewer` may see (decision 0989) with their category names, in time order. */
+export function nightAnnotations(db: Queryable, recordingId: number, viewer: number): Promise<ExportRow[]> {
   return db.query<ExportRow>(
     `select a.annotation_map_id, a.type, a.kpi, a.start_ms, a.end_ms, a.comment, a.label, c.label as category, a.color_code,
             cu.email as created_by_email, uu.email as updated_by_email, a.updated_date
@@ -27,9 +28,9 @@ export function nightAnnotations(db: Queryable, recordingId: number): Promise<Ex
      left join annotation_categories c on c.label_id = a.label
      join users cu on cu.id = a.created_by
      join users uu on uu.id = a.updated_by
-     where a.recording_id = $1 and a.delete_flag = 0
+     where a.recording_id = $1 and a.delete_flag = 0 and ${visibleMarkSql('a', '$2')}
      order by a.start_ms, a.annotation_map_id`,
-    [recordingId],
+    [recordingId, viewer],
   );
 }
 

@@ -12,6 +12,7 @@ import { loadDeviceEvents, deviceAnnotations } from './device';
 import { listCategories, MAX_CATEGORIES, type CategoryRow } from './categories';
 import { KNOWN_KPIS } from './format';
 import { categoryNameOf, CATEGORY_NAME_MAX } from './scoring-labels';
+import { blindRounds, seesDeviceEvents, visibleMarkSql } from '../scoring/visibility';
 
 /** One mark of a scoring: a span on one or more channels under one label. */
 export interface ScoringMark {
@@ -29,19 +30,20 @@ const HUMAN_TYPES = ['custom', 'system-edit'];
 const AUTOMATIC_TYPES = ['system', 'desaturation'];
 
 /**
- * The night's live marks from `source`: people's and Nocturne's annotations (of one author
- * when `author` is given), then the device-scored events (not when an author is asked for:
- * no person made them).
+ * The night's live marks from `source` that `viewer` may see (decision 0989): people's and
+ * Nocturne's annotations (of one author when `author` is given), then the device-scored
+ * events (not when an author is asked for: no person made them).
  */
-export async function nightMarks(db: Queryable, night: RecordingRow, patient: { id: number; physician_id: number }, source: ScoringSource, author?: number): Promise<ScoringMark[]> {
+export async function nightMarks(db: Queryable, night: RecordingRow, patient: { id: number; physician_id: number }, viewer: number, source: ScoringSource, author?: number): Promise<ScoringMark[]> {
   const types = source === 'human' ? HUMAN_TYPES : source === 'automatic' ? AUTOMATIC_TYPES : source === 'all' ? [...HUMAN_TYPES, ...AUTOMATIC_TYPES] : [];
   const rows = types.length
     ? await db.query<{ start_ms: number; end_ms: number; kpi: string; category: string | null; label: number }>(
         `select a.start_ms, a.end_ms, a.kpi, c.label as category, a.label
          from annotations a left join annotation_categories c on c.label_id = a.label
          where a.recording_id = $1 and a.delete_flag = 0 and a.type = any($2::text[]) and ($3::int is null or a.created_by = $3)
+           and ${visibleMarkSql('a', '$4')}
          order by a.start_ms, a.annotation_map_id`,
-        [night.id, types, author ?? null],
+        [night.id, types, author ?? null, viewer],
       )
     : [];
   const marks: ScoringMark[] = rows.map((r) => ({
@@ -50,7 +52,7 @@ export async function nightMarks(db: Queryable, night: RecordingRow, patient: { 
     label: r.category ?? `Label ${r.label}`,
     channels: r.kpi.split(','),
   }));
-  if ((source === 'all' || source === 'device') && author === undefined) {
+  if ((source === 'all' || source === 'device') && author === undefined && seesDeviceEvents(await blindRounds(db, viewer, [night.id]), night.id)) {
     const events = await loadDeviceEvents(db, [night.id]);
     // The channel each device event is drawn on (the breathing trace, oximetry for desaturations).
     const drawn = new Map((await deviceAnnotations(db, patient.id, patient.physician_id, [night])).map((d) => [-d.annotation_map_id, d.kpi]));
@@ -115,7 +117,8 @@ function fallbackChannel(category: string, codes: ReadonlySet<string>): string {
   return 'SLP_STGS';
 }
 
-type ImportInput = { night: RecordingRow; patient: { id: number; physician_id: number }; userId: number; entries: readonly FileEntry[]; categoryMap: Record<string, string>; labelMap: Record<string, string> };
+/** roundId: the round whose scorer's set the marks go to (null: marks of record, decision 0989). */
+type ImportInput = { night: RecordingRow; patient: { id: number; physician_id: number }; userId: number; roundId: number | null; entries: readonly FileEntry[]; categoryMap: Record<string, string>; labelMap: Record<string, string> };
 
 /** The category each label of the file goes to (its name), and the names of those to create. */
 function categoryNames(input: ImportInput, byName: ReadonlyMap<string, CategoryRow>) {
@@ -189,7 +192,7 @@ interface MarkColumns {
 async function planMarks(tx: Queryable, input: ImportInput, labels: Record<string, string>, byName: ReadonlyMap<string, CategoryRow>, channelOf: (given: string | null, category: string) => string) {
   const { night } = input;
   const existing = new Set(
-    (await tx.query<{ start_ms: number; end_ms: number; label: number; kpi: string }>('select start_ms, end_ms, label, kpi from annotations where recording_id = $1 and delete_flag = 0', [night.id])).map(
+    (await tx.query<{ start_ms: number; end_ms: number; label: number; kpi: string }>('select start_ms, end_ms, label, kpi from annotations where recording_id = $1 and delete_flag = 0 and scoring_round_id is not distinct from $2', [night.id, input.roundId])).map(
       (a) => `${Number(a.start_ms)}/${Number(a.end_ms)}/${a.label}/${a.kpi}`,
     ),
   );
@@ -228,12 +231,12 @@ async function insertMarks(tx: Queryable, input: ImportInput, rows: MarkColumns)
   for (let from = 0; from < rows.kpi.length; from += BATCH) {
     const slice = <T>(a: T[]) => a.slice(from, from + BATCH);
     const inserted = await tx.query<{ annotation_map_id: number }>(
-      `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, comment, label, color_code, doctor_id, created_by, updated_by)
-       select $1, $2, $3, $4, 'custom', t.kpi, t.s, t.e, '', t.l, t.c, $5, $6, $6
+      `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, comment, label, color_code, doctor_id, created_by, updated_by, scoring_round_id)
+       select $1, $2, $3, $4, 'custom', t.kpi, t.s, t.e, '', t.l, t.c, $5, $6, $6, $12
        from unnest($7::text[], $8::bigint[], $9::bigint[], $10::int[], $11::text[]) with ordinality as t(kpi, s, e, l, c, n)
        order by t.n
        returning annotation_map_id`,
-      [patient.id, night.id, night.night_key, night.device_id, patient.physician_id, input.userId, slice(rows.kpi), slice(rows.start), slice(rows.end), slice(rows.label), slice(rows.color)],
+      [patient.id, night.id, night.night_key, night.device_id, patient.physician_id, input.userId, slice(rows.kpi), slice(rows.start), slice(rows.end), slice(rows.label), slice(rows.color), input.roundId],
     );
     const batchIds = inserted.map((r) => r.annotation_map_id);
     await tx.query(

@@ -30,6 +30,7 @@ import { deviceRoutes } from '../devices/routes';
 import { actigraphRoutes, analyticsKpiRoutes } from '../analytics/routes';
 import { agreementRoutes } from '../analytics/agreement';
 import { correctionRoutes } from '../routes/corrections';
+import { scoringRoutes } from '../scoring/routes';
 import { auditRoutes } from '../audit/routes';
 import { liveRoutes } from '../live/routes';
 import { deviceSocketRoute } from '../live/device-socket';
@@ -73,6 +74,7 @@ async function nightRoutes(api: FastifyInstance, ctx: AppContext, services: AppS
   actigraphRoutes(api, ctx);
   agreementRoutes(api, ctx);
   correctionRoutes(api, ctx);
+  scoringRoutes(api, ctx);
   reportRoutes(api, ctx, services.reportWorker);
   sampleRoutes(api, ctx);
 }

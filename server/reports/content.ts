@@ -133,7 +133,7 @@ export async function createContent(db: Queryable, req: ReportRequest, nights: R
       annotations = (
         await db.query<{ start_ms: string | number; end_ms: string | number; label: string | null; kpi: string; comment: string }>(
           `select a.start_ms, a.end_ms, c.label, a.kpi, a.comment from annotations a left join annotation_categories c on c.label_id = a.label
-           where a.recording_id = $1 and a.delete_flag = 0 and a.type in ('custom', 'system-edit') order by a.start_ms, a.annotation_map_id`,
+           where a.recording_id = $1 and a.delete_flag = 0 and a.type in ('custom', 'system-edit') and a.scoring_round_id is null order by a.start_ms, a.annotation_map_id`,
           [r.id],
         )
       ).map((a) => ({ startMs: Number(a.start_ms), endMs: Number(a.end_ms), label: a.label ?? '–', kpi: a.kpi, comment: a.comment }));

@@ -12,6 +12,7 @@ import { writeNightFile } from '../recordings/edf';
 import { findChannel, loadChannelData, loadNight } from '../recordings/store';
 import { nightDate } from '../recordings/night-key';
 import { annotationEvents, annotationsCsv, nightAnnotations } from '../annotations/export';
+import { blindRounds, seesDeviceEvents } from '../scoring/visibility';
 import { exportFileEvents, loadDeviceEvents } from '../annotations/device';
 
 /** Content-Disposition for a download, with an ASCII fallback and the UTF-8 name. */
@@ -31,7 +32,7 @@ export function exportRoutes(server: FastifyInstance, ctx: AppContext) {
       if (user.is_annotator) throw forbidden('Annotators cannot download recordings.');
       const { patient, recording } = await visibleRecording(ctx.db, user, request.query.patient_id, request.query.recording_id, 'read');
       const night = await loadNight(ctx.db, recording);
-      const annotations = annotationEvents(await nightAnnotations(ctx.db, recording.id));
+      const annotations = annotationEvents(await nightAnnotations(ctx.db, recording.id, user.id));
       const fileEvents = exportFileEvents(night.events, await loadDeviceEvents(ctx.db, [recording.id]));
       // EDF+, or BDF+ when a channel holds 24-bit samples (from a BDF file) that 16 bits cannot keep.
       let written: ReturnType<typeof writeNightFile>;
@@ -55,12 +56,15 @@ export function exportRoutes(server: FastifyInstance, ctx: AppContext) {
     '/analytics/patient/annotations-csv',
     { preHandler: auth, schema: { querystring: NightFileQuery } },
     async (request, reply) => {
-      const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
+      const user = currentUser(request);
+      const { patient, recording } = await visibleRecording(ctx.db, user, request.query.patient_id, request.query.recording_id, 'read');
       const date = nightDate(recording.night_key, true);
+      // A scorer of an open round sees the device's events only when the physician allowed it (decision 0989).
+      const device = seesDeviceEvents(await blindRounds(ctx.db, user.id, [recording.id]), recording.id) ? await loadDeviceEvents(ctx.db, [recording.id]) : [];
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', attachment(`annotations_${date}_${recording.device_id ?? 'none'}_${patient.patient_code}.csv`))
-        .send(annotationsCsv(await nightAnnotations(ctx.db, recording.id), await loadDeviceEvents(ctx.db, [recording.id])));
+        .send(annotationsCsv(await nightAnnotations(ctx.db, recording.id, user.id), device));
     },
   );
 

@@ -13,6 +13,7 @@ import { edfAnnotationText, readEdfAnnotations, writeEdfAnnotations } from '../a
 import { readNsrrXml, ScoringFileError, writeNsrrXml } from '../annotations/nsrr';
 import { importMarks, nightMarks, type FileEntry, type ScoringMark } from '../annotations/scoring';
 import { nsrrConceptOf, nsrrConceptOfKind } from '../annotations/scoring-labels';
+import { roundOfNewMark } from '../scoring/visibility';
 
 /** Content-Disposition for a download, with an ASCII fallback and the UTF-8 name. */
 const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
@@ -58,7 +59,7 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get('/analytics/patient/export-nsrr-xml', { preHandler: auth, schema: { querystring: ScoringExportQuery } }, async (request, reply) => {
     const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
-    const marks = await nightMarks(ctx.db, recording, patient, request.query.source ?? 'all', request.query.author);
+    const marks = await nightMarks(ctx.db, recording, patient, currentUser(request).id, request.query.source ?? 'all', request.query.author);
     const originMs = originOf(recording, marks);
     const xml = writeNsrrXml({
       originMs,
@@ -77,7 +78,7 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get('/analytics/patient/export-edf-annotations', { preHandler: auth, schema: { querystring: ScoringExportQuery } }, async (request, reply) => {
     const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
-    const marks = await nightMarks(ctx.db, recording, patient, request.query.source ?? 'all', request.query.author);
+    const marks = await nightMarks(ctx.db, recording, patient, currentUser(request).id, request.query.source ?? 'all', request.query.author);
     const bytes = writeEdfAnnotations({
       startMs: Number(recording.start_ms),
       stopMs: Number(recording.stop_ms),
@@ -119,7 +120,8 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
       entries = entries.filter((e) => e.label !== '');
       if (entries.length === 0) throw new ApiError(422, 'scoring_empty', `${body.file_name} holds no scored events.`, { params: { file: body.file_name } });
       const labelMap = await savedLabelMap(ctx.db, patient.physician_id);
-      const outcome = await ctx.db.transaction((tx) => importMarks(tx, { night: recording, patient, userId: user.id, entries, categoryMap: body.category_map ?? {}, labelMap }));
+      // A scorer's file during an open round goes to their set of the round (decision 0989).
+      const outcome = await ctx.db.transaction(async (tx) => importMarks(tx, { night: recording, patient, userId: user.id, roundId: await roundOfNewMark(tx, user, recording.id), entries, categoryMap: body.category_map ?? {}, labelMap }));
       return reply.code(201).send({
         code: 'scoring_imported',
         message: `${outcome.imported} mark${outcome.imported === 1 ? '' : 's'} imported from ${body.file_name}.`,

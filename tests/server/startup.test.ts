@@ -146,8 +146,8 @@ describe('first and second start', () => {
       const [users] = await again.query<{ n: number }>("select count(*)::int as n from users where role <> 'system'");
       const [patients] = await again.query<{ n: number }>('select count(*)::int as n from patients');
       const orgs = await again.query<{ name: string }>('select name from organisations order by id');
-      // The five demo accounts (physician, annotator, admin, secondary, paid), each once.
-      expect(users.n).toBe(5);
+      // The six demo accounts (physician, two annotators, admin, secondary, paid), each once.
+      expect(users.n).toBe(6);
       expect(patients.n).toBe(5);
       expect(orgs.map((o) => o.name)).toEqual(['Nocturne Demo Sleep Clinic', 'Added between starts']);
     } finally {
