@@ -90,7 +90,7 @@ export interface ScoringRound {
   created_at: string;
   /** The human scorers, in the order assigned. */
   scorers: RoundScorer[];
-  /** The caller is a scorer of this round and has not submitted: they see only their own marks. */
+  /** The caller scores this round while it is being scored (submitted or not): they see only their own marks. */
   blind: boolean;
   /** Disagreements still to settle (agreement status only; 0 otherwise). */
   undecided: number;

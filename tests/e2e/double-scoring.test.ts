@@ -118,13 +118,20 @@ describe('double scoring', () => {
       expect((await listed(two.page, night)).length).toBe(6);
       expect((await listed(physician.page, night)).filter((a) => a.type === 'custom').length).toBe(0);
 
-      // Both submit from the panel.
-      for (const p of [one.page, two.page]) {
-        await openPanel(p);
-        p.once('dialog', (d) => void d.accept());
-        await p.getByTestId('scoring-submit').click();
-        await p.getByTestId('scoring-blind').waitFor({ state: 'detached' });
-      }
+      // Both submit from the panel: the first then waits, still blind; the second's submission opens the agreement.
+      await openPanel(one.page);
+      one.page.once('dialog', (d) => void d.accept());
+      await one.page.getByTestId('scoring-submit').click();
+      await one.page.getByTestId('scoring-waiting').waitFor();
+      expect(await one.page.getByTestId('scoring-submit').count()).toBe(0);
+      expect(await one.page.getByTestId('scoring-blind').count()).toBe(1);
+      await openPanel(two.page);
+      two.page.once('dialog', (d) => void d.accept());
+      await two.page.getByTestId('scoring-submit').click();
+      await poll(() => two.page.getByTestId('scoring-status').innerText()).toBe('To adjudicate');
+      await two.page.getByTestId('agreement').waitFor();
+      expect(await two.page.getByTestId('scoring-blind').count()).toBe(0);
+      expect(await two.page.getByTestId('adjudication').count()).toBe(0);
 
       // The agreement, as a unit test computes it by hand: apnea 3 vs 2 marks, 1 matched → F1 0.40;
       // stages over 4 epochs, 3 the same → 75 %, κ 0.64.

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { useTranslation } from 'react-i18next';
 import type { ChartScreen } from '../../charts/screen';
@@ -22,6 +22,12 @@ export function DoubleScoringPanel({ patientId, night, screen, isAnnotator }: { 
   const query = useRound(key);
   const round = query.data ?? null;
   const live = round !== null && round.status !== 'cancelled';
+  // Opened by itself when the night asks something of the reader (scoring blind, disagreements to settle); closed only by them.
+  const [open, setOpen] = useState(false);
+  const asks = round?.blind === true || round?.status === 'agreement';
+  useEffect(() => {
+    if (asks) setOpen(true);
+  }, [asks]);
   return (
     <>
       {round?.blind && (
@@ -29,7 +35,7 @@ export function DoubleScoringPanel({ patientId, night, screen, isAnnotator }: { 
           {t(round.show_automatic ? 'doubleScoring.blindWithAutomatic' : 'doubleScoring.blind')}
         </p>
       )}
-      <details className="double-scoring" data-testid="double-scoring" open={round?.blind === true || round?.status === 'agreement' ? true : undefined}>
+      <details className="double-scoring" data-testid="double-scoring" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary>
           {t('doubleScoring.title')}
           {live && (
@@ -158,7 +164,7 @@ function ScoringProgress({ round, nightKey, isAnnotator }: { round: ScoringRound
           </li>
         ))}
       </ul>
-      {round.blind && (
+      {round.blind && !mine?.submitted_at && (
         <button
           type="button"
           className="button button-small"
