@@ -178,8 +178,13 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
         {(screen) => (
           <>
             {/* A sample patient's night is read-only and carries no corrections. */}
-            {!patient.is_sample_patient && <NightCorrectionsPanel patientId={patient.patient_id} night={night} screen={screen} />}
-            {!patient.is_sample_patient && <DoubleScoringPanel patientId={patient.patient_id} night={night} screen={screen} isAnnotator={preferences?.is_annotator === true} />}
+            {/* One row while both are closed, so the first chart stays above the fold. */}
+            {!patient.is_sample_patient && (
+              <div className="night-panels">
+                <NightCorrectionsPanel patientId={patient.patient_id} night={night} screen={screen} />
+                <DoubleScoringPanel patientId={patient.patient_id} night={night} screen={screen} isAnnotator={preferences?.is_annotator === true} />
+              </div>
+            )}
             <div className={`night-body${layout.annotations ? '' : ' annotations-hidden'}`}>
               <div className="night-charts">
                 <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(loadedInfos[ARTEFACT_CODE])} onReorder={reorder} fit={layout.fit} />

@@ -49,6 +49,8 @@ export function Adjudication({ round, night, nightKey, screen }: { round: Scorin
       if (!next) return;
       setIndex(i);
       screen.view.dispatch({ type: 'zoom', range: adjudicationWindow(next, { startMs: night.recording_start_time, stopMs: night.recording_stop_time }) });
+      // The item at the top of the screen, the charts it moved right below it.
+      document.querySelector('[data-testid="adjudication-item"]')?.scrollIntoView({ block: 'start' });
     },
     [items, screen, night.recording_start_time, night.recording_stop_time],
   );
@@ -122,6 +124,9 @@ function Item({ item, position, count, round, night, onChoose, onStep, busy, pat
         <strong>{t('doubleScoring.itemOf', { n: position + 1, total: count })}</strong>
         <button type="button" className="button button-small button-quiet" disabled={position >= count - 1} onClick={() => onStep(position + 1)} data-testid="adjudication-next">
           {t('doubleScoring.next')}
+        </button>
+        <button type="button" className="button button-small button-quiet" onClick={() => onStep(position)} data-testid="adjudication-show">
+          {t('doubleScoring.showOnCharts')}
         </button>
         <span className="muted">{t('doubleScoring.stepKeys')}</span>
       </div>

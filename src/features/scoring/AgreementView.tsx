@@ -12,6 +12,18 @@ export function scorerName(t: TFunction, scorers: readonly RoundScorer[], key: s
   return s.kind === 'human' ? s.name : t(`doubleScoring.scorerKinds.${s.kind}`);
 }
 
+/**
+ * Each pair once, the scorer listed first (annotators, then Nocturne and the device) as the
+ * reference: the reverse pair only swaps sensitivity and PPV, and F1 is the same.
+ */
+export function onePerPair<R extends { a: string; b: string }>(rows: readonly R[], scorers: readonly RoundScorer[]): R[] {
+  const rank = (key: string) => {
+    const i = scorers.findIndex((s) => s.key === key);
+    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  return rows.filter((r) => rank(r.a) < rank(r.b));
+}
+
 /** "–" with the reason, for a figure without a basis (the title carries the reason too). */
 function Dash({ reason }: { reason: AgreementReason | null }) {
   const { t } = useTranslation();
@@ -72,7 +84,8 @@ function AhiTable({ a }: { a: Agreement }) {
 function StageTable({ a }: { a: Agreement }) {
   const { t } = useTranslation();
   const fmt = useFormat();
-  if (a.staging.length === 0) return null;
+  // Nobody staged the night by hand: one line, not a table of dashes.
+  if (a.staging.every((r) => r.reason === 'no_stage_marks')) return <p className="muted" data-testid="agreement-no-staging">{t('doubleScoring.noStaging')}</p>;
   return (
     <table className="data-table agreement-table" data-testid="agreement-staging">
       <caption>{t('doubleScoring.stageCaption', { epoch: a.epoch_s })}</caption>
@@ -85,7 +98,7 @@ function StageTable({ a }: { a: Agreement }) {
         </tr>
       </thead>
       <tbody>
-        {a.staging.map((r) => (
+        {onePerPair(a.staging, a.scorers).map((r) => (
           <tr key={`${r.a}|${r.b}`} data-testid={`agreement-stage-${r.a}-${r.b}`}>
             <th scope="row">{t('doubleScoring.pairName', { a: scorerName(t, a.scorers, r.a), b: scorerName(t, a.scorers, r.b) })}</th>
             <td>{fmt.number(r.epochs)}</td>
@@ -118,7 +131,7 @@ function EventTable({ a }: { a: Agreement }) {
         </tr>
       </thead>
       <tbody>
-        {a.events.map((r) => (
+        {onePerPair(a.events, a.scorers).map((r) => (
           <tr key={`${r.category}|${r.a}|${r.b}`} data-testid={`agreement-event-${r.category}-${r.a}-${r.b}`}>
             <th scope="row">{t(`doubleScoring.categories.${r.category}`, { defaultValue: r.category })}</th>
             <td>{t('doubleScoring.pairName', { a: scorerName(t, a.scorers, r.a), b: scorerName(t, a.scorers, r.b) })}</td>
