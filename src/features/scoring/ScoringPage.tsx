@@ -37,7 +37,7 @@ function AssignmentTable({ rows }: { rows: Assignment[] }) {
   const { t } = useTranslation();
   const fmt = useFormat();
   return (
-    <table className="data-table" data-testid="scoring-assignments">
+    <table className="data-table agreement-table" data-testid="scoring-assignments">
       <thead>
         <tr>
           <th scope="col">{t('doubleScoring.columns.patient')}</th>
@@ -81,7 +81,7 @@ function QualitySection() {
       ) : (
         <>
           <p data-testid="scoring-quality-mean">{t('doubleScoring.qualityMean', { kappa: value(quality.mean_kappa), f1: value(quality.mean_event_f1), n: quality.nights.length })}</p>
-          <table className="data-table">
+          <table className="data-table agreement-table" data-testid="scoring-quality-nights">
             <thead>
               <tr>
                 <th scope="col">{t('doubleScoring.columns.night')}</th>
@@ -101,6 +101,7 @@ function QualitySection() {
               ))}
             </tbody>
           </table>
+          <p className="muted">{t('doubleScoring.qualityDashNote')}</p>
         </>
       )}
     </section>
