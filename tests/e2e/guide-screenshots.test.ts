@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO, launchChromium, newPage, openPatient, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { DEMO, DEMO_PASSWORD, launchChromium, newPage, openPatient, signInThroughForm, startAppServer, type AppServer } from './harness';
 import { DeviceClient } from '../../server/live/device-client';
 import { shortSource } from '../server/live-helpers';
+import { signInHttp } from '../server/live-processes';
 
 // The user guide's screenshots (docs/guide/img), made from the real app on every e2e run so
 // they cannot go stale: the main screens of the demo clinic in English and Arabic. One
@@ -137,6 +138,58 @@ async function liveScreen(lng: Language, client: DeviceClient): Promise<void> {
   await shot('live', lng);
 }
 
+/** Calls the API with the page's session, as the browser's client does. */
+function asPage<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const key = Object.keys(localStorage).find((k) => k.includes('session'))!;
+      const { token } = JSON.parse(localStorage.getItem(key)!) as { token: string };
+      const res = await fetch(`/api/v1${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status}`);
+      return ((await res.json()) as { data: T }).data;
+    },
+    { method, path, body },
+  );
+}
+
+/** Calls the API as another user (an annotator scoring in their own browser). */
+async function asUser(token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${server!.url}/api/v1${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const answer = (await res.json()) as { data: unknown };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
+  return answer.data;
+}
+
+/** NCT1001's latest night given to both demo annotators, who score it (apneas, hypopneas) and submit. */
+async function doubleScoredNight(): Promise<void> {
+  const patientId = Number(/id=(\d+)/.exec(new URL(page.url()).pathname)![1]);
+  const { nights } = await asPage<{ nights: Array<{ night: number; recording_start_time: number }> }>('GET', `/patient/available-nights?patient_id=${patientId}`);
+  const night = nights.reduce((a, b) => (b.night > a.night ? b : a));
+  const { annotators } = await asPage<{ annotators: Array<{ id: number }> }>('GET', `/scoring/annotators?patient_id=${patientId}`);
+  await asPage('POST', '/scoring/rounds', { patient_id: patientId, night: night.night, scorer_ids: annotators.map((a) => a.id), show_automatic: true });
+  const epochs = [[100, 300, 500, 650], [100, 320, 500, 600, 700]];
+  for (const [i, email] of [DEMO.annotator, 'annotator2@demo.nocturne.test'].entries()) {
+    const token = await signInHttp(server!.url, email, DEMO_PASSWORD);
+    for (const [j, e] of epochs[i]!.entries()) {
+      const label = j % 2 === 0 ? 1 : 3;
+      await asUser(token, 'POST', '/analytics/patient/new-annotations', { patient_id: patientId, night: night.night, kpi: ['BR'], start_time: night.recording_start_time + e * 30_000, duration: '00:00:20', label, color_code: '#DA7171', comment: '' });
+    }
+    const { round } = (await asUser(token, 'GET', `/scoring/rounds?patient_id=${patientId}&night=${night.night}`)) as { round: { round_id: number } };
+    await asUser(token, 'POST', '/scoring/rounds/submit', { round_id: round.round_id });
+  }
+}
+
+/** The night's Double scoring panel: the agreement of the two annotators and the adjudication. */
+async function doubleScoringScreen(lng: Language): Promise<void> {
+  await openPatient(page, 'NCT1001');
+  await page.getByTestId('agreement').waitFor({ timeout: 30_000 });
+  await page.getByTestId('adjudication-item').waitFor();
+  // The panel just under the app's header.
+  await page.getByTestId('double-scoring').evaluate((e) => window.scrollBy(0, e.getBoundingClientRect().top - (document.querySelector('header')?.getBoundingClientRect().bottom ?? 0) - 8));
+  await shot('double-scoring', lng);
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
 describe('the guide screenshots', () => {
   it('captures every main screen in English and Arabic', async () => {
     await page.goto('/');
@@ -151,6 +204,11 @@ describe('the guide screenshots', () => {
       await mainScreens(lng);
       device ??= await streamDevice();
       await liveScreen(lng, device);
+      if (lng === LANGUAGES[0]) {
+        await openPatient(page, 'NCT1001');
+        await doubleScoredNight();
+      }
+      await doubleScoringScreen(lng);
     }
     expect(errors).toEqual([]);
   });

@@ -37,6 +37,9 @@ export function useRound(n: NightKey) {
     queryKey: scoringKeys.round(n),
     queryFn: async ({ signal }) => (await request<RoundAnswer>('GET', `/scoring/rounds?patient_id=${n.patientId}&night=${n.night}`, undefined, { signal })).data?.round ?? null,
     enabled: n.patientId > 0 && n.night > 0,
+    // Others change a round (an annotator submits, the physician finishes): read again on each visit, and every half minute while scored.
+    staleTime: 0,
+    refetchInterval: (q) => (q.state.data?.status === 'scoring' ? 30_000 : false),
   });
 }
 
