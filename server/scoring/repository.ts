@@ -1,6 +1,6 @@
 /** SQL of double scoring (decision 0989): rounds, their scorers and decisions, and the marks of each set. */
 import type { Queryable } from '../db/adapter';
-import type { Decision, RoundStatus } from '../../contract/scoring-rounds';
+import type { Annotator, Decision, RoundStatus } from '../../contract/scoring-rounds';
 import type { ScoredMark } from './agreement';
 import { ApiError, notFound } from '../errors';
 import { actingPhysicianId, type UserRow } from '../auth/users';
@@ -63,7 +63,7 @@ export function roundScorers(db: Queryable, roundId: number): Promise<ScorerRow[
 }
 
 /** Active annotators of a practice (who may be assigned its nights). */
-export function practiceAnnotators(db: Queryable, physicianId: number): Promise<{ id: number; name: string; email: string }[]> {
+export function practiceAnnotators(db: Queryable, physicianId: number): Promise<Annotator[]> {
   return db.query(`select u.id, ${NAME('u')} as name, u.email from users u where u.is_annotator and u.physician_id = $1 and u.status = 'active' order by u.last_name, u.first_name, u.id`, [physicianId]);
 }
 
@@ -136,11 +136,6 @@ const asMark = (r: MarkRow): ScoredMark & { createdBy: number } => ({
 /** Every live mark of the round's scorers' sets, with its author. */
 export async function roundMarks(db: Queryable, roundId: number) {
   return (await db.query<MarkRow>(`${MARK_SQL} where a.scoring_round_id = $1 and a.delete_flag = 0 order by a.start_ms, a.annotation_map_id`, [roundId])).map(asMark);
-}
-
-/** One scorer's live marks of a round. */
-export async function scorerMarks(db: Queryable, roundId: number, userId: number): Promise<ScoredMark[]> {
-  return (await roundMarks(db, roundId)).filter((m) => m.createdBy === userId);
 }
 
 /** Nocturne's automatic marks of record of a night (system and desaturation). */

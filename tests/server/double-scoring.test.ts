@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateForPatient } from '../../server/simulator/simulated';
+import { MAX_SCORERS } from '../../contract/scoring-rounds';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -59,6 +60,7 @@ describe('double scoring, blind, agreed and adjudicated (issue 36 points 2–3)'
     expect((await createRound(scorer1)).statusCode).toBe(403);
     expect((await createRound(physician, { scorer_ids: [a1, (await signIn(server, DEMO_ACCOUNTS.secondary)).userId] })).json().code).toBe('scoring_not_annotator');
     expect((await createRound(physician, { scorer_ids: [a1] })).statusCode).toBe(400);
+    expect((await createRound(physician, { scorer_ids: Array.from({ length: MAX_SCORERS + 1 }, (_, i) => a1 + i) })).statusCode).toBe(400);
     const res = await createRound();
     expect(res.statusCode).toBe(201);
     const round = res.json().data.round;
