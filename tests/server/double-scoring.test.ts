@@ -203,9 +203,17 @@ describe('double scoring, blind, agreed and adjudicated (issue 36 points 2–3)'
     expect((await get('/scoring/quality?nights=0', scorer1)).statusCode).toBe(400);
   });
 
-  it('cancels a round: the sets stay, never of record', async () => {
+  it('shows a scorer the automatic marks when allowed; cancels a round: the sets stay, never of record', async () => {
+    expect((await post('/analytics/patient/generate-system-annotations', physician, { patient_id: patientId, night, type: 'system' })).statusCode).toBeLessThan(300);
+    const system = (await marks(physician)).filter((m) => m.type === 'system').length;
+    expect(system).toBeGreaterThan(0);
     const round = (await createRound(physician, { show_automatic: true })).json().data.round;
     expect((await add(scorer1, 'Apnea', 5000, 5010)).statusCode).toBe(201);
+    // Scorer 1 sees Nocturne's marks and their own, not the consensus (human marks of record); scorer 2 not scorer 1's.
+    const seen = await marks(scorer1);
+    expect(seen.filter((m) => m.type === 'system')).toHaveLength(system);
+    expect(seen.filter((m) => m.type !== 'system').map((m) => [m.created_by, m.scoring_round_id])).toEqual([[a1, round.round_id]]);
+    expect((await marks(scorer2)).every((m) => m.type === 'system')).toBe(true);
     expect((await post('/scoring/rounds/cancel', scorer1, { round_id: round.round_id })).statusCode).toBe(403);
     const res = await post('/scoring/rounds/cancel', physician, { round_id: round.round_id });
     expect(res.json().data.round.status).toBe('cancelled');
