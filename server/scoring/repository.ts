@@ -1,6 +1,6 @@
 /** SQL of double scoring (decision 0989): rounds, their scorers and decisions, and the marks of each set. */
 import type { Queryable } from '../db/adapter';
-import type { Annotator, Decision, RoundStatus } from '../../contract/scoring-rounds';
+import type { Annotator, Assignment, Decision, RoundStatus } from '../../contract/scoring-rounds';
 import type { ScoredMark } from './agreement';
 import { ApiError, notFound } from '../errors';
 import { actingPhysicianId, type UserRow } from '../auth/users';
@@ -168,7 +168,7 @@ export async function adjudicatedRoundsOf(db: Queryable, userId: number, n: numb
 }
 
 /** The rounds the user scores or scored, newest first. */
-export async function assignmentsOf(db: Queryable, userId: number) {
+export async function assignmentsOf(db: Queryable, userId: number): Promise<Omit<Assignment, 'recording_date'>[]> {
   const rows = await db.query<{ round_id: number; patient_id: number; patient_code: string; patient_name: string; night: number; device_id: string | null; status: RoundStatus; submitted_at: Date | null; created_at: Date; created_by_name: string }>(
     `select sr.id as round_id, sr.patient_id, p.patient_code, ${NAME('p')} as patient_name, r.night_key as night, r.device_id, sr.status, ss.submitted_at, sr.created_at, ${NAME('cu')} as created_by_name
        from scoring_round_scorers ss join scoring_rounds sr on sr.id = ss.round_id join recordings r on r.id = sr.recording_id
