@@ -90,7 +90,11 @@ export interface ScoringRound {
   created_at: string;
   /** The human scorers, in the order assigned. */
   scorers: RoundScorer[];
-  /** The caller scores this round while it is being scored (submitted or not): they see only their own marks. */
+  /**
+   * The caller is a scorer of this round and the round is still in 'scoring': they see only their
+   * own marks (also after submitting, until every scorer has; decision 0989). While blind, the
+   * other scorers' `marks` read 0.
+   */
   blind: boolean;
   /** Disagreements still to settle (agreement status only; 0 otherwise). */
   undecided: number;
@@ -108,6 +112,23 @@ export interface Annotator {
   email: string;
 }
 
+/** GET /scoring/annotators. */
+export interface AnnotatorsAnswer {
+  annotators: Annotator[];
+}
+
+/** POST /scoring/rounds/finish: the adjudicated round and how many consensus marks became marks of record. */
+export interface FinishAnswer {
+  round: ScoringRound;
+  consensus_marks: number;
+}
+
+/**
+ * Where a night summary's apneas, hypopneas and AHI come from (its `events_source`, beside
+ * `events_round_id`): the consensus of the night's latest adjudicated round, or Nocturne's detectors.
+ */
+export type EventsSource = 'consensus' | 'automatic';
+
 /** A round the caller scores, for their list of assignments. */
 export interface Assignment {
   round_id: number;
@@ -121,6 +142,11 @@ export interface Assignment {
   submitted_at: string | null;
   created_at: string;
   created_by_name: string;
+}
+
+/** GET /scoring/assignments: the rounds the caller scores or scored, newest first. */
+export interface AssignmentsAnswer {
+  assignments: Assignment[];
 }
 
 /** Why a figure is "–": no stage marks by one side, no common scored epochs, no hour to count per. */

@@ -22,6 +22,7 @@ import { practiceNights } from './nightStats';
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
 import { adjudicatedRound } from '../scoring/repository';
+import type { EventsSource } from '../../contract/scoring-rounds';
 import { consensusAhi, consensusEvents } from '../scoring/service';
 
 
@@ -101,7 +102,7 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     recording_stop_time: recording.stop_ms,
     apneas: consensus?.apneas ?? a.kpis.apneas,
     hypopneas: consensus?.hypopneas ?? a.kpis.hypopneas,
-    events_source: consensus ? ('consensus' as const) : ('automatic' as const),
+    events_source: (consensus ? 'consensus' : 'automatic') satisfies EventsSource,
     events_round_id: round,
     desaturations: a.kpis.desaturations,
     desaturation_rule: settings.desaturationRule,

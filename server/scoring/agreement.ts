@@ -60,7 +60,7 @@ export function eventCategoryOf(labelName: string): string {
 }
 
 /** Whether an event category counts in AHI. */
-export const isRespiratory = (category: string) => category === 'apnea' || category === 'hypopnea';
+const isRespiratory = (category: string) => category === 'apnea' || category === 'hypopnea';
 
 /** The night's 30-s epochs from the recording's start (whole epochs only). */
 export interface EpochGrid {
@@ -165,7 +165,7 @@ export function eventAgreement(category: string, a: ScorerMarks, b: ScorerMarks)
 }
 
 /** The event categories of the sets (stage marks apart), sorted. */
-export function eventCategories(sets: readonly ScorerMarks[]): string[] {
+function eventCategories(sets: readonly ScorerMarks[]): string[] {
   const out = new Set<string>();
   for (const s of sets) for (const m of s.marks) if (stageOf(m.labelName) === null) out.add(eventCategoryOf(m.labelName));
   return [...out].sort();
@@ -210,7 +210,7 @@ export function respiratoryEvents(grid: EpochGrid, set: ScorerMarks, wakeFrom: r
 }
 
 /** AHI of one scorer's set per hour of the night's index basis. */
-export function scorerIndex(grid: EpochGrid, set: ScorerMarks, h: IndexHours): ScorerIndex {
+function scorerIndex(grid: EpochGrid, set: ScorerMarks, h: IndexHours): ScorerIndex {
   const events = respiratoryEvents(grid, set);
   if (!h.breathing) return { scorer: set.key, events, ahi: null, hours: null, basis: null, reason: 'no_breathing_signal' };
   if (!(h.hours > 0)) return { scorer: set.key, events, ahi: null, hours: null, basis: h.basis, reason: 'no_hours' };

@@ -9,13 +9,13 @@ import type { Decision } from '../../contract/scoring-rounds';
 import { epochMarks, epochStart, eventCategoryOf, stageOf, type EpochGrid, type ScoredMark, type ScorerMarks } from './agreement';
 
 /** One scorer's marks inside a disagreement (none: they scored nothing there). */
-export interface ItemOption {
+interface ItemOption {
   scorer: string;
   marks: ScoredMark[];
 }
 
 /** A disagreement: an event cluster or a run of epochs, with each scorer's marks in it. */
-export interface Item {
+interface Item {
   item: string;
   kind: 'event' | 'stage';
   category: string;
@@ -57,7 +57,7 @@ function clustersOf(humans: readonly ScorerMarks[], category: string): Member[][
 }
 
 /** The union of the marks' channels, in the order first named. */
-export const unionKpi = (marks: readonly ScoredMark[], fallback = 'AP_timing') => [...new Set(marks.flatMap((m) => m.kpi.split(',').filter(Boolean)))].join(',') || fallback;
+const unionKpi = (marks: readonly ScoredMark[], fallback = 'AP_timing') => [...new Set(marks.flatMap((m) => m.kpi.split(',').filter(Boolean)))].join(',') || fallback;
 
 /** The consensus mark of an agreed cluster: mean start to mean end, channels united, the label most scorers gave (ties: the earlier scorer's). */
 function consensusMark(members: readonly Member[]): ScoredMark {

@@ -1,6 +1,6 @@
 /** SQL of double scoring (decision 0989): rounds, their scorers and decisions, and the marks of each set. */
 import type { Queryable } from '../db/adapter';
-import type { Decision, RoundStatus } from '../../contract/scoring-rounds';
+import type { Annotator, Assignment, Decision, RoundStatus } from '../../contract/scoring-rounds';
 import type { ScoredMark } from './agreement';
 import { ApiError, notFound } from '../errors';
 import { actingPhysicianId, type UserRow } from '../auth/users';
@@ -63,7 +63,7 @@ export function roundScorers(db: Queryable, roundId: number): Promise<ScorerRow[
 }
 
 /** Active annotators of a practice (who may be assigned its nights). */
-export function practiceAnnotators(db: Queryable, physicianId: number): Promise<{ id: number; name: string; email: string }[]> {
+export function practiceAnnotators(db: Queryable, physicianId: number): Promise<Annotator[]> {
   return db.query(`select u.id, ${NAME('u')} as name, u.email from users u where u.is_annotator and u.physician_id = $1 and u.status = 'active' order by u.last_name, u.first_name, u.id`, [physicianId]);
 }
 
@@ -138,11 +138,6 @@ export async function roundMarks(db: Queryable, roundId: number) {
   return (await db.query<MarkRow>(`${MARK_SQL} where a.scoring_round_id = $1 and a.delete_flag = 0 order by a.start_ms, a.annotation_map_id`, [roundId])).map(asMark);
 }
 
-/** One scorer's live marks of a round. */
-export async function scorerMarks(db: Queryable, roundId: number, userId: number): Promise<ScoredMark[]> {
-  return (await roundMarks(db, roundId)).filter((m) => m.createdBy === userId);
-}
-
 /** Nocturne's automatic marks of record of a night (system and desaturation). */
 export async function automaticRecordMarks(db: Queryable, recordingId: number): Promise<ScoredMark[]> {
   const rows = await db.query<MarkRow>(
@@ -173,7 +168,7 @@ export async function adjudicatedRoundsOf(db: Queryable, userId: number, n: numb
 }
 
 /** The rounds the user scores or scored, newest first. */
-export async function assignmentsOf(db: Queryable, userId: number) {
+export async function assignmentsOf(db: Queryable, userId: number): Promise<Omit<Assignment, 'recording_date'>[]> {
   const rows = await db.query<{ round_id: number; patient_id: number; patient_code: string; patient_name: string; night: number; device_id: string | null; status: RoundStatus; submitted_at: Date | null; created_at: Date; created_by_name: string }>(
     `select sr.id as round_id, sr.patient_id, p.patient_code, ${NAME('p')} as patient_name, r.night_key as night, r.device_id, sr.status, ss.submitted_at, sr.created_at, ${NAME('cu')} as created_by_name
        from scoring_round_scorers ss join scoring_rounds sr on sr.id = ss.round_id join recordings r on r.id = sr.recording_id

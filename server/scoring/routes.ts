@@ -16,7 +16,7 @@ import { visiblePatient, type PatientAccess } from '../patients/access';
 import { nightOf } from '../annotations/annotations';
 import { listCategories } from '../annotations/categories';
 import { nightDate } from '../recordings/night-key';
-import { AnnotatorsQuery, CreateRoundBody, DecideBody, QualityQuery, RoundQuery, RoundRef, type Assignment, type Decision, type RoundAnswer, type ScorerQuality } from '../../contract/scoring-rounds';
+import { AnnotatorsQuery, CreateRoundBody, DecideBody, QualityQuery, RoundQuery, RoundRef, type AnnotatorsAnswer, type AssignmentsAnswer, type Decision, type FinishAnswer, type RoundAnswer, type ScorerQuality } from '../../contract/scoring-rounds';
 import { adjudicatedRoundsOf, annotatorOf, assignmentsOf, findRound, insertRound, latestRound, practiceAnnotators, roundScorers, saveDecision, setStatus, submitScorer, type RoundRow } from './repository';
 import { agreementAnswer, disagreementsAnswer, finishRound, presentRound, qualityNight } from './service';
 
@@ -47,7 +47,7 @@ function roundRoutes(app: Api, ctx: AppContext) {
     return { data: { round: round ? await presentRound(ctx.db, round, user.id) : null } };
   });
 
-  app.get('/scoring/annotators', { preHandler: auth, schema: { querystring: AnnotatorsQuery } }, async (request) => {
+  app.get('/scoring/annotators', { preHandler: auth, schema: { querystring: AnnotatorsQuery } }, async (request): Promise<{ data: AnnotatorsAnswer }> => {
     const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
     return { data: { annotators: await practiceAnnotators(ctx.db, patient.physician_id) } };
   });
@@ -63,7 +63,7 @@ function roundRoutes(app: Api, ctx: AppContext) {
     return reply.code(201).send({ data: { round: await presentRound(ctx.db, (await findRound(ctx.db, id))!, user.id) } });
   });
 
-  app.get('/scoring/assignments', { preHandler: auth }, async (request): Promise<{ data: { assignments: Assignment[] } }> => {
+  app.get('/scoring/assignments', { preHandler: auth }, async (request): Promise<{ data: AssignmentsAnswer }> => {
     const rows = await assignmentsOf(ctx.db, currentUser(request).id);
     return { data: { assignments: rows.map((r) => ({ ...r, recording_date: nightDate(r.night) })) } };
   });
@@ -139,7 +139,7 @@ function adjudicationRoutes(app: Api, ctx: AppContext) {
     return { data: answer };
   });
 
-  app.post('/scoring/rounds/finish', { preHandler: auth, schema: { body: RoundRef } }, async (request) => {
+  app.post('/scoring/rounds/finish', { preHandler: auth, schema: { body: RoundRef } }, async (request): Promise<{ data: FinishAnswer }> => {
     const user = physician(request);
     const round = await roundFor(ctx, request, request.body.round_id, 'write');
     requireSubmitted(round);

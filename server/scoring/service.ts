@@ -4,7 +4,7 @@
  * an annotator's agreement with consensus over their last nights.
  */
 import type { Db, Queryable } from '../db/adapter';
-import type { Agreement, Disagreement, QualityNight, RoundScorer, ScoringRound } from '../../contract/scoring-rounds';
+import type { Agreement, Disagreement, DisagreementOption, DisagreementsAnswer, QualityNight, RoundScorer, ScoringRound } from '../../contract/scoring-rounds';
 import { EPOCH_S } from '../../contract/scoring-rounds';
 import { agreementOf, epochGrid, epochStages, pooledF1, respiratoryEvents, stageAgreement, eventCategoryOf, type IndexHours, type ScoredMark, type ScorerMarks } from './agreement';
 import { consensusOf, disagreementsOf, type Disagreements } from './consensus';
@@ -23,10 +23,10 @@ const userKey = (id: number) => `user:${id}`;
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** The night's grid of 30-s epochs. */
-export const gridOf = (round: Pick<RoundRow, 'start_ms' | 'stop_ms'>) => epochGrid(Number(round.start_ms), Number(round.stop_ms));
+const gridOf = (round: Pick<RoundRow, 'start_ms' | 'stop_ms'>) => epochGrid(Number(round.start_ms), Number(round.stop_ms));
 
 /** Each human scorer's set, in the order assigned. */
-export async function humanSets(db: Queryable, round: RoundRow, scorers?: readonly ScorerRow[]): Promise<ScorerMarks[]> {
+async function humanSets(db: Queryable, round: RoundRow, scorers?: readonly ScorerRow[]): Promise<ScorerMarks[]> {
   const all = await roundMarks(db, round.id);
   return (scorers ?? (await roundScorers(db, round.id))).map((s) => ({ key: userKey(s.user_id), marks: all.filter((m) => m.createdBy === s.user_id) }));
 }
@@ -69,7 +69,7 @@ async function undecidedItems(db: Queryable, round: RoundRow) {
 }
 
 /** GET /scoring/rounds/disagreements: every disagreement with each scorer's marks and its decision. */
-export async function disagreementsAnswer(db: Queryable, round: RoundRow) {
+export async function disagreementsAnswer(db: Queryable, round: RoundRow): Promise<DisagreementsAnswer & { disagreements: Disagreements }> {
   const { d, decisions } = await itemsOf(db, round);
   const items: Disagreement[] = d.items.map((i) => ({
     item: i.item,
@@ -77,7 +77,7 @@ export async function disagreementsAnswer(db: Queryable, round: RoundRow) {
     category: i.category,
     start_ms: i.startMs,
     end_ms: i.endMs,
-    options: i.options.map((o) => ({ scorer: o.scorer, marks: o.marks.map((m) => ({ start_ms: m.startMs, end_ms: m.endMs, label: m.label, label_name: m.labelName, kpi: m.kpi })) })),
+    options: i.options.map((o): DisagreementOption => ({ scorer: o.scorer, marks: o.marks.map((m) => ({ start_ms: m.startMs, end_ms: m.endMs, label: m.label, label_name: m.labelName, kpi: m.kpi })) })),
     decision: decisions.get(i.item)?.decision ?? null,
     decided_by_name: decisions.get(i.item)?.decided_by_name ?? null,
   }));
@@ -97,7 +97,7 @@ function automaticSet(marks: readonly ScoredMark[], a: NightAnalysis): ScorerMar
 }
 
 /** The hours the night's AHI is counted over, as its summary counts them. */
-export function indexHoursOf(a: NightAnalysis): IndexHours {
+function indexHoursOf(a: NightAnalysis): IndexHours {
   const index = indexFigures(a);
   const basis = index.indexBasis;
   return { basis, hours: basis === 'sleep' ? a.kpis.tstH : (index.monitoringH ?? a.kpis.monitoringH), breathing: index.ahiBasis !== 'no_breathing_signal' };

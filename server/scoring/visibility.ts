@@ -8,12 +8,6 @@ import type { Queryable } from '../db/adapter';
 import type { UserRow } from '../auth/users';
 import { ApiError, notFound } from '../errors';
 
-/** Annotation types Nocturne's detectors write (what "automatic" shows a scorer). */
-export const AUTOMATIC_TYPES = ['system', 'desaturation'] as const;
-
-/** SQL condition: the annotation `a` is a mark of record (never a scorer's set). */
-export const recordMarkSql = (a: string) => `${a}.scoring_round_id is null`;
-
 /**
  * SQL condition: the annotation `a` is one the user whose id is the parameter `me` may see:
  * a mark of record unless they score its night blind (then only the automatic ones, when

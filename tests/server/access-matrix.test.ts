@@ -51,6 +51,12 @@ beforeAll(async () => {
   const spareId = await id(`select id from patients where patient_code = 'NCT1005'`);
   const [recordingId] = await simulateForPatient(db, { patientId, patientCode: 'NCT1001', deviceId: 'NCT0001', timezone: 'Europe/Zurich', nights: 1, profile: 'moderate_osa', lastEvening: '2026-03-09', seed: 'access-matrix' });
   const night = await id('select night_key from recordings where id = $1', [recordingId]);
+  // Double-scoring rounds are made on another patient's night, so no round blinds the annotator on the fixture night.
+  const scoringPatientId = await id(`select id from patients where patient_code = 'NCT1002'`);
+  const [scoringRecordingId] = await simulateForPatient(db, { patientId: scoringPatientId, patientCode: 'NCT1002', deviceId: 'NCT0002', timezone: 'Europe/Zurich', nights: 1, profile: 'healthy', lastEvening: '2026-03-09', seed: 'access-matrix-scoring' });
+  const scoringNight = await id('select night_key from recordings where id = $1', [scoringRecordingId]);
+  const scoringStart = await id('select start_ms from recordings where id = $1', [scoringRecordingId]);
+  const annotator2Id = await id('select id from users where email = $1', [DEMO_ACCOUNTS.annotator2]);
   const startMs = await id('select start_ms from recordings where id = $1', [recordingId]);
   const deviceMasterId = await id(`select device_master_id from devices where device_id = 'NCT0001'`);
   const foreignDeviceMasterId = await id(`insert into devices (device_id, physician_id) values ('OTHER01', $1) returning device_master_id`, [users.otherPhysician]);
@@ -78,6 +84,7 @@ beforeAll(async () => {
     foreignDeviceMasterId,
     notificationId,
     startMs,
+    scoring: { patientId: scoringPatientId, night: scoringNight, annotatorId: users.annotator, annotator2Id },
     seq: () => ++seq,
     fresh: {
       comment: async () => (await asPhysician('/patient/add-comment', { user_id: patientId, comment: `Fixture ${++seq}` })).data.comment.id,
@@ -119,6 +126,22 @@ beforeAll(async () => {
           // A failed job names a night without a recording, so its retry fails again rather than making a PDF.
           [users.physician, patientId, JSON.stringify([status === 'done' ? night : 86_400]), status, status === 'failed' ? 'matrix failure' : null, status === 'done' ? Buffer.from('%PDF-1.7\n') : null],
         ),
+      round: async (status, marked = false) => {
+        await db.query(`update scoring_rounds set status = 'cancelled' where recording_id = $1 and status in ('scoring', 'agreement')`, [scoringRecordingId]);
+        if (status === 'none') return { roundId: 0, item: null };
+        const roundId = await id('insert into scoring_rounds (patient_id, recording_id, created_by, status) values ($1, $2, $3, $4) returning id', [scoringPatientId, scoringRecordingId, users.physician, status]);
+        const submitted = status === 'agreement';
+        await db.query('insert into scoring_round_scorers (round_id, user_id, position, submitted_at) values ($1, $2, 1, case when $4::boolean then now() end), ($1, $3, 2, case when $4::boolean then now() end)', [roundId, users.annotator, annotator2Id, submitted]);
+        if (!marked) return { roundId, item: null };
+        // One apnea in the annotator's set only: one disagreement.
+        const start = scoringStart + 600_000 + ++seq * 60_000;
+        await db.query(
+          `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, label, color_code, doctor_id, created_by, updated_by, scoring_round_id)
+           select $1, $2, $3, 'NCT0002', 'custom', 'AP_timing', $4::bigint, $4::bigint + 15000, c.label_id, c.color_code, $5, $6, $6, $7 from annotation_categories c where c.code = 'apnea'`,
+          [scoringPatientId, scoringRecordingId, scoringNight, start, users.physician, users.annotator, roundId],
+        );
+        return { roundId, item: `event:apnea:${start}` };
+      },
       resetPasswordBody: async () => {
         const u = await createUser(server);
         return { email: u.email, reset_token: await issueToken(db, u.id, 'password_reset'), password: 'a-new-long-password-1' };

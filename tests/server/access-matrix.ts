@@ -43,6 +43,8 @@ export interface Fixture {
   notificationId: number;
   /** Start of the recording (ms). */
   startMs: number;
+  /** The night double-scoring rounds are made on (another patient's, so no round blinds the annotator on the fixture night). */
+  scoring: { patientId: number; night: number; annotatorId: number; annotator2Id: number };
   /** Distinct per call, for calls that book date ranges. */
   seq(): number;
   fresh: {
@@ -62,6 +64,8 @@ export interface Fixture {
     correction(): Promise<number>;
     /** A report job of the practice: done (with its file) or failed (to retry). */
     report(status: 'done' | 'failed'): Promise<number>;
+    /** A double-scoring round of the scoring night (any open one cancelled first); 'agreement' with every scorer submitted, `marked`: one disagreement. */
+    round(status: 'scoring' | 'agreement' | 'none', marked?: boolean): Promise<{ roundId: number; item: string | null }>;
   };
 }
 
@@ -110,6 +114,8 @@ const AUTHOR_ONLY = base({ otherPhysician: 'deny', admin: 'deny', annotator: 'de
 const PRACTICE_OWNER = base({ admin: 'deny', annotator: 'deny', paid: 'deny', tertiary: 'deny', secondary: 'deny' });
 /** Not part of a paid membership (spec 2 §1). */
 const NON_PAID_READ = base({ otherPhysician: 'deny', admin: 'deny', paid: 'deny' });
+/** A scorer's own call: the round's annotator only (the demo annotator scores every fixture round). */
+const SCORER_ONLY = base({ otherPhysician: 'deny', admin: 'deny', paid: 'deny', tertiary: 'deny', secondary: 'deny', physician: 'deny' });
 /** Dashboard and device screens: physicians' own lists, not annotators or admins. */
 const PHYSICIAN_SCREEN = base({ annotator: 'deny', admin: 'deny' });
 /** The caller's own practice (another physician sees their own, empty here); administrators have none. */
@@ -336,5 +342,23 @@ export const ACCESS_MATRIX: Row[] = [
   row(`GET ${A}/admin/access-trail.csv`, ADMIN_ONLY, () => ({ url: '/admin/access-trail.csv?limit=5' }), { showsPracticeToNonMembers: true }),
   // Who opened a patient: the practice's physicians, not its annotators.
   row(`GET ${A}/patient/access-log`, PRACTICE_WRITE, (f) => ({ url: `/patient/access-log?patient_id=${f.patientId}` })),
+  // Double scoring (decision 0989): members read rounds; physicians (not annotators) assign, decide, finish and cancel; the scorer submits.
+  row(`GET ${A}/scoring/rounds`, PRACTICE_READ, (f) => ({ url: `/scoring/rounds?patient_id=${f.scoring.patientId}&night=${f.scoring.night}` })),
+  row(`GET ${A}/scoring/annotators`, PRACTICE_READ, (f) => ({ url: `/scoring/annotators?patient_id=${f.scoring.patientId}` })),
+  row(`POST ${A}/scoring/rounds`, PRACTICE_WRITE, async (f) => {
+    await f.fresh.round('none');
+    return { url: '/scoring/rounds', body: { patient_id: f.scoring.patientId, night: f.scoring.night, scorer_ids: [f.scoring.annotatorId, f.scoring.annotator2Id], show_automatic: false } };
+  }),
+  row(`GET ${A}/scoring/assignments`, SIGNED_IN, () => ({ url: '/scoring/assignments' })),
+  row(`POST ${A}/scoring/rounds/submit`, SCORER_ONLY, async (f) => ({ url: '/scoring/rounds/submit', body: { round_id: (await f.fresh.round('scoring')).roundId } })),
+  row(`POST ${A}/scoring/rounds/cancel`, PRACTICE_WRITE, async (f) => ({ url: '/scoring/rounds/cancel', body: { round_id: (await f.fresh.round('scoring')).roundId } })),
+  row(`GET ${A}/scoring/rounds/agreement`, PRACTICE_READ, async (f) => ({ url: `/scoring/rounds/agreement?round_id=${(await f.fresh.round('agreement', true)).roundId}` })),
+  row(`GET ${A}/scoring/rounds/disagreements`, PRACTICE_READ, async (f) => ({ url: `/scoring/rounds/disagreements?round_id=${(await f.fresh.round('agreement', true)).roundId}` })),
+  row(`POST ${A}/scoring/rounds/decide`, PRACTICE_WRITE, async (f) => {
+    const { roundId, item } = await f.fresh.round('agreement', true);
+    return { url: '/scoring/rounds/decide', body: { round_id: roundId, item, decision: { kind: 'none' } } };
+  }),
+  row(`POST ${A}/scoring/rounds/finish`, PRACTICE_WRITE, async (f) => ({ url: '/scoring/rounds/finish', body: { round_id: (await f.fresh.round('agreement')).roundId } })),
+  row(`GET ${A}/scoring/quality`, PRACTICE_READ, (f) => ({ url: `/scoring/quality?user_id=${f.scoring.annotatorId}` })),
   row(`POST ${A}/admin/signups/:id/:decision`, ADMIN_ONLY, async (f) => ({ url: `/admin/signups/${await f.fresh.pendingSignup()}/refuse`, body: { reason: 'matrix' } })),
 ];
