@@ -9,14 +9,16 @@ import { visiblePatient, type PatientRef } from '../patients/access';
 import type { Queryable } from '../db/adapter';
 import { AnswerCache, patientRevision } from '../analytics/answerCache';
 import { JSON_TYPE, sendKept } from './keptReply';
-import { isLiveRecording, listChannels, listRecordings } from '../recordings/store';
+import { isLiveRecording, listChannels, listRecordings, type RecordingRow } from '../recordings/store';
 import { secondsOrMs } from '../recordings/night-key';
 import { channelStatsOf, storedChannelStats } from '../analytics/channelStats';
 import { analysisOf, storedIndices } from '../analytics/analyse';
-import { analyticsSettings } from '../analytics/settings';
+import { analyticsSettings, type AnalyticsSettings } from '../analytics/settings';
 import { trendIndices, type TrendIndices } from '../analytics/figures';
 import { DAY_MS } from '../../engine/constants';
 import { deviceSummariesBetween } from '../recordings/device-summaries';
+import { adjudicatedRounds } from '../scoring/repository';
+import { consensusAhi, consensusEvents } from '../scoring/service';
 
 const MAX_DAYS = 400;
 const round = (v: number | null) => (v !== null && Number.isFinite(v) ? Math.round(v * 100) / 100 : null);
@@ -85,6 +87,12 @@ export function trendRoutes(server: FastifyInstance, ctx: AppContext) {
   );
 }
 
+/** The night's trend indices with the AHI of its double scoring's consensus (the apneas and hypopneas its summary counts). */
+async function withConsensusAhi(db: Queryable, night: RecordingRow, settings: AnalyticsSettings, figures: TrendIndices, round: number): Promise<TrendIndices> {
+  const events = await consensusEvents(db, night, round);
+  return { ...figures, AHI: consensusAhi(events.apneas + events.hypopneas, await analysisOf(db, night, settings)) };
+}
+
 /**
  * The trend's points: one per night in the range and code. fromRows is false when some figure
  * was not read from stored rows (a live night, or one not analysed yet, computed here).
@@ -108,6 +116,8 @@ async function trendData(db: Queryable, patient: PatientRef, codes: readonly str
   const ended = nights.filter((n) => !isLiveRecording(n)).map((n) => n.id);
   let fromRows = ended.length === nights.length;
   const storedIdx = settings ? await storedIndices(db, ended, settings) : new Map<number, TrendIndices>();
+  // A double-scored night's AHI is its consensus's, as its summary says (issue 36 point 2).
+  const consensusOf = indices.includes('AHI') ? await adjudicatedRounds(db, ids) : new Map<number, number>();
   const storedStats = await storedChannelStats(db, ended, signals);
   for (const night of nights) {
     const date = DateTime.fromSeconds(night.night_key, { zone: 'UTC' }).toISODate();
@@ -117,11 +127,14 @@ async function trendData(db: Queryable, patient: PatientRef, codes: readonly str
         fromRows = false;
         figures = trendIndices(await analysisOf(db, night, settings));
       }
+      const round = consensusOf.get(night.id);
+      if (round !== undefined) figures = await withConsensusAhi(db, night, settings, figures, round);
       for (const code of indices) {
         const value = figures[code];
         // AHI, ODI (and RII over TST) of a night without sleep staging are per hour of monitoring (REI).
         const basis = code === 'AHI' || code === 'ODI' || (code === 'RII' && figures.rii_over_tst) ? { index_basis: figures.index_basis } : {};
-        if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value, ...basis });
+        const source = code === 'AHI' && round !== undefined ? { events_source: 'consensus' } : {};
+        if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value, ...basis, ...source });
         // No breathing signal: the night is there, its AHI/RII are "–" with the reason, never 0.
         else if ((code === 'AHI' || code === 'RII') && figures.ahi_basis === 'no_breathing_signal') data[code].push({ date, night: night.night_key, recording_id: night.id, value: null, ahi_basis: 'no_breathing_signal' });
       }

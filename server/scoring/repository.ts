@@ -158,6 +158,16 @@ export async function adjudicatedRound(db: Queryable, recordingId: number): Prom
   return row ? Number(row.id) : null;
 }
 
+/** The latest adjudicated round of each of these recordings that has one (recording id → round id). */
+export async function adjudicatedRounds(db: Queryable, recordingIds: readonly number[]): Promise<Map<number, number>> {
+  if (recordingIds.length === 0) return new Map();
+  const rows = await db.query<{ recording_id: number; id: number }>(
+    `select distinct on (recording_id) recording_id, id from scoring_rounds where recording_id = any($1::int[]) and status = 'adjudicated' order by recording_id, finished_at desc, id desc`,
+    [recordingIds],
+  );
+  return new Map(rows.map((r) => [Number(r.recording_id), Number(r.id)]));
+}
+
 /** The user's last `n` adjudicated rounds as a scorer, newest first. */
 export async function adjudicatedRoundsOf(db: Queryable, userId: number, n: number): Promise<RoundRow[]> {
   const rows = await db.query<RoundRow>(

@@ -137,6 +137,14 @@ describe('double scoring, blind, agreed and adjudicated (issue 36 points 2–3)'
     if (ahi.ahi !== null) expect(ahi.ahi).toBeCloseTo(3 / ahi.hours, 1);
   });
 
+  let automaticTrendAhi: { value: number; events_source?: string };
+  /** The night's AHI point of the trend, as the trend view asks for it. */
+  const trendAhi = async () => {
+    const res = await get(`/analytics/patient-trendview/type=AHI?patient_id=${patientId}&device_start_time=${night - 86_400}&device_stop_time=${night + 2 * 86_400}`, physician);
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json().data.AHI as Array<{ night: number; value: number; events_source?: string }>).find((p) => p.night === night)!;
+  };
+
   it('adjudicates three disagreements; bad decisions are refused with their codes', async () => {
     const d = (await get(`/scoring/rounds/disagreements?round_id=${roundId}`, physician)).json().data;
     const keys = d.items.map((i: { item: string }) => i.item);
@@ -152,6 +160,11 @@ describe('double scoring, blind, agreed and adjudicated (issue 36 points 2–3)'
     expect((await decide(keys[0], { kind: 'maybe' })).statusCode).toBe(400);
     expect((await decide(keys[0], { kind: 'scorer', scorer: `user:${a2}` })).statusCode).toBe(200);
     expect((await decide(keys[1], { kind: 'scorer', scorer: `user:${a1}` })).statusCode).toBe(200);
+    // The trend is asked (and kept) before the consensus exists: its AHI is then Nocturne's own.
+    // Twice: the first stores the night's rows, the second answer is kept.
+    await trendAhi();
+    automaticTrendAhi = await trendAhi();
+    expect(automaticTrendAhi.events_source).toBeUndefined();
     const early = await post('/scoring/rounds/finish', physician, { round_id: roundId });
     expect(early.statusCode).toBe(409);
     expect(early.json()).toMatchObject({ code: 'scoring_undecided', data: { params: { count: 1 } } });
@@ -189,6 +202,10 @@ describe('double scoring, blind, agreed and adjudicated (issue 36 points 2–3)'
     expect(kpi).toMatchObject({ ahi: summary.ahi, apneas: 2, hypopneas: 1, events_source: 'consensus' });
     const ag = (await get(`/scoring/rounds/agreement?round_id=${roundId}`, physician)).json().data;
     expect(ag.ahi.find((x: { scorer: string }) => x.scorer === 'consensus').events).toBe(3);
+    // The trend follows (its kept answer was left behind by the round's new state): the same AHI as the summary.
+    const trend = await trendAhi();
+    expect(trend).toMatchObject({ value: summary.ahi, events_source: 'consensus' });
+    expect(trend.value).not.toBe(automaticTrendAhi.value);
   });
 
   it('tells each annotator their agreement with consensus', async () => {
