@@ -64,13 +64,14 @@ describe('capabilitiesOf', () => {
       admin: false,
       reports: false,
       samplePatients: true,
+      scoring: true,
       settings: false,
       calendar: true,
       appointments: true,
       billing: false,
       appRoot: '/app/patients',
     });
-    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, addPatient: false, admin: true, reports: false, samplePatients: false, settings: false, calendar: false, appointments: false, billing: false });
+    expect(capabilitiesOf({ is_admin: true })).toMatchObject({ dashboard: true, deviceConfig: false, realtime: false, addPatient: false, admin: true, reports: false, samplePatients: false, scoring: false, settings: false, calendar: false, appointments: false, billing: false });
     expect(capabilitiesOf({ is_annotator: false, membership_type: 'paid' })).toEqual({
       dashboard: true,
       deviceConfig: true,
@@ -79,6 +80,7 @@ describe('capabilitiesOf', () => {
       admin: false,
       reports: true,
       samplePatients: true,
+      scoring: false,
       settings: true,
       calendar: true,
       appointments: true,

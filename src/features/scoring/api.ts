@@ -16,14 +16,14 @@ import type {
 } from '../../../contract/scoring-rounds';
 import { request } from '../../api/client';
 
-export type { Agreement, Annotator, Assignment, Decision, DisagreementsAnswer, ScorerQuality, ScoringRound };
+export type { Agreement, Annotator, Assignment, DisagreementsAnswer, ScorerQuality, ScoringRound };
 
 export interface NightKey {
   patientId: number;
   night: number;
 }
 
-export const scoringKeys = {
+const scoringKeys = {
   round: (n: NightKey) => ['patient', n.patientId, 'scoring-round', n.night] as const,
   annotators: (patientId: number) => ['scoring-annotators', patientId] as const,
   agreement: (roundId: number) => ['scoring-agreement', roundId] as const,
