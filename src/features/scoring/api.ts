@@ -7,7 +7,6 @@ import type {
   Assignment,
   CreateRoundBody,
   DecideBody,
-  Decision,
   DisagreementsAnswer,
   RoundAnswer,
   RoundRef,
