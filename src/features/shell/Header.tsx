@@ -38,9 +38,9 @@ export function Header({ title, user, notifications = true }: { title: string; u
             <span className="header-user-name">{name}</span>
           </button>
         )}
-        <button type="button" className="button button-quiet" onClick={() => setConfirming(true)} data-testid="logout-button">
+        <button type="button" className="button button-quiet" onClick={() => setConfirming(true)} aria-label={t('header.logout')} title={t('header.logout')} data-testid="logout-button">
           <LogoutIcon />
-          <span>{t('header.logout')}</span>
+          <span className="header-logout-label">{t('header.logout')}</span>
         </button>
       </div>
       <ProfileDialog open={profileOpen} onClose={() => setProfileOpen(false)} />
