@@ -16,6 +16,7 @@ import { RealTimePicker } from './RealTimePicker';
 import { clock, hms, sliderStepMs, zoomStep } from './format';
 import { useLiveDevice } from './useLiveDevice';
 import { useWindowAnalysis, type WindowAnalysis } from './useWindowAnalysis';
+import { endAt, sliderOf, windowOf } from './liveWindow';
 import type { LiveSeries } from './series';
 import '../../styles/night.css';
 import '../../styles/live.css';
@@ -52,32 +53,21 @@ function useLiveWindow(series: LiveSeries | null, getSeries: () => LiveSeries | 
   const [windowMs, setWindowMs] = useState(DEFAULT_WINDOW_MS);
   /** End of the window; null follows the newest data. */
   const [endMs, setEndMs] = useState<number | null>(null);
-  const windowOf = useCallback(
-    (s: LiveSeries) => {
-      const end = endMs ?? s.endMs;
-      return { t0: end - windowMs, t1: end };
-    },
-    [endMs, windowMs],
-  );
   const getWindow = useCallback(() => {
     const s = getSeries();
-    return s ? windowOf(s) : null;
-  }, [getSeries, windowOf]);
+    return s ? windowOf(s, endMs, windowMs) : null;
+  }, [getSeries, endMs, windowMs]);
   // The session so far, across the chart's width (at least a second of it); the window's place is marked on it.
   const getFull = useCallback(() => {
     const s = getSeries();
     return s ? { t0: s.t0Ms, t1: Math.max(s.endMs, s.t0Ms + 1000) } : null;
   }, [getSeries]);
 
-  const win = series ? windowOf(series) : { t0: 0, t1: 0 };
+  const win = series ? windowOf(series, endMs, windowMs) : { t0: 0, t1: 0 };
   const step = sliderStepMs(windowMs);
-  const sessionMs = series ? Math.max(0, series.endMs - series.t0Ms) : 0;
-  const sliderMax = Math.max(0, Math.ceil((sessionMs - windowMs) / 1000));
-  // Following: at the end (the window's start rounded might fall a second short of the max, rounded up).
-  const sliderValue = !series ? 0 : endMs === null ? sliderMax : Math.min(sliderMax, Math.max(0, Math.round((win.t0 - series.t0Ms) / 1000)));
+  const { max: sliderMax, value: sliderValue } = sliderOf(series, endMs, windowMs);
   const moveTo = (startS: number) => {
-    if (!series) return;
-    setEndMs(startS >= sliderMax ? null : series.t0Ms + startS * 1000 + windowMs);
+    if (series) setEndMs(endAt(series, startS, sliderMax, windowMs));
   };
   const onKey = (e: KeyboardEvent) => {
     // On the slider too: the arrows step a fifth of the window there as anywhere on the page (its
@@ -90,7 +80,7 @@ function useLiveWindow(series: LiveSeries | null, getSeries: () => LiveSeries | 
   };
   const zoom = (direction: -1 | 1) => setWindowMs((w) => zoomStep(w, direction));
   // No samples yet (the stored session still loading, or none sent): no range or hint that would describe an empty session.
-  const hasSamples = sessionMs > 0;
+  const hasSamples = series !== null && series.endMs > series.t0Ms;
   return { windowMs, following: endMs === null, follow: () => setEndMs(null), win, getWindow, getFull, sliderMax, sliderValue, moveTo, onKey, zoom, hasSamples };
 }
 
