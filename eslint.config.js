@@ -1,6 +1,6 @@
 // Type-aware lint for what the compiler does not catch: promises nobody awaits or handles,
 // imports across the project's boundaries (docs/decisions/0975-contract-floor.md), and
-// functions over 80 lines outside the browser, tests, benchmarks and scripts.
+// functions over 80 lines outside tests, benchmarks and scripts.
 // Run by `npm run lint` and by `npm test` (scripts/test.mjs).
 import tseslint from 'typescript-eslint';
 
@@ -49,10 +49,11 @@ export default tseslint.config(
   boundary('server', ['src'], ': what both sides need lives in contract/'),
   boundary('contract', ['server', 'src', 'workers'], ': contract/ is the floor under both sides', ['engine']),
   boundary('workers', ['server', 'src'], ': the workers serve both sides'),
-  // Short functions: a route file registers small groups, SQL lives in repositories (docs/decisions/0988-server-of-plugins.md).
+  // Short functions: a route file registers small groups, SQL lives in repositories; a screen is hooks,
+  // components and pure helpers (docs/decisions/0988-server-of-plugins.md, issue 35 point 4).
   {
-    files: ['server/**/*.ts', 'contract/**/*.ts', 'workers/**/*.ts'],
-    ignores: ['**/*.test.ts'],
+    files: ['server/**/*.ts', 'contract/**/*.ts', 'workers/**/*.ts', 'src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }] },
   },
 );

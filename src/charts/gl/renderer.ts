@@ -271,6 +271,51 @@ export class ChartRenderer {
     if (moving) this.requestFrame();
   };
 
+  /** Clears the whole canvas (a `width` × `height` device-pixel backing store) before the blocks draw. */
+  private clearCanvas(width: number, height: number, dpr: number): void {
+    const glState = this.glState;
+    const ctx = this.ctx2d;
+    if (glState) {
+      const { gl, at } = glState;
+      gl.disable(gl.SCISSOR_TEST);
+      gl.clear(gl.COLOR_BUFFER_BIT);
+      gl.enable(gl.SCISSOR_TEST);
+      gl.uniform1f(at.pointSize, POINT_SIZE_CSS * dpr);
+    } else if (ctx) {
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, width, height);
+    }
+  }
+
+  /**
+   * Confines drawing to one block's visible rectangle `v` and paints its background `bg`.
+   * On the 2D path this saves the context; the caller restores it after the block's layers.
+   */
+  private clipToBlock(v: NonNullable<ReturnType<typeof blockViewport>>, height: number, bg: ChartBlock['background']): void {
+    const { vx, vy, vw, vh, sx0, sy0, sx1, sy1 } = v;
+    const glState = this.glState;
+    const ctx = this.ctx2d;
+    if (glState) {
+      const gl = glState.gl;
+      gl.viewport(vx, vy, vw, vh);
+      gl.scissor(sx0, sy0, sx1 - sx0, sy1 - sy0);
+      if (bg) {
+        gl.clearColor(bg[0] * bg[3], bg[1] * bg[3], bg[2] * bg[3], bg[3]);
+        gl.clear(gl.COLOR_BUFFER_BIT);
+        gl.clearColor(0, 0, 0, 0);
+      }
+    } else if (ctx) {
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(sx0, height - sy1, sx1 - sx0, sy1 - sy0);
+      ctx.clip();
+      if (bg) {
+        ctx.fillStyle = `rgba(${Math.round(bg[0] * 255)}, ${Math.round(bg[1] * 255)}, ${Math.round(bg[2] * 255)}, ${bg[3]})`;
+        ctx.fillRect(sx0, height - sy1, sx1 - sx0, sy1 - sy0);
+      }
+    }
+  }
+
   /** Draws every block that intersects the canvas; returns how many. */
   private draw(): number {
     const canvas = this.canvas;
@@ -284,16 +329,7 @@ export class ChartRenderer {
     }
     const glState = this.glState;
     const ctx = this.ctx2d;
-    if (glState) {
-      const { gl, at } = glState;
-      gl.disable(gl.SCISSOR_TEST);
-      gl.clear(gl.COLOR_BUFFER_BIT);
-      gl.enable(gl.SCISSOR_TEST);
-      gl.uniform1f(at.pointSize, POINT_SIZE_CSS * dpr);
-    } else if (ctx) {
-      ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.clearRect(0, 0, width, height);
-    }
+    this.clearCanvas(width, height, dpr);
     const s = stats();
     let drawn = 0;
     let paintedNow = false;
@@ -306,30 +342,11 @@ export class ChartRenderer {
       if (r.width < 1 || r.height < 1) continue;
       const v = blockViewport(r, box, dpr, { width, height }, occluded, block.el);
       if (!v) continue;
-      const { vx, vy, vw, vh, sx0, sy0, sx1, sy1 } = v;
+      const { vx, vy, vw, vh } = v;
       const range = block.fixedRange ?? this.range;
       const spanMs = Math.max(1e-9, range.t1 - range.t0);
       const yScale = 2 / Math.max(1e-12, block.yMax - block.yMin);
-      const bg = block.background;
-      if (glState) {
-        const gl = glState.gl;
-        gl.viewport(vx, vy, vw, vh);
-        gl.scissor(sx0, sy0, sx1 - sx0, sy1 - sy0);
-        if (bg) {
-          gl.clearColor(bg[0] * bg[3], bg[1] * bg[3], bg[2] * bg[3], bg[3]);
-          gl.clear(gl.COLOR_BUFFER_BIT);
-          gl.clearColor(0, 0, 0, 0);
-        }
-      } else if (ctx) {
-        ctx.save();
-        ctx.beginPath();
-        ctx.rect(sx0, height - sy1, sx1 - sx0, sy1 - sy0);
-        ctx.clip();
-        if (bg) {
-          ctx.fillStyle = `rgba(${Math.round(bg[0] * 255)}, ${Math.round(bg[1] * 255)}, ${Math.round(bg[2] * 255)}, ${bg[3]})`;
-          ctx.fillRect(sx0, height - sy1, sx1 - sx0, sy1 - sy0);
-        }
-      }
+      this.clipToBlock(v, height, block.background);
       // Fills (bands, artefacts) under the lines, whatever order they were added in.
       for (const layer of [...block.layers.values()].sort((a, b) => Number(b.kind === 'fill') - Number(a.kind === 'fill'))) {
         if (!layer.visible || layer.vertices === 0) continue;

@@ -38,9 +38,8 @@ interface Props {
 const toSeconds = (v: HMS) => Number(v.h || 0) * 3600 + Number(v.m || 0) * 60 + Number(v.s || 0);
 const validHms = (v: HMS) => Number(v.h || 0) <= 23 && Number(v.m || 0) <= 59 && Number(v.s || 0) <= 59;
 
-/** The Add / Edit / View annotation popup (spec 2 §2, §4, §5); view and edit are exclusive. */
-export function AnnotationPopup(p: Props) {
-  const { t, i18n } = useTranslation();
+/** The popup's fields, seeded from the annotation or the prefill, and the save that checks them first. */
+function useAnnotationForm(p: Props) {
   const a = p.annotation;
   const zone = p.night.timezone;
   const startMs = a?.start_ms ?? p.prefill?.startMs ?? p.night.startMs;
@@ -52,14 +51,6 @@ export function AnnotationPopup(p: Props) {
   const [comment, setComment] = useState(a?.comment ?? '');
   const [errors, setErrors] = useState<string[]>([]);
   const [serverError, setServerError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  const viewing = p.mode === 'view' || p.readOnly;
-
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
 
   const write = useMutation({
     mutationFn: (draft: AnnotationDraft) => p.onSave(draft),
@@ -67,7 +58,6 @@ export function AnnotationPopup(p: Props) {
     onSuccess: () => p.onClose(),
     onError: (err) => setServerError(err instanceof ApiError ? err.message : String(err)),
   });
-  const busy = write.isPending;
 
   const save = () => {
     const durationS = validHms(duration) ? toSeconds(duration) : null;
@@ -84,6 +74,72 @@ export function AnnotationPopup(p: Props) {
       comment: escapeText(comment),
     });
   };
+  const pickCategory = (c: Category) => {
+    setLabel(c.label_id);
+    setColor(c.color_code);
+  };
+  const fields = { start, setStart, duration, setDuration, kpis, setKpis, label, pickCategory, comment, setComment };
+  return { zone, startMs, fields, errors, serverError, setServerError, busy: write.isPending, save };
+}
+
+/** One checkbox a channel: the channels the annotation is on. */
+function KpiChoices({ channels, kpis, disabled, onChange }: { channels: string[]; kpis: string[]; disabled: boolean; onChange(kpis: string[]): void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="kpi-choices">
+      {channels.map((c) => (
+        <label key={c} className="check">
+          <input type="checkbox" disabled={disabled} checked={kpis.includes(c)} onChange={(e) => onChange(e.target.checked ? [...kpis, c] : kpis.filter((k) => k !== c))} data-testid={`annotation-kpi-${c}`} />
+          {t(`night.channels.${c}` as 'night.channels.BR', { defaultValue: c })}
+        </label>
+      ))}
+    </div>
+  );
+}
+
+interface ActionsProps {
+  mode: PopupMode;
+  readOnly: boolean;
+  canDelete: boolean;
+  busy: boolean;
+  onEdit(): void;
+  onDelete(): void;
+  onClose(): void;
+  onSave(): void;
+}
+
+/** The popup's buttons: to edit (from view), delete, close and save (not when viewing). */
+function PopupActions(p: ActionsProps) {
+  const { t } = useTranslation();
+  const viewing = p.mode === 'view' || p.readOnly;
+  return (
+    <footer className="popup-actions">
+      {p.mode === 'view' && !p.readOnly && (
+        <button type="button" className="button" onClick={p.onEdit} data-testid="annotation-edit">{t('annotations.popup.toEdit')}</button>
+      )}
+      {p.canDelete && !p.readOnly && (
+        <button type="button" className="button button-danger" onClick={p.onDelete} data-testid="annotation-delete">{t('annotations.delete')}</button>
+      )}
+      <button type="button" className="button" onClick={p.onClose}>{t('annotations.close')}</button>
+      {!viewing && (
+        <button type="button" className="button button-primary" disabled={p.busy} onClick={p.onSave} data-testid="annotation-save">{t('annotations.save')}</button>
+      )}
+    </footer>
+  );
+}
+
+/** The Add / Edit / View annotation popup (spec 2 §2, §4, §5); view and edit are exclusive. */
+export function AnnotationPopup(p: Props) {
+  const { t, i18n } = useTranslation();
+  const { zone, startMs, fields: f, errors, serverError, setServerError, busy, save } = useAnnotationForm(p);
+  const [confirming, setConfirming] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const viewing = p.mode === 'view' || p.readOnly;
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+  }, []);
 
   const title = t(p.mode === 'add' ? 'annotations.popup.add' : p.mode === 'edit' ? 'annotations.popup.edit' : 'annotations.popup.view');
   return (
@@ -94,48 +150,21 @@ export function AnnotationPopup(p: Props) {
       </header>
       <div className="popup-grid">
         <label>{t('annotations.popup.start')}</label>
-        <TimeFields value={start} onChange={setStart} disabled={viewing} label={t('annotations.popup.start')} testId="annotation-start" />
+        <TimeFields value={f.start} onChange={f.setStart} disabled={viewing} label={t('annotations.popup.start')} testId="annotation-start" />
         <label>{t('annotations.popup.duration')}</label>
-        <TimeFields value={duration} onChange={setDuration} disabled={viewing} label={t('annotations.popup.duration')} testId="annotation-duration" />
+        <TimeFields value={f.duration} onChange={f.setDuration} disabled={viewing} label={t('annotations.popup.duration')} testId="annotation-duration" />
         <label>{t('annotations.popup.channels')}</label>
-        <div className="kpi-choices">
-          {p.channels.map((c) => (
-            <label key={c} className="check">
-              <input type="checkbox" disabled={viewing} checked={kpis.includes(c)} onChange={(e) => setKpis(e.target.checked ? [...kpis, c] : kpis.filter((k) => k !== c))} data-testid={`annotation-kpi-${c}`} />
-              {t(`night.channels.${c}` as 'night.channels.BR', { defaultValue: c })}
-            </label>
-          ))}
-        </div>
+        <KpiChoices channels={p.channels} kpis={f.kpis} disabled={viewing} onChange={f.setKpis} />
         <label>{t('annotations.popup.category')}</label>
-        <CategoryPanel
-          categories={p.categories}
-          selected={label}
-          readOnly={viewing}
-          onSelect={(c) => {
-            setLabel(c.label_id);
-            setColor(c.color_code);
-          }}
-          {...p.categoryActions}
-        />
+        <CategoryPanel categories={p.categories} selected={f.label} readOnly={viewing} onSelect={f.pickCategory} {...p.categoryActions} />
         <label htmlFor="annotation-comment">{t('annotations.popup.comment')}</label>
-        <textarea id="annotation-comment" value={viewing ? commentText(t, i18n.language, comment) : comment} maxLength={10240} disabled={viewing} onChange={(e) => setComment(e.target.value)} data-testid="annotation-comment" />
+        <textarea id="annotation-comment" value={viewing ? commentText(t, i18n.language, f.comment) : f.comment} maxLength={10240} disabled={viewing} onChange={(e) => f.setComment(e.target.value)} data-testid="annotation-comment" />
       </div>
       {errors.map((e) => (
         <p key={e} className="field-error" role="alert">{t(e as 'annotations.errors.kpi')}</p>
       ))}
       {serverError && <p className="field-error" role="alert" data-testid="annotation-error">{serverError}</p>}
-      <footer className="popup-actions">
-        {p.mode === 'view' && !p.readOnly && (
-          <button type="button" className="button" onClick={() => p.onMode('edit')} data-testid="annotation-edit">{t('annotations.popup.toEdit')}</button>
-        )}
-        {a && p.onDelete && !p.readOnly && (
-          <button type="button" className="button button-danger" onClick={() => setConfirming(true)} data-testid="annotation-delete">{t('annotations.delete')}</button>
-        )}
-        <button type="button" className="button" onClick={p.onClose}>{t('annotations.close')}</button>
-        {!viewing && (
-          <button type="button" className="button button-primary" disabled={busy} onClick={save} data-testid="annotation-save">{t('annotations.save')}</button>
-        )}
-      </footer>
+      <PopupActions mode={p.mode} readOnly={p.readOnly} canDelete={!!(p.annotation && p.onDelete)} busy={busy} onEdit={() => p.onMode('edit')} onDelete={() => setConfirming(true)} onClose={p.onClose} onSave={save} />
       <ConfirmDialog
         open={confirming}
         message={t('annotations.confirmDelete')}

@@ -13,11 +13,14 @@ import { forgotReducer, initialForgot, stepNumber } from './forgotMachine';
 import { OtpInput } from './OtpInput';
 import { isEmail, isOtp, isStrongEnough } from './validate';
 
-/** /forgot_password: e-mail → one-time code → new password. */
 /** Seconds before "Resend code" can be pressed again (the server limits requests too). */
 const RESEND_WAIT_S = 30;
 
-export function ForgotPasswordPage() {
+/**
+ * The flow's state (forgotMachine) and the form's fields: each submit checks the fields of its
+ * step, then calls the server; `message` is the check's complaint or the server's error.
+ */
+function useForgotFlow() {
   const { t } = useTranslation();
   const [state, dispatch] = useReducer(forgotReducer, initialForgot);
   const [email, setEmail] = useState('');
@@ -25,19 +28,6 @@ export function ForgotPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
-  const [waitS, setWaitS] = useState(0);
-  /** "Resend code": the same request again; the server's forgot-password limits apply (429 says when to retry). */
-  const resendMutation = useMutation({
-    mutationFn: () => api.forgotPassword(state.email),
-    onMutate: () => setWaitS(0),
-    onSuccess: () => setWaitS(RESEND_WAIT_S),
-  });
-  const resend = { busy: resendMutation.isPending, sent: resendMutation.isSuccess, error: resendMutation.error, waitS };
-  useEffect(() => {
-    if (waitS <= 0) return;
-    const id = setTimeout(() => setWaitS((w) => w - 1), 1000);
-    return () => clearTimeout(id);
-  }, [waitS]);
 
   async function run(check: () => string | null, call: () => Promise<void>) {
     const problem = check();
@@ -87,18 +77,129 @@ export function ForgotPasswordPage() {
     }
   }
 
-  if (state.step === 'done') {
-    return (
-      <AuthLayout title={t('auth.forgot.doneTitle')} testId="forgot-done">
-        <Alert tone="success">{t('auth.forgot.doneText')}</Alert>
-        <Link href={PATHS.signIn} className="button button-primary button-block">
-          {t('auth.forgot.backToSignIn')}
-        </Link>
-      </AuthLayout>
-    );
-  }
-
   const message = invalid ?? (state.error ? errorText(t, state.error) : null);
+  const fields = { email, setEmail, otp, setOtp, password, setPassword, confirm, setConfirm };
+  return { state, fields, submit, message };
+}
+
+type Fields = ReturnType<typeof useForgotFlow>['fields'];
+
+/** "Resend code": the same request again; the server's forgot-password limits apply (429 says when to retry). */
+function ResendCode({ email }: { email: string }) {
+  const { t } = useTranslation();
+  const [waitS, setWaitS] = useState(0);
+  const resend = useMutation({
+    mutationFn: () => api.forgotPassword(email),
+    onMutate: () => setWaitS(0),
+    onSuccess: () => setWaitS(RESEND_WAIT_S),
+  });
+  useEffect(() => {
+    if (waitS <= 0) return;
+    const id = setTimeout(() => setWaitS((w) => w - 1), 1000);
+    return () => clearTimeout(id);
+  }, [waitS]);
+  return (
+    <>
+      <p className="auth-alt">
+        <button type="button" className="button button-quiet" disabled={resend.isPending || waitS > 0} onClick={() => resend.mutate()} data-testid="forgot-resend">
+          {waitS > 0 ? t('auth.forgot.resendIn', { count: waitS }) : t('auth.forgot.resend')}
+        </button>
+      </p>
+      {resend.isSuccess && (
+        <Alert tone="success" testId="forgot-resent">
+          {t('auth.forgot.resent', { email })}
+        </Alert>
+      )}
+      {resend.error !== null && (
+        <Alert tone="error" testId="forgot-resend-error">
+          {errorText(t, resend.error)}
+        </Alert>
+      )}
+    </>
+  );
+}
+
+/** Step 1: the e-mail the code goes to. */
+function EmailStep({ f }: { f: Fields }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p className="auth-hint">{t('auth.forgot.emailHint')}</p>
+      <Field
+        label={t('auth.forgot.email')}
+        type="email"
+        autoComplete="username"
+        value={f.email}
+        onChange={(e) => f.setEmail(e.target.value)}
+        data-testid="forgot-email"
+        autoFocus
+        required
+      />
+    </>
+  );
+}
+
+/** Step 2: the one-time code sent to `email`. */
+function CodeStep({ f, email }: { f: Fields; email: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p className="auth-hint">{t('auth.forgot.otpHint', { length: OTP_LENGTH, email })}</p>
+      <OtpInput label={t('auth.forgot.otp')} value={f.otp} onChange={f.setOtp} testId="forgot-otp" />
+      <ResendCode email={email} />
+    </>
+  );
+}
+
+/** Step 3: the new password, twice. */
+function NewPasswordStep({ f }: { f: Fields }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p className="auth-hint">{t('auth.forgot.passwordHint', { min: PASSWORD_MIN_LENGTH })}</p>
+      <Field
+        label={t('auth.forgot.newPassword')}
+        type="password"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        value={f.password}
+        onChange={(e) => f.setPassword(e.target.value)}
+        data-testid="forgot-password"
+        autoFocus
+        required
+      />
+      <Field
+        label={t('auth.forgot.confirmPassword')}
+        type="password"
+        autoComplete="new-password"
+        value={f.confirm}
+        onChange={(e) => f.setConfirm(e.target.value)}
+        data-testid="forgot-password-confirm"
+        required
+      />
+    </>
+  );
+}
+
+/** The end: the password is reset, back to sign-in. */
+function ForgotDone() {
+  const { t } = useTranslation();
+  return (
+    <AuthLayout title={t('auth.forgot.doneTitle')} testId="forgot-done">
+      <Alert tone="success">{t('auth.forgot.doneText')}</Alert>
+      <Link href={PATHS.signIn} className="button button-primary button-block">
+        {t('auth.forgot.backToSignIn')}
+      </Link>
+    </AuthLayout>
+  );
+}
+
+/** /forgot_password: e-mail → one-time code → new password. */
+export function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const { state, fields, submit, message } = useForgotFlow();
+  if (state.step === 'done') return <ForgotDone />;
+
   const labels = {
     email: [t('auth.forgot.sendCode'), t('auth.forgot.sending')],
     otp: [t('auth.forgot.verify'), t('auth.forgot.verifying')],
@@ -107,67 +208,9 @@ export function ForgotPasswordPage() {
   return (
     <AuthLayout title={t('auth.forgot.title')} subtitle={t('auth.forgot.step', { step: stepNumber(state.step) })}>
       <form className="auth-form" onSubmit={submit} noValidate>
-        {state.step === 'email' && (
-          <>
-            <p className="auth-hint">{t('auth.forgot.emailHint')}</p>
-            <Field
-              label={t('auth.forgot.email')}
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              data-testid="forgot-email"
-              autoFocus
-              required
-            />
-          </>
-        )}
-        {state.step === 'otp' && (
-          <>
-            <p className="auth-hint">{t('auth.forgot.otpHint', { length: OTP_LENGTH, email: state.email })}</p>
-            <OtpInput label={t('auth.forgot.otp')} value={otp} onChange={setOtp} testId="forgot-otp" />
-            <p className="auth-alt">
-              <button type="button" className="button button-quiet" disabled={resend.busy || resend.waitS > 0} onClick={() => resendMutation.mutate()} data-testid="forgot-resend">
-                {resend.waitS > 0 ? t('auth.forgot.resendIn', { count: resend.waitS }) : t('auth.forgot.resend')}
-              </button>
-            </p>
-            {resend.sent && (
-              <Alert tone="success" testId="forgot-resent">
-                {t('auth.forgot.resent', { email: state.email })}
-              </Alert>
-            )}
-            {resend.error !== null && (
-              <Alert tone="error" testId="forgot-resend-error">
-                {errorText(t, resend.error)}
-              </Alert>
-            )}
-          </>
-        )}
-        {state.step === 'password' && (
-          <>
-            <p className="auth-hint">{t('auth.forgot.passwordHint', { min: PASSWORD_MIN_LENGTH })}</p>
-            <Field
-              label={t('auth.forgot.newPassword')}
-              type="password"
-              autoComplete="new-password"
-              minLength={PASSWORD_MIN_LENGTH}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              data-testid="forgot-password"
-              autoFocus
-              required
-            />
-            <Field
-              label={t('auth.forgot.confirmPassword')}
-              type="password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
-              data-testid="forgot-password-confirm"
-              required
-            />
-          </>
-        )}
+        {state.step === 'email' && <EmailStep f={fields} />}
+        {state.step === 'otp' && <CodeStep f={fields} email={state.email} />}
+        {state.step === 'password' && <NewPasswordStep f={fields} />}
         {message && (
           <Alert tone="error" testId="forgot-error">
             {message}

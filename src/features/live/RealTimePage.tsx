@@ -3,6 +3,7 @@
 // the window's histogram, a time slider stepped with the arrow keys and the range as h/m/s.
 import { useCallback, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link, useSearch } from 'wouter';
 import { useSignalApi } from '../night/useSignalApi';
 import { HistogramAxis } from '../night/HistogramAxis';
@@ -15,6 +16,7 @@ import { RealTimePicker } from './RealTimePicker';
 import { clock, hms, sliderStepMs, zoomStep } from './format';
 import { useLiveDevice } from './useLiveDevice';
 import { useWindowAnalysis, type WindowAnalysis } from './useWindowAnalysis';
+import { endAt, sliderOf, windowOf } from './liveWindow';
 import type { LiveSeries } from './series';
 import '../../styles/night.css';
 import '../../styles/live.css';
@@ -32,62 +34,40 @@ function useQuery() {
   return { patientId: Number.isInteger(id) && id > 0 ? id : null, deviceId: search.get('did'), back: back?.startsWith('/app/') ? back : null };
 }
 
-export function RealTimePage() {
-  const { t, i18n } = useTranslation();
-  const { patientId, deviceId, back } = useQuery();
-  const { device, connection, tick } = useLiveDevice(deviceId);
-  const { api } = useSignalApi();
-  const codes = device ? [...device.series.keys()] : [];
-  const [picked, setPicked] = useState<string | null>(null);
-  const code = picked && codes.includes(picked) ? picked : (PREFERRED.find((c) => codes.includes(c)) ?? codes[0] ?? null);
+/** The plots' axes: enough decimals to tell the three value labels apart over the visible span. */
+function plotAxes(t: TFunction, language: string): PlotAxes {
+  return {
+    value: (v, span) => formatNumber(v, language, span >= 20 ? 0 : span >= 2 ? 1 : 2),
+    time: (ms) => clock(ms),
+    valueLabel: t('live.valueAxis'),
+    timeLabel: t('live.timeAxis'),
+    gap: t('live.gap'),
+  };
+}
+
+/**
+ * The window on the session: its length, its end (null follows the newest data), and the
+ * slider's, the arrows' and the zoom buttons' moves of it.
+ */
+function useLiveWindow(series: LiveSeries | null, getSeries: () => LiveSeries | null) {
   const [windowMs, setWindowMs] = useState(DEFAULT_WINDOW_MS);
   /** End of the window; null follows the newest data. */
   const [endMs, setEndMs] = useState<number | null>(null);
-
-  const series = (device && code ? device.series.get(code) : null) ?? null;
-  const getSeries = useCallback(() => (device && code ? (device.series.get(code) ?? null) : null), [device, code]);
-  const windowOf = useCallback(
-    (s: LiveSeries) => {
-      const end = endMs ?? s.endMs;
-      return { t0: end - windowMs, t1: end };
-    },
-    [endMs, windowMs],
-  );
   const getWindow = useCallback(() => {
     const s = getSeries();
-    return s ? windowOf(s) : null;
-  }, [getSeries, windowOf]);
+    return s ? windowOf(s, endMs, windowMs) : null;
+  }, [getSeries, endMs, windowMs]);
   // The session so far, across the chart's width (at least a second of it); the window's place is marked on it.
   const getFull = useCallback(() => {
     const s = getSeries();
     return s ? { t0: s.t0Ms, t1: Math.max(s.endMs, s.t0Ms + 1000) } : null;
   }, [getSeries]);
 
-  const win = series ? windowOf(series) : { t0: 0, t1: 0 };
-  const analysis = useWindowAnalysis(api, `live-${deviceId ?? ''}`, series, win.t0, win.t1);
-
-  if (!deviceId) return <RealTimePicker />;
-
-  const channel = code ? channelName(t, code) : '';
-  const axes: PlotAxes = {
-    // Enough decimals to tell the three labels apart over the visible span.
-    value: (v, span) => formatNumber(v, i18n.language, span >= 20 ? 0 : span >= 2 ? 1 : 2),
-    time: (ms) => clock(ms),
-    valueLabel: t('live.valueAxis'),
-    timeLabel: t('live.timeAxis'),
-    gap: t('live.gap'),
-  };
-
+  const win = series ? windowOf(series, endMs, windowMs) : { t0: 0, t1: 0 };
   const step = sliderStepMs(windowMs);
-  const sessionMs = series ? Math.max(0, series.endMs - series.t0Ms) : 0;
-  // No samples yet (the stored session still loading, or none sent): no range or hint that would describe an empty session.
-  const hasSamples = sessionMs > 0;
-  const sliderMax = Math.max(0, Math.ceil((sessionMs - windowMs) / 1000));
-  // Following: at the end (the window's start rounded might fall a second short of the max, rounded up).
-  const sliderValue = !series ? 0 : endMs === null ? sliderMax : Math.min(sliderMax, Math.max(0, Math.round((win.t0 - series.t0Ms) / 1000)));
+  const { max: sliderMax, value: sliderValue } = sliderOf(series, endMs, windowMs);
   const moveTo = (startS: number) => {
-    if (!series) return;
-    setEndMs(startS >= sliderMax ? null : series.t0Ms + startS * 1000 + windowMs);
+    if (series) setEndMs(endAt(series, startS, sliderMax, windowMs));
   };
   const onKey = (e: KeyboardEvent) => {
     // On the slider too: the arrows step a fifth of the window there as anywhere on the page (its
@@ -99,12 +79,84 @@ export function RealTimePage() {
     }
   };
   const zoom = (direction: -1 | 1) => setWindowMs((w) => zoomStep(w, direction));
+  // No samples yet (the stored session still loading, or none sent): no range or hint that would describe an empty session.
+  const hasSamples = series !== null && series.endMs > series.t0Ms;
+  return { windowMs, following: endMs === null, follow: () => setEndMs(null), win, getWindow, getFull, sliderMax, sliderValue, moveTo, onKey, zoom, hasSamples };
+}
+
+type LiveWindow = ReturnType<typeof useLiveWindow>;
+
+/** The channel picker, zoom in and out, and back to following the newest data. */
+function RealTimeControls({ codes, code, onPick, w }: { codes: string[]; code: string | null; onPick(code: string): void; w: LiveWindow }) {
+  const { t } = useTranslation();
+  return (
+    <div className="live-controls">
+      <label>
+        {t('live.channel')}{' '}
+        <select value={code ?? ''} onChange={(e) => onPick(e.target.value)} data-testid="realtime-channel">
+          {codes.map((c) => (
+            <option key={c} value={c}>{channelName(t, c)}</option>
+          ))}
+        </select>
+      </label>
+      <button type="button" className="button" onClick={() => w.zoom(-1)} data-testid="realtime-zoom-in" aria-label={t('live.zoomIn')}>+</button>
+      <button type="button" className="button" onClick={() => w.zoom(1)} data-testid="realtime-zoom-out" aria-label={t('live.zoomOut')}>−</button>
+      <button type="button" className="button" onClick={w.follow} disabled={w.following} data-testid="realtime-follow">{t('live.follow')}</button>
+    </div>
+  );
+}
+
+/** The time slider under the charts and the window's range as clock times and h/m/s. */
+function RealTimeSlider({ w }: { w: LiveWindow }) {
+  const { t } = useTranslation();
+  const { win, hasSamples } = w;
   const duration = hms(win.t1 - win.t0);
-  const full = getFull();
+  return (
+    <div className="live-slider">
+      <input
+        type="range"
+        min={0}
+        max={w.sliderMax}
+        step={1}
+        value={w.sliderValue}
+        onChange={(e) => w.moveTo(Number(e.target.value))}
+        aria-label={t('live.slider')}
+        aria-valuetext={hasSamples ? `${clock(win.t0)} – ${clock(win.t1)}` : undefined}
+        data-testid="realtime-slider"
+      />
+      <p className="mono" data-testid="realtime-range" data-start={Math.round(win.t0)} data-end={Math.round(win.t1)}>
+        {hasSamples ? t('live.range', { from: clock(win.t0), to: clock(win.t1), h: duration.h, m: duration.m, s: duration.s }) : t('live.noData')}
+      </p>
+      {/* The arrows have nowhere to go while the window holds the whole session: say how to get somewhere (a shorter window), where there is one. */}
+      {hasSamples && w.sliderMax === 0 && zoomStep(w.windowMs, -1) < w.windowMs && <p className="muted" data-testid="realtime-fits">{t('live.allInWindow')}</p>}
+    </div>
+  );
+}
+
+export function RealTimePage() {
+  const { t, i18n } = useTranslation();
+  const { patientId, deviceId, back } = useQuery();
+  const { device, connection, tick } = useLiveDevice(deviceId);
+  const { api } = useSignalApi();
+  const codes = device ? [...device.series.keys()] : [];
+  const [picked, setPicked] = useState<string | null>(null);
+  const code = picked && codes.includes(picked) ? picked : (PREFERRED.find((c) => codes.includes(c)) ?? codes[0] ?? null);
+
+  const series = (device && code ? device.series.get(code) : null) ?? null;
+  const getSeries = useCallback(() => (device && code ? (device.series.get(code) ?? null) : null), [device, code]);
+  const w = useLiveWindow(series, getSeries);
+  const { win } = w;
+  const analysis = useWindowAnalysis(api, `live-${deviceId ?? ''}`, series, win.t0, win.t1);
+
+  if (!deviceId) return <RealTimePicker />;
+
+  const channel = code ? channelName(t, code) : '';
+  const axes = plotAxes(t, i18n.language);
+  const full = w.getFull();
 
   return (
     <LiveBoardSurface>
-      <section className="live-page" data-testid="realtime-page" data-tick={tick} onKeyDown={onKey} tabIndex={-1} aria-labelledby="realtime-title">
+      <section className="live-page" data-testid="realtime-page" data-tick={tick} onKeyDown={w.onKey} tabIndex={-1} aria-labelledby="realtime-title">
         <header className="live-head">
           {back && <Link href={back} className="button" data-testid="realtime-back">{t('live.back')}</Link>}
           <h2 id="realtime-title">{t('live.title', { device: deviceId })}</h2>
@@ -114,23 +166,11 @@ export function RealTimePage() {
         </header>
         {device?.error && <p role="alert" className="error-text" data-testid="realtime-error">{t(`live.errors.${device.error}` as 'live.errors.not_found', { defaultValue: t('live.errors.other') })}</p>}
         {device && device.recordingId === null && !device.error && <p className="muted" data-testid="realtime-waiting">{t('live.waiting')}</p>}
-        <div className="live-controls">
-          <label>
-            {t('live.channel')}{' '}
-            <select value={code ?? ''} onChange={(e) => setPicked(e.target.value)} data-testid="realtime-channel">
-              {codes.map((c) => (
-                <option key={c} value={c}>{channelName(t, c)}</option>
-              ))}
-            </select>
-          </label>
-          <button type="button" className="button" onClick={() => zoom(-1)} data-testid="realtime-zoom-in" aria-label={t('live.zoomIn')}>+</button>
-          <button type="button" className="button" onClick={() => zoom(1)} data-testid="realtime-zoom-out" aria-label={t('live.zoomOut')}>−</button>
-          <button type="button" className="button" onClick={() => setEndMs(null)} disabled={endMs === null} data-testid="realtime-follow">{t('live.follow')}</button>
-        </div>
+        <RealTimeControls codes={codes} code={code} onPick={setPicked} w={w} />
         <figure className="live-full">
           <figcaption>{t('live.fullRange')}</figcaption>
           <div className="live-plot-wrap">
-            <LivePlot series={getSeries} range={getFull} testId="realtime-full" label={t('live.fullRange')} color={[0.45, 0.45, 0.55]} axes={axes}>
+            <LivePlot series={getSeries} range={w.getFull} testId="realtime-full" label={t('live.fullRange')} color={[0.45, 0.45, 0.55]} axes={axes}>
               {full && series && (
                 <div
                   className="live-selection"
@@ -145,29 +185,12 @@ export function RealTimePage() {
           <figure className="live-window">
             <figcaption>{t('live.window', { channel })}</figcaption>
             <div className="live-plot-wrap live-plot-tall">
-              <LivePlot series={getSeries} range={getWindow} testId="realtime-window" label={t('live.window', { channel })} axes={axes} />
+              <LivePlot series={getSeries} range={w.getWindow} testId="realtime-window" label={t('live.window', { channel })} axes={axes} />
             </div>
           </figure>
           <LiveHistogram analysis={analysis} />
         </div>
-        <div className="live-slider">
-          <input
-            type="range"
-            min={0}
-            max={sliderMax}
-            step={1}
-            value={sliderValue}
-            onChange={(e) => moveTo(Number(e.target.value))}
-            aria-label={t('live.slider')}
-            aria-valuetext={hasSamples ? `${clock(win.t0)} – ${clock(win.t1)}` : undefined}
-            data-testid="realtime-slider"
-          />
-          <p className="mono" data-testid="realtime-range" data-start={Math.round(win.t0)} data-end={Math.round(win.t1)}>
-            {hasSamples ? t('live.range', { from: clock(win.t0), to: clock(win.t1), h: duration.h, m: duration.m, s: duration.s }) : t('live.noData')}
-          </p>
-          {/* The arrows have nowhere to go while the window holds the whole session: say how to get somewhere (a shorter window), where there is one. */}
-          {hasSamples && sliderMax === 0 && zoomStep(windowMs, -1) < windowMs && <p className="muted" data-testid="realtime-fits">{t('live.allInWindow')}</p>}
-        </div>
+        <RealTimeSlider w={w} />
       </section>
     </LiveBoardSurface>
   );

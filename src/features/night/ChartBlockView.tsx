@@ -1,10 +1,11 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { formatClock, formatValue } from '../../charts/core/format';
 import { useChartBlock } from '../../charts/react/useChartBlock';
 import { countRender } from '../../charts/gl/stats';
 import type { BlockSeries, ChartScreen } from '../../charts/screen';
+import type { ChartBlock } from '../../charts/gl/block';
 import { ARTEFACT_CODE, type ChannelDef } from './channels';
 import { useNight } from './context';
 import { SERIES_COLORS } from './palette';
@@ -44,33 +45,22 @@ export interface BlockProps {
 }
 
 /**
- * One chart block: drag handle, title, info tooltip, expand/collapse, window view,
- * X / XY zoom, the stats readout; the plot itself is drawn by the screen's renderer.
+ * The block's value-axis choice: coded axes (stages, sleep/awake, bed) keep their labels; every
+ * other axis follows the visible data unless the user fixed it for this channel (remembered).
  */
-export function ChartBlockView({ screen, def, height, expanded, thresholds, onToggleExpand, onWindowView, onCloseWindow, dragProps, id, footer }: BlockProps) {
-  countRender('ChartBlock');
-  const { t, i18n } = useTranslation();
-  const { api, nightRef, infos, loading, vitals, night, provisional } = useNight();
-  const { ref: plotRef, block } = useChartBlock(screen, id ?? def.code);
-  const selectionRef = useRef<HTMLDivElement>(null);
-  const tipRef = useRef<HTMLDivElement>(null);
-  const statsRef = useRef<HTMLSpanElement>(null);
-  const [zoomMode, setZoomMode] = useState<'x' | 'xy'>('x');
-  const [yZoom, setYZoom] = useState<[number, number] | null>(null);
-  const code = def.code;
-  // Coded axes (stages, sleep/awake, bed) keep their labels; every other axis follows the
-  // visible data unless the user fixed it for this channel.
+function useYMode(def: ChannelDef) {
   const [yMode, setYModeState] = useState<'auto' | 'fixed'>(() => (def.axis ? 'fixed' : readItem('localStorage', yModeKey(def.code)) === 'fixed' ? 'fixed' : 'auto'));
   const setYMode = (mode: 'auto' | 'fixed') => {
     setYModeState(mode);
-    writeItem('localStorage', yModeKey(code), mode);
+    writeItem('localStorage', yModeKey(def.code), mode);
   };
-  const yAxisRef = useRef<HTMLDivElement>(null);
-  const focused = useSnapshot(chartFocus).codes.includes(def.code);
-  // Reset zoom also resets the value axis of an XY zoom (only this counter is read: no render per page step).
-  const { resets } = useSnapshot(screen.view.store);
-  useLayoutEffect(() => setYZoom(null), [resets]);
+  return [yMode, setYMode] as const;
+}
 
+/** The block's series (those of its sources the night has), whether they are still loading or empty, and the value range to draw. */
+function useBlockData(def: ChannelDef, yZoom: [number, number] | null, yMode: 'auto' | 'fixed') {
+  const { nightRef, infos, loading } = useNight();
+  const code = def.code;
   const present = def.sources.filter((c) => infos[c]);
   const pending = def.sources.some((c) => loading.has(c));
   const empty = !pending && present.length === 0;
@@ -90,9 +80,21 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
     // Points (a night's few BP, sugar or temperature readings) keep clear of the edges, where a point would be cut in half.
     return autoDomain(lo, hi, def.style === 'points' ? 0.15 : 0.06);
   }, [yZoom, def, present.join(','), infos, yMode]);
-  const autoY = !yZoom && !def.axis && yMode === 'auto';
-  const artefacts = infos[ARTEFACT_CODE] ? { night: nightRef, code: ARTEFACT_CODE } : null;
+  return { pending, empty, allMissing, series, yDomain };
+}
 
+interface OnScreen {
+  series: BlockSeries[];
+  yDomain: [number, number];
+  autoY: boolean;
+  height: number;
+}
+
+/** Hands the block's series, value range and bands to the screen, and paints the value labels as the drawn range moves. */
+function useBlockOnScreen(screen: ChartScreen, block: ChartBlock | null, def: ChannelDef, yAxisRef: RefObject<HTMLDivElement | null>, { series, yDomain, autoY, height }: OnScreen) {
+  const { i18n } = useTranslation();
+  const { nightRef, infos, vitals } = useNight();
+  const artefacts = infos[ARTEFACT_CODE] ? { night: nightRef, code: ARTEFACT_CODE } : null;
   useLayoutEffect(() => {
     if (!block) return;
     // An auto axis starts from the night's range and eases to the window's.
@@ -125,12 +127,18 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   useLayoutEffect(() => {
     screen.renderer.requestFrame();
   }, [screen, height]);
+}
 
+/** The pointer's tooltip: the time and each series' value (or coded label) in the pixel column under it. */
+function useValueTooltip(screen: ChartScreen, series: BlockSeries[], def: ChannelDef) {
+  const { t, i18n } = useTranslation();
+  const { night } = useNight();
+  const code = def.code;
   const unitKey = TOOLTIP_UNITS[code];
   const unit = unitKey ? t(unitKey as 'night.units.bp') : (night.channels.find((c) => c.code === (def.sources[0] ?? code))?.unit ?? '');
   const coded = def.axis ? CODED_LABELS[def.axis] : null;
 
-  const tooltip = useCallback((time: number): string | null => {
+  return useCallback((time: number): string | null => {
     const parts: string[] = [];
     for (const s of series) {
       const view = screen.feeder.viewOf(s.ref);
@@ -155,6 +163,140 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
     if (parts.length === 0) return null;
     return `${formatClock(time, night.timezone, true)}  ${parts.join(' · ')}`;
   }, [series, screen, def.style, def.unmapped, coded, unit, night.timezone, t]);
+}
+
+interface HeadProps extends Pick<BlockProps, 'def' | 'expanded' | 'onToggleExpand' | 'onWindowView' | 'onCloseWindow' | 'dragProps'> {
+  title: string;
+  focused: boolean;
+  statsRef: RefObject<HTMLSpanElement | null>;
+  yMode: 'auto' | 'fixed';
+  onYMode(mode: 'auto' | 'fixed'): void;
+  zoomMode: 'x' | 'xy';
+  onZoomMode(): void;
+}
+
+/** The block's head: drag handle, title (a focus toggle), info tip, stats readout and the tool chips. */
+function BlockHead({ def, title, focused, statsRef, dragProps, ...p }: HeadProps) {
+  const { t } = useTranslation();
+  const code = def.code;
+  return (
+    <header className="chart-block-head">
+      {dragProps && (
+        <span
+          className="drag-handle"
+          draggable
+          onDragStart={dragProps.onDragStart}
+          onDragEnd={dragProps.onDragEnd}
+          title={t('night.block.drag')}
+          aria-label={t('night.block.drag')}
+          data-testid={`drag-${code}`}
+        >
+          ⠿
+        </span>
+      )}
+      <h3 className="chart-title">
+        {/* A click puts the chart in focus: the scoring keys mark its channels. */}
+        <button type="button" className={`chart-focus${focused ? ' focused' : ''}`} aria-pressed={focused} title={t('night.block.focus')} onClick={() => toggleFocus(code)} data-testid={`focus-${code}`}>
+          {title}
+        </button>
+      </h3>
+      <span className="info-tip" tabIndex={0} title={def.unmapped ? title : t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
+        {t('night.block.infoMark')}
+      </span>
+      {!def.axis && <span ref={statsRef} className="chart-stats mono" data-testid={`stats-${code}`} />}
+      <BlockTools def={def} {...p} />
+    </header>
+  );
+}
+
+/** The tool chips: auto or fixed value axis, X or XY zoom, window view (or close it), expand or collapse. */
+function BlockTools({ def, expanded, onToggleExpand, onWindowView, onCloseWindow, yMode, onYMode, zoomMode, onZoomMode }: Omit<HeadProps, 'title' | 'focused' | 'statsRef' | 'dragProps'>) {
+  const { t } = useTranslation();
+  const code = def.code;
+  return (
+    <span className="chart-block-tools">
+      {!def.axis && (
+        <button
+          type="button"
+          className="chip"
+          onClick={() => onYMode(yMode === 'auto' ? 'fixed' : 'auto')}
+          aria-pressed={yMode === 'auto'}
+          title={t('night.block.yModeHint')}
+          data-testid={`y-mode-${code}`}
+        >
+          {yMode === 'auto' ? t('night.block.yAuto') : t('night.block.yFixed')}
+        </button>
+      )}
+      <button type="button" className="chip" onClick={onZoomMode} aria-pressed={zoomMode === 'xy'} data-testid={`zoom-mode-${code}`}>
+        {zoomMode === 'x' ? t('night.block.zoomX') : t('night.block.zoomXY')}
+      </button>
+      {onWindowView && (
+        <button type="button" className="chip" onClick={() => onWindowView(code)} data-testid={`window-${code}`}>
+          {t('night.block.window')}
+        </button>
+      )}
+      {onCloseWindow && (
+        <button type="button" className="chip" onClick={onCloseWindow} data-testid="window-close">
+          {t('night.block.closeWindow')}
+        </button>
+      )}
+      {!onCloseWindow && (
+        <button type="button" className="chip" onClick={() => onToggleExpand(code)} aria-expanded={expanded} data-testid={`expand-${code}`}>
+          {expanded ? t('night.block.collapse') : t('night.block.expand')}
+        </button>
+      )}
+    </span>
+  );
+}
+
+/** What the plot says instead of a trace: no data, no valid sample, or still loading. */
+function PlotNotes({ code, title, empty, allMissing, pending }: { code: string; title: string; empty: boolean; allMissing: boolean; pending: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {empty && (
+        <p className="plot-empty" data-testid={`no-data-${code}`}>
+          {t('night.noData', { channel: title })}
+        </p>
+      )}
+      {allMissing && (
+        <p className="plot-empty" data-testid={`all-missing-${code}`}>
+          {t('night.allMissing', { channel: title })}
+        </p>
+      )}
+      {pending && <p className="plot-empty muted">{t('common.loading')}</p>}
+    </>
+  );
+}
+
+/**
+ * One chart block: drag handle, title, info tip, expand/collapse, window view,
+ * X / XY zoom, the stats readout; the plot itself is drawn by the screen's renderer.
+ */
+export function ChartBlockView({ screen, def, height, expanded, thresholds, onToggleExpand, onWindowView, onCloseWindow, dragProps, id, footer }: BlockProps) {
+  countRender('ChartBlock');
+  const { t, i18n } = useTranslation();
+  const { api, provisional } = useNight();
+  const { ref: plotRef, block } = useChartBlock(screen, id ?? def.code);
+  const selectionRef = useRef<HTMLDivElement>(null);
+  const tipRef = useRef<HTMLDivElement>(null);
+  const statsRef = useRef<HTMLSpanElement>(null);
+  const [zoomMode, setZoomMode] = useState<'x' | 'xy'>('x');
+  const [yZoom, setYZoom] = useState<[number, number] | null>(null);
+  const code = def.code;
+  const [yMode, setYMode] = useYMode(def);
+  const yAxisRef = useRef<HTMLDivElement>(null);
+  const focused = useSnapshot(chartFocus).codes.includes(def.code);
+  // Reset zoom also resets the value axis of an XY zoom (only this counter is read: no render per page step).
+  const { resets } = useSnapshot(screen.view.store);
+  useLayoutEffect(() => setYZoom(null), [resets]);
+
+  const { pending, empty, allMissing, series, yDomain } = useBlockData(def, yZoom, yMode);
+  const autoY = !yZoom && !def.axis && yMode === 'auto';
+  useBlockOnScreen(screen, block, def, yAxisRef, { series, yDomain, autoY, height });
+
+  const coded = def.axis ? CODED_LABELS[def.axis] : null;
+  const tooltip = useValueTooltip(screen, series, def);
 
   // Ctrl + drag annotates this chart's channel (IQ stands for I and Q).
   const onAnnotate = useCallback((from: number, to: number) => requestAnnotation({ startMs: from, endMs: to, channel: code }), [code]);
@@ -171,6 +313,10 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   // A channel without a meaning here keeps the file's label (it may hold '.' or ':', which i18next would read as key syntax).
   const title = def.unmapped ? code : t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
   const labels = coded ? coded.map(([v, key]) => ({ v, text: t(key as 'night.axis.deep') })) : [];
+  const toggleZoomMode = () => {
+    setZoomMode(zoomMode === 'x' ? 'xy' : 'x');
+    if (zoomMode === 'xy') setYZoom(null);
+  };
 
   return (
     <section
@@ -180,63 +326,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
       onDragOver={dragProps?.onDragOver}
       onDrop={dragProps?.onDrop}
     >
-      <header className="chart-block-head">
-        {dragProps && (
-          <span
-            className="drag-handle"
-            draggable
-            onDragStart={dragProps.onDragStart}
-            onDragEnd={dragProps.onDragEnd}
-            title={t('night.block.drag')}
-            aria-label={t('night.block.drag')}
-            data-testid={`drag-${code}`}
-          >
-            ⠿
-          </span>
-        )}
-        <h3 className="chart-title">
-          {/* A click puts the chart in focus: the scoring keys mark its channels. */}
-          <button type="button" className={`chart-focus${focused ? ' focused' : ''}`} aria-pressed={focused} title={t('night.block.focus')} onClick={() => toggleFocus(code)} data-testid={`focus-${code}`}>
-            {title}
-          </button>
-        </h3>
-        <span className="info-tip" tabIndex={0} title={def.unmapped ? title : t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
-          {t('night.block.infoMark')}
-        </span>
-        {!def.axis && <span ref={statsRef} className="chart-stats mono" data-testid={`stats-${code}`} />}
-        <span className="chart-block-tools">
-          {!def.axis && (
-            <button
-              type="button"
-              className="chip"
-              onClick={() => setYMode(yMode === 'auto' ? 'fixed' : 'auto')}
-              aria-pressed={yMode === 'auto'}
-              title={t('night.block.yModeHint')}
-              data-testid={`y-mode-${code}`}
-            >
-              {yMode === 'auto' ? t('night.block.yAuto') : t('night.block.yFixed')}
-            </button>
-          )}
-          <button type="button" className="chip" onClick={() => { setZoomMode(zoomMode === 'x' ? 'xy' : 'x'); if (zoomMode === 'xy') setYZoom(null); }} aria-pressed={zoomMode === 'xy'} data-testid={`zoom-mode-${code}`}>
-            {zoomMode === 'x' ? t('night.block.zoomX') : t('night.block.zoomXY')}
-          </button>
-          {onWindowView && (
-            <button type="button" className="chip" onClick={() => onWindowView(code)} data-testid={`window-${code}`}>
-              {t('night.block.window')}
-            </button>
-          )}
-          {onCloseWindow && (
-            <button type="button" className="chip" onClick={onCloseWindow} data-testid="window-close">
-              {t('night.block.closeWindow')}
-            </button>
-          )}
-          {!onCloseWindow && (
-            <button type="button" className="chip" onClick={() => onToggleExpand(code)} aria-expanded={expanded} data-testid={`expand-${code}`}>
-              {expanded ? t('night.block.collapse') : t('night.block.expand')}
-            </button>
-          )}
-        </span>
-      </header>
+      <BlockHead def={def} title={title} focused={focused} statsRef={statsRef} dragProps={dragProps} expanded={expanded} onToggleExpand={onToggleExpand} onWindowView={onWindowView} onCloseWindow={onCloseWindow} yMode={yMode} onYMode={setYMode} zoomMode={zoomMode} onZoomMode={toggleZoomMode} />
       <div className="chart-body" dir="ltr">
         <div ref={yAxisRef} className={`y-axis${height < SHORT_PLOT_PX ? ' y-axis-short' : ''}`} aria-hidden="true" data-testid={`y-axis-${code}`} style={empty || allMissing ? { visibility: 'hidden' } : undefined}>
           {labels.map(({ v, text }) => (
@@ -248,17 +338,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
         <div ref={plotRef} className="plot" style={{ blockSize: height }} data-testid={`plot-${code}`}>
           <div ref={selectionRef} className="plot-selection" />
           <div ref={tipRef} className="plot-tooltip" role="tooltip" />
-          {empty && (
-            <p className="plot-empty" data-testid={`no-data-${code}`}>
-              {t('night.noData', { channel: title })}
-            </p>
-          )}
-          {allMissing && (
-            <p className="plot-empty" data-testid={`all-missing-${code}`}>
-              {t('night.allMissing', { channel: title })}
-            </p>
-          )}
-          {pending && <p className="plot-empty muted">{t('common.loading')}</p>}
+          <PlotNotes code={code} title={title} empty={empty} allMissing={allMissing} pending={pending} />
         </div>
       </div>
       {/* Under the plot, not over it: the legend must not hide the trace. */}

@@ -10,6 +10,7 @@ import { useArrowPaging } from '../../charts/react/useArrowPaging';
 import { epochCount, epochNumber } from '../../time/epochs';
 import { useChartBlock, useOccluder } from '../../charts/react/useChartBlock';
 import type { ChartScreen } from '../../charts/screen';
+import type { ChartBlock } from '../../charts/gl/block';
 import { channelDef } from './channels';
 import { useNight } from './context';
 import { SERIES_COLORS } from './palette';
@@ -20,23 +21,15 @@ import { intlLocale } from '../../format';
 const NAVIGATOR_HEIGHT = 60;
 
 /**
- * The time-range navigator (spec 2 §2, §9): presets, the time-span readout, ← and →
- * (and the arrow keys) paging 20% of the window (one epoch in the 30-s preset), and an overview of the whole night
- * showing where the window is. Readout and window box are updated without React.
+ * The span readout, the epoch counter of the scoring mode (30-s preset) and the window's box on the
+ * overview, written on every range change without a React render.
  */
-export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overviewCode: string | null }) {
-  countRender('Navigator');
+function useRangeReadout(screen: ChartScreen, preset: PresetId | 'custom') {
   const { t, i18n } = useTranslation();
-  const { night, nightRef, infos } = useNight();
-  const { preset } = useSnapshot(screen.view.store);
-  const { dispatch } = screen.view;
+  const { night } = useNight();
   const readoutRef = useRef<HTMLSpanElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const epochRef = useRef<HTMLSpanElement>(null);
-  const stickyRef = useOccluder<HTMLElement>(screen);
-  const { ref: overviewRef, block } = useChartBlock(screen, 'overview');
-  const domain = screen.view.store.state.domain;
-
   useLayoutEffect(() => {
     const readout = readoutRef.current!;
     const box = boxRef.current!;
@@ -65,17 +58,12 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
     return screen.view.onRange(show);
   }, [screen, night.timezone, preset, t, i18n.language]);
 
-  // A page step is painted in the key's own task when its data is there (it always is: see ViewFeeder).
-  const paintStep = useCallback(() => screen.renderer.drawNow(), [screen]);
-  useArrowPaging(screen.view, { onStep: paintStep });
-  // The ← → buttons step like the keys: one epoch on the grid in the 30-s preset, else 20 %.
-  const step = (direction: 1 | -1) => {
-    dispatch({ type: preset === '30s' ? 'epoch' : 'page', direction });
-    paintStep();
-  };
+  return { readoutRef, boxRef, epochRef };
+}
 
-  // A night of several mask sessions: each drawn as a band under the overview, the gaps between them bare.
-  const sessions = (night.sessions?.length ?? 0) > 1 ? night.sessions! : [];
+/** The overview strip: the whole night of `overviewCode` (nothing without one), on the night's own range. */
+function useOverviewBlock(screen: ChartScreen, block: ChartBlock | null, domain: TimeRange, overviewCode: string | null) {
+  const { nightRef, infos } = useNight();
   const info = overviewCode ? infos[overviewCode] : null;
   useLayoutEffect(() => {
     if (!block) return;
@@ -90,25 +78,63 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
     block.yMax = hi;
     screen.setBlock(block, [{ ref: { night: nightRef, code: overviewCode }, style: def.style, color: SERIES_COLORS[0]! }]);
   }, [screen, block, domain, overviewCode, info, nightRef]);
+}
+
+/** The range presets; "custom" is offered only while a zoom has made the range one. */
+function PresetSelect({ preset, dispatch }: { preset: PresetId | 'custom'; dispatch: ChartScreen['view']['dispatch'] }) {
+  const { t } = useTranslation();
+  return (
+    <select
+      value={preset === 'custom' ? '' : preset}
+      onChange={(e) => {
+        dispatch({ type: 'preset', preset: e.target.value as PresetId });
+        // Arrow keys page the charts, not this select.
+        e.target.blur();
+      }}
+      aria-label={t('night.nav.preset')}
+      data-testid="range-preset"
+    >
+      {preset === 'custom' && <option value="">{t('night.nav.custom')}</option>}
+      {PRESETS.map((p) => (
+        <option key={p.id} value={p.id}>{t(p.labelKey)}</option>
+      ))}
+    </select>
+  );
+}
+
+/**
+ * The time-range navigator (spec 2 §2, §9): presets, the time-span readout, ← and →
+ * (and the arrow keys) paging 20% of the window (one epoch in the 30-s preset), and an overview of the whole night
+ * showing where the window is. Readout and window box are updated without React.
+ */
+export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overviewCode: string | null }) {
+  countRender('Navigator');
+  const { t } = useTranslation();
+  const { night } = useNight();
+  const { preset } = useSnapshot(screen.view.store);
+  const { dispatch } = screen.view;
+  const stickyRef = useOccluder<HTMLElement>(screen);
+  const { ref: overviewRef, block } = useChartBlock(screen, 'overview');
+  const domain = screen.view.store.state.domain;
+  const { readoutRef, boxRef, epochRef } = useRangeReadout(screen, preset);
+
+  // A page step is painted in the key's own task when its data is there (it always is: see ViewFeeder).
+  const paintStep = useCallback(() => screen.renderer.drawNow(), [screen]);
+  useArrowPaging(screen.view, { onStep: paintStep });
+  // The ← → buttons step like the keys: one epoch on the grid in the 30-s preset, else 20 %.
+  const step = (direction: 1 | -1) => {
+    dispatch({ type: preset === '30s' ? 'epoch' : 'page', direction });
+    paintStep();
+  };
+
+  useOverviewBlock(screen, block, domain, overviewCode);
+  // A night of several mask sessions: each drawn as a band under the overview, the gaps between them bare.
+  const sessions = (night.sessions?.length ?? 0) > 1 ? night.sessions! : [];
 
   return (
     <section ref={stickyRef} className="navigator sticky-top" aria-label={t('night.nav.label')} data-testid="navigator">
       <div className="navigator-controls">
-        <select
-          value={preset === 'custom' ? '' : preset}
-          onChange={(e) => {
-            dispatch({ type: 'preset', preset: e.target.value as PresetId });
-            // Arrow keys page the charts, not this select.
-            e.target.blur();
-          }}
-          aria-label={t('night.nav.preset')}
-          data-testid="range-preset"
-        >
-          {preset === 'custom' && <option value="">{t('night.nav.custom')}</option>}
-          {PRESETS.map((p) => (
-            <option key={p.id} value={p.id}>{t(p.labelKey)}</option>
-          ))}
-        </select>
+        <PresetSelect preset={preset} dispatch={dispatch} />
         <button type="button" className="button button-small" onClick={() => step(-1)} aria-label={t('night.nav.earlier')} data-testid="page-left">
           ←
         </button>

@@ -1,26 +1,20 @@
 import { DateTime } from 'luxon';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
 import { errorText } from '../../api/messages';
-import { session } from '../../state/session';
 import { Alert } from '../../ui/Alert';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import type { PatientInfo } from '../night/types';
 import {
-  useCheckupChange, useCheckups, useCommentChange, useComments, useConditionChange, useDiseases, type PatientComment,
+  useCheckupChange, useCheckups, useConditionChange, useDiseases,
 } from './api';
 import { HistoryCard } from './HistoryCard';
 import { AccessLog } from './AccessLog';
+import { Comments } from './Comments';
 import { QuestionnaireCard } from './QuestionnaireCard';
 import '../../styles/patient-details.css';
-import { formatDateTime, formatIsoDay } from '../../format';
+import { formatIsoDay } from '../../format';
 import { conditionName } from '../../builtInNames';
 
-/** Comment page sizes (spec 2 §5); the first is the default. */
-const PAGE_SIZES = [10, 20, 30, 40, 50, 100] as const;
-/** Longest comment (spec 2 §9). */
-const COMMENT_MAX = 10_240;
 /** The "None" condition (spec 2 §3). */
 const NONE_ID = 1;
 
@@ -177,129 +171,6 @@ function Checkups({ patientId, readOnly }: { patientId: number; readOnly: boolea
           ))}
         </>
       )}
-    </section>
-  );
-}
-
-function Comments({ patientId, readOnly }: { patientId: number; readOnly: boolean }) {
-  const { t, i18n } = useTranslation();
-  const me = Number(useSnapshot(session).user_id);
-  const comments = useComments(patientId);
-  const change = useCommentChange(patientId);
-  const [draft, setDraft] = useState('');
-  const [status, setStatus] = useState<'added' | 'failed' | null>(null);
-  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
-  const [page, setPage] = useState(0);
-  const [editing, setEditing] = useState<{ id: number; text: string } | null>(null);
-  const [deleting, setDeleting] = useState<PatientComment | null>(null);
-  const all = comments.data ?? [];
-  const pages = Math.max(1, Math.ceil(all.length / pageSize));
-  const current = Math.min(page, pages - 1);
-  const shown = all.slice(current * pageSize, (current + 1) * pageSize);
-  const submit = () => {
-    const text = draft.trim();
-    if (!text) return;
-    change.mutate({ kind: 'add', comment: text }, {
-      onSuccess: () => {
-        setDraft('');
-        setStatus('added');
-        setPage(0);
-      },
-      onError: () => setStatus('failed'),
-    });
-  };
-  const saveEdit = (c: PatientComment) => {
-    if (!editing) return;
-    const text = editing.text.trim();
-    // An unchanged comment sends nothing (spec 2 §5).
-    if (text === c.comment || !text) return setEditing(null);
-    change.mutate({ kind: 'update', id: c.id, comment: text, updatedDate: c.updated_date }, { onSuccess: () => setEditing(null) });
-  };
-  const when = (iso: string) => formatDateTime(DateTime.fromISO(iso).toMillis(), 'local', i18n.language);
-  return (
-    <section className="details-card" data-testid="comments">
-      <h3>{t('details.comments.title')}</h3>
-      {!readOnly && (
-        <div className="comment-form">
-          <textarea
-            value={draft}
-            maxLength={COMMENT_MAX}
-            rows={3}
-            placeholder={t('details.comments.placeholder')}
-            aria-label={t('details.comments.placeholder')}
-            onChange={(e) => {
-              setDraft(e.target.value);
-              setStatus(null);
-            }}
-            onKeyDown={(e) => {
-              // Enter submits a non-empty comment; Shift+Enter starts a new line.
-              if (e.key === 'Enter' && !e.shiftKey) {
-                e.preventDefault();
-                submit();
-              }
-            }}
-            data-testid="comment-input"
-          />
-          <div className="comment-form-foot">
-            <span className="muted">{t('details.comments.count', { count: draft.length, max: COMMENT_MAX })}</span>
-            <button type="button" className="button button-small" disabled={!draft.trim() || change.isPending} onClick={submit} data-testid="comment-submit">
-              {t('details.comments.add')}
-            </button>
-          </div>
-          {status === 'added' && <p className="success-text" role="status" data-testid="comment-added">{t('details.comments.added')}</p>}
-          {status === 'failed' && <p className="error-text" role="alert" data-testid="comment-failed">{t('details.comments.failed')} {errorText(t, change.error)}</p>}
-        </div>
-      )}
-      {comments.isError && <Alert tone="error">{errorText(t, comments.error)}</Alert>}
-      {comments.data && all.length === 0 && <p className="muted" data-testid="comments-empty">{t('details.comments.empty')}</p>}
-      <ul className="comment-list">
-        {shown.map((c) => (
-          <li key={c.id} className="comment" data-testid="comment">
-            <div className="comment-meta">
-              <strong>{c.author}</strong> <span className="muted">{when(c.created_date)}</span>
-              {c.updated_date !== c.created_date && <span className="muted"> · {t('details.comments.edited')}</span>}
-            </div>
-            {editing?.id === c.id ? (
-              <div className="comment-edit">
-                <textarea value={editing.text} maxLength={COMMENT_MAX} rows={3} onChange={(e) => setEditing({ id: c.id, text: e.target.value })} data-testid="comment-edit-input" />
-                <button type="button" className="button button-small" onClick={() => saveEdit(c)} disabled={change.isPending} data-testid="comment-save">{t('details.comments.save')}</button>
-                <button type="button" className="button button-small" onClick={() => setEditing(null)}>{t('common.cancel')}</button>
-              </div>
-            ) : (
-              <p className="comment-text" data-testid="comment-text">{c.comment}</p>
-            )}
-            {!readOnly && c.user_id === me && editing?.id !== c.id && (
-              <div className="comment-actions">
-                <button type="button" className="link-button" onClick={() => setEditing({ id: c.id, text: c.comment })} data-testid="comment-edit">{t('details.comments.edit')}</button>
-                <button type="button" className="link-button" onClick={() => setDeleting(c)} data-testid="comment-delete">{t('details.comments.delete')}</button>
-              </div>
-            )}
-          </li>
-        ))}
-      </ul>
-      {all.length > 0 && (
-        <div className="comment-pages">
-          <label>
-            {t('details.comments.pageSize')}{' '}
-            <select value={pageSize} onChange={(e) => { setPageSize(Number(e.target.value)); setPage(0); }} data-testid="comment-page-size">
-              {PAGE_SIZES.map((n) => <option key={n} value={n}>{n}</option>)}
-            </select>
-          </label>
-          <button type="button" className="button button-small" disabled={current === 0} onClick={() => setPage(current - 1)} data-testid="comment-prev">‹</button>
-          <span data-testid="comment-page">{t('details.comments.page', { page: current + 1, pages })}</span>
-          <button type="button" className="button button-small" disabled={current >= pages - 1} onClick={() => setPage(current + 1)} data-testid="comment-next">›</button>
-        </div>
-      )}
-      {change.isError && editing && <Alert tone="error" testId="comment-edit-error">{errorText(t, change.error)}</Alert>}
-      <ConfirmDialog
-        open={deleting !== null}
-        message={t('details.comments.confirmDelete')}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) change.mutate({ kind: 'delete', id: deleting.id });
-          setDeleting(null);
-        }}
-      />
     </section>
   );
 }

@@ -2,7 +2,6 @@ import { useTranslation } from 'react-i18next';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { isTextEntry } from '../../ui/keys';
 import { KeyHelp } from '../night/KeyHelp';
-import { useLocation, useSearch } from 'wouter';
 import { errorText } from '../../api/messages';
 import { countRender } from '../../charts/gl/stats';
 import { Alert } from '../../ui/Alert';
@@ -15,12 +14,12 @@ import { nightKeys, useNights, usePatientDetails, usePreferences } from '../nigh
 import { ImportRecordingPanel, ImportResult } from '../recordings/ImportRecordingPanel';
 import type { ImportedNight } from '../recordings/api';
 import { NightRecordings, NightSessions, NightTooLong, nightTooLong } from '../recordings/NightSessions';
-import { SideTabs, TABS, type Tab } from '../night/SideTabs';
+import { SideTabs, type Tab } from '../night/SideTabs';
 import type { NightInfo } from '../night/types';
 import { pickNight, prefetchNight } from '../night/preload';
-import { getSignalEngine } from '../../../workers/client';
 import { AddToSampleDialog } from '../samples/AddToSampleDialog';
-import { useNightSeen } from '../dashboard/api';
+import { useNightUrl } from './nightUrl';
+import { useEngineStart, useMarkSeen } from './useNightScreen';
 
 export { pickNight };
 
@@ -35,69 +34,27 @@ const TrendView = lazy(() => import('../trend/TrendView').then((m) => ({ default
 export function NightPage({ patientId }: { patientId: number }) {
   countRender('NightPage');
   const { t } = useTranslation();
-  const [, navigate] = useLocation();
-  const search = new URLSearchParams(useSearch());
-  const requested = search.has('night') ? Number(search.get('night')) : null;
-  const requestedRecording = search.has('recording') ? Number(search.get('recording')) : null;
-  const trend = search.get('view') === 'trend';
-  const requestedTab = search.get('tab') as Tab | null;
-  const tab: Tab = requestedTab && (TABS as readonly string[]).includes(requestedTab) && !(trend && requestedTab === 'summary') ? requestedTab : 'overview';
-  /** The screen's URL with these query values (null drops one). */
-  const urlWith = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null) next.delete(k);
-      else next.set(k, v);
-    }
-    const q = next.toString();
-    return `/app/patients/id=${patientId}${q ? `?${q}` : ''}`;
-  };
+  const { requested, requestedRecording, trend, tab, goTo } = useNightUrl(patientId);
   const [reporting, setReporting] = useState(false);
-  // The last import's result, above the night it opened until dismissed (for this patient only).
-  const [imported, setImported] = useState<{ patientId: number; result: ImportedNight } | null>(null);
-  const onImported = (result: ImportedNight) => {
-    setImported({ patientId, result });
-    if (result.night !== undefined) navigate(urlWith({ night: String(result.night) }), { replace: true });
-  };
+  const { imported, setImported, onImported } = useImportResult(patientId, goTo);
   const [sampling, setSampling] = useState(false);
-  // The engine's workers start with the screen, beside its first queries, not after them
-  // (a failed start is reported where the engine is used: NightReview). The charts' WebGL
-  // context is made after their first frame, drawn in 2D (RendererOptions.glAfterFirstPaint).
-  useEffect(() => {
-    void getSignalEngine().catch(() => undefined);
-  }, []);
+  useEngineStart();
   const details = usePatientDetails(patientId);
   const nights = useNights(patientId);
   const preferences = usePreferences();
-  const seen = useNightSeen();
   const shownRecording = nights.data && preferences.data && !trend && tab === 'overview' ? (pickNight(nights.data, requested, requestedRecording)?.recording_id ?? null) : null;
   const physician = preferences.data?.is_annotator === false && details.data?.is_sample_patient === false;
-  // A night whose review screen the physician opened is seen (issue 32.4); annotators' views do not count.
-  useEffect(() => {
-    if (shownRecording !== null && physician) seen.mutate({ patient_id: patientId, recording_id: shownRecording });
-  }, [shownRecording, physician, patientId]);
+  useMarkSeen(patientId, shownRecording, physician);
 
-  if (details.isError || nights.isError) {
-    return (
-      <div className="page">
-        <Alert tone="error" testId="night-error">
-          {errorText(t, details.error ?? nights.error)}
-        </Alert>
-      </div>
-    );
-  }
+  if (details.isError || nights.isError) return <NightLoadError error={details.error ?? nights.error} />;
   if (!details.data || !nights.data || preferences.isPending) {
     return <p className="muted loading" role="status">{t('common.loading')}</p>;
   }
   const night = pickNight(nights.data, requested, requestedRecording);
-  // The night as listed (another recording of it is shown from there): what ‹ › step from.
-  const listed = night ? (nights.data.find((n) => n.night === night.night) ?? null) : null;
+  const { listed, previous, next } = neighbours(nights.data, night);
   const drawable = night !== null && !nightTooLong(night);
   if (night && drawable && !trend && tab === 'overview') prefetchNight(patientId, night, preferences.data ?? null);
-  const index = listed ? nights.data.indexOf(listed) : -1;
-  const previous = index > 0 ? nights.data[index - 1]! : null;
-  const next = index >= 0 && index < nights.data.length - 1 ? nights.data[index + 1]! : null;
-  const go = (n: NightInfo | null) => n && navigate(urlWith({ night: String(n.night), recording: null }), { replace: true });
+  const go = (n: NightInfo | null) => n && goTo({ night: String(n.night), recording: null });
   const annotator = preferences.data?.is_annotator === true;
   // A sample patient (spec 2 §2) is read-only for everyone: no edits, imports or reports.
   const sample = details.data.is_sample_patient;
@@ -108,55 +65,13 @@ export function NightPage({ patientId }: { patientId: number }) {
         <SideTabs
           active={tab}
           disabled={new Set<Tab>(trend ? ['summary'] : [])}
-          onSelect={(next) => navigate(urlWith({ tab: next === 'overview' ? null : next }), { replace: true })}
+          onSelect={(next) => goTo({ tab: next === 'overview' ? null : next })}
         />
         <div className="night-main">
-          <div className="night-bar">
-            {tab === 'overview' && (
-              <div className="mode-switch" role="group" aria-label={t('night.mode.label')}>
-                <button
-                  type="button"
-                  className={`chip${trend ? '' : ' active'}`}
-                  aria-pressed={!trend}
-                  onClick={() => navigate(urlWith({ view: null }), { replace: true })}
-                  data-testid="mode-single"
-                >
-                  {t('night.mode.single')}
-                </button>
-                <button
-                  type="button"
-                  className={`chip${trend ? ' active' : ''}`}
-                  aria-pressed={trend}
-                  onClick={() => navigate(urlWith({ view: 'trend', tab: null }), { replace: true })}
-                  data-testid="mode-trend"
-                >
-                  {t('night.mode.trend')}
-                </button>
-              </div>
-            )}
-            {night && !trend && tab !== 'details' && (
-              <NightPicker
-                nights={nights.data}
-                value={night.night}
-                onChange={(key) => navigate(urlWith({ night: String(key) }), { replace: true })}
-              />
-            )}
-            {night && !trend && tab !== 'details' && (
-              <NightSteps previous={previous} next={next} onGo={go} />
-            )}
-            {night && !trend && tab === 'overview' && <KeyHelp />}
-            {night && !trend && tab !== 'details' && !sample && (
-              <button type="button" className="button button-small" onClick={() => setReporting(true)} data-testid="generate-report">
-                {t('report.generate')}
-              </button>
-            )}
-            {night && !trend && annotator && !sample && (
-              <button type="button" className="button button-small" onClick={() => setSampling(true)} data-testid="add-to-sample">
-                {t('samples.add.button')}
-              </button>
-            )}
-            {sample && <span className="sample-badge" data-testid="sample-badge">{t('samples.readOnly')}</span>}
-          </div>
+          <NightBar
+            tab={tab} trend={trend} night={night} nights={nights.data} previous={previous} next={next} onGo={go} goTo={goTo}
+            sample={sample} annotator={annotator} onReport={() => setReporting(true)} onSample={() => setSampling(true)}
+          />
           {imported?.patientId === patientId && <ImportResult result={imported.result} onDismiss={() => setImported(null)} />}
           <Suspense fallback={<p className="muted loading" role="status">{t('common.loading')}</p>}>
           {tab === 'details' ? (
@@ -170,7 +85,7 @@ export function NightPage({ patientId }: { patientId: number }) {
           ) : night ? (
             <>
               <NightSessions night={night} />
-              {listed && <NightRecordings night={listed} shown={night.recording_id} onShow={(id) => navigate(urlWith({ night: String(listed.night), recording: id === listed.recording_id ? null : String(id) }), { replace: true })} />}
+              {listed && <NightRecordings night={listed} shown={night.recording_id} onShow={(id) => goTo({ night: String(listed.night), recording: id === listed.recording_id ? null : String(id) })} />}
               {/* Keyed by what a later file changes (channels, span), so a merged night is read afresh. */}
               <NightReview key={`${night.recording_id}-${night.channels.length}-${night.recording_start_time}-${night.recording_stop_time}`} patient={details.data} night={night} preferences={preferences.data ?? null} />
             </>
@@ -178,12 +93,7 @@ export function NightPage({ patientId }: { patientId: number }) {
             <p className="muted" data-testid="no-nights">{t('night.noNights')}</p>
           )}
           </Suspense>
-          {!trend && tab === 'overview' && !annotator && !sample && (
-            <details className="import-details" open={!night}>
-              <summary>{t('recordings.import.title')}</summary>
-              <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} onImported={onImported} />
-            </details>
-          )}
+          {!trend && tab === 'overview' && !annotator && !sample && <ImportDetails patientId={patientId} open={!night} onImported={onImported} />}
         </div>
       </div>
       {night && annotator && !sample && (
@@ -194,6 +104,116 @@ export function NightPage({ patientId }: { patientId: number }) {
           <NightReport open={reporting} onClose={() => setReporting(false)} patient={details.data} night={night} nights={nights.data} pdf={preferences.data?.is_annotator !== true} />
         </Suspense>
       )}
+    </div>
+  );
+}
+
+/** The patient or their nights could not be loaded. */
+function NightLoadError({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  return (
+    <div className="page">
+      <Alert tone="error" testId="night-error">
+        {errorText(t, error)}
+      </Alert>
+    </div>
+  );
+}
+
+/** The night as listed (another recording of it is shown from there), and the nights before and after it: what ‹ › step to. */
+function neighbours(nights: NightInfo[], night: NightInfo | null) {
+  const listed = night ? (nights.find((n) => n.night === night.night) ?? null) : null;
+  const index = listed ? nights.indexOf(listed) : -1;
+  const previous = index > 0 ? nights[index - 1]! : null;
+  const next = index >= 0 && index < nights.length - 1 ? nights[index + 1]! : null;
+  return { listed, previous, next };
+}
+
+/** The last import's result, above the night it opened until dismissed (for this patient only). */
+function useImportResult(patientId: number, goTo: (changes: Record<string, string | null>) => void) {
+  const [imported, setImported] = useState<{ patientId: number; result: ImportedNight } | null>(null);
+  const onImported = (result: ImportedNight) => {
+    setImported({ patientId, result });
+    if (result.night !== undefined) goTo({ night: String(result.night) });
+  };
+  return { imported, setImported, onImported };
+}
+
+/** Importing a recording for the patient, folded away once there is a night to show. */
+function ImportDetails({ patientId, open, onImported }: { patientId: number; open: boolean; onImported(result: ImportedNight): void }) {
+  const { t } = useTranslation();
+  return (
+    <details className="import-details" open={open}>
+      <summary>{t('recordings.import.title')}</summary>
+      <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} onImported={onImported} />
+    </details>
+  );
+}
+
+interface BarProps {
+  tab: Tab;
+  trend: boolean;
+  night: NightInfo | null;
+  nights: NightInfo[];
+  previous: NightInfo | null;
+  next: NightInfo | null;
+  onGo(n: NightInfo | null): void;
+  goTo(changes: Record<string, string | null>): void;
+  sample: boolean;
+  annotator: boolean;
+  onReport(): void;
+  onSample(): void;
+}
+
+/** The bar above the night: single night or trend, the night picker and its steps, the key help, report and add-to-sample. */
+function NightBar({ tab, trend, night, nights, previous, next, onGo: go, goTo, sample, annotator, onReport, onSample }: BarProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="night-bar">
+      {tab === 'overview' && (
+        <div className="mode-switch" role="group" aria-label={t('night.mode.label')}>
+          <button
+            type="button"
+            className={`chip${trend ? '' : ' active'}`}
+            aria-pressed={!trend}
+            onClick={() => goTo({ view: null })}
+            data-testid="mode-single"
+          >
+            {t('night.mode.single')}
+          </button>
+          <button
+            type="button"
+            className={`chip${trend ? ' active' : ''}`}
+            aria-pressed={trend}
+            onClick={() => goTo({ view: 'trend', tab: null })}
+            data-testid="mode-trend"
+          >
+            {t('night.mode.trend')}
+          </button>
+        </div>
+      )}
+      {night && !trend && tab !== 'details' && (
+        <NightPicker
+          nights={nights}
+          value={night.night}
+          onChange={(key) => goTo({ night: String(key) })}
+        />
+      )}
+      {night && !trend && tab !== 'details' && (
+        <NightSteps previous={previous} next={next} onGo={go} />
+      )}
+      {night && !trend && tab === 'overview' && <KeyHelp />}
+      {night && !trend && tab !== 'details' && !sample && (
+        <button type="button" className="button button-small" onClick={onReport} data-testid="generate-report">
+          {t('report.generate')}
+        </button>
+      )}
+      {night && !trend && annotator && !sample && (
+        <button type="button" className="button button-small" onClick={onSample} data-testid="add-to-sample">
+          {t('samples.add.button')}
+        </button>
+      )}
+      {sample && <span className="sample-badge" data-testid="sample-badge">{t('samples.readOnly')}</span>}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ChannelInfo } from '../../../engine/index';
 import { useTranslation } from 'react-i18next';
 import { countRender } from '../../charts/gl/stats';
@@ -6,8 +6,7 @@ import { ChartSurface } from '../../charts/react/ChartSurface';
 import { bandColor, type ChartScreen } from '../../charts/screen';
 import { NightAnnotations } from '../annotations/NightAnnotations';
 import { ARTEFACT_CODE, move, overviewCodes, startingChoices, toPreference, type ChannelChoice } from '../night/channels';
-import { arrivedOverviews, channelOverviews } from '../night/api';
-import { OverviewSource, useOverviews } from '../night/overviews';
+import { useOverviews, type OverviewSource } from '../night/overviews';
 import { ChannelSelector } from '../night/ChannelSelector';
 import { ChartStack } from '../night/ChartStack';
 import { NightContext, type NightContextValue } from '../night/context';
@@ -24,6 +23,7 @@ import { NightDownloads } from '../night/NightDownloads';
 import { NightCorrectionsPanel } from '../night/NightCorrections';
 import { RealTimeLink } from '../live/RealTimeLink';
 import { DoubleScoringPanel } from '../scoring/DoubleScoringPanel';
+import { useOverviewPreview } from './useOverviewPreview';
 import { readItem, writeItem } from '../../state/storage';
 
 /** Layout choices of the review screen, remembered in this browser. */
@@ -40,6 +40,33 @@ function loadLayout(): ReviewLayout {
     // A corrupt entry: the defaults.
     return { channels: true, annotations: true, fit: false };
   }
+}
+
+/** The review layout, remembered in this browser as it changes. */
+function useReviewLayout() {
+  const [layout, setLayoutState] = useState<ReviewLayout>(loadLayout);
+  const setLayout = (l: ReviewLayout) => {
+    setLayoutState(l);
+    writeItem('localStorage', LAYOUT_KEY, JSON.stringify(l));
+  };
+  return [layout, setLayout] as const;
+}
+
+/** The night's channels, in order, shown or not; a reorder is saved as the physician's preference at once. */
+function useChannelChoices(night: NightInfo, preferences: PhysicianPreferences | null) {
+  const [choices, setChoices] = useState<ChannelChoice[]>(() => startingChoices(night, preferences));
+  const save = useSaveOrder();
+  const persist = (next: ChannelChoice[]) => {
+    setChoices(next);
+    save.mutate(toPreference(next));
+  };
+  const reorder = (from: string, to: string) => {
+    const i = choices.findIndex((c) => c.code === from);
+    const j = choices.findIndex((c) => c.code === to);
+    persist(move(choices, i, j));
+  };
+  const toggle = (code: string) => setChoices(choices.map((c) => (c.code === code ? { ...c, visible: !c.visible } : c)));
+  return { choices, save, reorder, toggle };
 }
 
 /** Show/hide the channel and annotation panels, and the fit-to-screen montage. */
@@ -91,59 +118,13 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
   countRender('NightReview');
   const { t } = useTranslation();
   const { api, error } = useSignalApi();
-  const [choices, setChoices] = useState<ChannelChoice[]>(() => startingChoices(night, preferences));
+  const { choices, save, reorder, toggle } = useChannelChoices(night, preferences);
   const { infos: loadedInfos, loading, nightRef, loader } = useNightChannels(patient.patient_id, night, choices);
-  // Charts drawn from the server's overview until their samples are in the engine (issue 14 point 7).
-  const source = useMemo(
-    () =>
-      new OverviewSource({
-        engine: api,
-        loaded: (code) => loader.isLoaded(code),
-        whenLoaded: (code) => loader.whenLoaded(code),
-        fetch: (codes, t0, t1, pixels) => channelOverviews(patient.patient_id, night.recording_id, codes, t0, t1, pixels, loader.signal),
-      }),
-    [api, loader, patient.patient_id, night.recording_id],
-  );
-  // Overviews a reload's prefetch already has are taken at once: the first render lays out the charts they draw.
-  const [previewed, setPreviewed] = useState<{ source: OverviewSource; infos: Record<string, ChannelInfo> }>(() => {
-    const early = arrivedOverviews(patient.patient_id, night.recording_id);
-    return { source, infos: early ? source.seed(nightRef, early.codes, early.window, early.views) : {} };
-  });
-  const onPreview = useCallback(
-    (more: Record<string, ChannelInfo>) => setPreviewed((p) => ({ source, infos: { ...(p.source === source ? p.infos : {}), ...more } })),
-    [source],
-  );
-  const { infos, provisional } = useMemo(() => {
-    const merged: Record<string, ChannelInfo | null> = { ...loadedInfos };
-    const shownFromOverview = new Set<string>();
-    if (previewed.source === source) {
-      for (const [code, info] of Object.entries(previewed.infos)) {
-        if (code in loadedInfos) continue;
-        merged[code] = info;
-        shownFromOverview.add(code);
-      }
-    }
-    return { infos: merged, provisional: shownFromOverview };
-  }, [loadedInfos, previewed, source]);
-  const save = useSaveOrder();
+  const { source, onPreview, infos, provisional } = useOverviewPreview({ api, loader, patientId: patient.patient_id, night, nightRef, loadedInfos });
   const vitals = useMemo(() => parseVitalParameters(patient.vital_parameters), [patient.vital_parameters]);
   const domain = useMemo(() => nightDomain(night), [night]);
 
-  const persist = (next: ChannelChoice[]) => {
-    setChoices(next);
-    save.mutate(toPreference(next));
-  };
-  const reorder = (from: string, to: string) => {
-    const i = choices.findIndex((c) => c.code === from);
-    const j = choices.findIndex((c) => c.code === to);
-    persist(move(choices, i, j));
-  };
-  const [layout, setLayoutState] = useState<ReviewLayout>(loadLayout);
-  const setLayout = (l: ReviewLayout) => {
-    setLayoutState(l);
-    writeItem('localStorage', LAYOUT_KEY, JSON.stringify(l));
-  };
-  const toggle = (code: string) => setChoices(choices.map((c) => (c.code === code ? { ...c, visible: !c.visible } : c)));
+  const [layout, setLayout] = useReviewLayout();
 
   if (error) return <p className="error-text" role="alert">{t('night.engineFailed')}</p>;
 

@@ -29,6 +29,156 @@ export function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, n
 /** A short date label: 12 Mar. */
 const dayLabel = (iso: string, locale: string) => formatIsoDayShort(iso, locale);
 
+type Scale = ReturnType<typeof yScale>;
+
+/** Where things go on a chart `width` px wide of `days` day slots: x of a slot's middle, y of a value. */
+interface Geometry {
+  width: number;
+  plotW: number;
+  plotH: number;
+  slot: number;
+  x(i: number): number;
+  y(v: number): number;
+}
+
+function geometry(width: number, days: number, scale: Scale): Geometry {
+  const plotW = width - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const slot = plotW / Math.max(1, days);
+  return {
+    width,
+    plotW,
+    plotH,
+    slot,
+    x: (i) => PAD.left + (i + 0.5) * slot,
+    y: (v) => PAD.top + plotH - ((v - scale.lo) / (scale.hi - scale.lo)) * plotH,
+  };
+}
+
+/** The days of `window`, and each series' points on them (by date and in order). */
+function daysShown(dates: readonly string[], window: DayWindow, points: readonly TrendPoint[], device: readonly ValuePoint[], noBasis: readonly string[]) {
+  const shown = dates.slice(window.first, window.last + 1);
+  const byDate = new Map(points.map((p) => [p.date, p]));
+  const visible = shown.flatMap((d) => (byDate.has(d) ? [byDate.get(d)!] : []));
+  const deviceByDate = new Map(device.map((p) => [p.date, p]));
+  const deviceShown = shown.flatMap((d) => (deviceByDate.has(d) ? [deviceByDate.get(d)!] : []));
+  const noBasisShown = new Set(noBasis.filter((d) => shown.includes(d)));
+  return { shown, byDate, visible, deviceByDate, deviceShown, noBasisShown };
+}
+
+/** An index's line: its nights' dots joined, as svg polyline points. */
+function indexLine(shown: readonly string[], byDate: ReadonlyMap<string, TrendPoint>, { x, y }: Geometry): string {
+  return shown.flatMap((d, i) => {
+    const p = byDate.get(d);
+    return p && isValuePoint(p) ? [`${x(i)},${y(p.value)}`] : [];
+  }).join(' ');
+}
+
+/** Dragging across the days: from the day it began on to the day under the pointer; a drag over more than one day zooms to them. */
+function useDayDrag(onZoom: (a: number, b: number) => void) {
+  const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
+  /** The svg's pointer handlers, `dayAt` telling which day is under a pointer. */
+  const handlers = (dayAt: (clientX: number, svg: SVGSVGElement) => number) => ({
+    onPointerDown: (e: ReactPointerEvent<SVGSVGElement>) => {
+      if (e.button !== 0) return;
+      e.currentTarget.setPointerCapture(e.pointerId);
+      const d = dayAt(e.clientX, e.currentTarget);
+      setDrag({ a: d, b: d });
+    },
+    onPointerMove: (e: ReactPointerEvent<SVGSVGElement>) => {
+      if (drag) setDrag({ a: drag.a, b: dayAt(e.clientX, e.currentTarget) });
+    },
+    onPointerUp: () => {
+      if (drag && drag.a !== drag.b) onZoom(drag.a, drag.b);
+      setDrag(null);
+    },
+    onPointerCancel: () => setDrag(null),
+  });
+  return { drag, handlers };
+}
+
+/** The moderate and severe bands behind the values, clipped to the scale. */
+function Bands({ bands, scale, g }: { bands: ThresholdBands; scale: Scale; g: Geometry }) {
+  return (['moderate', 'severe'] as const).flatMap((level) => bands[level].map(([from, to]) => {
+    const top = Math.min(Math.max(to, from), scale.hi);
+    const bottom = Math.max(Math.min(from, to), scale.lo);
+    if (top <= bottom) return null;
+    return (
+      <rect key={`${level}-${from}-${to}`} className={`trend-band trend-band-${level}`} data-testid={`trend-band-${level}`}
+        x={PAD.left} width={g.plotW} y={g.y(top)} height={g.y(bottom) - g.y(top)} />
+    );
+  }));
+}
+
+/** The value grid with its labels, and the day labels under the plot (as many as fit). */
+function Grid({ scale, g, shown }: { scale: Scale; g: Geometry; shown: readonly string[] }) {
+  const { i18n } = useTranslation();
+  const labelEvery = Math.max(1, Math.ceil(shown.length / Math.max(1, Math.floor(g.plotW / 56))));
+  return (
+    <>
+      {scale.ticks.map((v) => (
+        <g key={v} className="trend-grid">
+          <line x1={PAD.left} x2={g.width - PAD.right} y1={g.y(v)} y2={g.y(v)} />
+          <text x={PAD.left - 6} y={g.y(v) + 4} textAnchor="end">{formatValue(v, Math.abs(scale.hi - scale.lo) < 5 ? 1 : 0, i18n.language)}</text>
+        </g>
+      ))}
+      {shown.map((d, i) => (i % labelEvery === 0 ? (
+        <text key={d} className="trend-day" x={g.x(i)} y={HEIGHT - 8} textAnchor="middle">{dayLabel(d, i18n.language)}</text>
+      ) : null))}
+    </>
+  );
+}
+
+/** The marks beside the values: "–" on a night without a basis for its index, a square at the device's own AHI. */
+function SideMarks({ shown, noBasis, device, g }: { shown: readonly string[]; noBasis: ReadonlySet<string>; device: ReadonlyMap<string, ValuePoint>; g: Geometry }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <>
+      {shown.map((d, i) => (noBasis.has(d) ? (
+        <text key={`nb-${d}`} className="trend-no-basis" x={g.x(i)} y={PAD.top + g.plotH - 4} textAnchor="middle" data-testid="trend-no-basis-mark">
+          –<title>{`${d}: ${t('nightBasis.noBreathing')}`}</title>
+        </text>
+      ) : null))}
+      {shown.map((d, i) => {
+        const p = device.get(d);
+        return p ? (
+          <rect key={`dev-${d}`} className="trend-device" x={g.x(i) - 3.5} y={g.y(p.value) - 3.5} width={7} height={7} data-testid="trend-device-point">
+            <title>{`${d}: ${t('nightBasis.deviceAhi')} ${formatValue(p.value, 2, i18n.language)}`}</title>
+          </rect>
+        ) : null;
+      })}
+    </>
+  );
+}
+
+/** One day's value: a dot for an index, else a box from p10 to p90 with the median, whiskers to min and max and a dot at the mean. */
+function DayMark({ d, i, p, g }: { d: string; i: number; p: TrendPoint; g: Geometry }) {
+  const { t, i18n } = useTranslation();
+  const { x, y } = g;
+  if (isValuePoint(p)) {
+    return (
+      <circle className="trend-dot" cx={x(i)} cy={y(p.value)} r={4} data-testid="trend-point">
+        <title>{`${d}: ${formatValue(p.value, 2, i18n.language)}${p.index_basis === 'monitoring' ? ` (${t('scoring.reiTable')})` : ''}`}</title>
+      </circle>
+    );
+  }
+  if (p.lowerPercentile === null || p.upperPercentile === null || p.medianPercentile === null) return null;
+  const w = Math.max(3, Math.min(28, g.slot * 0.6));
+  return (
+    <g className="trend-box" data-testid="trend-box">
+      <title>{t('trend.boxTooltip', {
+        date: d,
+        min: formatValue(p.min ?? NaN, 1, i18n.language), p10: formatValue(p.lowerPercentile, 1, i18n.language), p50: formatValue(p.medianPercentile, 1, i18n.language),
+        p90: formatValue(p.upperPercentile, 1, i18n.language), max: formatValue(p.max ?? NaN, 1, i18n.language), mean: formatValue(p.mean ?? NaN, 1, i18n.language),
+      })}</title>
+      {p.min !== null && p.max !== null && <line className="trend-whisker" x1={x(i)} x2={x(i)} y1={y(p.min)} y2={y(p.max)} />}
+      <rect x={x(i) - w / 2} width={w} y={y(p.upperPercentile)} height={Math.max(1, y(p.lowerPercentile) - y(p.upperPercentile))} />
+      <line className="trend-median" x1={x(i) - w / 2} x2={x(i) + w / 2} y1={y(p.medianPercentile)} y2={y(p.medianPercentile)} />
+      {p.mean !== null && <circle className="trend-mean" cx={x(i)} cy={y(p.mean)} r={2} />}
+    </g>
+  );
+}
+
 /**
  * One trend channel over the shown days (spec 2 §2 "box plots per day"): for a signal a
  * box from p10 to p90 with the median, whiskers to min and max and a dot at the mean; for
@@ -50,15 +200,10 @@ export function TrendChart({ code, unit, bands, points, noBasis = [], device, da
   window: DayWindow;
   onZoom: (a: number, b: number) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [box, width] = useWidth<HTMLDivElement>();
-  const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
-  const shown = dates.slice(window.first, window.last + 1);
-  const byDate = new Map(points.map((p) => [p.date, p]));
-  const visible = shown.flatMap((d) => (byDate.has(d) ? [byDate.get(d)!] : []));
-  const deviceByDate = new Map((device ?? []).map((p) => [p.date, p]));
-  const deviceShown = shown.flatMap((d) => (deviceByDate.has(d) ? [deviceByDate.get(d)!] : []));
-  const noBasisShown = new Set(noBasis.filter((d) => shown.includes(d)));
+  const { drag, handlers } = useDayDrag(onZoom);
+  const { shown, byDate, visible, deviceByDate, deviceShown, noBasisShown } = daysShown(dates, window, points, device ?? [], noBasis);
   const name = t(`trend.channels.${code}` as 'trend.channels.RII', { defaultValue: t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code }) });
   const title = unit ? `${name} (${unit})` : name;
   const noBasisNote = noBasisShown.size > 0 && (
@@ -73,36 +218,14 @@ export function TrendChart({ code, unit, bands, points, noBasis = [], device, da
     );
   }
   const scale = yScale([...(visible.length ? visible : points), ...deviceShown], PERCENT.has(code));
-  const plotW = width - PAD.left - PAD.right;
-  const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const slot = plotW / Math.max(1, shown.length);
-  const x = (i: number) => PAD.left + (i + 0.5) * slot;
-  const y = (v: number) => PAD.top + plotH - ((v - scale.lo) / (scale.hi - scale.lo)) * plotH;
+  const g = geometry(width, shown.length, scale);
+  const { x, slot } = g;
   const dayAt = (clientX: number, svg: SVGSVGElement) => {
     const px = clientX - svg.getBoundingClientRect().left - PAD.left;
     return window.first + Math.max(0, Math.min(shown.length - 1, Math.floor(px / slot)));
   };
-  const labelEvery = Math.max(1, Math.ceil(shown.length / Math.max(1, Math.floor(plotW / 56))));
   const isIndex = INDEX_CHANNELS.has(code);
-  const line = isIndex
-    ? shown.flatMap((d, i) => {
-      const p = byDate.get(d);
-      return p && isValuePoint(p) ? [`${x(i)},${y(p.value)}`] : [];
-    }).join(' ')
-    : '';
-  const onDown = (e: ReactPointerEvent<SVGSVGElement>) => {
-    if (e.button !== 0) return;
-    e.currentTarget.setPointerCapture(e.pointerId);
-    const d = dayAt(e.clientX, e.currentTarget);
-    setDrag({ a: d, b: d });
-  };
-  const onMove = (e: ReactPointerEvent<SVGSVGElement>) => {
-    if (drag) setDrag({ a: drag.a, b: dayAt(e.clientX, e.currentTarget) });
-  };
-  const onUp = () => {
-    if (drag && drag.a !== drag.b) onZoom(drag.a, drag.b);
-    setDrag(null);
-  };
+  const line = isIndex ? indexLine(shown, byDate, g) : '';
   return (
     <section className="trend-chart" data-testid={`trend-chart-${code}`}>
       <h4>{title}</h4>
@@ -118,78 +241,25 @@ export function TrendChart({ code, unit, bands, points, noBasis = [], device, da
           height={HEIGHT}
           role="img"
           aria-label={t('trend.chartLabel', { channel: title, count: visible.length })}
-          onPointerDown={onDown}
-          onPointerMove={onMove}
-          onPointerUp={onUp}
-          onPointerCancel={() => setDrag(null)}
+          {...handlers(dayAt)}
           data-testid={`trend-svg-${code}`}
         >
-          {bands && (['moderate', 'severe'] as const).flatMap((level) => bands[level].map(([from, to]) => {
-            const top = Math.min(Math.max(to, from), scale.hi);
-            const bottom = Math.max(Math.min(from, to), scale.lo);
-            if (top <= bottom) return null;
-            return (
-              <rect key={`${level}-${from}-${to}`} className={`trend-band trend-band-${level}`} data-testid={`trend-band-${level}`}
-                x={PAD.left} width={plotW} y={y(top)} height={y(bottom) - y(top)} />
-            );
-          }))}
-          {scale.ticks.map((v) => (
-            <g key={v} className="trend-grid">
-              <line x1={PAD.left} x2={width - PAD.right} y1={y(v)} y2={y(v)} />
-              <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end">{formatValue(v, Math.abs(scale.hi - scale.lo) < 5 ? 1 : 0, i18n.language)}</text>
-            </g>
-          ))}
-          {shown.map((d, i) => (i % labelEvery === 0 ? (
-            <text key={d} className="trend-day" x={x(i)} y={HEIGHT - 8} textAnchor="middle">{dayLabel(d, i18n.language)}</text>
-          ) : null))}
+          {bands && <Bands bands={bands} scale={scale} g={g} />}
+          <Grid scale={scale} g={g} shown={shown} />
           {drag && (
             <rect
               className="trend-selection"
               x={x(Math.min(drag.a, drag.b) - window.first) - slot / 2}
               width={(Math.abs(drag.b - drag.a) + 1) * slot}
               y={PAD.top}
-              height={plotH}
+              height={g.plotH}
             />
           )}
           {isIndex && line && <polyline className="trend-line" points={line} />}
-          {shown.map((d, i) => (noBasisShown.has(d) ? (
-            <text key={`nb-${d}`} className="trend-no-basis" x={x(i)} y={PAD.top + plotH - 4} textAnchor="middle" data-testid="trend-no-basis-mark">
-              –<title>{`${d}: ${t('nightBasis.noBreathing')}`}</title>
-            </text>
-          ) : null))}
-          {shown.map((d, i) => {
-            const p = deviceByDate.get(d);
-            return p ? (
-              <rect key={`dev-${d}`} className="trend-device" x={x(i) - 3.5} y={y(p.value) - 3.5} width={7} height={7} data-testid="trend-device-point">
-                <title>{`${d}: ${t('nightBasis.deviceAhi')} ${formatValue(p.value, 2, i18n.language)}`}</title>
-              </rect>
-            ) : null;
-          })}
+          <SideMarks shown={shown} noBasis={noBasisShown} device={deviceByDate} g={g} />
           {shown.map((d, i) => {
             const p = byDate.get(d);
-            if (!p) return null;
-            if (isValuePoint(p)) {
-              return (
-                <circle key={d} className="trend-dot" cx={x(i)} cy={y(p.value)} r={4} data-testid="trend-point">
-                  <title>{`${d}: ${formatValue(p.value, 2, i18n.language)}${p.index_basis === 'monitoring' ? ` (${t('scoring.reiTable')})` : ''}`}</title>
-                </circle>
-              );
-            }
-            if (p.lowerPercentile === null || p.upperPercentile === null || p.medianPercentile === null) return null;
-            const w = Math.max(3, Math.min(28, slot * 0.6));
-            return (
-              <g key={d} className="trend-box" data-testid="trend-box">
-                <title>{t('trend.boxTooltip', {
-                  date: d,
-                  min: formatValue(p.min ?? NaN, 1, i18n.language), p10: formatValue(p.lowerPercentile, 1, i18n.language), p50: formatValue(p.medianPercentile, 1, i18n.language),
-                  p90: formatValue(p.upperPercentile, 1, i18n.language), max: formatValue(p.max ?? NaN, 1, i18n.language), mean: formatValue(p.mean ?? NaN, 1, i18n.language),
-                })}</title>
-                {p.min !== null && p.max !== null && <line className="trend-whisker" x1={x(i)} x2={x(i)} y1={y(p.min)} y2={y(p.max)} />}
-                <rect x={x(i) - w / 2} width={w} y={y(p.upperPercentile)} height={Math.max(1, y(p.lowerPercentile) - y(p.upperPercentile))} />
-                <line className="trend-median" x1={x(i) - w / 2} x2={x(i) + w / 2} y1={y(p.medianPercentile)} y2={y(p.medianPercentile)} />
-                {p.mean !== null && <circle className="trend-mean" cx={x(i)} cy={y(p.mean)} r={2} />}
-              </g>
-            );
+            return p ? <DayMark key={d} d={d} i={i} p={p} g={g} /> : null;
           })}
         </svg>
       </div>

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
 import { ChannelSelector } from '../night/ChannelSelector';
@@ -27,17 +28,8 @@ const UNIT_KEYS: Record<string, 'night.units.bp' | 'night.units.bloodSugar' | 'n
   AHI: 'trend.units.perHour', ODI: 'trend.units.perHour', RII: 'trend.units.perHour', SE: 'trend.units.percent', SQ: 'trend.units.percent',
 };
 
-/**
- * The Trend view of the Overview tab (spec 2 §2): a duration dropdown with from and to
- * calendars, a channel selector, and one chart of per-night box plots (or index values)
- * per channel, zoomed together by dragging and reset with Reset Zoom.
- */
-export function TrendView({ patient, nights, preferences }: {
-  patient: PatientInfo;
-  nights: readonly NightInfo[];
-  preferences: PhysicianPreferences | null;
-}) {
-  const { t } = useTranslation();
+/** The span of days shown: a duration preset ending today, or custom from and to (checked against the account's age). */
+function useTrendSpan(patient: PatientInfo, nights: readonly NightInfo[]) {
   const zone = nights.at(-1)?.timezone || DateTime.local().zoneName || 'UTC';
   const today = DateTime.now().setZone(zone).toISODate()!;
   const created = patient.createdAt ? DateTime.fromISO(patient.createdAt).setZone(zone).toISODate()! : nights[0]?.recording_date ?? today;
@@ -50,6 +42,105 @@ export function TrendView({ patient, nights, preferences }: {
   }));
   const customError = duration === 'custom' ? customSpanError(custom, created, today) : null;
   const span: DateSpan | null = duration === 'custom' ? (customError ? null : custom) : presetSpan(duration, today);
+  return { zone, created, yesterday, durations, duration, setDuration, custom, setCustom, customError, span };
+}
+
+/** The duration dropdown and the from and to calendars (open only for a custom span); `onChange` wraps each change. */
+function SpanFields({ choice, onChange }: { choice: ReturnType<typeof useTrendSpan>; onChange(change: () => void): void }) {
+  const { t } = useTranslation();
+  const { created, yesterday, durations, duration, setDuration, custom, setCustom, span } = choice;
+  return (
+    <>
+      <label className="field-inline">
+        <span>{t('trend.duration')}</span>
+        <select value={duration} onChange={(e) => onChange(() => setDuration(e.target.value as Duration))} data-testid="trend-duration">
+          {durations.map((d) => <option key={d} value={d}>{t(`trend.durations.${d}`)}</option>)}
+        </select>
+      </label>
+      <label className="field-inline">
+        <span>{t('trend.from')}</span>
+        <input
+          type="date"
+          value={span?.from ?? custom.from}
+          min={created}
+          max={yesterday}
+          disabled={duration !== 'custom'}
+          onChange={(e) => onChange(() => setCustom({ ...custom, from: e.target.value }))}
+          data-testid="trend-from"
+        />
+      </label>
+      <label className="field-inline">
+        <span>{t('trend.to')}</span>
+        <input
+          type="date"
+          value={span?.to ?? custom.to}
+          min={created}
+          max={yesterday}
+          disabled={duration !== 'custom'}
+          onChange={(e) => onChange(() => setCustom({ ...custom, to: e.target.value }))}
+          data-testid="trend-to"
+        />
+      </label>
+    </>
+  );
+}
+
+/** Paging a zoomed window back and forward over the span's `days`, the days shown, and Reset Zoom. */
+function ZoomPager({ hidden, zoom, view, days, onZoom }: { hidden: boolean; zoom: DayWindow | null; view: DayWindow; days: number; onZoom(zoom: DayWindow | null): void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="trend-zoom" hidden={hidden}>
+      <button type="button" className="button button-small" aria-label={t('trend.pageBack')} disabled={!zoom || view.first === 0}
+        onClick={() => onZoom(pageWindow(view, -1, days))} data-testid="trend-page-back">‹</button>
+      <span className="muted" data-testid="trend-days">{t('trend.days', { count: view.last - view.first + 1 })}</span>
+      <button type="button" className="button button-small" aria-label={t('trend.pageForward')} disabled={!zoom || view.last >= days - 1}
+        onClick={() => onZoom(pageWindow(view, 1, days))} data-testid="trend-page-forward">›</button>
+      <button type="button" className="button button-small" disabled={!zoom} onClick={() => onZoom(null)} data-testid="trend-reset-zoom">
+        {t('trend.resetZoom')}
+      </button>
+    </div>
+  );
+}
+
+/** A channel's unit: the spec's or an index's, else the one the nights' channel list carries ('' for none). */
+function channelUnit(t: TFunction, nights: readonly NightInfo[], code: string): string {
+  const key = UNIT_KEYS[code];
+  if (key) return t(key);
+  return nights.flatMap((n) => n.channels).find((c) => c.code === code)?.unit ?? '';
+}
+
+/** The report dialog of the trend view, the span's nights checked. */
+function TrendReport({ open, onClose, patient, nights, span }: { open: boolean; onClose(): void; patient: PatientInfo; nights: readonly NightInfo[]; span: DateSpan | null }) {
+  const { t } = useTranslation();
+  // Night keys are the evening's UTC date.
+  const nightDateOf = (n: NightInfo) => new Date(n.night * 1000).toISOString().slice(0, 10);
+  const spanNights = span ? nights.filter((n) => nightDateOf(n) >= span.from && nightDateOf(n) <= span.to) : [];
+  return (
+    <Dialog
+      open={open}
+      title={t('reports.trendTitle')}
+      onClose={onClose}
+      testId="trend-report-dialog"
+      actions={<button type="button" className="button" onClick={onClose}>{t('common.close')}</button>}
+    >
+      <ReportForm patientId={patient.patient_id} patientCode={patient.patient_code} view="trend" nights={nights} checked={spanNights.map((n) => n.night)} />
+    </Dialog>
+  );
+}
+
+/**
+ * The Trend view of the Overview tab (spec 2 §2): a duration dropdown with from and to
+ * calendars, a channel selector, and one chart of per-night box plots (or index values)
+ * per channel, zoomed together by dragging and reset with Reset Zoom.
+ */
+export function TrendView({ patient, nights, preferences }: {
+  patient: PatientInfo;
+  nights: readonly NightInfo[];
+  preferences: PhysicianPreferences | null;
+}) {
+  const { t } = useTranslation();
+  const spanChoice = useTrendSpan(patient, nights);
+  const { zone, customError, span } = spanChoice;
 
   const paid = preferences?.membership_type === 'paid';
   const signalCodes = useMemo(() => new Set(nights.flatMap((n) => n.channels.map((c) => c.code))), [nights]);
@@ -61,11 +152,6 @@ export function TrendView({ patient, nights, preferences }: {
   const asked = useMemo(() => (offered.includes('AHI') ? [...offered, DEVICE_AHI] : offered), [offered]);
   const points = useTrendPoints(patient.patient_id, asked, span, zone);
   const vitals = useMemo(() => parseVitalParameters(patient.vital_parameters), [patient.vital_parameters]);
-  const unitOf = (code: string) => {
-    const key = UNIT_KEYS[code];
-    if (key) return t(key);
-    return nights.flatMap((n) => n.channels).find((c) => c.code === code)?.unit ?? '';
-  };
 
   const dates = useMemo(() => (span ? datesOf(span) : []), [span?.from, span?.to]);
   const [zoom, setZoom] = useState<DayWindow | null>(null);
@@ -73,9 +159,6 @@ export function TrendView({ patient, nights, preferences }: {
   const hasActigraph = signalCodes.has('SA') || signalCodes.has('SLP_STGS');
   const [actigraph, setActigraph] = useState(false);
   const [reporting, setReporting] = useState(false);
-  // The span's nights, checked in the report dialog (night keys are the evening's UTC date).
-  const nightDateOf = (n: NightInfo) => new Date(n.night * 1000).toISOString().slice(0, 10);
-  const spanNights = span ? nights.filter((n) => nightDateOf(n) >= span.from && nightDateOf(n) <= span.to) : [];
   const view: DayWindow = zoom && zoom.last < dates.length ? zoom : { first: 0, last: Math.max(0, dates.length - 1) };
   const changeSpan = (next: () => void) => {
     next();
@@ -85,36 +168,7 @@ export function TrendView({ patient, nights, preferences }: {
   return (
     <div className="trend-view" data-testid="trend-view">
       <div className="trend-controls">
-        <label className="field-inline">
-          <span>{t('trend.duration')}</span>
-          <select value={duration} onChange={(e) => changeSpan(() => setDuration(e.target.value as Duration))} data-testid="trend-duration">
-            {durations.map((d) => <option key={d} value={d}>{t(`trend.durations.${d}`)}</option>)}
-          </select>
-        </label>
-        <label className="field-inline">
-          <span>{t('trend.from')}</span>
-          <input
-            type="date"
-            value={span?.from ?? custom.from}
-            min={created}
-            max={yesterday}
-            disabled={duration !== 'custom'}
-            onChange={(e) => changeSpan(() => setCustom({ ...custom, from: e.target.value }))}
-            data-testid="trend-from"
-          />
-        </label>
-        <label className="field-inline">
-          <span>{t('trend.to')}</span>
-          <input
-            type="date"
-            value={span?.to ?? custom.to}
-            min={created}
-            max={yesterday}
-            disabled={duration !== 'custom'}
-            onChange={(e) => changeSpan(() => setCustom({ ...custom, to: e.target.value }))}
-            data-testid="trend-to"
-          />
-        </label>
+        <SpanFields choice={spanChoice} onChange={changeSpan} />
         {hasActigraph && (
           <button type="button" className={`chip${actigraph ? ' active' : ''}`} aria-pressed={actigraph} onClick={() => setActigraph(!actigraph)} data-testid="actigraph-toggle">
             {t('trend.actigraph.toggle')}
@@ -125,26 +179,9 @@ export function TrendView({ patient, nights, preferences }: {
             {t('report.generate')}
           </button>
         )}
-        <div className="trend-zoom" hidden={actigraph}>
-          <button type="button" className="button button-small" aria-label={t('trend.pageBack')} disabled={!zoom || view.first === 0}
-            onClick={() => setZoom(pageWindow(view, -1, dates.length))} data-testid="trend-page-back">‹</button>
-          <span className="muted" data-testid="trend-days">{t('trend.days', { count: view.last - view.first + 1 })}</span>
-          <button type="button" className="button button-small" aria-label={t('trend.pageForward')} disabled={!zoom || view.last >= dates.length - 1}
-            onClick={() => setZoom(pageWindow(view, 1, dates.length))} data-testid="trend-page-forward">›</button>
-          <button type="button" className="button button-small" disabled={!zoom} onClick={() => setZoom(null)} data-testid="trend-reset-zoom">
-            {t('trend.resetZoom')}
-          </button>
-        </div>
+        <ZoomPager hidden={actigraph} zoom={zoom} view={view} days={dates.length} onZoom={setZoom} />
       </div>
-      <Dialog
-        open={reporting}
-        title={t('reports.trendTitle')}
-        onClose={() => setReporting(false)}
-        testId="trend-report-dialog"
-        actions={<button type="button" className="button" onClick={() => setReporting(false)}>{t('common.close')}</button>}
-      >
-        <ReportForm patientId={patient.patient_id} patientCode={patient.patient_code} view="trend" nights={nights} checked={spanNights.map((n) => n.night)} />
-      </Dialog>
+      <TrendReport open={reporting} onClose={() => setReporting(false)} patient={patient} nights={nights} span={span} />
       {customError && <Alert tone="error" testId="trend-span-error">{t(`trend.errors.${customError}`)}</Alert>}
       {actigraph && span && <ActigraphView patientId={patient.patient_id} span={span} />}
       {!actigraph && (<>
@@ -168,7 +205,7 @@ export function TrendView({ patient, nights, preferences }: {
         <TrendChart
           key={c.code}
           code={c.code}
-          unit={unitOf(c.code)}
+          unit={channelUnit(t, nights, c.code)}
           bands={BAND_KIND[c.code] ? bandsOf(BAND_KIND[c.code]!, vitals) : undefined}
           points={points.data.points[c.code] ?? []}
           noBasis={points.data.noBasis[c.code] ?? []}
