@@ -29,6 +29,8 @@ const BAND_COLORS = {
   artefact: [0.45, 0.5, 0.58, 0.22] as Rgba,
   /** Time a physician's manual correction leaves out of the analysis (outside bed times, invalid spans). */
   excluded: [0.22, 0.24, 0.3, 0.3] as Rgba,
+  /** A span being looked at: a double scoring's disagreement under adjudication. */
+  highlighted: [0.15, 0.45, 0.95, 0.2] as Rgba,
 };
 
 const BAND_SCRATCH = new Float32Array(12 * 8);
@@ -57,6 +59,17 @@ export function bandColor(hex: string): Rgba {
   return [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255, ANNOTATION_ALPHA];
 }
 
+/** Two triangles per span, the plot's full height, x in ms from `origin`. */
+function spanQuads(spans: ReadonlyArray<{ startMs: number; endMs: number }>, origin: number): Float32Array {
+  const quads: number[] = [];
+  for (const s of spans) {
+    const x0 = s.startMs - origin;
+    const x1 = s.endMs - origin;
+    quads.push(x0, -1, x1, -1, x1, 1, x0, -1, x1, 1, x0, 1);
+  }
+  return Float32Array.from(quads);
+}
+
 export class ChartScreen {
   readonly view: ViewController;
   readonly renderer: ChartRenderer;
@@ -66,6 +79,7 @@ export class ChartScreen {
   private flags = { thresholds: false, artefacts: false };
   private annotations: readonly AnnotationBand[] = [];
   private excluded: ReadonlyArray<{ startMs: number; endMs: number }> = [];
+  private highlighted: ReadonlyArray<{ startMs: number; endMs: number }> = [];
   private readonly annotationKeys = new Map<ChartBlock, Set<string>>();
   private readonly unsubscribe: () => void;
   private destroyed = false;
@@ -105,6 +119,19 @@ export class ChartScreen {
     this.refeed();
     this.drawAnnotations(block);
     this.drawExcluded(block);
+    this.drawHighlighted(block);
+  }
+
+  /** Spans to point at on every block (a disagreement under adjudication); none clears them. */
+  setHighlighted(spans: ReadonlyArray<{ startMs: number; endMs: number }>): void {
+    this.highlighted = spans;
+    for (const block of this.entries.keys()) this.drawHighlighted(block);
+  }
+
+  private drawHighlighted(block: ChartBlock): void {
+    const origin = this.view.store.state.domain.t0;
+    const quads = spanQuads(this.highlighted, origin);
+    this.renderer.setLayer(block, 'highlight', quads, quads.length / 2, { origin, kind: 'fill', color: BAND_COLORS.highlighted, clipY: true });
   }
 
   /** Spans left out of the night's analysis by manual corrections: shaded on every block. */
@@ -115,13 +142,8 @@ export class ChartScreen {
 
   private drawExcluded(block: ChartBlock): void {
     const origin = this.view.store.state.domain.t0;
-    const quads: number[] = [];
-    for (const s of this.excluded) {
-      const x0 = s.startMs - origin;
-      const x1 = s.endMs - origin;
-      quads.push(x0, -1, x1, -1, x1, 1, x0, -1, x1, 1, x0, 1);
-    }
-    this.renderer.setLayer(block, 'corrections', Float32Array.from(quads), quads.length / 2, { origin, kind: 'fill', color: BAND_COLORS.excluded, clipY: true });
+    const quads = spanQuads(this.excluded, origin);
+    this.renderer.setLayer(block, 'corrections', quads, quads.length / 2, { origin, kind: 'fill', color: BAND_COLORS.excluded, clipY: true });
   }
 
   /** The annotations to draw, as bands on the blocks of their channels. */

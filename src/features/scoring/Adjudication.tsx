@@ -55,6 +55,7 @@ export function Adjudication({ round, night, nightKey, screen }: { round: Scorin
     [items, screen, night.recording_start_time, night.recording_stop_time],
   );
   useStepKeys(items.length, index, show);
+  useHighlight(screen, item);
   const choose = (decision: Decision) => {
     if (!item) return;
     setProblem(null);
@@ -81,6 +82,16 @@ export function Adjudication({ round, night, nightKey, screen }: { round: Scorin
       {problem && <p className="error-text" role="alert" data-testid="adjudication-problem">{problem}</p>}
     </section>
   );
+}
+
+/** The disagreement in hand shaded on every chart; cleared when the adjudication closes. */
+function useHighlight(screen: ChartScreen, item: Disagreement | undefined) {
+  const start = item?.start_ms;
+  const end = item?.end_ms;
+  useEffect(() => {
+    screen.setHighlighted(start === undefined || end === undefined ? [] : [{ startMs: start, endMs: end }]);
+  }, [screen, start, end]);
+  useEffect(() => () => screen.setHighlighted([]), [screen]);
 }
 
 /** ] and [ step through the disagreements (before the night's own annotation jump hears them). */
