@@ -179,13 +179,29 @@ export async function adjudicatedRoundsOf(db: Queryable, userId: number, n: numb
 
 /** The rounds the user scores or scored, newest first. */
 export async function assignmentsOf(db: Queryable, userId: number): Promise<Omit<Assignment, 'recording_date'>[]> {
-  const rows = await db.query<{ round_id: number; patient_id: number; patient_code: string; patient_name: string; night: number; device_id: string | null; status: RoundStatus; submitted_at: Date | null; created_at: Date; created_by_name: string }>(
+  return assignmentRows(
+    db,
     `select sr.id as round_id, sr.patient_id, p.patient_code, ${NAME('p')} as patient_name, r.night_key as night, r.device_id, sr.status, ss.submitted_at, sr.created_at, ${NAME('cu')} as created_by_name
        from scoring_round_scorers ss join scoring_rounds sr on sr.id = ss.round_id join recordings r on r.id = sr.recording_id
        join patients p on p.id = sr.patient_id join users cu on cu.id = sr.created_by
       where ss.user_id = $1 order by sr.id desc limit 200`,
-    [userId],
+    userId,
   );
+}
+
+/** A physician's view of the list: every round of their practice's patients, newest first (no submission of their own). */
+export async function practiceRoundsOf(db: Queryable, physicianId: number): Promise<Omit<Assignment, 'recording_date'>[]> {
+  return assignmentRows(
+    db,
+    `select sr.id as round_id, sr.patient_id, p.patient_code, ${NAME('p')} as patient_name, r.night_key as night, r.device_id, sr.status, null as submitted_at, sr.created_at, ${NAME('cu')} as created_by_name
+       from scoring_rounds sr join recordings r on r.id = sr.recording_id join patients p on p.id = sr.patient_id join users cu on cu.id = sr.created_by
+      where p.physician_id = $1 order by sr.id desc limit 200`,
+    physicianId,
+  );
+}
+
+async function assignmentRows(db: Queryable, sql: string, id: number): Promise<Omit<Assignment, 'recording_date'>[]> {
+  const rows = await db.query<{ round_id: number; patient_id: number; patient_code: string; patient_name: string; night: number; device_id: string | null; status: RoundStatus; submitted_at: Date | null; created_at: Date; created_by_name: string }>(sql, [id]);
   return rows.map((r) => ({ ...r, round_id: Number(r.round_id), night: Number(r.night), submitted_at: r.submitted_at ? new Date(r.submitted_at).toISOString() : null, created_at: new Date(r.created_at).toISOString() }));
 }
 

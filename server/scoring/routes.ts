@@ -17,7 +17,7 @@ import { nightOf } from '../annotations/annotations';
 import { listCategories } from '../annotations/categories';
 import { nightDate } from '../recordings/night-key';
 import { AnnotatorsQuery, CreateRoundBody, DecideBody, QualityQuery, RoundQuery, RoundRef, type AnnotatorsAnswer, type AssignmentsAnswer, type Decision, type FinishAnswer, type RoundAnswer, type ScorerQuality } from '../../contract/scoring-rounds';
-import { adjudicatedRoundsOf, annotatorOf, assignmentsOf, findRound, insertRound, latestRound, practiceAnnotators, roundScorers, saveDecision, setStatus, submitScorer, type RoundRow } from './repository';
+import { adjudicatedRoundsOf, annotatorOf, assignmentsOf, practiceRoundsOf, findRound, insertRound, latestRound, practiceAnnotators, roundScorers, saveDecision, setStatus, submitScorer, type RoundRow } from './repository';
 import { agreementAnswer, disagreementsAnswer, finishRound, presentRound, qualityNight } from './service';
 
 /** Rounds are assigned, decided, finished and cancelled by the practice's physicians, not annotators (they score). */
@@ -64,7 +64,9 @@ function roundRoutes(app: Api, ctx: AppContext) {
   });
 
   app.get('/scoring/assignments', { preHandler: auth }, async (request): Promise<{ data: AssignmentsAnswer }> => {
-    const rows = await assignmentsOf(ctx.db, currentUser(request).id);
+    // An annotator's rounds to score; a physician's, every round of the practice (to find those waiting for them); an admin has none.
+    const user = currentUser(request);
+    const rows = user.is_annotator ? await assignmentsOf(ctx.db, user.id) : user.role === 'admin' ? [] : await practiceRoundsOf(ctx.db, actingPhysicianId(user));
     return { data: { assignments: rows.map((r) => ({ ...r, recording_date: nightDate(r.night) })) } };
   });
 }

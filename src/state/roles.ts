@@ -23,7 +23,7 @@ export interface Capabilities {
   reports: boolean;
   /** Sample patients menu entry and /app/sample-patients: the practice's de-identified teaching nights (physicians and annotators, not admins). */
   samplePatients: boolean;
-  /** Scoring menu entry and /app/scoring: the nights an annotator was given to score blind (issue 36), and their agreement with consensus. */
+  /** Scoring menu entry and /app/scoring: an annotator's nights to score blind and their agreement with consensus; a physician's double scorings and where each stands (issue 36). */
   scoring: boolean;
   /** Settings menu entry and /app/settings: the practice's analytics settings, label map and categories (not annotators, not admins). */
   settings: boolean;
@@ -50,7 +50,7 @@ export function capabilitiesOf(user: RoleFlags | null | undefined): Capabilities
     admin: user?.is_admin === true,
     reports: practice,
     samplePatients: user?.is_admin !== true,
-    scoring: annotator,
+    scoring: user?.is_admin !== true,
     settings: practice,
     calendar: user?.is_admin !== true,
     appointments: user?.is_admin !== true,

@@ -135,7 +135,11 @@ describe('double scoring', () => {
 
       // The agreement, as a unit test computes it by hand: apnea 3 vs 2 marks, 1 matched → F1 0.40;
       // stages over 4 epochs, 3 the same → 75 %, κ 0.64.
-      await physician.page.reload();
+      // The physician finds the night waiting for them under Scoring.
+      await physician.page.getByTestId('nav-scoring').click();
+      const row = physician.page.getByTestId('scoring-assignments').locator('tbody tr').first();
+      await poll(() => row.getByTestId('scoring-assignment-state').innerText()).toBe('Ready to adjudicate');
+      await row.getByTestId('scoring-open-night').click();
       await physician.page.getByTestId('night-page').waitFor();
       await openPanel(physician.page);
       await physician.page.getByTestId('agreement').waitFor();

@@ -124,6 +124,9 @@ describe('double scoring, blind, agreed and adjudicated (issue 36 points 2–3)'
     expect(res.statusCode).toBe(200);
     const ag = res.json().data;
     expect(ag.matching_rule).toBe('overlap_one_to_one');
+    // The physician's list of the practice's rounds says this one waits for them.
+    const listed = (await get('/scoring/assignments', physician)).json().data.assignments.find((r: { round_id: number }) => r.round_id === roundId);
+    expect(listed).toMatchObject({ patient_code: 'NCT1003', status: 'agreement', submitted_at: null });
     expect(ag.scorers.map((s: { key: string }) => s.key)).toEqual([`user:${a1}`, `user:${a2}`, 'automatic']);
     // Epochs 0–4 N2 both, 5–6 N2 vs N3, 7–9 N3 both: po = 8/10; marginals 7/3 and 5/5: pe = 0.5; κ = 0.3 / 0.5 = 0.6.
     expect(ag.staging.find((s: { a: string; b: string }) => s.a === `user:${a1}` && s.b === `user:${a2}`)).toEqual({ a: `user:${a1}`, b: `user:${a2}`, epochs: 10, percent: 80, kappa: 0.6, reason: null });

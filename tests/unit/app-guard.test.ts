@@ -80,7 +80,7 @@ describe('capabilitiesOf', () => {
       admin: false,
       reports: true,
       samplePatients: true,
-      scoring: false,
+      scoring: true,
       settings: true,
       calendar: true,
       appointments: true,

@@ -54,7 +54,7 @@ describe('rendered screens', () => {
     const annotator = render(<Sidebar caps={capabilitiesOf({ is_annotator: true })} open onToggle={() => {}} />);
     const ids = (html: string) => [...html.matchAll(/data-testid="(nav-[\w-]+)"/g)].map((m) => m[1]);
     const admin = render(<Sidebar caps={capabilitiesOf({ is_admin: true })} open onToggle={() => {}} />);
-    expect(ids(physician)).toEqual(['nav-dashboard', 'nav-patients', 'nav-sample-patients', 'nav-realtime', 'nav-device-config', 'nav-datacenter', 'nav-reports', 'nav-calendar', 'nav-appointments', 'nav-settings', 'nav-billing']);
+    expect(ids(physician)).toEqual(['nav-dashboard', 'nav-patients', 'nav-sample-patients', 'nav-scoring', 'nav-realtime', 'nav-device-config', 'nav-datacenter', 'nav-reports', 'nav-calendar', 'nav-appointments', 'nav-settings', 'nav-billing']);
     expect(ids(annotator)).toEqual(['nav-patients', 'nav-sample-patients', 'nav-scoring', 'nav-datacenter', 'nav-calendar', 'nav-appointments']);
     expect(ids(admin)).toEqual(['nav-dashboard', 'nav-patients', 'nav-datacenter', 'nav-admin-requests', 'nav-admin-signups', 'nav-admin-trail']);
     expect(physician).toContain('aria-current="page"');

@@ -5,10 +5,12 @@ import { useFormat } from '../../format';
 import { patientDetailPath } from '../../routes';
 import { Alert } from '../../ui/Alert';
 import '../../styles/scoring.css';
+import { useUserQuery } from '../../api/hooks';
 import { useAssignments, useQuality, type Assignment } from './api';
 
-/** What the annotator's list says of a round: their own state while it is scored, else the round's. */
-function stateKey(a: Assignment): 'scoring' | 'submitted' | 'agreement' | 'adjudicated' | 'cancelled' {
+/** What the list says of a round: an annotator's own state while it is scored, else the round's (a physician's: where it stands). */
+function stateKey(a: Assignment, annotator: boolean): 'scoring' | 'submitted' | 'agreement' | 'adjudicated' | 'cancelled' | 'beingScored' | 'toAdjudicate' {
+  if (!annotator) return a.status === 'scoring' ? 'beingScored' : a.status === 'agreement' ? 'toAdjudicate' : a.status;
   if (a.status === 'scoring') return a.submitted_at ? 'submitted' : 'scoring';
   return a.status;
 }
@@ -20,20 +22,21 @@ function stateKey(a: Assignment): 'scoring' | 'submitted' | 'agreement' | 'adjud
 export function ScoringPage() {
   const { t } = useTranslation();
   const list = useAssignments();
+  const annotator = useUserQuery().data?.is_annotator === true;
   return (
     <section className="card scoring-page" data-testid="scoring-page" aria-labelledby="scoring-title">
       <h2 id="scoring-title">{t('doubleScoring.pageTitle')}</h2>
-      <p className="muted">{t('doubleScoring.pageIntro')}</p>
+      <p className="muted">{t(annotator ? 'doubleScoring.pageIntro' : 'doubleScoring.pageIntroPhysician')}</p>
       {list.isPending && <p className="muted loading" role="status">{t('common.loading')}</p>}
       {list.isError && <Alert tone="error">{errorText(t, list.error)}</Alert>}
-      {list.data && list.data.length === 0 && <p className="muted" data-testid="scoring-empty">{t('doubleScoring.empty')}</p>}
-      {list.data && list.data.length > 0 && <AssignmentTable rows={list.data} />}
-      <QualitySection />
+      {list.data && list.data.length === 0 && <p className="muted" data-testid="scoring-empty">{t(annotator ? 'doubleScoring.empty' : 'doubleScoring.emptyPhysician')}</p>}
+      {list.data && list.data.length > 0 && <AssignmentTable rows={list.data} annotator={annotator} />}
+      {annotator && <QualitySection />}
     </section>
   );
 }
 
-function AssignmentTable({ rows }: { rows: Assignment[] }) {
+function AssignmentTable({ rows, annotator }: { rows: Assignment[]; annotator: boolean }) {
   const { t } = useTranslation();
   const fmt = useFormat();
   return (
@@ -57,7 +60,7 @@ function AssignmentTable({ rows }: { rows: Assignment[] }) {
                 {fmt.isoDay(a.recording_date)}
               </Link>
             </td>
-            <td data-testid="scoring-assignment-state">{t(`doubleScoring.state.${stateKey(a)}`)}</td>
+            <td data-testid="scoring-assignment-state">{t(`doubleScoring.state.${stateKey(a, annotator)}`)}</td>
             <td>{a.created_by_name}</td>
           </tr>
         ))}
