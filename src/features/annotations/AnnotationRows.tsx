@@ -2,6 +2,7 @@ import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isReadOnly, vendorName, type Annotation, type Category } from './model';
 import { formatTime } from '../../format';
+import { ChannelsText } from './channelNames';
 import { categoryName, commentText } from '../../builtInNames';
 
 /** Every row's height (CSS px): label, time and channels, and one line of comment, cut with an ellipsis. */
@@ -47,7 +48,7 @@ const Row = memo(function Row({ a, category, timezone, readOnly, picked, onPick,
         <span className="swatch" style={{ background: a.color_code }} aria-hidden="true" />
         <span className="annotation-label" title={name}>{truncate(name ?? String(a.label))}</span>
         <span className="muted">
-          {time} · <span data-testid="annotation-row-duration">{a.duration}</span> · {a.kpiList.map((c) => t(`night.channels.${c}` as 'night.channels.BR', { defaultValue: c })).join(', ')}
+          {time} · <span data-testid="annotation-row-duration">{a.duration}</span> · <ChannelsText codes={a.kpiList} />
         </span>
         {a.comment && <span className="annotation-comment muted" data-testid="annotation-row-comment">{commentText(t, i18n.language, a.comment)}</span>}
       </button>

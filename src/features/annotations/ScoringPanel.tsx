@@ -4,6 +4,7 @@ import { formatClock } from '../../charts/core/format';
 import type { ViewController } from '../../state/view';
 import type { Annotation, Category } from './model';
 import { SCORING_DIGITS, type Bindings } from './scoringKeys';
+import { ChannelsText } from './channelNames';
 import { categoryName } from '../../builtInNames';
 
 /**
@@ -59,7 +60,7 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
             <li key={a.annotation_map_id} data-testid="window-annotation">
               <span className="swatch" style={{ background: a.color_code }} aria-hidden="true" />
               <strong>{name(a.label)}</strong> <span className="mono">{formatClock(a.start_ms, timezone, true)}</span> · {a.duration}
-              {a.kpiList.length > 0 && <span className="muted"> · {a.kpiList.map((c) => t(`night.channels.${c}` as 'night.channels.BR', { defaultValue: c })).join(', ')}</span>}
+              {a.kpiList.length > 0 && <ChannelsText codes={a.kpiList} className="muted" prefix=" · " />}
             </li>
           ))}
         </ul>
