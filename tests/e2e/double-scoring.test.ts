@@ -178,6 +178,9 @@ describe('double scoring', () => {
       await physician.page.getByTestId('adjudication-finish').click();
       await poll(() => physician.page.getByTestId('scoring-status').innerText()).toBe('Consensus');
       await physician.page.getByTestId('scoring-consensus').waitFor();
+      // No dead end: the night can be given to scorers again (the next consensus would replace this one).
+      await physician.page.getByTestId('scoring-again').locator('summary').click();
+      expect(await physician.page.getByTestId('scoring-again').locator('fieldset input[type=checkbox]').count()).toBe(2);
 
       // The consensus is the night's marks of record and the Summary counts its apneas: the first, 240 and 480.
       await physician.page.getByTestId('tab-summary').click();

@@ -61,6 +61,13 @@ function RoundBody({ round, night, nightKey, screen, isAnnotator }: { round: Sco
       <AgreementView roundId={round.round_id} />
       {round.status === 'agreement' && !isAnnotator && <Adjudication round={round} night={night} nightKey={nightKey} screen={screen} />}
       {round.status === 'agreement' && isAnnotator && <p className="muted">{t('doubleScoring.waitingForAdjudication')}</p>}
+      {/* A consensus made can be scored again: the next one, finished, replaces it as the night's marks of record. */}
+      {round.status === 'adjudicated' && !isAnnotator && (
+        <details className="scoring-again" data-testid="scoring-again">
+          <summary>{t('doubleScoring.again')}</summary>
+          <AssignForm nightKey={nightKey} />
+        </details>
+      )}
     </>
   );
 }
