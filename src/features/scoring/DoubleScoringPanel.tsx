@@ -45,7 +45,8 @@ export function DoubleScoringPanel({ patientId, night, screen, isAnnotator }: { 
           )}
         </summary>
         {query.isError && <p className="error-text" role="alert">{errorText(t, query.error)}</p>}
-        {query.isSuccess && <RoundBody round={live ? round : null} night={night} nightKey={key} screen={screen} isAnnotator={isAnnotator} />}
+        {/* Rendered only while open: a closed panel holds no keys (] and [ jump annotations again) and shades nothing. */}
+        {query.isSuccess && open && <RoundBody round={live ? round : null} night={night} nightKey={key} screen={screen} isAnnotator={isAnnotator} />}
       </details>
     </>
   );
