@@ -1,4 +1,4 @@
-/** Request schema of the development mail outbox (server/routes/dev.ts; never in production). */
+/** Request schema of the development mail outbox (server/dev/routes.ts; never in production). */
 import { Type, type Static } from '@sinclair/typebox';
 
 /** GET /dev/outbox: the address whose mails are listed. */

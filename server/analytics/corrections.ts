@@ -74,3 +74,33 @@ export async function invalidateNight(tx: Queryable, recordingId: number): Promi
   await tx.query('delete from night_analyses where recording_id = $1', [recordingId]);
   await tx.query('delete from night_channel_stats where recording_id = $1', [recordingId]);
 }
+
+/** A new correction as the night view sends it (ms), with who made it. */
+export interface NewCorrection {
+  recordingId: number;
+  patientId: number;
+  kind: CorrectionKind;
+  startMs: number;
+  endMs: number;
+  reason: string;
+  by: number;
+}
+
+/** Stores a correction (inside the caller's transaction, which also empties the night's caches). */
+export async function addCorrection(tx: Queryable, c: NewCorrection): Promise<void> {
+  await tx.query('insert into night_corrections (recording_id, patient_id, kind, start_ms, end_ms, reason, created_by) values ($1, $2, $3, $4, $5, $6, $7)', [
+    c.recordingId, c.patientId, c.kind, c.startMs, c.endMs, c.reason, c.by,
+  ]);
+}
+
+/** Marks a correction of the night undone; false when there is none in force with that id. */
+export async function undoCorrection(tx: Queryable, id: number, recordingId: number, by: number): Promise<boolean> {
+  const undone = await tx.query('update night_corrections set undone_at = now(), undone_by = $3 where id = $1 and recording_id = $2 and undone_at is null returning id', [id, recordingId, by]);
+  return undone.length > 0;
+}
+
+/** Whether the night has a correction with that id, in force or undone. */
+export async function correctionExists(db: Queryable, id: number, recordingId: number): Promise<boolean> {
+  const [row] = await db.query('select 1 from night_corrections where id = $1 and recording_id = $2', [id, recordingId]);
+  return row !== undefined;
+}

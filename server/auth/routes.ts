@@ -10,7 +10,7 @@ import { checkToken, issueToken, revokeAllTokens, revokeToken, SESSIONS_CHANNEL 
 import { findUserByEmail, normaliseEmail, setPasswordHash, userDetails, type UserRow } from './users';
 import { hit, isFull, LIMITS, lockBuckets, record, take, type Bucket } from '../services/rate-limit';
 import { ForgotPasswordBody, LoginBody, OtpBody, ResetPasswordBody } from '../../contract/auth';
-import { ACCOUNT_REFUSED } from '../routes/signup-review';
+import { ACCOUNT_REFUSED } from './signup-review-routes';
 
 const INVALID_LOGIN = 'Invalid email or password!';
 const INVALID_OTP = 'The code is wrong or has expired. Request a new code and try again.';

@@ -3,6 +3,11 @@ import { LIVE_SQL, THE_NIGHT_SQL, type RecordingRow } from '../recordings/store'
 import type { NightKpis } from '../../engine/detect';
 import { flaggedSql } from '../patients/flagged';
 import { DAY_MS } from '../../engine/constants';
+import { ENGINE_VERSION } from '../../engine/index';
+import { ANALYSIS_VERSION } from '../analytics/analyse';
+import { TRIAGE_NIGHTS, type TriageNightRow } from '../analytics/triage';
+
+const DAY_S = 86_400;
 
 /** The widget counts: flagged patients, and nights of the last `days` neither read nor seen. */
 export async function widgetCounts(db: Queryable, physicianId: number, now: number, days: number): Promise<Record<string, number>> {
@@ -132,4 +137,28 @@ export function reservedAllocations(db: Queryable, physicianId: number, now: num
      where a.physician_id = $1 and a.status = 'booked' and a.allocation_ms between $2::bigint and $2::bigint + $3::bigint order by a.allocation_ms`,
     [physicianId, now, 2 * DAY_MS],
   );
+}
+
+/**
+ * Every night of the table in one query: the practice's patients under care, each night of
+ * the last TRIAGE_NIGHTS days up to the patient's last ended one, with its stored analysis's KPIs
+ * and its stored statistics of both SpO2 channels (null where not stored yet).
+ */
+const TRIAGE_SQL = `
+  select p.id as patient_id, p.patient_code, p.first_name, p.last_name, ${flaggedSql('p')} as flagged,
+         r.id as recording_id, r.night_key, a.kpis, s.stats as spo2_stats, sp.stats as spo2_psg_stats,
+         exists (select 1 from recording_channels c where c.recording_id = r.id and c.code = 'SPO2') as has_spo2,
+         exists (select 1 from recording_channels c where c.recording_id = r.id and c.code = 'SPO2_PSG') as has_spo2_psg
+  from patients p
+  left join lateral (select max(x.night_key) as last from recordings x where x.patient_id = p.id and not ${LIVE_SQL('x')}) l on true
+  left join recordings r on r.patient_id = p.id and r.night_key > l.last - $4::bigint and not ${LIVE_SQL('r')} and ${THE_NIGHT_SQL('r')}
+  left join night_analyses a on a.recording_id = r.id and a.params = $2 and a.engine_version = $3
+  left join night_channel_stats s on s.recording_id = r.id and s.code = 'SPO2' and s.engine_version = $5
+  left join night_channel_stats sp on sp.recording_id = r.id and sp.code = 'SPO2_PSG' and sp.engine_version = $5
+  where p.physician_id = $1 and p.phys_device_return_date is null
+  order by p.id, r.night_key`;
+
+/** The triage table's nights of a physician's practice, with their analyses stored under `params` (TRIAGE_SQL). */
+export function triageNights(db: Queryable, physicianId: number, params: string): Promise<TriageNightRow[]> {
+  return db.query<TriageNightRow>(TRIAGE_SQL, [physicianId, params, ANALYSIS_VERSION, (TRIAGE_NIGHTS - 1) * DAY_S + 1, ENGINE_VERSION]);
 }

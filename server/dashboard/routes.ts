@@ -5,7 +5,7 @@ import { actingPhysicianId } from '../auth/users';
 import type { AppContext } from '../context';
 import { authenticate } from '../context';
 import type { Api } from '../typed-api';
-import { dashboardUser } from '../routes/dashboardUser';
+import { dashboardUser } from './dashboardUser';
 import { notFound } from '../errors';
 import { analysisOf, analysisParams, ANALYSIS_VERSION } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';

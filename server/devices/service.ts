@@ -3,7 +3,8 @@ import type { Db, Queryable } from '../db/adapter';
 import type { UserRow } from '../auth/users';
 import type { DeviceOperationBody } from '../../contract/devices';
 import type { AllocationRow, Operation } from './allocations';
-import { checkScreening, saveScreening } from '../routes/questionnaires';
+import { checkScreening } from '../patients/questionnaires';
+import { saveScreening } from '../patients/questionnaires-repository';
 import { cancel, currentAllocation, deploy, extend, returnDevice } from './operations';
 import { decideDeployRequest, lockDeployRequest, physicianOfPatient } from './repository';
 

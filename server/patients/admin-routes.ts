@@ -14,7 +14,8 @@ import { visiblePatient } from './access';
 import { bmiOf, checkPatient } from './validate';
 import { archivePatient, bumpVersion, insertPatient, listDiseases, lockedDiseases, lockedVersion, patientCodeTaken, setDiseases, setPatientActive, setPatientPassword, updatePatient } from './repository';
 import { cancel, currentAllocation, deploy, fileDeployRequest, REQUEST_SENT, returnDevice, SUCCESS } from '../devices/operations';
-import { checkScreening, saveScreening } from '../routes/questionnaires';
+import { checkScreening } from './questionnaires';
+import { saveScreening } from './questionnaires-repository';
 import { noteAccessOf } from '../audit/trail';
 
 /** Annotators read; only physicians (and their secondary users) write (spec 1 §6). */

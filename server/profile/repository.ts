@@ -53,12 +53,6 @@ export async function emailTakenByOther(db: Queryable, email: string, userId: nu
   return taken !== undefined;
 }
 
-/** Adds an organisation; its id. */
-export async function insertOrganisation(tx: Queryable, name: string): Promise<number> {
-  const [org] = await tx.query<{ id: number }>('insert into organisations (name) values ($1) returning id', [name]);
-  return org.id;
-}
-
 /** Removes a user's avatar images. */
 export async function deleteAvatars(tx: Queryable, userId: number): Promise<void> {
   await tx.query('delete from user_avatars where user_id = $1', [userId]);
@@ -98,4 +92,25 @@ export async function updateProfile(tx: Queryable, userId: number, p: ProfileUpd
 /** Ends every session of the user but this one. */
 export async function revokeOtherSessions(tx: Queryable, userId: number, keepTokenId: number | null): Promise<void> {
   await tx.query('update auth_tokens set revoked_at = now() where user_id = $1 and id <> $2 and revoked_at is null', [userId, keepTokenId]);
+}
+
+/** A physician's preferences as stored; null before any was saved. */
+export async function loadPreferences(db: Queryable, physicianId: number) {
+  const [row] = await db.query<{ kpi_order_preference: unknown; trendview_kpi_order_preference: unknown; desaturation_rule: number; rii_divisor: string }>(
+    'select kpi_order_preference, trendview_kpi_order_preference, desaturation_rule, rii_divisor from physician_preferences where physician_id = $1',
+    [physicianId],
+  );
+  return row ?? null;
+}
+
+/** The two channel orders a practice keeps: the single night's and the trend's. */
+export type ChannelOrderField = 'kpi_order_preference' | 'trendview_kpi_order_preference';
+
+/** Saves one channel order of a practice, made or replaced, with who saved it. */
+export async function saveChannelOrder(db: Queryable, physicianId: number, field: ChannelOrderField, order: Record<string, boolean>, by: number): Promise<void> {
+  await db.query(
+    `insert into physician_preferences (physician_id, ${field}, updated_by) values ($1, $2, $3)
+     on conflict (physician_id) do update set ${field} = excluded.${field}, updated_by = excluded.updated_by, updated_at = now()`,
+    [physicianId, JSON.stringify(order), by],
+  );
 }

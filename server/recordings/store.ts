@@ -256,6 +256,15 @@ export async function findRecording(db: Queryable, patientId: number, recordingI
   return row ?? null;
 }
 
+/** What a night file's link answers besides its channels: the recording's zone, times and whether it is live; null when there is none. */
+export async function findNightFileHead(db: Queryable, recordingId: number) {
+  const [row] = await db.query<Pick<RecordingRow, 'id' | 'timezone' | 'start_ms' | 'stop_ms' | 'source' | 'recording_meta'>>(
+    'select id, timezone, start_ms, stop_ms, source, recording_meta from recordings where id = $1',
+    [recordingId],
+  );
+  return row ?? null;
+}
+
 /** One channel of a recording by code, or null. */
 export async function findChannel(db: Queryable, recordingId: number, code: string): Promise<ChannelRow | null> {
   const [row] = await db.query<ChannelRow>('select * from recording_channels where recording_id = $1 and code = $2', [recordingId, code]);

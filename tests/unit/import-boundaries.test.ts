@@ -15,7 +15,7 @@ describe('import boundaries', () => {
     ['src → server, re-exported', 'src/api/probe.ts', "export { x } from '../../server/x';\n"],
     ['src → server, dynamic', 'src/features/probe/probe.ts', "export const load = () => import('../../../server/x');\n"],
     ['src → server, an import type', 'src/features/probe/probe.ts', "export type Y = typeof import('../../../server/x');\n"],
-    ['server → src', 'server/routes/probe.ts', "import { x } from '../../src/x';\nexport const y = x;\n"],
+    ['server → src', 'server/devices/probe.ts', "import { x } from '../../src/x';\nexport const y = x;\n"],
     ['contract → server', 'contract/probe.ts', "import { x } from '../server/x';\nexport const y = x;\n"],
     ['contract → server, a type', 'contract/probe.ts', "import type { X } from '../server/x';\nexport type Y = X;\n"],
     ['contract → src', 'contract/probe.ts', "import { x } from '../src/x';\nexport const y = x;\n"],
@@ -27,7 +27,7 @@ describe('import boundaries', () => {
 
   it.each([
     ['src → contract', 'src/features/probe/probe.ts', "import { x } from '../../../contract/x';\nexport const y = x;\n"],
-    ['server → contract', 'server/routes/probe.ts', "import { x } from '../../contract/x';\nexport const y = x;\n"],
+    ['server → contract', 'server/devices/probe.ts', "import { x } from '../../contract/x';\nexport const y = x;\n"],
     ['contract → engine, a type', 'contract/probe.ts', "import type { X } from '../engine/x';\nexport type Y = X;\n"],
     ['contract → contract', 'contract/probe.ts', "import { x } from './common';\nexport const y = x;\n"],
     ['tests → anything', 'tests/unit/probe.test.ts', "import { x } from '../../server/x';\nimport { z } from '../../src/z';\nexport const y = [x, z];\n"],

@@ -7,12 +7,12 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
 import { visiblePatient, visibleRecording } from '../patients/access';
-import { findChannel, isLiveRecording, listChannels, listOtherRecordings, listRecordings, loadSamples, loadWireGzip } from '../recordings/store';
-import { gzipWire } from '../recordings/wire-gzip';
-import { nightDate } from '../recordings/night-key';
-import { channelOverview } from '../recordings/overview';
+import { findChannel, isLiveRecording, listChannels, listOtherRecordings, listRecordings, loadSamples, loadWireGzip } from './store';
+import { gzipWire } from './wire-gzip';
+import { nightDate } from './night-key';
+import { channelOverview } from './overview';
 import { clientGone, stopForAbort } from '../aborts';
-import { nightSessions, type NightFileMeta } from '../recordings/sessions';
+import { nightSessions, type NightFileMeta } from './sessions';
 
 const gunzip = promisify(gunzipCb);
 

@@ -3,8 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { SignupBody } from '../../contract/auth';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
-import { hashPassword } from '../auth/passwords';
-import { findUserByEmail, normaliseEmail } from '../auth/users';
+import { hashPassword } from './passwords';
+import { findUserByEmail, normaliseEmail } from './users';
+import { insertOrganisation, insertPendingPhysician } from './repository';
 import { COUNTRIES, findCountry } from '../countries';
 import { hit, LIMITS } from '../services/rate-limit';
 
@@ -40,18 +41,10 @@ export function accountRoutes(server: FastifyInstance, ctx: AppContext) {
         return reply.code(201).send(ACCOUNT_CREATED);
       }
       await db.transaction(async (tx) => {
-        let organisationId: number | null = null;
         const orgName = body.organisation_name?.trim();
-        if (orgName) {
-          const [org] = await tx.query<{ id: number }>('insert into organisations (name) values ($1) returning id', [orgName]);
-          organisationId = org.id;
-        }
+        const organisationId = orgName ? await insertOrganisation(tx, orgName) : null;
         // New physicians wait for the clinic to verify them before they can sign in.
-        await tx.query(
-          `insert into users (email, password_hash, first_name, last_name, country, organisation_id, role, status)
-           values ($1, $2, $3, $4, $5, $6, 'physician', 'pending')`,
-          [address, hash, body.first_name.trim(), body.last_name.trim(), country.name, organisationId],
-        );
+        await insertPendingPhysician(tx, { email: address, passwordHash: hash, firstName: body.first_name.trim(), lastName: body.last_name.trim(), country: country.name, organisationId });
       });
       await mailer.send({
         to: address,

@@ -2,7 +2,7 @@
 // triage table answer the same way, with the kept JSON, its entity tag (304 when the caller
 // has it) and its gzip, made once per kept answer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AnswerCache, KeptAnswer } from '../analytics/answerCache';
+import type { AnswerCache, KeptAnswer } from './answerCache';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 

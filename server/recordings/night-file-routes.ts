@@ -5,11 +5,9 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
 import { visiblePatient } from '../patients/access';
-import { isLiveRecording, listChannels, listRecordings, loadSamples, type ChannelRow } from '../recordings/store';
-import type { RecordingSource } from '../recordings/model';
+import { findNightFileHead, isLiveRecording, listChannels, listRecordings, loadSamples, type ChannelRow } from './store';
 import { linkSecret, signLink, verifyLink } from '../services/signed-links';
-import { parseNightKey } from '../recordings/night-key';
-import { nightDate } from '../recordings/night-key';
+import { nightDate, parseNightKey } from './night-key';
 
 /** Channels in the night file: vitals and epochs; raw radar and PSG waveforms go through the binary endpoint. */
 const MAX_FILE_RATE_HZ = 1;
@@ -97,10 +95,7 @@ export function nightFileRoutes(server: FastifyInstance, ctx: AppContext) {
       if (!verifyLink(await linkSecret(ctx.db), `night:${id}`, request.query.exp, request.query.sig)) {
         throw new ApiError(403, 'link_expired', 'This data link is invalid or has expired; ask for a new one.');
       }
-      const [night] = await ctx.db.query<{ id: number; timezone: string; start_ms: number; stop_ms: number; source: RecordingSource; recording_meta: Record<string, unknown> }>(
-        'select id, timezone, start_ms, stop_ms, source, recording_meta from recordings where id = $1',
-        [id],
-      );
+      const night = await findNightFileHead(ctx.db, id);
       if (!night) throw notFound('recording');
       const channels = (await listChannels(ctx.db, [id])).filter((c) => c.sample_rate <= MAX_FILE_RATE_HZ);
       const parts = [`"recording_meta":{"timezone":${JSON.stringify(night.timezone)}}`, `"recording_start_time":${night.start_ms}`, `"recording_stop_time":${night.stop_ms}`];

@@ -15,13 +15,13 @@ import { ApiError, forbidden } from '../errors';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { findCountry } from '../countries';
 import { visiblePatient } from '../patients/access';
-import { importFiles, savedLabelMap, saveLabelMap } from '../recordings/import';
-import { closeParsePool } from '../recordings/parse-pool';
+import { importFiles, savedLabelMap, saveLabelMap } from './import';
+import { closeParsePool } from './parse-pool';
 import { unstorableField } from '../input-guard';
 import { INT32_MAX } from '../../contract/common';
-import { isTimeZone } from '../recordings/night-key';
-import { importSummary } from '../recordings/summary';
-import { importDeviceSummaries, splitDeviceSummaries } from '../recordings/device-summaries';
+import { isTimeZone } from './night-key';
+import { importSummary } from './summary';
+import { importDeviceSummaries, splitDeviceSummaries } from './device-summaries';
 import { noteAccessOf } from '../audit/trail';
 
 const MAX_FILE_BYTES = UPLOAD_LIMITS.maxFileBytes;

@@ -4,6 +4,7 @@ import { SignupDecisionBody, SignupDecisionParams } from '../../contract/signup-
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
+import { lockApplicant, recentSignups, recordSignupDecision } from './repository';
 
 /** The answer at sign-in for a refused account (spec 1 gives none; docs/decisions/0128-signup-approval.md). */
 export const ACCOUNT_REFUSED = 'Your account request was not approved. Contact support if you think this is a mistake.';
@@ -26,15 +27,7 @@ export function signupReviewRoutes(server: FastifyInstance, ctx: AppContext) {
   app.get('/admin/signups', { preHandler: auth }, async (request) => {
     adminOnly(request);
     // Everyone waiting, then the latest decisions (their audit: who and when).
-    const rows = await db.query(
-      `select u.id as user_id, u.email, u.first_name, u.last_name, u.country, o.name as organisation_name, u.status,
-              u.created_at, u.reviewed_at, r.email as reviewed_by, u.review_reason
-       from users u left join organisations o on o.id = u.organisation_id left join users r on r.id = u.reviewed_by
-       where u.status = 'pending' or (u.reviewed_by is not null and u.reviewed_at > now() - interval '90 days')
-       order by u.status = 'pending' desc, coalesce(u.reviewed_at, u.created_at) desc
-       limit 500`,
-    );
-    return { data: { signups: rows } };
+    return { data: { signups: await recentSignups(db) } };
   });
 
   app.post(
@@ -45,18 +38,10 @@ export function signupReviewRoutes(server: FastifyInstance, ctx: AppContext) {
       const approve = request.params.decision === 'approve';
       const reason = request.body?.reason?.trim() ?? '';
       const applicant = await db.transaction(async (tx) => {
-        const [u] = await tx.query<{ id: number; email: string; first_name: string; status: string }>(
-          `select id, email, first_name, status from users where id = $1 and role = 'physician' for update`,
-          [request.params.id],
-        );
+        const u = await lockApplicant(tx, request.params.id);
         if (!u) throw notFound('account');
         if (u.status !== 'pending') throw new ApiError(409, 'signup_decided', `This account is no longer waiting (${u.status}).`);
-        await tx.query(`update users set status = $2, reviewed_by = $3, reviewed_at = now(), review_reason = $4, updated_at = now() where id = $1`, [
-          u.id,
-          approve ? 'active' : 'refused',
-          admin.id,
-          reason,
-        ]);
+        await recordSignupDecision(tx, u.id, approve ? 'active' : 'refused', admin.id, reason);
         return u;
       });
       await mailer.send(

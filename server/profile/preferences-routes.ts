@@ -4,6 +4,7 @@ import { KpiOrderBody, TrendKpiOrderBody } from '../../contract/preferences';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { actingPhysicianId } from '../auth/users';
+import { loadPreferences, saveChannelOrder, type ChannelOrderField } from './repository';
 
 /** Physician preferences: read them, save the single-night and trend channel orders. */
 export function preferenceRoutes(server: FastifyInstance, ctx: AppContext) {
@@ -12,10 +13,7 @@ export function preferenceRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get('/physician/preferences', { preHandler: auth }, async (request) => {
     const user = currentUser(request);
-    const [row] = await ctx.db.query<{ kpi_order_preference: unknown; trendview_kpi_order_preference: unknown; desaturation_rule: number; rii_divisor: string }>(
-      'select kpi_order_preference, trendview_kpi_order_preference, desaturation_rule, rii_divisor from physician_preferences where physician_id = $1',
-      [actingPhysicianId(user)],
-    );
+    const row = await loadPreferences(ctx.db, actingPhysicianId(user));
     return {
       data: {
         kpi_order_preference: row?.kpi_order_preference ?? null,
@@ -29,15 +27,11 @@ export function preferenceRoutes(server: FastifyInstance, ctx: AppContext) {
   });
 
   /** Saves one channel order for the caller's practice and answers it back. */
-  const save = async (request: FastifyRequest, field: 'kpi_order_preference' | 'trendview_kpi_order_preference', order: Record<string, boolean>) => {
+  const save = async (request: FastifyRequest, field: ChannelOrderField, order: Record<string, boolean>) => {
     const user = currentUser(request);
     // The physician is the caller's (an annotator saves for their physician); a physician_id in the body is not trusted.
     const physicianId = actingPhysicianId(user);
-    await ctx.db.query(
-      `insert into physician_preferences (physician_id, ${field}, updated_by) values ($1, $2, $3)
-       on conflict (physician_id) do update set ${field} = excluded.${field}, updated_by = excluded.updated_by, updated_at = now()`,
-      [physicianId, JSON.stringify(order), user.id],
-    );
+    await saveChannelOrder(ctx.db, physicianId, field, order, user.id);
     return { code: 'preferences_updated', message: 'Preferences saved.', data: { [field]: order } };
   };
   app.post('/patient/update-kpi-preferences', { preHandler: auth, schema: { body: KpiOrderBody } }, (request) =>

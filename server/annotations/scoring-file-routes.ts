@@ -9,10 +9,10 @@ import { visibleRecording } from '../patients/access';
 import { nightDate } from '../recordings/night-key';
 import { savedLabelMap } from '../recordings/import';
 import type { RecordingRow } from '../recordings/store';
-import { edfAnnotationText, readEdfAnnotations, writeEdfAnnotations } from '../annotations/edf-annotations';
-import { readNsrrXml, ScoringFileError, writeNsrrXml } from '../annotations/nsrr';
-import { importMarks, nightMarks, type FileEntry, type ScoringMark } from '../annotations/scoring';
-import { nsrrConceptOf, nsrrConceptOfKind } from '../annotations/scoring-labels';
+import { edfAnnotationText, readEdfAnnotations, writeEdfAnnotations } from './edf-annotations';
+import { readNsrrXml, ScoringFileError, writeNsrrXml } from './nsrr';
+import { importMarks, nightMarks, type FileEntry, type ScoringMark } from './scoring';
+import { nsrrConceptOf, nsrrConceptOfKind } from './scoring-labels';
 import { roundOfNewMark } from '../scoring/visibility';
 
 /** Content-Disposition for a download, with an ASCII fallback and the UTF-8 name. */

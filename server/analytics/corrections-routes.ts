@@ -9,7 +9,7 @@ import { nightOf } from '../annotations/annotations';
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
 import { MIN_CORRECTION_MS } from '../../engine/detect';
-import { invalidateNight, listCorrections, windowOf, type CorrectionRow } from '../analytics/corrections';
+import { addCorrection, correctionExists, invalidateNight, listCorrections, undoCorrection, windowOf, type CorrectionRow } from './corrections';
 
 /** What a correction's status is now: in force, replaced by a newer bed-times correction, or undone. */
 function statusOf(c: CorrectionRow, all: readonly CorrectionRow[]): 'active' | 'superseded' | 'undone' {
@@ -100,10 +100,7 @@ export function correctionRoutes(server: FastifyInstance, ctx: AppContext) {
       const reason = checkCorrection(recording, body);
       await db.transaction(async (tx) => {
         await invalidateNight(tx, recording.id);
-        await tx.query(
-          'insert into night_corrections (recording_id, patient_id, kind, start_ms, end_ms, reason, created_by) values ($1, $2, $3, $4, $5, $6, $7)',
-          [recording.id, patient.id, body.kind, body.start_ms, body.end_ms, reason, user.id],
-        );
+        await addCorrection(tx, { recordingId: recording.id, patientId: patient.id, kind: body.kind, startMs: body.start_ms, endMs: body.end_ms, reason, by: user.id });
       });
       ctx.nightStats?.schedule([recording.id]);
       reply.code(201);
@@ -118,14 +115,8 @@ export function correctionRoutes(server: FastifyInstance, ctx: AppContext) {
       const user = corrector(request);
       const { recording } = await night(request, request.body);
       await db.transaction(async (tx) => {
-        const undone = await tx.query('update night_corrections set undone_at = now(), undone_by = $3 where id = $1 and recording_id = $2 and undone_at is null returning id', [
-          request.body.id,
-          recording.id,
-          user.id,
-        ]);
-        if (undone.length === 0) {
-          const [exists] = await tx.query('select 1 from night_corrections where id = $1 and recording_id = $2', [request.body.id, recording.id]);
-          if (!exists) throw notFound('correction');
+        if (!(await undoCorrection(tx, request.body.id, recording.id, user.id))) {
+          if (!(await correctionExists(tx, request.body.id, recording.id))) throw notFound('correction');
           throw new ApiError(409, 'already_undone', 'This correction was already undone.');
         }
         await invalidateNight(tx, recording.id);

@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { normaliseEmail } from '../auth/users';
 import { ApiError } from '../errors';
 import { OutboxQuery } from '../../contract/dev';
+import { outboxMessages } from './repository';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -29,10 +30,7 @@ export function devRoutes(app: FastifyInstance, ctx: AppContext) {
     { schema: { querystring: OutboxQuery } },
     async (request) => {
       if (!fromLoopback(request)) throw new ApiError(404, 'not_found', 'No such endpoint: GET /api/v1/dev/outbox', { params: { thing: 'endpoint' } });
-      const rows = await ctx.db.query<{ id: number; to_email: string; subject: string; body: string; code: string | null; created_at: Date }>(
-        `select id, to_email, subject, body, code, created_at from mail_outbox where to_email = $1 order by id desc limit 50`,
-        [normaliseEmail(request.query.email)],
-      );
+      const rows = await outboxMessages(ctx.db, normaliseEmail(request.query.email));
       return {
         data: {
           messages: rows.map((r) => ({ id: r.id, to: r.to_email, subject: r.subject, text: r.body, code: r.code, created_at: r.created_at })),
