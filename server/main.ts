@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   if (running.seeded) console.log('Seeded the demo clinic (accounts, patients, devices).');
   if (running.nights) console.log(`Simulated ${running.nights} demo nights.`);
   if (config.seedDemo) {
-    console.log(`Sign in as ${DEMO_ACCOUNTS.physician} (or ${DEMO_ACCOUNTS.annotator}, ${DEMO_ACCOUNTS.admin}, ${DEMO_ACCOUNTS.secondary}, ${DEMO_ACCOUNTS.paid}) with password "${DEMO_PASSWORD}".`);
+    console.log(`Sign in as ${DEMO_ACCOUNTS.physician} (or ${DEMO_ACCOUNTS.annotator}, ${DEMO_ACCOUNTS.annotator2}, ${DEMO_ACCOUNTS.admin}, ${DEMO_ACCOUNTS.secondary}, ${DEMO_ACCOUNTS.paid}) with password "${DEMO_PASSWORD}".`);
   }
   if (!config.smtpUrl && !config.production) {
     console.log(`One-time codes are printed here and readable at http://localhost:${port}/api/v1/dev/outbox?email=<address> from this machine only (no SMTP_URL set).`);
