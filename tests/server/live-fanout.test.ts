@@ -41,7 +41,8 @@ describe(`live fan-out across servers on ${TEST_DB}`, () => {
       await Promise.all(clients.map((c) => c.done));
       for (const c of clients) expect(c.errors).toEqual([]);
       const total = clients.reduce((n, c) => n + c.framesMade, 0);
-      await until(() => viewer.binary.length >= total, 45_000, 'every frame at the viewer on the second server');
+      // A loaded 2-core machine (the full suite beside it) has needed more than 45 s to pass the last frames on.
+      await until(() => viewer.binary.length >= total, 75_000, 'every frame at the viewer on the second server');
       expect(viewer.json.filter((m) => m.type === 'skipped')).toEqual([]);
       viewer.close();
 
@@ -68,5 +69,5 @@ describe(`live fan-out across servers on ${TEST_DB}`, () => {
       await second.app.close();
       if (db !== live.server.db) await db.close();
     }
-  }, 90_000);
+  }, 120_000);
 });
