@@ -49,6 +49,11 @@ export function Types<T>(types: readonly string[], options: SchemaOptions = {}):
   return Type.Unsafe<T>({ ...options, type: [...types] });
 }
 
+/** `T` or null (`anyOf`), as an answer's field that may be unknown: the serialiser keeps the null. */
+export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
+  return Type.Union([schema, Type.Null()], options);
+}
+
 /** An object whose properties are all as given and no others allowed (`additionalProperties: false`). */
 export function Strict<P extends Record<string, TSchema>>(properties: P, options: SchemaOptions = {}) {
   return Type.Object(properties, { ...options, additionalProperties: false });

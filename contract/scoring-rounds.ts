@@ -6,7 +6,8 @@
  * server and the browser.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { Enum, Strict, id } from './common';
+import { Enum, Nullable, Strict, id } from './common';
+import { Answer } from './answers';
 
 const ms = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
@@ -63,65 +64,65 @@ export type QualityQuery = Static<typeof QualityQuery>;
 export const RoundStatus = Enum(['scoring', 'agreement', 'adjudicated', 'cancelled']);
 export type RoundStatus = Static<typeof RoundStatus>;
 
+const Str = Type.String();
+const Num = Type.Number();
+const Int = Type.Integer();
+const When = Type.String();
+
 /** A scorer of a round as every answer names them. */
-export interface RoundScorer {
+export const RoundScorer = Type.Object({
   /** 'user:<id>' for an annotator, 'automatic' for Nocturne's detectors, 'device' for the device's own events, 'consensus'. */
-  key: string;
-  kind: 'human' | 'automatic' | 'device' | 'consensus';
-  user_id: number | null;
-  name: string;
+  key: Str,
+  kind: Enum(['human', 'automatic', 'device', 'consensus']),
+  user_id: Nullable(Int),
+  name: Str,
   /** When a human scorer submitted (ISO), null while scoring; null for the others. */
-  submitted_at: string | null;
+  submitted_at: Nullable(When),
   /** Marks in this scorer's set (human: their own in the round). */
-  marks: number;
-}
+  marks: Int,
+});
+export type RoundScorer = Static<typeof RoundScorer>;
 
 /** A double-scoring round of one night. */
-export interface ScoringRound {
-  round_id: number;
-  patient_id: number;
-  recording_id: number;
-  night: number;
-  device_id: string | null;
-  status: RoundStatus;
-  show_automatic: boolean;
-  created_by: number;
-  created_by_name: string;
-  created_at: string;
+export const ScoringRound = Type.Object({
+  round_id: Int,
+  patient_id: Int,
+  recording_id: Int,
+  night: Num,
+  device_id: Nullable(Str),
+  status: RoundStatus,
+  show_automatic: Type.Boolean(),
+  created_by: Int,
+  created_by_name: Str,
+  created_at: When,
   /** The human scorers, in the order assigned. */
-  scorers: RoundScorer[];
+  scorers: Type.Array(RoundScorer),
   /**
    * The caller is a scorer of this round and the round is still in 'scoring': they see only their
    * own marks (also after submitting, until every scorer has; decision 0989). While blind, the
    * other scorers' `marks` read 0.
    */
-  blind: boolean;
+  blind: Type.Boolean(),
   /** Disagreements still to settle (agreement status only; 0 otherwise). */
-  undecided: number;
-  finished_at: string | null;
-  finished_by_name: string | null;
-}
+  undecided: Int,
+  finished_at: Nullable(When),
+  finished_by_name: Nullable(Str),
+});
+export type ScoringRound = Static<typeof ScoringRound>;
 
-export interface RoundAnswer {
-  round: ScoringRound | null;
-}
+export const RoundAnswer = Type.Object({ round: Nullable(ScoringRound) });
+export type RoundAnswer = Static<typeof RoundAnswer>;
 
-export interface Annotator {
-  id: number;
-  name: string;
-  email: string;
-}
+export const Annotator = Type.Object({ id: Int, name: Str, email: Str });
+export type Annotator = Static<typeof Annotator>;
 
 /** GET /scoring/annotators. */
-export interface AnnotatorsAnswer {
-  annotators: Annotator[];
-}
+export const AnnotatorsAnswer = Type.Object({ annotators: Type.Array(Annotator) });
+export type AnnotatorsAnswer = Static<typeof AnnotatorsAnswer>;
 
 /** POST /scoring/rounds/finish: the adjudicated round and how many consensus marks became marks of record. */
-export interface FinishAnswer {
-  round: ScoringRound;
-  consensus_marks: number;
-}
+export const FinishAnswer = Type.Object({ round: ScoringRound, consensus_marks: Int });
+export type FinishAnswer = Static<typeof FinishAnswer>;
 
 /**
  * Where a night summary's apneas, hypopneas and AHI come from (its `events_source`, beside
@@ -130,123 +131,148 @@ export interface FinishAnswer {
 export type EventsSource = 'consensus' | 'automatic';
 
 /** A round the caller scores, for their list of assignments. */
-export interface Assignment {
-  round_id: number;
-  patient_id: number;
-  patient_code: string;
-  patient_name: string;
-  night: number;
-  recording_date: string;
-  device_id: string | null;
-  status: RoundStatus;
-  submitted_at: string | null;
-  created_at: string;
-  created_by_name: string;
-}
+export const Assignment = Type.Object({
+  round_id: Int,
+  patient_id: Int,
+  patient_code: Str,
+  patient_name: Str,
+  night: Num,
+  recording_date: Str,
+  device_id: Nullable(Str),
+  status: RoundStatus,
+  submitted_at: Nullable(When),
+  created_at: When,
+  created_by_name: Str,
+});
+export type Assignment = Static<typeof Assignment>;
 
 /** GET /scoring/assignments: the rounds the caller scores or scored, newest first. */
-export interface AssignmentsAnswer {
-  assignments: Assignment[];
-}
+export const AssignmentsAnswer = Type.Object({ assignments: Type.Array(Assignment) });
+export type AssignmentsAnswer = Static<typeof AssignmentsAnswer>;
 
 /** Why a figure is "–": no stage marks by one side, no common scored epochs, no hour to count per. */
-export type AgreementReason = 'no_stage_marks' | 'no_common_epochs' | 'no_events' | 'no_hours' | 'no_breathing_signal';
+export const AgreementReason = Enum(['no_stage_marks', 'no_common_epochs', 'no_events', 'no_hours', 'no_breathing_signal']);
+export type AgreementReason = Static<typeof AgreementReason>;
 
 /** Stage agreement of two scorers over the 30-s epochs both scored. */
-export interface StageAgreement {
-  a: string;
-  b: string;
+export const StageAgreement = Type.Object({
+  a: Str,
+  b: Str,
   /** Epochs both scored. */
-  epochs: number;
+  epochs: Int,
   /** Percent of those epochs with the same stage, 0–100, or null with reason. */
-  percent: number | null;
+  percent: Nullable(Num),
   /** Cohen's κ over those epochs, or null with reason. */
-  kappa: number | null;
-  reason: AgreementReason | null;
-}
+  kappa: Nullable(Num),
+  reason: Nullable(AgreementReason),
+});
+export type StageAgreement = Static<typeof StageAgreement>;
 
 /** Event agreement of two scorers in one category (one-to-one matching, `a` as reference). */
-export interface EventAgreement {
-  category: string;
-  a: string;
-  b: string;
-  a_count: number;
-  b_count: number;
-  matched: number;
+export const EventAgreement = Type.Object({
+  category: Str,
+  a: Str,
+  b: Str,
+  a_count: Int,
+  b_count: Int,
+  matched: Int,
   /** matched / a_count (null: a has none). */
-  sensitivity: number | null;
+  sensitivity: Nullable(Num),
   /** matched / b_count (null: b has none). */
-  ppv: number | null;
+  ppv: Nullable(Num),
   /** 2·matched / (a_count + b_count) (null: neither has any). */
-  f1: number | null;
-}
+  f1: Nullable(Num),
+});
+export type EventAgreement = Static<typeof EventAgreement>;
 
-export interface ScorerIndex {
-  scorer: string;
+export const ScorerIndex = Type.Object({
+  scorer: Str,
   /** Apneas and hypopneas in the scorer's set. */
-  events: number;
+  events: Int,
   /** Per hour of `basis`; null with reason. */
-  ahi: number | null;
-  hours: number | null;
-  basis: 'sleep' | 'monitoring' | null;
-  reason: AgreementReason | null;
-}
+  ahi: Nullable(Num),
+  hours: Nullable(Num),
+  basis: Nullable(Enum(['sleep', 'monitoring'])),
+  reason: Nullable(AgreementReason),
+});
+export type ScorerIndex = Static<typeof ScorerIndex>;
 
 /** GET /scoring/rounds/agreement (once every scorer has submitted). */
-export interface Agreement {
-  round_id: number;
-  epoch_s: number;
-  scorers: RoundScorer[];
+export const Agreement = Type.Object({
+  round_id: Int,
+  epoch_s: Int,
+  scorers: Type.Array(RoundScorer),
   /** The matching rule, as a code the screens explain: one-to-one, overlapping in time, greatest overlap first. */
-  matching_rule: 'overlap_one_to_one';
-  staging: StageAgreement[];
-  events: EventAgreement[];
-  ahi: ScorerIndex[];
-}
+  matching_rule: Type.Literal('overlap_one_to_one'),
+  staging: Type.Array(StageAgreement),
+  events: Type.Array(EventAgreement),
+  ahi: Type.Array(ScorerIndex),
+});
+export type Agreement = Static<typeof Agreement>;
 
 /** One scorer's marks inside a disagreement. */
-export interface DisagreementOption {
-  scorer: string;
-  marks: { start_ms: number; end_ms: number; label: number; label_name: string; kpi: string }[];
-}
+export const DisagreementOption = Type.Object({
+  scorer: Str,
+  marks: Type.Array(Type.Object({ start_ms: Num, end_ms: Num, label: Int, label_name: Str, kpi: Str })),
+});
+export type DisagreementOption = Static<typeof DisagreementOption>;
 
 /** A span where the human scorers differ: an event cluster of one category, or a run of epochs. */
-export interface Disagreement {
+export const Disagreement = Type.Object({
   /** Stable key: 'event:<category>:<start_ms>' or 'stage:<start_ms>'. */
-  item: string;
-  kind: 'event' | 'stage';
-  category: string;
-  start_ms: number;
-  end_ms: number;
-  options: DisagreementOption[];
-  decision: Decision | null;
-  decided_by_name: string | null;
-}
+  item: Str,
+  kind: Enum(['event', 'stage']),
+  category: Str,
+  start_ms: Num,
+  end_ms: Num,
+  options: Type.Array(DisagreementOption),
+  decision: Nullable(Decision),
+  decided_by_name: Nullable(Str),
+});
+export type Disagreement = Static<typeof Disagreement>;
 
 /** GET /scoring/rounds/disagreements. */
-export interface DisagreementsAnswer {
-  round_id: number;
-  items: Disagreement[];
+export const DisagreementsAnswer = Type.Object({
+  round_id: Int,
+  items: Type.Array(Disagreement),
   /** Spans every human scorer agreed on (they enter the consensus as they are). */
-  agreed: number;
-}
+  agreed: Int,
+});
+export type DisagreementsAnswer = Static<typeof DisagreementsAnswer>;
 
 /** One adjudicated night of an annotator against its consensus. */
-export interface QualityNight {
-  round_id: number;
-  patient_id: number;
-  night: number;
-  finished_at: string;
-  kappa: number | null;
-  event_f1: number | null;
-}
+export const QualityNight = Type.Object({
+  round_id: Int,
+  patient_id: Int,
+  night: Num,
+  finished_at: When,
+  kappa: Nullable(Num),
+  event_f1: Nullable(Num),
+});
+export type QualityNight = Static<typeof QualityNight>;
 
 /** GET /scoring/quality. */
-export interface ScorerQuality {
-  user_id: number;
-  name: string;
-  nights: QualityNight[];
+export const ScorerQuality = Type.Object({
+  user_id: Int,
+  name: Str,
+  nights: Type.Array(QualityNight),
   /** Means over the nights with a value (null: none). */
-  mean_kappa: number | null;
-  mean_event_f1: number | null;
-}
+  mean_kappa: Nullable(Num),
+  mean_event_f1: Nullable(Num),
+});
+export type ScorerQuality = Static<typeof ScorerQuality>;
+
+/** The routes of double scoring (contract/api.ts). */
+export const scoringEndpoints = {
+  'GET /scoring/rounds': { querystring: RoundQuery, response: { 200: Answer(RoundAnswer) } },
+  'GET /scoring/annotators': { querystring: AnnotatorsQuery, response: { 200: Answer(AnnotatorsAnswer) } },
+  'POST /scoring/rounds': { body: CreateRoundBody, response: { 201: Answer(RoundAnswer) } },
+  'GET /scoring/assignments': { response: { 200: Answer(AssignmentsAnswer) } },
+  'POST /scoring/rounds/submit': { body: RoundRef, response: { 200: Answer(RoundAnswer) } },
+  'POST /scoring/rounds/cancel': { body: RoundRef, response: { 200: Answer(RoundAnswer) } },
+  'GET /scoring/rounds/agreement': { querystring: RoundRef, response: { 200: Answer(Agreement) } },
+  'GET /scoring/rounds/disagreements': { querystring: RoundRef, response: { 200: Answer(DisagreementsAnswer) } },
+  'POST /scoring/rounds/decide': { body: DecideBody, response: { 200: Answer(DisagreementsAnswer) } },
+  'POST /scoring/rounds/finish': { body: RoundRef, response: { 200: Answer(FinishAnswer) } },
+  'GET /scoring/quality': { querystring: QualityQuery, response: { 200: Answer(ScorerQuality) } },
+};

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 
 const children = [
-  spawn(process.execPath, ['--import', 'tsx', '--watch', 'server/main.ts'], { stdio: 'inherit', env: { ...process.env, WEB_ROOT: '/nonexistent' } }),
+  spawn(process.execPath, ['--import', 'tsx', '--watch', 'server/main.ts'], { stdio: 'inherit', env: { CHECK_ANSWERS: '1', ...process.env, WEB_ROOT: '/nonexistent' } }),
   spawn('npx', ['vite'], { stdio: 'inherit' }),
 ];
 const stop = () => {

@@ -10,6 +10,7 @@ import { MAX_FRAME_BYTES } from '../contract/live-protocol';
 import { createLogger, newRequestId, RequestLogController } from './log';
 import { compose } from './plugins/compose';
 import { registerErrorHandler } from './plugins/error-handler';
+import { checkAnswers } from './plugins/answer-check';
 import { registerAccessTrail, registerServices, type AppServices } from './plugins/services';
 import { apiRoutes } from './plugins/api';
 import { registerWeb } from './plugins/web';
@@ -64,12 +65,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     { name: 'auth', run: decorateAuth },
     { name: 'input-guard', run: (a) => a.decorate('apiRoutes', guardInput(a)) },
     { name: 'errors', run: (a) => registerErrorHandler(a, (line) => log.error(line)) },
+    { name: 'answer-check', run: (a) => (ctx.config.checkAnswers ? checkAnswers(a) : undefined) },
     // A frame over the protocol's limit (up to 16×) still arrives, so the device is told what was wrong.
     { name: 'websocket', run: (a) => a.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES * 16 } }) },
     { name: 'services', after: ['websocket'], run: async (a) => (services = await registerServices(a, ctx, log)) },
     { name: 'access-trail', after: ['services'], run: (a) => registerAccessTrail(a, started(), API_PREFIX) },
     { name: 'under-pressure', run: (a) => shedOverload(a, { maxEventLoopDelayMs: ctx.config.maxEventLoopDelayMs, maxHeapUsedBytes: MAX_HEAP_USED_BYTES, sampleIntervalMs: 250 }) },
-    { name: 'api', after: ['helmet', 'auth', 'input-guard', 'errors', 'access-trail', 'under-pressure'], run: (a) => a.register((api) => apiRoutes(api, started()), { prefix: API_PREFIX }) },
+    { name: 'api', after: ['helmet', 'auth', 'input-guard', 'errors', 'answer-check', 'access-trail', 'under-pressure'], run: (a) => a.register((api) => apiRoutes(api, started()), { prefix: API_PREFIX }) },
     { name: 'report-worker', after: ['api'], run: () => started().reportWorker?.start() },
     { name: 'web', after: ['api'], run: (a) => registerWeb(a, ctx.config.webRoot) },
   ]);

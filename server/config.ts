@@ -29,6 +29,12 @@ export interface Config {
   reportWorker: boolean;
   /** Record signed-in API requests in the access trail (default on; ACCESS_TRAIL=off only for benchmarks, refused in production). */
   accessTrail: boolean;
+  /**
+   * Check every JSON answer against its route's response schema before it is sent, and answer 500
+   * naming the field where one does not match (CHECK_ANSWERS=1: the tests and `npm run dev`; off by
+   * default, as the serialiser already sends only what the schema names).
+   */
+  checkAnswers: boolean;
   /** Built SPA to serve; absent in API-only tests. */
   webRoot: string | null;
   /**
@@ -102,6 +108,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedNightsAt: readInstant(env.SEED_NIGHTS_AT, 'SEED_NIGHTS_AT'),
     reportWorker: env.REPORT_WORKER !== '0',
     accessTrail: readAccessTrail(env.ACCESS_TRAIL, production),
+    checkAnswers: env.CHECK_ANSWERS === '1',
     webRoot: path.resolve(env.WEB_ROOT || './dist'),
     maxEventLoopDelayMs: readDelay(env.MAX_EVENT_LOOP_DELAY_MS, 0, 'MAX_EVENT_LOOP_DELAY_MS'),
     uploadIdleMs: readDelay(env.UPLOAD_IDLE_MS, 30_000, 'UPLOAD_IDLE_MS') || 30_000,

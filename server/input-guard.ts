@@ -91,6 +91,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   schema: RouteOptions['schema'];
+  /** A WebSocket route (its answer is a socket, not a body). */
+  websocket: boolean;
 }
 
 /**
@@ -107,7 +109,7 @@ export function guardInput(app: FastifyInstance): RouteEntry[] {
       route.schema = schema;
     }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema });
+    for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema, websocket: (route as { websocket?: boolean }).websocket === true });
   });
 
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -16,7 +16,7 @@ import { visiblePatient, type PatientAccess } from '../patients/access';
 import { nightOf } from '../annotations/annotations';
 import { listCategories } from '../annotations/categories';
 import { nightDate } from '../recordings/night-key';
-import { AnnotatorsQuery, CreateRoundBody, DecideBody, QualityQuery, RoundQuery, RoundRef, type AnnotatorsAnswer, type AssignmentsAnswer, type Decision, type FinishAnswer, type RoundAnswer, type ScorerQuality } from '../../contract/scoring-rounds';
+import { scoringEndpoints, type AnnotatorsAnswer, type AssignmentsAnswer, type Decision, type FinishAnswer, type RoundAnswer, type ScorerQuality } from '../../contract/scoring-rounds';
 import { adjudicatedRoundsOf, annotatorOf, assignmentsOf, practiceRoundsOf, findRound, insertRound, latestRound, practiceAnnotators, roundScorers, saveDecision, setStatus, submitScorer, type RoundRow } from './repository';
 import { agreementAnswer, disagreementsAnswer, finishRound, presentRound, qualityNight } from './service';
 
@@ -40,19 +40,19 @@ const closed = (what: string) => new ApiError(409, 'scoring_round_closed', `This
 /** GET the night's round and the practice's annotators; POST a new round; GET the caller's assignments. */
 function roundRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.get('/scoring/rounds', { preHandler: auth, schema: { querystring: RoundQuery } }, async (request): Promise<{ data: RoundAnswer }> => {
+  app.get('/scoring/rounds', { preHandler: auth, schema: scoringEndpoints['GET /scoring/rounds'] }, async (request): Promise<{ data: RoundAnswer }> => {
     const user = currentUser(request);
     const patient = await visiblePatient(ctx.db, user, request.query.patient_id, 'read');
     const round = await latestRound(ctx.db, (await nightOf(ctx.db, patient, request.query)).id);
     return { data: { round: round ? await presentRound(ctx.db, round, user.id) : null } };
   });
 
-  app.get('/scoring/annotators', { preHandler: auth, schema: { querystring: AnnotatorsQuery } }, async (request): Promise<{ data: AnnotatorsAnswer }> => {
+  app.get('/scoring/annotators', { preHandler: auth, schema: scoringEndpoints['GET /scoring/annotators'] }, async (request): Promise<{ data: AnnotatorsAnswer }> => {
     const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
     return { data: { annotators: await practiceAnnotators(ctx.db, patient.physician_id) } };
   });
 
-  app.post('/scoring/rounds', { preHandler: auth, schema: { body: CreateRoundBody } }, async (request, reply) => {
+  app.post('/scoring/rounds', { preHandler: auth, schema: scoringEndpoints['POST /scoring/rounds'] }, async (request, reply) => {
     const user = physician(request);
     const body = request.body;
     const patient = await visiblePatient(ctx.db, user, body.patient_id);
@@ -63,7 +63,7 @@ function roundRoutes(app: Api, ctx: AppContext) {
     return reply.code(201).send({ data: { round: await presentRound(ctx.db, (await findRound(ctx.db, id))!, user.id) } });
   });
 
-  app.get('/scoring/assignments', { preHandler: auth }, async (request): Promise<{ data: AssignmentsAnswer }> => {
+  app.get('/scoring/assignments', { preHandler: auth, schema: scoringEndpoints['GET /scoring/assignments'] }, async (request): Promise<{ data: AssignmentsAnswer }> => {
     // An annotator's rounds to score; a physician's, every round of the practice (to find those waiting for them); an admin has none.
     const user = currentUser(request);
     const rows = user.is_annotator ? await assignmentsOf(ctx.db, user.id) : user.role === 'admin' ? [] : await practiceRoundsOf(ctx.db, actingPhysicianId(user));
@@ -74,7 +74,7 @@ function roundRoutes(app: Api, ctx: AppContext) {
 /** POST submit (the scorer), cancel (a physician). */
 function roundStateRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.post('/scoring/rounds/submit', { preHandler: auth, schema: { body: RoundRef } }, async (request) => {
+  app.post('/scoring/rounds/submit', { preHandler: auth, schema: scoringEndpoints['POST /scoring/rounds/submit'] }, async (request) => {
     const user = currentUser(request);
     const round = await roundFor(ctx, request, request.body.round_id);
     const me = (await roundScorers(ctx.db, round.id)).find((s) => s.user_id === user.id);
@@ -88,7 +88,7 @@ function roundStateRoutes(app: Api, ctx: AppContext) {
     return { data: { round: await presentRound(ctx.db, (await findRound(ctx.db, round.id))!, user.id) } };
   });
 
-  app.post('/scoring/rounds/cancel', { preHandler: auth, schema: { body: RoundRef } }, async (request) => {
+  app.post('/scoring/rounds/cancel', { preHandler: auth, schema: scoringEndpoints['POST /scoring/rounds/cancel'] }, async (request) => {
     const user = physician(request);
     const round = await roundFor(ctx, request, request.body.round_id, 'write');
     if (round.status !== 'scoring' && round.status !== 'agreement') throw closed('cancelling');
@@ -115,20 +115,20 @@ async function checkDecision(ctx: AppContext, round: RoundRow, decision: Decisio
 /** GET agreement and disagreements; POST decide and finish (a physician). */
 function adjudicationRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.get('/scoring/rounds/agreement', { preHandler: auth, schema: { querystring: RoundRef } }, async (request) => {
+  app.get('/scoring/rounds/agreement', { preHandler: auth, schema: scoringEndpoints['GET /scoring/rounds/agreement'] }, async (request) => {
     const round = await roundFor(ctx, request, request.query.round_id);
     requireSubmitted(round);
     return { data: await agreementAnswer(ctx.db, round, currentUser(request).id) };
   });
 
-  app.get('/scoring/rounds/disagreements', { preHandler: auth, schema: { querystring: RoundRef } }, async (request) => {
+  app.get('/scoring/rounds/disagreements', { preHandler: auth, schema: scoringEndpoints['GET /scoring/rounds/disagreements'] }, async (request) => {
     const round = await roundFor(ctx, request, request.query.round_id);
     requireSubmitted(round);
     const { disagreements: _, ...answer } = await disagreementsAnswer(ctx.db, round);
     return { data: answer };
   });
 
-  app.post('/scoring/rounds/decide', { preHandler: auth, schema: { body: DecideBody } }, async (request) => {
+  app.post('/scoring/rounds/decide', { preHandler: auth, schema: scoringEndpoints['POST /scoring/rounds/decide'] }, async (request) => {
     const user = physician(request);
     const round = await roundFor(ctx, request, request.body.round_id, 'write');
     requireSubmitted(round);
@@ -141,7 +141,7 @@ function adjudicationRoutes(app: Api, ctx: AppContext) {
     return { data: answer };
   });
 
-  app.post('/scoring/rounds/finish', { preHandler: auth, schema: { body: RoundRef } }, async (request): Promise<{ data: FinishAnswer }> => {
+  app.post('/scoring/rounds/finish', { preHandler: auth, schema: scoringEndpoints['POST /scoring/rounds/finish'] }, async (request): Promise<{ data: FinishAnswer }> => {
     const user = physician(request);
     const round = await roundFor(ctx, request, request.body.round_id, 'write');
     requireSubmitted(round);
@@ -153,7 +153,7 @@ function adjudicationRoutes(app: Api, ctx: AppContext) {
 /** GET quality: an annotator their own; a physician any annotator of the practice. */
 function qualityRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.get('/scoring/quality', { preHandler: auth, schema: { querystring: QualityQuery } }, async (request): Promise<{ data: ScorerQuality }> => {
+  app.get('/scoring/quality', { preHandler: auth, schema: scoringEndpoints['GET /scoring/quality'] }, async (request): Promise<{ data: ScorerQuality }> => {
     const caller = currentUser(request);
     const target = await annotatorOf(ctx.db, caller, request.query.user_id ?? caller.id);
     const rounds = await adjudicatedRoundsOf(ctx.db, target.id, request.query.nights ?? 10);

@@ -1,6 +1,7 @@
 import { API_BASE } from '../config';
 import { ApiError, NETWORK_ERROR_CODE, toApiError } from './errors';
 import type { Envelope } from '../../contract/answers';
+import type { AnswerOf, EndpointKey, InputOf } from '../../contract/api';
 
 /** Supplies the bearer token and hears about every failed call; set once by the app. */
 export interface ClientHooks {
@@ -25,6 +26,40 @@ export interface RequestOptions {
 /** True for the rejection of a call its own signal aborted: not a failure to report. */
 export function isAbort(error: unknown, signal?: AbortSignal): boolean {
   return (signal?.aborted ?? false) || (error instanceof DOMException && error.name === 'AbortError');
+}
+
+/** A call's input; callers of routes that take nothing may leave it out. */
+type Args<K extends EndpointKey> = object extends InputOf<K> ? [input?: InputOf<K> & { form?: FormData }, options?: RequestOptions] : [input: InputOf<K> & { form?: FormData }, options?: RequestOptions];
+
+/** `'GET /reports/:id'` with `{ params: { id: 7 }, query: { a: 1 } }` → `['GET', '/reports/7?a=1']`. */
+function target(key: string, input: { query?: object; params?: object } = {}): [Method, string] {
+  const space = key.indexOf(' ');
+  const params = (input.params ?? {}) as Record<string, unknown>;
+  const path = key.slice(space + 1).replace(/:([A-Za-z_]\w*)/g, (_, name: string) => encodeURIComponent(String(params[name])));
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(input.query ?? {})) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+  }
+  const query = search.toString();
+  return [key.slice(0, space) as Method, query ? `${path}?${query}` : path];
+}
+
+/**
+ * Calls one route of the contract (`call('GET /scoring/rounds', { query: { patient_id: 3 } })`):
+ * the query, body and path parameters and the answer are typed by the route's schemas
+ * (contract/api.ts). A multipart upload passes its FormData as `form`.
+ */
+export async function call<K extends EndpointKey>(key: K, ...[input, options]: Args<K>): Promise<AnswerOf<K>> {
+  const [method, path] = target(key, input as { query?: object; params?: object });
+  const body = (input as { body?: unknown; form?: FormData } | undefined)?.form ?? (input as { body?: unknown } | undefined)?.body;
+  return (await request<unknown>(method, path, body, options)) as AnswerOf<K>;
+}
+
+/** GETs one file route of the contract (a CSV, an EDF+, a PDF, binary samples): the successful response, to read as bytes. */
+export async function download<K extends EndpointKey>(key: K, accept: string, ...[input, options]: Args<K>): Promise<Response> {
+  const [, path] = target(key, input as { query?: object; params?: object });
+  return requestFile(path, accept, options);
 }
 
 /**

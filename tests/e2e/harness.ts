@@ -42,7 +42,7 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
   // Any other new embedded database starts from the run's new cluster (no initdb of its own).
   if (process.env.VITEST && !env.DATABASE_URL) await withNewCluster(inject('e2eClusterDir'), env.DATA_DIR ?? dataDir);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.resolve('dist'), DATABASE_URL: '', SMTP_URL: '', SEED_NIGHTS: '0', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.resolve('dist'), DATABASE_URL: '', SMTP_URL: '', SEED_NIGHTS: '0', CHECK_ANSWERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -76,7 +76,7 @@ export interface TestServer {
 /** A migrated, seeded server on a fresh database, with no SPA. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const log = captureLog();
-  const config = { ...readConfig({ SEED_NIGHTS: '0', ...env }), webRoot: null, logStream: log.stream };
+  const config = { ...readConfig({ SEED_NIGHTS: '0', CHECK_ANSWERS: '1', ...env }), webRoot: null, logStream: log.stream };
   // The migrated demo clinic, when this environment seeds just that (prepare() then finds it done).
   const { db, drop } = await freshDb(config.seedDemo && !config.seedNights && !config.production ? 'clinic' : 'empty');
   const running = await prepare(config, db);

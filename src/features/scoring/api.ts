@@ -8,12 +8,10 @@ import type {
   CreateRoundBody,
   DecideBody,
   DisagreementsAnswer,
-  RoundAnswer,
-  RoundRef,
   ScorerQuality,
   ScoringRound,
 } from '../../../contract/scoring-rounds';
-import { request } from '../../api/client';
+import { call } from '../../api/client';
 
 export type { Agreement, Annotator, Assignment, DisagreementsAnswer, ScorerQuality, ScoringRound };
 
@@ -34,7 +32,7 @@ const scoringKeys = {
 export function useRound(n: NightKey) {
   return useQuery({
     queryKey: scoringKeys.round(n),
-    queryFn: async ({ signal }) => (await request<RoundAnswer>('GET', `/scoring/rounds?patient_id=${n.patientId}&night=${n.night}`, undefined, { signal })).data?.round ?? null,
+    queryFn: async ({ signal }) => (await call('GET /scoring/rounds', { query: { patient_id: n.patientId, night: n.night } }, { signal })).data.round,
     enabled: n.patientId > 0 && n.night > 0,
     // Others change a round (an annotator submits, the physician finishes): read again on each visit, and every half minute while scored.
     staleTime: 0,
@@ -45,7 +43,7 @@ export function useRound(n: NightKey) {
 export function useAnnotators(patientId: number, enabled: boolean) {
   return useQuery({
     queryKey: scoringKeys.annotators(patientId),
-    queryFn: async ({ signal }) => (await request<{ annotators: Annotator[] }>('GET', `/scoring/annotators?patient_id=${patientId}`, undefined, { signal })).data?.annotators ?? [],
+    queryFn: async ({ signal }) => (await call('GET /scoring/annotators', { query: { patient_id: patientId } }, { signal })).data.annotators,
     enabled,
   });
 }
@@ -53,7 +51,7 @@ export function useAnnotators(patientId: number, enabled: boolean) {
 export function useAgreement(roundId: number | null) {
   return useQuery({
     queryKey: scoringKeys.agreement(roundId ?? 0),
-    queryFn: async ({ signal }) => (await request<Agreement>('GET', `/scoring/rounds/agreement?round_id=${roundId}`, undefined, { signal })).data ?? null,
+    queryFn: async ({ signal }) => (await call('GET /scoring/rounds/agreement', { query: { round_id: roundId ?? 0 } }, { signal })).data,
     enabled: roundId !== null,
   });
 }
@@ -61,7 +59,7 @@ export function useAgreement(roundId: number | null) {
 export function useDisagreements(roundId: number | null) {
   return useQuery({
     queryKey: scoringKeys.disagreements(roundId ?? 0),
-    queryFn: async ({ signal }) => (await request<DisagreementsAnswer>('GET', `/scoring/rounds/disagreements?round_id=${roundId}`, undefined, { signal })).data ?? null,
+    queryFn: async ({ signal }) => (await call('GET /scoring/rounds/disagreements', { query: { round_id: roundId ?? 0 } }, { signal })).data,
     enabled: roundId !== null,
   });
 }
@@ -69,7 +67,7 @@ export function useDisagreements(roundId: number | null) {
 export function useAssignments() {
   return useQuery({
     queryKey: scoringKeys.assignments,
-    queryFn: async ({ signal }) => (await request<{ assignments: Assignment[] }>('GET', '/scoring/assignments', undefined, { signal })).data?.assignments ?? [],
+    queryFn: async ({ signal }) => (await call('GET /scoring/assignments', {}, { signal })).data.assignments,
   });
 }
 
@@ -77,7 +75,7 @@ export function useAssignments() {
 export function useQuality(userId: number | null, enabled = true) {
   return useQuery({
     queryKey: scoringKeys.quality(userId),
-    queryFn: async ({ signal }) => (await request<ScorerQuality>('GET', `/scoring/quality${userId === null ? '' : `?user_id=${userId}`}`, undefined, { signal })).data ?? null,
+    queryFn: async ({ signal }) => (await call('GET /scoring/quality', { query: userId === null ? {} : { user_id: userId } }, { signal })).data,
     enabled,
   });
 }
@@ -93,21 +91,20 @@ export function useRoundWrites(n: NightKey) {
     await client.invalidateQueries({ queryKey: ['annotations', n.patientId, n.night] });
     await client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('scoring-') });
   };
-  const post = async <T,>(path: string, body: unknown) => (await request<T>('POST', path, body)).data;
   return {
     create: useMutation({
-      mutationFn: (input: Pick<CreateRoundBody, 'scorer_ids' | 'show_automatic'>) => post<RoundAnswer>('/scoring/rounds', { patient_id: n.patientId, night: n.night, ...input } satisfies CreateRoundBody),
+      mutationFn: async (input: Pick<CreateRoundBody, 'scorer_ids' | 'show_automatic'>) => (await call('POST /scoring/rounds', { body: { patient_id: n.patientId, night: n.night, ...input } })).data,
       onSuccess: settle,
     }),
-    submit: useMutation({ mutationFn: (roundId: number) => post<RoundAnswer>('/scoring/rounds/submit', { round_id: roundId } satisfies RoundRef), onSuccess: settle }),
-    cancel: useMutation({ mutationFn: (roundId: number) => post<RoundAnswer>('/scoring/rounds/cancel', { round_id: roundId } satisfies RoundRef), onSuccess: settle }),
+    submit: useMutation({ mutationFn: async (roundId: number) => (await call('POST /scoring/rounds/submit', { body: { round_id: roundId } })).data, onSuccess: settle }),
+    cancel: useMutation({ mutationFn: async (roundId: number) => (await call('POST /scoring/rounds/cancel', { body: { round_id: roundId } })).data, onSuccess: settle }),
     decide: useMutation({
-      mutationFn: (body: DecideBody) => post<unknown>('/scoring/rounds/decide', body),
+      mutationFn: async (body: DecideBody) => (await call('POST /scoring/rounds/decide', { body })).data,
       onSuccess: async (_data, body) => {
         await client.invalidateQueries({ queryKey: scoringKeys.disagreements(body.round_id) });
         await client.invalidateQueries({ queryKey: scoringKeys.round(n) });
       },
     }),
-    finish: useMutation({ mutationFn: (roundId: number) => post<RoundAnswer>('/scoring/rounds/finish', { round_id: roundId } satisfies RoundRef), onSuccess: settle }),
+    finish: useMutation({ mutationFn: async (roundId: number) => (await call('POST /scoring/rounds/finish', { body: { round_id: roundId } })).data, onSuccess: settle }),
   };
 }

@@ -1,0 +1,2 @@
+/** The routes of this part of the API and their schemas (contract/api.ts). */
+export const recordingsEndpoints = {};

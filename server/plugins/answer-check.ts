@@ -1,0 +1,33 @@
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { Ajv, type ValidateFunction } from 'ajv';
+
+type Responses = Record<string, unknown>;
+
+/** The response schema of `status` among a route's (`200`, else its class `2xx`), or null. */
+function schemaFor(schema: FastifySchema | undefined, status: number): Record<string, unknown> | null {
+  const responses = schema?.response as Responses | undefined;
+  const found = responses?.[status] ?? responses?.[`${String(status)[0]}xx`];
+  return found && typeof found === 'object' ? (found as Record<string, unknown>) : null;
+}
+
+/**
+ * Checks every JSON answer against its route's response schema before it is serialised (config
+ * CHECK_ANSWERS=1, in the tests and development). The serialiser sends only the fields a schema
+ * names and writes a null it does not allow as 0 or "", so a schema that drifted from its route
+ * would lose or change data silently; here it fails the request, naming the route and the field.
+ */
+export function checkAnswers(app: FastifyInstance): void {
+  const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });
+  const compiled = new WeakMap<object, ValidateFunction>();
+  app.addHook('preSerialization', async (request, reply, payload) => {
+    const schema = schemaFor(request.routeOptions.schema, reply.statusCode);
+    if (!schema || schema.contentMediaType) return payload;
+    let validate = compiled.get(schema);
+    if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
+    // As JSON would carry it: dates as strings, undefined fields gone.
+    if (!validate(JSON.parse(JSON.stringify(payload)))) {
+      throw new Error(`The answer of ${request.method} ${request.routeOptions.url} does not match its schema: ${ajv.errorsText(validate.errors, { dataVar: 'answer' })}`);
+    }
+    return payload;
+  });
+}
