@@ -1,5 +1,6 @@
 /** Shapes of the API answers the browser reads (user, countries, patients, one-time codes), and the envelope every JSON answer comes in. */
-import { Type, type TObject, type TOptional, type TProperties, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TOptional, type TProperties, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
+import { Enum, Nullable } from './common';
 
 export interface Envelope<T> {
   code?: string;
@@ -7,26 +8,35 @@ export interface Envelope<T> {
   data?: T;
 }
 
-export interface UserDetails {
-  user_id: number | string;
-  country: string | null;
-  email: string;
-  first_name: string;
-  last_name: string;
-  window_start_time: string | null;
-  window_end_time: string | null;
-  is_annotator: boolean;
-  membership_type: 'paid' | 'non-paid';
-  is_admin?: boolean;
-  isSecondaryUser?: boolean;
-  isTernaryUser?: boolean;
-}
+const Str = Type.String();
 
-export interface Country {
-  code: string;
-  name: string;
-  timezone: string;
-}
+/** GET /user: the signed-in user (spec 1 §3 "User details"). */
+export const UserDetails = Type.Object({
+  user_id: Type.Integer(),
+  country: Nullable(Str),
+  email: Str,
+  first_name: Str,
+  last_name: Str,
+  window_start_time: Str,
+  window_end_time: Str,
+  is_annotator: Type.Boolean(),
+  membership_type: Enum(['paid', 'non-paid']),
+  is_admin: Type.Boolean(),
+  isSecondaryUser: Type.Boolean(),
+  isTernaryUser: Type.Boolean(),
+  /** The avatar's name for GET /get-avatar/:name ('profile_image.jpg': the default one). */
+  profile_image: Str,
+});
+export type UserDetails = Static<typeof UserDetails>;
+
+/** A country offered at signup and for patients (GET /countries). */
+export const Country = Type.Object({
+  code: Str,
+  name: Str,
+  /** The country's main IANA time zone: a patient's nights are cut in it. */
+  timezone: Str,
+});
+export type Country = Static<typeof Country>;
 
 export interface PatientSummary {
   patient_id: number | string;
@@ -39,10 +49,9 @@ export interface PatientSummary {
   at_risk: number | null;
 }
 
-export interface VerifiedOtp {
-  user_id: number | string;
-  token: string;
-}
+/** POST /verify-otp: the session's bearer token. */
+export const VerifiedOtp = Type.Object({ user_id: Type.Integer(), token: Str });
+export type VerifiedOtp = Static<typeof VerifiedOtp>;
 
 /**
  * The schema of a JSON answer: `{ code?, message?, data }` with `data` as given, and any further

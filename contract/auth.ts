@@ -30,3 +30,7 @@ export const SignupBody = Strict({
   organisation_name: Type.Optional(Type.String({ maxLength: 80 })),
 });
 export type SignupBody = Static<typeof SignupBody>;
+
+/** POST /forgot-password-verify-otp: the token that lets PATCH /reset-password set a new password. */
+export const ResetTokenAnswer = Type.Object({ reset_token: Type.String() });
+export type ResetTokenAnswer = Static<typeof ResetTokenAnswer>;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { SignupBody } from '../../contract/auth';
+import { peopleEndpoints } from '../../contract/endpoints/people';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { hashPassword } from './passwords';
@@ -17,11 +17,11 @@ export function accountRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const { db, mailer } = ctx;
 
-  app.get('/countries', async () => ({ data: { countries: COUNTRIES } }));
+  app.get('/countries', { schema: peopleEndpoints['GET /countries'] }, async () => ({ data: { countries: [...COUNTRIES] } }));
 
   app.post(
     '/signup',
-    { schema: { body: SignupBody } },
+    { schema: peopleEndpoints['POST /signup'] },
     async (request, reply) => {
       const body = request.body;
       await hit(db, [[`signup:address:${request.ip}`, LIMITS.signupAddress]]);

@@ -27,7 +27,19 @@ export async function insertPendingPhysician(tx: Queryable, p: NewPhysician): Pr
 
 /** Every account waiting since signup, then the decisions of the last 90 days (who decided and when). */
 export function recentSignups(db: Queryable) {
-  return db.query(
+  return db.query<{
+    user_id: number;
+    email: string;
+    first_name: string;
+    last_name: string;
+    country: string | null;
+    organisation_name: string | null;
+    status: 'pending' | 'active' | 'refused' | 'disabled';
+    created_at: Date;
+    reviewed_at: Date | null;
+    reviewed_by: string | null;
+    review_reason: string;
+  }>(
     `select u.id as user_id, u.email, u.first_name, u.last_name, u.country, o.name as organisation_name, u.status,
             u.created_at, u.reviewed_at, r.email as reviewed_by, u.review_reason
      from users u left join organisations o on o.id = u.organisation_id left join users r on r.id = u.reviewed_by

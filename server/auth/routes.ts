@@ -9,7 +9,7 @@ import { consumeOtp, hasLiveOtp, issueOtp, OTP_TTL_MS } from './otp';
 import { checkToken, issueToken, revokeAllTokens, revokeToken, SESSIONS_CHANNEL } from './tokens';
 import { findUserByEmail, normaliseEmail, setPasswordHash, userDetails, type UserRow } from './users';
 import { hit, isFull, LIMITS, lockBuckets, record, take, type Bucket } from '../services/rate-limit';
-import { ForgotPasswordBody, LoginBody, OtpBody, ResetPasswordBody } from '../../contract/auth';
+import { peopleEndpoints } from '../../contract/endpoints/people';
 import { ACCOUNT_REFUSED } from './signup-review-routes';
 
 const INVALID_LOGIN = 'Invalid email or password!';
@@ -61,7 +61,7 @@ function checkStatus(user: UserRow): void {
 /** Sign-in: the password, then the one-time code that makes a session. */
 function signInRoutes(app: Api, ctx: AppContext) {
   const { db, mailer } = ctx;
-  app.post('/login', { schema: { body: LoginBody } }, async (request, reply) => {
+  app.post('/login', { schema: peopleEndpoints['POST /login'] }, async (request, reply) => {
     const address = normaliseEmail(request.body.email);
     // Counted before the password is checked (and given back when it was right).
     const attempt = await take(db, failureBuckets('login', address, request));
@@ -80,7 +80,7 @@ function signInRoutes(app: Api, ctx: AppContext) {
     return reply.code(200).send({ code: 'user_verified_check_otp', message: 'A one-time code was sent to your e-mail address.' });
   });
 
-  app.post('/verify-otp', { schema: { body: OtpBody } }, async (request, reply) => {
+  app.post('/verify-otp', { schema: peopleEndpoints['POST /verify-otp'] }, async (request, reply) => {
     const address = normaliseEmail(request.body.email);
     const attempt = await take(db, failureBuckets('otp', address, request));
     const user = await findUserByEmail(db, address);
@@ -94,13 +94,13 @@ function signInRoutes(app: Api, ctx: AppContext) {
 
 /** The signed-in session: who it is, and signing out. */
 function sessionRoutes(app: Api, ctx: AppContext) {
-  app.get('/logout', { preHandler: authenticate(ctx) }, async (request) => {
+  app.get('/logout', { preHandler: authenticate(ctx), schema: peopleEndpoints['GET /logout'] }, async (request) => {
     await revokeToken(ctx.db, request.tokenId!);
     await ctx.db.notify(SESSIONS_CHANNEL, JSON.stringify({ t: request.tokenId }));
     return { code: 'logged_out', message: 'Signed out.' };
   });
 
-  app.get('/user', { preHandler: authenticate(ctx) }, async (request) => ({
+  app.get('/user', { preHandler: authenticate(ctx), schema: peopleEndpoints['GET /user'] }, async (request) => ({
     data: { user_details: userDetails(currentUser(request)) },
   }));
 }
@@ -108,7 +108,7 @@ function sessionRoutes(app: Api, ctx: AppContext) {
 /** Forgot password: a mailed code, then a reset token, then the new password (every session ends). */
 function passwordResetRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
-  app.post('/forgot-password', { schema: { body: ForgotPasswordBody } }, async (request) => {
+  app.post('/forgot-password', { schema: peopleEndpoints['POST /forgot-password'] }, async (request) => {
     const address = normaliseEmail(request.body.email);
     // Refused per account-and-address and per address, never per account alone (as sign-in).
     await hit(db, [
@@ -121,7 +121,7 @@ function passwordResetRoutes(app: Api, ctx: AppContext) {
     return { code: 'user_reset_password_token_sent', message: 'If an account exists for this e-mail address, a reset code has been sent to it.' };
   });
 
-  app.post('/forgot-password-verify-otp', { schema: { body: OtpBody } }, async (request) => {
+  app.post('/forgot-password-verify-otp', { schema: peopleEndpoints['POST /forgot-password-verify-otp'] }, async (request) => {
     const address = normaliseEmail(request.body.email);
     const attempt = await take(db, failureBuckets('otp', address, request));
     const user = await findUserByEmail(db, address);
@@ -132,7 +132,7 @@ function passwordResetRoutes(app: Api, ctx: AppContext) {
     return { code: 'otp_matched', message: 'Code accepted. Choose a new password.', data: { reset_token: resetToken } };
   });
 
-  app.patch('/reset-password', { schema: { body: ResetPasswordBody } }, async (request) => {
+  app.patch('/reset-password', { schema: peopleEndpoints['PATCH /reset-password'] }, async (request) => {
     const user = await findUserByEmail(db, request.body.email);
     const reset = await checkToken(db, request.body.reset_token, 'password_reset');
     if (!user || !reset || reset.userId !== user.id) {

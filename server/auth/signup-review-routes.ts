@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { SignupDecisionBody, SignupDecisionParams } from '../../contract/signup-review';
+import { peopleEndpoints } from '../../contract/endpoints/people';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
@@ -24,15 +24,16 @@ export function signupReviewRoutes(server: FastifyInstance, ctx: AppContext) {
     return user;
   };
 
-  app.get('/admin/signups', { preHandler: auth }, async (request) => {
+  app.get('/admin/signups', { preHandler: auth, schema: peopleEndpoints['GET /admin/signups'] }, async (request) => {
     adminOnly(request);
     // Everyone waiting, then the latest decisions (their audit: who and when).
-    return { data: { signups: await recentSignups(db) } };
+    const rows = await recentSignups(db);
+    return { data: { signups: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), reviewed_at: r.reviewed_at?.toISOString() ?? null })) } };
   });
 
   app.post(
     '/admin/signups/:id/:decision',
-    { preHandler: auth, schema: { params: SignupDecisionParams, body: SignupDecisionBody } },
+    { preHandler: auth, schema: peopleEndpoints['POST /admin/signups/:id/:decision'] },
     async (request) => {
       const admin = adminOnly(request);
       const approve = request.params.decision === 'approve';

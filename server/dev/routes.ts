@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { normaliseEmail } from '../auth/users';
 import { ApiError } from '../errors';
-import { OutboxQuery } from '../../contract/dev';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { peopleEndpoints } from '../../contract/endpoints/people';
 import { outboxMessages } from './repository';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -24,18 +25,15 @@ const fromLoopback = (request: FastifyRequest) =>
  * answers only requests from this machine (anyone else gets 404, as if it did not exist),
  * since it hands out every account's sign-in and reset codes.
  */
-export function devRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get<{ Querystring: OutboxQuery }>(
-    '/dev/outbox',
-    { schema: { querystring: OutboxQuery } },
-    async (request) => {
-      if (!fromLoopback(request)) throw new ApiError(404, 'not_found', 'No such endpoint: GET /api/v1/dev/outbox', { params: { thing: 'endpoint' } });
-      const rows = await outboxMessages(ctx.db, normaliseEmail(request.query.email));
-      return {
-        data: {
-          messages: rows.map((r) => ({ id: r.id, to: r.to_email, subject: r.subject, text: r.body, code: r.code, created_at: r.created_at })),
-        },
-      };
-    },
-  );
+export function devRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/dev/outbox', { schema: peopleEndpoints['GET /dev/outbox'] }, async (request) => {
+    if (!fromLoopback(request)) throw new ApiError(404, 'not_found', 'No such endpoint: GET /api/v1/dev/outbox', { params: { thing: 'endpoint' } });
+    const rows = await outboxMessages(ctx.db, normaliseEmail(request.query.email));
+    return {
+      data: {
+        messages: rows.map((r) => ({ id: r.id, to: r.to_email, subject: r.subject, text: r.body, code: r.code, created_at: r.created_at.toISOString() })),
+      },
+    };
+  });
 }

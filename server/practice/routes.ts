@@ -10,7 +10,8 @@ import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
 import { analyticsSettings } from '../analytics/settings';
 import { savedLabelMap } from '../recordings/import';
-import { AppointmentsQuery, CalendarQuery, type CalendarEvent } from '../../contract/practice';
+import { type CalendarEvent } from '../../contract/practice';
+import { peopleEndpoints } from '../../contract/endpoints/people';
 
 /** The longest span one calendar request may cover: a month grid of six weeks, with room. */
 const CALENDAR_MAX_DAYS = 62;
@@ -72,7 +73,7 @@ function calendarRange(query: { from: string; to: string }): { from: DateTime; t
 function calendarRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
-  app.get('/practice/calendar', { preHandler: auth, schema: { querystring: CalendarQuery } }, async (request) => {
+  app.get('/practice/calendar', { preHandler: auth, schema: peopleEndpoints['GET /practice/calendar'] }, async (request) => {
     const physicianId = actingPhysicianId(member(request));
     const { from, to } = calendarRange(request.query);
     const fromIso = from.toISODate()!;
@@ -83,7 +84,7 @@ function calendarRoutes(app: Api, ctx: AppContext) {
     return { data: { from: fromIso, to: toIso, events: calendarEvents(checkups, allocations, fromIso, toIso, Date.now()) } };
   });
 
-  app.get('/practice/appointments', { preHandler: auth, schema: { querystring: AppointmentsQuery } }, async (request) => {
+  app.get('/practice/appointments', { preHandler: auth, schema: peopleEndpoints['GET /practice/appointments'] }, async (request) => {
     const rows = await appointments(db, actingPhysicianId(member(request)), request.query.when === 'past');
     return {
       data: rows.map((r) => ({
@@ -100,7 +101,7 @@ function calendarRoutes(app: Api, ctx: AppContext) {
 
 /** The practice's settings as one page shows them, with what the caller may change. */
 function settingsRoutes(app: Api, ctx: AppContext) {
-  app.get('/practice/settings', { preHandler: authenticate(ctx) }, async (request) => {
+  app.get('/practice/settings', { preHandler: authenticate(ctx), schema: peopleEndpoints['GET /practice/settings'] }, async (request) => {
     const user = member(request);
     const physicianId = actingPhysicianId(user);
     const analytics = await analyticsSettings(ctx.db, physicianId);

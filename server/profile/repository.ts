@@ -96,7 +96,8 @@ export async function revokeOtherSessions(tx: Queryable, userId: number, keepTok
 
 /** A physician's preferences as stored; null before any was saved. */
 export async function loadPreferences(db: Queryable, physicianId: number) {
-  const [row] = await db.query<{ kpi_order_preference: unknown; trendview_kpi_order_preference: unknown; desaturation_rule: number; rii_divisor: string }>(
+  // The channel orders as saveChannelOrder stores them (json: key order kept); the settings as their check constraints allow.
+  const [row] = await db.query<{ kpi_order_preference: Record<string, boolean> | null; trendview_kpi_order_preference: Record<string, boolean> | null; desaturation_rule: 3 | 4; rii_divisor: 'GSD' | 'TST' | 'TBT' | 'TBR' }>(
     'select kpi_order_preference, trendview_kpi_order_preference, desaturation_rule, rii_divisor from physician_preferences where physician_id = $1',
     [physicianId],
   );

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AvatarParams } from '../../contract/profile';
+import { peopleEndpoints } from '../../contract/endpoints/people';
 import type { AppContext } from '../context';
 import type { Db, Queryable } from '../db/adapter';
 import type { Api } from '../typed-api';
@@ -296,21 +296,22 @@ async function updateUserInfo(db: Db, request: FastifyRequest, me: UserRow) {
 /** Reading the profile and the specialisations to choose from. */
 function readRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.get('/user/profile', { preHandler: auth }, async (request) => ({ data: { profile: profileOf(await loadProfile(ctx.db, currentUser(request).id)) } }));
+  app.get('/user/profile', { preHandler: auth, schema: peopleEndpoints['GET /user/profile'] }, async (request) => ({ data: { profile: profileOf(await loadProfile(ctx.db, currentUser(request).id)) } }));
 
-  app.get('/physician/specialisations', { preHandler: auth }, async () => ({
+  app.get('/physician/specialisations', { preHandler: auth, schema: peopleEndpoints['GET /physician/specialisations'] }, async () => ({
     data: { specialisations: await listSpecialisations(ctx.db) },
   }));
 }
 
 /** The profile update (a multipart form, after the multipart parser is registered). */
 function updateRoutes(app: Api, ctx: AppContext) {
-  app.post('/update-user-info', { preHandler: authenticate(ctx), bodyLimit: PROFILE_LIMITS.imageBytes + 256 * 1024 }, async (request, reply) => {
+  app.post('/update-user-info', { preHandler: authenticate(ctx), schema: peopleEndpoints['POST /update-user-info'], bodyLimit: PROFILE_LIMITS.imageBytes + 256 * 1024 }, async (request, reply) => {
     const me = currentUser(request);
     const password = await updateUserInfo(ctx.db, request, me);
     const profile = profileOf(await loadProfile(ctx.db, me.id));
     if (password.wanted && !password.ok) {
-      return reply.code(401).send(errorBody('password_mismatch', 'User details updated but password not updated due to mismatched Current Password', { profile }));
+      // An error answer (contract/errors.ts) that also carries the saved profile: like every error, it has no response schema and goes out as it is.
+      return (reply as FastifyReply).code(401).send(errorBody('password_mismatch', 'User details updated but password not updated due to mismatched Current Password', { profile }));
     }
     return {
       code: 'user_updated',
@@ -322,7 +323,7 @@ function updateRoutes(app: Api, ctx: AppContext) {
 
 /** Avatar images: the default one, and those of the caller's own practice. */
 function avatarRoutes(app: Api, ctx: AppContext) {
-  app.get('/get-avatar/:name', { preHandler: authenticate(ctx), schema: { params: AvatarParams } }, async (request, reply) => {
+  app.get('/get-avatar/:name', { preHandler: authenticate(ctx), schema: peopleEndpoints['GET /get-avatar/:name'] }, async (request, reply) => {
     const name = request.params.name;
     // Revalidated on every use: a removed or replaced image must not live on in a browser cache.
     reply.header('cache-control', 'private, no-cache');

@@ -1,19 +1,17 @@
-import type { ForgotPasswordBody, LoginBody, OtpBody, ResetPasswordBody, SignupBody } from '../../contract/auth';
-import { request } from './client';
-import type { Country, PatientSummary, UserDetails, VerifiedOtp } from '../../contract/answers';
+import type { SignupBody } from '../../contract/auth';
+import { call, request } from './client';
+import type { PatientSummary } from '../../contract/answers';
 
 /** One function per server route this app calls, named after what it does. */
 export const api = {
-  login: (email: string, password: string) => request<never>('POST', '/login', { email, password } satisfies LoginBody),
-  verifyOtp: (email: string, otp: string) => request<VerifiedOtp>('POST', '/verify-otp', { email, otp } satisfies OtpBody),
-  logout: () => request<never>('GET', '/logout'),
-  user: () => request<{ user_details: UserDetails }>('GET', '/user'),
-  countries: () => request<{ countries: Country[] }>('GET', '/countries'),
-  signup: (input: SignupBody) => request<never>('POST', '/signup', input),
-  forgotPassword: (email: string) => request<never>('POST', '/forgot-password', { email } satisfies ForgotPasswordBody),
-  forgotPasswordVerifyOtp: (email: string, otp: string) =>
-    request<{ reset_token: string }>('POST', '/forgot-password-verify-otp', { email, otp } satisfies OtpBody),
-  resetPassword: (email: string, reset_token: string, password: string) =>
-    request<never>('PATCH', '/reset-password', { email, reset_token, password } satisfies ResetPasswordBody),
+  login: (email: string, password: string) => call('POST /login', { body: { email, password } }),
+  verifyOtp: (email: string, otp: string) => call('POST /verify-otp', { body: { email, otp } }),
+  logout: () => call('GET /logout'),
+  user: () => call('GET /user'),
+  countries: () => call('GET /countries'),
+  signup: (input: SignupBody) => call('POST /signup', { body: input }),
+  forgotPassword: (email: string) => call('POST /forgot-password', { body: { email } }),
+  forgotPasswordVerifyOtp: (email: string, otp: string) => call('POST /forgot-password-verify-otp', { body: { email, otp } }),
+  resetPassword: (email: string, reset_token: string, password: string) => call('PATCH /reset-password', { body: { email, reset_token, password } }),
   patients: () => request<{ patients: PatientSummary[] }>('GET', '/physician/patients'),
 };

@@ -15,7 +15,7 @@ export function useUserQuery() {
   const { token } = useSnapshot(session);
   return useQuery({
     queryKey: [...queryKeys.user, token],
-    queryFn: async () => (await api.user()).data?.user_details ?? null,
+    queryFn: async () => (await api.user()).data.user_details,
     enabled: Boolean(token),
   });
 }
@@ -24,7 +24,7 @@ export function useUserQuery() {
 export function useCountriesQuery() {
   return useQuery({
     queryKey: queryKeys.countries,
-    queryFn: async () => (await api.countries()).data?.countries ?? [],
+    queryFn: async () => (await api.countries()).data.countries,
     staleTime: Infinity,
   });
 }

@@ -1,37 +1,23 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SignupDecision, SignupDecisionBody } from '../../../contract/signup-review';
-import { request } from '../../api/client';
+import type { Signup, SignupDecision } from '../../../contract/signup-review';
+import { call } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
 import { Dialog } from '../../ui/Dialog';
 import { countryName } from '../../builtInNames';
 
-export interface Signup {
-  user_id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  country: string | null;
-  organisation_name: string | null;
-  status: 'pending' | 'active' | 'refused' | 'disabled';
-  created_at: string;
-  reviewed_at: string | null;
-  reviewed_by: string | null;
-  review_reason: string;
-}
-
 const signupsApi = {
-  list: () => request<{ signups: Signup[] }>('GET', '/admin/signups'),
-  decide: (id: number, decision: SignupDecision, reason: string) => request<never>('POST', `/admin/signups/${id}/${decision}`, (reason ? { reason } : {}) satisfies SignupDecisionBody),
+  list: () => call('GET /admin/signups'),
+  decide: (id: number, decision: SignupDecision, reason: string) => call('POST /admin/signups/:id/:decision', { params: { id, decision }, body: reason ? { reason } : {} }),
 };
 const KEY = ['admin', 'signups'] as const;
 
 /** /app/admin/signups: accounts waiting since signup, approved or refused by an admin (issue 16 point 3). */
 export function SignupsPage() {
   const { t } = useTranslation();
-  const query = useQuery({ queryKey: KEY, queryFn: async () => (await signupsApi.list()).data?.signups ?? [] });
+  const query = useQuery({ queryKey: KEY, queryFn: async () => (await signupsApi.list()).data.signups });
   const [asking, setAsking] = useState<Asking | null>(null);
   const rows = query.data ?? [];
   return (

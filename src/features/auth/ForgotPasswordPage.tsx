@@ -56,7 +56,7 @@ function useForgotFlow() {
         () => (isOtp(otp) ? null : t('validation.otp', { length: OTP_LENGTH })),
         async () => {
           const res = await api.forgotPasswordVerifyOtp(state.email, otp);
-          dispatch({ type: 'otpVerified', resetToken: res.data?.reset_token ?? '' });
+          dispatch({ type: 'otpVerified', resetToken: res.data.reset_token });
         },
       );
     } else if (state.step === 'password') {

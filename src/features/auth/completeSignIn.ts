@@ -15,10 +15,10 @@ import { afterSignIn } from '../shell/guard';
 export async function completeSignIn(email: string, otp: string): Promise<void> {
   const verified = await api.verifyOtp(email, otp);
   const data = verified.data;
-  if (!data?.token) throw new ApiError(500, verified.code ?? 'otp_unexpected', verified.message ?? '');
+  if (!data.token) throw new ApiError(500, verified.code ?? 'otp_unexpected', verified.message ?? '');
   signedIn(data.user_id, data.token);
   try {
-    const details = (await api.user()).data?.user_details;
+    const details = (await api.user()).data.user_details;
     if (!details) throw new ApiError(500, 'user_missing', '');
     queryClient.setQueryData([...queryKeys.user, data.token], details);
     // Origin is read before the session flips: the guard would otherwise redirect first.

@@ -62,9 +62,5 @@ interface NightSession {
   files: string[];
 }
 
-export interface PhysicianPreferences {
-  kpi_order_preference: Record<string, boolean> | null;
-  trendview_kpi_order_preference: Record<string, boolean> | null;
-  membership_type: 'paid' | 'non-paid';
-  is_annotator: boolean;
-}
+/** GET /physician/preferences, as the contract has it. */
+export type { PhysicianPreferences } from '../../../contract/preferences';

@@ -1,7 +1,6 @@
 // Calls of the trend view (spec 2 §7): per-night points and the saved channel order.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TrendKpiOrderBody } from '../../../contract/preferences';
-import { request } from '../../api/client';
+import { call, request } from '../../api/client';
 import { nightKeys } from '../night/queries';
 import type { PhysicianPreferences } from '../night/types';
 import { callTimes, isNoBasis, type DateSpan, type NoBasisPoint, type TrendPoint } from './model';
@@ -22,8 +21,7 @@ const trendApi = {
     }
     return { points, noBasis };
   },
-  saveOrder: (order: Record<string, boolean>) =>
-    request<never>('POST', '/patient/update-trendview-kpi-preference', { new_sorted_array_trendview_kpis: order } satisfies TrendKpiOrderBody),
+  saveOrder: (order: Record<string, boolean>) => call('POST /patient/update-trendview-kpi-preference', { body: { new_sorted_array_trendview_kpis: order } }),
 };
 
 /** The points of every offered channel over a span (one call; cached per span). */
