@@ -24,7 +24,7 @@ export const ENDPOINTS = {
 export type Endpoints = typeof ENDPOINTS;
 export type EndpointKey = keyof Endpoints;
 
-type Success<E> = E extends { response: infer R } ? (R extends { 200: infer S extends TSchema } ? S : R extends { 201: infer S extends TSchema } ? S : never) : never;
+type Success<E> = E extends { response: infer R } ? (R extends { 200: infer S extends TSchema } ? S : R extends { 201: infer S extends TSchema } ? S : R extends { 202: infer S extends TSchema } ? S : never) : never;
 
 /** What a successful call answers: the envelope `{ code?, message?, data }` (or the file's bytes). */
 export type AnswerOf<K extends EndpointKey> = Static<Success<Endpoints[K]>>;
