@@ -1,11 +1,11 @@
 /**
- * Request schemas of the live screens (issue 15): device keys, the devices' real-time state and
+ * Request and answer schemas of the live screens (issue 15): device keys, the devices' real-time state and
  * frame counts, Device Config and the real-time dashboard's layout. The channel list comes from
  * contract/live-protocol.ts, a module without imports that the browser reads too.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { LIVE_CHANNELS } from './live-protocol';
-import { id, instant, Strict } from './common';
+import { id, instant, instantMs, Nullable, Strict, StringEnum } from './common';
 
 /** Tiles of one dashboard layout at most. */
 const MAX_LAYOUT_ITEMS = 200;
@@ -54,7 +54,7 @@ export const UpdateDeviceConfigBody = Strict({ device_master_id: id, config: Dev
 export type UpdateDeviceConfigBody = Static<typeof UpdateDeviceConfigBody>;
 
 /** One tile of the real-time dashboard: the device it shows and its cell in the grid. */
-const TileLayout = Strict({
+export const TileLayout = Strict({
   i: Type.String({ pattern: '^\\w{1,40}$' }),
   x: Type.Integer({ minimum: 0, maximum: 100 }),
   y: Type.Integer({ minimum: 0, maximum: 10_000 }),
@@ -65,3 +65,104 @@ const TileLayout = Strict({
 /** POST /physician/realtime-layout: the caller's dashboard layout, saved as sent. */
 export const LayoutBody = Strict({ layout: Type.Array(TileLayout, { maxItems: MAX_LAYOUT_ITEMS }) });
 export type LayoutBody = Static<typeof LayoutBody>;
+export type TileLayout = Static<typeof TileLayout>;
+
+// Answers.
+const Str = Type.String();
+const Int = Type.Integer();
+const When = Type.String();
+
+/** A device's live state (contract/live-protocol.ts liveState). */
+export const DeviceLiveState = StringEnum(['streaming', 'stalled', 'offline']);
+
+/** A device key as lists show it: its first characters, never the key. */
+export const DeviceKey = Type.Object({ key_prefix: Str, created_at: When, revoked_at: Nullable(When) });
+export type DeviceKey = Static<typeof DeviceKey>;
+
+/** POST /device/keys/issue: the new key, shown this once. */
+export const IssuedKey = Type.Object({ device_id: Str, key: Str, key_prefix: Str });
+export type IssuedKey = Static<typeof IssuedKey>;
+
+/** POST /device/keys/revoke: how many keys were revoked. */
+export const RevokedKeys = Type.Object({ device_id: Str, revoked: Int });
+
+/** POST /device/keys: the device's keys, newest first. */
+export const DeviceKeys = Type.Object({ device_id: Str, keys: Type.Array(DeviceKey) });
+
+/** A device of the practice with its live state (GET /device/real-time/did=:did). */
+export const RealTimeDevice = Type.Object({
+  device_id: Str,
+  device_master_id: Int,
+  patient_id: Nullable(Int),
+  patient_code: Nullable(Str),
+  recording_id: Nullable(Int),
+  state: DeviceLiveState,
+  /** -1 before its first frame. */
+  last_seq: Int,
+  last_frame_time: Nullable(instantMs),
+  session_start_time: Nullable(instantMs),
+});
+export type RealTimeDevice = Static<typeof RealTimeDevice>;
+
+/** Frames committed of one live recording (GET /device/real-time-validation/did=:did). */
+export const FrameCount = Type.Object({
+  device_id: Str,
+  recording_id: Int,
+  frames: Int,
+  first_seq: Int,
+  last_seq: Int,
+  missing_frames: Int,
+  first_frame_time: instantMs,
+  last_frame_time: instantMs,
+});
+
+/** Where a configuration version stands: sent and waiting, applied by the device, or refused by it. */
+export const ConfigStatus = StringEnum(['pending', 'applied', 'refused']);
+export type ConfigStatus = Static<typeof ConfigStatus>;
+
+/** A leaf of a configuration (a rate, a time, a flag); null where a channel was turned on or off. */
+const ConfigValue = Type.Union([Str, Type.Number(), Type.Boolean(), Type.Null()]);
+
+/** One field changed from one version to the next ('radar.range_m', 2.5 → 3). */
+export const ConfigChange = Type.Object({ field: Str, from: ConfigValue, to: ConfigValue });
+
+/** A saved version of a device's configuration, without the configuration itself. */
+export const ConfigVersion = Type.Object({
+  version: Int,
+  changes: Type.Array(ConfigChange),
+  created_by: Nullable(Int),
+  created_by_name: Nullable(Str),
+  created_at: When,
+  status: ConfigStatus,
+  status_reason: Nullable(Str),
+  status_at: Nullable(When),
+});
+export type ConfigVersion = Static<typeof ConfigVersion>;
+
+/** A device of the practice in Device Config: its configuration (the practice's default before a first version), history and keys. */
+export const DeviceConfigRow = Type.Object({
+  device_master_id: Int,
+  device_id: Str,
+  patient_id: Nullable(Int),
+  patient_code: Nullable(Str),
+  state: DeviceLiveState,
+  config: DeviceConfig,
+  /** 0 before a first saved version. */
+  version: Int,
+  status: Nullable(ConfigStatus),
+  status_reason: Nullable(Str),
+  history: Type.Array(ConfigVersion),
+  keys: Type.Array(DeviceKey),
+});
+export type DeviceConfigRow = Static<typeof DeviceConfigRow>;
+
+/** GET /datahub/get_physician_devices_config: the devices and the rates (Hz) each channel may be set to. */
+export const DevicesConfigAnswer = Type.Object({ devices: Type.Array(DeviceConfigRow), channel_rates: Type.Record(Str, Type.Array(Type.Number())) });
+export type DevicesConfigAnswer = Static<typeof DevicesConfigAnswer>;
+
+/** POST /datahub/update_device_config: the version saved (pending until the device answers). */
+export const SavedConfig = Type.Object({ device_id: Str, version: Int, status: ConfigStatus, changes: Type.Array(ConfigChange) });
+
+/** GET and POST /physician/realtime-layout: the caller's dashboard layout (null: never saved). */
+export const LayoutAnswer = Type.Object({ layout: Nullable(LayoutBody.properties.layout) });
+export const SavedLayout = Type.Object({ layout: LayoutBody.properties.layout });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { accessKind, AccessTrailQuery, PatientAccessQuery, type AccessRow, type AccessTrailFilter } from '../../contract/audit';
+import { accessKind, type AccessRow, type AccessTrailFilter } from '../../contract/audit';
+import { devicesEndpoints } from '../../contract/endpoints/devices';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { forbidden } from '../errors';
@@ -46,7 +47,7 @@ export function auditRoutes(server: FastifyInstance, ctx: AppContext, trail: Aud
     if (currentUser(request).role !== 'admin') throw forbidden('Only administrators read the access trail.');
   };
 
-  app.get('/admin/access-trail', { preHandler: auth, schema: { querystring: AccessTrailQuery } }, async (request) => {
+  app.get('/admin/access-trail', { preHandler: auth, schema: devicesEndpoints['GET /admin/access-trail'] }, async (request) => {
     adminOnly(request);
     // What was accessed up to this moment is listed, the last few milliseconds included.
     await trail.flush();
@@ -55,7 +56,7 @@ export function auditRoutes(server: FastifyInstance, ctx: AppContext, trail: Aud
     return { data: { entries, next_before_id: entries.length === limit ? entries[entries.length - 1]!.id : null } };
   });
 
-  app.get('/admin/access-trail.csv', { preHandler: auth, schema: { querystring: AccessTrailQuery } }, async (request, reply) => {
+  app.get('/admin/access-trail.csv', { preHandler: auth, schema: devicesEndpoints['GET /admin/access-trail.csv'] }, async (request, reply) => {
     adminOnly(request);
     await trail.flush();
     const rows = await trailRows(ctx.db, request.query, CSV_MAX_ROWS);
@@ -64,11 +65,11 @@ export function auditRoutes(server: FastifyInstance, ctx: AppContext, trail: Aud
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="access_trail_${new Date().toISOString().slice(0, 10)}.csv"`)
-      .send(`${[header.join(','), ...lines].join('\r\n')}\r\n`);
+      .send(Buffer.from(`${[header.join(','), ...lines].join('\r\n')}\r\n`, 'utf8'));
   });
 
   // Who opened this patient's data: the practice's physicians (not annotators) see it.
-  app.get('/patient/access-log', { preHandler: auth, schema: { querystring: PatientAccessQuery } }, async (request) => {
+  app.get('/patient/access-log', { preHandler: auth, schema: devicesEndpoints['GET /patient/access-log'] }, async (request) => {
     const user = currentUser(request);
     if (user.is_annotator) throw forbidden('Annotators do not see who opened a patient.');
     const patient = await visiblePatient(ctx.db, user, request.query.patient_id, 'read');

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { Queryable } from '../db/adapter';
 import { ApiError, notFound } from '../errors';
 import { DAY_MS } from '../../engine/constants';
-import type { DeviceOperationBody } from '../../contract/devices';
+import type { Allocation, DeviceOperationBody } from '../../contract/devices';
 
 export { DAY_MS };
 
@@ -34,19 +34,8 @@ export function operationOf(f: OperationFlags): Operation | null {
   return null;
 }
 
-export interface AllocationRow {
-  device_user_map_id: number;
-  device_master_id: number;
-  patient_id: number;
-  physician_id: number;
-  allocation_ms: number;
-  deallocation_ms: number;
-  window_start_time: string;
-  window_end_time: string;
-  timezone: string;
-  status: 'booked' | 'returned' | 'cancelled';
-  returned_ms: number | null;
-}
+/** A device_allocations row, every column (contract/devices.ts Allocation: the operations answer it as it is). */
+export type AllocationRow = Allocation;
 
 /** Start of today in a zone, ms. */
 export const startOfToday = (zone: string, now = Date.now()) => DateTime.fromMillis(now, { zone }).startOf('day').toMillis();

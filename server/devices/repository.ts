@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/adapter';
 import type { AllocationRow } from './allocations';
+import type { DeployRequest } from '../../contract/devices';
 
 /** A device as the availability lists name it. */
 export interface DeviceRow {
@@ -7,12 +8,8 @@ export interface DeviceRow {
   device_id: string;
 }
 
-/** A deployment request as both request lists show it. */
-export interface RequestRow {
-  allocation_date: number | string;
-  deallocation_date: number | string;
-  timezone: string;
-}
+/** A deployment request as both request lists read it (before its calendar days are added). */
+export type RequestRow = Omit<DeployRequest, 'allocation_day' | 'deallocation_day'>;
 
 /** A pending past-date request as the admin's decision reads it. */
 export interface PendingRequest {

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DateTime } from 'luxon';
-import { AvailableDatesQuery, AvailableDevicesQuery, DeployDecisionParams, DeployInPastBody, DeviceHistoryBody, DeviceOperationBody, DeviceSerialBody, PatientRequestsQuery } from '../../contract/devices';
+import { DeployDecisionParams, type DeviceOperationBody } from '../../contract/devices';
+import { devicesEndpoints } from '../../contract/endpoints/devices';
 import type { AppContext } from '../context';
 import type { Api } from '../typed-api';
 import { authenticate, currentUser } from '../context';
@@ -36,7 +37,7 @@ const zoneOf = (country: string | null | undefined): string => findCountry(count
 /** Which devices are free, and on which days (spec 1 §7). */
 function availabilityRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.get('/physician/available-devices', { preHandler: auth, schema: { querystring: AvailableDevicesQuery } }, async (request) => {
+  app.get('/physician/available-devices', { preHandler: auth, schema: devicesEndpoints['GET /physician/available-devices'] }, async (request) => {
     const { allocation_time: from, deallocation_time: to } = request.query;
     if (!(to > from)) throw new ApiError(400, 'validation_failed', 'deallocation_time must be after allocation_time.');
     const user = currentUser(request);
@@ -48,7 +49,7 @@ function availabilityRoutes(app: Api, ctx: AppContext) {
 
   // The next 60 days (local days of the zone the picker books in: the patient's, else the
   // physician's country's) on which at least one device is free all day; one query.
-  app.get('/physician/available-devices-dates', { preHandler: auth, schema: { querystring: AvailableDatesQuery } }, async (request) => {
+  app.get('/physician/available-devices-dates', { preHandler: auth, schema: devicesEndpoints['GET /physician/available-devices-dates'] }, async (request) => {
     const user = currentUser(request);
     const zone = request.query.timezone ?? zoneOf(user.country);
     if (!DateTime.local().setZone(zone).isValid) throw new ApiError(400, 'validation_failed', `timezone: unknown time zone "${zone}".`);
@@ -61,7 +62,7 @@ function availabilityRoutes(app: Api, ctx: AppContext) {
 /** Deploy, extend, cancel and return (spec 1 §8). */
 function operationRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.post('/device/device-operation', { preHandler: auth, schema: { body: DeviceOperationBody } }, async (request) => {
+  app.post('/device/device-operation', { preHandler: auth, schema: devicesEndpoints['POST /device/device-operation'] }, async (request) => {
     const user = physicianOnly(request);
     // The checked fields and, as the client sends them, those the schema leaves open (contract/devices.ts).
     const b: DeviceOperationBody = request.body;
@@ -73,7 +74,7 @@ function operationRoutes(app: Api, ctx: AppContext) {
     return { code: 'device_operation_success', message: SUCCESS[op], data: { operation: op, allocation: row } };
   });
 
-  app.post('/device/device-history', { preHandler: auth, schema: { body: DeviceHistoryBody } }, async (request) => {
+  app.post('/device/device-history', { preHandler: auth, schema: devicesEndpoints['POST /device/device-history'] }, async (request) => {
     const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id);
     const rows = await returnedAllocations(ctx.db, patient.id);
     return {
@@ -87,7 +88,7 @@ function operationRoutes(app: Api, ctx: AppContext) {
 /** Past-date deployment requests: filed by a physician, decided by an admin (spec 1 §4). */
 function deployRequestRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.post('/device/deploy-device-in-past-date', { preHandler: auth, schema: { body: DeployInPastBody } }, async (request, reply) => {
+  app.post('/device/deploy-device-in-past-date', { preHandler: auth, schema: devicesEndpoints['POST /device/deploy-device-in-past-date'] }, async (request, reply) => {
     const user = physicianOnly(request);
     const b = request.body;
     if (!b.device_master_id && !b.device_id) throw new ApiError(400, 'validation_failed', 'Please select a device');
@@ -96,19 +97,19 @@ function deployRequestRoutes(app: Api, ctx: AppContext) {
     return reply.code(201).send({ code: 'request_sent', message: REQUEST_SENT, data: { request_id: requestId } });
   });
 
-  app.get('/admin/deploy-requests', { preHandler: auth }, async (request) => {
+  app.get('/admin/deploy-requests', { preHandler: auth, schema: devicesEndpoints['GET /admin/deploy-requests'] }, async (request) => {
     adminOnly(request);
     return { data: { requests: (await allDeployRequests(ctx.db)).map(withDays) } };
   });
 
   // The physician's view of a patient's requests: pending ones show as "request sent" on the patient (issue 16 point 4).
-  app.get('/device/deploy-requests', { preHandler: auth, schema: { querystring: PatientRequestsQuery } }, async (request) => {
+  app.get('/device/deploy-requests', { preHandler: auth, schema: devicesEndpoints['GET /device/deploy-requests'] }, async (request) => {
     const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
     return { data: { requests: (await patientDeployRequests(ctx.db, patient.id)).map(withDays) } };
   });
 
   // The note has no schema (the client sends none): read unchecked, as it always was.
-  app.post<{ Params: DeployDecisionParams; Body: { note?: string } }>('/admin/deploy-requests/:id/:decision', { preHandler: auth, schema: { params: DeployDecisionParams } }, async (request) => {
+  app.post<{ Params: DeployDecisionParams; Body: { note?: string } }>('/admin/deploy-requests/:id/:decision', { preHandler: auth, schema: devicesEndpoints['POST /admin/deploy-requests/:id/:decision'] }, async (request) => {
     const admin = adminOnly(request);
     const result = await decideRequest(ctx.db, admin, request.params.id, request.params.decision, request.body?.note ?? '');
     return { code: `request_${result}`, message: `Request ${result}.` };
@@ -118,11 +119,11 @@ function deployRequestRoutes(app: Api, ctx: AppContext) {
 /** A device's future bookings, and the practice's devices as the data centre lists them. */
 function fleetRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.post('/device/future-allocations', { preHandler: auth, schema: { body: DeviceSerialBody } }, async (request) => ({
+  app.post('/device/future-allocations', { preHandler: auth, schema: devicesEndpoints['POST /device/future-allocations'] }, async (request) => ({
     data: { allocations: await futureAllocations(ctx.db, actingPhysicianId(currentUser(request)), request.body.device_id) },
   }));
 
-  app.post('/device/cancel-future-allocations', { preHandler: auth, schema: { body: DeviceSerialBody } }, async (request) => {
+  app.post('/device/cancel-future-allocations', { preHandler: auth, schema: devicesEndpoints['POST /device/cancel-future-allocations'] }, async (request) => {
     const user = physicianOnly(request);
     const future = await futureAllocations(ctx.db, actingPhysicianId(user), request.body.device_id);
     await ctx.db.transaction(async (tx) => {
@@ -131,7 +132,7 @@ function fleetRoutes(app: Api, ctx: AppContext) {
     return { code: 'future_allocations_cancelled', message: `${future.length} future allocation${future.length === 1 ? '' : 's'} cancelled successfully.`, data: { cancelled: future.length } };
   });
 
-  app.get('/datacenter/getAllRecordingDevicesOfPatients', { preHandler: auth }, async (request) => {
+  app.get('/datacenter/getAllRecordingDevicesOfPatients', { preHandler: auth, schema: devicesEndpoints['GET /datacenter/getAllRecordingDevicesOfPatients'] }, async (request) => {
     const physicianId = actingPhysicianId(currentUser(request));
     const out = (await practiceDevices(ctx.db, physicianId)).map((d) => ({
       device_id: d.device_id,

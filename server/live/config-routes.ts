@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { LayoutBody, UpdateDeviceConfigBody } from '../../contract/live';
+import type { TileLayout } from '../../contract/live';
+import { devicesEndpoints } from '../../contract/endpoints/devices';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
@@ -68,14 +69,14 @@ export function deviceConfigRoutes(server: FastifyInstance, ctx: AppContext, pus
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
 
-  app.get('/datahub/get_physician_devices_config', { preHandler: auth }, async (request) => {
+  app.get('/datahub/get_physician_devices_config', { preHandler: auth, schema: devicesEndpoints['GET /datahub/get_physician_devices_config'] }, async (request) => {
     const user = configUser(request);
     return { data: { devices: await devicesConfig(ctx, user), channel_rates: CHANNEL_RATES } };
   });
 
   app.post(
     '/datahub/update_device_config',
-    { preHandler: auth, schema: { body: UpdateDeviceConfigBody } },
+    { preHandler: auth, schema: devicesEndpoints['POST /datahub/update_device_config'] },
     async (request) => {
       const user = configUser(request);
       const device = await practiceDeviceById(ctx.db, user, request.body.device_master_id);
@@ -89,13 +90,13 @@ export function deviceConfigRoutes(server: FastifyInstance, ctx: AppContext, pus
     },
   );
 
-  app.get('/physician/realtime-layout', { preHandler: auth }, async (request) => {
+  app.get('/physician/realtime-layout', { preHandler: auth, schema: devicesEndpoints['GET /physician/realtime-layout'] }, async (request) => {
     const user = configUser(request);
-    const [row] = await ctx.db.query<{ layout: unknown }>('select layout from realtime_layouts where user_id = $1', [user.id]);
+    const [row] = await ctx.db.query<{ layout: TileLayout[] }>('select layout from realtime_layouts where user_id = $1', [user.id]);
     return { data: { layout: row?.layout ?? null } };
   });
 
-  app.post('/physician/realtime-layout', { preHandler: auth, schema: { body: LayoutBody } }, async (request) => {
+  app.post('/physician/realtime-layout', { preHandler: auth, schema: devicesEndpoints['POST /physician/realtime-layout'] }, async (request) => {
     const user = configUser(request);
     await ctx.db.query(
       `insert into realtime_layouts (user_id, layout) values ($1, $2) on conflict (user_id) do update set layout = excluded.layout, updated_at = now()`,

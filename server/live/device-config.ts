@@ -1,12 +1,13 @@
 import type { Queryable } from '../db/adapter';
-import type { DeviceConfig } from '../../contract/live';
+import type { Static } from '@sinclair/typebox';
+import type { ConfigChange, DeviceConfig } from '../../contract/live';
 import { LIVE_CHANNELS } from '../../contract/live-protocol';
 
 // A device's configuration: its schema and type are contract/live.ts's (the route's body schema).
 export type { DeviceConfig };
 
 /** Rates a channel may be set to (Hz): the vitals at 1 Hz, the raw radar channels at 10–50 Hz. */
-export const CHANNEL_RATES: Record<string, readonly number[]> = Object.fromEntries(
+export const CHANNEL_RATES: Record<string, number[]> = Object.fromEntries(
   Object.entries(LIVE_CHANNELS).map(([code, spec]) => [code, spec.rate === 1 ? [1] : [10, 20, 25, 50]]),
 );
 
@@ -75,16 +76,15 @@ export function configProblem(config: DeviceConfig): ConfigProblem | null {
   return null;
 }
 
-interface ConfigChange {
-  field: string;
-  from: unknown;
-  to: unknown;
-}
+/** One field changed, as contract/live.ts ConfigChange answers it. */
+type ConfigChange = Static<typeof ConfigChange>;
+type ConfigValue = ConfigChange['from'];
 
-function flatten(value: unknown, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
+/** A configuration's leaves by path: its values are strings, numbers and flags (the body schema allows no others). */
+function flatten(value: unknown, prefix = '', out = new Map<string, ConfigValue>()): Map<string, ConfigValue> {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
-  } else out.set(prefix, value);
+  } else out.set(prefix, value as ConfigValue);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { DeviceKeysBody, DidParams, RangeQuery } from '../../contract/live';
+import type { DeviceKeysBody, RangeQuery } from '../../contract/live';
+import { devicesEndpoints } from '../../contract/endpoints/devices';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { forbidden, notFound } from '../errors';
@@ -67,8 +68,6 @@ async function validation(ctx: AppContext, devices: PracticeDevice[], q: RangeQu
 export function liveRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
-  const schema = { body: DeviceKeysBody };
-
   const ownDevice = async (request: FastifyRequest, body: DeviceKeysBody) => {
     const user = liveUser(request);
     const device = await practiceDeviceById(ctx.db, user, body.device_master_id);
@@ -76,14 +75,14 @@ export function liveRoutes(server: FastifyInstance, ctx: AppContext) {
     return { user, device };
   };
 
-  app.post('/device/keys/issue', { preHandler: auth, schema }, async (request, reply) => {
+  app.post('/device/keys/issue', { preHandler: auth, schema: devicesEndpoints['POST /device/keys/issue'] }, async (request, reply) => {
     const { user, device } = await ownDevice(request, request.body);
     const { key, keyPrefix } = await issueDeviceKey(ctx.db, device.device_master_id, user.id);
     await ctx.db.notify(KEYS_CHANNEL, String(device.device_master_id));
     return reply.code(201).send({ message: 'The key is shown once: copy it to the device now.', data: { device_id: device.device_id, key, key_prefix: keyPrefix } });
   });
 
-  app.post('/device/keys/revoke', { preHandler: auth, schema }, async (request) => {
+  app.post('/device/keys/revoke', { preHandler: auth, schema: devicesEndpoints['POST /device/keys/revoke'] }, async (request) => {
     const { user, device } = await ownDevice(request, request.body);
     const revoked = await revokeDeviceKeys(ctx.db, device.device_master_id, user.id);
     // A device streaming with a revoked key is disconnected on whichever process holds it.
@@ -91,12 +90,12 @@ export function liveRoutes(server: FastifyInstance, ctx: AppContext) {
     return { data: { device_id: device.device_id, revoked } };
   });
 
-  app.post('/device/keys', { preHandler: auth, schema }, async (request) => {
+  app.post('/device/keys', { preHandler: auth, schema: devicesEndpoints['POST /device/keys'] }, async (request) => {
     const { device } = await ownDevice(request, request.body);
     return { data: { device_id: device.device_id, keys: await listDeviceKeys(ctx.db, device.device_master_id) } };
   });
 
-  app.get('/device/real-time/did=:did', { preHandler: auth, schema: { params: DidParams, querystring: RangeQuery } }, async (request) => {
+  app.get('/device/real-time/did=:did', { preHandler: auth, schema: devicesEndpoints['GET /device/real-time/did=:did'] }, async (request) => {
     const devices = await devicesOf(ctx, liveUser(request), request.params.did, request.query);
     // One device asked for: its patient (and live night) for the access trail.
     const [only] = devices;
@@ -117,7 +116,7 @@ export function liveRoutes(server: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  app.get('/device/real-time-validation/did=:did', { preHandler: auth, schema: { params: DidParams, querystring: RangeQuery } }, async (request) => {
+  app.get('/device/real-time-validation/did=:did', { preHandler: auth, schema: devicesEndpoints['GET /device/real-time-validation/did=:did'] }, async (request) => {
     const user = liveUser(request);
     const wanted = request.query.user_ids?.split(',').map(Number);
     // user_ids narrows to physicians; only the caller's own practice can be among them.

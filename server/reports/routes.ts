@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { NewReportBody, ReportIdParams, ReportsQuery } from '../../contract/reports';
+import { devicesEndpoints } from '../../contract/endpoints/devices';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
@@ -41,7 +41,7 @@ function jobView(j: JobListRow) {
     dates: j.dates.map((d) => nightDate(d)),
     status: j.status,
     step: j.status === 'running' ? j.step : null,
-    steps: REPORT_STEPS,
+    steps: [...REPORT_STEPS],
     progress,
     error: j.error,
     attempts: j.attempts,
@@ -84,7 +84,7 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
 
   app.post(
     '/reports',
-    { preHandler: auth, schema: { body: NewReportBody } },
+    { preHandler: auth, schema: devicesEndpoints['POST /reports'] },
     async (request, reply) => {
       const user = reportUser(currentUser(request));
       const b = request.body;
@@ -107,7 +107,7 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
 
   app.get(
     '/reports',
-    { preHandler: auth, schema: { querystring: ReportsQuery } },
+    { preHandler: auth, schema: devicesEndpoints['GET /reports'] },
     async (request) => {
       const user = reportUser(currentUser(request));
       if (user.role === 'admin') throw forbidden('Reports belong to practices.');
@@ -120,11 +120,11 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
     },
   );
 
-  app.get('/reports/:id', { preHandler: auth, schema: { params: ReportIdParams } }, async (request) => ({
+  app.get('/reports/:id', { preHandler: auth, schema: devicesEndpoints['GET /reports/:id'] }, async (request) => ({
     data: jobView(await practiceJob(request, reportUser(currentUser(request)), request.params.id)),
   }));
 
-  app.post('/reports/:id/retry', { preHandler: auth, schema: { params: ReportIdParams } }, async (request, reply) => {
+  app.post('/reports/:id/retry', { preHandler: auth, schema: devicesEndpoints['POST /reports/:id/retry'] }, async (request, reply) => {
     const user = reportUser(currentUser(request));
     const job = await practiceJob(request, user, request.params.id);
     if (job.status !== 'failed') throw new ApiError(409, 'not_failed', 'Only a failed report can be retried.');
@@ -133,7 +133,7 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
     return reply.code(202).send({ code: 'report_queued', data: jobView(await practiceJob(request, user, job.id)) });
   });
 
-  app.get('/reports/:id/file', { preHandler: auth, schema: { params: ReportIdParams } }, async (request, reply) => {
+  app.get('/reports/:id/file', { preHandler: auth, schema: devicesEndpoints['GET /reports/:id/file'] }, async (request, reply) => {
     const user = reportUser(currentUser(request));
     const job = await practiceJob(request, user, request.params.id);
     if (job.status !== 'done') throw new ApiError(409, 'report_not_ready', job.status === 'failed' ? `The report failed: ${job.error ?? ''}` : 'The report is not ready yet.');

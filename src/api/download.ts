@@ -11,10 +11,11 @@ function fileNameOf(disposition: string | null, fallback: string): string {
 /**
  * Fetches a file with the session's token (requestFile: its failures are ApiErrors the global
  * hook has seen) and hands it to the browser as a download, under the server's file name or
- * `fallback`. Every download of the app goes through here.
+ * `fallback`. Every download of the app goes through here. `file` is a contract route's
+ * download (`download('GET /reports/:id/file', …)` from ./client), or a path to GET with `accept`.
  */
-export async function downloadFile(path: string, fallback: string, accept = '*/*'): Promise<void> {
-  const response = await requestFile(path, accept);
+export async function downloadFile(file: string | Promise<Response>, fallback: string, accept = '*/*'): Promise<void> {
+  const response = await (typeof file === 'string' ? requestFile(file, accept) : file);
   const url = URL.createObjectURL(await response.blob());
   try {
     const a = document.createElement('a');

@@ -1,8 +1,8 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { accessKind, type AccessRow } from '../../../contract/audit';
-import { request } from '../../api/client';
+import { accessKind, type AccessRow, type AccessTrailFilter } from '../../../contract/audit';
+import { call, download } from '../../api/client';
 import { downloadFile } from '../../api/download';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
@@ -15,13 +15,9 @@ interface Filter {
 
 const PAGE = 100;
 
-/** The trail's query string for a filter (empty fields left out). */
-function queryOf(filter: Filter, more: Record<string, string | number> = {}): string {
-  const q = new URLSearchParams();
-  if (filter.patient_code.trim()) q.set('patient_code', filter.patient_code.trim());
-  if (filter.user.trim()) q.set('user', filter.user.trim());
-  for (const [k, v] of Object.entries(more)) q.set(k, String(v));
-  return q.toString();
+/** The trail's query for a filter (empty fields left out). */
+function queryOf(filter: Filter): AccessTrailFilter {
+  return { ...(filter.patient_code.trim() ? { patient_code: filter.patient_code.trim() } : {}), ...(filter.user.trim() ? { user: filter.user.trim() } : {}) };
 }
 
 /** /app/admin/trail: who read or changed what, when and from where; filtered by patient and user, exported as CSV (issue 33 point 8). */
@@ -32,11 +28,10 @@ export function AccessTrailPage() {
   const trail = useInfiniteQuery({
     queryKey: ['admin', 'access-trail', filter],
     initialPageParam: null as number | null,
-    queryFn: async ({ pageParam }) =>
-      (await request<{ entries: AccessRow[]; next_before_id: number | null }>('GET', `/admin/access-trail?${queryOf(filter, { limit: PAGE, ...(pageParam ? { before_id: pageParam } : {}) })}`)).data!,
+    queryFn: async ({ pageParam }) => (await call('GET /admin/access-trail', { query: { ...queryOf(filter), limit: PAGE, ...(pageParam ? { before_id: pageParam } : {}) } })).data,
     getNextPageParam: (last) => last.next_before_id,
   });
-  const exportCsv = useMutation({ mutationFn: () => downloadFile(`/admin/access-trail.csv?${queryOf(filter)}`, 'access_trail.csv', 'text/csv') });
+  const exportCsv = useMutation({ mutationFn: () => downloadFile(download('GET /admin/access-trail.csv', 'text/csv', { query: queryOf(filter) }), 'access_trail.csv') });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setFilter(draft);
@@ -102,7 +97,7 @@ export function AccessTable({ rows, showPatient, testId }: { rows: readonly Acce
                 {f.time(r.at_ms, zone)}
               </td>
               <td className="trail-who">{r.user_email ? <Email address={r.user_email} /> : '–'}</td>
-              <td dir="ltr">{r.ip}</td>
+              <td dir="ltr">{r.ip ?? '–'}</td>
               <td className="trail-what">
                 {t(accessKind(r.method, r.route) === 'read' ? 'admin.trail.read' : 'admin.trail.changed')}{' '}
                 {/* The API route: an identifier, the same in every language. */}

@@ -11,7 +11,7 @@ export function DeployRequestsPage() {
   const { t, i18n } = useTranslation();
   const clinic = useClinic();
   const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: adminKeys.deployRequests, queryFn: async () => (await adminApi.deployRequests()).data?.requests ?? [], enabled: clinic.isAdmin });
+  const query = useQuery({ queryKey: adminKeys.deployRequests, queryFn: async () => (await adminApi.deployRequests()).data.requests, enabled: clinic.isAdmin });
   const decide = useMutation({
     mutationFn: ({ id, decision }: { id: number; decision: 'approve' | 'deny' }) => adminApi.decideRequest(id, decision),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.deployRequests }),

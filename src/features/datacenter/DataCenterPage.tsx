@@ -27,7 +27,7 @@ const STATUS_BADGE: Record<DataCenterStatus, string> = {
 export function DataCenterPage() {
   const { t, i18n } = useTranslation();
   const clinic = useClinic();
-  const query = useQuery({ queryKey: adminKeys.dataCenter, queryFn: async () => (await adminApi.dataCenter()).data?.devices ?? [] });
+  const query = useQuery({ queryKey: adminKeys.dataCenter, queryFn: async () => (await adminApi.dataCenter()).data.devices });
   const zone = browserZone();
   const [open, setOpen] = useState<string | null>(null);
   const day = (ms: number | null) => (ms ? displayDay(ms, zone, i18n.language) : t('patients.unknown'));

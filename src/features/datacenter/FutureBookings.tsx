@@ -11,7 +11,7 @@ export function FutureBookings({ deviceId, canCancel }: { deviceId: string; canC
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const [asking, setAsking] = useState(false);
-  const query = useQuery({ queryKey: ['device', 'future', deviceId], queryFn: async () => (await adminApi.futureAllocations(deviceId)).data?.allocations ?? [] });
+  const query = useQuery({ queryKey: ['device', 'future', deviceId], queryFn: async () => (await adminApi.futureAllocations(deviceId)).data.allocations });
   const cancel = useMutation({
     mutationFn: () => adminApi.cancelFutureAllocations(deviceId),
     onSuccess: async () => {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DeployInPastBody, DeviceHistoryBody, DeviceOperationBody, DeviceSerialBody } from '../../../contract/devices';
-import { request } from '../../api/client';
-import type { AvailableDevice, DataCenterDevice, DeployRequest, Disease, HistoryEntry, NewPatientPayload, PatientInfo, PatientRow } from './types';
+import type { DeployInPastBody, DeviceOperationBody } from '../../../contract/devices';
+import { call, request } from '../../api/client';
+import type { Disease, NewPatientPayload, PatientInfo, PatientRow } from './types';
 
 /** One function per server route of patient management and devices (spec 1 §7). */
 export const adminApi = {
@@ -15,20 +15,19 @@ export const adminApi = {
     request<{ diseaseIds: string }>('POST', '/patient/disease-operation', { patient_id, type, disease_id, docter_id }),
   resetPassword: (patient_id: number, password: string) => request<never>('POST', '/physician/reset-patient-password', { patient_id, password }),
   archive: (patient_id: number) => request<never>('POST', '/physician/update-patient-status', { patient_id, archive: true, confirm_device_returned: true }),
-  availableDates: (zone: string) => request<{ calendar_available_dates: string[] }>('GET', `/physician/available-devices-dates?timezone=${encodeURIComponent(zone)}`),
-  availableDevices: (from: number, to: number) => request<AvailableDevice[]>('GET', `/physician/available-devices?allocation_time=${from}&deallocation_time=${to}`),
-  deviceOperation: (body: DeviceOperationBody) => request<unknown>('POST', '/device/device-operation', body),
+  availableDates: (timezone: string) => call('GET /physician/available-devices-dates', { query: { timezone } }),
+  availableDevices: (from: number, to: number) => call('GET /physician/available-devices', { query: { allocation_time: from, deallocation_time: to } }),
+  deviceOperation: (body: DeviceOperationBody) => call('POST /device/device-operation', { body }),
   // patient_code is the spec's; the server accepts it and goes by patient_id.
-  deployInPast: (body: DeployInPastBody & { patient_code: string }) =>
-    request<{ request_id: number }>('POST', '/device/deploy-device-in-past-date', body),
-  history: (patient_id: number) => request<{ history: HistoryEntry[] }>('POST', '/device/device-history', { patient_id } satisfies DeviceHistoryBody),
-  futureAllocations: (device_id: string) =>
-    request<{ allocations: Array<{ device_user_map_id: number; patient_code: string; allocation_ms: number; deallocation_ms: number }> }>('POST', '/device/future-allocations', { device_id } satisfies DeviceSerialBody),
-  cancelFutureAllocations: (device_id: string) => request<{ cancelled: number }>('POST', '/device/cancel-future-allocations', { device_id } satisfies DeviceSerialBody),
-  dataCenter: () => request<{ devices: DataCenterDevice[] }>('GET', '/datacenter/getAllRecordingDevicesOfPatients'),
-  deployRequests: () => request<{ requests: DeployRequest[] }>('GET', '/admin/deploy-requests'),
-  patientRequests: (patient_id: number) => request<{ requests: DeployRequest[] }>('GET', `/device/deploy-requests?patient_id=${patient_id}`),
-  decideRequest: (id: number, decision: 'approve' | 'deny') => request<never>('POST', `/admin/deploy-requests/${id}/${decision}`, {}),
+  deployInPast: (body: DeployInPastBody & { patient_code: string }) => call('POST /device/deploy-device-in-past-date', { body }),
+  history: (patient_id: number) => call('POST /device/device-history', { body: { patient_id } }),
+  futureAllocations: (device_id: string) => call('POST /device/future-allocations', { body: { device_id } }),
+  cancelFutureAllocations: (device_id: string) => call('POST /device/cancel-future-allocations', { body: { device_id } }),
+  dataCenter: () => call('GET /datacenter/getAllRecordingDevicesOfPatients'),
+  deployRequests: () => call('GET /admin/deploy-requests'),
+  patientRequests: (patient_id: number) => call('GET /device/deploy-requests', { query: { patient_id } }),
+  // The route takes an optional note in its body; the screen sends none.
+  decideRequest: (id: number, decision: 'approve' | 'deny') => call('POST /admin/deploy-requests/:id/:decision', { params: { id, decision } }),
 };
 
 export const adminKeys = {
@@ -61,7 +60,7 @@ export function useDiseases() {
 }
 
 export function useDeviceHistory(id: number, enabled = true) {
-  return useQuery({ queryKey: adminKeys.history(id), queryFn: async () => (await adminApi.history(id)).data?.history ?? [], enabled });
+  return useQuery({ queryKey: adminKeys.history(id), queryFn: async () => (await adminApi.history(id)).data.history, enabled });
 }
 
 /** Devices free for [from, to); refetched whenever the dates change. */
@@ -69,7 +68,7 @@ export function useDeviceHistory(id: number, enabled = true) {
 export function useAvailableDates(zone: string, enabled: boolean) {
   return useQuery({
     queryKey: adminKeys.availableDates(zone),
-    queryFn: async () => (await adminApi.availableDates(zone)).data?.calendar_available_dates ?? [],
+    queryFn: async () => (await adminApi.availableDates(zone)).data.calendar_available_dates,
     enabled,
     staleTime: 30_000,
   });
@@ -78,7 +77,7 @@ export function useAvailableDates(zone: string, enabled: boolean) {
 export function useAvailableDevices(from: number, to: number, enabled = true) {
   return useQuery({
     queryKey: adminKeys.available(from, to),
-    queryFn: async () => (await adminApi.availableDevices(from, to)).data ?? [],
+    queryFn: async () => (await adminApi.availableDevices(from, to)).data,
     enabled: enabled && to > from,
     staleTime: 0,
   });

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AccessRow } from '../../../contract/audit';
-import { request } from '../../api/client';
+import { call } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
 import { AccessTable } from '../admin/AccessTrailPage';
@@ -14,7 +13,7 @@ export function AccessLog({ patientId }: { patientId: number }) {
   const log = useQuery({
     queryKey: ['patient', patientId, 'access-log'],
     enabled: open,
-    queryFn: async () => (await request<{ entries: AccessRow[] }>('GET', `/patient/access-log?patient_id=${patientId}`)).data?.entries ?? [],
+    queryFn: async () => (await call('GET /patient/access-log', { query: { patient_id: patientId } })).data.entries,
   });
   return (
     <details className="card access-log" onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="access-log">

@@ -181,7 +181,7 @@ function CurrentFacts({ current, row, zone, windowStart, windowEnd }: { current:
 /** Past-date requests still waiting for an admin: shown as "request sent", pending (issue 16 point 4). */
 function PendingRequests({ patientId }: { patientId: number }) {
   const { t, i18n } = useTranslation();
-  const requests = useQuery({ queryKey: adminKeys.patientRequests(patientId), queryFn: async () => (await adminApi.patientRequests(patientId)).data?.requests ?? [] });
+  const requests = useQuery({ queryKey: adminKeys.patientRequests(patientId), queryFn: async () => (await adminApi.patientRequests(patientId)).data.requests });
   const day = (d: string) => displayDay(Date.parse(`${d}T12:00:00Z`), 'UTC', i18n.language);
   return (
     <>
