@@ -1,5 +1,6 @@
 /** Shapes of the API answers the browser reads (user, countries, patients, one-time codes), and the envelope every JSON answer comes in. */
-import { Type, type TObject, type TOptional, type TProperties, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TOptional, type TProperties, type TSchema, type TString, type TUnsafe } from '@sinclair/typebox';
+import { Nullable } from './common';
 
 export interface Envelope<T> {
   code?: string;
@@ -28,16 +29,22 @@ export interface Country {
   timezone: string;
 }
 
-export interface PatientSummary {
-  patient_id: number | string;
-  patient_code: string;
-  first_name: string | null;
-  last_name: string | null;
-  gender: string | null;
-  date_of_birth: string | number | null;
-  device_id: string | null;
-  at_risk: number | null;
-}
+/** A patient as every list names them: the first fields of a row of GET /physician/patients (contract/patients.ts PatientListRow). */
+export const PatientSummary = Type.Object({
+  patient_id: Type.Integer(),
+  patient_code: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  /** 'M', 'F', 'O' or unknown. */
+  gender: Nullable(Type.String()),
+  /** YYYY-MM-DD, or unknown. */
+  date_of_birth: Nullable(Type.String()),
+  /** The device of the patient's booking (current or next), if any. */
+  device_id: Nullable(Type.String()),
+  /** 0 Stable, 1 At Risk, 2 Control, null Not Known (spec 1 §3). */
+  at_risk: Nullable(Type.Integer()),
+});
+export type PatientSummary = Static<typeof PatientSummary>;
 
 export interface VerifiedOtp {
   user_id: number | string;
