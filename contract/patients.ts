@@ -42,6 +42,7 @@ export const PatientIdParams = Type.Object({ id });
 
 /** POST /patient/disease-operation. */
 export const DiseaseOperationBody = Type.Object({ patient_id: Type.Integer(), type: Enum(['update', 'delete']), disease_id: Type.Integer() });
+export type DiseaseOperationBody = Static<typeof DiseaseOperationBody>;
 
 /** POST /physician/reset-patient-password: the new password's MD5, as the spec's client sends it. */
 export const ResetPatientPasswordBody = Type.Object({ patient_id: Type.Integer(), password: Type.String({ pattern: '^[0-9a-fA-F]{32}$' }) });

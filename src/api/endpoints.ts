@@ -1,6 +1,6 @@
 import type { ForgotPasswordBody, LoginBody, OtpBody, ResetPasswordBody, SignupBody } from '../../contract/auth';
-import { request } from './client';
-import type { Country, PatientSummary, UserDetails, VerifiedOtp } from '../../contract/answers';
+import { call, request } from './client';
+import type { Country, UserDetails, VerifiedOtp } from '../../contract/answers';
 
 /** One function per server route this app calls, named after what it does. */
 export const api = {
@@ -15,5 +15,5 @@ export const api = {
     request<{ reset_token: string }>('POST', '/forgot-password-verify-otp', { email, otp } satisfies OtpBody),
   resetPassword: (email: string, reset_token: string, password: string) =>
     request<never>('PATCH', '/reset-password', { email, reset_token, password } satisfies ResetPasswordBody),
-  patients: () => request<{ patients: PatientSummary[] }>('GET', '/physician/patients'),
+  patients: () => call('GET /physician/patients', { query: {} }),
 };

@@ -1,15 +1,14 @@
 // Calls of the single-night screen. JSON through the app's client; channel samples as
 // binary (the browser undoes the gzip), cached in IndexedDB.
 import type { KpiOrderBody } from '../../../contract/preferences';
-import { request, requestFile } from '../../api/client';
+import { call, request, requestFile } from '../../api/client';
 import { readChannel, writeChannel } from '../../cache/channelCache';
 import { chartsFramed } from '../../charts/gl/stats';
 import { decodeViews, type DecodedView } from '../../../engine/viewWire';
-import type { NightInfo, PatientInfo, PhysicianPreferences } from './types';
+import type { NightInfo, PhysicianPreferences } from './types';
 
 export const nightApi = {
-  details: async (patientId: number) =>
-    (await request<{ patient_info: PatientInfo }>('GET', `/patient/details?patient_id=${patientId}`)).data?.patient_info ?? null,
+  details: async (patientId: number) => (await call('GET /patient/details', { query: { patient_id: patientId } })).data.patient_info,
   nights: async (patientId: number) =>
     (await request<{ nights: NightInfo[] }>('GET', `/patient/available-nights?patient_id=${patientId}`)).data?.nights ?? [],
   preferences: async () => (await request<PhysicianPreferences>('GET', '/physician/preferences')).data ?? null,
