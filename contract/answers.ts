@@ -38,16 +38,22 @@ export const Country = Type.Object({
 });
 export type Country = Static<typeof Country>;
 
-export interface PatientSummary {
-  patient_id: number | string;
-  patient_code: string;
-  first_name: string | null;
-  last_name: string | null;
-  gender: string | null;
-  date_of_birth: string | number | null;
-  device_id: string | null;
-  at_risk: number | null;
-}
+/** A patient as every list names them: the first fields of a row of GET /physician/patients (contract/patients.ts PatientListRow). */
+export const PatientSummary = Type.Object({
+  patient_id: Type.Integer(),
+  patient_code: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  /** 'M', 'F', 'O' or unknown. */
+  gender: Nullable(Type.String()),
+  /** YYYY-MM-DD, or unknown. */
+  date_of_birth: Nullable(Type.String()),
+  /** The device of the patient's booking (current or next), if any. */
+  device_id: Nullable(Type.String()),
+  /** 0 Stable, 1 At Risk, 2 Control, null Not Known (spec 1 §3). */
+  at_risk: Nullable(Type.Integer()),
+});
+export type PatientSummary = Static<typeof PatientSummary>;
 
 /** POST /verify-otp: the session's bearer token. */
 export const VerifiedOtp = Type.Object({ user_id: Type.Integer(), token: Str });

@@ -1,6 +1,6 @@
-/** Request schemas of the Patient details tab: histories, comments and check-ups (spec 2 §7). */
+/** Request and answer schemas of the Patient details tab: histories, comments and check-ups (spec 2 §7). */
 import { Type, type Static } from '@sinclair/typebox';
-import { HISTORY_KINDS, HISTORY_VALUE_MAX } from './questionnaire-rules';
+import { HISTORY_KINDS, HISTORY_VALUE_MAX, HistoryEntry } from './questionnaire-rules';
 import { Enum, id, instantMs } from './common';
 
 /** ?patient_id of the history fetches. */
@@ -49,12 +49,32 @@ export type AddCheckupBody = Static<typeof AddCheckupBody>;
 export const MarkCheckupBody = Type.Object({ patient_id: positive, doctor_id: Type.Optional(Type.Integer()), checkup_date_id: positive });
 export type MarkCheckupBody = Static<typeof MarkCheckupBody>;
 
-/** A comment as the calls answer it: its author by name, its times as ISO strings in UTC. */
-export interface PatientComment {
-  id: number;
-  user_id: number;
-  author: string;
-  comment: string;
-  created_date: string;
-  updated_date: string;
-}
+// ---- Answers ----
+
+/** A comment as the calls answer it: its author by name, its times as ISO strings in UTC (`updated_date` is its version). */
+export const PatientComment = Type.Object({
+  id: Type.Integer(),
+  /** The author. */
+  user_id: Type.Integer(),
+  author: Type.String(),
+  comment: Type.String(),
+  created_date: Type.String(),
+  updated_date: Type.String(),
+});
+export type PatientComment = Static<typeof PatientComment>;
+
+/** POST /patient/get-comment. */
+export const CommentsAnswer = Type.Object({ comments: Type.Array(PatientComment) });
+/** POST /patient/add-comment and /patient/update-comment: the comment as saved. */
+export const CommentAnswer = Type.Object({ comment: PatientComment });
+
+/** A check-up date (YYYY-MM-DD); 1 once marked complete. */
+export const Checkup = Type.Object({ checkup_date_id: Type.Integer(), checkup_date: Type.String(), mark_as_complete_flag: Type.Integer() });
+export type Checkup = Static<typeof Checkup>;
+
+/** A patient's check-ups: upcoming (not complete) by date, past (complete) newest first. */
+export const Checkups = Type.Object({ upcoming: Type.Array(Checkup), past: Type.Array(Checkup) });
+export type Checkups = Static<typeof Checkups>;
+
+/** The history fetches and writes: the patient's live entries of the kind, newest first. */
+export const HistoryAnswer = Type.Object({ entries: Type.Array(HistoryEntry) });

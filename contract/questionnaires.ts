@@ -1,6 +1,6 @@
-/** Request schemas of the questionnaire answers on the Patient details tab (spec 2 §7). */
+/** Request and answer schemas of the questionnaire answers on the Patient details tab (spec 2 §7). */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Answers } from './questionnaire-rules';
+import { QuestionnaireAnswers, type Answers } from './questionnaire-rules';
 import { id } from './common';
 
 /** GET /device/qna: the patient, and a day (YYYY-MM-DD, checked by the route) to keep that day's answers. */
@@ -12,3 +12,6 @@ const answers = Type.Unsafe<Answers>({ type: 'object', maxProperties: 20, additi
 /** POST /patient/checkup-questionnaire: the answers to a completed check-up's questionnaire. */
 export const CheckupAnswersBody = Type.Object({ patient_id: id, checkup_date_id: id, answers });
 export type CheckupAnswersBody = Static<typeof CheckupAnswersBody>;
+
+/** GET /device/qna and POST /patient/checkup-questionnaire: the patient's questionnaires, newest first. */
+export const QuestionnairesAnswer = Type.Object({ questionnaires: Type.Array(QuestionnaireAnswers) });

@@ -1,4 +1,4 @@
-/** Request schema of adding a night to a sample patient (spec 2 §7 "POST /patient/samplePatient"). */
+/** Sample patients (spec 2 §7 "POST /patient/samplePatient"): the request adding a night to one, and the answers of the list and the add call. */
 import { Type, type Static } from '@sinclair/typebox';
 import { id, Strict } from './common';
 
@@ -7,13 +7,21 @@ export const AddSampleBody = Strict({ patient_id: id, recording_id: id, sample_p
 export type AddSampleBody = Static<typeof AddSampleBody>;
 
 /** A sample patient as the list and the add call answer it: a name and its nights, nothing of the source. */
-export interface SampleListRow {
-  patient_id: number;
-  patient_code: string;
-  name: string;
-  created_by: number;
-  createdAt: string;
-  night_count: number;
+export const SampleListRow = Type.Object({
+  patient_id: Type.Integer(),
+  patient_code: Type.String(),
+  name: Type.String(),
+  created_by: Type.Integer(),
+  /** ISO instant. */
+  createdAt: Type.String(),
+  night_count: Type.Integer(),
   /** Night keys (Unix seconds), oldest first. */
-  nights: number[];
-}
+  nights: Type.Array(Type.Number()),
+});
+export type SampleListRow = Static<typeof SampleListRow>;
+
+/** GET /patient/samplePatients: the practice's sample patients, newest first. */
+export const SamplePatientsAnswer = Type.Object({ sample_patients: Type.Array(SampleListRow) });
+
+/** POST /patient/samplePatient: the sample patient with the night added, the copy's recording id and its night key. */
+export const AddSampleAnswer = Type.Object({ sample_patient: SampleListRow, recording_id: Type.Integer(), night: Type.Number() });

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/adapter';
+import type { PhysicianNotification } from '../../contract/dashboard';
 import { LIVE_SQL, THE_NIGHT_SQL, type RecordingRow } from '../recordings/store';
 import type { NightKpis } from '../../engine/detect';
 import { flaggedSql } from '../patients/flagged';
@@ -10,8 +11,8 @@ import { TRIAGE_NIGHTS, type TriageNightRow } from '../analytics/triage';
 const DAY_S = 86_400;
 
 /** The widget counts: flagged patients, and nights of the last `days` neither read nor seen. */
-export async function widgetCounts(db: Queryable, physicianId: number, now: number, days: number): Promise<Record<string, number>> {
-  const [counts] = await db.query<Record<string, number>>(
+export async function widgetCounts(db: Queryable, physicianId: number, now: number, days: number): Promise<{ flagged_patients: number; unseen_recordings: number }> {
+  const [counts] = await db.query<{ flagged_patients: number; unseen_recordings: number }>(
     `select
        (select count(*)::int from patients p where p.physician_id = $1 and ${flaggedSql('p')}) as flagged_patients,
        (select count(*)::int from recordings r join patients p on p.id = r.patient_id
@@ -82,7 +83,7 @@ export async function addNotification(db: Queryable, physicianId: number, night:
  * analysis under today's settings); the count stored with the notification only until that analysis exists.
  */
 export function latestNotifications(db: Queryable, physicianId: number, params: string, engineVersion: string) {
-  return db.query(
+  return db.query<PhysicianNotification>(
     `select n.id, n.patient_id, p.patient_code, n.night, n.is_read,
             -- No breathing signal: no count (null, with the basis), never "0 apneas".
             case when a.kpis->>'ahiBasis' = 'no_breathing_signal' then null

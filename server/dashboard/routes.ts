@@ -11,7 +11,7 @@ import { analysisOf, analysisParams, ANALYSIS_VERSION } from '../analytics/analy
 import { analyticsSettings } from '../analytics/settings';
 import { DAY_MS } from '../../engine/constants';
 import { deviceCounts, practiceDevices, silentPatients } from '../devices/status';
-import { NightSeenBody, NotificationIdParams } from '../../contract/dashboard';
+import { patientsEndpoints } from '../../contract/endpoints/patients';
 import { noteAccessOf } from '../audit/trail';
 import { addNotification, dueAllocations, latestNotifications, markNightSeen, markNotificationRead, nightsToNotify, practiceNightExists, recentNights, reservedAllocations, returnsAround, storedKpis, widgetCounts } from './repository';
 
@@ -26,7 +26,7 @@ const dateOf = (ms: number, zone: string) => DateTime.fromMillis(Number(ms), { z
 /** The widgets' counts and lists. */
 function widgetRoutes(app: Api, ctx: AppContext) {
   const { db } = ctx;
-  app.get('/physician/widgets', { preHandler: authenticate(ctx) }, async (request) => {
+  app.get('/physician/widgets', { preHandler: authenticate(ctx), schema: patientsEndpoints['GET /physician/widgets'] }, async (request) => {
     const physician = actingPhysicianId(dashboardUser(request));
     const now = Date.now();
     const counts = await widgetCounts(db, physician, now, NOTIFY_DAYS);
@@ -68,17 +68,17 @@ async function generateNotifications(ctx: AppContext, physician: number): Promis
 function notificationRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
-  app.post('/physician/generate-notifications', { preHandler: auth }, async (request) => ({
+  app.post('/physician/generate-notifications', { preHandler: auth, schema: patientsEndpoints['POST /physician/generate-notifications'] }, async (request) => ({
     data: { created: await generateNotifications(ctx, actingPhysicianId(dashboardUser(request))) },
   }));
 
-  app.get('/physician/get-notifications', { preHandler: auth }, async (request) => {
+  app.get('/physician/get-notifications', { preHandler: auth, schema: patientsEndpoints['GET /physician/get-notifications'] }, async (request) => {
     const physician = actingPhysicianId(dashboardUser(request));
     const settings = await analyticsSettings(db, physician);
     return { data: { notifications: await latestNotifications(db, physician, analysisParams(settings), ANALYSIS_VERSION) } };
   });
 
-  app.post('/physician/update-notification/id=:id', { preHandler: auth, schema: { params: NotificationIdParams } }, async (request) => {
+  app.post('/physician/update-notification/id=:id', { preHandler: auth, schema: patientsEndpoints['POST /physician/update-notification/id=:id'] }, async (request) => {
     const row = await markNotificationRead(db, request.params.id, actingPhysicianId(dashboardUser(request)));
     if (!row) throw notFound('notification');
     noteAccessOf(request, row.patient_id, row.recording_id);
@@ -86,7 +86,7 @@ function notificationRoutes(app: Api, ctx: AppContext) {
   });
 
   // Opening a night's review screen makes it seen (issue 32.4): its notification is read too.
-  app.post('/physician/night-seen', { preHandler: auth, schema: { body: NightSeenBody } }, async (request) => {
+  app.post('/physician/night-seen', { preHandler: auth, schema: patientsEndpoints['POST /physician/night-seen'] }, async (request) => {
     const user = dashboardUser(request);
     const physician = actingPhysicianId(user);
     const { patient_id, recording_id } = request.body;
@@ -100,7 +100,7 @@ function notificationRoutes(app: Api, ctx: AppContext) {
 
 /** Devices due back (today or earlier, not returned) and reserved from now to two days ahead. */
 function deallocationRoutes(app: Api, ctx: AppContext) {
-  app.get('/physician/deallocation-notifications', { preHandler: authenticate(ctx) }, async (request) => {
+  app.get('/physician/deallocation-notifications', { preHandler: authenticate(ctx), schema: patientsEndpoints['GET /physician/deallocation-notifications'] }, async (request) => {
     const physician = actingPhysicianId(dashboardUser(request));
     const now = Date.now();
     const due = await dueAllocations(ctx.db, physician, now + DAY_MS);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context';
 import { authenticate } from '../context';
 import { actingPhysicianId } from '../auth/users';
@@ -12,7 +13,7 @@ import { triageNights } from './repository';
 import type { Triage } from '../../contract/triage';
 import { dashboardUser } from './dashboardUser';
 import { sendKept } from '../analytics/keptReply';
-import { TriagePrepareBody } from '../../contract/dashboard';
+import { patientsEndpoints } from '../../contract/endpoints/patients';
 
 /** Nights one prepare call analyses (a request stays short; the page calls again while some remain). */
 const PREPARE_BATCH = 4;
@@ -24,7 +25,8 @@ const PREPARE_BATCH = 4;
  * (migration 029), which every committed change of a row triageNights reads renews.
  * POST /physician/triage/prepare analyses a few of those, for the page to call until none remain.
  */
-export function triageRoutes(app: FastifyInstance, ctx: AppContext) {
+export function triageRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
   const { db } = ctx;
   const answers = ctx.answers ?? new AnswerCache();
@@ -34,7 +36,7 @@ export function triageRoutes(app: FastifyInstance, ctx: AppContext) {
     return triageNights(db, physician, analysisParams(settings));
   }
 
-  app.get('/physician/triage', { preHandler: auth }, async (request, reply) => {
+  app.get('/physician/triage', { preHandler: auth, schema: patientsEndpoints['GET /physician/triage'] }, async (request, reply) => {
     // Authorised first (a dashboard user, of the practice it acts for); only then is a kept answer looked up.
     const user = dashboardUser(request);
     const physician = actingPhysicianId(user);
@@ -48,12 +50,13 @@ export function triageRoutes(app: FastifyInstance, ctx: AppContext) {
       const patients = triageTable(await read(physician), withIndices);
       const pending = patients.reduce((n, p) => n + p.nights.filter((x) => !x.analysed).length, 0);
       const data: Triage = { patients, pending, nights: TRIAGE_NIGHTS };
-      kept = answers.set(key, rev, Buffer.from(JSON.stringify({ data })));
+      // Serialised by the route's response schema, as Fastify would serialise the object itself.
+      kept = answers.set(key, rev, Buffer.from(reply.serializeInput({ data }, '200') as string));
     }
     return sendKept(request, reply, answers, key, kept);
   });
 
-  app.post('/physician/triage/prepare', { preHandler: auth, schema: { body: TriagePrepareBody } }, async (request) => {
+  app.post('/physician/triage/prepare', { preHandler: auth, schema: patientsEndpoints['POST /physician/triage/prepare'] }, async (request) => {
     const physician = actingPhysicianId(dashboardUser(request));
     const settings = await analyticsSettings(db, physician);
     const rows = await read(physician);

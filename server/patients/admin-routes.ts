@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { DiseaseOperationBody, NewPatientBody, PatientFields, PatientIdParams, PatientStatusBody, ResetPatientPasswordBody, UpdatePatientInfoBody } from '../../contract/patients';
+import type { NewPatientAllocation, NewPatientBody, PatientFields } from '../../contract/patients';
+import { patientsEndpoints } from '../../contract/endpoints/patients';
 import { randomInt } from 'node:crypto';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
@@ -59,7 +60,8 @@ async function addPatient(db: Db, user: UserRow, b: NewPatientBody) {
     const requestId = pastRequest
       ? await fileDeployRequest(tx, { patientId: id, physicianId, deviceMasterId: pastRequest.device_master_id, deviceId: pastRequest.device_id, from: pastRequest.allocation_date, to: pastRequest.deallocation_date, timezone, userId: user.id })
       : null;
-    return { id, allocation, requestId };
+    // deploy answers the booking's row as stored (`returning *`): every column the answer names.
+    return { id, allocation: allocation as NewPatientAllocation | null, requestId };
   });
 }
 
@@ -113,7 +115,7 @@ async function archive(tx: Queryable, user: UserRow, patientId: number, confirmR
 function newPatientRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
-  app.get('/patient/generate-code', { preHandler: auth }, async () => {
+  app.get('/patient/generate-code', { preHandler: auth, schema: patientsEndpoints['GET /patient/generate-code'] }, async () => {
     for (let i = 0; i < 20; i++) {
       const code = `NCT${randomInt(100000, 999999)}`;
       if (!(await patientCodeTaken(db, code))) return { data: { patient_code: code, generated_patient_id: code } };
@@ -121,11 +123,11 @@ function newPatientRoutes(app: Api, ctx: AppContext) {
     throw new ApiError(503, 'no_code', 'Could not generate a free patient ID; type one.');
   });
 
-  app.post('/patient/get-disease-list', { preHandler: auth }, async () => ({
+  app.post('/patient/get-disease-list', { preHandler: auth, schema: patientsEndpoints['POST /patient/get-disease-list'] }, async () => ({
     data: { diseases: await listDiseases(db) },
   }));
 
-  app.post('/physician/new-patient', { preHandler: auth, schema: { body: NewPatientBody } }, async (request, reply) => {
+  app.post('/physician/new-patient', { preHandler: auth, schema: patientsEndpoints['POST /physician/new-patient'] }, async (request, reply) => {
     const result = await addPatient(db, writer(request), request.body);
     noteAccessOf(request, result.id);
     const message = result.allocation ? SUCCESS.deploy : result.requestId ? REQUEST_SENT : 'Patient added successfully.';
@@ -137,19 +139,19 @@ function newPatientRoutes(app: Api, ctx: AppContext) {
 function editRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
-  app.post('/physician/update-patient-info', { preHandler: auth, schema: { body: UpdatePatientInfoBody } }, (request) => editPatient(db, request, request.body.patient_id, request.body));
-  app.post('/physician/update-patient-details/id=:id', { preHandler: auth, schema: { params: PatientIdParams, body: PatientFields } }, (request) => {
+  app.post('/physician/update-patient-info', { preHandler: auth, schema: patientsEndpoints['POST /physician/update-patient-info'] }, (request) => editPatient(db, request, request.body.patient_id, request.body));
+  app.post('/physician/update-patient-details/id=:id', { preHandler: auth, schema: patientsEndpoints['POST /physician/update-patient-details/id=:id'] }, (request) => {
     noteAccessOf(request, request.params.id);
     return editPatient(db, request, request.params.id, request.body);
   });
 
-  app.post('/patient/disease-operation', { preHandler: auth, schema: { body: DiseaseOperationBody } }, async (request) => {
+  app.post('/patient/disease-operation', { preHandler: auth, schema: patientsEndpoints['POST /patient/disease-operation'] }, async (request) => {
     const patient = await visiblePatient(db, writer(request), request.body.patient_id);
     const ids = await changeDisease(db, patient.id, request.body.type, request.body.disease_id);
     return { code: 'disease_updated', data: { diseaseIds: ids.join(',') } };
   });
 
-  app.post('/physician/reset-patient-password', { preHandler: auth, schema: { body: ResetPatientPasswordBody } }, async (request) => {
+  app.post('/physician/reset-patient-password', { preHandler: auth, schema: patientsEndpoints['POST /physician/reset-patient-password'] }, async (request) => {
     const patient = await visiblePatient(db, writer(request), request.body.patient_id);
     // The client sends MD5 hex (spec 1 §5); it is stored only through scrypt.
     await setPatientPassword(db, patient.id, await hashPassword(request.body.password.toLowerCase()));
@@ -159,7 +161,7 @@ function editRoutes(app: Api, ctx: AppContext) {
 
 /** A patient's status: active or not, or archived with their device returned. */
 function statusRoutes(app: Api, ctx: AppContext) {
-  app.post('/physician/update-patient-status', { preHandler: authenticate(ctx), schema: { body: PatientStatusBody } }, async (request) => {
+  app.post('/physician/update-patient-status', { preHandler: authenticate(ctx), schema: patientsEndpoints['POST /physician/update-patient-status'] }, async (request) => {
     const user = writer(request);
     const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
     await ctx.db.transaction(async (tx) => {

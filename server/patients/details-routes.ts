@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { PatientDetailsQuery } from '../../contract/patient-details';
+import { patientsEndpoints } from '../../contract/endpoints/patients';
+import type { PatientInfo } from '../../contract/patient-details';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { visiblePatient } from './access';
@@ -13,11 +14,11 @@ export function patientDetailRoutes(server: FastifyInstance, ctx: AppContext) {
     '/patient/details',
     {
       preHandler: authenticate(ctx),
-      schema: { querystring: PatientDetailsQuery },
+      schema: patientsEndpoints['GET /patient/details'],
     },
     async (request) => {
       const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
-      const [info] = await ctx.db.query<Record<string, unknown>>(
+      const [info] = await ctx.db.query<Omit<PatientInfo, 'vital_parameters' | 'is_sample_patient'> & { vital_parameters: unknown }>(
         `select p.id as patient_id, p.patient_code, p.first_name, p.last_name, p.email_id, p.gender,
                 to_char(p.date_of_birth, 'YYYY-MM-DD') as date_of_birth, p.at_risk,
                 p.height::float8 as height, p.weight::float8 as weight, p.bmi::float8 as bmi,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AddHistoryEntryBody, DeleteHistoryEntryBody, PatientIdQuery, UpdateHistoryEntryBody } from '../../contract/patient-notes';
+import { patientsEndpoints } from '../../contract/endpoints/patients';
 import type { UserRow } from '../auth/users';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
@@ -50,7 +50,7 @@ function fetchRoutes(server: FastifyInstance, ctx: AppContext) {
   for (const kind of HISTORY_KINDS) {
     app.get(
       HISTORY_FETCH_PATHS[kind],
-      { preHandler: authenticate(ctx), schema: { querystring: PatientIdQuery } },
+      { preHandler: authenticate(ctx), schema: patientsEndpoints[`GET ${HISTORY_FETCH_PATHS[kind]}`] },
       async (request) => {
         const patient = await visiblePatient(ctx.db, currentUser(request), request.query.patient_id, 'read');
         return { data: { entries: await historyOf(ctx.db, patient.id, kind) } };
@@ -76,7 +76,7 @@ function writeRoutes(server: FastifyInstance, ctx: AppContext) {
     '/patient/add-history-entry',
     {
       preHandler: auth,
-      schema: { body: AddHistoryEntryBody },
+      schema: patientsEndpoints['POST /patient/add-history-entry'],
     },
     async (request, reply) => {
       const user = writer(request);
@@ -95,7 +95,7 @@ function writeRoutes(server: FastifyInstance, ctx: AppContext) {
     '/patient/update-history-entry',
     {
       preHandler: auth,
-      schema: { body: UpdateHistoryEntryBody },
+      schema: patientsEndpoints['POST /patient/update-history-entry'],
     },
     async (request) => {
       const user = writer(request);
@@ -113,7 +113,7 @@ function writeRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.post(
     '/patient/delete-history-entry',
-    { preHandler: auth, schema: { body: DeleteHistoryEntryBody } },
+    { preHandler: auth, schema: patientsEndpoints['POST /patient/delete-history-entry'] },
     async (request) => {
       const user = writer(request);
       const patient = await visiblePatient(db, user, request.body.patient_id);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AddCheckupBody, AddCommentBody, DeleteCommentBody, GetCommentsBody, MarkCheckupBody, PatientIdBody, UpdateCommentBody } from '../../contract/patient-notes';
+import { patientsEndpoints } from '../../contract/endpoints/patients';
 import { DateTime } from 'luxon';
 import type { UserRow } from '../auth/users';
 import type { AppContext } from '../context';
@@ -44,13 +44,13 @@ function checkComment(raw: unknown): string {
 function commentRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
-  app.post('/patient/get-comment', { preHandler: auth, schema: { body: GetCommentsBody } }, async (request) => {
+  app.post('/patient/get-comment', { preHandler: auth, schema: patientsEndpoints['POST /patient/get-comment'] }, async (request) => {
     noteAccessOf(request, request.body.id);
     const patient = await visiblePatient(db, currentUser(request), request.body.id, 'read');
     return { data: { comments: await commentsOf(db, patient.id) } };
   });
 
-  app.post('/patient/add-comment', { preHandler: auth, schema: { body: AddCommentBody } }, async (request) => {
+  app.post('/patient/add-comment', { preHandler: auth, schema: patientsEndpoints['POST /patient/add-comment'] }, async (request) => {
     const user = writer(request);
     const patient = await visiblePatient(db, user, request.body.user_id);
     const comment = checkComment(request.body.comment);
@@ -68,7 +68,7 @@ function commentRoutes(app: Api, ctx: AppContext) {
     return row;
   };
 
-  app.post('/patient/update-comment', { preHandler: auth, schema: { body: UpdateCommentBody } }, async (request) => {
+  app.post('/patient/update-comment', { preHandler: auth, schema: patientsEndpoints['POST /patient/update-comment'] }, async (request) => {
     const { user_id, id, updated_date } = request.body;
     const comment = checkComment(request.body.comment);
     const row = await ownComment(request, user_id, id);
@@ -78,7 +78,7 @@ function commentRoutes(app: Api, ctx: AppContext) {
     return { code: 'comment_updated', message: 'Comment updated.', data: { comment: await commentById(db, id) } };
   });
 
-  app.post('/patient/delete-comment', { preHandler: auth, schema: { body: DeleteCommentBody } }, async (request) => {
+  app.post('/patient/delete-comment', { preHandler: auth, schema: patientsEndpoints['POST /patient/delete-comment'] }, async (request) => {
     await ownComment(request, request.body.user_id, request.body.id);
     await deleteComment(db, request.body.id);
     return { code: 'comment_deleted', message: 'Comment deleted.' };
@@ -89,12 +89,12 @@ function commentRoutes(app: Api, ctx: AppContext) {
 function checkupRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
-  app.post('/patient/get-checkup-list', { preHandler: auth, schema: { body: PatientIdBody } }, async (request) => {
+  app.post('/patient/get-checkup-list', { preHandler: auth, schema: patientsEndpoints['POST /patient/get-checkup-list'] }, async (request) => {
     const patient = await visiblePatient(db, currentUser(request), request.body.patient_id, 'read');
     return { data: await checkupsOf(db, patient.id) };
   });
 
-  app.post('/patient/add-checkup', { preHandler: auth, schema: { body: AddCheckupBody } }, async (request) => {
+  app.post('/patient/add-checkup', { preHandler: auth, schema: patientsEndpoints['POST /patient/add-checkup'] }, async (request) => {
     const user = writer(request);
     const patient = await visiblePatient(db, user, request.body.patient_id);
     const date = DateTime.fromFormat(request.body.checkup_date, 'yyyy-MM-dd', { zone: 'UTC' });
@@ -105,7 +105,7 @@ function checkupRoutes(app: Api, ctx: AppContext) {
     return { code: 'checkup_added', data: await checkupsOf(db, patient.id) };
   });
 
-  app.post('/patient/mark-as-complete', { preHandler: auth, schema: { body: MarkCheckupBody } }, async (request) => {
+  app.post('/patient/mark-as-complete', { preHandler: auth, schema: patientsEndpoints['POST /patient/mark-as-complete'] }, async (request) => {
     const user = writer(request);
     const patient = await visiblePatient(db, user, request.body.patient_id);
     if (!(await toggleCheckup(db, request.body.checkup_date_id, patient.id))) throw notFound('checkup');

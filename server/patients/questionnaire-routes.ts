@@ -9,7 +9,7 @@ import { visiblePatient } from './access';
 import { QUESTIONNAIRE_MESSAGES } from './questionnaires';
 import { answersOf, findCheckup, saveCheckupAnswers } from './questionnaires-repository';
 import { checkupProblem, type Answers } from '../../contract/questionnaire-rules';
-import { CheckupAnswersBody, QuestionnairesQuery } from '../../contract/questionnaires';
+import { patientsEndpoints } from '../../contract/endpoints/patients';
 
 /**
  * Questionnaire answers of the Patient details tab: GET /device/qna ?patient_id[&date]
@@ -22,7 +22,7 @@ export function questionnaireRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/device/qna',
-    { preHandler: auth, schema: { querystring: QuestionnairesQuery } },
+    { preHandler: auth, schema: patientsEndpoints['GET /device/qna'] },
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const { date } = request.query;
@@ -38,7 +38,7 @@ export function questionnaireRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.post(
     '/patient/checkup-questionnaire',
-    { preHandler: auth, schema: { body: CheckupAnswersBody } },
+    { preHandler: auth, schema: patientsEndpoints['POST /patient/checkup-questionnaire'] },
     async (request, reply) => {
       const user = currentUser(request);
       if (user.is_annotator || user.role === 'admin') throw forbidden('You cannot answer questionnaires.');

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/adapter';
+import type { Disease } from '../../contract/patients';
 import { ApiError } from '../errors';
 import { PATIENT_MESSAGES } from './validate';
 
@@ -35,7 +36,7 @@ export async function patientCodeTaken(db: Queryable, code: string): Promise<boo
 
 /** The conditions a patient may have. */
 export function listDiseases(db: Queryable) {
-  return db.query('select disease_id, disease_description, disease_shortname from diseases order by disease_id');
+  return db.query<Disease>('select disease_id, disease_description, disease_shortname from diseases order by disease_id');
 }
 
 /** Inserts a patient of the checked fields; its id. A taken code is 409 patient_id_exists. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AddSampleBody } from '../../contract/samples';
+import { patientsEndpoints } from '../../contract/endpoints/patients';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { actingPhysicianId, type UserRow } from '../auth/users';
@@ -33,14 +33,14 @@ export function sampleRoutes(server: FastifyInstance, ctx: AppContext) {
   const auth = authenticate(ctx);
   const { db } = ctx;
 
-  app.get('/patient/samplePatients', { preHandler: auth }, async (request) => {
+  app.get('/patient/samplePatients', { preHandler: auth, schema: patientsEndpoints['GET /patient/samplePatients'] }, async (request) => {
     const user = practiceMember(request);
     return { data: { sample_patients: await listSamples(db, actingPhysicianId(user)) } };
   });
 
   app.post(
     '/patient/samplePatient',
-    { preHandler: auth, schema: { body: AddSampleBody } },
+    { preHandler: auth, schema: patientsEndpoints['POST /patient/samplePatient'] },
     async (request, reply) => {
       const user = practiceMember(request);
       // Spec 2 §1 and §6: "Add to Sample Patient (annotator only)".

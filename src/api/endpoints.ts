@@ -1,6 +1,5 @@
 import type { SignupBody } from '../../contract/auth';
-import { call, request } from './client';
-import type { PatientSummary } from '../../contract/answers';
+import { call } from './client';
 
 /** One function per server route this app calls, named after what it does. */
 export const api = {
@@ -13,5 +12,5 @@ export const api = {
   forgotPassword: (email: string) => call('POST /forgot-password', { body: { email } }),
   forgotPasswordVerifyOtp: (email: string, otp: string) => call('POST /forgot-password-verify-otp', { body: { email, otp } }),
   resetPassword: (email: string, reset_token: string, password: string) => call('PATCH /reset-password', { body: { email, reset_token, password } }),
-  patients: () => request<{ patients: PatientSummary[] }>('GET', '/physician/patients'),
+  patients: () => call('GET /physician/patients', { query: {} }),
 };

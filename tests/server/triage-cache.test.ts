@@ -5,7 +5,9 @@
 // live device's frame batches leave the kept answer alone.
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
 import type { Triage, TriagePatient } from '../../contract/triage';
+import { patientsEndpoints } from '../../contract/endpoints/patients';
 import { NEW_PATIENT_VITALS } from '../../server/seed';
 import { FrameError, validateFrame } from '../../server/live/frames';
 import { commitBatch, endSession, frameDigest, openSession, type BatchItem, type LiveSession } from '../../server/live/ingest';
@@ -43,9 +45,14 @@ async function importNight(k: number): Promise<{ id: number; night: number }> {
   return { id: res.json().data.recording_id, night: res.json().data.night };
 }
 
+// The kept answer is sent as bytes, past the server's answer check: it is checked here against its schema.
+const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true });
+const triageAnswer = ajv.compile(patientsEndpoints['GET /physician/triage'].response[200]);
+
 async function triageOf(token = physician): Promise<Triage> {
   const res = await server.call('GET', '/physician/triage', { token });
   expect(res.statusCode).toBe(200);
+  expect(triageAnswer(res.json()), ajv.errorsText(triageAnswer.errors)).toBe(true);
   return res.json().data as Triage;
 }
 

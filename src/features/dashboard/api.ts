@@ -1,43 +1,10 @@
 // Calls of the dashboard and the notification bell (spec 1 §7).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { request } from '../../api/client';
-import type { Triage } from '../../../contract/triage';
+import { call } from '../../api/client';
+import type { DeviceNotices, PhysicianNotification } from '../../../contract/dashboard';
 
-export interface NightRef {
-  patient_id: number;
-  patient_code: string;
-  night: number;
-  recording_id: number;
-}
-
-export interface Widgets {
-  unseen_recordings: number;
-  flagged_patients: number;
-  overdue_devices: number;
-  deployed_devices: number;
-  available_devices: number;
-  todays_returns: Array<{ device_id: string; patient_id: number; patient_code: string }>;
-  past_night_recordings: NightRef[];
-  last_recordings: NightRef[];
-  no_recent_data: Array<{ patient_id: number; patient_code: string; last_stop_ms: number | null }>;
-}
-
-export interface PhysicianNotification {
-  id: number;
-  patient_id: number;
-  patient_code: string;
-  /** Null when the night has no breathing signal (ahi_basis 'no_breathing_signal'): no count. */
-  apnea_events: number | null;
-  ahi_basis?: 'breathing_signal' | 'no_breathing_signal' | null;
-  night: number;
-  is_read: number;
-}
-
-export interface DeviceNotices {
-  deallocations: Array<{ device_id: string; device_deallocation_date: string }>;
-  reserved: Array<{ device_id: string; allocated_date: string }>;
-}
+export type { DeviceNotices, NightRef, PhysicianNotification, Widgets } from '../../../contract/dashboard';
 
 const dashboardKeys = {
   widgets: ['dashboard', 'widgets'] as const,
@@ -46,7 +13,7 @@ const dashboardKeys = {
 };
 
 export function useWidgets() {
-  return useQuery({ queryKey: dashboardKeys.widgets, queryFn: async () => (await request<Widgets>('GET', '/physician/widgets')).data ?? null });
+  return useQuery({ queryKey: dashboardKeys.widgets, queryFn: async () => (await call('GET /physician/widgets')).data });
 }
 
 /**
@@ -58,8 +25,8 @@ export function useNotifications(enabled: boolean) {
   return useQuery({
     queryKey: dashboardKeys.notifications,
     queryFn: async () => {
-      await request('POST', '/physician/generate-notifications', {});
-      return (await request<{ notifications: PhysicianNotification[] }>('GET', '/physician/get-notifications')).data?.notifications ?? [];
+      await call('POST /physician/generate-notifications');
+      return (await call('GET /physician/get-notifications')).data.notifications;
     },
     enabled,
     staleTime: 60_000,
@@ -69,7 +36,7 @@ export function useNotifications(enabled: boolean) {
 export function useDeviceNotices(enabled: boolean) {
   return useQuery({
     queryKey: dashboardKeys.devices,
-    queryFn: async () => (await request<DeviceNotices>('GET', '/physician/deallocation-notifications')).data ?? { deallocations: [], reserved: [] },
+    queryFn: async () => (await call('GET /physician/deallocation-notifications')).data,
     enabled,
     staleTime: 60_000,
   });
@@ -79,7 +46,7 @@ export function useDeviceNotices(enabled: boolean) {
 export function useMarkRead() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => request('POST', `/physician/update-notification/id=${id}`),
+    mutationFn: (id: number) => call('POST /physician/update-notification/id=:id', { params: { id } }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: dashboardKeys.notifications });
       await client.invalidateQueries({ queryKey: dashboardKeys.widgets });
@@ -91,7 +58,7 @@ export function useMarkRead() {
 export function useNightSeen() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (night: { patient_id: number; recording_id: number }) => request('POST', '/physician/night-seen', night),
+    mutationFn: (night: { patient_id: number; recording_id: number }) => call('POST /physician/night-seen', { body: night }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: dashboardKeys.notifications });
       await client.invalidateQueries({ queryKey: dashboardKeys.widgets });
@@ -115,9 +82,9 @@ const triageKey = ['dashboard', 'triage'] as const;
  */
 export function useTriage() {
   const client = useQueryClient();
-  const triage = useQuery({ queryKey: triageKey, queryFn: async () => (await request<Triage>('GET', '/physician/triage')).data ?? null });
+  const triage = useQuery({ queryKey: triageKey, queryFn: async () => (await call('GET /physician/triage')).data });
   const prepare = useMutation({
-    mutationFn: () => request<{ prepared: number; remaining: number }>('POST', '/physician/triage/prepare', {}),
+    mutationFn: () => call('POST /physician/triage/prepare', { body: {} }),
     onSuccess: () => client.invalidateQueries({ queryKey: triageKey }),
   });
   const pending = triage.data?.pending ?? 0;

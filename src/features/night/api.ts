@@ -4,11 +4,10 @@ import { call, request, requestFile } from '../../api/client';
 import { readChannel, writeChannel } from '../../cache/channelCache';
 import { chartsFramed } from '../../charts/gl/stats';
 import { decodeViews, type DecodedView } from '../../../engine/viewWire';
-import type { NightInfo, PatientInfo } from './types';
+import type { NightInfo } from './types';
 
 export const nightApi = {
-  details: async (patientId: number) =>
-    (await request<{ patient_info: PatientInfo }>('GET', `/patient/details?patient_id=${patientId}`)).data?.patient_info ?? null,
+  details: async (patientId: number) => (await call('GET /patient/details', { query: { patient_id: patientId } })).data.patient_info,
   nights: async (patientId: number) =>
     (await request<{ nights: NightInfo[] }>('GET', `/patient/available-nights?patient_id=${patientId}`)).data?.nights ?? [],
   preferences: async () => (await call('GET /physician/preferences')).data,

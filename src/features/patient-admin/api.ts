@@ -1,20 +1,24 @@
 import { useQuery } from '@tanstack/react-query';
 import type { DeployInPastBody, DeviceOperationBody } from '../../../contract/devices';
-import { call, request } from '../../api/client';
-import type { Disease, NewPatientPayload, PatientInfo, PatientRow } from './types';
+import type { DiseaseOperationBody, PatientFields } from '../../../contract/patients';
+import { call } from '../../api/client';
+import type { NewPatientPayload } from './types';
 
 /** One function per server route of patient management and devices (spec 1 §7). */
 export const adminApi = {
-  patients: (archive = false) => request<{ patients: PatientRow[] }>('GET', `/physician/patients${archive ? '?archive=true' : ''}`),
-  details: (id: number) => request<{ patient_info: PatientInfo }>('GET', `/patient/details?patient_id=${id}`),
-  generateCode: () => request<{ patient_code: string }>('GET', '/patient/generate-code'),
-  diseases: () => request<{ diseases: Disease[] }>('POST', '/patient/get-disease-list', {}),
-  newPatient: (payload: NewPatientPayload) => request<{ patient_id: number; request_id?: number }>('POST', '/physician/new-patient', payload),
-  updateInfo: (patient_id: number, fields: Record<string, unknown>) => request<never>('POST', '/physician/update-patient-info', { patient_id, ...fields }),
-  diseaseOperation: (patient_id: number, type: 'update' | 'delete', disease_id: number, docter_id: number | null) =>
-    request<{ diseaseIds: string }>('POST', '/patient/disease-operation', { patient_id, type, disease_id, docter_id }),
-  resetPassword: (patient_id: number, password: string) => request<never>('POST', '/physician/reset-patient-password', { patient_id, password }),
-  archive: (patient_id: number) => request<never>('POST', '/physician/update-patient-status', { patient_id, archive: true, confirm_device_returned: true }),
+  patients: (archive = false) => call('GET /physician/patients', { query: archive ? { archive: true } : {} }),
+  details: (id: number) => call('GET /patient/details', { query: { patient_id: id } }),
+  generateCode: () => call('GET /patient/generate-code'),
+  diseases: () => call('POST /patient/get-disease-list'),
+  newPatient: (payload: NewPatientPayload) => call('POST /physician/new-patient', { body: payload }),
+  updateInfo: (patient_id: number, fields: PatientFields) => call('POST /physician/update-patient-info', { body: { patient_id, ...fields } }),
+  // docter_id is the spec's; the server accepts it and goes by the patient's practice.
+  diseaseOperation: (patient_id: number, type: 'update' | 'delete', disease_id: number, docter_id: number | null) => {
+    const body: DiseaseOperationBody & { docter_id: number | null } = { patient_id, type, disease_id, docter_id };
+    return call('POST /patient/disease-operation', { body });
+  },
+  resetPassword: (patient_id: number, password: string) => call('POST /physician/reset-patient-password', { body: { patient_id, password } }),
+  archive: (patient_id: number) => call('POST /physician/update-patient-status', { body: { patient_id, archive: true, confirm_device_returned: true } }),
   availableDates: (timezone: string) => call('GET /physician/available-devices-dates', { query: { timezone } }),
   availableDevices: (from: number, to: number) => call('GET /physician/available-devices', { query: { allocation_time: from, deallocation_time: to } }),
   deviceOperation: (body: DeviceOperationBody) => call('POST /device/device-operation', { body }),
@@ -47,16 +51,16 @@ export const adminKeys = {
 export function usePatientRows(archive = false) {
   return useQuery({
     queryKey: archive ? adminKeys.archive : adminKeys.patients,
-    queryFn: async () => (await adminApi.patients(archive)).data?.patients ?? [],
+    queryFn: async () => (await adminApi.patients(archive)).data.patients,
   });
 }
 
 export function usePatientDetails(id: number) {
-  return useQuery({ queryKey: adminKeys.details(id), queryFn: async () => (await adminApi.details(id)).data!.patient_info });
+  return useQuery({ queryKey: adminKeys.details(id), queryFn: async () => (await adminApi.details(id)).data.patient_info });
 }
 
 export function useDiseases() {
-  return useQuery({ queryKey: adminKeys.diseases, queryFn: async () => (await adminApi.diseases()).data?.diseases ?? [], staleTime: Infinity });
+  return useQuery({ queryKey: adminKeys.diseases, queryFn: async () => (await adminApi.diseases()).data.diseases, staleTime: Infinity });
 }
 
 export function useDeviceHistory(id: number, enabled = true) {

@@ -1,27 +1,11 @@
 // Calls of the Patient details tab (spec 2 §7): conditions, check-ups, comments.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AddCheckupBody, AddCommentBody, DeleteCommentBody, MarkCheckupBody, PatientComment, UpdateCommentBody } from '../../../contract/patient-notes';
-import { request } from '../../api/client';
+import type { Checkups, PatientComment } from '../../../contract/patient-notes';
+import type { Disease } from '../../../contract/patients';
+import { call } from '../../api/client';
 import { nightKeys } from '../night/queries';
 
-export interface Disease {
-  disease_id: number;
-  disease_description: string;
-  disease_shortname: string | null;
-}
-
-interface Checkup {
-  checkup_date_id: number;
-  checkup_date: string;
-  mark_as_complete_flag: number;
-}
-
-export interface Checkups {
-  upcoming: Checkup[];
-  past: Checkup[];
-}
-
-export type { PatientComment };
+export type { Checkups, Disease, PatientComment };
 
 const keys = {
   diseases: ['diseases'] as const,
@@ -32,7 +16,7 @@ const keys = {
 export function useDiseases() {
   return useQuery({
     queryKey: keys.diseases,
-    queryFn: async () => (await request<{ diseases: Disease[] }>('POST', '/patient/get-disease-list', {})).data?.diseases ?? [],
+    queryFn: async () => (await call('POST /patient/get-disease-list')).data.diseases,
     staleTime: Infinity,
   });
 }
@@ -42,7 +26,7 @@ export function useConditionChange(patientId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ type, diseaseId }: { type: 'update' | 'delete'; diseaseId: number }) =>
-      request('POST', '/patient/disease-operation', { patient_id: patientId, type, disease_id: diseaseId }),
+      call('POST /patient/disease-operation', { body: { patient_id: patientId, type, disease_id: diseaseId } }),
     onSuccess: () => client.invalidateQueries({ queryKey: nightKeys.details(patientId) }),
   });
 }
@@ -50,7 +34,7 @@ export function useConditionChange(patientId: number) {
 export function useCheckups(patientId: number, enabled: boolean) {
   return useQuery({
     queryKey: keys.checkups(patientId),
-    queryFn: async () => (await request<Checkups>('POST', '/patient/get-checkup-list', { patient_id: patientId })).data ?? { upcoming: [], past: [] },
+    queryFn: async () => (await call('POST /patient/get-checkup-list', { body: { patient_id: patientId } })).data,
     enabled,
   });
 }
@@ -60,18 +44,16 @@ export function useCheckupChange(patientId: number) {
   return useMutation({
     mutationFn: (change: { add: string } | { toggle: number }) =>
       'add' in change
-        ? request<Checkups>('POST', '/patient/add-checkup', { patient_id: patientId, checkup_date: change.add } satisfies AddCheckupBody)
-        : request<Checkups>('POST', '/patient/mark-as-complete', { patient_id: patientId, checkup_date_id: change.toggle } satisfies MarkCheckupBody),
-    onSuccess: (res) => {
-      if (res.data) client.setQueryData(keys.checkups(patientId), res.data);
-    },
+        ? call('POST /patient/add-checkup', { body: { patient_id: patientId, checkup_date: change.add } })
+        : call('POST /patient/mark-as-complete', { body: { patient_id: patientId, checkup_date_id: change.toggle } }),
+    onSuccess: (res) => client.setQueryData(keys.checkups(patientId), res.data),
   });
 }
 
 export function useComments(patientId: number) {
   return useQuery({
     queryKey: keys.comments(patientId),
-    queryFn: async () => (await request<{ comments: PatientComment[] }>('POST', '/patient/get-comment', { id: patientId })).data?.comments ?? [],
+    queryFn: async () => (await call('POST /patient/get-comment', { body: { id: patientId } })).data.comments,
   });
 }
 
@@ -84,11 +66,11 @@ export function useCommentChange(patientId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (change: CommentChange) => {
-      if (change.kind === 'add') return request('POST', '/patient/add-comment', { user_id: patientId, comment: change.comment } satisfies AddCommentBody);
+      if (change.kind === 'add') return call('POST /patient/add-comment', { body: { user_id: patientId, comment: change.comment } });
       if (change.kind === 'update') {
-        return request('POST', '/patient/update-comment', { user_id: patientId, id: change.id, comment: change.comment, updated_date: change.updatedDate } satisfies UpdateCommentBody);
+        return call('POST /patient/update-comment', { body: { user_id: patientId, id: change.id, comment: change.comment, updated_date: change.updatedDate } });
       }
-      return request('POST', '/patient/delete-comment', { user_id: patientId, id: change.id } satisfies DeleteCommentBody);
+      return call('POST /patient/delete-comment', { body: { user_id: patientId, id: change.id } });
     },
     onSettled: () => client.invalidateQueries({ queryKey: keys.comments(patientId) }),
   });

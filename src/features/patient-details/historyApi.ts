@@ -1,11 +1,7 @@
 // Calls of the histories (symptoms, medication, diet plan) and questionnaire answers (spec 2 §7).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AddHistoryEntryBody, DeleteHistoryEntryBody, UpdateHistoryEntryBody } from '../../../contract/patient-notes';
-import type { CheckupAnswersBody } from '../../../contract/questionnaires';
-import { request } from '../../api/client';
-import {
-  HISTORY_FETCH_PATHS, type Answers, type HistoryEntry, type HistoryKind, type QuestionnaireAnswers,
-} from '../../../contract/questionnaire-rules';
+import { call } from '../../api/client';
+import { HISTORY_FETCH_PATHS, type Answers, type HistoryKind } from '../../../contract/questionnaire-rules';
 
 const historyKeys = {
   list: (patientId: number, kind: HistoryKind) => ['patient', patientId, 'history', kind] as const,
@@ -16,7 +12,7 @@ const historyKeys = {
 export function useHistory(patientId: number, kind: HistoryKind) {
   return useQuery({
     queryKey: historyKeys.list(patientId, kind),
-    queryFn: async () => (await request<{ entries: HistoryEntry[] }>('GET', `${HISTORY_FETCH_PATHS[kind]}?patient_id=${patientId}`)).data?.entries ?? [],
+    queryFn: async () => (await call(`GET ${HISTORY_FETCH_PATHS[kind]}`, { query: { patient_id: patientId } })).data.entries,
   });
 }
 
@@ -31,16 +27,14 @@ export function useHistoryChange(patientId: number, kind: HistoryKind) {
   return useMutation({
     mutationFn: (change: HistoryChange) => {
       if (change.op === 'add') {
-        return request<{ entries: HistoryEntry[] }>('POST', '/patient/add-history-entry', { patient_id: patientId, kind, timestamp: change.timestamp, symptom_medication_value: change.value } satisfies AddHistoryEntryBody);
+        return call('POST /patient/add-history-entry', { body: { patient_id: patientId, kind, timestamp: change.timestamp, symptom_medication_value: change.value } });
       }
       if (change.op === 'update') {
-        return request<{ entries: HistoryEntry[] }>('POST', '/patient/update-history-entry', { patient_id: patientId, id: change.id, timestamp: change.timestamp, symptom_medication_value: change.value } satisfies UpdateHistoryEntryBody);
+        return call('POST /patient/update-history-entry', { body: { patient_id: patientId, id: change.id, timestamp: change.timestamp, symptom_medication_value: change.value } });
       }
-      return request<{ entries: HistoryEntry[] }>('POST', '/patient/delete-history-entry', { patient_id: patientId, id: change.id } satisfies DeleteHistoryEntryBody);
+      return call('POST /patient/delete-history-entry', { body: { patient_id: patientId, id: change.id } });
     },
-    onSuccess: (res) => {
-      if (res.data) client.setQueryData(historyKeys.list(patientId, kind), res.data.entries);
-    },
+    onSuccess: (res) => client.setQueryData(historyKeys.list(patientId, kind), res.data.entries),
   });
 }
 
@@ -48,7 +42,7 @@ export function useHistoryChange(patientId: number, kind: HistoryKind) {
 export function useQuestionnaires(patientId: number) {
   return useQuery({
     queryKey: historyKeys.questionnaires(patientId),
-    queryFn: async () => (await request<{ questionnaires: QuestionnaireAnswers[] }>('GET', `/device/qna?patient_id=${patientId}`)).data?.questionnaires ?? [],
+    queryFn: async () => (await call('GET /device/qna', { query: { patient_id: patientId } })).data.questionnaires,
   });
 }
 
@@ -57,9 +51,7 @@ export function useCheckupAnswers(patientId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ checkupId, answers }: { checkupId: number; answers: Answers }) =>
-      request<{ questionnaires: QuestionnaireAnswers[] }>('POST', '/patient/checkup-questionnaire', { patient_id: patientId, checkup_date_id: checkupId, answers } satisfies CheckupAnswersBody),
-    onSuccess: (res) => {
-      if (res.data) client.setQueryData(historyKeys.questionnaires(patientId), res.data.questionnaires);
-    },
+      call('POST /patient/checkup-questionnaire', { body: { patient_id: patientId, checkup_date_id: checkupId, answers } }),
+    onSuccess: (res) => client.setQueryData(historyKeys.questionnaires(patientId), res.data.questionnaires),
   });
 }

@@ -1,11 +1,10 @@
 // Sample patients (spec 2 §2, §7): the practice's de-identified teaching nights.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { request } from '../../api/client';
+import { call } from '../../api/client';
 import { ApiError } from '../../api/errors';
 
 /** One sample patient of the practice (GET /patient/samplePatients): the server's own type. */
 export type { SampleListRow as SamplePatient } from '../../../contract/samples';
-import type { SampleListRow as SamplePatient } from '../../../contract/samples';
 
 /** Where the night goes: an existing sample patient, or a new one with this name. */
 export type SampleTarget = { kind: 'existing'; sampleId: number } | { kind: 'new'; name: string };
@@ -19,7 +18,7 @@ export function addBody(patientId: number, recordingId: number, target: SampleTa
 
 const sampleKeys = { list: ['samplePatients'] as const };
 
-const listSamples = async () => (await request<{ sample_patients: SamplePatient[] }>('GET', '/patient/samplePatients')).data?.sample_patients ?? [];
+const listSamples = async () => (await call('GET /patient/samplePatients')).data.sample_patients;
 
 export function useSamplePatients(enabled = true) {
   return useQuery({ queryKey: sampleKeys.list, queryFn: listSamples, enabled });
@@ -30,7 +29,7 @@ export function useAddToSample() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (v: { patientId: number; recordingId: number; target: SampleTarget }) =>
-      (await request<{ sample_patient: SamplePatient; recording_id: number; night: number }>('POST', '/patient/samplePatient', addBody(v.patientId, v.recordingId, v.target))).data!,
+      (await call('POST /patient/samplePatient', { body: addBody(v.patientId, v.recordingId, v.target) })).data,
     onSuccess: () => client.invalidateQueries({ queryKey: sampleKeys.list }),
   });
 }

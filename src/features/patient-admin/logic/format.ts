@@ -1,7 +1,5 @@
-import type { PatientSummary } from '../../../../contract/answers';
-
 /** Year of birth from a year number, an ISO date or a date-time; null when unreadable. */
-export function birthYear(value: PatientSummary['date_of_birth']): number | null {
+export function birthYear(value: string | number | null | undefined): number | null {
   if (value === null || value === undefined || value === '') return null;
   if (typeof value === 'number') return value > 999 && value < 10000 ? value : new Date(value).getUTCFullYear();
   const match = /^(\d{4})/.exec(value.trim());
@@ -20,7 +18,7 @@ export function genderKey(value: string | null): GenderKey | null {
 }
 
 /** "First Last", or null when the patient is known by code only. */
-export function fullName(p: Pick<PatientSummary, 'first_name' | 'last_name'>): string | null {
+export function fullName(p: { first_name: string | null; last_name: string | null }): string | null {
   const name = [p.first_name, p.last_name].filter((s) => s && s.trim()).join(' ');
   return name || null;
 }
