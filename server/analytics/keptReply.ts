@@ -15,6 +15,11 @@ function ifNoneMatch(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** Sends JSON made here and not kept (a Buffer: the route's serialiser does not see it). */
+export function sendFresh(reply: FastifyReply, json: Buffer): FastifyReply {
+  return reply.type(JSON_TYPE).header('cache-control', 'private, no-cache').send(json);
+}
+
 /** Sends the answer kept under key: 304 for a matching If-None-Match, gzip when accepted. */
 export async function sendKept(request: FastifyRequest, reply: FastifyReply, answers: AnswerCache, key: string, kept: KeptAnswer): Promise<FastifyReply> {
   reply.header('cache-control', 'private, no-cache').header('etag', kept.etag).header('vary', 'accept-encoding');

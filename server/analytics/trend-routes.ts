@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DateTime } from 'luxon';
-import { TrendParams, TrendQuery } from '../../contract/trends';
+import { analyticsEndpoints } from '../../contract/endpoints/analytics';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden } from '../errors';
 import { visiblePatient, type PatientRef } from '../patients/access';
 import type { Queryable } from '../db/adapter';
 import { AnswerCache, patientRevision } from './answerCache';
-import { JSON_TYPE, sendKept } from './keptReply';
+import { sendFresh, sendKept } from './keptReply';
 import { isLiveRecording, listChannels, listRecordings, type RecordingRow } from '../recordings/store';
 import { secondsOrMs } from '../recordings/night-key';
 import { channelStatsOf, storedChannelStats } from './channelStats';
@@ -52,7 +52,7 @@ export function trendRoutes(server: FastifyInstance, ctx: AppContext) {
   const answers = ctx.answers ?? new AnswerCache();
   app.get(
     '/analytics/patient-trendview/type=:type',
-    { preHandler: authenticate(ctx), schema: { params: TrendParams, querystring: TrendQuery } },
+    { preHandler: authenticate(ctx), schema: analyticsEndpoints['GET /analytics/patient-trendview/type=:type'] },
     async (request, reply) => {
       const q = request.query;
       const fromMs = secondsOrMs(q.device_start_time);
@@ -79,7 +79,7 @@ export function trendRoutes(server: FastifyInstance, ctx: AppContext) {
         const { data, fromRows } = await trendData(ctx.db, patient, codes, fromMs, toMs);
         const json = Buffer.from(JSON.stringify({ data }));
         // Kept only when made from stored rows alone: a live night's figures change with its samples.
-        if (!keep || !fromRows) return reply.type(JSON_TYPE).header('cache-control', 'private, no-cache').send(json);
+        if (!keep || !fromRows) return sendFresh(reply, json);
         kept = answers.set(key, revision.rev, json);
       }
       return sendKept(request, reply, answers, key, kept);
