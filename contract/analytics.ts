@@ -4,7 +4,7 @@
  * agreement with the device's own scoring.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { deviceId, Enum, id, isoDay, Nullable, Strict } from './common';
+import { deviceId, Enum, id, isoDay, Nullable, Strict, Types } from './common';
 import { DeviceSummaryDay } from './deviceSummaries';
 
 /** GET /analytics/patient/type=:type: channel codes, comma-separated (the path always names some). */
@@ -166,8 +166,11 @@ const Band = Type.Object({ from: Num, to: Num });
 
 /** One night of GET /analytics/patient/actigraph (spec 2 §3 "Actigraph per date"), as stored in night_analyses.actigraph. */
 export const ActigraphNight = Type.Object({
-  /** [minute start ms, mean movement or null where no valid sample]. */
-  line_data: Type.Array(Type.Tuple([Num, Figure])),
+  /**
+   * [minute start ms, mean movement or null where no valid sample]. The null is a type list, not
+   * Nullable's anyOf: the serialiser checks a tuple's items by their `type` only (an anyOf item fails).
+   */
+  line_data: Type.Array(Type.Tuple([Num, Types<number | null>(['number', 'null'])])),
   sleep_bands: Type.Array(Band),
   awake_bands: Type.Array(Band),
   undefined_bands: Type.Array(Band),
