@@ -38,6 +38,7 @@ export const TrendValuePoint = Type.Object({
 
 /** A night whose AHI or RII has no basis (no breathing signal): "–" with the reason, never 0. */
 export const TrendNoBasisPoint = Type.Object({ ...night, value: Type.Null(), ahi_basis: Type.Literal('no_breathing_signal') });
+export type TrendNoBasisPoint = Static<typeof TrendNoBasisPoint>;
 
 /** A day of DEVICE_AHI: the device's own AHI from its daily summary, with its usage. */
 export const TrendDevicePoint = Type.Object({
