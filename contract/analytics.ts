@@ -1,9 +1,11 @@
 /**
- * Request schemas of the night's analytics (spec 2 §3, §7): the JSON series, the KPI summaries,
- * system annotations, the practice's analytics settings and the actigraph.
+ * Request and answer schemas of the night's analytics (spec 2 §3, §7): the JSON series, the KPI
+ * summaries, system annotations, the practice's analytics settings, the actigraph and the
+ * agreement with the device's own scoring.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { deviceId, Enum, id, isoDay, Strict } from './common';
+import { deviceId, Enum, id, isoDay, Nullable, Strict, Types } from './common';
+import { DeviceSummaryDay } from './deviceSummaries';
 
 /** GET /analytics/patient/type=:type: channel codes, comma-separated (the path always names some). */
 export const SeriesParams = Type.Object({ type: Type.String({ minLength: 1, maxLength: 400 }) });
@@ -58,3 +60,193 @@ export const AgreementQuery = Strict({
   device_id: Type.Optional(Type.String({ maxLength: 40 })),
 });
 export type AgreementQuery = Static<typeof AgreementQuery>;
+
+const Str = Type.String();
+const Num = Type.Number();
+const Int = Type.Integer();
+/** A figure that is "–" (null) where the night has no data to compute it from. */
+const Figure = Nullable(Num);
+/** Minutes rounded to whole ones, or null ("–"). */
+const Minutes = Nullable(Int);
+
+/** What AHI and ODI are per hour of: sleep, or monitoring time without sleep staging (REI). */
+export const IndexBasis = Enum(['sleep', 'monitoring']);
+/** 'no_breathing_signal': AHI/REI and RII are null for want of a breathing signal, never 0. */
+export const AhiBasis = Enum(['breathing_signal', 'no_breathing_signal']);
+export const RiiDivisor = Enum(['GSD', 'TST', 'TBT', 'TBR']);
+export const DesaturationRule = Enum([3, 4]);
+
+/** A channel's whole-night figures, 2 decimals, and the count of valid samples they are made of (0: every figure is "–"). */
+export const NightStat = Type.Object({
+  lowerPercentile: Figure,
+  medianPercentile: Figure,
+  upperPercentile: Figure,
+  mean: Figure,
+  min: Figure,
+  max: Figure,
+  count: Int,
+});
+export type NightStat = Static<typeof NightStat>;
+
+/** The fields of a night's KPI summary (spec 2 §3 "Summary KPI record"). */
+const summaryFields = {
+  night: Int,
+  device_id: Nullable(Str),
+  /** The channel apneas were scored on, or null (no breathing signal). */
+  breathing_source: Nullable(Enum(['NC_PSG', 'Y_DIST'])),
+  rii: Figure,
+  rii_divisor: RiiDivisor,
+  index_basis: IndexBasis,
+  ahi_basis: AhiBasis,
+  /** Monitoring time, h; null in analyses stored before it was counted. */
+  monitoring_time: Figure,
+  /** null: the night has no signal-quality (SQB) channel ("–"). */
+  good_signal_duration: Figure,
+  /** null: the night has no breathing-rate channel ("–"). */
+  total_breathing_time: Figure,
+  total_sleep_time: Figure,
+  total_bed_time: Num,
+  sleep_efficiency: Figure,
+  sol: Minutes,
+  /** null without sleep staging ("–"). */
+  waso: Minutes,
+  /** Minutes from sleep onset to the first deep, light and REM epoch. */
+  latencies: Type.Object({ deep: Minutes, light: Minutes, rem: Minutes }),
+  /** The device's own summary of this night's day (ResMed STR.edf), or null. */
+  device_summary: Nullable(DeviceSummaryDay),
+  bed_in_time: Nullable(Str),
+  bed_out_time: Nullable(Str),
+  /** The night's weight readings (median), kg; null without a weight channel. */
+  recorded_weight: Figure,
+  /** The night's lowest SpO2, %; null without SpO2. */
+  lowest_spo2: Figure,
+  recording_start_time: Int,
+  recording_stop_time: Int,
+  apneas: Int,
+  hypopneas: Int,
+  /** Where apneas, hypopneas and AHI come from: the detectors, or a double scoring's consensus (issue 36). */
+  events_source: Enum(['consensus', 'automatic']),
+  /** The adjudicated round whose consensus they come from, or null. */
+  events_round_id: Nullable(Int),
+  desaturations: Int,
+  desaturation_rule: DesaturationRule,
+  /** Marks of the night per built-in category name. */
+  customized_index: Type.Record(Str, Int),
+  /** Whole-night figures of the vital channels, by channel code. */
+  percentiles: Type.Record(Str, NightStat),
+  /** The night is analysed under manual corrections (bed times, invalid spans). */
+  corrected: Type.Boolean(),
+  /** AHI, ODI and the ODI's basis: absent for paid memberships (spec 2 §1). */
+  ahi: Type.Optional(Figure),
+  odi: Type.Optional(Figure),
+  /** Why the ODI is "–" when it is: no SpO2 channel, none valid, or no monitoring time. */
+  odi_basis: Type.Optional(Enum(['spo2', 'no_spo2_channel', 'no_valid_spo2', 'no_monitoring_time'])),
+};
+
+/** POST /analytics/patient/all-kpi-summary: the night's KPI summary. */
+export const NightSummary = Type.Object(summaryFields);
+export type NightSummary = Static<typeof NightSummary>;
+
+/** GET /analytics/patient/summary/kpi=:kpi: the summary fields of that KPI (ML_KPI_SUMMARY: all of them), the KPI's name and the night. */
+export const KpiAnswer = Type.Object({ ...Type.Partial(NightSummary).properties, kpi: Str, night: Int });
+export type KpiAnswer = Static<typeof KpiAnswer>;
+
+/** GET /patient/rii_odi_value (the ODI absent for paid memberships). */
+export const RiiOdiAnswer = Type.Object({ night: Int, rii: Figure, rii_divisor: RiiDivisor, index_basis: IndexBasis, ahi_basis: AhiBasis, odi: Type.Optional(Figure) });
+export type RiiOdiAnswer = Static<typeof RiiOdiAnswer>;
+
+/** POST /analytics/patient/generate-system-annotations: how many events became annotations. */
+export const SystemAnnotationsAnswer = Type.Object({ created: Int, type: Enum(['system', 'desaturation']) });
+
+/** POST /physician/update-analytics-settings: the practice's settings now. */
+export const AnalyticsSettingsAnswer = Type.Object({ desaturation_rule: DesaturationRule, rii_divisor: RiiDivisor });
+
+/** A stretch of one state, ms UTC. */
+const Band = Type.Object({ from: Num, to: Num });
+
+/** One night of GET /analytics/patient/actigraph (spec 2 §3 "Actigraph per date"), as stored in night_analyses.actigraph. */
+export const ActigraphNight = Type.Object({
+  /**
+   * [minute start ms, mean movement or null where no valid sample]. The null is a type list, not
+   * Nullable's anyOf: the serialiser checks a tuple's items by their `type` only (an anyOf item fails).
+   */
+  line_data: Type.Array(Type.Tuple([Num, Types<number | null>(['number', 'null'])])),
+  sleep_bands: Type.Array(Band),
+  awake_bands: Type.Array(Band),
+  undefined_bands: Type.Array(Band),
+  meta_data: Type.Object({
+    graph_start_time: Int,
+    graph_stop_time: Int,
+    waso: Minutes,
+    total_sleep_time: Figure,
+    sol: Minutes,
+    bed_in_time: Nullable(Str),
+    bed_out_time: Nullable(Str),
+  }),
+  timezone: Str,
+});
+export type ActigraphNight = Static<typeof ActigraphNight>;
+
+/** GET /analytics/patient/actigraph: the nights by date (YYYY-MM-DD). */
+export const ActigraphAnswer = Type.Record(Str, ActigraphNight);
+
+/** One channel of the JSON series: ts in seconds, values with NaN as null; a code the night lacks has ts and dataset only, empty. */
+export const ChannelSeries = Type.Object({
+  ts: Type.Array(Num),
+  dataset: Type.Array(Figure),
+  fs: Type.Optional(Num),
+  t0: Type.Optional(Int),
+  unit: Type.Optional(Str),
+  label: Type.Optional(Str),
+});
+export type ChannelSeries = Static<typeof ChannelSeries>;
+
+/** The night's fields beside the series. */
+const SeriesNight = Type.Object({
+  // The recording's stored metadata (files, device, import) with its zone: free-form stored JSON, passed on as it is.
+  recording_meta: Type.Record(Str, Type.Unknown()),
+  recording_start_time: Int,
+  recording_stop_time: Int,
+  start_time: Num,
+  stop_time: Num,
+  device_values: Type.Array(Num),
+  device_id: Nullable(Str),
+  night: Int,
+});
+
+/**
+ * GET /analytics/patient/type=:type: each asked-for channel's series under its code (any other
+ * property: `additionalProperties`), beside the night's fields.
+ */
+export const SeriesAnswer = Type.Unsafe<Static<typeof SeriesNight> & { [code: string]: ChannelSeries | undefined }>({ ...SeriesNight, additionalProperties: ChannelSeries });
+export type SeriesAnswer = Static<typeof SeriesAnswer>;
+
+/** Device or Nocturne events of one kind, matched one to one. */
+const KindAgreement = Type.Object({ device: Int, nocturne: Int, matched: Int, missed: Int, extra: Int, sensitivity: Figure, ppv: Figure });
+
+/** GET /analytics/patient/agreement: Nocturne against the night's device- or PSG-scored events. */
+export const NightAgreement = Type.Object({
+  night: Int,
+  has_reference: Type.Boolean(),
+  vendors: Type.Array(Str),
+  files: Type.Array(Str),
+  device: Type.Object({ by_kind: Type.Record(Str, Int), apneas: Int, hypopneas: Int, desaturations: Int, total: Int }),
+  nocturne: Type.Object({ apneas: Int, hypopneas: Int }),
+  matched: Int,
+  missed: Int,
+  extra: Int,
+  sensitivity: Figure,
+  ppv: Figure,
+  tolerance_s: Num,
+  index_basis: IndexBasis,
+  index_hours: Figure,
+  device_hours: Figure,
+  by_kind: Type.Object({ apneas: KindAgreement, hypopneas: KindAgreement }),
+  rules: Type.Object({ device: Str, nocturne: Enum(['aasm', 'flow_only']) }),
+  /** Absent for paid memberships (no AHI items, spec 2 §1). */
+  nocturne_ahi: Type.Optional(Figure),
+  device_ahi: Type.Optional(Figure),
+  /** 'device_summary': the device's own daily value; 'device_recording_time': its events over its own recording time. */
+  device_ahi_basis: Type.Optional(Enum(['device_summary', 'device_recording_time'])),
+});
+export type NightAgreement = Static<typeof NightAgreement>;

@@ -1,19 +1,25 @@
 // A device's own daily summary (ResMed STR.edf), as the summary and the trend answer carry it
 // (server/recordings/device-summaries.ts): one definition for the server and the browser.
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from './common';
+
+/** An index or usage of the device's day (double precision column): null when the device left it out. */
+const figure = Nullable(Type.Number());
 
 /** A stored day of a device summary. */
-export interface DeviceSummaryDay {
+export const DeviceSummaryDay = Type.Object({
   /** The device's day (the date of its noon start), YYYY-MM-DD: the night of that evening. */
-  day: string;
-  vendor: string;
-  file_name: string;
-  ahi: number | null;
-  hi: number | null;
-  ai: number | null;
-  oai: number | null;
-  cai: number | null;
-  uai: number | null;
-  usage_min: number | null;
+  day: Type.String(),
+  vendor: Type.String(),
+  file_name: Type.String(),
+  ahi: figure,
+  hi: figure,
+  ai: figure,
+  oai: figure,
+  cai: figure,
+  uai: figure,
+  usage_min: figure,
   /** Mask on/off pairs, ms UTC. */
-  mask_sessions: Array<{ on_ms: number; off_ms: number }>;
-}
+  mask_sessions: Type.Array(Type.Object({ on_ms: Type.Number(), off_ms: Type.Number() })),
+});
+export type DeviceSummaryDay = Static<typeof DeviceSummaryDay>;

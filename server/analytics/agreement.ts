@@ -4,6 +4,7 @@
  * (engine/detect/agreement.ts), with both AHIs per hour of the same basis.
  */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { visiblePatient } from '../patients/access';
@@ -13,7 +14,8 @@ import { matchEvents, DEFAULT_MATCH_TOLERANCE_MS } from '../../engine/detect/agr
 import { isValidAt, type NightAnalysis } from '../../engine/detect';
 import { analysisOf } from './analyse';
 import { analyticsSettings } from './settings';
-import { AgreementQuery } from '../../contract/analytics';
+import { analyticsEndpoints } from '../../contract/endpoints/analytics';
+import type { NightAgreement } from '../../contract/analytics';
 import { nightSessions, type NightFileMeta, type NightSession } from '../recordings/sessions';
 import { deviceSummaryFor } from '../recordings/device-summaries';
 
@@ -70,7 +72,7 @@ export interface DeviceBasis {
 }
 
 /** Nocturne against the night's reference scoring: the numbers the summary's agreement table shows. */
-function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow[], paid: boolean, basisOfDevice: DeviceBasis) {
+function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow[], paid: boolean, basisOfDevice: DeviceBasis): Omit<NightAgreement, 'night'> {
   // A corrected night is compared over its window: the device's events outside it are not counted either.
   const w = analysis.window;
   const device = w ? allDevice.filter((e) => isValidAt(w, Number(e.onset_ms))) : allDevice;
@@ -86,7 +88,7 @@ function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow
   // Spec 2 §1: paid memberships get no AHI items.
   // The device's AHI as the device says it: its summary's value, else its events over its own recording time.
   const ownHours = deviceHours(basisOfDevice.sessions, basisOfDevice, w);
-  const deviceAhiBasis = basisOfDevice.summaryAhi !== null ? 'device_summary' : 'device_recording_time';
+  const deviceAhiBasis: 'device_summary' | 'device_recording_time' = basisOfDevice.summaryAhi !== null ? 'device_summary' : 'device_recording_time';
   const ahi = paid
     ? {}
     : { nocturne_ahi: perHour(detected.length, hours), device_ahi: basisOfDevice.summaryAhi !== null ? round2(basisOfDevice.summaryAhi) : perHour(reference.length, ownHours), device_ahi_basis: deviceAhiBasis };
@@ -117,11 +119,12 @@ function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow
 }
 
 /** GET /analytics/patient/agreement: the agreement table of one night. */
-export function agreementRoutes(app: FastifyInstance, ctx: AppContext) {
+export function agreementRoutes(server: FastifyInstance, ctx: AppContext) {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
-  app.get<{ Querystring: AgreementQuery }>(
+  app.get(
     '/analytics/patient/agreement',
-    { preHandler: auth, schema: { querystring: AgreementQuery } },
+    { preHandler: auth, schema: analyticsEndpoints['GET /analytics/patient/agreement'] },
     async (request) => {
       const user = currentUser(request);
       const patient = await visiblePatient(ctx.db, user, request.query.patient_id, 'read');

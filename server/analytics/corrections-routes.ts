@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AddCorrectionBody, CorrectionsQuery, UndoCorrectionBody } from '../../contract/corrections';
+import type { AddCorrectionBody, CorrectionsQuery } from '../../contract/corrections';
+import { analyticsEndpoints } from '../../contract/endpoints/analytics';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
@@ -83,7 +84,7 @@ export function correctionRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/analytics/patient/corrections',
-    { preHandler: auth, schema: { querystring: CorrectionsQuery } },
+    { preHandler: auth, schema: analyticsEndpoints['GET /analytics/patient/corrections'] },
     async (request) => {
       const { recording } = await night(request, request.query, 'read');
       return { data: await correctionsOf(db, recording, canCorrect(request)) };
@@ -92,7 +93,7 @@ export function correctionRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.post(
     '/analytics/patient/corrections',
-    { preHandler: auth, schema: { body: AddCorrectionBody } },
+    { preHandler: auth, schema: analyticsEndpoints['POST /analytics/patient/corrections'] },
     async (request, reply) => {
       const user = corrector(request);
       const { patient, recording } = await night(request, request.body);
@@ -110,7 +111,7 @@ export function correctionRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.post(
     '/analytics/patient/corrections/undo',
-    { preHandler: auth, schema: { body: UndoCorrectionBody } },
+    { preHandler: auth, schema: analyticsEndpoints['POST /analytics/patient/corrections/undo'] },
     async (request) => {
       const user = corrector(request);
       const { recording } = await night(request, request.body);

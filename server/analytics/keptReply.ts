@@ -2,6 +2,7 @@
 // triage table answer the same way, with the kept JSON, its entity tag (304 when the caller
 // has it) and its gzip, made once per kept answer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Ajv } from 'ajv';
 import type { AnswerCache, KeptAnswer } from './answerCache';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -13,6 +14,25 @@ function ifNoneMatch(header: string | undefined, etag: string): boolean {
     const tag = t.trim().replace(/^W\//, '');
     return tag === '*' || tag === etag;
   });
+}
+
+/**
+ * CHECK_ANSWERS for a route that sends JSON text it made (kept or not): the answer check
+ * (server/plugins/answer-check.ts) sees only answers the serialiser serialises, never a Buffer.
+ * The returned function checks the text against the route's response schema and throws,
+ * naming the route and the field, where it does not match.
+ */
+export function keptJsonCheck(route: string, schema: object): (json: Buffer) => void {
+  const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });
+  const validate = ajv.compile(schema);
+  return (json) => {
+    if (!validate(JSON.parse(json.toString()))) throw new Error(`The answer of ${route} does not match its schema: ${ajv.errorsText(validate.errors, { dataVar: 'answer' })}`);
+  };
+}
+
+/** Sends JSON made here and not kept (a Buffer: the route's serialiser does not see it). */
+export function sendFresh(reply: FastifyReply, json: Buffer): FastifyReply {
+  return reply.type(JSON_TYPE).header('cache-control', 'private, no-cache').send(json);
 }
 
 /** Sends the answer kept under key: 304 for a matching If-None-Match, gzip when accepted. */

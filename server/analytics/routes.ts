@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ActigraphQuery, AnalyticsSettingsBody, KpiParams, NightQuery, SystemAnnotationsBody } from '../../contract/analytics';
+import type { KpiAnswer, NightQuery } from '../../contract/analytics';
+import { analyticsEndpoints } from '../../contract/endpoints/analytics';
 import { indexFigures, lowestSpo2, recordedWeight, round2, sleepFigures, spo2Stats, stageLatencies, STATS_CODES } from './figures';
 import { deviceSummaryFor } from '../recordings/device-summaries';
 import { channelStatsOf } from './channelStats';
@@ -72,6 +73,7 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
   // A night adjudicated by double scoring counts the consensus's apneas and hypopneas (decision 0989).
   const round = await adjudicatedRound(db, recording.id);
   const consensus = round === null ? null : await consensusEvents(db, recording, round);
+  const eventsSource: EventsSource = consensus ? 'consensus' : 'automatic';
   const base = {
     night: recording.night_key,
     device_id: recording.device_id,
@@ -102,7 +104,7 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     recording_stop_time: recording.stop_ms,
     apneas: consensus?.apneas ?? a.kpis.apneas,
     hypopneas: consensus?.hypopneas ?? a.kpis.hypopneas,
-    events_source: (consensus ? 'consensus' : 'automatic') satisfies EventsSource,
+    events_source: eventsSource,
     events_round_id: round,
     desaturations: a.kpis.desaturations,
     desaturation_rule: settings.desaturationRule,
@@ -149,18 +151,18 @@ const KPI_FIELDS: Record<string, string[]> = {
 /** A night's KPIs: one by name, all of them, and the RII with the ODI. */
 function kpiRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.get('/analytics/patient/summary/kpi=:kpi', { preHandler: auth, schema: { params: KpiParams, querystring: NightQuery } }, async (request) => {
+  app.get('/analytics/patient/summary/kpi=:kpi', { preHandler: auth, schema: analyticsEndpoints['GET /analytics/patient/summary/kpi=:kpi'] }, async (request) => {
     const kpi = request.params.kpi.toUpperCase();
     if (!(KPIS as readonly string[]).includes(kpi)) throw new ApiError(400, 'validation_failed', `Unknown kpi "${request.params.kpi}"; one of ${KPIS.join(', ')}.`);
     if ((kpi === 'AHI' || kpi === 'ODI') && currentUser(request).membership_type === 'paid') throw forbidden(`${kpi} is not part of your membership.`);
     const all = await summaryFor(ctx, request, request.query);
-    const data = kpi === 'ML_KPI_SUMMARY' ? all : Object.fromEntries((KPI_FIELDS[kpi] ?? []).map((k) => [k, (all as Record<string, unknown>)[k]]));
+    const data: Partial<KpiAnswer> = kpi === 'ML_KPI_SUMMARY' ? all : Object.fromEntries((KPI_FIELDS[kpi] ?? []).map((k) => [k, (all as Record<string, unknown>)[k]]));
     return { data: { ...data, kpi, night: all.night } };
   });
 
-  app.post('/analytics/patient/all-kpi-summary', { preHandler: auth, schema: { body: NightQuery } }, async (request) => ({ data: await summaryFor(ctx, request, request.body) }));
+  app.post('/analytics/patient/all-kpi-summary', { preHandler: auth, schema: analyticsEndpoints['POST /analytics/patient/all-kpi-summary'] }, async (request) => ({ data: await summaryFor(ctx, request, request.body) }));
 
-  app.get('/patient/rii_odi_value', { preHandler: auth, schema: { querystring: NightQuery } }, async (request) => {
+  app.get('/patient/rii_odi_value', { preHandler: auth, schema: analyticsEndpoints['GET /patient/rii_odi_value'] }, async (request) => {
     const { recording, settings, paid } = await nightContext(ctx, request, request.query, 'read');
     const a = await analysisOf(ctx.db, recording, settings);
     const index = indexFigures(a);
@@ -170,7 +172,7 @@ function kpiRoutes(app: Api, ctx: AppContext) {
 
 /** The detectors' events as system annotations of the night, replacing their earlier output. */
 function systemAnnotationRoutes(app: Api, ctx: AppContext) {
-  app.post('/analytics/patient/generate-system-annotations', { preHandler: authenticate(ctx), schema: { body: SystemAnnotationsBody } }, async (request) => {
+  app.post('/analytics/patient/generate-system-annotations', { preHandler: authenticate(ctx), schema: analyticsEndpoints['POST /analytics/patient/generate-system-annotations'] }, async (request) => {
     const { user, patient, recording, settings, paid } = await nightContext(ctx, request, request.body);
     if (paid) throw forbidden('Generating system annotations is not part of your membership.');
     const type = request.body.type ?? 'system';
@@ -187,7 +189,7 @@ function systemAnnotationRoutes(app: Api, ctx: AppContext) {
 
 /** The practice physician's analytics settings (desaturation rule, RII divisor). */
 function settingsRoutes(app: Api, ctx: AppContext) {
-  app.post('/physician/update-analytics-settings', { preHandler: authenticate(ctx), schema: { body: AnalyticsSettingsBody } }, async (request) => {
+  app.post('/physician/update-analytics-settings', { preHandler: authenticate(ctx), schema: analyticsEndpoints['POST /physician/update-analytics-settings'] }, async (request) => {
     const user = currentUser(request);
     if (user.is_annotator) throw forbidden('Annotators cannot change analytics settings.');
     // The practice's settings belong to its physician: secondary and tertiary users (and admins) read them only.
@@ -215,7 +217,7 @@ export function actigraphRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/analytics/patient/actigraph',
-    { preHandler: authenticate(ctx), schema: { querystring: ActigraphQuery } },
+    { preHandler: authenticate(ctx), schema: analyticsEndpoints['GET /analytics/patient/actigraph'] },
     async (request) => {
       const q = request.query;
       const from = Date.parse(`${q.start_date}T00:00:00Z`) / 1000;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { SeriesParams, SeriesQuery } from '../../contract/analytics';
+import type { ChannelSeries, SeriesQuery } from '../../contract/analytics';
+import { analyticsEndpoints } from '../../contract/endpoints/analytics';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
@@ -52,7 +53,7 @@ export function analyticsRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/analytics/patient/type=:type',
-    { preHandler: authenticate(ctx), schema: { params: SeriesParams, querystring: SeriesQuery } },
+    { preHandler: authenticate(ctx), schema: analyticsEndpoints['GET /analytics/patient/type=:type'] },
     async (request) => {
       const q = request.query;
       const patient = await visiblePatient(ctx.db, currentUser(request), q.patient_id, 'read');
@@ -83,14 +84,14 @@ export function analyticsRoutes(server: FastifyInstance, ctx: AppContext) {
           { params: { points, max: MAX_JSON_SERIES_POINTS } },
         );
       }
-      const data: Record<string, unknown> = {};
+      const data: Record<string, ChannelSeries> = {};
       for (const code of codes) {
         const channel = channels.find((c) => c.code === code);
         data[code] = channel ? await series(ctx, channel, from, to) : { ts: [], dataset: [] };
       }
+      // The night's fields after the series (a code named like one of them gives way to it).
       return {
-        data: {
-          ...data,
+        data: Object.assign(data, {
           recording_meta: { timezone: night.timezone, ...night.recording_meta },
           recording_start_time: night.start_ms,
           recording_stop_time: night.stop_ms,
@@ -99,7 +100,7 @@ export function analyticsRoutes(server: FastifyInstance, ctx: AppContext) {
           device_values: [night.start_ms / 1000, night.stop_ms / 1000],
           device_id: night.device_id,
           night: night.night_key,
-        },
+        }),
       };
     },
   );

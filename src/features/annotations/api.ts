@@ -1,6 +1,5 @@
-import type { SystemAnnotationsBody } from '../../../contract/analytics';
 import type { AddAnnotationsBody, AddCategoryBody, AnnotationPage, ListAnnotationsBody, DeleteCategoryBody, UpdateAnnotationBody, UpdateCategoryBody } from '../../../contract/annotations';
-import { request } from '../../api/client';
+import { call, request } from '../../api/client';
 import { downloadFile } from '../../api/download';
 import type { Annotation, Category } from './model';
 
@@ -53,8 +52,8 @@ export const annotationApi = {
     return res.data?.deleted ?? 0;
   },
   async generate(n: NightRef, type: 'system' | 'desaturation'): Promise<{ created: number; message: string }> {
-    const res = await request<{ created: number }>('POST', '/analytics/patient/generate-system-annotations', { patient_id: n.patientId, night: n.night, type } satisfies SystemAnnotationsBody);
-    return { created: res.data?.created ?? 0, message: res.message ?? '' };
+    const res = await call('POST /analytics/patient/generate-system-annotations', { body: { patient_id: n.patientId, night: n.night, type } });
+    return { created: res.data.created, message: res.message ?? '' };
   },
   async categories(patientId: number): Promise<Category[]> {
     const res = await request<{ labels: Category[] }>('POST', '/patient/get-label-list', { patient_id: patientId });

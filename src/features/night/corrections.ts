@@ -2,33 +2,12 @@
 // shaping the panel and the charts need. The server applies them when it analyses the night.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DateTime } from 'luxon';
-import type { AddCorrectionBody, CorrectionKind, UndoCorrectionBody } from '../../../contract/corrections';
-import { request } from '../../api/client';
+import type { AddCorrectionBody, Correction, CorrectionKind, NightCorrections } from '../../../contract/corrections';
+import { call } from '../../api/client';
 
 export type { CorrectionKind };
 
-export interface Correction {
-  id: number;
-  kind: CorrectionKind;
-  start_ms: number;
-  end_ms: number;
-  reason: string;
-  created_by_name: string;
-  created_at: string;
-  undone_by_name: string | null;
-  undone_at: string | null;
-  status: 'active' | 'superseded' | 'undone';
-}
-
-export interface NightCorrections {
-  night: number;
-  recording_start_time: number;
-  recording_stop_time: number;
-  can_correct: boolean;
-  corrected: boolean;
-  window: { bed_in_time: number; bed_out_time: number; bed_times_corrected: boolean; invalid_spans: Array<{ start_ms: number; end_ms: number }> };
-  corrections: Correction[];
-}
+export type { Correction, NightCorrections };
 
 /** What the panel fills in; the night is the hook's (contract/corrections.ts AddCorrectionBody). */
 type CorrectionInput = Pick<AddCorrectionBody, 'kind' | 'start_ms' | 'end_ms' | 'reason'>;
@@ -43,7 +22,7 @@ const FOLLOWERS = new Set(['summary', 'agreement', 'trend', 'actigraph', 'report
 export function useNightCorrections(patientId: number, night: number) {
   return useQuery({
     queryKey: key(patientId, night),
-    queryFn: async ({ signal }) => (await request<NightCorrections>('GET', `/analytics/patient/corrections?patient_id=${patientId}&night=${night}`, undefined, { signal })).data ?? null,
+    queryFn: async ({ signal }) => (await call('GET /analytics/patient/corrections', { query: { patient_id: patientId, night } }, { signal })).data,
   });
 }
 
@@ -56,11 +35,11 @@ export function useCorrectionWrite(patientId: number, night: number) {
     await client.invalidateQueries({ queryKey: ['dashboard'] });
   };
   const add = useMutation({
-    mutationFn: async (input: CorrectionInput) => (await request<NightCorrections>('POST', '/analytics/patient/corrections', { patient_id: patientId, night, ...input } satisfies AddCorrectionBody)).data,
+    mutationFn: async (input: CorrectionInput) => (await call('POST /analytics/patient/corrections', { body: { patient_id: patientId, night, ...input } })).data,
     onSuccess: settle,
   });
   const undo = useMutation({
-    mutationFn: async (id: number) => (await request<NightCorrections>('POST', '/analytics/patient/corrections/undo', { patient_id: patientId, night, id } satisfies UndoCorrectionBody)).data,
+    mutationFn: async (id: number) => (await call('POST /analytics/patient/corrections/undo', { body: { patient_id: patientId, night, id } })).data,
     onSuccess: settle,
   });
   return { add, undo };

@@ -13,7 +13,7 @@ export const fetchCalendar = async (from: string, to: string) => (await call('GE
 export const fetchAppointments = async (when: NonNullable<AppointmentsQuery['when']>) => (await call('GET /practice/appointments', { query: { when } })).data;
 export const fetchSettings = async () => (await call('GET /practice/settings')).data;
 
-export const saveAnalyticsSettings = (body: Required<AnalyticsSettingsBody>) => request('POST', '/physician/update-analytics-settings', body);
+export const saveAnalyticsSettings = (body: Required<AnalyticsSettingsBody>) => call('POST /physician/update-analytics-settings', { body });
 export const saveLabelMap = (labelMap: Record<string, string>) => request('POST', '/recordings/label-map', { label_map: labelMap } satisfies LabelMapBody);
 export const updateCategory = (c: { label_id: number; label: string; color_code: string; version: number }) => request('POST', '/patient/update-label', c);
 export const deleteCategory = (c: { label_id: number; version: number }) => request('POST', '/patient/delete-label', c);

@@ -1,40 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/client';
+import type { NightAgreement } from '../../../contract/analytics';
+import { call } from '../../api/client';
 import { formatValue } from '../../charts/core/format';
 import { vendorName } from '../annotations/model';
 import type { NightInfo } from '../night/types';
 
-/** GET /analytics/patient/agreement: Nocturne against the night's device- or PSG-scored events. */
-interface NightAgreement {
-  night: number;
-  has_reference: boolean;
-  vendors: string[];
-  files: string[];
-  device: { by_kind: Record<string, number>; apneas: number; hypopneas: number; desaturations: number; total: number };
-  nocturne: { apneas: number; hypopneas: number };
-  matched: number;
-  missed: number;
-  extra: number;
-  sensitivity: number | null;
-  ppv: number | null;
-  tolerance_s: number;
-  index_basis: 'sleep' | 'monitoring';
-  index_hours: number | null;
-  /** Absent for paid memberships (no AHI items, spec 2 §1). */
-  nocturne_ahi?: number | null;
-  device_ahi?: number | null;
-  /** 'device_summary': the device's own daily value; 'device_recording_time': its events over its own recording time. */
-  device_ahi_basis?: 'device_summary' | 'device_recording_time';
-  device_hours?: number | null;
-  by_kind?: Record<'apneas' | 'hypopneas', { device: number; nocturne: number; matched: number; missed: number; extra: number }>;
-  rules?: { device: string; nocturne: 'aasm' | 'flow_only' };
-}
-
 function useNightAgreement(patientId: number, night: NightInfo | null) {
   return useQuery({
     queryKey: ['patient', patientId, 'agreement', night?.night],
-    queryFn: async ({ signal }) => (await request<NightAgreement>('GET', `/analytics/patient/agreement?patient_id=${patientId}&night=${night!.night}`, undefined, { signal })).data ?? null,
+    queryFn: async ({ signal }) => (await call('GET /analytics/patient/agreement', { query: { patient_id: patientId, night: night!.night } }, { signal })).data,
     enabled: night !== null,
   });
 }

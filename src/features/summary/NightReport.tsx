@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/client';
+import { call } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { formatClock, formatNightDate } from '../../charts/core/format';
 import { Alert } from '../../ui/Alert';
@@ -45,7 +45,7 @@ function Spo2Chart({ patientId, night }: { patientId: number; night: NightInfo }
   const data = useQuery({
     queryKey: ['patient', patientId, 'report-spo2', night.recording_id],
     queryFn: async ({ signal }) =>
-      (await request<{ SPO2?: { ts: number[]; dataset: Array<number | null> } }>('GET', `/analytics/patient/type=SPO2?patient_id=${patientId}&recording_date=${night.recording_date}`, undefined, { signal })).data ?? null,
+      (await call('GET /analytics/patient/type=:type', { params: { type: 'SPO2' }, query: { patient_id: patientId, recording_date: night.recording_date } }, { signal })).data,
   });
   if (data.isError) return <Alert tone="error">{errorText(t, data.error)}</Alert>;
   if (!data.data) return <p className="muted" role="status">{t('common.loading')}</p>;

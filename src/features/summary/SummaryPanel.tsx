@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { NightQuery } from '../../../contract/analytics';
+import type { NightSummary } from '../../../contract/analytics';
 import type { DeviceSummaryDay } from '../../../contract/deviceSummaries';
-import { request } from '../../api/client';
+import { call } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { formatClock, formatValue } from '../../charts/core/format';
 import { formatHours as hours } from '../../../engine/duration';
@@ -13,64 +13,8 @@ import { AgreementTables } from './AgreementTables';
 import { HistoryTables } from './HistoryTables';
 import { categoryName } from '../../builtInNames';
 
-interface Stat {
-  lowerPercentile: number | null;
-  medianPercentile: number | null;
-  upperPercentile: number | null;
-  mean: number | null;
-  min: number | null;
-  max: number | null;
-  /** Valid samples the figures are made of: 0 says why each is "–" (the sensor recorded no valid value). */
-  count?: number;
-}
-
 /** POST /analytics/patient/all-kpi-summary (spec 2 §3 "Summary KPI record"). */
-export interface NightSummary {
-  night: number;
-  device_id: string;
-  rii: number | null;
-  rii_divisor: string;
-  /** null: the night has no signal-quality (SQB) or breathing-rate channel ("–"). */
-  good_signal_duration: number | null;
-  total_breathing_time: number | null;
-  total_sleep_time: number | null;
-  total_bed_time: number;
-  sleep_efficiency: number | null;
-  sol: number | null;
-  /** null without sleep staging ("–"). */
-  waso: number | null;
-  bed_in_time: string | null;
-  bed_out_time: string | null;
-  recording_start_time: number;
-  recording_stop_time: number;
-  apneas: number;
-  hypopneas: number;
-  desaturations: number;
-  desaturation_rule: number;
-  customized_index: Record<string, number>;
-  /** The night's weight readings (median), kg; null without a weight channel. */
-  recorded_weight: number | null;
-  /** The night's lowest SpO2, %; null without SpO2. */
-  lowest_spo2: number | null;
-  percentiles: Record<string, Stat>;
-  ahi?: number | null;
-  odi?: number | null;
-  /** Why the ODI is "–" when it is: no SpO2 channel, none valid, or no monitoring time. */
-  odi_basis?: 'spo2' | 'no_spo2_channel' | 'no_valid_spo2' | 'no_monitoring_time';
-  /** 'monitoring': no sleep staging, AHI and ODI are per hour of monitoring (REI). */
-  index_basis?: 'sleep' | 'monitoring';
-  monitoring_time?: number | null;
-  /** 'no_breathing_signal': AHI/REI and RII are null for want of a breathing signal. */
-  ahi_basis?: 'breathing_signal' | 'no_breathing_signal';
-  /** Minutes from sleep onset to the first deep, light and REM epoch. */
-  latencies?: { deep: number | null; light: number | null; rem: number | null };
-  /** The device's own summary of this night's day (ResMed STR.edf), or null. */
-  device_summary?: DeviceSummaryDay | null;
-  /** The night is analysed under manual corrections (bed times, invalid spans). */
-  corrected?: boolean;
-  /** Where apneas, hypopneas and AHI come from: the detectors, or a double scoring's consensus (issue 36). */
-  events_source?: 'consensus' | 'automatic';
-}
+export type { NightSummary };
 
 /** The reason beside an ODI of "–". */
 const ODI_REASONS = { no_spo2_channel: 'nightBasis.noSpo2Channel', no_valid_spo2: 'nightBasis.noValidSpo2', no_monitoring_time: 'nightBasis.noMonitoringTime' } as const;
@@ -107,7 +51,7 @@ function Table({ title, rows, testId, note }: { title: string; rows: Array<[stri
 export function useNightSummary(patientId: number, night: NightInfo | null) {
   return useQuery({
     queryKey: ['patient', patientId, 'summary', night?.night],
-    queryFn: async ({ signal }) => (await request<NightSummary>('POST', '/analytics/patient/all-kpi-summary', { patient_id: patientId, night: night!.night } satisfies NightQuery, { signal })).data ?? null,
+    queryFn: async ({ signal }) => (await call('POST /analytics/patient/all-kpi-summary', { body: { patient_id: patientId, night: night!.night } }, { signal })).data,
     enabled: night !== null,
   });
 }

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/client';
+import type { ActigraphNight } from '../../../contract/analytics';
+import { call } from '../../api/client';
 import { errorText } from '../../api/messages';
 import { formatClock } from '../../charts/core/format';
 import { formatHours } from '../../../engine/duration';
@@ -9,28 +10,9 @@ import { Alert } from '../../ui/Alert';
 import type { DateSpan } from './model';
 import { useWidth } from './TrendChart';
 
-interface Band {
-  from: number;
-  to: number;
-}
-
 /** One date of GET /analytics/patient/actigraph (spec 2 §3 "Actigraph per date"). */
-export interface ActigraphDay {
-  line_data: Array<[number, number | null]>;
-  sleep_bands: Band[];
-  awake_bands: Band[];
-  undefined_bands: Band[];
-  meta_data: {
-    graph_start_time: number;
-    graph_stop_time: number;
-    waso: number | null;
-    total_sleep_time: number | null;
-    sol: number | null;
-    bed_in_time: string | null;
-    bed_out_time: string | null;
-  };
-  timezone: string;
-}
+export type ActigraphDay = ActigraphNight;
+type Band = ActigraphDay['sleep_bands'][number];
 
 /** Chart height (spec 2 §9). */
 const HEIGHT = 150;
@@ -89,7 +71,7 @@ export function ActigraphView({ patientId, span }: { patientId: number; span: Da
   const data = useQuery({
     queryKey: ['patient', patientId, 'actigraph', span.from, span.to],
     queryFn: async ({ signal }) =>
-      (await request<Record<string, ActigraphDay>>('GET', `/analytics/patient/actigraph?patient_id=${patientId}&start_date=${span.from}&end_date=${span.to}`, undefined, { signal })).data ?? {},
+      (await call('GET /analytics/patient/actigraph', { query: { patient_id: patientId, start_date: span.from, end_date: span.to } }, { signal })).data,
   });
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   if (data.isError) return <Alert tone="error" testId="actigraph-error">{errorText(t, data.error)}</Alert>;

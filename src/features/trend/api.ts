@@ -1,22 +1,23 @@
 // Calls of the trend view (spec 2 §7): per-night points and the saved channel order.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call, request } from '../../api/client';
+import type { TrendAnswerPoint, TrendNoBasisPoint } from '../../../contract/trends';
+import { call } from '../../api/client';
 import { nightKeys } from '../night/queries';
 import type { PhysicianPreferences } from '../night/types';
-import { callTimes, isNoBasis, type DateSpan, type NoBasisPoint, type TrendPoint } from './model';
+import { callTimes, isNoBasis, type DateSpan, type TrendPoint } from './model';
 
 const trendApi = {
   points: async (patientId: number, codes: readonly string[], span: DateSpan, zone: string, signal?: AbortSignal) => {
     const { start, stop } = callTimes(span, zone);
-    const path = `/analytics/patient-trendview/type=${codes.map(encodeURIComponent).join(',')}?patient_id=${patientId}&device_start_time=${start}&device_stop_time=${stop}`;
-    const data = (await request<Record<string, Array<TrendPoint | NoBasisPoint>>>('GET', path, undefined, { signal })).data ?? {};
+    const query = { patient_id: patientId, device_start_time: start, device_stop_time: stop };
+    const { data } = await call('GET /analytics/patient-trendview/type=:type', { params: { type: codes.join(',') }, query }, { signal });
     // The call pads the range by a day; keep the nights of the span. A night whose index has no
     // basis (value null, ahi_basis) is no point: its date is listed apart, shown as "–" with the reason.
     const inSpan = (p: { date: string }) => p.date >= span.from && p.date <= span.to;
     const points: Record<string, TrendPoint[]> = {};
     const noBasis: Record<string, string[]> = {};
     for (const [code, list] of Object.entries(data)) {
-      points[code] = list.filter((p): p is TrendPoint => inSpan(p) && !isNoBasis(p));
+      points[code] = list.filter((p): p is Exclude<TrendAnswerPoint, TrendNoBasisPoint> => inSpan(p) && !isNoBasis(p));
       noBasis[code] = list.filter((p) => inSpan(p) && isNoBasis(p)).map((p) => p.date);
     }
     return { points, noBasis };
