@@ -11,10 +11,17 @@ function fileNameOf(disposition: string | null, fallback: string): string {
 /**
  * Fetches a file with the session's token (requestFile: its failures are ApiErrors the global
  * hook has seen) and hands it to the browser as a download, under the server's file name or
- * `fallback`. Every download of the app goes through here.
+ * `fallback`.
  */
 export async function downloadFile(path: string, fallback: string, accept = '*/*'): Promise<void> {
-  const response = await requestFile(path, accept);
+  await saveFile(await requestFile(path, accept), fallback);
+}
+
+/**
+ * Hands a file the server answered (a contract file route's `download`) to the browser as a
+ * download, under the server's file name or `fallback`. Every download of the app ends here.
+ */
+export async function saveFile(response: Response, fallback: string): Promise<void> {
   const url = URL.createObjectURL(await response.blob());
   try {
     const a = document.createElement('a');

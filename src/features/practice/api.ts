@@ -1,7 +1,6 @@
 import type { AnalyticsSettingsBody } from '../../../contract/analytics';
-import type { LabelMapBody } from '../../../contract/imports';
 import type { AppointmentsQuery } from '../../../contract/practice';
-import { request } from '../../api/client';
+import { call, request } from '../../api/client';
 
 /** A calendar entry of GET /practice/calendar (the server's own type). */
 export type { CalendarEvent } from '../../../contract/practice';
@@ -46,6 +45,6 @@ export const fetchAppointments = async (when: NonNullable<AppointmentsQuery['whe
 export const fetchSettings = async () => (await request<PracticeSettings>('GET', '/practice/settings')).data!;
 
 export const saveAnalyticsSettings = (body: Required<AnalyticsSettingsBody>) => request('POST', '/physician/update-analytics-settings', body);
-export const saveLabelMap = (labelMap: Record<string, string>) => request('POST', '/recordings/label-map', { label_map: labelMap } satisfies LabelMapBody);
-export const updateCategory = (c: { label_id: number; label: string; color_code: string; version: number }) => request('POST', '/patient/update-label', c);
-export const deleteCategory = (c: { label_id: number; version: number }) => request('POST', '/patient/delete-label', c);
+export const saveLabelMap = (labelMap: Record<string, string>) => call('POST /recordings/label-map', { body: { label_map: labelMap } });
+export const updateCategory = (c: { label_id: number; label: string; color_code: string; version: number }) => call('POST /patient/update-label', { body: c });
+export const deleteCategory = (c: { label_id: number; version: number }) => call('POST /patient/delete-label', { body: c });
