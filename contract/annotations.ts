@@ -1,6 +1,6 @@
-/** Request schemas of the annotation and category calls (spec 2 §7, §9). */
+/** Schemas of the annotation and category calls (spec 2 §7, §9): what they take and what they answer. */
 import { Type, type Static } from '@sinclair/typebox';
-import { Enum, Types } from './common';
+import { Enum, Nullable, StringEnum, Types } from './common';
 
 const positive = Type.Integer({ minimum: 1 });
 const nightFields = {
@@ -39,12 +39,77 @@ export const ListAnnotationsBody = Type.Object({
 });
 export type ListAnnotationsBody = Static<typeof ListAnnotationsBody>;
 
+const Str = Type.String();
+const Int = Type.Integer();
+const Num = Type.Number();
+/** A time as the spec writes it: YYYY-MM-DD HH:mm:ss (UTC). */
+const SpecTime = Str;
+/** An instant, ISO 8601. */
+const When = Str;
+
+/**
+ * An annotation as the calls answer it (spec 2 §3): a user's mark, or a device-scored event
+ * (type `device`: read-only, a negative id, no author, with the vendor and file it came from).
+ */
+export const Annotation = Type.Object({
+  annotation_map_id: Int,
+  type: StringEnum(['custom', 'system', 'system-edit', 'desaturation', 'device']),
+  /** Night key, Unix seconds. */
+  night: Int,
+  kpi: Str,
+  kpiList: Type.Array(Str),
+  start_time: SpecTime,
+  end_time: SpecTime,
+  start_date: SpecTime,
+  end_date: SpecTime,
+  /** ms UTC. */
+  start_ms: Num,
+  end_ms: Num,
+  /** h:mm:ss. */
+  duration: Str,
+  comment: Str,
+  label: Int,
+  color_code: Str,
+  patient_id: Int,
+  doctor_id: Int,
+  /** Null on a device event. */
+  created_by: Nullable(Int),
+  updated_by: Nullable(Int),
+  created_date: Nullable(When),
+  updated_date: Nullable(When),
+  delete_flag: Int,
+  device_id: Nullable(Str),
+  recording_date: Str,
+  /** Null once the night it was made on is gone. */
+  recording_id: Nullable(Int),
+  version: Int,
+  /** Double scoring: the round whose scorer's set the mark belongs to (null: a mark of record); absent on a device event. */
+  scoring_round_id: Type.Optional(Nullable(Int)),
+  /** The round whose consensus wrote this mark of record. */
+  consensus_round_id: Type.Optional(Nullable(Int)),
+  /** The author's name, as the list call gives it. */
+  created_by_name: Type.Optional(Str),
+  /** A device-scored event: read-only, with where it came from. */
+  read_only: Type.Optional(Type.Boolean()),
+  device_kind: Type.Optional(Str),
+  vendor: Type.Optional(Str),
+  file_name: Type.Optional(Str),
+});
+export type Annotation = Static<typeof Annotation>;
+
 /** The answer's data: the annotations of the page, and where the next page starts (null: none). */
 export const AnnotationPage = Type.Object({
-  annotations: Type.Array(Type.Object({ annotation_map_id: Type.Integer(), start_ms: Type.Number() }, { additionalProperties: true })),
-  next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  annotations: Type.Array(Annotation),
+  next_cursor: Nullable(Str),
 });
 export type AnnotationPage = Static<typeof AnnotationPage>;
+
+/** POST /analytics/patient/new-annotations: the annotations made. */
+export const AddedAnnotations = Type.Object({ annotations: Type.Array(Annotation) });
+/** POST /analytics/patient/update-annotations: the annotation as saved (or deleted). */
+export const SavedAnnotation = Type.Object({ annotation: Annotation });
+/** POST /analytics/patient/delete-annotations: how many it deleted. */
+export const DeletedAnnotations = Type.Object({ deleted: Int });
 
 /** POST /analytics/patient/new-annotations: one annotation, or several in `annotations`. */
 export const AddAnnotationsBody = Type.Object({
@@ -65,8 +130,8 @@ export const UpdateAnnotationBody = Type.Object({
 });
 export type UpdateAnnotationBody = Static<typeof UpdateAnnotationBody>;
 
-/** POST /analytics/patient/delete-annotations. */
-export const DeleteAnnotationsBody = Type.Object({ ids: Type.Array(positive, { minItems: 1, maxItems: 1000 }) });
+/** POST /analytics/patient/delete-annotations (the patient and night, when sent, name them in the access trail). */
+export const DeleteAnnotationsBody = Type.Object({ ids: Type.Array(positive, { minItems: 1, maxItems: 1000 }), patient_id: Type.Optional(positive), night: Type.Optional(Type.Integer()) });
 export type DeleteAnnotationsBody = Static<typeof DeleteAnnotationsBody>;
 
 const text = Type.String({ maxLength: 200 });
@@ -91,3 +156,27 @@ export type UpdateCategoryBody = Static<typeof UpdateCategoryBody>;
 /** POST /patient/delete-label. */
 export const DeleteCategoryBody = Type.Object({ label_id: positive, version: Type.Optional(Type.Integer()), patient_id: Type.Optional(positive) });
 export type DeleteCategoryBody = Static<typeof DeleteCategoryBody>;
+
+/** An annotation category: one of the built-in ones, or a patient's own. */
+export const Category = Type.Object({
+  label_id: Int,
+  label: Str,
+  color_code: Str,
+  type: StringEnum(['custom', 'built-in']),
+  /** A built-in's stable code (apnea, desaturation, hypopnea, movement, central_apnea, obstructive_apnea, irregularities); null for a custom one. */
+  code: Nullable(Str),
+  /** Null for a built-in. */
+  patient_id: Nullable(Int),
+  doctor_id: Nullable(Int),
+  created_by: Nullable(Int),
+  created_date: When,
+  updated_by: Nullable(Int),
+  updated_date: When,
+  version: Int,
+});
+export type Category = Static<typeof Category>;
+
+/** POST /patient/get-label-list: the patient's categories and how many a patient may have. */
+export const CategoryList = Type.Object({ labels: Type.Array(Category), max: Int });
+/** POST /patient/add-label and /update-label: the category as saved. */
+export const SavedCategory = Type.Object({ label: Category });

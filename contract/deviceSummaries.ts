@@ -3,8 +3,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from './common';
 
-/** An index or usage of the device's day (double precision column): null when the device left it out. */
-const figure = Nullable(Type.Number());
+/** An index or figure the device may not have given for the day (null: unknown, shown as "–"). */
+const Figure = Nullable(Type.Number());
 
 /** A stored day of a device summary. */
 export const DeviceSummaryDay = Type.Object({
@@ -12,14 +12,26 @@ export const DeviceSummaryDay = Type.Object({
   day: Type.String(),
   vendor: Type.String(),
   file_name: Type.String(),
-  ahi: figure,
-  hi: figure,
-  ai: figure,
-  oai: figure,
-  cai: figure,
-  uai: figure,
-  usage_min: figure,
+  ahi: Figure,
+  hi: Figure,
+  ai: Figure,
+  oai: Figure,
+  cai: Figure,
+  uai: Figure,
+  usage_min: Figure,
   /** Mask on/off pairs, ms UTC. */
   mask_sessions: Type.Array(Type.Object({ on_ms: Type.Number(), off_ms: Type.Number() })),
 });
 export type DeviceSummaryDay = Static<typeof DeviceSummaryDay>;
+
+/** What an upload's device summary files gave (POST /patient/upload-recording). */
+export const DeviceSummaryImport = Type.Object({
+  files: Type.Array(Type.String()),
+  /** Days the files hold (records read). */
+  days_read: Type.Integer(),
+  /** Days with therapy, stored (a day already stored is replaced). */
+  days_stored: Type.Integer(),
+  first_day: Nullable(Type.String()),
+  last_day: Nullable(Type.String()),
+});
+export type DeviceSummaryImport = Static<typeof DeviceSummaryImport>;

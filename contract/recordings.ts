@@ -1,6 +1,6 @@
-/** Request schemas of a patient's nights and the engine's binary channel calls (data, overviews). */
-import { Type } from '@sinclair/typebox';
-import { id } from './common';
+/** Schemas of a patient's nights (the list's answer) and the engine's binary channel calls (data, overviews). */
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, id } from './common';
 
 /** Columns of one overview at most, px (a 4K screen's plot, twice over). */
 const MAX_OVERVIEW_PIXELS = 8192;
@@ -24,3 +24,54 @@ export const ChannelOverviewQuery = Type.Object({
   t1: Type.Number(),
   pixels: Type.Integer({ minimum: 1, maximum: MAX_OVERVIEW_PIXELS }),
 });
+
+const Str = Type.String();
+const Num = Type.Number();
+const Int = Type.Integer();
+
+/** One stored channel of a night, as the night list gives it. */
+export const NightChannel = Type.Object({
+  code: Str,
+  label: Str,
+  unit: Str,
+  /** Samples per second (fractional for a slow channel). */
+  fs: Num,
+  count: Int,
+  /** Valid samples (missing ones not counted). */
+  valid: Int,
+});
+export type NightChannel = Static<typeof NightChannel>;
+
+/** One session of a night: what its files cover together (ms UTC). */
+export const NightSession = Type.Object({ start: Num, end: Num, duration_ms: Num, files: Type.Array(Str) });
+export type NightSession = Static<typeof NightSession>;
+
+const nightFields = {
+  recording_id: Int,
+  /** Night key, Unix seconds (00:00 UTC of the night's local date). */
+  night: Int,
+  recording_date: Str,
+  device_id: Nullable(Str),
+  timezone: Str,
+  /** ms UTC. */
+  recording_start_time: Num,
+  recording_stop_time: Num,
+  source: Str,
+  /** A device session still streaming (its end grows with every frame). */
+  live: Type.Boolean(),
+  /** The night's sessions (a CPAP night where the mask came off: one per stretch of files). */
+  sessions: Type.Array(NightSession),
+  channels: Type.Array(NightChannel),
+};
+
+/** A night of the patient's list (GET /patient/available-nights). */
+export const NightInfo = Type.Object({
+  ...nightFields,
+  /** Other recordings with this night's key (a device that streamed beside an imported night): shown from this night, not as nights of their own. */
+  others: Type.Optional(Type.Array(Type.Object(nightFields))),
+});
+export type NightInfo = Static<typeof NightInfo>;
+
+/** GET /patient/available-nights. */
+export const AvailableNightsAnswer = Type.Object({ nights: Type.Array(NightInfo) });
+export type AvailableNightsAnswer = Static<typeof AvailableNightsAnswer>;

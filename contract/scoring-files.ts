@@ -3,7 +3,7 @@
  * file imported back onto a night (issue 36 point 4).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { id, StringEnum } from './common';
+import { Nullable, id, StringEnum } from './common';
 
 /** Whose marks a scoring file carries: everyone's, people's, Nocturne's detectors' or the device's. */
 export const SCORING_SOURCES = ['all', 'human', 'automatic', 'device'] as const;
@@ -33,3 +33,22 @@ export const ScoringImportBody = Type.Object({
   category_map: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.String({ minLength: 1, maxLength: 20 }))),
 });
 export type ScoringImportBody = Static<typeof ScoringImportBody>;
+
+/** POST /analytics/patient/import-scoring: what the import did with the file's marks. */
+export const ScoringImportAnswer = Type.Object({
+  format: StringEnum(['nsrr-xml', 'edf+']),
+  imported: Type.Integer(),
+  /** Marks already on the night (same start, end, category and channels): not added twice. */
+  duplicates: Type.Integer(),
+  /** Marks outside the night's recording: not added. */
+  outside: Type.Integer(),
+  /** Marks of no duration (instants), kept as 1 s. */
+  instants: Type.Integer(),
+  categories_created: Type.Array(Type.String()),
+  /** File label → the category it was filed under. */
+  labels: Type.Record(Type.String(), Type.String()),
+  /** Channels the file named that the night lacks (or none named), and where the marks went. */
+  channels_substituted: Type.Array(Type.Object({ from: Nullable(Type.String()), to: Type.String(), count: Type.Integer() })),
+  annotation_ids: Type.Array(Type.Integer()),
+});
+export type ScoringImportAnswer = Static<typeof ScoringImportAnswer>;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AddAnnotationsBody, DeleteAnnotationsBody, ListAnnotationsBody, UpdateAnnotationBody, type AnnotationInput } from '../../contract/annotations';
+import type { AnnotationInput, ListAnnotationsBody, UpdateAnnotationBody } from '../../contract/annotations';
+import { recordingsEndpoints } from '../../contract/endpoints/recordings';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import type { Db, Queryable } from '../db/adapter';
@@ -68,8 +69,8 @@ function present(a: AnnotationRow) {
     doctor_id: a.doctor_id,
     created_by: a.created_by,
     updated_by: a.updated_by,
-    created_date: a.created_date,
-    updated_date: a.updated_date,
+    created_date: a.created_date.toISOString(),
+    updated_date: a.updated_date.toISOString(),
     delete_flag: a.delete_flag,
     device_id: a.device_id,
     recording_date: nightDate(a.night),
@@ -273,15 +274,15 @@ export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
 
-  app.post('/analytics/patient/get-annotations', { preHandler: auth, schema: { body: ListAnnotationsBody } }, async (request) => {
+  app.post('/analytics/patient/get-annotations', { preHandler: auth, schema: recordingsEndpoints['POST /analytics/patient/get-annotations'] }, async (request) => {
     const user = currentUser(request);
     const patient = await visiblePatient(ctx.db, user, request.body.patient_id, 'read');
     const hasNight = request.body.night !== undefined || request.body.recording_date !== undefined;
     const night = hasNight ? await nightOf(ctx.db, patient, request.body) : null;
-    return { status: 'success', data: await annotationPage(ctx.db, user, patient, night, request.body) };
+    return { status: 'success' as const, data: await annotationPage(ctx.db, user, patient, night, request.body) };
   });
 
-  app.post('/analytics/patient/new-annotations', { preHandler: auth, schema: { body: AddAnnotationsBody } }, async (request, reply) => {
+  app.post('/analytics/patient/new-annotations', { preHandler: auth, schema: recordingsEndpoints['POST /analytics/patient/new-annotations'] }, async (request, reply) => {
     const user = currentUser(request);
     const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
     const night = await nightOf(ctx.db, patient, request.body);
@@ -289,12 +290,12 @@ export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
     return reply.code(201).send({ code: 'annotation_added', data: { annotations: created.map(present) } });
   });
 
-  app.post('/analytics/patient/update-annotations', { preHandler: auth, schema: { body: UpdateAnnotationBody } }, async (request) => {
+  app.post('/analytics/patient/update-annotations', { preHandler: auth, schema: recordingsEndpoints['POST /analytics/patient/update-annotations'] }, async (request) => {
     const row = await updateAnnotation(ctx.db, currentUser(request), request, request.body);
     return { code: row.delete_flag ? 'annotation_deleted' : 'annotation_updated', data: { annotation: present(row) } };
   });
 
-  app.post('/analytics/patient/delete-annotations', { preHandler: auth, schema: { body: DeleteAnnotationsBody } }, async (request) => {
+  app.post('/analytics/patient/delete-annotations', { preHandler: auth, schema: recordingsEndpoints['POST /analytics/patient/delete-annotations'] }, async (request) => {
     const count = await deleteAnnotations(ctx.db, currentUser(request), request, request.body.ids);
     return { code: 'annotations_deleted', message: `${count} annotation${count === 1 ? '' : 's'} deleted.`, data: { deleted: count } };
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AddCategoryBody, DeleteCategoryBody, ListCategoriesBody, UpdateCategoryBody } from '../../contract/annotations';
+import { recordingsEndpoints } from '../../contract/endpoints/recordings';
+import type { Category } from '../../contract/annotations';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import type { Queryable } from '../db/adapter';
@@ -27,6 +28,9 @@ export interface CategoryRow {
   updated_date: Date;
   version: number;
 }
+
+/** A category as the calls answer it: its dates as ISO text. */
+export const presentCategory = (row: CategoryRow): Category => ({ ...row, created_date: row.created_date.toISOString(), updated_date: row.updated_date.toISOString() });
 
 /** The categories a patient's annotations may use: the built-in ones and the patient's own. */
 export function listCategories(db: Queryable, patientId: number): Promise<CategoryRow[]> {
@@ -62,14 +66,14 @@ export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
 
-  app.post('/patient/get-label-list', { preHandler: auth, schema: { body: ListCategoriesBody } }, async (request) => {
+  app.post('/patient/get-label-list', { preHandler: auth, schema: recordingsEndpoints['POST /patient/get-label-list'] }, async (request) => {
     const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id, 'read');
-    return { data: { labels: await listCategories(ctx.db, patient.id), max: MAX_CATEGORIES } };
+    return { data: { labels: (await listCategories(ctx.db, patient.id)).map(presentCategory), max: MAX_CATEGORIES } };
   });
 
   app.post(
     '/patient/add-label',
-    { preHandler: auth, schema: { body: AddCategoryBody } },
+    { preHandler: auth, schema: recordingsEndpoints['POST /patient/add-label'] },
     async (request, reply) => {
       const user = currentUser(request);
       const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
@@ -86,13 +90,13 @@ export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
         await recordHistory(tx, { labelId: created.label_id, action: 'create', version: 1, by: user.id, previous: null, current: created });
         return created;
       });
-      return reply.code(201).send({ code: 'label_added', data: { label: row } });
+      return reply.code(201).send({ code: 'label_added', data: { label: presentCategory(row) } });
     },
   );
 
   app.post(
     '/patient/update-label',
-    { preHandler: auth, schema: { body: UpdateCategoryBody } },
+    { preHandler: auth, schema: recordingsEndpoints['POST /patient/update-label'] },
     async (request) => {
       const user = currentUser(request);
       const { label, color } = validate(request.body);
@@ -111,13 +115,13 @@ export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
         await recordHistory(tx, { labelId: current.label_id, action: 'update', version: updated.version, by: user.id, previous: current, current: updated });
         return updated;
       });
-      return { code: 'label_updated', data: { label: row } };
+      return { code: 'label_updated', data: { label: presentCategory(row) } };
     },
   );
 
   app.post(
     '/patient/delete-label',
-    { preHandler: auth, schema: { body: DeleteCategoryBody } },
+    { preHandler: auth, schema: recordingsEndpoints['POST /patient/delete-label'] },
     async (request) => {
       const user = currentUser(request);
       await ctx.db.transaction(async (tx) => {

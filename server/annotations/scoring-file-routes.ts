@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DateTime } from 'luxon';
-import { SCORING_FILE_MAX_BYTES, ScoringExportQuery, ScoringImportBody } from '../../contract/scoring-files';
+import { SCORING_FILE_MAX_BYTES, type ScoringExportQuery } from '../../contract/scoring-files';
+import { recordingsEndpoints } from '../../contract/endpoints/recordings';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError } from '../errors';
@@ -57,7 +58,7 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const auth = authenticate(ctx);
 
-  app.get('/analytics/patient/export-nsrr-xml', { preHandler: auth, schema: { querystring: ScoringExportQuery } }, async (request, reply) => {
+  app.get('/analytics/patient/export-nsrr-xml', { preHandler: auth, schema: recordingsEndpoints['GET /analytics/patient/export-nsrr-xml'] }, async (request, reply) => {
     const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
     const marks = await nightMarks(ctx.db, recording, patient, currentUser(request).id, request.query.source ?? 'all', request.query.author);
     const originMs = originOf(recording, marks);
@@ -73,10 +74,10 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
     return reply
       .header('content-type', 'application/xml; charset=utf-8')
       .header('content-disposition', attachment(fileName(patient.patient_code, recording, request.query, '.xml')))
-      .send(xml);
+      .send(Buffer.from(xml, 'utf8'));
   });
 
-  app.get('/analytics/patient/export-edf-annotations', { preHandler: auth, schema: { querystring: ScoringExportQuery } }, async (request, reply) => {
+  app.get('/analytics/patient/export-edf-annotations', { preHandler: auth, schema: recordingsEndpoints['GET /analytics/patient/export-edf-annotations'] }, async (request, reply) => {
     const { patient, recording } = await visibleRecording(ctx.db, currentUser(request), request.query.patient_id, request.query.recording_id, 'read');
     const marks = await nightMarks(ctx.db, recording, patient, currentUser(request).id, request.query.source ?? 'all', request.query.author);
     const bytes = writeEdfAnnotations({
@@ -95,7 +96,7 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.post(
     '/analytics/patient/import-scoring',
-    { preHandler: auth, bodyLimit: Math.ceil(SCORING_FILE_MAX_BYTES / 3) * 4 + 64 * 1024, schema: { body: ScoringImportBody } },
+    { preHandler: auth, bodyLimit: Math.ceil(SCORING_FILE_MAX_BYTES / 3) * 4 + 64 * 1024, schema: recordingsEndpoints['POST /analytics/patient/import-scoring'] },
     async (request, reply) => {
       const user = currentUser(request);
       const body = request.body;

@@ -9,18 +9,7 @@ import { ApiError } from '../errors';
 import { RecordingFormatError } from './model';
 import { nightDate } from './night-key';
 import { isDeviceSummary, readDeviceSummary, type DeviceDay } from './edf/str';
-import type { DeviceSummaryDay } from '../../contract/deviceSummaries';
-
-/** What an upload's summary files gave. */
-export interface DeviceSummaryImport {
-  files: string[];
-  /** Days the files hold (records read). */
-  days_read: number;
-  /** Days with therapy, stored (a day already stored is replaced). */
-  days_stored: number;
-  first_day: string | null;
-  last_day: string | null;
-}
+import type { DeviceSummaryDay, DeviceSummaryImport } from '../../contract/deviceSummaries';
 
 /** Bytes enough for the headers of an EDF of up to 255 signals. */
 const HEAD_BYTES = 256 * 256;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { DataPointsQuery, NightFileQuery } from '../../contract/exports';
+import { recordingsEndpoints } from '../../contract/endpoints/recordings';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, forbidden, notFound } from '../errors';
@@ -25,7 +25,7 @@ export function exportRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/analytics/patient/export-edf',
-    { preHandler: auth, schema: { querystring: NightFileQuery } },
+    { preHandler: auth, schema: recordingsEndpoints['GET /analytics/patient/export-edf'] },
     async (request, reply) => {
       const user = currentUser(request);
       // A whole night as EDF+ is a data download, which annotators may not make.
@@ -54,7 +54,7 @@ export function exportRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/analytics/patient/annotations-csv',
-    { preHandler: auth, schema: { querystring: NightFileQuery } },
+    { preHandler: auth, schema: recordingsEndpoints['GET /analytics/patient/annotations-csv'] },
     async (request, reply) => {
       const user = currentUser(request);
       const { patient, recording } = await visibleRecording(ctx.db, user, request.query.patient_id, request.query.recording_id, 'read');
@@ -64,13 +64,13 @@ export function exportRoutes(server: FastifyInstance, ctx: AppContext) {
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', attachment(`annotations_${date}_${recording.device_id ?? 'none'}_${patient.patient_code}.csv`))
-        .send(annotationsCsv(await nightAnnotations(ctx.db, recording.id, user.id), device));
+        .send(Buffer.from(annotationsCsv(await nightAnnotations(ctx.db, recording.id, user.id), device), 'utf8'));
     },
   );
 
   app.get(
     '/analytics/patient/data-points',
-    { preHandler: auth, schema: { querystring: DataPointsQuery } },
+    { preHandler: auth, schema: recordingsEndpoints['GET /analytics/patient/data-points'] },
     async (request, reply) => {
       // Spec 2 §6: annotators cannot download data points.
       if (currentUser(request).is_annotator) throw forbidden('Annotators cannot download data points.');
@@ -80,7 +80,8 @@ export function exportRoutes(server: FastifyInstance, ctx: AppContext) {
       // Streamed in pieces: a raw channel's CSV runs to hundreds of MB as one string.
       const csv = Readable.from(dataPointCsvChunks(await loadChannelData(ctx.db, channel)));
       const name = dataPointFileName({ channel: channel.code, date: recording.night_key, deviceId: recording.device_id ?? 'none', patientCode: patient.patient_code });
-      return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', attachment(name)).send(csv);
+      // The file's bytes as a stream: the untyped reply takes one (the answer's schema says bytes).
+      return (reply as FastifyReply).header('content-type', 'text/csv; charset=utf-8').header('content-disposition', attachment(name)).send(csv);
     },
   );
 }

@@ -7,7 +7,8 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
-import { CHANNEL_CODE_PATTERN, LabelMapBody, UPLOAD_LIMITS } from '../../contract/imports';
+import { CHANNEL_CODE_PATTERN, UPLOAD_LIMITS } from '../../contract/imports';
+import { recordingsEndpoints } from '../../contract/endpoints/recordings';
 import type { AppContext } from '../context';
 import type { Api } from '../typed-api';
 import { authenticate, currentUser } from '../context';
@@ -227,7 +228,7 @@ async function uploadRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
   const uploads = await prepareUploadDir();
   app.addHook('onClose', () => rm(uploads, { recursive: true, force: true }));
-  app.post('/patient/upload-recording', { preHandler: auth }, async (request, reply) => {
+  app.post('/patient/upload-recording', { preHandler: auth, schema: recordingsEndpoints['POST /patient/upload-recording'] }, async (request, reply) => {
     const user = currentUser(request);
     if (user.is_annotator) throw forbidden('Annotators cannot import recordings.');
     if (!request.isMultipart()) throw new ApiError(400, 'validation_failed', 'Send the files as multipart/form-data.');
@@ -242,7 +243,7 @@ async function uploadRoutes(app: Api, ctx: AppContext) {
   app.addHook('onClose', closeParsePool);
 
   // What the import dialog checks before it sends a night's files.
-  app.get('/recordings/upload-limits', { preHandler: auth }, async () => ({
+  app.get('/recordings/upload-limits', { preHandler: auth, schema: recordingsEndpoints['GET /recordings/upload-limits'] }, async () => ({
     data: { max_files: ctx.config.uploadMaxFiles, max_file_bytes: MAX_FILE_BYTES, max_upload_bytes: MAX_UPLOAD_BYTES },
   }));
 }
@@ -250,11 +251,11 @@ async function uploadRoutes(app: Api, ctx: AppContext) {
 /** The physician's label map: which channel code a file's label is read as. */
 function labelMapRoutes(app: Api, ctx: AppContext) {
   const auth = authenticate(ctx);
-  app.get('/recordings/label-map', { preHandler: auth }, async (request) => ({
+  app.get('/recordings/label-map', { preHandler: auth, schema: recordingsEndpoints['GET /recordings/label-map'] }, async (request) => ({
     data: { label_map: await savedLabelMap(ctx.db, actingPhysicianId(currentUser(request))) },
   }));
 
-  app.post('/recordings/label-map', { preHandler: auth, schema: { body: LabelMapBody } }, async (request) => {
+  app.post('/recordings/label-map', { preHandler: auth, schema: recordingsEndpoints['POST /recordings/label-map'] }, async (request) => {
     const user = currentUser(request);
     if (user.is_annotator) throw forbidden('Annotators cannot change the label map.');
     const physicianId = actingPhysicianId(user);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { NightFileParams, NightMetaQuery, NightRangeQuery, SignedLinkQuery } from '../../contract/night-files';
+import { recordingsEndpoints } from '../../contract/endpoints/recordings';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
@@ -34,7 +34,7 @@ export function nightFileRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/s3/analytics/patient',
-    { preHandler: authenticate(ctx), schema: { querystring: NightMetaQuery } },
+    { preHandler: authenticate(ctx), schema: recordingsEndpoints['GET /s3/analytics/patient'] },
     async (request) => {
       const key = parseNightKey(request.query.recording_date);
       if (key === null) throw new ApiError(400, 'validation_failed', `recording_date "${request.query.recording_date}" is not YYYYMMDD.`);
@@ -62,7 +62,7 @@ export function nightFileRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/s3/analytics/patient/range',
-    { preHandler: authenticate(ctx), schema: { querystring: NightRangeQuery } },
+    { preHandler: authenticate(ctx), schema: recordingsEndpoints['GET /s3/analytics/patient/range'] },
     async (request) => {
       const from = parseNightKey(request.query.start_date);
       const to = parseNightKey(request.query.end_date);
@@ -89,7 +89,7 @@ export function nightFileRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/s3/analytics/night-file/:id',
-    { schema: { params: NightFileParams, querystring: SignedLinkQuery } },
+    { schema: recordingsEndpoints['GET /s3/analytics/night-file/:id'] },
     async (request, reply) => {
       const { id } = request.params;
       if (!verifyLink(await linkSecret(ctx.db), `night:${id}`, request.query.exp, request.query.sig)) {
@@ -100,7 +100,7 @@ export function nightFileRoutes(server: FastifyInstance, ctx: AppContext) {
       const channels = (await listChannels(ctx.db, [id])).filter((c) => c.sample_rate <= MAX_FILE_RATE_HZ);
       const parts = [`"recording_meta":{"timezone":${JSON.stringify(night.timezone)}}`, `"recording_start_time":${night.start_ms}`, `"recording_stop_time":${night.stop_ms}`];
       for (const c of channels) parts.push(`${JSON.stringify(c.code)}:${await channelJson(ctx, c)}`);
-      return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', isLiveRecording(night) ? 'no-cache' : 'private, max-age=900').send(`{${parts.join(',')}}`);
+      return reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', isLiveRecording(night) ? 'no-cache' : 'private, max-age=900').send(Buffer.from(`{${parts.join(',')}}`, 'utf8'));
     },
   );
 }

@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { gunzip as gunzipCb } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AvailableNightsQuery, ChannelDataQuery, ChannelOverviewQuery } from '../../contract/recordings';
+import { recordingsEndpoints } from '../../contract/endpoints/recordings';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
@@ -24,7 +24,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/patient/available-nights',
-    { preHandler: auth, schema: { querystring: AvailableNightsQuery } },
+    { preHandler: auth, schema: recordingsEndpoints['GET /patient/available-nights'] },
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const recordings = await listRecordings(db, patient.id);
@@ -55,7 +55,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
 
   app.get(
     '/analytics/patient/channel-data',
-    { preHandler: auth, schema: { querystring: ChannelDataQuery } },
+    { preHandler: auth, schema: recordingsEndpoints['GET /analytics/patient/channel-data'] },
     async (request, reply) => {
       const { patient_id, recording_id, code } = request.query;
       const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');
@@ -81,7 +81,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
   // in the order asked (one request for a screen's charts, not one per chart).
   app.get(
     '/analytics/patient/channel-overview',
-    { preHandler: auth, schema: { querystring: ChannelOverviewQuery } },
+    { preHandler: auth, schema: recordingsEndpoints['GET /analytics/patient/channel-overview'] },
     async (request, reply) => {
       const { patient_id, recording_id, code: codes, t0, t1, pixels } = request.query;
       const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');

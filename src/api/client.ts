@@ -66,7 +66,7 @@ export async function download<K extends EndpointKey>(key: K, accept: string, ..
  * Calls `API_BASE + path` and returns the JSON envelope. Any 2xx is success; 204/205
  * give an empty envelope. Failures throw ApiError after the global hook has seen them.
  */
-export async function request<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
+async function request<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = hooks.getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -102,7 +102,7 @@ export async function request<T>(method: Method, path: string, body?: unknown, o
  * session's token and returns the successful response to read as bytes. Failures throw
  * ApiError after the global hook has seen them, as for `request`.
  */
-export async function requestFile(path: string, accept = '*/*', options: RequestOptions = {}): Promise<Response> {
+async function requestFile(path: string, accept = '*/*', options: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { Accept: accept };
   const token = hooks.getToken();
   if (token) headers.Authorization = `Bearer ${token}`;

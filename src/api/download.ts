@@ -1,5 +1,3 @@
-import { requestFile } from './client';
-
 /** The file name a Content-Disposition header gives (RFC 6266: filename* first), else `fallback`. */
 function fileNameOf(disposition: string | null, fallback: string): string {
   const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '');
@@ -9,13 +7,19 @@ function fileNameOf(disposition: string | null, fallback: string): string {
 }
 
 /**
- * Fetches a file with the session's token (requestFile: its failures are ApiErrors the global
- * hook has seen) and hands it to the browser as a download, under the server's file name or
- * `fallback`. Every download of the app goes through here. `file` is a contract route's
- * download (`download('GET /reports/:id/file', …)` from ./client), or a path to GET with `accept`.
+ * Hands a contract route's download (`download('GET /reports/:id/file', …)` from ./client: its
+ * failures are ApiErrors the global hook has seen) to the browser once it has arrived, under the
+ * server's file name or `fallback`.
  */
-export async function downloadFile(file: string | Promise<Response>, fallback: string, accept = '*/*'): Promise<void> {
-  const response = await (typeof file === 'string' ? requestFile(file, accept) : file);
+export async function downloadFile(file: Promise<Response>, fallback: string): Promise<void> {
+  await saveFile(await file, fallback);
+}
+
+/**
+ * Hands a file the server answered (a contract file route's `download`) to the browser as a
+ * download, under the server's file name or `fallback`. Every download of the app ends here.
+ */
+export async function saveFile(response: Response, fallback: string): Promise<void> {
   const url = URL.createObjectURL(await response.blob());
   try {
     const a = document.createElement('a');

@@ -7,7 +7,7 @@ import i18n, { initI18n, setLanguage } from '../../src/i18n';
 
 const night: NightInfo = {
   recording_id: 1, night: 1_754_611_200, recording_date: '2025-08-08', device_id: 'RESMED', timezone: 'UTC',
-  recording_start_time: 1_754_614_923_000, recording_stop_time: 1_754_638_210_000, source: 'edf', channels: [],
+  recording_start_time: 1_754_614_923_000, recording_stop_time: 1_754_638_210_000, source: 'edf', live: false, sessions: [], channels: [],
 };
 const summary = (basis: 'sleep' | 'monitoring'): NightSummary => ({
   night: night.night, device_id: 'RESMED', rii: 1.55, rii_divisor: 'TBT', good_signal_duration: null, total_breathing_time: 6.4, total_sleep_time: basis === 'sleep' ? 6 : null,

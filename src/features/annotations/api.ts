@@ -1,6 +1,6 @@
-import type { AddAnnotationsBody, AddCategoryBody, AnnotationPage, ListAnnotationsBody, DeleteCategoryBody, UpdateAnnotationBody, UpdateCategoryBody } from '../../../contract/annotations';
-import { call, request } from '../../api/client';
-import { downloadFile } from '../../api/download';
+import type { AddAnnotationsBody, AddCategoryBody, ListAnnotationsBody, DeleteCategoryBody, UpdateAnnotationBody, UpdateCategoryBody } from '../../../contract/annotations';
+import { call, download } from '../../api/client';
+import { saveFile } from '../../api/download';
 import type { Annotation, Category } from './model';
 
 /** Annotations per page of the list call. */
@@ -31,50 +31,50 @@ export const annotationApi = {
     let cursor: string | null = null;
     do {
       const body: ListAnnotationsBody = { patient_id: n.patientId, night: n.night, limit: PAGE, ...(cursor ? { cursor } : {}) };
-      const res = await request<AnnotationPage & { annotations: Annotation[] }>('POST', '/analytics/patient/get-annotations', body);
-      for (const a of res.data?.annotations ?? []) all.push(a);
-      cursor = res.data?.next_cursor ?? null;
+      const res = await call('POST /analytics/patient/get-annotations', { body });
+      for (const a of res.data.annotations) all.push(a);
+      cursor = res.data.next_cursor;
     } while (cursor);
     return all;
   },
   async add(n: NightRef, draft: AnnotationDraft): Promise<Annotation[]> {
     const body: AddAnnotationsBody = { patient_id: n.patientId, night: n.night, ...draft };
-    const res = await request<{ annotations: Annotation[] }>('POST', '/analytics/patient/new-annotations', body);
-    return res.data?.annotations ?? [];
+    const res = await call('POST /analytics/patient/new-annotations', { body });
+    return res.data.annotations;
   },
   async update(a: Annotation, changes: Partial<AnnotationDraft> & { delete_flag?: 0 | 1 }): Promise<Annotation> {
     const body: UpdateAnnotationBody = { annotation_map_id: a.annotation_map_id, version: a.version, ...changes };
-    const res = await request<{ annotation: Annotation }>('POST', '/analytics/patient/update-annotations', body);
-    return res.data!.annotation;
+    const res = await call('POST /analytics/patient/update-annotations', { body });
+    return res.data.annotation;
   },
   async remove(n: NightRef, ids: number[]): Promise<number> {
-    const res = await request<{ deleted: number }>('POST', '/analytics/patient/delete-annotations', { ids, patient_id: n.patientId, night: n.night });
-    return res.data?.deleted ?? 0;
+    const res = await call('POST /analytics/patient/delete-annotations', { body: { ids, patient_id: n.patientId, night: n.night } });
+    return res.data.deleted;
   },
   async generate(n: NightRef, type: 'system' | 'desaturation'): Promise<{ created: number; message: string }> {
     const res = await call('POST /analytics/patient/generate-system-annotations', { body: { patient_id: n.patientId, night: n.night, type } });
     return { created: res.data.created, message: res.message ?? '' };
   },
   async categories(patientId: number): Promise<Category[]> {
-    const res = await request<{ labels: Category[] }>('POST', '/patient/get-label-list', { patient_id: patientId });
-    return res.data?.labels ?? [];
+    const res = await call('POST /patient/get-label-list', { body: { patient_id: patientId } });
+    return res.data.labels;
   },
   async addCategory(patientId: number, label: string, color: string): Promise<Category> {
     const body: AddCategoryBody = { patient_id: patientId, label, color_code: color };
-    const res = await request<{ label: Category }>('POST', '/patient/add-label', body);
-    return res.data!.label;
+    const res = await call('POST /patient/add-label', { body });
+    return res.data.label;
   },
   async updateCategory(c: Category, label: string, color: string): Promise<Category> {
     const body: UpdateCategoryBody = { label_id: c.label_id, label, color_code: color, version: c.version };
-    const res = await request<{ label: Category }>('POST', '/patient/update-label', body);
-    return res.data!.label;
+    const res = await call('POST /patient/update-label', { body });
+    return res.data.label;
   },
   async removeCategory(c: Category): Promise<void> {
     const body: DeleteCategoryBody = { label_id: c.label_id, version: c.version };
-    await request('POST', '/patient/delete-label', body);
+    await call('POST /patient/delete-label', { body });
   },
 };
 
 /** Downloads the night's annotations as CSV. */
-export const downloadAnnotationsCsv = (n: NightRef): Promise<void> =>
-  downloadFile(`/analytics/patient/annotations-csv?patient_id=${n.patientId}&recording_id=${n.recordingId}`, `annotations_${n.night}.csv`, 'text/csv');
+export const downloadAnnotationsCsv = async (n: NightRef): Promise<void> =>
+  saveFile(await download('GET /analytics/patient/annotations-csv', 'text/csv', { query: { patient_id: n.patientId, recording_id: n.recordingId } }), `annotations_${n.night}.csv`);

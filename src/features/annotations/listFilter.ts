@@ -38,7 +38,7 @@ export function choices(list: readonly Annotation[]): { channels: string[]; auth
   const authors = new Map<number, string>();
   for (const a of list) {
     for (const c of a.kpiList) channels.add(c);
-    if (a.type !== 'device' && !authors.has(a.created_by)) authors.set(a.created_by, a.created_by_name ?? '');
+    if (a.type !== 'device' && a.created_by !== null && !authors.has(a.created_by)) authors.set(a.created_by, a.created_by_name ?? '');
   }
   return {
     channels: [...channels].sort(),

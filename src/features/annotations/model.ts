@@ -29,9 +29,10 @@ export interface Annotation {
   comment: string;
   label: number;
   color_code: string;
-  created_by: number;
-  updated_by: number;
-  updated_date: string;
+  /** Null on a device event (no author). */
+  created_by: number | null;
+  updated_by: number | null;
+  updated_date: string | null;
   delete_flag: number;
   version: number;
   /** The author's name, as the list call gives it (absent on device events). */

@@ -1,28 +1,20 @@
-import type { ScoringImportBody, ScoringSource } from '../../../contract/scoring-files';
-import { request } from '../../api/client';
-import { downloadFile } from '../../api/download';
+import type { ScoringImportAnswer, ScoringImportBody, ScoringSource } from '../../../contract/scoring-files';
+import { call, download } from '../../api/client';
+import { saveFile } from '../../api/download';
 import type { NightRef } from './api';
 
-/** What the server did with an imported scoring file. */
-export interface ScoringImportResult {
-  format: 'nsrr-xml' | 'edf+';
-  imported: number;
-  duplicates: number;
-  outside: number;
-  instants: number;
-  categories_created: string[];
-  channels_substituted: Array<{ from: string | null; to: string; count: number }>;
-}
+/** What the server did with an imported scoring file (the contract's schema). */
+export type { ScoringImportAnswer as ScoringImportResult } from '../../../contract/scoring-files';
 
-const query = (n: NightRef, source: ScoringSource) => `patient_id=${n.patientId}&recording_id=${n.recordingId}&source=${source}`;
+const query = (n: NightRef, source: ScoringSource) => ({ patient_id: n.patientId, recording_id: n.recordingId, source });
 
 /** Downloads the night's marks of `source` as NSRR XML. */
-export const downloadNsrrXml = (n: NightRef, source: ScoringSource): Promise<void> =>
-  downloadFile(`/analytics/patient/export-nsrr-xml?${query(n, source)}`, `scoring_${n.night}.xml`, 'application/xml');
+export const downloadNsrrXml = async (n: NightRef, source: ScoringSource): Promise<void> =>
+  saveFile(await download('GET /analytics/patient/export-nsrr-xml', 'application/xml', { query: query(n, source) }), `scoring_${n.night}.xml`);
 
 /** Downloads the night's marks of `source` as an EDF+ annotation file. */
-export const downloadEdfAnnotations = (n: NightRef, source: ScoringSource): Promise<void> =>
-  downloadFile(`/analytics/patient/export-edf-annotations?${query(n, source)}`, `scoring_${n.night}_annotations.edf`, 'application/octet-stream');
+export const downloadEdfAnnotations = async (n: NightRef, source: ScoringSource): Promise<void> =>
+  saveFile(await download('GET /analytics/patient/export-edf-annotations', 'application/octet-stream', { query: query(n, source) }), `scoring_${n.night}_annotations.edf`);
 
 /** A file's bytes as base64, a slice at a time (a whole file spread into one call overflows the stack). */
 function base64(bytes: Uint8Array): string {
@@ -33,8 +25,7 @@ function base64(bytes: Uint8Array): string {
 }
 
 /** Sends an NSRR XML or EDF+ file to be attached to the night as marks. */
-export async function importScoringFile(n: NightRef, file: File): Promise<ScoringImportResult> {
+export async function importScoringFile(n: NightRef, file: File): Promise<ScoringImportAnswer> {
   const body: ScoringImportBody = { patient_id: n.patientId, recording_id: n.recordingId, file_name: file.name, content_base64: base64(new Uint8Array(await file.arrayBuffer())) };
-  const res = await request<ScoringImportResult>('POST', '/analytics/patient/import-scoring', body);
-  return res.data!;
+  return (await call('POST /analytics/patient/import-scoring', { body })).data;
 }

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { decodeWire } from '../../../engine/wire';
 import { LIVE_CHANNELS, type DeviceLiveState, type LiveErrorCode, type ViewerSubscribed } from '../../../contract/live-protocol';
-import { requestFile } from '../../api/client';
+import { download } from '../../api/client';
 import { session } from '../../state/session';
 import { paintProbe } from './paintProbe';
 import { LiveSeries } from './series';
@@ -43,7 +43,7 @@ async function fillFromStorage(device: LiveDevice, codes: readonly string[]): Pr
   if (patientId === null || recordingId === null) return;
   await Promise.all(
     codes.map(async (code) => {
-      const response = await requestFile(`/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}`, 'application/octet-stream');
+      const response = await download('GET /analytics/patient/channel-data', 'application/octet-stream', { query: { patient_id: patientId, recording_id: recordingId, code } });
       const wire = decodeWire(new Uint8Array(await response.arrayBuffer()));
       if (device.recordingId === recordingId) device.series.get(code)?.putWire(wire);
     }),

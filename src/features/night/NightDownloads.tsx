@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { downloadFile } from '../../api/download';
+import { download } from '../../api/client';
+import { saveFile } from '../../api/download';
 import { useAction } from '../../ui/useAction';
 import type { NightInfo } from './types';
 
@@ -13,14 +14,14 @@ export function NightDownloads({ patientId, night }: { patientId: number; night:
   const { t } = useTranslation();
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const { busy, problem, setProblem, run } = useAction();
-  const base = `?patient_id=${patientId}&recording_id=${night.recording_id}`;
+  const query = { patient_id: patientId, recording_id: night.recording_id };
   const dataPoints = () => {
     if (picked.size === 0) {
       setProblem(t('night.downloads.pickChannel'));
       return;
     }
     run(async () => {
-      for (const code of picked) await downloadFile(`/analytics/patient/data-points${base}&code=${encodeURIComponent(code)}`, `${code}.csv`);
+      for (const code of picked) await saveFile(await download('GET /analytics/patient/data-points', '*/*', { query: { ...query, code } }), `${code}.csv`);
     });
   };
   return (
@@ -51,7 +52,7 @@ export function NightDownloads({ patientId, night }: { patientId: number; night:
           {t('night.downloads.dataPoints')}
         </button>
         <button type="button" className="button button-small" disabled={busy}
-          onClick={() => run(() => downloadFile(`/analytics/patient/export-edf${base}`, `${night.recording_date}.edf`))} data-testid="download-edf">
+          onClick={() => run(async () => saveFile(await download('GET /analytics/patient/export-edf', '*/*', { query }), `${night.recording_date}.edf`))} data-testid="download-edf">
           {t('night.downloads.edf')}
         </button>
       </div>

@@ -1,15 +1,14 @@
 // Calls of the single-night screen. JSON through the app's client; channel samples as
 // binary (the browser undoes the gzip), cached in IndexedDB.
-import { call, request, requestFile } from '../../api/client';
+import { call, download } from '../../api/client';
 import { readChannel, writeChannel } from '../../cache/channelCache';
 import { chartsFramed } from '../../charts/gl/stats';
 import { decodeViews, type DecodedView } from '../../../engine/viewWire';
-import type { NightInfo } from './types';
 
 export const nightApi = {
   details: async (patientId: number) => (await call('GET /patient/details', { query: { patient_id: patientId } })).data.patient_info,
   nights: async (patientId: number) =>
-    (await request<{ nights: NightInfo[] }>('GET', `/patient/available-nights?patient_id=${patientId}`)).data?.nights ?? [],
+    (await call('GET /patient/available-nights', { query: { patient_id: patientId } })).data.nights,
   preferences: async () => (await call('GET /physician/preferences')).data,
   saveOrder: (order: Record<string, boolean>) => call('POST /patient/update-kpi-preferences', { body: { new_sorted_array_kpis: order } }),
 };
@@ -111,7 +110,7 @@ async function readChannelBytes(key: string, patientId: number, recordingId: num
   // the channel itself, as the navigator's strip does).
   const cached = await readChannel(key, arrivedOverviews(patientId, recordingId) ? () => chartsFramed(FIRST_PAINT_WAIT_MS) : undefined);
   if (cached) return cached;
-  const response = await requestFile(`/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=${encodeURIComponent(code)}`, 'application/octet-stream', { signal });
+  const response = await download('GET /analytics/patient/channel-data', 'application/octet-stream', { query: { patient_id: patientId, recording_id: recordingId, code } }, { signal });
   const bytes = await response.arrayBuffer();
   // The chart does not wait for the cache: the write takes its own copy and logs its own failure.
   void writeChannel(key, bytes);
@@ -170,8 +169,8 @@ export async function channelOverviews(patientId: number, recordingId: number, c
 }
 
 async function fetchOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number, signal?: AbortSignal): Promise<DecodedView[]> {
-  const asked = codes.map((code) => `&code=${encodeURIComponent(code)}`).join('');
-  const response = await requestFile(`/analytics/patient/channel-overview?patient_id=${patientId}&recording_id=${recordingId}${asked}&t0=${t0}&t1=${t1}&pixels=${pixels}`, 'application/octet-stream', { signal });
+  const query = { patient_id: patientId, recording_id: recordingId, code: [...codes], t0, t1, pixels };
+  const response = await download('GET /analytics/patient/channel-overview', 'application/octet-stream', { query }, { signal });
   const views = decodeViews(new Uint8Array(await response.arrayBuffer()));
   if (views.length !== codes.length) throw new Error(`${views.length} overviews for ${codes.length} channels`);
   return views;

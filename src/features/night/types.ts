@@ -23,44 +23,8 @@ export interface PatientInfo {
   is_sample_patient: boolean;
 }
 
-interface NightChannel {
-  code: string;
-  label: string;
-  unit: string;
-  fs: number;
-  count: number;
-  /** Valid samples (missing ones not counted); the night list gives it for every stored channel. */
-  valid?: number;
-}
-
-export interface NightInfo {
-  recording_id: number;
-  /** Night key, Unix seconds (UTC). */
-  night: number;
-  recording_date: string;
-  device_id: string;
-  timezone: string;
-  /** ms UTC. */
-  recording_start_time: number;
-  recording_stop_time: number;
-  source: string;
-  channels: NightChannel[];
-  /** The night's sessions (a CPAP night where the mask came off: one per stretch of files); absent from older servers. */
-  sessions?: NightSession[];
-  /** Other recordings with this night's key (a device that streamed beside an imported night): shown from this night, not as nights of their own. */
-  others?: NightInfo[];
-  /** A device session still streaming (its end grows with every frame). */
-  live?: boolean;
-}
-
-/** One session of a night: what its files cover together. */
-interface NightSession {
-  /** ms UTC. */
-  start: number;
-  end: number;
-  duration_ms: number;
-  files: string[];
-}
+/** A night of the patient's list, as GET /patient/available-nights answers it (the contract's schema). */
+export type { NightInfo } from '../../../contract/recordings';
 
 /** GET /physician/preferences, as the contract has it. */
 export type { PhysicianPreferences } from '../../../contract/preferences';

@@ -1,7 +1,6 @@
 import type { AnalyticsSettingsBody } from '../../../contract/analytics';
-import type { LabelMapBody } from '../../../contract/imports';
 import type { AppointmentsQuery, RiiDivisor } from '../../../contract/practice';
-import { call, request } from '../../api/client';
+import { call } from '../../api/client';
 
 /** The practice screens' answers (GET /practice/calendar, /practice/appointments, /practice/settings), as the contract has them. */
 export type { Appointment, CalendarEvent, PracticeCategory, PracticeSettings, RiiDivisor } from '../../../contract/practice';
@@ -14,6 +13,6 @@ export const fetchAppointments = async (when: NonNullable<AppointmentsQuery['whe
 export const fetchSettings = async () => (await call('GET /practice/settings')).data;
 
 export const saveAnalyticsSettings = (body: Required<AnalyticsSettingsBody>) => call('POST /physician/update-analytics-settings', { body });
-export const saveLabelMap = (labelMap: Record<string, string>) => request('POST', '/recordings/label-map', { label_map: labelMap } satisfies LabelMapBody);
-export const updateCategory = (c: { label_id: number; label: string; color_code: string; version: number }) => request('POST', '/patient/update-label', c);
-export const deleteCategory = (c: { label_id: number; version: number }) => request('POST', '/patient/delete-label', c);
+export const saveLabelMap = (labelMap: Record<string, string>) => call('POST /recordings/label-map', { body: { label_map: labelMap } });
+export const updateCategory = (c: { label_id: number; label: string; color_code: string; version: number }) => call('POST /patient/update-label', { body: c });
+export const deleteCategory = (c: { label_id: number; version: number }) => call('POST /patient/delete-label', { body: c });

@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/errors';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
-import { fetchUploadLimits, IMPORTABLE, uploadProblem, uploadRecording, type ImportedNight, type UploadProblem } from './api';
+import { fetchUploadLimits, IMPORTABLE, uploadProblem, uploadRecording, type DeviceSummaryImport, type ImportedNight, type UploadAnswer, type UploadProblem } from './api';
 import { ImportChannels } from './ImportChannels';
 import { useFormat } from '../../format';
 import { formatSpan } from '../../charts/core/format';
@@ -18,7 +18,7 @@ interface Props {
   /** The patient's time zone, offered first. */
   defaultTimezone?: string;
   /** Called with what the import made (the night's key, its channels, what was skipped), so the screen can show that night and the result. */
-  onImported: (result: ImportedNight) => void;
+  onImported: (result: UploadAnswer) => void;
 }
 
 /** "Import recording": a physician uploads the files of one night for this patient. */
@@ -111,7 +111,7 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
  * span, channels and device events, the files kept once, and (folded) every signal's code,
  * label, rate, unit and source.
  */
-export function ImportResult({ result, onDismiss }: { result: ImportedNight; onDismiss: () => void }) {
+export function ImportResult({ result, onDismiss }: { result: UploadAnswer; onDismiss: () => void }) {
   const { t } = useTranslation();
   // The form that sent the files is far below: the result is brought into view (and focus, for a screen reader) when it arrives.
   const ref = useRef<HTMLElement>(null);
@@ -127,9 +127,9 @@ export function ImportResult({ result, onDismiss }: { result: ImportedNight; onD
           {t('recordings.import.dismiss')}
         </button>
       </header>
-      {result.channels && <ImportSummary night={result} />}
+      {'channels' in result && <ImportSummary night={result} />}
       {result.device_summary && <DeviceSummaryDone summary={result.device_summary} />}
-      {result.summary && (
+      {'summary' in result && (
         <details className="import-result-channels">
           <summary>{t('recordings.import.channelsFolded', { count: result.summary.channels.length })}</summary>
           <ImportChannels summary={result.summary} />
@@ -140,7 +140,7 @@ export function ImportResult({ result, onDismiss }: { result: ImportedNight; onD
 }
 
 /** A device's daily summary read with the upload (stored per day, no night). */
-function DeviceSummaryDone({ summary: s }: { summary: NonNullable<ImportedNight['device_summary']> }) {
+function DeviceSummaryDone({ summary: s }: { summary: DeviceSummaryImport }) {
   const { t } = useTranslation();
   return (
     <Alert tone="success" testId="import-device-summary">

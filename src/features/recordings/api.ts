@@ -1,56 +1,13 @@
 import md5 from 'md5-wasm';
-import { request } from '../../api/client';
+import { call } from '../../api/client';
+import type { UploadAnswer, UploadLimits } from '../../../contract/imports';
 
-/** What the server answers for an imported night. */
-export interface ImportedNight {
-  recording_id: number;
-  recording_start_time: number;
-  recording_stop_time: number;
-  timezone: string;
-  channels: Array<{ code: string; label: string; fs: number; count: number }>;
-  events: number;
-  /** True when the files joined a night the patient already had. */
-  merged?: boolean;
-  /** The night key (Unix seconds) the files were stored under. */
-  night?: number;
-  night_start_time?: number;
-  night_stop_time?: number;
-  files?: Array<{ name: string; md5: string }>;
-  /** Files left out: byte-identical to another of the upload, or stored before. */
-  skipped_files?: SkippedFile[];
-  device_events?: number;
-  /** Every channel with code, label, rate and unit; skipped and unmapped signals. */
-  summary?: ImportSummary;
-  /** Device summary files of the upload (ResMed STR.edf): days read and stored; no night when alone. */
-  device_summary?: { files: string[]; days_read: number; days_stored: number; first_day: string | null; last_day: string | null };
-}
-
-/** The server's import summary (server/recordings/summary.ts). */
-export interface ImportSummary {
-  channels: Array<{ code: string; label: string; rate: number; unit: string; samples: number; outOfRange: number; nonFinite: number }>;
-  skipped: Array<{ file: string; label: string; reason: string }>;
-  unmapped: Array<{ file: string; label: string; code: string; reason: string }>;
-  /** The file(s) each code came from and its valid samples. */
-  sources?: Array<{ code: string; label: string; files: string[]; valid: number }>;
-}
-
-/** A file of an upload that was not imported (server/recordings/night-files.ts). */
-interface SkippedFile {
-  name: string;
-  reason: 'same_in_upload' | 'already_stored';
-  same_as: string;
-  night?: number;
-}
-
-/** GET /recordings/upload-limits: what one upload may hold. */
-export interface UploadLimits {
-  max_files: number;
-  max_file_bytes: number;
-  max_upload_bytes: number;
-}
+/** What the server answers for an upload (UploadAnswer): the night it imported (ImportedNight), or only a device's daily summary. */
+export type { DeviceSummaryImport } from '../../../contract/deviceSummaries';
+export type { ImportedNight, ImportSummary, UploadAnswer, UploadLimits } from '../../../contract/imports';
 
 export async function fetchUploadLimits(): Promise<UploadLimits> {
-  return (await request<UploadLimits>('GET', '/recordings/upload-limits')).data!;
+  return (await call('GET /recordings/upload-limits')).data;
 }
 
 /** Files a night's folder holds that the import reads (a DATALOG folder also holds .crc and .tgt files). */
@@ -81,7 +38,7 @@ export interface ImportRequest {
 }
 
 /** Uploads the files of one night (EDF, EDF+, oximeter or Timestamp,Value CSV). */
-export async function uploadRecording(req: ImportRequest): Promise<ImportedNight> {
+export async function uploadRecording(req: ImportRequest): Promise<UploadAnswer> {
   const form = new FormData();
   form.append('patient_id', String(req.patientId));
   if (req.timezone) form.append('timezone', req.timezone);
@@ -92,6 +49,5 @@ export async function uploadRecording(req: ImportRequest): Promise<ImportedNight
   for (const file of req.files) hashes[file.name] = await md5(new Uint8Array(await file.arrayBuffer()));
   form.append('md5', JSON.stringify(hashes));
   for (const file of req.files) form.append('files', file, file.name);
-  const res = await request<ImportedNight>('POST', '/patient/upload-recording', form);
-  return res.data!;
+  return (await call('POST /patient/upload-recording', { form })).data;
 }

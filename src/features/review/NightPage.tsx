@@ -12,7 +12,7 @@ import { NightPicker } from '../night/NightPicker';
 import { NightReview } from './NightReview';
 import { nightKeys, useNights, usePatientDetails, usePreferences } from '../night/queries';
 import { ImportRecordingPanel, ImportResult } from '../recordings/ImportRecordingPanel';
-import type { ImportedNight } from '../recordings/api';
+import type { UploadAnswer } from '../recordings/api';
 import { NightRecordings, NightSessions, NightTooLong, nightTooLong } from '../recordings/NightSessions';
 import { SideTabs, type Tab } from '../night/SideTabs';
 import type { NightInfo } from '../night/types';
@@ -131,16 +131,16 @@ function neighbours(nights: NightInfo[], night: NightInfo | null) {
 
 /** The last import's result, above the night it opened until dismissed (for this patient only). */
 function useImportResult(patientId: number, goTo: (changes: Record<string, string | null>) => void) {
-  const [imported, setImported] = useState<{ patientId: number; result: ImportedNight } | null>(null);
-  const onImported = (result: ImportedNight) => {
+  const [imported, setImported] = useState<{ patientId: number; result: UploadAnswer } | null>(null);
+  const onImported = (result: UploadAnswer) => {
     setImported({ patientId, result });
-    if (result.night !== undefined) goTo({ night: String(result.night) });
+    if ('night' in result) goTo({ night: String(result.night) });
   };
   return { imported, setImported, onImported };
 }
 
 /** Importing a recording for the patient, folded away once there is a night to show. */
-function ImportDetails({ patientId, open, onImported }: { patientId: number; open: boolean; onImported(result: ImportedNight): void }) {
+function ImportDetails({ patientId, open, onImported }: { patientId: number; open: boolean; onImported(result: UploadAnswer): void }) {
   const { t } = useTranslation();
   return (
     <details className="import-details" open={open}>
