@@ -33,11 +33,3 @@ type Part<E, P extends string, As extends string> = E extends { [k in P]: infer 
 
 /** What a call sends: its query, body and path parameters, each as its schema accepts it. */
 export type InputOf<K extends EndpointKey> = Part<Endpoints[K], 'querystring', 'query'> & Part<Endpoints[K], 'body', 'body'> & Part<Endpoints[K], 'params', 'params'>;
-
-/** A route's schemas as the server registers them. */
-export interface EndpointSchema {
-  querystring?: TSchema;
-  body?: TSchema;
-  params?: TSchema;
-  response: Record<number | string, TSchema>;
-}

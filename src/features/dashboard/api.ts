@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { call } from '../../api/client';
 import type { DeviceNotices, PhysicianNotification } from '../../../contract/dashboard';
 
-export type { DeviceNotices, NightRef, PhysicianNotification, Widgets } from '../../../contract/dashboard';
+export type { DeviceNotices, NightRef, PhysicianNotification } from '../../../contract/dashboard';
 
 const dashboardKeys = {
   widgets: ['dashboard', 'widgets'] as const,
@@ -71,7 +71,7 @@ export function unreadCount(notifications: readonly PhysicianNotification[], dev
   return notifications.filter((n) => n.is_read === 0).length + (devices ? devices.deallocations.length + devices.reserved.length : 0);
 }
 
-export type { Triage, TriageNight, TriagePatient } from '../../../contract/triage';
+export type { TriageNight, TriagePatient } from '../../../contract/triage';
 
 const triageKey = ['dashboard', 'triage'] as const;
 

@@ -3,7 +3,7 @@ import type { DeviceConfig, TileLayout } from '../../../contract/live';
 import { call } from '../../api/client';
 
 // The answers' shapes are the contract's (contract/live.ts).
-export type { ConfigStatus, DeviceConfigRow, RealTimeDevice } from '../../../contract/live';
+export type { DeviceConfigRow, RealTimeDevice } from '../../../contract/live';
 /** A tile's place on the real-time dashboard (contract/live.ts, as POST /physician/realtime-layout takes it). */
 export type { DeviceConfig, TileLayout };
 

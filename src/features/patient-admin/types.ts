@@ -7,7 +7,7 @@ export type { PatientListRow as PatientRow, Disease } from '../../../contract/pa
 export type { PatientInfo } from '../../../contract/patient-details';
 
 // The device answers' shapes are the contract's (the schemas the server answers with).
-export type { AvailableDevice, DataCenterDevice, DataCenterStatus, DeployRequest, HistoryEntry } from '../../../contract/devices';
+export type { AvailableDevice, DataCenterStatus } from '../../../contract/devices';
 
 /**
  * What the wizard sends to /physician/new-patient: the server's schema (contract/patients.ts) with

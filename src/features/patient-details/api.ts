@@ -1,11 +1,10 @@
 // Calls of the Patient details tab (spec 2 §7): conditions, check-ups, comments.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Checkups, PatientComment } from '../../../contract/patient-notes';
-import type { Disease } from '../../../contract/patients';
+import type { PatientComment } from '../../../contract/patient-notes';
 import { call } from '../../api/client';
 import { nightKeys } from '../night/queries';
 
-export type { Checkups, Disease, PatientComment };
+export type { PatientComment };
 
 const keys = {
   diseases: ['diseases'] as const,

@@ -3,7 +3,7 @@ import { call, download } from '../../api/client';
 import { useEffect, useState } from 'react';
 
 /** GET /user/profile (spec 1 §3 "User profile") and a specialisation to choose, as the contract has them. */
-export type { Profile, Specialisation } from '../../../contract/profile';
+export type { Profile } from '../../../contract/profile';
 
 export const profileKeys = {
   profile: ['user', 'profile'] as const,

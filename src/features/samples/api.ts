@@ -4,7 +4,6 @@ import { call } from '../../api/client';
 import { ApiError } from '../../api/errors';
 
 /** One sample patient of the practice (GET /patient/samplePatients): the server's own type. */
-export type { SampleListRow as SamplePatient } from '../../../contract/samples';
 
 /** Where the night goes: an existing sample patient, or a new one with this name. */
 export type SampleTarget = { kind: 'existing'; sampleId: number } | { kind: 'new'; name: string };

@@ -1,19 +1,10 @@
 // Double scoring (issue 36 points 2–3): the calls and their queries. The server decides what a
 // scorer may see; the browser only refetches the night's marks when a round changes state.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  Agreement,
-  Annotator,
-  Assignment,
-  CreateRoundBody,
-  DecideBody,
-  DisagreementsAnswer,
-  ScorerQuality,
-  ScoringRound,
-} from '../../../contract/scoring-rounds';
+import type { Agreement, Assignment, CreateRoundBody, DecideBody, ScoringRound } from '../../../contract/scoring-rounds';
 import { call } from '../../api/client';
 
-export type { Agreement, Annotator, Assignment, DisagreementsAnswer, ScorerQuality, ScoringRound };
+export type { Agreement, Assignment, ScoringRound };
 
 export interface NightKey {
   patientId: number;
