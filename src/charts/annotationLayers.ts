@@ -29,14 +29,25 @@ interface Look {
   y1: number;
 }
 
-/** The bands of one layer of one block, in start order, and whether its buffer is out of date. */
+/**
+ * The bands of one layer of one block, in start order, whether its buffer is out of date and,
+ * when only some bands changed, the span of time they cover (ms).
+ */
 interface Group extends Look {
   bands: AnnotationBand[];
   dirty: boolean;
+  changed: { t0: number; t1: number } | null;
 }
 
-/** Writes a layer: the block, its key, the quads (x in ms from `origin`) and their vertex count. */
-export type LayerSink = (block: ChartBlock, key: string, quads: Float32Array, vertices: number, color: Rgba) => void;
+/**
+ * Writes a layer: the block, its key, the quads (x in ms from `origin`), their vertex count
+ * and colour, and where its picture changed (undefined: anywhere).
+ */
+export type LayerSink = (block: ChartBlock, key: string, quads: Float32Array, vertices: number, color: Rgba, changed?: { t0: number; t1: number }) => void;
+
+/** Whether two bands draw the same (an annotation's comment edited gives a new band drawn alike). */
+const alike = (a: AnnotationBand, b: AnnotationBand) =>
+  a.startMs === b.startMs && a.endMs === b.endMs && a.style === b.style && a.color.every((c, i) => c === b.color[i]) && a.codes.length === b.codes.length && a.codes.every((c, i) => c === b.codes[i]);
 
 /** A changed stretch this long or longer is laid out again in full. */
 const WHOLE = 512;
@@ -120,6 +131,11 @@ export class AnnotationLayers {
       this.layOut([...this.codes.keys()]);
       return;
     }
+    // The same bands again (as new objects): the layers hold the new ones, nothing is drawn anew.
+    if (prevEnd - from === nextEnd - from && prev.slice(from, prevEnd).every((a, i) => alike(a, bands[from + i]))) {
+      for (let i = from; i < prevEnd; i++) this.swap(prev[i], bands[i]);
+      return;
+    }
     for (let i = from; i < prevEnd; i++) this.place(prev[i], -1);
     for (let i = from; i < nextEnd; i++) this.place(bands[i], 1);
     for (const block of this.codes.keys()) this.flush(block);
@@ -147,6 +163,24 @@ export class AnnotationLayers {
     }
   }
 
+  /** Where a band is in a layer's bands (by reference, among those of its start); -1 when absent. */
+  private static indexIn(bands: readonly AnnotationBand[], a: AnnotationBand): number {
+    let i = after(bands, a.startMs) - 1;
+    while (i >= 0 && bands[i] !== a && bands[i].startMs === a.startMs) i--;
+    return i >= 0 && bands[i] === a ? i : -1;
+  }
+
+  /** Puts `next` where `was` is in its layers (the two are drawn alike). */
+  private swap(was: AnnotationBand, next: AnnotationBand): void {
+    this.eachBlock(was, (block) => {
+      for (const look of this.looksOf(was)) {
+        const g = this.groups.get(block)?.get(look.key);
+        const i = g ? AnnotationLayers.indexIn(g.bands, was) : -1;
+        if (g && i >= 0) g.bands[i] = next;
+      }
+    });
+  }
+
   /** Adds (1) or takes away (-1) one band in the layers it is drawn in. */
   private place(a: AnnotationBand, by: 1 | -1): void {
     this.eachBlock(a, (block) => {
@@ -154,13 +188,14 @@ export class AnnotationLayers {
       if (!groups) this.groups.set(block, (groups = new Map()));
       for (const look of this.looksOf(a)) {
         let g = groups.get(look.key);
-        if (!g) groups.set(look.key, (g = { ...look, bands: [], dirty: true }));
+        if (!g) groups.set(look.key, (g = { ...look, bands: [], dirty: false, changed: null }));
+        // Where the layer's picture changed since it was last written (unknown stays unknown).
+        if (!g.dirty) g.changed = { t0: a.startMs, t1: a.endMs };
+        else if (g.changed) g.changed = { t0: Math.min(g.changed.t0, a.startMs), t1: Math.max(g.changed.t1, a.endMs) };
         if (by === 1) g.bands.splice(after(g.bands, a.startMs), 0, a);
         else {
-          // Among the bands of its start, by reference.
-          let i = after(g.bands, a.startMs) - 1;
-          while (i >= 0 && g.bands[i] !== a && g.bands[i].startMs === a.startMs) i--;
-          if (i >= 0 && g.bands[i] === a) g.bands.splice(i, 1);
+          const i = AnnotationLayers.indexIn(g.bands, a);
+          if (i >= 0) g.bands.splice(i, 1);
         }
         g.dirty = true;
       }
@@ -176,14 +211,14 @@ export class AnnotationLayers {
         if (!groups) return;
         for (const look of this.looksOf(a)) {
           let g = groups.get(look.key);
-          if (!g) groups.set(look.key, (g = { ...look, bands: [], dirty: false }));
+          if (!g) groups.set(look.key, (g = { ...look, bands: [], dirty: false, changed: null }));
           g.bands.push(a);
         }
       });
     }
     for (const [block, groups] of fresh) {
       const before = this.groups.get(block) ?? new Map<string, Group>();
-      for (const [key, g] of before) if (!groups.has(key)) groups.set(key, { ...g, bands: [], dirty: true });
+      for (const [key, g] of before) if (!groups.has(key)) groups.set(key, { ...g, bands: [], dirty: true, changed: null });
       for (const [key, g] of groups) {
         const old = before.get(key);
         g.dirty = g.dirty || !old || old.dirty || old.bands.length !== g.bands.length || old.bands.some((b, i) => b !== g.bands[i]);
@@ -200,7 +235,9 @@ export class AnnotationLayers {
     const origin = this.origin();
     for (const g of groups.values()) {
       if (!g.dirty) continue;
+      const changed = g.changed ?? undefined;
       g.dirty = false;
+      g.changed = null;
       const floats = g.bands.length * 12;
       if (this.scratch.length < floats) this.scratch = new Float32Array(Math.max(floats, this.scratch.length * 2));
       const q = this.scratch;
@@ -212,7 +249,7 @@ export class AnnotationLayers {
         q[i + 6] = x0; q[i + 7] = g.y0; q[i + 8] = x1; q[i + 9] = g.y1; q[i + 10] = x0; q[i + 11] = g.y1;
         i += 12;
       }
-      this.sink(block, g.key, q, floats / 2, g.color);
+      this.sink(block, g.key, q, floats / 2, g.color, changed);
     }
   }
 }

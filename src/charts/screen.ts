@@ -75,7 +75,7 @@ export class ChartScreen {
     this.renderer = new ChartRenderer(canvas, { ...options, isComplete: () => this.feeder.covers() });
     this.feeder = new ViewFeeder(source, this.renderer, () => this.view.store.state.domain, () => this.plotWidth);
     this.annotations = new AnnotationLayers(
-      (block, key, quads, vertices, color) => this.renderer.setLayer(block, key, quads, vertices, { origin: this.view.store.state.domain.t0, kind: 'fill', color, clipY: true }),
+      (block, key, quads, vertices, color, changed) => this.renderer.setLayer(block, key, quads, vertices, { origin: this.view.store.state.domain.t0, kind: 'fill', color, clipY: true }, changed),
       () => this.view.store.state.domain.t0,
     );
     this.unsubscribe = this.view.onRange((range) => this.feeder.update(range));
