@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatClock } from '../../charts/core/format';
 import type { ViewController } from '../../state/view';
@@ -43,14 +43,15 @@ export const ScoringPanel = memo(function ScoringPanel({ view, annotations, long
 }) {
   const { t } = useTranslation();
   const [inWindow, setInWindow] = useState<Annotation[]>([]);
+  // What the list shows; null: nothing yet (an empty list is a real state to set after a delete).
+  const shown = useRef<Annotation[] | null>(null);
   useEffect(() => {
-    // null: nothing shown yet (an empty list is a real state to set after a delete).
-    let key: string | null = null;
     const update = (r: { t0: number; t1: number }) => {
       const next = overlapping(annotations, r.t0, r.t1, longestMs);
-      const nextKey = next.map((a) => `${a.annotation_map_id}:${a.version}`).join(',');
-      if (nextKey === key) return;
-      key = nextKey;
+      // The same annotations (the same objects: a changed one is a new object): nothing to draw.
+      const now = shown.current;
+      if (now && now.length === next.length && next.every((a, i) => a === now[i])) return;
+      shown.current = next;
       setInWindow(next);
     };
     update(view.store.state.range);

@@ -108,9 +108,12 @@ function scrollToNavigator(): void {
 /** Detector annotations name a KPI, not a channel: draw them on the signals they come from. */
 const KPI_CHANNELS: Record<string, string[]> = { AP_timing: ['Y_DIST', 'NC_PSG', 'BR'], DSAT: ['SPO2', 'SPO2_PSG'] };
 const bandChannels = (kpis: readonly string[]) => kpis.flatMap((k) => KPI_CHANNELS[k] ?? [k]);
+/** Band colours by annotation colour: a night's 10,000 annotations have a dozen. */
+const bandColors = new Map<string, ReturnType<typeof bandColor>>();
+const colorOf = (hex: string) => bandColors.get(hex) ?? bandColors.set(hex, bandColor(hex)).get(hex)!;
 
 /** An annotation as the renderer draws it. */
-const toBand = (a: Annotation): AnnotationBand => ({ startMs: a.start_ms, endMs: a.end_ms, color: bandColor(a.color_code), codes: bandChannels(a.kpiList), style: a.type === 'device' ? 'device' : 'band' });
+const toBand = (a: Annotation): AnnotationBand => ({ startMs: a.start_ms, endMs: a.end_ms, color: colorOf(a.color_code), codes: bandChannels(a.kpiList), style: a.type === 'device' ? 'device' : 'band' });
 
 /**
  * The night's annotations beside the charts, their visible ones drawn as bands: each band is
