@@ -11,12 +11,17 @@ export const annotationKeys = {
 };
 
 /**
- * The night's annotations. No structural sharing: every change of the cached list (listCache.ts)
- * keeps the objects of the annotations it did not change, and comparing a new list of 10,000
- * with the old one, field by field, took 20–60 ms of each write's frame (issue 36 point 1).
+ * The night's annotations as a query. No structural sharing: every change of the cached list
+ * (listCache.ts) keeps the objects of the annotations it did not change, and comparing a new
+ * list of 10,000 with the old one, field by field, took 20–60 ms of each write's frame (issue 36
+ * point 1). The list call names the night by patient and night; the recording is not sent.
  */
+export function annotationListQuery(n: NightRef) {
+  return { queryKey: annotationKeys.night(n), queryFn: () => annotationApi.list(n), structuralSharing: false } as const;
+}
+
 export function useAnnotations(n: NightRef) {
-  return useQuery({ queryKey: annotationKeys.night(n), queryFn: () => annotationApi.list(n), enabled: n.patientId > 0 && n.night > 0, structuralSharing: false });
+  return useQuery({ ...annotationListQuery(n), enabled: n.patientId > 0 && n.night > 0 });
 }
 
 export function useCategories(patientId: number) {
