@@ -3,6 +3,7 @@
 // one before in a few bands (an add, an edit, a delete: issue 36 point 1) changes only the
 // layers those bands are in, and only those are written to the GPU again; a list that differs
 // in many (a filter shown or hidden) is laid out again in one pass over the bands.
+import { changedSpan } from './core/changedSpan';
 import type { ChartBlock, Rgba } from './gl/block';
 
 /** An annotation drawn as a coloured band on the blocks of its channels. */
@@ -118,15 +119,7 @@ export class AnnotationLayers {
   setBands(bands: readonly AnnotationBand[]): void {
     const prev = this.bands;
     this.bands = bands;
-    const shorter = Math.min(prev.length, bands.length);
-    let from = 0;
-    while (from < shorter && prev[from] === bands[from]) from++;
-    let prevEnd = prev.length;
-    let nextEnd = bands.length;
-    while (prevEnd > from && nextEnd > from && prev[prevEnd - 1] === bands[nextEnd - 1]) {
-      prevEnd--;
-      nextEnd--;
-    }
+    const { from, prevEnd, nextEnd } = changedSpan(prev, bands);
     if (prevEnd - from + (nextEnd - from) >= WHOLE) {
       this.layOut([...this.codes.keys()]);
       return;

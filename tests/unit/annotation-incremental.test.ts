@@ -58,6 +58,18 @@ describe('incremental derivations of the night list', () => {
     expect(changedSpan([x, y, z], [x, z])).toEqual({ from: 1, prevEnd: 2, nextEnd: 1 });
   });
 
+  it('the spans writes record leave everything outside them as it was', () => {
+    let before: readonly Annotation[] = [];
+    for (const list of writes(5, 300)) {
+      const { from, prevEnd, nextEnd } = changedSpan(before, list);
+      expect(prevEnd - from).toBeGreaterThanOrEqual(0);
+      expect(before.length - prevEnd).toBe(list.length - nextEnd);
+      for (let i = 0; i < from; i++) expect(list[i]).toBe(before[i]);
+      for (let i = prevEnd; i < before.length; i++) expect(list[nextEnd + i - prevEnd]).toBe(before[i]);
+      before = list;
+    }
+  });
+
   it('filter, map and tally always equal their whole-list answers', () => {
     const keep = (a: Annotation) => a.type !== 'system' && a.kpiList.includes('BR');
     const filter = incrementalFilter(keep);

@@ -1,29 +1,12 @@
 // Lists derived from the night's annotations, brought up to date for what changed rather than
 // derived again from all of them (issue 36 point 1). Every change of the cached list (listCache.ts)
 // keeps the objects of the annotations it did not touch, in order, so a new list differs from
-// the one before in one stretch: the changed span. Finding it is a comparison of references
-// from either end (microseconds for 10,000); only the span's annotations are looked at again.
+// the one before in one stretch: the changed span (charts/core/changedSpan.ts). Only the span's
+// annotations are looked at again, and each list made here records its own span for the next.
+import { changedSpan, madeFrom } from '../../charts/core/changedSpan';
 
-/** Where `next` differs from `prev`: next[from, nextEnd) stands where prev[from, prevEnd) stood. */
-export interface Span {
-  from: number;
-  prevEnd: number;
-  nextEnd: number;
-}
 
-/** The one stretch where two lists differ (empty when they hold the same objects in the same order). */
-export function changedSpan<T>(prev: readonly T[], next: readonly T[]): Span {
-  const shorter = Math.min(prev.length, next.length);
-  let from = 0;
-  while (from < shorter && prev[from] === next[from]) from++;
-  let prevEnd = prev.length;
-  let nextEnd = next.length;
-  while (prevEnd > from && nextEnd > from && prev[prevEnd - 1] === next[nextEnd - 1]) {
-    prevEnd--;
-    nextEnd--;
-  }
-  return { from, prevEnd, nextEnd };
-}
+export { changedSpan, type Span } from '../../charts/core/changedSpan';
 
 /** A span this long or longer (a filter shown or hidden, a reload) is derived again in full. */
 const WHOLE = 2048;
@@ -68,6 +51,7 @@ export function incrementalFilter<T>(keep: (item: T) => boolean): (list: readonl
     const next = output.slice(0, head);
     for (const item of middle) next.push(item);
     for (let i = output.length - tail; i < output.length; i++) next.push(output[i]);
+    madeFrom(output, next, { from: head, prevEnd: output.length - tail, nextEnd: head + middle.length });
     output = next;
     return output;
   };
@@ -90,6 +74,7 @@ export function incrementalMap<T, U>(f: (item: T) => U): (list: readonly T[]) =>
     const next = output.slice(0, span.from);
     for (let i = span.from; i < span.nextEnd; i++) next.push(f(list[i]));
     for (let i = span.prevEnd; i < prev.length; i++) next.push(output[i]);
+    madeFrom(output, next, span);
     output = next;
     return output;
   };
