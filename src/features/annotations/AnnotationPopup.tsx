@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -76,16 +76,16 @@ function useAnnotationForm(p: Props) {
       comment: escapeText(comment),
     });
   };
-  const pickCategory = (c: Category) => {
+  const pickCategory = useCallback((c: Category) => {
     setLabel(c.label_id);
     setColor(c.color_code);
-  };
+  }, []);
   const fields = { start, setStart, duration, setDuration, kpis, setKpis, label, pickCategory, comment, setComment };
   return { zone, startMs, fields, errors, serverError, setServerError, busy: write.isPending, save };
 }
 
-/** One checkbox a channel: the channels the annotation is on. */
-function KpiChoices({ channels, kpis, disabled, onChange }: { channels: string[]; kpis: string[]; disabled: boolean; onChange(kpis: string[]): void }) {
+/** One checkbox a channel: the channels the annotation is on (not drawn again while a save is on its way). */
+const KpiChoices = memo(function KpiChoices({ channels, kpis, disabled, onChange }: { channels: string[]; kpis: string[]; disabled: boolean; onChange(kpis: string[]): void }) {
   const { t } = useTranslation();
   return (
     <div className="kpi-choices">
@@ -97,7 +97,7 @@ function KpiChoices({ channels, kpis, disabled, onChange }: { channels: string[]
       ))}
     </div>
   );
-}
+});
 
 interface ActionsProps {
   mode: PopupMode;

@@ -122,7 +122,9 @@ const toBand = (a: Annotation): AnnotationBand => ({ startMs: a.start_ms, endMs:
  */
 function ScreenAnnotations({ screen, ...props }: Omit<ComponentProps<typeof NightAnnotations>, 'view' | 'onVisible'> & { screen: ChartScreen }) {
   const onVisible = useMemo(() => {
-    const bands = incrementalMap(toBand);
+    // One band per annotation object, kept while the object lives: a kind hidden and shown again draws the same bands.
+    const made = new WeakMap<Annotation, AnnotationBand>();
+    const bands = incrementalMap((a: Annotation) => made.get(a) ?? made.set(a, toBand(a)).get(a)!);
     return (list: readonly Annotation[]) => screen.setAnnotations(bands(list));
   }, [screen]);
   return <NightAnnotations {...props} view={screen.view} onVisible={onVisible} />;
