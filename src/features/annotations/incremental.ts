@@ -6,7 +6,7 @@
 import { changedSpan, madeFrom } from '../../charts/core/changedSpan';
 
 
-export { changedSpan, type Span } from '../../charts/core/changedSpan';
+export { changedSpan } from '../../charts/core/changedSpan';
 
 /** A span this long or longer (a filter shown or hidden, a reload) is derived again in full. */
 const WHOLE = 2048;

@@ -4,7 +4,7 @@
 import { changedSpan } from './incremental';
 import type { Annotation } from './model';
 
-export interface Counts {
+interface Counts {
   system: number;
   custom: number;
   desaturation: number;
