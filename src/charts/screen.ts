@@ -9,6 +9,9 @@ import type { ChartBlock, Rgba } from './gl/block';
 import { ChartRenderer, type RendererOptions } from './gl/renderer';
 import { ViewFeeder, type FeedSeries, type ViewSource } from './feeder';
 import { createViewStore, type ViewController } from '../state/view';
+import { AnnotationLayers, type AnnotationBand } from './annotationLayers';
+
+export type { AnnotationBand } from './annotationLayers';
 
 /** One series of a block. */
 export interface BlockSeries {
@@ -34,22 +37,6 @@ const BAND_COLORS = {
 };
 
 const BAND_SCRATCH = new Float32Array(12 * 8);
-
-/** An annotation drawn as a coloured band on the blocks of its channels. */
-export interface AnnotationBand {
-  startMs: number;
-  endMs: number;
-  color: Rgba;
-  /** Channel codes (IQ stands for I and Q). */
-  codes: readonly string[];
-  /** 'device': a device-scored event, drawn apart from users' bands (a solid strip along the top over a faint band). */
-  style?: 'band' | 'device';
-}
-
-/** Device events: the strip's lower edge (clip space) and the faint band's opacity. */
-const DEVICE_STRIP_FROM = 0.8;
-const DEVICE_BAND_ALPHA = 0.12;
-const DEVICE_STRIP_ALPHA = 0.9;
 
 const ANNOTATION_ALPHA = 0.28;
 
@@ -77,10 +64,9 @@ export class ChartScreen {
   private readonly entries = new Map<ChartBlock, { series: BlockSeries[]; extras: BlockExtras }>();
   private plotWidth = 0;
   private flags = { thresholds: false, artefacts: false };
-  private annotations: readonly AnnotationBand[] = [];
+  private readonly annotations: AnnotationLayers;
   private excluded: ReadonlyArray<{ startMs: number; endMs: number }> = [];
   private highlighted: ReadonlyArray<{ startMs: number; endMs: number }> = [];
-  private readonly annotationKeys = new Map<ChartBlock, Set<string>>();
   private readonly unsubscribe: () => void;
   private destroyed = false;
 
@@ -88,6 +74,10 @@ export class ChartScreen {
     this.view = createViewStore(domain);
     this.renderer = new ChartRenderer(canvas, { ...options, isComplete: () => this.feeder.covers() });
     this.feeder = new ViewFeeder(source, this.renderer, () => this.view.store.state.domain, () => this.plotWidth);
+    this.annotations = new AnnotationLayers(
+      (block, key, quads, vertices, color, changed) => this.renderer.setLayer(block, key, quads, vertices, { origin: this.view.store.state.domain.t0, kind: 'fill', color, clipY: true }, changed),
+      () => this.view.store.state.domain.t0,
+    );
     this.unsubscribe = this.view.onRange((range) => this.feeder.update(range));
     this.feeder.update(this.view.store.state.range);
   }
@@ -117,7 +107,7 @@ export class ChartScreen {
   setBlock(block: ChartBlock, series: BlockSeries[], extras: BlockExtras = {}): void {
     this.entries.set(block, { series, extras });
     this.refeed();
-    this.drawAnnotations(block);
+    this.annotations.setBlock(block, series.map((x) => x.ref.code));
     this.drawExcluded(block);
     this.drawHighlighted(block);
   }
@@ -146,52 +136,9 @@ export class ChartScreen {
     this.renderer.setLayer(block, 'corrections', quads, quads.length / 2, { origin, kind: 'fill', color: BAND_COLORS.excluded, clipY: true });
   }
 
-  /** The annotations to draw, as bands on the blocks of their channels. */
+  /** The annotations to draw, as bands on the blocks of their channels (only what changed is written again). */
   setAnnotations(bands: readonly AnnotationBand[]): void {
-    this.annotations = bands;
-    for (const block of this.entries.keys()) this.drawAnnotations(block);
-  }
-
-  /**
-   * One fill layer per colour, quads in ms from the recording start (rebased like the series).
-   * Written straight into typed arrays (counted first), as 10,000 bands are redrawn on each edit.
-   */
-  private drawAnnotations(block: ChartBlock): void {
-    const entry = this.entries.get(block);
-    if (!entry) return;
-    const codes = new Set(entry.series.map((s) => s.ref.code));
-    if (codes.has('I') || codes.has('Q')) codes.add('IQ');
-    const iq = codes.has('IQ');
-    const origin = this.view.store.state.domain.t0;
-    const groups = new Map<string, { color: Rgba; y0: number; y1: number; bands: AnnotationBand[] }>();
-    const add = (key: string, color: Rgba, y0: number, y1: number, a: AnnotationBand) => {
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { color, y0, y1, bands: [] }));
-      g.bands.push(a);
-    };
-    for (const a of this.annotations) {
-      if (!a.codes.some((c) => codes.has(c) || (iq && (c === 'I' || c === 'Q')))) continue;
-      if (a.style === 'device') {
-        const [r, g, b] = a.color;
-        const tint = a.color.join(',');
-        add(`annotations-device-band-${tint}`, [r, g, b, DEVICE_BAND_ALPHA], -1, 1, a);
-        add(`annotations-device-strip-${tint}`, [r, g, b, DEVICE_STRIP_ALPHA], DEVICE_STRIP_FROM, 1, a);
-      } else add(`annotations-${a.color.join(',')}`, a.color, -1, 1, a);
-    }
-    const previous = this.annotationKeys.get(block) ?? new Set<string>();
-    for (const key of previous) if (!groups.has(key)) this.renderer.setLayer(block, key, new Float32Array(0), 0, { origin, kind: 'fill', color: [0, 0, 0, 0], clipY: true });
-    for (const [key, g] of groups) {
-      const quads = new Float32Array(g.bands.length * 12);
-      let i = 0;
-      for (const a of g.bands) {
-        const x0 = a.startMs - origin;
-        const x1 = a.endMs - origin;
-        quads.set([x0, g.y0, x1, g.y0, x1, g.y1, x0, g.y0, x1, g.y1, x0, g.y1], i);
-        i += 12;
-      }
-      this.renderer.setLayer(block, key, quads, quads.length / 2, { origin, kind: 'fill', color: g.color, clipY: true });
-    }
-    this.annotationKeys.set(block, new Set(groups.keys()));
+    this.annotations.setBands(bands);
   }
 
   /**
@@ -208,7 +155,7 @@ export class ChartScreen {
   /** Forgets a block (its component unmounted). */
   dropBlock(block: ChartBlock): void {
     this.entries.delete(block);
-    this.annotationKeys.delete(block);
+    this.annotations.dropBlock(block);
     this.renderer.removeBlock(block);
     if (!this.destroyed) this.refeed();
   }

@@ -92,6 +92,10 @@ export class ChartRenderer {
   private framed = false;
   /** The range every block without a fixed range draws. */
   range: TimeRange = { t0: 0, t1: 1 };
+  /** Counts every change of what the layers draw (a layer written or shown, a block gone). */
+  private version = 0;
+  /** What the last drawn frame drew from (boxes, ranges, layers' version): the same again draws nothing. */
+  private drawnFrom = '';
 
   /** The canvas drawn into; a 2D one is replaced by a WebGL one in the same place when WebGL is made. */
   canvas: HTMLCanvasElement;
@@ -149,6 +153,7 @@ export class ChartRenderer {
     this.canvas.replaceWith(next);
     this.canvas = next;
     this.ctx2d = null;
+    this.version++;
     if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
     this.frame();
   };
@@ -178,14 +183,17 @@ export class ChartRenderer {
     block.layers.clear();
     if (block.el) this.layout.unwatch(block.el);
     this.blocks.delete(block);
+    this.version++;
     this.requestFrame();
   }
 
   /**
    * Puts `data` (the first `vertices` x,y pairs) into a block's layer, reusing its GPU
-   * buffer when it is large enough.
+   * buffer when it is large enough. `changed` (ms, absolute) says where the layer's picture
+   * changed: when the block's range does not reach it, nothing on screen changed and no frame
+   * is asked for (an annotation edited or deleted outside the window).
    */
-  setLayer(block: ChartBlock, key: string, data: Float32Array, vertices: number, spec: Omit<Layer, 'buffer' | 'data' | 'capacity' | 'vertices' | 'visible'> & { visible?: boolean }): void {
+  setLayer(block: ChartBlock, key: string, data: Float32Array, vertices: number, spec: Omit<Layer, 'buffer' | 'data' | 'capacity' | 'vertices' | 'visible'> & { visible?: boolean }, changed?: TimeRange): void {
     if (this.destroyed) return;
     const floats = vertices * 2;
     let layer = block.layers.get(key);
@@ -198,6 +206,9 @@ export class ChartRenderer {
     // Before WebGL: a copy of the vertices, drawn in 2D and moved into a buffer when WebGL starts.
     if (this.glState) this.upload(layer, data, floats);
     else layer.data = data.slice(0, floats);
+    const range = block.fixedRange ?? this.range;
+    if (changed && spec.visible === undefined && (changed.t1 < range.t0 || changed.t0 > range.t1)) return;
+    this.version++;
     this.requestFrame();
   }
 
@@ -223,6 +234,7 @@ export class ChartRenderer {
     const layer = block.layers.get(key);
     if (layer && layer.visible !== visible) {
       layer.visible = visible;
+      this.version++;
       this.requestFrame();
     }
   }
@@ -254,13 +266,15 @@ export class ChartRenderer {
     let moving = false;
     for (const block of this.blocks) moving = easeY(block) || moving;
     const drawn = this.draw();
-    if (this.options.finish) this.glState?.gl.finish();
-    const end = performance.now();
-    s.frames++;
-    const complete = this.options.isComplete?.() ?? true;
-    s.lastFrameComplete = complete;
-    if (!complete) s.incompleteFrames++;
-    this.options.onFrame?.({ start, end, blocks: drawn, complete });
+    if (drawn !== null) {
+      if (this.options.finish) this.glState?.gl.finish();
+      const end = performance.now();
+      s.frames++;
+      const complete = this.options.isComplete?.() ?? true;
+      s.lastFrameComplete = complete;
+      if (!complete) s.incompleteFrames++;
+      this.options.onFrame?.({ start, end, blocks: drawn, complete });
+    }
     for (const block of this.blocks) {
       const shown = block.yShown;
       if (block.onY && (!shown || shown[0] !== block.yMin || shown[1] !== block.yMax)) {
@@ -291,7 +305,7 @@ export class ChartRenderer {
    * Confines drawing to one block's visible rectangle `v` and paints its background `bg`.
    * On the 2D path this saves the context; the caller restores it after the block's layers.
    */
-  private clipToBlock(v: NonNullable<ReturnType<typeof blockViewport>>, height: number, bg: ChartBlock['background']): void {
+  private clipToBlock(v: Viewport, height: number, bg: ChartBlock['background']): void {
     const { vx, vy, vw, vh, sx0, sy0, sx1, sy1 } = v;
     const glState = this.glState;
     const ctx = this.ctx2d;
@@ -316,8 +330,35 @@ export class ChartRenderer {
     }
   }
 
-  /** Draws every block that intersects the canvas; returns how many. */
-  private draw(): number {
+  /**
+   * Where each block draws this frame (its viewport in canvas pixels) and a key of all the
+   * frame would draw from: the boxes, ranges, value ranges, backgrounds and layers' version.
+   */
+  private plan(box: DOMRect, dpr: number, size: { width: number; height: number }): { placed: Array<{ block: ChartBlock; v: Viewport }>; key: string } {
+    const occluded: [HTMLElement, DOMRect][] = [];
+    for (const el of this.occluders) if (el.isConnected) occluded.push([el, el.getBoundingClientRect()]);
+    const placed: Array<{ block: ChartBlock; v: Viewport }> = [];
+    const key: Array<number | string> = [this.version, size.width, size.height, dpr];
+    for (const block of this.blocks) {
+      if (!block.el || !block.el.isConnected) continue;
+      this.layout.watch(block.el);
+      const r = block.el.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) continue;
+      const v = blockViewport(r, box, dpr, size, occluded, block.el);
+      if (!v) continue;
+      const range = block.fixedRange ?? this.range;
+      placed.push({ block, v });
+      key.push(block.id, v.vx, v.vy, v.vw, v.vh, v.sx0, v.sy0, v.sx1, v.sy1, range.t0, range.t1, block.yMin, block.yMax, block.background?.join(' ') ?? '');
+    }
+    return { placed, key: key.join(',') };
+  }
+
+  /**
+   * Draws every block that intersects the canvas; returns how many, or null when nothing it
+   * draws from changed since the last frame drawn (a frame asked for by a DOM change beside
+   * the charts): the canvas keeps its picture, and the compositor has nothing new to draw.
+   */
+  private draw(): number | null {
     const canvas = this.canvas;
     const dpr = window.devicePixelRatio || 1;
     const box = canvas.getBoundingClientRect();
@@ -327,21 +368,15 @@ export class ChartRenderer {
       canvas.width = width;
       canvas.height = height;
     }
+    const { placed, key } = this.plan(box, dpr, { width, height });
+    if (key === this.drawnFrom) return null;
+    this.drawnFrom = key;
     const glState = this.glState;
     const ctx = this.ctx2d;
     this.clearCanvas(width, height, dpr);
     const s = stats();
-    let drawn = 0;
     let paintedNow = false;
-    const occluded: [HTMLElement, DOMRect][] = [];
-    for (const el of this.occluders) if (el.isConnected) occluded.push([el, el.getBoundingClientRect()]);
-    for (const block of this.blocks) {
-      if (!block.el || !block.el.isConnected) continue;
-      this.layout.watch(block.el);
-      const r = block.el.getBoundingClientRect();
-      if (r.width < 1 || r.height < 1) continue;
-      const v = blockViewport(r, box, dpr, { width, height }, occluded, block.el);
-      if (!v) continue;
+    for (const { block, v } of placed) {
       const { vx, vy, vw, vh } = v;
       const range = block.fixedRange ?? this.range;
       const spanMs = Math.max(1e-9, range.t1 - range.t0);
@@ -368,7 +403,6 @@ export class ChartRenderer {
         s.drawCalls++;
       }
       ctx?.restore();
-      drawn++;
     }
     // The first paint is out: WebGL now, in a task of its own after this frame.
     if (paintedNow && !glState) setTimeout(this.startWebGl, 0);
@@ -376,7 +410,7 @@ export class ChartRenderer {
       this.framed = true;
       markOnce(CHARTS_FRAMED_MARK);
     }
-    return drawn;
+    return placed.length;
   }
 
   /** Releases the context and every buffer. */
@@ -396,8 +430,20 @@ export class ChartRenderer {
 }
 
 /** How a layer's vertices map to its block: x = (x + xOffset) * xScale - 1, y = (y - yMin) * yScale - 1 (clip space). */
+/** A block's box in canvas pixels (GL origin at the bottom left) and its scissor. */
+interface Viewport {
+  vx: number;
+  vy: number;
+  vw: number;
+  vh: number;
+  sx0: number;
+  sy0: number;
+  sx1: number;
+  sy1: number;
+}
+
 /** A block's box in canvas pixels (GL origin at the bottom left) and its scissor, less what occluders cover; null when nothing of it shows. */
-function blockViewport(r: DOMRect, box: DOMRect, dpr: number, canvas: { width: number; height: number }, occluded: readonly [HTMLElement, DOMRect][], el: HTMLElement) {
+function blockViewport(r: DOMRect, box: DOMRect, dpr: number, canvas: { width: number; height: number }, occluded: readonly [HTMLElement, DOMRect][], el: HTMLElement): Viewport | null {
   const vx = (r.left - box.left) * dpr;
   const vy = (box.bottom - r.bottom) * dpr;
   const vw = r.width * dpr;

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { categoryName } from '../../builtInNames';
 import type { Category } from './model';
@@ -11,8 +12,8 @@ interface Props {
   onChange(f: ListFilter): void;
 }
 
-/** The list's filters: category, channel, author and source; each "all" by default. */
-export function AnnotationFilters({ filter, categories, channels, authors, onChange }: Props) {
+/** The list's filters: category, channel, author and source; each "all" by default. Drawn again only when its props change. */
+export const AnnotationFilters = memo(function AnnotationFilters({ filter, categories, channels, authors, onChange }: Props) {
   const { t } = useTranslation();
   const num = (v: string) => (v === '' ? null : Number(v));
   return (
@@ -55,4 +56,4 @@ export function AnnotationFilters({ filter, categories, channels, authors, onCha
       </label>
     </div>
   );
-}
+});

@@ -1,11 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import type { AnnotationDraft } from './api';
 import { CategoryPanel } from './CategoryPanel';
 import { annotationErrors, DEFAULT_COLOR, DEFAULT_DURATION_S, DEFAULT_LABEL, escapeText, splitSeconds, type Annotation, type Category } from './model';
+import { FORGET_AT_ONCE } from './queries';
 import { TimeFields, type HMS } from './TimeFields';
 import { clockSeconds, instantOfClock, zoneLabel } from './time';
 import { commentText } from '../../builtInNames';
@@ -53,6 +54,7 @@ function useAnnotationForm(p: Props) {
   const [serverError, setServerError] = useState<string | null>(null);
 
   const write = useMutation({
+    gcTime: FORGET_AT_ONCE,
     mutationFn: (draft: AnnotationDraft) => p.onSave(draft),
     onMutate: () => setServerError(null),
     onSuccess: () => p.onClose(),
@@ -74,16 +76,16 @@ function useAnnotationForm(p: Props) {
       comment: escapeText(comment),
     });
   };
-  const pickCategory = (c: Category) => {
+  const pickCategory = useCallback((c: Category) => {
     setLabel(c.label_id);
     setColor(c.color_code);
-  };
+  }, []);
   const fields = { start, setStart, duration, setDuration, kpis, setKpis, label, pickCategory, comment, setComment };
   return { zone, startMs, fields, errors, serverError, setServerError, busy: write.isPending, save };
 }
 
-/** One checkbox a channel: the channels the annotation is on. */
-function KpiChoices({ channels, kpis, disabled, onChange }: { channels: string[]; kpis: string[]; disabled: boolean; onChange(kpis: string[]): void }) {
+/** One checkbox a channel: the channels the annotation is on (not drawn again while a save is on its way). */
+const KpiChoices = memo(function KpiChoices({ channels, kpis, disabled, onChange }: { channels: string[]; kpis: string[]; disabled: boolean; onChange(kpis: string[]): void }) {
   const { t } = useTranslation();
   return (
     <div className="kpi-choices">
@@ -95,7 +97,7 @@ function KpiChoices({ channels, kpis, disabled, onChange }: { channels: string[]
       ))}
     </div>
   );
-}
+});
 
 interface ActionsProps {
   mode: PopupMode;
@@ -128,8 +130,11 @@ function PopupActions(p: ActionsProps) {
   );
 }
 
-/** The Add / Edit / View annotation popup (spec 2 §2, §4, §5); view and edit are exclusive. */
-export function AnnotationPopup(p: Props) {
+/**
+ * The Add / Edit / View annotation popup (spec 2 §2, §4, §5); view and edit are exclusive.
+ * Not drawn again when the night's list changes under it (a save shows in the list at once).
+ */
+export const AnnotationPopup = memo(function AnnotationPopup(p: Props) {
   const { t, i18n } = useTranslation();
   const { zone, startMs, fields: f, errors, serverError, setServerError, busy, save } = useAnnotationForm(p);
   const [confirming, setConfirming] = useState(false);
@@ -176,4 +181,4 @@ export function AnnotationPopup(p: Props) {
       />
     </dialog>
   );
-}
+});

@@ -1,14 +1,20 @@
-import { useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsMutating } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { counts, isVisible, type Annotation, type Category, type Visibility } from './model';
+import { useStableCallback } from '../../ui/useStableCallback';
+import type { Annotation, Category, Visibility } from './model';
 import { AnnotationFilters } from './AnnotationFilters';
 import { AnnotationRows } from './AnnotationRows';
-import { choices, filtered, NO_FILTER, type ListFilter } from './listFilter';
+import { incrementalFilter } from './incremental';
+import { filtersNothing, NO_FILTER, passes, type ListFilter } from './listFilter';
+import type { Tally } from './tally';
 
 interface Props {
-  annotations: Annotation[];
+  /** The annotations the show toggles leave visible, in start order. */
+  annotations: readonly Annotation[];
+  /** Counts and filter choices of every annotation shown (toggled off or not). */
+  tally: Tally;
   categories: Category[];
   visibility: Visibility;
   timezone: string;
@@ -26,18 +32,31 @@ interface Props {
   onAdd(): void;
 }
 
-/** The annotation list beside the charts: counts, show toggles, view/edit, bulk deletion, actions. */
-export function AnnotationSidebar(p: Props) {
+/** One kind's show toggle and count; drawn again only when they change. */
+const ShowToggle = memo(function ShowToggle({ kind, on, count, onToggle }: { kind: keyof Visibility; on: boolean; count: number; onToggle(kind: keyof Visibility): void }) {
+  const { t } = useTranslation();
+  return (
+    <label className="check">
+      <input type="checkbox" checked={on} onChange={() => onToggle(kind)} data-testid={`annotations-show-${kind}`} />
+      {t(`annotations.show.${kind}`)} <span className="count" data-testid={`annotations-count-${kind}`}>{count}</span>
+    </label>
+  );
+});
+
+/**
+ * The annotation list beside the charts: counts, show toggles, view/edit, bulk deletion, actions.
+ * Drawn again only when one of its props changes (a write changes the list and the counts).
+ */
+export const AnnotationSidebar = memo(function AnnotationSidebar(p: Props) {
   const { t } = useTranslation();
   const [picked, setPicked] = useState<ReadonlySet<number>>(new Set());
   const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
   // Writes still on their way to the server (shown at once, saved a moment later).
   const saving = useIsMutating();
-  const c = useMemo(() => counts(p.annotations), [p.annotations]);
+  const c = p.tally.counts;
   // The list comes sorted by start (the server's order, kept by every change of the cache).
-  const shown = useMemo(() => p.annotations.filter((a) => isVisible(a, p.visibility)), [p.annotations, p.visibility]);
-  const listed = useMemo(() => filtered(shown, filter), [shown, filter]);
-  const offered = useMemo(() => choices(p.annotations), [p.annotations]);
+  const toList = useMemo(() => (filtersNothing(filter) ? null : incrementalFilter((a: Annotation) => passes(a, filter))), [filter]);
+  const listed = useMemo(() => (toList ? toList(p.annotations) : p.annotations), [toList, p.annotations]);
   const byId = useMemo(() => new Map(p.categories.map((x) => [x.label_id, x])), [p.categories]);
   const pick = useCallback((id: number, on: boolean) => setPicked((now) => {
     const next = new Set(now);
@@ -45,7 +64,7 @@ export function AnnotationSidebar(p: Props) {
     else next.delete(id);
     return next;
   }), []);
-  const toggle = (key: keyof Visibility) => p.onVisibility({ ...p.visibility, [key]: !p.visibility[key] });
+  const toggle = useStableCallback((key: keyof Visibility) => p.onVisibility({ ...p.visibility, [key]: !p.visibility[key] }));
 
   const [confirming, setConfirming] = useState(false);
   const deleteMany = async () => {
@@ -64,10 +83,7 @@ export function AnnotationSidebar(p: Props) {
       </div>
       <div className="annotation-toggles">
         {(['system', 'custom', 'desaturation', 'device'] as const).map((k) => (
-          <label key={k} className="check">
-            <input type="checkbox" checked={p.visibility[k]} onChange={() => toggle(k)} data-testid={`annotations-show-${k}`} />
-            {t(`annotations.show.${k}`)} <span className="count" data-testid={`annotations-count-${k}`}>{c[k]}</span>
-          </label>
+          <ShowToggle key={k} kind={k} on={p.visibility[k]} count={c[k]} onToggle={toggle} />
         ))}
       </div>
       {!p.readOnly && p.canGenerate && (
@@ -77,7 +93,7 @@ export function AnnotationSidebar(p: Props) {
         </div>
       )}
       {p.notice && <p className="muted" role="status" data-testid="annotations-notice">{p.notice}</p>}
-      <AnnotationFilters filter={filter} categories={p.categories} channels={offered.channels} authors={offered.authors} onChange={setFilter} />
+      <AnnotationFilters filter={filter} categories={p.categories} channels={p.tally.channels} authors={p.tally.authors} onChange={setFilter} />
       {listed.length === 0 ? (
         <p className="muted" data-testid="annotations-empty">{t('annotations.empty')}</p>
       ) : (
@@ -95,4 +111,4 @@ export function AnnotationSidebar(p: Props) {
       <ConfirmDialog open={confirming} message={t('annotations.confirmDeleteMany', { count: picked.size })} onCancel={() => setConfirming(false)} onConfirm={() => void deleteMany()} />
     </aside>
   );
-}
+});

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -21,13 +21,13 @@ interface Props {
   onDelete(c: Category): Promise<unknown>;
 }
 
-/** The category part of the annotation popup: list, create and edit sub-states (spec 2 §4). */
-export function CategoryPanel(props: Props) {
+/** The category part of the annotation popup: list, create and edit sub-states (spec 2 §4); drawn again only when its props change. */
+export const CategoryPanel = memo(function CategoryPanel(props: Props) {
   const [sub, setSub] = useState<SubState>({ kind: 'list' });
   // The form's save and the list's delete are TanStack mutations (issue 18 point 7); a form opens clean each time (its key).
   if (sub.kind !== 'list') return <CategoryForm key={sub.kind === 'edit' ? sub.category.label_id : 'new'} sub={sub} categories={props.categories} onCreate={props.onCreate} onUpdate={props.onUpdate} onDone={() => setSub({ kind: 'list' })} />;
   return <CategoryList {...props} onOpen={setSub} />;
-}
+});
 
 /** Create or edit a category: its title and a colour no other category has. */
 function CategoryForm({ sub, categories, onCreate, onUpdate, onDone }: { sub: Exclude<SubState, { kind: 'list' }>; categories: Category[]; onCreate: Props['onCreate']; onUpdate: Props['onUpdate']; onDone: () => void }) {

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatClock } from '../../charts/core/format';
 import type { ViewController } from '../../state/view';
-import type { Annotation, Category } from './model';
+import { startIndex, type Annotation, type Category } from './model';
 import { SCORING_DIGITS, type Bindings } from './scoringKeys';
 import { ChannelsText } from './channelNames';
 import { categoryName } from '../../builtInNames';
@@ -13,9 +13,15 @@ import { categoryName } from '../../builtInNames';
  */
 const LISTED = 25;
 
-/** Annotations overlapping [t0, t1), as a stable key of their ids (re-render only on change). */
-function overlapping(list: readonly Annotation[], t0: number, t1: number): Annotation[] {
-  return list.filter((a) => a.start_ms < t1 && a.end_ms > t0);
+/**
+ * Annotations overlapping [t0, t1), in start order, from a list in start order whose longest
+ * annotation is at most `longestMs` long: those starting before t1, back to t0 − longestMs (a
+ * binary search and the window's few, not a pass over the night's 10,000).
+ */
+export function overlapping(list: readonly Annotation[], t0: number, t1: number, longestMs: number): Annotation[] {
+  const out: Annotation[] = [];
+  for (let i = startIndex(list, t1) - 1; i >= 0 && list[i].start_ms + longestMs > t0; i--) if (list[i].end_ms > t0) out.push(list[i]);
+  return out.reverse();
 }
 
 /**
@@ -23,9 +29,12 @@ function overlapping(list: readonly Annotation[], t0: number, t1: number): Annot
  * window moves, rendered only when that list changes) and the number-key bindings, each
  * editable.
  */
-export function ScoringPanel({ view, annotations, categories, bindings, timezone, onBind, status }: {
+export const ScoringPanel = memo(function ScoringPanel({ view, annotations, longestMs, categories, bindings, timezone, onBind, status }: {
   view: ViewController;
+  /** The night's annotations, in start order. */
   annotations: readonly Annotation[];
+  /** At least the longest annotation's length (ms). */
+  longestMs: number;
   categories: readonly Category[];
   bindings: Bindings;
   timezone: string;
@@ -34,19 +43,20 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
 }) {
   const { t } = useTranslation();
   const [inWindow, setInWindow] = useState<Annotation[]>([]);
+  // What the list shows; null: nothing yet (an empty list is a real state to set after a delete).
+  const shown = useRef<Annotation[] | null>(null);
   useEffect(() => {
-    // null: nothing shown yet (an empty list is a real state to set after a delete).
-    let key: string | null = null;
     const update = (r: { t0: number; t1: number }) => {
-      const next = overlapping(annotations, r.t0, r.t1);
-      const nextKey = next.map((a) => `${a.annotation_map_id}:${a.version}`).join(',');
-      if (nextKey === key) return;
-      key = nextKey;
+      const next = overlapping(annotations, r.t0, r.t1, longestMs);
+      // The same annotations (the same objects: a changed one is a new object): nothing to draw.
+      const now = shown.current;
+      if (now && now.length === next.length && next.every((a, i) => a === now[i])) return;
+      shown.current = next;
       setInWindow(next);
     };
     update(view.store.state.range);
     return view.onRange(update);
-  }, [view, annotations]);
+  }, [view, annotations, longestMs]);
   const name = (id: number) => categoryName(t, categories.find((c) => c.label_id === id)) ?? String(id);
 
   return (
@@ -57,36 +67,51 @@ export function ScoringPanel({ view, annotations, categories, bindings, timezone
       ) : (
         <ul className="window-annotations" data-testid="window-annotations">
           {inWindow.slice(0, LISTED).map((a) => (
-            <li key={a.annotation_map_id} data-testid="window-annotation">
-              <span className="swatch" style={{ background: a.color_code }} aria-hidden="true" />
-              <strong>{name(a.label)}</strong> <span className="mono">{formatClock(a.start_ms, timezone, true)}</span> · {a.duration}
-              {a.kpiList.length > 0 && <ChannelsText codes={a.kpiList} className="muted" prefix=" · " />}
-            </li>
+            <WindowAnnotation key={a.annotation_map_id} a={a} name={name(a.label)} timezone={timezone} />
           ))}
         </ul>
       )}
       {inWindow.length > LISTED && <p className="muted" data-testid="window-annotations-more">{t('night.scoring.shownOf', { shown: LISTED, total: inWindow.length })}</p>}
       {status && <p className="muted" role="status" data-testid="scoring-status">{status}</p>}
-      <details className="scoring-keys" data-testid="scoring-keys">
-        <summary>{t('night.scoring.keysTitle')}</summary>
-        <p className="muted">{t('night.scoring.focusHint')}</p>
-        {SCORING_DIGITS.map((d) => (
-          <label key={d} className="scoring-key">
-            <kbd>{d}</kbd>
-            <select
-              value={bindings[d] ?? ''}
-              onChange={(e) => onBind(d, e.target.value === '' ? null : Number(e.target.value))}
-              aria-label={t('night.scoring.keyFor', { key: d })}
-              data-testid={`scoring-key-${d}`}
-            >
-              <option value="">{t('night.scoring.unbound')}</option>
-              {categories.map((c) => (
-                <option key={c.label_id} value={c.label_id}>{categoryName(t, c)}</option>
-              ))}
-            </select>
-          </label>
-        ))}
-      </details>
+      <ScoringKeys categories={categories} bindings={bindings} onBind={onBind} />
     </section>
   );
-}
+});
+
+/** One annotation of the window; drawn again only when it changed (its clock time is a time-zone conversion). */
+const WindowAnnotation = memo(function WindowAnnotation({ a, name, timezone }: { a: Annotation; name: string; timezone: string }) {
+  return (
+    <li data-testid="window-annotation">
+      <span className="swatch" style={{ background: a.color_code }} aria-hidden="true" />
+      <strong>{name}</strong> <span className="mono">{formatClock(a.start_ms, timezone, true)}</span> · {a.duration}
+      {a.kpiList.length > 0 && <ChannelsText codes={a.kpiList} className="muted" prefix=" · " />}
+    </li>
+  );
+});
+
+/** The number keys' bindings, each editable; drawn again only when a binding or a category changes. */
+const ScoringKeys = memo(function ScoringKeys({ categories, bindings, onBind }: { categories: readonly Category[]; bindings: Bindings; onBind(key: string, labelId: number | null): void }) {
+  const { t } = useTranslation();
+  return (
+    <details className="scoring-keys" data-testid="scoring-keys">
+      <summary>{t('night.scoring.keysTitle')}</summary>
+      <p className="muted">{t('night.scoring.focusHint')}</p>
+      {SCORING_DIGITS.map((d) => (
+        <label key={d} className="scoring-key">
+          <kbd>{d}</kbd>
+          <select
+            value={bindings[d] ?? ''}
+            onChange={(e) => onBind(d, e.target.value === '' ? null : Number(e.target.value))}
+            aria-label={t('night.scoring.keyFor', { key: d })}
+            data-testid={`scoring-key-${d}`}
+          >
+            <option value="">{t('night.scoring.unbound')}</option>
+            {categories.map((c) => (
+              <option key={c.label_id} value={c.label_id}>{categoryName(t, c)}</option>
+            ))}
+          </select>
+        </label>
+      ))}
+    </details>
+  );
+});

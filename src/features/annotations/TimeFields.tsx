@@ -1,4 +1,4 @@
-import type { ClipboardEvent, DragEvent } from 'react';
+import { memo, type ClipboardEvent, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { digitsOnly, outOfRange } from './model';
 
@@ -11,7 +11,7 @@ export interface HMS {
 const block = (e: ClipboardEvent | DragEvent) => e.preventDefault();
 
 /** Three two-digit fields; digits only, paste and drop blocked, out-of-range values highlighted (spec 2 §5). */
-export function TimeFields({ value, onChange, disabled, label, testId }: { value: HMS; onChange(v: HMS): void; disabled: boolean; label: string; testId: string }) {
+export const TimeFields = memo(function TimeFields({ value, onChange, disabled, label, testId }: { value: HMS; onChange(v: HMS): void; disabled: boolean; label: string; testId: string }) {
   const { t } = useTranslation();
   const field = (k: keyof HMS) => (
     <input
@@ -32,4 +32,4 @@ export function TimeFields({ value, onChange, disabled, label, testId }: { value
       {field('h')}:{field('m')}:{field('s')}
     </span>
   );
-}
+});

@@ -4,6 +4,7 @@
 // hundreds of milliseconds; a sorted insert into the cached list takes a fraction of one.
 import { formatDuration } from '../../../engine/duration';
 import type { AnnotationDraft } from './api';
+import { madeFrom } from '../../charts/core/changedSpan';
 import { parseDuration, type Annotation } from './model';
 
 type Changes = Partial<AnnotationDraft> & { delete_flag?: 0 | 1 };
@@ -17,6 +18,7 @@ const before = (a: Pick<Annotation, 'start_ms' | 'annotation_map_id'>, b: Pick<A
 /** The list with `added` inserted where they belong in (start_ms, id) order; the list is not changed. */
 export function insertSorted(list: readonly Annotation[], added: readonly Annotation[]): Annotation[] {
   const out = list.slice();
+  let at = 0;
   for (const a of added) {
     let lo = 0;
     let hi = out.length;
@@ -26,14 +28,26 @@ export function insertSorted(list: readonly Annotation[], added: readonly Annota
       else hi = mid;
     }
     out.splice(lo, 0, a);
+    at = lo;
   }
+  // One annotation added (a save, a key): where the list changed, for what is derived from it.
+  if (added.length === 1) madeFrom(list, out, { from: at, prevEnd: at, nextEnd: at + 1 });
   return out;
 }
 
 /** The list without the annotations of `ids`. */
 export function withoutIds(list: readonly Annotation[], ids: Iterable<number>): Annotation[] {
   const gone = new Set(ids);
-  return list.filter((a) => !gone.has(a.annotation_map_id));
+  let first = -1;
+  let last = -1;
+  const out = list.filter((a, i) => {
+    if (!gone.has(a.annotation_map_id)) return true;
+    if (first < 0) first = i;
+    last = i;
+    return false;
+  });
+  if (first >= 0) madeFrom(list, out, { from: first, prevEnd: last + 1, nextEnd: last + 1 - (list.length - out.length) });
+  return out;
 }
 
 /** A draft's duration ("10", "0:0:10", "00:10") in ms; null when unreadable. */
@@ -89,13 +103,20 @@ export function provisional(draft: AnnotationDraft, author: { id: number; name: 
   return applied(blank, draft);
 }
 
+/** The list with its item at `at` replaced by `items` (none: taken out), the change recorded. */
+function spliced(list: readonly Annotation[], at: number, items: Annotation[]): Annotation[] {
+  const out = [...list.slice(0, at), ...items, ...list.slice(at + 1)];
+  madeFrom(list, out, { from: at, prevEnd: at + 1, nextEnd: at + items.length });
+  return out;
+}
+
 /** The list after an edit (a delete when `delete_flag` is 1), re-sorted only when the start moved. */
 export function edited(list: readonly Annotation[], id: number, changes: Changes): Annotation[] {
   const at = list.findIndex((a) => a.annotation_map_id === id);
   if (at < 0) return list.slice();
-  if (changes.delete_flag === 1) return [...list.slice(0, at), ...list.slice(at + 1)];
+  if (changes.delete_flag === 1) return spliced(list, at, []);
   const next = applied(list[at], changes);
-  if (next.start_ms === list[at].start_ms) return [...list.slice(0, at), next, ...list.slice(at + 1)];
+  if (next.start_ms === list[at].start_ms) return spliced(list, at, [next]);
   return insertSorted([...list.slice(0, at), ...list.slice(at + 1)], [next]);
 }
 

@@ -20,16 +20,20 @@ export const NO_FILTER: ListFilter = { category: null, channel: null, author: nu
 export const sourceOf = (a: Pick<Annotation, 'type'>): Source =>
   a.type === 'device' ? 'device' : a.type === 'custom' ? 'human' : 'automatic';
 
+/** Whether the filter lets everything through. */
+export const filtersNothing = (f: ListFilter) => f.category === null && f.channel === null && f.author === null && f.source === null;
+
+/** Whether the filter lets `a` through. */
+export const passes = (a: Annotation, f: ListFilter) =>
+  (f.category === null || a.label === f.category) &&
+  (f.source === null || sourceOf(a) === f.source) &&
+  (f.author === null || (a.type !== 'device' && a.created_by === f.author)) &&
+  (f.channel === null || a.kpiList.includes(f.channel));
+
 /** The annotations the filter lets through, in the order given. */
 export function filtered(list: readonly Annotation[], f: ListFilter): readonly Annotation[] {
-  if (f.category === null && f.channel === null && f.author === null && f.source === null) return list;
-  return list.filter(
-    (a) =>
-      (f.category === null || a.label === f.category) &&
-      (f.source === null || sourceOf(a) === f.source) &&
-      (f.author === null || (a.type !== 'device' && a.created_by === f.author)) &&
-      (f.channel === null || a.kpiList.includes(f.channel)),
-  );
+  if (filtersNothing(f)) return list;
+  return list.filter((a) => passes(a, f));
 }
 
 /** The choices each filter offers: the channels and authors the night's annotations have. */

@@ -158,21 +158,42 @@ export function annotationErrors(kpis: readonly string[], durationS: number | nu
   return errors;
 }
 
+/** The list by start: itself when already in that order (the night's list always is), else a sorted copy. */
+function byStart<T extends Pick<Annotation, 'start_ms'>>(list: readonly T[]): readonly T[] {
+  for (let i = 1; i < list.length; i++) if (list[i - 1].start_ms > list[i].start_ms) return [...list].sort((a, b) => a.start_ms - b.start_ms);
+  return list;
+}
+
+/** The first index of a list in start order whose start is at or after t (after t when `strictly`). */
+export function startIndex(list: readonly Pick<Annotation, 'start_ms'>[], t: number, strictly = false): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid].start_ms < t || (strictly && list[mid].start_ms === t)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first annotation starting after t (strictly or not), or the last starting before t; null when none. */
+function around<T extends Pick<Annotation, 'start_ms'>>(list: readonly T[], t: number, direction: 1 | -1, strictly: boolean): T | null {
+  const sorted = byStart(list);
+  if (direction === 1) return sorted[startIndex(sorted, t, strictly)] ?? null;
+  return sorted[startIndex(sorted, t) - 1] ?? null;
+}
+
 /** The next (or previous) annotation after time t, by start; null at the end. */
-export function neighbour(list: readonly Pick<Annotation, 'start_ms'>[], t: number, direction: 1 | -1) {
-  const sorted = [...list].sort((a, b) => a.start_ms - b.start_ms);
-  if (direction === 1) return sorted.find((a) => a.start_ms > t + 500) ?? null;
-  return [...sorted].reverse().find((a) => a.start_ms < t - 500) ?? null;
+export function neighbour<T extends Pick<Annotation, 'start_ms'>>(list: readonly T[], t: number, direction: 1 | -1): T | null {
+  return direction === 1 ? around(list, t + 500, 1, true) : around(list, t - 500, -1, false);
 }
 
 /**
  * The next (or previous) annotation starting outside the window: what ] and [ go to when
  * the window is one scoring epoch, so a press always leaves the epoch shown.
  */
-export function neighbourOutside(list: readonly Pick<Annotation, 'start_ms'>[], range: { t0: number; t1: number }, direction: 1 | -1) {
-  const sorted = [...list].sort((a, b) => a.start_ms - b.start_ms);
-  if (direction === 1) return sorted.find((a) => a.start_ms >= range.t1) ?? null;
-  return sorted.reverse().find((a) => a.start_ms < range.t0) ?? null;
+export function neighbourOutside<T extends Pick<Annotation, 'start_ms'>>(list: readonly T[], range: { t0: number; t1: number }, direction: 1 | -1): T | null {
+  return direction === 1 ? around(list, range.t1, 1, false) : around(list, range.t0, -1, false);
 }
 
 /** The 30-s epoch holding time t, aligned to the recording start. */

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { defaultScheduler, notifyManager, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import { session } from '../../state/session';
 import { annotationApi, type AnnotationDraft, type NightRef } from './api';
@@ -10,8 +10,18 @@ export const annotationKeys = {
   categories: (patientId: number) => ['annotation-categories', patientId] as const,
 };
 
+/**
+ * The night's annotations as a query. No structural sharing: every change of the cached list
+ * (listCache.ts) keeps the objects of the annotations it did not change, and comparing a new
+ * list of 10,000 with the old one, field by field, took 20–60 ms of each write's frame (issue 36
+ * point 1). The list call names the night by patient and night; the recording is not sent.
+ */
+export function annotationListQuery(n: NightRef) {
+  return { queryKey: annotationKeys.night(n), queryFn: () => annotationApi.list(n), structuralSharing: false } as const;
+}
+
 export function useAnnotations(n: NightRef) {
-  return useQuery({ queryKey: annotationKeys.night(n), queryFn: () => annotationApi.list(n), enabled: n.patientId > 0 && n.night > 0 });
+  return useQuery({ ...annotationListQuery(n), enabled: n.patientId > 0 && n.night > 0 });
 }
 
 export function useCategories(patientId: number) {
@@ -19,6 +29,28 @@ export function useCategories(patientId: number) {
 }
 
 type Changes = Partial<AnnotationDraft> & { delete_flag?: 0 | 1 };
+
+/**
+ * A finished write leaves the mutation cache at once: the sidebar's saving count (useIsMutating)
+ * looks through every mutation the cache holds at each write's every step, and a session of
+ * scoring keeps hundreds of them for five minutes by default.
+ */
+export const FORGET_AT_ONCE = 0;
+
+/**
+ * Runs `write` with the query cache telling its observers in a microtask of this task, not in a
+ * task of its own (the cache's default, a setTimeout): the list drawn again with a key's or a
+ * click's change is in the very next frame, where a frame due before that task showed nothing new.
+ * Nothing in the app sets another scheduler; the default is put back at once.
+ */
+function inThisTask(write: () => void): void {
+  notifyManager.setScheduler(queueMicrotask);
+  try {
+    write();
+  } finally {
+    notifyManager.setScheduler(defaultScheduler);
+  }
+}
 
 /**
  * The night's list in the cache, changed as a write is sent (so it shows within the frame)
@@ -29,11 +61,12 @@ function listWrites(client: QueryClient, n: NightRef, author: { id: number; name
   const change = async (f: (list: Annotation[]) => Annotation[]) => {
     // A refetch under way would land on top of the change with the list before it.
     void client.cancelQueries({ queryKey: key });
-    client.setQueryData<Annotation[]>(key, (list) => (list ? f(list) : list));
+    inThisTask(() => client.setQueryData<Annotation[]>(key, (list) => (list ? f(list) : list)));
   };
   const refetch = () => client.invalidateQueries({ queryKey: key });
   return {
     add: {
+      gcTime: FORGET_AT_ONCE,
       mutationFn: (d: AnnotationDraft) => annotationApi.add(n, d),
       onMutate: async (d: AnnotationDraft) => {
         const guess = provisional(d, author);
@@ -45,12 +78,14 @@ function listWrites(client: QueryClient, n: NightRef, author: { id: number; name
       onError: refetch,
     },
     update: {
+      gcTime: FORGET_AT_ONCE,
       mutationFn: (v: { a: Pick<Annotation, 'annotation_map_id' | 'version'>; changes: Changes }) => annotationApi.update(v.a as Annotation, v.changes),
       onMutate: (v: { a: Pick<Annotation, 'annotation_map_id'>; changes: Changes }) => change((list) => edited(list, v.a.annotation_map_id, v.changes)),
       onSuccess: (saved: Annotation, v: { a: Pick<Annotation, 'annotation_map_id'> }) => change((list) => replaced(list, v.a.annotation_map_id, saved)),
       onError: refetch,
     },
     remove: {
+      gcTime: FORGET_AT_ONCE,
       mutationFn: (ids: number[]) => annotationApi.remove(n, ids),
       onMutate: (ids: number[]) => change((list) => withoutIds(list, ids)),
       onError: refetch,

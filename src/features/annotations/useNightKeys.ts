@@ -21,7 +21,7 @@ interface Options {
   shownCharts: readonly string[];
   categories: Category[] | undefined;
   /** The annotations shown, for ] and [. */
-  annotations: Annotation[];
+  annotations: readonly Annotation[];
   enabled: boolean;
   last: RefObject<LastMark | null>;
   undoable: ReturnType<typeof useUndoableEdits>;

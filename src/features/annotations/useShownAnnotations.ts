@@ -1,20 +1,35 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/errors';
+import { incrementalFilter } from './incremental';
 import { displayable, isVisible, type Annotation, type Visibility } from './model';
 import type { useAnnotationMutations } from './queries';
+import { incrementalTally } from './tally';
+
+const NONE: readonly Annotation[] = [];
 
 /**
- * The night's annotations that can be shown (on the night's channels or its summary codes), and
- * those the sidebar's filter leaves visible handed to `onVisible` (the renderer's bands).
+ * The night's annotations that can be shown (on the night's channels or its summary codes), their
+ * tally, and those the sidebar's show toggles leave visible (handed to `onVisible`, the renderer's
+ * bands). Each is brought up to date for what a write changed, not derived again from the whole
+ * night (issue 36 point 1).
  */
-export function useShownAnnotations(annotations: Annotation[] | undefined, channels: string[], onVisible?: (annotations: Annotation[]) => void) {
+export function useShownAnnotations(annotations: readonly Annotation[] | undefined, channels: readonly string[], onVisible?: (annotations: readonly Annotation[]) => void) {
   const [visibility, setVisibility] = useState<Visibility>({ system: true, custom: true, desaturation: true, device: true });
-  const known = useMemo(() => new Set([...channels, 'AP_timing', 'DSAT', 'AHI', 'SQB', 'ODI']), [channels]);
-  const shown = useMemo(() => (annotations ?? []).filter((a) => displayable(a, known)), [annotations, known]);
+  const codes = channels.join(',');
+  const toShow = useMemo(() => {
+    const known = new Set([...codes.split(','), 'AP_timing', 'DSAT', 'AHI', 'SQB', 'ODI']);
+    return incrementalFilter((a: Annotation) => displayable(a, known));
+  }, [codes]);
+  const shown = useMemo(() => toShow(annotations ?? NONE), [toShow, annotations]);
+  const count = useMemo(() => incrementalTally(), []);
+  const tally = useMemo(() => count(shown), [count, shown]);
+  const everyKind = visibility.system && visibility.custom && visibility.desaturation && visibility.device;
+  const toSee = useMemo(() => (everyKind ? null : incrementalFilter((a: Annotation) => isVisible(a, visibility))), [everyKind, visibility]);
+  const visible = useMemo(() => (toSee ? toSee(shown) : shown), [toSee, shown]);
   useEffect(() => {
-    onVisible?.(shown.filter((a) => isVisible(a, visibility)));
-  }, [shown, visibility, onVisible]);
-  return { shown, visibility, setVisibility };
+    onVisible?.(visible);
+  }, [visible, onVisible]);
+  return { shown, tally, visible, visibility, setVisibility };
 }
 
 /** The sidebar's notice, and generating system or desaturation annotations, whose answer it shows. */

@@ -13,6 +13,7 @@ import { PATIENT_DETAIL_PATTERN } from '../../routes';
 import { fetchWindow } from '../../charts/feeder';
 import type { TimeRange } from '../../time/range';
 import { readItem, writeItem } from '../../state/storage';
+import { annotationListQuery } from '../annotations/queries';
 import { nightApi, prefetchChannels, prefetchOverviews } from './api';
 import { overviewCodes, sourcesToLoad, startingChoices } from './channels';
 import { nightKeys } from './queries';
@@ -141,7 +142,11 @@ export function preloadNightScreen(client: QueryClient, pathname: string, search
   Promise.all([nights, preferences]).then(
     ([list, prefs]) => {
       const night = pickNight(list, screen.night);
-      if (night) prefetchNight(patientId, night, prefs);
+      if (!night) return;
+      prefetchNight(patientId, night, prefs);
+      // The annotation list after the first charts' data: read in pages, one after another, a
+      // night of 10,000 took seconds when asked for only once the screen had rendered.
+      void client.prefetchQuery(annotationListQuery({ patientId, night: night.night, recordingId: night.recording_id }));
     },
     () => undefined,
   );

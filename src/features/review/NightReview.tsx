@@ -1,9 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ComponentProps } from 'react';
 import type { ChannelInfo } from '../../../engine/index';
 import { useTranslation } from 'react-i18next';
 import { countRender } from '../../charts/gl/stats';
 import { ChartSurface } from '../../charts/react/ChartSurface';
-import { bandColor, type ChartScreen } from '../../charts/screen';
+import { bandColor, type AnnotationBand, type ChartScreen } from '../../charts/screen';
+import { incrementalMap } from '../annotations/incremental';
+import type { Annotation } from '../annotations/model';
 import { NightAnnotations } from '../annotations/NightAnnotations';
 import { ARTEFACT_CODE, move, overviewCodes, startingChoices, toPreference, type ChannelChoice } from '../night/channels';
 import { useOverviews, type OverviewSource } from '../night/overviews';
@@ -106,6 +108,27 @@ function scrollToNavigator(): void {
 /** Detector annotations name a KPI, not a channel: draw them on the signals they come from. */
 const KPI_CHANNELS: Record<string, string[]> = { AP_timing: ['Y_DIST', 'NC_PSG', 'BR'], DSAT: ['SPO2', 'SPO2_PSG'] };
 const bandChannels = (kpis: readonly string[]) => kpis.flatMap((k) => KPI_CHANNELS[k] ?? [k]);
+/** Band colours by annotation colour: a night's 10,000 annotations have a dozen. */
+const bandColors = new Map<string, ReturnType<typeof bandColor>>();
+const colorOf = (hex: string) => bandColors.get(hex) ?? bandColors.set(hex, bandColor(hex)).get(hex)!;
+
+/** An annotation as the renderer draws it. */
+const toBand = (a: Annotation): AnnotationBand => ({ startMs: a.start_ms, endMs: a.end_ms, color: colorOf(a.color_code), codes: bandChannels(a.kpiList), style: a.type === 'device' ? 'device' : 'band' });
+
+/**
+ * The night's annotations beside the charts, their visible ones drawn as bands: each band is
+ * made once per annotation object, so a write hands the renderer a list in which only the
+ * changed annotations' bands are new (and only their layers are written again).
+ */
+function ScreenAnnotations({ screen, ...props }: Omit<ComponentProps<typeof NightAnnotations>, 'view' | 'onVisible'> & { screen: ChartScreen }) {
+  const onVisible = useMemo(() => {
+    // One band per annotation object, kept while the object lives: a kind hidden and shown again draws the same bands.
+    const made = new WeakMap<Annotation, AnnotationBand>();
+    const bands = incrementalMap((a: Annotation) => made.get(a) ?? made.set(a, toBand(a)).get(a)!);
+    return (list: readonly Annotation[]) => screen.setAnnotations(bands(list));
+  }, [screen]);
+  return <NightAnnotations {...props} view={screen.view} onVisible={onVisible} />;
+}
 
 /** The night's first frames are drawn without waiting for a WebGL context (issue 14 point 7). */
 const FIRST_PAINT_IN_2D = { glAfterFirstPaint: true } as const;
@@ -171,17 +194,12 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
                 <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(loadedInfos[ARTEFACT_CODE])} onReorder={reorder} fit={layout.fit} />
                 <OverviewRequests screen={screen} source={source} night={nightRef} codes={previewCodes} onInfos={onPreview} />
               </div>
-              <NightAnnotations
+              <ScreenAnnotations
+                screen={screen}
                 night={{ patientId: patient.patient_id, night: night.night, recordingId: night.recording_id, startMs: night.recording_start_time, stopMs: night.recording_stop_time, timezone: night.timezone }}
                 channels={annotatable}
-                view={screen.view}
                 shownCharts={visible}
                 readOnly={patient.is_sample_patient}
-                onVisible={(list) =>
-                  screen.setAnnotations(
-                    list.map((a) => ({ startMs: a.start_ms, endMs: a.end_ms, color: bandColor(a.color_code), codes: bandChannels(a.kpiList), style: a.type === 'device' ? ('device' as const) : ('band' as const) })),
-                  )
-                }
               />
             </div>
           </>
