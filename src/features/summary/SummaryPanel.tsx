@@ -38,7 +38,7 @@ function Table({ title, rows, testId, note }: { title: string; rows: Array<[stri
           {rows.map(([label, value]) => (
             <tr key={label}>
               <th scope="row">{label}</th>
-              <td>{value}</td>
+              <td className={value.startsWith('– (') ? 'summary-reason' : undefined}>{value}</td>
             </tr>
           ))}
         </tbody>
