@@ -22,11 +22,17 @@ export function validSampleCount(input: ValidCountInput): number {
   const missing = (raw: number, v: number) => codes.includes(raw) || (nonPositive && v <= 0);
   if (samples instanceof Int16Array) {
     // Stored int16 is checked for codes only (its physical value is finite), as the engine does;
-    // each of the 65,536 stored values is judged once, then the night is counted by table.
+    // each of the 65,536 stored values is judged once (only the codes when no physical value is
+    // missing), then the night is counted by table, read as unsigned to index it directly.
     const table = new Uint8Array(65_536);
-    for (let raw = -32_768; raw <= 32_767; raw++) table[raw & 0xffff] = missing(raw, Math.fround(raw * scale + offset)) ? 1 : 0;
+    if (nonPositive) {
+      for (let raw = -32_768; raw <= 32_767; raw++) table[raw & 0xffff] = missing(raw, Math.fround(raw * scale + offset)) ? 1 : 0;
+    } else {
+      for (const code of codes) if (Number.isInteger(code) && code >= -32_768 && code <= 32_767) table[code & 0xffff] = 1;
+    }
+    const stored = new Uint16Array(samples.buffer, samples.byteOffset, samples.length);
     let missed = 0;
-    for (let i = 0; i < samples.length; i++) missed += table[samples[i]! & 0xffff]!;
+    for (let i = 0; i < stored.length; i++) missed += table[stored[i]!]!;
     return samples.length - missed;
   }
   const identity = scale === 1 && offset === 0;

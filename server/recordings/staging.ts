@@ -26,7 +26,7 @@ export const STAGE_STALE_MS = 10 * 60_000;
  * transaction (one connection, and the engine runs on the event loop), so it stays short;
  * on PostgreSQL larger transactions save commits (other connections are not held up).
  */
-const TX_BYTES = { pglite: 512 * 1024, postgres: 4 * 1024 * 1024 } as const;
+const TX_BYTES = { pglite: 1536 * 1024, postgres: 4 * 1024 * 1024 } as const;
 
 export interface StagedNight {
   stageId: number;

@@ -47,8 +47,9 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 function chunkBytes(samples: Int16Array | Float32Array, from: number, to: number): Uint8Array {
   const part = samples.subarray(from, to);
-  // A copy in its own buffer: little-endian on every platform Node and browsers run on.
-  return new Uint8Array(part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength));
+  // A view, not a copy: both drivers copy a view's own bytes as they send it (little-endian on
+  // every platform Node and browsers run on).
+  return new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
 }
 
 /** Where a channel row belongs: a recording (visible), or an import stage (invisible until moved). */

@@ -27,9 +27,13 @@ describe('validSampleCount', () => {
         fc.array(fc.oneof(special, fc.integer({ min: -300, max: 300 })), { minLength: 1, maxLength: 200 }),
         fc.constantFrom(1, 0.5, 0.01, 2),
         fc.constantFrom(0, -1, 3.5),
-        fc.constantFrom<number[]>([-1, -2], [], [0]),
-        (code, int16, values, scale, offset, codes) => {
-          const samples = int16 ? Int16Array.from(values.map((v) => (Number.isFinite(v) ? Math.trunc(v) : 0))) : Float32Array.from(values);
+        fc.constantFrom<number[]>([-1, -2], [], [0], [-32_768, 1.5, 40_000]),
+        fc.nat(3),
+        (code, int16, values, scale, offset, codes, pad) => {
+          // A view into a larger buffer (as a chunk or a joined session is) counts only its own samples.
+          const padded = [...Array<number>(pad).fill(-1), ...values, ...Array<number>(pad).fill(-2)];
+          const whole = int16 ? Int16Array.from(padded.map((v) => (Number.isFinite(v) ? Math.trunc(v) : 0))) : Float32Array.from(padded);
+          const samples = whole.subarray(pad, pad + values.length);
           expect(validSampleCount({ code, samples, scale, offset, missingCodes: codes })).toBe(engineCount(code, samples, scale, offset, codes));
         },
       ),
