@@ -28,7 +28,10 @@ export function validSampleCount(input: ValidCountInput): number {
     if (nonPositive) {
       for (let raw = -32_768; raw <= 32_767; raw++) table[raw & 0xffff] = missing(raw, Math.fround(raw * scale + offset)) ? 1 : 0;
     } else {
-      for (const code of codes) if (Number.isInteger(code) && code >= -32_768 && code <= 32_767) table[code & 0xffff] = 1;
+      const stored = codes.filter((code) => Number.isInteger(code) && code >= -32_768 && code <= 32_767);
+      // No code a stored value can take (a file without missing codes): every sample is valid.
+      if (stored.length === 0) return samples.length;
+      for (const code of stored) table[code & 0xffff] = 1;
     }
     const stored = new Uint16Array(samples.buffer, samples.byteOffset, samples.length);
     let missed = 0;
