@@ -22,9 +22,14 @@ export function odiCell(w: Writer, value: number | null | undefined, basis: stri
   return (value === null || value === undefined) && reason ? `${DASH} (${reason})` : w.n(value, 2);
 }
 
-/** Under the vitals table: the channels whose sensor recorded no valid value (their row is all "–"). */
-export function noValidValueNote(w: Writer, labels: readonly string[]): void {
-  if (labels.length > 0) w.note(fill(MEASURED_TEXTS[w.content.language].noValidValue, { channels: labels.join(', ') }));
+/**
+ * Under the vitals table, why a row is all "–": the night has no such channel (`absent`), or
+ * its sensor recorded no valid value (`empty`).
+ */
+export function vitalsNotes(w: Writer, absent: readonly string[], empty: readonly string[]): void {
+  const m = MEASURED_TEXTS[w.content.language];
+  if (absent.length > 0) w.note(fill(m.notRecorded, { channels: absent.join(', ') }));
+  if (empty.length > 0) w.note(fill(m.noValidValue, { channels: empty.join(', ') }));
 }
 
 /** The basis of each index, the device's own counts and daily summary, and the agreement table. */
@@ -36,7 +41,7 @@ export function measuredSection(w: Writer, night: NightContent) {
   if (s.ahi_basis === 'no_breathing_signal') w.note(m.basisNoBreathing);
   else if (s.index_basis === 'sleep') w.note(fill(m.basisAhiSleep, { h: formatHours(s.total_sleep_time) }));
   else w.note(fill(m.basisAhiMonitoring, { h: formatHours(s.monitoring_time), source: s.breathing_source ?? DASH }));
-  w.note(measured?.oximetry ? fill(m.basisOdi, { rule: s.desaturation_rule, source: measured.oximetry }) : m.basisNoOximetry);
+  w.note(measured?.oximetry ? fill(m.basisOdi, { rule: s.desaturation_rule, source: measured.oximetry }) : 'odi_basis' in s && s.odi_basis === 'no_valid_spo2' ? m.basisNoValidOximetry : m.basisNoOximetry);
   if (s.ahi_basis !== 'no_breathing_signal') w.note(fill(m.basisRii, { divisor: s.rii_divisor }));
   if (!measured) return;
   if (measured.sessions.length > 1) {

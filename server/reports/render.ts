@@ -5,7 +5,7 @@ import PDFDocument from 'pdfkit';
 import { formatHours } from '../../engine/duration';
 import type { ChartView, NightContent, ReportContent } from './content';
 import { fill, reportTitle, TEXTS } from './texts';
-import { indexCell, measuredSection, noValidValueNote, odiCell, trendSpreadSection } from './measured';
+import { indexCell, measuredSection, odiCell, vitalsNotes, trendSpreadSection } from './measured';
 import { CONTENT_W, DASH, GRID, INK, MARGIN, MUTED, PAGE, Writer, type Doc } from './writer';
 
 const clock = (msUtc: number, zone: string, seconds = false) =>
@@ -218,7 +218,11 @@ function singleNight(w: Writer, night: NightContent, first: boolean) {
     }),
     [0.22, 0.13, 0.13, 0.13, 0.13, 0.13, 0.13],
   );
-  noValidValueNote(w, VITALS.filter(([code]) => s.percentiles[code]?.count === 0).map(([, label]) => label));
+  vitalsNotes(
+    w,
+    VITALS.filter(([code]) => !s.percentiles[code]).map(([, label]) => label),
+    VITALS.filter(([code]) => s.percentiles[code]?.count === 0).map(([, label]) => label),
+  );
   w.heading(t.customizedIndex, 11);
   w.table(null, [Object.keys(s.customized_index), Object.values(s.customized_index).map(String)], Object.keys(s.customized_index).map(() => 1 / Math.max(1, Object.keys(s.customized_index).length)), 8);
   spo2Chart(w, night);

@@ -184,16 +184,25 @@ describe('an ODI and vitals of "–" say why (issue 31)', () => {
     expect(row('ODI')).toMatch(/^– \(no valid SpO2 recorded\)/);
     expect(row('SpO2 (%)')).toMatch(/^–(\s+–){5}$/);
     expect(row('PR (bpm)')).toMatch(/^–(\s+–){5}$/);
-    expect(text.replace(/\s+/g, ' ')).toContain('SpO2 (%), PR (bpm): the sensor recorded no valid value in this night (every figure is –).');
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('SpO2 (%), PR (bpm): the sensor recorded no valid value in this night (every figure is –).');
+    // The CPAP has no heart-rate or movement channel: their rows say so too, and the ODI's basis
+    // names the empty SpO2 channel, not a missing one.
+    expect(flat).toContain('HR (bpm), MOV: not recorded in this night (no such channel).');
+    expect(flat).toContain("ODI: not computed: the night's SpO2 channel recorded no valid value.");
+    expect(flat).not.toContain('the night has no SpO2 signal');
   }, 60_000);
 
-  it('a night without any SpO2 channel: "no SpO2 channel"', async () => {
+  it('a night without any SpO2 channel: "no SpO2 channel", in the summary and the PDF', async () => {
     const res = await upload('NCT1001', [{ name: 'snore_resmed_20250808_010210_BRP.edf', bytes: real('snore_resmed_20250808_010210_BRP.edf') }]);
     expect(res.statusCode, res.body).toBe(201);
     const s = (await post('/analytics/patient/all-kpi-summary', { patient_id: ids.NCT1001, night: res.json().data.night })).json().data;
     expect(s).toMatchObject({ odi: null, odi_basis: 'no_spo2_channel' });
     expect(s.percentiles.SPO2).toBeUndefined();
     expect(s.lowest_spo2).toBeNull();
+    const flat = (await nightPdfText('NCT1001', res.json().data.night)).replace(/\s+/g, ' ');
+    expect(flat).toContain('ODI: not computed: the night has no SpO2 signal.');
+    expect(flat).toContain('HR (bpm), SpO2 (%), PR (bpm), MOV: not recorded in this night (no such channel).');
   });
 });
 
