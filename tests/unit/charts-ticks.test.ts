@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatClock, formatNightDate, formatSpan, formatValue, zoneOffset } from '../../src/charts/core/format';
 import { paintValueLabels } from '../../src/features/night/yAxis';
-import { timeTicks } from '../../src/charts/core/ticks';
+import { placeTicks, timeTicks } from '../../src/charts/core/ticks';
 
 const H = 3_600_000;
 
@@ -30,6 +30,37 @@ describe('time ticks', () => {
 
   it('are none for an empty span', () => {
     expect(timeTicks({ t0: 5, t1: 5 })).toEqual([]);
+  });
+});
+
+describe('tick labels placed on an axis', () => {
+  const night = { t0: 0, t1: 7.5 * H };
+  const ticks = timeTicks(night);
+  const extent = (p: { leftPct: number; align: string }, width: number, label: number) => {
+    const x = (p.leftPct / 100) * width;
+    return p.align === 'start' ? [x, x + label] : p.align === 'end' ? [x - label, x] : [x - label / 2, x + label / 2];
+  };
+
+  it('never touch: the end labels aligned inwards, and a neighbour they would reach dropped', () => {
+    // A 7.5-h night's eight steps on a 545-px navigator, 52-px labels (hh:mm:ss) 10 px apart:
+    // centred labels fit (68 px apart), but the first label, aligned to start at 0, reached the second.
+    for (const width of [300, 545, 700, 1000, 1600]) {
+      const placed = placeTicks(ticks, night, width, 52, 10);
+      expect(placed[0]!.align).toBe('start');
+      expect(placed.at(-1)!.align).toBe('end');
+      for (let i = 1; i < placed.length; i++) expect(extent(placed[i - 1]!, width, 52)[1]! + 10).toBeLessThanOrEqual(extent(placed[i]!, width, 52)[0]!);
+      for (const p of placed) {
+        const [a, b] = extent(p, width, 52);
+        expect(a).toBeGreaterThanOrEqual(0);
+        expect(b).toBeLessThanOrEqual(width + 1e-9);
+      }
+    }
+  });
+
+  it('keep every tick where there is room, and thin them evenly where there is not', () => {
+    expect(placeTicks(ticks, night, 1600, 52, 10)).toHaveLength(9);
+    expect(placeTicks(ticks, night, 545, 52, 10).map((p) => p.t)).toEqual(ticks.filter((_, i) => i !== 1 && i !== 7));
+    expect(placeTicks(ticks, night, 300, 52, 10).map((p) => p.t)).toEqual([ticks[0], ticks[4], ticks[8]]);
   });
 });
 

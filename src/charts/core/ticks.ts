@@ -32,3 +32,41 @@ export function timeTicks(r: TimeRange, offset: ZoneOffset = () => 0): number[] 
   }
   return ticks;
 }
+
+/** A tick label as drawn: its time, where it sits (% of the axis) and how it is aligned on its tick. */
+export interface PlacedTick {
+  t: number;
+  leftPct: number;
+  align: 'start' | 'centre' | 'end';
+}
+
+/**
+ * Which ticks get a label on an axis `widthPx` wide, labels `labelPx` wide at least `gapPx`
+ * apart: every k-th tick so centred neighbours never touch; a label at an end of the axis is
+ * aligned inwards so it stays on the axis, and its neighbour is dropped when the shifted label
+ * would reach it (a first label at the axis's start reaches half a label further than a
+ * centred one).
+ */
+export function placeTicks(all: readonly number[], r: TimeRange, widthPx: number, labelPx: number, gapPx: number): PlacedTick[] {
+  const width = r.t1 - r.t0;
+  if (!(width > 0) || all.length === 0) return [];
+  const spacingPx = all.length > 1 ? (widthPx * (all[1]! - all[0]!)) / width : widthPx;
+  const every = widthPx > 0 && spacingPx > 0 ? Math.max(1, Math.ceil((labelPx + gapPx) / spacingPx)) : 1;
+  const kept = all.filter((_, i) => i % every === 0);
+  const halfPct = widthPx > 0 ? (labelPx / 2 / widthPx) * 100 : 0;
+  const placed: PlacedTick[] = kept.map((t) => {
+    const leftPct = ((t - r.t0) / width) * 100;
+    return { t, leftPct, align: leftPct < halfPct ? 'start' : leftPct > 100 - halfPct ? 'end' : 'centre' };
+  });
+  if (widthPx <= 0) return placed;
+  // Each label's extent in px, then drop an end label's neighbour where they would touch.
+  const extent = (p: PlacedTick): [number, number] => {
+    const x = (p.leftPct / 100) * widthPx;
+    return p.align === 'start' ? [x, x + labelPx] : p.align === 'end' ? [x - labelPx, x] : [x - labelPx / 2, x + labelPx / 2];
+  };
+  const clash = (a: PlacedTick, b: PlacedTick) => extent(a)[1] + gapPx > extent(b)[0];
+  if (placed.length > 2 && placed[0]!.align === 'start' && clash(placed[0]!, placed[1]!)) placed.splice(1, 1);
+  const n = placed.length;
+  if (n > 2 && placed[n - 1]!.align === 'end' && clash(placed[n - 2]!, placed[n - 1]!)) placed.splice(n - 2, 1);
+  return placed;
+}
