@@ -11,8 +11,9 @@
  * excursion); a desaturation starting within 10 s of an event's onset goes to the event before.
  * 8: no AHI/RII (null, ahiBasis 'no_breathing_signal') without a breathing signal; events during
  * scored wake are not counted; stage latencies.
+ * 9: no signal quality (SQ null, `quality` false) without a quality channel (SQB).
  */
-export const DETECTOR_VERSION = 8;
+export const DETECTOR_VERSION = 9;
 export { toSeries, type Series, type DetectedEvent } from './series';
 export { detectDesaturations } from './desaturation';
 export { detectRespiratoryEvents, type EventEdges } from './respiratory';

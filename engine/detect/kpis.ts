@@ -36,6 +36,8 @@ export interface NightKpis {
   riiDivisor: RiiDivisor;
   /** Good signal duration (SQB good), h. */
   gsdH: number;
+  /** True when the night has a signal-quality channel (SQB): without one, GSD and SQ are not known (0 h is no figure). */
+  quality: boolean;
   /** Total breathing time (valid BR), h. */
   tbrH: number;
   tstH: number;
@@ -85,6 +87,7 @@ export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: Slee
     indexBasis,
     monitoringH: Math.round(monitoringH * 100) / 100,
     gsdH: Math.round(gsdH * 100) / 100,
+    quality: input.sqb !== undefined,
     tbrH: Math.round(tbrH * 100) / 100,
     tstH: Math.round(tstH * 100) / 100,
     tbtH: Math.round(input.sleep.tbtH * 100) / 100,

@@ -122,7 +122,8 @@ export function trendIndices(a: NightAnalysis): TrendIndices {
     AHI: index.ahi,
     ODI: index.odi,
     SE: round2(sleepFigures(a, []).efficiency),
-    SQ: round2(a.kpis.tbtH > 0 ? (100 * a.kpis.gsdH) / a.kpis.tbtH : null),
+    // No quality channel (a CPAP or PSG night): no SQ, not 0 % good signal.
+    SQ: round2(a.kpis.quality !== false && a.kpis.tbtH > 0 ? (100 * a.kpis.gsdH) / a.kpis.tbtH : null),
     index_basis: index.indexBasis,
     ahi_basis: index.ahiBasis,
     rii_over_tst: a.kpis.riiDivisor === 'TST',

@@ -168,6 +168,19 @@ describe('a physician with a night of four mask sessions', () => {
     const hours = Number(monitoring![1]) + Number(monitoring![2]) / 60;
     expect(hours).toBeGreaterThan(5.2);
     expect(hours).toBeLessThan(5.6);
+    // The trend opens on the last days, which this 2025 night is far from: it says so, and shows
+    // the weeks up to the night (older than the patient's account) at a click, its REI drawn.
+    await page.getByTestId('tab-overview').click();
+    await page.getByTestId('mode-trend').click();
+    await page.getByTestId('trend-no-night-in-span').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('trend-no-night-in-span').innerText()).toContain('10 Sep 2025');
+    await page.getByTestId('trend-show-last-night').click();
+    await expect.poll(() => page.getByTestId('trend-chart-AHI').getByTestId('trend-point').count(), { timeout: 30_000 }).toBe(1);
+    expect(await page.getByTestId('trend-no-night-in-span').count()).toBe(0);
+    expect(await page.getByTestId('trend-chart-AHI').getByTestId('trend-spread').innerText()).toContain('Mean over 1 night:');
+    // A CPAP night has no signal-quality channel: no SQ point (it was drawn as 0 %).
+    expect(await page.getByTestId('trend-chart-SQ').getByTestId('trend-point').count()).toBe(0);
+    expect(await page.getByTestId('trend-span-error').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

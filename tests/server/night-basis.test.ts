@@ -178,6 +178,12 @@ describe('an ODI and vitals of "–" say why (issue 31)', () => {
     expect(s.percentiles.PR).toMatchObject({ count: 0, medianPercentile: null });
   });
 
+  it('the trend: no signal quality for a CPAP night (no quality channel), never 0 %', async () => {
+    const trend = (await get(`/analytics/patient-trendview/type=SQ,RII?patient_id=${ids.NCT1004}&device_start_time=${night - 86_400}&device_stop_time=${night + 86_400}`)).json().data;
+    expect(trend.SQ.filter((p: { value: number | null }) => p.value !== null)).toEqual([]);
+    expect(trend.RII[0].value).toBeGreaterThan(0);
+  });
+
   it('the night PDF prints "–" for the ODI and the oximeter rows with their reason', async () => {
     const text = await nightPdfText('NCT1004', night);
     const row = (label: string) => text.split('\n').find((l) => l.trim().startsWith(label))?.trim().slice(label.length).trim();

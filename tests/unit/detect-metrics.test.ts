@@ -49,7 +49,9 @@ describe('indices (hand-computed)', () => {
   it('AHI and ODI per hour of sleep; RII per hour of the chosen divisor', () => {
     const events = [...ev('apnea', 12), ...ev('hypopnea', 8), ...ev('desaturation', 15)];
     const k = nightKpis({ events, sleep, sqb, br, divisor: 'TBT' });
-    expect(k).toMatchObject({ apneas: 12, hypopneas: 8, desaturations: 15, ahi: 4, odi: 3, rii: 2.5, gsdH: 4, tbrH: 3.5, tstH: 5, tbtH: 8 });
+    expect(k).toMatchObject({ apneas: 12, hypopneas: 8, desaturations: 15, ahi: 4, odi: 3, rii: 2.5, gsdH: 4, quality: true, tbrH: 3.5, tstH: 5, tbtH: 8 });
+    // Without a quality channel the good-signal hours are not known: flagged, not a figure of 0.
+    expect(nightKpis({ events, sleep, br, divisor: 'TBT' })).toMatchObject({ quality: false, gsdH: 0 });
     expect(nightKpis({ events, sleep, sqb, br, divisor: 'GSD' }).rii).toBe(5);
     expect(nightKpis({ events, sleep, sqb, br, divisor: 'TST' }).rii).toBe(4);
     expect(nightKpis({ events, sleep, sqb, br, divisor: 'TBR' }).rii).toBe(5.71);

@@ -2,8 +2,35 @@
 // offered channels, y scales and the day zoom.
 import { describe, expect, it } from 'vitest';
 import {
-  accountAgeDays, callTimes, customSpanError, datesOf, offeredChannels, offeredDurations, pageWindow, presetSpan, yScale, zoomTo,
+  accountAgeDays, callTimes, customSpanError, datesOf, noNightIn, offeredChannels, offeredDurations, pageWindow, presetSpan, spanUpToNight,
+  trendSince, yScale, zoomTo,
 } from '../../src/features/trend/model';
+
+const key = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 1000;
+
+describe('nights older than the dates chosen', () => {
+  it("start the trend at the patient's first night when it is older than the account", () => {
+    expect(trendSince('2026-10-01', [key('2025-09-10'), key('2026-10-20')])).toBe('2025-09-10');
+    expect(trendSince('2026-10-01', [key('2026-10-20')])).toBe('2026-10-01');
+    expect(trendSince('2026-10-01', [])).toBe('2026-10-01');
+  });
+
+  it('tell a span without a night, and offer the two weeks up to the last one, a valid custom span', () => {
+    const today = '2026-11-29';
+    expect(noNightIn(presetSpan('last3', today), [key('2025-09-10')])).toBe(true);
+    expect(noNightIn(presetSpan('last3', today), [key('2025-09-10'), key('2026-11-27')])).toBe(false);
+    const since = trendSince('2026-10-01', [key('2025-09-10')]);
+    const span = spanUpToNight(key('2025-09-10'), since, today);
+    // The night alone since nothing is older: two days, the night first, as a custom span must be.
+    expect(span).toEqual({ from: '2025-09-10', to: '2025-09-11' });
+    expect(customSpanError(span, since, today)).toBeNull();
+    expect(noNightIn(span, [key('2025-09-10')])).toBe(false);
+    const weeks = spanUpToNight(key('2025-09-10'), '2025-01-01', today);
+    expect(weeks).toEqual({ from: '2025-08-28', to: '2025-09-10' });
+    // A last night of yesterday or today ends the span yesterday (a span may not reach today).
+    expect(spanUpToNight(key(today), '2025-01-01', today).to).toBe('2026-11-28');
+  });
+});
 
 describe('trend durations', () => {
   it('offers durations by the age of the patient account', () => {
@@ -58,6 +85,10 @@ describe('trend channels and charts', () => {
     expect(s.ticks.length).toBeGreaterThanOrEqual(3);
     expect(yScale([{ date: 'a', value: 87 }], true)).toMatchObject({ lo: 0, hi: 100 });
     expect(yScale([{ date: 'a', value: 5 }]).ticks.length).toBeGreaterThan(1);
+    // One night's index of 0.37 /h: the scale starts at 0, an index is never negative.
+    expect(yScale([{ date: 'a', value: 0.37 }])).toMatchObject({ lo: 0, ticks: [0, 0.5, 1, 1.5] });
+    expect(yScale([{ date: 'a', value: 0 }]).lo).toBe(0);
+    expect(yScale([{ date: 'a', value: -2 }]).lo).toBeLessThan(-2);
   });
 
   it('zooms to dragged days and pages by the zoomed width', () => {

@@ -15,10 +15,10 @@ export function SpreadLine({ values }: { values: readonly number[] }) {
   return (
     <div className="trend-spread" data-testid="trend-spread">
       <p>
-        {t('nightBasis.spread', { n: s.nights, mean: f(s.mean), severity: t(`nightBasis.severity.${s.severity}`) })}
+        {t('nightBasis.spread', { count: s.nights, mean: f(s.mean), severity: t(`nightBasis.severity.${s.severity}`) })}
         {s.ci95 && s.sd !== null && <> {t('nightBasis.spreadInterval', { lo: f(s.ci95[0]), hi: f(s.ci95[1]), sd: f(s.sd) })}</>}
       </p>
-      {s.fewNights && <p className="muted" data-testid="trend-few-nights">{t('nightBasis.fewNights', { n: s.nights, few: FEW_NIGHTS })}</p>}
+      {s.fewNights && <p className="muted" data-testid="trend-few-nights">{t('nightBasis.fewNights', { count: s.nights, few: FEW_NIGHTS })}</p>}
       {s.severityUncertain && <p className="muted" data-testid="trend-severity-uncertain">{t('nightBasis.severityUncertain')}</p>}
     </div>
   );

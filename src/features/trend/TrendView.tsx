@@ -4,14 +4,15 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
+import { formatNightDate } from '../../charts/core/format';
 import { ChannelSelector } from '../night/ChannelSelector';
 import { move, orderChannels, toPreference, type ChannelChoice } from '../night/channels';
 import type { NightInfo, PatientInfo, PhysicianPreferences } from '../night/types';
 import { bandsOf, parseVitalParameters } from '../night/vitals';
 import { useSaveTrendOrder, useTrendPoints } from './api';
 import {
-  accountAgeDays, customSpanError, datesOf, DEVICE_AHI, isValuePoint, offeredChannels, offeredDurations, pageWindow, presetSpan,
-  zoomTo, type DateSpan, type DayWindow, type Duration,
+  accountAgeDays, customSpanError, datesOf, DEVICE_AHI, isValuePoint, noNightIn, offeredChannels, offeredDurations, pageWindow, presetSpan,
+  spanUpToNight, trendSince, zoomTo, type DateSpan, type DayWindow, type Duration,
 } from './model';
 import { TrendChart } from './TrendChart';
 import { ActigraphView } from './ActigraphView';
@@ -32,7 +33,8 @@ const UNIT_KEYS: Record<string, 'night.units.bp' | 'night.units.bloodSugar' | 'n
 function useTrendSpan(patient: PatientInfo, nights: readonly NightInfo[]) {
   const zone = nights.at(-1)?.timezone || DateTime.local().zoneName || 'UTC';
   const today = DateTime.now().setZone(zone).toISODate()!;
-  const created = patient.createdAt ? DateTime.fromISO(patient.createdAt).setZone(zone).toISODate()! : nights[0]?.recording_date ?? today;
+  const account = patient.createdAt ? DateTime.fromISO(patient.createdAt).setZone(zone).toISODate()! : today;
+  const created = trendSince(account, nights.map((n) => n.night));
   const durations = offeredDurations(accountAgeDays(created, today));
   const [duration, setDuration] = useState<Duration>(durations[0]!);
   const yesterday = DateTime.fromISO(today).minus({ days: 1 }).toISODate()!;
@@ -42,7 +44,7 @@ function useTrendSpan(patient: PatientInfo, nights: readonly NightInfo[]) {
   }));
   const customError = duration === 'custom' ? customSpanError(custom, created, today) : null;
   const span: DateSpan | null = duration === 'custom' ? (customError ? null : custom) : presetSpan(duration, today);
-  return { zone, created, yesterday, durations, duration, setDuration, custom, setCustom, customError, span };
+  return { zone, today, created, yesterday, durations, duration, setDuration, custom, setCustom, customError, span };
 }
 
 /** The duration dropdown and the from and to calendars (open only for a custom span); `onChange` wraps each change. */
@@ -129,6 +131,29 @@ function TrendReport({ open, onClose, patient, nights, span }: { open: boolean; 
 }
 
 /**
+ * Why the dates show nothing: a refused custom span, or dates that hold none of the patient's
+ * nights (a preset ends yesterday; an imported night may be months old), said with the last
+ * night's date and the two weeks up to it.
+ */
+function SpanNotices({ nights, choice, onChange }: { nights: readonly NightInfo[]; choice: ReturnType<typeof useTrendSpan>; onChange(change: () => void): void }) {
+  const { t, i18n } = useTranslation();
+  if (choice.customError) return <Alert tone="error" testId="trend-span-error">{t(`trend.errors.${choice.customError}`)}</Alert>;
+  const keys = nights.map((n) => n.night);
+  if (!choice.span || keys.length === 0 || !noNightIn(choice.span, keys)) return null;
+  const last = Math.max(...keys);
+  const show = () => onChange(() => {
+    choice.setCustom(spanUpToNight(last, choice.created, choice.today));
+    choice.setDuration('custom');
+  });
+  return (
+    <Alert tone="info" testId="trend-no-night-in-span">
+      {t('trend.noNightInSpan', { date: formatNightDate(last, i18n.language) })}{' '}
+      <button type="button" className="button button-small" onClick={show} data-testid="trend-show-last-night">{t('trend.showUpToLastNight')}</button>
+    </Alert>
+  );
+}
+
+/**
  * The Trend view of the Overview tab (spec 2 §2): a duration dropdown with from and to
  * calendars, a channel selector, and one chart of per-night box plots (or index values)
  * per channel, zoomed together by dragging and reset with Reset Zoom.
@@ -140,7 +165,7 @@ export function TrendView({ patient, nights, preferences }: {
 }) {
   const { t } = useTranslation();
   const spanChoice = useTrendSpan(patient, nights);
-  const { zone, customError, span } = spanChoice;
+  const { zone, span } = spanChoice;
 
   const paid = preferences?.membership_type === 'paid';
   const signalCodes = useMemo(() => new Set(nights.flatMap((n) => n.channels.map((c) => c.code))), [nights]);
@@ -182,7 +207,7 @@ export function TrendView({ patient, nights, preferences }: {
         <ZoomPager hidden={actigraph} zoom={zoom} view={view} days={dates.length} onZoom={setZoom} />
       </div>
       <TrendReport open={reporting} onClose={() => setReporting(false)} patient={patient} nights={nights} span={span} />
-      {customError && <Alert tone="error" testId="trend-span-error">{t(`trend.errors.${customError}`)}</Alert>}
+      <SpanNotices nights={nights} choice={spanChoice} onChange={changeSpan} />
       {actigraph && span && <ActigraphView patientId={patient.patient_id} span={span} />}
       {!actigraph && (<>
       <ChannelSelector

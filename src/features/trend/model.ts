@@ -57,6 +57,40 @@ export function customSpanError(span: DateSpan, createdIso: string, today: strin
   return null;
 }
 
+/** A night key (Unix seconds at 00:00 UTC of the night's local date) as its ISO date. */
+export const nightDateIso = (night: number): string => DateTime.fromSeconds(night, { zone: 'utc' }).toISODate()!;
+
+/**
+ * The first date a trend may show: the account's creation (spec 2 §5), or the patient's first
+ * night when that is older (a night imported from before the patient's account was made).
+ */
+export function trendSince(createdIso: string, nightKeys: readonly number[]): string {
+  const first = nightKeys.length > 0 ? nightDateIso(Math.min(...nightKeys)) : null;
+  return first !== null && first < createdIso ? first : createdIso;
+}
+
+/** True when none of the nights falls in the span. */
+export function noNightIn(span: DateSpan, nightKeys: readonly number[]): boolean {
+  return !nightKeys.some((k) => {
+    const d = nightDateIso(k);
+    return d >= span.from && d <= span.to;
+  });
+}
+
+/**
+ * A custom span of two weeks ending with the patient's last night (not before `since`, and at
+ * least two days, as a custom span must be: spec 2 §5), to show nights older than a preset reaches.
+ */
+export function spanUpToNight(lastNight: number, since: string, today: string): DateSpan {
+  const last = DateTime.fromISO(nightDateIso(lastNight));
+  const yesterday = DateTime.fromISO(today).minus({ days: 1 });
+  let to = DateTime.min(last, yesterday);
+  let from = DateTime.max(to.minus({ days: 13 }), DateTime.fromISO(since));
+  if (from >= to) to = DateTime.min(from.plus({ days: 1 }), yesterday);
+  if (from >= to) from = to.minus({ days: 1 });
+  return { from: from.toISODate()!, to: to.toISODate()! };
+}
+
 /** Every date of the span, in order. */
 export function datesOf(span: DateSpan): string[] {
   const out: string[] = [];
@@ -128,7 +162,7 @@ function extentOf(p: TrendPoint): [number, number] | null {
   return finite.length ? [Math.min(...finite), Math.max(...finite)] : null;
 }
 
-/** A y scale with round ticks covering the points (and 0..100 for percentages). */
+/** A y scale with round ticks covering the points (and 0..100 for percentages); it reaches below 0 only for a value that does. */
 export function yScale(points: readonly TrendPoint[], percent = false): { lo: number; hi: number; ticks: number[] } {
   let lo = Infinity;
   let hi = -Infinity;
@@ -145,7 +179,8 @@ export function yScale(points: readonly TrendPoint[], percent = false): { lo: nu
   }
   if (!Number.isFinite(lo)) return { lo: 0, hi: 1, ticks: [0, 1] };
   if (hi - lo < 1e-9) {
-    lo -= 1;
+    // One value (one night, or equal nights): a span around it, never below 0 for values that are not.
+    lo = lo >= 0 ? Math.max(0, lo - 1) : lo - 1;
     hi += 1;
   }
   const raw = (hi - lo) / 4;
