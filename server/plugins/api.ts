@@ -18,6 +18,7 @@ import { scoringFileRoutes } from '../annotations/scoring-file-routes';
 import { nightFileRoutes } from '../recordings/night-file-routes';
 import { trendRoutes } from '../analytics/trend-routes';
 import { annotationRoutes } from '../annotations/annotations';
+import { annotationColumnRoutes } from '../annotations/columns';
 import { categoryRoutes } from '../annotations/categories';
 import { patientAdminRoutes } from '../patients/admin-routes';
 import { patientNoteRoutes } from '../patients/notes-routes';
@@ -69,6 +70,7 @@ async function nightRoutes(api: FastifyInstance, ctx: AppContext, services: AppS
   nightFileRoutes(api, ctx);
   trendRoutes(api, ctx);
   annotationRoutes(api, ctx);
+  annotationColumnRoutes(api, ctx);
   categoryRoutes(api, ctx);
   analyticsKpiRoutes(api, ctx);
   actigraphRoutes(api, ctx);
