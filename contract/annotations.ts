@@ -104,6 +104,49 @@ export const AnnotationPage = Type.Object({
 });
 export type AnnotationPage = Static<typeof AnnotationPage>;
 
+/**
+ * POST /analytics/patient/get-annotation-columns (Nocturne's own, issue 36 point 1): the list of
+ * get-annotations in a compact answer for the single-night screen. Pages as the list does, by
+ * `limit` (up to 20,000) and `cursor`.
+ */
+export const AnnotationColumnsBody = Type.Object({
+  patient_id: positive,
+  ...nightFields,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20_000 })),
+  cursor: ListAnnotationsBody.properties.cursor,
+});
+export type AnnotationColumnsBody = Static<typeof AnnotationColumnsBody>;
+
+/**
+ * Its answer: the users' annotations of the page as columns (the i-th entry of each is the
+ * i-th annotation, in (start_ms, annotation_map_id) order) with only the fields the screen
+ * reads; the authors' names once each; the night's device-scored events whole, on the first
+ * page only (they are few, and merged by start on the client). A page as long as `limit` has
+ * a `next_cursor` (the page after it may be empty); a shorter one has null.
+ */
+export const AnnotationColumns = Type.Object({
+  columns: Type.Object({
+    annotation_map_id: Type.Array(Int),
+    type: Type.Array(StringEnum(['custom', 'system', 'system-edit', 'desaturation'])),
+    night: Type.Array(Int),
+    kpi: Type.Array(Str),
+    start_ms: Type.Array(Num),
+    end_ms: Type.Array(Num),
+    comment: Type.Array(Str),
+    label: Type.Array(Int),
+    color_code: Type.Array(Str),
+    created_by: Type.Array(Int),
+    updated_by: Type.Array(Int),
+    delete_flag: Type.Array(Int),
+    version: Type.Array(Int),
+  }),
+  /** The names of the page's authors (created_by), as the list's `created_by_name`. */
+  authors: Type.Array(Type.Object({ id: Int, name: Str })),
+  device: Type.Array(Annotation),
+  next_cursor: Nullable(Str),
+});
+export type AnnotationColumns = Static<typeof AnnotationColumns>;
+
 /** POST /analytics/patient/new-annotations: the annotations made. */
 export const AddedAnnotations = Type.Object({ annotations: Type.Array(Annotation) });
 /** POST /analytics/patient/update-annotations: the annotation as saved (or deleted). */

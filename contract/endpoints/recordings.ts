@@ -9,6 +9,8 @@ import {
   AddAnnotationsBody,
   AddCategoryBody,
   AddedAnnotations,
+  AnnotationColumns,
+  AnnotationColumnsBody,
   AnnotationPage,
   CategoryList,
   DeleteAnnotationsBody,
@@ -50,6 +52,7 @@ export const recordingsEndpoints = {
 
   // Annotations (server/annotations/annotations.ts).
   'POST /analytics/patient/get-annotations': { body: ListAnnotationsBody, response: { 200: Answer(AnnotationPage, { status: Type.Literal('success') }) } },
+  'POST /analytics/patient/get-annotation-columns': { body: AnnotationColumnsBody, response: { 200: Answer(AnnotationColumns, { status: Type.Literal('success') }) } },
   'POST /analytics/patient/new-annotations': { body: AddAnnotationsBody, response: { 201: Answer(AddedAnnotations) } },
   'POST /analytics/patient/update-annotations': { body: UpdateAnnotationBody, response: { 200: Answer(SavedAnnotation) } },
   'POST /analytics/patient/delete-annotations': { body: DeleteAnnotationsBody, response: { 200: Answer(DeletedAnnotations) } },

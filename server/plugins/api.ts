@@ -30,6 +30,7 @@ import { deviceRoutes } from '../devices/routes';
 import { actigraphRoutes, analyticsKpiRoutes } from '../analytics/routes';
 import { agreementRoutes } from '../analytics/agreement';
 import { correctionRoutes } from '../analytics/corrections-routes';
+import { annotationColumnRoutes } from '../annotations/columns';
 import { scoringRoutes } from '../scoring/routes';
 import { auditRoutes } from '../audit/routes';
 import { liveRoutes } from '../live/routes';
@@ -69,6 +70,7 @@ async function nightRoutes(api: FastifyInstance, ctx: AppContext, services: AppS
   nightFileRoutes(api, ctx);
   trendRoutes(api, ctx);
   annotationRoutes(api, ctx);
+  annotationColumnRoutes(api, ctx);
   categoryRoutes(api, ctx);
   analyticsKpiRoutes(api, ctx);
   actigraphRoutes(api, ctx);

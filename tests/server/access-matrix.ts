@@ -246,6 +246,7 @@ export const ACCESS_MATRIX: Row[] = [
 
   // Annotations and categories.
   row(`POST ${A}/analytics/patient/get-annotations`, ANNOTATE, (f) => ({ url: '/analytics/patient/get-annotations', body: { patient_id: f.patientId, night: f.night } })),
+  row(`POST ${A}/analytics/patient/get-annotation-columns`, ANNOTATE, (f) => ({ url: '/analytics/patient/get-annotation-columns', body: { patient_id: f.patientId, night: f.night } })),
   row(`POST ${A}/analytics/patient/new-annotations`, ANNOTATE, (f) => ({ url: '/analytics/patient/new-annotations', body: { patient_id: f.patientId, night: f.night, kpi: 'SPO2', start_time: f.startMs + 3_600_000 + f.seq() * 60_000, duration: '20', label: 1 } })),
   row(`POST ${A}/analytics/patient/update-annotations`, ANNOTATE, async (f) => {
     const a = await f.fresh.annotation();

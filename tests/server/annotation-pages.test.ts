@@ -77,3 +77,48 @@ describe('the annotation list in pages', () => {
     expect([403, 404]).toContain(res.statusCode);
   });
 });
+
+// Decision 0994: the single-night screen reads the same list as columns, in one request or in
+// pages; the columns are the list's fields, the authors named once, device events on page one.
+type Columns = {
+  columns: Record<'annotation_map_id' | 'start_ms' | 'end_ms' | 'label' | 'created_by' | 'version' | 'night' | 'delete_flag' | 'updated_by', number[]> & Record<'type' | 'kpi' | 'comment' | 'color_code', string[]>;
+  authors: { id: number; name: string }[];
+  device: unknown[];
+  next_cursor: string | null;
+};
+const columns = async (token: string, extra: object) => (await post(token, '/analytics/patient/get-annotation-columns', { patient_id: patientId, night: NIGHT, ...extra })).json().data as Columns;
+
+describe('the annotation list as columns', () => {
+  it('holds the list’s annotations and fields, in its order, and names their authors once', async () => {
+    const whole = (await post(physician, '/analytics/patient/get-annotations', { patient_id: patientId, night: NIGHT })).json().data.annotations as Array<Listed & Record<string, unknown>>;
+    const c = await columns(physician, {});
+    expect(c.next_cursor).toBeNull();
+    expect(c.columns.annotation_map_id).toEqual(whole.map((a) => a.annotation_map_id));
+    for (const field of ['type', 'night', 'kpi', 'start_ms', 'end_ms', 'comment', 'label', 'color_code', 'created_by', 'updated_by', 'delete_flag', 'version'] as const) {
+      expect(c.columns[field], field).toEqual(whole.map((a) => a[field]));
+    }
+    expect(c.authors).toEqual([...new Map(whole.map((a) => [a.created_by, { id: a.created_by, name: a.created_by_name }])).values()]);
+  });
+
+  it('pages by cursor, a full page pointing to the next (which may be empty), each annotation once', async () => {
+    const whole = (await columns(physician, {})).columns.annotation_map_id;
+    const ids: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: Columns = await columns(physician, { limit: 400, ...(cursor ? { cursor } : {}) });
+      ids.push(...page.columns.annotation_map_id);
+      if (pages > 0) expect(page.device).toEqual([]);
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(Math.floor(whole.length / 400) + 1);
+    expect(ids).toEqual(whole);
+  });
+
+  it('refuses a limit above 20,000 and answers another practice nothing', async () => {
+    expect((await post(physician, '/analytics/patient/get-annotation-columns', { patient_id: patientId, night: NIGHT, limit: 20_001 })).statusCode).toBe(400);
+    const { token: other } = await signIn(server, (await createUser(server)).email);
+    expect([403, 404]).toContain((await post(other, '/analytics/patient/get-annotation-columns', { patient_id: patientId, night: NIGHT })).statusCode);
+  });
+});

@@ -43,6 +43,9 @@ const add = (token: string, label: string, from: number, to: number) =>
 const marks = async (token: string) => {
   const res = await server.call('POST', '/analytics/patient/get-annotations', { token, body: { patient_id: patientId, night } });
   expect(res.statusCode).toBe(200);
+  // The list as columns (decision 0994) shows each scorer exactly what the list does.
+  const columns = await server.call('POST', '/analytics/patient/get-annotation-columns', { token, body: { patient_id: patientId, night } });
+  expect(columns.json().data.columns.annotation_map_id).toEqual(res.json().data.annotations.filter((a: { type: string }) => a.type !== 'device').map((a: { annotation_map_id: number }) => a.annotation_map_id));
   return res.json().data.annotations as { annotation_map_id: number; start_ms: number; end_ms: number; label: number; type: string; created_by: number | null; scoring_round_id: number | null; consensus_round_id: number | null; version: number }[];
 };
 const post = (url: string, token: string, body: unknown) => server.call('POST', url, { token, body });

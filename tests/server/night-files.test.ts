@@ -208,6 +208,16 @@ describe('one night from many files', () => {
     expect((await server.db.query('select 1 from device_events where recording_id = $1', [recordingId])).length).toBe(7);
   });
 
+  it('the list as columns (decision 0994) carries the same device events, whole, beside the columns', async () => {
+    const body = { patient_id: patientId, night: Date.UTC(2025, 7, 7) / 1000 };
+    const listed = (await server.call('POST', '/analytics/patient/get-annotations', { token: annotator, body })).json().data.annotations.filter((a: { type: string }) => a.type === 'device');
+    const res = await server.call('POST', '/analytics/patient/get-annotation-columns', { token: annotator, body });
+    expect(res.statusCode).toBe(200);
+    const byId = (list: { annotation_map_id: number }[]) => [...list].sort((a, b) => a.annotation_map_id - b.annotation_map_id);
+    expect(byId(res.json().data.device)).toEqual(byId(listed));
+    expect(res.json().data.columns.type).not.toContain('device');
+  });
+
   it('the annotation CSV lists the device events after Nocturne\'s own, as type device with their vendor and file', async () => {
     const res = await server.call('GET', `/analytics/patient/annotations-csv?patient_id=${patientId}&recording_id=${recordingId}`, { token: physician });
     expect(res.statusCode).toBe(200);

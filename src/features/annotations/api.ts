@@ -1,10 +1,14 @@
-import type { AddAnnotationsBody, AddCategoryBody, ListAnnotationsBody, DeleteCategoryBody, UpdateAnnotationBody, UpdateCategoryBody } from '../../../contract/annotations';
+import type { AddAnnotationsBody, AddCategoryBody, AnnotationColumnsBody, DeleteCategoryBody, UpdateAnnotationBody, UpdateCategoryBody } from '../../../contract/annotations';
 import { call, download } from '../../api/client';
 import { saveFile } from '../../api/download';
+import { fromColumns, withDevice } from './columns';
 import type { Annotation, Category } from './model';
 
-/** Annotations per page of the list call. */
-const PAGE = 2000;
+/**
+ * Annotations per page of the list call: one page for any night so far (10,000 annotations
+ * are ~1 MB of columns), so the first draw waits for one request, not five in a row.
+ */
+const PAGE = 20_000;
 
 /** Which night the calls are about. */
 export interface NightRef {
@@ -25,17 +29,19 @@ export interface AnnotationDraft {
 
 /** The annotation and category calls of spec 2 §7. */
 export const annotationApi = {
-  /** The night's annotations, read in pages of PAGE (a night may hold tens of thousands). */
+  /** The night's annotations, read as columns in pages of PAGE (a night may hold tens of thousands). */
   async list(n: NightRef): Promise<Annotation[]> {
-    const all: Annotation[] = [];
+    const own: Annotation[] = [];
+    const device: Annotation[] = [];
     let cursor: string | null = null;
     do {
-      const body: ListAnnotationsBody = { patient_id: n.patientId, night: n.night, limit: PAGE, ...(cursor ? { cursor } : {}) };
-      const res = await call('POST /analytics/patient/get-annotations', { body });
-      for (const a of res.data.annotations) all.push(a);
+      const body: AnnotationColumnsBody = { patient_id: n.patientId, night: n.night, limit: PAGE, ...(cursor ? { cursor } : {}) };
+      const res = await call('POST /analytics/patient/get-annotation-columns', { body });
+      fromColumns(res.data, own);
+      device.push(...res.data.device);
       cursor = res.data.next_cursor;
     } while (cursor);
-    return all;
+    return withDevice(own, device);
   },
   async add(n: NightRef, draft: AnnotationDraft): Promise<Annotation[]> {
     const body: AddAnnotationsBody = { patient_id: n.patientId, night: n.night, ...draft };

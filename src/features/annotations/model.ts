@@ -23,8 +23,9 @@ export interface Annotation {
   kpiList: string[];
   start_ms: number;
   end_ms: number;
-  start_time: string;
-  end_time: string;
+  /** The spec's times and last change (the list's compact answer leaves them out: nothing here reads them). */
+  start_time?: string;
+  end_time?: string;
   duration: string;
   comment: string;
   label: number;
@@ -32,7 +33,7 @@ export interface Annotation {
   /** Null on a device event (no author). */
   created_by: number | null;
   updated_by: number | null;
-  updated_date: string | null;
+  updated_date?: string | null;
   delete_flag: number;
   version: number;
   /** The author's name, as the list call gives it (absent on device events). */
