@@ -50,14 +50,14 @@ export const recordingsEndpoints = {
   'GET /s3/analytics/patient/range': { querystring: NightRangeQuery, response: { 200: Answer(NightRangeAnswer) } },
   'GET /s3/analytics/night-file/:id': { params: NightFileParams, querystring: SignedLinkQuery, response: { 200: FileAnswer('application/json') } },
 
-  // Annotations (server/annotations/annotations.ts).
+  // Annotations (server/annotations/routes.ts).
   'POST /analytics/patient/get-annotations': { body: ListAnnotationsBody, response: { 200: Answer(AnnotationPage, { status: Type.Literal('success') }) } },
   'POST /analytics/patient/get-annotation-columns': { body: AnnotationColumnsBody, response: { 200: Answer(AnnotationColumns, { status: Type.Literal('success') }) } },
   'POST /analytics/patient/new-annotations': { body: AddAnnotationsBody, response: { 201: Answer(AddedAnnotations) } },
   'POST /analytics/patient/update-annotations': { body: UpdateAnnotationBody, response: { 200: Answer(SavedAnnotation) } },
   'POST /analytics/patient/delete-annotations': { body: DeleteAnnotationsBody, response: { 200: Answer(DeletedAnnotations) } },
 
-  // Categories (server/annotations/categories.ts).
+  // Categories (server/annotations/category-routes.ts).
   'POST /patient/get-label-list': { body: ListCategoriesBody, response: { 200: Answer(CategoryList) } },
   'POST /patient/add-label': { body: AddCategoryBody, response: { 201: Answer(SavedCategory) } },
   'POST /patient/update-label': { body: UpdateCategoryBody, response: { 200: Answer(SavedCategory) } },

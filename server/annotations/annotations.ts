@@ -1,9 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { AnnotationInput, ListAnnotationsBody, UpdateAnnotationBody } from '../../contract/annotations';
-import { recordingsEndpoints } from '../../contract/endpoints/recordings';
-import type { AppContext } from '../context';
-import { authenticate, currentUser } from '../context';
 import type { Db, Queryable } from '../db/adapter';
 import { ApiError, notFound } from '../errors';
 import type { UserRow } from '../auth/users';
@@ -11,43 +7,15 @@ import { visiblePatient, type PatientRef } from '../patients/access';
 import { findRecording, listChannels, listRecordings, type RecordingRow } from '../recordings/store';
 import { parseNightKey } from '../recordings/night-key';
 import { nightDate } from '../recordings/night-key';
-import { listCategories } from './categories';
+import { annotationRows, flagAnnotationDeleted, insertAnnotation, listCategories, lockAnnotation, updateAnnotationRow, type AnnotationRow } from './repository';
 import { deviceAnnotations } from './device';
 import { formatDuration, formatUtc, KNOWN_KPIS, MESSAGES, normaliseColor, parseDuration, parseKpis, parseUtc, unescapeText } from './format';
 import { conflict, invalid, recordHistory } from './shared';
 import { noteAccessOf } from '../audit/trail';
-import { blindRounds, guardMarkWrite, roundOfNewMark, seesDeviceEvents, visibleMarkSql } from '../scoring/visibility';
-
-interface AnnotationRow {
-  annotation_map_id: number;
-  patient_id: number;
-  recording_id: number | null;
-  night: number;
-  device_id: string | null;
-  type: 'custom' | 'system' | 'system-edit' | 'desaturation';
-  kpi: string;
-  start_ms: number;
-  end_ms: number;
-  comment: string;
-  label: number;
-  color_code: string;
-  doctor_id: number;
-  created_by: number;
-  created_date: Date;
-  updated_by: number;
-  updated_date: Date;
-  delete_flag: number;
-  version: number;
-  /** The scorer's set the mark belongs to (null: a mark of record). */
-  scoring_round_id: number | null;
-  /** The round whose consensus wrote this mark of record. */
-  consensus_round_id: number | null;
-  /** Who made it, as the list's author filter names them (read with the list only). */
-  created_by_name?: string;
-}
+import { blindRounds, guardMarkWrite, roundOfNewMark, seesDeviceEvents } from '../scoring/visibility';
 
 /** The spec's shape of an annotation (spec 2 §3). */
-function present(a: AnnotationRow) {
+export function present(a: AnnotationRow) {
   const kpiList = a.kpi.split(',');
   return {
     annotation_map_id: a.annotation_map_id,
@@ -135,17 +103,14 @@ async function validate(db: Queryable, night: RecordingRow, input: AnnotationInp
 
 /** Deletion is a flag (spec 2 §4), kept in the history with the value before. */
 async function softDelete(tx: Queryable, current: AnnotationRow, userId: number): Promise<AnnotationRow> {
-  const [deleted] = await tx.query<AnnotationRow>(
-    `update annotations set delete_flag = 1, updated_by = $2, updated_date = now(), version = version + 1 where annotation_map_id = $1 returning *`,
-    [current.annotation_map_id, userId],
-  );
+  const deleted = await flagAnnotationDeleted(tx, current.annotation_map_id, userId);
   await recordHistory(tx, { annotationId: current.annotation_map_id, action: 'delete', version: deleted.version, by: userId, previous: current, current: deleted });
   return deleted;
 }
 
 /** The annotation, locked until the transaction ends, so its version check and write are one step. */
 const loadOwn = async (db: Queryable, user: UserRow, id: number): Promise<AnnotationRow> => {
-  const [row] = await db.query<AnnotationRow>('select * from annotations where annotation_map_id = $1 for update', [id]);
+  const row = await lockAnnotation(db, id);
   if (!row) throw notFound('annotation');
   await visiblePatient(db, user, row.patient_id);
   // Double scoring: a scorer's set is theirs alone, and frozen once submitted (decision 0989).
@@ -180,19 +145,11 @@ const after = (a: { start_ms: number; annotation_map_id: number }, c: { start: n
  * own from the table, read from the cursor on by its index, merged with the night's
  * device-scored events in the same order. `next_cursor` is null on the last page.
  */
-async function annotationPage(db: Queryable, user: UserRow, patient: PatientRef, night: RecordingRow | null, body: ListAnnotationsBody): Promise<{ annotations: Presented[]; next_cursor: string | null }> {
+export async function annotationPage(db: Queryable, user: UserRow, patient: PatientRef, night: RecordingRow | null, body: ListAnnotationsBody): Promise<{ annotations: Presented[]; next_cursor: string | null }> {
   const [start, id] = body.cursor ? body.cursor.split(':').map(Number) : [null, null];
   const cursor = start === null ? null : { start, id: id! };
   const limit = body.limit ?? null;
-  const rows = await db.query<AnnotationRow>(
-    `select a.*, trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as created_by_name
-       from annotations a left join users u on u.id = a.created_by
-      where a.patient_id = $1 and ($2::bigint is null or a.night = $2) and ($3 or a.delete_flag = 0)
-        and ($4::bigint is null or a.start_ms > $4 or (a.start_ms = $4 and a.annotation_map_id > $5))
-        and ${visibleMarkSql('a', '$7')}
-      order by a.start_ms, a.annotation_map_id limit $6`,
-    [patient.id, night?.night_key ?? null, body.include_deleted === true, cursor?.start ?? null, cursor?.id ?? null, limit === null ? null : limit + 1, user.id],
-  );
+  const rows = await annotationRows(db, { patientId: patient.id, night: night?.night_key ?? null, includeDeleted: body.include_deleted === true, cursor, limit: limit === null ? null : limit + 1, userId: user.id });
   // Device-scored events of the night (or of every night) come with the users' own, read-only.
   const nights = night ? [night] : await listRecordings(db, patient.id);
   const blind = await blindRounds(db, user.id);
@@ -204,7 +161,7 @@ async function annotationPage(db: Queryable, user: UserRow, patient: PatientRef,
 }
 
 /** Stores new annotations of a night, each with its history row. */
-function createAnnotations(db: Db, user: UserRow, patient: PatientRef & { physician_id: number }, night: RecordingRow, inputs: AnnotationInput[]): Promise<AnnotationRow[]> {
+export function createAnnotations(db: Db, user: UserRow, patient: PatientRef & { physician_id: number }, night: RecordingRow, inputs: AnnotationInput[]): Promise<AnnotationRow[]> {
   return db.transaction(async (tx) => {
     const out: AnnotationRow[] = [];
     // A scorer's marks during an open round go to their set of the round (decision 0989).
@@ -212,11 +169,7 @@ function createAnnotations(db: Db, user: UserRow, patient: PatientRef & { physic
     for (const input of inputs) {
       const type = input.type === 'desaturation' ? 'desaturation' : 'custom';
       const v = await validate(tx, night, input);
-      const [row] = await tx.query<AnnotationRow>(
-        `insert into annotations (patient_id, recording_id, night, device_id, type, kpi, start_ms, end_ms, comment, label, color_code, doctor_id, created_by, updated_by, scoring_round_id)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14) returning *`,
-        [patient.id, night.id, night.night_key, night.device_id, type, v.kpi, v.start, v.end, v.comment, v.label, v.color, patient.physician_id, user.id, round],
-      );
+      const row = await insertAnnotation(tx, { patientId: patient.id, recordingId: night.id, night: night.night_key, deviceId: night.device_id, type, ...v, doctorId: patient.physician_id, userId: user.id, roundId: round });
       await recordHistory(tx, { annotationId: row.annotation_map_id, action: 'create', version: 1, by: user.id, previous: null, current: row });
       out.push(row);
     }
@@ -225,7 +178,7 @@ function createAnnotations(db: Db, user: UserRow, patient: PatientRef & { physic
 }
 
 /** Edits (or, with delete_flag 1, deletes) one of the caller's annotations, refusing a stale version. */
-function updateAnnotation(db: Db, user: UserRow, request: FastifyRequest, body: UpdateAnnotationBody): Promise<AnnotationRow> {
+export function updateAnnotation(db: Db, user: UserRow, request: FastifyRequest, body: UpdateAnnotationBody): Promise<AnnotationRow> {
   return db.transaction(async (tx) => {
     const current = await loadOwn(tx, user, body.annotation_map_id);
     noteAccessOf(request, current.patient_id, current.recording_id);
@@ -237,19 +190,14 @@ function updateAnnotation(db: Db, user: UserRow, request: FastifyRequest, body: 
     const v = await validate(tx, night, body, current);
     // Spec 2 §4: an edit of a system annotation is saved as system-edit.
     const type = current.type === 'system' ? 'system-edit' : current.type;
-    const [updated] = await tx.query<AnnotationRow>(
-      `update annotations set type = $2, kpi = $3, start_ms = $4, end_ms = $5, comment = $6, label = $7, color_code = $8,
-              updated_by = $9, updated_date = now(), version = version + 1
-       where annotation_map_id = $1 returning *`,
-      [current.annotation_map_id, type, v.kpi, v.start, v.end, v.comment, v.label, v.color, user.id],
-    );
+    const updated = await updateAnnotationRow(tx, current.annotation_map_id, { type, ...v }, user.id);
     await recordHistory(tx, { annotationId: current.annotation_map_id, action: 'update', version: updated.version, by: user.id, previous: current, current: updated });
     return updated;
   });
 }
 
 /** Deletes the caller's annotations of these ids (those already deleted are left); how many it deleted. */
-function deleteAnnotations(db: Db, user: UserRow, request: FastifyRequest, ids: number[]): Promise<number> {
+export function deleteAnnotations(db: Db, user: UserRow, request: FastifyRequest, ids: number[]): Promise<number> {
   return db.transaction(async (tx) => {
     let n = 0;
     const patients = new Set<number>();
@@ -266,37 +214,5 @@ function deleteAnnotations(db: Db, user: UserRow, request: FastifyRequest, ids: 
       n++;
     }
     return n;
-  });
-}
-
-/** The annotation calls of spec 2 §7. */
-export function annotationRoutes(server: FastifyInstance, ctx: AppContext) {
-  const app = server.withTypeProvider<TypeBoxTypeProvider>();
-  const auth = authenticate(ctx);
-
-  app.post('/analytics/patient/get-annotations', { preHandler: auth, schema: recordingsEndpoints['POST /analytics/patient/get-annotations'] }, async (request) => {
-    const user = currentUser(request);
-    const patient = await visiblePatient(ctx.db, user, request.body.patient_id, 'read');
-    const hasNight = request.body.night !== undefined || request.body.recording_date !== undefined;
-    const night = hasNight ? await nightOf(ctx.db, patient, request.body) : null;
-    return { status: 'success' as const, data: await annotationPage(ctx.db, user, patient, night, request.body) };
-  });
-
-  app.post('/analytics/patient/new-annotations', { preHandler: auth, schema: recordingsEndpoints['POST /analytics/patient/new-annotations'] }, async (request, reply) => {
-    const user = currentUser(request);
-    const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
-    const night = await nightOf(ctx.db, patient, request.body);
-    const created = await createAnnotations(ctx.db, user, patient, night, request.body.annotations ?? [request.body]);
-    return reply.code(201).send({ code: 'annotation_added', data: { annotations: created.map(present) } });
-  });
-
-  app.post('/analytics/patient/update-annotations', { preHandler: auth, schema: recordingsEndpoints['POST /analytics/patient/update-annotations'] }, async (request) => {
-    const row = await updateAnnotation(ctx.db, currentUser(request), request, request.body);
-    return { code: row.delete_flag ? 'annotation_deleted' : 'annotation_updated', data: { annotation: present(row) } };
-  });
-
-  app.post('/analytics/patient/delete-annotations', { preHandler: auth, schema: recordingsEndpoints['POST /analytics/patient/delete-annotations'] }, async (request) => {
-    const count = await deleteAnnotations(ctx.db, currentUser(request), request, request.body.ids);
-    return { code: 'annotations_deleted', message: `${count} annotation${count === 1 ? '' : 's'} deleted.`, data: { deleted: count } };
   });
 }

@@ -1,49 +1,20 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { recordingsEndpoints } from '../../contract/endpoints/recordings';
 import type { Category } from '../../contract/annotations';
-import type { AppContext } from '../context';
-import { authenticate, currentUser } from '../context';
-import type { Queryable } from '../db/adapter';
+import type { Db, Queryable } from '../db/adapter';
 import { ApiError, notFound } from '../errors';
+import type { UserRow } from '../auth/users';
 import { visiblePatient, type PatientRef } from '../patients/access';
 import { MESSAGES, normaliseColor, unescapeText } from './format';
 import { conflict, invalid, recordHistory } from './shared';
+import { categoryById, insertCategory, listCategories, lockCategory, lockPatientCategories, markCategoryDeleted, updateCategoryRow, type CategoryRow } from './repository';
 
 /** At most this many categories (built-in included) for one patient (spec 2 §9). */
 export const MAX_CATEGORIES = 12;
 
-export interface CategoryRow {
-  label_id: number;
-  label: string;
-  color_code: string;
-  type: 'custom' | 'built-in';
-  /** A built-in's stable code (apnea, desaturation, hypopnea, movement, central_apnea, obstructive_apnea, irregularities), null for a custom one. */
-  code: string | null;
-  patient_id: number | null;
-  doctor_id: number | null;
-  created_by: number | null;
-  created_date: Date;
-  updated_by: number | null;
-  updated_date: Date;
-  version: number;
-}
-
 /** A category as the calls answer it: its dates as ISO text. */
 export const presentCategory = (row: CategoryRow): Category => ({ ...row, created_date: row.created_date.toISOString(), updated_date: row.updated_date.toISOString() });
 
-/** The categories a patient's annotations may use: the built-in ones and the patient's own. */
-export function listCategories(db: Queryable, patientId: number): Promise<CategoryRow[]> {
-  return db.query<CategoryRow>(
-    `select label_id, label, color_code, type, code, patient_id, doctor_id, created_by, created_date, updated_by, updated_date, version
-     from annotation_categories
-     where deleted_at is null and (type = 'built-in' or patient_id = $1)
-     order by label_id`,
-    [patientId],
-  );
-}
-
-function validate(body: { label?: string; color_code?: string }): { label: string; color: string } {
+/** Checks a category's title and colour; returns them normalised or throws 400 with the spec's messages. */
+export function validateCategory(body: { label?: string; color_code?: string }): { label: string; color: string } {
   const errors: string[] = [];
   const label = unescapeText(body.label ?? '').trim();
   const color = normaliseColor(body.color_code);
@@ -61,83 +32,46 @@ async function checkFree(tx: Queryable, patient: PatientRef, color: string, labe
   if (exceptId === null && others.length >= MAX_CATEGORIES) throw invalid([`A patient can have at most ${MAX_CATEGORIES} categories.`]);
 }
 
-/** POST /patient/get-label-list, /add-label, /update-label, /delete-label. */
-export function categoryRoutes(server: FastifyInstance, ctx: AppContext) {
-  const app = server.withTypeProvider<TypeBoxTypeProvider>();
-  const auth = authenticate(ctx);
-
-  app.post('/patient/get-label-list', { preHandler: auth, schema: recordingsEndpoints['POST /patient/get-label-list'] }, async (request) => {
-    const patient = await visiblePatient(ctx.db, currentUser(request), request.body.patient_id, 'read');
-    return { data: { labels: (await listCategories(ctx.db, patient.id)).map(presentCategory), max: MAX_CATEGORIES } };
+/** Adds a custom category of the patient, with its history row. */
+export function addCategory(db: Db, user: UserRow, patient: PatientRef, label: string, color: string): Promise<CategoryRow> {
+  return db.transaction(async (tx) => {
+    // Serialise category changes of one patient, so two saves cannot both take the last slot or one colour.
+    await lockPatientCategories(tx, patient.id);
+    await checkFree(tx, patient, color, label, null);
+    const created = await insertCategory(tx, { label, color, patientId: patient.id, doctorId: patient.physician_id, userId: user.id });
+    await recordHistory(tx, { labelId: created.label_id, action: 'create', version: 1, by: user.id, previous: null, current: created });
+    return created;
   });
+}
 
-  app.post(
-    '/patient/add-label',
-    { preHandler: auth, schema: recordingsEndpoints['POST /patient/add-label'] },
-    async (request, reply) => {
-      const user = currentUser(request);
-      const patient = await visiblePatient(ctx.db, user, request.body.patient_id);
-      const { label, color } = validate(request.body);
-      const row = await ctx.db.transaction(async (tx) => {
-        // Serialise category changes of one patient, so two saves cannot both take the last slot or one colour.
-        await tx.query('select id from patients where id = $1 for update', [patient.id]);
-        await checkFree(tx, patient, color, label, null);
-        const [created] = await tx.query<CategoryRow>(
-          `insert into annotation_categories (label, color_code, type, patient_id, doctor_id, created_by, updated_by)
-           values ($1, $2, 'custom', $3, $4, $5, $5) returning *`,
-          [label, color, patient.id, patient.physician_id, user.id],
-        );
-        await recordHistory(tx, { labelId: created.label_id, action: 'create', version: 1, by: user.id, previous: null, current: created });
-        return created;
-      });
-      return reply.code(201).send({ code: 'label_added', data: { label: presentCategory(row) } });
-    },
-  );
+/** Renames and recolours a custom category, refusing a stale version. */
+export function updateCategory(db: Db, user: UserRow, body: { label_id: number; version?: number }, label: string, color: string): Promise<CategoryRow> {
+  return db.transaction(async (tx) => {
+    const found = await customCategory(tx, user, body.label_id, body.version);
+    const patient = await visiblePatient(tx, user, found.patient_id!);
+    await lockPatientCategories(tx, patient.id);
+    // Read again under the row's lock: a save or delete that committed meanwhile is seen here.
+    const current = await lockedCategory(tx, found.label_id, body.version);
+    await checkFree(tx, patient, color, label, current.label_id);
+    const updated = await updateCategoryRow(tx, current.label_id, label, color, user.id);
+    await recordHistory(tx, { labelId: current.label_id, action: 'update', version: updated.version, by: user.id, previous: current, current: updated });
+    return updated;
+  });
+}
 
-  app.post(
-    '/patient/update-label',
-    { preHandler: auth, schema: recordingsEndpoints['POST /patient/update-label'] },
-    async (request) => {
-      const user = currentUser(request);
-      const { label, color } = validate(request.body);
-      const row = await ctx.db.transaction(async (tx) => {
-        const found = await customCategory(tx, user, request.body.label_id, request.body.version);
-        const patient = await visiblePatient(tx, user, found.patient_id!);
-        await tx.query('select id from patients where id = $1 for update', [patient.id]);
-        // Read again under the row's lock: a save or delete that committed meanwhile is seen here.
-        const current = await lockedCategory(tx, found.label_id, request.body.version);
-        await checkFree(tx, patient, color, label, current.label_id);
-        const [updated] = await tx.query<CategoryRow>(
-          `update annotation_categories set label = $2, color_code = $3, updated_by = $4, updated_date = now(), version = version + 1
-           where label_id = $1 returning *`,
-          [current.label_id, label, color, user.id],
-        );
-        await recordHistory(tx, { labelId: current.label_id, action: 'update', version: updated.version, by: user.id, previous: current, current: updated });
-        return updated;
-      });
-      return { code: 'label_updated', data: { label: presentCategory(row) } };
-    },
-  );
-
-  app.post(
-    '/patient/delete-label',
-    { preHandler: auth, schema: recordingsEndpoints['POST /patient/delete-label'] },
-    async (request) => {
-      const user = currentUser(request);
-      await ctx.db.transaction(async (tx) => {
-        const found = await customCategory(tx, user, request.body.label_id, request.body.version);
-        const current = await lockedCategory(tx, found.label_id, request.body.version);
-        await tx.query('update annotation_categories set deleted_at = now(), updated_by = $2, updated_date = now(), version = version + 1 where label_id = $1', [current.label_id, user.id]);
-        await recordHistory(tx, { labelId: current.label_id, action: 'delete', version: current.version + 1, by: user.id, previous: current, current: null });
-      });
-      return { code: 'label_deleted', message: 'Category deleted.' };
-    },
-  );
+/** Deletes a custom category, refusing a stale version. */
+export function deleteCategory(db: Db, user: UserRow, body: { label_id: number; version?: number }): Promise<void> {
+  return db.transaction(async (tx) => {
+    const found = await customCategory(tx, user, body.label_id, body.version);
+    const current = await lockedCategory(tx, found.label_id, body.version);
+    await markCategoryDeleted(tx, current.label_id, user.id);
+    await recordHistory(tx, { labelId: current.label_id, action: 'delete', version: current.version + 1, by: user.id, previous: current, current: null });
+  });
 }
 
 /** A live custom category of a patient the user may see; built-ins cannot be changed. */
 async function customCategory(tx: Queryable, user: Parameters<typeof visiblePatient>[1], labelId: number, version: number | undefined): Promise<CategoryRow> {
-  const [row] = await tx.query<CategoryRow & { deleted_at: Date | null }>('select * from annotation_categories where label_id = $1', [labelId]);
+  const row = await categoryById(tx, labelId);
   if (!row || (row.deleted_at && version === undefined)) throw notFound('category');
   if (row.type === 'built-in') throw new ApiError(403, 'built_in_category', 'Built-in categories cannot be changed or deleted.');
   await visiblePatient(tx, user, row.patient_id!);
@@ -152,7 +86,7 @@ async function customCategory(tx: Queryable, user: Parameters<typeof visiblePati
  * or its deletion, and is answered 409 (or 404 when it named no version and the row is gone).
  */
 async function lockedCategory(tx: Queryable, labelId: number, version: number | undefined): Promise<CategoryRow> {
-  const [row] = await tx.query<CategoryRow & { deleted_at: Date | null }>('select * from annotation_categories where label_id = $1 for update', [labelId]);
+  const row = await lockCategory(tx, labelId);
   if (!row || (row.deleted_at && version === undefined)) throw notFound('category');
   if (row.deleted_at || (version !== undefined && version !== row.version)) throw await conflict(tx, 'category', row.updated_by, row.updated_date);
   return row;

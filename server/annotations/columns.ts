@@ -15,42 +15,16 @@ import type { Queryable } from '../db/adapter';
 import type { UserRow } from '../auth/users';
 import { visiblePatient, type PatientRef } from '../patients/access';
 import { listRecordings, type RecordingRow } from '../recordings/store';
-import { blindRounds, seesDeviceEvents, visibleMarkSql } from '../scoring/visibility';
+import { blindRounds, seesDeviceEvents } from '../scoring/visibility';
 import { nightOf } from './annotations';
 import { deviceAnnotations } from './device';
-
-/** The columns answered, each the annotations table's column of that name. */
-const COLUMNS = ['annotation_map_id', 'type', 'night', 'kpi', 'start_ms', 'end_ms', 'comment', 'label', 'color_code', 'created_by', 'updated_by', 'delete_flag', 'version'] as const;
-
-/**
- * One page of the users' annotations the caller may see, as the list call selects them, in
- * (start_ms, annotation_map_id) order from the cursor on, as the JSON text of the answer's
- * `columns` and `authors`, and the number of annotations on the page.
- */
-async function columnPage(db: Queryable, user: UserRow, patientId: number, nightKey: number | null, body: AnnotationColumnsBody, cursor: { start: number; id: number } | null) {
-  const ordered = (c: string) => `'${c}', coalesce(json_agg(p.${c} order by p.start_ms, p.annotation_map_id), '[]')`;
-  const [row] = await db.query<{ columns: string; authors: string; n: number }>(
-    `with p as (
-       select ${COLUMNS.map((c) => `a.${c}`).join(', ')} from annotations a
-        where a.patient_id = $1 and ($2::bigint is null or a.night = $2) and ($3 or a.delete_flag = 0)
-          and ($4::bigint is null or a.start_ms > $4 or (a.start_ms = $4 and a.annotation_map_id > $5))
-          and ${visibleMarkSql('a', '$7')}
-        order by a.start_ms, a.annotation_map_id limit $6)
-     select json_build_object(${COLUMNS.map(ordered).join(', ')})::text as columns,
-            (select coalesce(json_agg(json_build_object('id', u.id, 'name', trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')))), '[]')
-               from users u where u.id in (select created_by from p))::text as authors,
-            count(*)::int as n
-       from p`,
-    [patientId, nightKey, body.include_deleted === true, cursor?.start ?? null, cursor?.id ?? null, body.limit ?? null, user.id],
-  );
-  return row;
-}
+import { annotationColumnPage } from './repository';
 
 /** The answer: a page of columns, the authors, the device events on the first page, the cursor of the next. */
 async function annotationColumns(db: Queryable, user: UserRow, patient: PatientRef, night: RecordingRow | null, body: AnnotationColumnsBody): Promise<AnnotationColumns> {
   const [start, id] = body.cursor ? body.cursor.split(':').map(Number) : [null, null];
   const cursor = start === null ? null : { start, id: id! };
-  const page = await columnPage(db, user, patient.id, night?.night_key ?? null, body, cursor);
+  const page = await annotationColumnPage(db, user.id, patient.id, night?.night_key ?? null, { includeDeleted: body.include_deleted === true, limit: body.limit ?? null }, cursor);
   const columns = JSON.parse(page.columns) as AnnotationColumns['columns'];
   const n = Number(page.n);
   let device: AnnotationColumns['device'] = [];

@@ -1,36 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { accessKind, type AccessRow, type AccessTrailFilter } from '../../contract/audit';
+import { accessKind } from '../../contract/audit';
 import { devicesEndpoints } from '../../contract/endpoints/devices';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { forbidden } from '../errors';
-import type { Queryable } from '../db/adapter';
 import { visiblePatient } from '../patients/access';
 import type { AuditTrail } from './trail';
+import { patientTrailRows, trailRows } from './repository';
 
 /** Rows of one CSV export at most (a busy year of a practice). */
 const CSV_MAX_ROWS = 100_000;
-
-const SELECT = `select t.id::int as id, t.at_ms::float8 as at_ms, t.user_email, t.user_role, t.ip, t.method, t.route, t.patient_id, p.patient_code, t.recording_id, t.detail, t.status
-  from audit_trail t left join patients p on p.id = t.patient_id`;
-
-/** The trail's rows matching the filter, newest first. */
-function trailRows(db: Queryable, f: AccessTrailFilter, limit: number): Promise<AccessRow[]> {
-  const where: string[] = [];
-  const args: unknown[] = [];
-  const add = (sql: string, value: unknown) => {
-    args.push(value);
-    where.push(sql.replace('?', `$${args.length}`));
-  };
-  if (f.patient_code?.trim()) add('lower(p.patient_code) = lower(?)', f.patient_code.trim());
-  if (f.user?.trim()) add("t.user_email ilike '%' || ? || '%'", f.user.trim().replace(/[\\%_]/g, (c) => `\\${c}`));
-  if (f.from_ms !== undefined) add('t.at_ms >= ?', f.from_ms);
-  if (f.to_ms !== undefined) add('t.at_ms < ?', f.to_ms);
-  if (f.before_id !== undefined) add('t.id < ?', f.before_id);
-  args.push(limit);
-  return db.query<AccessRow>(`${SELECT} ${where.length ? `where ${where.join(' and ')}` : ''} order by t.id desc limit $${args.length}`, args);
-}
 
 const csvCell = (v: unknown) => {
   const s = v === null || v === undefined ? '' : String(v);
@@ -74,7 +54,7 @@ export function auditRoutes(server: FastifyInstance, ctx: AppContext, trail: Aud
     if (user.is_annotator) throw forbidden('Annotators do not see who opened a patient.');
     const patient = await visiblePatient(ctx.db, user, request.query.patient_id, 'read');
     await trail.flush();
-    const entries = await ctx.db.query<AccessRow>(`${SELECT} where t.patient_id = $1 order by t.id desc limit 200`, [patient.id]);
+    const entries = await patientTrailRows(ctx.db, patient.id);
     return { data: { entries } };
   });
 }

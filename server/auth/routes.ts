@@ -6,7 +6,7 @@ import { authenticate, currentUser } from '../context';
 import { ApiError } from '../errors';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords';
 import { consumeOtp, hasLiveOtp, issueOtp, OTP_TTL_MS } from './otp';
-import { checkToken, issueToken, revokeAllTokens, revokeToken, SESSIONS_CHANNEL } from './tokens';
+import { announceSessionsEnded, checkToken, issueToken, revokeAllTokens, revokeToken } from './tokens';
 import { findUserByEmail, normaliseEmail, setPasswordHash, userDetails, type UserRow } from './users';
 import { hit, isFull, LIMITS, lockBuckets, record, take, type Bucket } from '../services/rate-limit';
 import { peopleEndpoints } from '../../contract/endpoints/people';
@@ -96,7 +96,7 @@ function signInRoutes(app: Api, ctx: AppContext) {
 function sessionRoutes(app: Api, ctx: AppContext) {
   app.get('/logout', { preHandler: authenticate(ctx), schema: peopleEndpoints['GET /logout'] }, async (request) => {
     await revokeToken(ctx.db, request.tokenId!);
-    await ctx.db.notify(SESSIONS_CHANNEL, JSON.stringify({ t: request.tokenId }));
+    await announceSessionsEnded(ctx.db, { t: request.tokenId! });
     return { code: 'logged_out', message: 'Signed out.' };
   });
 
@@ -143,7 +143,7 @@ function passwordResetRoutes(app: Api, ctx: AppContext) {
       await setPasswordHash(tx, user.id, hash);
       await revokeAllTokens(tx, user.id);
     });
-    await db.notify(SESSIONS_CHANNEL, JSON.stringify({ u: user.id }));
+    await announceSessionsEnded(db, { u: user.id });
     return { code: 'password_reset_success', message: 'Your password has been reset. Sign in with the new password.' };
   });
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/adapter';
+import type { Db, Queryable } from '../db/adapter';
 import { digest, newToken } from './secrets';
 import type { UserRow } from './users';
 
@@ -77,7 +77,20 @@ export async function revokeAllTokens(db: Queryable, userId: number): Promise<vo
  * NOTIFY channel: sessions ended (payload {"t": tokenId} at sign-out, {"u": userId} when all
  * of a user's were revoked), so open real-time sockets close at once on every process.
  */
-export const SESSIONS_CHANNEL = 'nocturne_sessions';
+const SESSIONS_CHANNEL = 'nocturne_sessions';
+
+/** Which sessions ended: one token's (`t`, a sign-out) or every one of a user's (`u`). */
+export type EndedSessions = { t?: number; u?: number };
+
+/** Tells every server process that sessions ended, so their real-time sockets close. */
+export function announceSessionsEnded(db: Db, ended: EndedSessions): Promise<void> {
+  return db.notify(SESSIONS_CHANNEL, JSON.stringify(ended));
+}
+
+/** Calls `onEnded` whenever sessions end, on any process; resolves to a function that stops listening. */
+export function onSessionsEnded(db: Db, onEnded: (ended: EndedSessions) => void): Promise<() => Promise<void>> {
+  return db.listen(SESSIONS_CHANNEL, (payload) => onEnded(JSON.parse(payload) as EndedSessions));
+}
 
 /** Until when (ms UTC) a session stays valid, without sliding it; null when it is over (expired, revoked, user not active). */
 export async function sessionValidUntil(db: Queryable, tokenId: number): Promise<number | null> {

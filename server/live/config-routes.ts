@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { TileLayout } from '../../contract/live';
 import { devicesEndpoints } from '../../contract/endpoints/devices';
 import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
@@ -11,6 +10,7 @@ import { CHANNEL_RATES, configHistory, configProblem, defaultConfigFor, saveConf
 import { actingPhysicianId } from '../auth/users';
 import { findCountry } from '../countries';
 import type { Queryable } from '../db/adapter';
+import { practiceHours, saveLayout, savedLayout } from './repository';
 import type { PracticeDevice } from './practice';
 import { listDeviceKeys } from './keys';
 import { practiceDeviceById, practiceDevices } from './practice';
@@ -25,10 +25,7 @@ function configUser(request: FastifyRequest): UserRow {
 
 /** The practice's recording window: the acting physician's hours in their country's zone (null when unusable). */
 async function practiceWindow(db: Queryable, user: UserRow) {
-  const [row] = await db.query<{ window_start_time: string | null; window_end_time: string | null; country: string | null }>(
-    'select window_start_time, window_end_time, country from users where id = $1',
-    [actingPhysicianId(user)],
-  );
+  const row = await practiceHours(db, actingPhysicianId(user));
   return row ? windowOf(row.window_start_time, row.window_end_time, findCountry(row.country ?? '')?.timezone) : null;
 }
 
@@ -92,16 +89,12 @@ export function deviceConfigRoutes(server: FastifyInstance, ctx: AppContext, pus
 
   app.get('/physician/realtime-layout', { preHandler: auth, schema: devicesEndpoints['GET /physician/realtime-layout'] }, async (request) => {
     const user = configUser(request);
-    const [row] = await ctx.db.query<{ layout: TileLayout[] }>('select layout from realtime_layouts where user_id = $1', [user.id]);
-    return { data: { layout: row?.layout ?? null } };
+    return { data: { layout: (await savedLayout(ctx.db, user.id)) ?? null } };
   });
 
   app.post('/physician/realtime-layout', { preHandler: auth, schema: devicesEndpoints['POST /physician/realtime-layout'] }, async (request) => {
     const user = configUser(request);
-    await ctx.db.query(
-      `insert into realtime_layouts (user_id, layout) values ($1, $2) on conflict (user_id) do update set layout = excluded.layout, updated_at = now()`,
-      [user.id, JSON.stringify(request.body.layout)],
-    );
+    await saveLayout(ctx.db, user.id, request.body.layout);
     return { message: 'Layout saved.', data: { layout: request.body.layout } };
   });
 }

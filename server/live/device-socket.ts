@@ -8,7 +8,7 @@ import type { LiveHub } from './hub';
 import { closeOfflineSessions, endSession, heardFrom, openSession, pruneFrames, SessionAlreadyEnded, SessionClosed, SessionError, type LiveSession } from './ingest';
 import { GroupCommit } from './group-commit';
 import { Gate } from './gate';
-import { checkDeviceKey, KEYS_CHANNEL } from './keys';
+import { checkDeviceKey, onKeysChanged } from './keys';
 import type { ConfigPush } from './config-push';
 import { CLOSE, DEVICE_SOCKET_PATH, OFFLINE_AFTER_MS, LIVE_CHANNELS, LIVE_PROTOCOL, MAX_FRAME_BYTES, type DeviceHello, type LiveErrorCode, type ServerToDevice } from '../../contract/live-protocol';
 
@@ -188,8 +188,8 @@ export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, h
   app.addHook('onClose', async () => clearInterval(sweeper));
   app.get(DEVICE_SOCKET_PATH, { websocket: true }, (socket, request) => onDeviceSocket(ctx, batches, gate, push, socket, request.log));
   // Keys issued or revoked: the device's connection here (if any) must show a valid key again.
-  const stop = await ctx.db.listen(KEYS_CHANNEL, (payload) => {
-    const socket = connected.get(Number(payload));
+  const stop = await onKeysChanged(ctx.db, (deviceMasterId) => {
+    const socket = connected.get(deviceMasterId);
     if (socket) refuse(socket, 'revoked_key', 'This device key was revoked.', CLOSE.unauthorized);
   });
   app.addHook('onClose', stop);

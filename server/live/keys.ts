@@ -10,7 +10,17 @@ import type { Db, Queryable } from '../db/adapter';
  */
 const PARAMS = { N: 1024, r: 8, p: 1 } as const;
 /** NOTIFY channel: "the keys of device m changed" (payload m); every process drops its connection. */
-export const KEYS_CHANNEL = 'nocturne_device_keys';
+const KEYS_CHANNEL = 'nocturne_device_keys';
+
+/** Tells every server process that a device's keys changed (issued or revoked). */
+export function announceKeysChanged(db: Db, deviceMasterId: number): Promise<void> {
+  return db.notify(KEYS_CHANNEL, String(deviceMasterId));
+}
+
+/** Calls `onChange` with the device whenever its keys change, on any process; resolves to a function that stops listening. */
+export function onKeysChanged(db: Db, onChange: (deviceMasterId: number) => void): Promise<() => Promise<void>> {
+  return db.listen(KEYS_CHANNEL, (payload) => onChange(Number(payload)));
+}
 const KEY_BYTES = 24;
 const PREFIX_CHARS = 12;
 const KEY_PREFIX = 'ndk_';

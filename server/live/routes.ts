@@ -7,7 +7,8 @@ import { authenticate, currentUser } from '../context';
 import { forbidden, notFound } from '../errors';
 import type { UserRow } from '../auth/users';
 import { secondsOrMs } from '../recordings/night-key';
-import { issueDeviceKey, KEYS_CHANNEL, listDeviceKeys, revokeDeviceKeys } from './keys';
+import { announceKeysChanged, issueDeviceKey, listDeviceKeys, revokeDeviceKeys } from './keys';
+import { frameStats } from './repository';
 import { practiceDeviceById, practiceDevices, type PracticeDevice } from './practice';
 import { liveState } from '../../contract/live-protocol';
 import { noteAccessOf } from '../audit/trail';
@@ -27,31 +28,12 @@ async function devicesOf(ctx: AppContext, user: UserRow, did: string, q: RangeQu
   return q.pid === undefined ? picked : picked.filter((d) => d.patient_id === q.pid);
 }
 
-interface FrameStats {
-  recording_id: number;
-  frames: number;
-  first_seq: number;
-  last_seq: number;
-  first_ms: number;
-  last_ms: number;
-}
-
 /** Per live recording of the devices: frames committed, their seq range and how many are missing. */
 async function validation(ctx: AppContext, devices: PracticeDevice[], q: RangeQuery) {
   if (devices.length === 0) return [];
   const from = q.start_time === undefined ? 0 : secondsOrMs(q.start_time);
   const to = q.end_time === undefined ? Number.MAX_SAFE_INTEGER : secondsOrMs(q.end_time);
-  const rows = await ctx.db.query<FrameStats & { device_master_id: number }>(
-    // Frames still in live_frames and those pruned into their recording's totals (live_frame_totals).
-    `select device_master_id, recording_id, sum(frames)::int as frames, min(first_seq) as first_seq, max(last_seq) as last_seq, min(first_ms) as first_ms, max(last_ms) as last_ms
-     from (select device_master_id, recording_id, count(*) as frames, min(seq) as first_seq, max(seq) as last_seq, min(committed_ms) as first_ms, max(committed_ms) as last_ms
-           from live_frames where device_master_id = any($1::int[]) and committed_ms between $2 and $3 group by device_master_id, recording_id
-           union all
-           select device_master_id, recording_id, frames, first_seq, last_seq, first_ms, last_ms
-           from live_frame_totals where device_master_id = any($1::int[]) and last_ms >= $2 and first_ms <= $3) f
-     group by device_master_id, recording_id order by recording_id`,
-    [devices.map((d) => d.device_master_id), from, to],
-  );
+  const rows = await frameStats(ctx.db, devices.map((d) => d.device_master_id), from, to);
   return rows.map((r) => ({
     device_id: devices.find((d) => d.device_master_id === r.device_master_id)!.device_id,
     recording_id: r.recording_id,
@@ -78,7 +60,7 @@ export function liveRoutes(server: FastifyInstance, ctx: AppContext) {
   app.post('/device/keys/issue', { preHandler: auth, schema: devicesEndpoints['POST /device/keys/issue'] }, async (request, reply) => {
     const { user, device } = await ownDevice(request, request.body);
     const { key, keyPrefix } = await issueDeviceKey(ctx.db, device.device_master_id, user.id);
-    await ctx.db.notify(KEYS_CHANNEL, String(device.device_master_id));
+    await announceKeysChanged(ctx.db, device.device_master_id);
     return reply.code(201).send({ message: 'The key is shown once: copy it to the device now.', data: { device_id: device.device_id, key, key_prefix: keyPrefix } });
   });
 
@@ -86,7 +68,7 @@ export function liveRoutes(server: FastifyInstance, ctx: AppContext) {
     const { user, device } = await ownDevice(request, request.body);
     const revoked = await revokeDeviceKeys(ctx.db, device.device_master_id, user.id);
     // A device streaming with a revoked key is disconnected on whichever process holds it.
-    await ctx.db.notify(KEYS_CHANNEL, String(device.device_master_id));
+    await announceKeysChanged(ctx.db, device.device_master_id);
     return { data: { device_id: device.device_id, revoked } };
   });
 

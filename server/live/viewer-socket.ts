@@ -2,10 +2,11 @@ import '@fastify/websocket';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { AppContext } from '../context';
-import { checkSession, sessionValidUntil, SESSIONS_CHANNEL } from '../auth/tokens';
+import { checkSession, onSessionsEnded, sessionValidUntil } from '../auth/tokens';
 import type { UserRow } from '../auth/users';
 import type { LiveHub } from './hub';
 import { practiceDevice } from './practice';
+import { liveChannels } from './repository';
 import { CLOSE, liveState, VIEWER_SOCKET_PATH, type LiveErrorCode, type ServerToViewer, type ViewerMessage } from '../../contract/live-protocol';
 
 const AUTH_TIMEOUT_MS = 10_000;
@@ -68,10 +69,7 @@ async function subscribe(ctx: AppContext, hub: LiveHub, socket: WebSocket, user:
   if (fromSeq !== undefined && (typeof fromSeq !== 'number' || !Number.isSafeInteger(fromSeq) || fromSeq < -1)) return fail(socket, 'bad_message', 'fromSeq must be a whole number', deviceId);
   const device = await practiceDevice(ctx.db, user, deviceId);
   if (!device) return fail(socket, 'not_found', `Device ${deviceId} not found.`, deviceId);
-  const channels = device.recording_id === null ? [] : await ctx.db.query<{ code: string; rate: number; unit: string; t0Ms: number }>(
-    'select code, sample_rate as rate, unit, t0_ms as "t0Ms" from recording_channels where recording_id = $1 order by id',
-    [device.recording_id],
-  );
+  const channels = device.recording_id === null ? [] : await liveChannels(ctx.db, device.recording_id);
   send(socket, {
     type: 'subscribed',
     deviceId,
@@ -167,8 +165,7 @@ function onViewerSocket(ctx: AppContext, hub: LiveHub, socket: WebSocket, log: F
 export async function viewerSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub): Promise<void> {
   app.get(VIEWER_SOCKET_PATH, { websocket: true }, (socket, request) => onViewerSocket(ctx, hub, socket, request.log));
   // A session ended on any process: its viewers here are checked (and closed) at once.
-  const stop = await ctx.db.listen(SESSIONS_CHANNEL, (payload) => {
-    const ended = JSON.parse(payload) as { t?: number; u?: number };
+  const stop = await onSessionsEnded(ctx.db, (ended) => {
     for (const [tokenId, set] of bySession) {
       for (const entry of set) if (tokenId === ended.t || entry.userId === ended.u) entry.recheck();
     }

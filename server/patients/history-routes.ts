@@ -7,7 +7,8 @@ import { authenticate, currentUser } from '../context';
 import type { Queryable } from '../db/adapter';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient } from './access';
-import { HISTORY_FETCH_PATHS, HISTORY_KINDS, HISTORY_VALUE_MAX, historyProblem, type HistoryEntry, type HistoryKind } from '../../contract/questionnaire-rules';
+import { HISTORY_FETCH_PATHS, HISTORY_KINDS, HISTORY_VALUE_MAX, historyProblem, type HistoryKind } from '../../contract/questionnaire-rules';
+import { findLiveEntry, historyOf, insertHistoryEntry, removeHistoryEntry, updateHistoryEntry } from './history-repository';
 
 const HISTORY_MESSAGES = {
   value: 'Please enter a value (symptom_medication_value).',
@@ -29,21 +30,6 @@ function check(timestamp: number, value: string): string {
   return value.trim();
 }
 
-const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-const ENTRY_COLUMNS = `h.id, h.kind, h.entry_ms::float8 as timestamp, h.symptom_medication_value,
-  h.created_by, trim(c.first_name || ' ' || c.last_name) as created_by_name,
-  h.updated_by, trim(u.first_name || ' ' || u.last_name) as updated_by_name,
-  ${ISO('h.created_date')} as created_date, ${ISO('h.updated_date')} as updated_date`;
-const ENTRY_FROM = 'patient_history_entries h join users c on c.id = h.created_by join users u on u.id = h.updated_by';
-
-/** A patient's live entries of one kind, newest first. */
-function historyOf(db: Queryable, patientId: number, kind: HistoryKind): Promise<HistoryEntry[]> {
-  return db.query<HistoryEntry>(
-    `select ${ENTRY_COLUMNS} from ${ENTRY_FROM} where h.patient_id = $1 and h.kind = $2 and h.delete_flag = 0 order by h.entry_ms desc, h.id desc`,
-    [patientId, kind],
-  );
-}
-
 /** GET /patient/fetch-symptoms, /fetch-medications, /fetch-diet-plan ?patient_id (spec 2 §7). */
 function fetchRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
@@ -61,7 +47,7 @@ function fetchRoutes(server: FastifyInstance, ctx: AppContext) {
 
 /** The live entry `entryId` of a patient the caller may change, or 404. */
 async function liveEntry(db: Queryable, patientId: number, entryId: number): Promise<{ id: number; kind: HistoryKind }> {
-  const [row] = await db.query<{ id: number; kind: HistoryKind }>('select id, kind from patient_history_entries where id = $1 and patient_id = $2 and delete_flag = 0', [entryId, patientId]);
+  const row = await findLiveEntry(db, patientId, entryId);
   if (!row) throw notFound('history_entry');
   return row;
 }
@@ -83,10 +69,7 @@ function writeRoutes(server: FastifyInstance, ctx: AppContext) {
       const patient = await visiblePatient(db, user, request.body.patient_id);
       const { kind, timestamp } = request.body;
       const value = check(timestamp, request.body.symptom_medication_value);
-      await db.query(
-        'insert into patient_history_entries (patient_id, kind, entry_ms, symptom_medication_value, created_by, updated_by) values ($1, $2, $3, $4, $5, $5)',
-        [patient.id, kind, timestamp, value, user.id],
-      );
+      await insertHistoryEntry(db, { patientId: patient.id, kind, timestamp, value, userId: user.id });
       return reply.code(201).send({ code: 'history_added', message: 'Entry added.', data: { entries: await historyOf(db, patient.id, kind) } });
     },
   );
@@ -102,11 +85,7 @@ function writeRoutes(server: FastifyInstance, ctx: AppContext) {
       const patient = await visiblePatient(db, user, request.body.patient_id);
       const value = check(request.body.timestamp, request.body.symptom_medication_value);
       const entry = await liveEntry(db, patient.id, request.body.id);
-      await db.query(
-        `update patient_history_entries set entry_ms = $2, symptom_medication_value = $3, updated_by = $4, updated_date = now()
-         where id = $1 and delete_flag = 0`,
-        [entry.id, request.body.timestamp, value, user.id],
-      );
+      await updateHistoryEntry(db, entry.id, request.body.timestamp, value, user.id);
       return { code: 'history_updated', message: 'Entry updated.', data: { entries: await historyOf(db, patient.id, entry.kind) } };
     },
   );
@@ -119,7 +98,7 @@ function writeRoutes(server: FastifyInstance, ctx: AppContext) {
       const patient = await visiblePatient(db, user, request.body.patient_id);
       const entry = await liveEntry(db, patient.id, request.body.id);
       // Kept with who removed it and when: a removal is part of the record.
-      await db.query('update patient_history_entries set delete_flag = 1, updated_by = $2, updated_date = now() where id = $1', [entry.id, user.id]);
+      await removeHistoryEntry(db, entry.id, user.id);
       return { code: 'history_deleted', message: 'Entry removed.', data: { entries: await historyOf(db, patient.id, entry.kind) } };
     },
   );

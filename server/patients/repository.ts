@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/adapter';
 import type { Disease } from '../../contract/patients';
+import type { PatientInfo } from '../../contract/patient-details';
 import { ApiError } from '../errors';
 import { PATIENT_MESSAGES } from './validate';
 
@@ -84,4 +85,31 @@ export async function archivePatient(tx: Queryable, patientId: number): Promise<
 /** Sets whether a patient is active. */
 export async function setPatientActive(tx: Queryable, patientId: number, active: boolean): Promise<void> {
   await tx.query('update patients set active_flag = $2, updated_at = now() where id = $1', [patientId, active]);
+}
+
+/** A patient's record as the details call reads it: its conditions, its booked device (else its last night's), its version. */
+export async function patientInfo(db: Queryable, patientId: number) {
+  const [info] = await db.query<Omit<PatientInfo, 'vital_parameters' | 'is_sample_patient'> & { vital_parameters: unknown }>(
+    `select p.id as patient_id, p.patient_code, p.first_name, p.last_name, p.email_id, p.gender,
+                to_char(p.date_of_birth, 'YYYY-MM-DD') as date_of_birth, p.at_risk,
+                p.height::float8 as height, p.weight::float8 as weight, p.bmi::float8 as bmi,
+                p.vital_parameters, p.comment, p.country, p.address, p.tags, p.active_flag,
+                p.created_by, p.created_at as "createdAt", p.physician_id, p.phys_device_return_date, p.version,
+                coalesce(string_agg(d.disease_description, ',' order by d.disease_id), '') as diseases,
+                coalesce(string_agg(d.disease_id::text, ',' order by d.disease_id), '') as "diseaseIds",
+                coalesce(dv.device_id, (select r.device_id from recordings r where r.patient_id = p.id order by r.start_ms desc limit 1)) as device_id,
+                dv.device_master_id, a.device_user_map_id, a.allocation_ms as device_allocation_date, a.deallocation_ms as device_deallocation_date,
+                a.window_start_time, a.window_end_time, a.timezone
+         from patients p
+         left join lateral (
+           select * from device_allocations x where x.patient_id = p.id and x.status = 'booked' order by x.allocation_ms limit 1
+         ) a on true
+         left join devices dv on dv.device_master_id = a.device_master_id
+         left join patient_diseases pd on pd.patient_id = p.id
+         left join diseases d on d.disease_id = pd.disease_id
+         where p.id = $1
+         group by p.id, dv.device_id, dv.device_master_id, a.device_user_map_id, a.allocation_ms, a.deallocation_ms, a.window_start_time, a.window_end_time, a.timezone`,
+    [patientId],
+  );
+  return info;
 }

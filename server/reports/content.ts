@@ -6,7 +6,7 @@ import { hz, ms, px } from '../../engine/index';
 import type { Queryable } from '../db/adapter';
 import { analyticsSettings } from '../analytics/settings';
 import { ANALYSIS_VERSION, analysisOf, analysisParams } from '../analytics/analyse';
-import { nightSummary, type NightSummary } from '../analytics/routes';
+import { nightSummary, type NightSummary } from '../analytics/summary';
 import { listChannels, listRecordings, loadSamples, type ChannelRow, type RecordingRow } from '../recordings/store';
 import { nightDate } from '../recordings/night-key';
 import { scratchNight, serverEngine } from '../services/engine';

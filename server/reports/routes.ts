@@ -9,20 +9,8 @@ import { noteAccessOf } from '../audit/trail';
 import { actingPhysicianId, type UserRow } from '../auth/users';
 import { nightDate } from '../recordings/night-key';
 import { MAX_REPORT_DATES, REPORT_STEPS, viewOf } from '../../contract/report-types';
-import { REPORT_CHANNEL, type JobRow, type ReportWorker } from './worker';
-
-/** A job row as the list and status calls read it: the worker's columns plus the file and patient. */
-interface JobListRow extends Omit<JobRow, 'practice_id' | 'requested_by' | 'paid'> {
-  file_name: string | null;
-  file_bytes: number | null;
-  pages: number | null;
-  created_at: string | Date;
-  finished_at: string | Date | null;
-  patient_name: string;
-}
-
-const COLUMNS = `j.id, j.patient_id, j.order_id, j.report_type, j.view, j.language, j.version, j.dates, j.status, j.step, j.error, j.attempts,
-  j.file_name, j.file_bytes, j.pages, j.created_at, j.finished_at, trim(p.first_name || ' ' || p.last_name) as patient_name`;
+import { announceReportQueued, type ReportWorker } from './worker';
+import { insertReportJob, practiceJobRow, practiceJobs, reportFile, requeueFailedJob, type JobListRow } from './repository';
 
 /** A job as the client sees it: status, the step it is on and the steps' names for the progress bar. */
 function jobView(j: JobListRow) {
@@ -71,7 +59,7 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
 
   /** The practice's report `id`, its patient noted for the access trail. */
   async function practiceJob(request: FastifyRequest, user: UserRow, id: number) {
-    const [row] = await db.query<JobListRow>(`select ${COLUMNS} from report_jobs j join patients p on p.id = j.patient_id where j.id = $1 and j.practice_id = $2`, [id, actingPhysicianId(user)]);
+    const row = await practiceJobRow(db, id, actingPhysicianId(user));
     if (!row || user.role === 'admin') throw notFound('report');
     noteAccessOf(request, row.patient_id);
     return row;
@@ -79,7 +67,7 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
 
   const wake = async () => {
     worker?.kick();
-    await db.notify(REPORT_CHANNEL, 'queued');
+    await announceReportQueued(db);
   };
 
   app.post(
@@ -94,12 +82,19 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
       const dates = [...new Set(b.dates.filter((d) => d.checked).map((d) => d.numDate))].sort((x, y) => x - y);
       if (dates.length === 0) throw new ApiError(400, 'validation_failed', 'Check at least one date.');
       if (dates.length > MAX_REPORT_DATES) throw new ApiError(400, 'validation_failed', `A report covers at most ${MAX_REPORT_DATES} nights.`);
-      const [row] = await db.query<{ id: number }>(
-        `insert into report_jobs (practice_id, patient_id, requested_by, paid, order_id, report_type, view, language, version, dates)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
-        [patient.physician_id, patient.id, user.id, user.membership_type === 'paid', patient.patient_code, b.report_type, viewOf(b.report_type), b.language, b.version ?? 1, JSON.stringify(dates)],
-      );
-      const job = await practiceJob(request, user, row!.id);
+      const id = await insertReportJob(db, {
+        practiceId: patient.physician_id,
+        patientId: patient.id,
+        requestedBy: user.id,
+        paid: user.membership_type === 'paid',
+        orderId: patient.patient_code,
+        reportType: b.report_type,
+        view: viewOf(b.report_type),
+        language: b.language,
+        version: b.version ?? 1,
+        dates,
+      });
+      const job = await practiceJob(request, user, id);
       await wake();
       return reply.code(202).send({ code: 'report_queued', data: jobView(job) });
     },
@@ -111,11 +106,7 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
     async (request) => {
       const user = reportUser(currentUser(request));
       if (user.role === 'admin') throw forbidden('Reports belong to practices.');
-      const rows = await db.query<JobListRow>(
-        `select ${COLUMNS} from report_jobs j join patients p on p.id = j.patient_id
-         where j.practice_id = $1 and ($2::integer is null or j.patient_id = $2) order by j.id desc limit 200`,
-        [actingPhysicianId(user), request.query.patient_id ?? null],
-      );
+      const rows = await practiceJobs(db, actingPhysicianId(user), request.query.patient_id ?? null);
       return { data: rows.map(jobView) };
     },
   );
@@ -128,7 +119,7 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
     const user = reportUser(currentUser(request));
     const job = await practiceJob(request, user, request.params.id);
     if (job.status !== 'failed') throw new ApiError(409, 'not_failed', 'Only a failed report can be retried.');
-    await db.query(`update report_jobs set status = 'queued', step = null, error = null, updated_at = now(), finished_at = null where id = $1 and status = 'failed'`, [job.id]);
+    await requeueFailedJob(db, job.id);
     await wake();
     return reply.code(202).send({ code: 'report_queued', data: jobView(await practiceJob(request, user, job.id)) });
   });
@@ -137,11 +128,11 @@ export function reportRoutes(server: FastifyInstance, ctx: AppContext, worker: R
     const user = reportUser(currentUser(request));
     const job = await practiceJob(request, user, request.params.id);
     if (job.status !== 'done') throw new ApiError(409, 'report_not_ready', job.status === 'failed' ? `The report failed: ${job.error ?? ''}` : 'The report is not ready yet.');
-    const [row] = await db.query<{ file: Uint8Array }>('select file from report_jobs where id = $1', [job.id]);
+    const file = await reportFile(db, job.id);
     return reply
       .type('application/pdf')
       .header('content-disposition', `attachment; filename="${job.file_name ?? `report_${job.id}.pdf`}"`)
       .header('cache-control', 'private, no-store')
-      .send(Buffer.from(row!.file));
+      .send(Buffer.from(file));
   });
 }

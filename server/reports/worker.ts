@@ -12,7 +12,12 @@ import { isDatabaseOutage } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
 
 /** NOTIFY channel: a job was queued (wakes workers in other processes). */
-export const REPORT_CHANNEL = 'report_jobs';
+const REPORT_CHANNEL = 'report_jobs';
+
+/** Wakes the workers of every server process: a job was queued. */
+export function announceReportQueued(db: Db): Promise<void> {
+  return db.notify(REPORT_CHANNEL, 'queued');
+}
 
 export interface JobRow {
   id: number;

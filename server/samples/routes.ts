@@ -7,7 +7,7 @@ import { actingPhysicianId, type UserRow } from '../auth/users';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visibleRecording } from '../patients/access';
 import { sampleNameProblem, SAMPLE_NAME_MAX } from './name';
-import { copyNightToSample, createSample, listSamples, sampleOfPractice } from './samples';
+import { copyNightToSample, createSample, listSamples, sampleOfPractice, sourcePatientNames } from './samples';
 
 /** The practice's members who read sample patients: its physicians (and secondary users) and annotators. */
 function practiceMember(request: FastifyRequest): UserRow {
@@ -57,7 +57,7 @@ export function sampleRoutes(server: FastifyInstance, ctx: AppContext) {
         const { recording } = await visibleRecording(tx, user, b.patient_id, b.recording_id);
         let sampleId: number;
         if (b.name !== undefined) {
-          const [source] = await tx.query<{ first_name: string; last_name: string; patient_code: string }>('select first_name, last_name, patient_code from patients where id = $1', [b.patient_id]);
+          const source = await sourcePatientNames(tx, b.patient_id);
           if (!source) throw notFound('patient');
           const rule = sampleNameProblem(b.name, source);
           if (rule) throw new ApiError(400, 'validation_failed', NAME_MESSAGES[rule], { fieldRule: { field: 'name', rule } });

@@ -49,6 +49,12 @@ export async function createSample(tx: Queryable, practiceId: number, name: stri
   throw new Error('no free sample patient code after 5 attempts');
 }
 
+/** The names and code of a sample's source patient, which a new sample's name may not contain (undefined: no such patient). */
+export async function sourcePatientNames(tx: Queryable, patientId: number): Promise<{ first_name: string; last_name: string; patient_code: string } | undefined> {
+  const [source] = await tx.query<{ first_name: string; last_name: string; patient_code: string }>('select first_name, last_name, patient_code from patients where id = $1', [patientId]);
+  return source;
+}
+
 /** The practice's sample patient by id, locked for the copy; 404 for anything else. */
 export async function sampleOfPractice(tx: Queryable, practiceId: number, sampleId: number): Promise<number> {
   const [row] = await tx.query<{ id: number }>('select id from patients where id = $1 and sample_practice_id = $2 for update', [sampleId, practiceId]);

@@ -14,7 +14,7 @@ import { actingPhysicianId, type UserRow } from '../auth/users';
 import { ApiError, forbidden, notFound } from '../errors';
 import { visiblePatient, type PatientAccess } from '../patients/access';
 import { nightOf } from '../annotations/annotations';
-import { listCategories } from '../annotations/categories';
+import { listCategories } from '../annotations/repository';
 import { nightDate } from '../recordings/night-key';
 import { scoringEndpoints, type AnnotatorsAnswer, type AssignmentsAnswer, type Decision, type FinishAnswer, type RoundAnswer, type ScorerQuality } from '../../contract/scoring-rounds';
 import { adjudicatedRoundsOf, annotatorOf, assignmentsOf, practiceRoundsOf, findRound, insertRound, latestRound, practiceAnnotators, roundScorers, saveDecision, setStatus, submitScorer, type RoundRow } from './repository';

@@ -13,7 +13,7 @@ import { analysisOf } from '../analytics/analyse';
 import { analyticsSettings } from '../analytics/settings';
 import { indexFigures, round2 } from '../analytics/figures';
 import { loadDeviceEvents } from '../annotations/device';
-import { listCategories } from '../annotations/categories';
+import { listCategories } from '../annotations/repository';
 import { recordHistory } from '../annotations/shared';
 import { findRecording, type RecordingRow } from '../recordings/store';
 import { ApiError } from '../errors';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { patientListQuery } from '../../server/patients/list-routes';
+import { patientListQuery } from '../../server/patients/list-repository';
 import { DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
 
 /**
