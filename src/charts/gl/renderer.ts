@@ -245,6 +245,12 @@ export class ChartRenderer {
     this.frameRequested = requestAnimationFrame(this.frame);
   };
 
+  /** Asks for a frame drawn even when nothing it draws from changed (the benchmark's full redraw). */
+  redraw(): void {
+    this.version++;
+    this.requestFrame();
+  }
+
   /**
    * Draws at once, in the task that changed the range (a key's page step), when the data
    * for it is already there: the step reaches the screen with the next composite instead
