@@ -256,6 +256,8 @@ export class ViewFeeder {
     }
     this.autoscale();
     for (const l of this.listeners) l();
+    // Views that complete the range are drawn as they arrive, not an animation frame later.
+    this.renderer.drawNow();
   }
 
   /**

@@ -45,6 +45,7 @@ function fakeRenderer() {
     setLayer: (_b: ChartBlock, key: string) => layers.push(key),
     setVisible: () => undefined,
     requestFrame: () => { frames++; },
+    drawNow: () => undefined,
   };
   return { renderer: renderer as unknown as ChartRenderer, layers, frames: () => frames };
 }
@@ -145,5 +146,21 @@ describe('view feeder', () => {
     expect(feeder.covers(zoomed)).toBe(false);
     await answer();
     expect(feeder.covers(zoomed)).toBe(true);
+  });
+});
+
+describe('view feeder, drawing as views arrive', () => {
+  it('draws at once when the views complete the range, and not while they do not', async () => {
+    const src = fakeSource();
+    const gl = fakeRenderer();
+    let drawn = 0;
+    (gl.renderer as unknown as { drawNow(): void }).drawNow = () => { drawn++; };
+    const feeder = new ViewFeeder(src.source, gl.renderer, () => night, () => WIDTH);
+    feeder.update(night);
+    feeder.setSeries([{ block: new ChartBlock('BR'), key: 'series-0', ref: { night: 'n', code: 'BR' }, style: 'line', color: [0, 0, 0, 1] }]);
+    expect(drawn).toBe(0);
+    await src.answer();
+    expect(feeder.covers()).toBe(true);
+    expect(drawn).toBe(1);
   });
 });
