@@ -72,7 +72,7 @@ export class ChartScreen {
 
   constructor(canvas: HTMLCanvasElement, source: ViewSource, domain: TimeRange, options: RendererOptions = {}) {
     this.view = createViewStore(domain);
-    this.renderer = new ChartRenderer(canvas, { ...options, isComplete: () => this.feeder.covers() });
+    this.renderer = new ChartRenderer(canvas, { ...options, isComplete: () => this.feeder.covers(), arriving: () => this.feeder.arriving() });
     this.feeder = new ViewFeeder(source, this.renderer, () => this.view.store.state.domain, () => this.plotWidth);
     this.annotations = new AnnotationLayers(
       (block, key, quads, vertices, color, changed) => this.renderer.setLayer(block, key, quads, vertices, { origin: this.view.store.state.domain.t0, kind: 'fill', color, clipY: true }, changed),

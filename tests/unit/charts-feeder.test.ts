@@ -39,15 +39,20 @@ function fakeSource() {
 /** The renderer surface the feeder uses, without WebGL. */
 function fakeRenderer() {
   const layers: string[] = [];
+  /** Layers written that change the screen (the renderer asks for a frame for each). */
+  const changes: string[] = [];
   let frames = 0;
   const renderer = {
     range: night,
-    setLayer: (_b: ChartBlock, key: string) => layers.push(key),
+    setLayer: (_b: ChartBlock, key: string, _d: Float32Array, _n: number, _s: unknown, changed?: unknown) => {
+      layers.push(key);
+      if (changed !== null) changes.push(key);
+    },
     setVisible: () => undefined,
     requestFrame: () => { frames++; },
     drawNow: () => undefined,
   };
-  return { renderer: renderer as unknown as ChartRenderer, layers, frames: () => frames };
+  return { renderer: renderer as unknown as ChartRenderer, layers, changes, frames: () => frames };
 }
 
 function setup(start = night) {
@@ -149,6 +154,35 @@ describe('view feeder', () => {
   });
 });
 
+describe('view feeder, zooms and jumps', () => {
+  it('asks for the visible window alone after a zoom, then its margins in the background', async () => {
+    const { feeder, asked, answer } = setup(night);
+    await answer();
+    const zoomed = { t0: night.t0 + H, t1: night.t0 + H + 180_000 };
+    feeder.update(zoomed);
+    const urgent = asked.at(-1)!;
+    // The renderer's animation frame waits for them rather than stretch the old columns.
+    expect(feeder.arriving()).toBe(true);
+    expect(urgent.pixels).toBeLessThanOrEqual(WIDTH + 1);
+    expect(urgent.t0).toBeLessThanOrEqual(zoomed.t0);
+    expect(urgent.t0).toBeGreaterThan(zoomed.t0 - 180);
+    await answer();
+    expect(feeder.covers(zoomed)).toBe(true);
+    expect(feeder.arriving()).toBe(false);
+    // The margins, two windows each side, asked for as soon as the visible window arrived.
+    expect(asked.at(-1)!.pixels).toBe(5 * WIDTH);
+    await answer();
+    const stepped = { t0: zoomed.t0 + 180_000, t1: zoomed.t1 + 180_000 };
+    expect(feeder.covers(stepped)).toBe(true);
+  });
+
+  it('asks for a channel new to the screen with its margins at once', async () => {
+    const w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
+    const { asked } = setup(w);
+    expect(asked[0]!.pixels).toBe(5 * WIDTH);
+  });
+});
+
 describe('view feeder, drawing as views arrive', () => {
   it('draws at once when the views complete the range, and not while they do not', async () => {
     const src = fakeSource();
@@ -162,5 +196,27 @@ describe('view feeder, drawing as views arrive', () => {
     await src.answer();
     expect(feeder.covers()).toBe(true);
     expect(drawn).toBe(1);
+  });
+});
+
+describe('view feeder, margins fetched in the background', () => {
+  it('asks for no frame when new margins arrive around the columns already on screen', async () => {
+    let w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
+    const { feeder, asked, answer, layers, changes } = setup(w);
+    await answer();
+    w = { t0: w.t0 + 30_000, t1: w.t1 + 30_000 };
+    feeder.update(w);
+    const requests = asked.length;
+    const written = layers.length;
+    const changed = changes.length;
+    await answer();
+    // The margins arrived and were written; the range was held all along: nothing new on screen.
+    expect(asked.length).toBe(requests);
+    expect(layers.length).toBeGreaterThan(written);
+    expect(changes.length).toBe(changed);
+    // A zoom's views do change the screen.
+    feeder.update({ t0: w.t0, t1: w.t0 + 60_000 });
+    await answer();
+    expect(changes.length).toBeGreaterThan(changed);
   });
 });
