@@ -41,6 +41,11 @@ const EDGE_WINDOWS = 1.25;
  * the old ones stretched, ms: one display frame at 60 Hz.
  */
 const ARRIVAL_WAIT_MS = 16.7;
+/**
+ * After the views of a zoom or a jump were asked for, how long their margins wait, ms: a zoom
+ * is often followed by another, whose views must not queue behind margins nobody will see.
+ */
+const MARGIN_DELAY_MS = 120;
 
 /** A window the feeder asks for: its span, its columns and their width in ms. */
 export interface FetchWindow {
@@ -76,6 +81,9 @@ export class ViewFeeder {
   private inflight = false;
   /** When the views of a range the buffers missed were asked for, while that request is in flight. */
   private missingSince: number | null = null;
+  /** Margins are not asked for before this time (performance.now()), nor a timer set twice. */
+  private marginsAfter = 0;
+  private marginTimer: ReturnType<typeof setTimeout> | null = null;
   private generation = 0;
   private scratch = new Float32Array(0);
   private range: TimeRange = { t0: 0, t1: 1 };
@@ -237,6 +245,14 @@ export class ViewFeeder {
     if (this.series.length === 0 || this.width() < 1) return;
     const stale = this.stale(this.range);
     if (stale.length === 0) return;
+    const wait = this.marginsAfter - performance.now();
+    if (wait > 0 && !this.missing(stale)) {
+      this.marginTimer ??= setTimeout(() => {
+        this.marginTimer = null;
+        this.schedule();
+      }, wait);
+      return;
+    }
     // Channels that only arrived are fetched alone; a moved range refetches every channel together.
     const list = stale.some((ref) => this.windows.has(refKey(ref))) ? this.refs() : stale;
     this.inflight = true;
@@ -248,15 +264,21 @@ export class ViewFeeder {
     });
   }
 
-  private async fetch(list: ChannelRef[]): Promise<void> {
-    // Channels drawn before whose views miss the range (a zoom, a jump): the visible window
-    // alone first, a fifth of the columns to compute, carry and upload; its margins follow in
-    // the next request. A channel new to the screen gets its margins at once.
+  /** Whether some of these channels were drawn before and their views miss the range (a zoom, a jump). */
+  private missing(list: readonly ChannelRef[]): boolean {
     const pxMs = this.pxMs(this.range);
-    const missing = list.some((ref) => {
+    return list.some((ref) => {
       const f = this.windows.get(refKey(ref));
       return f !== undefined && !holds(f, this.range, pxMs);
     });
+  }
+
+  private async fetch(list: ChannelRef[]): Promise<void> {
+    // Channels drawn before whose views miss the range (a zoom, a jump): the visible window
+    // alone first, a fifth of the columns to compute, carry and upload; its margins follow
+    // MARGIN_DELAY_MS later. A channel new to the screen gets its margins at once.
+    const missing = this.missing(list);
+    if (missing) this.marginsAfter = performance.now() + MARGIN_DELAY_MS;
     const target = fetchWindow(this.domain(), this.range, this.width(), missing ? 0 : MARGIN_WINDOWS);
     const window = { t0: target.t0, t1: target.t1, pxMs: target.pxMs };
     let views: ViewResult[];

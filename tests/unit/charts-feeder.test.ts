@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChannelRef, ViewResult } from '../../engine/index';
 import { ViewFeeder, type ViewSource } from '../../src/charts/feeder';
 import { ChartBlock } from '../../src/charts/gl/block';
@@ -155,7 +155,12 @@ describe('view feeder', () => {
 });
 
 describe('view feeder, zooms and jumps', () => {
-  it('asks for the visible window alone after a zoom, then its margins in the background', async () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('asks for the visible window alone after a zoom, then its margins in the background a moment later', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const { feeder, asked, answer } = setup(night);
     await answer();
     const zoomed = { t0: night.t0 + H, t1: night.t0 + H + 180_000 };
@@ -169,10 +174,20 @@ describe('view feeder, zooms and jumps', () => {
     await answer();
     expect(feeder.covers(zoomed)).toBe(true);
     expect(feeder.arriving()).toBe(false);
-    // The margins, two windows each side, asked for as soon as the visible window arrived.
+    // The margins, two windows each side, wait: another zoom's views would queue behind them.
+    const requests = asked.length;
+    vi.advanceTimersByTime(50);
+    expect(asked.length).toBe(requests);
+    // Another zoom meanwhile is asked for at once.
+    const closer = { t0: zoomed.t0, t1: zoomed.t0 + 60_000 };
+    feeder.update(closer);
+    expect(asked.length).toBe(requests + 1);
+    await answer();
+    vi.advanceTimersByTime(200);
+    expect(asked.length).toBe(requests + 2);
     expect(asked.at(-1)!.pixels).toBe(5 * WIDTH);
     await answer();
-    const stepped = { t0: zoomed.t0 + 180_000, t1: zoomed.t1 + 180_000 };
+    const stepped = { t0: closer.t0 + 60_000, t1: closer.t1 + 60_000 };
     expect(feeder.covers(stepped)).toBe(true);
   });
 

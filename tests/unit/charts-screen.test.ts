@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChannelRef, ViewResult } from '../../engine/index';
 
 // The screen without WebGL: a renderer that records what it is asked to do.
@@ -31,12 +31,18 @@ function flatViews(refs: readonly ChannelRef[], t0: number, t1: number, pixels: 
 }
 
 describe('chart screen', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('draws a range change the buffers hold in its own task, and only asks for a frame for one they do not', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const screen = new ChartScreen({} as HTMLCanvasElement, { views: flatViews }, night);
     screen.setPlotWidth(1000);
     screen.setBlock(screen.renderer.addBlock('BR'), [{ ref: { night: 'n', code: 'BR' }, style: 'line', color: [0, 0, 0, 1] }]);
     screen.view.dispatch({ type: 'zoom', range: { t0: night.t0 + H, t1: night.t0 + 2 * H } });
-    await new Promise((r) => setTimeout(r, 0));
+    // The visible window, then its margins a moment later.
+    await vi.advanceTimersByTimeAsync(500);
     expect(screen.feeder.covers()).toBe(true);
     // A pan inside the fetched margins: drawn now.
     calls.length = 0;
@@ -47,7 +53,7 @@ describe('chart screen', () => {
     screen.view.dispatch({ type: 'zoom', range: { t0: night.t0 + 2 * H, t1: night.t0 + 2 * H + 60_000 } });
     expect(calls).toContain('request');
     expect(calls).not.toContain('draw');
-    await new Promise((r) => setTimeout(r, 0));
+    await vi.advanceTimersByTimeAsync(0);
     expect(calls.at(-1)).toBe('draw');
     screen.destroy();
   });
