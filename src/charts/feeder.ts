@@ -42,8 +42,8 @@ const EDGE_WINDOWS = 1.25;
  */
 const ARRIVAL_WAIT_MS = 16.7;
 /**
- * After the views of a zoom or a jump were asked for, how long their margins wait, ms: a zoom
- * is often followed by another, whose views must not queue behind margins nobody will see.
+ * After the views of a zoom were asked for, how long their margins wait, ms: a zoom is often
+ * followed by another, whose views must not queue behind margins nobody will see.
  */
 const MARGIN_DELAY_MS = 120;
 
@@ -273,12 +273,22 @@ export class ViewFeeder {
     });
   }
 
+  /** Whether some of these channels' views are at another scale than the range's (a zoom). */
+  private rescaled(list: readonly ChannelRef[]): boolean {
+    const pxMs = this.pxMs(this.range);
+    return list.some((ref) => {
+      const f = this.windows.get(refKey(ref));
+      return f !== undefined && Math.abs(f.pxMs - pxMs) > pxMs * 0.01;
+    });
+  }
+
   private async fetch(list: ChannelRef[]): Promise<void> {
     // Channels drawn before whose views miss the range (a zoom, a jump): the visible window
     // alone first, a fifth of the columns to compute, carry and upload; its margins follow
-    // MARGIN_DELAY_MS later. A channel new to the screen gets its margins at once.
+    // (after a zoom, MARGIN_DELAY_MS later). A channel new to the screen gets its margins at once.
     const missing = this.missing(list);
-    if (missing) this.marginsAfter = performance.now() + MARGIN_DELAY_MS;
+    // Margins wait after a zoom only: a jump at the same scale is often followed by a pan.
+    if (missing && this.rescaled(list)) this.marginsAfter = performance.now() + MARGIN_DELAY_MS;
     const target = fetchWindow(this.domain(), this.range, this.width(), missing ? 0 : MARGIN_WINDOWS);
     const window = { t0: target.t0, t1: target.t1, pxMs: target.pxMs };
     let views: ViewResult[];

@@ -191,6 +191,20 @@ describe('view feeder, zooms and jumps', () => {
     expect(feeder.covers(stepped)).toBe(true);
   });
 
+  it('asks for the margins of a jump at the same scale as soon as its visible window arrived (a pan follows)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const w = { t0: night.t0 + 2 * H, t1: night.t0 + 2 * H + 60_000 };
+    const { feeder, asked, answer } = setup(w);
+    await answer();
+    const jumped = { t0: w.t0 + 3 * H, t1: w.t1 + 3 * H };
+    feeder.update(jumped);
+    expect(asked.at(-1)!.pixels).toBeLessThanOrEqual(WIDTH + 1);
+    const requests = asked.length;
+    await answer();
+    expect(asked.length).toBe(requests + 1);
+    expect(asked.at(-1)!.pixels).toBe(5 * WIDTH);
+  });
+
   it('asks for a channel new to the screen with its margins at once', async () => {
     const w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
     const { asked } = setup(w);
