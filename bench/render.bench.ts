@@ -62,6 +62,7 @@ try {
       'first_paint = navigation start to the renderer\'s first frame drawing a chart\'s data (user-timing mark), the demo\'s 10-h night (18 data channels for 15 charts); cold = HTTP cache and IndexedDB emptied (app bundle included, session kept), warm = the same visit again; median (p95 beside) of 7 rounds after one unmeasured pair; uPlot has no figure: it draws data it is given and loads nothing',
       'load_average_1m: the machine\'s 1-minute load average (2 cores shared with other work) when each part ran',
       'frame = one renderer frame incl. gl.finish; uplot_frame_p50 = setScale on 16 charts until their commit drew',
+      'zoom/pan = the action (dispatched in an animation-frame callback) to the end of the first frame drawing final data (gl.finish, a flush in Chromium); 12 zooms through the presets and back, a 1-h window moved across the night in 30-min jumps; an action that leaves the range as it was (4 of the 21 jumps, at the night\'s ends) is not timed: nothing on screen changes, so no frame is drawn (bench/render-ab.ts runs this part alone against a peer build)',
       'uplot_ratio = uPlot full-night frame over ours for a full-night range change: engine views (worker round trip) + upload + draw (uplot_ratio_redraw: over a redraw alone)',
       'SwiftShader (software WebGL) on CI machines; a GPU makes our frames cheaper, not uPlot\'s canvas 2D decimation',
     ],

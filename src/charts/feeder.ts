@@ -36,6 +36,16 @@ interface Fetched extends TimeRange {
 const MARGIN_WINDOWS = 2;
 /** A side with less than this many windows left is refetched (more than one epoch step). */
 const EDGE_WINDOWS = 1.25;
+/**
+ * How long an animation frame waits for views of a range the buffers miss before it draws
+ * the old ones stretched, ms: one display frame at 60 Hz.
+ */
+const ARRIVAL_WAIT_MS = 16.7;
+/**
+ * After the views of a zoom were asked for, how long their margins wait, ms: a zoom is often
+ * followed by another, whose views must not queue behind margins nobody will see.
+ */
+const MARGIN_DELAY_MS = 120;
 
 /** A window the feeder asks for: its span, its columns and their width in ms. */
 export interface FetchWindow {
@@ -50,11 +60,11 @@ export interface FetchWindow {
  * `width` CSS pixels wide: MARGIN_WINDOWS each side, on the column grid, inside the night.
  * Pure, so a page can ask for a full-night overview before its charts exist.
  */
-export function fetchWindow(domain: TimeRange, range: TimeRange, width: number): FetchWindow {
+export function fetchWindow(domain: TimeRange, range: TimeRange, width: number, margins = MARGIN_WINDOWS): FetchWindow {
   const w = span(range);
   const pxMs = w / Math.max(1, Math.round(width));
-  const t0 = Math.max(domain.t0, domain.t0 + Math.floor((range.t0 - MARGIN_WINDOWS * w - domain.t0) / pxMs) * pxMs);
-  const t1 = Math.min(domain.t1, range.t1 + MARGIN_WINDOWS * w);
+  const t0 = Math.max(domain.t0, domain.t0 + Math.floor((range.t0 - margins * w - domain.t0) / pxMs) * pxMs);
+  const t1 = Math.min(domain.t1, range.t1 + margins * w);
   const pixels = Math.min(100_000, Math.max(1, Math.ceil((t1 - t0) / pxMs)));
   return { t0, t1: t0 + pixels * pxMs, pixels, pxMs };
 }
@@ -69,6 +79,11 @@ export class ViewFeeder {
   /** Which channel's view each layer holds now (a series new to a layer is drawn from `latest`). */
   private readonly drawn = new WeakMap<ChartBlock, Map<string, string>>();
   private inflight = false;
+  /** When the views of a range the buffers missed were asked for, while that request is in flight. */
+  private missingSince: number | null = null;
+  /** Margins are not asked for before this time (performance.now()), nor a timer set twice. */
+  private marginsAfter = 0;
+  private marginTimer: ReturnType<typeof setTimeout> | null = null;
   private generation = 0;
   private scratch = new Float32Array(0);
   private range: TimeRange = { t0: 0, t1: 1 };
@@ -119,7 +134,8 @@ export class ViewFeeder {
     }
   }
 
-  private draw(s: FeedSeries, view: ViewResult): void {
+  /** Puts a view into a series' layer; `same`: it shows the columns already on screen again (new margins only). */
+  private draw(s: FeedSeries, view: ViewResult, same = false): void {
     const need = maxFloats(view.pixels);
     if (this.scratch.length < need) this.scratch = new Float32Array(need);
     const runs = s.style === 'runs';
@@ -131,7 +147,7 @@ export class ViewFeeder {
       color: s.color,
       clipY: runs,
       visible: s.visible ?? true,
-    });
+    }, same ? null : undefined);
     let layers = this.drawn.get(s.block);
     if (!layers) this.drawn.set(s.block, (layers = new Map()));
     layers.set(s.key, refKey(s.ref));
@@ -162,6 +178,14 @@ export class ViewFeeder {
     this.generation++;
     this.schedule();
     void this.fetchFixed();
+  }
+
+  /**
+   * Whether the views of a range the buffers miss were asked for less than a frame ago and
+   * have not arrived: the renderer's animation frame waits for them (RendererOptions.arriving).
+   */
+  arriving(): boolean {
+    return this.missingSince !== null && performance.now() - this.missingSince < ARRIVAL_WAIT_MS;
   }
 
   /** Whether the buffers hold `range` at its own resolution (the frame is final). */
@@ -221,20 +245,54 @@ export class ViewFeeder {
     if (this.series.length === 0 || this.width() < 1) return;
     const stale = this.stale(this.range);
     if (stale.length === 0) return;
+    const wait = this.marginsAfter - performance.now();
+    if (wait > 0 && !this.missing(stale)) {
+      this.marginTimer ??= setTimeout(() => {
+        this.marginTimer = null;
+        this.schedule();
+      }, wait);
+      return;
+    }
     // Channels that only arrived are fetched alone; a moved range refetches every channel together.
     const list = stale.some((ref) => this.windows.has(refKey(ref))) ? this.refs() : stale;
     this.inflight = true;
     void this.fetch(list).finally(() => {
       this.inflight = false;
+      this.missingSince = null;
       // The range moved on, or channels arrived while computing: fetch again.
       this.schedule();
     });
   }
 
+  /** Whether some of these channels were drawn before and their views miss the range (a zoom, a jump). */
+  private missing(list: readonly ChannelRef[]): boolean {
+    const pxMs = this.pxMs(this.range);
+    return list.some((ref) => {
+      const f = this.windows.get(refKey(ref));
+      return f !== undefined && !holds(f, this.range, pxMs);
+    });
+  }
+
+  /** Whether some of these channels' views are at another scale than the range's (a zoom). */
+  private rescaled(list: readonly ChannelRef[]): boolean {
+    const pxMs = this.pxMs(this.range);
+    return list.some((ref) => {
+      const f = this.windows.get(refKey(ref));
+      return f !== undefined && Math.abs(f.pxMs - pxMs) > pxMs * 0.01;
+    });
+  }
+
   private async fetch(list: ChannelRef[]): Promise<void> {
-    const target = this.target(this.range);
+    // Channels drawn before whose views miss the range (a zoom, a jump): the visible window
+    // alone first, a fifth of the columns to compute, carry and upload; its margins follow
+    // (after a zoom, MARGIN_DELAY_MS later). A channel new to the screen gets its margins at once.
+    const missing = this.missing(list);
+    // Margins wait after a zoom only: a jump at the same scale is often followed by a pan.
+    if (missing && this.rescaled(list)) this.marginsAfter = performance.now() + MARGIN_DELAY_MS;
+    const target = fetchWindow(this.domain(), this.range, this.width(), missing ? 0 : MARGIN_WINDOWS);
     const window = { t0: target.t0, t1: target.t1, pxMs: target.pxMs };
     let views: ViewResult[];
+    if (missing) this.missingSince = performance.now();
     try {
       views = await this.source.views(list, target.t0, target.t1, target.pixels);
     } catch (error) {
@@ -245,17 +303,26 @@ export class ViewFeeder {
     }
     const byRef = new Map<string, ViewResult>();
     list.forEach((ref, i) => byRef.set(refKey(ref), views[i]!));
+    // Channels whose old view and new one both hold the range at its columns: what is on
+    // screen stays as it is (a margin fetched in the background), so no frame is asked for.
+    const rangePxMs = this.pxMs(this.range);
+    const same = new Set<string>();
     for (const [key, view] of byRef) {
+      const old = this.windows.get(key);
+      if (old && Math.abs(old.pxMs - window.pxMs) <= window.pxMs * 1e-9 && holds(old, this.range, rangePxMs) && holds(window, this.range, rangePxMs)) same.add(key);
       this.latest.set(key, view);
       this.windows.set(key, window);
     }
     // Whatever changed meanwhile, a view is true for its window: draw it into every series of its channel.
     for (const s of this.series) {
-      const view = byRef.get(refKey(s.ref));
-      if (view) this.draw(s, view);
+      const key = refKey(s.ref);
+      const view = byRef.get(key);
+      if (view) this.draw(s, view, same.has(key) && this.drawn.get(s.block)?.get(s.key) === key);
     }
     this.autoscale();
     for (const l of this.listeners) l();
+    // Views that complete the range are drawn as they arrive, not an animation frame later.
+    this.renderer.drawNow();
   }
 
   /**

@@ -72,13 +72,18 @@ export class ChartScreen {
 
   constructor(canvas: HTMLCanvasElement, source: ViewSource, domain: TimeRange, options: RendererOptions = {}) {
     this.view = createViewStore(domain);
-    this.renderer = new ChartRenderer(canvas, { ...options, isComplete: () => this.feeder.covers() });
+    this.renderer = new ChartRenderer(canvas, { ...options, isComplete: () => this.feeder.covers(), arriving: () => this.feeder.arriving() });
     this.feeder = new ViewFeeder(source, this.renderer, () => this.view.store.state.domain, () => this.plotWidth);
     this.annotations = new AnnotationLayers(
       (block, key, quads, vertices, color, changed) => this.renderer.setLayer(block, key, quads, vertices, { origin: this.view.store.state.domain.t0, kind: 'fill', color, clipY: true }, changed),
       () => this.view.store.state.domain.t0,
     );
-    this.unsubscribe = this.view.onRange((range) => this.feeder.update(range));
+    // A range the buffers hold is drawn in the task that changed it (a pan, a scrub, a page step,
+    // a zoom back): it reaches the screen with the next composite, not an animation frame later.
+    this.unsubscribe = this.view.onRange((range) => {
+      this.feeder.update(range);
+      this.renderer.drawNow();
+    });
     this.feeder.update(this.view.store.state.range);
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChannelRef, ViewResult } from '../../engine/index';
 import { ViewFeeder, type ViewSource } from '../../src/charts/feeder';
 import { ChartBlock } from '../../src/charts/gl/block';
@@ -39,14 +39,20 @@ function fakeSource() {
 /** The renderer surface the feeder uses, without WebGL. */
 function fakeRenderer() {
   const layers: string[] = [];
+  /** Layers written that change the screen (the renderer asks for a frame for each). */
+  const changes: string[] = [];
   let frames = 0;
   const renderer = {
     range: night,
-    setLayer: (_b: ChartBlock, key: string) => layers.push(key),
+    setLayer: (_b: ChartBlock, key: string, _d: Float32Array, _n: number, _s: unknown, changed?: unknown) => {
+      layers.push(key);
+      if (changed !== null) changes.push(key);
+    },
     setVisible: () => undefined,
     requestFrame: () => { frames++; },
+    drawNow: () => undefined,
   };
-  return { renderer: renderer as unknown as ChartRenderer, layers, frames: () => frames };
+  return { renderer: renderer as unknown as ChartRenderer, layers, changes, frames: () => frames };
 }
 
 function setup(start = night) {
@@ -145,5 +151,101 @@ describe('view feeder', () => {
     expect(feeder.covers(zoomed)).toBe(false);
     await answer();
     expect(feeder.covers(zoomed)).toBe(true);
+  });
+});
+
+describe('view feeder, zooms and jumps', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('asks for the visible window alone after a zoom, then its margins in the background a moment later', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const { feeder, asked, answer } = setup(night);
+    await answer();
+    const zoomed = { t0: night.t0 + H, t1: night.t0 + H + 180_000 };
+    feeder.update(zoomed);
+    const urgent = asked.at(-1)!;
+    // The renderer's animation frame waits for them rather than stretch the old columns.
+    expect(feeder.arriving()).toBe(true);
+    expect(urgent.pixels).toBeLessThanOrEqual(WIDTH + 1);
+    expect(urgent.t0).toBeLessThanOrEqual(zoomed.t0);
+    expect(urgent.t0).toBeGreaterThan(zoomed.t0 - 180);
+    await answer();
+    expect(feeder.covers(zoomed)).toBe(true);
+    expect(feeder.arriving()).toBe(false);
+    // The margins, two windows each side, wait: another zoom's views would queue behind them.
+    const requests = asked.length;
+    vi.advanceTimersByTime(50);
+    expect(asked.length).toBe(requests);
+    // Another zoom meanwhile is asked for at once.
+    const closer = { t0: zoomed.t0, t1: zoomed.t0 + 60_000 };
+    feeder.update(closer);
+    expect(asked.length).toBe(requests + 1);
+    await answer();
+    vi.advanceTimersByTime(200);
+    expect(asked.length).toBe(requests + 2);
+    expect(asked.at(-1)!.pixels).toBe(5 * WIDTH);
+    await answer();
+    const stepped = { t0: closer.t0 + 60_000, t1: closer.t1 + 60_000 };
+    expect(feeder.covers(stepped)).toBe(true);
+  });
+
+  it('asks for the margins of a jump at the same scale as soon as its visible window arrived (a pan follows)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const w = { t0: night.t0 + 2 * H, t1: night.t0 + 2 * H + 60_000 };
+    const { feeder, asked, answer } = setup(w);
+    await answer();
+    const jumped = { t0: w.t0 + 3 * H, t1: w.t1 + 3 * H };
+    feeder.update(jumped);
+    expect(asked.at(-1)!.pixels).toBeLessThanOrEqual(WIDTH + 1);
+    const requests = asked.length;
+    await answer();
+    expect(asked.length).toBe(requests + 1);
+    expect(asked.at(-1)!.pixels).toBe(5 * WIDTH);
+  });
+
+  it('asks for a channel new to the screen with its margins at once', async () => {
+    const w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
+    const { asked } = setup(w);
+    expect(asked[0]!.pixels).toBe(5 * WIDTH);
+  });
+});
+
+describe('view feeder, drawing as views arrive', () => {
+  it('draws at once when the views complete the range, and not while they do not', async () => {
+    const src = fakeSource();
+    const gl = fakeRenderer();
+    let drawn = 0;
+    (gl.renderer as unknown as { drawNow(): void }).drawNow = () => { drawn++; };
+    const feeder = new ViewFeeder(src.source, gl.renderer, () => night, () => WIDTH);
+    feeder.update(night);
+    feeder.setSeries([{ block: new ChartBlock('BR'), key: 'series-0', ref: { night: 'n', code: 'BR' }, style: 'line', color: [0, 0, 0, 1] }]);
+    expect(drawn).toBe(0);
+    await src.answer();
+    expect(feeder.covers()).toBe(true);
+    expect(drawn).toBe(1);
+  });
+});
+
+describe('view feeder, margins fetched in the background', () => {
+  it('asks for no frame when new margins arrive around the columns already on screen', async () => {
+    let w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
+    const { feeder, asked, answer, layers, changes } = setup(w);
+    await answer();
+    w = { t0: w.t0 + 30_000, t1: w.t1 + 30_000 };
+    feeder.update(w);
+    const requests = asked.length;
+    const written = layers.length;
+    const changed = changes.length;
+    await answer();
+    // The margins arrived and were written; the range was held all along: nothing new on screen.
+    expect(asked.length).toBe(requests);
+    expect(layers.length).toBeGreaterThan(written);
+    expect(changes.length).toBe(changed);
+    // A zoom's views do change the screen.
+    feeder.update({ t0: w.t0, t1: w.t0 + 60_000 });
+    await answer();
+    expect(changes.length).toBeGreaterThan(changed);
   });
 });

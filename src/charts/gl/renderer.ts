@@ -23,6 +23,12 @@ export interface RendererOptions {
   onFrame?: (info: FrameInfo) => void;
   /** Whether the data now drawn is final for the range (benchmark's "painted"). */
   isComplete?: () => boolean;
+  /**
+   * Whether the final data is about to arrive (views asked for less than a frame ago): an
+   * animation frame then draws nothing rather than the old views stretched, and the views are
+   * drawn as they arrive (drawNow); a frame later the stretched views are drawn all the same.
+   */
+  arriving?: () => boolean;
   /** Wait for the GPU after each frame so frame times are real (benchmark only). */
   finish?: boolean;
   /**
@@ -85,6 +91,11 @@ export class ChartRenderer {
   private ctx2d: CanvasRenderingContext2D | null = null;
   private readonly blocks = new Set<ChartBlock>();
   private frameRequested = 0;
+  /**
+   * Whether a frame was drawn since the last animation frame began: at most one is drawn
+   * between two, so a frame drawn at once (drawNow) after another waits for the next.
+   */
+  private drewSinceTick = false;
   private destroyed = false;
   /** Whether a frame drew a series yet (the first-paint mark). */
   private painted = false;
@@ -191,12 +202,15 @@ export class ChartRenderer {
    * Puts `data` (the first `vertices` x,y pairs) into a block's layer, reusing its GPU
    * buffer when it is large enough. `changed` (ms, absolute) says where the layer's picture
    * changed: when the block's range does not reach it, nothing on screen changed and no frame
-   * is asked for (an annotation edited or deleted outside the window).
+   * is asked for (an annotation edited or deleted outside the window); null says it changed
+   * nowhere on screen (the same columns again with new margins), unless the layer is new or
+   * is shown or hidden by it.
    */
-  setLayer(block: ChartBlock, key: string, data: Float32Array, vertices: number, spec: Omit<Layer, 'buffer' | 'data' | 'capacity' | 'vertices' | 'visible'> & { visible?: boolean }, changed?: TimeRange): void {
+  setLayer(block: ChartBlock, key: string, data: Float32Array, vertices: number, spec: Omit<Layer, 'buffer' | 'data' | 'capacity' | 'vertices' | 'visible'> & { visible?: boolean }, changed?: TimeRange | null): void {
     if (this.destroyed) return;
     const floats = vertices * 2;
     let layer = block.layers.get(key);
+    const shown = layer?.visible;
     if (!layer) {
       layer = { ...spec, visible: spec.visible ?? true, vertices: 0, capacity: 0, buffer: null, data: null };
       block.layers.set(key, layer);
@@ -207,6 +221,7 @@ export class ChartRenderer {
     if (this.glState) this.upload(layer, data, floats);
     else layer.data = data.slice(0, floats);
     const range = block.fixedRange ?? this.range;
+    if (changed === null && shown === layer.visible) return;
     if (changed && spec.visible === undefined && (changed.t1 < range.t0 || changed.t0 > range.t1)) return;
     this.version++;
     this.requestFrame();
@@ -242,8 +257,25 @@ export class ChartRenderer {
   /** Asks for a frame; many requests before the next animation frame make one draw. */
   readonly requestFrame = (): void => {
     if (this.frameRequested || this.destroyed) return;
-    this.frameRequested = requestAnimationFrame(this.frame);
+    this.frameRequested = requestAnimationFrame(this.tick);
   };
+
+  /** An animation frame: a new interval begins; draws unless the final data is about to arrive. */
+  private readonly tick = (): void => {
+    this.frameRequested = 0;
+    this.drewSinceTick = false;
+    if (!this.destroyed && this.options.arriving?.() && !(this.options.isComplete?.() ?? true)) {
+      this.requestFrame();
+      return;
+    }
+    this.frame();
+  };
+
+  /** Asks for a frame drawn even when nothing it draws from changed (the benchmark's full redraw). */
+  redraw(): void {
+    this.version++;
+    this.requestFrame();
+  }
 
   /**
    * Draws at once, in the task that changed the range (a key's page step), when the data
@@ -253,11 +285,28 @@ export class ChartRenderer {
    */
   drawNow(): void {
     if (this.destroyed || !(this.options.isComplete?.() ?? true)) return;
+    // Drawn since the last animation frame began: the next one draws it (both would show in the same composite).
+    if (this.drewSinceTick) {
+      this.requestFrame();
+      return;
+    }
+    if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
+    this.frame();
+    // The next animation frame begins a new interval (and draws whatever changed meanwhile).
+    this.requestFrame();
+  }
+
+  /**
+   * Draws at once from the caller's own animation-frame callback (the live board's tick):
+   * that is the interval's frame, whatever was drawn before it.
+   */
+  drawInAnimationFrame(): void {
+    if (this.destroyed || !(this.options.isComplete?.() ?? true)) return;
     if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
     this.frame();
   }
 
-  private readonly frame = (): void => {
+  private frame(): void {
     this.frameRequested = 0;
     if (this.destroyed) return;
     const s = stats();
@@ -267,6 +316,7 @@ export class ChartRenderer {
     for (const block of this.blocks) moving = easeY(block) || moving;
     const drawn = this.draw();
     if (drawn !== null) {
+      this.drewSinceTick = true;
       if (this.options.finish) this.glState?.gl.finish();
       const end = performance.now();
       s.frames++;
@@ -283,7 +333,7 @@ export class ChartRenderer {
       }
     }
     if (moving) this.requestFrame();
-  };
+  }
 
   /** Clears the whole canvas (a `width` × `height` device-pixel backing store) before the blocks draw. */
   private clearCanvas(width: number, height: number, dpr: number): void {

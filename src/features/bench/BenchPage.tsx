@@ -10,7 +10,7 @@ import { useChartBlock, usePlotWidth } from '../../charts/react/useChartBlock';
 import type { ChartScreen } from '../../charts/screen';
 import '../../styles/night.css';
 import { LiveStripsBench } from './LiveStripsBench';
-import { FrameLog, runOurs, runUplot, summarize, type UplotLike } from './sequence';
+import { FrameLog, runOurs, runUplot, runZoomPan, summarize, type UplotLike } from './sequence';
 import { benchParams, benchRates, synthChannel, type BenchChannel } from './synthetic';
 import { formatNumber } from '../../format';
 
@@ -20,7 +20,13 @@ const BLOCK_HEIGHT = 40;
 
 declare global {
   interface Window {
-    __nocturneBench?: { ready: boolean; run(): Promise<ReturnType<typeof summarize>>; error?: string };
+    __nocturneBench?: {
+      ready: boolean;
+      run(): Promise<ReturnType<typeof summarize>>;
+      /** Zooms and pans alone, each with where its time went (bench/render-ab.ts). */
+      zoomPan?(): ReturnType<typeof runZoomPan>;
+      error?: string;
+    };
   }
 }
 
@@ -102,6 +108,7 @@ function BenchCharts({ screen, data, log }: { screen: ChartScreen; data: BenchCh
         setPeer(false);
         return summarize(ours, peerResults);
       },
+      zoomPan: () => runZoomPan(screen, log, true),
     };
     return () => {
       delete window.__nocturneBench;

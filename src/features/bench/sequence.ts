@@ -42,16 +42,45 @@ async function settle(screen: ChartScreen, log: FrameLog): Promise<void> {
   }
 }
 
-/** Times an action from its start to the end of the first final frame after it. */
-async function timed(screen: ChartScreen, log: FrameLog, action: () => void): Promise<number> {
+/** Where one zoom or pan spent its time (ms from the action): the benchmark's breakdown. */
+export interface Timed {
+  /** The action to the end of the first final frame. */
+  latency: number;
+  /** The engine's views arrived (null: the frame was drawn from buffers already there). */
+  data: number | null;
+  /** The final frame started; its own duration (draw to gl.finish). */
+  frameStart: number;
+  frame: number;
+  /** Frames drawn before the final one (stretched old data while the worker computed). */
+  early: number;
+}
+
+/**
+ * Times an action from its start to the end of the first final frame after it; null for an
+ * action that leaves the range as it was (a pan already at the night's edge): the renderer
+ * draws no frame for it (nothing on screen changes), so there is nothing to time.
+ */
+async function timed(screen: ChartScreen, log: FrameLog, action: () => void): Promise<Timed | null> {
   const waiting = log.nextComplete();
+  let data: number | null = null;
+  const off = screen.feeder.onData(() => {
+    data ??= performance.now();
+  });
+  const from = log.frames.length;
+  const before = screen.view.store.state.range;
   const t = performance.now();
   action();
-  // An action that changes nothing (a pan already at the edge) still ends on a frame.
-  screen.renderer.requestFrame();
+  if (screen.view.store.state.range === before) {
+    off();
+    waiting.catch(() => undefined);
+    await nextFrame();
+    return null;
+  }
   const f = await waiting;
+  off();
+  const early = log.frames.indexOf(f, from) - from;
   await nextFrame();
-  return f.end - t;
+  return { latency: f.end - t, data: data === null ? null : data - t, frameStart: f.start - t, frame: f.end - f.start, early };
 }
 
 /**
@@ -149,7 +178,8 @@ export async function runOurs(screen: ChartScreen, log: FrameLog): Promise<OurRe
   const fullRedraw: number[] = [];
   for (let i = 0; i < 30; i++) {
     const waiting = log.nextComplete();
-    screen.renderer.requestFrame();
+    // The same picture again: drawn all the same (the renderer skips a frame that would draw nothing new).
+    screen.renderer.redraw();
     const f = await waiting;
     fullRedraw.push(f.end - f.start);
     await nextFrame();
@@ -191,21 +221,42 @@ export async function runOurs(screen: ChartScreen, log: FrameLog): Promise<OurRe
   const pagingWork = steps.map((p) => p.work);
   const pagingMissed = steps.filter((p) => p.missed).length;
 
-  const zoom: number[] = [];
-  const presets: PresetId[] = ['1m', '3m', '5m', '8m', '10m', '20m', 'full', '20m', '10m', '5m', '1m', '30s'];
-  for (const preset of presets) zoom.push(await timed(screen, log, () => dispatch({ type: 'preset', preset })));
+  const { zoom, pan } = await runZoomPan(screen, log);
+  dispatch({ type: 'reset' });
+  await settle(screen, log);
+  const frames = log.frames.slice(first).map((f) => f.end - f.start);
+  return { paging, pagingWork, pagingMissed, pagingSecondFrames: secondFrames, interval, zoom: zoom.map((z) => z.latency), pan: pan.map((p) => p.latency), fullChange, fullRedraw, frames };
+}
 
-  const pan: number[] = [];
+/**
+ * Zooms through the presets and back, then pans a 1-h window across the night in 21 jumps,
+ * each timed from the action to the end of its first final frame. Run alone by
+ * `run({ only: 'zoompan' })` (bench/render-ab.ts), from a 30-s window as paging leaves it.
+ */
+export async function runZoomPan(screen: ChartScreen, log: FrameLog, alone = false): Promise<{ zoom: Timed[]; pan: Timed[] }> {
+  const { dispatch } = screen.view;
+  const domain = screen.view.store.state.domain;
+  if (alone) {
+    // Where the full sequence's paging leaves it: a 30-s window three hours in.
+    dispatch({ type: 'zoom', range: { t0: domain.t0 + 3 * 3_600_000, t1: domain.t0 + 3 * 3_600_000 + 30_000 } });
+    await settle(screen, log);
+  }
+  const zoom: Timed[] = [];
+  const presets: PresetId[] = ['1m', '3m', '5m', '8m', '10m', '20m', 'full', '20m', '10m', '5m', '1m', '30s'];
+  for (const preset of presets) {
+    const z = await timed(screen, log, () => dispatch({ type: 'preset', preset }));
+    if (z) zoom.push(z);
+  }
+
+  const pan: Timed[] = [];
   dispatch({ type: 'zoom', range: { t0: domain.t0, t1: domain.t0 + 3_600_000 } });
   await settle(screen, log);
   for (let i = 0; i <= 20; i++) {
     const at = domain.t0 + ((domain.t1 - domain.t0) * i) / 20;
-    pan.push(await timed(screen, log, () => dispatch({ type: 'moveTo', at })));
+    const p = await timed(screen, log, () => dispatch({ type: 'moveTo', at }));
+    if (p) pan.push(p);
   }
-  dispatch({ type: 'reset' });
-  await settle(screen, log);
-  const frames = log.frames.slice(first).map((f) => f.end - f.start);
-  return { paging, pagingWork, pagingMissed, pagingSecondFrames: secondFrames, interval, zoom, pan, fullChange, fullRedraw, frames };
+  return { zoom, pan };
 }
 
 /** The subset of uPlot's instance API the peer run uses. */

@@ -168,7 +168,7 @@ export class LiveBoard {
     let changed = false;
     for (const strip of this.strips.values()) changed = this.reduce(strip) || changed;
     if (!changed) return;
-    this.renderer.drawNow();
+    this.renderer.drawInAnimationFrame();
     const probe = paintProbe();
     const at = performance.timeOrigin + now;
     for (const strip of this.strips.values()) {
