@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO, DEMO_PASSWORD, launchChromium, newPage, openPatient, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { patientDetailPath } from '../../src/routes';
 import { DeviceClient } from '../../server/live/device-client';
 import { shortSource } from '../server/live-helpers';
 import { signInHttp } from '../server/live-processes';
@@ -58,12 +59,9 @@ async function switchLanguage(lng: Language): Promise<void> {
   await page.waitForFunction((l) => document.documentElement.lang === l, lng);
 }
 
-/** Chart frames drawn so far (the renderer's counters), to wait for one drawn after a step. */
-const framesDrawn = () => page.evaluate(() => window.__nocturneStats?.frames ?? 0);
-
-/** A frame drawn after `before` frames, with every layer's data there. */
-const chartsDrawn = (before: number) =>
-  page.waitForFunction((n) => (window.__nocturneStats?.frames ?? 0) > n && window.__nocturneStats!.lastFrameComplete, before, { timeout: 60_000 });
+/** A chart frame drawn since the page loaded (the renderer's counters), with every layer's data there. */
+const chartsDrawn = () =>
+  page.waitForFunction(() => (window.__nocturneStats?.frames ?? 0) > 0 && window.__nocturneStats!.lastFrameComplete, undefined, { timeout: 60_000 });
 
 async function shot(name: string, lng: Language): Promise<void> {
   await settled(lng);
@@ -81,10 +79,11 @@ async function mainScreens(lng: Language): Promise<void> {
   await page.getByTestId('patient-link').filter({ hasText: 'NCT1001' }).waitFor();
   await shot('patients', lng);
 
-  const before = await framesDrawn();
   await openPatient(page, 'NCT1001');
+  // The demo's whole night, also once NCT0001's live stream has begun a night of today's.
+  await page.goto((await wholeNight()).path);
   await page.getByTestId('chart-stack').waitFor();
-  await chartsDrawn(before);
+  await chartsDrawn();
   await shot('night', lng);
 
   await page.getByTestId('annotation-add').click();
@@ -160,11 +159,25 @@ async function asUser(token: string, method: 'GET' | 'POST', path: string, body?
   return answer.data;
 }
 
-/** NCT1001's latest night given to both demo annotators, who score it (apneas, hypopneas) and submit. */
-async function doubleScoredNight(): Promise<void> {
+/**
+ * The open patient's latest whole night (not NCT0001's live stream: from noon, the nights'
+ * date line, a stream begins a night of today's) and the path of its screen.
+ */
+async function wholeNight(): Promise<{ patientId: number; night: number; recording_start_time: number; path: string }> {
   const patientId = Number(/id=(\d+)/.exec(new URL(page.url()).pathname)![1]);
-  const { nights } = await asPage<{ nights: Array<{ night: number; recording_start_time: number }> }>('GET', `/patient/available-nights?patient_id=${patientId}`);
-  const night = nights.reduce((a, b) => (b.night > a.night ? b : a));
+  const { nights } = await asPage<{ nights: Array<{ night: number; recording_start_time: number; recording_stop_time: number; live: boolean }> }>('GET', `/patient/available-nights?patient_id=${patientId}`);
+  const night = nights.filter((n) => !n.live && n.recording_stop_time - n.recording_start_time > 6 * 3_600_000).reduce((a, b) => (b.night > a.night ? b : a));
+  return { patientId, night: night.night, recording_start_time: night.recording_start_time, path: patientDetailPath(patientId, night.night) };
+}
+
+/** The night scored twice: NCT1001's latest whole demo night, and where its screen is. */
+let scored: { night: number; path: string } | null = null;
+
+/** NCT1001's latest whole night given to both demo annotators, who score it (apneas, hypopneas) and submit. */
+async function doubleScoredNight(): Promise<void> {
+  const night = await wholeNight();
+  const patientId = night.patientId;
+  scored = night;
   const { annotators } = await asPage<{ annotators: Array<{ id: number }> }>('GET', `/scoring/annotators?patient_id=${patientId}`);
   await asPage('POST', '/scoring/rounds', { patient_id: patientId, night: night.night, scorer_ids: annotators.map((a) => a.id), show_automatic: true });
   const epochs = [[100, 300, 500, 650], [100, 320, 500, 600, 700]];
@@ -181,7 +194,8 @@ async function doubleScoredNight(): Promise<void> {
 
 /** The night's Double scoring panel: the agreement of the two annotators and the adjudication. */
 async function doubleScoringScreen(lng: Language): Promise<void> {
-  await openPatient(page, 'NCT1001');
+  await page.goto(scored!.path);
+  await page.getByTestId('night-page').waitFor();
   await page.getByTestId('agreement').waitFor({ timeout: 30_000 });
   await page.getByTestId('adjudication-item').waitFor();
   // The panel just under the app's header.
