@@ -70,9 +70,10 @@ export class ChartScreen {
   private readonly unsubscribe: () => void;
   private destroyed = false;
 
-  constructor(canvas: HTMLCanvasElement, source: ViewSource, domain: TimeRange, options: RendererOptions = {}) {
+  /** `makeRenderer`: the WebGL renderer unless a test passes one that records what it is asked. */
+  constructor(canvas: HTMLCanvasElement, source: ViewSource, domain: TimeRange, options: RendererOptions = {}, makeRenderer = (c: HTMLCanvasElement, o: RendererOptions) => new ChartRenderer(c, o)) {
     this.view = createViewStore(domain);
-    this.renderer = new ChartRenderer(canvas, { ...options, isComplete: () => this.feeder.covers(), arriving: () => this.feeder.arriving() });
+    this.renderer = makeRenderer(canvas, { ...options, isComplete: () => this.feeder.covers(), arriving: () => this.feeder.arriving() });
     this.feeder = new ViewFeeder(source, this.renderer, () => this.view.store.state.domain, () => this.plotWidth);
     this.annotations = new AnnotationLayers(
       (block, key, quads, vertices, color, changed) => this.renderer.setLayer(block, key, quads, vertices, { origin: this.view.store.state.domain.t0, kind: 'fill', color, clipY: true }, changed),

@@ -1,25 +1,25 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChannelRef, ViewResult } from '../../engine/index';
+import { ChartBlock } from '../../src/charts/gl/block';
+import type { ChartRenderer, RendererOptions } from '../../src/charts/gl/renderer';
+import { ChartScreen } from '../../src/charts/screen';
 
-// The screen without WebGL: a renderer that records what it is asked to do.
+// The screen without WebGL: a renderer that records what it is asked to do (given to the
+// screen, not mocked: the unit files share one module registry, where another file may have
+// loaded the screen with the real renderer first).
 const calls: string[] = [];
-vi.mock('../../src/charts/gl/renderer', async () => {
-  const { ChartBlock } = await import('../../src/charts/gl/block');
-  class FakeRenderer {
-    range = { t0: 0, t1: 1 };
-    constructor(_canvas: unknown, readonly options: { isComplete?: () => boolean }) {}
-    addBlock = (id: string) => new ChartBlock(id);
-    setLayer = () => undefined;
-    setVisible = () => undefined;
-    removeBlock = () => undefined;
-    requestFrame = () => calls.push('request');
-    drawNow = () => calls.push(this.options.isComplete?.() ? 'draw' : 'skip');
-    destroy = () => undefined;
-  }
-  return { ChartRenderer: FakeRenderer };
-});
-
-const { ChartScreen } = await import('../../src/charts/screen');
+class FakeRenderer {
+  range = { t0: 0, t1: 1 };
+  constructor(_canvas: unknown, readonly options: RendererOptions) {}
+  addBlock = (id: string) => new ChartBlock(id);
+  setLayer = () => undefined;
+  setVisible = () => undefined;
+  removeBlock = () => undefined;
+  requestFrame = () => calls.push('request');
+  drawNow = () => calls.push(this.options.isComplete?.() ? 'draw' : 'skip');
+  destroy = () => undefined;
+}
+const fake = (canvas: HTMLCanvasElement, options: RendererOptions) => new FakeRenderer(canvas, options) as unknown as ChartRenderer;
 
 const H = 3_600_000;
 const night = { t0: 1_700_000_000_000, t1: 1_700_000_000_000 + 10 * H };
@@ -37,7 +37,7 @@ describe('chart screen', () => {
 
   it('draws a range change the buffers hold in its own task, and only asks for a frame for one they do not', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const screen = new ChartScreen({} as HTMLCanvasElement, { views: flatViews }, night);
+    const screen = new ChartScreen({} as HTMLCanvasElement, { views: flatViews }, night, {}, fake);
     screen.setPlotWidth(1000);
     screen.setBlock(screen.renderer.addBlock('BR'), [{ ref: { night: 'n', code: 'BR' }, style: 'line', color: [0, 0, 0, 1] }]);
     screen.view.dispatch({ type: 'zoom', range: { t0: night.t0 + H, t1: night.t0 + 2 * H } });
