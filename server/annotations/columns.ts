@@ -24,7 +24,7 @@ import { annotationColumnPage } from './repository';
 async function annotationColumns(db: Queryable, user: UserRow, patient: PatientRef, night: RecordingRow | null, body: AnnotationColumnsBody): Promise<AnnotationColumns> {
   const [start, id] = body.cursor ? body.cursor.split(':').map(Number) : [null, null];
   const cursor = start === null ? null : { start, id: id! };
-  const page = await annotationColumnPage(db, user.id, patient.id, night?.night_key ?? null, { includeDeleted: body.include_deleted === true, limit: body.limit ?? null }, cursor);
+  const page = await annotationColumnPage(db, { patientId: patient.id, night: night?.night_key ?? null, includeDeleted: body.include_deleted === true, cursor, limit: body.limit ?? null, userId: user.id });
   const columns = JSON.parse(page.columns) as AnnotationColumns['columns'];
   const n = Number(page.n);
   let device: AnnotationColumns['device'] = [];

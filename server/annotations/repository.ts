@@ -44,16 +44,21 @@ export interface AnnotationPageQuery {
   userId: number;
 }
 
+/** The page both list calls read: the patient's annotations the user may see, in (start_ms, annotation_map_id) order from the cursor on (alias a; parameters of pageParams). */
+const PAGE_OF_ANNOTATIONS = `where a.patient_id = $1 and ($2::bigint is null or a.night = $2) and ($3 or a.delete_flag = 0)
+        and ($4::bigint is null or a.start_ms > $4 or (a.start_ms = $4 and a.annotation_map_id > $5))
+        and ${visibleMarkSql('a', '$7')}
+      order by a.start_ms, a.annotation_map_id limit $6`;
+
+const pageParams = (q: AnnotationPageQuery) => [q.patientId, q.night, q.includeDeleted, q.cursor?.start ?? null, q.cursor?.id ?? null, q.limit, q.userId];
+
 /** The patient's annotations the user may see, with their authors' names, in (start_ms, annotation_map_id) order from the cursor on. */
 export function annotationRows(db: Queryable, q: AnnotationPageQuery): Promise<AnnotationRow[]> {
   return db.query<AnnotationRow>(
     `select a.*, trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as created_by_name
        from annotations a left join users u on u.id = a.created_by
-      where a.patient_id = $1 and ($2::bigint is null or a.night = $2) and ($3 or a.delete_flag = 0)
-        and ($4::bigint is null or a.start_ms > $4 or (a.start_ms = $4 and a.annotation_map_id > $5))
-        and ${visibleMarkSql('a', '$7')}
-      order by a.start_ms, a.annotation_map_id limit $6`,
-    [q.patientId, q.night, q.includeDeleted, q.cursor?.start ?? null, q.cursor?.id ?? null, q.limit, q.userId],
+      ${PAGE_OF_ANNOTATIONS}`,
+    pageParams(q),
   );
 }
 
@@ -215,21 +220,18 @@ const COLUMNS = ['annotation_map_id', 'type', 'night', 'kpi', 'start_ms', 'end_m
  * (start_ms, annotation_map_id) order from the cursor on, as the JSON text of the answer's
  * `columns` and `authors`, and the number of annotations on the page.
  */
-export async function annotationColumnPage(db: Queryable, userId: number, patientId: number, nightKey: number | null, page: { includeDeleted: boolean; limit: number | null }, cursor: { start: number; id: number } | null) {
+export async function annotationColumnPage(db: Queryable, q: AnnotationPageQuery) {
   const ordered = (c: string) => `'${c}', coalesce(json_agg(p.${c} order by p.start_ms, p.annotation_map_id), '[]')`;
   const [row] = await db.query<{ columns: string; authors: string; n: number }>(
     `with p as (
        select ${COLUMNS.map((c) => `a.${c}`).join(', ')} from annotations a
-        where a.patient_id = $1 and ($2::bigint is null or a.night = $2) and ($3 or a.delete_flag = 0)
-          and ($4::bigint is null or a.start_ms > $4 or (a.start_ms = $4 and a.annotation_map_id > $5))
-          and ${visibleMarkSql('a', '$7')}
-        order by a.start_ms, a.annotation_map_id limit $6)
+      ${PAGE_OF_ANNOTATIONS})
      select json_build_object(${COLUMNS.map(ordered).join(', ')})::text as columns,
             (select coalesce(json_agg(json_build_object('id', u.id, 'name', trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')))), '[]')
                from users u where u.id in (select created_by from p))::text as authors,
             count(*)::int as n
        from p`,
-    [patientId, nightKey, page.includeDeleted, cursor?.start ?? null, cursor?.id ?? null, page.limit, userId],
+    pageParams(q),
   );
   return row;
 }
