@@ -1,4 +1,5 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import fastifyWebsocket from '@fastify/websocket';
 import type { AppContext } from './context';
@@ -33,18 +34,52 @@ function trustProxyOption(trust: false | number | string[]): boolean | string[] 
 }
 
 /**
- * Fastify's answer serialisers, each compiled when its route first answers rather than at start:
- * 135 routes' response schemas took about 1 ms each to compile, on every start (the test suites
- * start hundreds of servers). A broken schema still fails at its route's first answer, which the
- * access-matrix test makes for every route.
+ * Every app this process builds compiles a route schema once: Fastify compiles each route's schemas
+ * again for every app, and our route plugins make their schema objects afresh, so schemas are known
+ * by their JSON text. The test suites build hundreds of apps in one process (Ajv was 10 % of the
+ * server stage's CPU); a server process builds one.
  */
-function lazySerializers(external: unknown, options: Parameters<ReturnType<typeof SerializerSelector>>[1]) {
-  const compile = SerializerSelector()(external, options);
-  return (route: Parameters<typeof compile>[0]) => {
-    let serialize: ReturnType<typeof compile> | null = null;
-    return (doc: unknown) => (serialize ??= compile(route))(doc);
+function onceByText(build: RouteCompiler): RouteCompiler {
+  const made = new Map<string, unknown>();
+  return (route) => {
+    const text = JSON.stringify(route.schema);
+    let fn = made.get(text);
+    if (fn === undefined) made.set(text, (fn = build(route)));
+    return fn;
   };
 }
+
+type Factories = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+/** A route's compiler as both pools make them: route → validator or serialiser. */
+type RouteCompiler = (route: { schema: unknown }) => unknown;
+
+const validatorPool = AjvCompiler() as unknown as (external: unknown, options: unknown) => RouteCompiler;
+const serializerPool = SerializerSelector() as unknown as (external: unknown, options: unknown) => RouteCompiler;
+const sharedByPool = new WeakMap<RouteCompiler, RouteCompiler>();
+
+/** The pool's compiler for these externals and options, made to compile each schema text once. */
+function shared(pooled: RouteCompiler): RouteCompiler {
+  let once = sharedByPool.get(pooled);
+  if (!once) sharedByPool.set(pooled, (once = onceByText(pooled)));
+  return once;
+}
+
+/** Fastify's request validators (its own Ajv, one pool per process), each schema compiled once. */
+const sharedValidators = ((external: unknown, options: unknown) => shared(validatorPool(external, options))) as unknown as Factories['buildValidator'];
+
+/**
+ * Fastify's answer serialisers, each compiled when its route first answers rather than at start,
+ * and once per process (as the validators): 135 routes' response schemas took about 1 ms each to
+ * compile, on every start. A broken schema still fails at its route's first answer, which the
+ * access-matrix test makes for every route.
+ */
+const lazySerializers = ((external: unknown, options: unknown) => {
+  const compile = shared(serializerPool(external, options));
+  return (route: { schema: unknown }) => {
+    let serialize: ((doc: unknown) => string) | null = null;
+    return (doc: unknown) => (serialize ??= compile(route) as (doc: unknown) => string)(doc);
+  };
+}) as unknown as Factories['buildSerializer'];
 
 /** The bare Fastify instance: logging, request ids, proxies, body limit, the schema validator's options. */
 function createFastify(ctx: AppContext, log: FastifyBaseLogger): FastifyInstance {
@@ -56,7 +91,7 @@ function createFastify(ctx: AppContext, log: FastifyBaseLogger): FastifyInstance
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true } },
-    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
+    schemaController: { compilersFactory: { buildValidator: sharedValidators, buildSerializer: lazySerializers } },
   });
 }
 

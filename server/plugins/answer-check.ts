@@ -10,6 +10,10 @@ function schemaFor(schema: FastifySchema | undefined, status: number): Record<st
   return found && typeof found === 'object' ? (found as Record<string, unknown>) : null;
 }
 
+/** One checker for every app of the process (the test suites build hundreds), each schema compiled once. */
+const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });
+const compiled = new Map<string, ValidateFunction>();
+
 /**
  * Checks every JSON answer against its route's response schema before it is serialised (config
  * CHECK_ANSWERS=1, in the tests and development). The serialiser sends only the fields a schema
@@ -17,13 +21,13 @@ function schemaFor(schema: FastifySchema | undefined, status: number): Record<st
  * would lose or change data silently; here it fails the request, naming the route and the field.
  */
 export function checkAnswers(app: FastifyInstance): void {
-  const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });
-  const compiled = new WeakMap<object, ValidateFunction>();
   app.addHook('preSerialization', async (request, reply, payload) => {
     const schema = schemaFor(request.routeOptions.schema, reply.statusCode);
     if (!schema || schema.contentMediaType) return payload;
-    let validate = compiled.get(schema);
-    if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
+    // By text: every app makes its route schemas afresh.
+    const text = JSON.stringify(schema);
+    let validate = compiled.get(text);
+    if (!validate) compiled.set(text, (validate = ajv.compile(schema)));
     // As JSON would carry it: dates as strings, undefined fields gone.
     if (!validate(JSON.parse(JSON.stringify(payload)))) {
       throw new Error(`The answer of ${request.method} ${request.routeOptions.url} does not match its schema: ${ajv.errorsText(validate.errors, { dataVar: 'answer' })}`);
