@@ -1,13 +1,21 @@
 // The in-page half of bench:annotations: each action started from inside the page (a key
 // on the window, a click on a button, as a user's would arrive) and timed to the first
-// animation frame whose DOM shows its effect (that frame paints it). Only UI both the
+// animation frame whose DOM shows its effect (that frame paints it), counting the frames that
+// began before it: 0 when the very next frame shows it. The ms include the wait for that frame
+// (up to one 60-Hz frame) and its work before its animation callbacks. Only UI both the
 // current build and the peer have is used, so the same steps time both.
 import type { Page } from 'playwright-core';
 
 export type Action = 'next' | 'prev' | 'add' | 'undo' | 'redo' | 'edit' | 'delete' | 'filter';
 
+/** What one timed action took: ms to the frame showing it, and frames begun before that one (0: the next). */
+export interface Timed {
+  ms: number;
+  late: number;
+}
+
 /** Runs in the page: starts `kind` and resolves with the ms until a frame shows its effect. */
-function inPage({ kind, text }: { kind: Action; text: string }): Promise<number> {
+function inPage({ kind, text }: { kind: Action; text: string }): Promise<Timed> {
   const q = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
   const custom = () => Number(q('annotations-count-custom')?.textContent);
   const readout = () => q('span-readout')?.getAttribute('data-t0') ?? '';
@@ -32,11 +40,17 @@ function inPage({ kind, text }: { kind: Action; text: string }): Promise<number>
   const plan = plans[kind];
   const start = performance.now();
   plan.go();
+  // The action's own task (and its microtasks) ends before any frame's callbacks run: the first
+  // callback is the first frame that can show it, whatever the frame's phase when it began.
+  let frames = 0;
   return new Promise((resolve, reject) => {
     const tick = () => {
-      if (plan.done()) resolve(performance.now() - start);
+      if (plan.done()) resolve({ ms: performance.now() - start, late: frames });
       else if (performance.now() - start > 30_000) reject(new Error(`${kind}: no effect in 30 s`));
-      else requestAnimationFrame(tick);
+      else {
+        frames += 1;
+        requestAnimationFrame(tick);
+      }
     };
     requestAnimationFrame(tick);
   });
@@ -68,12 +82,12 @@ async function prepare(page: Page, kind: Action, text: string): Promise<void> {
 }
 
 /** One timed action: prepared, timed in the page, then let settle. */
-export async function timeAction(page: Page, kind: Action, round: number): Promise<number> {
+export async function timeAction(page: Page, kind: Action, round: number): Promise<Timed> {
   const text = `bench edit ${round}`;
   await prepare(page, kind, text);
-  const ms = await page.evaluate(inPage, { kind, text });
+  const timed = await page.evaluate(inPage, { kind, text });
   await settled(page);
-  return ms;
+  return timed;
 }
 
 /**
