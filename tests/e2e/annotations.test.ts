@@ -156,6 +156,15 @@ describe('a physician with a night of four mask sessions', () => {
     const marks = await page.getByTestId('overview-session').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
     expect(marks).toHaveLength(4);
     for (let i = 1; i < marks.length; i++) expect(marks[i]![0]).toBeGreaterThan(marks[i - 1]![1]);
+    // The annotations card beside this night's charts keeps its buttons: nothing of it is cut
+    // off inside a scroller of its own (its list alone gives way).
+    const card = await page.getByTestId('annotation-sidebar').evaluate((el) => ({
+      clipped: el.scrollHeight - el.clientHeight,
+      buttons: [...el.querySelectorAll('[data-testid^="generate-"], [data-testid="annotations-export"]')].map((b) => b.getBoundingClientRect().height),
+    }));
+    expect(card.clipped).toBeLessThanOrEqual(1);
+    expect(card.buttons.length).toBeGreaterThanOrEqual(3);
+    for (const h of card.buttons) expect(h).toBeGreaterThan(10);
     await page.getByTestId('tab-summary').click();
     const table = page.getByTestId('summary-ahi');
     await table.waitFor({ timeout: 30_000 });

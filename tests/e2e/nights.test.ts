@@ -80,11 +80,17 @@ describe('one night from many files, with the device events and the agreement', 
     await page.getByTestId('range-preset').selectOption('1m');
     await rows.first().locator('.annotation-open').click();
     await chartsSettled(page);
-    const withDevice = (await plot.screenshot()).toString('base64');
+    // The plot in mid-screen for each picture: reaching the toggle in the annotation column may
+    // scroll the page, and a plot under the sticky navigator would picture the navigator.
+    const picture = async () => {
+      await plot.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      return (await plot.screenshot()).toString('base64');
+    };
+    const withDevice = await picture();
     await page.getByTestId('annotations-show-device').uncheck();
-    await expect.poll(async () => (await plot.screenshot()).toString('base64') !== withDevice).toBe(true);
+    await expect.poll(async () => (await picture()) !== withDevice).toBe(true);
     await page.getByTestId('annotations-show-device').check();
-    await expect.poll(async () => (await plot.screenshot()).toString('base64')).toBe(withDevice);
+    await expect.poll(picture).toBe(withDevice);
 
     // The summary counts the device's events beside Nocturne's and shows the agreement.
     await page.getByTestId('tab-summary').click();
