@@ -44,6 +44,7 @@ export default defineConfig({
           // stage 456 → 320 s. Each worker runs its files in one process sharing its modules, as
           // the unit and server files do: a new process per file imported Playwright and vitest
           // again (8 s of each file's start on the loaded machine, before its first test).
+          maxWorkers: 2,
           isolate: false,
         },
       },
