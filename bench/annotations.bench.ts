@@ -16,6 +16,7 @@ import { cp } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO, launchChromium, signInThroughForm } from '../tests/e2e/harness';
+import { benchCompositing } from './compositing';
 import { firstDraw, timeAction, type Action } from './annotation-page';
 import { apiSession, customCount, seedAnnotations, type Night } from './annotation-seed';
 import { machineCpu } from './machine';
@@ -131,9 +132,7 @@ async function main() {
   const copy = `${data.dir}-current`;
   await cp(data.dir, copy, { recursive: true });
   const servers = [await startServer(process.cwd(), copy), await startServer(peer.dir, data.dir)];
-  // Compositing as Chromium does on a machine without a GPU ('software', the default): through
-  // SwiftShader ('gpu') every frame's swap took 20–100 ms (p50 37) whatever the page did.
-  const browser = await launchChromium(process.env.BENCH_COMPOSITING === 'gpu' ? 'gpu' : 'software');
+  const browser = await launchChromium(benchCompositing());
   const cpu = machineCpu();
   const load = [loadavg()[0]];
   try {

@@ -4,12 +4,13 @@
 // `BENCH_URL_A=… BENCH_URL_B=… node --import tsx bench/first-paint-ab.ts`
 import { loadavg } from 'node:os';
 import { DEMO, findLongNight, launchChromium, signInThroughForm } from '../tests/e2e/harness';
+import { benchCompositing } from './compositing';
 import { visit, type Visit } from './first-paint';
 import { percentile } from './timing';
 
 const ROUNDS = Number(process.env.BENCH_FIRST_PAINT_ROUNDS ?? 8);
 const urls = { A: process.env.BENCH_URL_A!, B: process.env.BENCH_URL_B! };
-const browser = await launchChromium('gpu');
+const browser = await launchChromium(benchCompositing());
 try {
   const sides = await Promise.all(
     (['A', 'B'] as const).map(async (name) => {

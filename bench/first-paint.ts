@@ -6,6 +6,7 @@
 // the channel fetches, and the loader's marks per channel.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO, findLongNight, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
+import { benchCompositing, type Compositing } from './compositing';
 import { percentile } from './timing';
 
 /** Rounds of each kind; the first round of each is a warm-up and not counted. */
@@ -105,9 +106,9 @@ export interface BenchSession {
  * Starts the app with the demo nights (seeding them takes a minute or two), or uses BENCH_URL,
  * a server already running with them (development loop only), and Chromium.
  */
-export async function benchSession(): Promise<BenchSession> {
-  const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, close: async () => undefined } : await startAppServer({ SEED_NIGHTS: '1' }, 600_000);
-  const browser = await launchChromium('gpu');
+export async function benchSession(compositing: Compositing = benchCompositing(), url = process.env.BENCH_URL): Promise<BenchSession> {
+  const server = url ? { url, close: async () => undefined } : await startAppServer({ SEED_NIGHTS: '1' }, 600_000);
+  const browser = await launchChromium(compositing);
   return {
     url: server.url,
     browser,

@@ -31,6 +31,7 @@ import { DeviceClient, liveSource } from '../server/live/device-client';
 import { FRAME_INTERVAL_MS } from '../contract/live-protocol';
 import { simulateNight } from '../server/simulator';
 import { DEMO, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
+import { benchCompositing } from './compositing';
 import { provisionLiveDevices } from '../tests/e2e/live-devices';
 import { sharedDb } from '../tests/server/live-processes';
 import { clockOffset, frameSummary, latencySummary, ratio, type ClockReading, type ProbeTake } from './screen-stats';
@@ -115,7 +116,7 @@ export async function measureScreen() {
   const db = await sharedDb(DB_KIND, dataDir, env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
   const serverEnv = { ...db.env, DATA_DIR: dataDir, SEED_NIGHTS: '0', PORT };
   const clients: DeviceClient[] = [];
-  const browser = await launchChromium('gpu');
+  const browser = await launchChromium(benchCompositing());
   let server: Awaited<ReturnType<typeof startAppServer>> | null = null;
   try {
     // Migrate and seed the demo clinic, then add the bench devices with the database to ourselves (PGlite allows one process).

@@ -126,9 +126,9 @@ async function seededTemplate(kind: 'clinic' | 'seeded'): Promise<string> {
 /**
  * Debian's Chromium with WebGL through SwiftShader; never a downloaded browser.
  * `compositing`: 'software' (the tests) composites the page on the CPU, as Chromium does on a
- * machine without a usable GPU, while WebGL still draws through SwiftShader; 'gpu' (the
- * benchmarks) composites through SwiftShader too, whose every presented frame costs a
- * full-viewport composite and swap. The e2e suite used 17–26 % less CPU in software
+ * machine without a usable GPU, while WebGL still draws through SwiftShader; 'gpu'
+ * (`BENCH_COMPOSITING=gpu` in the benchmarks) composites through SwiftShader too, whose every
+ * presented frame costs a full-viewport composite and swap (20–100 ms: decision 0997). The e2e suite used 17–26 % less CPU in software
  * (night-speed and trend: 179–204 → 149–150 CPU-s), on a machine every test file saturates.
  */
 export function launchChromium(compositing: 'software' | 'gpu' = 'software'): Promise<Browser> {
