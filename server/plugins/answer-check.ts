@@ -13,6 +13,18 @@ function schemaFor(schema: FastifySchema | undefined, status: number): Record<st
 /** One checker for every app of the process (the test suites build hundreds), each schema compiled once. */
 const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: false });
 const compiled = new Map<string, ValidateFunction>();
+const bySchema = new WeakMap<object, ValidateFunction>();
+
+/** The schema's checker: by object after its first answer, by text across apps (each makes its route schemas afresh). */
+function validatorOf(schema: Record<string, unknown>): ValidateFunction {
+  let validate = bySchema.get(schema);
+  if (validate) return validate;
+  const text = JSON.stringify(schema);
+  validate = compiled.get(text);
+  if (!validate) compiled.set(text, (validate = ajv.compile(schema)));
+  bySchema.set(schema, validate);
+  return validate;
+}
 
 /**
  * Checks every JSON answer against its route's response schema before it is serialised (config
@@ -24,10 +36,7 @@ export function checkAnswers(app: FastifyInstance): void {
   app.addHook('preSerialization', async (request, reply, payload) => {
     const schema = schemaFor(request.routeOptions.schema, reply.statusCode);
     if (!schema || schema.contentMediaType) return payload;
-    // By text: every app makes its route schemas afresh.
-    const text = JSON.stringify(schema);
-    let validate = compiled.get(text);
-    if (!validate) compiled.set(text, (validate = ajv.compile(schema)));
+    const validate = validatorOf(schema);
     // As JSON would carry it: dates as strings, undefined fields gone.
     if (!validate(JSON.parse(JSON.stringify(payload)))) {
       throw new Error(`The answer of ${request.method} ${request.routeOptions.url} does not match its schema: ${ajv.errorsText(validate.errors, { dataVar: 'answer' })}`);
