@@ -14,6 +14,55 @@ afterAll(async () => {
 });
 
 const path = (page: Page) => new URL(page.url()).pathname;
+
+/** Keeps a read-write transaction open on the channel cache's stores, so logout's emptying waits. */
+async function holdChannelCache(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('nocturne-cache', 1);
+        open.onupgradeneeded = () => {
+          open.result.createObjectStore('channel-data');
+          open.result.createObjectStore('access-time');
+        };
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(['channel-data', 'access-time'], 'readwrite');
+          const w = window as unknown as { releaseCache?: boolean };
+          w.releaseCache = false;
+          const spin = () => {
+            const get = tx.objectStore('access-time').get('none');
+            get.onsuccess = () => (w.releaseCache ? db.close() : spin());
+          };
+          spin();
+          resolve();
+        };
+      }),
+  );
+}
+
+/**
+ * Lets the held transaction end, then waits until the cache's emptying behind it has finished
+ * (a read-only transaction queued after it) and the page has handled what followed.
+ */
+async function releaseChannelCacheAndSettle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    (window as unknown as { releaseCache?: boolean }).releaseCache = true;
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('nocturne-cache', 1);
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    await new Promise<void>((resolve) => {
+      const tx = db.transaction(['channel-data'], 'readonly');
+      tx.objectStore('channel-data').count();
+      tx.oncomplete = () => resolve();
+    });
+    db.close();
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => { const c = new MessageChannel(); c.port1.onmessage = resolve; c.port2.postMessage(0); });
+  });
+}
 const title = (page: Page) => page.getByTestId('page-title').innerText();
 
 describe('a physician', () => {
@@ -132,10 +181,16 @@ describe('a physician', () => {
     await page.mouse.move(200, 300);
     await page.clock.fastForward('07:59:00');
     expect(await page.getByTestId('dashboard').isVisible()).toBe(true);
+    // The channel cache is busy (a slow disk, a loaded machine): emptying it must not land the
+    // user on a second sign-in page after they began typing in the first.
+    await holdChannelCache(page);
     await page.clock.fastForward('08:00:01');
     await page.getByTestId('signin-email').waitFor();
     // The sign-in page says why (issue 32.12), until the next sign-in.
     expect(await page.getByTestId('signed-out-idle').innerText()).toBe('You were signed out after 8 hours without activity. Sign in again to continue.');
+    await page.getByTestId('signin-email').fill(DEMO.physician);
+    await releaseChannelCacheAndSettle(page);
+    expect(await page.getByTestId('signin-email').inputValue()).toBe(DEMO.physician);
     await signInThroughForm(page, server.url, DEMO.physician);
     await page.getByTestId('dashboard').waitFor();
     expect(await page.evaluate(() => sessionStorage.getItem('nocturne.signOutReason'))).toBeNull();

@@ -40,10 +40,12 @@ export async function logout(reason?: 'idle'): Promise<void> {
   } catch {
     // The token may already be gone on the server; signing out locally is what matters.
   }
+  // Signed out and moved on in one step: navigating after the cache's emptying (which may be
+  // slow) mounted the sign-in page twice, wiping what the user had begun to type.
   signOut();
+  navigate(LOGOUT_LANDING, { replace: true });
   queryClient.clear();
   forgetPrefetched();
   forgetOverviewRequests();
   await clearChannelCache();
-  navigate(LOGOUT_LANDING, { replace: true });
 }
