@@ -39,13 +39,12 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // One file at a time. Two at a time took the stage 456 → 320 s on a quiet machine (CPU
-          // 54 → 87 % busy), but one clean-clone run of three lost a sign-in (shell's idle
-          // sign-out: the code step never came) under the other file's load; back to one until
-          // that is understood (decision 0996). The files share one process's modules, as the
-          // unit and server files do: a new process per file imported Playwright and vitest
+          // Two files at a time: one file at a time kept the 2-core machine 54 % busy (a test
+          // mostly waits on its server, the page or Chromium's GPU process); two, 87 % and the
+          // stage 456 → 320 s. Each worker runs its files in one process sharing its modules, as
+          // the unit and server files do: a new process per file imported Playwright and vitest
           // again (8 s of each file's start on the loaded machine, before its first test).
-          fileParallelism: false,
+          maxWorkers: 2,
           isolate: false,
         },
       },
