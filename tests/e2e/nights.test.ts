@@ -47,6 +47,8 @@ describe('one night from many files, with the device events and the agreement', 
 
     await importThroughScreen(page, [BRP, EVE]);
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('7 device-scored events kept as annotations.');
+    // The EVE file's eight EDF+ annotations ("Recording starts" and the seven events) are not called events.
+    expect(await page.getByTestId('import-done').textContent()).toContain('. 8 annotations read from the files. 7 device-scored events kept as annotations.');
     // The screen moves to the night just imported (its night key: the evening's date at 00:00 UTC).
     await expect.poll(() => new URL(page.url()).searchParams.get('night'), { timeout: 30_000 }).toBe(String(Date.UTC(2025, 7, 7) / 1000));
     // The night opens (and the import section folds) before the next file goes in.

@@ -158,8 +158,9 @@ function ImportSummary({ night }: { night: ImportedNight }) {
         start: f.dateTime(night.recording_start_time, night.timezone),
         duration: formatSpan(night.recording_stop_time - night.recording_start_time),
         channels: night.channels.map((c) => channelName(t, c.code)).join(', ') || '—',
-        events: night.events,
       })}
+      {/* What EDF+ files annotate (markers such as "Recording starts", stages), not scored events. */}
+      {night.events > 0 && <> {t('recordings.import.fileAnnotations', { count: night.events })}</>}
       {night.merged && <> {t('recordings.import.merged')}</>}
       {Boolean(night.device_events) && <> {t('recordings.import.deviceEvents', { count: night.device_events })}</>}
       {(night.skipped_files?.length ?? 0) > 0 && (
