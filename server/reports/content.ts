@@ -46,6 +46,8 @@ interface ReportCorrection {
 export interface NightContent {
   date: string;
   recording: Pick<RecordingRow, 'id' | 'night_key' | 'device_id' | 'timezone' | 'start_ms' | 'stop_ms'>;
+  /** Files the night was imported from (0 for a night a Nocturne device recorded). */
+  fileCount: number;
   summary: NightSummary;
   spo2: ChartView | null;
   hypnogram: ChartView | null;
@@ -147,7 +149,8 @@ export async function createContent(db: Queryable, req: ReportRequest, nights: R
     const excluded = w
       ? [{ startMs: Number(r.start_ms), endMs: w.bedInMs }, ...w.invalid.map((b) => ({ startMs: b.from, endMs: b.to })), { startMs: w.bedOutMs, endMs: Number(r.stop_ms) }].filter((b) => b.endMs > b.startMs)
       : [];
-    out.push({ date: nightDate(r.night_key), recording: r, summary, spo2, hypnogram, annotations, corrections, excluded, ...(measured ? { measured } : {}) });
+    const [files] = await db.query<{ n: number }>('select count(*)::int as n from recording_files where recording_id = $1', [r.id]);
+    out.push({ date: nightDate(r.night_key), recording: r, fileCount: files?.n ?? 0, summary, spo2, hypnogram, annotations, corrections, excluded, ...(measured ? { measured } : {}) });
   }
   const practiceName = practice?.name?.trim() || [practice?.first_name, practice?.last_name].filter(Boolean).join(' ') || '–';
   return {

@@ -4,7 +4,7 @@
 import PDFDocument from 'pdfkit';
 import { formatHours } from '../../engine/duration';
 import type { ChartView, NightContent, ReportContent } from './content';
-import { fill, reportTitle, TEXTS } from './texts';
+import { fill, reportTitle, TEXTS, type ReportTexts } from './texts';
 import { indexCell, measuredSection, odiCell, vitalsNotes, trendSpreadSection } from './measured';
 import { CONTENT_W, DASH, GRID, INK, MARGIN, MUTED, PAGE, Writer, type Doc } from './writer';
 
@@ -163,13 +163,20 @@ const VITALS: Array<[string, string]> = [
   ['MOV', 'MOV'],
 ];
 
+/** The recording device, or why there is none: a night imported from files names no Nocturne device. */
+function deviceText(night: NightContent, t: ReportTexts): string {
+  if (night.recording.device_id) return night.recording.device_id;
+  if (night.fileCount === 0) return DASH;
+  return night.fileCount === 1 ? t.importedFile : fill(t.importedFiles, { n: night.fileCount });
+}
+
 function singleNight(w: Writer, night: NightContent, first: boolean) {
   const { doc, t, n } = w;
   const s = night.summary;
   const zone = night.recording.timezone;
   if (!first) doc.addPage();
   doc.font('Helvetica-Bold').fontSize(15).fillColor(INK).text(`${reportTitle(w.content.type, t)} ${DASH} ${night.date}`, MARGIN.left, doc.y, { width: CONTENT_W });
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${t.device}: ${night.recording.device_id ?? DASH}`, { width: CONTENT_W });
+  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${t.device}: ${deviceText(night, t)}`, { width: CONTENT_W });
   doc.fillColor(INK);
   w.heading(t.recording, 11);
   w.pairs([

@@ -106,6 +106,8 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
       writeFileSync(file, (await server.call('GET', `/reports/${job.id}/file`, { token: physician })).rawPayload);
       const text = execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
       expect(text).toMatch(/Sessions: 4 \(5:2\d:\d\d in all\)/);
+      // No Nocturne device recorded it: the line says so instead of a bare dash.
+      expect(text).toContain('Device: – (no Nocturne device: imported from 16 files)');
       for (const start of ['22:36', '23:26', '01:49', '02:30']) expect(text).toContain(start);
       expect(text).toContain('snore_resmed_20250911_023029_BRP.edf');
     } finally {
