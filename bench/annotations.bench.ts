@@ -16,7 +16,7 @@ import { cp } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO, launchChromium, signInThroughForm } from '../tests/e2e/harness';
-import { benchCompositing } from './compositing';
+import { benchCompositing, rendererKnown } from './compositing';
 import { firstDraw, timeAction, type Action } from './annotation-page';
 import { apiSession, customCount, seedAnnotations, type Night } from './annotation-seed';
 import { machineCpu } from './machine';
@@ -65,6 +65,7 @@ async function openSide(browser: Browser, name: Side['name'], server: Running): 
   page.on('pageerror', (e) => console.error(`${name} page error:`, e.message));
   await page.goto('/');
   await signInThroughForm(page, server.url, DEMO.physician);
+  await rendererKnown(page);
   const api = await apiSession(server.url);
   return { name, server, page, night: await api.longNight(), times: {}, late: {} };
 }

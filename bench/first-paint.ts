@@ -6,7 +6,7 @@
 // the channel fetches, and the loader's marks per channel.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO, findLongNight, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
-import { benchCompositing, type Compositing } from './compositing';
+import { benchCompositing, rendererKnown, type Compositing } from './compositing';
 import { percentile } from './timing';
 
 /** Rounds of each kind; the first round of each is a warm-up and not counted. */
@@ -118,6 +118,7 @@ export async function benchSession(compositing: Compositing = benchCompositing()
       page.on('pageerror', (e) => console.error('page error:', e.message));
       await page.goto('/');
       await signInThroughForm(page, server.url, DEMO.physician);
+      await rendererKnown(page);
       return { context, page };
     },
     async close() {

@@ -31,7 +31,7 @@ import { DeviceClient, liveSource } from '../server/live/device-client';
 import { FRAME_INTERVAL_MS } from '../contract/live-protocol';
 import { simulateNight } from '../server/simulator';
 import { DEMO, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
-import { benchCompositing } from './compositing';
+import { benchCompositing, rendererKnown } from './compositing';
 import { provisionLiveDevices } from '../tests/e2e/live-devices';
 import { sharedDb } from '../tests/server/live-processes';
 import { clockOffset, frameSummary, latencySummary, ratio, type ClockReading, type ProbeTake } from './screen-stats';
@@ -136,6 +136,7 @@ export async function measureScreen() {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto('/');
     await signInThroughForm(page, url, DEMO.physician);
+    await rendererKnown(page);
     // Asked before the dashboard, on a context of its own, lost at once.
     const gpu = await page.evaluate(() => {
       const gl = document.createElement('canvas').getContext('webgl');

@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DEMO, launchChromium, signInThroughForm } from '../tests/e2e/harness';
 import type { Timed } from '../src/features/bench/sequence';
 import { peerTree, startServer, type Running } from './annotation-servers';
+import { benchCompositing, rendererKnown } from './compositing';
 import { percentile } from './timing';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
@@ -32,6 +33,7 @@ async function openSide(browser: Browser, name: Side['name'], server: Running): 
   page.on('pageerror', (e) => console.error(`${name} page error:`, e.message));
   await page.goto('/');
   await signInThroughForm(page, server.url, DEMO.physician);
+  await rendererKnown(page);
   await page.goto(`/app/bench?${QUERY}`);
   await page.waitForFunction(() => window.__nocturneBench?.ready || window.__nocturneBench?.error, undefined, { timeout: 300_000 });
   return { name, page, zoom: [], pan: [] };
@@ -84,7 +86,7 @@ async function main() {
   const peer = await peerTree(peerCommit);
   const dirs = [await mkdtemp(path.join(tmpdir(), 'nocturne-render-ab-')), await mkdtemp(path.join(tmpdir(), 'nocturne-render-ab-'))];
   const servers = [await startServer(process.cwd(), dirs[0]!), await startServer(peer.dir, dirs[1]!)];
-  const browser = await launchChromium('gpu');
+  const browser = await launchChromium(benchCompositing());
   const load = [loadavg()[0]];
   try {
     const sides = [await openSide(browser, 'current', servers[0]!), await openSide(browser, 'peer', servers[1]!)];

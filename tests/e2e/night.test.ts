@@ -316,6 +316,19 @@ describe('single-night review', () => {
     await annotator.context.close();
   });
 
+  it('asks for the low-latency path where WebGL draws on the CPU (SwiftShader here) and draws through it', async () => {
+    // Learnt once per browser (the idle probe or the first chart); the charts made after it use it.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('nocturne.webglSoftware'))).toBe('1');
+    await page.reload();
+    await page.getByTestId('night-page').waitFor();
+    await settled();
+    const attributes = await page.getByTestId('chart-canvas').first().evaluate((c) => (c as HTMLCanvasElement).getContext('webgl')?.getContextAttributes());
+    expect(attributes?.desynchronized).toBe(true);
+    await page.getByTestId('plot-BR').scrollIntoViewIfNeeded();
+    await settled();
+    expect(tracePixels(await page.getByTestId('plot-BR').screenshot())).toBeGreaterThan(200);
+  });
+
   it('clears the channel cache and the remembered nights on logout', async () => {
     const cached = () => page.evaluate(() => new Promise<number>((resolve) => {
       const open = indexedDB.open('nocturne-cache');

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { useLocation } from 'wouter';
 import { useUserQuery } from '../../api/hooks';
+import { learnRendererWhenIdle } from '../../charts/gl/canvas';
 import { logout } from './sessionActions';
 import { PATHS } from '../../routes';
 import { capabilitiesOf } from '../../state/roles';
@@ -26,6 +27,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   }, [user.data]);
 
   useIdleSignOut(snap.is_authenticated, () => void logout('idle'));
+
+  // Once per browser: whether WebGL draws on the CPU, before the first chart needs to know.
+  useEffect(learnRendererWhenIdle, []);
 
   // The real-time dashboard needs the width; it keeps the sidebar collapsed (spec 1 §2)
   // without overwriting the user's own preference. Someone who may not see it gets the
