@@ -21,6 +21,11 @@ try {
   const error = await page.evaluate(() => window.__nocturneBench?.error);
   if (error) throw new Error(`bench page failed: ${error}`);
   const pagingLoad = [loadavg()[0]];
+  // Whether the charts' context took the low-latency path (decision 0998: where WebGL draws on the CPU).
+  const desynchronized = await page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('[data-testid=chart-canvas]');
+    return canvas?.getContext('webgl')?.getContextAttributes()?.desynchronized ?? null;
+  });
   const figures = await page.evaluate(() => window.__nocturneBench!.run());
   pagingLoad.push(loadavg()[0]);
   const gpu = await page.evaluate(() => {
@@ -55,6 +60,7 @@ try {
     query: QUERY,
     browser: session.browser.version(),
     gpu,
+    webgl_desynchronized: desynchronized,
     date: new Date().toISOString(),
     notes: [
       'ms; paging = synthetic keydown through the real handler with the spec\'s 500 ms debounce (presses 510 ms apart, each at a random phase of the display frame; 30-s preset: one whole epoch per press, 100 measured after 20 warm-up) to the end of the first frame drawing final data (gl.finish); paging_work = that frame alone',

@@ -44,6 +44,14 @@ const DEVICES = Number(env.BENCH_DEVICES ?? 200);
 const VIEWERS = Number(env.BENCH_VIEWERS ?? 20);
 /** Physicians in the closed loop: each one request at a time on its own keep-alive connection. */
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 16);
+/**
+ * BENCH_RATE (requests/s for all physicians together): paced instead of a closed loop, each
+ * physician's requests due at fixed times and timed from when they were due (a late answer delays
+ * the next, and that wait counts); the latencies at a load the machine can carry. Unset: the
+ * closed loop, as fast as answers come (the throughput ceiling).
+ */
+const RATE = env.BENCH_RATE ? Number(env.BENCH_RATE) : null;
+if (RATE !== null && !(RATE > 0)) throw new Error('BENCH_RATE: requests per second, above 0');
 const NIGHTS = Number(env.BENCH_NIGHTS ?? 14);
 const SETUPS = (env.BENCH_SETUPS ?? '1,2').split(',').map(Number);
 /** The read-heavy mix: weights of the request kinds (BENCH_MIX=patients:3,channel:2,…). */
@@ -188,15 +196,21 @@ function runMix(port: number, f: Fixture): MixRun {
   let running = true;
   let next = 0;
   const agents: http.Agent[] = [];
-  const loops = Array.from({ length: CONNECTIONS }, async () => {
+  const loops = Array.from({ length: CONNECTIONS }, async (_, c) => {
     // One socket per physician: the proxy places each on a process once, as a browser's connection.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     agents.push(agent);
-    while (running) {
+    // Paced: this physician's n-th request is due at start + (n + c / CONNECTIONS) × interval.
+    const interval = RATE === null ? 0 : (CONNECTIONS * 1000) / RATE;
+    const start = performance.now();
+    for (let n = 0; running; n++) {
+      const due = start + (n + c / CONNECTIONS) * interval;
+      if (RATE !== null && due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+      if (!running) break;
       const i = next++;
       const kind = seq[i % seq.length]!;
       const counted = measuring;
-      const t = performance.now();
+      const t = RATE === null ? performance.now() : due;
       const res = await request(agent, port, f.token, callOf(kind, i, f)).catch((err: Error) => ({ status: 0, body: err.message }));
       const ms = performance.now() - t;
       if (!counted) continue;
@@ -476,7 +490,7 @@ function summarise(k: number, rounds: SetupRound[]) {
 type Summary = ReturnType<typeof summarise>;
 
 function print(s: Summary): void {
-  console.log(`\n${s.processes} API process${s.processes > 1 ? 'es' : ''}: ${s.reqPerS} req/s over ${s.seconds} s (${CONNECTIONS} physicians), p50 ${s.p50Ms} ms p99 ${s.p99Ms} ms, ${s.errors} errors${s.firstError ? ` (first: ${s.firstError})` : ''}`);
+  console.log(`\n${s.processes} API process${s.processes > 1 ? 'es' : ''}: ${s.reqPerS} req/s over ${s.seconds} s (${CONNECTIONS} physicians${RATE === null ? '' : `, paced at ${RATE} req/s`}), p50 ${s.p50Ms} ms p99 ${s.p99Ms} ms, ${s.errors} errors${s.firstError ? ` (first: ${s.firstError})` : ''}`);
   console.table(s.kinds);
   console.log(
     `  devices: ${s.devices.welcomed}/${s.devices.count} welcomed, ack p50 ${s.devices.ackP50Ms} ms p99 ${s.devices.ackP99Ms} ms, ${s.devices.reconnects} reconnects, ${s.devices.refused} refused; ` +
@@ -548,7 +562,8 @@ async function main(): Promise<void> {
   const ratio = one && two && one.reqPerS > 0 ? round(two.reqPerS / one.reqPerS, 3) : null;
   const lost = setups.reduce((s, x) => s + x.lostFrames.notStored + x.lostFrames.missedByViewers, 0);
   const crossOk = two ? two.viewers.crossProcessFrames > 0 && two.viewers.crossProcessP99Ms !== null && two.viewers.crossProcessP99Ms <= VIEWER_P99_GOAL_MS : null;
-  if (ratio !== null) console.log(`\nread-heavy mix, two processes / one: ${ratio}× requests per second (goal ≥ ${RATIO_GOAL}: ${ratio >= RATIO_GOAL ? 'met' : 'missed; see the CPU breakdown above for what bounds it'})`);
+  if (ratio !== null && RATE !== null) console.log(`\npaced at ${RATE} req/s: the ratio of rates says nothing here (both carry the offered load); compare the latencies`);
+  else if (ratio !== null) console.log(`\nread-heavy mix, two processes / one: ${ratio}× requests per second (goal ≥ ${RATIO_GOAL}: ${ratio >= RATIO_GOAL ? 'met' : 'missed; see the CPU breakdown above for what bounds it'})`);
   console.log(`lost frames: ${lost} (goal 0); cross-process viewer p99 ${two?.viewers.crossProcessP99Ms ?? '–'} ms (goal ≤ ${VIEWER_P99_GOAL_MS}: ${crossOk ? 'met' : 'missed'})`);
   const out = {
     measuredAt: new Date().toISOString(),
@@ -558,6 +573,7 @@ async function main(): Promise<void> {
     warmUpMs: WARM_MS,
     rounds: ROUNDS,
     connections: CONNECTIONS,
+    pacedRequestsPerS: RATE,
     mix: MIX,
     nights: NIGHTS,
     setups,
@@ -565,10 +581,11 @@ async function main(): Promise<void> {
     goals: { ratio: RATIO_GOAL, lostFrames: 0, crossProcessViewerP99Ms: VIEWER_P99_GOAL_MS },
     lostFrames: lost,
     notes:
-      'The same mix, data (annotations written by a setup are removed after it), warm-up and round for each setup. Physicians: a closed loop, each one request at a time on its own keep-alive connection through the round-robin TCP proxy (bench/scale-proxy.ts, a process of its own; per connection, so the physicians split evenly over the processes). Devices and viewers go through the same proxy to a chosen process (its pinned ports): device i on process i % k; half the viewers watch devices of the other process (crossProcess*). Latencies: device ack = first send to ack; device-to-viewer = receipt by the viewer minus the frame\'s send time on the device (one machine, one clock). lostFrames: frames made but not stored after the drain, and frames missing between the first and last a viewer received of a device. cpuPctOfOneCore: each process\'s CPU time over the measured round (/proc/<pid>/stat), 100 = one core busy; machine: the whole machine\'s CPUs (bench/machine.ts).',
+      'The same mix, data (annotations written by a setup are removed after it), warm-up and round for each setup. Physicians: a closed loop, each one request at a time on its own keep-alive connection through the round-robin TCP proxy (bench/scale-proxy.ts, a process of its own; per connection, so the physicians split evenly over the processes). Devices and viewers go through the same proxy to a chosen process (its pinned ports): device i on process i % k; half the viewers watch devices of the other process (crossProcess*). Latencies: device ack = first send to ack; device-to-viewer = receipt by the viewer minus the frame\'s send time on the device (one machine, one clock). lostFrames: frames made but not stored after the drain, and frames missing between the first and last a viewer received of a device. cpuPctOfOneCore: each process\'s CPU time over the measured round (/proc/<pid>/stat), 100 = one core busy; machine: the whole machine\'s CPUs (bench/machine.ts). With pacedRequestsPerS set (BENCH_RATE), the physicians\' requests are due at fixed times instead (that many per second for all together) and each is timed from when it was due.',
   };
-  await writeFile(path.join(dir, 'results', 'scale.json'), `${JSON.stringify(out, null, 2)}\n`);
-  console.log('→ bench/results/scale.json');
+  const file = RATE === null ? 'scale.json' : 'scale-paced.json';
+  await writeFile(path.join(dir, 'results', file), `${JSON.stringify(out, null, 2)}\n`);
+  console.log(`→ bench/results/${file}`);
 }
 
 main().catch((err: Error) => {

@@ -23,6 +23,8 @@ export const DEMO = {
 /** The real server (`npm start`'s entry) on a fresh data directory and a free port, serving dist/. */
 export interface AppServer {
   url: string;
+  /** What the server printed so far (stdout and stderr). */
+  output(): string;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
   });
   return {
     url,
+    output: () => output,
     async close() {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
