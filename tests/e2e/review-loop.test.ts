@@ -304,11 +304,32 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     expect(nights.size).toBe(1);
     expect(before.memory.channels).toBeGreaterThan(3);
     // Back and forth between this night and the one before: most switches come while the
-    // other night's channels are still on their way (10–60 ms apart), some after it settled.
+    // other night's channels are still on their way (as soon as the route changed, or once the
+    // engine holds one, two or three of them), some after it settled.
+    // The engine names a night's channels by patient and recording (p<id>r<recording>).
+    const refs = await page.evaluate(async () => {
+      const pid = /id=(\d+)/.exec(location.pathname)![1]!;
+      const token = JSON.parse(localStorage.getItem('nocturne.session') ?? '{}').token as string;
+      const res = await fetch(`/api/v1/patient/available-nights?patient_id=${pid}`, { headers: { Authorization: `Bearer ${token}` } });
+      const list = (await res.json()).data.nights as { night: number; recording_id: number }[];
+      return Object.fromEntries(list.map((n) => [String(n.night), `p${pid}r${n.recording_id}`]));
+    });
+    const holding = (want: number) =>
+      page.waitForFunction(
+        async ({ n, byNight }) => {
+          const ref = byNight[document.querySelector('[data-testid=night-picker]')?.getAttribute('data-night') ?? ''];
+          return (await window.__nocturneEngine!.channels()).filter((c) => c.night === ref).length >= n;
+        },
+        { n: want, byNight: refs },
+      );
     for (let k = 0; k < 50; k++) {
+      const from = await page.getByTestId('night-picker').getAttribute('data-night');
       await page.keyboard.press(k % 2 === 0 ? 'p' : 'n');
       if (k % 10 === 9) await settled();
-      else await page.waitForTimeout(10 + ((k * 7) % 50));
+      else {
+        await poll(() => page.getByTestId('night-picker').getAttribute('data-night')).not.toBe(from);
+        if (k % 4 > 0) await holding(k % 4);
+      }
     }
     // Back on the first night (a press that came while the route changed may have been taken once more).
     for (let i = 0; i < 4; i++) {

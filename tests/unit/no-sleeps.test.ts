@@ -20,14 +20,6 @@ const SLEEPS: { name: string; pattern: RegExp }[] = [
   { name: 'a sleep helper', pattern: /\b(?:const\s+(?:sleep|delay|pause|wait)\s*=\s*(?:async\s*)?\(|function\s+(?:sleep|delay|pause|wait)\s*\()/ },
 ];
 
-/** Fixed waits that stay, each with its reason: file (under tests/) and a piece of the line. */
-const ALLOWED: { file: string; line: string; reason: string }[] = [
-  {
-    file: 'e2e/review-loop.test.ts',
-    line: 'await page.waitForTimeout(10 + ((k * 7) % 50))',
-    reason: 'night switches 10–60 ms apart: the spread of key presses across a load is the race under test',
-  },
-];
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -52,7 +44,6 @@ function findSleeps(file: string, source: string): Sleep[] {
   });
 }
 
-const allowed = (s: Sleep) => ALLOWED.some((a) => a.file === s.file && s.text.includes(a.line));
 /** This file, whose samples are sleeps on purpose. */
 const SELF = 'unit/no-sleeps.test.ts';
 
@@ -61,15 +52,8 @@ describe('no fixed sleeps in tests', () => {
     .flatMap((f) => findSleeps(f, readFileSync(f, 'utf8')))
     .filter((s) => s.file !== SELF);
 
-  it('no test sleeps a fixed time outside the allow-list (wait for the condition, or move a fake clock)', () => {
-    expect(sleeps.filter((s) => !allowed(s)).map((s) => `${s.file}:${s.line} ${s.kind}: ${s.text}`)).toEqual([]);
-  });
-
-  it('every allow-list entry still matches a line and gives its reason', () => {
-    for (const a of ALLOWED) {
-      expect(a.reason.length, a.file).toBeGreaterThan(20);
-      expect(sleeps.some((s) => s.file === a.file && s.text.includes(a.line)), `${a.file}: ${a.line}`).toBe(true);
-    }
+  it('no test sleeps a fixed time (wait for the condition, or move a fake clock)', () => {
+    expect(sleeps.map((s) => `${s.file}:${s.line} ${s.kind}: ${s.text}`)).toEqual([]);
   });
 
   it('recognises each way of sleeping', () => {
