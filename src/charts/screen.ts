@@ -73,7 +73,7 @@ export class ChartScreen {
   /** `makeRenderer`: the WebGL renderer unless a test passes one that records what it is asked. */
   constructor(canvas: HTMLCanvasElement, source: ViewSource, domain: TimeRange, options: RendererOptions = {}, makeRenderer = (c: HTMLCanvasElement, o: RendererOptions) => new ChartRenderer(c, o)) {
     this.view = createViewStore(domain);
-    this.renderer = makeRenderer(canvas, { ...options, isComplete: () => this.feeder.covers(), arriving: () => this.feeder.arriving() });
+    this.renderer = makeRenderer(canvas, { lowLatency: true, ...options, isComplete: () => this.feeder.covers(), arriving: () => this.feeder.arriving() });
     this.feeder = new ViewFeeder(source, this.renderer, () => this.view.store.state.domain, () => this.plotWidth);
     this.annotations = new AnnotationLayers(
       (block, key, quads, vertices, color, changed) => this.renderer.setLayer(block, key, quads, vertices, { origin: this.view.store.state.domain.t0, kind: 'fill', color, clipY: true }, changed),

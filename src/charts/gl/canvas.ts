@@ -50,13 +50,14 @@ export function learnRendererWhenIdle(): void {
 }
 
 /**
- * The attributes for this browser: where WebGL draws on the CPU, `desynchronized`, so a frame
- * is read back for the software compositor as soon as it is drawn instead of in the next
- * frame's commit, where it held the main thread while the engine's answer waited (zoom p95
- * 24.6 → 7.2 ms). Not on a GPU, where it may mean front-buffer drawing and tearing.
+ * The attributes for this browser: for a `lowLatency` screen where WebGL draws on the CPU,
+ * `desynchronized`, so a frame is read back for the software compositor as soon as it is drawn
+ * instead of in the next frame's commit, where it held the main thread while the engine's
+ * answer waited (zoom p95 24.6 → 7.2 ms). Not on a GPU, where it may mean front-buffer drawing
+ * and tearing.
  */
-function attributes(): WebGLContextAttributes {
-  return storedKind() === '1' ? { ...GL_ATTRIBUTES, desynchronized: true } : GL_ATTRIBUTES;
+function attributes(lowLatency: boolean): WebGLContextAttributes {
+  return lowLatency && storedKind() === '1' ? { ...GL_ATTRIBUTES, desynchronized: true } : GL_ATTRIBUTES;
 }
 
 const VERT = `
@@ -95,8 +96,8 @@ function shader(gl: WebGLRenderingContext, type: number, source: string): WebGLS
 }
 
 /** Makes a WebGL context on `canvas` and the chart program (compiled and linked; its status is the caller's to read). Throws without WebGL. */
-export function chartGl(canvas: HTMLCanvasElement): ChartGl {
-  const gl = canvas.getContext('webgl', attributes());
+export function chartGl(canvas: HTMLCanvasElement, lowLatency = false): ChartGl {
+  const gl = canvas.getContext('webgl', attributes(lowLatency));
   if (!gl) throw new Error('WebGL is not available in this browser');
   noteRenderer(gl);
   const shaders: [WebGLShader, WebGLShader] = [shader(gl, gl.VERTEX_SHADER, VERT), shader(gl, gl.FRAGMENT_SHADER, FRAG)];

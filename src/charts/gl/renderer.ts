@@ -38,6 +38,11 @@ export interface RendererOptions {
    * frames without one; buffers and every later frame are WebGL.
    */
   glAfterFirstPaint?: boolean;
+  /**
+   * The low-latency context where WebGL draws on the CPU (decision 0998): for screens drawn on
+   * input (zoom, pan), not for one drawn every frame (the live board, where it cost more).
+   */
+  lowLatency?: boolean;
 }
 
 /** The WebGL side of a renderer: context, program and where its inputs are. */
@@ -114,7 +119,7 @@ export class ChartRenderer {
   constructor(canvas: HTMLCanvasElement, private readonly options: RendererOptions = {}) {
     this.canvas = canvas;
     this.ctx2d = options.glAfterFirstPaint ? canvas.getContext('2d') : null;
-    if (!this.ctx2d) this.glState = startGl(canvas);
+    if (!this.ctx2d) this.glState = startGl(canvas, options.lowLatency);
     // Which context draws the canvas now (read by the e2e tests).
     canvas.dataset.backend = this.ctx2d ? '2d' : 'webgl';
     // Any layout change (panel opened, block resized, inner scroll) asks for a frame; the
@@ -147,7 +152,7 @@ export class ChartRenderer {
     }
     let state: GlState;
     try {
-      state = startGl(next);
+      state = startGl(next, this.options.lowLatency);
     } catch (error) {
       console.warn('WebGL could not be started; the charts stay drawn in 2D', error);
       return;
@@ -521,8 +526,8 @@ interface Uniforms {
 }
 
 /** Makes the context and the chart program on `canvas` and sets the state every frame shares; throws without WebGL. */
-function startGl(canvas: HTMLCanvasElement): GlState {
-  const { gl, program, shaders } = chartGl(canvas);
+function startGl(canvas: HTMLCanvasElement, lowLatency = false): GlState {
+  const { gl, program, shaders } = chartGl(canvas, lowLatency);
   if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
     const log = [gl.getProgramInfoLog(program), ...shaders.map((sh) => gl.getShaderInfoLog(sh))].filter(Boolean).join('\n');
     throw new Error(`The chart program did not link: ${log}`);
