@@ -22,4 +22,6 @@ export const STORAGE = {
   sidebarOpen: 'nocturne.sidebarOpen',
   /** In sessionStorage: path + query a signed-out visitor wanted, restored after the OTP. */
   origin: 'nocturne.origin',
+  /** Whether this browser's WebGL draws on the CPU ('1') or a GPU ('0'), decision 0998. */
+  webglSoftware: 'nocturne.webglSoftware',
 } as const;

@@ -2,35 +2,25 @@
 // position attribute (x in ms from the layer's origin, y in the channel's unit) mapped to
 // clip space by four uniforms, and a flat colour.
 
+import { STORAGE } from '../../config';
+import { readItem, writeItem } from '../../state/storage';
+
 /** Context attributes the renderer draws with. */
 const GL_ATTRIBUTES: WebGLContextAttributes = { antialias: false, alpha: true, premultipliedAlpha: true, preserveDrawingBuffer: false };
 
-/** Where this browser's renderer kind is kept: '1' draws on the CPU, '0' on a GPU. */
-const SOFTWARE_KEY = 'nocturne.webglSoftware';
 /** WebGL drawn on the CPU; Chromium then composites the page in software too (decision 0998). */
 const SOFTWARE_RENDERER = /SwiftShader|llvmpipe|softpipe|Software Rasterizer|Microsoft Basic Render/i;
 
 /** Whether an unmasked WebGL renderer name is a CPU rasteriser. */
 export const isSoftwareRenderer = (name: string): boolean => SOFTWARE_RENDERER.test(name);
 
-function storedKind(): string | null {
-  try {
-    return localStorage.getItem(SOFTWARE_KEY);
-  } catch {
-    return null; // storage refused (private mode, a sandboxed frame): the kind is simply not known
-  }
-}
+const storedKind = (): string | null => readItem('localStorage', STORAGE.webglSoftware);
 
 /** Keeps whether `gl` draws on the CPU, for the contexts made after it. */
 function noteRenderer(gl: WebGLRenderingContext): void {
   const info = gl.getExtension('WEBGL_debug_renderer_info');
   if (!info) return;
-  const software = isSoftwareRenderer(String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)));
-  try {
-    localStorage.setItem(SOFTWARE_KEY, software ? '1' : '0');
-  } catch (error) {
-    console.warn('The WebGL renderer kind could not be kept', error);
-  }
+  writeItem('localStorage', STORAGE.webglSoftware, isSoftwareRenderer(String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL))) ? '1' : '0');
 }
 
 /**
