@@ -134,6 +134,8 @@ describe('summary tab', () => {
     const rows = await app.page.getByTestId('summary-recording').locator('tr').allTextContents();
     expect(rows.some((r) => /Total sleep time \(h:mm:ss\)\d+:\d\d:\d\d/.test(r))).toBe(true);
     expect(rows.some((r) => /Sleep efficiency[\d.]+ %/.test(r))).toBe(true);
+    // The RII's divisor by its name, not its code (the demo practice's default: TBT).
+    expect(await app.page.getByTestId('summary-rii').locator('tr').allTextContents()).toContain('Per hour ofTotal Bed Time (TBT)');
     const ahi = await app.page.getByTestId('summary-ahi').locator('td').first().textContent();
     expect(Number(ahi)).toBeGreaterThan(0);
     const median = await app.page.getByTestId('summary-BR').locator('td').first().textContent();

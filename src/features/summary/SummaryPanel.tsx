@@ -131,7 +131,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
         title={t('summary.tables.rii')}
         testId="summary-rii"
         note={noBasis ? t('nightBasis.noBreathingNote') : undefined}
-        rows={[[t('summary.fields.rii'), indexValue(s.rii)], [t('summary.fields.riiDivisor'), s.rii_divisor]]}
+        rows={[[t('summary.fields.rii'), indexValue(s.rii)], [t('summary.fields.riiDivisor'), t(`profile.rii.${s.rii_divisor}` as 'profile.rii.TBT', { defaultValue: s.rii_divisor })]]}
       />
       {s.ahi !== undefined && (
         <Table
