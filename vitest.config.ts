@@ -39,6 +39,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // expect.poll's own default (1 s) is shorter than a busy machine takes to load a list:
+          // a poll that can pass waits up to Playwright's action timeout, as a locator does.
+          expect: { poll: { timeout: 30_000 } },
           // Two files at a time: one file at a time kept the 2-core machine 54 % busy (a test
           // mostly waits on its server, the page or Chromium's GPU process); two, 87 % and the
           // stage 456 → 320 s. Each worker runs its files in one process sharing its modules, as

@@ -1,4 +1,4 @@
-// `npm test`: engine build; typecheck, lint, knip and web build side by side; unit; server (on PGlite,
+// `npm test`: engine build; typecheck, lint, knip, web build and unit side by side; server (on PGlite,
 // and side by side on PostgreSQL when TEST_DATABASE_URL is set); end-to-end in Chromium. Ends
 // with each failed test and one line "Tests: N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
@@ -103,13 +103,22 @@ function finish() {
 }
 
 step('build engine', 'npm', ['run', '--silent', 'build:engine']);
-await stepsTogether([
-  { label: 'typecheck', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
-  { label: 'lint (promises nobody handles)', cmd: 'npx', args: ['eslint', '.'] },
-  { label: 'unused files, exports and dependencies (knip)', cmd: 'npx', args: ['knip', '--no-progress'] },
-  { label: 'build web app', cmd: 'npm', args: ['run', '--silent', 'build:web'] },
-]);
-vitest('unit', 'unit');
+// The unit tests (one worker, a core) beside the checks: the four checks leave a core idle
+// for half their time, and the unit files need only the engine built above.
+{
+  const ended = await together([
+    { label: 'typecheck', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
+    { label: 'lint (promises nobody handles)', cmd: 'npx', args: ['eslint', '.'] },
+    { label: 'unused files, exports and dependencies (knip)', cmd: 'npx', args: ['knip', '--no-progress'] },
+    { label: 'build web app', cmd: 'npm', args: ['run', '--silent', 'build:web'] },
+    { label: 'unit', cmd: 'npx', args: vitestArgs('unit', reportFile('unit')) },
+  ]);
+  for (const { label, ok } of ended) {
+    if (label === 'unit') count(label, ok);
+    else if (!ok) failures.push(label);
+  }
+  if (failures.length) finish();
+}
 /**
  * Server test files that never read NOCTURNE_TEST_DB (start-up, the command-line tools, PGlite's lock, a PGlite
  * migration, the parse worker): the same work on either run, so with PostgreSQL they run once,
@@ -117,10 +126,23 @@ vitest('unit', 'unit');
  */
 const DB_KIND_FREE = ['tests/server/startup.test.ts', 'tests/server/cli.test.ts', 'tests/server/pglite-lock.test.ts', 'tests/server/migration-013.test.ts', 'tests/server/parse-worker.test.ts', 'tests/server/upload-temp.test.ts'];
 
+/**
+ * Server test files whose cost is the engine's, the file parsers', the simulator's or the PDF
+ * renderer's, not the database's (decision 0999): they run on PGlite only. Their SQL is the
+ * routes' SQL, which the PostgreSQL run executes through the access matrix (every route, every
+ * role), the answers contract and the files that test storage itself (imports and staged
+ * imports, concurrency, live ingest and fan-out, migrations, caches, the trail).
+ */
+const ENGINE_WORK = [
+  'analytics', 'bad-input', 'corrections', 'double-scoring', 'fuzz', 'mail', 'night-basis', 'night-files', 'night-sessions',
+  'engine-pool', 'one-number', 'overload', 'reports', 'safe-defaults', 'scoring-files', 'server-log-redaction', 'simulated-nights', 'timeouts',
+  'upload-fuzz',
+].map((name) => `tests/server/${name}.test.ts`);
+
 if (process.env.TEST_DATABASE_URL) {
   await vitestTogether([
     { label: 'server on PGlite', project: 'server', env: { NOCTURNE_TEST_DB: 'pglite' }, exclude: DB_KIND_FREE },
-    { label: 'server on PostgreSQL', project: 'server', env: { NOCTURNE_TEST_DB: 'postgres' } },
+    { label: 'server on PostgreSQL', project: 'server', env: { NOCTURNE_TEST_DB: 'postgres' }, exclude: ENGINE_WORK },
   ]);
 } else {
   vitest('server on PGlite', 'server', { NOCTURNE_TEST_DB: 'pglite' });

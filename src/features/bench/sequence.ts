@@ -53,6 +53,8 @@ export interface Timed {
   frame: number;
   /** Frames drawn before the final one (stretched old data while the worker computed). */
   early: number;
+  /** What the action was (a preset, or the pan's target hour). */
+  label?: string;
 }
 
 /**
@@ -163,6 +165,8 @@ export interface OurResults {
   interval: number;
   zoom: number[];
   pan: number[];
+  /** The slowest zoom and pan with where their time went. */
+  slowest: { zoom: Timed; pan: Timed };
   fullChange: number[];
   fullRedraw: number[];
   frames: number[];
@@ -225,7 +229,12 @@ export async function runOurs(screen: ChartScreen, log: FrameLog): Promise<OurRe
   dispatch({ type: 'reset' });
   await settle(screen, log);
   const frames = log.frames.slice(first).map((f) => f.end - f.start);
-  return { paging, pagingWork, pagingMissed, pagingSecondFrames: secondFrames, interval, zoom: zoom.map((z) => z.latency), pan: pan.map((p) => p.latency), fullChange, fullRedraw, frames };
+  const slowestOf = (ts: Timed[]) => ts.reduce((a, b) => (b.latency > a.latency ? b : a));
+  return {
+    paging, pagingWork, pagingMissed, pagingSecondFrames: secondFrames, interval,
+    zoom: zoom.map((z) => z.latency), pan: pan.map((p) => p.latency), slowest: { zoom: slowestOf(zoom), pan: slowestOf(pan) },
+    fullChange, fullRedraw, frames,
+  };
 }
 
 /**
@@ -245,7 +254,7 @@ export async function runZoomPan(screen: ChartScreen, log: FrameLog, alone = fal
   const presets: PresetId[] = ['1m', '3m', '5m', '8m', '10m', '20m', 'full', '20m', '10m', '5m', '1m', '30s'];
   for (const preset of presets) {
     const z = await timed(screen, log, () => dispatch({ type: 'preset', preset }));
-    if (z) zoom.push(z);
+    if (z) zoom.push({ ...z, label: preset });
   }
 
   const pan: Timed[] = [];
@@ -254,7 +263,7 @@ export async function runZoomPan(screen: ChartScreen, log: FrameLog, alone = fal
   for (let i = 0; i <= 20; i++) {
     const at = domain.t0 + ((domain.t1 - domain.t0) * i) / 20;
     const p = await timed(screen, log, () => dispatch({ type: 'moveTo', at }));
-    if (p) pan.push(p);
+    if (p) pan.push({ ...p, label: `${i}/20` });
   }
   return { zoom, pan };
 }
@@ -332,6 +341,8 @@ export function summarize(ours: OurResults, peer: PeerResults) {
     zoom_p95: r(percentile(ours.zoom, 0.95)),
     pan_p50: r(percentile(ours.pan, 0.5)),
     pan_p95: r(percentile(ours.pan, 0.95)),
+    zoom_slowest: ours.slowest.zoom,
+    pan_slowest: ours.slowest.pan,
     paging_frames_missed_pct: r((100 * ours.pagingMissed) / ours.paging.length),
     paging_second_frames: ours.pagingSecondFrames,
     uplot_paging_frames_missed_pct: r((100 * peer.pagingMissed) / peer.paging.length),
