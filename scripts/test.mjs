@@ -122,16 +122,18 @@ step('build engine', 'npm', ['run', '--silent', 'build:engine']);
 /**
  * Server test files that never read NOCTURNE_TEST_DB (start-up, the command-line tools, PGlite's lock, a PGlite
  * migration, the parse worker): the same work on either run, so with PostgreSQL they run once,
- * in its run, which is the shorter of the two.
+ * in the PGlite run, which is the shorter of the two since the engine's files run with PostgreSQL.
  */
 const DB_KIND_FREE = ['tests/server/startup.test.ts', 'tests/server/cli.test.ts', 'tests/server/pglite-lock.test.ts', 'tests/server/migration-013.test.ts', 'tests/server/parse-worker.test.ts', 'tests/server/upload-temp.test.ts'];
 
 /**
  * Server test files whose cost is the engine's, the file parsers', the simulator's or the PDF
- * renderer's, not the database's (decision 0999): they run on PGlite only. Their SQL is the
- * routes' SQL, which the PostgreSQL run executes through the access matrix (every route, every
- * role), the answers contract and the files that test storage itself (imports and staged
- * imports, concurrency, live ingest and fan-out, migrations, caches, the trail).
+ * renderer's, not the database's (decision 0999): with PostgreSQL they run once, in its run,
+ * where a test costs about half the CPU (the database is native, not WebAssembly in the test's
+ * process). Their SQL is the routes' SQL, which the PGlite run executes through the access
+ * matrix (every route, every role), the answers contract and the files that test storage
+ * itself (imports and staged imports, concurrency, live ingest and fan-out, migrations,
+ * caches, the trail), as the PostgreSQL run does.
  */
 const ENGINE_WORK = [
   'analytics', 'bad-input', 'corrections', 'double-scoring', 'fuzz', 'mail', 'night-basis', 'night-files', 'night-sessions',
@@ -141,8 +143,8 @@ const ENGINE_WORK = [
 
 if (process.env.TEST_DATABASE_URL) {
   await vitestTogether([
-    { label: 'server on PGlite', project: 'server', env: { NOCTURNE_TEST_DB: 'pglite' }, exclude: DB_KIND_FREE },
-    { label: 'server on PostgreSQL', project: 'server', env: { NOCTURNE_TEST_DB: 'postgres' }, exclude: ENGINE_WORK },
+    { label: 'server on PGlite', project: 'server', env: { NOCTURNE_TEST_DB: 'pglite' }, exclude: ENGINE_WORK },
+    { label: 'server on PostgreSQL', project: 'server', env: { NOCTURNE_TEST_DB: 'postgres' }, exclude: DB_KIND_FREE },
   ]);
 } else {
   vitest('server on PGlite', 'server', { NOCTURNE_TEST_DB: 'pglite' });
