@@ -61,18 +61,22 @@ async function together(jobs) {
   return ended;
 }
 
-/** Steps side by side; the run stops after them if any failed. */
+/** A vitest run of `project` as a job for together(). */
+const vitestJob = ({ label, project, env, exclude = [] }) => ({ label, cmd: 'npx', args: [...vitestArgs(project, reportFile(label)), ...exclude.flatMap((f) => ['--exclude', f])], env });
+
+/** Steps and vitest runs (jobs with a `project`, each counted) side by side; the run stops after them if a step failed. */
 async function stepsTogether(jobs) {
-  const ended = await together(jobs);
-  for (const { label, ok } of ended) if (!ok) failures.push(label);
+  const ended = await together(jobs.map((j) => (j.project ? vitestJob(j) : j)));
+  ended.forEach(({ label, ok }, i) => {
+    if (jobs[i].project) count(label, ok);
+    else if (!ok) failures.push(label);
+  });
   if (failures.length) finish();
 }
 
 /** vitest runs side by side, each counted. */
 async function vitestTogether(runs) {
-  const ended = await together(
-    runs.map(({ label, project, env, exclude = [] }) => ({ label, cmd: 'npx', args: [...vitestArgs(project, reportFile(label)), ...exclude.flatMap((f) => ['--exclude', f])], env })),
-  );
+  const ended = await together(runs.map(vitestJob));
   for (const { label, ok } of ended) count(label, ok);
 }
 
@@ -105,20 +109,13 @@ function finish() {
 step('build engine', 'npm', ['run', '--silent', 'build:engine']);
 // The unit tests (one worker, a core) beside the checks: the four checks leave a core idle
 // for half their time, and the unit files need only the engine built above.
-{
-  const ended = await together([
-    { label: 'typecheck', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
-    { label: 'lint (promises nobody handles)', cmd: 'npx', args: ['eslint', '.'] },
-    { label: 'unused files, exports and dependencies (knip)', cmd: 'npx', args: ['knip', '--no-progress'] },
-    { label: 'build web app', cmd: 'npm', args: ['run', '--silent', 'build:web'] },
-    { label: 'unit', cmd: 'npx', args: vitestArgs('unit', reportFile('unit')) },
-  ]);
-  for (const { label, ok } of ended) {
-    if (label === 'unit') count(label, ok);
-    else if (!ok) failures.push(label);
-  }
-  if (failures.length) finish();
-}
+await stepsTogether([
+  { label: 'typecheck', cmd: 'npx', args: ['tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  { label: 'lint (promises nobody handles)', cmd: 'npx', args: ['eslint', '.'] },
+  { label: 'unused files, exports and dependencies (knip)', cmd: 'npx', args: ['knip', '--no-progress'] },
+  { label: 'build web app', cmd: 'npm', args: ['run', '--silent', 'build:web'] },
+  { label: 'unit', project: 'unit' },
+]);
 /**
  * Server test files that never read NOCTURNE_TEST_DB (start-up, the command-line tools, PGlite's lock, a PGlite
  * migration, the parse worker): the same work on either run, so with PostgreSQL they run once,
@@ -136,9 +133,9 @@ const DB_KIND_FREE = ['tests/server/startup.test.ts', 'tests/server/cli.test.ts'
  * caches, the trail), as the PostgreSQL run does.
  */
 const ENGINE_WORK = [
-  'analytics', 'bad-input', 'corrections', 'double-scoring', 'fuzz', 'mail', 'night-basis', 'night-files', 'night-sessions',
-  'engine-pool', 'one-number', 'overload', 'reports', 'safe-defaults', 'scoring-files', 'server-log-redaction', 'simulated-nights', 'timeouts',
-  'upload-fuzz',
+  'analytics', 'bad-input', 'corrections', 'double-scoring', 'engine-pool', 'fuzz', 'mail', 'night-basis', 'night-files',
+  'night-sessions', 'one-number', 'overload', 'reports', 'safe-defaults', 'scoring-files', 'server-log-redaction',
+  'simulated-nights', 'timeouts', 'upload-fuzz',
 ].map((name) => `tests/server/${name}.test.ts`);
 
 if (process.env.TEST_DATABASE_URL) {
