@@ -23,9 +23,9 @@ export async function demoDeviceWithKey(server: TestServer, deviceId = 'NCT0001'
   return { deviceMasterId: d.device_master_id, key: res.json().data.key, token };
 }
 
-/** Ten minutes of a simulated night's live channels, starting now. */
-export function shortSource(seed = 'live-test'): ChannelData[] {
-  return liveSource(simulateNight({ seed, startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: 10 * 60_000 }).channels);
+/** `minutes` (ten unless told) of a simulated night's live channels, starting now. */
+export function shortSource(seed = 'live-test', minutes = 10): ChannelData[] {
+  return liveSource(simulateNight({ seed, startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: minutes * 60_000 }).channels);
 }
 
 /**
