@@ -303,8 +303,12 @@ describe('a past-date deployment', () => {
 describe('the access trail', () => {
   it("shows an admin the physician's read of a patient, filtered by patient and user, and exports it; the physician sees who opened the patient", async () => {
     const physician = await signIn(DEMO.physician);
+    // The patient's nights read (the log is read once, when unfolded: on a loaded machine it was
+    // unfolded while that read was still on its way, and listed nothing).
+    const nightsRead = physician.page.waitForResponse((r) => r.url().includes('/patient/available-nights'));
     await physician.page.getByRole('link', { name: 'NCT1002' }).click();
     await physician.page.getByTestId('night-page').waitFor();
+    expect((await nightsRead).status()).toBe(200);
     await physician.page.getByTestId('tab-details').click();
     const log = physician.page.getByTestId('access-log');
     await log.locator('summary').click();
