@@ -2,24 +2,50 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The server's entries compiled for this run (buildServerBundle, in the server and e2e global setups). */
+    serverEntries: Record<EntryName, string>;
+  }
+}
+
+/** The entry points compiled: `npm start`'s server and the command-line tools the tests run. */
+const ENTRIES = { main: 'server/main.ts', 'cli/device': 'server/cli/device.ts', 'cli/import': 'server/cli/import.ts', 'cli/reports': 'server/cli/reports.ts', 'cli/simulate': 'server/cli/simulate.ts' } as const;
+
+type EntryName = keyof typeof ENTRIES;
+
+/** The compiled server's entries by name ('main' is server/main.ts, 'cli/simulate' server/cli/simulate.ts). */
+export interface ServerBundle {
+  entries: Record<EntryName, string>;
+  dispose(): Promise<void>;
+}
 
 /**
- * server/main.ts compiled once per test run into one ES module (decision 1000), for the runs
- * that start many real server processes: `node --import tsx server/main.ts` spent about 3 of
- * its 7.5 CPU-seconds of a start resolving and transforming some 400 modules through tsx's
- * loader, on a machine every e2e file already keeps busy. The bundle is the same code: the
- * packages stay in node_modules (external), and every `import.meta.url` keeps the address of
- * the source file it was written in, so the migrations, the engine's WebAssembly, the default
- * avatar and the worker threads' entry points (engine-worker.ts, parse-worker.ts, run through
- * tsx as from source) are found where they are.
+ * Node's arguments that run an entry: its compiled module in a test run whose global setup
+ * built the bundle, else the source through tsx (the benchmarks, which use the e2e harness).
  */
-export async function buildServerBundle(): Promise<{ file: string; dispose(): Promise<void> }> {
+export function nodeEntry(name: EntryName): string[] {
+  return process.env.VITEST ? [inject('serverEntries')[name]] : ['--import', 'tsx', ENTRIES[name]];
+}
+
+/**
+ * server/main.ts and the CLIs compiled once per test run, each into one ES module (decision
+ * 1000), for the runs that start many real server processes: `node --import tsx server/main.ts`
+ * spent about 3 of its 7.5 CPU-seconds of a start resolving and transforming some 400 modules
+ * through tsx's loader, on a machine every e2e file already keeps busy. The bundle is the same
+ * code: the packages stay in node_modules (external), and every `import.meta.url` keeps the
+ * address of the source file it was written in, so the migrations, the engine's WebAssembly,
+ * the default avatar and the worker threads' entry points (engine-worker.ts, parse-worker.ts,
+ * run through tsx as from source) are found where they are.
+ */
+export async function buildServerBundle(): Promise<ServerBundle> {
   // Inside the project (node_modules/.cache), where Node finds the external packages from it;
   // a directory of its own, as the server stage's two runs build side by side.
   const parent = path.resolve('node_modules/.cache/nocturne-server-bundle');
   await mkdir(parent, { recursive: true });
   const dir = await mkdtemp(path.join(parent, 'run-'));
-  const outfile = path.join(dir, 'server-main.mjs');
   const sourceUrls: Plugin = {
     name: 'source-import-meta-url',
     setup(b) {
@@ -31,8 +57,9 @@ export async function buildServerBundle(): Promise<{ file: string; dispose(): Pr
     },
   };
   await build({
-    entryPoints: [path.resolve('server/main.ts')],
-    outfile,
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.resolve(file)])),
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -42,5 +69,6 @@ export async function buildServerBundle(): Promise<{ file: string; dispose(): Pr
     plugins: [sourceUrls],
     logLevel: 'error',
   });
-  return { file: outfile, dispose: () => rm(dir, { recursive: true, force: true }) };
+  const entries = Object.fromEntries(Object.keys(ENTRIES).map((name) => [name, path.join(dir, `${name}.mjs`)])) as Record<EntryName, string>;
+  return { entries, dispose: () => rm(dir, { recursive: true, force: true }) };
 }

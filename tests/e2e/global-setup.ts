@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { chromiumOptions } from './chromium';
-import { buildServerBundle } from '../server-bundle';
+import { buildServerBundle, type ServerBundle } from '../server-bundle';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,14 +15,12 @@ declare module 'vitest' {
     e2eClusterDir: string;
     /** The run's one Chromium, which every file connects to (harness.ts launchChromium). */
     e2eBrowserWs: string;
-    /** server/main.ts compiled for this run (tests/server-bundle.ts): what harness.ts startAppServer runs. */
-    e2eServerEntry: string;
   }
 }
 
 let scratch = '';
 let browser: BrowserServer | null = null;
-let bundle: Awaited<ReturnType<typeof buildServerBundle>> | null = null;
+let bundle: ServerBundle | null = null;
 
 export async function setup(project: TestProject): Promise<void> {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'nocturne-e2e-run-'));
@@ -33,7 +31,7 @@ export async function setup(project: TestProject): Promise<void> {
   browser = await chromium.launchServer(chromiumOptions('software'));
   project.provide('e2eBrowserWs', browser.wsEndpoint());
   bundle = await buildServerBundle();
-  project.provide('e2eServerEntry', bundle.file);
+  project.provide('serverEntries', bundle.entries);
 }
 
 export async function teardown(): Promise<void> {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { chromiumOptions } from './chromium';
 import { withNewCluster } from '../pglite-cluster';
+import { nodeEntry } from '../server-bundle';
 import { inflateSync } from 'node:zlib';
 import { DateTime } from 'luxon';
 import { KEY_DEBOUNCE_MS } from '../../src/time/epochs';
@@ -44,8 +45,7 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
   // Any other new embedded database starts from the run's new cluster (no initdb of its own).
   if (process.env.VITEST && !env.DATABASE_URL) await withNewCluster(inject('e2eClusterDir'), env.DATA_DIR ?? dataDir);
   // In a vitest run, the run's compiled server (tests/server-bundle.ts: the same code, 3 CPU-s a start less).
-  const entry = process.env.VITEST ? [inject('e2eServerEntry')] : ['--import', 'tsx', 'server/main.ts'];
-  const child: ChildProcess = spawn(process.execPath, entry, {
+  const child: ChildProcess = spawn(process.execPath, nodeEntry('main'), {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.resolve('dist'), DATABASE_URL: '', SMTP_URL: '', SEED_NIGHTS: '0', CHECK_ANSWERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withNewCluster } from '../pglite-cluster';
+import { nodeEntry } from '../server-bundle';
 
 /**
  * The command-line tools (`npm run simulate`, `import`, `reports`): a bad command line is
@@ -18,9 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-function cli(script: string, args: string[], env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
+function cli(script: 'simulate' | 'import' | 'reports' | 'device', args: string[], env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `server/cli/${script}.ts`, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeEntry(`cli/${script}`), ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('exit', (status) => resolve({ status, stderr }));

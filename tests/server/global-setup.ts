@@ -7,6 +7,7 @@ import { readConfig } from '../../server/config';
 import { openPglite } from '../../server/db/pglite';
 import { prepare } from '../../server/start';
 import { adminQuery } from './pg-admin';
+import { buildServerBundle, type ServerBundle } from '../server-bundle';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,9 +21,12 @@ declare module 'vitest' {
 }
 
 let scratch = '';
+let bundle: ServerBundle | null = null;
 
 export async function setup(project: TestProject): Promise<void> {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'nocturne-server-run-'));
+  bundle = await buildServerBundle();
+  project.provide('serverEntries', bundle.entries);
   const clusterDir = path.join(scratch, 'cluster');
   const cluster = await PGlite.create({ dataDir: clusterDir });
   const dump = await cluster.dumpDataDir('none');
@@ -63,5 +67,6 @@ async function vacuumTestDatabase(): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
+  await bundle?.dispose();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 }

@@ -9,10 +9,11 @@ import { DeviceClient } from '../../server/live/device-client';
 import { FRAME_INTERVAL_MS } from '../../contract/live-protocol';
 import { shortSource } from './live-helpers';
 import { listChannels, loadSamples } from '../../server/recordings/store';
+import { nodeEntry } from '../server-bundle';
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/device.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeEntry('cli/device'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

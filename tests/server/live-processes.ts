@@ -5,6 +5,7 @@ import { createSchema, dropSchema } from './helpers';
 import type { Db } from '../../server/db/adapter';
 import { openPglite } from '../../server/db/pglite';
 import { openPostgres } from '../../server/db/postgres';
+import { nodeEntry } from '../server-bundle';
 
 /** A free TCP port on loopback (so a restarted server can come back on the same one). */
 export function freePort(): Promise<number> {
@@ -26,7 +27,7 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(env: Record<string, string>, port: number): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, nodeEntry('main'), {
     env: { ...process.env, SEED_NIGHTS: '0', WEB_ROOT: '/nonexistent', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readConfig } from '../../server/config';
 import { openDatabase, StartupError } from '../../server/start';
 import { withNewCluster } from '../pglite-cluster';
+import { nodeEntry } from '../server-bundle';
 
 /** A data directory holding a copy of the run's new PGlite cluster (no initdb at start). */
 const clustered = (dir: string) => withNewCluster(inject('pgliteClusterDir'), dir);
@@ -36,7 +37,7 @@ const open = (dir: string) => openDatabase({ ...readConfig({ DATA_DIR: dir }), w
 /** Starts server/main.ts on dir and resolves once it says it runs. */
 function startServer(dir: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, nodeEntry('main'), {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WEB_ROOT: '/nonexistent', SEED_NIGHTS: '0', PORT: '0', DATA_DIR: dir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -10,6 +10,7 @@ import { openPglite } from '../../server/db/pglite';
 import { openDatabase, prepare } from '../../server/start';
 import { migrate } from '../../server/db/migrate';
 import { withNewCluster } from '../pglite-cluster';
+import { nodeEntry } from '../server-bundle';
 
 /** A data directory holding a copy of the run's new PGlite cluster (no initdb at start). */
 const clustered = (dir: string) => withNewCluster(inject('pgliteClusterDir'), dir);
@@ -23,7 +24,7 @@ interface Exit {
 /** Runs `npm start`'s server entry with env and waits until it exits or prints that it runs. */
 function runServer(env: Record<string, string>, untilRunning = false): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, nodeEntry('main'), {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WEB_ROOT: '/nonexistent', SEED_NIGHTS: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
