@@ -42,12 +42,13 @@ export default defineConfig({
           // expect.poll's own default (1 s) is shorter than a busy machine takes to load a list:
           // a poll that can pass waits up to Playwright's action timeout, as a locator does.
           expect: { poll: { timeout: 30_000 } },
-          // Two files at a time: one file at a time kept the 2-core machine 54 % busy (a test
-          // mostly waits on its server, the page or Chromium's GPU process); two, 87 % and the
-          // stage 456 → 320 s. Each worker runs its files in one process sharing its modules, as
-          // the unit and server files do: a new process per file imported Playwright and vitest
-          // again (8 s of each file's start on the loaded machine, before its first test).
-          maxWorkers: 2,
+          // Three files at a time: one file at a time kept the 2-core machine 54 % busy (a test
+          // mostly waits on its server, the page or Chromium's GPU process); two, 83–87 %; three,
+          // 91 % and the stage 600 → 571 s on a machine 1.7× slower (decision 1000). Each worker
+          // runs its files in one process sharing its modules, as the unit and server files do: a
+          // new process per file imported Playwright and vitest again (8 s of each file's start on
+          // the loaded machine, before its first test).
+          maxWorkers: 3,
           isolate: false,
         },
       },

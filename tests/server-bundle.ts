@@ -65,7 +65,8 @@ export async function buildServerBundle(): Promise<ServerBundle> {
     format: 'esm',
     target: 'node20',
     packages: 'external',
-    sourcemap: 'inline',
+    // No source map: Node reads one only with --enable-source-maps, which would cost every Error's stack.
+    sourcemap: false,
     plugins: [sourceUrls],
     logLevel: 'error',
   });

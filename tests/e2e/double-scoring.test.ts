@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO, newPage, openPatient, ownAppAndBrowser, signInThroughForm } from './harness';
+import { chartsSettled, DEMO, newPage, openPatient, ownAppAndBrowser, signInThroughForm } from './harness';
 
 // Double scoring (issue 36 point 2) as the three people do it in Chromium: the physician assigns a
 // night to the two demo annotators; each scores it blind (a mark with the scoring key in the
@@ -97,6 +97,9 @@ describe('double scoring', () => {
       await one.page.getByTestId('scoring-blind').waitFor();
       const apnea = 1;
       await one.page.getByTestId('range-preset').selectOption('30s');
+      // The 30-s epoch drawn before the key (on a loaded machine a key pressed while the night
+      // was still loading scored nothing, as it would for a person pressing it that early).
+      await chartsSettled(one.page);
       await one.page.getByTestId('focus-BR').click();
       await one.page.keyboard.press('1');
       await poll(async () => (await listed(one.page, night)).length).toBe(1);
