@@ -2,8 +2,9 @@
 // windows on each side, aligned to the column grid, and asks again in the background
 // as soon as less than EDGE_WINDOWS are left on a side: a 30-s epoch step (one whole
 // window) is always drawn at once from buffers already on the GPU (only uniforms change)
-// while the next margin is computed in the worker. One request is in flight at a time;
-// the latest range wins. Each channel's view is kept with its own window, so a channel
+// while the next margin is computed in the worker. One request is in flight at a time, but
+// for a range the buffers miss (a zoom, a jump), which does not wait behind margins being
+// fetched in the background; the latest range wins. Each channel's view is kept with its own window, so a channel
 // that arrives while others are drawn is fetched alone and nothing drawn is thrown away.
 import type { ChannelRef, ViewResult } from '../../engine/index';
 import type { ChartRenderer } from './gl/renderer';
@@ -78,7 +79,12 @@ export class ViewFeeder {
   private readonly windows = new Map<string, Fetched>();
   /** Which channel's view each layer holds now (a series new to a layer is drawn from `latest`). */
   private readonly drawn = new WeakMap<ChartBlock, Map<string, string>>();
-  private inflight = false;
+  /** Requests in flight: at most one, or a background one (margins) and one for a range the buffers missed. */
+  private inflight = 0;
+  /** Whether the request in flight is a background one (margins of a range already drawn). */
+  private backgroundInflight = false;
+  /** Requests asked for so far (each one's number). */
+  private requests = 0;
   /** When the views of a range the buffers missed were asked for, while that request is in flight. */
   private missingSince: number | null = null;
   /** Margins are not asked for before this time (performance.now()), nor a timer set twice. */
@@ -241,12 +247,15 @@ export class ViewFeeder {
   }
 
   private schedule(): void {
-    if (this.inflight) return;
+    // Only a range the buffers miss overtakes a request in flight, and only a background one.
+    if (this.inflight > 0 && !(this.inflight === 1 && this.backgroundInflight)) return;
     if (this.series.length === 0 || this.width() < 1) return;
     const stale = this.stale(this.range);
     if (stale.length === 0) return;
+    const missingNow = this.missing(stale);
+    if (this.inflight > 0 && !missingNow) return;
     const wait = this.marginsAfter - performance.now();
-    if (wait > 0 && !this.missing(stale)) {
+    if (wait > 0 && !missingNow) {
       this.marginTimer ??= setTimeout(() => {
         this.marginTimer = null;
         this.schedule();
@@ -255,10 +264,13 @@ export class ViewFeeder {
     }
     // Channels that only arrived are fetched alone; a moved range refetches every channel together.
     const list = stale.some((ref) => this.windows.has(refKey(ref))) ? this.refs() : stale;
-    this.inflight = true;
-    void this.fetch(list).finally(() => {
-      this.inflight = false;
-      this.missingSince = null;
+    const missing = this.missing(list);
+    this.inflight++;
+    if (!missing) this.backgroundInflight = true;
+    void this.fetch(list, missing, ++this.requests).finally(() => {
+      this.inflight--;
+      if (missing) this.missingSince = null;
+      else this.backgroundInflight = false;
       // The range moved on, or channels arrived while computing: fetch again.
       this.schedule();
     });
@@ -282,11 +294,13 @@ export class ViewFeeder {
     });
   }
 
-  private async fetch(list: ChannelRef[]): Promise<void> {
-    // Channels drawn before whose views miss the range (a zoom, a jump): the visible window
-    // alone first, a fifth of the columns to compute, carry and upload; its margins follow
-    // (after a zoom, MARGIN_DELAY_MS later). A channel new to the screen gets its margins at once.
-    const missing = this.missing(list);
+  /**
+   * `missing`: channels drawn before whose views miss the range (a zoom, a jump): the visible
+   * window alone first, a fifth of the columns to compute, carry and upload; its margins follow
+   * (after a zoom, MARGIN_DELAY_MS later). A channel new to the screen gets its margins at once.
+   * `request`: this request's number (only a background request is ever overtaken).
+   */
+  private async fetch(list: ChannelRef[], missing: boolean, request: number): Promise<void> {
     // Margins wait after a zoom only: a jump at the same scale is often followed by a pan.
     if (missing && this.rescaled(list)) this.marginsAfter = performance.now() + MARGIN_DELAY_MS;
     const target = fetchWindow(this.domain(), this.range, this.width(), missing ? 0 : MARGIN_WINDOWS);
@@ -301,6 +315,9 @@ export class ViewFeeder {
       for (const ref of list) this.windows.set(refKey(ref), window);
       return;
     }
+    // Margins overtaken by a zoom or a jump (a newer request): the screen has moved on, and
+    // drawing them would only delay the newer views behind an upload nobody sees.
+    if (request < this.requests) return;
     const byRef = new Map<string, ViewResult>();
     list.forEach((ref, i) => byRef.set(refKey(ref), views[i]!));
     // Channels whose old view and new one both hold the range at its columns: what is on

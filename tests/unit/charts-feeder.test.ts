@@ -205,6 +205,36 @@ describe('view feeder, zooms and jumps', () => {
     expect(asked.at(-1)!.pixels).toBe(5 * WIDTH);
   });
 
+  it('does not keep a zoom waiting behind margins being fetched in the background, and drops those margins', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    let w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
+    const { feeder, asked, answer, layers } = setup(w);
+    await answer();
+    // Paging near the buffers' edge: their margins are asked for in the background.
+    for (let i = 0; i < 4; i++) {
+      w = { t0: w.t0 + 6_000, t1: w.t1 + 6_000 };
+      feeder.update(w);
+    }
+    const requests = asked.length;
+    expect(asked.at(-1)!.pixels).toBe(5 * WIDTH);
+    // A zoom while they are on their way is asked for at once, its visible window alone.
+    const zoomed = { t0: w.t0, t1: w.t0 + 60_000 };
+    feeder.update(zoomed);
+    expect(asked.length).toBe(requests + 1);
+    expect(asked.at(-1)!.pixels).toBeLessThanOrEqual(WIDTH + 1);
+    expect(feeder.arriving()).toBe(true);
+    // Nothing more while both are in flight (a second zoom waits for the first's views).
+    feeder.update({ t0: w.t0, t1: w.t0 + 120_000 });
+    expect(asked.length).toBe(requests + 1);
+    feeder.update(zoomed);
+    // Both answered, the margins first: only the zoom's views are drawn (two layers), and they hold the range.
+    const drawn = layers.length;
+    await answer();
+    expect(layers.length - drawn).toBe(2);
+    expect(feeder.covers(zoomed)).toBe(true);
+    expect(feeder.arriving()).toBe(false);
+  });
+
   it('asks for a channel new to the screen with its margins at once', async () => {
     const w = { t0: night.t0 + 5 * H, t1: night.t0 + 5 * H + 30_000 };
     const { asked } = setup(w);
