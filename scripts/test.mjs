@@ -2,7 +2,7 @@
 // and side by side on PostgreSQL when TEST_DATABASE_URL is set); end-to-end in Chromium. Ends
 // with each failed test and one line "Tests: N passed, N failed".
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './ensure-chromium.mjs';
 
 const RESULTS = '.vitest-results';
@@ -61,8 +61,12 @@ async function together(jobs) {
   return ended;
 }
 
-/** A vitest run of `project` as a job for together(). */
-const vitestJob = ({ label, project, env, exclude = [] }) => ({ label, cmd: 'npx', args: [...vitestArgs(project, reportFile(label)), ...exclude.flatMap((f) => ['--exclude', f])], env });
+/** A vitest run of `project` as a job for together(): `files` only (every one must exist), or all but `exclude`. */
+const vitestJob = ({ label, project, env, exclude = [], files = [] }) => {
+  const missing = files.filter((f) => !existsSync(f));
+  if (missing.length) throw new Error(`${label}: no such test file: ${missing.join(', ')}`);
+  return { label, cmd: 'npx', args: [...vitestArgs(project, reportFile(label)), ...exclude.flatMap((f) => ['--exclude', f]), ...files], env };
+};
 
 /** Steps and vitest runs (jobs with a `project`, each counted) side by side; the run stops after them if a step failed. */
 async function stepsTogether(jobs) {
@@ -117,20 +121,11 @@ await stepsTogether([
   { label: 'unit', project: 'unit' },
 ]);
 /**
- * Server test files that never read NOCTURNE_TEST_DB (start-up, the command-line tools, PGlite's lock, a PGlite
- * migration, the parse worker): the same work on either run, so with PostgreSQL they run once,
- * in the PGlite run, which is the shorter of the two since the engine's files run with PostgreSQL.
- */
-const DB_KIND_FREE = ['tests/server/startup.test.ts', 'tests/server/cli.test.ts', 'tests/server/pglite-lock.test.ts', 'tests/server/migration-013.test.ts', 'tests/server/parse-worker.test.ts', 'tests/server/upload-temp.test.ts'];
-
-/**
  * Server test files whose cost is the engine's, the file parsers', the simulator's or the PDF
  * renderer's, not the database's (decision 0999): with PostgreSQL they run once, in its run,
  * where a test costs about half the CPU (the database is native, not WebAssembly in the test's
  * process). Their SQL is the routes' SQL, which the PGlite run executes through the access
- * matrix (every route, every role), the answers contract and the files that test storage
- * itself (imports and staged imports, concurrency, live ingest and fan-out, migrations,
- * caches, the trail), as the PostgreSQL run does.
+ * matrix (every route, every role) and the answers contract, as the PostgreSQL run does.
  */
 const ENGINE_WORK = [
   'analytics', 'bad-input', 'corrections', 'double-scoring', 'engine-pool', 'fuzz', 'mail', 'night-basis', 'night-files',
@@ -138,10 +133,23 @@ const ENGINE_WORK = [
   'simulated-nights', 'timeouts', 'upload-fuzz',
 ].map((name) => `tests/server/${name}.test.ts`);
 
+/**
+ * Server test files that run on PostgreSQL too (decision 1000): where PostgreSQL differs from
+ * PGlite, which is the same SQL engine in WebAssembly — the driver's answers (the answers
+ * contract, cursors, the trail's batches), every route and role (the access matrix),
+ * connections at once (concurrency, imports and staged imports, sign-in limits under a
+ * burst), live ingest, fan-out across processes and faults, and the migrations. Every other
+ * file runs once, on PGlite, the database `npm start` runs on.
+ */
+const ON_POSTGRES_TOO = [
+  'access-matrix', 'annotation-pages', 'answers', 'audit-trail', 'concurrency', 'imports', 'live', 'live-fanout', 'live-faults',
+  'migration-015', 'migration-033', 'signin-jam', 'staged-import',
+].map((name) => `tests/server/${name}.test.ts`);
+
 if (process.env.TEST_DATABASE_URL) {
   await vitestTogether([
     { label: 'server on PGlite', project: 'server', env: { NOCTURNE_TEST_DB: 'pglite' }, exclude: ENGINE_WORK },
-    { label: 'server on PostgreSQL', project: 'server', env: { NOCTURNE_TEST_DB: 'postgres' }, exclude: DB_KIND_FREE },
+    { label: 'server on PostgreSQL', project: 'server', env: { NOCTURNE_TEST_DB: 'postgres' }, files: [...ENGINE_WORK, ...ON_POSTGRES_TOO] },
   ]);
 } else {
   vitest('server on PGlite', 'server', { NOCTURNE_TEST_DB: 'pglite' });

@@ -8,8 +8,9 @@ import { DeviceClient } from '../../server/live/device-client';
 import { shortSource } from '../server/live-helpers';
 import { signInHttp } from '../server/live-processes';
 
-// The user guide's screenshots (docs/guide/img), made from the real app on every e2e run so
-// they cannot go stale: the main screens of the demo clinic in English and Arabic. One
+// The user guide's screenshots (docs/guide/img), made from the real app by
+// `npm run docs:screenshots` (the vitest project 'guide', not part of npm test, which would
+// rewrite them on every run): the main screens of the demo clinic in English and Arabic. One
 // server, one browser, one page; every shot waits on what the screen shows, never on a clock.
 
 const IMG = 'docs/guide/img';
