@@ -268,6 +268,19 @@ function physicianRoutes(w: Walk): Array<[string, string]> {
   ];
 }
 
+/** Side tabs whose name is broken inside a word ("Zusammenfassu / ng"): more lines than words. */
+function brokenSideTabs(page: Page): Promise<(string | null)[]> {
+  return page.locator('.side-tab').evaluateAll((tabs) =>
+    tabs
+      .filter((tab) => {
+        const range = document.createRange();
+        range.selectNodeContents(tab);
+        return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > (tab.textContent ?? '').trim().split(/\s+/).length;
+      })
+      .map((tab) => tab.textContent),
+  );
+}
+
 /** The patient detail screen: Summary tab, then one night, then the trend view. */
 async function walkPatientDetail(w: Walk, lng: string, found: string[]): Promise<void> {
   const { page } = w;
@@ -275,6 +288,10 @@ async function walkPatientDetail(w: Walk, lng: string, found: string[]): Promise
   await page.getByTestId('tab-summary').click();
   await settle(page);
   found.push(...problems(await readScreen(page), lng, 'patient detail · Summary'));
+  // The active tab's name is bold: it too is whole, and choosing it moved no tab.
+  const tabsWith = async () => ({ broken: await brokenSideTabs(page), width: Math.round((await page.getByTestId('side-tabs').boundingBox())!.width) });
+  const withSummary = MEASURED.has(lng) ? await tabsWith() : null;
+  if (withSummary) expect(withSummary.broken, `${lng}: side tabs broken inside a word (Summary active)`).toEqual([]);
   await page.getByTestId('tab-overview').click();
   await page.getByTestId('mode-single').click();
   await settle(page);
@@ -283,16 +300,9 @@ async function walkPatientDetail(w: Walk, lng: string, found: string[]): Promise
     expect(await firstChartTop(page), `${lng}: a chart above the fold at 1280 × 800`).toBeLessThan(page.viewportSize()!.height - 60);
     found.push(...(await overflows(page, `${lng} night view`)));
     // A side tab's name is never broken inside a word ("Zusammenfassu / ng"): no more lines than words.
-    const brokenTabs = await page.locator('.side-tab').evaluateAll((tabs) =>
-      tabs
-        .filter((tab) => {
-          const range = document.createRange();
-          range.selectNodeContents(tab);
-          return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > (tab.textContent ?? '').trim().split(/\s+/).length;
-        })
-        .map((tab) => tab.textContent),
-    );
-    expect(brokenTabs, `${lng}: side tabs broken inside a word`).toEqual([]);
+    const withOverview = await tabsWith();
+    expect(withOverview.broken, `${lng}: side tabs broken inside a word`).toEqual([]);
+    expect(withOverview.width, `${lng}: the side tabs keep their width whichever is active`).toBe(withSummary!.width);
     if (process.env.LAYOUT_SHOTS) await page.screenshot({ path: `${process.env.LAYOUT_SHOTS}/night-${lng}.png` });
     // The window view: the chart has the larger share, the histogram beside or below it.
     await page.getByTestId('window-BR').click();

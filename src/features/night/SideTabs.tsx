@@ -21,6 +21,7 @@ export function SideTabs({ active, disabled, onSelect }: {
           disabled={disabled.has(tab)}
           onClick={() => onSelect(tab)}
           data-testid={`tab-${tab}`}
+          data-label={t(`night.tabs.${tab}`)}
         >
           {t(`night.tabs.${tab}`)}
         </button>
