@@ -4,8 +4,9 @@
 // window) is always drawn at once from buffers already on the GPU (only uniforms change)
 // while the next margin is computed in the worker. One request is in flight at a time, but
 // for a range the buffers miss (a zoom, a jump), which does not wait behind margins being
-// fetched in the background; the latest range wins. Each channel's view is kept with its own window, so a channel
-// that arrives while others are drawn is fetched alone and nothing drawn is thrown away.
+// fetched in the background; the latest range wins. Each channel's view is kept with its own
+// window, so a channel that arrives while others are drawn is fetched alone and nothing drawn
+// is thrown away.
 import type { ChannelRef, ViewResult } from '../../engine/index';
 import type { ChartRenderer } from './gl/renderer';
 import type { ChartBlock, Rgba } from './gl/block';
@@ -252,10 +253,12 @@ export class ViewFeeder {
     if (this.series.length === 0 || this.width() < 1) return;
     const stale = this.stale(this.range);
     if (stale.length === 0) return;
-    const missingNow = this.missing(stale);
-    if (this.inflight > 0 && !missingNow) return;
+    // Whether channels drawn before miss the range (a zoom, a jump); the channels fetched with
+    // them below hold it (they are not stale), so this is true of that whole list as well.
+    const missing = this.missing(stale);
+    if (this.inflight > 0 && !missing) return;
     const wait = this.marginsAfter - performance.now();
-    if (wait > 0 && !missingNow) {
+    if (wait > 0 && !missing) {
       this.marginTimer ??= setTimeout(() => {
         this.marginTimer = null;
         this.schedule();
@@ -264,7 +267,6 @@ export class ViewFeeder {
     }
     // Channels that only arrived are fetched alone; a moved range refetches every channel together.
     const list = stale.some((ref) => this.windows.has(refKey(ref))) ? this.refs() : stale;
-    const missing = this.missing(list);
     this.inflight++;
     if (!missing) this.backgroundInflight = true;
     void this.fetch(list, missing, ++this.requests).finally(() => {
