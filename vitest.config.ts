@@ -1,5 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+/** What the end-to-end files and the guide's screenshots share: the real app in the run's Chromium. */
+const inChromium = {
+  globalSetup: ['tests/e2e/global-setup.ts'],
+  environment: 'node',
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  // expect.poll's own default (1 s) is shorter than a busy machine takes to load a list: a poll
+  // that can pass waits up to Playwright's action timeout, as a locator does. It asks every
+  // 200 ms, not every 50: each try is a round trip through Playwright's relay and Chromium, CPU
+  // of a machine the stage keeps busy (decision 1000).
+  expect: { poll: { timeout: 30_000, interval: 200 } },
+};
+
 export default defineConfig({
   test: {
     projects: [
@@ -37,15 +50,7 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           // The guide's screenshots are remade on demand (npm run docs:screenshots), not by npm test.
           exclude: ['tests/e2e/guide-screenshots.test.ts'],
-          globalSetup: ['tests/e2e/global-setup.ts'],
-          environment: 'node',
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          // expect.poll's own default (1 s) is shorter than a busy machine takes to load a list:
-          // a poll that can pass waits up to Playwright's action timeout, as a locator does. It
-          // asks every 200 ms, not every 50: each try is a round trip through Playwright's relay
-          // and Chromium, CPU of a machine the stage keeps busy (decision 1000).
-          expect: { poll: { timeout: 30_000, interval: 200 } },
+          ...inChromium,
           // Three files at a time: one file at a time kept the 2-core machine 54 % busy (a test
           // mostly waits on its server, the page or Chromium's GPU process); two, 83–87 %; three,
           // 91 % and the stage 600 → 571 s on a machine 1.7× slower (decision 1000). Each worker
@@ -61,11 +66,7 @@ export default defineConfig({
           name: 'guide',
           // `npm run docs:screenshots`: docs/guide/img remade from the demo clinic (decision 1000).
           include: ['tests/e2e/guide-screenshots.test.ts'],
-          globalSetup: ['tests/e2e/global-setup.ts'],
-          environment: 'node',
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          expect: { poll: { timeout: 30_000, interval: 200 } },
+          ...inChromium,
         },
       },
     ],
