@@ -109,13 +109,16 @@ describe('the real-time dashboard on a wall display', () => {
     await page.setViewportSize(WALL);
     await page.getByTestId('language-select').first().selectOption('ar-SA');
     await allStripsInViewAndDrawn(WALL);
-    const inside = await page.getByTestId('realtime-dashboard').evaluate((dashboard) => {
-      const d = dashboard.getBoundingClientRect();
-      const tiles = [...dashboard.querySelectorAll('[data-testid="live-tile"]')].map((t) => t.getBoundingClientRect());
-      const firstRow = tiles.filter((t) => Math.abs(t.top - tiles[0]!.top) < 2);
-      return { outside: tiles.filter((t) => t.left < d.left - 1 || t.right > d.right + 1).length, firstIsRightmost: firstRow.every((t) => t.right <= tiles[0]!.right + 1) };
-    });
-    expect(inside).toEqual({ outside: 0, firstIsRightmost: true });
+    // Polled: the grid lays the tiles out again after the language changed (read once, a loaded
+    // machine caught it before the mirrored layout).
+    const inside = () =>
+      page.getByTestId('realtime-dashboard').evaluate((dashboard) => {
+        const d = dashboard.getBoundingClientRect();
+        const tiles = [...dashboard.querySelectorAll('[data-testid="live-tile"]')].map((t) => t.getBoundingClientRect());
+        const firstRow = tiles.filter((t) => Math.abs(t.top - tiles[0]!.top) < 2);
+        return { outside: tiles.filter((t) => t.left < d.left - 1 || t.right > d.right + 1).length, firstIsRightmost: firstRow.every((t) => t.right <= tiles[0]!.right + 1) };
+      });
+    await expect.poll(inside).toEqual({ outside: 0, firstIsRightmost: true });
     await page.getByTestId('language-select').first().selectOption('en-US');
     expect(errors).toEqual([]);
     expect(clients.flatMap((c) => c.errors)).toEqual([]);
