@@ -237,6 +237,9 @@ export async function runOurs(screen: ChartScreen, log: FrameLog): Promise<OurRe
   };
 }
 
+/** Page steps made before zooming when the zoom/pan part runs alone (the full sequence pages first). */
+const ZOOM_PAN_LEAD_STEPS = 6;
+
 /**
  * Zooms through the presets and back, then pans a 1-h window across the night in 21 jumps,
  * each timed from the action to the end of its first final frame. Run alone by
@@ -249,7 +252,19 @@ export async function runZoomPan(screen: ChartScreen, log: FrameLog, alone = fal
     // Where the full sequence's paging leaves it: a 30-s window three hours in.
     dispatch({ type: 'zoom', range: { t0: domain.t0 + 3 * 3_600_000, t1: domain.t0 + 3 * 3_600_000 + 30_000 } });
     await settle(screen, log);
+    // …and as its last steps leave it: margins fetched in the background, some still in flight.
+    for (let i = 0; i < ZOOM_PAN_LEAD_STEPS; i++) {
+      await debounce();
+      const waiting = log.nextComplete();
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      screen.renderer.requestFrame();
+      await waiting;
+    }
   }
+  // Every action starts in an animation-frame callback, as each one after the first does (timed()
+  // ends with one): not in the task that drew the last page step, before the browser has even
+  // read that frame back for its compositor (no user acts between a frame drawn and shown).
+  await nextFrame();
   const zoom: Timed[] = [];
   const presets: PresetId[] = ['1m', '3m', '5m', '8m', '10m', '20m', 'full', '20m', '10m', '5m', '1m', '30s'];
   for (const preset of presets) {
