@@ -12,6 +12,10 @@
  * radar's MOV measure), 'Position'.
  */
 
+// The key a label is matched by (suffix stripped, lower case, letters and digits only), shared
+// with the UI, which names the labels left as codes by the same key.
+import { normaliseLabel } from '../../contract/signal-labels';
+
 /** Default map: normalised label → channel code. */
 const DEFAULT_LABELS: Readonly<Record<string, string>> = {
   // Airflow (nasal cannula pressure, oro-nasal thermistor, CPAP flow) → the PSG airflow trace.
@@ -67,14 +71,6 @@ const DEFAULT_LABELS: Readonly<Record<string, string>> = {
   respirationrate: 'BR',
   breathingrate: 'BR',
 };
-
-/** ResMed writes the sample period after a dot: 'Flow.40ms', 'SpO2.1s', 'Leak.2s'. */
-const RESMED_SUFFIX = /\.\d+(\.\d+)?(ms|s)$/i;
-
-/** The key a label is matched by: suffix stripped, lower case, letters and digits only. */
-export function normaliseLabel(label: string): string {
-  return label.trim().replace(RESMED_SUFFIX, '').toLowerCase().replace(/[^a-z0-9]/g, '');
-}
 
 const NORMALISED_DEFAULTS: ReadonlyMap<string, string> = new Map(
   Object.entries(DEFAULT_LABELS).map(([k, v]) => [normaliseLabel(k), v]),

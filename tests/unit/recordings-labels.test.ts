@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mapLabel, normaliseLabel } from '../../server/recordings/labels';
+import { normaliseLabel } from '../../contract/signal-labels';
+import { mapLabel } from '../../server/recordings/labels';
 
 describe('label-to-channel map', () => {
   it('maps the PSG reference and rate channels', () => {
