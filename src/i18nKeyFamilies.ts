@@ -35,6 +35,7 @@ export const DYNAMIC_KEY_FAMILIES = [
   'night.channels',
   'night.corrections.status',
   'night.info',
+  'night.sourceSignals',
   'night.tabs',
   'nightBasis.severity',
   'patientAdmin.bmiClass',

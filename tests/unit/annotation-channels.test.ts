@@ -11,11 +11,11 @@ await t.init({ lng: 'en-US', resources: { 'en-US': { translation: en } } });
 
 describe('an annotation line\'s channels', () => {
   it('names up to three channels in full', () => {
-    expect(channelsLine(t.t, ['BR', 'HR', 'SPO2'])).toEqual({ text: 'Breathing rate, Heart rate, SpO2', title: 'Breathing rate, Heart rate, SpO2' });
+    expect(channelsLine(t.t, 'en-US', ['BR', 'HR', 'SPO2'])).toEqual({ text: 'Breathing rate, Heart rate, SpO2', title: 'Breathing rate, Heart rate, SpO2' });
   });
 
   it('names two and counts the rest past three, the title naming every one', () => {
-    const line = channelsLine(t.t, ['SLP_STGS', 'Y_DIST', 'MOV', 'BR', 'HR']);
+    const line = channelsLine(t.t, 'en-US', ['SLP_STGS', 'Y_DIST', 'MOV', 'BR', 'HR']);
     expect(line.text).toBe('Sleep stages, Chest displacement and 3 more');
     expect(line.title.split(', ')).toHaveLength(5);
   });

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { categoryName } from '../../builtInNames';
+import { categoryName, channelName } from '../../builtInNames';
 import type { Category } from './model';
 import type { ListFilter, Source } from './listFilter';
 
@@ -14,7 +14,7 @@ interface Props {
 
 /** The list's filters: category, channel, author and source; each "all" by default. Drawn again only when its props change. */
 export const AnnotationFilters = memo(function AnnotationFilters({ filter, categories, channels, authors, onChange }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const num = (v: string) => (v === '' ? null : Number(v));
   return (
     <div className="annotation-filters" role="group" aria-label={t('annotations.filter.title')}>
@@ -32,7 +32,7 @@ export const AnnotationFilters = memo(function AnnotationFilters({ filter, categ
         <select value={filter.channel ?? ''} onChange={(e) => onChange({ ...filter, channel: e.target.value || null })} data-testid="annotations-filter-channel">
           <option value="">{t('annotations.filter.all')}</option>
           {channels.map((c) => (
-            <option key={c} value={c}>{t(`night.channels.${c}` as 'night.channels.BR', { defaultValue: c })}</option>
+            <option key={c} value={c}>{channelName(t, i18n.language, c)}</option>
           ))}
         </select>
       </label>

@@ -9,7 +9,7 @@ import { annotationErrors, DEFAULT_COLOR, DEFAULT_DURATION_S, DEFAULT_LABEL, esc
 import { FORGET_AT_ONCE } from './queries';
 import { TimeFields, type HMS } from './TimeFields';
 import { clockSeconds, instantOfClock, zoneLabel } from './time';
-import { commentText } from '../../builtInNames';
+import { channelName, commentText } from '../../builtInNames';
 
 export type PopupMode = 'add' | 'edit' | 'view';
 
@@ -86,13 +86,13 @@ function useAnnotationForm(p: Props) {
 
 /** One checkbox a channel: the channels the annotation is on (not drawn again while a save is on its way). */
 const KpiChoices = memo(function KpiChoices({ channels, kpis, disabled, onChange }: { channels: string[]; kpis: string[]; disabled: boolean; onChange(kpis: string[]): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <div className="kpi-choices">
       {channels.map((c) => (
         <label key={c} className="check">
           <input type="checkbox" disabled={disabled} checked={kpis.includes(c)} onChange={(e) => onChange(e.target.checked ? [...kpis, c] : kpis.filter((k) => k !== c))} data-testid={`annotation-kpi-${c}`} />
-          {t(`night.channels.${c}` as 'night.channels.BR', { defaultValue: c })}
+          {channelName(t, i18n.language, c)}
         </label>
       ))}
     </div>

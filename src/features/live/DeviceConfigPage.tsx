@@ -9,6 +9,7 @@ import { liveApi, type DeviceConfig, type DeviceConfigRow } from './api';
 import { LiveStateBadge } from './LiveStateBadge';
 import '../../styles/live.css';
 import { intlLocale } from '../../format';
+import { channelName } from '../../builtInNames';
 
 const CONFIG_REFRESH_MS = 2_000;
 const configKey = ['live', 'configs'] as const;
@@ -58,7 +59,7 @@ function ConfigStatus({ device }: { device: DeviceConfigRow }) {
 }
 
 function ConfigForm({ device, rates }: { device: DeviceConfigRow; rates: Record<string, number[]> }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const [draft, setDraft] = useState<DeviceConfig>(device.config);
   const save = useMutation({
@@ -94,7 +95,7 @@ function ConfigForm({ device, rates }: { device: DeviceConfigRow; rates: Record<
         <legend>{t('live.config.channels')}</legend>
         {Object.entries(rates).map(([code, options]) => {
           const rate = draft.channels[code];
-          const name = t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
+          const name = channelName(t, i18n.language, code);
           return (
             <div key={code} className="config-channel">
               <label>

@@ -26,7 +26,7 @@ const shown = (v: number | undefined) => (v === undefined || v < 0 || !Number.is
 export const LiveTile = memo(LiveTileView, (a, b) => a.device.device_id === b.device.device_id && a.device.patient_id === b.device.patient_id && a.device.patient_code === b.device.patient_code && a.device.state === b.device.state);
 
 function LiveTileView({ device: row }: { device: RealTimeDevice }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { device, connection } = useLiveDevice(row.device_id, NO_STORAGE);
   const details = usePatientDetails(row.patient_id ?? 0);
   const vitals = parseVitalParameters(details.data?.vital_parameters ?? null);
@@ -57,11 +57,11 @@ function LiveTileView({ device: row }: { device: RealTimeDevice }) {
       </div>
       {alerts.map((a) => (
         <p key={a.code} className="live-alert" role="alert" data-testid="tile-alert">
-          {t(`live.dashboard.alert.${a.severity}`, { vital: channelName(t, a.code), value: a.value.toFixed(0) })}
+          {t(`live.dashboard.alert.${a.severity}`, { vital: channelName(t, i18n.language, a.code), value: a.value.toFixed(0) })}
         </p>
       ))}
       <div className="live-plot-wrap">
-        <LivePlot series={getSeries} range={getRange} testId="tile-strip" label={t('live.dashboard.strip', { channel: stripCode ? channelName(t, stripCode) : '' })} />
+        <LivePlot series={getSeries} range={getRange} testId="tile-strip" label={t('live.dashboard.strip', { channel: stripCode ? channelName(t, i18n.language, stripCode) : '' })} />
       </div>
     </article>
   );

@@ -88,14 +88,14 @@ type LiveWindow = ReturnType<typeof useLiveWindow>;
 
 /** The channel picker, zoom in and out, and back to following the newest data. */
 function RealTimeControls({ codes, code, onPick, w }: { codes: string[]; code: string | null; onPick(code: string): void; w: LiveWindow }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <div className="live-controls">
       <label>
         {t('live.channel')}{' '}
         <select value={code ?? ''} onChange={(e) => onPick(e.target.value)} data-testid="realtime-channel">
           {codes.map((c) => (
-            <option key={c} value={c}>{channelName(t, c)}</option>
+            <option key={c} value={c}>{channelName(t, i18n.language, c)}</option>
           ))}
         </select>
       </label>
@@ -150,7 +150,7 @@ export function RealTimePage() {
 
   if (!deviceId) return <RealTimePicker />;
 
-  const channel = code ? channelName(t, code) : '';
+  const channel = code ? channelName(t, i18n.language, code) : '';
   const axes = plotAxes(t, i18n.language);
   const full = w.getFull();
 

@@ -3,6 +3,7 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countRender } from '../../charts/gl/stats';
 import { channelDef, type ChannelChoice } from './channels';
+import { channelName, sourceTitle } from '../../builtInNames';
 
 /** How long the saved-order feedback loader shows (spec 2 §4, §9). */
 const SAVE_LOADER_MS = 1_000;
@@ -19,7 +20,7 @@ export function ChannelSelector({ choices, disabled, onToggle, onMove, onSave }:
   onSave: () => Promise<void>;
 }) {
   countRender('ChannelSelector');
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const dragging = useRef<string | null>(null);
   // Saving the order is a mutation like every write; its loader stays a full second whatever
   // the server's speed, failed or not.
@@ -65,9 +66,10 @@ export function ChannelSelector({ choices, disabled, onToggle, onMove, onSave }:
               dragging.current = null;
               if (from && from !== c.code) onMove(from, c.code);
             }}
+            title={sourceTitle(t, c.code)}
             data-testid={`channel-${c.code}`}
           >
-            {channelDef(c.code).unmapped ? c.code : t(`night.channels.${c.code}` as 'night.channels.BR', { defaultValue: c.code })}
+            {channelName(t, i18n.language, c.code)}
             {channelDef(c.code).psg && <span className="psg-tag">{t('night.psg')}</span>}
           </button>
         ))}

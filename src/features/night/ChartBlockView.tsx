@@ -16,6 +16,7 @@ import { bandsOf } from './vitals';
 import { readItem, writeItem } from '../../state/storage';
 import { chartFocus, toggleFocus } from './focus';
 import { autoDomain, CODED_LABELS, paintValueLabels, PHYSIOLOGICAL_RANGES } from './yAxis';
+import { channelName, sourceTitle } from '../../builtInNames';
 
 /** Below this plot height (a montage of many charts) only the lowest and highest value labels are shown: four would overlap. */
 const SHORT_PLOT_PX = 56;
@@ -156,13 +157,13 @@ function useValueTooltip(screen: ChartScreen, series: BlockSeries[], def: Channe
       } else {
         const value = lo === hi ? formatValue(lo, 1, i18n.language) : `${formatValue(lo, 1, i18n.language)}–${formatValue(hi, 1, i18n.language)}`;
         // The channel's name in the user's language (BP's two series: systolic and diastolic), not its code.
-        const name = def.unmapped ? s.ref.code : t(`night.channels.${s.ref.code}` as 'night.channels.BR', { defaultValue: s.ref.code });
+        const name = channelName(t, i18n.language, s.ref.code);
         parts.push(`${name} ${value}${unit ? ` ${unit}` : ''}`);
       }
     }
     if (parts.length === 0) return null;
     return `${formatClock(time, night.timezone, true)}  ${parts.join(' · ')}`;
-  }, [series, screen, def.style, def.unmapped, coded, unit, night.timezone, t]);
+  }, [series, screen, def.style, coded, unit, night.timezone, t, i18n.language]);
 }
 
 interface HeadProps extends Pick<BlockProps, 'def' | 'expanded' | 'onToggleExpand' | 'onWindowView' | 'onCloseWindow' | 'dragProps'> {
@@ -200,7 +201,7 @@ function BlockHead({ def, title, focused, statsRef, dragProps, ...p }: HeadProps
           {title}
         </button>
       </h3>
-      <span className="info-tip" tabIndex={0} title={def.unmapped ? title : t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
+      <span className="info-tip" tabIndex={0} title={def.unmapped ? (sourceTitle(t, code) ?? title) : t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
         {t('night.block.infoMark')}
       </span>
       {!def.axis && <span ref={statsRef} className="chart-stats mono" data-testid={`stats-${code}`} />}
@@ -310,8 +311,8 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   const statsSource = !def.axis && series[0] && !provisional?.has(series[0].ref.code) ? series[0].ref : null;
   useStatsReadout(screen, api, statsSource, statsRef, format, i18n.language);
 
-  // A channel without a meaning here keeps the file's label (it may hold '.' or ':', which i18next would read as key syntax).
-  const title = def.unmapped ? code : t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code });
+  // A channel without a meaning here is named by its source signal when Nocturne knows it ('MaskPress.2s'), else keeps the file's label.
+  const title = channelName(t, i18n.language, code);
   const labels = coded ? coded.map(([v, key]) => ({ v, text: t(key as 'night.axis.deep') })) : [];
   const toggleZoomMode = () => {
     setZoomMode(zoomMode === 'x' ? 'xy' : 'x');

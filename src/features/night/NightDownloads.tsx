@@ -4,6 +4,7 @@ import { download } from '../../api/client';
 import { saveFile } from '../../api/download';
 import { useAction } from '../../ui/useAction';
 import type { NightInfo } from './types';
+import { channelName } from '../../builtInNames';
 
 /**
  * Downloads of the night (spec 2 §2 Actions, §5, §6): the data points of the chosen
@@ -11,7 +12,7 @@ import type { NightInfo } from './types';
  * EDF+. Not offered to annotators.
  */
 export function NightDownloads({ patientId, night }: { patientId: number; night: NightInfo }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const { busy, problem, setProblem, run } = useAction();
   const query = { patient_id: patientId, recording_id: night.recording_id };
@@ -43,7 +44,7 @@ export function NightDownloads({ patientId, night }: { patientId: number; night:
               }}
               data-testid={`download-channel-${c.code}`}
             />
-            {t(`night.channels.${c.code}` as 'night.channels.BR', { defaultValue: c.code })}
+            {channelName(t, i18n.language, c.code)}
           </label>
         ))}
       </fieldset>

@@ -12,6 +12,7 @@ import { useNight } from './context';
 import { binBand, histogramEdges, HISTOGRAM_RANGES } from './histogram';
 import { STATS_DELAY_MS } from './useStatsReadout';
 import { bandsOf } from './vitals';
+import { channelName } from '../../builtInNames';
 
 /** The window view (spec 2 §2): one channel, large; BR, PR and SPO2 add a histogram with threshold bands. */
 export function WindowView({ screen, code, thresholds, onClose }: { screen: ChartScreen; code: string; thresholds: boolean; onClose: () => void }) {
@@ -56,7 +57,7 @@ function WindowTimeAxis({ screen }: { screen: ChartScreen }) {
 }
 
 function Histogram({ screen, code, kind }: { screen: ChartScreen; code: string; kind: 'br' | 'pr' | 'spo2' }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { api, nightRef, infos, vitals, provisional } = useNight();
   const [hist, setHist] = useState<HistogramResult | null>(null);
   const bands = bandsOf(kind, vitals);
@@ -85,7 +86,7 @@ function Histogram({ screen, code, kind }: { screen: ChartScreen; code: string; 
   const peak = hist ? Math.max(1, ...hist.counts) : 1;
   return (
     <figure className="histogram" data-testid="histogram">
-      <figcaption>{t('night.histogram.title', { channel: t(`night.channels.${code}` as 'night.channels.BR') })}</figcaption>
+      <figcaption>{t('night.histogram.title', { channel: channelName(t, i18n.language, code) })}</figcaption>
       <div className="histogram-bars" dir="ltr">
         {hist &&
           Array.from(hist.counts).map((count, i) => {

@@ -157,7 +157,7 @@ function ImportSummary({ night }: { night: ImportedNight }) {
       {t('recordings.import.done', {
         start: f.dateTime(night.recording_start_time, night.timezone),
         duration: formatSpan(night.recording_stop_time - night.recording_start_time),
-        channels: night.channels.map((c) => channelName(t, c.code)).join(', ') || '—',
+        channels: night.channels.map((c) => channelName(t, f.language, c.code)).join(', ') || '—',
       })}
       {/* What EDF+ files annotate (markers such as "Recording starts", stages), not scored events. */}
       {night.events > 0 && <> {t('recordings.import.fileAnnotations', { count: night.events })}</>}

@@ -5,6 +5,7 @@ import type { ThresholdBands } from '../../../engine/index';
 import { INDEX_CHANNELS, isValuePoint, SPREAD_CHANNELS, yScale, type DayWindow, type TrendPoint, type ValuePoint } from './model';
 import { SpreadLine } from './SpreadLine';
 import { formatIsoDayShort } from '../../format';
+import { channelName } from '../../builtInNames';
 
 const HEIGHT = 180;
 const PAD = { left: 48, right: 12, top: 10, bottom: 26 };
@@ -200,11 +201,11 @@ export function TrendChart({ code, unit, bands, points, noBasis = [], device, da
   window: DayWindow;
   onZoom: (a: number, b: number) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [box, width] = useWidth<HTMLDivElement>();
   const { drag, handlers } = useDayDrag(onZoom);
   const { shown, byDate, visible, deviceByDate, deviceShown, noBasisShown } = daysShown(dates, window, points, device ?? [], noBasis);
-  const name = t(`trend.channels.${code}` as 'trend.channels.RII', { defaultValue: t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: code }) });
+  const name = t(`trend.channels.${code}` as 'trend.channels.RII', { defaultValue: channelName(t, i18n.language, code) });
   const title = unit ? `${name} (${unit})` : name;
   const noBasisNote = noBasisShown.size > 0 && (
     <p className="muted" data-testid={`trend-no-basis-${code}`}>{t('nightBasis.trendNoBasis', { n: noBasisShown.size })}</p>
