@@ -164,6 +164,17 @@ export function channelName(t: TFunction, language: string, code: string): strin
   return t('night.sourceNamed', { name, period: period.unit === 'ms' ? t('night.sourcePeriod.ms', { value }) : t('night.sourcePeriod.s', { value }) });
 }
 
+/**
+ * {@link channelName} in two parts, the name and what follows it ("Maskendruck", " (2 s)"), so a
+ * header too narrow for the whole cuts the name and keeps the period; one part for any other code.
+ */
+export function channelNameParts(t: TFunction, language: string, code: string): { name: string; period: string } {
+  const full = channelName(t, language, code);
+  const signal = ownName(t, code) === undefined && labelPeriod(code) ? sourceSignal(code) : undefined;
+  const name = signal ? t(`night.sourceSignals.${signal}`) : full;
+  return full.startsWith(name) ? { name, period: full.slice(name.length) } : { name: full, period: '' };
+}
+
 /** "Source signal: MaskPress.2s" where {@link channelName} named a stored label (a tooltip beside the name), else undefined. */
 export function sourceTitle(t: TFunction, code: string): string | undefined {
   return ownName(t, code) === undefined && sourceSignal(code) ? t('night.sourceLabel', { label: code }) : undefined;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createInstance, type TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { categoryName, channelName, commentText, conditionName, countryName, localCountries, sourceTitle } from '../../src/builtInNames';
+import { categoryName, channelName, commentText, conditionName, countryName, localCountries, channelNameParts, sourceTitle } from '../../src/builtInNames';
 import { axisLabels } from '../../src/features/live/axes';
 
 /**
@@ -133,6 +133,16 @@ describe('source signals kept under their own label', () => {
     // Arabic keeps Latin digits (format.ts): the same numbers as the report and the files.
     const ar = await tOf('ar-SA');
     expect(channelName(ar, 'ar-SA', 'Leak.2s')).toBe(`التسرّب (2${NB}ث)`);
+  });
+
+  it('splits a named period from its name for a header that must cut one of them', async () => {
+    const de = await tOf('de-AT');
+    expect(channelNameParts(de, 'de-AT', 'Press.40ms')).toEqual({ name: 'Maskendruck', period: ` (40${NB}ms)` });
+    expect(channelNameParts(de, 'de-AT', 'NC_PSG')).toEqual({ name: 'Nasenkanüle', period: '' });
+    expect(channelNameParts(de, 'de-AT', 'Leak')).toEqual({ name: 'Leckage', period: '' });
+    expect(channelNameParts(de, 'de-AT', 'EEG Fpz-Cz')).toEqual({ name: 'EEG Fpz-Cz', period: '' });
+    const zh = await tOf('zh-Hans-CN');
+    expect(channelNameParts(zh, 'zh-Hans-CN', 'Leak.2s')).toEqual({ name: '漏气量', period: `（2${NB}秒）` });
   });
 
   it.each(LOCALES)('%s: every ResMed signal has a name of its own, none a raw label or key', async (lng) => {

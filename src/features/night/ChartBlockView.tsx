@@ -16,7 +16,7 @@ import { bandsOf } from './vitals';
 import { readItem, writeItem } from '../../state/storage';
 import { chartFocus, toggleFocus } from './focus';
 import { autoDomain, CODED_LABELS, paintValueLabels, PHYSIOLOGICAL_RANGES } from './yAxis';
-import { channelName, sourceTitle } from '../../builtInNames';
+import { channelName, channelNameParts, sourceTitle } from '../../builtInNames';
 
 /** Below this plot height (a montage of many charts) only the lowest and highest value labels are shown: four would overlap. */
 const SHORT_PLOT_PX = 56;
@@ -178,8 +178,11 @@ interface HeadProps extends Pick<BlockProps, 'def' | 'expanded' | 'onToggleExpan
 
 /** The block's head: drag handle, title (a focus toggle), info tip, stats readout and the tool chips. */
 function BlockHead({ def, title, focused, statsRef, dragProps, ...p }: HeadProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const code = def.code;
+  // A long name gives way in a narrow header, its period ("(2 s)", which tells ResMed's two mask pressures apart) does not.
+  const { name, period } = channelNameParts(t, i18n.language, code);
+  const source = def.unmapped ? sourceTitle(t, code) : undefined;
   return (
     <header className="chart-block-head">
       {dragProps && (
@@ -198,10 +201,11 @@ function BlockHead({ def, title, focused, statsRef, dragProps, ...p }: HeadProps
       <h3 className="chart-title">
         {/* A click puts the chart in focus: the scoring keys mark its channels. */}
         <button type="button" className={`chart-focus${focused ? ' focused' : ''}`} aria-pressed={focused} title={t('night.block.focus')} onClick={() => toggleFocus(code)} data-testid={`focus-${code}`}>
-          {title}
+          <span className="chart-name">{name}</span>
+          {period && <span className="chart-period">{period}</span>}
         </button>
       </h3>
-      <span className="info-tip" tabIndex={0} title={def.unmapped ? (sourceTitle(t, code) ?? title) : t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
+      <span className="info-tip" tabIndex={0} title={def.unmapped ? (source ? `${title} · ${source}` : title) : t(`night.info.${code}` as 'night.info.BR', { defaultValue: title })} aria-label={t('night.block.info')}>
         {t('night.block.infoMark')}
       </span>
       {!def.axis && <span ref={statsRef} className="chart-stats mono" data-testid={`stats-${code}`} />}
