@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -41,8 +42,8 @@ describe('a physician', () => {
     await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });
     expect(await result.isVisible()).toBe(true);
     expect((await result.boundingBox())!.y).toBeLessThan((await page.getByTestId('plot-NC_PSG').boundingBox())!.y);
-    // The CPAP's pressure has no meaning here: it is listed and drawn under its own label.
-    expect(await page.getByTestId('channel-Press.40ms').innerText()).toBe('Press.40ms');
+    // The CPAP's pressure has no meaning here: it stays a channel of its own, named for what it is (decision 1001).
+    expect(await page.getByTestId('channel-Press.40ms').innerText()).toBe('Mask pressure (40\u00a0ms)');
     // Every channel with code, label, rate and unit; ResMed's Crc16 checksums listed as not imported.
     const rows = await page.getByTestId('import-channel').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
     // … and the file each code came from.
@@ -150,8 +151,8 @@ describe('a physician with a night of four mask sessions', () => {
     await expect.poll(() => page.getByTestId('night-session').count(), { timeout: 30_000 }).toBe(4);
     expect(await page.locator('[data-testid^="channel-"][data-testid*="#"]').count()).toBe(0);
     expect(await page.locator('[data-testid^="channel-Flow.40ms"]').count()).toBe(0);
-    // The sessions' other signals (pressure, leak, flow limitation…) are offered under their own labels.
-    expect(await page.getByTestId('channel-Press.2s').innerText()).toBe('Press.2s');
+    // The sessions' other signals (pressure, leak, flow limitation…) are offered as channels of their own, named.
+    expect(await page.getByTestId('channel-Press.2s').innerText()).toBe('Therapy pressure (2\u00a0s)');
     // The navigator draws the four sessions in order, the gaps between them bare.
     const marks = await page.getByTestId('overview-session').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [r.left, r.right]));
     expect(marks).toHaveLength(4);
@@ -186,6 +187,61 @@ describe('a physician with a night of four mask sessions', () => {
     // A CPAP night has no signal-quality channel: no SQ point (it was drawn as 0 %).
     expect(await page.getByTestId('trend-chart-SQ').getByTestId('trend-point').count()).toBe(0);
     expect(await page.getByTestId('trend-span-error').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a German-speaking physician with a ResMed SD card', () => {
+  it("picks the night's folder and sees its device signals by their German names, never ResMed's labels", async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await page.getByTestId('language-select').first().selectOption('de-AT');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang), { timeout: 20_000 }).toBe('de-AT');
+    await openPatient(page, 'NCT1002');
+    // The card's night folder as the device writes it: flow and pressure (BRP), its 2-s signals
+    // (PLD), the oximeter (SA2) and the events (EVE), picked as a folder.
+    const folder = await mkdtemp(path.join(tmpdir(), 'nocturne-datalog-'));
+    try {
+      for (const name of ['snore_resmed_20250808_010203_EVE.edf', 'snore_resmed_20250808_010210_BRP.edf', 'snore_resmed_20250808_010210_PLD.edf', 'snore_resmed_20250808_010210_SA2.edf']) {
+        await copyFile(path.join(REAL, name), path.join(folder, name));
+      }
+      if (!(await page.getByTestId('import-folder').isVisible())) await page.locator('.import-details > summary').click();
+      await page.getByTestId('import-folder').setInputFiles(folder);
+      await page.getByTestId('import-timezone').fill('UTC');
+      await page.getByTestId('import-submit').click();
+      await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 60_000 }).toContain('Nasenkanüle');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+    const NB = '\u00a0';
+    const RAW = /\b\w+\.(\d+(\.\d+)?)(ms|s)\b/;
+    const done = (await page.getByTestId('import-done').textContent())!;
+    for (const name of [`Maskendruck (40${NB}ms)`, `Maskendruck (2${NB}s)`, `Therapiedruck (2${NB}s)`, `Exspiratorischer Druck (2${NB}s)`, `Leckage (2${NB}s)`, `Atemzugvolumen (2${NB}s)`, `Atemminutenvolumen (2${NB}s)`, `Schnarchen (2${NB}s)`, `Flusslimitation (2${NB}s)`]) {
+      expect(done).toContain(name);
+    }
+    expect(done).not.toMatch(RAW);
+    // The channel selector names every one of them too; the stored label is a tooltip away.
+    await page.getByTestId('channel-MaskPress.2s').waitFor({ timeout: 30_000 });
+    const buttons = await page.locator('.channel-buttons [data-testid^="channel-"]').evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText));
+    expect(buttons.length).toBeGreaterThanOrEqual(9);
+    for (const text of buttons) expect(text).not.toMatch(RAW);
+    expect(await page.getByTestId('channel-MaskPress.2s').innerText()).toBe(`Maskendruck (2${NB}s)`);
+    expect(await page.getByTestId('channel-MaskPress.2s').getAttribute('title')).toBe('Quellsignal: MaskPress.2s');
+    // Turned on, the chart is titled by the name, its info tip naming the source signal.
+    await page.getByTestId('channel-MaskPress.2s').click();
+    await page.getByTestId('plot-MaskPress.2s').waitFor({ timeout: 30_000 });
+    const block = page.getByTestId('chart-block-MaskPress.2s');
+    expect(await block.locator('.chart-title').textContent()).toBe(`Maskendruck (2${NB}s)`);
+    expect(await block.locator('.info-tip').getAttribute('title')).toBe(`Maskendruck (2${NB}s) · Quellsignal: MaskPress.2s`);
+    // The period sits under the name: a narrow header cuts the name, never the period that tells the two mask pressures apart.
+    expect(await block.locator('.chart-period').textContent()).toBe(` (2${NB}s)`);
+    // The downloads list them by name as well.
+    expect(await page.getByTestId('download-channel-Leak.2s').locator('xpath=..').textContent()).toBe(`Leckage (2${NB}s)`);
+    // The folded table of what the import made keeps the stored codes and labels, as the files wrote them.
+    const codes = await page.getByTestId('import-channel').evaluateAll((trs) => trs.map((tr) => tr.querySelector('td')!.textContent));
+    expect(codes).toContain('MaskPress.2s');
     expect(errors).toEqual([]);
     await context.close();
   });
