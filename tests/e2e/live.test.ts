@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 /**
- * What a plot drew, as the screen shows it (one WebGL canvas over the page draws every strip
+ * What a plot drew, as the screen shows it (one canvas over the page draws every strip
  * into the strip's box; the screenshot is of that box, overlays such as the selection hidden):
  * the pixels not of the colour most of the box has (a line covers few), that colour, the colour
  * behind the box, and the share of the width between the first and last column drawn in.
@@ -140,7 +140,7 @@ describe('live devices', () => {
     });
     expect(cover.overlaps).toBe(false);
     expect(cover.reach).toBeLessThanOrEqual(8);
-    // Every strip draws through the dashboard's one WebGL canvas, whatever the number of tiles
+    // Every strip draws through the dashboard's one canvas, whatever the number of tiles
     // (Chromium keeps 16 contexts a page): scrolled out of view and back, it draws again.
     expect(await page.locator('canvas').count()).toBe(1);
     const viewport = page.viewportSize()!;
@@ -167,6 +167,16 @@ describe('live devices', () => {
     await tile.waitFor();
     await expect.poll(xOf).toBe(moved);
     expect(await page.getByTestId('realtime-layout-error').count()).toBe(0);
+    // The board draws on a CPU 2D canvas where WebGL draws on the CPU (SwiftShader here), and
+    // through WebGL in a browser that learnt it has a GPU (decision 1002): both draw the strip.
+    expect(await page.locator('canvas').getAttribute('data-backend')).toBe('2d');
+    await page.evaluate(() => localStorage.setItem('nocturne.webglSoftware', '0'));
+    await page.reload();
+    await tile.waitFor();
+    expect(await page.locator('canvas').getAttribute('data-backend')).toBe('webgl');
+    await expect.poll(() => paintedPixels(page, 'tile-strip'), { timeout: 10_000 }).toBeGreaterThan(50);
+    // The board's context told the browser again that WebGL draws on the CPU here.
+    expect(await page.evaluate(() => localStorage.getItem('nocturne.webglSoftware'))).toBe('1');
     // The sidebar stays collapsed on this page (spec).
     expect(await page.getByTestId('sidebar').getAttribute('class')).toMatch(/collapsed/);
     expect(app.errors).toEqual([]);

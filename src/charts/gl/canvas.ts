@@ -16,6 +16,9 @@ export const isSoftwareRenderer = (name: string): boolean => SOFTWARE_RENDERER.t
 
 const storedKind = (): string | null => readItem('localStorage', STORAGE.webglSoftware);
 
+/** Whether this browser is known to draw WebGL on the CPU (learnt once: {@link learnRendererWhenIdle}). */
+export const webglOnCpu = (): boolean => storedKind() === '1';
+
 /** Keeps whether `gl` draws on the CPU, for the contexts made after it. */
 function noteRenderer(gl: WebGLRenderingContext): void {
   const info = gl.getExtension('WEBGL_debug_renderer_info');

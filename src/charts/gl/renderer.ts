@@ -39,6 +39,12 @@ export interface RendererOptions {
    */
   glAfterFirstPaint?: boolean;
   /**
+   * Draw on a CPU 2D canvas for good, never WebGL: where WebGL itself draws on the CPU, a
+   * screen drawn every frame (the live board) otherwise waits on the main thread, each frame,
+   * for the GPU process to draw and read the whole canvas back for the software compositor.
+   */
+  canvas2d?: boolean;
+  /**
    * The low-latency context where WebGL draws on the CPU (decision 0998): for screens drawn on
    * input (zoom, pan), not for one drawn every frame (the live board, where it cost more).
    */
@@ -118,7 +124,7 @@ export class ChartRenderer {
 
   constructor(canvas: HTMLCanvasElement, private readonly options: RendererOptions = {}) {
     this.canvas = canvas;
-    this.ctx2d = options.glAfterFirstPaint ? canvas.getContext('2d') : null;
+    this.ctx2d = options.canvas2d ? canvas.getContext('2d', { willReadFrequently: true }) : options.glAfterFirstPaint ? canvas.getContext('2d') : null;
     if (!this.ctx2d) this.glState = startGl(canvas, options.lowLatency);
     // Which context draws the canvas now (read by the e2e tests).
     canvas.dataset.backend = this.ctx2d ? '2d' : 'webgl';
@@ -163,7 +169,7 @@ export class ChartRenderer {
         const data = layer.data;
         layer.data = null;
         layer.buffer = null;
-        if (data) this.upload(layer, data, data.length);
+        if (data) this.upload(layer, data, layer.vertices * 2);
       }
     }
     this.canvas.replaceWith(next);
@@ -224,7 +230,11 @@ export class ChartRenderer {
     if (spec.visible !== undefined) layer.visible = spec.visible;
     // Before WebGL: a copy of the vertices, drawn in 2D and moved into a buffer when WebGL starts.
     if (this.glState) this.upload(layer, data, floats);
-    else layer.data = data.slice(0, floats);
+    else {
+      // Kept between updates (a live strip's every frame): grown, never made anew for each.
+      if (!layer.data || layer.data.length < floats) layer.data = new Float32Array(Math.max(floats, 64));
+      layer.data.set(data.subarray(0, floats));
+    }
     const range = block.fixedRange ?? this.range;
     if (changed === null && shown === layer.visible) return;
     if (changed && spec.visible === undefined && (changed.t1 < range.t0 || changed.t0 > range.t1)) return;
@@ -460,7 +470,7 @@ export class ChartRenderer {
       ctx?.restore();
     }
     // The first paint is out: WebGL now, in a task of its own after this frame.
-    if (paintedNow && !glState) setTimeout(this.startWebGl, 0);
+    if (paintedNow && !glState && !this.options.canvas2d) setTimeout(this.startWebGl, 0);
     if (!this.framed && [...this.blocks].some((b) => [...b.layers.values()].some((l) => l.kind !== 'fill' && l.vertices > 0))) {
       this.framed = true;
       markOnce(CHARTS_FRAMED_MARK);
@@ -596,8 +606,10 @@ function draw2d(ctx: CanvasRenderingContext2D, layer: Layer, u: Uniforms, view: 
     ctx.fill();
     return;
   }
+  // Segment pairs; one that starts where the last ended continues the same polyline (one
+  // stroke of joined lines, not a path of separate pieces: half the points for a trace).
   for (let i = 0; i + 1 < n; i += 2) {
-    ctx.moveTo(ax * v[2 * i]! + bx, ay * v[2 * i + 1]! + by);
+    if (i === 0 || v[2 * i] !== v[2 * i - 2] || v[2 * i + 1] !== v[2 * i - 1]) ctx.moveTo(ax * v[2 * i]! + bx, ay * v[2 * i + 1]! + by);
     ctx.lineTo(ax * v[2 * i + 2]! + bx, ay * v[2 * i + 3]! + by);
   }
   ctx.strokeStyle = style;

@@ -8,6 +8,7 @@
 // Framework-free; LivePlot registers its box here.
 import type { ChartBlock, Rgba } from '../../charts/gl/block';
 import { ChartRenderer } from '../../charts/gl/renderer';
+import { webglOnCpu } from '../../charts/gl/canvas';
 import type { Drawn, PlotRange } from './axes';
 import { paintProbe } from './paintProbe';
 import { columnsOf, type LiveSeries } from './series';
@@ -86,7 +87,7 @@ export class LiveBoard {
   private nextId = 0;
 
   constructor(canvas: HTMLCanvasElement) {
-    this.renderer = new ChartRenderer(canvas);
+    this.renderer = new ChartRenderer(canvas, { canvas2d: webglOnCpu() });
     // A resized box (a dragged tile, a wider window) reduces to its new column count.
     this.resize = new ResizeObserver((entries) => {
       for (const entry of entries) {
