@@ -50,7 +50,7 @@ export function learnRendererWhenIdle(): void {
  * and tearing.
  */
 function attributes(lowLatency: boolean): WebGLContextAttributes {
-  return lowLatency && storedKind() === '1' ? { ...GL_ATTRIBUTES, desynchronized: true } : GL_ATTRIBUTES;
+  return lowLatency && webglOnCpu() ? { ...GL_ATTRIBUTES, desynchronized: true } : GL_ATTRIBUTES;
 }
 
 const VERT = `
