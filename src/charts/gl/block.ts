@@ -48,5 +48,7 @@ export class ChartBlock {
   background: Rgba | null = null;
   /** Layers in drawing order (bands and artefacts first, then series). */
   readonly layers = new Map<string, Layer>();
+  /** Counts every change of what its layers draw (a layer written, shown or hidden): a 2D frame redraws only blocks whose count, box or ranges changed. */
+  revision = 0;
   constructor(readonly id: string) {}
 }

@@ -114,10 +114,12 @@ export class ChartRenderer {
   private framed = false;
   /** The range every block without a fixed range draws. */
   range: TimeRange = { t0: 0, t1: 1 };
-  /** Counts every change of what the layers draw (a layer written or shown, a block gone). */
+  /** Counts every change of what the canvas draws beside the blocks' own (a block gone, a new context, a forced redraw). */
   private version = 0;
-  /** What the last drawn frame drew from (boxes, ranges, layers' version): the same again draws nothing. */
-  private drawnFrom = '';
+  /** What the last drawn frame drew from (the canvas, where each block is): the same again draws only the blocks that changed. */
+  private drawnLayout = '';
+  /** What each block drew from in the last frame (its layers' revision, ranges, background). */
+  private drawnBlocks = new Map<ChartBlock, string>();
 
   /** The canvas drawn into; a 2D one is replaced by a WebGL one in the same place when WebGL is made. */
   canvas: HTMLCanvasElement;
@@ -238,7 +240,7 @@ export class ChartRenderer {
     const range = block.fixedRange ?? this.range;
     if (changed === null && shown === layer.visible) return;
     if (changed && spec.visible === undefined && (changed.t1 < range.t0 || changed.t0 > range.t1)) return;
-    this.version++;
+    block.revision++;
     this.requestFrame();
   }
 
@@ -264,7 +266,7 @@ export class ChartRenderer {
     const layer = block.layers.get(key);
     if (layer && layer.visible !== visible) {
       layer.visible = visible;
-      this.version++;
+      block.revision++;
       this.requestFrame();
     }
   }
@@ -396,14 +398,15 @@ export class ChartRenderer {
   }
 
   /**
-   * Where each block draws this frame (its viewport in canvas pixels) and a key of all the
-   * frame would draw from: the boxes, ranges, value ranges, backgrounds and layers' version.
+   * Where each block draws this frame (its viewport in canvas pixels) and two keys of what the
+   * frame would draw from: `layout`, the canvas and where every block is; each block's `key`,
+   * its layers' revision, time and value ranges and background.
    */
-  private plan(box: DOMRect, dpr: number, size: { width: number; height: number }): { placed: Array<{ block: ChartBlock; v: Viewport }>; key: string } {
+  private plan(box: DOMRect, dpr: number, size: { width: number; height: number }): { placed: Placed[]; layout: string } {
     const occluded: [HTMLElement, DOMRect][] = [];
     for (const el of this.occluders) if (el.isConnected) occluded.push([el, el.getBoundingClientRect()]);
-    const placed: Array<{ block: ChartBlock; v: Viewport }> = [];
-    const key: Array<number | string> = [this.version, size.width, size.height, dpr];
+    const placed: Placed[] = [];
+    const layout: Array<number | string> = [this.version, size.width, size.height, dpr];
     for (const block of this.blocks) {
       if (!block.el || !block.el.isConnected) continue;
       this.layout.watch(block.el);
@@ -412,16 +415,39 @@ export class ChartRenderer {
       const v = blockViewport(r, box, dpr, size, occluded, block.el);
       if (!v) continue;
       const range = block.fixedRange ?? this.range;
-      placed.push({ block, v });
-      key.push(block.id, v.vx, v.vy, v.vw, v.vh, v.sx0, v.sy0, v.sx1, v.sy1, range.t0, range.t1, block.yMin, block.yMax, block.background?.join(' ') ?? '');
+      placed.push({ block, v, key: `${block.revision},${range.t0},${range.t1},${block.yMin},${block.yMax},${block.background?.join(' ') ?? ''}` });
+      layout.push(block.id, v.vx, v.vy, v.vw, v.vh, v.sx0, v.sy0, v.sx1, v.sy1);
     }
-    return { placed, key: key.join(',') };
+    return { placed, layout: layout.join(',') };
   }
 
   /**
-   * Draws every block that intersects the canvas; returns how many, or null when nothing it
-   * draws from changed since the last frame drawn (a frame asked for by a DOM change beside
-   * the charts): the canvas keeps its picture, and the compositor has nothing new to draw.
+   * The blocks a frame redraws: none when the canvas, every box and every block's key are as the
+   * last frame drew them; on a 2D canvas (which keeps its picture between frames) only those
+   * whose key changed, when the boxes stayed put and no changed block's box overlaps another's.
+   * Null: the whole canvas.
+   */
+  private changedOnly(placed: readonly Placed[], layout: string): Placed[] | null {
+    if (layout !== this.drawnLayout) return null;
+    const changed = placed.filter((p) => this.drawnBlocks.get(p.block) !== p.key);
+    // WebGL draws the whole canvas each frame it draws (its buffer is not kept after a composite).
+    if (changed.length === 0 || !this.ctx2d) return changed.length === 0 ? changed : null;
+    for (const c of changed) {
+      for (const p of placed) {
+        if (p === c) continue;
+        const a = c.v;
+        const b = p.v;
+        if (a.sx0 < b.sx1 && b.sx0 < a.sx1 && a.sy0 < b.sy1 && b.sy0 < a.sy1) return null;
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * Draws every block that intersects the canvas (on a 2D canvas whose boxes stayed put, only
+   * the blocks that changed); returns how many, or null when nothing it draws from changed
+   * since the last frame drawn (a frame asked for by a DOM change beside the charts): the
+   * canvas keeps its picture, and the compositor has nothing new to draw.
    */
   private draw(): number | null {
     const canvas = this.canvas;
@@ -433,19 +459,26 @@ export class ChartRenderer {
       canvas.width = width;
       canvas.height = height;
     }
-    const { placed, key } = this.plan(box, dpr, { width, height });
-    if (key === this.drawnFrom) return null;
-    this.drawnFrom = key;
+    const { placed, layout } = this.plan(box, dpr, { width, height });
+    const only = this.changedOnly(placed, layout);
+    if (only?.length === 0) return null;
     const glState = this.glState;
     const ctx = this.ctx2d;
-    this.clearCanvas(width, height, dpr);
+    if (!only) {
+      this.clearCanvas(width, height, dpr);
+      this.drawnLayout = layout;
+      this.drawnBlocks.clear();
+    }
     const s = stats();
     let paintedNow = false;
-    for (const { block, v } of placed) {
+    for (const { block, v, key } of only ?? placed) {
+      this.drawnBlocks.set(block, key);
       const { vx, vy, vw, vh } = v;
       const range = block.fixedRange ?? this.range;
       const spanMs = Math.max(1e-9, range.t1 - range.t0);
       const yScale = 2 / Math.max(1e-12, block.yMax - block.yMin);
+      // Only this block again: its box is cleared first (the rest of the canvas keeps its picture).
+      if (only) ctx!.clearRect(v.sx0, height - v.sy1, v.sx1 - v.sx0, v.sy1 - v.sy0);
       this.clipToBlock(v, height, block.background);
       // Fills (bands, artefacts) under the lines, whatever order they were added in.
       for (const layer of [...block.layers.values()].sort((a, b) => Number(b.kind === 'fill') - Number(a.kind === 'fill'))) {
@@ -475,7 +508,7 @@ export class ChartRenderer {
       this.framed = true;
       markOnce(CHARTS_FRAMED_MARK);
     }
-    return placed.length;
+    return (only ?? placed).length;
   }
 
   /** Releases the context and every buffer. */
@@ -495,6 +528,13 @@ export class ChartRenderer {
 }
 
 /** How a layer's vertices map to its block: x = (x + xOffset) * xScale - 1, y = (y - yMin) * yScale - 1 (clip space). */
+/** A block placed in a frame: its viewport and the key of what it draws from. */
+interface Placed {
+  block: ChartBlock;
+  v: Viewport;
+  key: string;
+}
+
 /** A block's box in canvas pixels (GL origin at the bottom left) and its scissor. */
 interface Viewport {
   vx: number;
