@@ -28,8 +28,6 @@ export const UPLOAD_LIMITS = {
   maxUploadBytes: 1024 * 1024 * 1024,
 } as const;
 
-/** Longest span one night may cover, h: the server refuses longer, the night view draws nothing longer. */
-export const MAX_NIGHT_HOURS = 36;
 
 const Str = Type.String();
 const Int = Type.Integer();

@@ -1,7 +1,23 @@
 /** Request and answer schemas of the Patient details tab: histories, comments and check-ups (spec 2 §7). */
 import { Type, type Static } from '@sinclair/typebox';
-import { HISTORY_KINDS, HISTORY_VALUE_MAX, HistoryEntry } from './questionnaire-rules';
+import { HISTORY_KINDS, HISTORY_VALUE_MAX } from './questionnaire-rules';
 import { Enum, id, instantMs } from './common';
+
+/** One history entry as the fetch routes answer it (times ISO, UTC). */
+export const HistoryEntry = Type.Object({
+  id: Type.Integer(),
+  kind: Enum(HISTORY_KINDS),
+  /** The instant the entry is about, ms UTC. */
+  timestamp: Type.Number(),
+  symptom_medication_value: Type.String(),
+  created_by: Type.Integer(),
+  created_by_name: Type.String(),
+  updated_by: Type.Integer(),
+  updated_by_name: Type.String(),
+  created_date: Type.String(),
+  updated_date: Type.String(),
+});
+export type HistoryEntry = Static<typeof HistoryEntry>;
 
 /** ?patient_id of the history fetches. */
 export const PatientIdQuery = Type.Object({ patient_id: id });

@@ -1,10 +1,9 @@
 /**
  * Histories and questionnaires (issue 17 point 3): the one module the server's routes and
  * the app's forms both import, so a question, a choice or a limit is defined once. Pure: no
- * database, no React.
+ * database, no React, no schema library (the app loads it; the answers' schemas are in
+ * patient-notes.ts and questionnaires.ts).
  */
-import { Type, type Static } from '@sinclair/typebox';
-import { Enum, Nullable } from './common';
 
 /** The three histories of spec 2 §3 ("History entries"): kind as stored, and its fetch route. */
 export const HISTORY_KINDS = ['symptom', 'medication', 'diet_plan'] as const;
@@ -24,21 +23,6 @@ const HISTORY_FUTURE_MS = 86_400_000;
 /** No entry before this day (2000-01-01 UTC): an earlier date is a typing error. */
 const HISTORY_EARLIEST_MS = 946_684_800_000;
 
-/** One history entry as the fetch routes answer it (times ISO, UTC). */
-export const HistoryEntry = Type.Object({
-  id: Type.Integer(),
-  kind: Enum(HISTORY_KINDS),
-  /** The instant the entry is about, ms UTC. */
-  timestamp: Type.Number(),
-  symptom_medication_value: Type.String(),
-  created_by: Type.Integer(),
-  created_by_name: Type.String(),
-  updated_by: Type.Integer(),
-  updated_by_name: Type.String(),
-  created_date: Type.String(),
-  updated_date: Type.String(),
-});
-export type HistoryEntry = Static<typeof HistoryEntry>;
 
 /** What is wrong with an entry's timestamp and value, or null. */
 export function historyProblem(timestamp: number, value: string, now: number): 'value' | 'valueTooLong' | 'timestamp' | null {
@@ -85,28 +69,11 @@ export type CheckupQuestion = keyof typeof CHECKUP_QUESTIONS;
 /** Optional free text of the check-up questionnaire. */
 export const CHECKUP_NOTE_MAX = 1000;
 
-const QUESTIONNAIRE_KINDS = ['screening', 'checkup'] as const;
+export const QUESTIONNAIRE_KINDS = ['screening', 'checkup'] as const;
 
 /** Answers as stored: question → choice (and the check-up's optional note). */
 export type Answers = Record<string, string>;
 
-/** One questionnaire's answers as GET /device/qna answers them. */
-export const QuestionnaireAnswers = Type.Object({
-  id: Type.Integer(),
-  questionnaire: Enum(QUESTIONNAIRE_KINDS),
-  /** As stored: question → choice (the routes store strings only). */
-  answers: Type.Record(Type.String(), Type.String()),
-  answered_by: Type.Integer(),
-  answered_by_name: Type.String(),
-  /** ISO instant. */
-  answered_at: Type.String(),
-  /** The device of the allocation a screening cleared (null for a check-up, or once that allocation is gone). */
-  device_id: Nullable(Type.String()),
-  checkup_date_id: Nullable(Type.Integer()),
-  /** YYYY-MM-DD of the check-up answered. */
-  checkup_date: Nullable(Type.String()),
-});
-export type QuestionnaireAnswers = Static<typeof QuestionnaireAnswers>;
 
 /** Screening answers that let allocation proceed, or the first question that is missing or blocks. */
 export function screeningProblem(answers: Record<string, unknown>): ScreeningQuestion | 'extra' | null {

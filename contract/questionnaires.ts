@@ -1,7 +1,25 @@
 /** Request and answer schemas of the questionnaire answers on the Patient details tab (spec 2 §7). */
 import { Type, type Static } from '@sinclair/typebox';
-import { QuestionnaireAnswers, type Answers } from './questionnaire-rules';
-import { id } from './common';
+import { QUESTIONNAIRE_KINDS, type Answers } from './questionnaire-rules';
+import { Enum, id, Nullable } from './common';
+
+/** One questionnaire's answers as GET /device/qna answers them. */
+export const QuestionnaireAnswers = Type.Object({
+  id: Type.Integer(),
+  questionnaire: Enum(QUESTIONNAIRE_KINDS),
+  /** As stored: question → choice (the routes store strings only). */
+  answers: Type.Record(Type.String(), Type.String()),
+  answered_by: Type.Integer(),
+  answered_by_name: Type.String(),
+  /** ISO instant. */
+  answered_at: Type.String(),
+  /** The device of the allocation a screening cleared (null for a check-up, or once that allocation is gone). */
+  device_id: Nullable(Type.String()),
+  checkup_date_id: Nullable(Type.Integer()),
+  /** YYYY-MM-DD of the check-up answered. */
+  checkup_date: Nullable(Type.String()),
+});
+export type QuestionnaireAnswers = Static<typeof QuestionnaireAnswers>;
 
 /** GET /device/qna: the patient, and a day (YYYY-MM-DD, checked by the route) to keep that day's answers. */
 export const QuestionnairesQuery = Type.Object({ patient_id: id, date: Type.Optional(Type.String({ maxLength: 10 })) });

@@ -4,10 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, id, StringEnum } from './common';
-
-/** Whose marks a scoring file carries: everyone's, people's, Nocturne's detectors' or the device's. */
-export const SCORING_SOURCES = ['all', 'human', 'automatic', 'device'] as const;
-export type ScoringSource = (typeof SCORING_SOURCES)[number];
+import { SCORING_SOURCES } from './night-rules';
 
 /** GET /analytics/patient/export-nsrr-xml and /export-edf-annotations. */
 export const ScoringExportQuery = Type.Object({

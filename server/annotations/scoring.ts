@@ -3,7 +3,7 @@
  * a file's marks attached to a night as annotations (issue 36 point 4). The file formats
  * live in nsrr.ts and edf-annotations.ts; the label meanings in scoring-labels.ts.
  */
-import type { ScoringSource } from '../../contract/scoring-files';
+import type { ScoringSource } from '../../contract/night-rules';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import { mapLabel } from '../recordings/labels';

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/adapter';
-import type { HistoryEntry, HistoryKind } from '../../contract/questionnaire-rules';
+import type { HistoryKind } from '../../contract/questionnaire-rules';
+import type { HistoryEntry } from '../../contract/patient-notes';
 
 const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 const ENTRY_COLUMNS = `h.id, h.kind, h.entry_ms::float8 as timestamp, h.symptom_medication_value,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/adapter';
-import type { Answers, QuestionnaireAnswers } from '../../contract/questionnaire-rules';
+import type { Answers } from '../../contract/questionnaire-rules';
+import type { QuestionnaireAnswers } from '../../contract/questionnaires';
 
 /** Keeps the screening answers that cleared an allocation (inside the caller's transaction). */
 export async function saveScreening(tx: Queryable, patientId: number, deviceUserMapId: number | null, answers: Answers, userId: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { MAX_NIGHT_HOURS } from '../../contract/imports';
+import { MAX_NIGHT_HOURS } from '../../contract/night-rules';
 import { RecordingFormatError } from './model';
 
 const HOUR_MS = 3_600_000;

@@ -1,7 +1,8 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { accessKind, type AccessRow, type AccessTrailFilter } from '../../../contract/audit';
+import type { AccessRow, AccessTrailFilter } from '../../../contract/audit';
+import { accessKind } from '../../../contract/audit-rules';
 import { call, download } from '../../api/client';
 import { downloadFile } from '../../api/download';
 import { errorText } from '../../api/messages';

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import '../../styles/scoring-files.css';
 import type { TFunction } from 'i18next';
-import { SCORING_SOURCES, type ScoringSource } from '../../../contract/scoring-files';
+import { SCORING_SOURCES, type ScoringSource } from '../../../contract/night-rules';
 import { ApiError } from '../../api/errors';
 import type { NightRef } from './api';
 import { annotationKeys } from './queries';

@@ -1,4 +1,5 @@
-import type { ScoringImportAnswer, ScoringImportBody, ScoringSource } from '../../../contract/scoring-files';
+import type { ScoringImportAnswer, ScoringImportBody } from '../../../contract/scoring-files';
+import type { ScoringSource } from '../../../contract/night-rules';
 import { call, download } from '../../api/client';
 import { saveFile } from '../../api/download';
 import type { NightRef } from './api';

@@ -4,7 +4,8 @@ import { errorText } from '../../api/messages';
 import { useFormat } from '../../format';
 import { Alert } from '../../ui/Alert';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { HISTORY_KINDS, HISTORY_VALUE_MAX, historyProblem, type HistoryEntry, type HistoryKind } from '../../../contract/questionnaire-rules';
+import { HISTORY_KINDS, HISTORY_VALUE_MAX, historyProblem, type HistoryKind } from '../../../contract/questionnaire-rules';
+import type { HistoryEntry } from '../../../contract/patient-notes';
 import { useHistory, useHistoryChange } from './historyApi';
 import { fromLocalInput, toLocalInput } from './historyTime';
 

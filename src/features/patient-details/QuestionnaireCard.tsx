@@ -3,9 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/messages';
 import { useFormat } from '../../format';
 import { Alert } from '../../ui/Alert';
-import {
-  CHECKUP_NOTE_MAX, CHECKUP_QUESTIONS, checkupProblem, SCREENING_QUESTIONS, type Answers, type CheckupQuestion, type QuestionnaireAnswers,
-} from '../../../contract/questionnaire-rules';
+import { CHECKUP_NOTE_MAX, CHECKUP_QUESTIONS, checkupProblem, SCREENING_QUESTIONS, type Answers, type CheckupQuestion } from '../../../contract/questionnaire-rules';
+import type { QuestionnaireAnswers } from '../../../contract/questionnaires';
 import { useCheckups } from './api';
 import { useCheckupAnswers, useQuestionnaires } from './historyApi';
 

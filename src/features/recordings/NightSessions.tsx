@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { MAX_NIGHT_HOURS } from '../../../contract/imports';
+import { MAX_NIGHT_HOURS } from '../../../contract/night-rules';
 import { Alert } from '../../ui/Alert';
 import { useFormat } from '../../format';
 import type { NightInfo } from '../night/types';
