@@ -3,8 +3,9 @@
 // so a context per strip would cap a screen at 16 strips). Each strip is a block
 // of the renderer: a DOM box it draws into with its own viewport and scissor, and a GPU
 // buffer of its own. One animation-frame loop reads every strip's series and window,
-// reduces and uploads only the strips whose samples, window or width changed, and draws
-// all of them in the same callback, so a frame's samples reach the next composite.
+// reduces and uploads only the strips whose samples, window or width changed, and draws in
+// the same callback, so a frame's samples reach the next composite: on a 2D canvas only the
+// strips that changed (the rest keep their picture), with WebGL all of them (decision 1002).
 // Framework-free; LivePlot registers its box here.
 import type { ChartBlock, Rgba } from '../../charts/gl/block';
 import { ChartRenderer } from '../../charts/gl/renderer';
