@@ -34,8 +34,10 @@ beforeAll(async () => {
   const devices = await provisionLiveDevices(db, DEVICES, 'WAL');
   await db.close();
   server = await startAppServer({}, 60_000, dataDir);
-  // 10× so each strip has seconds of data at once; ticks spread over the frame interval as at separate bedsides.
-  const source = shortSource('e2e-live-wall');
+  // 10× so each strip has seconds of data at once; ticks spread over the frame interval as at
+  // separate bedsides. 30 minutes of night: 3 minutes of streaming at 10×, which the test's last
+  // bed still streams in when a loaded machine has taken a minute to get there.
+  const source = shortSource('e2e-live-wall', 30);
   devices.forEach((d, i) => clients.push(new DeviceClient({ server: server!.url, deviceId: d.deviceId, key: d.key, source, speed: 10, phaseMs: (i * FRAME_INTERVAL_MS) / DEVICES })));
   for (const c of clients) c.start();
   browser = await launchChromium();
@@ -123,16 +125,23 @@ describe('the real-time dashboard on a wall display', () => {
     await page.getByTestId('language-select').first().selectOption('en-US');
     await allStripsInViewAndDrawn(WALL);
 
-    // A frame redraws only the strips whose samples changed (a bed's frame every 200 ms: a few
-    // of the 32 each display frame), and the rest of the canvas keeps its picture.
+    // A frame redraws only the strips whose samples changed, and the rest of the canvas keeps
+    // its picture: with one bed still streaming, each frame that draws draws its strip alone
+    // (how many beds change in a display frame otherwise depends on the machine's frame rate).
+    for (const c of clients.slice(1)) c.stop();
     const drawn = () => page.evaluate(() => ({ frames: window.__nocturneStats!.frames, draws: window.__nocturneStats!.drawCalls }));
-    const before = await drawn();
-    let after = before;
-    await expect.poll(async () => (after = await drawn()).frames - before.frames).toBeGreaterThanOrEqual(60);
-    expect((after.draws - before.draws) / (after.frames - before.frames), JSON.stringify({ before, after })).toBeLessThan(DEVICES * 0.75);
+    /** Strips drawn per drawn frame over the next 20 frames that drew. */
+    const stripsPerFrame = async () => {
+      const before = await drawn();
+      let after = before;
+      await expect.poll(async () => (after = await drawn()).frames - before.frames).toBeGreaterThanOrEqual(20);
+      return (after.draws - before.draws) / (after.frames - before.frames);
+    };
+    // Polled: the stopped beds' last frames may still be on their way.
+    await expect.poll(stripsPerFrame, { timeout: 60_000 }).toBeLessThan(2);
     // What those partial frames left on the canvas is what a whole redraw of the same samples
-    // draws: the devices stop, the window is made 1 px wider and back (every strip drawn again).
-    for (const c of clients) c.stop();
+    // draws: the last bed stops, the window is made 1 px wider and back (every strip drawn again).
+    clients[0]!.stop();
     const canvasHash = () => page.locator('canvas').evaluate((c: HTMLCanvasElement) => {
       const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
       let h = 0;
