@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import type en from '../locales/en-US.json';
-import { labelPeriod, normaliseLabel } from '../contract/signal-labels';
+import { labelPeriod } from '../contract/signal-labels';
+import { nameOfChannel, ownName, sourceSignal, type NameLookup } from '../contract/channel-names';
 import { formatNumber } from './format';
 
 /**
@@ -96,72 +96,19 @@ export function localCountries<C extends { code: string }>(countries: readonly C
   return countries.map((c) => ({ ...c, localName: regions(language).of(c.code) ?? c.code })).sort((a, b) => collator.compare(a.localName, b.localName));
 }
 
-/** Channels whose code is all the night view shows but which need a name on their own (Real Time). */
-const LONG_CHANNEL_NAMES = new Set(['I', 'Q', 'IQ']);
-
-/** A code i18next can take as part of a key: a file's label may hold '.' or ':', which it reads as key syntax. */
-const PLAIN_CODE = /^[A-Za-z0-9_]+$/;
-
-type SourceSignal = keyof typeof en.night.sourceSignals;
-
-/**
- * Source signals the server keeps under their own label (server/recordings/labels.ts maps only
- * what means one of Nocturne's channels), by the same normalised key: ResMed's PLD and BRP
- * signals as real SD cards write them. 'Press' is looked up by its period (see sourceSignal).
- */
-const SOURCE_SIGNALS: Readonly<Record<string, SourceSignal>> = {
-  maskpress: 'maskPressure',
-  eprpress: 'expiratoryPressure',
-  leak: 'leak',
-  tidvol: 'tidalVolume',
-  minvent: 'minuteVentilation',
-  alvminvent: 'alveolarVentilation',
-  tgtvent: 'targetVentilation',
-  resprate: 'respiratoryRate',
-  snore: 'snore',
-  flowlim: 'flowLimitation',
-  ieratio: 'ieRatio',
-  ti: 'inspiratoryTime',
-  te: 'expiratoryTime',
-};
-
-/** Keys too short to mean one thing unless the label is ResMed's own ('Ti.2s'): a bare 'TE' may be anything. */
-const ONLY_WITH_PERIOD = new Set(['ti', 'te']);
-
-/**
- * ResMed's 'Press' is two signals: in BRP (every 40 ms) the pressure measured at the mask, a
- * waveform rising and falling with each breath; in PLD (every 2 s) the therapy pressure the
- * device sets. Without a period it is only a pressure.
- */
-function sourceSignal(code: string): SourceSignal | undefined {
-  const key = normaliseLabel(code);
-  const period = labelPeriod(code);
-  if (key === 'press') return !period ? 'pressure' : period.unit === 'ms' || period.value < 1 ? 'maskPressure' : 'therapyPressure';
-  return ONLY_WITH_PERIOD.has(key) && !period ? undefined : SOURCE_SIGNALS[key];
-}
-
-/** A Nocturne code's own name (the radar's raw I and Q spelt out), or undefined for any other code. */
-function ownName(t: TFunction, code: string): string | undefined {
-  if (LONG_CHANNEL_NAMES.has(code)) return t(`live.channelNames.${code}` as 'live.channelNames.I');
-  if (!PLAIN_CODE.test(code)) return undefined;
-  return t(`night.channels.${code}` as 'night.channels.BR', { defaultValue: '' }) || undefined;
+/** The app's catalogue as the shared naming reads it (undefined for a key it lacks). */
+function lookupOf(t: TFunction): NameLookup {
+  return (key, values) => (t(key as 'night.sourceNamed', { ...values, defaultValue: '' }) as string) || undefined;
 }
 
 /**
  * A channel's name in the UI language: Nocturne's own codes by their names, then the source
  * signals Nocturne knows by their label (ResMed's 'MaskPress.2s' → "Mask pressure (2 s)", the
- * period in `language`'s numbers); any other code as stored (decision 1001).
+ * period in `language`'s numbers); any other code as stored (decision 1001; the rules are
+ * contract/channel-names.ts, which the PDF reports name channels by too).
  */
 export function channelName(t: TFunction, language: string, code: string): string {
-  const own = ownName(t, code);
-  if (own !== undefined) return own;
-  const signal = sourceSignal(code);
-  if (!signal) return code;
-  const name = t(`night.sourceSignals.${signal}`);
-  const period = labelPeriod(code);
-  if (!period) return name;
-  const value = formatNumber(period.value, language, period.decimals);
-  return t('night.sourceNamed', { name, period: period.unit === 'ms' ? t('night.sourcePeriod.ms', { value }) : t('night.sourcePeriod.s', { value }) });
+  return nameOfChannel(lookupOf(t), (value, decimals) => formatNumber(value, language, decimals), code);
 }
 
 /**
@@ -170,12 +117,12 @@ export function channelName(t: TFunction, language: string, code: string): strin
  */
 export function channelNameParts(t: TFunction, language: string, code: string): { name: string; period: string } {
   const full = channelName(t, language, code);
-  const signal = ownName(t, code) === undefined && labelPeriod(code) ? sourceSignal(code) : undefined;
+  const signal = ownName(lookupOf(t), code) === undefined && labelPeriod(code) ? sourceSignal(code) : undefined;
   const name = signal ? t(`night.sourceSignals.${signal}`) : full;
   return full.startsWith(name) ? { name, period: full.slice(name.length) } : { name: full, period: '' };
 }
 
 /** "Source signal: MaskPress.2s" where {@link channelName} named a stored label (a tooltip beside the name), else undefined. */
 export function sourceTitle(t: TFunction, code: string): string | undefined {
-  return ownName(t, code) === undefined && sourceSignal(code) ? t('night.sourceLabel', { label: code }) : undefined;
+  return ownName(lookupOf(t), code) === undefined && sourceSignal(code) ? t('night.sourceLabel', { label: code }) : undefined;
 }

@@ -5,6 +5,7 @@ import { FEW_NIGHTS, indexSpread } from '../../contract/trendSpread';
 import type { NightContent } from './content';
 import { MEASURED_TEXTS } from './measured-texts';
 import { fill } from './texts';
+import { reportChannelName } from './names';
 import type { Writer } from './writer';
 
 const DASH = '–';
@@ -40,8 +41,8 @@ export function measuredSection(w: Writer, night: NightContent) {
   w.heading(m.measured, 11);
   if (s.ahi_basis === 'no_breathing_signal') w.note(m.basisNoBreathing);
   else if (s.index_basis === 'sleep') w.note(fill(m.basisAhiSleep, { h: formatHours(s.total_sleep_time) }));
-  else w.note(fill(m.basisAhiMonitoring, { h: formatHours(s.monitoring_time), source: s.breathing_source ?? DASH }));
-  w.note(measured?.oximetry ? fill(m.basisOdi, { rule: s.desaturation_rule, source: measured.oximetry }) : 'odi_basis' in s && s.odi_basis === 'no_valid_spo2' ? m.basisNoValidOximetry : m.basisNoOximetry);
+  else w.note(fill(m.basisAhiMonitoring, { h: formatHours(s.monitoring_time), source: s.breathing_source ? reportChannelName(w.content.language, s.breathing_source) : DASH }));
+  w.note(measured?.oximetry ? fill(m.basisOdi, { rule: s.desaturation_rule, source: reportChannelName(w.content.language, measured.oximetry) }) : 'odi_basis' in s && s.odi_basis === 'no_valid_spo2' ? m.basisNoValidOximetry : m.basisNoOximetry);
   if (s.ahi_basis !== 'no_breathing_signal') w.note(fill(m.basisRii, { divisor: s.rii_divisor }));
   if (!measured) return;
   if (measured.sessions.length > 1) {

@@ -5,6 +5,7 @@ import PDFDocument from 'pdfkit';
 import { formatHours } from '../../engine/duration';
 import type { ChartView, NightContent, ReportContent } from './content';
 import { fill, reportTitle, TEXTS, type ReportTexts } from './texts';
+import { reportChannelName, reportChannelsLine } from './names';
 import { indexCell, measuredSection, odiCell, vitalsNotes, trendSpreadSection } from './measured';
 import { CONTENT_W, DASH, GRID, INK, MARGIN, MUTED, PAGE, Writer, type Doc } from './writer';
 
@@ -83,7 +84,7 @@ function hypnogram(w: Writer, night: NightContent) {
   w.heading(t.hypnogram, 10);
   const v = night.hypnogram;
   const LEVEL: Record<number, number> = { 1: 0, 2: 1, 4: 2, 5: 3 };
-  if (!v || !v.max.some((x) => x !== null && x in LEVEL)) return w.note(fill(t.noData, { channel: 'SLP_STGS' }));
+  if (!v || !v.max.some((x) => x !== null && x in LEVEL)) return w.note(fill(t.noData, { channel: reportChannelName(w.content.language, 'SLP_STGS') }));
   const h = 70;
   w.need(h + 24);
   const left = MARGIN.left + 44;
@@ -240,7 +241,7 @@ function singleNight(w: Writer, night: NightContent, first: boolean) {
     const MAX = 300;
     w.table(
       [t.time, t.duration, t.category, t.channels, t.comment],
-      night.annotations.slice(0, MAX).map((a) => [clock(a.startMs, zone, true), formatHours((a.endMs - a.startMs) / 3_600_000), a.label, a.kpi, a.comment.replace(/\s+/g, ' ')]),
+      night.annotations.slice(0, MAX).map((a) => [clock(a.startMs, zone, true), formatHours((a.endMs - a.startMs) / 3_600_000), a.label, reportChannelsLine(w.content.language, a.kpi), a.comment.replace(/\s+/g, ' ')]),
       [0.14, 0.12, 0.18, 0.18, 0.38],
       8,
     );
@@ -255,7 +256,7 @@ function boxPlots(w: Writer, code: string, label: string, nights: NightContent[]
   w.heading(label, 10);
   const points = nights.map((n) => n.summary.percentiles[code] ?? null);
   const values = points.flatMap((p) => (p ? [p.min, p.max] : [])).filter((v): v is number => v !== null);
-  if (values.length === 0) return w.note(fill(t.noData, { channel: code }));
+  if (values.length === 0) return w.note(fill(t.noData, { channel: label }));
   let lo = Math.floor(Math.min(...values));
   let hi = Math.ceil(Math.max(...values));
   if (hi - lo < 1) {

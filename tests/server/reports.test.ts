@@ -68,7 +68,7 @@ describe('report service', () => {
   it('a night report goes through the steps, is downloaded as a PDF whose figures are the summary API’s, on every page the patient, practice and page number', async () => {
     const night = nights.at(-1)!;
     const [{ start_ms }] = await server.db.query<{ start_ms: number }>('select start_ms from recordings where patient_id = $1 and night_key = $2', [patientId, night]);
-    const note = await post('/analytics/patient/new-annotations', { patient_id: patientId, night, kpi: 'SPO2', start_time: Number(start_ms) + 3_600_000, duration: '30', label: 1, comment: 'Snoring heard by partner' });
+    const note = await post('/analytics/patient/new-annotations', { patient_id: patientId, night, kpi: 'SPO2,NC_PSG', start_time: Number(start_ms) + 3_600_000, duration: '30', label: 1, comment: 'Snoring heard by partner' });
     expect(note.statusCode).toBeLessThan(300);
     // Only checked dates are sent on: the unchecked first night is not in the report.
     const res = await request('en-pyn', 'en', [night], [{ numDate: nights[0]!, checked: false }]);
@@ -106,6 +106,10 @@ describe('report service', () => {
     const spo2 = text.split('\n').find((l) => l.trim().startsWith('SpO2 (%) '))!.trim().split(/\s{2,}/);
     expect(spo2.slice(1, 3)).toEqual([summary.percentiles.SPO2.medianPercentile.toFixed(1), summary.percentiles.SPO2.lowerPercentile.toFixed(1)]);
     expect(text).toContain('Snoring heard by partner');
+    // The annotation's channels by their names, as the screen shows them, not their codes.
+    const noteLine = text.split('\n').find((l) => l.includes('Snoring heard by partner'))!;
+    expect(noteLine).toContain('SpO2, Nasal Cannula');
+    expect(text).not.toContain('NC_PSG');
     expect(text).toContain('Hypnogram');
     const pages = text.split('\f').filter((p) => p.trim());
     expect(pages.length).toBe(job.pages);

@@ -1,0 +1,38 @@
+// Channel names in a report's language, by the app's rules (contract/channel-names.ts) and from
+// the app's own catalogues (locales/), so a PDF names a channel as the screen does: "Nasal
+// cannula", "Maskendruck (2 s)", never NC_PSG or MaskPress.2s (a code no catalogue knows stays).
+import en from '../../locales/en-US.json';
+import de from '../../locales/de-AT.json';
+import { nameOfChannel, type NameLookup } from '../../contract/channel-names';
+import type { ReportLanguage } from '../../contract/report-types';
+
+const CATALOGUES: Record<ReportLanguage, unknown> = { en, de };
+/** The number format of each report language (the catalogue's locale). */
+const LOCALES: Record<ReportLanguage, string> = { en: 'en-US', de: 'de-AT' };
+
+/** A catalogue's text at a dotted key with its `{{value}}`s filled in; undefined where it has none. */
+function lookupIn(catalogue: unknown): NameLookup {
+  return (key, values) => {
+    let node = catalogue;
+    for (const part of key.split('.')) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+    if (typeof node !== 'string' || node === '') return undefined;
+    return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => values?.[k] ?? '');
+  };
+}
+
+const lookups: Record<ReportLanguage, NameLookup> = { en: lookupIn(CATALOGUES.en), de: lookupIn(CATALOGUES.de) };
+
+/** One channel code's name in `language`. */
+export function reportChannelName(language: ReportLanguage, code: string): string {
+  const format = (value: number, decimals: number) => new Intl.NumberFormat(LOCALES[language], { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+  return nameOfChannel(lookups[language], format, code);
+}
+
+/** An annotation's channels (its stored `kpi`, codes joined by commas) named, joined the same way. */
+export function reportChannelsLine(language: ReportLanguage, kpi: string): string {
+  return kpi
+    .split(',')
+    .filter((c) => c !== '')
+    .map((c) => reportChannelName(language, c))
+    .join(', ');
+}
