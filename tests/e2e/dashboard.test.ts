@@ -127,6 +127,30 @@ describe('dashboard', () => {
     expect(app.errors).toEqual([]);
   });
 
+  it('draws the sparklines in 2D in a browser without WebGL, with no error', async () => {
+    const other = await newPage(app.browser, app.base);
+    try {
+      // WebGL refused, as a browser with it disabled does; 2D canvases still work.
+      await other.context.addInitScript(() => {
+        const getContext = HTMLCanvasElement.prototype.getContext;
+        HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
+          return kind.startsWith('webgl') ? null : (getContext as (...a: unknown[]) => RenderingContext | null).call(this, kind, ...rest);
+        } as typeof getContext;
+      });
+      await other.page.goto('/');
+      await signInThroughForm(other.page, app.base, DEMO.physician);
+      await other.page.getByTestId('triage-table').waitFor();
+      await expect.poll(() => other.page.getByTestId('triage-row').count(), { timeout: 60_000 }).toBe(5);
+      const canvas = other.page.getByTestId('triage').locator('canvas');
+      expect(await canvas.getAttribute('data-backend')).toBe('2d');
+      const spark = other.page.getByTestId('triage-row').first().getByTestId('triage-ahi').getByTestId('triage-spark');
+      await expect.poll(async () => countSeriesPixels(other.page, await other.page.screenshot({ clip: (await spark.boundingBox())! })), { timeout: 10_000 }).toBeGreaterThan(4);
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+
   it("the app header stays above the night's sticky navigator and its tick labels when the page scrolls past the charts", async () => {
     const { page } = app;
     await page.setViewportSize({ width: 1280, height: 560 });

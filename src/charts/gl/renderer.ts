@@ -127,7 +127,16 @@ export class ChartRenderer {
   constructor(canvas: HTMLCanvasElement, private readonly options: RendererOptions = {}) {
     this.canvas = canvas;
     this.ctx2d = options.canvas2d ? canvas.getContext('2d', { willReadFrequently: true }) : options.glAfterFirstPaint ? canvas.getContext('2d') : null;
-    if (!this.ctx2d) this.glState = startGl(canvas, options.lowLatency);
+    if (!this.ctx2d) {
+      try {
+        this.glState = startGl(canvas, options.lowLatency);
+      } catch (error) {
+        // A browser without WebGL (disabled, blocklisted, no context left) still gets its charts, in 2D.
+        console.warn('WebGL could not be started; the charts are drawn in 2D', error);
+        this.ctx2d = canvas.getContext('2d');
+        if (!this.ctx2d) throw error;
+      }
+    }
     // Which context draws the canvas now (read by the e2e tests).
     canvas.dataset.backend = this.ctx2d ? '2d' : 'webgl';
     // Any layout change (panel opened, block resized, inner scroll) asks for a frame; the
@@ -503,7 +512,7 @@ export class ChartRenderer {
       ctx?.restore();
     }
     // The first paint is out: WebGL now, in a task of its own after this frame.
-    if (paintedNow && !glState && !this.options.canvas2d) setTimeout(this.startWebGl, 0);
+    if (paintedNow && !glState && this.options.glAfterFirstPaint && !this.options.canvas2d) setTimeout(this.startWebGl, 0);
     if (!this.framed && [...this.blocks].some((b) => [...b.layers.values()].some((l) => l.kind !== 'fill' && l.vertices > 0))) {
       this.framed = true;
       markOnce(CHARTS_FRAMED_MARK);
