@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import { labelPeriod } from '../contract/signal-labels';
 import { nameOfChannel, ownName, sourceSignal, type NameLookup } from '../contract/channel-names';
+import { nameOfCategory, textOfComment } from '../contract/built-in-texts';
 import { formatNumber } from './format';
 
 /**
@@ -10,42 +11,14 @@ import { formatNumber } from './format';
  * they wrote) is shown as they wrote it.
  */
 
-/** The spec's built-in categories (spec 2 §3) by their stored label. */
-const CATEGORY_KEYS: Record<string, string> = {
-  Apnea: 'apnea',
-  Desaturation: 'desaturation',
-  Hypoapnea: 'hypoapnea',
-  Movement: 'movement',
-  'Central Apnea': 'centralApnea',
-  'Obstructive Apnea': 'obstructiveApnea',
-  Irregularities: 'irregularities',
-};
-
-/** A category's name: a built-in one's in the UI language, a user-made one's as stored. */
+/** A category's name: a built-in one's in the UI language, a user-made one's as stored (contract/built-in-texts.ts). */
 export function categoryName(t: TFunction, c: { label: string; type?: string } | undefined): string | undefined {
-  if (!c) return undefined;
-  const key = c.type === 'custom' ? undefined : CATEGORY_KEYS[c.label];
-  return key ? t(`annotations.builtIn.${key}` as 'annotations.builtIn.apnea') : c.label;
+  return c ? nameOfCategory(lookupOf(t), c) : undefined;
 }
-
-/** The comments the detector writes (server/analytics/routes.ts), as patterns. */
-const RESPIRATORY_COMMENT = /^(Apnea|Hypopnea) \((\w+)\), amplitude (-?\d+) % of baseline$/;
-const DESATURATION_COMMENT = /^SpO2 (-?[\d.]+|–|null) → (-?[\d.]+|–|null) %$/;
 
 /** An annotation comment: the detector's own in the UI language, anything else as written. */
 export function commentText(t: TFunction, language: string, comment: string): string {
-  const resp = RESPIRATORY_COMMENT.exec(comment);
-  if (resp) {
-    const channel = channelName(t, language, resp[2]!);
-    const key = resp[1] === 'Apnea' ? 'annotations.systemComment.apnea' : 'annotations.systemComment.hypopnea';
-    return t(key, { channel, amplitude: formatNumber(Number(resp[3]), language) });
-  }
-  const desat = DESATURATION_COMMENT.exec(comment);
-  if (desat) {
-    const value = (s: string) => (/\d/.test(s) ? formatNumber(Number(s), language, s.includes('.') ? Math.min(2, s.split('.')[1]!.length) : 0) : '–');
-    return t('annotations.systemComment.desaturation', { from: value(desat[1]!), to: value(desat[2]!) });
-  }
-  return comment;
+  return textOfComment(lookupOf(t), (value, decimals) => formatNumber(value, language, decimals), comment);
 }
 
 /** Conditions (migration 002) by their short name. */

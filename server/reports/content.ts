@@ -14,6 +14,7 @@ import type { ReportLanguage, ReportType } from '../../contract/report-types';
 import { listCorrections, windowOf } from '../analytics/corrections';
 import { viewOf } from '../../contract/report-types';
 import { measuredOf, type MeasuredContent } from './measured-content';
+import { reportCategoryName, reportComment } from './names';
 
 /** Columns of a chart's view (the chart's width in PDF points). */
 const CHART_COLUMNS = 480;
@@ -133,12 +134,12 @@ export async function createContent(db: Queryable, req: ReportRequest, nights: R
       const st = channels.find((c) => c.code === 'SLP_STGS');
       if (st) hypnogram = await channelView(db, r, st);
       annotations = (
-        await db.query<{ start_ms: string | number; end_ms: string | number; label: string | null; kpi: string; comment: string }>(
-          `select a.start_ms, a.end_ms, c.label, a.kpi, a.comment from annotations a left join annotation_categories c on c.label_id = a.label
+        await db.query<{ start_ms: string | number; end_ms: string | number; label: string | null; category_type: string | null; kpi: string; comment: string }>(
+          `select a.start_ms, a.end_ms, c.label, c.type as category_type, a.kpi, a.comment from annotations a left join annotation_categories c on c.label_id = a.label
            where a.recording_id = $1 and a.delete_flag = 0 and a.type in ('custom', 'system-edit') and a.scoring_round_id is null order by a.start_ms, a.annotation_map_id`,
           [r.id],
         )
-      ).map((a) => ({ startMs: Number(a.start_ms), endMs: Number(a.end_ms), label: a.label ?? '–', kpi: a.kpi, comment: a.comment }));
+      ).map((a) => ({ startMs: Number(a.start_ms), endMs: Number(a.end_ms), label: a.label === null ? '–' : reportCategoryName(req.language, { label: a.label, type: a.category_type }), kpi: a.kpi, comment: reportComment(req.language, a.comment) }));
     }
     const rows = await listCorrections(db, r.id);
     const bed = rows.filter((c) => c.kind === 'bed_times' && c.undone_at === null).at(-1);

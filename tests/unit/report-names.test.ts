@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportChannelName, reportChannelsLine } from '../../server/reports/names';
+import { reportCategoryName, reportChannelName, reportChannelsLine, reportComment } from '../../server/reports/names';
 
 // The PDF reports name channels by the app's rules and catalogues (contract/channel-names.ts).
 describe('channel names in a report', () => {
@@ -17,5 +17,18 @@ describe('channel names in a report', () => {
     expect(reportChannelName('de', 'EEG Fpz-Cz')).toBe('EEG Fpz-Cz');
     expect(reportChannelName('en', 'TE')).toBe('TE');
     expect(reportChannelsLine('en', 'SPO2,Y_DIST,EEG Fpz-Cz')).toBe('SpO2, Chest displacement, EEG Fpz-Cz');
+  });
+
+  it("names built-in categories and the detector's comments in German; a person's words stay as written", () => {
+    expect(reportCategoryName('de', { label: 'Apnea', type: 'built-in' })).not.toBe('Apnea');
+    expect(reportCategoryName('en', { label: 'Apnea', type: 'built-in' })).toBe('Apnea');
+    expect(reportCategoryName('de', { label: 'Apnea', type: 'custom' })).toBe('Apnea');
+    const german = reportComment('de', 'Apnea (NC_PSG), amplitude 12 % of baseline');
+    expect(german).toContain('Nasenkanüle');
+    expect(german).toContain('12');
+    expect(german).not.toContain('NC_PSG');
+    expect(german).not.toContain('amplitude');
+    expect(reportComment('de', 'SpO2 95.5 → 88 %')).toContain('95,5');
+    expect(reportComment('de', 'Snoring heard by partner')).toBe('Snoring heard by partner');
   });
 });
