@@ -7,6 +7,8 @@ import { leaves } from './catalogue-leaves';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SRC = join(ROOT, 'src');
+/** contract/ names built-in things from the catalogues too (channel-names.ts, built-in-texts.ts: the app and the reports). */
+const CONTRACT = join(ROOT, 'contract');
 const LOCALES = join(ROOT, 'locales');
 
 type Tree = { [key: string]: unknown };
@@ -57,7 +59,7 @@ const TEMPLATE = /\bt\(\s*`([^`$]*)\$\{/g;
 
 function usedKeys(): { file: string; key: string; prefixOnly: boolean }[] {
   const found: { file: string; key: string; prefixOnly: boolean }[] = [];
-  for (const file of sourceFiles(SRC)) {
+  for (const file of [...sourceFiles(SRC), ...sourceFiles(CONTRACT)]) {
     const text = readFileSync(file, 'utf8');
     const rel = relative(ROOT, file);
     for (const pattern of PATTERNS) {
