@@ -108,6 +108,8 @@ export class ChartRenderer {
    */
   private drewSinceTick = false;
   private destroyed = false;
+  /** Whether the last frame counted showed final data (isComplete): a frame is counted when that becomes true, drawn or not. */
+  private lastComplete = false;
   /** Whether a frame drew a series yet (the first-paint mark). */
   private painted = false;
   /** Whether a frame had series data to draw yet, on screen or not (what waits for the first paint starts then). */
@@ -341,15 +343,18 @@ export class ChartRenderer {
     let moving = false;
     for (const block of this.blocks) moving = easeY(block) || moving;
     const drawn = this.draw();
-    if (drawn !== null) {
+    const complete = this.options.isComplete?.() ?? true;
+    // Nothing on screen to draw again, but what is on screen became final (the last data changed
+    // only blocks off screen, or nothing visible): a frame of no blocks, so the picture counts as final.
+    if (drawn !== null || (complete && !this.lastComplete)) {
+      this.lastComplete = complete;
       this.drewSinceTick = true;
-      if (this.options.finish) this.glState?.gl.finish();
+      if (this.options.finish && drawn !== null) this.glState?.gl.finish();
       const end = performance.now();
       s.frames++;
-      const complete = this.options.isComplete?.() ?? true;
       s.lastFrameComplete = complete;
       if (!complete) s.incompleteFrames++;
-      this.options.onFrame?.({ start, end, blocks: drawn, complete });
+      this.options.onFrame?.({ start, end, blocks: drawn ?? 0, complete });
     }
     for (const block of this.blocks) {
       const shown = block.yShown;
