@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO, newPage, signedInSuite, signInThroughForm } from './harness';
+import { DEMO, newPage, refuseWebGl, signedInSuite, signInThroughForm } from './harness';
 
 // The dashboard and the notification bell through the real app, over the demo seed:
 // five patients, two at risk (At Risk: NCT1001, NCT1004; NCT1002 is Control), four devices out
@@ -130,13 +130,7 @@ describe('dashboard', () => {
   it('draws the sparklines in 2D in a browser without WebGL, with no error', async () => {
     const other = await newPage(app.browser, app.base);
     try {
-      // WebGL refused, as a browser with it disabled does; 2D canvases still work.
-      await other.context.addInitScript(() => {
-        const getContext = HTMLCanvasElement.prototype.getContext;
-        HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
-          return kind.startsWith('webgl') ? null : (getContext as (...a: unknown[]) => RenderingContext | null).call(this, kind, ...rest);
-        } as typeof getContext;
-      });
+      await refuseWebGl(other.context);
       await other.page.goto('/');
       await signInThroughForm(other.page, app.base, DEMO.physician);
       await other.page.getByTestId('triage-table').waitFor();

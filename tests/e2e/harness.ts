@@ -166,6 +166,16 @@ export async function newPage(browser: Browser, base: string): Promise<{ context
   return { context, page, errors };
 }
 
+/** Every page of `context` refused WebGL, as a browser with it disabled does; 2D canvases still work. */
+export async function refuseWebGl(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const getContext = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
+      return kind.startsWith('webgl') ? null : (getContext as (...a: unknown[]) => RenderingContext | null).call(this, kind, ...rest);
+    } as typeof getContext;
+  });
+}
+
 /** The newest one-time code mailed to an address, read from the dev outbox. */
 export async function outboxCode(base: string, email: string): Promise<string> {
   const res = await fetch(`${base}/api/v1/dev/outbox?email=${encodeURIComponent(email)}`);

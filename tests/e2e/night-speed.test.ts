@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chartsSettled, chartStats, DEMO, findLongNight, keyDebouncePassed, newPage, signedInSuite, signInThroughForm, tracePixels, trackArrowKeys, type LongNight } from './harness';
+import { chartsSettled, chartStats, DEMO, findLongNight, keyDebouncePassed, newPage, refuseWebGl, signedInSuite, signInThroughForm, tracePixels, trackArrowKeys, type LongNight } from './harness';
 
 // A night on screen fast (issue 14 point 7) through the real app, server and Chromium:
 // the channels stream in screen order and the first chart draws before the last one has
@@ -197,13 +197,7 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
   it('still draws the night in a browser without WebGL', async () => {
     const other = await newPage(suite.browser, suite.base);
     try {
-      // WebGL refused, as a browser with it disabled does; 2D canvases still work.
-      await other.context.addInitScript(() => {
-        const getContext = HTMLCanvasElement.prototype.getContext;
-        HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
-          return kind.startsWith('webgl') ? null : (getContext as (...a: unknown[]) => RenderingContext | null).call(this, kind, ...rest);
-        } as typeof getContext;
-      });
+      await refuseWebGl(other.context);
       await other.page.goto('/');
       await signInThroughForm(other.page, suite.base, DEMO.physician);
       // After its first paint in 2D the renderer tries WebGL, fails, and says so once.
