@@ -444,8 +444,9 @@ export class ChartRenderer {
   private changedOnly(placed: readonly Placed[], layout: string): Placed[] | null {
     if (layout !== this.drawnLayout) return null;
     const changed = placed.filter((p) => this.drawnBlocks.get(p.block) !== p.key);
+    if (changed.length === 0) return changed;
     // WebGL draws the whole canvas each frame it draws (its buffer is not kept after a composite).
-    if (changed.length === 0 || !this.ctx2d) return changed.length === 0 ? changed : null;
+    if (!this.ctx2d) return null;
     for (const c of changed) {
       for (const p of placed) {
         if (p === c) continue;
