@@ -7,6 +7,10 @@ import { parseEdfSource, parseRecordingFile, type ParseFileOptions } from './ass
 import { csvKind } from './csv/sniff';
 import { RecordingFormatError, type ParsedRecording } from './model';
 import { hashFiles, type HashedFile } from './night-files';
+import { lowerThreadPriority } from '../services/thread-priority';
+
+// Parsing an upload waits for the event loop, never the other way round (decision 1004).
+lowerThreadPriority();
 
 /** What the main thread asks: files on disk and how to read them. */
 export interface ParseTask {

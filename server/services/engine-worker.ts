@@ -1,5 +1,9 @@
 import { Piscina } from 'piscina';
 import { runEngineTask, type EngineResults, type EngineTask } from './engine-work';
+import { lowerThreadPriority } from './thread-priority';
+
+// Analyses wait for the event loop, never the other way round (decision 1004).
+lowerThreadPriority();
 
 /** A task's result, or why it failed (an Error does not cross threads with its class). */
 export type EngineOutcome = { result: EngineResults[keyof EngineResults] } | { error: { name: string; message: string } };

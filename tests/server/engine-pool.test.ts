@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { analysisOf } from '../../server/analytics/analyse';
@@ -7,6 +9,7 @@ import type { RetryLater } from '../../server/errors';
 import { simulateForPatient } from '../../server/simulator/simulated';
 import { listChannels, type RecordingRow } from '../../server/recordings/store';
 import { configureEnginePool, patiently } from '../../server/services/engine-pool';
+import { BACKGROUND_NICE } from '../../server/services/thread-priority';
 import { DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
 
 // One engine thread and one task waiting: two places, so a handful of requests fills the pool.
@@ -123,5 +126,17 @@ describe(`the engine pool (${TEST_DB})`, () => {
     const bound = Math.max(200, summaryMs / 2);
     expect(maxDelayMs).toBeLessThan(bound);
     expect(slowest).toBeLessThan(bound);
+  });
+
+  it('runs its workers below the event loop: each worker thread at nice 10, the main thread as it was', async () => {
+    await unanalysed();
+    expect((await summary()).statusCode).toBe(200);
+    // /proc/self/task/<tid>/stat: the nice value is the 19th field, the 17th after the command's ')'.
+    const niceOf = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const own = getPriority();
+    const threads = readdirSync('/proc/self/task');
+    expect(niceOf(String(process.pid))).toBe(own);
+    const lowered = threads.filter((tid) => niceOf(tid) === Math.max(own, BACKGROUND_NICE));
+    expect(lowered.length).toBeGreaterThanOrEqual(server.config.enginePool!.threads);
   });
 });
