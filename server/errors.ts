@@ -131,7 +131,7 @@ export const forbidden = (message: string) => new ApiError(403, 'forbidden', mes
 
 /** Error codes of a database that cannot be reached or has gone away (node, pg and PostgreSQL's class 08/57P). */
 const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
-const OUTAGE_MESSAGES = /PGlite is closed|Cannot use a pool after calling end|Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i;
+const OUTAGE_MESSAGES = /PGlite is closed|embedded database (is closed|stopped)|Cannot use a pool after calling end|Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i;
 
 /** True when err says the database is gone (refused, closed, terminated), not that a statement was wrong. */
 export function isDatabaseOutage(err: unknown): boolean {

@@ -25,9 +25,19 @@ export interface Db extends Queryable {
   /**
    * Sends a NOTIFY on a channel of this database (and schema: tests share one PostgreSQL).
    * Every process listening on it gets the payload (≤ 7,000 bytes): between server
-   * processes on PostgreSQL, within the process on PGlite.
+   * processes on PostgreSQL, within the process on PGlite (whose listeners are all in the
+   * process that opened it: delivered there, not through the database's thread). Send
+   * notices with this, not with pg_notify in SQL, which PGlite's listeners do not hear.
    */
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * A channel's stored bytes (its chunks in order, the first `byteLength`; fewer when fewer are
+   * stored), read off the event loop where the driver needs that (PostgreSQL: bytea arrives as
+   * hex text; a reader thread with connections of its own decodes it). Absent where reading
+   * on the event loop costs nothing (PGlite decodes in its own thread). Never inside a
+   * transaction: only the Db has it, not a transaction's Queryable.
+   */
+  readStoredBytes?(channelId: number, byteLength: number): Promise<Uint8Array>;
   /** Listens on a channel; resolves to a function that stops listening. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

@@ -1,55 +1,182 @@
-import { PGlite } from '@electric-sql/pglite';
-import { localSettingsSql, type Db, type Queryable } from './adapter';
+import { Worker } from 'node:worker_threads';
+import type { Db, Queryable } from './adapter';
+import { errorFrom, type DbReply, type DbRequest, type DbStarted, type DbThreadData } from './pglite-protocol';
 
-function wrap(q: Pick<PGlite, 'query' | 'exec'>): Queryable {
+/** A reply that is not an error. */
+type DbAnswer = Extract<DbReply, { error?: undefined }>;
+
+/** A request as the caller gives it: the id is added on sending. */
+type Ask = DbRequest extends infer R ? (R extends DbRequest ? Omit<R, 'id'> : never) : never;
+
+/**
+ * A parameter as it crosses to the database's thread: a byte array that is a window on a larger
+ * buffer is copied alone (a thread message copies a view's whole buffer).
+ */
+function portable(p: unknown): unknown {
+  if (ArrayBuffer.isView(p) && p.byteLength !== p.buffer.byteLength) {
+    const Ctor = p.constructor as new (src: ArrayBufferView) => ArrayBufferView;
+    return p instanceof Buffer ? new Uint8Array(p) : new Ctor(p);
+  }
+  return p;
+}
+
+/** bytea values as Buffers, as the PostgreSQL driver returns them (a thread message gives Uint8Arrays). */
+function withBuffers(rows: Record<string, unknown>[], bytea: string[]): void {
+  for (const row of rows) {
+    for (const name of bytea) {
+      const v = row[name];
+      if (v instanceof Uint8Array && !Buffer.isBuffer(v)) row[name] = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+    }
+  }
+}
+
+/** PostgreSQL refuses a NOTIFY payload of this many bytes or more. */
+const NOTIFY_PAYLOAD_LIMIT = 8000;
+
+/** The thread's execArgv: it loads TypeScript the way the server does (tsx), also when a test runner started us. */
+const execArgv = () => (process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx']);
+
+/** Starts the database's thread; resolves once PGlite is open in it, rejects with why it could not. */
+async function startThread(data: DbThreadData): Promise<Worker> {
+  const worker = new Worker(new URL('./pglite-thread.cjs', import.meta.url), { workerData: data, transferList: data.from ? [data.from] : [], execArgv: execArgv() });
+  // Its first message says whether it opened; a thread that fails before that says why by its error or exit.
+  let started: (m: DbStarted) => void = () => undefined;
+  let failed: (err: Error) => void = () => undefined;
+  let exited: (code: number) => void = () => undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      started = (m) => (m.started ? resolve() : reject(errorFrom(m.error)));
+      failed = reject;
+      exited = (code) => reject(new Error(`the embedded database's thread exited (${code}) before it opened`));
+      worker.once('message', started).once('error', failed).once('exit', exited);
+    });
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  } finally {
+    worker.off('message', started).off('error', failed).off('exit', exited);
+  }
+  return worker;
+}
+
+/**
+ * Requests to the database's thread and their replies. Idle, the thread does not keep the
+ * process alive; a statement under way does. Once the thread is gone (closed, or stopped by
+ * a failure), every request still waiting and every later one fails with the reason.
+ */
+function threadClient(worker: Worker) {
+  const pending = new Map<number, { resolve: (r: DbAnswer) => void; reject: (err: Error) => void }>();
+  let nextId = 1;
+  let stopped: Error | null = null;
+  worker.unref();
+  const settle = (id: number) => {
+    const p = pending.get(id);
+    pending.delete(id);
+    if (pending.size === 0) worker.unref();
+    return p;
+  };
+  const stop = (err: Error) => {
+    stopped ??= err;
+    for (const id of [...pending.keys()]) settle(id)!.reject(stopped);
+  };
+  worker.on('message', (m: DbReply) => {
+    const p = settle(m.id);
+    if (!p) return;
+    if (m.error) p.reject(errorFrom(m.error));
+    else p.resolve(m);
+  });
+  worker.on('error', (err) => stop(new Error(`The embedded database stopped: ${err.message}`)));
+  worker.on('exit', (code) => stop(new Error(`The embedded database stopped (its thread exited with ${code}).`)));
   return {
-    async query<T>(sql: string, params: unknown[] = []) {
-      const res = await q.query<T>(sql, params);
-      return res.rows;
+    ask(req: Ask): Promise<DbAnswer> {
+      if (stopped) return Promise.reject(stopped);
+      const id = nextId++;
+      if (pending.size === 0) worker.ref();
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ ...req, id });
+      });
     },
-    async exec(sql: string) {
-      await q.exec(sql);
+    /** Why the thread is gone, or null while it runs. */
+    stopped: () => stopped,
+    stop,
+  };
+}
+
+/**
+ * NOTIFY and LISTEN of an embedded database. Every listener of one is in the process that
+ * opened it (it has no other): a NOTIFY goes to them here, in the order sent, without a round
+ * trip through the database's thread.
+ */
+function localNotices(stopped: () => Error | null): Pick<Db, 'notify' | 'listen'> {
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  return {
+    async notify(channel, payload) {
+      const gone = stopped();
+      if (gone) throw gone;
+      // PostgreSQL's own limit, kept so code that works here works there.
+      if (Buffer.byteLength(payload) >= NOTIFY_PAYLOAD_LIMIT) throw new Error(`payload string too long (NOTIFY payloads must be shorter than ${NOTIFY_PAYLOAD_LIMIT} bytes)`);
+      for (const onPayload of listeners.get(channel) ?? []) queueMicrotask(() => onPayload(payload));
+    },
+    async listen(channel, onPayload) {
+      const gone = stopped();
+      if (gone) throw gone;
+      const own = (p: string) => onPayload(p);
+      let set = listeners.get(channel);
+      if (!set) listeners.set(channel, (set = new Set()));
+      set.add(own);
+      return async () => {
+        listeners.get(channel)?.delete(own);
+      };
     },
   };
 }
 
-const BYTEA = 17;
-
 /**
- * bytea read through Node's native hex codec (PGlite's own converts byte by byte in JS, ten
- * times slower for the megabytes of a night's samples), and written as it is: a byte array
- * handed to PGlite's protocol goes as a binary parameter, with no hex text made and measured.
- */
-const byteaOptions = {
-  parsers: { [BYTEA]: (text: string) => Buffer.from(text.slice(2), 'hex') },
-  serializers: { [BYTEA]: (x: Uint8Array) => x as unknown as string },
-};
-
-/**
- * Opens embedded PostgreSQL: in a directory, or in memory when dir is null; `from`, a data
- * directory dumped by PGlite's dumpDataDir, starts it as that copy instead of a new cluster.
+ * Opens embedded PostgreSQL in a thread of its own (decision 1005): in a directory, or in
+ * memory when dir is null; `from`, a data directory dumped by PGlite's dumpDataDir, starts it
+ * as that copy instead of a new cluster. The event loop only sends statements and receives
+ * rows; PGlite runs, parses and decodes in the database's thread.
  */
 export async function openPglite(dir: string | null, from?: Blob): Promise<Db> {
-  const pg = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(from ? { loadDataDir: from } : {}), ...byteaOptions });
-  const base = wrap(pg);
+  const data: DbThreadData = { dir, from: from ? await from.arrayBuffer() : null };
+  const worker = await startThread(data);
+  const client = threadClient(worker);
+  const { ask } = client;
+  const on = (tx: number | null): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const r = await ask({ op: 'query', sql, params: params.map(portable), tx });
+      const rows = (r.rows ?? []) as Record<string, unknown>[];
+      if (r.bytea?.length) withBuffers(rows, r.bytea);
+      return rows as T[];
+    },
+    async exec(sql: string) {
+      await ask({ op: 'exec', sql, tx });
+    },
+  });
+
   return {
     kind: 'pglite',
-    ...base,
-    transaction: (fn, settings) =>
-      pg.transaction(async (tx) => {
-        if (settings && Object.keys(settings).length) await tx.query(localSettingsSql(settings));
-        return fn(wrap(tx));
-      }),
-    async notify(channel, payload) {
-      await pg.query('select pg_notify($1, $2)', [channel, payload]);
+    ...on(null),
+    async transaction(fn, settings) {
+      const { tx } = await ask({ op: 'begin', settings: settings ?? null });
+      let out;
+      try {
+        out = await fn(on(tx!));
+      } catch (err) {
+        // The statement's own error is the answer; a rollback that fails too (the thread gone) says nothing more.
+        await ask({ op: 'end', tx: tx!, commit: false }).catch(() => undefined);
+        throw err;
+      }
+      await ask({ op: 'end', tx: tx!, commit: true });
+      return out;
     },
-    async listen(channel, onPayload) {
-      const stop = await pg.listen(channel, onPayload);
-      // A database already closed (shutdown order, a lost database) has no listener left to drop.
-      return async () => {
-        if (!pg.closed) await stop();
-      };
+    ...localNotices(client.stopped),
+    async close() {
+      if (client.stopped()) return;
+      await ask({ op: 'close' });
+      client.stop(new Error('The embedded database is closed.'));
+      await worker.terminate();
     },
-    close: () => pg.close(),
   };
 }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { localSettingsSql, type Db, type Queryable } from './adapter';
 import { isDatabaseOutage } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
+import { closeSampleReader, readSamplesOffThread } from './sample-reader';
 
 export interface PostgresOptions {
   url: string;
@@ -44,6 +45,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   const scoped = (channel: string) => (schema ? `${channel}_${schema}` : channel).replace(/[^a-z0-9_]/gi, '_');
 
   const listeners = listenerHealth(log);
+  /** Where the sample reader's own connections go: this database, this schema. */
+  const reader = { url: opts.url, schema: opts.schema ?? null };
 
   const on = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = [], name?: string) {
@@ -73,11 +76,15 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         client.release();
       }
     },
+    readStoredBytes: (channelId, byteLength) => readSamplesOffThread(reader, channelId, byteLength),
     notify: async (channel, payload) => {
       await pool.query('select pg_notify($1, $2)', [scoped(channel), payload]);
     },
     listen: (channel, onPayload) => listenOn(opts, scoped(channel), onPayload, listeners),
-    close: () => pool.end(),
+    async close() {
+      await closeSampleReader(reader);
+      await pool.end();
+    },
   };
 }
 

@@ -24,16 +24,46 @@ interface Notice {
 const FRAMES_PER_NOTICE = 250;
 /** Most notices read back in one pass (their frames in one query: up to 10,000). */
 const NOTICES_PER_PASS = 40;
+/**
+ * Passes reading at once. A notice is read as soon as it arrives, not after the pass before
+ * has answered: a device's "end" compacts its night and prunes its frames, and on the embedded
+ * database (one connection, statements in arrival order) a read asked after the end came was
+ * answered after it, without the last frames. Delivered in arrival order whatever order the
+ * reads answer in; beyond this many, notices wait and go together in the next pass.
+ */
+export const PASSES_AT_ONCE = 4;
 
-/** A stored frame without its samples (live_frames). */
-interface FrameRow {
+/** One channel's part of a stored frame, with the frame (live_frames) and its device's id. */
+interface FramePartRow {
   device_master_id: number;
+  device_id: string;
   seq: number;
   recording_id: number;
   sent_ms: number;
   committed_ms: number;
   layout: CommittedFrame['layout'];
+  code: string;
+  storage: string;
+  scale: number;
+  data: Uint8Array;
 }
+
+/**
+ * Stored frames of live recordings with their samples, in one statement (one snapshot: a
+ * frame is read whole or not at all, never its row without the chunks an end compacted
+ * meanwhile). `chosen`: a query of (device_master_id, seq) pairs; one row per frame and
+ * channel, in device and seq order.
+ */
+const framesSql = (chosen: string) => `
+  select f.device_master_id, d.device_id, f.seq, f.recording_id, f.sent_ms, f.committed_ms, f.layout, c.code, c.storage, c.scale, k.data
+  from (${chosen}) as u(m, s)
+  join live_frames f on f.device_master_id = u.m and f.seq = u.s
+  join recordings r on r.id = f.recording_id
+  join devices d on d.device_master_id = f.device_master_id
+  join recording_channels c on c.recording_id = f.recording_id
+  join recording_chunks k on k.channel_id = c.id and k.seq = f.seq
+  where r.recording_meta->>'live' = 'true'
+  order by f.device_master_id, f.seq`;
 
 /** One viewer's subscription to one device. */
 interface Subscription {
@@ -75,10 +105,12 @@ export class LiveHub {
   private stopListening: (() => Promise<void>) | null = null;
   /** The NOTIFYs of committed batches, in commit order. */
   private notices: Promise<void> = Promise.resolve();
-  /** Other processes' notices not handled yet, in arrival order. */
+  /** Other processes' notices not read yet, in arrival order. */
   private readonly queued: Notice[] = [];
-  /** Handling the queued notices (one pass at a time). */
-  private draining = false;
+  /** Passes reading now (at most PASSES_AT_ONCE). */
+  private reading = 0;
+  /** The passes' frames to viewers, one pass after another in arrival order. */
+  private delivered: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   /** Names this hub in its notices (several hubs may share a process in tests). */
   private readonly origin = randomBytes(6).toString('base64url');
@@ -89,10 +121,10 @@ export class LiveHub {
   ) {}
 
   async start(): Promise<void> {
-    // Notices are handled one pass after another, so a device's frames reach its viewers in commit order.
+    // Notices are read as they come and delivered one pass after another, so a device's frames reach its viewers in commit order.
     this.stopListening = await this.db.listen(LIVE_CHANNEL, (payload) => {
       this.queued.push(JSON.parse(payload) as Notice);
-      if (!this.draining) void this.drain();
+      this.pump();
     });
     this.timer = setInterval(() => this.tickStates(), STATE_TICK_MS);
     this.timer.unref();
@@ -143,27 +175,34 @@ export class LiveHub {
   }
 
   /**
-   * Handles the queued notices: all those that arrived while the previous pass read the
-   * database go together in the next pass (at most NOTICES_PER_PASS), so a process that fell
-   * behind (a busy machine) catches up in a few reads instead of three queries a notice.
+   * Starts reading the queued notices, up to PASSES_AT_ONCE passes at a time: those that
+   * arrived while every pass was reading go together in the next (at most NOTICES_PER_PASS),
+   * so a process that fell behind (a busy machine) catches up in a few reads instead of one
+   * a notice. Each pass's frames go to the viewers after the pass before's.
    */
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.queued.length > 0) {
-        const notices = this.queued.splice(0, NOTICES_PER_PASS);
-        await this.onNotices(notices).catch((err: Error) => this.log.error(`live fan-out failed: ${err.message}`));
-      }
-    } finally {
-      this.draining = false;
+  private pump(): void {
+    while (this.queued.length > 0 && this.reading < PASSES_AT_ONCE) {
+      const notices = this.queued.splice(0, NOTICES_PER_PASS);
+      this.reading++;
+      const read = this.onNotices(notices).catch((err: Error) => {
+        this.log.error(`live fan-out failed: ${err.message}`);
+        return [];
+      });
+      void read.then(() => {
+        this.reading--;
+        this.pump();
+      });
+      this.delivered = this.delivered.then(async () => {
+        for (const frame of await read) this.fanOut(frame.deviceMasterId, frame);
+      });
     }
   }
 
   /**
-   * Notices of other processes' batches: their frames of devices watched here, read in one go
-   * (three queries for all of them, not three a frame or a notice), to their viewers in seq order.
+   * Notices of other processes' batches: their frames of devices watched here, read in one
+   * statement (not three queries a frame or a notice), in seq order.
    */
-  private async onNotices(notices: Notice[]): Promise<void> {
+  private async onNotices(notices: Notice[]): Promise<CommittedFrame[]> {
     const devices: number[] = [];
     const seqs: number[] = [];
     for (const n of notices) {
@@ -176,14 +215,8 @@ export class LiveHub {
         seqs.push(n.f[i + 1]!);
       }
     }
-    if (devices.length === 0) return;
-    const rows = await this.db.query<FrameRow>(
-      `select f.device_master_id, f.seq, f.recording_id, f.sent_ms, f.committed_ms, f.layout
-       from unnest($1::int[], $2::bigint[]) as u(m, s) join live_frames f on f.device_master_id = u.m and f.seq = u.s
-       join recordings r on r.id = f.recording_id where r.recording_meta->>'live' = 'true' order by f.device_master_id, f.seq`,
-      [devices, seqs],
-    );
-    for (const frame of await this.withSamples(rows)) this.fanOut(frame.deviceMasterId, frame);
+    if (devices.length === 0) return [];
+    return this.framesOf(await this.db.query<FramePartRow>(framesSql('select * from unnest($1::int[], $2::bigint[])'), [devices, seqs]));
   }
 
   /** A committed frame to the device's viewers in this process. */
@@ -245,41 +278,34 @@ export class LiveHub {
    * of live recordings only (an ended night's chunks are compacted; it is read as a night).
    */
   private async loadFrames(deviceMasterId: number, after: number, limit: number): Promise<CommittedFrame[]> {
-    const rows = await this.db.query<FrameRow>(
-      `select * from (select f.device_master_id, f.seq, f.recording_id, f.sent_ms, f.committed_ms, f.layout from live_frames f join recordings r on r.id = f.recording_id
-       where f.device_master_id = $1 and f.seq > $2 and r.recording_meta->>'live' = 'true' order by f.seq desc limit $3) f order by seq`,
-      [deviceMasterId, after, limit],
-    );
-    return this.withSamples(rows);
+    const chosen = `select device_master_id, seq from (select f.device_master_id, f.seq from live_frames f join recordings r on r.id = f.recording_id
+       where f.device_master_id = $1 and f.seq > $2 and r.recording_meta->>'live' = 'true' order by f.seq desc limit $3) newest`;
+    return this.framesOf(await this.db.query<FramePartRow>(framesSql(chosen), [deviceMasterId, after, limit]));
   }
 
-  /** Stored frames with their samples (from the chunks of the same seq) and their devices' ids, in the rows' order. */
-  private async withSamples(rows: FrameRow[]): Promise<CommittedFrame[]> {
-    if (rows.length === 0) return [];
-    const chunks = await this.db.query<{ recording_id: number; seq: number; code: string; storage: string; scale: number; data: Uint8Array }>(
-      `select c.recording_id, k.seq, c.code, c.storage, c.scale, k.data
-       from unnest($1::int[], $2::int[]) as u(r, s) join recording_channels c on c.recording_id = u.r join recording_chunks k on k.channel_id = c.id and k.seq = u.s`,
-      [rows.map((r) => r.recording_id), rows.map((r) => r.seq)],
-    );
-    const samples = new Map(chunks.map((c) => [`${c.recording_id}:${c.seq}:${c.code}`, c]));
-    const ids = await this.db.query<{ device_master_id: number; device_id: string }>('select device_master_id, device_id from devices where device_master_id = any($1::int[])', [
-      [...new Set(rows.map((r) => r.device_master_id))],
-    ]);
-    const deviceIds = new Map(ids.map((d) => [d.device_master_id, d.device_id]));
-    return rows.map((r) => ({
-      deviceMasterId: r.device_master_id,
-      deviceId: deviceIds.get(r.device_master_id)!,
-      recordingId: r.recording_id,
-      seq: r.seq,
-      sentMs: r.sent_ms,
-      committedMs: r.committed_ms,
-      layout: r.layout,
-      values: Object.keys(r.layout).map((code) => {
-        const c = samples.get(`${r.recording_id}:${r.seq}:${code}`);
-        if (!c) throw new Error(`frame ${r.seq} of device ${r.device_master_id}: no stored samples of ${code}`);
-        return physical(c.data, c.storage, c.scale);
-      }),
-    }));
+  /** Frames from their channels' rows (framesSql), in the rows' order, each channel's samples where its layout puts them. */
+  private framesOf(rows: FramePartRow[]): CommittedFrame[] {
+    const frames: CommittedFrame[] = [];
+    for (let i = 0; i < rows.length; ) {
+      const r = rows[i]!;
+      const parts = new Map<string, FramePartRow>();
+      for (; i < rows.length && rows[i]!.device_master_id === r.device_master_id && rows[i]!.seq === r.seq; i++) parts.set(rows[i]!.code, rows[i]!);
+      frames.push({
+        deviceMasterId: r.device_master_id,
+        deviceId: r.device_id,
+        recordingId: r.recording_id,
+        seq: r.seq,
+        sentMs: r.sent_ms,
+        committedMs: r.committed_ms,
+        layout: r.layout,
+        values: Object.keys(r.layout).map((code) => {
+          const c = parts.get(code);
+          if (!c) throw new Error(`frame ${r.seq} of device ${r.device_master_id}: no stored samples of ${code}`);
+          return physical(c.data, c.storage, c.scale);
+        }),
+      });
+    }
+    return frames;
   }
 
   /** Tells viewers when a device turns stalled or offline (or streams again); flushes drained viewers. */

@@ -288,9 +288,19 @@ export function listChannels(db: Queryable, recordingIds: number[], codes?: read
  * the chunks' first bytes.
  */
 export async function loadSamples(db: Queryable, channel: ChannelRow): Promise<Int16Array | Float32Array> {
-  const chunks = await db.query<{ data: Uint8Array }>('select data from recording_chunks where channel_id = $1 order by seq', [channel.id]);
   const bytesPer = channel.storage === 'int16' ? 2 : 4;
-  const out = new Uint8Array(channel.sample_count * bytesPer);
+  const expected = channel.sample_count * bytesPer;
+  // Outside a transaction, where the database can (PostgreSQL), read off the event loop.
+  const off = (db as Partial<Db>).readStoredBytes;
+  const out = off ? await off(channel.id, expected) : joinChunks(await db.query<{ data: Uint8Array }>('select data from recording_chunks where channel_id = $1 order by seq', [channel.id]), expected);
+  if (out.byteLength !== expected) throw new Error(`channel ${channel.code} of recording ${channel.recording_id}: ${out.byteLength} bytes stored, ${expected} expected`);
+  const whole = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? out : out.slice();
+  return channel.storage === 'int16' ? new Int16Array(whole.buffer) : new Float32Array(whole.buffer);
+}
+
+/** The first `byteLength` bytes of chunks in order (fewer when fewer are stored). */
+function joinChunks(chunks: { data: Uint8Array }[], byteLength: number): Uint8Array {
+  const out = new Uint8Array(byteLength);
   let at = 0;
   for (const { data } of chunks) {
     if (at === out.byteLength) break;
@@ -299,8 +309,7 @@ export async function loadSamples(db: Queryable, channel: ChannelRow): Promise<I
     out.set(part, at);
     at += part.byteLength;
   }
-  if (at !== out.byteLength) throw new Error(`channel ${channel.code} of recording ${channel.recording_id}: ${at} bytes stored, ${out.byteLength} expected`);
-  return channel.storage === 'int16' ? new Int16Array(out.buffer) : new Float32Array(out.buffer);
+  return at === out.byteLength ? out : out.subarray(0, at);
 }
 
 /** The events of a recording from files or the simulator's truth. */

@@ -7,7 +7,7 @@ import { channelStatsOf } from '../../server/analytics/channelStats';
 import { analyticsSettings } from '../../server/analytics/settings';
 import type { RetryLater } from '../../server/errors';
 import { simulateForPatient } from '../../server/simulator/simulated';
-import { listChannels, type RecordingRow } from '../../server/recordings/store';
+import { listChannels, loadSamples, type RecordingRow } from '../../server/recordings/store';
 import { configureEnginePool, patiently } from '../../server/services/engine-pool';
 import { BACKGROUND_NICE } from '../../server/services/thread-priority';
 import { DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
@@ -138,5 +138,17 @@ describe(`the engine pool (${TEST_DB})`, () => {
     expect(niceOf(String(process.pid))).toBe(own);
     const lowered = threads.filter((tid) => niceOf(tid) === Math.max(own, BACKGROUND_NICE));
     expect(lowered.length).toBeGreaterThanOrEqual(server.config.enginePool!.threads);
+  });
+
+  it("reads a night's samples off the event loop where the driver would decode them on it (PostgreSQL), the same bytes a transaction reads", async () => {
+    // PostgreSQL's bytea arrives as hex text: a reader thread decodes it. PGlite decodes in its own thread already.
+    expect(typeof server.db.readStoredBytes).toBe(TEST_DB === 'postgres' ? 'function' : 'undefined');
+    for (const channel of await listChannels(server.db, [recording.id], ['Y_DIST', 'SPO2'])) {
+      const outside = await loadSamples(server.db, channel);
+      const inside = await server.db.transaction((tx) => loadSamples(tx, channel));
+      expect(outside.length).toBe(channel.sample_count);
+      expect(outside.constructor).toBe(inside.constructor);
+      expect(Buffer.compare(Buffer.from(outside.buffer), Buffer.from(inside.buffer)), channel.code).toBe(0);
+    }
   });
 });

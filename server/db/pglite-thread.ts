@@ -1,0 +1,141 @@
+// The embedded database in a thread of its own (decision 1005): PGlite's WebAssembly, the
+// protocol's parsing and bytea decoding run here, off the event loop that acknowledges device
+// frames and answers viewers. Requests come over message ports (the main thread's, and any it
+// attaches); transactions hold PGlite's own lock from begin to end, as they do in-process.
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { localSettingsSql } from './adapter';
+import { errorData, type DbReply, type DbRequest, type DbStarted, type DbThreadData } from './pglite-protocol';
+
+const BYTEA = 17;
+
+/**
+ * bytea read through Node's native hex codec (PGlite's own converts byte by byte in JS, ten
+ * times slower for the megabytes of a night's samples), and written as it is: a byte array
+ * handed to PGlite's protocol goes as a binary parameter, with no hex text made and measured.
+ */
+const byteaOptions = {
+  parsers: { [BYTEA]: (text: string) => Buffer.from(text.slice(2), 'hex') },
+  serializers: { [BYTEA]: (x: Uint8Array) => x as unknown as string },
+};
+
+/** A transaction of one port: its handle, and how it is ended (commit or not, the reply's id). */
+interface OpenTx {
+  tx: Transaction;
+  end(commit: boolean, replyId: number): void;
+}
+
+/** Ends a transaction the caller asked to roll back (thrown inside PGlite's transaction). */
+const ROLLBACK = Symbol('rollback');
+
+/**
+ * Byte arrays of a reply that own their memory whole, moved to the other thread instead of
+ * copied. A small one shares Node's pool with others and is copied.
+ */
+function movable(rows: unknown[], bytea: string[]): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  if (bytea.length === 0) return out;
+  for (const row of rows as Record<string, unknown>[]) {
+    for (const name of bytea) {
+      const v = row[name];
+      if (v instanceof Uint8Array && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer && !out.includes(v.buffer)) out.push(v.buffer);
+    }
+  }
+  return out;
+}
+
+function serve(pg: PGlite, port: MessagePort): void {
+  const txs = new Map<number, OpenTx>();
+  let nextTx = 1;
+  const reply = (r: DbReply, transfer: ArrayBuffer[] = []) => port.postMessage(r, transfer);
+  const fail = (id: number, err: unknown) => reply({ id, error: errorData(err) });
+  const target = (tx: number | null) => {
+    if (tx === null) return pg;
+    const open = txs.get(tx);
+    if (!open) throw new Error(`transaction ${tx} is not open`);
+    return open.tx;
+  };
+
+  const begin = (id: number, settings: Readonly<Record<string, string>> | null) => {
+    let endReply: number | null = null;
+    pg.transaction(async (tx) => {
+      if (settings && Object.keys(settings).length) await tx.query(localSettingsSql(settings));
+      const txId = nextTx++;
+      const ended = new Promise<boolean>((resolve) => {
+        txs.set(txId, {
+          tx,
+          end: (commit, replyId) => {
+            endReply = replyId;
+            resolve(commit);
+          },
+        });
+      });
+      reply({ id, tx: txId });
+      const commit = await ended;
+      txs.delete(txId);
+      if (!commit) throw ROLLBACK;
+    }).then(
+      () => reply({ id: endReply! }),
+      (err: unknown) => {
+        if (endReply === null) fail(id, err);
+        else if (err === ROLLBACK) reply({ id: endReply });
+        else fail(endReply, err);
+      },
+    );
+  };
+
+  port.on('message', (m: DbRequest) => {
+    switch (m.op) {
+      case 'query':
+        void (async () => {
+          try {
+            const res = await target(m.tx).query<Record<string, unknown>>(m.sql, m.params);
+            const bytea = res.fields.filter((f) => f.dataTypeID === BYTEA).map((f) => f.name);
+            reply({ id: m.id, rows: res.rows, bytea }, movable(res.rows, bytea));
+          } catch (err) {
+            fail(m.id, err);
+          }
+        })();
+        return;
+      case 'exec':
+        target(m.tx).exec(m.sql).then(() => reply({ id: m.id }), (err: unknown) => fail(m.id, err));
+        return;
+      case 'begin':
+        begin(m.id, m.settings);
+        return;
+      case 'end': {
+        const open = txs.get(m.tx);
+        if (open) open.end(m.commit, m.id);
+        else fail(m.id, new Error(`transaction ${m.tx} is not open`));
+        return;
+      }
+      case 'close':
+        pg.close().then(() => reply({ id: m.id }), (err: unknown) => fail(m.id, err));
+        return;
+    }
+  });
+  // A thread that went away mid-transaction leaves nothing locked: what it had open rolls back.
+  port.on('close', () => {
+    for (const [txId, open] of txs) open.end(false, -txId);
+  });
+}
+
+async function main(): Promise<void> {
+  const port = parentPort!;
+  const { dir, from } = workerData as DbThreadData;
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(from ? { loadDataDir: new Blob([from]) } : {}), ...byteaOptions });
+  } catch (err) {
+    port.postMessage({ started: false, error: errorData(err) } satisfies DbStarted);
+    return;
+  }
+  serve(pg, port);
+  // Further ports (another thread's own connection) arrive as { attach: port }.
+  port.on('message', (m: { attach?: MessagePort }) => {
+    if (m.attach) serve(pg, m.attach);
+  });
+  port.postMessage({ started: true } satisfies DbStarted);
+}
+
+void main();

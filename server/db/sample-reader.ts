@@ -1,0 +1,34 @@
+// A night's samples read off the event loop on PostgreSQL (decision 1005): node-postgres gives
+// bytea as hex text, and turning megabytes of it into bytes held the event loop for tens of
+// milliseconds a night (a summary reads a few channels of 8 h). A worker thread with
+// connections of its own reads, decodes and joins a channel's chunks and moves the bytes back.
+// Only reads outside a transaction come here (a transaction's own connection sees its writes).
+import { Piscina } from 'piscina';
+import type { ReaderTarget, ReaderTask } from './sample-reader-worker';
+
+let pool: Piscina<ReaderTask, Uint8Array | null> | null = null;
+
+function readerPool(): Piscina<ReaderTask, Uint8Array | null> {
+  if (pool) return pool;
+  // Workers load TypeScript the way the server does (tsx), also when a test runner started us.
+  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
+  pool = new Piscina<ReaderTask, Uint8Array | null>({
+    filename: new URL('./sample-reader-worker.ts', import.meta.url).href,
+    // One thread: reading waits on the database more than on the core.
+    maxThreads: 1,
+    minThreads: 0,
+    idleTimeout: 30_000,
+    execArgv,
+  });
+  return pool;
+}
+
+/** The first `byteLength` bytes of a channel's stored chunks, in order (fewer when fewer are stored). */
+export async function readSamplesOffThread(target: ReaderTarget, channelId: number, byteLength: number): Promise<Uint8Array> {
+  return (await readerPool().run({ target, channelId, byteLength }))!;
+}
+
+/** Closes the reader's connections to a database (its Db is closing); the thread stops once idle. */
+export async function closeSampleReader(target: ReaderTarget): Promise<void> {
+  if (pool) await pool.run({ target, close: true });
+}
