@@ -274,8 +274,25 @@ describe('single-night review', () => {
     await expect.poll(() => page.getByTestId('stats-NC_PSG').innerText()).toMatch(/min -?\d/);
     await page.getByTestId('channel-NC_PSG').click();
     await expect.poll(() => page.getByTestId('chart-block-NC_PSG').count()).toBe(0);
+    // How long the loader is in the page, measured in the page as it comes and goes (a poll
+    // from here can miss a whole second while a loaded machine holds the page's thread).
+    const loaderMs = page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let since = 0;
+          const observer = new MutationObserver(() => {
+            const shown = document.querySelector('[data-testid="save-loader"]') !== null;
+            if (shown && since === 0) since = performance.now();
+            if (!shown && since !== 0) {
+              observer.disconnect();
+              resolve(performance.now() - since);
+            }
+          });
+          observer.observe(document.body, { childList: true, subtree: true });
+        }),
+    );
     await page.getByTestId('save-order').click();
-    await page.getByTestId('save-loader').waitFor();
+    expect(await loaderMs).toBeGreaterThanOrEqual(950);
     await page.getByTestId('save-done').waitFor();
   });
 
