@@ -7,6 +7,7 @@ export type DbRequest =
   | { id: number; op: 'exec'; sql: string; tx: number | null }
   | { id: number; op: 'begin'; settings: Readonly<Record<string, string>> | null }
   | { id: number; op: 'end'; tx: number; commit: boolean }
+  | { id: number; op: 'channelBytes'; channelId: number; what: 'samples' | 'wire'; byteLength: number | null }
   | { id: number; op: 'close' };
 
 /** A database error as it crosses threads: its message and its fields (code, detail, constraint…). */
@@ -16,9 +17,9 @@ export interface DbErrorData {
   fields: Record<string, string | number | boolean | null>;
 }
 
-/** A reply: rows (a query; `bytea`: the names of its bytea columns), a transaction's id (begin), or an error. */
+/** A reply: rows (a query; `bytea`: the names of its bytea columns), a transaction's id (begin), a channel's bytes, or an error. */
 export type DbReply =
-  | { id: number; rows?: unknown[]; bytea?: string[]; tx?: number; error?: undefined }
+  | { id: number; rows?: unknown[]; bytea?: string[]; tx?: number; bytes?: Uint8Array | null; error?: undefined }
   | { id: number; error: DbErrorData };
 
 /** The database thread's first message: ready, or why it could not open. */

@@ -4,6 +4,7 @@
 // attaches); transactions hold PGlite's own lock from begin to end, as they do in-process.
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { joinChunks } from '../recordings/chunks';
 import { localSettingsSql } from './adapter';
 import { errorData, type DbReply, type DbRequest, type DbStarted, type DbThreadData } from './pglite-protocol';
 
@@ -42,6 +43,41 @@ function movable(rows: unknown[], bytea: string[]): ArrayBuffer[] {
     }
   }
   return out;
+}
+
+/** The bytea values of a binary COPY of one column (PGCOPY: header, then each row's fields; -1 fields end it), null ones left out. */
+function copiedValues(copy: Uint8Array): Uint8Array[] {
+  const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
+  // 11-byte signature, int32 flags, int32 extension length and the extension.
+  let at = 19 + view.getInt32(15);
+  const out: Uint8Array[] = [];
+  for (;;) {
+    const fields = view.getInt16(at);
+    at += 2;
+    if (fields === -1) return out;
+    for (let f = 0; f < fields; f++) {
+      const length = view.getInt32(at);
+      at += 4;
+      if (length === -1) continue;
+      out.push(copy.subarray(at, at + length));
+      at += length;
+    }
+  }
+}
+
+/**
+ * A channel's stored bytes (Db.readChannelBytes) as a binary COPY: PGlite hands bytea to
+ * queries as hex text, which it takes ten times as long to make as the bytes themselves
+ * (1.4 MB: 17–21 ms against 1.7–2.1). The channel id is a whole number written into the
+ * statement (COPY takes no parameters).
+ */
+async function channelBytes(pg: PGlite, channelId: number, what: 'samples' | 'wire', byteLength: number | null): Promise<Uint8Array | null> {
+  if (!Number.isSafeInteger(channelId)) throw new Error(`channel id ${channelId} is not a whole number`);
+  const select = what === 'wire' ? `select gzip from recording_channel_wire where channel_id = ${channelId}` : `select data from recording_chunks where channel_id = ${channelId} order by seq`;
+  const res = await pg.query(`copy (${select}) to '/dev/blob' with (format binary)`);
+  const values = copiedValues(new Uint8Array(await res.blob!.arrayBuffer()));
+  if (what === 'wire') return values[0] ? values[0].slice() : null;
+  return joinChunks(values, byteLength);
 }
 
 function serve(pg: PGlite, port: MessagePort): void {
@@ -109,6 +145,12 @@ function serve(pg: PGlite, port: MessagePort): void {
         else fail(m.id, new Error(`transaction ${m.tx} is not open`));
         return;
       }
+      case 'channelBytes':
+        channelBytes(pg, m.channelId, m.what, m.byteLength).then(
+          (bytes) => reply({ id: m.id, bytes }, bytes ? [bytes.buffer as ArrayBuffer] : []),
+          (err: unknown) => fail(m.id, err),
+        );
+        return;
       case 'close':
         pg.close().then(() => reply({ id: m.id }), (err: unknown) => fail(m.id, err));
         return;

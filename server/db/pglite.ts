@@ -171,6 +171,10 @@ export async function openPglite(dir: string | null, from?: Blob): Promise<Db> {
       await ask({ op: 'end', tx: tx!, commit: true });
       return out;
     },
+    async readChannelBytes(channelId, what, byteLength) {
+      const { bytes } = await ask({ op: 'channelBytes', channelId, what, byteLength: byteLength ?? null });
+      return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
+    },
     ...localNotices(client.stopped),
     async close() {
       if (client.stopped()) return;

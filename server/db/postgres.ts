@@ -2,7 +2,7 @@ import pg from 'pg';
 import { localSettingsSql, type Db, type Queryable } from './adapter';
 import { isDatabaseOutage } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
-import { closeSampleReader, readSamplesOffThread } from './sample-reader';
+import { closeSampleReader, readOffThread } from './sample-reader';
 
 export interface PostgresOptions {
   url: string;
@@ -76,7 +76,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         client.release();
       }
     },
-    readStoredBytes: (channelId, byteLength) => readSamplesOffThread(reader, channelId, byteLength),
+    readChannelBytes: (channelId, what, byteLength) => readOffThread(reader, channelId, what, byteLength),
     notify: async (channel, payload) => {
       await pool.query('select pg_notify($1, $2)', [scoped(channel), payload]);
     },

@@ -3,6 +3,7 @@
 // text) and joined here, off the event loop; the bytes are moved back, not copied.
 import pg from 'pg';
 import { Piscina } from 'piscina';
+import { joinChunks } from '../recordings/chunks';
 import { lowerThreadPriority } from '../services/thread-priority';
 
 // Reading waits for the event loop, never the other way round (decision 1004).
@@ -14,7 +15,7 @@ export interface ReaderTarget {
   schema: string | null;
 }
 
-export type ReaderTask = { target: ReaderTarget; channelId: number; byteLength: number } | { target: ReaderTarget; close: true };
+export type ReaderTask = { target: ReaderTarget; channelId: number; what: 'samples' | 'wire'; byteLength: number | null } | { target: ReaderTarget; close: true };
 
 const pools = new Map<string, pg.Pool>();
 const keyOf = (t: ReaderTarget) => `${t.schema ?? ''}\n${t.url}`;
@@ -31,23 +32,24 @@ function poolOf(t: ReaderTarget): pg.Pool {
   return pool;
 }
 
-/** The first `byteLength` bytes of a channel's chunks in order (fewer when fewer are stored), or null after a close. */
-export default async function readSamples(task: ReaderTask): Promise<Uint8Array | null> {
+/** A channel's stored bytes (Db.readChannelBytes), or null after a close or for a missing binary form. */
+export default async function readChannel(task: ReaderTask): Promise<Uint8Array | null> {
   if ('close' in task) {
     const pool = pools.get(keyOf(task.target));
     pools.delete(keyOf(task.target));
     await pool?.end();
     return null;
   }
-  const { rows } = await poolOf(task.target).query<{ data: Buffer }>('select data from recording_chunks where channel_id = $1 order by seq', [task.channelId]);
-  const out = new Uint8Array(task.byteLength);
-  let at = 0;
-  for (const { data } of rows) {
-    if (at === out.byteLength) break;
-    const part = data.subarray(0, out.byteLength - at);
-    out.set(part, at);
-    at += part.byteLength;
+  if (task.what === 'wire') {
+    const { rows } = await poolOf(task.target).query<{ gzip: Buffer }>('select gzip from recording_channel_wire where channel_id = $1', [task.channelId]);
+    return rows[0] ? moved(rows[0].gzip) : null;
   }
-  const bytes = at === out.byteLength ? out : out.slice(0, at);
-  return Piscina.move(bytes as never) as unknown as Uint8Array;
+  const { rows } = await poolOf(task.target).query<{ data: Buffer }>('select data from recording_chunks where channel_id = $1 order by seq', [task.channelId]);
+  return moved(joinChunks(rows.map((r) => r.data), task.byteLength));
+}
+
+/** Bytes moved to the main thread: a copy of their own first when they share a buffer. */
+function moved(bytes: Uint8Array): Uint8Array {
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  return Piscina.move(own as never) as unknown as Uint8Array;
 }

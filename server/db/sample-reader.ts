@@ -23,9 +23,11 @@ function readerPool(): Piscina<ReaderTask, Uint8Array | null> {
   return pool;
 }
 
-/** The first `byteLength` bytes of a channel's stored chunks, in order (fewer when fewer are stored). */
-export async function readSamplesOffThread(target: ReaderTarget, channelId: number, byteLength: number): Promise<Uint8Array> {
-  return (await readerPool().run({ target, channelId, byteLength }))!;
+/** A channel's stored bytes (Db.readChannelBytes): its chunks joined, or its gzipped binary form. */
+export async function readOffThread(target: ReaderTarget, channelId: number, what: 'samples' | 'wire', byteLength?: number): Promise<Uint8Array | null> {
+  const bytes = await readerPool().run({ target, channelId, what, byteLength: byteLength ?? null });
+  // A Buffer, as the driver gives bytea (a thread's message gives a Uint8Array).
+  return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
 }
 
 /** Closes the reader's connections to a database (its Db is closing); the thread stops once idle. */

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/adapter';
+import { joinChunks } from './chunks';
 import type { ChannelData, EdfRange, Night, NightEvent, RecordingSource, StorageType } from './model';
 import { missingCodesOf } from './missing';
 import { isTimeZone, nightKey } from './night-key';
@@ -126,6 +127,7 @@ export function isLiveRecording(recording: Pick<RecordingRow, 'source' | 'record
 
 /** The channel's stored binary form, gzipped, or null for a night stored before it existed. */
 export async function loadWireGzip(db: Queryable, channelId: number): Promise<Uint8Array | null> {
+  if ('readChannelBytes' in db) return (db as Db).readChannelBytes(channelId, 'wire');
   const [row] = await db.query<{ gzip: Uint8Array }>('select gzip from recording_channel_wire where channel_id = $1', [channelId]);
   return row?.gzip ?? null;
 }
@@ -290,26 +292,13 @@ export function listChannels(db: Queryable, recordingIds: number[], codes?: read
 export async function loadSamples(db: Queryable, channel: ChannelRow): Promise<Int16Array | Float32Array> {
   const bytesPer = channel.storage === 'int16' ? 2 : 4;
   const expected = channel.sample_count * bytesPer;
-  // Outside a transaction, where the database can (PostgreSQL), read off the event loop.
-  const off = (db as Partial<Db>).readStoredBytes;
-  const out = off ? await off(channel.id, expected) : joinChunks(await db.query<{ data: Uint8Array }>('select data from recording_chunks where channel_id = $1 order by seq', [channel.id]), expected);
+  // Outside a transaction, read whole off the event loop (Db.readChannelBytes).
+  const out = 'readChannelBytes' in db
+    ? ((await (db as Db).readChannelBytes(channel.id, 'samples', expected)) ?? new Uint8Array(0))
+    : joinChunks((await db.query<{ data: Uint8Array }>('select data from recording_chunks where channel_id = $1 order by seq', [channel.id])).map((r) => r.data), expected);
   if (out.byteLength !== expected) throw new Error(`channel ${channel.code} of recording ${channel.recording_id}: ${out.byteLength} bytes stored, ${expected} expected`);
   const whole = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? out : out.slice();
   return channel.storage === 'int16' ? new Int16Array(whole.buffer) : new Float32Array(whole.buffer);
-}
-
-/** The first `byteLength` bytes of chunks in order (fewer when fewer are stored). */
-function joinChunks(chunks: { data: Uint8Array }[], byteLength: number): Uint8Array {
-  const out = new Uint8Array(byteLength);
-  let at = 0;
-  for (const { data } of chunks) {
-    if (at === out.byteLength) break;
-    // subarray stops at the chunk's end: whole chunks go as they are, the last one in part.
-    const part = data.subarray(0, out.byteLength - at);
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return at === out.byteLength ? out : out.subarray(0, at);
 }
 
 /** The events of a recording from files or the simulator's truth. */

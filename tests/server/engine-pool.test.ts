@@ -140,15 +140,20 @@ describe(`the engine pool (${TEST_DB})`, () => {
     expect(lowered.length).toBeGreaterThanOrEqual(server.config.enginePool!.threads);
   });
 
-  it("reads a night's samples off the event loop where the driver would decode them on it (PostgreSQL), the same bytes a transaction reads", async () => {
-    // PostgreSQL's bytea arrives as hex text: a reader thread decodes it. PGlite decodes in its own thread already.
-    expect(typeof server.db.readStoredBytes).toBe(TEST_DB === 'postgres' ? 'function' : 'undefined');
+  it("reads a night's samples and binary forms whole off the event loop, the same bytes a transaction's statements read", async () => {
+    // PostgreSQL's bytea arrives as hex text (a reader thread decodes it); PGlite's is read by a binary COPY in its thread.
     for (const channel of await listChannels(server.db, [recording.id], ['Y_DIST', 'SPO2'])) {
       const outside = await loadSamples(server.db, channel);
       const inside = await server.db.transaction((tx) => loadSamples(tx, channel));
       expect(outside.length).toBe(channel.sample_count);
       expect(outside.constructor).toBe(inside.constructor);
       expect(Buffer.compare(Buffer.from(outside.buffer), Buffer.from(inside.buffer)), channel.code).toBe(0);
+      const wire = await server.db.readChannelBytes(channel.id, 'wire');
+      const [stored] = await server.db.transaction((tx) => tx.query<{ gzip: Uint8Array }>('select gzip from recording_channel_wire where channel_id = $1', [channel.id]));
+      expect(Buffer.isBuffer(wire)).toBe(true);
+      expect(Buffer.compare(wire!, Buffer.from(stored!.gzip)), `${channel.code} wire`).toBe(0);
     }
+    expect(await server.db.readChannelBytes(-1, 'wire')).toBeNull();
+    expect((await server.db.readChannelBytes(-1, 'samples', 0))?.byteLength).toBe(0);
   });
 });

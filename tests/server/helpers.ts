@@ -151,22 +151,31 @@ export async function practiceSessions(server: TestServer): Promise<{ physician:
 /** Whose queries queriesOf is counting. */
 const caller = new AsyncLocalStorage<symbol>();
 
-/** The SQL `server` runs for `fn` (its database's queries, in order). */
+/**
+ * The SQL `server` runs for `fn` (its database's queries, in order). A channel's bytes read
+ * whole (Db.readChannelBytes: a binary COPY or the reader thread) count as the query they
+ * stand for: `select data from recording_chunks …` or `select gzip from recording_channel_wire …`.
+ */
 export async function queriesOf(server: TestServer, fn: () => Promise<unknown>): Promise<string[]> {
-  const db = server.db as { query: (sql: string, params?: unknown[]) => Promise<unknown[]> };
-  const original = db.query;
+  const db = server.db as { query: (sql: string, params?: unknown[]) => Promise<unknown[]>; readChannelBytes: TestServer['db']['readChannelBytes'] };
+  const original = { query: db.query, readChannelBytes: db.readChannelBytes };
   const seen: string[] = [];
   // Only the queries fn causes (its requests, and work they start): not the server's own timers
   // meanwhile (the live sweep reads recordings every 10 s), whose context is the server's start.
   const mine = Symbol('queriesOf');
   db.query = (sql, params) => {
     if (caller.getStore() === mine) seen.push(sql);
-    return original.call(server.db, sql, params);
+    return original.query.call(server.db, sql, params);
+  };
+  db.readChannelBytes = (channelId, what, byteLength) => {
+    if (caller.getStore() === mine) seen.push(what === 'wire' ? 'select gzip from recording_channel_wire where channel_id = $1 (whole)' : 'select data from recording_chunks where channel_id = $1 order by seq (whole)');
+    return original.readChannelBytes.call(server.db, channelId, what, byteLength);
   };
   try {
     await caller.run(mine, fn);
   } finally {
-    db.query = original;
+    db.query = original.query;
+    db.readChannelBytes = original.readChannelBytes;
   }
   return seen;
 }

@@ -27,6 +27,25 @@ describe('PGlite in its own thread', () => {
     expect(Buffer.compare(rows[1]!.b, Buffer.from(window))).toBe(0);
   });
 
+  it("reads a channel's chunks joined and its binary form by a binary COPY: every byte, the first byteLength, none missing", async () => {
+    await db.exec(`create table recording_chunks (channel_id int, seq int, data bytea, primary key (channel_id, seq));
+                   create table recording_channel_wire (channel_id int primary key, gzip bytea)`);
+    const chunks = [70_000, 5, 0, 131_072, 3].map((n, k) => new Uint8Array(n).map((_, i) => (i * 31 + k * 7) % 256));
+    // Stored out of order: read in seq order.
+    for (const k of [3, 0, 4, 1, 2]) await db.query('insert into recording_chunks values (7, $1, $2)', [k, chunks[k]]);
+    await db.query('insert into recording_channel_wire values (7, $1)', [chunks[3]]);
+    const whole = Buffer.concat(chunks);
+    const all = await db.readChannelBytes(7, 'samples');
+    expect(Buffer.compare(all!, whole)).toBe(0);
+    const first = await db.readChannelBytes(7, 'samples', 70_004);
+    expect(Buffer.compare(first!, whole.subarray(0, 70_004))).toBe(0);
+    const wire = await db.readChannelBytes(7, 'wire');
+    expect(Buffer.isBuffer(wire)).toBe(true);
+    expect(Buffer.compare(wire!, Buffer.from(chunks[3]!))).toBe(0);
+    expect(await db.readChannelBytes(8, 'wire')).toBeNull();
+    expect((await db.readChannelBytes(8, 'samples'))!.byteLength).toBe(0);
+  });
+
   it('keeps json, int8 and timestamps as the driver parses them', async () => {
     const at = new Date('2026-03-09T21:00:00.000Z');
     await db.query('insert into t (id, j, n, at) values (3, $1, $2, $3)', [JSON.stringify({ a: [1, 'x'] }), 1_796_000_000_123, at]);
