@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { workerExecArgv } from '../services/worker-argv';
 import type { Db, Queryable } from './adapter';
 import { errorFrom, type DbReply, type DbRequest, type DbStarted, type DbThreadData } from './pglite-protocol';
 
@@ -33,12 +34,10 @@ function withBuffers(rows: Record<string, unknown>[], bytea: string[]): void {
 /** PostgreSQL refuses a NOTIFY payload of this many bytes or more. */
 const NOTIFY_PAYLOAD_LIMIT = 8000;
 
-/** The thread's execArgv: it loads TypeScript the way the server does (tsx), also when a test runner started us. */
-const execArgv = () => (process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx']);
 
 /** Starts the database's thread; resolves once PGlite is open in it, rejects with why it could not. */
 async function startThread(data: DbThreadData): Promise<Worker> {
-  const worker = new Worker(new URL('./pglite-thread.cjs', import.meta.url), { workerData: data, transferList: data.from ? [data.from] : [], execArgv: execArgv() });
+  const worker = new Worker(new URL('./pglite-thread.cjs', import.meta.url), { workerData: data, transferList: data.from ? [data.from] : [], execArgv: workerExecArgv() });
   // Its first message says whether it opened; a thread that fails before that says why by its error or exit.
   let started: (m: DbStarted) => void = () => undefined;
   let failed: (err: Error) => void = () => undefined;

@@ -4,21 +4,20 @@
 // connections of its own reads, decodes and joins a channel's chunks and moves the bytes back.
 // Only reads outside a transaction come here (a transaction's own connection sees its writes).
 import { Piscina } from 'piscina';
+import { workerExecArgv } from '../services/worker-argv';
 import type { ReaderTarget, ReaderTask } from './sample-reader-worker';
 
 let pool: Piscina<ReaderTask, Uint8Array | null> | null = null;
 
 function readerPool(): Piscina<ReaderTask, Uint8Array | null> {
   if (pool) return pool;
-  // Workers load TypeScript the way the server does (tsx), also when a test runner started us.
-  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
   pool = new Piscina<ReaderTask, Uint8Array | null>({
     filename: new URL('./sample-reader-worker.ts', import.meta.url).href,
     // One thread: reading waits on the database more than on the core.
     maxThreads: 1,
     minThreads: 0,
     idleTimeout: 30_000,
-    execArgv,
+    execArgv: workerExecArgv(),
   });
   return pool;
 }

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { workerExecArgv } from '../services/worker-argv';
 import type { ParseFileOptions } from './assemble';
 import { RecordingFormatError, RecordingFormatErrors, type ParsedRecording } from './model';
 import type { HashedFile } from './night-files';
@@ -10,14 +11,12 @@ let pool: Piscina<ParseTask, ParseOutcome> | null = null;
 /** The worker threads that parse uploads: at most half the cores, so requests keep one. */
 function parsePool(): Piscina<ParseTask, ParseOutcome> {
   if (pool) return pool;
-  // Workers load TypeScript the way the server does (tsx), also when a test runner started us.
-  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
   pool = new Piscina<ParseTask, ParseOutcome>({
     filename: new URL('./parse-worker.ts', import.meta.url).href,
     maxThreads: Math.max(1, Math.floor(availableParallelism() / 2)),
     minThreads: 0,
     idleTimeout: 30_000,
-    execArgv,
+    execArgv: workerExecArgv(),
   });
   return pool;
 }

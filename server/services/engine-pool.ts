@@ -5,6 +5,7 @@
 // the queue is bounded and holds no samples; a request finding no place gets 503 and Retry-After.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Piscina } from 'piscina';
+import { workerExecArgv } from './worker-argv';
 import { DEFAULT_ENGINE_MAX_QUEUE, defaultEngineThreads, type EnginePoolConfig } from '../config';
 import { RetryLater } from '../errors';
 import { runEngineTask, taskBuffers, type EngineResult, type EngineTask } from './engine-work';
@@ -39,8 +40,6 @@ export function configureEnginePool(next: EnginePoolConfig | null): void {
 
 function enginePool(c: EnginePoolConfig): Piscina<EngineTask, EngineOutcome> {
   if (pool) return pool;
-  // Workers load TypeScript the way the server does (tsx), also when a test runner started us.
-  const execArgv = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
   pool = new Piscina<EngineTask, EngineOutcome>({
     filename: new URL('./engine-worker.ts', import.meta.url).href,
     maxThreads: c.threads,
@@ -49,7 +48,7 @@ function enginePool(c: EnginePoolConfig): Piscina<EngineTask, EngineOutcome> {
     minThreads: c.threads,
     // Never unbounded; the turns keep at most one task waiting here.
     maxQueue: Math.max(1, c.maxQueue),
-    execArgv,
+    execArgv: workerExecArgv(),
   });
   return pool;
 }
