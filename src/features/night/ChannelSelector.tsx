@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countRender } from '../../charts/gl/stats';
+import { useHeldFor } from '../../ui/useHeldFor';
 import { channelDef, type ChannelChoice } from './channels';
 import { channelName, sourceTitle } from '../../builtInNames';
 
@@ -22,28 +23,20 @@ export function ChannelSelector({ choices, disabled, onToggle, onMove, onSave }:
   countRender('ChannelSelector');
   const { t, i18n } = useTranslation();
   const dragging = useRef<string | null>(null);
-  // Saving the order is a mutation like every write; its loader stays a full second whatever
-  // the server's speed, failed or not.
-  const saveOrder = useMutation({
-    mutationFn: async () => {
-      const started = Date.now();
-      try {
-        await onSave();
-      } finally {
-        await new Promise((r) => setTimeout(r, Math.max(0, SAVE_LOADER_MS - (Date.now() - started))));
-      }
-    },
-  });
+  // Saving the order is a mutation like every write; its loader stays on screen a full second
+  // from when it is painted, whatever the server's speed, failed or not.
+  const saveOrder = useMutation({ mutationFn: onSave });
+  const saving = useHeldFor(saveOrder.isPending, SAVE_LOADER_MS);
   return (
     <section className="channel-selector" aria-labelledby="channels-title" data-testid="channel-selector">
       <header className="channel-selector-head">
         <h3 id="channels-title">{t('night.channelsTitle')}</h3>
-        <button type="button" className="button button-small" onClick={() => saveOrder.mutate()} disabled={saveOrder.isPending} data-testid="save-order">
+        <button type="button" className="button button-small" onClick={() => saveOrder.mutate()} disabled={saving} data-testid="save-order">
           {t('night.saveAs')}
         </button>
-        {saveOrder.isPending && <span className="spinner" role="status" aria-label={t('night.saving')} data-testid="save-loader" />}
-        {saveOrder.isSuccess && <span className="muted" role="status" data-testid="save-done">{t('night.saved')}</span>}
-        {saveOrder.isError && <span className="error-text" role="alert">{t('night.saveFailed')}</span>}
+        {saving && <span className="spinner" role="status" aria-label={t('night.saving')} data-testid="save-loader" />}
+        {!saving && saveOrder.isSuccess && <span className="muted" role="status" data-testid="save-done">{t('night.saved')}</span>}
+        {!saving && saveOrder.isError && <span className="error-text" role="alert">{t('night.saveFailed')}</span>}
       </header>
       <div className="channel-buttons">
         {choices.map((c) => (
