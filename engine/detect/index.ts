@@ -12,8 +12,9 @@
  * 8: no AHI/RII (null, ahiBasis 'no_breathing_signal') without a breathing signal; events during
  * scored wake are not counted; stage latencies.
  * 9: no signal quality (SQ null, `quality` false) without a quality channel (SQB).
+ * 10: durations (monitoring, GSD, TBR, TST, TBT) kept to the second, not to 0.01 h.
  */
-export const DETECTOR_VERSION = 9;
+export const DETECTOR_VERSION = 10;
 export { toSeries, type Series, type DetectedEvent } from './series';
 export { detectDesaturations } from './desaturation';
 export { detectRespiratoryEvents, type EventEdges } from './respiratory';

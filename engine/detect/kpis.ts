@@ -52,6 +52,11 @@ function hoursWhere(s: Series | undefined, ok: (v: number) => boolean): number {
   return n / s.rate / 3600;
 }
 
+/**
+ * A duration in hours kept to the second: the screens and reports show it as h:mm:ss, and a
+ * hundredth of an hour (36 s) made a 7:33:20 night read 7:33:36.
+ */
+const toSecond = (hours: number) => Math.round(hours * 3600) / 3600;
 const perHour = (count: number, hours: number) => (hours > 0 ? Math.round((count / hours) * 100) / 100 : null);
 
 /**
@@ -85,12 +90,12 @@ export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: Slee
     ahiBasis: scored ? 'breathing_signal' : 'no_breathing_signal',
     riiDivisor: divisor,
     indexBasis,
-    monitoringH: Math.round(monitoringH * 100) / 100,
-    gsdH: Math.round(gsdH * 100) / 100,
+    monitoringH: toSecond(monitoringH),
+    gsdH: toSecond(gsdH),
     quality: input.sqb !== undefined,
-    tbrH: Math.round(tbrH * 100) / 100,
-    tstH: Math.round(tstH * 100) / 100,
-    tbtH: Math.round(input.sleep.tbtH * 100) / 100,
+    tbrH: toSecond(tbrH),
+    tstH: toSecond(tstH),
+    tbtH: toSecond(input.sleep.tbtH),
   };
 }
 

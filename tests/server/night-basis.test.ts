@@ -222,8 +222,9 @@ describe('hypnograms are staging (issue 31 point 6)', () => {
     const data = res.json().data;
     expect(data.channels.find((c: { code: string }) => c.code === 'SLP_STGS')).toMatchObject({ label: 'Hypnogram', fs: 1 / 30, count: 2880 });
     const s = (await post('/analytics/patient/all-kpi-summary', { patient_id: ids.NCT1005, night: data.night })).json().data;
-    // Stages 1, 2, 3, 4 and R: 58 + 250 + 220 + 125 = 653 epochs of 30 s = 5.44 h.
-    expect(s.total_sleep_time).toBe(5.44);
+    // Stages 1, 2, 3, 4 and R: 58 + 250 + 220 + 125 = 653 epochs of 30 s = 5:26:30, to the
+    // second (a hundredth of an hour, 5.44 h, would read 5:26:24).
+    expect(s.total_sleep_time * 3600).toBeCloseTo(653 * 30, 6);
     expect(s.sol).toBeGreaterThan(0);
     expect(s.sleep_efficiency).toBeCloseTo((100 * 5.44) / 24, 0);
     expect(s.latencies.light).toBe(0);

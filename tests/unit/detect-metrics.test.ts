@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { monitoringHours } from '../../engine/detect/kpis';
+import { formatHours } from '../../engine/duration';
 import { customizedIndex, nightKpis, sleepMetrics, type DetectedEvent, type Series } from '../../engine/detect';
 
 const T0 = Date.UTC(2026, 0, 1, 22);
@@ -56,6 +58,16 @@ describe('indices (hand-computed)', () => {
     expect(nightKpis({ events, sleep, sqb, br, divisor: 'TST' }).rii).toBe(4);
     expect(nightKpis({ events, sleep, sqb, br, divisor: 'TBR' }).rii).toBe(5.71);
     expect(nightKpis({ events, sleep: { ...sleep, tstS: 0 } }).ahi).toBeNull();
+  });
+
+  it('keeps durations to the second, as h:mm:ss shows them', () => {
+    // A 7:33:20 bed time, 5:20:43 of breathing signal (every other second valid) and 5:26:30 of sleep.
+    const odd: Series = { values: Float32Array.from({ length: 2 * 19_243 }, (_, i) => (i % 2 ? 14 : Number.NaN)), rate: 1, t0: T0 };
+    const k = nightKpis({ events: [], sleep: { tstS: 653 * 30, tbtH: 27_200 / 3600 } as typeof sleep, br: odd, divisor: 'TBT', monitoringH: monitoringHours(odd, undefined) });
+    expect(formatHours(k.tbtH)).toBe('7:33:20');
+    expect(formatHours(k.tbrH)).toBe('5:20:43');
+    expect(formatHours(k.monitoringH)).toBe('5:20:43');
+    expect(formatHours(k.tstH)).toBe('5:26:30');
   });
 
   it('customized index counts annotations by label', () => {
