@@ -99,7 +99,8 @@ export function NightPage({ patientId }: { patientId: number }) {
       {night && annotator && !sample && (
         <AddToSampleDialog open={sampling} onClose={() => setSampling(false)} patientId={patientId} recordingId={night.recording_id} />
       )}
-      {night && !sample && (
+      {/* Mounted when asked for: its code (report form, tables) stays off a night's first paint. */}
+      {night && !sample && reporting && (
         <Suspense fallback={null}>
           <NightReport open={reporting} onClose={() => setReporting(false)} patient={details.data} night={night} nights={nights.data} pdf={preferences.data?.is_annotator !== true} />
         </Suspense>
