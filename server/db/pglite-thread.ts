@@ -7,6 +7,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { joinChunks } from '../recordings/chunks';
 import { localSettingsSql } from './adapter';
 import { errorData, type DbReply, type DbRequest, type DbStarted, type DbThreadData } from './pglite-protocol';
+import { ownsBuffer } from '../services/buffers';
 
 const BYTEA = 17;
 
@@ -39,7 +40,7 @@ function movable(rows: unknown[], bytea: string[]): ArrayBuffer[] {
   for (const row of rows as Record<string, unknown>[]) {
     for (const name of bytea) {
       const v = row[name];
-      if (v instanceof Uint8Array && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer && !out.includes(v.buffer)) out.push(v.buffer);
+      if (v instanceof Uint8Array && ownsBuffer(v) && !out.includes(v.buffer)) out.push(v.buffer);
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { asBuffer } from '../services/buffers';
 import { workerExecArgv } from '../services/worker-argv';
 import type { Db, Queryable } from './adapter';
 import { errorFrom, type DbReply, type DbRequest, type DbStarted, type DbThreadData } from './pglite-protocol';
@@ -26,7 +27,7 @@ function withBuffers(rows: Record<string, unknown>[], bytea: string[]): void {
   for (const row of rows) {
     for (const name of bytea) {
       const v = row[name];
-      if (v instanceof Uint8Array && !Buffer.isBuffer(v)) row[name] = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+      if (v instanceof Uint8Array && !Buffer.isBuffer(v)) row[name] = asBuffer(v);
     }
   }
 }
@@ -172,7 +173,7 @@ export async function openPglite(dir: string | null, from?: Blob): Promise<Db> {
     },
     async readChannelBytes(channelId, what, byteLength) {
       const { bytes } = await ask({ op: 'channelBytes', channelId, what, byteLength: byteLength ?? null });
-      return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
+      return asBuffer(bytes);
     },
     ...localNotices(client.stopped),
     async close() {

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Piscina } from 'piscina';
 import { joinChunks } from '../recordings/chunks';
 import { lowerThreadPriority } from '../services/thread-priority';
+import { ownBytes } from '../services/buffers';
 
 // Reading waits for the event loop, never the other way round (decision 1004).
 lowerThreadPriority();
@@ -50,6 +51,5 @@ export default async function readChannel(task: ReaderTask): Promise<Uint8Array 
 
 /** Bytes moved to the main thread: a copy of their own first when they share a buffer. */
 function moved(bytes: Uint8Array): Uint8Array {
-  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-  return Piscina.move(own as never) as unknown as Uint8Array;
+  return Piscina.move(ownBytes(bytes) as never) as unknown as Uint8Array;
 }

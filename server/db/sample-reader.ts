@@ -4,6 +4,7 @@
 // connections of its own reads, decodes and joins a channel's chunks and moves the bytes back.
 // Only reads outside a transaction come here (a transaction's own connection sees its writes).
 import { Piscina } from 'piscina';
+import { asBuffer } from '../services/buffers';
 import { workerExecArgv } from '../services/worker-argv';
 import type { ReaderTarget, ReaderTask } from './sample-reader-worker';
 
@@ -26,7 +27,7 @@ function readerPool(): Piscina<ReaderTask, Uint8Array | null> {
 export async function readOffThread(target: ReaderTarget, channelId: number, what: 'samples' | 'wire', byteLength?: number): Promise<Uint8Array | null> {
   const bytes = await readerPool().run({ target, channelId, what, byteLength: byteLength ?? null });
   // A Buffer, as the driver gives bytea (a thread's message gives a Uint8Array).
-  return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
+  return asBuffer(bytes);
 }
 
 /** Closes the reader's connections to a database (its Db is closing); the thread stops once idle. */

@@ -8,6 +8,7 @@ import { csvKind } from './csv/sniff';
 import { RecordingFormatError, type ParsedRecording } from './model';
 import { hashFiles, type HashedFile } from './night-files';
 import { lowerThreadPriority } from '../services/thread-priority';
+import { ownsBuffer } from '../services/buffers';
 
 // Parsing an upload waits for the event loop, never the other way round (decision 1004).
 lowerThreadPriority();
@@ -78,8 +79,7 @@ function moved(outcome: { files: HashedFile[]; parts: ParsedRecording[] }): Pars
   const buffers = new Set<ArrayBuffer>();
   for (const part of outcome.parts) {
     for (const { samples } of part.channels) {
-      const whole = samples.byteOffset === 0 && samples.byteLength === samples.buffer.byteLength;
-      if (samples.buffer instanceof ArrayBuffer && whole && samples.byteLength >= 64 * 1024) buffers.add(samples.buffer);
+      if (ownsBuffer(samples) && samples.byteLength >= 64 * 1024) buffers.add(samples.buffer);
     }
   }
   return Piscina.move({ [Piscina.transferableSymbol]: [...buffers], [Piscina.valueSymbol]: outcome } as never) as unknown as ParseOutcome;

@@ -6,6 +6,7 @@ import { isTimeZone, nightKey } from './night-key';
 import { gzipWire } from './wire-gzip';
 import { validSampleCount } from '../../engine/valid-count';
 import { mapStages, STAGES_CODE } from '../../engine/stages';
+import { ownBytes } from '../services/buffers';
 
 /** Samples a chunk row holds: 64 Ki samples, 128 KiB for int16. */
 export const SAMPLES_PER_CHUNK = 65_536;
@@ -297,7 +298,7 @@ export async function loadSamples(db: Queryable, channel: ChannelRow): Promise<I
     ? ((await (db as Db).readChannelBytes(channel.id, 'samples', expected)) ?? new Uint8Array(0))
     : joinChunks((await db.query<{ data: Uint8Array }>('select data from recording_chunks where channel_id = $1 order by seq', [channel.id])).map((r) => r.data), expected);
   if (out.byteLength !== expected) throw new Error(`channel ${channel.code} of recording ${channel.recording_id}: ${out.byteLength} bytes stored, ${expected} expected`);
-  const whole = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? out : out.slice();
+  const whole = ownBytes(out);
   return channel.storage === 'int16' ? new Int16Array(whole.buffer) : new Float32Array(whole.buffer);
 }
 

@@ -7,6 +7,7 @@ import { analyseNight, excludedIndexRanges, toSeries, type AnalysisWindow, type 
 import { mapStages, STAGES_CODE } from '../../engine/stages';
 import { encodeView } from '../../engine/viewWire';
 import { scratchNight, serverEngine } from './engine';
+import { ownsBuffer } from './buffers';
 
 /** A channel's samples as stored (int16 or float32 with scale/offset) and how to read them. */
 export interface StoredChannel {
@@ -152,8 +153,7 @@ export function taskBuffers(task: EngineTask): ArrayBuffer[] {
   const channels = task.kind === 'overview' ? [task.channel] : task.channels;
   const out = new Set<ArrayBuffer>();
   for (const { samples } of channels) {
-    const whole = samples.byteOffset === 0 && samples.byteLength === samples.buffer.byteLength;
-    if (whole && samples.buffer instanceof ArrayBuffer && samples.byteLength > 0) out.add(samples.buffer);
+    if (ownsBuffer(samples) && samples.byteLength > 0) out.add(samples.buffer);
   }
   return [...out];
 }
