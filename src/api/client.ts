@@ -1,4 +1,5 @@
 import { API_BASE } from '../config';
+import { backgroundOpen } from './background';
 import { ApiError, NETWORK_ERROR_CODE, toApiError } from './errors';
 import type { Envelope } from '../../contract/answers';
 import type { AnswerOf, EndpointKey, InputOf } from '../../contract/api';
@@ -18,9 +19,14 @@ export function configureClient(next: ClientHooks): void {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** Options of one call: `signal` aborts it (leaving a screen, a query TanStack cancels). */
+/**
+ * Options of one call: `signal` aborts it (leaving a screen, a query TanStack cancels);
+ * `background`, a request the screen's first paint does not need: it waits until that paint
+ * (src/api/background.ts, decision 1007).
+ */
 export interface RequestOptions {
   signal?: AbortSignal;
+  background?: boolean;
 }
 
 /** True for the rejection of a call its own signal aborted: not a failure to report. */
@@ -67,6 +73,7 @@ export async function download<K extends EndpointKey>(key: K, accept: string, ..
  * give an empty envelope. Failures throw ApiError after the global hook has seen them.
  */
 async function request<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
+  if (options.background) await backgroundOpen(options.signal);
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = hooks.getToken();
   if (token) headers.Authorization = `Bearer ${token}`;

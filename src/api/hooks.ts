@@ -15,7 +15,8 @@ export function useUserQuery() {
   const { token } = useSnapshot(session);
   return useQuery({
     queryKey: [...queryKeys.user, token],
-    queryFn: async () => (await api.user()).data.user_details,
+    // A refresh of what the session already holds: after the screen's first paint (decision 1007).
+    queryFn: async ({ signal }) => (await api.user({ signal, background: true })).data.user_details,
     enabled: Boolean(token),
   });
 }

@@ -58,6 +58,12 @@ async function reloadTakesOverviews(url: string): Promise<void> {
   } else expect(seen.requests[0]!.at).toBeLessThan(seen.asked);
   expect(seen.requests[0]!.codes).toContain('Y_DIST');
   expect(seen.served).toContain('Y_DIST');
+  // The header's requests (notifications, the avatar's profile, the user refreshed) went, and
+  // only after the charts' first frame (decision 1007).
+  const header = /\/(generate-notifications|get-notifications|deallocation-notifications|user\/profile|user)$/;
+  await page.waitForFunction((source) => new Set((performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => new URL(r.name).pathname).filter((p) => new RegExp(source).test(p))).size >= 5, header.source);
+  const went = await page.evaluate((source) => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => new RegExp(source).test(new URL(r.name).pathname)).map((r) => ({ path: new URL(r.name).pathname, at: r.startTime })), header.source);
+  for (const r of went) expect(r.at, r.path).toBeGreaterThanOrEqual(seen.framed);
   await allLoaded();
 }
 

@@ -24,9 +24,10 @@ export function useWidgets() {
 export function useNotifications(enabled: boolean) {
   return useQuery({
     queryKey: dashboardKeys.notifications,
-    queryFn: async () => {
-      await call('POST /physician/generate-notifications');
-      return (await call('GET /physician/get-notifications')).data.notifications;
+    // The header's: after the screen's first paint (decision 1007); generating may analyse new nights first.
+    queryFn: async ({ signal }) => {
+      await call('POST /physician/generate-notifications', undefined, { signal, background: true });
+      return (await call('GET /physician/get-notifications', undefined, { signal, background: true })).data.notifications;
     },
     enabled,
     staleTime: 60_000,
@@ -36,7 +37,7 @@ export function useNotifications(enabled: boolean) {
 export function useDeviceNotices(enabled: boolean) {
   return useQuery({
     queryKey: dashboardKeys.devices,
-    queryFn: async () => (await call('GET /physician/deallocation-notifications')).data,
+    queryFn: async ({ signal }) => (await call('GET /physician/deallocation-notifications', undefined, { signal, background: true })).data,
     enabled,
     staleTime: 60_000,
   });
@@ -58,7 +59,7 @@ export function useMarkRead() {
 export function useNightSeen() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (night: { patient_id: number; recording_id: number }) => call('POST /physician/night-seen', { body: night }),
+    mutationFn: (night: { patient_id: number; recording_id: number }) => call('POST /physician/night-seen', { body: night }, { background: true }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: dashboardKeys.notifications });
       await client.invalidateQueries({ queryKey: dashboardKeys.widgets });

@@ -11,6 +11,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { getSignalEngine } from '../../../workers/client';
 import { PATIENT_DETAIL_PATTERN } from '../../routes';
 import { fetchWindow } from '../../charts/feeder';
+import { chartsFramed } from '../../charts/gl/stats';
+import { holdBackgroundRequests } from '../../api/background';
 import type { TimeRange } from '../../time/range';
 import { readItem, writeItem } from '../../state/storage';
 import { annotationListQuery } from '../annotations/queries';
@@ -18,6 +20,13 @@ import { nightApi, prefetchChannels, prefetchOverviews } from './api';
 import { overviewCodes, sourcesToLoad, startingChoices } from './channels';
 import { nightKeys } from './queries';
 import type { NightInfo, PhysicianPreferences } from './types';
+
+/**
+ * Longest the header's requests wait for the charts' first frame on a reload of a night
+ * (decision 1007): a cold visit's first paint takes 0.3–0.6 s here; a night that draws nothing
+ * (no channels, a failed load) holds them this long.
+ */
+const BACKGROUND_HOLD_MS = 1500;
 
 /** The night to show: the query's night if it has a recording, else the latest (spec 2 §4). */
 export function pickNight(nights: readonly NightInfo[], requested: number | null, recording: number | null = null): NightInfo | null {
@@ -138,6 +147,8 @@ export function preloadNightScreen(client: QueryClient, pathname: string, search
   const details = client.prefetchQuery({ queryKey: nightKeys.details(patientId), queryFn: () => nightApi.details(patientId) });
   const settled = Promise.allSettled([nights, preferences, details]).then(() => undefined);
   if (!screen.overview) return settled;
+  // The header's requests wait for the charts' first frame (decision 1007).
+  holdBackgroundRequests(chartsFramed(BACKGROUND_HOLD_MS));
   void getSignalEngine().catch(() => undefined);
   Promise.all([nights, preferences]).then(
     ([list, prefs]) => {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { call, download } from '../../api/client';
+import { call, download, type RequestOptions } from '../../api/client';
 import { useEffect, useState } from 'react';
 
 /** GET /user/profile (spec 1 §3 "User profile") and a specialisation to choose, as the contract has them. */
@@ -11,14 +11,14 @@ export const profileKeys = {
 };
 
 export const profileApi = {
-  profile: () => call('GET /user/profile'),
+  profile: (options?: RequestOptions) => call('GET /user/profile', undefined, options),
   specialisations: () => call('GET /physician/specialisations'),
   /** The multipart profile update (spec 1 §7). */
   update: (form: FormData) => call('POST /update-user-info', { form }),
 };
 
 export function useProfileQuery(enabled = true) {
-  return useQuery({ queryKey: profileKeys.profile, queryFn: async () => (await profileApi.profile()).data.profile, enabled });
+  return useQuery({ queryKey: profileKeys.profile, queryFn: async ({ signal }) => (await profileApi.profile({ signal, background: true })).data.profile, enabled });
 }
 
 export function useSpecialisationsQuery(enabled = true) {

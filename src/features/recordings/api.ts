@@ -6,8 +6,9 @@ import type { UploadAnswer, UploadLimits } from '../../../contract/imports';
 export type { DeviceSummaryImport } from '../../../contract/deviceSummaries';
 export type { ImportedNight, ImportSummary, UploadAnswer, UploadLimits } from '../../../contract/imports';
 
-export async function fetchUploadLimits(): Promise<UploadLimits> {
-  return (await call('GET /recordings/upload-limits')).data;
+/** The server's upload limits; asked for after the screen's first paint (decision 1007). */
+export async function fetchUploadLimits({ signal }: { signal?: AbortSignal } = {}): Promise<UploadLimits> {
+  return (await call('GET /recordings/upload-limits', undefined, { signal, background: true })).data;
 }
 
 /** Files a night's folder holds that the import reads (a DATALOG folder also holds .crc and .tgt files). */
