@@ -4,7 +4,7 @@
 // attaches); transactions hold PGlite's own lock from begin to end, as they do in-process.
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { joinChunks } from '../recordings/chunks';
+import { joinChunks, joinWire } from '../recordings/chunks';
 import { localSettingsSql } from './adapter';
 import { errorData, type DbReply, type DbRequest, type DbStarted, type DbThreadData } from './pglite-protocol';
 import { ownsBuffer } from '../services/buffers';
@@ -74,10 +74,10 @@ function copiedValues(copy: Uint8Array): Uint8Array[] {
  */
 async function channelBytes(pg: PGlite, channelId: number, what: 'samples' | 'wire', byteLength: number | null): Promise<Uint8Array | null> {
   if (!Number.isSafeInteger(channelId)) throw new Error(`channel id ${channelId} is not a whole number`);
-  const select = what === 'wire' ? `select gzip from recording_channel_wire where channel_id = ${channelId}` : `select data from recording_chunks where channel_id = ${channelId} order by seq`;
+  const select = what === 'wire' ? `select gzip from recording_channel_wire where channel_id = ${channelId} order by part` : `select data from recording_chunks where channel_id = ${channelId} order by seq`;
   const res = await pg.query(`copy (${select}) to '/dev/blob' with (format binary)`);
   const values = copiedValues(new Uint8Array(await res.blob!.arrayBuffer()));
-  if (what === 'wire') return values[0] ? values[0].slice() : null;
+  if (what === 'wire') return joinWire(values);
   return joinChunks(values, byteLength);
 }
 

@@ -3,7 +3,7 @@
 // text) and joined here, off the event loop; the bytes are moved back, not copied.
 import pg from 'pg';
 import { Piscina } from 'piscina';
-import { joinChunks } from '../recordings/chunks';
+import { joinChunks, joinWire } from '../recordings/chunks';
 import { lowerThreadPriority } from '../services/thread-priority';
 import { ownBytes } from '../services/buffers';
 
@@ -42,8 +42,9 @@ export default async function readChannel(task: ReaderTask): Promise<Uint8Array 
     return null;
   }
   if (task.what === 'wire') {
-    const { rows } = await poolOf(task.target).query<{ gzip: Buffer }>('select gzip from recording_channel_wire where channel_id = $1', [task.channelId]);
-    return rows[0] ? moved(rows[0].gzip) : null;
+    const { rows } = await poolOf(task.target).query<{ gzip: Buffer }>('select gzip from recording_channel_wire where channel_id = $1 order by part', [task.channelId]);
+    const joined = joinWire(rows.map((r) => r.gzip));
+    return joined ? moved(joined) : null;
   }
   const { rows } = await poolOf(task.target).query<{ data: Buffer }>('select data from recording_chunks where channel_id = $1 order by seq', [task.channelId]);
   return moved(joinChunks(rows.map((r) => r.data), task.byteLength));

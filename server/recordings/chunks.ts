@@ -16,3 +16,8 @@ export function joinChunks(chunks: readonly Uint8Array[], byteLength: number | n
   }
   return out;
 }
+
+/** A channel's binary form joined from its parts, read in part order (decision 1008), or null when it has none. */
+export function joinWire(parts: readonly Uint8Array[]): Uint8Array | null {
+  return parts.length === 0 ? null : joinChunks(parts, null);
+}

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/adapter';
-import { joinChunks } from './chunks';
+import { joinChunks, joinWire } from './chunks';
 import type { ChannelData, EdfRange, Night, NightEvent, RecordingSource, StorageType } from './model';
 import { missingCodesOf } from './missing';
 import { isTimeZone, nightKey } from './night-key';
@@ -45,8 +45,6 @@ export function validateNight(night: Night): void {
   }
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 function chunkBytes(samples: Int16Array | Float32Array, from: number, to: number): Uint8Array {
   const part = samples.subarray(from, to);
   // A view, not a copy: both drivers copy a view's own bytes as they send it (little-endian on
@@ -83,27 +81,57 @@ export async function insertChannelRow(tx: Queryable, owner: ChannelOwner, c: Ch
   return row.id;
 }
 
-/** Inserts chunks [fromSeq, toSeq) of a channel's samples. */
+/** Most bytes of samples one chunk insert sends (a whole channel may be tens of MB). */
+const BYTES_PER_INSERT = 4 * 1024 * 1024;
+
+/**
+ * Inserts chunks [fromSeq, toSeq) of a channel's samples: up to BYTES_PER_INSERT of them in one
+ * statement, the chunks cut from one byte parameter by the database (substring), so a staged
+ * import's transaction is one round trip instead of one per chunk (and one pause of the event
+ * loop each, needed only while PGlite answered in the same thread: decision 1005).
+ */
 export async function insertChunks(tx: Queryable, channelId: number, samples: Int16Array | Float32Array, fromSeq: number, toSeq: number): Promise<void> {
-  for (let seq = fromSeq; seq < toSeq; seq++) {
+  const chunkBytesEach = SAMPLES_PER_CHUNK * samples.BYTES_PER_ELEMENT;
+  const perInsert = Math.max(1, Math.floor(BYTES_PER_INSERT / chunkBytesEach));
+  for (let seq = fromSeq; seq < toSeq; seq += perInsert) {
+    const last = Math.min(toSeq, seq + perInsert);
     const from = seq * SAMPLES_PER_CHUNK;
-    const to = Math.min(from + SAMPLES_PER_CHUNK, samples.length);
-    await tx.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [channelId, seq, chunkBytes(samples, from, to)]);
-    // The embedded database answers without a macrotask in between: without this, a night's
-    // hundreds of chunk inserts would hold the event loop for seconds at a time.
-    await yieldToEventLoop();
+    const to = Math.min(last * SAMPLES_PER_CHUNK, samples.length);
+    await tx.query(
+      `insert into recording_chunks (channel_id, seq, data)
+       select $1, s, substring($2::bytea from (s - $3) * $4 + 1 for $4) from generate_series($3::int, $5::int - 1) as s`,
+      [channelId, chunkBytes(samples, from, to), seq, chunkBytesEach, last],
+    );
   }
 }
 
 /** Chunks a channel of `count` samples is stored in. */
 export const chunkCount = (count: number) => Math.ceil(count / SAMPLES_PER_CHUNK);
 
+/** Most bytes of one row of a channel's binary form (decision 1008). */
+export const WIRE_PART_BYTES = 1024 * 1024;
+
+/**
+ * Stores a channel's binary form (gzip) in parts of WIRE_PART_BYTES, one statement each, after
+ * deleting any form it had when `replace`. Outside a transaction (a staged import), other
+ * requests run between the parts: on PGlite, one statement of 10 MB held them 50–200 ms.
+ */
+export async function writeWire(q: Queryable, channelId: number, gzip: Uint8Array, replace = false): Promise<void> {
+  if (replace) await q.query('delete from recording_channel_wire where channel_id = $1', [channelId]);
+  let part = 0;
+  let at = 0;
+  do {
+    await q.query('insert into recording_channel_wire (channel_id, part, gzip) values ($1, $2, $3)', [channelId, part++, gzip.subarray(at, at + WIRE_PART_BYTES)]);
+    at += WIRE_PART_BYTES;
+  } while (at < gzip.byteLength);
+}
+
 /** Inserts one channel with its chunks and its binary form; `source` gives its missing codes when the channel says none. */
 export async function insertChannel(tx: Queryable, recordingId: number, c: ChannelData, source: RecordingSource): Promise<void> {
   const missingCodes = missingCodesOf(c, source);
   const id = await insertChannelRow(tx, { recordingId }, c, missingCodes);
   await insertChunks(tx, id, c.samples, 0, chunkCount(c.samples.length));
-  await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2)', [id, await gzipWire({ ...c, missingCodes })]);
+  await writeWire(tx, id, await gzipWire({ ...c, missingCodes }));
 }
 
 /**
@@ -118,7 +146,7 @@ export async function compactChannel(tx: Queryable, channel: ChannelRow): Promis
   }
   const wire = await gzipWire({ t0: channel.t0_ms, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples });
   await tx.query('update recording_channels set valid_count = $2 where id = $1', [channel.id, validCountOf(channel.code, samples, channel.scale, channel.offset_value, channel.missing_codes)]);
-  await tx.query('insert into recording_channel_wire (channel_id, gzip) values ($1, $2) on conflict (channel_id) do update set gzip = excluded.gzip', [channel.id, wire]);
+  await writeWire(tx, channel.id, wire, true);
 }
 
 /** True while a device is still streaming into the recording: its samples grow, so nothing of it may be cached. */
@@ -129,8 +157,8 @@ export function isLiveRecording(recording: Pick<RecordingRow, 'source' | 'record
 /** The channel's stored binary form, gzipped, or null for a night stored before it existed. */
 export async function loadWireGzip(db: Queryable, channelId: number): Promise<Uint8Array | null> {
   if ('readChannelBytes' in db) return (db as Db).readChannelBytes(channelId, 'wire');
-  const [row] = await db.query<{ gzip: Uint8Array }>('select gzip from recording_channel_wire where channel_id = $1', [channelId]);
-  return row?.gzip ?? null;
+  const rows = await db.query<{ gzip: Uint8Array }>('select gzip from recording_channel_wire where channel_id = $1 order by part', [channelId]);
+  return joinWire(rows.map((r) => r.gzip));
 }
 
 /** Inserts a recording's file annotations (as written) or a simulator's truth. */

@@ -89,7 +89,7 @@ export async function copyNightToSample(tx: Queryable, source: RecordingRow, sam
       [rec.id, c.id],
     );
     await tx.query('insert into recording_chunks (channel_id, seq, data) select $1, seq, data from recording_chunks where channel_id = $2', [copy.id, c.id]);
-    await tx.query('insert into recording_channel_wire (channel_id, gzip) select $1, gzip from recording_channel_wire where channel_id = $2', [copy.id, c.id]);
+    await tx.query('insert into recording_channel_wire (channel_id, part, gzip) select $1, part, gzip from recording_channel_wire where channel_id = $2', [copy.id, c.id]);
   }
   return rec.id;
 }

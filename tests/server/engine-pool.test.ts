@@ -149,9 +149,9 @@ describe(`the engine pool (${TEST_DB})`, () => {
       expect(outside.constructor).toBe(inside.constructor);
       expect(Buffer.compare(Buffer.from(outside.buffer), Buffer.from(inside.buffer)), channel.code).toBe(0);
       const wire = await server.db.readChannelBytes(channel.id, 'wire');
-      const [stored] = await server.db.transaction((tx) => tx.query<{ gzip: Uint8Array }>('select gzip from recording_channel_wire where channel_id = $1', [channel.id]));
+      const parts = await server.db.transaction((tx) => tx.query<{ gzip: Uint8Array }>('select gzip from recording_channel_wire where channel_id = $1 order by part', [channel.id]));
       expect(Buffer.isBuffer(wire)).toBe(true);
-      expect(Buffer.compare(wire!, Buffer.from(stored!.gzip)), `${channel.code} wire`).toBe(0);
+      expect(Buffer.compare(wire!, Buffer.concat(parts.map((p) => p.gzip))), `${channel.code} wire`).toBe(0);
     }
     expect(await server.db.readChannelBytes(-1, 'wire')).toBeNull();
     expect((await server.db.readChannelBytes(-1, 'samples', 0))?.byteLength).toBe(0);

@@ -29,11 +29,12 @@ describe('PGlite in its own thread', () => {
 
   it("reads a channel's chunks joined and its binary form by a binary COPY: every byte, the first byteLength, none missing", async () => {
     await db.exec(`create table recording_chunks (channel_id int, seq int, data bytea, primary key (channel_id, seq));
-                   create table recording_channel_wire (channel_id int primary key, gzip bytea)`);
+                   create table recording_channel_wire (channel_id int, part int, gzip bytea, primary key (channel_id, part))`);
     const chunks = [70_000, 5, 0, 131_072, 3].map((n, k) => new Uint8Array(n).map((_, i) => (i * 31 + k * 7) % 256));
     // Stored out of order: read in seq order.
     for (const k of [3, 0, 4, 1, 2]) await db.query('insert into recording_chunks values (7, $1, $2)', [k, chunks[k]]);
-    await db.query('insert into recording_channel_wire values (7, $1)', [chunks[3]]);
+    // A binary form in parts (decision 1008), stored out of order: joined in part order.
+    await db.query('insert into recording_channel_wire values (7, 1, $1), (7, 0, $2)', [chunks[0], chunks[3]]);
     const whole = Buffer.concat(chunks);
     const all = await db.readChannelBytes(7, 'samples');
     expect(Buffer.compare(all!, whole)).toBe(0);
@@ -41,7 +42,7 @@ describe('PGlite in its own thread', () => {
     expect(Buffer.compare(first!, whole.subarray(0, 70_004))).toBe(0);
     const wire = await db.readChannelBytes(7, 'wire');
     expect(Buffer.isBuffer(wire)).toBe(true);
-    expect(Buffer.compare(wire!, Buffer.from(chunks[3]!))).toBe(0);
+    expect(Buffer.compare(wire!, Buffer.concat([chunks[3]!, chunks[0]!]))).toBe(0);
     expect(await db.readChannelBytes(8, 'wire')).toBeNull();
     expect((await db.readChannelBytes(8, 'samples'))!.byteLength).toBe(0);
   });

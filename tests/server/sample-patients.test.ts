@@ -216,10 +216,10 @@ describe('sample patients', () => {
 
 describe('sample channel data', () => {
   it('is served gzip-identical bytes (the stored binary form is copied)', async () => {
-    const [src] = await server.db.query<{ gzip: Uint8Array }>('select w.gzip from recording_channel_wire w join recording_channels c on c.id = w.channel_id where c.recording_id = $1 order by c.id limit 1', [recordingIds[0]]);
+    const [src] = await server.db.query<{ gzip: Uint8Array }>("select string_agg(w.gzip, ''::bytea order by w.part) as gzip from recording_channel_wire w join recording_channels c on c.id = w.channel_id where c.recording_id = $1 group by c.id order by c.id limit 1", [recordingIds[0]]);
     const [copy] = await server.db.query<{ gzip: Uint8Array }>(
-      `select w.gzip from recording_channel_wire w join recording_channels c on c.id = w.channel_id join recordings r on r.id = c.recording_id
-       join patients p on p.id = r.patient_id where p.sample_practice_id is not null and r.night_key = (select night_key from recordings where id = $1) order by c.id limit 1`,
+      `select string_agg(w.gzip, ''::bytea order by w.part) as gzip from recording_channel_wire w join recording_channels c on c.id = w.channel_id join recordings r on r.id = c.recording_id
+       join patients p on p.id = r.patient_id where p.sample_practice_id is not null and r.night_key = (select night_key from recordings where id = $1) group by c.id order by c.id limit 1`,
       [recordingIds[0]],
     );
     expect(Buffer.compare(gunzipSync(copy.gzip), gunzipSync(src.gzip))).toBe(0);

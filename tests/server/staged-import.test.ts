@@ -7,7 +7,8 @@ import { importFiles } from '../../server/recordings/import';
 import { writeEdfPlus } from '../../server/recordings/edf';
 import type { Night } from '../../server/recordings/model';
 import { stageChannels, type StageProgress } from '../../server/recordings/staging';
-import { SAMPLES_PER_CHUNK } from '../../server/recordings/store';
+import { SAMPLES_PER_CHUNK, WIRE_PART_BYTES } from '../../server/recordings/store';
+import { decodeWire } from '../../server/recordings/wire';
 import { prepare } from '../../server/start';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 
@@ -40,12 +41,12 @@ function edfNight(day: number, salt = 0): { bytes: Uint8Array; night: Night } {
 
 const CHUNKS_PER_CHANNEL = Math.ceil((HOURS * 3600 * RATE) / SAMPLES_PER_CHUNK);
 
-/** Rows of every table an import writes to, and the stages. */
+/** Rows of every table an import writes to (channels with a binary form, whatever its parts), and the stages. */
 const counts = async () =>
   (
     await server.db.query<Record<string, number>>(
       `select (select count(*) from recordings)::int as recordings, (select count(*) from recording_channels)::int as channels,
-              (select count(*) from recording_chunks)::int as chunks, (select count(*) from recording_channel_wire)::int as wire,
+              (select count(*) from recording_chunks)::int as chunks, (select count(distinct channel_id) from recording_channel_wire)::int as wire,
               (select count(*) from recording_files)::int as files, (select count(*) from import_stages)::int as stages`,
     )
   )[0];
@@ -111,6 +112,33 @@ describe('a staged import', () => {
     expect(res.statusCode).toBe(200);
     const [row] = await server.db.query<{ sample_count: number; stage_id: number | null }>('select sample_count, stage_id from recording_channels where recording_id = $1 and code = $2', [result.recordingId, 'CH_B']);
     expect(row).toEqual({ sample_count: night.channels[1].samples.length, stage_id: null });
+  });
+
+  it("keeps a channel's binary form in parts of at most 1 MB, and serves it whole, byte for byte (decision 1008)", async () => {
+    // Noise: a form that gzip cannot shrink below several parts (2 h at 200 Hz, 2.9 MB of samples).
+    const { night } = edfNight(9);
+    let seed = 7;
+    for (const c of night.channels) for (let i = 0; i < c.samples.length; i++) c.samples[i] = ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) - 32768;
+    const result = await importNight(writeEdfPlus(night), 'noise.edf');
+    const parts = await server.db.query<{ code: string; id: number; part: number; bytes: number }>(
+      `select c.code, c.id, w.part, octet_length(w.gzip)::int as bytes from recording_channel_wire w join recording_channels c on c.id = w.channel_id
+       where c.recording_id = $1 order by c.code, w.part`,
+      [result.recordingId],
+    );
+    for (const [k, code] of CODES.entries()) {
+      const own = parts.filter((p) => p.code === code);
+      expect(own.length, code).toBeGreaterThanOrEqual(3);
+      expect(own.map((p) => p.part)).toEqual(own.map((_, i) => i));
+      expect(Math.max(...own.map((p) => p.bytes))).toBeLessThanOrEqual(WIRE_PART_BYTES);
+      // Read whole off the event loop, and served: every sample as the file holds it.
+      const stored = await server.db.readChannelBytes(own[0]!.id, 'wire');
+      expect(stored!.byteLength).toBe(own.reduce((n, p) => n + p.bytes, 0));
+      const res = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${result.recordingId}&code=${code}`, { token: physician });
+      expect(res.statusCode).toBe(200);
+      const served = decodeWire(new Uint8Array(res.rawPayload));
+      expect(served.samples.length).toBe(night.channels[k]!.samples.length);
+      expect(Buffer.compare(Buffer.from(served.samples.buffer, served.samples.byteOffset, served.samples.byteLength), Buffer.from(night.channels[k]!.samples.buffer)), code).toBe(0);
+    }
   });
 
   it('a file added to that night later is staged too and joins it whole, under codes of its own', async () => {
