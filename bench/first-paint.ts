@@ -103,7 +103,7 @@ export interface BenchSession {
 }
 
 /** Waits (at most 5 minutes) until a freshly seeded server says it analysed the demo nights. */
-async function analysed(output: () => string): Promise<void> {
+export async function analysed(output: () => string): Promise<void> {
   const by = Date.now() + 300_000;
   while (!/Analysed \d+ nights? for the dashboard/.test(output())) {
     if (Date.now() > by) throw new Error(`the demo nights were not analysed in 5 minutes:\n${output()}`);
