@@ -141,9 +141,7 @@ export async function insertChannel(tx: Queryable, recordingId: number, c: Chann
 export async function compactChannel(tx: Queryable, channel: ChannelRow): Promise<void> {
   const samples = await loadSamples(tx, channel);
   await tx.query('delete from recording_chunks where channel_id = $1', [channel.id]);
-  for (let from = 0, seq = 0; from < samples.length; from += SAMPLES_PER_CHUNK, seq++) {
-    await tx.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [channel.id, seq, chunkBytes(samples, from, Math.min(from + SAMPLES_PER_CHUNK, samples.length))]);
-  }
+  await insertChunks(tx, channel.id, samples, 0, chunkCount(samples.length));
   const wire = await gzipWire({ t0: channel.t0_ms, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples });
   await tx.query('update recording_channels set valid_count = $2 where id = $1', [channel.id, validCountOf(channel.code, samples, channel.scale, channel.offset_value, channel.missing_codes)]);
   await writeWire(tx, channel.id, wire, true);

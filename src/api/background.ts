@@ -24,9 +24,10 @@ export function holdBackgroundRequests(painted: Promise<unknown>): void {
 /** Resolves when a background request may go; rejects with the AbortError if `signal` aborts first. */
 export function backgroundOpen(signal?: AbortSignal): Promise<void> {
   if (!signal) return open;
-  if (signal.aborted) return Promise.reject(signal.reason instanceof Error ? signal.reason : new DOMException('Aborted', 'AbortError'));
+  const aborted = () => (signal.reason instanceof Error ? signal.reason : new DOMException('Aborted', 'AbortError'));
+  if (signal.aborted) return Promise.reject(aborted());
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new DOMException('Aborted', 'AbortError'));
+    const onAbort = () => reject(aborted());
     signal.addEventListener('abort', onAbort, { once: true });
     void open.then(() => {
       signal.removeEventListener('abort', onAbort);
