@@ -1,3 +1,5 @@
+import type { ProcedureArgs, ProcedureName, ProcedureResult } from './procedures';
+
 /** A row as the drivers return it. */
 type Row = Record<string, unknown>;
 
@@ -22,6 +24,12 @@ export interface Db extends Queryable {
    * PostgreSQL they go with the BEGIN, in the same round trip (a hot path's saving).
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>, settings?: Readonly<Record<string, string>>): Promise<T>;
+  /**
+   * Runs a procedure (procedures.ts) in one transaction where the database runs (decision
+   * 1009): PGlite, in its own thread, every statement without a trip to this thread; PostgreSQL,
+   * here, as `transaction` would. `settings` as for `transaction`.
+   */
+  procedure<N extends ProcedureName>(name: N, args: ProcedureArgs<N>, settings?: Readonly<Record<string, string>>): Promise<ProcedureResult<N>>;
   /**
    * Sends a NOTIFY on a channel of this database (and schema: tests share one PostgreSQL).
    * Every process listening on it gets the payload (≤ 7,000 bytes): between server

@@ -5,8 +5,9 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { joinChunks, joinWire } from '../recordings/chunks';
-import { localSettingsSql } from './adapter';
-import { errorData, type DbReply, type DbRequest, type DbStarted, type DbThreadData } from './pglite-protocol';
+import { localSettingsSql, type Queryable } from './adapter';
+import { runProcedure } from './procedures';
+import { errorData, READ_RANGE_BYTES, type DbReply, type DbRequest, type DbStarted, type DbThreadData } from './pglite-protocol';
 import { ownsBuffer } from '../services/buffers';
 
 const BYTEA = 17;
@@ -46,39 +47,119 @@ function movable(rows: unknown[], bytea: string[]): ArrayBuffer[] {
   return out;
 }
 
-/** The bytea values of a binary COPY of one column (PGCOPY: header, then each row's fields; -1 fields end it), null ones left out. */
-function copiedValues(copy: Uint8Array): Uint8Array[] {
+/** The rows of a binary COPY (PGCOPY: header, then each row's fields; -1 fields end it), a null field as null. */
+function copiedRows(copy: Uint8Array): (Uint8Array | null)[][] {
   const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
   // 11-byte signature, int32 flags, int32 extension length and the extension.
   let at = 19 + view.getInt32(15);
-  const out: Uint8Array[] = [];
+  const rows: (Uint8Array | null)[][] = [];
   for (;;) {
     const fields = view.getInt16(at);
     at += 2;
-    if (fields === -1) return out;
+    if (fields === -1) return rows;
+    const row: (Uint8Array | null)[] = [];
     for (let f = 0; f < fields; f++) {
       const length = view.getInt32(at);
       at += 4;
-      if (length === -1) continue;
-      out.push(copy.subarray(at, at + length));
+      if (length === -1) {
+        row.push(null);
+        continue;
+      }
+      row.push(copy.subarray(at, at + length));
       at += length;
     }
+    rows.push(row);
   }
 }
 
+async function copyRows(pg: PGlite, select: string): Promise<(Uint8Array | null)[][]> {
+  const res = await pg.query(`copy (${select}) to '/dev/blob' with (format binary)`);
+  return copiedRows(new Uint8Array(await res.blob!.arrayBuffer()));
+}
+
 /**
- * A channel's stored bytes (Db.readChannelBytes) as a binary COPY: PGlite hands bytea to
+ * Lets the messages that arrived while a statement ran queue their statements before the next
+ * one: ports deliver in the event loop's poll phase, which one immediate alone may not pass
+ * through (called from a poll callback, it runs right after); the second runs after one.
+ */
+const letOthersIn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+
+const latin1 = new TextDecoder('latin1');
+
+/** Where a channel's stored bytes are: its chunks (samples) or its binary form's parts (wire). */
+function storedIn(what: 'samples' | 'wire') {
+  return what === 'wire' ? { table: 'recording_channel_wire', key: 'part', bytes: 'gzip' } : { table: 'recording_chunks', key: 'seq', bytes: 'data' };
+}
+
+/**
+ * A channel's stored bytes (Db.readChannelBytes) as binary COPYs: PGlite hands bytea to
  * queries as hex text, which it takes ten times as long to make as the bytes themselves
  * (1.4 MB: 17–21 ms against 1.7–2.1). The channel id is a whole number written into the
  * statement (COPY takes no parameters).
+ *
+ * More than READ_RANGE_BYTES are read in ranges of rows, other statements going between
+ * them. The ranges are one state: a first statement lists the rows (key, size and the
+ * transaction that wrote each version, `xmin`), and every range must return exactly those
+ * versions; a row rewritten in between (a live night's compaction, a growing last chunk, a
+ * deletion) fails the check and the channel is read again in one statement.
  */
 async function channelBytes(pg: PGlite, channelId: number, what: 'samples' | 'wire', byteLength: number | null): Promise<Uint8Array | null> {
   if (!Number.isSafeInteger(channelId)) throw new Error(`channel id ${channelId} is not a whole number`);
-  const select = what === 'wire' ? `select gzip from recording_channel_wire where channel_id = ${channelId} order by part` : `select data from recording_chunks where channel_id = ${channelId} order by seq`;
-  const res = await pg.query(`copy (${select}) to '/dev/blob' with (format binary)`);
-  const values = copiedValues(new Uint8Array(await res.blob!.arrayBuffer()));
-  if (what === 'wire') return joinWire(values);
-  return joinChunks(values, byteLength);
+  const { table, key, bytes } = storedIn(what);
+  const join = (values: Uint8Array[]) => (what === 'wire' ? joinWire(values) : joinChunks(values, byteLength));
+  const whole = async () => join((await copyRows(pg, `select ${bytes} from ${table} where channel_id = ${channelId} order by ${key}`)).map((r) => r[0]).filter((v): v is Uint8Array => v !== null));
+
+  // A read known to be small goes in one statement, without the list.
+  if (byteLength !== null && byteLength <= READ_RANGE_BYTES) return whole();
+  const listed = await pg.query<{ k: number; n: number; x: string }>(
+    `select ${key} as k, octet_length(${bytes}) as n, xmin::text as x from ${table} where channel_id = $1 order by ${key}`,
+    [channelId],
+  );
+  // The rows the read needs: a live channel's later chunks are not part of the row it was asked for.
+  const rows: { k: number; n: number; x: string }[] = [];
+  let total = 0;
+  for (const row of listed.rows) {
+    if (byteLength !== null && total >= byteLength) break;
+    rows.push(row);
+    total += row.n;
+  }
+  if (total <= READ_RANGE_BYTES) return whole();
+
+  const values: Uint8Array[] = [];
+  for (let from = 0; from < rows.length; ) {
+    let to = from;
+    let size = rows[from].n;
+    while (to + 1 < rows.length && size + rows[to + 1].n <= READ_RANGE_BYTES) size += rows[++to].n;
+    if (from > 0) await letOthersIn();
+    const got = await copyRows(pg, `select ${key}::text as k, xmin::text as x, ${bytes} from ${table} where channel_id = ${channelId} and ${key} between ${rows[from].k} and ${rows[to].k} order by ${key}`);
+    if (got.length !== to - from + 1) return whole();
+    for (let i = 0; i < got.length; i++) {
+      const [k, x, data] = got[i];
+      const want = rows[from + i];
+      if (!k || !x || !data || latin1.decode(k) !== String(want.k) || latin1.decode(x) !== want.x) return whole();
+      values.push(data);
+    }
+    from = to + 1;
+  }
+  return join(values);
+}
+
+/** A transaction of this thread as a procedure's Queryable: rows as the other threads get them (bytea as Buffers). */
+function inThread(tx: Transaction): Queryable {
+  return {
+    query: async <T>(sql: string, params: unknown[] = []) => (await tx.query<T>(sql, params)).rows,
+    exec: async (sql: string) => {
+      await tx.exec(sql);
+    },
+  };
+}
+
+/** A procedure (procedures.ts) in a transaction of its own, every statement in this thread. */
+function procedure(pg: PGlite, m: Extract<DbRequest, { op: 'procedure' }>): Promise<unknown> {
+  return pg.transaction(async (tx) => {
+    if (m.settings && Object.keys(m.settings).length) await tx.query(localSettingsSql(m.settings));
+    return runProcedure(inThread(tx), m.name, m.args as never);
+  });
 }
 
 function serve(pg: PGlite, port: MessagePort): void {
@@ -86,6 +167,10 @@ function serve(pg: PGlite, port: MessagePort): void {
   let nextTx = 1;
   const reply = (r: DbReply, transfer: ArrayBuffer[] = []) => port.postMessage(r, transfer);
   const fail = (id: number, err: unknown) => reply({ id, error: errorData(err) });
+  /** Replies to `id` with what `work` gives (made into a reply by `answer`), or with its error. */
+  const settle = <T>(id: number, work: Promise<T>, answer: (v: T) => [DbReply, ArrayBuffer[]?]): void => {
+    work.then((v) => reply(...answer(v)), (err: unknown) => fail(id, err));
+  };
   const target = (tx: number | null) => {
     if (tx === null) return pg;
     const open = txs.get(tx);
@@ -124,18 +209,13 @@ function serve(pg: PGlite, port: MessagePort): void {
   port.on('message', (m: DbRequest) => {
     switch (m.op) {
       case 'query':
-        void (async () => {
-          try {
-            const res = await target(m.tx).query<Record<string, unknown>>(m.sql, m.params);
-            const bytea = res.fields.filter((f) => f.dataTypeID === BYTEA).map((f) => f.name);
-            reply({ id: m.id, rows: res.rows, bytea }, movable(res.rows, bytea));
-          } catch (err) {
-            fail(m.id, err);
-          }
-        })();
+        settle(m.id, (async () => target(m.tx).query<Record<string, unknown>>(m.sql, m.params))(), (res) => {
+          const bytea = res.fields.filter((f) => f.dataTypeID === BYTEA).map((f) => f.name);
+          return [{ id: m.id, rows: res.rows, bytea }, movable(res.rows, bytea)];
+        });
         return;
       case 'exec':
-        target(m.tx).exec(m.sql).then(() => reply({ id: m.id }), (err: unknown) => fail(m.id, err));
+        settle(m.id, (async () => target(m.tx).exec(m.sql))(), () => [{ id: m.id }]);
         return;
       case 'begin':
         begin(m.id, m.settings);
@@ -147,13 +227,13 @@ function serve(pg: PGlite, port: MessagePort): void {
         return;
       }
       case 'channelBytes':
-        channelBytes(pg, m.channelId, m.what, m.byteLength).then(
-          (bytes) => reply({ id: m.id, bytes }, bytes ? [bytes.buffer as ArrayBuffer] : []),
-          (err: unknown) => fail(m.id, err),
-        );
+        settle(m.id, channelBytes(pg, m.channelId, m.what, m.byteLength), (bytes) => [{ id: m.id, bytes }, bytes ? [bytes.buffer as ArrayBuffer] : []]);
+        return;
+      case 'procedure':
+        settle(m.id, procedure(pg, m), (result) => [{ id: m.id, result }]);
         return;
       case 'close':
-        pg.close().then(() => reply({ id: m.id }), (err: unknown) => fail(m.id, err));
+        settle(m.id, pg.close(), () => [{ id: m.id }]);
         return;
     }
   });

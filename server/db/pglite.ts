@@ -171,6 +171,10 @@ export async function openPglite(dir: string | null, from?: Blob): Promise<Db> {
       await ask({ op: 'end', tx: tx!, commit: true });
       return out;
     },
+    async procedure(name, args, settings) {
+      const { result } = await ask({ op: 'procedure', name, args, settings: settings ?? null });
+      return result as never;
+    },
     async readChannelBytes(channelId, what, byteLength) {
       const { bytes } = await ask({ op: 'channelBytes', channelId, what, byteLength: byteLength ?? null });
       return asBuffer(bytes);

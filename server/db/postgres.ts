@@ -3,6 +3,7 @@ import { localSettingsSql, type Db, type Queryable } from './adapter';
 import { isDatabaseOutage } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
 import { closeSampleReader, readOffThread } from './sample-reader';
+import { runProcedure } from './procedures';
 
 export interface PostgresOptions {
   url: string;
@@ -58,24 +59,27 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     },
   });
 
+  const transaction: Db['transaction'] = async (fn, settings) => {
+    const client = await pool.connect();
+    try {
+      // Without parameters, several statements go in one round trip (the simple query protocol).
+      await client.query(settings && Object.keys(settings).length ? `begin; ${localSettingsSql(settings)}` : 'begin');
+      const out = await fn(on(client));
+      await client.query('commit');
+      return out;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
+
   return {
     kind: 'postgres',
     ...on(pool),
-    async transaction(fn, settings) {
-      const client = await pool.connect();
-      try {
-        // Without parameters, several statements go in one round trip (the simple query protocol).
-        await client.query(settings && Object.keys(settings).length ? `begin; ${localSettingsSql(settings)}` : 'begin');
-        const out = await fn(on(client));
-        await client.query('commit');
-        return out;
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+    transaction,
+    procedure: (name, args, settings) => transaction((tx) => runProcedure(tx, name, args), settings),
     readChannelBytes: (channelId, what, byteLength) => readOffThread(reader, channelId, what, byteLength),
     notify: async (channel, payload) => {
       await pool.query('select pg_notify($1, $2)', [scoped(channel), payload]);

@@ -3,6 +3,7 @@ import type { Db, Queryable } from '../db/adapter';
 import { nightKey } from '../recordings/night-key';
 import { compactChannel, listChannels } from '../recordings/store';
 import { FrameError, storedBytes, type ValidFrame } from './frames';
+import type { FrameLayout, StoredFrame } from './batch-store';
 import { LIVE_CHANNELS, type LiveChannelCode } from '../../contract/live-protocol';
 import type { AuthenticDevice } from './keys';
 
@@ -37,7 +38,6 @@ export class SessionClosed extends Error {
 
 /** What became of a frame of a batch that was not committed. */
 export type Refusal = FrameError | SessionClosed;
-const refused = (o: unknown): o is Refusal => o instanceof FrameError || o instanceof SessionClosed;
 
 /**
  * The device's hello names a session it ended itself (its "end" was committed, the "ended"
@@ -150,7 +150,7 @@ export interface CommittedFrame {
   seq: number;
   sentMs: number;
   committedMs: number;
-  layout: Record<string, [at: number, n: number]>;
+  layout: FrameLayout;
   /** Physical samples per channel, in layout order. */
   values: Float32Array[];
 }
@@ -168,128 +168,15 @@ export interface BatchItem {
 
 export const frameDigest = (frame: ValidFrame): string => digestOf(frame.bytes);
 
-/**
- * Which frames of a batch are new, already committed (duplicates) or refused (FrameError),
- * given each device's last committed seq: in queue order, so a device's frames in one batch
- * must follow one another; the same (device, seq) twice in a batch is a duplicate when the
- * bytes are the same and a reused seq when not. Frames at or below the last seq are looked
- * up in live_frames; one no longer there (pruned) was committed, as last_seq says: a duplicate.
- */
-async function classify(tx: Queryable, items: readonly BatchItem[]): Promise<('new' | 'duplicate' | Refusal)[]> {
-  const ids = [...new Set(items.map((i) => i.session.device.deviceMasterId))].sort((a, b) => a - b);
-  // Locked in one order by every batch and session start: no deadlock between processes.
-  const live = await tx.query<{ device_master_id: number; last_seq: number; recording_id: number | null; session_ended: boolean }>(
-    'select device_master_id, last_seq, recording_id, session_ended from device_live where device_master_id = any($1::int[]) order by device_master_id for update',
-    [ids],
-  );
-  const expected = new Map(live.map((r) => [r.device_master_id, Number(r.last_seq) + 1]));
-  const open = new Map(live.map((r) => [r.device_master_id, r.session_ended ? null : r.recording_id]));
-  const inBatch = new Map<string, string>();
-  const older: number[] = [];
-  const out = items.map((item, i): 'new' | 'duplicate' | Refusal | null => {
-    const m = item.session.device.deviceMasterId;
-    // Its recording was closed meanwhile (offline, ended, another session): the device must say hello again.
-    if (open.get(m) !== item.session.recordingId) return new SessionClosed(item.frame.seq);
-    const { seq } = item.frame;
-    const key = `${m}:${seq}`;
-    const seen = inBatch.get(key);
-    if (seen !== undefined) return seen === item.digest ? 'duplicate' : new FrameError('sequence_reused', `seq ${seq} was already used for another frame`, seq);
-    const next = expected.get(m) ?? 0;
-    if (seq === next) {
-      expected.set(m, next + 1);
-      inBatch.set(key, item.digest);
-      return 'new';
-    }
-    if (seq > next) return new FrameError('sequence_gap', `seq ${seq} skips ahead: the next expected is ${next}`, seq);
-    older.push(i);
-    return null;
-  });
-  if (older.length > 0) {
-    const rows = await tx.query<{ device_master_id: number; seq: number; digest: string }>(
-      `select f.device_master_id, f.seq, f.digest from live_frames f
-       join (select * from jsonb_to_recordset($1::jsonb) as t(m int, s bigint)) o on o.m = f.device_master_id and o.s = f.seq`,
-      [JSON.stringify(older.map((i) => ({ m: items[i]!.session.device.deviceMasterId, s: items[i]!.frame.seq })))],
-    );
-    const stored = new Map(rows.map((r) => [`${r.device_master_id}:${Number(r.seq)}`, r.digest]));
-    for (const i of older) {
-      const { session, frame, digest } = items[i]!;
-      const old = stored.get(`${session.device.deviceMasterId}:${frame.seq}`);
-      out[i] = old === undefined || old === digest ? 'duplicate' : new FrameError('sequence_reused', `seq ${frame.seq} was already used for another frame`, frame.seq);
-    }
-  }
-  return out as ('new' | 'duplicate' | Refusal)[];
-}
-
-/**
- * Stores the new frames of a batch in three statements whatever their number: each
- * channel's sample count (one update per channel, its frames' samples summed), then in one
- * statement every chunk, every live_frames row with each channel's first sample index, each
- * recording's stop and each device's last seq. Returns each frame's layout, in batch order.
- */
-async function storeFrames(tx: Queryable, items: readonly BatchItem[], committedMs: number): Promise<CommittedFrame['layout'][]> {
-  const perChannel = new Map<number, number>();
-  for (const { session, frame } of items) {
-    for (const p of frame.parts) {
-      if (p.values.length === 0) continue;
-      const id = session.channels.get(p.code)!.id;
-      perChannel.set(id, (perChannel.get(id) ?? 0) + p.values.length);
-    }
-  }
-  const counted = perChannel.size === 0 ? [] : await tx.query<{ id: number; recording_id: number; sample_count: number; t0_ms: number; sample_rate: number }>(
-    `update recording_channels c set sample_count = c.sample_count + v.n
-     from (select * from jsonb_to_recordset($1::jsonb) as t(id int, n int)) v where c.id = v.id
-     returning c.id, c.recording_id, c.sample_count, c.t0_ms, c.sample_rate`,
-    [JSON.stringify([...perChannel].map(([id, n]) => ({ id, n })))],
-  );
-  // Each channel's next sample index before this batch; frames take theirs in batch order.
-  const next = new Map(counted.map((c) => [c.id, c.sample_count - perChannel.get(c.id)!]));
-  const stops = new Map<number, number>();
-  for (const c of counted) stops.set(c.recording_id, Math.max(stops.get(c.recording_id) ?? 0, Math.round(Number(c.t0_ms) + (c.sample_count * 1000) / c.sample_rate)));
-  const blobs: Uint8Array[] = [];
-  let offset = 0;
-  const chunks: { c: number; s: number; o: number; l: number }[] = [];
-  const frames: { m: number; s: number; r: number; d: string; sm: number; l: CommittedFrame['layout'] }[] = [];
-  const lastSeq = new Map<number, number>();
-  const layouts = items.map(({ session, frame, digest }) => {
-    const layout: CommittedFrame['layout'] = {};
-    for (const p of frame.parts) {
-      if (p.values.length === 0) continue;
-      const id = session.channels.get(p.code)!.id;
-      const at = next.get(id)!;
-      next.set(id, at + p.values.length);
-      layout[p.code] = [at, p.values.length];
-      const bytes = storedBytes(p);
-      blobs.push(bytes);
-      chunks.push({ c: id, s: frame.seq, o: offset, l: bytes.byteLength });
-      offset += bytes.byteLength;
-    }
-    frames.push({ m: session.device.deviceMasterId, s: frame.seq, r: session.recordingId, d: digest, sm: Math.round(frame.sentMs), l: layout });
-    lastSeq.set(session.device.deviceMasterId, frame.seq);
-    return layout;
-  });
-  await tx.query(
-    `with ins as (insert into recording_chunks (channel_id, seq, data)
-                  select t.c, t.s, substring($1::bytea from t.o + 1 for t.l) from jsonb_to_recordset($2::jsonb) as t(c int, s int, o int, l int)),
-       lf as (insert into live_frames (device_master_id, seq, recording_id, digest, sent_ms, layout, committed_ms)
-              select t.m, t.s, t.r, t.d, t.sm, t.l, $3::bigint from jsonb_to_recordset($4::jsonb) as t(m int, s bigint, r int, d text, sm bigint, l jsonb)),
-       rec as (update recordings r set stop_ms = greatest(r.stop_ms, v.stop)
-               from (select * from jsonb_to_recordset($5::jsonb) as t(id int, stop bigint)) v where r.id = v.id),
-       dl as (update device_live d set last_seq = v.s, last_frame_ms = $3::bigint
-              from (select * from jsonb_to_recordset($6::jsonb) as t(m int, s bigint)) v where d.device_master_id = v.m)
-     select 1`,
-    [
-      Buffer.concat(blobs),
-      JSON.stringify(chunks),
-      committedMs,
-      JSON.stringify(frames),
-      JSON.stringify([...stops].map(([id, stop]) => ({ id, stop }))),
-      JSON.stringify([...lastSeq].map(([m, s]) => ({ m, s }))),
-    ],
-  );
-  return layouts;
-}
-
 const LIVE_FRAME_SETTINGS = { 'nocturne.live_frames': 'on' } as const;
+
+/** A frame of the batch as the procedure stores it: plain data, its non-empty parts' stored bytes. */
+function storedFrame({ session, frame, digest }: BatchItem): StoredFrame {
+  const parts = frame.parts
+    .filter((p) => p.values.length > 0)
+    .map((p) => ({ code: p.code, channelId: session.channels.get(p.code)!.id, n: p.values.length, bytes: storedBytes(p) }));
+  return { deviceMasterId: session.device.deviceMasterId, recordingId: session.recordingId, seq: frame.seq, sentMs: frame.sentMs, digest, parts };
+}
 
 /**
  * Group commit: stores a batch of valid frames, from any number of devices, in one
@@ -297,23 +184,17 @@ const LIVE_FRAME_SETTINGS = { 'nocturne.live_frames': 'on' } as const;
  * committed (with what viewers need), a duplicate of a frame committed before (or earlier in
  * the batch: idempotent on (device, seq)) that stores nothing, or a FrameError (a gap, a
  * reused seq) that stores nothing. A database failure rejects the whole batch: nothing of it
- * is stored and no frame of it may be acked.
+ * is stored and no frame of it may be acked. The statements run as a procedure where the
+ * database runs (batch-store.ts, decision 1009).
  */
-export async function commitBatch(db: Db, items: readonly BatchItem[], nowMs = Date.now): Promise<(IngestResult | Refusal)[]> {
-  // Frames of live nights: no data-revision notes for their recordings' rows (migration 028);
-  // the setting goes with the BEGIN (one round trip fewer a batch).
-  const { outcomes, layouts, committedMs } = await db.transaction(async (tx) => {
-    const outcomes = await classify(tx, items);
-    const fresh = items.filter((_, i) => outcomes[i] === 'new');
-    const committedMs = nowMs();
-    const layouts = fresh.length ? await storeFrames(tx, fresh, committedMs) : [];
-    return { outcomes, layouts, committedMs };
-  }, LIVE_FRAME_SETTINGS);
+export async function commitBatch(db: Db, items: readonly BatchItem[]): Promise<(IngestResult | Refusal)[]> {
+  // Frames of live nights: no data-revision notes for their recordings' rows (migration 028).
+  const { outcomes, layouts, committedMs } = await db.procedure('storeLiveBatch', items.map(storedFrame), LIVE_FRAME_SETTINGS);
   let k = 0;
   return items.map(({ session, frame }, i) => {
     const o = outcomes[i]!;
-    if (refused(o)) return o;
     if (o === 'duplicate') return { duplicate: true, seq: frame.seq };
+    if (o !== 'new') return o.refused === 'closed' ? new SessionClosed(frame.seq) : new FrameError(o.refused, o.message, frame.seq);
     session.lastSeq = Math.max(session.lastSeq, frame.seq);
     const values = frame.parts.filter((p) => p.values.length > 0).map((p) => p.values);
     return { duplicate: false, frame: { deviceMasterId: session.device.deviceMasterId, deviceId: session.device.deviceId, recordingId: session.recordingId, seq: frame.seq, sentMs: frame.sentMs, committedMs, layout: layouts[k++]!, values } };

@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../server/db/adapter';
 import { openPglite } from '../../server/db/pglite';
+import { READ_RANGE_BYTES } from '../../server/db/pglite-protocol';
 import { isDatabaseOutage } from '../../server/errors';
 
 // The embedded database in a thread of its own (decision 1005): what crosses the thread comes
@@ -45,6 +46,50 @@ describe('PGlite in its own thread', () => {
     expect(Buffer.compare(wire!, Buffer.concat([chunks[3]!, chunks[0]!]))).toBe(0);
     expect(await db.readChannelBytes(8, 'wire')).toBeNull();
     expect((await db.readChannelBytes(8, 'samples'))!.byteLength).toBe(0);
+  });
+
+  it('reads a channel larger than one range in ranges, letting other statements in between, every byte in order', async () => {
+    // 40 chunks of 128 KB: five ranges of READ_RANGE_BYTES (decision 1009).
+    const chunk = (k: number, n = 131_072) => new Uint8Array(n).map((_, i) => (i * 13 + k * 101) % 256);
+    const chunks = Array.from({ length: 40 }, (_, k) => chunk(k));
+    for (let k = 0; k < chunks.length; k += 8) {
+      const part = chunks.slice(k, k + 8);
+      await db.query(`insert into recording_chunks values ${part.map((_, i) => `(20, ${k + i}, $${i + 1})`).join(', ')}`, part);
+    }
+    const whole = Buffer.concat(chunks);
+    expect(whole.byteLength).toBeGreaterThan(4 * READ_RANGE_BYTES);
+    const order: string[] = [];
+    const read = db.readChannelBytes(20, 'samples').then((b) => (order.push('read'), b));
+    const other = db.query('select 1 as one').then(() => order.push('other'));
+    const [all] = await Promise.all([read, other]);
+    expect(Buffer.compare(all!, whole)).toBe(0);
+    // One statement for the whole channel answered the other query only after it.
+    expect(order).toEqual(['other', 'read']);
+    // A prefix that ends inside a chunk of a later range.
+    const length = 3 * READ_RANGE_BYTES + 12_345;
+    const first = await db.readChannelBytes(20, 'samples', length);
+    expect(Buffer.compare(first!, whole.subarray(0, length))).toBe(0);
+    // A binary form of many parts (decision 1008), read in ranges too.
+    for (let k = 0; k < 12; k++) await db.query('insert into recording_channel_wire values (20, $1, $2)', [k, chunk(k, 400_000)]);
+    const wire = await db.readChannelBytes(20, 'wire');
+    expect(Buffer.compare(wire!, Buffer.concat(Array.from({ length: 12 }, (_, k) => chunk(k, 400_000))))).toBe(0);
+  });
+
+  it('never joins ranges of two states: a channel rewritten between ranges is read again whole, as it is after the rewrite', async () => {
+    const before = Array.from({ length: 40 }, (_, k) => new Uint8Array(131_072).fill(k));
+    for (let k = 0; k < before.length; k++) await db.query('insert into recording_chunks values (21, $1, $2)', [k, before[k]]);
+    // As a live night's compaction does: every chunk deleted and written again, here in the same
+    // pieces (same keys, same sizes) with other bytes (chunk k all k + 1): only the versions tell
+    // the two states apart. Made by the database, so the statement is a short message.
+    const after = Buffer.concat(before.map((_, k) => new Uint8Array(131_072).fill(k + 1)));
+    const rewrite = `delete from recording_chunks where channel_id = 21;
+      insert into recording_chunks select 21, g, decode(repeat(lpad(to_hex(g + 1), 2, '0'), 131072), 'hex') from generate_series(0, 39) g`;
+    const read = db.readChannelBytes(21, 'samples', after.byteLength);
+    // Sent while the read is under way: it goes in between two of its ranges.
+    const written = db.exec(rewrite);
+    const [bytes] = await Promise.all([read, written]);
+    expect(bytes!.byteLength).toBe(after.byteLength);
+    expect(Buffer.compare(bytes!, after)).toBe(0);
   });
 
   it('keeps json, int8 and timestamps as the driver parses them', async () => {
