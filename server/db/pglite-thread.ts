@@ -154,10 +154,15 @@ function inThread(tx: Transaction): Queryable {
   };
 }
 
+/** A transaction's local settings (Db.transaction's `settings`), made before its first statement. */
+async function useSettings(tx: Transaction, settings: Readonly<Record<string, string>> | null): Promise<void> {
+  if (settings && Object.keys(settings).length) await tx.query(localSettingsSql(settings));
+}
+
 /** A procedure (procedures.ts) in a transaction of its own, every statement in this thread. */
 function procedure(pg: PGlite, m: Extract<DbRequest, { op: 'procedure' }>): Promise<unknown> {
   return pg.transaction(async (tx) => {
-    if (m.settings && Object.keys(m.settings).length) await tx.query(localSettingsSql(m.settings));
+    await useSettings(tx, m.settings);
     return runProcedure(inThread(tx), m.name, m.args as never);
   });
 }
@@ -181,7 +186,7 @@ function serve(pg: PGlite, port: MessagePort): void {
   const begin = (id: number, settings: Readonly<Record<string, string>> | null) => {
     let endReply: number | null = null;
     pg.transaction(async (tx) => {
-      if (settings && Object.keys(settings).length) await tx.query(localSettingsSql(settings));
+      await useSettings(tx, settings);
       const txId = nextTx++;
       const ended = new Promise<boolean>((resolve) => {
         txs.set(txId, {
