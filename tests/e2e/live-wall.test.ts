@@ -92,6 +92,14 @@ async function allStripsInViewAndDrawn(viewport: { width: number; height: number
     return b.width > 100 && b.height >= 40 && b.top >= 0 && b.left >= 0 && b.bottom <= v.height && b.right <= v.width;
   }).length, viewport)).toBe(DEVICES);
   await expect.poll(async () => Math.min(...(await stripPixels(page))), { timeout: 30_000 }).toBeGreaterThan(20);
+  // Every tile's state and patient are whole, inside the tile (a compact tile leaves its device out).
+  const clipped = await page.getByTestId('live-tile').evaluateAll((tiles) => tiles.filter((tile) => {
+    const t = tile.getBoundingClientRect();
+    const s = tile.querySelector('[data-testid="live-state"]')!.getBoundingClientRect();
+    const patient = tile.querySelector('.live-tile-head > strong')!;
+    return s.width === 0 || s.left < t.left || s.right > t.right - 4 || patient.scrollWidth > patient.clientWidth;
+  }).length);
+  expect(clipped).toBe(0);
   expect(await page.locator('canvas').count()).toBe(1);
   // WebGL draws on the CPU here (SwiftShader): the board draws on a CPU 2D canvas, which the
   // compositor takes without a readback from the GPU process each frame (decision 1002).

@@ -44,8 +44,8 @@ function LiveTileView({ device: row }: { device: RealTimeDevice }) {
   return (
     <article className={`live-tile${alerts.length ? ' alerting' : ''}`} data-testid="live-tile" data-device={row.device_id} data-state={device?.state ?? row.state}>
       <header className="live-tile-head">
-        <strong>{patient}</strong>
-        <span className="muted">{row.device_id}</span>
+        <strong title={`${patient} · ${row.device_id}`}>{patient}</strong>
+        <span className="muted" title={row.device_id}>{row.device_id}</span>
         <LiveStateBadge state={device?.state ?? row.state} connection={connection} />
       </header>
       <div className="live-tile-vitals">
