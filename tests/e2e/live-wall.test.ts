@@ -114,8 +114,16 @@ describe('the real-time dashboard on a wall display', () => {
     await expect.poll(() => page.locator('[data-testid="live-tile"][data-state="streaming"]').count(), { timeout: 60_000 }).toBe(DEVICES);
     await allStripsInViewAndDrawn(WALL);
     // A 3840×2160 wall display: the same beds, the same one canvas, every strip drawn again.
+    const extent = () => page.getByTestId('live-tile').evaluateAll((tiles) => ({
+      width: Math.round(tiles[0]!.getBoundingClientRect().width),
+      bottom: Math.max(...tiles.map((t) => t.getBoundingClientRect().bottom)),
+    }));
+    const onHd = await extent();
     await page.setViewportSize(WALL_4K);
     await allStripsInViewAndDrawn(WALL_4K);
+    // …with tiles grown to fill the wall (not 240-px tiles in its top third).
+    await expect.poll(async () => (await extent()).width).toBeGreaterThan(onHd.width * 1.5);
+    expect((await extent()).bottom).toBeGreaterThan(WALL_4K.height * 0.75);
     // In Arabic the grid is mirrored: every tile inside the dashboard (none under the sidebar), the first at the right.
     await page.setViewportSize(WALL);
     await page.getByTestId('language-select').first().selectOption('ar-SA');

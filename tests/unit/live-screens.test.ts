@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { columnsOf, LiveSeries } from '../../src/features/live/series';
 import { hms, sliderStepMs, zoomStep } from '../../src/features/live/format';
 import { presenceOf, vitalAlerts } from '../../src/features/live/alerts';
-import { arrange, gridColumns, mirrored, tileSize } from '../../src/features/live/RealtimeDashboardPage';
+import { arrange, gridColumns, gridRows, mirrored, tileSize } from '../../src/features/live/RealtimeDashboardPage';
 import { polylineSegments } from '../../src/features/live/liveBoard';
 import { parseVitalParameters } from '../../src/features/night/vitals';
 import type { RealTimeDevice } from '../../src/features/live/api';
@@ -127,20 +127,53 @@ describe('live readouts', () => {
     }
   });
 
-  it('lays 32 beds on a 1920×1080 wall display and more on a 3840×2160 one, compact tiles as many a row as fit', () => {
+  it('lays 32 beds on a 1920×1080 wall display and more on a 3840×2160 one, compact tiles growing to fill the screen', () => {
     const dev = (id: number) => ({ device_id: `D${id}` }) as RealTimeDevice;
     // Below the app's header and the page title 132 px go (1280×800 leaves 668); the dashboard
     // is the window less the collapsed sidebar and the page's padding (under 100 px).
-    for (const [width, height, beds] of [[1920, 1080, 32], [3840, 2160, 96]] as const) {
+    const used: Record<string, { w: number; share: number }> = {};
+    for (const [width, height, beds] of [[1920, 1080, 32], [3840, 2160, 32], [3840, 2160, 96], [1920, 1080, 96]] as const) {
       const cols = gridColumns(width - 100);
-      const laid = arrange(Array.from({ length: beds }, (_, i) => dev(i)), null, cols);
+      const rows = gridRows(height - 132);
+      const laid = arrange(Array.from({ length: beds }, (_, i) => dev(i)), null, cols, rows);
       const { w, h } = laid[0]!;
+      expect(new Set(laid.map((l) => `${l.w}x${l.h}`)).size).toBe(1);
       expect(laid.every((l) => l.x + l.w <= cols)).toBe(true);
       expect(new Set(laid.map((l) => `${l.x},${l.y}`)).size).toBe(beds);
-      const rows = new Set(laid.map((l) => l.y)).size;
-      expect(rows * (h * 32 + (h - 1) * 8) + (rows + 1) * 8).toBeLessThanOrEqual(height - 132);
+      const tileRows = new Set(laid.map((l) => l.y)).size;
+      const px = tileRows * (h * 32 + (h - 1) * 8) + (tileRows + 1) * 8;
+      // Every bed on the screen where the compact size fits (96 beds do not on 1080 px: they scroll).
+      if (beds <= 32 || width > 1920) expect(px).toBeLessThanOrEqual(height - 132);
       // Each tile at least as wide as on the laptop's 16-bed screen's narrowest (3 columns of 60 px).
       expect(w * ((width - 100) / cols)).toBeGreaterThanOrEqual(180);
+      used[`${width}:${beds}`] = { w, share: px / (height - 132) };
+    }
+    // 1920×1080: the compact tiles (240 px) already fill it. On a 4K wall 32 beds' tiles grow until
+    // one more column would push a row off the screen: they fill most of it, not its top third.
+    expect(used['1920:32']!.w).toBe(4);
+    expect(used['3840:32']!.w).toBeGreaterThan(used['1920:32']!.w);
+    expect(used['3840:32']!.share).toBeGreaterThan(0.75);
+    expect(used['3840:96']!.share).toBeGreaterThan(0.75);
+    expect(used['1920:96']!.w).toBe(4);
+    // Without the screen's height (not yet measured) a tile stays compact.
+    expect(tileSize(32, gridColumns(3740))).toEqual({ w: 4, h: 4 });
+  });
+
+  it('grows compact tiles only while every bed still fits the rows the screen has', () => {
+    for (let beds = 17; beds <= 120; beds++) {
+      for (const cols of [12, 20, 30, 45, 62]) {
+        for (const rows of [0, 10, 20, 30, 50, 80]) {
+          const { w, h } = tileSize(beds, cols, rows);
+          expect(w).toBeGreaterThanOrEqual(Math.min(4, Math.floor(cols / 4)));
+          expect(w).toBeLessThanOrEqual(Math.max(4, Math.floor(cols / 4)));
+          expect(h).toBe(Math.max(4, w));
+          // Grown past compact only if all the beds fit.
+          if (w > 4) expect(Math.ceil(beds / Math.floor(cols / w)) * h).toBeLessThanOrEqual(rows);
+          // And one column more would not have fitted (or is more than a quarter of the width).
+          const more = w + 1;
+          if (more <= Math.floor(cols / 4) && w >= 4) expect(Math.ceil(beds / Math.floor(cols / more)) * more).toBeGreaterThan(rows);
+        }
+      }
     }
   });
 

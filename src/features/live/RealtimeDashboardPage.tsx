@@ -1,7 +1,7 @@
 // The real-time dashboard (/app/realtimeDashboard, sidebar kept collapsed): a tile per live
 // device of the practice, dragged and resized with react-grid-layout, the layout saved per user.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReactGridLayout, useContainerWidth, type Layout } from 'react-grid-layout';
 import { errorText } from '../../api/messages';
@@ -27,22 +27,50 @@ export function gridColumns(width: number): number {
 }
 
 /**
- * A new tile's size, by how many devices are live and the grid's columns: up to 16 share one
- * laptop screen (1280×800) without scrolling — 2, 3 or 4 a row, in as many rows — so a tile
+ * A new tile's size, by how many devices are live, the grid's columns and the grid rows the
+ * screen has below the page's title (`rows`; 0 when not known): up to 16 share
+ * one laptop screen (1280×800) without scrolling — 2, 3 or 4 a row, in as many rows — so a tile
  * that turns to an alert is never out of sight. More are compact (about 240 px wide), as many a
- * row as the width holds: 32 on a 1920×1080 wall display, more on a 3840×2160 one.
+ * row as the width holds (32 on a 1920×1080 wall display), and grow, keeping their shape, as
+ * long as every bed still fits on the screen: 32 beds fill a 3840×2160 wall rather than its top
+ * third (decision 1010).
  */
-export function tileSize(devices: number, cols = MIN_COLS): { w: number; h: number } {
+export function tileSize(devices: number, cols = MIN_COLS, rows = 0): { w: number; h: number } {
   if (devices <= 4) return { w: Math.floor(cols / 2), h: 8 };
   if (devices <= 9) return { w: Math.floor(cols / 3), h: 5 };
   const quarter = Math.floor(cols / 4);
-  return { w: devices <= 16 ? quarter : Math.min(quarter, COMPACT_TILE_COLS), h: 4 };
+  if (devices <= 16) return { w: quarter, h: 4 };
+  let w = Math.min(quarter, COMPACT_TILE_COLS);
+  // A compact tile is as many rows as columns (60-px columns, 40-px rows: 3 : 2); one a column wider, one a row taller.
+  while (w + 1 <= quarter && Math.ceil(devices / Math.floor(cols / (w + 1))) * (w + 1) <= rows) w++;
+  return { w, h: Math.max(COMPACT_TILE_COLS, w) };
 }
 
-/** The saved layout for the devices shown, new devices placed after it, as many a row as `cols` holds. */
-export function arrange(devices: readonly RealTimeDevice[], saved: readonly TileLayout[] | null, cols = MIN_COLS): TileLayout[] {
+/** The grid rows `px` of height holds: n rows take n × 32 px, the 8-px gaps between them and one above and below (40 n + 8). */
+export function gridRows(px: number): number {
+  return Math.max(0, Math.floor((px - MARGIN[1]) / (ROW_PX + MARGIN[1])));
+}
+
+/** The height from the top of `ref`'s element to the bottom of the window, in px, kept as the window is resized. */
+function useHeightBelow(ref: RefObject<HTMLElement | null>, mounted: boolean): number {
+  const [height, setHeight] = useState(0);
+  useEffect(() => {
+    const measure = () => {
+      const el = ref.current;
+      // From the top of the page, not of the viewport: a dashboard scrolled down keeps its layout.
+      if (el) setHeight(Math.max(0, window.innerHeight - (el.getBoundingClientRect().top + window.scrollY)));
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [ref, mounted]);
+  return height;
+}
+
+/** The saved layout for the devices shown, new devices placed after it, as many a row as `cols` holds (sized for `rows`: tileSize). */
+export function arrange(devices: readonly RealTimeDevice[], saved: readonly TileLayout[] | null, cols = MIN_COLS, rows = 0): TileLayout[] {
   const known = new Map((saved ?? []).map((l) => [l.i, l]));
-  const tile = tileSize(devices.length, cols);
+  const tile = tileSize(devices.length, cols, rows);
   const perRow = Math.max(1, Math.floor(cols / tile.w));
   let next = 0;
   return devices.map((d) => {
@@ -74,10 +102,11 @@ export function RealtimeDashboardPage() {
   const shownIds = live.map((d) => d.device_id).join('\n');
   // `live` is read for its ids only, which shownIds stands for.
   const cols = gridColumns(width);
+  const rows = gridRows(useHeightBelow(containerRef, mounted));
   const layout = useMemo(() => {
-    const arranged = arrange(live, saved.data ?? null, cols);
+    const arranged = arrange(live, saved.data ?? null, cols, rows);
     return rtl ? mirrored(arranged, cols) : arranged;
-  }, [shownIds, saved.data, cols, rtl]);
+  }, [shownIds, saved.data, cols, rows, rtl]);
   // A dragged or resized layout is saved like every write (a mutation): a failure says so on
   // the page instead of being dropped, and the layout kept is the one saved.
   const queryClient = useQueryClient();
