@@ -80,6 +80,8 @@ describe('live series', () => {
   });
 });
 
+const MIN_COLS_LAPTOP = 12;
+
 describe('live readouts', () => {
   it('says a range as hours, minutes and seconds, zooms along the scale and steps by a fifth', () => {
     expect(hms(3_723_400)).toEqual({ h: 1, m: 2, s: 3 });
@@ -159,21 +161,39 @@ describe('live readouts', () => {
     expect(tileSize(32, gridColumns(3740))).toEqual({ w: 4, h: 4 });
   });
 
-  it('grows compact tiles only while every bed still fits the rows the screen has', () => {
-    for (let beds = 17; beds <= 120; beds++) {
+  it('grows compact tiles only while every bed still fits the rows the screen has, then stretches every tile to the screen\'s height', () => {
+    for (let beds = 1; beds <= 120; beds++) {
       for (const cols of [12, 20, 30, 45, 62]) {
-        for (const rows of [0, 10, 20, 30, 50, 80]) {
+        const unknown = tileSize(beds, cols);
+        for (const rows of [0, 10, 16, 20, 30, 50, 80]) {
           const { w, h } = tileSize(beds, cols, rows);
-          expect(w).toBeGreaterThanOrEqual(Math.min(4, Math.floor(cols / 4)));
-          expect(w).toBeLessThanOrEqual(Math.max(4, Math.floor(cols / 4)));
-          expect(h).toBe(Math.max(4, w));
-          // Grown past compact only if all the beds fit.
-          if (w > 4) expect(Math.ceil(beds / Math.floor(cols / w)) * h).toBeLessThanOrEqual(rows);
-          // And one column more would not have fitted (or is more than a quarter of the width).
-          const more = w + 1;
-          if (more <= Math.floor(cols / 4) && w >= 4) expect(Math.ceil(beds / Math.floor(cols / more)) * more).toBeGreaterThan(rows);
+          const tileRows = Math.ceil(beds / Math.floor(cols / w));
+          // Never smaller than without the screen's height.
+          expect(w).toBeGreaterThanOrEqual(unknown.w);
+          expect(h).toBeGreaterThanOrEqual(unknown.h);
+          if (beds > 16) {
+            expect(w).toBeGreaterThanOrEqual(Math.min(4, Math.floor(cols / 4)));
+            expect(w).toBeLessThanOrEqual(Math.max(4, Math.floor(cols / 4)));
+            expect(h).toBeGreaterThanOrEqual(Math.max(4, w));
+            // Grown past compact only if all the beds fit; one column more would not have fitted (or is over a quarter of the width).
+            if (w > 4) expect(tileRows * Math.max(4, w)).toBeLessThanOrEqual(rows);
+            const more = w + 1;
+            if (more <= Math.floor(cols / 4) && w >= 4) expect(Math.ceil(beds / Math.floor(cols / more)) * more).toBeGreaterThan(rows);
+          } else {
+            expect(w).toBe(unknown.w);
+          }
+          // Taller only to fill the screen: the rows of tiles fit it, and one row more a tile would not.
+          if (h > unknown.h) {
+            expect(tileRows * h).toBeLessThanOrEqual(rows);
+            expect(tileRows * (h + 1)).toBeGreaterThan(rows);
+          }
         }
       }
+    }
+    // A 1280×800 laptop (16 rows below the title): up to 16 beds on the screen, as without its height.
+    for (let beds = 1; beds <= 16; beds++) {
+      const { w, h } = tileSize(beds, MIN_COLS_LAPTOP, 16);
+      expect(Math.ceil(beds / Math.floor(MIN_COLS_LAPTOP / w)) * h).toBeLessThanOrEqual(16);
     }
   });
 

@@ -28,14 +28,21 @@ export function gridColumns(width: number): number {
 
 /**
  * A new tile's size, by how many devices are live, the grid's columns and the grid rows the
- * screen has below the page's title (`rows`; 0 when not known): up to 16 share
- * one laptop screen (1280×800) without scrolling — 2, 3 or 4 a row, in as many rows — so a tile
- * that turns to an alert is never out of sight. More are compact (about 240 px wide), as many a
- * row as the width holds (32 on a 1920×1080 wall display), and grow, keeping their shape, as
- * long as every bed still fits on the screen: 32 beds fill a 3840×2160 wall rather than its top
- * third (decision 1010).
+ * screen has below the page's title (`rows`; 0 when not known): up to 16 share one laptop
+ * screen (1280×800) without scrolling — 2, 3 or 4 a row, in as many rows — so a tile that turns
+ * to an alert is never out of sight. More are compact (about 240 px wide), as many a row as the
+ * width holds (32 on a 1920×1080 wall display), and grow, keeping their shape, while every bed
+ * still fits on the screen. Then every tile is made taller until its rows fill the screen's
+ * height: a larger screen shows larger tiles, not the same ones in its top third (decision 1010).
  */
 export function tileSize(devices: number, cols = MIN_COLS, rows = 0): { w: number; h: number } {
+  const base = baseTile(devices, cols, rows);
+  const tileRows = Math.ceil(devices / Math.max(1, Math.floor(cols / base.w)));
+  return { w: base.w, h: Math.max(base.h, Math.floor(rows / tileRows)) };
+}
+
+/** tileSize's width, and its height before the tiles are stretched to the screen's. */
+function baseTile(devices: number, cols: number, rows: number): { w: number; h: number } {
   if (devices <= 4) return { w: Math.floor(cols / 2), h: 8 };
   if (devices <= 9) return { w: Math.floor(cols / 3), h: 5 };
   const quarter = Math.floor(cols / 4);
