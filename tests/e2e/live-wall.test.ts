@@ -124,6 +124,12 @@ describe('the real-time dashboard on a wall display', () => {
     // …with tiles grown to fill the wall (not 240-px tiles in its top third).
     await expect.poll(async () => (await extent()).width).toBeGreaterThan(onHd.width * 1.5);
     expect((await extent()).bottom).toBeGreaterThan(WALL_4K.height * 0.75);
+    // Opened afresh on the wall (the loading line above the grid first), the same layout as resized to it.
+    const on4k = await extent();
+    await page.reload();
+    await expect.poll(() => page.locator('[data-testid="live-tile"][data-state="streaming"]').count(), { timeout: 60_000 }).toBe(DEVICES);
+    await expect.poll(extent).toEqual(on4k);
+    await allStripsInViewAndDrawn(WALL_4K);
     // In Arabic the grid is mirrored: every tile inside the dashboard (none under the sidebar), the first at the right.
     await page.setViewportSize(WALL);
     await page.getByTestId('language-select').first().selectOption('ar-SA');

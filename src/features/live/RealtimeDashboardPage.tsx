@@ -58,8 +58,11 @@ export function gridRows(px: number): number {
   return Math.max(0, Math.floor((px - MARGIN[1]) / (ROW_PX + MARGIN[1])));
 }
 
-/** The height from the top of `ref`'s element to the bottom of the window, in px, kept as the window is resized. */
-function useHeightBelow(ref: RefObject<HTMLElement | null>, mounted: boolean): number {
+/**
+ * The height from the top of `ref`'s element to the bottom of the window, in px, measured again
+ * when the window is resized and when `above` (what the page shows above the element) changes.
+ */
+function useHeightBelow(ref: RefObject<HTMLElement | null>, above: string): number {
   const [height, setHeight] = useState(0);
   useEffect(() => {
     const measure = () => {
@@ -70,7 +73,7 @@ function useHeightBelow(ref: RefObject<HTMLElement | null>, mounted: boolean): n
     measure();
     window.addEventListener('resize', measure);
     return () => window.removeEventListener('resize', measure);
-  }, [ref, mounted]);
+  }, [ref, above]);
   return height;
 }
 
@@ -109,7 +112,8 @@ export function RealtimeDashboardPage() {
   const shownIds = live.map((d) => d.device_id).join('\n');
   // `live` is read for its ids only, which shownIds stands for.
   const cols = gridColumns(width);
-  const rows = gridRows(useHeightBelow(containerRef, mounted));
+  // Measured again once the loading line above the grid has gone (it moved the grid down).
+  const rows = gridRows(useHeightBelow(containerRef, devices.status));
   const layout = useMemo(() => {
     const arranged = arrange(live, saved.data ?? null, cols, rows);
     return rtl ? mirrored(arranged, cols) : arranged;
