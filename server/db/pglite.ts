@@ -38,7 +38,8 @@ const NOTIFY_PAYLOAD_LIMIT = 8000;
 
 /** Starts the database's thread; resolves once PGlite is open in it, rejects with why it could not. */
 async function startThread(data: DbThreadData): Promise<Worker> {
-  const worker = new Worker(new URL('./pglite-thread.cjs', import.meta.url), { workerData: data, transferList: data.from ? [data.from] : [], execArgv: workerExecArgv() });
+  const entry = new URL('./pglite-thread.cjs', import.meta.url);
+  const worker = new Worker(entry, { workerData: data, transferList: data.from ? [data.from] : [], execArgv: workerExecArgv(entry) });
   // Its first message says whether it opened; a thread that fails before that says why by its error or exit.
   let started: (m: DbStarted) => void = () => undefined;
   let failed: (err: Error) => void = () => undefined;

@@ -8,17 +8,19 @@ import { asBuffer } from '../services/buffers';
 import { workerExecArgv } from '../services/worker-argv';
 import type { ReaderTarget, ReaderTask } from './sample-reader-worker';
 
+/** The worker's entry (a compiled module's address in the test runs' compiled server). */
+const WORKER = new URL('./sample-reader-worker.ts', import.meta.url).href;
 let pool: Piscina<ReaderTask, Uint8Array | null> | null = null;
 
 function readerPool(): Piscina<ReaderTask, Uint8Array | null> {
   if (pool) return pool;
   pool = new Piscina<ReaderTask, Uint8Array | null>({
-    filename: new URL('./sample-reader-worker.ts', import.meta.url).href,
+    filename: WORKER,
     // One thread: reading waits on the database more than on the core.
     maxThreads: 1,
     minThreads: 0,
     idleTimeout: 30_000,
-    execArgv: workerExecArgv(),
+    execArgv: workerExecArgv(WORKER),
   });
   return pool;
 }

@@ -6,17 +6,19 @@ import { RecordingFormatError, RecordingFormatErrors, type ParsedRecording } fro
 import type { HashedFile } from './night-files';
 import type { ParseOutcome, ParseTask } from './parse-worker';
 
+/** The worker's entry (a compiled module's address in the test runs' compiled server). */
+const WORKER = new URL('./parse-worker.ts', import.meta.url).href;
 let pool: Piscina<ParseTask, ParseOutcome> | null = null;
 
 /** The worker threads that parse uploads: at most half the cores, so requests keep one. */
 function parsePool(): Piscina<ParseTask, ParseOutcome> {
   if (pool) return pool;
   pool = new Piscina<ParseTask, ParseOutcome>({
-    filename: new URL('./parse-worker.ts', import.meta.url).href,
+    filename: WORKER,
     maxThreads: Math.max(1, Math.floor(availableParallelism() / 2)),
     minThreads: 0,
     idleTimeout: 30_000,
-    execArgv: workerExecArgv(),
+    execArgv: workerExecArgv(WORKER),
   });
   return pool;
 }

@@ -15,6 +15,8 @@ import type { EngineOutcome } from './engine-worker';
 const RETRY_MIN_S = 1;
 const RETRY_MAX_S = 60;
 
+/** The worker's entry (a compiled module's address in the test runs' compiled server). */
+const WORKER = new URL('./engine-worker.ts', import.meta.url).href;
 let config: EnginePoolConfig | null = { threads: defaultEngineThreads(), maxQueue: DEFAULT_ENGINE_MAX_QUEUE };
 let pool: Piscina<EngineTask, EngineOutcome> | null = null;
 /** Tasks holding a place: reading their samples, waiting for a worker, or running. */
@@ -41,14 +43,14 @@ export function configureEnginePool(next: EnginePoolConfig | null): void {
 function enginePool(c: EnginePoolConfig): Piscina<EngineTask, EngineOutcome> {
   if (pool) return pool;
   pool = new Piscina<EngineTask, EngineOutcome>({
-    filename: new URL('./engine-worker.ts', import.meta.url).href,
+    filename: WORKER,
     maxThreads: c.threads,
     // Kept once started: a cold worker costs ≈ 0.3 s (loading the engine), paid by a first paint.
     // Idle workers do not hold the process open (piscina unrefs them).
     minThreads: c.threads,
     // Never unbounded; the turns keep at most one task waiting here.
     maxQueue: Math.max(1, c.maxQueue),
-    execArgv: workerExecArgv(),
+    execArgv: workerExecArgv(WORKER),
   });
   return pool;
 }
