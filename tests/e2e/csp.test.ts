@@ -1,13 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { readConfig } from '../../server/config';
 import { openDatabase, prepare } from '../../server/start';
 import { simulateForPatient } from '../../server/simulator/simulated';
-import { DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
-import { withNewCluster } from '../pglite-cluster';
+import { clinicDataDir, DEMO, launchChromium, newPage, signInThroughForm, startAppServer, type AppServer } from './harness';
 
 // Issue 13 point 7: the built app under its Content-Security-Policy. Signing in and drawing
 // a night (WebGL, the signal worker, its WebAssembly engine, fonts, styles) must raise no
@@ -25,7 +24,8 @@ const cspConsole: string[] = [];
 beforeAll(async () => {
   // One simulated night of NCT1001, stored before the server starts (quicker than all demo nights).
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-csp-'));
-  await withNewCluster(inject('e2eClusterDir'), dataDir);
+  // The run's migrated demo clinic: the start below finds it seeded and only adds the night.
+  await clinicDataDir(dataDir);
   const config = { ...readConfig({ DATA_DIR: dataDir, SEED_NIGHTS: '0' }), webRoot: null };
   const opened = await openDatabase(config);
   const running = await prepare(config, opened.db, opened.release);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
@@ -38,7 +38,8 @@ export async function startAppServer(env: Record<string, string> = {}, startMs =
   // A suite with the demo nights starts from a copy of the run's one seeded directory: the
   // server finds them simulated and analysed, as on any second start, and goes on at once.
   // Outside vitest (the benchmarks use this harness too) the server seeds them itself.
-  if (process.env.VITEST && !keepDataDir && !env.DATA_DIR) {
+  // A directory to keep starts from one too while it is empty (its first server).
+  if (process.env.VITEST && !env.DATA_DIR && (!keepDataDir || (await readdir(keepDataDir)).length === 0)) {
     const template = env.SEED_NIGHTS === '1' ? 'seeded' : (env.SEED_NIGHTS ?? '0') === '0' && !env.NODE_ENV && !env.SEED_DEMO && !env.DATABASE_URL ? 'clinic' : null;
     if (template) await cp(await seededTemplate(template), dataDir, { recursive: true });
   }
@@ -98,6 +99,15 @@ function builtElsewhere(dir: string): Promise<void> {
     watcher.on('error', done);
     if (existsSync(dir)) done();
   });
+}
+
+/**
+ * Fills the empty directory `dir` with the run's migrated demo clinic (no nights), as a
+ * server's first start on it would leave it: for a suite that adds its own data before the
+ * server starts.
+ */
+export async function clinicDataDir(dir: string): Promise<void> {
+  await cp(await seededTemplate('clinic'), dir, { recursive: true });
 }
 
 async function seededTemplate(kind: 'clinic' | 'seeded'): Promise<string> {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO, launchChromium, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { clinicDataDir, DEMO, launchChromium, signInThroughForm, startAppServer, type AppServer } from './harness';
 import { provisionLiveDevices } from './live-devices';
 import { DeviceClient } from '../../server/live/device-client';
 import { FRAME_INTERVAL_MS } from '../../contract/live-protocol';
@@ -27,9 +27,8 @@ let dataDir = '';
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-live-wall-e2e-'));
-  // Migrate and seed the demo clinic, then add the devices with the database to ourselves.
-  server = await startAppServer({}, 60_000, dataDir);
-  await server.close();
+  // The run's migrated demo clinic, then the devices added with the database to ourselves.
+  await clinicDataDir(dataDir);
   const db = await openPglite(path.join(dataDir, 'pglite'));
   const devices = await provisionLiveDevices(db, DEVICES, 'WAL');
   await db.close();
