@@ -57,6 +57,28 @@ describe('annotations', () => {
     expect((await add(annotator, { kpi: 'BR', start_time: at(60), duration: '10', label: 1, color_code: 'red' })).json().message).toBe('Please select a color.');
   });
 
+  it('stores a batch whole, each with its history, or nothing when one of it is refused', async () => {
+    const count = async () => (await server.db.query<{ n: number }>('select count(*)::int as n from annotations where patient_id = $1', [patientId]))[0].n;
+    const before = await count();
+    // Valid until its last: the channels and categories it is checked against are the night's and the patient's, for every one.
+    const batch = Array.from({ length: 40 }, (_, i) => ({ kpi: 'BR', start_time: at(1000 + i * 20), duration: '10', label: 1 }));
+    for (const [last, message] of [
+      [{ kpi: 'BR,XYZ', start_time: at(2000), duration: '10', label: 1 }, 'Unknown channel XYZ.'],
+      [{ kpi: 'BR', start_time: at(2000), duration: '10', label: 999 }, 'Please select a category.'],
+    ] as const) {
+      const refused = await add(annotator, { annotations: [...batch, last] });
+      expect({ status: refused.statusCode, message: refused.json().message }).toEqual({ status: 400, message });
+      expect(await count()).toBe(before);
+    }
+    const made = await add(annotator, { annotations: batch });
+    expect(made.statusCode).toBe(201);
+    const ids = made.json().data.annotations.map((a: { annotation_map_id: number }) => a.annotation_map_id);
+    expect(made.json().data.annotations.map((a: { start_time: string }) => a.start_time)).toEqual(batch.map((b) => b.start_time));
+    expect(await count()).toBe(before + 40);
+    const history = await server.db.query<{ n: number }>(`select count(*)::int as n from annotation_history where action = 'create' and annotation_map_id = any($1::int[])`, [ids]);
+    expect(history[0].n).toBe(40);
+  });
+
   it('keeps every change with who and the previous value, and refuses a stale save with 409', async () => {
     const [a] = (await add(annotator, { kpi: 'BR', start_time: at(300), duration: '30', label: 1 })).json().data.annotations;
     const first = await post(physician, '/analytics/patient/update-annotations', { annotation_map_id: a.annotation_map_id, version: 1, comment: 'checked' });
