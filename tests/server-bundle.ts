@@ -92,7 +92,8 @@ export async function buildServerBundle(): Promise<ServerBundle> {
     plugins: [sourceUrls],
     logLevel: 'error',
   });
-  const missing = Object.keys(WORKERS).filter((file) => !readFileSync(path.join(dir, 'main.mjs'), 'utf8').includes(compiledWorker(file)));
+  const main = readFileSync(path.join(dir, 'main.mjs'), 'utf8');
+  const missing = Object.keys(WORKERS).filter((file) => !main.includes(compiledWorker(file)));
   if (missing.length) throw new Error(`the compiled server does not start these workers from their compiled modules: ${missing.join(', ')}`);
   const entries = Object.fromEntries(Object.keys(ENTRIES).map((name) => [name, path.join(dir, `${name}.mjs`)])) as Record<EntryName, string>;
   return { entries, dispose: () => rm(dir, { recursive: true, force: true }) };
