@@ -135,12 +135,13 @@ function localNotices(stopped: () => Error | null): Pick<Db, 'notify' | 'listen'
 
 /**
  * Opens embedded PostgreSQL in a thread of its own (decision 1005): in a directory, or in
- * memory when dir is null; `from`, a data directory dumped by PGlite's dumpDataDir, starts it
- * as that copy instead of a new cluster. The event loop only sends statements and receives
+ * memory when dir is null; `from`, the bytes of a data directory dumped by PGlite's dumpDataDir
+ * (copied, never changed), starts it as that copy instead of a new cluster. The event loop only sends statements and receives
  * rows; PGlite runs, parses and decodes in the database's thread.
  */
-export async function openPglite(dir: string | null, from?: Blob): Promise<Db> {
-  const data: DbThreadData = { dir, from: from ? await from.arrayBuffer() : null };
+export async function openPglite(dir: string | null, from?: Uint8Array): Promise<Db> {
+  // A copy of its own goes to the thread (moved there, not copied again; a Buffer's slice() would be a view).
+  const data: DbThreadData = { dir, from: from ? (new Uint8Array(from).buffer as ArrayBuffer) : null };
   const worker = await startThread(data);
   const client = threadClient(worker);
   const { ask } = client;

@@ -4,14 +4,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { readConfig } from '../../server/config';
-import { openPglite } from '../../server/db/pglite';
 import { openPostgres } from '../../server/db/postgres';
 import { migrate } from '../../server/db/migrate';
 import { seedDemo } from '../../server/seed';
 import { outboxMailer } from '../../server/services/mail';
 import { saveNight } from '../../server/recordings/store';
 import { MAX_JSON_SERIES_POINTS } from '../../server/analytics/series-routes';
-import { captureLog, DEMO_ACCOUNTS, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
+import { captureLog, DEMO_ACCOUNTS, pgliteFrom, signIn, startTestServer, TEST_DB, type TestServer } from './helpers';
 
 /** The findings of issue 13 point 3, one request each: a malformed request is 400 naming the field. */
 let server: TestServer;
@@ -138,7 +137,7 @@ describe(`a database that is gone (${TEST_DB})`, () => {
       db = await openPostgres({ url: target.toString(), schema });
       cut = relay.cut;
     } else {
-      db = await openPglite(null);
+      db = await pgliteFrom();
       cut = () => db!.close();
     }
     await migrate(db);

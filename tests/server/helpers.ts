@@ -16,7 +16,7 @@ export { DEMO_ACCOUNTS, DEMO_PASSWORD };
 /** Which database the server suite runs on: PGlite, or PostgreSQL at TEST_DATABASE_URL. */
 export const TEST_DB = process.env.NOCTURNE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
-const pgliteTemplates: Partial<Record<'empty' | 'clinic', Promise<Blob>>> = {};
+const pgliteTemplates: Partial<Record<'empty' | 'clinic', Promise<Uint8Array>>> = {};
 
 /**
  * A fresh database: in-memory PGlite, or a schema of its own in the test PostgreSQL. PGlite
@@ -24,15 +24,22 @@ const pgliteTemplates: Partial<Record<'empty' | 'clinic', Promise<Blob>>> = {};
  * cluster (initdb) costs seconds each time, loading a copy a fraction of that.
  */
 export async function freshDb(from: 'empty' | 'clinic' = 'empty'): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (TEST_DB === 'pglite') {
-    const template = (pgliteTemplates[from] ??= readFile(inject(from === 'clinic' ? 'pgliteClinicTemplate' : 'pgliteTemplate')).then((bytes) => new Blob([bytes])));
-    return { db: await openPglite(null, await template), drop: async () => undefined };
-  }
+  if (TEST_DB === 'pglite') return { db: await pgliteFrom(from), drop: async () => undefined };
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('NOCTURNE_TEST_DB=postgres needs TEST_DATABASE_URL');
   const schema = await createSchema(url);
   const db = await openPostgres({ url, schema });
   return { db, drop: () => dropSchema(url, schema) };
+}
+
+/**
+ * An in-memory PGlite, in either run: a copy of the run's new cluster ('empty'), or of it
+ * migrated with the demo clinic ('clinic'). A new cluster of its own (openPglite(null)) runs
+ * initdb, 5 CPU-s on a slow machine; a copy, about 1.
+ */
+export async function pgliteFrom(from: 'empty' | 'clinic' = 'empty'): Promise<Db> {
+  const template = (pgliteTemplates[from] ??= readFile(inject(from === 'clinic' ? 'pgliteClinicTemplate' : 'pgliteTemplate')));
+  return openPglite(null, await template);
 }
 
 /** A fresh schema of its own in a PostgreSQL database (tests and benchmarks isolate each run). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/adapter';
 import { MIGRATIONS_DIR, migrate } from '../../server/db/migrate';
-import { openPglite } from '../../server/db/pglite';
+import { pgliteFrom } from './helpers';
 
 /**
  * Migration 013 on rows stored before it: our device's nights keep -1/-2 (not on coded
@@ -18,7 +18,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'nocturne-mig-'));
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql') && f < '013');
   for (const f of files) await copyFile(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
-  db = await openPglite(null);
+  db = await pgliteFrom();
   await migrate(db, dir);
 });
 afterAll(async () => {

@@ -10,6 +10,7 @@ import { openPglite } from '../../server/db/pglite';
 import { openDatabase, prepare } from '../../server/start';
 import { migrate } from '../../server/db/migrate';
 import { withNewCluster } from '../pglite-cluster';
+import { pgliteFrom } from './helpers';
 import { nodeEntry } from '../server-bundle';
 
 /** A data directory holding a copy of the run's new PGlite cluster (no initdb at start). */
@@ -163,7 +164,7 @@ describe('migrations', () => {
     const dir = path.join(tmp, 'migs');
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, '001_a.sql'), 'create table a (x int);');
-    const db = await openPglite(null);
+    const db = await pgliteFrom();
     try {
       expect(await migrate(db, dir)).toEqual(['001_a.sql']);
       expect(await migrate(db, dir)).toEqual([]);
