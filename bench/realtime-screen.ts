@@ -32,7 +32,7 @@ import { FRAME_INTERVAL_MS } from '../contract/live-protocol';
 import { simulateNight } from '../server/simulator';
 import { DEMO, launchChromium, signInThroughForm, startAppServer } from '../tests/e2e/harness';
 import { benchCompositing, rendererKnown } from './compositing';
-import { provisionLiveDevices } from '../tests/e2e/live-devices';
+import { addDemoBeds } from '../server/live/demo-beds';
 import { sharedDb } from '../tests/server/live-processes';
 import { clockOffset, frameSummary, latencySummary, ratio, type ClockReading, type ProbeTake } from './screen-stats';
 import { percentile } from './timing';
@@ -124,7 +124,7 @@ export async function measureScreen() {
     await server.close();
     server = null;
     const setup = await db.open();
-    const devices = await provisionLiveDevices(setup, DEVICES);
+    const devices = await addDemoBeds(setup, DEVICES, 'RTS');
     await setup.close();
     server = await startAppServer(serverEnv, 180_000, dataDir);
     const url = server.url;

@@ -26,7 +26,7 @@ import { DeviceClient, liveSource } from '../server/live/device-client';
 import { FRAME_INTERVAL_MS } from '../contract/live-protocol';
 import { saveNight } from '../server/recordings/store';
 import { simulateNight } from '../server/simulator';
-import { provisionLiveDevices } from '../tests/e2e/live-devices';
+import { addDemoBeds } from '../server/live/demo-beds';
 import { createSchema, dropSchema } from '../tests/server/helpers';
 import { freePort, signInHttp, startServerProcess, stopGracefully, type ServerProcess } from '../tests/server/live-processes';
 import { BENCH_DATABASE_URL, postgresReachable } from './bench-db';
@@ -94,7 +94,7 @@ async function storeNights(db: Db, patientId: number): Promise<Fixture['nights']
 }
 
 /** DEVICES bench devices of the demo physician, each deployed to a patient of its own and with a key. */
-const provisionDevices = (db: Db): Promise<Fixture['devices']> => provisionLiveDevices(db, DEVICES, 'SCL', 0);
+const provisionDevices = (db: Db): Promise<Fixture['devices']> => addDemoBeds(db, DEVICES, 'SCL', 0);
 
 // ── the request mix ────────────────────────────────────────────────────────────────────
 

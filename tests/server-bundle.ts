@@ -13,7 +13,7 @@ declare module 'vitest' {
 }
 
 /** The entry points compiled: `npm start`'s server and the command-line tools the tests run. */
-const ENTRIES = { main: 'server/main.ts', 'cli/device': 'server/cli/device.ts', 'cli/import': 'server/cli/import.ts', 'cli/reports': 'server/cli/reports.ts', 'cli/simulate': 'server/cli/simulate.ts' } as const;
+const ENTRIES = { main: 'server/main.ts', 'cli/beds': 'server/cli/beds.ts', 'cli/device': 'server/cli/device.ts', 'cli/import': 'server/cli/import.ts', 'cli/reports': 'server/cli/reports.ts', 'cli/simulate': 'server/cli/simulate.ts' } as const;
 
 type EntryName = keyof typeof ENTRIES;
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { clinicDataDir, DEMO, launchChromium, signInThroughForm, startAppServer, type AppServer } from './harness';
-import { provisionLiveDevices } from './live-devices';
+import { addDemoBeds } from '../../server/live/demo-beds';
 import { DeviceClient } from '../../server/live/device-client';
 import { FRAME_INTERVAL_MS } from '../../contract/live-protocol';
 import { openPglite } from '../../server/db/pglite';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   // The run's migrated demo clinic, then the devices added with the database to ourselves.
   await clinicDataDir(dataDir);
   const db = await openPglite(path.join(dataDir, 'pglite'));
-  const devices = await provisionLiveDevices(db, DEVICES, 'WAL');
+  const devices = await addDemoBeds(db, DEVICES, 'WAL');
   await db.close();
   server = await startAppServer({}, 60_000, dataDir);
   // 10× so each strip has seconds of data at once; ticks spread over the frame interval as at

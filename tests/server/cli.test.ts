@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withNewCluster } from '../pglite-cluster';
 import { nodeEntry } from '../server-bundle';
+import { readConfig } from '../../server/config';
+import { openDatabase, prepare } from '../../server/start';
+import { checkDeviceKey } from '../../server/live/keys';
 
 /**
  * The command-line tools (`npm run simulate`, `import`, `reports`): a bad command line is
@@ -19,12 +22,14 @@ beforeAll(async () => {
 });
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-function cli(script: 'simulate' | 'import' | 'reports' | 'device', args: string[], env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
+function cli(script: 'simulate' | 'import' | 'reports' | 'device' | 'beds', args: string[], env: Record<string, string>): Promise<{ status: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeEntry(`cli/${script}`), ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeEntry(`cli/${script}`), ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (status) => resolve({ status, stderr }));
+    child.on('exit', (status) => resolve({ status, stderr, stdout }));
   });
 }
 
@@ -70,4 +75,62 @@ describe('npm run reports', () => {
     expect(res.stderr).toContain('A second report worker needs PostgreSQL');
     expect(existsSync(dataDir)).toBe(false);
   });
+});
+
+describe('npm run beds', () => {
+  it('checks its command line and refuses production before it opens a database', async () => {
+    const dataDir = path.join(tmp, 'beds-usage');
+    const count = await cli('beds', ['--count', '0'], { DATA_DIR: dataDir });
+    expect(count.status).toBe(2);
+    expect(count.stderr).toContain('--count must be a whole number from 1 to 200, got "0"');
+    expect(count.stderr).toContain('usage: npm run beds');
+    const production = await cli('beds', [], { DATA_DIR: dataDir, NODE_ENV: 'production' });
+    expect(production.status).toBe(2);
+    expect(production.stderr).toContain('it does not run in production');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('says a database without the demo clinic has no demo physician, and adds nothing', async () => {
+    const dataDir = path.join(tmp, 'beds-empty');
+    await withNewCluster(inject('pgliteClusterDir'), dataDir);
+    const res = await cli('beds', ['--count', '2'], { DATA_DIR: dataDir });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('There is no demo physician');
+  });
+
+  it('adds beds deployed to patients of their own, numbered on from the last, with working keys in DATA_DIR', async () => {
+    // The demo clinic as a development server's first start leaves it (no nights).
+    const dataDir = path.join(tmp, 'beds');
+    await withNewCluster(inject('pgliteClusterDir'), dataDir);
+    const config = { ...readConfig({ DATA_DIR: dataDir, SEED_NIGHTS: '0' }), webRoot: null };
+    const opened = await openDatabase(config);
+    await (await prepare(config, opened.db, opened.release)).close();
+
+    const first = await cli('beds', ['--count', '3'], { DATA_DIR: dataDir });
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain('Added 3 live beds for the demo physician: devices BED0001–BED0003, each deployed to a patient of its own (BED1001–BED1003)');
+    expect(first.stdout).toContain('npm run device -- --device BED0001 --devices 3 --speed 1');
+    const again = await cli('beds', ['--count', '2'], { DATA_DIR: dataDir });
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('devices BED0004–BED0005, each deployed to a patient of its own (BED1004–BED1005)');
+
+    const keys = JSON.parse(await readFile(path.join(dataDir, 'device-keys.json'), 'utf8')) as Record<string, string>;
+    const db = await openDatabase({ ...config });
+    try {
+      const beds = await db.db.query<{ device_id: string; patient_code: string; deployed: boolean }>(
+        `select d.device_id, p.patient_code, a.allocation_ms <= $1 and a.deallocation_ms > $1 as deployed
+           from devices d join device_allocations a using (device_master_id) join patients p on p.id = a.patient_id
+          where d.device_id like 'BED%' order by d.device_id`,
+        [Date.now()],
+      );
+      expect(beds).toEqual([1, 2, 3, 4, 5].map((n) => ({ device_id: `BED000${n}`, patient_code: `BED100${n}`, deployed: true })));
+      // The key the device CLI will read works for its device, and only for it.
+      expect((await checkDeviceKey(db.db, 'BED0004', keys.BED0004!)).ok).toBe(true);
+      expect((await checkDeviceKey(db.db, 'BED0001', keys.BED0004!)).ok).toBe(false);
+    } finally {
+      await db.db.close();
+      await db.release();
+    }
+  }, 120_000);
 });
