@@ -13,7 +13,9 @@ const yieldToQueue = () => new Promise<void>((resolve) => setTimeout(resolve, 0)
  */
 export function createSignalApi(engine: Engine, workers = 0): SignalApi {
   // Loads run one after another, each after a turn of the message queue: a view asked for
-  // while a burst of channels loads runs after the load in progress, not after the burst.
+  // while a burst of channels loads runs after the load in progress, not after the burst. A
+  // close runs in that line too, after the loads asked for before it: a night left while its
+  // channels were still coming keeps none of them (a close that overtook them left them behind).
   let loads: Promise<unknown> = Promise.resolve();
   return {
     async info() {
@@ -29,7 +31,9 @@ export function createSignalApi(engine: Engine, workers = 0): SignalApi {
       return turn;
     },
     async close(night, code) {
-      return engine.close(night, code);
+      const turn = loads.then(() => engine.close(night, code));
+      loads = turn.catch(() => undefined);
+      return turn;
     },
     async channels() {
       return engine.channels();

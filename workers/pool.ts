@@ -54,7 +54,8 @@ export function createSignalPool(members: readonly SignalApi[]): SignalApi {
       }
     },
     async close(night, code) {
-      const closed = await Promise.all(members.map((m) => m.close(night, code)));
+      // Forgotten as the close is sent, not when it is done: a load of the same channel asked
+      // for meanwhile (the night opened again) finds its own member, where it runs after this close.
       for (const [key, index] of home) {
         const [keyNight, keyCode] = key.split('\u0000');
         if (keyNight === night && (code === undefined || keyCode === code)) {
@@ -63,6 +64,7 @@ export function createSignalPool(members: readonly SignalApi[]): SignalApi {
           sizes.delete(key);
         }
       }
+      const closed = await Promise.all(members.map((m) => m.close(night, code)));
       return closed.reduce((sum, n) => sum + n, 0);
     },
     async channels() {

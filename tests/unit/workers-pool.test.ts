@@ -41,4 +41,30 @@ describe('signal pool', () => {
     expect((await pool.memory()).channels).toBe(0);
     await expect(pool.view({ night: 'n1', code: 'HR' }, ms(0), ms(1), px(1))).rejects.toThrow(/UNKNOWN_CHANNEL/);
   });
+
+  it('closes a night after the loads asked for before it: nothing of a closed night stays (leaving a night mid-load)', async () => {
+    const engine = createSignalApi(await loadEngine());
+    // A screen asks for its channels, then is left before they are in: the close comes second.
+    const loads = CODES.map((code, i) => engine.load(input('left', code, i + 1)));
+    const closed = engine.close('left');
+    await Promise.all([...loads, closed]);
+    expect(await closed).toBe(CODES.length);
+    expect(await engine.channels()).toEqual([]);
+    expect((await engine.memory()).channels).toBe(0);
+  });
+
+  it('keeps a channel loaded while its night was being closed where its views are asked for', async () => {
+    const members = await Promise.all([0, 1, 2].map(async () => createSignalApi(await loadEngine(), 1)));
+    const pool = createSignalPool(members);
+    await Promise.all(CODES.map((code, i) => pool.load(input('n2', code, i + 1))));
+    // The night is left and opened again at once: its close and the new loads cross.
+    const closing = pool.close('n2');
+    const again = Promise.all(CODES.map((code, i) => pool.load(input('n2', code, i + 1))));
+    await closing;
+    await again;
+    expect((await pool.channels()).filter((c) => c.night === 'n2')).toHaveLength(CODES.length);
+    for (const code of CODES) await expect(pool.stats({ night: 'n2', code }, ms(0), ms(90_000))).resolves.toBeDefined();
+    expect(await pool.close('n2')).toBe(CODES.length);
+    expect((await pool.memory()).channels).toBe(0);
+  });
 });

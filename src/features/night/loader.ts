@@ -93,11 +93,9 @@ export class NightLoader {
     if (this.stale(generation)) return { ref, info: null };
     try {
       const info = await api.load(channelInputFromWire(ref, wire));
-      if (this.stale(generation)) {
-        // Closed while it loaded: free it, unless the night was opened again and wants it.
-        if (!this.loads.has(code)) await api.close(this.night, code);
-        return { ref, info: null };
-      }
+      // Closed while it loaded: the engine runs the night's close after this load (it was asked
+      // for first), so nothing of it stays; freeing it here could free a newer visit's channel.
+      if (this.stale(generation)) return { ref, info: null };
       performance.mark(`nocturne:channel-loaded:${code}`);
       this.inEngine.add(code);
       return { ref, info };
