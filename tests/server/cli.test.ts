@@ -33,16 +33,19 @@ function cli(script: 'simulate' | 'import' | 'reports' | 'device' | 'beds', args
   });
 }
 
+/** A refused command: its exit status and each text of its message on stderr. */
+function expectRefused(res: { status: number | null; stderr: string }, status: number, ...texts: string[]): void {
+  expect(res.status).toBe(status);
+  for (const t of texts) expect(res.stderr).toContain(t);
+}
+
 describe('npm run simulate', () => {
   it('explains a bad command line with the usage and exit status 2, and makes no database', async () => {
     const dataDir = path.join(tmp, 'simulate');
     const res = await cli('simulate', ['--nights', 'many'], { DATA_DIR: dataDir });
-    expect(res.status).toBe(2);
-    expect(res.stderr).toContain('--patient is required');
-    expect(res.stderr).toContain('usage: npm run simulate');
+    expectRefused(res, 2, '--patient is required', 'usage: npm run simulate');
     const nights = await cli('simulate', ['--patient', 'NCT1001', '--nights', 'many'], { DATA_DIR: dataDir });
-    expect(nights.status).toBe(2);
-    expect(nights.stderr).toContain('--nights must be a whole number from 1 to 60, got "many"');
+    expectRefused(nights, 2, '--nights must be a whole number from 1 to 60, got "many"');
     expect(existsSync(dataDir)).toBe(false);
   });
 });
@@ -81,12 +84,9 @@ describe('npm run beds', () => {
   it('checks its command line and refuses production before it opens a database', async () => {
     const dataDir = path.join(tmp, 'beds-usage');
     const count = await cli('beds', ['--count', '0'], { DATA_DIR: dataDir });
-    expect(count.status).toBe(2);
-    expect(count.stderr).toContain('--count must be a whole number from 1 to 200, got "0"');
-    expect(count.stderr).toContain('usage: npm run beds');
+    expectRefused(count, 2, '--count must be a whole number from 1 to 200, got "0"', 'usage: npm run beds');
     const production = await cli('beds', [], { DATA_DIR: dataDir, NODE_ENV: 'production' });
-    expect(production.status).toBe(2);
-    expect(production.stderr).toContain('it does not run in production');
+    expectRefused(production, 2, 'it does not run in production');
     expect(existsSync(dataDir)).toBe(false);
   });
 
