@@ -157,6 +157,12 @@ describe('live readouts', () => {
     expect(used['3840:32']!.share).toBeGreaterThan(0.75);
     expect(used['3840:96']!.share).toBeGreaterThan(0.75);
     expect(used['1920:96']!.w).toBe(4);
+    // 36 beds on 1920×1080 (32 of a ward and the demo's 4): compact tiles would need 24 rows of
+    // the screen's 23, so they are narrow, ten a row, every bed on the screen.
+    const wall36 = arrange(Array.from({ length: 36 }, (_, i) => dev(i)), null, gridColumns(1820), gridRows(1080 - 132));
+    const tall = new Set(wall36.map((l) => l.y)).size;
+    expect(wall36[0]!.w).toBe(3);
+    expect(tall * (wall36[0]!.h * 32 + (wall36[0]!.h - 1) * 8) + (tall + 1) * 8).toBeLessThanOrEqual(1080 - 132);
     // Without the screen's height (not yet measured) a tile stays compact.
     expect(tileSize(32, gridColumns(3740))).toEqual({ w: 4, h: 4 });
   });
@@ -168,11 +174,20 @@ describe('live readouts', () => {
         for (const rows of [0, 10, 16, 20, 30, 50, 80]) {
           const { w, h } = tileSize(beds, cols, rows);
           const tileRows = Math.ceil(beds / Math.floor(cols / w));
-          // Never smaller than without the screen's height.
-          expect(w).toBeGreaterThanOrEqual(unknown.w);
+          const rowsAt = (tw: number) => Math.ceil(beds / Math.floor(cols / tw)) * Math.max(4, tw);
+          // Never smaller than without the screen's height, but narrow (3 columns) where the
+          // compact tiles would leave a row below the screen and the narrow ones all fit.
+          if (w < unknown.w) {
+            expect([w, unknown.w, beds > 16]).toEqual([3, 4, true]);
+            expect(rowsAt(4)).toBeGreaterThan(rows);
+            expect(rowsAt(3)).toBeLessThanOrEqual(rows);
+          } else if (beds > 16 && w === 4 && rows > 0 && rowsAt(4) > rows) {
+            // Compact and off the screen only where narrow tiles would not fit either (they scroll).
+            expect(rowsAt(3)).toBeGreaterThan(rows);
+          }
           expect(h).toBeGreaterThanOrEqual(unknown.h);
           if (beds > 16) {
-            expect(w).toBeGreaterThanOrEqual(Math.min(4, Math.floor(cols / 4)));
+            expect(w).toBeGreaterThanOrEqual(Math.min(3, Math.floor(cols / 4)));
             expect(w).toBeLessThanOrEqual(Math.max(4, Math.floor(cols / 4)));
             expect(h).toBeGreaterThanOrEqual(Math.max(4, w));
             // Grown past compact only if all the beds fit; one column more would not have fitted (or is over a quarter of the width).

@@ -29,6 +29,11 @@ export interface Layer {
 export class ChartBlock {
   /** The plot area; the renderer reads its box each frame. */
   el: HTMLElement | null = null;
+  /**
+   * An element around the plot that hides what overflows it (a live tile): the block draws
+   * only inside its padding box, as the page shows the tile's own content. Null: no bound.
+   */
+  clip: HTMLElement | null = null;
   /** The x-range drawn; null follows the renderer's shared range. */
   fixedRange: TimeRange | null = null;
   yMin = 0;

@@ -426,7 +426,7 @@ export class ChartRenderer {
       this.layout.watch(block.el);
       const r = block.el.getBoundingClientRect();
       if (r.width < 1 || r.height < 1) continue;
-      const v = blockViewport(r, box, dpr, size, occluded, block.el);
+      const v = blockViewport(r, box, dpr, size, occluded, block.el, block.clip?.isConnected ? paddingBox(block.clip) : null);
       if (!v) continue;
       const range = block.fixedRange ?? this.range;
       placed.push({ block, v, key: `${block.revision},${range.t0},${range.t1},${block.yMin},${block.yMax},${block.background?.join(' ') ?? ''}` });
@@ -563,15 +563,37 @@ interface Viewport {
 }
 
 /** A block's box in canvas pixels (GL origin at the bottom left) and its scissor, less what occluders cover; null when nothing of it shows. */
-function blockViewport(r: DOMRect, box: DOMRect, dpr: number, canvas: { width: number; height: number }, occluded: readonly [HTMLElement, DOMRect][], el: HTMLElement): Viewport | null {
+/** The box inside an element's borders (where its overflow is clipped), in viewport px. */
+function paddingBox(el: HTMLElement): { left: number; top: number; right: number; bottom: number } {
+  const r = el.getBoundingClientRect();
+  const left = r.left + el.clientLeft;
+  const top = r.top + el.clientTop;
+  return { left, top, right: left + el.clientWidth, bottom: top + el.clientHeight };
+}
+
+function blockViewport(
+  r: DOMRect,
+  box: DOMRect,
+  dpr: number,
+  canvas: { width: number; height: number },
+  occluded: readonly [HTMLElement, DOMRect][],
+  el: HTMLElement,
+  clip: { left: number; top: number; right: number; bottom: number } | null,
+): Viewport | null {
   const vx = (r.left - box.left) * dpr;
   const vy = (box.bottom - r.bottom) * dpr;
   const vw = r.width * dpr;
   const vh = r.height * dpr;
-  const sx0 = Math.max(0, Math.floor(vx));
+  let sx0 = Math.max(0, Math.floor(vx));
   let sy0 = Math.max(0, Math.floor(vy));
-  const sx1 = Math.min(canvas.width, Math.ceil(vx + vw));
+  let sx1 = Math.min(canvas.width, Math.ceil(vx + vw));
   let sy1 = Math.min(canvas.height, Math.ceil(vy + vh));
+  if (clip) {
+    sx0 = Math.max(sx0, Math.floor((clip.left - box.left) * dpr));
+    sx1 = Math.min(sx1, Math.ceil((clip.right - box.left) * dpr));
+    sy0 = Math.max(sy0, Math.floor((box.bottom - clip.bottom) * dpr));
+    sy1 = Math.min(sy1, Math.ceil((box.bottom - clip.top) * dpr));
+  }
   for (const [occluder, o] of occluded) {
     if (occluder.contains(el) || o.bottom <= r.top || o.top >= r.bottom || o.right <= r.left || o.left >= r.right) continue;
     // An occluder over the upper half clips the top; over the lower half, the bottom.

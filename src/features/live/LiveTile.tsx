@@ -42,7 +42,7 @@ function LiveTileView({ device: row }: { device: RealTimeDevice }) {
   const patient = row.patient_code ?? t('live.dashboard.noPatient');
 
   return (
-    <article className={`live-tile${alerts.length ? ' alerting' : ''}`} data-testid="live-tile" data-device={row.device_id} data-state={device?.state ?? row.state}>
+    <article className={`live-tile${alerts.length ? ' alerting' : ''}`} data-testid="live-tile" data-clips-strip="" data-device={row.device_id} data-state={device?.state ?? row.state}>
       <header className="live-tile-head">
         <strong title={`${patient} · ${row.device_id}`}>{patient}</strong>
         <span className="muted" title={row.device_id}>{row.device_id}</span>

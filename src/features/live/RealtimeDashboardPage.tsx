@@ -20,6 +20,8 @@ const ROW_PX = 32;
 const MARGIN: readonly [number, number] = [8, 8];
 /** A new tile's width in columns when many devices are live (about 240 px). */
 const COMPACT_TILE_COLS = 4;
+/** The narrowest new tile (about 170 px): where compact tiles would leave a row below the screen. */
+const NARROW_TILE_COLS = 3;
 
 /** How many grid columns a dashboard `width` px wide has. */
 export function gridColumns(width: number): number {
@@ -32,7 +34,7 @@ export function gridColumns(width: number): number {
  * screen (1280×800) without scrolling — 2, 3 or 4 a row, in as many rows — so a tile that turns
  * to an alert is never out of sight. More are compact (about 240 px wide), as many a row as the
  * width holds (32 on a 1920×1080 wall display), and grow, keeping their shape, while every bed
- * still fits on the screen. Then every tile is made taller until its rows fill the screen's
+ * still fits on the screen, or are narrow (about 170 px) where only those fit it. Then every tile is made taller until its rows fill the screen's
  * height: a larger screen shows larger tiles, not the same ones in its top third (decision 1010).
  */
 export function tileSize(devices: number, cols = MIN_COLS, rows = 0): { w: number; h: number } {
@@ -47,9 +49,15 @@ function baseTile(devices: number, cols: number, rows: number): { w: number; h: 
   if (devices <= 9) return { w: Math.floor(cols / 3), h: 5 };
   const quarter = Math.floor(cols / 4);
   if (devices <= 16) return { w: quarter, h: 4 };
+  // A compact tile is as many rows as columns (60-px columns, 40-px rows: 3 : 2), a narrow one
+  // as tall as a compact one; `fits`: every bed on the screen at width `tw`.
+  const fits = (tw: number) => Math.ceil(devices / Math.floor(cols / tw)) * Math.max(COMPACT_TILE_COLS, tw) <= rows;
   let w = Math.min(quarter, COMPACT_TILE_COLS);
-  // A compact tile is as many rows as columns (60-px columns, 40-px rows: 3 : 2); one a column wider, one a row taller.
-  while (w + 1 <= quarter && Math.ceil(devices / Math.floor(cols / (w + 1))) * (w + 1) <= rows) w++;
+  // One a column wider (and a row taller) while every bed still fits.
+  while (w + 1 <= quarter && fits(w + 1)) w++;
+  // Compact tiles one row too many for the screen (36 beds on 1920×1080: the demo's 4 and 32
+  // more): narrow ones, more a row, where they all fit; where even they do not, compact ones scroll.
+  if (w === COMPACT_TILE_COLS && rows > 0 && !fits(w) && fits(NARROW_TILE_COLS)) w = NARROW_TILE_COLS;
   return { w, h: Math.max(COMPACT_TILE_COLS, w) };
 }
 

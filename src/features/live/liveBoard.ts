@@ -111,6 +111,8 @@ export class LiveBoard {
   add(el: HTMLElement, source: StripSource, color: Rgba, background: Rgba | null): void {
     const block = this.renderer.addBlock(`live-${this.nextId++}`);
     block.el = el;
+    // A tile hides what does not fit it (a long translation pushing its strip down): so does its strip.
+    block.clip = el.closest<HTMLElement>('[data-clips-strip]');
     block.background = background;
     const strip: Strip = {
       block,
