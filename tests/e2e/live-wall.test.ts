@@ -218,15 +218,33 @@ describe('the real-time dashboard on a wall display', () => {
     // a range the server skipped for this slow viewer from storage: on a loaded machine those
     // reads land seconds after the beds stopped, and the strips rightly change). Either meanwhile
     // reads both again, at most five times.
+    /** Each tile's device, state and a hash of the canvas inside its box: which tiles a difference is in. */
+    const byTile = () =>
+      page.evaluate(() => {
+        const canvas = document.querySelector('canvas')!;
+        const ctx = canvas.getContext('2d')!;
+        const box = canvas.getBoundingClientRect();
+        const scale = canvas.width / box.width;
+        return [...document.querySelectorAll<HTMLElement>('[data-testid="live-tile"]')].map((t) => {
+          const r = t.getBoundingClientRect();
+          const { data } = ctx.getImageData(Math.floor((r.left - box.left) * scale), Math.floor((r.top - box.top) * scale), Math.max(1, Math.ceil(r.width * scale)), Math.max(1, Math.ceil(r.height * scale)));
+          let h = 0;
+          for (let i = 0; i < data.length; i++) h = (Math.imul(h, 31) + data[i]!) | 0;
+          return `${t.dataset.device} ${t.dataset.state} ${h}`;
+        });
+      });
     for (let attempt = 1; ; attempt++) {
       await expect.poll(() => fills.started - fills.ended, { timeout: 60_000 }).toBe(0);
       const before = { tiles: await tilesNow(), fills: fills.started };
       const partial = await settledHash();
+      const partialTiles = await byTile();
       const whole = await full();
       const changed = (await tilesNow()) !== before.tiles;
       const filled = fills.started !== before.fills || fills.ended !== fills.started;
       if (attempt < 5 && (changed || filled)) continue;
-      expect(whole, `the picture after a whole redraw (attempt ${attempt}; a tile changed: ${changed}; samples read meanwhile: ${filled}; reads ${fills.started})`).toBe(partial);
+      const wholeTiles = await byTile();
+      const differing = partialTiles.flatMap((t, i) => (t === wholeTiles[i] ? [] : [`${t} → ${wholeTiles[i]}`]));
+      expect(whole, `the picture after a whole redraw (attempt ${attempt}; a tile changed: ${changed}; samples read meanwhile: ${filled}; reads ${fills.started}; tiles differing: ${differing.length ? differing.join('; ') : 'none (outside the tiles)'})`).toBe(partial);
       break;
     }
     expect(errors).toEqual([]);
