@@ -45,7 +45,7 @@ beforeAll(async () => {
   const context = await browser.newContext({ baseURL: server.url, viewport: WALL });
   page = await context.newPage();
   page.on('pageerror', (err) => errors.push(err.message));
-  // The stored samples a tile reads to fill a range the server skipped for a slow viewer.
+  // Stored samples read by the page (a live view's fill of a range the server skipped for a slow viewer).
   page.on('request', (r) => void (r.url().includes('/channel-data') && fills.started++));
   page.on('requestfinished', (r) => void (r.url().includes('/channel-data') && fills.ended++));
   page.on('requestfailed', (r) => void (r.url().includes('/channel-data') && fills.ended++));
@@ -214,10 +214,10 @@ describe('the real-time dashboard on a wall display', () => {
         }).join('|'),
       );
     // Compared for the same samples and layout: no tile changed between the two pictures (else
-    // the whole redraw draws another layout, rightly) and no stored samples arrived (a tile fills
-    // a range the server skipped for this slow viewer from storage: on a loaded machine those
-    // reads land seconds after the beds stopped, and the strips rightly change). Either meanwhile
-    // reads both again, at most five times.
+    // the whole redraw draws another layout, rightly) and no stored samples were read meanwhile
+    // (a live view fills a range the server skipped for a slow viewer from storage; the tiles
+    // read none today, so this guards a future change). Either meanwhile reads both again, at
+    // most five times.
     /** Each tile's device, state and a hash of the canvas inside its box: which tiles a difference is in. */
     const byTile = () =>
       page.evaluate(() => {
