@@ -12,8 +12,14 @@ const code = Type.String({ minLength: 1, maxLength: 80 });
 /** GET /patient/available-nights. */
 export const AvailableNightsQuery = Type.Object({ patient_id: id });
 
-/** GET /analytics/patient/channel-data: one channel of the night, by code. */
-export const ChannelDataQuery = Type.Object({ patient_id: id, recording_id: id, code });
+/** Longest tail one channel-data call may ask for, ms (a day: longer is the whole channel). */
+const MAX_TAIL_MS = 86_400_000;
+
+/**
+ * GET /analytics/patient/channel-data: one channel of the night, by code; with `tail_ms`, only
+ * its samples of the last tail_ms as stored (a live tile's strip: a minute, not the night).
+ */
+export const ChannelDataQuery = Type.Object({ patient_id: id, recording_id: id, code, tail_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TAIL_MS })) });
 
 /** GET /analytics/patient/channel-overview: `code` once per channel, the window [t0, t1) in ms and its columns. */
 export const ChannelOverviewQuery = Type.Object({

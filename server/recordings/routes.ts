@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
 import { visiblePatient, visibleRecording } from '../patients/access';
-import { findChannel, isLiveRecording, listChannels, listOtherRecordings, listRecordings, loadSamples, loadWireGzip } from './store';
+import { findChannel, isLiveRecording, listChannels, listOtherRecordings, listRecordings, loadSamples, loadTail, loadWireGzip } from './store';
 import { gzipWire } from './wire-gzip';
 import { nightDate } from './night-key';
 import { channelOverview } from './overview';
@@ -57,20 +57,27 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
     '/analytics/patient/channel-data',
     { preHandler: auth, schema: recordingsEndpoints['GET /analytics/patient/channel-data'] },
     async (request, reply) => {
-      const { patient_id, recording_id, code } = request.query;
+      const { patient_id, recording_id, code, tail_ms } = request.query;
       const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');
       const channel = await findChannel(db, recording.id, code);
       if (!channel) throw notFound('channel', code);
+      const live = isLiveRecording(recording);
       // A live night grows with every frame: never cached.
-      reply.header('content-type', 'application/octet-stream').header('cache-control', isLiveRecording(recording) ? 'no-cache' : 'private, max-age=86400');
+      reply.header('content-type', 'application/octet-stream').header('cache-control', live ? 'no-cache' : 'private, max-age=86400');
       const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+      const wireOf = (t0: number, samples: Int16Array | Float32Array) =>
+        gzipWire({ t0, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples });
+      if (tail_ms !== undefined) {
+        const { first, samples } = await loadTail(db, channel, live, Math.ceil((tail_ms * channel.sample_rate) / 1000));
+        const tail = await wireOf(channel.t0_ms + (first * 1000) / channel.sample_rate, samples);
+        const bytes = Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength);
+        return acceptsGzip ? reply.header('content-encoding', 'gzip').send(bytes) : reply.send(await gunzip(bytes));
+      }
       // Stored compressed when the night was saved (made here for a night stored before that).
       const compressed = await loadWireGzip(db, channel.id);
       // A night stored before its compressed copy was kept: compressing it is work nobody waits for once the client left.
       if (!compressed && clientGone(request)) return stopForAbort(request, reply, 'before compressing the channel');
-      const stored =
-        compressed ??
-        (await gzipWire({ t0: channel.t0_ms, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples: await loadSamples(db, channel) }));
+      const stored = compressed ?? (await wireOf(channel.t0_ms, await loadSamples(db, channel)));
       const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
       return acceptsGzip ? reply.header('content-encoding', 'gzip').send(bytes) : reply.send(await gunzip(bytes));
     },

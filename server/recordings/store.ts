@@ -328,6 +328,63 @@ export async function loadSamples(db: Queryable, channel: ChannelRow): Promise<I
   return channel.storage === 'int16' ? new Int16Array(whole.buffer) : new Float32Array(whole.buffer);
 }
 
+/** A channel's newest samples: [first, first + samples.length) of its indexes, and where they were read. */
+export interface ChannelTail {
+  first: number;
+  samples: Int16Array | Float32Array;
+  from: 'frames' | 'channel';
+}
+
+/**
+ * The channel's last `count` samples as stored (all of them when it holds fewer). A live
+ * recording's newest samples are in the frames live_frames still keeps (about two minutes of
+ * each device), one chunk a frame at the index its layout gives: they are read in one statement
+ * with the channel's count (one snapshot: a batch adds frames and count together), a few KB
+ * instead of the night. A tail older than the frames kept, a recording that ended meanwhile
+ * (its frames pruned, its chunks compacted) and every other night read the whole channel.
+ */
+export async function loadTail(db: Queryable, channel: ChannelRow, live: boolean, count: number): Promise<ChannelTail> {
+  if (live) {
+    const rows = await db.query<{ sample_count: number; at: number; n: number; data: Uint8Array }>(
+      `select c.sample_count, (f.layout->c.code->>0)::bigint as at, (f.layout->c.code->>1)::int as n, k.data
+       from recording_channels c
+       join live_frames f on f.recording_id = c.recording_id and f.layout ? c.code
+       join recording_chunks k on k.channel_id = c.id and k.seq = f.seq
+       where c.id = $1 and (f.layout->c.code->>0)::bigint + (f.layout->c.code->>1)::int > c.sample_count - $2::int
+       order by f.seq`,
+      [channel.id, count],
+    );
+    const tail = rows.length > 0 ? tailOfFrames(rows, channel.storage, count) : null;
+    if (tail) return tail;
+  }
+  const samples = await loadSamples(db, channel);
+  const first = Math.max(0, samples.length - count);
+  return { first, samples: samples.slice(first), from: 'channel' };
+}
+
+/** The tail assembled from frames' chunks, or null where they leave a slot of it uncovered. */
+function tailOfFrames(rows: readonly { sample_count: number; at: number; n: number; data: Uint8Array }[], storage: StorageType, count: number): ChannelTail | null {
+  const total = Number(rows[0]!.sample_count);
+  const first = Math.max(0, total - count);
+  const bytesPer = storage === 'int16' ? 2 : 4;
+  const bytes = new Uint8Array((total - first) * bytesPer);
+  let covered = 0;
+  let next = first;
+  for (const r of rows) {
+    const at = Number(r.at);
+    if (at > next || r.data.byteLength !== r.n * bytesPer) return null;
+    const from = Math.max(at, first);
+    const to = Math.min(at + r.n, total);
+    if (to > from) {
+      bytes.set(r.data.subarray((from - at) * bytesPer, (to - at) * bytesPer), (from - first) * bytesPer);
+      covered += to - from;
+      next = Math.max(next, to);
+    }
+  }
+  if (next !== total || covered !== total - first) return null;
+  return { first, samples: storage === 'int16' ? new Int16Array(bytes.buffer) : new Float32Array(bytes.buffer), from: 'frames' };
+}
+
 /** The events of a recording from files or the simulator's truth. */
 function loadEvents(db: Queryable, recordingId: number, source: 'file' | 'truth'): Promise<NightEvent[]> {
   return db.query<NightEvent>(

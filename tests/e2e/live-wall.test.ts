@@ -57,10 +57,11 @@ afterAll(async () => {
 });
 
 /**
- * For each tile's strip, the pixels of the screen inside its box that are not the colour most
- * of the box has (the strip is cleared to the card's colour; the line covers few).
+ * For each tile's strip, as the screen shows it: the pixels inside its box that are not the
+ * colour most of the box has (the strip is cleared to the card's colour; the line covers few),
+ * and the share of the box's width between the first and last column holding such a pixel.
  */
-async function stripPixels(p: Page): Promise<number[]> {
+async function strips(p: Page): Promise<{ painted: number; span: number }[]> {
   const png = await p.screenshot();
   return p.evaluate(async (b64) => {
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
@@ -73,14 +74,21 @@ async function stripPixels(p: Page): Promise<number[]> {
       const r = el.getBoundingClientRect();
       const w = Math.floor(r.width * scale);
       const h = Math.floor(r.height * scale);
-      if (w < 1 || h < 1) return 0;
+      if (w < 1 || h < 1) return { painted: 0, span: 0 };
       const { data } = ctx.getImageData(Math.ceil(r.left * scale), Math.ceil(r.top * scale), w, h);
+      const keyAt = (i: number) => ((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!) >>> 0;
       const counts = new Map<number, number>();
+      for (let i = 0; i < data.length; i += 4) counts.set(keyAt(i), (counts.get(keyAt(i)) ?? 0) + 1);
+      const [clear, most] = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a));
+      let first = -1;
+      let last = -1;
       for (let i = 0; i < data.length; i += 4) {
-        const key = ((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!) >>> 0;
-        counts.set(key, (counts.get(key) ?? 0) + 1);
+        if (keyAt(i) === clear) continue;
+        const x = (i / 4) % w;
+        if (first < 0 || x < first) first = x;
+        if (x > last) last = x;
       }
-      return data.length / 4 - Math.max(...counts.values());
+      return { painted: data.length / 4 - most, span: first < 0 ? 0 : (last - first + 1) / w };
     });
   }, png.toString('base64'));
 }
@@ -91,7 +99,7 @@ async function allStripsInViewAndDrawn(viewport: { width: number; height: number
     const b = el.getBoundingClientRect();
     return b.width > 100 && b.height >= 40 && b.top >= 0 && b.left >= 0 && b.bottom <= v.height && b.right <= v.width;
   }).length, viewport)).toBe(DEVICES);
-  await expect.poll(async () => Math.min(...(await stripPixels(page))), { timeout: 30_000 }).toBeGreaterThan(20);
+  await expect.poll(async () => Math.min(...(await strips(page)).map((st) => st.painted)), { timeout: 30_000 }).toBeGreaterThan(20);
   // Every tile's state and patient are whole, inside the tile (a compact tile leaves its device out).
   const clipped = await page.getByTestId('live-tile').evaluateAll((tiles) => tiles.filter((tile) => {
     const t = tile.getBoundingClientRect();
@@ -181,36 +189,38 @@ describe('the real-time dashboard on a wall display', () => {
       for (let i = 0; i < data.length; i++) h = (Math.imul(h, 31) + data[i]!) | 0;
       return h;
     });
-    /** The canvas's picture once two reads half a second apart agree. */
-    const settledHash = async () => {
-      let last = await canvasHash();
-      await expect
-        .poll(async () => {
-          const previous = last;
-          last = await canvasHash();
-          return last === previous;
-        }, { interval: 500 })
-        .toBe(true);
-      return last;
-    };
-    const full = async () => {
-      const framesBefore = (await drawn()).frames;
-      await page.setViewportSize({ width: WALL.width + 1, height: WALL.height });
-      await expect.poll(async () => (await drawn()).frames).toBeGreaterThan(framesBefore);
-      await page.setViewportSize(WALL);
-      return settledHash();
-    };
     /** Each tile's state and its strip's box: the beds turn stalled 10 s after their last frame, and a tile's header may change with it. */
     const tilesNow = () =>
       page.getByTestId('live-tile').evaluateAll((tiles) =>
         tiles.map((t) => {
           const r = t.querySelector('[data-testid="tile-strip"]')!.getBoundingClientRect();
-          return `${t.getAttribute('data-state')} ${r.x},${r.y},${r.width},${r.height}`;
-        }).join('|'),
+          return `${t.dataset.device} ${t.getAttribute('data-state')} ${r.x},${r.y},${r.width},${r.height}`;
+        }),
       );
-    // Compared where no tile changed between the two pictures (else the whole redraw draws
-    // another layout, rightly): a change meanwhile reads both again, at most five times. (The
-    // tiles read no stored samples: their strips change only by frames, all stored by now.)
+    /**
+     * The canvas's picture and the tiles' boxes once two reads half a second apart agree on
+     * both. The tiles alone too: a tile the grid moves slides there (a CSS transition) without a
+     * frame drawn on the way, so the canvas can stand still while a tile is still moving.
+     */
+    const settled = async () => {
+      const read = async () => ({ hash: await canvasHash(), tiles: await tilesNow() });
+      let last = await read();
+      await expect
+        .poll(async () => {
+          const previous = last;
+          last = await read();
+          return last.hash === previous.hash && last.tiles.join('|') === previous.tiles.join('|');
+        }, { interval: 500 })
+        .toBe(true);
+      return last;
+    };
+    /** Every strip drawn again: the window 1 px wider and back. */
+    const redrawWhole = async () => {
+      const framesBefore = (await drawn()).frames;
+      await page.setViewportSize({ width: WALL.width + 1, height: WALL.height });
+      await expect.poll(async () => (await drawn()).frames).toBeGreaterThan(framesBefore);
+      await page.setViewportSize(WALL);
+    };
     /** Each tile's device, state and a hash of the canvas inside its box: which tiles a difference is in. */
     const byTile = () =>
       page.evaluate(() => {
@@ -226,18 +236,60 @@ describe('the real-time dashboard on a wall display', () => {
           return `${t.dataset.device} ${t.dataset.state} ${h}`;
         });
       });
+    // Compared where no tile changed between the two pictures (else the whole redraw draws
+    // another layout, rightly): a change meanwhile reads both again, at most five times. (A
+    // tile's read of its strip's last minute from storage was done as it opened; the strips
+    // change only by frames now, all stored by now.)
     for (let attempt = 1; ; attempt++) {
-      const before = await tilesNow();
-      const partial = await settledHash();
+      const partial = await settled();
       const partialTiles = await byTile();
-      const whole = await full();
-      const changed = (await tilesNow()) !== before;
-      if (attempt < 5 && changed) continue;
+      await redrawWhole();
+      const whole = await settled();
+      const moved = partial.tiles.flatMap((t, i) => (t === whole.tiles[i] ? [] : [`${t} → ${whole.tiles[i]}`]));
+      if (attempt < 5 && moved.length > 0) continue;
       const wholeTiles = await byTile();
       const differing = partialTiles.flatMap((t, i) => (t === wholeTiles[i] ? [] : [`${t} → ${wholeTiles[i]}`]));
-      expect(whole, `the picture after a whole redraw (attempt ${attempt}; a tile changed: ${changed}; tiles differing: ${differing.length ? differing.join('; ') : 'none (outside the tiles)'})`).toBe(partial);
+      expect(whole.hash, `the picture after a whole redraw (attempt ${attempt}; tiles whose state or strip box changed: ${moved.length ? moved.join('; ') : 'none'}; tiles differing: ${differing.length ? differing.join('; ') : 'none (outside the tiles)'})`).toBe(partial.hash);
       break;
     }
+    // Opened afresh once every bed has stopped (no frame comes any more): each strip shows its
+    // bed's last minute at once, read from storage as the tile opens, drawn across the strip.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('tile-strip').count(), { timeout: 60_000 }).toBe(DEVICES);
+    /**
+     * Each strip's share of its width between the first and last column its line drew in (0–1),
+     * read off the board's canvas: a strip is cleared to its card's colour and the line drawn
+     * over it; what its tile clips stays transparent.
+     */
+    const lineSpans = () =>
+      page.evaluate(() => {
+        const canvas = document.querySelector('canvas')!;
+        const ctx = canvas.getContext('2d')!;
+        const box = canvas.getBoundingClientRect();
+        const scale = canvas.width / box.width;
+        return [...document.querySelectorAll<HTMLElement>('[data-testid="tile-strip"]')].map((el) => {
+          const r = el.getBoundingClientRect();
+          const w = Math.floor(r.width * scale);
+          const h = Math.floor(r.height * scale);
+          if (w < 1 || h < 1) return 0;
+          const { data } = ctx.getImageData(Math.ceil((r.left - box.left) * scale), Math.ceil((r.top - box.top) * scale), w, h);
+          const keyAt = (i: number) => ((data[i]! << 24) | (data[i + 1]! << 16) | (data[i + 2]! << 8) | data[i + 3]!) >>> 0;
+          const counts = new Map<number, number>();
+          for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 0) counts.set(keyAt(i), (counts.get(keyAt(i)) ?? 0) + 1);
+          if (counts.size === 0) return 0;
+          const card = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+          let first = -1;
+          let last = -1;
+          for (let i = 0; i < data.length; i += 4) {
+            if (data[i + 3] === 0 || keyAt(i) === card) continue;
+            const x = (i / 4) % w;
+            if (first < 0 || x < first) first = x;
+            if (x > last) last = x;
+          }
+          return first < 0 ? 0 : (last - first + 1) / w;
+        });
+      });
+    await expect.poll(async () => Math.min(...(await lineSpans())), { timeout: 30_000 }).toBeGreaterThan(0.9);
     expect(errors).toEqual([]);
     expect(clients.flatMap((c) => c.errors)).toEqual([]);
   });

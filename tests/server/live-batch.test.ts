@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { liveSuite } from './live-suite';
 import { TEST_DB } from './helpers';
-import { commitBatch, endSession, frameDigest, openSession, type BatchItem, type IngestResult, type LiveSession } from '../../server/live/ingest';
+import { commitBatch, endSession, frameDigest, openSession, pruneFrames, type BatchItem, type IngestResult, type LiveSession } from '../../server/live/ingest';
 import { FrameError, validateFrame } from '../../server/live/frames';
 import { GroupCommit } from '../../server/live/group-commit';
-import { listChannels, loadSamples } from '../../server/recordings/store';
+import { listChannels, loadSamples, loadTail } from '../../server/recordings/store';
+import { decodeWire } from '../../engine/wire';
 import { LiveHub, PASSES_AT_ONCE } from '../../server/live/hub';
 import { decodeFrame, encodeFrame } from '../../contract/live-protocol';
 import { openPostgres } from '../../server/db/postgres';
@@ -268,5 +269,54 @@ describe(`live group commit on ${TEST_DB}`, () => {
     const all = Array.from(await loadSamples(live.server.db, now!));
     expect(all.length).toBe(before.length + 2);
     expect(all.slice(0, before.length)).toEqual(before);
+  });
+
+  it("a live channel's tail (a tile's strip) is read from the frames kept: the whole channel's last samples, the same after pruning and after the night ends", async () => {
+    const s = await session('NCT0003');
+    const [{ patient_id: patientId }] = await live.server.db.query<{ patient_id: number }>('select patient_id from recordings where id = $1', [s.recordingId]);
+    const s0 = s.lastSeq + 1;
+    // 700 frames of 4 Y_DIST samples (20 Hz: 140 s) and one HR sample each, every value distinct enough to tell a shift.
+    const yDist = (k: number) => [0, 1, 2, 3].map((j) => ((k * 4 + j) % 997) / 10 - 40);
+    for (let from = 0; from < 700; from += 100) {
+      const batch = Array.from({ length: 100 }, (_, i) => item(s, s0 + from + i, 40 + ((from + i) % 53), yDist(from + i)));
+      expect((await commitBatch(live.server.db, batch)).map(outcome)).toEqual(batch.map(() => 'committed'));
+    }
+    const read = async (code: string, tailMs?: number) => {
+      const res = await live.server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${s.recordingId}&code=${code}${tailMs ? `&tail_ms=${tailMs}` : ''}`, { token: live.device.token });
+      expect(res.statusCode, res.body).toBe(200);
+      return decodeWire(new Uint8Array(res.rawPayload));
+    };
+    const expectTail = async (code: string, tailMs: number, samples: number) => {
+      const whole = await read(code);
+      const tail = await read(code, tailMs);
+      const first = whole.samples.length - samples;
+      expect(Array.from(tail.samples), `${code} ${tailMs} ms`).toEqual(Array.from(whole.samples.slice(first)));
+      expect(tail.t0).toBe(whole.t0 + (first * 1000) / whole.sampleRate);
+      expect({ scale: tail.scale, storage: tail.storage, missing: tail.missingCodes }).toEqual({ scale: whole.scale, storage: whole.storage, missing: whole.missingCodes });
+    };
+    const from = async (code: string, samples: number) => {
+      const [channel] = await listChannels(live.server.db, [s.recordingId], [code]);
+      const [recording] = await live.server.db.query<{ recording_meta: { live?: boolean } }>('select recording_meta from recordings where id = $1', [s.recordingId]);
+      return (await loadTail(live.server.db, channel!, recording!.recording_meta.live === true, samples)).from;
+    };
+    await expectTail('Y_DIST', 60_000, 1_200);
+    await expectTail('HR', 60_000, 60);
+    expect(await from('Y_DIST', 1_200)).toBe('frames');
+    // Longer than the channel: all of it.
+    await expectTail('HR', 86_400_000, 700);
+    // Frames older than the last 600 pruned: a tail they covered comes from the whole channel, the same samples.
+    await pruneFrames(live.server.db, s.recordingId);
+    expect(await from('Y_DIST', 2_600)).toBe('channel');
+    await expectTail('Y_DIST', 130_000, 2_600);
+    expect(await from('Y_DIST', 2_400)).toBe('frames');
+    await expectTail('Y_DIST', 120_000, 2_400);
+    // Ended: compacted, its frames gone, the tail read like any night's.
+    await endSession(live.server.db, s);
+    await expectTail('Y_DIST', 60_000, 1_200);
+    // A tail asked for in a form the call does not take is refused, not guessed.
+    for (const bad of ['0', '-5', '1.5', 'x', '86400001']) {
+      const res = await live.server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${s.recordingId}&code=HR&tail_ms=${bad}`, { token: live.device.token });
+      expect(res.statusCode, bad).toBe(400);
+    }
   });
 });

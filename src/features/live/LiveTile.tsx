@@ -8,13 +8,27 @@ import { presenceOf, vitalAlerts } from './alerts';
 import type { RealTimeDevice } from './api';
 import { LivePlot } from './LivePlot';
 import { LiveStateBadge } from './LiveStateBadge';
-import { useLiveDevice } from './useLiveDevice';
+import { useLiveDevice, type LiveStorage } from './useLiveDevice';
 import { channelName } from '../../builtInNames';
 
 const STRIP_MS = 60_000;
-/** Tiles draw the stream as it comes; the session so far is the Real Time view's. */
-const NO_STORAGE: readonly string[] = [];
 const STRIP_PREFERENCE = ['Y_DIST', 'BR', 'HR'];
+const stripCodeOf = (channels: Iterable<string>): string | null => {
+  const have = new Set(channels);
+  return STRIP_PREFERENCE.find((c) => have.has(c)) ?? null;
+};
+/**
+ * A tile reads its strip's last minute from storage as it opens (and after frames it was too
+ * slow for), then draws the stream: a full strip at once, a few KB, never the night (that is
+ * the Real Time view's).
+ */
+const STRIP_STORAGE: LiveStorage = {
+  codes: (channels) => {
+    const code = stripCodeOf(channels);
+    return code ? [code] : [];
+  },
+  tailMs: STRIP_MS,
+};
 
 const shown = (v: number | undefined) => (v === undefined || v < 0 || !Number.isFinite(v) ? '–' : v.toFixed(0));
 
@@ -27,13 +41,13 @@ export const LiveTile = memo(LiveTileView, (a, b) => a.device.device_id === b.de
 
 function LiveTileView({ device: row }: { device: RealTimeDevice }) {
   const { t, i18n } = useTranslation();
-  const { device, connection } = useLiveDevice(row.device_id, NO_STORAGE);
+  const { device, connection } = useLiveDevice(row.device_id, STRIP_STORAGE);
   const details = usePatientDetails(row.patient_id ?? 0);
   const vitals = parseVitalParameters(details.data?.vital_parameters ?? null);
   const latest = device?.latestRaw ?? new Map<string, number>();
   const alerts = vitalAlerts(latest, vitals);
   const presence = presenceOf(latest);
-  const stripCode = STRIP_PREFERENCE.find((c) => device?.series.has(c)) ?? null;
+  const stripCode = device ? stripCodeOf(device.series.keys()) : null;
   const getSeries = useCallback(() => (device && stripCode ? (device.series.get(stripCode) ?? null) : null), [device, stripCode]);
   const getRange = useCallback(() => {
     const s = getSeries();

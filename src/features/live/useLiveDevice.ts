@@ -37,13 +37,23 @@ export interface LiveDevice {
 
 const isMissingCoded = (code: string) => (LIVE_CHANNELS as Record<string, { missing: boolean }>)[code]?.missing ?? false;
 
+/**
+ * What a view reads from storage besides the stream: which of the device's channels (all by
+ * default) and how far back (the whole night by default; a tile's strip, its last minute).
+ */
+export interface LiveStorage {
+  codes?: (channels: readonly string[]) => readonly string[];
+  tailMs?: number;
+}
+
 /** Reads the stored samples of a live recording's channels into their series (no cache: the night grows). */
-async function fillFromStorage(device: LiveDevice, codes: readonly string[]): Promise<void> {
+async function fillFromStorage(device: LiveDevice, codes: readonly string[], tailMs: number | undefined): Promise<void> {
   const { patientId, recordingId } = device;
   if (patientId === null || recordingId === null) return;
   await Promise.all(
     codes.map(async (code) => {
-      const response = await download('GET /analytics/patient/channel-data', 'application/octet-stream', { query: { patient_id: patientId, recording_id: recordingId, code } });
+      const query = { patient_id: patientId, recording_id: recordingId, code, ...(tailMs === undefined ? {} : { tail_ms: tailMs }) };
+      const response = await download('GET /analytics/patient/channel-data', 'application/octet-stream', { query });
       const wire = decodeWire(new Uint8Array(await response.arrayBuffer()));
       if (device.recordingId === recordingId) device.series.get(code)?.putWire(wire);
     }),
@@ -84,7 +94,7 @@ function applyFrame(device: LiveDevice, frame: LiveFrame): boolean {
  * arrive (plots read it every animation frame); `tick` changes when React should re-render
  * (state, recording, about once a second for readouts).
  */
-export function useLiveDevice(deviceId: string | null, storageCodes?: readonly string[]): { device: LiveDevice | null; connection: ConnectionState; tick: number } {
+export function useLiveDevice(deviceId: string | null, storage?: LiveStorage): { device: LiveDevice | null; connection: ConnectionState; tick: number } {
   const [tick, setTick] = useState(0);
   const [connection, setConnection] = useState<ConnectionState>('connecting');
   const ref = useRef<LiveDevice | null>(null);
@@ -95,8 +105,8 @@ export function useLiveDevice(deviceId: string | null, storageCodes?: readonly s
     const stream = liveStream();
     const rerender = () => setTick((n) => n + 1);
     const fill = () => {
-      const codes = storageCodes ?? [...device.series.keys()];
-      fillFromStorage(device, codes).then(rerender, () => rerender());
+      const channels = [...device.series.keys()];
+      fillFromStorage(device, storage?.codes ? storage.codes(channels) : channels, storage?.tailMs).then(rerender, () => rerender());
     };
     let pending = 0;
     const offWatch = stream.watch(deviceId, {
@@ -129,6 +139,6 @@ export function useLiveDevice(deviceId: string | null, storageCodes?: readonly s
       offConnection();
       ref.current = null;
     };
-  }, [deviceId, storageCodes]);
+  }, [deviceId, storage]);
   return { device: ref.current, connection, tick };
 }
