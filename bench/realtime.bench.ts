@@ -18,6 +18,7 @@ import { freePort, sharedDb, signInHttp, startServerProcess, stopGracefully, typ
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../server/seed';
 import { DeviceClient, liveSource } from '../server/live/device-client';
 import { issueDeviceKey } from '../server/live/keys';
+import { MAX_VIEWER_SOCKETS_PER_USER } from '../server/live/viewer-socket';
 import { simulateNight } from '../server/simulator';
 import { percentile, round } from './timing';
 import { sampleRss } from './rss';
@@ -118,21 +119,49 @@ interface LevelResult {
  * subscribed to every count-th device; the odd ones stop reading their socket at once (TCP
  * back-pressure reaches the server, which must drop for them, not queue).
  */
-async function openViewers(base: string, deviceIds: string[], count: number): Promise<{ close(): { framesReceived: number; skippedNotices: number } }> {
-  const token = await signInHttp(base, DEMO_ACCOUNTS.physician, DEMO_PASSWORD);
+/**
+ * The practice's physicians enough for `count` viewer screens: the server keeps at most
+ * MAX_VIEWER_SOCKETS_PER_USER live connections a user (since d541579), so 50 viewers are three
+ * users' screens; the demo's two physicians, then secondary users added like the demo's.
+ */
+async function viewerAccounts(db: Db, count: number): Promise<string[]> {
+  const emails: string[] = [DEMO_ACCOUNTS.physician, DEMO_ACCOUNTS.secondary];
+  for (let k = 1; emails.length < Math.ceil(count / MAX_VIEWER_SOCKETS_PER_USER); k++) {
+    const email = `viewer${k}@bench.nocturne.test`;
+    await db.query(
+      `insert into users (email, password_hash, organisation_id, country, first_name, last_name, role, is_secondary_user, physician_id)
+       select $1, password_hash, organisation_id, country, 'Bench', 'Viewer', role, true, physician_id from users where email = $2
+       on conflict do nothing`,
+      [email, DEMO_ACCOUNTS.secondary],
+    );
+    emails.push(email);
+  }
+  return emails.slice(0, Math.max(1, Math.ceil(count / MAX_VIEWER_SOCKETS_PER_USER)));
+}
+
+async function openViewers(base: string, deviceIds: string[], count: number, accounts: readonly string[]): Promise<{ close(): { framesReceived: number; skippedNotices: number } }> {
+  const tokens: string[] = [];
+  for (const email of accounts) tokens.push(await signInHttp(base, email, DEMO_PASSWORD));
   let framesReceived = 0;
   let skippedNotices = 0;
   const sockets = await Promise.all(
     Array.from({ length: count }, (_, v) => new Promise<WebSocket>((resolve, reject) => {
       const ws = new WebSocket(`${base.replace('http', 'ws')}/api/v1/stream`);
       const slow = v % 2 === 1;
+      let ready = false;
       ws.on('error', reject);
-      ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', token })));
+      // Refused before it was ready (a limit, a token): said, never waited for.
+      ws.on('close', (code, reason) => {
+        if (!ready) reject(new Error(`viewer ${v} closed before it was ready: ${code} ${reason.toString()}`));
+      });
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', token: tokens[Math.floor(v / MAX_VIEWER_SOCKETS_PER_USER)] })));
       ws.on('message', (data, isBinary) => {
         if (isBinary) return void framesReceived++;
-        const msg = JSON.parse(data.toString()) as { type: string };
+        const msg = JSON.parse(data.toString()) as { type: string; message?: string };
         if (msg.type === 'skipped') skippedNotices++;
+        if (msg.type === 'error' && !ready) reject(new Error(`viewer ${v} refused: ${msg.message ?? ''}`));
         if (msg.type !== 'ready') return;
+        ready = true;
         for (let i = v; i < deviceIds.length; i += count) ws.send(JSON.stringify({ type: 'subscribe', deviceId: deviceIds[i] }));
         // The TCP socket under it: paused, nothing more is read, the server's send buffer fills.
         if (slow) (ws as unknown as { _socket: { pause(): void } })._socket.pause();
@@ -156,6 +185,7 @@ async function runLevel(t: Target, n: number, viewerCount = 0): Promise<LevelRes
   await stopGracefully(server);
   const setup = await t.open();
   const devices = await provision(setup, n, prefix);
+  const accounts = viewerCount > 0 ? await viewerAccounts(setup, viewerCount) : [];
   await setup.close();
   server = await startServerProcess(t.env, port);
   const source = liveSource(simulateNight({ seed: 'bench-realtime', startMs: Math.floor(Date.now() / 1000) * 1000, durationMs: 30 * 60_000 }).channels);
@@ -171,7 +201,7 @@ async function runLevel(t: Target, n: number, viewerCount = 0): Promise<LevelRes
   // every device is in, so each streams for all of it (frames made meanwhile count too).
   const connectBy = started + CONNECT_MS;
   while (clients.some((c) => c.welcomedAtMs === null) && Date.now() < connectBy) await new Promise((r) => setTimeout(r, 100));
-  const viewers = viewerCount > 0 ? await openViewers(`http://127.0.0.1:${port}`, devices.map((d) => d.deviceId), viewerCount) : null;
+  const viewers = viewerCount > 0 ? await openViewers(`http://127.0.0.1:${port}`, devices.map((d) => d.deviceId), viewerCount, accounts) : null;
   await new Promise((r) => setTimeout(r, ROUND_MS));
   const watched = viewers?.close();
   loop.disable();

@@ -43,7 +43,8 @@ async function main() {
   const { openPostgres } = await load<typeof import('../server/db/postgres')>('server/db/postgres.ts');
   const { prepare } = await load<typeof import('../server/start')>('server/start.ts');
   const { saveNight } = await load<typeof import('../server/recordings/store')>('server/recordings/store.ts');
-  const { DEMO_ACCOUNTS, DEMO_PASSWORD } = await load<typeof import('../server/seed')>('server/seed.ts');
+  // The demo seed moved from server/db/ to server/ after the default peer's commit.
+  const { DEMO_ACCOUNTS, DEMO_PASSWORD } = await load<typeof import('../server/seed')>('server/seed.ts').catch(() => load<typeof import('../server/seed')>('server/db/seed.ts'));
   let db;
   let dropSchema = async (): Promise<void> => undefined;
   const env: Record<string, string> = { SEED_NIGHTS: '0', HOST: '127.0.0.1', PORT: '0', REPORT_WORKER: '0' };

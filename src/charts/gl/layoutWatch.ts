@@ -8,12 +8,22 @@
 /** Elements whose own changes never move a block (tooltips, selections, readouts inside plots). */
 const INERT = '.plot, .overview, .chart-stats, .span-readout, .time-axis';
 
+/** CSS properties whose transition can move or resize a box (not colours, shadows, opacity). */
+const MOVING = /^(transform|translate|scale|rotate|left|top|right|bottom|inset.*|width|height|(min|max)-(width|height)|margin.*|padding.*|grid-template-.*|flex.*|border.*-width)$/;
+
+/** Longest a layout transition is followed without its end being seen (an element removed mid-way sends none). */
+const MAX_FOLLOW_MS = 2_000;
+
 /** Watches the layout and calls `onChange` when a block's box may have moved. */
 export class LayoutWatch {
   private readonly resize: ResizeObserver | null;
   private readonly intersect: IntersectionObserver | null;
   private readonly mutations: MutationObserver | null;
   private readonly watched = new WeakSet<Element>();
+  /** Layout transitions running (element → properties), followed frame by frame until they end. */
+  private readonly sliding = new Map<EventTarget, Set<string>>();
+  private followUntil = 0;
+  private following = 0;
 
   constructor(private readonly onChange: () => void) {
     const has = (name: string) => typeof (globalThis as Record<string, unknown>)[name] === 'function';
@@ -38,8 +48,39 @@ export class LayoutWatch {
       window.addEventListener('resize', onChange);
       document.addEventListener('transitionend', onChange, true);
       document.addEventListener('animationend', onChange, true);
+      // A box the layout slides to its place (a dashboard tile, the sidebar's width) moves with
+      // no event on the way: a frame each display frame while such a transition runs.
+      document.addEventListener('transitionrun', this.onTransitionRun, true);
+      document.addEventListener('transitionend', this.onTransitionStop, true);
+      document.addEventListener('transitioncancel', this.onTransitionStop, true);
     }
   }
+
+  private readonly onTransitionRun = (event: Event): void => {
+    const property = (event as TransitionEvent).propertyName;
+    if (!event.target || !MOVING.test(property)) return;
+    let set = this.sliding.get(event.target);
+    if (!set) this.sliding.set(event.target, (set = new Set()));
+    set.add(property);
+    this.followUntil = performance.now() + MAX_FOLLOW_MS;
+    if (!this.following && typeof requestAnimationFrame === 'function') this.following = requestAnimationFrame(this.follow);
+  };
+
+  private readonly onTransitionStop = (event: Event): void => {
+    const set = event.target ? this.sliding.get(event.target) : undefined;
+    if (!set) return;
+    set.delete((event as TransitionEvent).propertyName);
+    if (set.size === 0) this.sliding.delete(event.target!);
+  };
+
+  /** One frame of a running layout transition: a draw, and the next frame while any still runs. */
+  private readonly follow = (now: number): void => {
+    this.following = 0;
+    for (const target of this.sliding.keys()) if ((target as Partial<Node>).isConnected === false) this.sliding.delete(target);
+    if (now > this.followUntil) this.sliding.clear();
+    this.onChange();
+    if (this.sliding.size > 0) this.following = requestAnimationFrame(this.follow);
+  };
 
   /** A mutation inside a plot (tooltip, selection box) or a readout cannot move any block. */
   private static inert(node: Node): boolean {
@@ -73,6 +114,11 @@ export class LayoutWatch {
       window.removeEventListener('resize', this.onChange);
       document.removeEventListener('transitionend', this.onChange, true);
       document.removeEventListener('animationend', this.onChange, true);
+      document.removeEventListener('transitionrun', this.onTransitionRun, true);
+      document.removeEventListener('transitionend', this.onTransitionStop, true);
+      document.removeEventListener('transitioncancel', this.onTransitionStop, true);
     }
+    if (this.following) cancelAnimationFrame(this.following);
+    this.sliding.clear();
   }
 }
