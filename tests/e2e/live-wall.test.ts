@@ -221,21 +221,48 @@ describe('the real-time dashboard on a wall display', () => {
       await expect.poll(async () => (await drawn()).frames).toBeGreaterThan(framesBefore);
       await page.setViewportSize(WALL);
     };
-    /** Each tile's device, state and a hash of the canvas inside its box: which tiles a difference is in. */
-    const byTile = () =>
-      page.evaluate(() => {
+    /**
+     * For each element of `testId`, read off the board's canvas inside its box: `hash`, the
+     * pixels hashed (with the tile's device and state: which tiles a difference is in); `span`,
+     * the share of the box's width between the first and last column a line drew in (0–1; a
+     * strip is cleared to its card's colour and the line drawn over it; what its tile clips
+     * stays transparent).
+     */
+    const canvasBoxes = <T extends 'hash' | 'span'>(testId: string, what: T) =>
+      page.evaluate(([id, kind]) => {
         const canvas = document.querySelector('canvas')!;
         const ctx = canvas.getContext('2d')!;
         const box = canvas.getBoundingClientRect();
         const scale = canvas.width / box.width;
-        return [...document.querySelectorAll<HTMLElement>('[data-testid="live-tile"]')].map((t) => {
-          const r = t.getBoundingClientRect();
-          const { data } = ctx.getImageData(Math.floor((r.left - box.left) * scale), Math.floor((r.top - box.top) * scale), Math.max(1, Math.ceil(r.width * scale)), Math.max(1, Math.ceil(r.height * scale)));
-          let h = 0;
-          for (let i = 0; i < data.length; i++) h = (Math.imul(h, 31) + data[i]!) | 0;
-          return `${t.dataset.device} ${t.dataset.state} ${h}`;
+        return [...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)].map((el) => {
+          const r = el.getBoundingClientRect();
+          if (kind === 'hash') {
+            const { data } = ctx.getImageData(Math.floor((r.left - box.left) * scale), Math.floor((r.top - box.top) * scale), Math.max(1, Math.ceil(r.width * scale)), Math.max(1, Math.ceil(r.height * scale)));
+            let h = 0;
+            for (let i = 0; i < data.length; i++) h = (Math.imul(h, 31) + data[i]!) | 0;
+            return `${el.dataset.device} ${el.dataset.state} ${h}`;
+          }
+          const w = Math.floor(r.width * scale);
+          const h = Math.floor(r.height * scale);
+          if (w < 1 || h < 1) return 0;
+          const { data } = ctx.getImageData(Math.ceil((r.left - box.left) * scale), Math.ceil((r.top - box.top) * scale), w, h);
+          const keyAt = (i: number) => ((data[i]! << 24) | (data[i + 1]! << 16) | (data[i + 2]! << 8) | data[i + 3]!) >>> 0;
+          const counts = new Map<number, number>();
+          for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 0) counts.set(keyAt(i), (counts.get(keyAt(i)) ?? 0) + 1);
+          if (counts.size === 0) return 0;
+          const card = [...counts].reduce((x, y) => (y[1] > x[1] ? y : x))[0];
+          let first = -1;
+          let last = -1;
+          for (let i = 0; i < data.length; i += 4) {
+            if (data[i + 3] === 0 || keyAt(i) === card) continue;
+            const x = (i / 4) % w;
+            if (first < 0 || x < first) first = x;
+            if (x > last) last = x;
+          }
+          return first < 0 ? 0 : (last - first + 1) / w;
         });
-      });
+      }, [testId, what] as const) as Promise<(T extends 'hash' ? string : number)[]>;
+    const byTile = () => canvasBoxes('live-tile', 'hash');
     // Compared where no tile changed between the two pictures (else the whole redraw draws
     // another layout, rightly): a change meanwhile reads both again, at most five times. (A
     // tile's read of its strip's last minute from storage was done as it opened; the strips
@@ -256,39 +283,7 @@ describe('the real-time dashboard on a wall display', () => {
     // bed's last minute at once, read from storage as the tile opens, drawn across the strip.
     await page.reload();
     await expect.poll(() => page.getByTestId('tile-strip').count(), { timeout: 60_000 }).toBe(DEVICES);
-    /**
-     * Each strip's share of its width between the first and last column its line drew in (0–1),
-     * read off the board's canvas: a strip is cleared to its card's colour and the line drawn
-     * over it; what its tile clips stays transparent.
-     */
-    const lineSpans = () =>
-      page.evaluate(() => {
-        const canvas = document.querySelector('canvas')!;
-        const ctx = canvas.getContext('2d')!;
-        const box = canvas.getBoundingClientRect();
-        const scale = canvas.width / box.width;
-        return [...document.querySelectorAll<HTMLElement>('[data-testid="tile-strip"]')].map((el) => {
-          const r = el.getBoundingClientRect();
-          const w = Math.floor(r.width * scale);
-          const h = Math.floor(r.height * scale);
-          if (w < 1 || h < 1) return 0;
-          const { data } = ctx.getImageData(Math.ceil((r.left - box.left) * scale), Math.ceil((r.top - box.top) * scale), w, h);
-          const keyAt = (i: number) => ((data[i]! << 24) | (data[i + 1]! << 16) | (data[i + 2]! << 8) | data[i + 3]!) >>> 0;
-          const counts = new Map<number, number>();
-          for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 0) counts.set(keyAt(i), (counts.get(keyAt(i)) ?? 0) + 1);
-          if (counts.size === 0) return 0;
-          const card = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
-          let first = -1;
-          let last = -1;
-          for (let i = 0; i < data.length; i += 4) {
-            if (data[i + 3] === 0 || keyAt(i) === card) continue;
-            const x = (i / 4) % w;
-            if (first < 0 || x < first) first = x;
-            if (x > last) last = x;
-          }
-          return first < 0 ? 0 : (last - first + 1) / w;
-        });
-      });
+    const lineSpans = () => canvasBoxes('tile-strip', 'span');
     await expect.poll(async () => Math.min(...(await lineSpans())), { timeout: 30_000 }).toBeGreaterThan(0.9);
     expect(errors).toEqual([]);
     expect(clients.flatMap((c) => c.errors)).toEqual([]);
