@@ -66,6 +66,70 @@ function memoizeLanguageCodes(): void {
   };
 }
 
+/** Most answers `memoizeTranslations` keeps; past it the store starts again (counts and values make new calls without end). */
+const TRANSLATIONS_KEPT = 20_000;
+
+/**
+ * One call's identity: the key, the language and every option, or null when an option is not
+ * a plain value (an object, a function: such a call is translated every time). Numbers and
+ * strings are told apart (`1` and `"1"` give different keys).
+ */
+function callIdentity(key: string, options: unknown): string | null {
+  let id = `${i18n.language}\u0000${key}`;
+  if (options === undefined || options === null) return id;
+  if (typeof options !== 'object') return null;
+  for (const [name, value] of Object.entries(options)) {
+    const item = Array.isArray(value) && value.every((v) => typeof v === 'string') ? `a${JSON.stringify(value)}` : plainValue(value);
+    if (item === null) return null;
+    id += `\u0000${name}\u0001${item}`;
+  }
+  return id;
+}
+
+function plainValue(value: unknown): string | null {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return `${(typeof value)[0]}${String(value)}`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Keeps t()'s answers (decision 1016). A night screen's first render makes thousands of calls,
+ * most of them the same few hundred keys, and i18next resolves each one again (the language
+ * hierarchy, the key's path, interpolation): 70–80 ms of the first render on a slow machine.
+ * An answer depends only on the language, the catalogues and the call's options, so it is
+ * kept by those and forgotten whenever the language or a catalogue changes. Calls with an
+ * object or function option, and answers that are not strings (`returnObjects`), are never kept.
+ */
+function memoizeTranslations(): void {
+  const translate = i18n.t.bind(i18n) as unknown as (...args: unknown[]) => unknown;
+  const kept = new Map<string, string>();
+  const forget = () => kept.clear();
+  i18n.on('languageChanged', forget);
+  i18n.store.on('added', forget);
+  i18n.store.on('removed', forget);
+  const memo = (...args: unknown[]): unknown => {
+    const [key, options] = args;
+    const id = typeof key === 'string' && args.length <= 2 ? callIdentity(key, options) : null;
+    if (id === null) return translate(...args);
+    const known = kept.get(id);
+    if (known !== undefined) return known;
+    const answer = translate(key, options);
+    if (typeof answer === 'string') {
+      if (kept.size >= TRANSLATIONS_KEPT) kept.clear();
+      kept.set(id, answer);
+    }
+    return answer;
+  };
+  i18n.t = memo as unknown as typeof i18n.t;
+}
+
 /** Starts i18next with the remembered language (or English) before the first render. */
 export async function initI18n(): Promise<typeof i18n> {
   const saved = readItem('localStorage', STORAGE.language);
@@ -82,6 +146,7 @@ export async function initI18n(): Promise<typeof i18n> {
     showSupportNotice: false,
   });
   memoizeLanguageCodes();
+  memoizeTranslations();
   applyToDocument(DEFAULT_LANGUAGE);
   if (lng !== DEFAULT_LANGUAGE) await setLanguage(lng).catch(() => undefined);
   return i18n;

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import i18n, { initI18n, setLanguage } from '../../src/i18n';
 
 // The new catalogues through i18next itself: plural forms as Intl.PluralRules picks them, and
@@ -38,5 +38,64 @@ describe('switching language', () => {
     await slow;
     expect(i18n.language).toBe('en-US');
     expect(i18n.t('nav.patients')).toBe('My Patients');
+  });
+});
+
+// t()'s answers are kept by language, key and options (decision 1016): kept answers must never
+// outlive the catalogue or language they came from, and calls that differ must not share one.
+describe("t()'s kept answers", () => {
+  it('translates a repeated call once', () => {
+    const translate = vi.spyOn(i18n.translator, 'translate');
+    try {
+      i18n.t('header.signedInAs', { name: 'Ada' });
+      i18n.t('header.signedInAs', { name: 'Ada' });
+      i18n.t('header.signedInAs', { name: 'Ada' });
+      expect(translate).toHaveBeenCalledTimes(1);
+    } finally {
+      translate.mockRestore();
+    }
+  });
+
+  it('answers each option set for itself', () => {
+    expect(i18n.t('header.signedInAs', { name: 'Ada' })).toBe('Signed in as Ada');
+    expect(i18n.t('header.signedInAs', { name: 'Grace' })).toBe('Signed in as Grace');
+    expect(i18n.t('auth.forgot.resendIn', { count: 1 })).toBe('Resend code in 1 second');
+    expect(i18n.t('auth.forgot.resendIn', { count: 2 })).toBe('Resend code in 2 seconds');
+    expect(i18n.t('auth.forgot.resendIn', { count: 1 })).toBe('Resend code in 1 second');
+    // A number and a string of the same digits are two calls (plural rules read only numbers).
+    expect(i18n.t('header.signedInAs', { name: 1 })).toBe('Signed in as 1');
+    expect(i18n.t('header.signedInAs', { name: '1' })).toBe('Signed in as 1');
+  });
+
+  it('forgets kept answers when the language or a catalogue changes', async () => {
+    expect(i18n.t('nav.patients')).toBe('My Patients');
+    await setLanguage('es');
+    expect(i18n.t('nav.patients')).not.toBe('My Patients');
+    await setLanguage('en-US');
+    expect(i18n.t('nav.patients')).toBe('My Patients');
+    i18n.addResourceBundle('en-US', 'translation', { nav: { patients: 'Patients of mine' } }, true, true);
+    try {
+      expect(i18n.t('nav.patients')).toBe('Patients of mine');
+    } finally {
+      i18n.addResourceBundle('en-US', 'translation', { nav: { patients: 'My Patients' } }, true, true);
+    }
+    expect(i18n.t('nav.patients')).toBe('My Patients');
+  });
+
+  it('never keeps an answer that is not a string, nor a call with an object option', () => {
+    const items = i18n.t('static.faq.items', { returnObjects: true }) as unknown as unknown[];
+    expect(Array.isArray(items) && items.length > 0).toBe(true);
+    const again = i18n.t('static.faq.items', { returnObjects: true }) as unknown as unknown[];
+    // Each call builds its own array: a caller changing one cannot change the next.
+    expect(again).not.toBe(items);
+    expect(again).toEqual(items);
+    const translate = vi.spyOn(i18n.translator, 'translate');
+    try {
+      i18n.t('header.signedInAs', { name: 'Ada', replace: { name: 'Lin' } });
+      i18n.t('header.signedInAs', { name: 'Ada', replace: { name: 'Lin' } });
+      expect(translate).toHaveBeenCalledTimes(2);
+    } finally {
+      translate.mockRestore();
+    }
   });
 });
