@@ -4,7 +4,7 @@
  * writes a request's shape a second time. Nothing here may import browser code or server code
  * beyond the pure modules the app already shares (contract/questionnaire-rules.ts, contract/report-types.ts).
  */
-import { Type, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 
 /** PostgreSQL `integer` bounds: every id and count column. */
 export const INT32_MAX = 2_147_483_647;
@@ -49,9 +49,27 @@ export function Types<T>(types: readonly string[], options: SchemaOptions = {}):
   return Type.Unsafe<T>({ ...options, type: [...types] });
 }
 
-/** `T` or null (`anyOf`), as an answer's field that may be unknown: the serialiser keeps the null. */
-export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
-  return Type.Union([schema, Type.Null()], options);
+/** Keywords a type list cannot carry: a schema with one of them stays an `anyOf` with null. */
+const COMPOUND = ['anyOf', 'oneOf', 'allOf', 'not', '$ref', 'const'] as const;
+
+/**
+ * `T` or null, as an answer's field that may be unknown: the serialiser keeps the null. A schema
+ * of one JSON type is written as a type list (`type: ['number', 'null']`, an enum with null
+ * among its values); anything else as `anyOf` (decision 1017). The serialiser picks an `anyOf`
+ * branch by running a validator on the value, each compiled the first time it is needed (over
+ * 100 ms of one request on the event loop for the night summary's nullable figures), and a type
+ * list's by a `typeof` test. Answers only: requests keep their own explicit forms (their error
+ * wording).
+ */
+export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}): TUnsafe<Static<T> | null> {
+  const single = typeof schema.type === 'string' || (schema.type === undefined && Array.isArray(schema.enum));
+  if (!single || COMPOUND.some((k) => k in schema)) return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()], options));
+  return Type.Unsafe<Static<T> | null>({
+    ...schema,
+    ...options,
+    ...(schema.type === undefined ? {} : { type: [schema.type, 'null'] }),
+    ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}),
+  });
 }
 
 /** An object whose properties are all as given and no others allowed (`additionalProperties: false`). */
