@@ -64,6 +64,10 @@ async function reloadTakesOverviews(url: string): Promise<void> {
   await page.waitForFunction((source) => new Set((performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => new URL(r.name).pathname).filter((p) => new RegExp(source).test(p))).size >= 5, header.source);
   const went = await page.evaluate((source) => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => new RegExp(source).test(new URL(r.name).pathname)).map((r) => ({ path: new URL(r.name).pathname, at: r.startTime })), header.source);
   for (const r of went) expect(r.at, r.path).toBeGreaterThanOrEqual(seen.framed);
+  // The annotation column filled after the first chart frame (decision 1018), and it did fill.
+  await page.getByTestId('annotation-sidebar').waitFor();
+  const shown = await page.evaluate(() => performance.getEntriesByName('nocturne:annotations-shown')[0]?.startTime ?? Number.NaN);
+  expect(shown).toBeGreaterThanOrEqual(seen.framed);
   await allLoaded();
 }
 

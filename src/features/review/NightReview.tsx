@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState, type ComponentProps } from 'react';
 import type { ChannelInfo } from '../../../engine/index';
 import { useTranslation } from 'react-i18next';
-import { countRender } from '../../charts/gl/stats';
+import { countRender, markOnce } from '../../charts/gl/stats';
 import { ChartSurface } from '../../charts/react/ChartSurface';
+import { useChartsFramed } from '../../charts/react/useChartsFramed';
 import { bandColor, type AnnotationBand, type ChartScreen } from '../../charts/screen';
 import { incrementalMap } from '../annotations/incremental';
 import type { Annotation } from '../annotations/model';
@@ -115,18 +116,29 @@ const colorOf = (hex: string) => bandColors.get(hex) ?? bandColors.set(hex, band
 /** An annotation as the renderer draws it. */
 const toBand = (a: Annotation): AnnotationBand => ({ startMs: a.start_ms, endMs: a.end_ms, color: colorOf(a.color_code), codes: bandChannels(a.kpiList), style: a.type === 'device' ? 'device' : 'band' });
 
+/** User-timing mark of the annotation column's first fill on a page. */
+const ANNOTATIONS_SHOWN_MARK = 'nocturne:annotations-shown';
+
 /**
  * The night's annotations beside the charts, their visible ones drawn as bands: each band is
  * made once per annotation object, so a write hands the renderer a list in which only the
  * changed annotations' bands are new (and only their layers are written again).
  */
 function ScreenAnnotations({ screen, ...props }: Omit<ComponentProps<typeof NightAnnotations>, 'view' | 'onVisible'> & { screen: ChartScreen }) {
+  // On a page's first night the column is filled after the first chart frame (decision 1018):
+  // its grid track is fixed, so the charts do not move when it fills.
+  const framed = useChartsFramed();
   const onVisible = useMemo(() => {
     // One band per annotation object, kept while the object lives: a kind hidden and shown again draws the same bands.
     const made = new WeakMap<Annotation, AnnotationBand>();
     const bands = incrementalMap((a: Annotation) => made.get(a) ?? made.set(a, toBand(a)).get(a)!);
     return (list: readonly Annotation[]) => screen.setAnnotations(bands(list));
   }, [screen]);
+  useEffect(() => {
+    // Read by the e2e test: when the column filled, against the first chart frame.
+    if (framed) markOnce(ANNOTATIONS_SHOWN_MARK);
+  }, [framed]);
+  if (!framed) return <div className="annotation-column" aria-busy="true" data-testid="annotation-column-waiting" />;
   return <NightAnnotations {...props} view={screen.view} onVisible={onVisible} />;
 }
 
