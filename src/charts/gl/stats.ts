@@ -43,6 +43,8 @@ export const FIRST_CHART_MARK = 'nocturne:first-chart';
 export const CHARTS_FRAMED_MARK = 'nocturne:charts-framed';
 
 let framed: (() => void) | null = null;
+/** Whether this page had its CHARTS_FRAMED_MARK frame. */
+let framedYet = false;
 const framedPromise = typeof window === 'undefined' ? Promise.resolve() : new Promise<void>((resolve) => (framed = resolve));
 
 /**
@@ -54,9 +56,16 @@ export function chartsFramed(timeoutMs: number): Promise<void> {
   return Promise.race([framedPromise, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))]);
 }
 
+/** Whether a frame of this page had chart data to draw yet (what `chartsFramed` waits for). */
+export function chartsFramedYet(): boolean {
+  return framedYet;
+}
+
 /** Sets a user-timing mark once per page (later calls with the same name do nothing), with `detail` for its readers. */
 export function markOnce(name: string, detail?: unknown): void {
   if (typeof performance === 'undefined' || performance.getEntriesByName(name, 'mark').length > 0) return;
   performance.mark(name, detail === undefined ? undefined : { detail });
-  if (name === CHARTS_FRAMED_MARK) framed?.();
+  if (name !== CHARTS_FRAMED_MARK) return;
+  framedYet = true;
+  framed?.();
 }

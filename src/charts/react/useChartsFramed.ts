@@ -1,12 +1,8 @@
 import { useEffect, useState } from 'react';
-import { CHARTS_FRAMED_MARK, chartsFramed } from '../gl/stats';
+import { chartsFramed, chartsFramedYet } from '../gl/stats';
 
 /** Longest a part waits for the first chart frame (a night with nothing to draw never has one). */
 const FRAMED_WAIT_MS = 1000;
-
-function alreadyFramed(): boolean {
-  return typeof performance !== 'undefined' && performance.getEntriesByName(CHARTS_FRAMED_MARK, 'mark').length > 0;
-}
 
 /**
  * False until this page's first frame with chart data (or `timeoutMs`), then true; true at once
@@ -14,7 +10,7 @@ function alreadyFramed(): boolean {
  * for (decision 1018): rendered in the same task as the charts, they held the first paint back.
  */
 export function useChartsFramed(timeoutMs = FRAMED_WAIT_MS): boolean {
-  const [framed, setFramed] = useState(alreadyFramed);
+  const [framed, setFramed] = useState(chartsFramedYet);
   useEffect(() => {
     if (framed) return;
     let live = true;

@@ -138,7 +138,7 @@ function ScreenAnnotations({ screen, ...props }: Omit<ComponentProps<typeof Nigh
     // Read by the e2e test: when the column filled, against the first chart frame.
     if (framed) markOnce(ANNOTATIONS_SHOWN_MARK);
   }, [framed]);
-  if (!framed) return <div className="annotation-column" aria-busy="true" data-testid="annotation-column-waiting" />;
+  if (!framed) return <div className="annotation-column" aria-busy="true" />;
   return <NightAnnotations {...props} view={screen.view} onVisible={onVisible} />;
 }
 
