@@ -297,7 +297,13 @@ describe('scoring mode', { timeout: 600_000 }, () => {
 
   it('switching nights 50 times, often before a night finished loading, leaves only the night on screen in the worker, in the same memory', async () => {
     const engine = () => page.evaluate(async () => ({ channels: await window.__nocturneEngine!.channels(), memory: await window.__nocturneEngine!.memory() }));
-    await settled();
+    // Settled frames may still be drawn from the overviews: the night's channels have all
+    // loaded once the charts are no longer busy.
+    const loaded = async () => {
+      await settled();
+      await page.locator('.night-charts[aria-busy="false"]').waitFor();
+    };
+    await loaded();
     const night = await page.getByTestId('night-picker').getAttribute('data-night');
     const before = await engine();
     const nights = new Set(before.channels.map((c) => c.night));
@@ -339,7 +345,7 @@ describe('scoring mode', { timeout: 600_000 }, () => {
       await page.keyboard.press(Number(shown) < Number(night) ? 'n' : 'p');
     }
     await poll(() => page.getByTestId('night-picker').getAttribute('data-night')).toBe(night);
-    await settled();
+    await loaded();
     await poll(async () => (await engine()).memory.channels).toBe(before.memory.channels);
     const after = await engine();
     // Only this night's channels, each once: nothing of a cancelled load stayed behind.

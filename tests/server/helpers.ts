@@ -202,8 +202,10 @@ export interface ReportJob {
 }
 
 /**
- * Polls GET /reports/:id every 50 ms until the job is done or failed (30 s at most); `seen`
- * gets every status on the way ('running:<step>' while it runs).
+ * Polls GET /reports/:id every 50 ms until the job is done or failed (150 s at most: a trend
+ * report analyses each night not analysed yet, one after the other, in an engine pool the
+ * PGlite and PostgreSQL runs share on a 2-core machine); `seen` gets every status on the way
+ * ('running:<step>' while it runs).
  */
 export function finishedReport(server: TestServer, id: number, token: string, seen: string[] = []): Promise<ReportJob> {
   return vi.waitFor(
@@ -213,6 +215,6 @@ export function finishedReport(server: TestServer, id: number, token: string, se
       if (job.status !== 'done' && job.status !== 'failed') throw new Error(`report ${id} did not finish: ${seen.slice(-5).join(', ')}`);
       return job;
     },
-    { timeout: 30_000, interval: 50 },
+    { timeout: 150_000, interval: 50 },
   );
 }

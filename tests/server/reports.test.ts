@@ -64,7 +64,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('report service', () => {
+describe('report service', { timeout: 240_000 }, () => {
   it('a night report goes through the steps, is downloaded as a PDF whose figures are the summary API’s, on every page the patient, practice and page number', async () => {
     const night = nights.at(-1)!;
     const [{ start_ms }] = await server.db.query<{ start_ms: number }>('select start_ms from recordings where patient_id = $1 and night_key = $2', [patientId, night]);
@@ -209,7 +209,7 @@ describe('report service', () => {
   });
 });
 
-describe('a corrected night in the report', () => {
+describe('a corrected night in the report', { timeout: 240_000 }, () => {
   it('prints the corrected figures (the summary’s) and lists the correction in force', async () => {
     const night = nights[0]!;
     const [{ start_ms }] = await server.db.query<{ start_ms: number }>('select start_ms from recordings where patient_id = $1 and night_key = $2', [patientId, night]);

@@ -202,7 +202,8 @@ export function NightReview({ patient, night, preferences }: { patient: PatientI
               </div>
             )}
             <div className={`night-body${layout.annotations ? '' : ' annotations-hidden'}`}>
-              <div className="night-charts">
+              {/* Busy while channels of the charts shown still load (the charts draw their overviews meanwhile). */}
+              <div className="night-charts" aria-busy={loading.size > 0}>
                 <Charts screen={screen} visible={visible} overviewCode={overviewCode} artefactsAvailable={Boolean(loadedInfos[ARTEFACT_CODE])} onReorder={reorder} fit={layout.fit} />
                 <OverviewRequests screen={screen} source={source} night={nightRef} codes={previewCodes} onInfos={onPreview} />
               </div>
