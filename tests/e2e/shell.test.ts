@@ -211,6 +211,29 @@ describe('a physician', () => {
     expect(sidebarRight!.x).toBeGreaterThan(600);
     await context.close();
   });
+
+  it('a user who asked the system for less motion sees the spinner stand still and the sidebar not slide', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await page.getByTestId('dashboard').waitFor();
+    // The app's own spinner and sidebar, as the built stylesheet animates them.
+    const motion = () =>
+      page.evaluate(() => {
+        const spinner = document.body.appendChild(Object.assign(document.createElement('span'), { className: 'spinner' }));
+        const s = getComputedStyle(spinner);
+        const out = { spinner: `${s.animationName} ${s.animationIterationCount}`, sidebar: getComputedStyle(document.querySelector('.app')!).transitionDuration };
+        spinner.remove();
+        return out;
+      });
+    const moving = await motion();
+    expect(moving).toEqual({ spinner: 'spin infinite', sidebar: '0.16s' });
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    const still = await motion();
+    expect(still.spinner).toBe('spin 1');
+    expect(parseFloat(still.sidebar)).toBeLessThan(0.001);
+    await context.close();
+  });
 });
 
 describe('an annotator', () => {

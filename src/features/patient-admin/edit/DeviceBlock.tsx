@@ -12,6 +12,7 @@ import { useDeployFlow } from '../ui/useDeployFlow';
 import { DevicePicker } from '../ui/DevicePicker';
 import { Dialog } from '../../../ui/Dialog';
 import { Block, Facts } from './Block';
+import { scrollMotion } from '../../../ui/motion';
 
 /** Delay before the page scrolls to the device section when opened with ?deploy_device=true (spec 1 §9). */
 const DEPLOY_SCROLL_MS = 500;
@@ -118,7 +119,7 @@ function useOpenOnMount(open: boolean, start: () => void) {
     if (!open || opened.current) return;
     opened.current = true;
     start();
-    const timer = window.setTimeout(() => document.getElementById('block-device')?.scrollIntoView({ behavior: 'smooth', block: 'start' }), DEPLOY_SCROLL_MS);
+    const timer = window.setTimeout(() => document.getElementById('block-device')?.scrollIntoView({ behavior: scrollMotion(), block: 'start' }), DEPLOY_SCROLL_MS);
     return () => window.clearTimeout(timer);
   }, [open, start]);
 }

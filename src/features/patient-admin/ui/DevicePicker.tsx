@@ -6,6 +6,7 @@ import { autoSelect, filterDevices, sanitizeDeviceQuery, toggleDevice } from '..
 import type { ScreeningAction, ScreeningState } from '../logic/screening';
 import type { AvailableDevice } from '../types';
 import { Screening } from './Screening';
+import { scrollMotion } from '../../../ui/motion';
 
 /** Delay before the page scrolls to the screening questions after a device is chosen (spec 1 §9). */
 const SELECT_SCROLL_MS = 1000;
@@ -41,7 +42,7 @@ function useScrollToScreening(selected: number | null) {
   const screeningRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (selected === null) return;
-    const timer = window.setTimeout(() => screeningRef.current?.scrollIntoView({ behavior: 'smooth', block: 'end' }), SELECT_SCROLL_MS);
+    const timer = window.setTimeout(() => screeningRef.current?.scrollIntoView({ behavior: scrollMotion(), block: 'end' }), SELECT_SCROLL_MS);
     return () => window.clearTimeout(timer);
   }, [selected]);
   return screeningRef;
