@@ -19,7 +19,14 @@ const MAX_TAIL_MS = 86_400_000;
  * GET /analytics/patient/channel-data: one channel of the night, by code; with `tail_ms`, only
  * its samples of the last tail_ms as stored (a live tile's strip: a minute, not the night).
  */
-export const ChannelDataQuery = Type.Object({ patient_id: id, recording_id: id, code, tail_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TAIL_MS })) });
+export const ChannelDataQuery = Type.Object({
+  patient_id: id,
+  recording_id: id,
+  code,
+  tail_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TAIL_MS })),
+  /** The channel's version as the night list gave it: kept by the browser's cache for a day when it is the stored one (decision 1019). */
+  v: Type.Optional(Type.String({ maxLength: 40 })),
+});
 
 /** GET /analytics/patient/channel-overview: `code` once per channel, the window [t0, t1) in ms and its columns. */
 export const ChannelOverviewQuery = Type.Object({
@@ -45,6 +52,12 @@ export const NightChannel = Type.Object({
   count: Int,
   /** Valid samples (missing ones not counted). */
   valid: Int,
+  /**
+   * What the channel's stored samples are at: another value once they changed (a later
+   * session joined onto it, a live night's new samples). Ask channel-data with it as `v`;
+   * a browser's caches key on it (decision 1019).
+   */
+  version: Str,
 });
 export type NightChannel = Static<typeof NightChannel>;
 

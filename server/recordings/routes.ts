@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import { authenticate, currentUser } from '../context';
 import { ApiError, notFound } from '../errors';
 import { visiblePatient, visibleRecording } from '../patients/access';
-import { findChannel, isLiveRecording, listChannels, listOtherRecordings, listRecordings, loadSamples, loadTail, loadWireGzip } from './store';
+import { channelVersion, findChannel, isLiveRecording, listChannels, listOtherRecordings, listRecordings, loadSamples, loadTail, loadWireGzip } from './store';
 import { gzipWire } from './wire-gzip';
 import { nightDate } from './night-key';
 import { channelOverview } from './overview';
@@ -15,6 +15,13 @@ import { clientGone, stopForAbort } from '../aborts';
 import { nightSessions, type NightFileMeta } from './sessions';
 
 const gunzip = promisify(gunzipCb);
+
+/**
+ * How long the browser keeps a channel's bytes (decision 1019): a day, only under the version
+ * they are. A URL without one, or with one the channel no longer is (a session joined since
+ * the night list was read), would keep bytes that change; a live night grows with every frame.
+ */
+const channelCacheControl = (live: boolean, asked: string | undefined, version: string) => (live || asked !== version ? 'no-cache' : 'private, max-age=86400');
 
 /** Nights of a patient and the binary channel data the engine loads. */
 export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
@@ -43,7 +50,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
         live: isLiveRecording(r),
         // The night's sessions (a CPAP night where the mask came off: one per stretch of files).
         sessions: nightSessions(Array.isArray(r.recording_meta?.files) ? (r.recording_meta.files as NightFileMeta[]) : []),
-        channels: channels.filter((c) => c.recording_id === r.id).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count, valid: c.valid_count === null ? c.sample_count : Number(c.valid_count) })),
+        channels: channels.filter((c) => c.recording_id === r.id).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count, valid: c.valid_count === null ? c.sample_count : Number(c.valid_count), version: channelVersion(c) })),
       });
       const nights = recordings.map((r) => {
         const also = others.filter((o) => o.night_key === r.night_key).map(info);
@@ -57,13 +64,12 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
     '/analytics/patient/channel-data',
     { preHandler: auth, schema: recordingsEndpoints['GET /analytics/patient/channel-data'] },
     async (request, reply) => {
-      const { patient_id, recording_id, code, tail_ms } = request.query;
+      const { patient_id, recording_id, code, tail_ms, v } = request.query;
       const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');
       const channel = await findChannel(db, recording.id, code);
       if (!channel) throw notFound('channel', code);
       const live = isLiveRecording(recording);
-      // A live night grows with every frame: never cached.
-      reply.header('content-type', 'application/octet-stream').header('cache-control', live ? 'no-cache' : 'private, max-age=86400');
+      reply.header('content-type', 'application/octet-stream').header('x-channel-version', channelVersion(channel)).header('cache-control', channelCacheControl(live, v, channelVersion(channel)));
       const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
       const wireOf = (t0: number, samples: Int16Array | Float32Array) =>
         gzipWire({ t0, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples });

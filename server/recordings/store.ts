@@ -295,6 +295,14 @@ export async function findNightFileHead(db: Queryable, recordingId: number) {
   return row ?? null;
 }
 
+/**
+ * What a channel's stored samples are at: its row (a later session joined onto the channel
+ * writes a new row; a code taken over by another upload's channel names another row) and
+ * its sample count (a live night's grows). The night list gives it, the channel's bytes
+ * carry it, and the browser's caches key on it (decision 1019).
+ */
+export const channelVersion = (c: Pick<ChannelRow, 'id' | 'sample_count'>): string => `${c.id}.${c.sample_count}`;
+
 /** One channel of a recording by code, or null. */
 export async function findChannel(db: Queryable, recordingId: number, code: string): Promise<ChannelRow | null> {
   const [row] = await db.query<ChannelRow>('select * from recording_channels where recording_id = $1 and code = $2', [recordingId, code]);

@@ -192,6 +192,53 @@ describe('a physician with a night of four mask sessions', () => {
   });
 });
 
+describe('a night whose mask sessions come in two uploads', () => {
+  it('draws the joined channel after the second upload and after a reload, not the first session the browser kept (decision 1019)', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await openPatient(page, 'NCT1001');
+    await page.getByTestId('no-nights').waitFor();
+    const names = (await readdir(REAL)).filter((n) => /^snore_resmed_2025091[01]_/.test(n));
+    const first = names.filter((n) => /^snore_resmed_20250910_2236/.test(n));
+    expect(first).toHaveLength(5);
+    // The flow channel as the engine holds it (drawn) and as the server stores it (the night list).
+    const drawn = () => page.evaluate(async () => (await window.__nocturneEngine!.channels()).find((c) => c.code === 'NC_PSG')?.count ?? 0);
+    const stored = () =>
+      page.evaluate(async () => {
+        const pid = /id=(\d+)/.exec(location.pathname)![1]!;
+        const token = JSON.parse(localStorage.getItem('nocturne.session') ?? '{}').token as string;
+        const res = await fetch(`/api/v1/patient/available-nights?patient_id=${pid}`, { headers: { Authorization: `Bearer ${token}` } });
+        const [night] = (await res.json()).data.nights as { channels: { code: string; count: number }[] }[];
+        return night!.channels.find((c) => c.code === 'NC_PSG')!.count;
+      });
+    const loaded = async () => {
+      await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });
+      await chartsSettled(page);
+      await page.locator('.night-charts[aria-busy="false"]').waitFor({ timeout: 60_000 });
+    };
+    await importThroughScreen(page, first.map((n) => path.join(REAL, n)), 'Europe/Zurich');
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 60_000 }).toContain('Nasal Cannula');
+    await loaded();
+    const oneSession = await stored();
+    await expect.poll(drawn).toBe(oneSession);
+    // The other three sessions, later: joined onto the night's channels, same codes.
+    await importThroughScreen(page, names.filter((n) => !first.includes(n)).map((n) => path.join(REAL, n)), 'Europe/Zurich');
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 60_000 }).toContain('Added to the night the patient already had.');
+    await expect.poll(() => page.getByTestId('night-session').count(), { timeout: 30_000 }).toBe(4);
+    const fourSessions = await stored();
+    expect(fourSessions).toBeGreaterThan(oneSession * 2);
+    await loaded();
+    await expect.poll(drawn).toBe(fourSessions);
+    // Coming back to it later: the browser's cache holds the joined channel, not the first session.
+    await page.reload();
+    await loaded();
+    await expect.poll(drawn).toBe(fourSessions);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('a German-speaking physician with a ResMed SD card', () => {
   it("picks the night's folder and sees its device signals by their German names, never ResMed's labels", async () => {
     const { context, page, errors } = await newPage(browser, server.url);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, finishedReport, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
 import { HMC, PSG, REAL_DIR, patchFixed, real } from '../unit/edf-build';
+import { decodeWire } from '../../engine/wire';
 
 /** The shared four-session ResMed night (22:36, 23:26, 01:48, 02:30): 20 files, as its DATALOG folder holds them. */
 const FOUR = readdirSync(REAL_DIR).filter((n) => /^snore_resmed_2025091[01]_/.test(n)).sort();
@@ -35,7 +36,8 @@ async function nightFigures(patientId: number) {
   return {
     night: n.night,
     span: [n.recording_start_time, n.recording_stop_time],
-    channels: n.channels,
+    // Each channel as stored, not which row holds it (its version names the row).
+    channels: n.channels.map(({ version: _, ...c }: { version: string }) => c),
     sessions: n.sessions,
     monitoring: summary.monitoring_time,
     ahi: summary.ahi,
@@ -125,10 +127,33 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
   it('session 1 today and sessions 2–4 tomorrow make the same night as one upload', async () => {
     const id = patients.NCT1005;
     expect((await upload(id, SESSION_1)).statusCode).toBe(201);
+    const flow = async () => {
+      const [night] = (await server.call('GET', `/patient/available-nights?patient_id=${id}`, { token: physician })).json().data.nights;
+      return { recording: night.recording_id as number, channel: night.channels.find((c: { code: string }) => c.code === 'NC_PSG') as { count: number; version: string } };
+    };
+    const bytes = (recording: number, v?: string) =>
+      server.call('GET', `/analytics/patient/channel-data?patient_id=${id}&recording_id=${recording}&code=NC_PSG${v === undefined ? '' : `&v=${v}`}`, { token: physician });
+    const before = await flow();
+    const first = await bytes(before.recording, before.channel.version);
+    // Kept by the browser for a day under the version it is; without one, never.
+    expect(first.headers['x-channel-version']).toBe(before.channel.version);
+    expect(first.headers['cache-control']).toBe('private, max-age=86400');
+    expect((await bytes(before.recording)).headers['cache-control']).toBe('no-cache');
     const rest = await upload(id, FOUR.filter((n) => !SESSION_1.includes(n)));
     expect(rest.statusCode).toBe(201);
     expect(rest.json().data.merged).toBe(true);
     expect(await nightFigures(id)).toEqual(reference);
+    // The joined channel is another version (decision 1019): asked for with the old one (a list
+    // read before the upload), it answers the joined samples, says their version, and is not kept.
+    const after = await flow();
+    expect(after.recording).toBe(before.recording);
+    expect(after.channel.count).toBeGreaterThan(before.channel.count);
+    expect(after.channel.version).not.toBe(before.channel.version);
+    const stale = await bytes(after.recording, before.channel.version);
+    expect(stale.headers['x-channel-version']).toBe(after.channel.version);
+    expect(stale.headers['cache-control']).toBe('no-cache');
+    expect(decodeWire(new Uint8Array(stale.rawPayload)).samples.length).toBe(after.channel.count);
+    expect((await bytes(after.recording, after.channel.version)).headers['cache-control']).toBe('private, max-age=86400');
   });
 
   it('more files than the limit are refused with their count, never "reach files limit"', async () => {

@@ -4,6 +4,7 @@ import { call, download } from '../../api/client';
 import { readChannel, writeChannel } from '../../cache/channelCache';
 import { chartsFramed } from '../../charts/gl/stats';
 import { decodeViews, type DecodedView } from '../../../engine/viewWire';
+import type { NightInfo } from './types';
 
 export const nightApi = {
   details: async (patientId: number) => (await call('GET /patient/details', { query: { patient_id: patientId } })).data.patient_info,
@@ -13,8 +14,17 @@ export const nightApi = {
   saveOrder: (order: Record<string, boolean>) => call('POST /patient/update-kpi-preferences', { body: { new_sorted_array_kpis: order } }),
 };
 
-/** Cache key of one channel of one recording. */
-const channelKey = (patientId: number, recordingId: number, code: string) => `${patientId}/${recordingId}/${code}`;
+/**
+ * A channel's version as the night list gives it (decision 1019), or null for a live night's
+ * (it grows with every frame: neither read from nor kept in the cache) or a code it lacks.
+ */
+export function channelVersion(night: Pick<NightInfo, 'live' | 'channels'>, code: string): string | null {
+  if (night.live) return null;
+  return night.channels.find((c) => c.code === code)?.version ?? null;
+}
+
+/** Cache key of one channel of one recording, at its version: a channel whose samples changed (a session joined onto it) is another entry. */
+const channelKey = (patientId: number, recordingId: number, code: string, version: string | null) => `${patientId}/${recordingId}/${code}@${version ?? 'live'}`;
 
 /** Bytes asked for ahead of the screen that uses them, until it takes them. */
 const prefetched = new Map<string, Promise<ArrayBuffer>>();
@@ -64,13 +74,15 @@ const PREFETCH_CHANNELS = 3;
  * renders, so the downloads overlap its first render. Idempotent; the loader takes them
  * through `channelBytes`.
  */
-export function prefetchChannels(patientId: number, recordingId: number, codes: readonly string[]): void {
+export function prefetchChannels(patientId: number, night: Pick<NightInfo, 'recording_id' | 'live' | 'channels'>, codes: readonly string[]): void {
+  const recordingId = night.recording_id;
   for (const code of codes.slice(0, PREFETCH_CHANNELS)) {
-    const key = channelKey(patientId, recordingId, code);
+    const version = channelVersion(night, code);
+    const key = channelKey(patientId, recordingId, code, version);
     const now = Date.now();
     if (now - (prefetchedAt.get(key) ?? -Infinity) < PREFETCH_KEEP_MS) continue;
     prefetchedAt.set(key, now);
-    const bytes = readChannelBytes(key, patientId, recordingId, code, prefetchSignal(patientId, recordingId));
+    const bytes = readChannelBytes(key, patientId, recordingId, code, version, prefetchSignal(patientId, recordingId));
     // A failed prefetch is the loader's to report, when it asks for the channel.
     bytes.catch(() => undefined);
     prefetched.set(key, bytes);
@@ -90,30 +102,34 @@ export function forgetPrefetched(): void {
 }
 
 /**
- * The wire bytes of a channel: prefetched, else from the cache, else from the server (then
- * cached). `signal` aborts the download (the screen closed).
+ * The wire bytes of a channel at `version` (channelVersion; null: a live night's): prefetched,
+ * else from the cache, else from the server (then cached). `signal` aborts the download (the
+ * screen closed).
  */
-export function channelBytes(patientId: number, recordingId: number, code: string, signal?: AbortSignal): Promise<ArrayBuffer> {
-  const key = channelKey(patientId, recordingId, code);
+export function channelBytes(patientId: number, recordingId: number, code: string, version: string | null, signal?: AbortSignal): Promise<ArrayBuffer> {
+  const key = channelKey(patientId, recordingId, code, version);
   const early = prefetched.get(key);
   if (early) {
     prefetched.delete(key);
     return early;
   }
-  return readChannelBytes(key, patientId, recordingId, code, signal);
+  return readChannelBytes(key, patientId, recordingId, code, version, signal);
 }
 
-async function readChannelBytes(key: string, patientId: number, recordingId: number, code: string, signal?: AbortSignal): Promise<ArrayBuffer> {
+async function readChannelBytes(key: string, patientId: number, recordingId: number, code: string, version: string | null, signal?: AbortSignal): Promise<ArrayBuffer> {
   // With the night's overviews here (a reload), its first charts draw from them in the next
   // frame: a cached channel (megabytes copied on this thread) is read after that frame (the
   // first with chart data, on screen or below the fold: what the screen shows first may need
   // the channel itself, as the navigator's strip does).
-  const cached = await readChannel(key, arrivedOverviews(patientId, recordingId) ? () => chartsFramed(FIRST_PAINT_WAIT_MS) : undefined);
+  const cached = version === null ? null : await readChannel(key, arrivedOverviews(patientId, recordingId) ? () => chartsFramed(FIRST_PAINT_WAIT_MS) : undefined);
   if (cached) return cached;
-  const response = await download('GET /analytics/patient/channel-data', 'application/octet-stream', { query: { patient_id: patientId, recording_id: recordingId, code } }, { signal });
+  const query = { patient_id: patientId, recording_id: recordingId, code, ...(version === null ? {} : { v: version }) };
+  const response = await download('GET /analytics/patient/channel-data', 'application/octet-stream', { query }, { signal });
   const bytes = await response.arrayBuffer();
+  // Kept only as the version asked for: bytes that changed since the night list was read (a
+  // session joined onto the channel) are drawn, not kept under a version they are not.
   // The chart does not wait for the cache: the write takes its own copy and logs its own failure.
-  void writeChannel(key, bytes);
+  if (version !== null && response.headers.get('x-channel-version') === version) void writeChannel(key, bytes);
   return bytes;
 }
 

@@ -29,6 +29,8 @@ export class NightLoader {
     private readonly engine: Promise<SignalApi>,
     readonly patientId: number,
     readonly recordingId: number,
+    /** Each channel's version (api.ts channelVersion; null: a live night's), as the night list gave it when the screen opened. */
+    private readonly versionOf: (code: string) => string | null = () => null,
   ) {}
 
   get night(): string {
@@ -78,7 +80,7 @@ export class NightLoader {
     const ref = { night: this.night, code };
     let bytes: ArrayBuffer;
     try {
-      bytes = await channelBytes(this.patientId, this.recordingId, code, this.signal);
+      bytes = await channelBytes(this.patientId, this.recordingId, code, this.versionOf(code), this.signal);
     } catch (error) {
       // Closed while it downloaded: the abort is the close, not a failure.
       if (this.stale(generation)) return { ref, info: null };

@@ -52,7 +52,7 @@ export function prefetchNight(patientId: number, night: NightInfo, preferences: 
     prefetchOverviews(asked.patientId, asked.recordingId, asked.codes, asked.t0, asked.t1, asked.pixels);
     rememberOverviewRequest(asked);
   }
-  prefetchChannels(patientId, night.recording_id, sourcesToLoad(choices, present));
+  prefetchChannels(patientId, night, sourcesToLoad(choices, present));
 }
 
 /** The span the single-night screen shows of a night (at least a second). */

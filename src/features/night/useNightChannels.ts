@@ -6,7 +6,7 @@ import type { ChannelInfo } from '../../../engine/index';
 import { getSignalEngine } from '../../../workers/client';
 import { sourcesToLoad, type ChannelChoice } from './channels';
 import { NightLoader } from './loader';
-import { abortPrefetched } from './api';
+import { abortPrefetched, channelVersion } from './api';
 import type { NightInfo } from './types';
 
 /** Channels fetched and loaded at the same time: few, so the first charts' channels are not slowed by the rest. */
@@ -26,7 +26,13 @@ interface LoadSession {
 }
 
 export function useNightChannels(patientId: number, night: NightInfo, choices: readonly ChannelChoice[]) {
-  const loader = useMemo(() => new NightLoader(getSignalEngine().then((e) => e.api), patientId, night.recording_id), [patientId, night.recording_id]);
+  // The channels' versions as the latest night list gives them (a channel loads at the version it is now).
+  const latest = useRef(night);
+  latest.current = night;
+  const loader = useMemo(
+    () => new NightLoader(getSignalEngine().then((e) => e.api), patientId, night.recording_id, (code) => channelVersion(latest.current, code)),
+    [patientId, night.recording_id],
+  );
   const [infos, setInfos] = useState<Record<string, ChannelInfo | null>>({});
   const [loading, setLoading] = useState<ReadonlySet<string>>(new Set());
   const session = useRef<LoadSession | null>(null);

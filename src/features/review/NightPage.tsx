@@ -86,8 +86,8 @@ export function NightPage({ patientId }: { patientId: number }) {
             <>
               <NightSessions night={night} />
               {listed && <NightRecordings night={listed} shown={night.recording_id} onShow={(id) => goTo({ night: String(listed.night), recording: id === listed.recording_id ? null : String(id) })} />}
-              {/* Keyed by what a later file changes (channels, span), so a merged night is read afresh. */}
-              <NightReview key={`${night.recording_id}-${night.channels.length}-${night.recording_start_time}-${night.recording_stop_time}`} patient={details.data} night={night} preferences={preferences.data ?? null} />
+              {/* Keyed by what a later file changes (channels, span, an ended night's channel versions), so a merged night is read afresh. */}
+              <NightReview key={nightReviewKey(night)} patient={details.data} night={night} preferences={preferences.data ?? null} />
             </>
           ) : (
             <p className="muted" data-testid="no-nights">{t('night.noNights')}</p>
@@ -107,6 +107,16 @@ export function NightPage({ patientId }: { patientId: number }) {
       )}
     </div>
   );
+}
+
+/**
+ * What a night's screen is drawn from: its channels and span, and for an ended night each
+ * channel's version (a session joined onto a channel keeps its code and may keep the span).
+ * A live night's versions grow with every frame: its screen follows it without starting over.
+ */
+function nightReviewKey(night: NightInfo): string {
+  const versions = night.live ? 'live' : night.channels.map((c) => c.version).join(',');
+  return `${night.recording_id}-${night.channels.length}-${night.recording_start_time}-${night.recording_stop_time}-${versions}`;
 }
 
 /** The patient or their nights could not be loaded. */
