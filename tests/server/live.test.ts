@@ -54,6 +54,10 @@ describe(`live devices on ${TEST_DB}`, () => {
     const growing = await server.call('GET', `/analytics/patient/channel-data?patient_id=${livePatient}&recording_id=${client.recordingId}&code=Y_DIST`, { token: device.token });
     expect(growing.statusCode).toBe(200);
     expect(growing.headers['cache-control']).toBe('no-cache');
+    // Even at the version the list gave: the next frame makes it another (decision 1019).
+    const liveVersion = live.channels.find((c: { code: string }) => c.code === 'Y_DIST').version as string;
+    const atVersion = await server.call('GET', `/analytics/patient/channel-data?patient_id=${livePatient}&recording_id=${client.recordingId}&code=Y_DIST&v=${liveVersion}`, { token: device.token });
+    expect(atVersion.headers['cache-control']).toBe('no-cache');
     client.dropConnection();
     await client.done;
 
@@ -70,6 +74,12 @@ describe(`live devices on ${TEST_DB}`, () => {
     const wires = await server.db.query('select w.channel_id from recording_channel_wire w join recording_channels c on c.id = w.channel_id where c.recording_id = $1', [client.recordingId]);
     expect(wires).toHaveLength(source.length);
     await expectStoredExactly(client.recordingId!, source);
+    // Ended, it is another version, kept by the browser for a day under it.
+    const ended = (await server.call('GET', `/patient/available-nights?patient_id=${livePatient}`, { token: device.token })).json().data.nights.find((n: { recording_id: number }) => n.recording_id === client.recordingId);
+    const endedVersion = ended.channels.find((c: { code: string }) => c.code === 'Y_DIST').version as string;
+    expect(endedVersion).not.toBe(liveVersion);
+    const kept = await server.call('GET', `/analytics/patient/channel-data?patient_id=${livePatient}&recording_id=${client.recordingId}&code=Y_DIST&v=${endedVersion}`, { token: device.token });
+    expect(kept.headers['cache-control']).toBe('private, max-age=86400');
 
     // The viewer got frames decoded as the device sent them (physical values, sample indices).
     await until(() => viewer.binary.length >= client.framesMade, 10_000, 'every frame at the viewer');
