@@ -159,8 +159,9 @@ function ImportSummary({ night }: { night: ImportedNight }) {
         duration: formatSpan(night.recording_stop_time - night.recording_start_time),
         channels: night.channels.map((c) => channelName(t, f.language, c.code)).join(', ') || '—',
       })}
-      {/* What EDF+ files annotate (markers such as "Recording starts", stages), not scored events. */}
-      {night.events > 0 && <> {t('recordings.import.fileAnnotations', { count: night.events })}</>}
+      {/* What EDF+ files annotate (markers such as "Recording starts", stages, scored events); with
+          no scored event among them the annotation list stays empty, and the line says why. */}
+      {night.events > 0 && <> {t(night.device_events ? 'recordings.import.fileAnnotations' : 'recordings.import.fileMarkers', { count: night.events })}</>}
       {night.merged && <> {t('recordings.import.merged')}</>}
       {Boolean(night.device_events) && <> {t('recordings.import.deviceEvents', { count: night.device_events })}</>}
       {(night.skipped_files?.length ?? 0) > 0 && (
