@@ -29,7 +29,7 @@ export class NightLoader {
     private readonly engine: Promise<SignalApi>,
     readonly patientId: number,
     readonly recordingId: number,
-    /** Each channel's version (api.ts channelVersion; null: a live night's), as the night list gave it when the screen opened. */
+    /** Each channel's version (api.ts channelVersion; null: a live night's, never kept), as the latest night list gives it. */
     private readonly versionOf: (code: string) => string | null = () => null,
   ) {}
 
