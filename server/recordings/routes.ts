@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { recordingsEndpoints } from '../../contract/endpoints/recordings';
 import type { AppContext } from '../context';
@@ -17,11 +17,16 @@ import { nightSessions, type NightFileMeta } from './sessions';
 const gunzip = promisify(gunzipCb);
 
 /**
- * How long the browser keeps a channel's bytes (decision 1019): a day, only under the version
+ * A channel's bytes say their version, and how long the browser keeps them (decision 1019): a day, only under the version
  * they are. A URL without one, or with one the channel no longer is (a session joined since
  * the night list was read), would keep bytes that change; a live night grows with every frame.
  */
-const channelCacheControl = (live: boolean, asked: string | undefined, version: string) => (live || asked !== version ? 'no-cache' : 'private, max-age=86400');
+function channelHeaders(reply: FastifyReply, version: string, live: boolean, asked: string | undefined): void {
+  reply
+    .header('content-type', 'application/octet-stream')
+    .header('x-channel-version', version)
+    .header('cache-control', live || asked !== version ? 'no-cache' : 'private, max-age=86400');
+}
 
 /** Nights of a patient and the binary channel data the engine loads. */
 export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
@@ -69,7 +74,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
       const channel = await findChannel(db, recording.id, code);
       if (!channel) throw notFound('channel', code);
       const live = isLiveRecording(recording);
-      reply.header('content-type', 'application/octet-stream').header('x-channel-version', channelVersion(channel)).header('cache-control', channelCacheControl(live, v, channelVersion(channel)));
+      channelHeaders(reply, channelVersion(channel), live, v);
       const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
       const wireOf = (t0: number, samples: Int16Array | Float32Array) =>
         gzipWire({ t0, sampleRate: channel.sample_rate, scale: channel.scale, offset: channel.offset_value, storage: channel.storage, missingCodes: channel.missing_codes, samples });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chartsSettled, DEMO, downloadBytes, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { chartsSettled, DEMO, downloadBytes, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, physicianOnPatientWithoutNights, type AppServer } from './harness';
 
 // Issue 4's upload on the patient screen and issue 6's annotations, as people would use them:
 // a physician imports a real ResMed night, an annotator annotates it with the mouse and
@@ -27,11 +27,7 @@ const t0 = async (page: Page) => Number(await page.getByTestId('span-readout').g
 
 describe('a physician', () => {
   it('imports a night of EDF files from the patient screen', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
-    await page.goto('/app/signin');
-    await signInThroughForm(page, server.url, DEMO.physician);
-    await openPatient(page, 'NCT1005');
-    await page.getByTestId('no-nights').waitFor();
+    const { context, page, errors } = await physicianOnPatientWithoutNights(browser, server.url, 'NCT1005');
     patientUrl = new URL(page.url()).pathname;
     await importThroughScreen(page, [path.join(REAL, 'snore_resmed_20250808_010210_BRP.edf'), path.join(REAL, 'snore_resmed_20250808_010203_EVE.edf')]);
     // The result stands above the night it opened, until dismissed (below: after the checks).
@@ -134,11 +130,7 @@ describe('a physician with a BDF of signals Nocturne has no meaning for', () => 
 
 describe('a physician with a night of four mask sessions', () => {
   it('uploads its whole folder (20 files) through the dialog: one night, four sessions, monitoring time = the sessions\' flow time', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
-    await page.goto('/app/signin');
-    await signInThroughForm(page, server.url, DEMO.physician);
-    await openPatient(page, 'NCT1004');
-    await page.getByTestId('no-nights').waitFor();
+    const { context, page, errors } = await physicianOnPatientWithoutNights(browser, server.url, 'NCT1004');
     const names = (await readdir(REAL)).filter((n) => /^snore_resmed_2025091[01]_/.test(n));
     expect(names).toHaveLength(20);
     await importThroughScreen(page, names.map((n) => path.join(REAL, n)), 'Europe/Zurich');
@@ -194,11 +186,7 @@ describe('a physician with a night of four mask sessions', () => {
 
 describe('a night whose mask sessions come in two uploads', () => {
   it('draws the joined channel after the second upload and after a reload, not the first session the browser kept (decision 1019)', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
-    await page.goto('/app/signin');
-    await signInThroughForm(page, server.url, DEMO.physician);
-    await openPatient(page, 'NCT1001');
-    await page.getByTestId('no-nights').waitFor();
+    const { context, page, errors } = await physicianOnPatientWithoutNights(browser, server.url, 'NCT1001');
     const names = (await readdir(REAL)).filter((n) => /^snore_resmed_2025091[01]_/.test(n));
     const first = names.filter((n) => /^snore_resmed_20250910_2236/.test(n));
     expect(first).toHaveLength(5);

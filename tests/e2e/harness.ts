@@ -208,6 +208,16 @@ export async function signInThroughForm(page: Page, base: string, email: string,
   await page.getByTestId('sidebar').waitFor();
 }
 
+/** A new page signed in as the demo physician through the form, on a patient with no night yet (where an import starts). */
+export async function physicianOnPatientWithoutNights(browser: Browser, base: string, patientCode: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const opened = await newPage(browser, base);
+  await opened.page.goto('/app/signin');
+  await signInThroughForm(opened.page, base, DEMO.physician);
+  await openPatient(opened.page, patientCode);
+  await opened.page.getByTestId('no-nights').waitFor();
+  return opened;
+}
+
 /** What a signed-in suite shares with its tests (filled in before the first test). */
 export interface SignedInSuite {
   base: string;

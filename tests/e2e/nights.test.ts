@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { chartsSettled, DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, type AppServer } from './harness';
+import { chartsSettled, DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, physicianOnPatientWithoutNights, type AppServer } from './harness';
 
 // Issue 12: a CPAP night (ResMed BRP + EVE) and, separately, an oximeter export of the same
 // night make ONE night; the device's scored events are drawn, listed and counted beside
@@ -38,11 +38,7 @@ afterAll(async () => {
 
 describe('one night from many files, with the device events and the agreement', () => {
   it('a physician imports the CPAP night, then the oximeter: one night, device events drawn, listed and compared', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
-    await page.goto('/app/signin');
-    await signInThroughForm(page, server.url, DEMO.physician);
-    await openPatient(page, 'NCT1005');
-    await page.getByTestId('no-nights').waitFor();
+    const { context, page, errors } = await physicianOnPatientWithoutNights(browser, server.url, 'NCT1005');
     patientUrl = new URL(page.url()).pathname;
 
     await importThroughScreen(page, [BRP, EVE]);
