@@ -33,6 +33,11 @@ export const ChannelOverviewQuery = Type.Object({
   patient_id: id,
   recording_id: id,
   code: Type.Array(code, { minItems: 1, maxItems: MAX_OVERVIEW_CHANNELS }),
+  /**
+   * The channels' versions as the night list gave them, once per `code` in its order: the
+   * answer is kept by the browser's cache for a day when every one is the stored one (decision 1019).
+   */
+  v: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: MAX_OVERVIEW_CHANNELS })),
   t0: Type.Number(),
   t1: Type.Number(),
   pixels: Type.Integer({ minimum: 1, maximum: MAX_OVERVIEW_PIXELS }),

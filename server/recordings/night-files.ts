@@ -11,7 +11,7 @@ import type { Night, ParsedRecording } from './model';
 import { nightDate, nightKey } from './night-key';
 import { insertChannel, insertEvents, loadChannelData, validateNight, type ChannelRow, type RecordingRow } from './store';
 import { checkOneNight, type NightPart } from './limits';
-import { fallbackCode, gridIndex, joinable, joinPieces, validCountOf } from './sessions';
+import { fallbackCode, joinInto, validCountOf } from './sessions';
 import { deviceEvents, type ScoredKind } from './vendors';
 import { missingCodesOf } from './missing';
 import { attachStaged, type StagedNight } from './staging';
@@ -198,9 +198,10 @@ export async function insertFilesAndDeviceEvents(
 /**
  * Adds an upload's night to an existing recording in the caller's transaction (its channels
  * already staged when `staged` is given, in the order of night.channels). A channel that
- * continues one of the night's (the same signal of a later session, not overlapping it) is
- * joined to it: one channel with a gap between the sessions (sessions.ts), so sessions
- * imported on different days make the same night as one upload of them all. A code the
+ * continues one of the night's (the same signal of a later or earlier session, or of one that
+ * fills a gap between its sessions: `joinInto`) is joined to it: one channel with a gap
+ * between the sessions (sessions.ts), so sessions imported on different days, in any order,
+ * make the same night as one upload of them all. A code the
  * night holds with no valid sample goes to an upload's channel with data (the old one keeps
  * its label); otherwise a code already in the night keeps its channel and the new one is
  * kept under its own label. Events are added, start and stop widen, the file list grows, and
@@ -231,11 +232,10 @@ export async function mergeIntoRecording(
     const c = { ...night.channels[i], missingCodes: missingCodesOf(night.channels[i], target.source) };
     const row = existing.find((r) => r.code === c.code);
     if (!row) continue;
-    const old = await loadChannelData(tx, row);
-    const [a, b] = old.t0 <= c.t0 ? [old, c] : [c, old];
-    if (joinable(old, c) && gridIndex(a, b.t0) >= a.samples.length) {
+    const whole = joinInto(await loadChannelData(tx, row), c);
+    if (whole) {
       await tx.query('delete from recording_channels where id = $1', [row.id]);
-      await insertChannel(tx, target.id, { ...joinPieces([a, b]), code: row.code }, target.source);
+      await insertChannel(tx, target.id, { ...whole, code: row.code }, target.source);
       if (staged) await tx.query('delete from recording_channels where id = $1', [staged.channelIds[i]]);
       joined.add(i);
       added.push(night.channels[i]);

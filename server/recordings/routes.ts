@@ -28,6 +28,18 @@ function channelHeaders(reply: FastifyReply, version: string, live: boolean, ask
     .header('cache-control', live || asked !== version ? 'no-cache' : 'private, max-age=86400');
 }
 
+/**
+ * The same for overviews of several channels (`asked`: their versions, in their order): a
+ * session joined inside the night's span changes a channel but not the window the URL names.
+ */
+function overviewHeaders(reply: FastifyReply, versions: readonly string[], live: boolean, asked: readonly string[] | undefined): void {
+  const kept = !live && asked?.length === versions.length && versions.every((version, i) => asked[i] === version);
+  reply
+    .header('content-type', 'application/octet-stream')
+    .header('x-channel-versions', versions.join(','))
+    .header('cache-control', kept ? 'private, max-age=86400' : 'no-cache');
+}
+
 /** Nights of a patient and the binary channel data the engine loads. */
 export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
@@ -101,7 +113,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
     '/analytics/patient/channel-overview',
     { preHandler: auth, schema: recordingsEndpoints['GET /analytics/patient/channel-overview'] },
     async (request, reply) => {
-      const { patient_id, recording_id, code: codes, t0, t1, pixels } = request.query;
+      const { patient_id, recording_id, code: codes, t0, t1, pixels, v: asked } = request.query;
       const { recording } = await visibleRecording(db, currentUser(request), patient_id, recording_id, 'read');
       if (!(t1 > t0) || !Number.isFinite(t1 - t0)) throw new ApiError(400, 'validation_failed', `t1 (${t1}) must be after t0 (${t0}).`);
       const channels = await Promise.all(codes.map((code) => findChannel(db, recording.id, code)));
@@ -117,7 +129,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
         // Lets the socket's close be seen between channels (an embedded database answers without yielding to I/O).
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      reply.header('content-type', 'application/octet-stream').header('cache-control', live ? 'no-cache' : 'private, max-age=86400');
+      overviewHeaders(reply, channels.map((c) => channelVersion(c!)), live, asked);
       return reply.send(Buffer.concat(views));
     },
   );

@@ -69,6 +69,34 @@ export function joinPieces(pieces: readonly ChannelData[]): ChannelData {
   return { ...first, storage: contiguous && allInt16 ? 'int16' : 'float32', samples, ...(rejected.outOfRange || rejected.nonFinite ? { rejected } : {}) };
 }
 
+/**
+ * `old`, a channel of a stored night, with `piece` of the same signal from a later upload on
+ * its sample grid: before it, after it, or across its gaps — where they overlap, no sample
+ * is held by both (the gaps between sessions are missing samples, NaN). Sessions 1 and 3
+ * uploaded one day and 2 and 4 the next make the same channel as all four at once. Null when
+ * they are not one signal or both hold a sample at one time (`piece` is then kept as a
+ * channel of its own: nothing is overwritten).
+ */
+export function joinInto(old: ChannelData, piece: ChannelData): ChannelData | null {
+  if (!joinable(old, piece)) return null;
+  const [a, b] = old.t0 <= piece.t0 ? [old, piece] : [piece, old];
+  if (gridIndex(a, b.t0) >= a.samples.length) return joinPieces([a, b]);
+  const at = gridIndex(old, piece.t0);
+  for (let i = Math.max(0, at), end = Math.min(old.samples.length, at + piece.samples.length); i < end; i++) {
+    if (!Number.isNaN(old.samples[i]) && !Number.isNaN(piece.samples[i - at])) return null;
+  }
+  // On the earlier one's grid, as joinPieces places them; each sample from whichever holds it.
+  const start = Math.min(0, at);
+  const samples = new Float32Array(Math.max(old.samples.length, at + piece.samples.length) - start).fill(Number.NaN);
+  samples.set(old.samples, -start);
+  piece.samples.forEach((v, j) => {
+    if (!Number.isNaN(v)) samples[at - start + j] = v;
+  });
+  const rejected = { outOfRange: (old.rejected?.outOfRange ?? 0) + (piece.rejected?.outOfRange ?? 0), nonFinite: (old.rejected?.nonFinite ?? 0) + (piece.rejected?.nonFinite ?? 0) };
+  const { rejected: _, ...rest } = old;
+  return { ...rest, t0: start < 0 ? piece.t0 : old.t0, storage: 'float32', samples, ...(rejected.outOfRange || rejected.nonFinite ? { rejected } : {}) };
+}
+
 interface Chain {
   pieces: ChannelData[];
   files: string[];

@@ -185,20 +185,26 @@ describe('a physician with a night of four mask sessions', () => {
 });
 
 describe('a night whose mask sessions come in two uploads', () => {
-  it('draws the joined channel after the second upload and after a reload, not the first session the browser kept (decision 1019)', async () => {
+  it('sessions 1 and 3, then 2 and 4: draws the joined channel after the second upload and after a reload, not what the browser kept of the first (decision 1019)', async () => {
     const { context, page, errors } = await physicianOnPatientWithoutNights(browser, server.url, 'NCT1001');
     const names = (await readdir(REAL)).filter((n) => /^snore_resmed_2025091[01]_/.test(n));
-    const first = names.filter((n) => /^snore_resmed_20250910_2236/.test(n));
-    expect(first).toHaveLength(5);
+    // The first and third mask sessions (22:36, 01:48) one day; the second fills the gap between them.
+    const first = names.filter((n) => /^snore_resmed_(20250910_2236|20250911_014[89])/.test(n));
+    expect(first).toHaveLength(10);
     // The flow channel as the engine holds it (drawn) and as the server stores it (the night list).
-    const drawn = () => page.evaluate(async () => (await window.__nocturneEngine!.channels()).find((c) => c.code === 'NC_PSG')?.count ?? 0);
+    const drawn = () =>
+      page.evaluate(async () => {
+        const c = (await window.__nocturneEngine!.channels()).find((ch) => ch.code === 'NC_PSG');
+        return { count: c?.count ?? 0, valid: c?.validCount ?? 0 };
+      });
     const stored = () =>
       page.evaluate(async () => {
         const pid = /id=(\d+)/.exec(location.pathname)![1]!;
         const token = JSON.parse(localStorage.getItem('nocturne.session') ?? '{}').token as string;
         const res = await fetch(`/api/v1/patient/available-nights?patient_id=${pid}`, { headers: { Authorization: `Bearer ${token}` } });
-        const [night] = (await res.json()).data.nights as { channels: { code: string; count: number }[] }[];
-        return night!.channels.find((c) => c.code === 'NC_PSG')!.count;
+        const [night] = (await res.json()).data.nights as { channels: { code: string; count: number; valid: number }[] }[];
+        const { count, valid } = night!.channels.find((c) => c.code === 'NC_PSG')!;
+        return { count, valid };
       });
     const loaded = async () => {
       await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 30_000 });
@@ -207,24 +213,26 @@ describe('a night whose mask sessions come in two uploads', () => {
     };
     await importThroughScreen(page, first.map((n) => path.join(REAL, n)), 'Europe/Zurich');
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 60_000 }).toContain('Nasal Cannula');
-    // The session's only EDF+ annotation is the device's "Recording starts": the result says it
-    // is no scored event, so an empty annotation list is no surprise.
-    expect(await page.getByTestId('import-done').textContent()).toContain('1 marker read from the files, no scored event: kept with the night, in its EDF+ export.');
+    // Each session's only EDF+ annotation is the device's "Recording starts": the result says
+    // they are no scored events, so an empty annotation list is no surprise.
+    expect(await page.getByTestId('import-done').textContent()).toContain('2 markers read from the files, no scored event: kept with the night, in its EDF+ export.');
     await loaded();
-    const oneSession = await stored();
-    await expect.poll(drawn).toBe(oneSession);
-    // The other three sessions, later: joined onto the night's channels, same codes.
+    const firstUpload = await stored();
+    await expect.poll(drawn).toEqual({ count: firstUpload.count, valid: firstUpload.valid });
+    // The other two sessions, later: joined onto the night's channels (the second into their gap), same codes.
     await importThroughScreen(page, names.filter((n) => !first.includes(n)).map((n) => path.join(REAL, n)), 'Europe/Zurich');
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 60_000 }).toContain('Added to the night the patient already had.');
     await expect.poll(() => page.getByTestId('night-session').count(), { timeout: 30_000 }).toBe(4);
-    const fourSessions = await stored();
-    expect(fourSessions).toBeGreaterThan(oneSession * 2);
+    const joined = await stored();
+    // Longer (the fourth session) and fuller (the second, in the gap) than the first upload's.
+    expect(joined.count).toBeGreaterThan(firstUpload.count);
+    expect(joined.valid).toBeGreaterThan(firstUpload.valid + (joined.count - firstUpload.count));
     await loaded();
-    await expect.poll(drawn).toBe(fourSessions);
-    // Coming back to it later: the browser's cache holds the joined channel, not the first session.
+    await expect.poll(drawn).toEqual({ count: joined.count, valid: joined.valid });
+    // Coming back to it later: the browser's caches hold the joined channel, not the first upload's.
     await page.reload();
     await loaded();
-    await expect.poll(drawn).toBe(fourSessions);
+    await expect.poll(drawn).toEqual({ count: joined.count, valid: joined.valid });
     expect(errors).toEqual([]);
     await context.close();
   });

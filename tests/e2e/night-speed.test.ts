@@ -43,7 +43,9 @@ async function reloadTakesOverviews(url: string): Promise<void> {
     firstBytes: Math.min(...performance.getEntriesByType('mark').filter((m) => m.name.startsWith('nocturne:channel-bytes:')).map((m) => m.startTime)),
     asked: performance.getEntriesByName('nocturne:overview-asked')[0]?.startTime ?? Number.NaN,
     listAnswered: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((r) => r.name.includes('/patient/available-nights?'))?.responseEnd ?? Number.NaN,
-    requests: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) => r.name.includes('/channel-overview?')).map((r) => ({ at: r.startTime, codes: new URL(r.name).searchParams.getAll('code') })),
+    requests: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((r) => r.name.includes('/channel-overview?'))
+      .map((r) => ({ at: r.startTime, codes: new URL(r.name).searchParams.getAll('code'), versions: new URL(r.name).searchParams.getAll('v') })),
     served: performance.getEntriesByType('mark').filter((m) => m.name.startsWith('nocturne:overview-served:')).map((m) => m.name.split(':')[2]),
   }));
   // One request: the charts took its answer, there when they were laid out (seeded) or on
@@ -57,6 +59,9 @@ async function reloadTakesOverviews(url: string): Promise<void> {
     expect(seen.firstBytes).toBeGreaterThan(seen.framed);
   } else expect(seen.requests[0]!.at).toBeLessThan(seen.asked);
   expect(seen.requests[0]!.codes).toContain('Y_DIST');
+  // Asked at the channels' versions (decision 1019): the browser keeps the answer under them.
+  expect(seen.requests[0]!.versions).toHaveLength(seen.requests[0]!.codes.length);
+  for (const v of seen.requests[0]!.versions) expect(v).toMatch(/^\d+\.\d+$/);
   expect(seen.served).toContain('Y_DIST');
   // The header's requests (notifications, the avatar's profile, the user refreshed) went, and
   // only after the charts' first frame (decision 1007).

@@ -7,6 +7,8 @@ import { DEMO_ACCOUNTS, finishedReport, signIn, startTestServer, type TestServer
 import { uploadFiles } from './multipart';
 import { HMC, PSG, REAL_DIR, patchFixed, real } from '../unit/edf-build';
 import { decodeWire } from '../../engine/wire';
+import { decodeViews } from '../../engine/viewWire';
+import { NEW_PATIENT_VITALS } from '../../server/seed';
 
 /** The shared four-session ResMed night (22:36, 23:26, 01:48, 02:30): 20 files, as its DATALOG folder holds them. */
 const FOUR = readdirSync(REAL_DIR).filter((n) => /^snore_resmed_2025091[01]_/.test(n)).sort();
@@ -154,6 +156,50 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
     expect(stale.headers['cache-control']).toBe('no-cache');
     expect(decodeWire(new Uint8Array(stale.rawPayload)).samples.length).toBe(after.channel.count);
     expect((await bytes(after.recording, after.channel.version)).headers['cache-control']).toBe('private, max-age=86400');
+  });
+
+  it("sessions 1 and 4 one day, 2 and 3 (inside their span) the next: the same night as one upload; the overviews of its unchanged window kept only under the channels' new versions", async () => {
+    const added = await server.call('POST', '/physician/new-patient', {
+      token: physician,
+      body: { patient_code: 'GAPS1', first_name: 'Gap', last_name: 'Filled', gender: 'F', date_of_birth: '1966', height: '165', weight: '70', diseaseIds: '2', vital_parameters: JSON.stringify(NEW_PATIENT_VITALS), country: 'Switzerland' },
+    });
+    expect(added.statusCode).toBe(201);
+    const id = added.json().data.patient_id as number;
+    const outer = FOUR.filter((n) => /_20250910_2236|_20250911_0230/.test(n));
+    expect((await upload(id, outer)).statusCode).toBe(201);
+    const night = async () => (await server.call('GET', `/patient/available-nights?patient_id=${id}`, { token: physician })).json().data.nights[0];
+    const codes = ['NC_PSG', 'Press.2s'];
+    const overview = (n: { recording_id: number; recording_start_time: number; recording_stop_time: number }, versions: readonly string[]) =>
+      server.call(
+        'GET',
+        `/analytics/patient/channel-overview?patient_id=${id}&recording_id=${n.recording_id}${codes.map((c) => `&code=${c}`).join('')}${versions.map((v) => `&v=${v}`).join('')}&t0=${n.recording_start_time}&t1=${n.recording_stop_time}&pixels=600`,
+        { token: physician },
+      );
+    const versionsOf = (n: { channels: { code: string; version: string }[] }) => codes.map((c) => n.channels.find((ch) => ch.code === c)!.version);
+    const before = await night();
+    const first = await overview(before, versionsOf(before));
+    expect(first.statusCode).toBe(200);
+    // Kept for a day under the versions asked; without them, or with one of them only, never.
+    expect(first.headers['cache-control']).toBe('private, max-age=86400');
+    expect(first.headers['x-channel-versions']).toBe(versionsOf(before).join(','));
+    expect((await overview(before, [])).headers['cache-control']).toBe('no-cache');
+    expect((await overview(before, versionsOf(before).slice(0, 1))).headers['cache-control']).toBe('no-cache');
+    const inner = await upload(id, FOUR.filter((n) => !outer.includes(n)));
+    expect(inner.statusCode).toBe(201);
+    expect(inner.json().data.merged).toBe(true);
+    // Each signal's sessions 2 and 3 fill its gap between 1 and 4: no second flow channel.
+    expect(await nightFigures(id)).toEqual(reference);
+    const after = await night();
+    // The same window (its URL unchanged but for the versions), other samples within it.
+    expect([after.recording_id, after.recording_start_time, after.recording_stop_time]).toEqual([before.recording_id, before.recording_start_time, before.recording_stop_time]);
+    expect(versionsOf(after)).not.toEqual(versionsOf(before));
+    const stale = await overview(after, versionsOf(before));
+    expect(stale.headers['cache-control']).toBe('no-cache');
+    expect(stale.headers['x-channel-versions']).toBe(versionsOf(after).join(','));
+    const covered = (bytes: Buffer) => decodeViews(new Uint8Array(bytes)).map(({ view }) => Array.from(view.max).filter((v) => !Number.isNaN(v)).length);
+    // The gap between the outer sessions now holds the inner ones: more columns with samples.
+    for (const [i, n] of covered(stale.rawPayload).entries()) expect(n, codes[i]).toBeGreaterThan(covered(first.rawPayload)[i]!);
+    expect((await overview(after, versionsOf(after))).headers['cache-control']).toBe('private, max-age=86400');
   });
 
   it('more files than the limit are refused with their count, never "reach files limit"', async () => {

@@ -160,7 +160,8 @@ describe('GET /analytics/patient/channel-overview', () => {
       const expected = engine.view({ night: 'n', code }, ms(t0), ms(t1), px(pixels));
       const res = await server.call('GET', overviewUrl(code, t0, t1, pixels), { token: physician });
       expect(res.statusCode).toBe(200);
-      expect(res.headers['cache-control']).toBe('private, max-age=86400');
+      // Asked without the channels' versions: not kept by the browser (decision 1019; night-sessions.test.ts).
+      expect(res.headers['cache-control']).toBe('no-cache');
       const { view, channel } = decodeView(new Uint8Array(res.rawPayload));
       expect(res.rawPayload.byteLength).toBe(64 + 21 * pixels);
       expect(channel).toEqual({ min: info.min, max: info.max, count: info.count, validCount: info.validCount });

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { analyseNight, toSeries, type NightInput } from '../../engine/detect';
 import { nightFromFiles } from '../../server/recordings/assemble';
-import { nightSessions, type NightFileMeta } from '../../server/recordings/sessions';
+import { joinInto, joinPieces, nightSessions, type NightFileMeta } from '../../server/recordings/sessions';
+import type { ChannelData } from '../../server/recordings/model';
 import { checkOneNight, NotOneNightError } from '../../server/recordings/limits';
 import { HMC, PSG, REAL_DIR, real, viaTempFile } from './edf-build';
 import { writeEdfPlus } from '../../server/recordings/edf/writer';
@@ -87,6 +88,53 @@ describe('a night is all of its sessions', () => {
       expect(Array.from(flow.samples.subarray(at, at + one.samples.length))).toEqual(Array.from(one.samples));
       expect(flow.scale).toBe(one.scale);
     }
+  });
+});
+
+describe('a later upload joins a stored channel (joinInto)', () => {
+  /** One second-long piece of a 10-Hz flow signal per value list, starting `at` seconds after 22:00. */
+  const piece = (at: number, values: readonly number[], storage: 'int16' | 'float32' = 'int16'): ChannelData => ({
+    code: 'NC_PSG',
+    label: 'Flow.40ms',
+    unit: 'L/s',
+    sampleRate: 10,
+    t0: Date.UTC(2025, 8, 10, 22) + at * 1000,
+    storage,
+    scale: 0.02,
+    offset: 0,
+    samples: storage === 'int16' ? Int16Array.from(values) : Float32Array.from(values),
+  });
+  const ten = (from: number) => Array.from({ length: 10 }, (_, i) => from + i);
+  const same = (a: ChannelData, b: ChannelData) => [a.t0, a.storage, Array.from(a.samples)].join() === [b.t0, b.storage, Array.from(b.samples)].join();
+
+  it('a piece in the gap between two sessions fills it: the channel of all three at once, every sample where it was', () => {
+    const [one, two, three] = [piece(0, ten(1)), piece(2, ten(21)), piece(4, ten(41))];
+    const stored = joinPieces([one, three]);
+    const whole = joinInto(stored, two)!;
+    expect(same(whole, joinPieces([one, two, three]))).toBe(true);
+    expect(Array.from(whole.samples.subarray(20, 30))).toEqual(ten(21));
+    expect(whole.samples.slice(10, 20).every(Number.isNaN)).toBe(true);
+  });
+
+  it('a piece before or after the stored channel joins it as before; one across its samples, or of another signal, does not', () => {
+    const stored = joinPieces([piece(2, ten(21)), piece(4, ten(41))]);
+    expect(same(joinInto(stored, piece(0, ten(1)))!, joinPieces([piece(0, ten(1)), piece(2, ten(21)), piece(4, ten(41))]))).toBe(true);
+    expect(same(joinInto(stored, piece(6, ten(61)))!, joinPieces([piece(2, ten(21)), piece(4, ten(41)), piece(6, ten(61))]))).toBe(true);
+    // Half a second into the first session's samples: kept apart, nothing overwritten.
+    expect(joinInto(stored, piece(2.5, ten(91)))).toBeNull();
+    expect(joinInto(stored, { ...piece(3, ten(31)), label: 'Pressure' })).toBeNull();
+    expect(joinInto(stored, { ...piece(3, ten(31)), scale: 0.01 })).toBeNull();
+  });
+
+  it('sessions 1 and 3 stored, 2 and 4 uploaded: they interleave into the channel of all four; a piece holding a sample where the channel does is kept apart', () => {
+    const s = [piece(0, ten(1)), piece(2, ten(21)), piece(4, ten(41)), piece(6, ten(61))];
+    const whole = joinInto(joinPieces([s[0]!, s[2]!]), joinPieces([s[1]!, s[3]!]))!;
+    expect(same(whole, joinPieces(s))).toBe(true);
+    const stored = joinPieces([s[0]!, s[1]!]);
+    // From the gap into the next session's samples: kept apart, even where its own are missing there.
+    expect(joinInto(stored, piece(1.5, [...ten(51)]))).toBeNull();
+    const across = joinInto(stored, piece(1.5, [...ten(51).slice(0, 5), ...ten(0).map(() => Number.NaN)], 'float32'))!;
+    expect(Array.from(across.samples.subarray(10, 30))).toEqual([...Array(5).fill(Number.NaN), 51, 52, 53, 54, 55, ...ten(21)]);
   });
 });
 

@@ -136,25 +136,46 @@ async function readChannelBytes(key: string, patientId: number, recordingId: num
 /** Overviews asked for before the screen that draws them exists: the channels asked and their views, by window. */
 interface PrefetchedOverviews {
   codes: readonly string[];
+  /** The channels' versions they were asked at (null: a live night's, or a request remembered without them). */
+  versions: readonly string[] | null;
   window: { t0: number; t1: number; pixels: number };
   views: Promise<DecodedView[] | null>;
   /** The views once they arrived (null: the request failed). */
   arrived?: DecodedView[] | null;
 }
 const prefetchedOverviews = new Map<string, PrefetchedOverviews>();
-const overviewKey = (patientId: number, recordingId: number, t0: number, t1: number, pixels: number) => `${patientId}/${recordingId}/${t0}/${t1}/${pixels}`;
+const windowKey = (patientId: number, recordingId: number, t0: number, t1: number, pixels: number) => `${patientId}/${recordingId}/${t0}/${t1}/${pixels}@`;
+const overviewKey = (patientId: number, recordingId: number, t0: number, t1: number, pixels: number, versions: readonly string[] | null) =>
+  `${windowKey(patientId, recordingId, t0, t1, pixels)}${versions?.join(',') ?? 'any'}`;
 
 /**
- * Starts fetching the overviews of `codes` for one window before the charts ask for them
- * (idempotent per window). The screen takes them when it asks for these channels and this
- * very window; any other window is asked for as usual.
+ * The versions of `codes` in a night as the night list gives them, in their order (decision
+ * 1019): what an overview request carries so the browser keeps its answer under them; null
+ * for a live night or a code the night lacks (then nothing is kept).
  */
-export function prefetchOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number): void {
-  const key = overviewKey(patientId, recordingId, t0, t1, pixels);
+export function overviewVersions(night: Pick<NightInfo, 'live' | 'channels'>, codes: readonly string[]): string[] | null {
+  const versions = codes.map((code) => channelVersion(night, code));
+  return versions.every((v) => v !== null) ? (versions as string[]) : null;
+}
+
+/** Whether prefetched overviews show `night` as the night list now gives it: at its channels' versions, or any for a live night (asked moments ago, kept by nobody). */
+function showsNight(entry: PrefetchedOverviews, night: Pick<NightInfo, 'live' | 'channels'>): boolean {
+  if (night.live) return true;
+  const now = overviewVersions(night, entry.codes);
+  return entry.versions !== null && now !== null && entry.versions.length === now.length && entry.versions.every((v, i) => v === now[i]);
+}
+
+/**
+ * Starts fetching the overviews of `codes` at `versions` for one window before the charts ask
+ * for them (idempotent per window and versions). The screen takes them when it asks for these
+ * channels, at these versions, and this very window; anything else is asked for as usual.
+ */
+export function prefetchOverviews(patientId: number, recordingId: number, codes: readonly string[], versions: readonly string[] | null, t0: number, t1: number, pixels: number): void {
+  const key = overviewKey(patientId, recordingId, t0, t1, pixels, versions);
   if (codes.length === 0 || prefetchedOverviews.has(key)) return;
   // A failed prefetch is null: the screen then asks again and reports its own failure.
-  const views = fetchOverviews(patientId, recordingId, codes, t0, t1, pixels, prefetchSignal(patientId, recordingId)).then((v) => v, () => null);
-  const entry: PrefetchedOverviews = { codes: [...codes], window: { t0, t1, pixels }, views };
+  const views = fetchOverviews(patientId, recordingId, codes, versions, t0, t1, pixels, prefetchSignal(patientId, recordingId)).then((v) => v, () => null);
+  const entry: PrefetchedOverviews = { codes: [...codes], versions: versions && [...versions], window: { t0, t1, pixels }, views };
   void views.then((v) => (entry.arrived = v));
   prefetchedOverviews.set(key, entry);
   setTimeout(() => {
@@ -162,30 +183,61 @@ export function prefetchOverviews(patientId: number, recordingId: number, codes:
   }, PREFETCH_KEEP_MS);
 }
 
-/** Prefetched overviews of a recording that have arrived, with their channels and window; null when none has. */
-export function arrivedOverviews(patientId: number, recordingId: number): { codes: readonly string[]; window: { t0: number; t1: number; pixels: number }; views: DecodedView[] } | null {
+/**
+ * Prefetched overviews of a recording that have arrived, with their channels and window; null
+ * when none has. With `night`, only overviews asked at its channels' current versions: a
+ * reload's early request, remembered from an earlier visit, may predate a session joined since.
+ */
+export function arrivedOverviews(
+  patientId: number,
+  recordingId: number,
+  night?: Pick<NightInfo, 'live' | 'channels'>,
+): { codes: readonly string[]; window: { t0: number; t1: number; pixels: number }; views: DecodedView[] } | null {
   const prefix = `${patientId}/${recordingId}/`;
-  for (const [key, entry] of prefetchedOverviews) if (key.startsWith(prefix) && entry.arrived) return { codes: entry.codes, window: entry.window, views: entry.arrived };
+  for (const [key, entry] of prefetchedOverviews) {
+    if (!key.startsWith(prefix) || !entry.arrived) continue;
+    if (night && !showsNight(entry, night)) continue;
+    return { codes: entry.codes, window: entry.window, views: entry.arrived };
+  }
   return null;
 }
 
 /**
  * The server's overviews of a night's channels: the engine's view of [t0, t1) in `pixels`
  * columns of each, in the order of `codes` (a few kilobytes each, in one request; the
- * browser's HTTP cache keeps the answer for the next visit). Taken from a prefetch of this
- * window when one asked for every channel of `codes`.
+ * browser's HTTP cache keeps the answer for the next visit, under the channels' versions).
+ * Taken from a prefetch of this window at these versions when one asked for every channel of `codes`.
  */
-export async function channelOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number, signal?: AbortSignal): Promise<DecodedView[]> {
-  const early = prefetchedOverviews.get(overviewKey(patientId, recordingId, t0, t1, pixels));
-  if (early && codes.every((c) => early.codes.includes(c))) {
+export async function channelOverviews(
+  patientId: number,
+  night: Pick<NightInfo, 'recording_id' | 'live' | 'channels'>,
+  codes: readonly string[],
+  t0: number,
+  t1: number,
+  pixels: number,
+  signal?: AbortSignal,
+): Promise<DecodedView[]> {
+  const recordingId = night.recording_id;
+  const prefix = windowKey(patientId, recordingId, t0, t1, pixels);
+  const early = [...prefetchedOverviews].find(([key, e]) => key.startsWith(prefix) && codes.every((c) => e.codes.includes(c)) && showsNight(e, night))?.[1];
+  if (early) {
     const views = await early.views;
     if (views) return codes.map((c) => views[early.codes.indexOf(c)]!);
   }
-  return fetchOverviews(patientId, recordingId, codes, t0, t1, pixels, signal);
+  return fetchOverviews(patientId, recordingId, codes, overviewVersions(night, codes), t0, t1, pixels, signal);
 }
 
-async function fetchOverviews(patientId: number, recordingId: number, codes: readonly string[], t0: number, t1: number, pixels: number, signal?: AbortSignal): Promise<DecodedView[]> {
-  const query = { patient_id: patientId, recording_id: recordingId, code: [...codes], t0, t1, pixels };
+async function fetchOverviews(
+  patientId: number,
+  recordingId: number,
+  codes: readonly string[],
+  versions: readonly string[] | null,
+  t0: number,
+  t1: number,
+  pixels: number,
+  signal?: AbortSignal,
+): Promise<DecodedView[]> {
+  const query = { patient_id: patientId, recording_id: recordingId, code: [...codes], ...(versions ? { v: [...versions] } : {}), t0, t1, pixels };
   const response = await download('GET /analytics/patient/channel-overview', 'application/octet-stream', { query }, { signal });
   const views = decodeViews(new Uint8Array(await response.arrayBuffer()));
   if (views.length !== codes.length) throw new Error(`${views.length} overviews for ${codes.length} channels`);

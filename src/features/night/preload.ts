@@ -16,7 +16,7 @@ import { holdBackgroundRequests } from '../../api/background';
 import type { TimeRange } from '../../time/range';
 import { readItem, writeItem } from '../../state/storage';
 import { annotationListQuery } from '../annotations/queries';
-import { nightApi, prefetchChannels, prefetchOverviews } from './api';
+import { nightApi, overviewVersions, prefetchChannels, prefetchOverviews } from './api';
 import { overviewCodes, sourcesToLoad, startingChoices } from './channels';
 import { nightKeys } from './queries';
 import type { NightInfo, PhysicianPreferences } from './types';
@@ -48,8 +48,9 @@ export function prefetchNight(patientId: number, night: NightInfo, preferences: 
   if (width !== null) {
     const domain = nightDomain(night);
     const w = fetchWindow(domain, domain, width);
-    const asked: OverviewRequest = { patientId, night: night.night, recordingId: night.recording_id, codes: overviewCodes(choices.filter((c) => c.visible).map((c) => c.code), present), t0: w.t0, t1: w.t1, pixels: w.pixels };
-    prefetchOverviews(asked.patientId, asked.recordingId, asked.codes, asked.t0, asked.t1, asked.pixels);
+    const codes = overviewCodes(choices.filter((c) => c.visible).map((c) => c.code), present);
+    const asked: OverviewRequest = { patientId, night: night.night, recordingId: night.recording_id, codes, versions: overviewVersions(night, codes), t0: w.t0, t1: w.t1, pixels: w.pixels };
+    prefetchOverviews(asked.patientId, asked.recordingId, asked.codes, asked.versions ?? null, asked.t0, asked.t1, asked.pixels);
     rememberOverviewRequest(asked);
   }
   prefetchChannels(patientId, night, sourcesToLoad(choices, present));
@@ -66,6 +67,8 @@ interface OverviewRequest {
   night: number;
   recordingId: number;
   codes: readonly string[];
+  /** The channels' versions when it was asked (absent in a request remembered before decision 1019; null: a live night). */
+  versions?: readonly string[] | null;
   t0: number;
   t1: number;
   pixels: number;
@@ -139,7 +142,7 @@ export function preloadNightScreen(client: QueryClient, pathname: string, search
   if (screen.overview) {
     const remembered = rememberedOverviewRequests().filter((r) => r.patientId === patientId);
     const asked = screen.night !== null ? remembered.find((r) => r.night === screen.night) : remembered.reduce<OverviewRequest | undefined>((latest, r) => (!latest || r.night > latest.night ? r : latest), undefined);
-    if (asked) prefetchOverviews(asked.patientId, asked.recordingId, asked.codes, asked.t0, asked.t1, asked.pixels);
+    if (asked) prefetchOverviews(asked.patientId, asked.recordingId, asked.codes, asked.versions ?? null, asked.t0, asked.t1, asked.pixels);
   }
   // The night list and preferences first: on the embedded database requests are served one at a time.
   const nights = client.fetchQuery({ queryKey: nightKeys.nights(patientId), queryFn: () => nightApi.nights(patientId) });

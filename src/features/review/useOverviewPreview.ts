@@ -28,13 +28,14 @@ export function useOverviewPreview({ api, loader, patientId, night, nightRef, lo
         engine: api,
         loaded: (code) => loader.isLoaded(code),
         whenLoaded: (code) => loader.whenLoaded(code),
-        fetch: (codes, t0, t1, pixels) => channelOverviews(patientId, night.recording_id, codes, t0, t1, pixels, loader.signal),
+        fetch: (codes, t0, t1, pixels) => channelOverviews(patientId, night, codes, t0, t1, pixels, loader.signal),
       }),
+    // The night's versions are those of this screen's life: NightPage keys it by them (nightReviewKey).
     [api, loader, patientId, night.recording_id],
   );
   // Overviews a reload's prefetch already has are taken at once: the first render lays out the charts they draw.
   const [previewed, setPreviewed] = useState<{ source: OverviewSource; infos: Record<string, ChannelInfo> }>(() => {
-    const early = arrivedOverviews(patientId, night.recording_id);
+    const early = arrivedOverviews(patientId, night.recording_id, night);
     return { source, infos: early ? source.seed(nightRef, early.codes, early.window, early.views) : {} };
   });
   const onPreview = useCallback(
