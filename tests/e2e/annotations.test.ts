@@ -221,7 +221,10 @@ describe('a night whose mask sessions come in two uploads', () => {
     await expect.poll(drawn).toEqual({ count: firstUpload.count, valid: firstUpload.valid });
     // The other two sessions, later: joined onto the night's channels (the second into their gap), same codes.
     await importThroughScreen(page, names.filter((n) => !first.includes(n)).map((n) => path.join(REAL, n)), 'Europe/Zurich');
-    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 60_000 }).toContain('Added to the night the patient already had.');
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 60_000 }).toContain('Added to the night the patient already had');
+    // The upload's own span (the second session's start to the fourth's end), then the whole night's.
+    expect(await page.getByTestId('import-done').textContent()).toContain('Imported a night from 10 Sep 2025, 23:26, 06:43:15 long (h:m:s)');
+    expect(await page.getByTestId('import-done').textContent()).toContain('Added to the night the patient already had, which now starts 10 Sep 2025, 22:36 and is 07:33:20 long (h:m:s).');
     await expect.poll(() => page.getByTestId('night-session').count(), { timeout: 30_000 }).toBe(4);
     const joined = await stored();
     // Longer (the fourth session) and fuller (the second, in the gap) than the first upload's.

@@ -51,7 +51,7 @@ describe('one night from many files, with the device events and the agreement', 
     await page.getByTestId('annotation-sidebar').waitFor({ timeout: 30_000 });
     await expect.poll(() => page.locator('.import-details').getAttribute('open')).toBeNull();
     await importThroughScreen(page, [csv]);
-    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Added to the night the patient already had.');
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Added to the night the patient already had, which now starts');
 
     // The night picker offers one night, and it holds both the flow and the oximeter.
     await page.getByTestId('night-picker').click();
@@ -153,7 +153,7 @@ describe('one night from many files, with the device events and the agreement', 
     await signInThroughForm(page, server.url, DEMO.physician);
     await page.getByTestId('annotation-sidebar').waitFor();
     await importThroughScreen(page, [SA2]);
-    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Added to the night the patient already had.');
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Added to the night the patient already had, which now starts');
     await page.getByTestId('channel-PR').waitFor({ timeout: 30_000 });
     if ((await page.getByTestId('channel-PR').getAttribute('aria-pressed')) !== 'true') await page.getByTestId('channel-PR').click();
     await expect.poll(() => page.getByTestId('all-missing-PR').textContent(), { timeout: 30_000 }).toBe('Every sample of Pulse rate in this night is missing (the sensor recorded no valid value).');

@@ -162,7 +162,8 @@ function ImportSummary({ night }: { night: ImportedNight }) {
       {/* What EDF+ files annotate (markers such as "Recording starts", stages, scored events); with
           no scored event among them the annotation list stays empty, and the line says why. */}
       {night.events > 0 && <> {t(night.device_events ? 'recordings.import.fileAnnotations' : 'recordings.import.fileMarkers', { count: night.events })}</>}
-      {night.merged && <> {t('recordings.import.merged')}</>}
+      {/* The upload's own span above; joined onto a night, the night as it now stands. */}
+      {night.merged && <> {t('recordings.import.merged', { start: f.dateTime(night.night_start_time, night.timezone), duration: formatSpan(night.night_stop_time - night.night_start_time) })}</>}
       {Boolean(night.device_events) && <> {t('recordings.import.deviceEvents', { count: night.device_events })}</>}
       {(night.skipped_files?.length ?? 0) > 0 && (
         <ul data-testid="import-skipped-files">
