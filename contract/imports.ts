@@ -74,8 +74,8 @@ export const SkippedFile = Type.Object({
 });
 export type SkippedFile = Static<typeof SkippedFile>;
 
-/** An imported night (POST /patient/upload-recording): what the upload brought, and the night it joined. */
-export const ImportedNight = Type.Object({
+/** One night of an upload: what its files brought, and the night they made or joined. */
+const nightFields = {
   recording_id: Int,
   /** The upload's span, ms UTC. */
   recording_start_time: Num,
@@ -96,8 +96,19 @@ export const ImportedNight = Type.Object({
   skipped_files: Type.Array(SkippedFile),
   /** Device-scored events the files carried. */
   device_events: Int,
+};
+
+/** Another night of the same upload (a card's DATALOG folder of several nights). */
+export const OtherImportedNight = Type.Object(nightFields);
+export type OtherImportedNight = Static<typeof OtherImportedNight>;
+
+/** An imported night (POST /patient/upload-recording): what the upload brought, and the night it joined. */
+export const ImportedNight = Type.Object({
+  ...nightFields,
   /** Device summary files of the same upload (ResMed STR.edf), when there were some. */
   device_summary: Type.Optional(DeviceSummaryImport),
+  /** The upload's later nights when its files were several (decision 1021), earliest first; this answer is its first night. */
+  other_nights: Type.Optional(Type.Array(OtherImportedNight)),
 });
 export type ImportedNight = Static<typeof ImportedNight>;
 

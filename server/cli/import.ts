@@ -41,7 +41,7 @@ await runCommand(USAGE, readArgs, async (db, { options, map, files }) => {
   const timezone = options.timezone ?? ((patient.country && findCountry(patient.country)?.timezone) || 'UTC');
   if (!isTimeZone(timezone)) throw new UsageError(`unknown time zone "${timezone}"`);
   try {
-    const { recordingId, night, merged, deviceEvents } = await importFiles(db, {
+    const result = await importFiles(db, {
       patientId: patient.id,
       deviceId: options.device ?? null,
       createdBy: null,
@@ -50,9 +50,12 @@ await runCommand(USAGE, readArgs, async (db, { options, map, files }) => {
       labelMap: { ...(await savedLabelMap(db, patient.physician_id)), ...map },
       csvCode: options.channel,
     });
-    const hours = ((night.stopMs - night.startMs) / 3_600_000).toFixed(2);
-    const into = merged ? ' (added to the night it belongs to)' : '';
-    console.log(`Imported recording ${recordingId}${into} for ${patient.patient_code}: ${new Date(night.startMs).toISOString()}, ${hours} h, channels ${night.channels.map((c) => c.code).join(', ') || 'none'}, ${night.events.length} events, ${deviceEvents} device-scored.`);
+    // Each night of the files (a card's DATALOG folder holds several), earliest first.
+    for (const { recordingId, night, merged, deviceEvents } of [result, ...result.others]) {
+      const hours = ((night.stopMs - night.startMs) / 3_600_000).toFixed(2);
+      const into = merged ? ' (added to the night it belongs to)' : '';
+      console.log(`Imported recording ${recordingId}${into} for ${patient.patient_code}: ${new Date(night.startMs).toISOString()}, ${hours} h, channels ${night.channels.map((c) => c.code).join(', ') || 'none'}, ${night.events.length} events, ${deviceEvents} device-scored.`);
+    }
   } catch (err) {
     if (err instanceof ApiError) throw new Error(`Nothing was imported: ${err.message}`);
     throw err;

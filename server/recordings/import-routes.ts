@@ -164,15 +164,13 @@ async function uploadTarget(ctx: AppContext, reply: FastifyReply, user: UserRow,
   return { patient, timezone };
 }
 
-type ImportResult = Awaited<ReturnType<typeof importFiles>>;
+type ImportResults = Awaited<ReturnType<typeof importFiles>>;
+type ImportResult = Omit<ImportResults, 'others'>;
 
-/** What an imported night answers: the night, its channels and files, and the device's summary if one came with it. */
-function importedAnswer(result: ImportResult, deviceSummary: unknown) {
+/** One night of an upload as answered: the night, its channels and files. */
+function nightAnswer(result: ImportResult) {
   const { recordingId, night } = result;
   return {
-    code: 'recording_imported',
-    message: `Imported ${result.files.length} file${result.files.length === 1 ? '' : 's'}${result.merged ? ' into the night it belongs to' : ''}${result.skipped.length ? `; ${result.skipped.length} left out (the same as another file)` : ''}.`,
-    data: {
       recording_id: recordingId,
       recording_start_time: night.startMs,
       recording_stop_time: night.stopMs,
@@ -187,7 +185,20 @@ function importedAnswer(result: ImportResult, deviceSummary: unknown) {
       files: result.files,
       skipped_files: result.skipped,
       device_events: result.deviceEvents,
+  };
+}
+
+/** What an upload answers: its (first) night, the device's summary if one came with it, and its other nights. */
+function importedAnswer(result: ImportResults, deviceSummary: unknown) {
+  const nights = [result, ...result.others];
+  const files = nights.reduce((n, r) => n + r.files.length, 0);
+  return {
+    code: 'recording_imported',
+    message: `Imported ${files} file${files === 1 ? '' : 's'}${nights.length > 1 ? ` as ${nights.length} nights` : result.merged ? ' into the night it belongs to' : ''}${result.skipped.length ? `; ${result.skipped.length} left out (the same as another file)` : ''}.`,
+    data: {
+      ...nightAnswer(result),
       ...(deviceSummary ? { device_summary: deviceSummary } : {}),
+      ...(result.others.length ? { other_nights: result.others.map(nightAnswer) } : {}),
     },
   };
 }
@@ -218,8 +229,8 @@ async function importUpload(ctx: AppContext, reply: FastifyReply, user: UserRow,
     log: reply.log,
   });
   noteAccessOf(reply.request, patient.id, result.recordingId);
-  // The night's statistics (analysis, channel statistics), computed once now that it is stored or merged.
-  ctx.nightStats?.schedule([result.recordingId]);
+  // The nights' statistics (analysis, channel statistics), computed once now that they are stored or merged.
+  ctx.nightStats?.schedule([result.recordingId, ...result.others.map((o) => o.recordingId)]);
   return reply.code(201).send(importedAnswer(result, deviceSummary));
 }
 

@@ -3,7 +3,7 @@ import { ApiError } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
 import { assembleNight, parseRecordingFile, type ParseFileOptions } from './assemble';
 import { RecordingFormatError, RecordingFormatErrors, type Night, type ParsedRecording } from './model';
-import { checkOneNight, NotOneNightError } from './limits';
+import { NotOneNightError, splitNights } from './limits';
 import { nightDate, nightKey } from './night-key';
 import { parseFilesInWorker } from './parse-pool';
 import { deviceEventsOf, hashFiles, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDamaged, refuseDuplicates, sortDuplicates, type SkippedFile } from './night-files';
@@ -50,6 +50,9 @@ export interface ImportResult {
   deviceEvents: number;
 }
 
+/** An upload's nights: the first (earliest), and the others when its files were several nights (a card's DATALOG folder). */
+export type ImportResults = ImportResult & { others: ImportResult[] };
+
 /** Advisory-lock class of imports (with the patient id as the second key). */
 const IMPORT_LOCK = 7_270_012;
 
@@ -80,13 +83,13 @@ export async function saveLabelMap(db: Db, physicianId: number, map: Record<stri
  * read (400 naming the file and field), a file already imported for the patient (409 naming
  * the file and its night), event files with no night to attach to (400 naming the files).
  */
-export async function importFiles(db: Db, input: ImportInput): Promise<ImportResult> {
+export async function importFiles(db: Db, input: ImportInput): Promise<ImportResults> {
   if (!input.files?.length && !input.paths?.length) throw new ApiError(400, 'validation_failed', 'No file to import.');
   const options = { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode };
   const log = input.log ?? fallbackLogger();
   let files: HashedFile[];
   let parts: ParsedRecording[];
-  let night: Night;
+  let nights: { parts: ParsedRecording[]; night: Night }[];
   let skipped: SkippedFile[];
   try {
     if (input.files) {
@@ -106,11 +109,35 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
       files = sorted.keep.map((i) => read.files[i]);
       parts = sorted.keep.map((i) => read.parts[i]);
     }
-    checkOneNight(parts);
-    night = assembleNight(parts, { timezone: input.timezone });
+    // Files of several nights (a card's whole DATALOG folder) are split where none covers half a
+    // day; each is then checked as one night, and all of them before anything is stored.
+    nights = splitNights(parts).map((group) => ({ parts: group, night: assembleNight(group, { timezone: input.timezone }) }));
+    for (const n of nights) validateNight(n.night);
   } catch (err) {
+    if (err instanceof InvalidNightError) throw new ApiError(400, 'invalid_recording', err.message);
     throw asApiError(err);
   }
+  const fileGroups = nights.map((n) => files.filter((f) => n.parts.some((p) => p.fileName === f.name)));
+  // Of several nights, one of event files alone with no night to join is refused before any is stored.
+  if (nights.length > 1) {
+    for (const [i, n] of nights.entries()) if (n.night.channels.length === 0 && !(await nightToMergeInto(db, input.patientId, n.night))) throw noNightForEvents(fileGroups[i]!, n.night, input.timezone);
+  }
+  const results: ImportResult[] = [];
+  // One night after the other, each whole or not at all (decision 1021).
+  for (const [i, n] of nights.entries()) results.push(await storeNight(db, input, { files: fileGroups[i]!, parts: n.parts, night: n.night, skipped: i === 0 ? skipped : [] }, log));
+  return { ...results[0]!, others: results.slice(1) };
+}
+
+/**
+ * Stores one night's parsed files: its samples staged in short transactions no reader sees,
+ * then one transaction that makes it visible, new or joined onto the patient's night.
+ */
+async function storeNight(
+  db: Db,
+  input: ImportInput,
+  { files, parts, night, skipped }: { files: HashedFile[]; parts: ParsedRecording[]; night: Night; skipped: SkippedFile[] },
+  log: Logger,
+): Promise<ImportResult> {
   const device = deviceEventsOf(parts);
   const formats = new Set(parts.map((p) => p.format));
   const source = [...formats].some((f) => f.includes('csv')) && ![...formats].some((f) => f.startsWith('EDF') || f.startsWith('BDF')) ? 'csv' : 'edf';
@@ -134,14 +161,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
       await refuseDuplicates(tx, input.patientId, files);
       const target = await nightToMergeInto(tx, input.patientId, night);
       if (!target) {
-        if (!stage) {
-          throw new ApiError(
-            400,
-            'no_night_for_events',
-            `${files.map((f) => f.name).join(', ')}: holds events but no signal, and this patient has no night of ${nightDate(nightKey(night.startMs, input.timezone))} to attach them to; import it together with the night's signal files, or after them.`,
-            { params: { files: files.map((f) => f.name).join(', '), night: nightDate(nightKey(night.startMs, input.timezone)) } },
-          );
-        }
+        if (!stage) throw noNightForEvents(files, night, input.timezone);
         const recordingId = await insertNight(tx, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night: { ...night, channels: [] } });
         await attachStaged(tx, stage, recordingId, night.channels, stage.codes, night.channels.map((c) => missingCodesOf(c, source)));
         await insertFilesAndDeviceEvents(tx, recordingId, input.patientId, input.createdBy, files, parts, device);
@@ -169,6 +189,18 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
     if (err instanceof InvalidNightError) throw new ApiError(400, 'invalid_recording', err.message);
     throw asApiError(err);
   }
+}
+
+/** Event files (no signal) of a night the patient does not have, refused naming them. */
+function noNightForEvents(files: readonly { name: string }[], night: Night, timezone: string): ApiError {
+  const names = files.map((f) => f.name).join(', ');
+  const date = nightDate(nightKey(night.startMs, timezone));
+  return new ApiError(
+    400,
+    'no_night_for_events',
+    `${names}: holds events but no signal, and this patient has no night of ${date} to attach them to; import it together with the night's signal files, or after them.`,
+    { params: { files: names, night: date } },
+  );
 }
 
 /** Parses every file; a refusal names every file that cannot be read, not only the first. */

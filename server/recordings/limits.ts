@@ -81,6 +81,38 @@ export function checkOneNight(parts: readonly NightPart[]): void {
     }
     if (p.stopMs > reach.stopMs) reach = p;
   }
+  checkOnePerson(sorted);
+}
+
+/** Longest span the nights of one upload may cover: a year of a device's card. */
+const MAX_UPLOAD_SPAN_MS = 366 * 24 * HOUR_MS;
+
+/**
+ * The nights an upload's files make (a card's DATALOG folder holds many): split where no file
+ * covers more than {@link MAX_NIGHT_GAP_MS} (between two nights' sleep), each part then one
+ * night by {@link checkOneNight}, earliest first, within a year of each other. Files naming two
+ * people are refused whatever their nights (one upload is one person's). A single night is one
+ * part, as before.
+ */
+export function splitNights<T extends NightPart>(parts: readonly T[]): T[][] {
+  const sorted = [...parts].sort((a, b) => a.startMs - b.startMs || (a.fileName < b.fileName ? -1 : 1));
+  const nights: T[][] = [];
+  let reach = -Infinity;
+  for (const p of sorted) {
+    if (nights.length === 0 || p.startMs - reach > MAX_NIGHT_GAP_MS) nights.push([]);
+    nights[nights.length - 1]!.push(p);
+    reach = Math.max(reach, p.stopMs);
+  }
+  if (nights.length > 1) {
+    // Nights years apart are no card's: refused as files that are not one night, as before.
+    if (Math.max(...sorted.map((p) => p.stopMs)) - sorted[0]!.startMs > MAX_UPLOAD_SPAN_MS) checkOneNight(sorted);
+    checkOnePerson(sorted);
+  }
+  for (const night of nights) checkOneNight(night);
+  return nights;
+}
+
+function checkOnePerson(sorted: readonly NightPart[]): void {
   for (let i = 0; i < sorted.length; i++) {
     for (let j = i + 1; j < sorted.length; j++) {
       const field = otherPerson(sorted[i], sorted[j]);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,37 @@ describe('one night from many files, with the device events and the agreement', 
     await expect.poll(() => page.getByTestId('import-error').textContent(), { timeout: 30_000 }).toBe(
       'SPO2_20250807_OXI-1_NCT1005.csv is already stored for the night of 07 Aug 2025; nothing was stored.',
     );
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a physician picks a card's whole DATALOG folder of two nights: each is imported as a night of its own", async () => {
+    const { context, page, errors } = await physicianOnPatientWithoutNights(browser, server.url, 'NCT1004');
+    // The card as the device writes it: a folder per night, and files the import does not read.
+    const card = path.join(dir, 'card');
+    for (const day of ['20250110', '20251025']) {
+      await mkdir(path.join(card, 'DATALOG', day), { recursive: true });
+      for (const name of (await readdir(REAL)).filter((n) => n.startsWith(`snore_resmed_${day}_`))) await copyFile(path.join(REAL, name), path.join(card, 'DATALOG', day, name));
+    }
+    await writeFile(path.join(card, 'Identification.tgt'), '#SRN 23221234567\n');
+    if (!(await page.getByTestId('import-folder').isVisible())) await page.locator('.import-details > summary').click();
+    await page.getByTestId('import-folder').setInputFiles(card);
+    await page.getByTestId('import-timezone').fill('Europe/Zurich');
+    await page.getByTestId('import-submit').click();
+    await page.getByTestId('import-nights').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('import-nights').textContent()).toBe('The files hold several nights: each is imported as a night of its own.');
+    expect(await page.getByTestId('import-done').textContent()).toContain('Imported a night from 10 Jan 2025');
+    expect(await page.getByTestId('import-done-more').count()).toBe(1);
+    expect(await page.getByTestId('import-done-more').textContent()).toContain('Imported a night from 25 Oct 2025');
+    // Both are the patient's nights; the screen opens the first.
+    const nights = await page.evaluate(async () => {
+      const pid = /id=(\d+)/.exec(location.pathname)![1]!;
+      const token = JSON.parse(localStorage.getItem('nocturne.session') ?? '{}').token as string;
+      const res = await fetch(`/api/v1/patient/available-nights?patient_id=${pid}`, { headers: { Authorization: `Bearer ${token}` } });
+      return ((await res.json()).data.nights as { recording_date: string }[]).map((n) => n.recording_date);
+    });
+    expect(nights).toEqual(['2025-01-09', '2025-10-24']);
+    await expect.poll(() => new URL(page.url()).searchParams.get('night'), { timeout: 30_000 }).toBe(String(Date.UTC(2025, 0, 9) / 1000));
     expect(errors).toEqual([]);
     await context.close();
   });

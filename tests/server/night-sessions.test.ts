@@ -210,6 +210,48 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
   });
 });
 
+describe("a card's DATALOG folder of several nights, in one upload (decision 1021)", () => {
+  const CARD = readdirSync(REAL_DIR).filter((n) => /^snore_resmed_(20250110|20251025)_/.test(n)).sort();
+  const newPatient = async (code: string) => {
+    const res = await server.call('POST', '/physician/new-patient', {
+      token: physician,
+      body: { patient_code: code, first_name: 'Card', last_name: 'Reader', gender: 'M', date_of_birth: '1960', height: '180', weight: '90', diseaseIds: '2', vital_parameters: JSON.stringify(NEW_PATIENT_VITALS), country: 'Switzerland' },
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json().data.patient_id as number;
+  };
+  const nightsOf = async (id: number) => (await server.call('GET', `/patient/available-nights?patient_id=${id}`, { token: physician })).json().data.nights as { night: number; channels: { code: string }[]; sessions: unknown[] }[];
+
+  it('imports each night as its own, as uploads of each would, and answers every one', async () => {
+    const id = await newPatient('CARD1');
+    const res = await upload(id, CARD);
+    expect(res.statusCode).toBe(201);
+    const answer = res.json();
+    expect(answer.message).toMatch(/^Imported \d+ files as 2 nights/);
+    expect(answer.data.other_nights).toHaveLength(1);
+    const [first, second] = [answer.data, answer.data.other_nights[0]];
+    expect(first.night).toBeLessThan(second.night);
+    expect(first.files.map((f: { name: string }) => f.name).every((n: string) => n.includes('_20250110_'))).toBe(true);
+    expect(second.files.map((f: { name: string }) => f.name).every((n: string) => n.includes('_20251025_'))).toBe(true);
+    const nights = await nightsOf(id);
+    expect(nights.map((n) => n.night)).toEqual([first.night, second.night]);
+    // The same nights as two uploads of one night each.
+    const apart = await newPatient('CARD2');
+    for (const day of ['20250110', '20251025']) expect((await upload(apart, CARD.filter((n) => n.includes(`_${day}_`)))).statusCode).toBe(201);
+    const strip = (list: Awaited<ReturnType<typeof nightsOf>>) => list.map(({ night, channels, sessions }) => ({ night, sessions, channels: channels.map(({ version: _, ...c }: { code: string; version?: string }) => c) }));
+    expect(strip(nights)).toEqual(strip(await nightsOf(apart)));
+  });
+
+  it("a night of event files alone, with no night to join, refuses the upload before any night is stored", async () => {
+    const id = await newPatient('CARD3');
+    const eventsAlone = readdirSync(REAL_DIR).filter((n) => /^snore_resmed_20250808_.*_EVE\.edf$/.test(n));
+    const res = await upload(id, [...CARD.filter((n) => n.includes('_20251025_')), ...eventsAlone]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('no_night_for_events');
+    expect(await nightsOf(id)).toEqual([]);
+  });
+});
+
 describe('files that cannot be one night', () => {
   const stored = async () => (await server.db.query<{ n: number }>('select count(*)::int as n from recordings'))[0].n;
 

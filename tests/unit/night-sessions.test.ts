@@ -5,7 +5,7 @@ import { analyseNight, toSeries, type NightInput } from '../../engine/detect';
 import { nightFromFiles } from '../../server/recordings/assemble';
 import { joinInto, joinPieces, nightSessions, type NightFileMeta } from '../../server/recordings/sessions';
 import type { ChannelData } from '../../server/recordings/model';
-import { checkOneNight, NotOneNightError } from '../../server/recordings/limits';
+import { checkOneNight, NotOneNightError, splitNights } from '../../server/recordings/limits';
 import { HMC, PSG, REAL_DIR, real, viaTempFile } from './edf-build';
 import { writeEdfPlus } from '../../server/recordings/edf/writer';
 import { readEdf } from '../../server/recordings/edf/reader';
@@ -166,6 +166,23 @@ describe('which files can be one night', () => {
     expect(error).toBeInstanceOf(NotOneNightError);
     expect((error as NotOneNightError).files).toEqual([PSG, HMC]);
     expect((error as Error).message).toMatch(/more than the 36 h of one night/);
+  });
+
+  it("one upload of several nights (a card's DATALOG folder) is split where no file covers 12 h; each part one night", () => {
+    const h = 3_600_000;
+    const f = (fileName: string, start: number, stop: number, patient?: string) => ({ fileName, startMs: start * h, stopMs: stop * h, ...(patient ? { meta: { patient } } : {}) });
+    // Two nights of sessions 15 h apart, given out of order: two parts, earliest first.
+    const parts = splitNights([f('n2-b.edf', 47, 52), f('n1-a.edf', 22, 25), f('n1-b.edf', 26, 30), f('n2-a.edf', 45, 46)]);
+    expect(parts.map((p) => p.map((x) => x.fileName))).toEqual([['n1-a.edf', 'n1-b.edf'], ['n2-a.edf', 'n2-b.edf']]);
+    // One night with an 8-h hole (the mask off from 23:00 to 07:00) stays one.
+    expect(splitNights([f('a.edf', 22, 23), f('b.edf', 31, 32)])).toHaveLength(1);
+    // A hole of 13 h makes two nights of an upload, where one night's check refuses it (below).
+    expect(splitNights([f('a.edf', 0, 1), f('b.edf', 14, 15)])).toHaveLength(2);
+    // A part longer than a night with no such hole is refused, as is a night years from the others.
+    expect(() => splitNights([f('a.edf', 0, 20), f('b.edf', 30, 40)])).toThrow(/more than the 36 h of one night/);
+    expect(() => splitNights([f('a.edf', 0, 8), f('b.edf', 400 * 24, 400 * 24 + 8)])).toThrow(/more than the 36 h of one night/);
+    // Nights of two people (EDF+ patient fields) are refused whatever their nights.
+    expect(() => splitNights([f('a.edf', 0, 8, 'MCH-0234567 F 02-MAY-1951 Haagse_Harry'), f('b.edf', 48, 56, 'MCH-0234568 F 02-MAY-1951 Haagse_Harry')])).toThrow(/patient code differs/);
   });
 
   it('a 13-h hole between files, and EDF+ headers naming two people, are refused', () => {

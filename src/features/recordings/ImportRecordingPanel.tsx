@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/errors';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
-import { fetchUploadLimits, IMPORTABLE, uploadProblem, uploadRecording, type DeviceSummaryImport, type ImportedNight, type UploadAnswer, type UploadProblem } from './api';
+import { fetchUploadLimits, IMPORTABLE, uploadProblem, uploadRecording, type DeviceSummaryImport, type OtherImportedNight, type UploadAnswer, type UploadProblem } from './api';
 import { ImportChannels } from './ImportChannels';
 import { useFormat } from '../../format';
 import { formatSpan } from '../../charts/core/format';
@@ -128,6 +128,15 @@ export function ImportResult({ result, onDismiss }: { result: UploadAnswer; onDi
         </button>
       </header>
       {'channels' in result && <ImportSummary night={result} />}
+      {/* A card's folder of several nights: each night's own line (decision 1021). */}
+      {'other_nights' in result && result.other_nights && result.other_nights.length > 0 && (
+        <>
+          <p data-testid="import-nights">{t('recordings.import.severalNights')}</p>
+          {result.other_nights.map((n) => (
+            <ImportSummary key={n.recording_id} night={n} testId="import-done-more" />
+          ))}
+        </>
+      )}
       {result.device_summary && <DeviceSummaryDone summary={result.device_summary} />}
       {'summary' in result && (
         <details className="import-result-channels">
@@ -149,11 +158,11 @@ function DeviceSummaryDone({ summary: s }: { summary: DeviceSummaryImport }) {
   );
 }
 
-function ImportSummary({ night }: { night: ImportedNight }) {
+function ImportSummary({ night, testId = 'import-done' }: { night: OtherImportedNight; testId?: string }) {
   const { t } = useTranslation();
   const f = useFormat();
   return (
-    <Alert tone="success" testId="import-done">
+    <Alert tone="success" testId={testId}>
       {t('recordings.import.done', {
         start: f.dateTime(night.recording_start_time, night.timezone),
         duration: formatSpan(night.recording_stop_time - night.recording_start_time),
