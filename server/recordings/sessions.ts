@@ -40,6 +40,15 @@ export function gridIndex(a: Pick<ChannelData, 't0' | 'sampleRate'>, t0: number)
   return Math.round(((t0 - a.t0) * a.sampleRate) / 1000);
 }
 
+/** The samples the pieces' readers rejected, together (none: no field). */
+function rejectedOf(pieces: readonly ChannelData[]): Pick<ChannelData, 'rejected'> {
+  const rejected = pieces.reduce(
+    (r, p) => ({ outOfRange: r.outOfRange + (p.rejected?.outOfRange ?? 0), nonFinite: r.nonFinite + (p.rejected?.nonFinite ?? 0) }),
+    { outOfRange: 0, nonFinite: 0 },
+  );
+  return rejected.outOfRange || rejected.nonFinite ? { rejected } : {};
+}
+
 /**
  * The pieces of one signal as one channel on the first piece's sample grid (pieces sorted by
  * t0, none overlapping the one before). Contiguous int16 pieces stay int16; with a gap the
@@ -62,11 +71,7 @@ export function joinPieces(pieces: readonly ChannelData[]): ChannelData {
     samples = new Float32Array(total).fill(Number.NaN);
     pieces.forEach((p, i) => samples.set(p.samples, starts[i]));
   }
-  const rejected = pieces.reduce(
-    (r, p) => ({ outOfRange: r.outOfRange + (p.rejected?.outOfRange ?? 0), nonFinite: r.nonFinite + (p.rejected?.nonFinite ?? 0) }),
-    { outOfRange: 0, nonFinite: 0 },
-  );
-  return { ...first, storage: contiguous && allInt16 ? 'int16' : 'float32', samples, ...(rejected.outOfRange || rejected.nonFinite ? { rejected } : {}) };
+  return { ...first, storage: contiguous && allInt16 ? 'int16' : 'float32', samples, ...rejectedOf(pieces) };
 }
 
 /**
@@ -92,9 +97,8 @@ export function joinInto(old: ChannelData, piece: ChannelData): ChannelData | nu
   piece.samples.forEach((v, j) => {
     if (!Number.isNaN(v)) samples[at - start + j] = v;
   });
-  const rejected = { outOfRange: (old.rejected?.outOfRange ?? 0) + (piece.rejected?.outOfRange ?? 0), nonFinite: (old.rejected?.nonFinite ?? 0) + (piece.rejected?.nonFinite ?? 0) };
   const { rejected: _, ...rest } = old;
-  return { ...rest, t0: start < 0 ? piece.t0 : old.t0, storage: 'float32', samples, ...(rejected.outOfRange || rejected.nonFinite ? { rejected } : {}) };
+  return { ...rest, t0: start < 0 ? piece.t0 : old.t0, storage: 'float32', samples, ...rejectedOf([old, piece]) };
 }
 
 interface Chain {

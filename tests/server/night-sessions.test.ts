@@ -29,6 +29,16 @@ afterAll(() => server.close());
 const upload = (patientId: number, names: readonly string[], bytes: (name: string) => Uint8Array = real) =>
   uploadFiles(server, physician, { patient_id: String(patientId), timezone: 'Europe/Zurich' }, names.map((name) => ({ name, bytes: bytes(name) })));
 
+/** A new patient of the physician's, with no night yet: its id. */
+async function newPatient(code: string): Promise<number> {
+  const res = await server.call('POST', '/physician/new-patient', {
+    token: physician,
+    body: { patient_code: code, first_name: 'New', last_name: 'Patient', gender: 'F', date_of_birth: '1966', height: '165', weight: '70', diseaseIds: '2', vital_parameters: JSON.stringify(NEW_PATIENT_VITALS), country: 'Switzerland' },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().data.patient_id as number;
+}
+
 /** What a physician sees of the patient's only night: channels, sessions, monitoring time, REI. */
 async function nightFigures(patientId: number) {
   const nights = (await server.call('GET', `/patient/available-nights?patient_id=${patientId}`, { token: physician })).json().data.nights;
@@ -159,12 +169,7 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
   });
 
   it("sessions 1 and 4 one day, 2 and 3 (inside their span) the next: the same night as one upload; the overviews of its unchanged window kept only under the channels' new versions", async () => {
-    const added = await server.call('POST', '/physician/new-patient', {
-      token: physician,
-      body: { patient_code: 'GAPS1', first_name: 'Gap', last_name: 'Filled', gender: 'F', date_of_birth: '1966', height: '165', weight: '70', diseaseIds: '2', vital_parameters: JSON.stringify(NEW_PATIENT_VITALS), country: 'Switzerland' },
-    });
-    expect(added.statusCode).toBe(201);
-    const id = added.json().data.patient_id as number;
+    const id = await newPatient('GAPS1');
     const outer = FOUR.filter((n) => /_20250910_2236|_20250911_0230/.test(n));
     expect((await upload(id, outer)).statusCode).toBe(201);
     const night = async () => (await server.call('GET', `/patient/available-nights?patient_id=${id}`, { token: physician })).json().data.nights[0];
@@ -212,14 +217,6 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
 
 describe("a card's DATALOG folder of several nights, in one upload (decision 1021)", () => {
   const CARD = readdirSync(REAL_DIR).filter((n) => /^snore_resmed_(20250110|20251025)_/.test(n)).sort();
-  const newPatient = async (code: string) => {
-    const res = await server.call('POST', '/physician/new-patient', {
-      token: physician,
-      body: { patient_code: code, first_name: 'Card', last_name: 'Reader', gender: 'M', date_of_birth: '1960', height: '180', weight: '90', diseaseIds: '2', vital_parameters: JSON.stringify(NEW_PATIENT_VITALS), country: 'Switzerland' },
-    });
-    expect(res.statusCode).toBe(201);
-    return res.json().data.patient_id as number;
-  };
   const nightsOf = async (id: number) => (await server.call('GET', `/patient/available-nights?patient_id=${id}`, { token: physician })).json().data.nights as { night: number; channels: { code: string }[]; sessions: unknown[] }[];
 
   it('imports each night as its own, as uploads of each would, and answers every one', async () => {
