@@ -95,23 +95,27 @@ function valueOf(request: FastifyRequest, key: string): unknown {
 function detailOf(request: FastifyRequest): string | null {
   const params = request.params && typeof request.params === 'object' ? Object.entries(request.params as Record<string, unknown>) : [];
   const parts = params.filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => `${k}=${String(v).slice(0, 64)}`);
+  const others = request.accessSubject?.otherRecordings;
+  if (others?.length) parts.push(`recordings=${[request.accessSubject!.recordingId, ...others].join(',')}`);
   return parts.length > 0 ? parts.join('&') : null;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The patient (and night) a route found its request to concern, where the request names it otherwise (see {@link noteAccessOf}). */
-    accessSubject: { patientId: number; recordingId: number | null } | null;
+    accessSubject: { patientId: number; recordingId: number | null; otherRecordings?: readonly number[] } | null;
   }
 }
 
 /**
  * Tells the access trail whose data a request read or changed, for a route whose request does
  * not carry `patient_id` (an annotation, report or notification by its own id, a patient by
- * `id`, a multipart upload): the trail records what the route found.
+ * `id`, a multipart upload): the trail records what the route found. `otherRecordings`: further
+ * nights the request made or read (an upload of several nights, decision 1021), named in the
+ * entry's detail (`recordings=…`) beside the first in its recording column.
  */
-export function noteAccessOf(request: FastifyRequest, patientId: number, recordingId: number | null = null): void {
-  request.accessSubject = { patientId, recordingId };
+export function noteAccessOf(request: FastifyRequest, patientId: number, recordingId: number | null = null, otherRecordings: readonly number[] = []): void {
+  request.accessSubject = { patientId, recordingId, ...(otherRecordings.length ? { otherRecordings } : {}) };
 }
 
 /**

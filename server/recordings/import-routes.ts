@@ -228,7 +228,7 @@ async function importUpload(ctx: AppContext, reply: FastifyReply, user: UserRow,
     clientMd5: fields.md5 ? parseMd5(fields.md5) : undefined,
     log: reply.log,
   });
-  noteAccessOf(reply.request, patient.id, result.recordingId);
+  noteAccessOf(reply.request, patient.id, result.recordingId, result.others.map((o) => o.recordingId));
   // The nights' statistics (analysis, channel statistics), computed once now that they are stored or merged.
   ctx.nightStats?.schedule([result.recordingId, ...result.others.map((o) => o.recordingId)]);
   return reply.code(201).send(importedAnswer(result, deviceSummary));

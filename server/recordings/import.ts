@@ -6,7 +6,7 @@ import { RecordingFormatError, RecordingFormatErrors, type Night, type ParsedRec
 import { NotOneNightError, splitNights } from './limits';
 import { nightDate, nightKey } from './night-key';
 import { parseFilesInWorker } from './parse-pool';
-import { deviceEventsOf, hashFiles, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDamaged, refuseDuplicates, sortDuplicates, type SkippedFile } from './night-files';
+import { checkJoin, deviceEventsOf, hashFiles, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDamaged, refuseDuplicates, sortDuplicates, type SkippedFile } from './night-files';
 import { missingCodesOf } from './missing';
 import { attachStaged, dropStage, stageChannels, type StageProgress, type StagedNight } from './staging';
 import { insertNight, InvalidNightError, validateNight } from './store';
@@ -118,9 +118,20 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
     throw asApiError(err);
   }
   const fileGroups = nights.map((n) => files.filter((f) => n.parts.some((p) => p.fileName === f.name)));
-  // Of several nights, one of event files alone with no night to join is refused before any is stored.
+  // Of several nights, one that cannot be stored (event files alone with no night to join, files
+  // that cannot join the stored night they fall on) is refused before any is stored.
   if (nights.length > 1) {
-    for (const [i, n] of nights.entries()) if (n.night.channels.length === 0 && !(await nightToMergeInto(db, input.patientId, n.night))) throw noNightForEvents(fileGroups[i]!, n.night, input.timezone);
+    for (const [i, n] of nights.entries()) {
+      const target = await nightToMergeInto(db, input.patientId, n.night);
+      if (!target && n.night.channels.length === 0) throw noNightForEvents(fileGroups[i]!, n.night, input.timezone);
+      if (target) {
+        try {
+          checkJoin(target, n.night);
+        } catch (err) {
+          throw asApiError(err);
+        }
+      }
+    }
   }
   const results: ImportResult[] = [];
   // One night after the other, each whole or not at all (decision 1021).

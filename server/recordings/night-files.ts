@@ -196,6 +196,20 @@ export async function insertFilesAndDeviceEvents(
 }
 
 /**
+ * Refuses (NotOneNightError) an upload's night that cannot join the stored night `target`:
+ * their files together must be one night (limits.ts). A night stored before files were
+ * listed counts as one file of its span.
+ */
+export function checkJoin(target: RecordingRow, night: Night): void {
+  const stored = (Array.isArray(target.recording_meta.files) ? target.recording_meta.files : []) as NightPart[];
+  checkOneNight([
+    ...stored.filter((f) => typeof f.fileName === 'string' && Number.isFinite(f.startMs) && Number.isFinite(f.stopMs)),
+    ...((night.meta.files as NightPart[] | undefined) ?? []),
+    ...(stored.length === 0 ? [{ fileName: `the night of ${nightDate(Number(target.night_key))}`, startMs: Number(target.start_ms), stopMs: Number(target.stop_ms) }] : []),
+  ]);
+}
+
+/**
  * Adds an upload's night to an existing recording in the caller's transaction (its channels
  * already staged when `staged` is given, in the order of night.channels). A channel that
  * continues one of the night's (the same signal of a later or earlier session, or of one that
@@ -216,13 +230,9 @@ export async function mergeIntoRecording(
   staged?: StagedNight,
 ): Promise<{ startMs: number; stopMs: number; codes: string[]; added: Night['channels'] }> {
   const [locked] = await tx.query<RecordingRow>('select * from recordings where id = $1 for update', [target.id]);
+  checkJoin(locked, night);
   const storedFiles = (Array.isArray(locked.recording_meta.files) ? locked.recording_meta.files : []) as NightPart[];
   const uploadFiles = ((night.meta.files as NightPart[] | undefined) ?? []);
-  checkOneNight([
-    ...storedFiles.filter((f) => typeof f.fileName === 'string' && Number.isFinite(f.startMs) && Number.isFinite(f.stopMs)),
-    ...uploadFiles,
-    ...(storedFiles.length === 0 ? [{ fileName: `the night of ${nightDate(Number(locked.night_key))}`, startMs: Number(locked.start_ms), stopMs: Number(locked.stop_ms) }] : []),
-  ]);
   const existing = await tx.query<ChannelRow>('select * from recording_channels where recording_id = $1 order by id', [target.id]);
   const taken = new Set(existing.map((r) => r.code));
   const uploadCodes = new Set(night.channels.map((c) => c.code));

@@ -151,6 +151,21 @@ describe('one night from many files, with the device events and the agreement', 
     expect(await page.getByTestId('import-done').textContent()).toContain('Imported a night from 10 Jan 2025');
     expect(await page.getByTestId('import-done-more').count()).toBe(1);
     expect(await page.getByTestId('import-done-more').textContent()).toContain('Imported a night from 25 Oct 2025');
+    // Each night's own signals, folded under its line: January's CPAP files (flow, therapy,
+    // oximetry) against October's flow file alone, each list as long as its label says.
+    const lists = page.getByTestId('import-result-channels');
+    expect(await lists.count()).toBe(2);
+    const signals: { label: string; rows: string[] }[] = [];
+    for (const list of await lists.all()) {
+      await list.locator('summary').click();
+      signals.push({ label: await list.locator('summary').innerText(), rows: await list.getByTestId('import-channel').locator('td:first-child').allInnerTexts() });
+    }
+    expect(signals[0].label).toMatch(/^Every signal of the night from 10 Jan 2025, 00:07 \((\d+)\)$/);
+    expect(signals[1].label).toMatch(/^Every signal of the night from 25 Oct 2025, 00:58 \((\d+)\)$/);
+    for (const s of signals) expect(s.label).toContain(`(${s.rows.length})`);
+    expect(signals[1].rows.length).toBeLessThan(signals[0].rows.length);
+    expect(signals[0].rows).toEqual(expect.arrayContaining(['NC_PSG', 'PR', 'SPO2_PSG']));
+    expect(signals[1].rows).toEqual(['NC_PSG', 'Press.40ms']);
     // Both are the patient's nights; the screen opens the first.
     const nights = await page.evaluate(async () => {
       const pid = /id=(\d+)/.exec(location.pathname)![1]!;

@@ -87,6 +87,17 @@ describe(`access trail (${TEST_DB})`, () => {
     expect(of('/patient/get-comment')).toMatchObject({ patient_id: patientId, status: 200 });
   }, 60_000);
 
+  it('an upload of two nights names both: the first in its night column, both in its detail', async () => {
+    const files = ['snore_resmed_20250110_000715_BRP.edf', 'snore_resmed_20251025_005814_BRP.edf'].map((name) => ({ name, bytes: new Uint8Array(readFileSync(new URL(`../fixtures/real/${name}`, import.meta.url))) }));
+    const upload = await uploadFiles(server, physician, { patient_id: String(patientId), timezone: 'UTC' }, files);
+    expect(upload.statusCode, upload.body).toBe(201);
+    const data = upload.json().data as { recording_id: number; other_nights: { recording_id: number }[] };
+    expect(data.other_nights).toHaveLength(1);
+    const entries = (await server.call('GET', `/admin/access-trail?patient_code=${patientCode}&limit=200`, { token: admin })).json().data.entries as { route: string; recording_id: number | null; detail: string | null; status: number }[];
+    const entry = entries.find((e) => e.route === '/patient/upload-recording' && e.recording_id === data.recording_id);
+    expect(entry).toMatchObject({ status: 201, detail: `recordings=${data.recording_id},${data.other_nights[0]!.recording_id}` });
+  }, 60_000);
+
   it('is append-only: the database refuses to change or remove an entry', async () => {
     await server.call('GET', `/admin/access-trail?limit=1`, { token: admin });
     await expect(server.db.query('update audit_trail set status = 0')).rejects.toThrow(/append-only/);

@@ -247,6 +247,21 @@ describe("a card's DATALOG folder of several nights, in one upload (decision 102
     expect(res.json().code).toBe('no_night_for_events');
     expect(await nightsOf(id)).toEqual([]);
   });
+
+  it('a later night that cannot join the stored night it falls on refuses the upload before the earlier night is stored', async () => {
+    const id = await newPatient('CARD4');
+    // October's flow file, its header naming a person (EDF+ patient field), is stored first.
+    const october = CARD.find((n) => n.includes('_20251025_') && n.endsWith('_BRP.edf'))!;
+    const as = (person: string) => (name: string) => (name === october ? patchFixed(real(name), 8, 80, person) : real(name));
+    expect((await upload(id, [october], as('P-0001 F 01-JAN-1960 Anna_A'))).statusCode).toBe(201);
+    const before = await nightsOf(id);
+    // The card again, its October file now naming someone else: January is new, October cannot join.
+    const res = await upload(id, CARD, as('P-0002 M 02-FEB-1970 Bruno_B'));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('files_not_one_night');
+    expect(res.json().message).toMatch(/differs .*files of two people are not one night/);
+    expect(await nightsOf(id)).toEqual(before);
+  });
 });
 
 describe('files that cannot be one night', () => {

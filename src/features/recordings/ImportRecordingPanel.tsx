@@ -119,6 +119,7 @@ export function ImportResult({ result, onDismiss }: { result: UploadAnswer; onDi
     ref.current?.scrollIntoView({ block: 'start' });
     ref.current?.focus({ preventScroll: true });
   }, [result]);
+  const several = 'other_nights' in result && (result.other_nights?.length ?? 0) > 0;
   return (
     <section ref={ref} tabIndex={-1} className="card import-result" aria-label={t('recordings.import.resultTitle')} data-testid="import-result">
       <header className="import-result-head">
@@ -128,23 +129,40 @@ export function ImportResult({ result, onDismiss }: { result: UploadAnswer; onDi
         </button>
       </header>
       {'channels' in result && <ImportSummary night={result} />}
-      {/* A card's folder of several nights: each night's own line (decision 1021). */}
-      {'other_nights' in result && result.other_nights && result.other_nights.length > 0 && (
+      {/* A card's folder of several nights: each night's own line and its own signals (decision 1021). */}
+      {several && (
         <>
+          <NightChannels night={result} several />
           <p data-testid="import-nights">{t('recordings.import.severalNights')}</p>
-          {result.other_nights.map((n) => (
-            <ImportSummary key={n.recording_id} night={n} testId="import-done-more" />
+          {result.other_nights!.map((n) => (
+            <div key={n.recording_id}>
+              <ImportSummary night={n} testId="import-done-more" />
+              <NightChannels night={n} several />
+            </div>
           ))}
         </>
       )}
       {result.device_summary && <DeviceSummaryDone summary={result.device_summary} />}
-      {'summary' in result && (
-        <details className="import-result-channels">
-          <summary>{t('recordings.import.channelsFolded', { count: result.summary.channels.length })}</summary>
-          <ImportChannels summary={result.summary} />
-        </details>
-      )}
+      {'summary' in result && !several && <NightChannels night={result} />}
     </section>
+  );
+}
+
+/**
+ * A night's signals (code, label, rate, unit, source), folded. Of an upload of several nights,
+ * each night has its own, named by its start: the channels differ from night to night.
+ */
+function NightChannels({ night, several = false }: { night: OtherImportedNight; several?: boolean }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const count = night.summary.channels.length;
+  return (
+    <details className="import-result-channels" data-testid="import-result-channels">
+      <summary>
+        {several ? t('recordings.import.channelsFoldedOf', { count, start: f.dateTime(night.recording_start_time, night.timezone) }) : t('recordings.import.channelsFolded', { count })}
+      </summary>
+      <ImportChannels summary={night.summary} />
+    </details>
   );
 }
 
