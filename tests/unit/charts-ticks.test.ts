@@ -14,6 +14,15 @@ describe('time ticks', () => {
     expect(formatClock(ticks[9]!, 'Europe/Zurich')).toBe('08:00');
   });
 
+  it("are whole local hours over a night shorter than 8 h, never an eighth of it (decision 1022)", () => {
+    const t0 = Date.UTC(2025, 8, 10, 21, 28); // 23:28 in Zurich: the four-session night's overview, 7 h 19 min
+    const ticks = timeTicks({ t0, t1: t0 + 7 * H + 19 * 60_000 }, zoneOffset('Europe/Zurich'));
+    expect(ticks.map((t) => formatClock(t, 'Europe/Zurich'))).toEqual(['00:00', '01:00', '02:00', '03:00', '04:00', '05:00', '06:00']);
+    // Three hours are hourly too; under three, an eighth of the span.
+    expect(timeTicks({ t0: 0, t1: 3 * H })).toEqual([0, H, 2 * H, 3 * H]);
+    expect(timeTicks({ t0: 0, t1: 2 * H })).toHaveLength(9);
+  });
+
   it('are an eighth of the span when it is short', () => {
     const ticks = timeTicks({ t0: 0, t1: 30_000 });
     expect(ticks).toHaveLength(9);
@@ -35,7 +44,8 @@ describe('time ticks', () => {
 
 describe('tick labels placed on an axis', () => {
   const night = { t0: 0, t1: 7.5 * H };
-  const ticks = timeTicks(night);
+  // Eight steps of the span (the axis of a short span's ticks), placed on axes of every width.
+  const ticks = Array.from({ length: 9 }, (_, k) => (k * night.t1) / 8);
   const extent = (p: { leftPct: number; align: string }, width: number, label: number) => {
     const x = (p.leftPct / 100) * width;
     return p.align === 'start' ? [x, x + label] : p.align === 'end' ? [x - label, x] : [x - label / 2, x + label / 2];

@@ -2,8 +2,12 @@
 import { HOUR_MS } from '../../time/constants';
 import type { TimeRange } from '../../time/range';
 
-/** Spans shorter than this get eight ticks instead of hourly ones. */
-export const SHORT_SPAN_MS = 8 * HOUR_MS;
+/**
+ * Spans shorter than this get eight ticks instead of hourly ones: fewer than three whole hours
+ * would leave the axis with one or two labels. A night of 4–8 h is not short: its ticks are
+ * the clock's hours, not 23:28:00, 01:17:45, 02:12:37 … (decision 1022).
+ */
+export const SHORT_SPAN_MS = 3 * HOUR_MS;
 
 /** Offset of a time zone from UTC at instant t, ms (positive east). */
 export type ZoneOffset = (t: number) => number;
