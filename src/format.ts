@@ -20,7 +20,8 @@ export function formatNumber(value: number | null | undefined, language: string,
   const key = `${language}|${digits}`;
   let f = numberFormats.get(key);
   if (!f) {
-    f = new Intl.NumberFormat(intlLocale(language), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    // 'negative': a value that rounds to zero reads 0.0, never -0.0 (a mean of −0.03 at one digit).
+    f = new Intl.NumberFormat(intlLocale(language), { minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: 'negative' });
     numberFormats.set(key, f);
   }
   return f.format(value);

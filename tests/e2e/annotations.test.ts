@@ -239,6 +239,39 @@ describe('a night whose mask sessions come in two uploads', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("an annotator scrubbing into the gap between two sessions is told the window holds no sample, and the night's axis reads whole hours", async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.annotator);
+    await openPatient(page, 'NCT1001');
+    await page.getByTestId('plot-NC_PSG').waitFor({ timeout: 60_000 });
+    await chartsSettled(page);
+    // The night (22:36–06:09, 7 h 33 min) on its clock's hours, not at eighths of its span (decision 1022).
+    const axis = page.getByTestId('navigator').locator('.time-axis');
+    // (as many of 23:00 … 06:00 as fit the navigator's width without touching).
+    const ticks = await axis.locator('.time-tick').allInnerTexts();
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
+    for (const tick of ticks) expect(tick).toMatch(/^(23|0[0-6]):00$/);
+    await page.locator('select').filter({ has: page.locator('option', { hasText: '30 Sec' }) }).first().selectOption({ label: '30 Sec' });
+    const box = (await axis.boundingBox())!;
+    const at = (fraction: number) => page.mouse.click(box.x + box.width * fraction, box.y - 25);
+    const note = page.getByTestId('none-here-NC_PSG');
+    const readout = page.getByTestId('stats-NC_PSG');
+    // 23:12, between the first session (to 22:57) and the second (from 23:26): no sample there.
+    await at(0.079);
+    await expect.poll(() => note.isVisible(), { timeout: 30_000 }).toBe(true);
+    expect(await note.innerText()).toBe('No valid sample of Nasal Cannula in this window: the recording holds none here (between two sessions of the night, or the sensor recorded no valid value).');
+    await expect.poll(() => readout.innerText()).toBe('no valid sample in this window');
+    // Midnight, inside the second session: its figures, and no note.
+    await at(0.185);
+    await expect.poll(() => readout.innerText(), { timeout: 30_000 }).toMatch(/^min -?\d+\.\d · max /);
+    expect(await note.isVisible()).toBe(false);
+    // A mean that rounds to zero is 0.0, never -0.0.
+    expect(await readout.innerText()).not.toContain('-0.0');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
 
 describe('a German-speaking physician with a ResMed SD card', () => {

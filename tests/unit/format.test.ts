@@ -10,6 +10,10 @@ describe('one formatting module', () => {
     expect(formatNumber(24.456, 'de-AT', 2)).toBe('24,46');
     expect(formatNumber(24.456, 'fr-FR', 2)).toBe('24,46');
     expect(formatNumber(Number.NaN, 'de-AT', 1)).toBe('–');
+    // A value that rounds to zero has no sign (a mean of −0.03 at one digit), a negative one keeps it.
+    expect(formatNumber(-0.03, 'en-US', 1)).toBe('0.0');
+    expect(formatNumber(-0.3, 'en-US', 1)).toBe('-0.3');
+    expect(formatNumber(-0.004, 'de-AT', 2)).toBe('0,00');
     expect(formatHours(7.5 * 3_600_000, 'fr-FR')).toBe('7,5');
   });
 

@@ -310,10 +310,11 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   pointer.current = { zoomMode, yDomain: drawnY, onYZoom: setYZoom, tooltip, onAnnotate };
   usePlotPointer(screen, plotRef, selectionRef, tipRef, pointer);
 
-  const format: StatsFormatter = useCallback((v) => t('night.stats.line', v), [t]);
+  const format: StatsFormatter = useCallback((v) => (v ? t('night.stats.line', v) : t('night.stats.none')), [t]);
   // The engine's statistics once its samples are in (not of an overview); none of codes (stages, in bed): a "min 0 · max 3" of stages means nothing.
   const statsSource = !def.axis && series[0] && !provisional?.has(series[0].ref.code) ? series[0].ref : null;
-  useStatsReadout(screen, api, statsSource, statsRef, format, i18n.language);
+  const windowNoteRef = useRef<HTMLParagraphElement>(null);
+  useStatsReadout(screen, api, statsSource, statsRef, format, i18n.language, windowNoteRef);
 
   // A channel without a meaning here is named by its source signal when Nocturne knows it ('MaskPress.2s'), else keeps the file's label.
   const title = channelName(t, i18n.language, code);
@@ -344,6 +345,12 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
           <div ref={selectionRef} className="plot-selection" />
           <div ref={tipRef} className="plot-tooltip" role="tooltip" />
           <PlotNotes code={code} title={title} empty={empty} allMissing={allMissing} pending={pending} />
+          {/* Shown by the stats readout (DOM only, no render per page step) when the window holds no valid sample. */}
+          {!empty && !allMissing && (
+            <p ref={windowNoteRef} className="plot-empty" hidden data-testid={`none-here-${code}`}>
+              {t('night.noneHere', { channel: title })}
+            </p>
+          )}
         </div>
       </div>
       {/* Under the plot, not over it: the legend must not hide the trace. */}

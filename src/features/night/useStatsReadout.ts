@@ -12,8 +12,8 @@ import type { ChartScreen } from '../../charts/screen';
 /** Readouts wait this long after the last range change (a burst of page steps costs one query). */
 export const STATS_DELAY_MS = 120;
 
-/** Formats a stats line; labels come translated. */
-export type StatsFormatter = (values: Record<'min' | 'max' | 'mean' | 'p10' | 'p50' | 'p90', string>) => string;
+/** Formats a stats line, labels translated; null: the window holds no valid sample (the line says so). */
+export type StatsFormatter = (values: Record<'min' | 'max' | 'mean' | 'p10' | 'p50' | 'p90', string> | null) => string;
 
 export function useStatsReadout(
   screen: ChartScreen,
@@ -22,10 +22,12 @@ export function useStatsReadout(
   el: RefObject<HTMLElement | null>,
   format: StatsFormatter,
   language: string,
+  note?: RefObject<HTMLElement | null>,
 ): void {
   useEffect(() => {
     const target = el.current;
     if (!ref || !target) return;
+    const shown = note?.current ?? null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let asked = 0;
     const run = (range: TimeRange) => {
@@ -35,8 +37,12 @@ export function useStatsReadout(
         (s) => {
           if (id !== asked) return;
           const f = (v: number) => formatValue(v, 1, language);
-          target.textContent = format({ min: f(s.min), max: f(s.max), mean: f(s.mean), p10: f(s.p10), p50: f(s.p50), p90: f(s.p90) });
+          // A window of no valid sample (between a night's sessions, the sensor off) says so, in the
+          // readout and over the empty plot, instead of six dashes and a blank plot with no reason.
+          const none = s.count === 0;
+          target.textContent = format(none ? null : { min: f(s.min), max: f(s.max), mean: f(s.mean), p10: f(s.p10), p50: f(s.p50), p90: f(s.p90) });
           target.dataset.ready = 'true';
+          if (shown) shown.hidden = !none;
         },
         () => undefined,
       );
@@ -51,6 +57,7 @@ export function useStatsReadout(
       off();
       clearTimeout(timer);
       asked++;
+      if (shown) shown.hidden = true;
     };
-  }, [screen, api, ref?.night, ref?.code, el, format, language]);
+  }, [screen, api, ref?.night, ref?.code, el, format, language, note]);
 }
