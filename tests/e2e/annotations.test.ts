@@ -263,6 +263,7 @@ describe('a night whose mask sessions come in two uploads', () => {
     await expect.poll(() => note.isVisible(), { timeout: 30_000 }).toBe(true);
     expect(await note.innerText()).toBe('No valid sample of Nasal Cannula in this window: the recording holds none here (between two sessions of the night, or the sensor recorded no valid value).');
     await expect.poll(() => readout.innerText()).toBe('no valid sample in this window');
+    expect(await readout.getAttribute('data-none')).toBe('true');
     // Midnight, inside the second session: its figures, and no note.
     await at(0.185);
     await expect.poll(() => readout.innerText(), { timeout: 30_000 }).toMatch(/^min -?\d+\.\d · max /);

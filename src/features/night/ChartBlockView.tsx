@@ -260,12 +260,12 @@ function PlotNotes({ code, title, empty, allMissing, pending }: { code: string; 
   return (
     <>
       {empty && (
-        <p className="plot-empty" data-testid={`no-data-${code}`}>
+        <p className="plot-empty" dir="auto" data-testid={`no-data-${code}`}>
           {t('night.noData', { channel: title })}
         </p>
       )}
       {allMissing && (
-        <p className="plot-empty" data-testid={`all-missing-${code}`}>
+        <p className="plot-empty" dir="auto" data-testid={`all-missing-${code}`}>
           {t('night.allMissing', { channel: title })}
         </p>
       )}
@@ -345,9 +345,10 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
           <div ref={selectionRef} className="plot-selection" />
           <div ref={tipRef} className="plot-tooltip" role="tooltip" />
           <PlotNotes code={code} title={title} empty={empty} allMissing={allMissing} pending={pending} />
-          {/* Shown by the stats readout (DOM only, no render per page step) when the window holds no valid sample. */}
+          {/* Shown by the stats readout (DOM only, no render per page step) when the window holds no valid sample.
+              The notes take their own direction: the plot is left to right in Arabic too, its words are not. */}
           {!empty && !allMissing && (
-            <p ref={windowNoteRef} className="plot-empty" hidden data-testid={`none-here-${code}`}>
+            <p ref={windowNoteRef} className="plot-empty" dir="auto" hidden data-testid={`none-here-${code}`}>
               {t('night.noneHere', { channel: title })}
             </p>
           )}

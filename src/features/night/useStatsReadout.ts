@@ -42,6 +42,8 @@ export function useStatsReadout(
           const none = s.count === 0;
           target.textContent = format(none ? null : { min: f(s.min), max: f(s.max), mean: f(s.mean), p10: f(s.p10), p50: f(s.p50), p90: f(s.p90) });
           target.dataset.ready = 'true';
+          // Words, not figures: in the text's own font (a monospaced one spaces Arabic letters apart).
+          target.dataset.none = String(none);
           if (shown) shown.hidden = !none;
         },
         () => undefined,
