@@ -241,6 +241,7 @@ describe('a night whose mask sessions come in two uploads', () => {
   });
 
   it("an annotator scrubbing into the gap between two sessions is told the window holds no sample, and the night's axis reads whole hours", async () => {
+    // The four-session night the test before joined for NCT1001 (its only night).
     const { context, page, errors } = await newPage(browser, server.url);
     await page.goto('/app/signin');
     await signInThroughForm(page, server.url, DEMO.annotator);
