@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImportSummary } from './api';
 import { formatSignificant } from '../../format';
@@ -61,13 +62,28 @@ export function ImportChannels({ summary }: { summary: ImportSummary }) {
   );
 }
 
+/** A file name that a narrow column breaks after its underscores (snore_resmed_/20250110_/…), not inside a word. */
+function breakable(name: string) {
+  return name.split(/(?<=_)/).map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
+
 /** Which file(s) a code came from; a channel without one valid sample says so (it never holds a code a channel with data can fill). */
 function SourceCell({ source }: { source?: { files: string[]; valid: number } }) {
   const { t } = useTranslation();
   if (!source) return <td>—</td>;
   return (
     <td data-testid="import-source">
-      {source.files.join(', ')}
+      {source.files.map((f, i) => (
+        <Fragment key={f}>
+          {i > 0 && ', '}
+          {breakable(f)}
+        </Fragment>
+      ))}
       {source.valid === 0 && <> ({t('nightFiles.noData')})</>}
     </td>
   );
