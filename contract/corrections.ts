@@ -71,6 +71,8 @@ export const NightCorrections = Type.Object({
     bed_in_time: Type.Integer(),
     bed_out_time: Type.Integer(),
     bed_times_corrected: Type.Boolean(),
+    /** Where bed-in and bed-out come from: a physician's correction, the files' "Lights off" / "Lights on" markers (decision 1023), or the recording's start and stop. */
+    bed_times_from: Enum(['correction', 'lights', 'recording']),
     invalid_spans: Type.Array(Type.Object({ start_ms: Type.Integer(), end_ms: Type.Integer() })),
   }),
   corrections: Type.Array(Correction),

@@ -37,17 +37,54 @@ export async function listCorrections(db: Queryable, recordingId: number): Promi
   return rows.map((r) => ({ ...r, id: Number(r.id), start_ms: Number(r.start_ms), end_ms: Number(r.end_ms) }));
 }
 
+/** Bed-in and bed-out times, ms UTC. */
+export interface BedTimes {
+  inMs: number;
+  outMs: number;
+}
+
+const LIGHTS_OFF = /^\s*lights?[\s_-]*(off|out)\b/i;
+const LIGHTS_ON = /^\s*lights?[\s_-]*on\b/i;
+
+/**
+ * A PSG night's bed times from its files' EDF+ markers (decision 1023): the first "Lights off"
+ * ("Lights out", "lights_off", "Lights off@@EEG F4-A1" …) and the last "Lights on" after it,
+ * the AASM's time in bed. Null without both.
+ */
+export function lightsWindow(events: readonly { onset_ms: number | string; text: string }[]): BedTimes | null {
+  const sorted = [...events].sort((a, b) => Number(a.onset_ms) - Number(b.onset_ms));
+  const off = sorted.find((e) => LIGHTS_OFF.test(e.text));
+  if (!off) return null;
+  const on = sorted.filter((e) => LIGHTS_ON.test(e.text) && Number(e.onset_ms) > Number(off.onset_ms)).at(-1);
+  return on ? { inMs: Number(off.onset_ms), outMs: Number(on.onset_ms) } : null;
+}
+
+/** The lights-off and lights-on markers the night's files hold, as its bed times (null: not both). */
+export async function lightsOf(db: Queryable, recordingId: number): Promise<BedTimes | null> {
+  const rows = await db.query<{ onset_ms: number; text: string }>(
+    `select onset_ms, text from recording_events where recording_id = $1 and source = 'file' and text ilike '%light%' order by onset_ms`,
+    [recordingId],
+  );
+  return lightsWindow(rows);
+}
+
 /**
  * The window the night is analysed over under its active corrections: the newest bed-times
  * correction not undone (undoing it brings back the one before), and every invalid span not
- * undone. Null when no correction is active: the night is analysed as recorded.
+ * undone. Without a bed-times correction the files' lights-off and lights-on markers, when
+ * there are both (`lights`), are the bed times. Null when neither applies: the night is
+ * analysed as recorded.
  */
-export function windowOf(recording: Pick<RecordingRow, 'start_ms' | 'stop_ms'>, corrections: readonly Pick<CorrectionRow, 'kind' | 'start_ms' | 'end_ms' | 'undone_at'>[]): AnalysisWindow | null {
+export function windowOf(
+  recording: Pick<RecordingRow, 'start_ms' | 'stop_ms'>,
+  corrections: readonly Pick<CorrectionRow, 'kind' | 'start_ms' | 'end_ms' | 'undone_at'>[],
+  lights: BedTimes | null = null,
+): AnalysisWindow | null {
   const active = corrections.filter((c) => c.undone_at === null);
-  if (active.length === 0) return null;
+  if (active.length === 0 && !lights) return null;
   const bed = active.filter((c) => c.kind === 'bed_times').at(-1);
   const invalid = active.filter((c) => c.kind === 'invalid_span').map((c) => ({ from: Number(c.start_ms), to: Number(c.end_ms) }));
-  return analysisWindow(Number(recording.start_ms), Number(recording.stop_ms), bed ? { inMs: Number(bed.start_ms), outMs: Number(bed.end_ms) } : null, invalid);
+  return analysisWindow(Number(recording.start_ms), Number(recording.stop_ms), bed ? { inMs: Number(bed.start_ms), outMs: Number(bed.end_ms) } : lights, invalid);
 }
 
 /** The night's corrections state: the revision the caches are stored under, and the window (null: none). */
@@ -57,7 +94,7 @@ export async function correctionState(db: Queryable, recording: Pick<RecordingRo
     'select kind, start_ms, end_ms, undone_at from night_corrections where recording_id = $1 order by id',
     [recording.id],
   );
-  return { rev: Number(row?.correction_rev ?? 0), window: windowOf(recording, rows) };
+  return { rev: Number(row?.correction_rev ?? 0), window: windowOf(recording, rows, await lightsOf(db, recording.id)) };
 }
 
 /**

@@ -310,9 +310,17 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   pointer.current = { zoomMode, yDomain: drawnY, onYZoom: setYZoom, tooltip, onAnnotate };
   usePlotPointer(screen, plotRef, selectionRef, tipRef, pointer);
 
-  const format: StatsFormatter = useCallback((v) => (v ? t('night.stats.line', v) : t('night.stats.none')), [t]);
   // The engine's statistics once its samples are in (not of an overview); none of codes (stages, in bed): a "min 0 · max 3" of stages means nothing.
   const statsSource = !def.axis && series[0] && !provisional?.has(series[0].ref.code) ? series[0].ref : null;
+  // A chart of two signals (radar I and Q) reads out its first: the line names it.
+  const readOf = series.length > 1 && statsSource ? channelName(t, i18n.language, statsSource.code) : null;
+  const format: StatsFormatter = useCallback(
+    (v) => {
+      const line = v ? t('night.stats.line', v) : t('night.stats.none');
+      return readOf ? t('night.stats.of', { channel: readOf, line }) : line;
+    },
+    [t, readOf],
+  );
   const windowNoteRef = useRef<HTMLParagraphElement>(null);
   useStatsReadout(screen, api, statsSource, statsRef, format, i18n.language, windowNoteRef);
 

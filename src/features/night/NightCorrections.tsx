@@ -35,7 +35,9 @@ export function NightCorrectionsPanel({ patientId, night, screen }: { patientId:
           <p className="muted" data-testid="corrections-window">
             {data.corrected
               ? t('night.corrections.window', { from: clock(data.window.bed_in_time), to: clock(data.window.bed_out_time), count: data.window.invalid_spans.length })
-              : t('night.corrections.none')}
+              : data.window.bed_times_from === 'lights'
+                ? t('night.corrections.lights', { from: clock(data.window.bed_in_time), to: clock(data.window.bed_out_time) })
+                : t('night.corrections.none')}
           </p>
           {data.can_correct ? <CorrectionForm patientId={patientId} night={night} data={data} screen={screen} /> : <p className="muted" data-testid="corrections-read-only">{t('night.corrections.readOnly')}</p>}
           <CorrectionList patientId={patientId} night={night} data={data} />
