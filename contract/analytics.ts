@@ -136,6 +136,8 @@ const summaryFields = {
   percentiles: Type.Record(Str, NightStat),
   /** The night is analysed under manual corrections (bed times, invalid spans). */
   corrected: Type.Boolean(),
+  /** Bed-in and bed-out are the files' lights-off and lights-on markers, not a physician's correction (decision 1023). */
+  bed_times_from_lights: Type.Boolean(),
   /** AHI, ODI and the ODI's basis: absent for paid memberships (spec 2 §1). */
   ahi: Type.Optional(Figure),
   odi: Type.Optional(Figure),

@@ -14,6 +14,8 @@ export interface AnalysisWindow {
   bedInMs: number;
   bedOutMs: number;
   bedTimesCorrected: boolean;
+  /** 'lights': the bed times are the files' lights-off and lights-on markers, not a physician's (decision 1023). */
+  bedTimesFrom?: 'lights';
   /** Spans not to analyse, ms UTC, sorted, not overlapping, inside [bedInMs, bedOutMs). */
   invalid: Band[];
 }

@@ -84,7 +84,8 @@ export function windowOf(
   if (active.length === 0 && !lights) return null;
   const bed = active.filter((c) => c.kind === 'bed_times').at(-1);
   const invalid = active.filter((c) => c.kind === 'invalid_span').map((c) => ({ from: Number(c.start_ms), to: Number(c.end_ms) }));
-  return analysisWindow(Number(recording.start_ms), Number(recording.stop_ms), bed ? { inMs: Number(bed.start_ms), outMs: Number(bed.end_ms) } : lights, invalid);
+  const w = analysisWindow(Number(recording.start_ms), Number(recording.stop_ms), bed ? { inMs: Number(bed.start_ms), outMs: Number(bed.end_ms) } : lights, invalid);
+  return !bed && lights ? { ...w, bedTimesFrom: 'lights' } : w;
 }
 
 /** The night's corrections state: the revision the caches are stored under, and the window (null: none). */

@@ -94,8 +94,10 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     desaturation_rule: settings.desaturationRule,
     customized_index: customizedIndex(labels.map((l) => l.label)),
     percentiles: percentiles(stats),
-    // Analysed under the physician's manual corrections (bed times, invalid spans).
-    corrected: a.window !== undefined,
+    // Analysed under the physician's manual corrections (bed times, invalid spans); bed times
+    // from the files' lights markers are the night's own, not a correction (decision 1023).
+    corrected: a.window !== undefined && (a.window.bedTimesFrom !== 'lights' || a.window.invalid.length > 0),
+    bed_times_from_lights: a.window?.bedTimesFrom === 'lights',
   };
   // Spec 2 §1: paid memberships get no AHI or ODI automated items.
   const ahi = consensus ? consensusAhi(consensus.apneas + consensus.hypopneas, a) : index.ahi;

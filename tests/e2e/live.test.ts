@@ -331,7 +331,7 @@ describe('live devices', () => {
     await page.goto('/');
     await openPatient(page, 'NCT1001');
     // One night in the list: no night before or after it.
-    await expect.poll(() => page.getByTestId('night-recording').count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => page.getByTestId('night-recording').count()).toBe(2);
     expect(await page.getByTestId('night-previous').isDisabled()).toBe(true);
     expect(await page.getByTestId('night-next').isDisabled()).toBe(true);
     const [ended, live] = [page.getByTestId('night-recording').nth(0), page.getByTestId('night-recording').nth(1)];

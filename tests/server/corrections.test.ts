@@ -184,18 +184,22 @@ describe("a PSG night's lights markers (decision 1023)", () => {
     expect(start).toBe(Date.UTC(2001, 0, 1, 23, 59, 30));
     const lightsOff = start + 33_430;
     const lightsOn = start + 25_618_740;
-    const read = async () => (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: pid, night: key } })).json().data as { bed_in_time: string; bed_out_time: string; total_bed_time: number };
+    const read = async () =>
+      (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: pid, night: key } })).json().data as { bed_in_time: string; bed_out_time: string; total_bed_time: number; corrected: boolean; bed_times_from_lights: boolean };
     const window = async () => (await server.call('GET', `/analytics/patient/corrections?patient_id=${pid}&night=${key}`, { token: physician })).json().data;
     // Bed times: the markers (00:00, not the recording's 23:59), the bed time between them.
     const s = await read();
     expect([s.bed_in_time, s.bed_out_time]).toEqual(['00:00', '07:06']);
     expect(s.total_bed_time).toBeCloseTo((lightsOn - lightsOff) / HOUR, 2);
+    // The night's own markers, not a correction.
+    expect([s.corrected, s.bed_times_from_lights]).toEqual([false, true]);
     const w = await window();
     expect(w).toMatchObject({ corrected: false, window: { bed_in_time: lightsOff, bed_out_time: lightsOn, bed_times_corrected: false, bed_times_from: 'lights' } });
     // A physician's bed times replace them; undone, the markers are back.
     const made = await server.call('POST', '/analytics/patient/corrections', { token: physician, body: { patient_id: pid, night: key, kind: 'bed_times', start_ms: start + HOUR, end_ms: start + 6 * HOUR, reason: 'Lights off noted late' } });
     expect(made.statusCode, made.body).toBe(201);
     expect(made.json().data.window).toMatchObject({ bed_in_time: start + HOUR, bed_out_time: start + 6 * HOUR, bed_times_corrected: true, bed_times_from: 'correction' });
+    expect(await read()).toMatchObject({ corrected: true, bed_times_from_lights: false });
     expect((await read()).total_bed_time).toBeCloseTo(5, 2);
     const id = (made.json().data.corrections as { id: number }[]).at(-1)!.id;
     expect((await server.call('POST', '/analytics/patient/corrections/undo', { token: physician, body: { patient_id: pid, night: key, id } })).statusCode).toBe(200);
