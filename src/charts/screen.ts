@@ -130,7 +130,7 @@ export class ChartScreen {
     this.renderer.setLayer(block, 'highlight', quads, quads.length / 2, { origin, kind: 'fill', color: BAND_COLORS.highlighted, clipY: true });
   }
 
-  /** Spans left out of the night's analysis by manual corrections: shaded on every block. */
+  /** Spans left out of the night's analysis (manual corrections, outside a PSG night's lights markers): shaded on every block. */
   setExcluded(spans: ReadonlyArray<{ startMs: number; endMs: number }>): void {
     this.excluded = spans;
     for (const block of this.entries.keys()) this.drawExcluded(block);

@@ -84,5 +84,8 @@ describe('the corrections panel', () => {
     const data = { recording_start_time: start, recording_stop_time: stop, corrected: true, window: { bed_in_time: start + MIN, bed_out_time: stop, bed_times_corrected: true, invalid_spans: [{ start_ms: start + 10 * MIN, end_ms: start + 20 * MIN }] } };
     expect(excludedSpans(data as never)).toEqual([{ startMs: start, endMs: start + MIN }, { startMs: start + 10 * MIN, endMs: start + 20 * MIN }]);
     expect(excludedSpans({ ...data, corrected: false } as never)).toEqual([]);
+    // A PSG night's lights markers bound its analysis as bed times would: before and after them shaded.
+    const lights = { ...data, corrected: false, window: { bed_in_time: start + 2 * MIN, bed_out_time: stop - MIN, bed_times_corrected: false, bed_times_from: 'lights', invalid_spans: [] } };
+    expect(excludedSpans(lights as never)).toEqual([{ startMs: start, endMs: start + 2 * MIN }, { startMs: stop - MIN, endMs: stop }]);
   });
 });

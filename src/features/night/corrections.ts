@@ -47,7 +47,8 @@ export function useCorrectionWrite(patientId: number, night: number) {
 
 /** The spans the charts shade: before bed-in, the invalid spans, after bed-out (none when the night is not corrected). */
 export function excludedSpans(c: NightCorrections | null | undefined): Array<{ startMs: number; endMs: number }> {
-  if (!c?.corrected) return [];
+  // Outside the files' lights markers is left out of the analysis too (decision 1023): shaded alike.
+  if (!c?.corrected && c?.window.bed_times_from !== 'lights') return [];
   const out = [{ startMs: c.recording_start_time, endMs: c.window.bed_in_time }];
   for (const s of c.window.invalid_spans) out.push({ startMs: s.start_ms, endMs: s.end_ms });
   out.push({ startMs: c.window.bed_out_time, endMs: c.recording_stop_time });
