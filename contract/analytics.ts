@@ -138,6 +138,8 @@ const summaryFields = {
   corrected: Type.Boolean(),
   /** Bed-in and bed-out are the files' lights-off and lights-on markers, not a physician's correction (decision 1023). */
   bed_times_from_lights: Type.Boolean(),
+  /** Bed-in and bed-out are the recording's start and stop: no correction, no lights markers, no in-bed (TB) signal. */
+  bed_times_from_recording: Type.Boolean(),
   /** AHI, ODI and the ODI's basis: absent for paid memberships (spec 2 §1). */
   ahi: Type.Optional(Figure),
   odi: Type.Optional(Figure),

@@ -98,6 +98,9 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     // from the files' lights markers are the night's own, not a correction (decision 1023).
     corrected: a.window !== undefined && (a.window.bedTimesFrom !== 'lights' || a.window.invalid.length > 0),
     bed_times_from_lights: a.window?.bedTimesFrom === 'lights',
+    // Nothing says when the patient went to bed (no correction, no lights markers, no in-bed
+    // signal): the recording's own start and stop are the bed times, and the summary says so.
+    bed_times_from_recording: !a.window?.bedTimesCorrected && !channels.some((c) => c.code === 'TB'),
   };
   // Spec 2 §1: paid memberships get no AHI or ODI automated items.
   const ahi = consensus ? consensusAhi(consensus.apneas + consensus.hypopneas, a) : index.ahi;

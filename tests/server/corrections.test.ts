@@ -185,25 +185,38 @@ describe("a PSG night's lights markers (decision 1023)", () => {
     const lightsOff = start + 33_430;
     const lightsOn = start + 25_618_740;
     const read = async () =>
-      (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: pid, night: key } })).json().data as { bed_in_time: string; bed_out_time: string; total_bed_time: number; corrected: boolean; bed_times_from_lights: boolean };
+      (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: pid, night: key } })).json().data as { bed_in_time: string; bed_out_time: string; total_bed_time: number; corrected: boolean; bed_times_from_lights: boolean; bed_times_from_recording: boolean };
     const window = async () => (await server.call('GET', `/analytics/patient/corrections?patient_id=${pid}&night=${key}`, { token: physician })).json().data;
     // Bed times: the markers (00:00, not the recording's 23:59), the bed time between them.
     const s = await read();
     expect([s.bed_in_time, s.bed_out_time]).toEqual(['00:00', '07:06']);
     expect(s.total_bed_time).toBeCloseTo((lightsOn - lightsOff) / HOUR, 2);
     // The night's own markers, not a correction.
-    expect([s.corrected, s.bed_times_from_lights]).toEqual([false, true]);
+    expect([s.corrected, s.bed_times_from_lights, s.bed_times_from_recording]).toEqual([false, true, false]);
     const w = await window();
     expect(w).toMatchObject({ corrected: false, window: { bed_in_time: lightsOff, bed_out_time: lightsOn, bed_times_corrected: false, bed_times_from: 'lights' } });
     // A physician's bed times replace them; undone, the markers are back.
     const made = await server.call('POST', '/analytics/patient/corrections', { token: physician, body: { patient_id: pid, night: key, kind: 'bed_times', start_ms: start + HOUR, end_ms: start + 6 * HOUR, reason: 'Lights off noted late' } });
     expect(made.statusCode, made.body).toBe(201);
     expect(made.json().data.window).toMatchObject({ bed_in_time: start + HOUR, bed_out_time: start + 6 * HOUR, bed_times_corrected: true, bed_times_from: 'correction' });
-    expect(await read()).toMatchObject({ corrected: true, bed_times_from_lights: false });
+    expect(await read()).toMatchObject({ corrected: true, bed_times_from_lights: false, bed_times_from_recording: false });
     expect((await read()).total_bed_time).toBeCloseTo(5, 2);
     const id = (made.json().data.corrections as { id: number }[]).at(-1)!.id;
     expect((await server.call('POST', '/analytics/patient/corrections/undo', { token: physician, body: { patient_id: pid, night: key, id } })).statusCode).toBe(200);
     expect((await window()).window).toMatchObject({ bed_in_time: lightsOff, bed_times_from: 'lights' });
     expect((await read()).total_bed_time).toBeCloseTo((lightsOn - lightsOff) / HOUR, 2);
+  }, 120_000);
+
+  it("a night whose files say nothing of bed times (Sleep-EDF's hypnogram) says its bed times are the recording's; a radar night's in-bed signal does not", async () => {
+    const names = ['sleepedf_SC4001E0_short_psg.edf', 'sleepedf_SC4001EC_hypnogram.edf'];
+    const { uploadFiles } = await import('./multipart');
+    const { readFileSync } = await import('node:fs');
+    const pid = (await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1004'`))[0].id;
+    const files = names.map((name) => ({ name, bytes: new Uint8Array(readFileSync(new URL(`../fixtures/real/${name}`, import.meta.url))) }));
+    const up = await uploadFiles(server, physician, { patient_id: String(pid), timezone: 'Europe/Amsterdam' }, files);
+    expect(up.statusCode, up.body).toBe(201);
+    const psg = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: pid, night: up.json().data.night } })).json().data;
+    expect(psg).toMatchObject({ corrected: false, bed_times_from_lights: false, bed_times_from_recording: true });
+    expect(await summary()).toMatchObject({ bed_times_from_recording: false });
   }, 120_000);
 });

@@ -14,7 +14,7 @@ const summary = (basis: 'sleep' | 'monitoring'): NightSummary => ({
   total_bed_time: 6.47, sleep_efficiency: basis === 'sleep' ? 92.7 : null, sol: null, waso: basis === 'sleep' ? 12 : null, bed_in_time: '01:02', bed_out_time: '07:30', recording_start_time: night.recording_start_time,
   recording_stop_time: night.recording_stop_time, apneas: 3, hypopneas: 6, desaturations: 0, desaturation_rule: 3, customized_index: {}, percentiles: {}, recorded_weight: basis === 'sleep' ? 96.5 : null, lowest_spo2: 84,
   ahi: 1.39, odi: 0, index_basis: basis, monitoring_time: 6.47,
-  breathing_source: 'NC_PSG', ahi_basis: 'breathing_signal', latencies: { deep: null, light: null, rem: null }, device_summary: null, events_source: 'automatic', events_round_id: null, corrected: false, bed_times_from_lights: false,
+  breathing_source: 'NC_PSG', ahi_basis: 'breathing_signal', latencies: { deep: null, light: null, rem: null }, device_summary: null, events_source: 'automatic', events_round_id: null, corrected: false, bed_times_from_lights: false, bed_times_from_recording: false,
 });
 const render = (s: NightSummary) => renderToStaticMarkup(<I18nextProvider i18n={i18n}><SummaryTables night={night} summary={s} /></I18nextProvider>);
 

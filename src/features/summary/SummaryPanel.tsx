@@ -175,7 +175,7 @@ function RecordingTable({ night, summary: s }: { night: NightInfo; summary: Nigh
     <Table
       title={t('summary.tables.recording')}
       testId="summary-recording"
-      note={s.corrected ? t('summary.correctedNote') : s.bed_times_from_lights ? t('summary.lightsNote') : undefined}
+      note={s.corrected ? t('summary.correctedNote') : s.bed_times_from_lights ? t('summary.lightsNote') : s.bed_times_from_recording ? t('summary.recordingBedNote') : undefined}
       rows={[
         [t('summary.fields.start'), formatClock(s.recording_start_time, zone)],
         [t('summary.fields.stop'), formatClock(s.recording_stop_time, zone)],
