@@ -10,7 +10,7 @@ import { nightOf } from '../annotations/annotations';
 import type { Queryable } from '../db/adapter';
 import type { RecordingRow } from '../recordings/store';
 import { MIN_CORRECTION_MS } from '../../engine/detect';
-import { addCorrection, correctionExists, invalidateNight, lightsOf, listCorrections, undoCorrection, windowOf, type CorrectionRow } from './corrections';
+import { addCorrection, bedTimesFrom, correctionExists, invalidateNight, lightsOf, listCorrections, undoCorrection, windowOf, type CorrectionRow } from './corrections';
 
 /** What a correction's status is now: in force, replaced by a newer bed-times correction, or undone. */
 function statusOf(c: CorrectionRow, all: readonly CorrectionRow[]): 'active' | 'superseded' | 'undone' {
@@ -22,23 +22,20 @@ function statusOf(c: CorrectionRow, all: readonly CorrectionRow[]): 'active' | '
 /** The night's corrections as the night view reads them: the window in force and the audit trail. */
 async function correctionsOf(db: Queryable, recording: RecordingRow, canCorrect: boolean) {
   const rows = await listCorrections(db, recording.id);
-  const lights = await lightsOf(db, recording.id);
-  const w = windowOf(recording, rows, lights);
-  const active = rows.filter((c) => c.undone_at === null);
-  const corrected = active.some((c) => c.kind === 'bed_times');
+  const w = windowOf(recording, rows, await lightsOf(db, recording.id));
+  const from = bedTimesFrom(w);
   return {
     night: Number(recording.night_key),
     recording_id: recording.id,
     recording_start_time: Number(recording.start_ms),
     recording_stop_time: Number(recording.stop_ms),
     can_correct: canCorrect,
-    corrected: active.length > 0,
+    corrected: rows.some((c) => c.undone_at === null),
     window: {
       bed_in_time: w ? w.bedInMs : Number(recording.start_ms),
       bed_out_time: w ? w.bedOutMs : Number(recording.stop_ms),
-      bed_times_corrected: corrected,
-      // Where bed-in and bed-out come from: a physician's correction, the files' lights markers, or the recording's span.
-      bed_times_from: corrected ? ('correction' as const) : lights ? ('lights' as const) : ('recording' as const),
+      bed_times_corrected: from === 'correction',
+      bed_times_from: from,
       invalid_spans: (w?.invalid ?? []).map((b) => ({ start_ms: b.from, end_ms: b.to })),
     },
     corrections: rows.map((c) => ({ ...c, status: statusOf(c, rows) })),

@@ -88,6 +88,16 @@ export function windowOf(
   return !bed && lights ? { ...w, bedTimesFrom: 'lights' } : w;
 }
 
+/**
+ * Where a window's bed-in and bed-out come from: a physician's correction, the files' lights
+ * markers (decision 1023), or the recording's own start and stop (no window, or one of invalid
+ * spans only). The corrections answer and the summary both say it.
+ */
+export function bedTimesFrom(w: AnalysisWindow | null | undefined): 'correction' | 'lights' | 'recording' {
+  if (w?.bedTimesFrom === 'lights') return 'lights';
+  return w?.bedTimesCorrected ? 'correction' : 'recording';
+}
+
 /** The night's corrections state: the revision the caches are stored under, and the window (null: none). */
 export async function correctionState(db: Queryable, recording: Pick<RecordingRow, 'id' | 'start_ms' | 'stop_ms'>): Promise<{ rev: number; window: AnalysisWindow | null }> {
   const [row] = await db.query<{ correction_rev: number }>('select correction_rev from recordings where id = $1', [recording.id]);

@@ -10,6 +10,7 @@ import { consensusAhi, consensusEvents } from '../scoring/service';
 import { indexFigures, lowestSpo2, recordedWeight, round2, sleepFigures, spo2Stats, stageLatencies, STATS_CODES } from './figures';
 import { channelStatsOf } from './channelStats';
 import { analysisOf } from './analyse';
+import { bedTimesFrom } from './corrections';
 import { hhmm } from './actigraphNight';
 import type { AnalyticsSettings } from './settings';
 import { labelsOfRecord } from './repository';
@@ -96,11 +97,11 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     percentiles: percentiles(stats),
     // Analysed under the physician's manual corrections (bed times, invalid spans); bed times
     // from the files' lights markers are the night's own, not a correction (decision 1023).
-    corrected: a.window !== undefined && (a.window.bedTimesFrom !== 'lights' || a.window.invalid.length > 0),
-    bed_times_from_lights: a.window?.bedTimesFrom === 'lights',
+    corrected: bedTimesFrom(a.window) === 'correction' || (a.window?.invalid.length ?? 0) > 0,
+    bed_times_from_lights: bedTimesFrom(a.window) === 'lights',
     // Nothing says when the patient went to bed (no correction, no lights markers, no in-bed
     // signal): the recording's own start and stop are the bed times, and the summary says so.
-    bed_times_from_recording: !a.window?.bedTimesCorrected && !channels.some((c) => c.code === 'TB'),
+    bed_times_from_recording: bedTimesFrom(a.window) === 'recording' && !channels.some((c) => c.code === 'TB'),
   };
   // Spec 2 §1: paid memberships get no AHI or ODI automated items.
   const ahi = consensus ? consensusAhi(consensus.apneas + consensus.hypopneas, a) : index.ahi;
