@@ -189,6 +189,41 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
     expect(suite.errors).toEqual([]);
   });
 
+  it("renders the charts below the fold after the page's first chart frame, where they will be", async () => {
+    // What the page held at its first chart frame: each block, full or a shell, and where it was.
+    const other = await newPage(suite.browser, suite.base);
+    try {
+      await other.context.addInitScript(() => {
+        const mark = performance.mark.bind(performance);
+        const blocks = () => [...document.querySelectorAll<HTMLElement>('[data-testid="chart-stack"] > .chart-block')].map((b) => ({ code: b.dataset.code ?? b.dataset.shell!, full: b.dataset.code !== undefined, top: Math.round(b.getBoundingClientRect().top) }));
+        performance.mark = ((name: string, options?: PerformanceMarkOptions) => {
+          if (name === 'nocturne:first-chart') (window as unknown as { atFirstChart: unknown }).atFirstChart = { blocks: blocks(), fold: window.innerHeight };
+          return mark(name, options);
+        }) as typeof performance.mark;
+      });
+      await other.page.goto('/');
+      await signInThroughForm(other.page, suite.base, DEMO.physician);
+      await other.page.goto(`/app/patients/id=${night.patientId}?night=${night.night}`);
+      await other.page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0);
+      type Seen = { blocks: { code: string; full: boolean; top: number }[]; fold: number };
+      const first = await other.page.evaluate(() => (window as unknown as { atFirstChart: Seen }).atFirstChart);
+      // Every chart that starts on screen was drawn in full; those below waited as shells (a 10-h demo night has 15 charts).
+      expect(first.blocks.length).toBeGreaterThanOrEqual(10);
+      const onScreen = first.blocks.filter((b) => b.top < first.fold);
+      expect(onScreen.length).toBeGreaterThan(0);
+      for (const b of onScreen) expect(b.full, b.code).toBe(true);
+      expect(first.blocks.filter((b) => !b.full).length).toBeGreaterThan(0);
+      // Then every block in full, each where its shell was: nothing on the page moved.
+      await other.page.waitForFunction(() => document.querySelectorAll('[data-testid="chart-stack"] > [data-shell]').length === 0);
+      const after = await other.page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-testid="chart-stack"] > .chart-block')].map((b) => ({ code: b.dataset.code!, top: Math.round(b.getBoundingClientRect().top) })));
+      expect(after).toEqual(first.blocks.map(({ code, top }) => ({ code, top })));
+      await other.page.getByTestId(`y-mode-${after.at(-2)!.code}`).waitFor();
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+
   it('draws the first frame without waiting for WebGL, then the same charts with WebGL on one canvas', async () => {
     await page.goto(`/app/patients/id=${night.patientId}?night=${night.night}`);
     await page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0);

@@ -1,11 +1,14 @@
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import { countRender } from '../../charts/gl/stats';
+import { useChartsFramed } from '../../charts/react/useChartsFramed';
 import { useOccluder, usePlotWidth } from '../../charts/react/useChartBlock';
 import { TimeAxis } from '../../charts/react/TimeAxis';
 import type { ChartScreen } from '../../charts/screen';
 import { channelDef } from './channels';
 import { ChartBlockView, type BlockProps } from './ChartBlockView';
 import { useNight } from './context';
+import { channelNameParts } from '../../builtInNames';
 
 /** Collapsed plot height, px. */
 const COLLAPSED_HEIGHT = 88;
@@ -53,6 +56,8 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView,
   const tall = expandedHeight(typeof window === 'undefined' ? 800 : window.innerHeight, expanded.size);
   const stackRef = useRef<HTMLDivElement>(null);
   const fitted = useFittedHeight(stackRef, fit, codes.join(','));
+  // A montage shows every chart: none waits.
+  const eager = useBlocksAboveFold(stackRef, fit ? codes.length : undefined);
   const dragProps = (code: string): NonNullable<BlockProps['dragProps']> => ({
     onDragStart: (e) => {
       dragging.current = code;
@@ -74,8 +79,9 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView,
   });
   return (
     <div ref={stackRef} className={`chart-stack${fit ? ' fit' : ''}`} data-testid="chart-stack">
-      {codes.map((code) => {
+      {codes.map((code, i) => {
         const def = channelDef(code);
+        if (i >= eager) return <ChartBlockShell key={code} code={code} height={COLLAPSED_HEIGHT} />;
         return (
           <ChartBlockView
             key={code}
@@ -97,6 +103,52 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView,
         </div>
       </div>
     </div>
+  );
+}
+
+/** Blocks rendered in full before the first chart frame, until the page is measured. */
+const FIRST_GUESS = 2;
+
+/**
+ * How many of the stack's blocks are rendered in full (decision 1024): on a page's first night,
+ * until its first chart frame, only those that start above the fold (the rest are shells of the
+ * same height: rendering all 16 of a night's blocks in the first commit held its first chart back
+ * by a fifth); every block once that frame was drawn, and at once on every later screen of the page.
+ * Measured before the browser paints: a stack lower or higher on the page renders what it shows.
+ */
+function useBlocksAboveFold(stackRef: RefObject<HTMLDivElement | null>, all: number | undefined): number {
+  const framed = useChartsFramed();
+  const [above, setAbove] = useState(FIRST_GUESS);
+  useLayoutEffect(() => {
+    const stack = stackRef.current;
+    if (framed || all !== undefined || !stack) return;
+    const fold = window.innerHeight;
+    const blocks = [...stack.querySelectorAll<HTMLElement>(':scope > .chart-block')];
+    const needed = blocks.filter((b) => b.getBoundingClientRect().top < fold).length;
+    if (needed > above) setAbove(needed);
+  });
+  return framed ? Number.POSITIVE_INFINITY : (all ?? above);
+}
+
+/**
+ * A block below the fold before the page's first chart frame: its title in a block of the same
+ * height, so the page's layout is the one the full block will have.
+ */
+function ChartBlockShell({ code, height }: { code: string; height: number }) {
+  const { t, i18n } = useTranslation();
+  const { name } = channelNameParts(t, i18n.language, code);
+  return (
+    <section className="chart-block" aria-busy="true" data-shell={code}>
+      <header className="chart-block-head">
+        <h3 className="chart-title">
+          <span className="chart-name">{name}</span>
+        </h3>
+      </header>
+      <div className="chart-body" dir="ltr">
+        <div className="y-axis" />
+        <div className="plot" style={{ blockSize: height }} />
+      </div>
+    </section>
   );
 }
 
