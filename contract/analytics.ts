@@ -71,6 +71,8 @@ const Minutes = Nullable(Int);
 
 /** What AHI and ODI are per hour of: sleep, or monitoring time without sleep staging (REI). */
 export const IndexBasis = Enum(['sleep', 'monitoring']);
+/** What TST, SE, SOL and WASO rest on: sleep/wake data, none (a CPAP or oximeter night: they are "–"), or no time in bed. */
+export const SleepBasis = Enum(['staging', 'no_staging', 'no_bed_time']);
 /** 'no_breathing_signal': AHI/REI and RII are null for want of a breathing signal, never 0. */
 export const AhiBasis = Enum(['breathing_signal', 'no_breathing_signal']);
 export const RiiDivisor = Enum(['GSD', 'TST', 'TBT', 'TBR']);
@@ -104,7 +106,10 @@ const summaryFields = {
   good_signal_duration: Figure,
   /** null: the night has no breathing-rate channel ("–"). */
   total_breathing_time: Figure,
+  /** null without sleep staging or time in bed (sleep_basis says which, "–" with it). */
   total_sleep_time: Figure,
+  /** Why TST, SE, SOL and WASO are null when they are: 'no_staging' or 'no_bed_time'; 'staging' otherwise (SOL null then: no sleep scored). */
+  sleep_basis: SleepBasis,
   total_bed_time: Num,
   sleep_efficiency: Figure,
   sol: Minutes,

@@ -25,7 +25,15 @@ export const round2 = (v: number | null | undefined) => (v === null || v === und
 /** Whether the night carries sleep/wake data (a CPAP or oximeter night has no staging). */
 const isStaged = (a: NightAnalysis) => a.sleep.sleepBands.length > 0 || a.sleep.awakeBands.length > 0;
 
+/**
+ * What the night's sleep figures rest on: 'staging' (sleep/wake data: a device's, a hypnogram's),
+ * 'no_staging' (none: a CPAP or oximeter night; TST, SE, SOL and WASO are "–" for that reason) or
+ * 'no_bed_time' (staged, but no time in bed to measure them in).
+ */
+export type SleepBasis = 'staging' | 'no_staging' | 'no_bed_time';
+
 export interface SleepFigures {
+  basis: SleepBasis;
   /** Total sleep time, h. */
   totalSleepH: number | null;
   /** Sleep efficiency, %. */
@@ -46,9 +54,11 @@ export interface SleepFigures {
  * channel (GSD), no breathing-rate channel (TBR). `codes` are the night's channel codes.
  */
 export function sleepFigures(a: NightAnalysis, codes: readonly string[]): SleepFigures {
-  const measured = a.sleep.tbtH > 0 && isStaged(a);
+  const basis: SleepBasis = !isStaged(a) ? 'no_staging' : a.sleep.tbtH > 0 ? 'staging' : 'no_bed_time';
+  const measured = basis === 'staging';
   const s = a.sleep;
   return {
+    basis,
     totalSleepH: measured ? a.kpis.tstH : null,
     efficiency: measured ? s.sleepEfficiency : null,
     wasoMin: measured ? Math.round(s.wasoS / 60) : null,

@@ -42,9 +42,9 @@ const KPI_FIELDS: Record<string, string[]> = {
   ODI: ['odi', 'desaturations', 'desaturation_rule', 'total_sleep_time', 'index_basis', 'monitoring_time'],
   GSD: ['good_signal_duration', 'total_bed_time'],
   RII: ['rii', 'rii_divisor', 'index_basis', 'ahi_basis'],
-  TST: ['total_sleep_time', 'sol', 'waso'],
-  SE: ['sleep_efficiency', 'total_sleep_time', 'total_bed_time'],
-  RECORDING: ['recording_start_time', 'recording_stop_time', 'bed_in_time', 'bed_out_time', 'total_bed_time', 'total_sleep_time', 'sleep_efficiency', 'sol', 'waso', 'good_signal_duration'],
+  TST: ['total_sleep_time', 'sol', 'waso', 'sleep_basis'],
+  SE: ['sleep_efficiency', 'total_sleep_time', 'total_bed_time', 'sleep_basis'],
+  RECORDING: ['recording_start_time', 'recording_stop_time', 'bed_in_time', 'bed_out_time', 'total_bed_time', 'total_sleep_time', 'sleep_efficiency', 'sol', 'waso', 'good_signal_duration', 'sleep_basis'],
 };
 
 /** A night's KPIs: one by name, all of them, and the RII with the ODI. */

@@ -73,6 +73,8 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     good_signal_duration: sleep.gsdH,
     total_breathing_time: sleep.tbrH,
     total_sleep_time: sleep.totalSleepH,
+    // Why TST, SE, SOL and WASO are "–" when they are (no staging, no time in bed).
+    sleep_basis: sleep.basis,
     total_bed_time: a.kpis.tbtH,
     sleep_efficiency: sleep.efficiency,
     sol: sleep.solMin,

@@ -23,6 +23,25 @@ export function odiCell(w: Writer, value: number | null | undefined, basis: stri
   return (value === null || value === undefined) && reason ? `${DASH} (${reason})` : w.n(value, 2);
 }
 
+/** A sleep figure (TST, SE, SOL, WASO) as the report prints it: `text`, or "–" with why the night has none. */
+export function sleepCell(w: Writer, text: string | null, basis: string | undefined): string {
+  if (text !== null) return text;
+  const m = MEASURED_TEXTS[w.content.language];
+  const reason = { no_staging: m.noStaging, no_bed_time: m.noBedTime, staging: m.noSleepScored }[basis ?? ''];
+  return reason ? `${DASH} (${reason})` : DASH;
+}
+
+/** A figure that needs a channel the night may not have (GSD: SQB, TBR: BR): "–" with that reason when it is null. */
+export function channelCell(w: Writer, value: number | null, missing: 'noSqbChannel' | 'noBrChannel'): string {
+  return value === null ? `${DASH} (${MEASURED_TEXTS[w.content.language][missing]})` : formatHours(value);
+}
+
+/** Under a table of nights, the dates whose sleep figures are "–" for want of staging. */
+export function noStagingNote(w: Writer, nights: readonly { date: string; summary: { sleep_basis: string } }[]): void {
+  const dates = nights.filter((x) => x.summary.sleep_basis === 'no_staging').map((x) => x.date);
+  if (dates.length > 0) w.note(fill(MEASURED_TEXTS[w.content.language].noStagingNights, { dates: dates.join(', ') }));
+}
+
 /**
  * Under the vitals table, why a row is all "–": the night has no such channel (`absent`), or
  * its sensor recorded no valid value (`empty`).

@@ -6,7 +6,7 @@ import { formatHours } from '../../engine/duration';
 import type { ChartView, NightContent, ReportContent } from './content';
 import { fill, reportTitle, TEXTS, type ReportTexts } from './texts';
 import { reportChannelName, reportChannelsLine } from './names';
-import { indexCell, measuredSection, odiCell, vitalsNotes, trendSpreadSection } from './measured';
+import { channelCell, indexCell, measuredSection, noStagingNote, odiCell, sleepCell, vitalsNotes, trendSpreadSection } from './measured';
 import { CONTENT_W, DASH, GRID, INK, MARGIN, MUTED, PAGE, Writer, type Doc } from './writer';
 
 const clock = (msUtc: number, zone: string, seconds = false) =>
@@ -186,12 +186,12 @@ function singleNight(w: Writer, night: NightContent, first: boolean) {
     [t.bedIn, s.bed_in_time ?? DASH],
     [t.bedOut, s.bed_out_time ?? DASH],
     [t.totalBedTime, formatHours(s.total_bed_time)],
-    [t.totalSleepTime, formatHours(s.total_sleep_time)],
-    [t.sleepEfficiency, n(s.sleep_efficiency)],
-    [t.sol, n(s.sol, 0)],
-    [t.waso, n(s.waso, 0)],
-    [t.goodSignal, formatHours(s.good_signal_duration)],
-    [t.breathingTime, formatHours(s.total_breathing_time)],
+    [t.totalSleepTime, sleepCell(w, s.total_sleep_time === null ? null : formatHours(s.total_sleep_time), s.sleep_basis)],
+    [t.sleepEfficiency, sleepCell(w, s.sleep_efficiency === null ? null : n(s.sleep_efficiency), s.sleep_basis)],
+    [t.sol, sleepCell(w, s.sol === null ? null : n(s.sol, 0), s.sleep_basis)],
+    [t.waso, sleepCell(w, s.waso === null ? null : n(s.waso, 0), s.sleep_basis)],
+    [t.goodSignal, channelCell(w, s.good_signal_duration, 'noSqbChannel')],
+    [t.breathingTime, channelCell(w, s.total_breathing_time, 'noBrChannel')],
     [t.weight, n(s.recorded_weight)],
   ]);
   if (night.corrections.length > 0) {
@@ -341,6 +341,7 @@ function trend(w: Writer) {
       [0.14, 0.1, 0.1, 0.13, 0.13, 0.14, 0.13, 0.13],
       7.5,
     );
+    noStagingNote(w, nights);
   }
 }
 

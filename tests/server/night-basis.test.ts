@@ -176,6 +176,12 @@ describe('an ODI and vitals of "–" say why (issue 31)', () => {
     expect(s).toMatchObject({ odi: null, odi_basis: 'no_valid_spo2', lowest_spo2: null, ahi_basis: 'breathing_signal' });
     expect(s.percentiles.SPO2).toMatchObject({ count: 0, medianPercentile: null, min: null });
     expect(s.percentiles.PR).toMatchObject({ count: 0, medianPercentile: null });
+    // A CPAP night has no sleep staging: its sleep figures are null with that reason, and no quality channel.
+    expect(s).toMatchObject({ sleep_basis: 'no_staging', total_sleep_time: null, sleep_efficiency: null, sol: null, waso: null, good_signal_duration: null });
+    expect(s.total_bed_time).toBeGreaterThan(0);
+    // The single-KPI calls carry the reason with the figures.
+    const tst = (await get(`/analytics/patient/summary/kpi=TST?patient_id=${ids.NCT1004}&night=${night}`)).json().data;
+    expect(tst).toMatchObject({ kpi: 'TST', total_sleep_time: null, sleep_basis: 'no_staging' });
   });
 
   it('the trend: no signal quality for a CPAP night (no quality channel), never 0 %', async () => {
@@ -197,6 +203,11 @@ describe('an ODI and vitals of "–" say why (issue 31)', () => {
     expect(flat).toContain('HR (bpm), MOV: not recorded in this night (no such channel).');
     expect(flat).toContain("ODI: not computed: the night's SpO2 channel recorded no valid value.");
     expect(flat).not.toContain('the night has no SpO2 signal');
+    // Sleep figures and the signal-quality duration: "–" with their reasons, never bare.
+    expect(row('Total sleep time')).toMatch(/^– \(no sleep staging\)/);
+    expect(row('Sleep efficiency (%)')).toMatch(/^– \(no sleep staging\)/);
+    expect(row('Wake after sleep onset (min)')).toMatch(/^– \(no sleep staging\)/);
+    expect(row('Good signal duration')).toMatch(/^– \(no signal-quality channel\)/);
   }, 60_000);
 
   it('a night without any SpO2 channel: "no SpO2 channel", in the summary and the PDF', async () => {
@@ -225,6 +236,7 @@ describe('hypnograms are staging (issue 31 point 6)', () => {
     // Stages 1, 2, 3, 4 and R: 58 + 250 + 220 + 125 = 653 epochs of 30 s = 5:26:30, to the
     // second (a hundredth of an hour, 5.44 h, would read 5:26:24).
     expect(s.total_sleep_time * 3600).toBeCloseTo(653 * 30, 6);
+    expect(s.sleep_basis).toBe('staging');
     expect(s.sol).toBeGreaterThan(0);
     expect(s.sleep_efficiency).toBeCloseTo((100 * 5.44) / 24, 0);
     expect(s.latencies.light).toBe(0);

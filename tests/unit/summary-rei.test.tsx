@@ -10,7 +10,7 @@ const night: NightInfo = {
   recording_start_time: 1_754_614_923_000, recording_stop_time: 1_754_638_210_000, source: 'edf', live: false, sessions: [], channels: [],
 };
 const summary = (basis: 'sleep' | 'monitoring'): NightSummary => ({
-  night: night.night, device_id: 'RESMED', rii: 1.55, rii_divisor: 'TBT', good_signal_duration: null, total_breathing_time: 6.4, total_sleep_time: basis === 'sleep' ? 6 : null,
+  night: night.night, device_id: 'RESMED', rii: 1.55, rii_divisor: 'TBT', good_signal_duration: null, total_breathing_time: 6.4, total_sleep_time: basis === 'sleep' ? 6 : null, sleep_basis: basis === 'sleep' ? 'staging' : 'no_staging',
   total_bed_time: 6.47, sleep_efficiency: basis === 'sleep' ? 92.7 : null, sol: null, waso: basis === 'sleep' ? 12 : null, bed_in_time: '01:02', bed_out_time: '07:30', recording_start_time: night.recording_start_time,
   recording_stop_time: night.recording_stop_time, apneas: 3, hypopneas: 6, desaturations: 0, desaturation_rule: 3, customized_index: {}, percentiles: {}, recorded_weight: basis === 'sleep' ? 96.5 : null, lowest_spo2: 84,
   ahi: 1.39, odi: 0, index_basis: basis, monitoring_time: 6.47,
@@ -36,6 +36,28 @@ describe('the summary labels the index by its basis', () => {
     expect(html).not.toContain('summary-weight');
     expect(html).toContain('ODI (desaturations per hour of monitoring)');
     expect(html).not.toContain('AHI (events per hour of sleep)');
+  });
+
+  it('gives every "–" of the recording table its reason', async () => {
+    await setLanguage('en-US');
+    const row = (html: string, label: string) => new RegExp(`<th scope="row">${label}</th><td[^>]*>([^<]*)</td>`).exec(html)?.[1];
+    // A CPAP night: no sleep staging, no signal-quality channel.
+    const cpap = render(summary('monitoring'));
+    for (const label of ['Total sleep time \\(h:mm:ss\\)', 'Sleep efficiency', 'Sleep onset latency', 'Wake after sleep onset']) expect(row(cpap, label), label).toBe('– (no sleep staging)');
+    expect(row(cpap, 'Good signal duration \\(h:mm:ss\\)')).toBe('– (no signal-quality channel)');
+    expect(cpap).toContain('class="summary-reason"');
+    // Staged, but no sleep scored after bed-in: only the latency has no value.
+    const staged = render(summary('sleep'));
+    expect(row(staged, 'Sleep onset latency')).toBe('– (no sleep scored)');
+    expect(row(staged, 'Wake after sleep onset')).toBe('12 min');
+    // Staged, no time in bed; no breathing-rate channel.
+    const nobed = render({ ...summary('monitoring'), sleep_basis: 'no_bed_time', total_breathing_time: null });
+    expect(row(nobed, 'Sleep efficiency')).toBe('– (no time in bed)');
+    expect(row(nobed, 'Total breathing time \\(h:mm:ss\\)')).toBe('– (no breathing-rate channel)');
+    // In another language too.
+    await setLanguage('de-AT');
+    expect(render(summary('monitoring'))).toContain('– (keine Schlafstadien)');
+    await setLanguage('en-US');
   });
 
   it('a staged night keeps "AHI" per hour of sleep', async () => {

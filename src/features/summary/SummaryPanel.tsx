@@ -166,11 +166,21 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
   );
 }
 
-/** Start, stop, bed times, bed and sleep time, efficiency, latency, WASO, signal and breathing time. */
+/** Why the sleep figures are "–" when they are (SOL alone: staged, but no sleep scored). */
+const SLEEP_REASONS = { no_staging: 'nightBasis.noStaging', no_bed_time: 'nightBasis.noBedTime', staging: 'nightBasis.noSleepScored' } as const;
+
+/**
+ * Start, stop, bed times, bed and sleep time, efficiency, latency, WASO, signal and breathing
+ * time; a figure the night cannot give is "–" with the reason (no sleep staging, no time in bed,
+ * no sleep scored, no quality or breathing-rate channel), never a bare dash.
+ */
 function RecordingTable({ night, summary: s }: { night: NightInfo; summary: NightSummary }) {
   const { t, i18n } = useTranslation();
   const zone = night.timezone;
   const n = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : formatValue(v, digits, i18n.language));
+  const why = (key: (typeof SLEEP_REASONS)[keyof typeof SLEEP_REASONS] | 'nightBasis.noSqbChannel' | 'nightBasis.noBrChannel') => `– (${t(key)})`;
+  // TST, SE and WASO are null exactly when the night has no staging or no time in bed; SOL also when no sleep was scored.
+  const sleep = (v: number | null, text: (v: number) => string) => (v !== null ? text(v) : why(SLEEP_REASONS[s.sleep_basis]));
   return (
     <Table
       title={t('summary.tables.recording')}
@@ -182,12 +192,13 @@ function RecordingTable({ night, summary: s }: { night: NightInfo; summary: Nigh
         [t('summary.fields.bedIn'), s.bed_in_time ?? '--:--'],
         [t('summary.fields.bedOut'), s.bed_out_time ?? '--:--'],
         [t('summary.fields.totalBedTime'), hours(s.total_bed_time)],
-        [t('summary.fields.totalSleepTime'), hours(s.total_sleep_time)],
-        [t('summary.fields.sleepEfficiency'), s.sleep_efficiency === null ? '–' : `${n(s.sleep_efficiency)} %`],
-        [t('summary.fields.sol'), s.sol === null ? '–' : t('summary.minutes', { count: s.sol })],
-        [t('summary.fields.waso'), s.waso === null ? '–' : t('summary.minutes', { count: s.waso })],
-        [t('summary.fields.goodSignal'), hours(s.good_signal_duration)],
-        [t('summary.fields.breathingTime'), hours(s.total_breathing_time)],
+        [t('summary.fields.totalSleepTime'), sleep(s.total_sleep_time, hours)],
+        [t('summary.fields.sleepEfficiency'), sleep(s.sleep_efficiency, (v) => `${n(v)} %`)],
+        [t('summary.fields.sol'), sleep(s.sol, (v) => t('summary.minutes', { count: v }))],
+        [t('summary.fields.waso'), sleep(s.waso, (v) => t('summary.minutes', { count: v }))],
+        // null exactly when the night has no such channel (contract/analytics.ts).
+        [t('summary.fields.goodSignal'), s.good_signal_duration === null ? why('nightBasis.noSqbChannel') : hours(s.good_signal_duration)],
+        [t('summary.fields.breathingTime'), s.total_breathing_time === null ? why('nightBasis.noBrChannel') : hours(s.total_breathing_time)],
       ]}
     />
   );
