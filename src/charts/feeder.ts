@@ -28,6 +28,8 @@ export interface FeedSeries {
   style: SeriesStyle | 'runs';
   color: Rgba;
   visible?: boolean;
+  /** Steps: how long each sample's value holds (the channel's sample period), ms; 0 or absent: unknown. */
+  holdMs?: number;
 }
 
 interface Fetched extends TimeRange {
@@ -147,7 +149,7 @@ export class ViewFeeder {
     if (this.scratch.length < need) this.scratch = new Float32Array(need);
     const runs = s.style === 'runs';
     const cols = view as M4Columns;
-    const n = runs ? buildRuns(cols, 0.5, this.scratch) : buildVertices(cols, s.style as SeriesStyle, this.scratch);
+    const n = runs ? buildRuns(cols, 0.5, this.scratch) : buildVertices(cols, s.style as SeriesStyle, this.scratch, s.holdMs);
     this.renderer.setLayer(s.block, s.key, this.scratch, n, {
       origin: view.origin,
       kind: runs ? 'fill' : (s.style as SeriesStyle),

@@ -18,6 +18,8 @@ export interface BlockSeries {
   ref: ChannelRef;
   style: SeriesStyle;
   color: Rgba;
+  /** Steps: the channel's sample period, ms (a stage epoch's value holds that long). */
+  holdMs?: number;
 }
 
 /** What a block draws besides its series. */
@@ -190,7 +192,7 @@ export class ChartScreen {
       if (extras.artefacts) {
         list.push({ block, key: 'artefacts', ref: extras.artefacts, style: 'runs', color: BAND_COLORS.artefact, visible: this.flags.artefacts });
       }
-      series.forEach((s, i) => list.push({ block, key: `series-${i}`, ref: s.ref, style: s.style, color: s.color }));
+      series.forEach((s, i) => list.push({ block, key: `series-${i}`, ref: s.ref, style: s.style, color: s.color, holdMs: s.holdMs }));
     }
     this.feeder.setSeries(list);
   }

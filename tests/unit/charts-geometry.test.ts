@@ -36,6 +36,22 @@ describe('line vertices from M4 columns', () => {
     expect(pairs(out, n)).toEqual([[5, 0], [15, 0], [15, 0], [15, 3]]);
   });
 
+  it("holds a step's last value for its sample period: before a gap, at the end of the data, never past the view", () => {
+    const out = new Float32Array(maxFloats(6));
+    // Epochs of 20 ms in 10-ms columns: 0 at 5, 3 at 25, then missing samples, 1 at 45 alone.
+    const n = buildVertices(columns([[0, 0, 0, 0], null, [3, 3, 3, 3], null, [1, 1, 1, 1], null], [0, 0, 0, 0, GAP_BEFORE, 0]), 'step', out, 20);
+    expect(pairs(out, n)).toEqual([
+      [5, 0], [25, 0], [25, 0], [25, 3],
+      // The run's last epoch (3) held for its 20 ms before the gap.
+      [25, 3], [45, 3],
+      // The lone epoch after the gap: drawn for its length, cut at the view's end (60).
+      [45, 1], [60, 1],
+    ]);
+    // Without a period (an overview's unknown rate) nothing is added, and lines never hold.
+    expect(pairs(out, buildVertices(columns([[0, 0, 0, 0], [3, 3, 3, 3]]), 'step', out))).toEqual([[5, 0], [15, 0], [15, 0], [15, 3]]);
+    expect(buildVertices(columns([[1, 1, 1, 1]]), 'line', out, 20)).toBe(0);
+  });
+
   it('draws points for sparse spot values', () => {
     const out = new Float32Array(maxFloats(3));
     const n = buildVertices(columns([null, [120, 120, 120, 120], [80, 70, 90, 85]]), 'points', out);

@@ -20,18 +20,21 @@ export type SeriesStyle = 'line' | 'step' | 'points';
 /** Column flag from the engine: missing samples lie before this column (engine/constants.ts GAP_BEFORE). */
 export const GAP_BEFORE = 1;
 
-/** Floats a view of `pixels` columns may need: 3 segments (6 vertices, 12 floats) per column at most. */
+/** Floats a view of `pixels` columns may need: 3 segments (6 vertices, 12 floats) per column at most, and a step's last hold. */
 export function maxFloats(pixels: number): number {
-  return pixels * 12;
+  return pixels * 12 + 4;
 }
 
 /**
  * LINES vertices of a view: per valid column its min→max stroke, and a link from the
  * previous valid column's last value unless missing samples lie between (a gap).
- * Steps link horizontally then vertically. Points emit one vertex per valid column
- * (its min and, when different, its max). Returns the number of vertices written.
+ * Steps link horizontally then vertically, and the last value of a run (before a gap, at the
+ * end of the data in the view) holds for `holdMs` (the channel's sample period: a stage
+ * epoch's 30 s), up to the view's end: a night's last epoch, or one scored epoch between
+ * unscored ones, is drawn for its whole length, not as a point. Points emit one vertex per
+ * valid column (its min and, when different, its max). Returns the number of vertices written.
  */
-export function buildVertices(v: M4Columns, style: SeriesStyle, out: Float32Array): number {
+export function buildVertices(v: M4Columns, style: SeriesStyle, out: Float32Array, holdMs = 0): number {
   let n = 0;
   let hasPrev = false;
   let px = 0;
@@ -40,6 +43,12 @@ export function buildVertices(v: M4Columns, style: SeriesStyle, out: Float32Arra
     out[n * 2] = x;
     out[n * 2 + 1] = y;
     n++;
+  };
+  const end = v.pixels * v.pxMs;
+  const hold = style === 'step' && holdMs > 0;
+  const holdLast = () => {
+    const to = Math.min(px + holdMs, end);
+    if (to > px) { put(px, py); put(to, py); }
   };
   for (let i = 0; i < v.pixels; i++) {
     const first = v.first[i]!;
@@ -53,6 +62,7 @@ export function buildVertices(v: M4Columns, style: SeriesStyle, out: Float32Arra
       continue;
     }
     const linked = hasPrev && (v.flags[i]! & GAP_BEFORE) === 0;
+    if (hold && hasPrev && !linked) holdLast();
     if (linked) {
       if (style === 'step') {
         put(px, py); put(x, py);
@@ -66,6 +76,7 @@ export function buildVertices(v: M4Columns, style: SeriesStyle, out: Float32Arra
     px = x;
     py = v.last[i]!;
   }
+  if (hold && hasPrev) holdLast();
   return n;
 }
 

@@ -6,7 +6,7 @@ import { useChartBlock } from '../../charts/react/useChartBlock';
 import { countRender } from '../../charts/gl/stats';
 import type { BlockSeries, ChartScreen } from '../../charts/screen';
 import type { ChartBlock } from '../../charts/gl/block';
-import { ARTEFACT_CODE, type ChannelDef } from './channels';
+import { ARTEFACT_CODE, holdMsOf, type ChannelDef } from './channels';
 import { useNight } from './context';
 import { SERIES_COLORS } from './palette';
 import { usePlotPointer, type PointerOptions } from './usePlotPointer';
@@ -60,7 +60,7 @@ function useYMode(def: ChannelDef) {
 
 /** The block's series (those of its sources the night has), whether they are still loading or empty, and the value range to draw. */
 function useBlockData(def: ChannelDef, yZoom: [number, number] | null, yMode: 'auto' | 'fixed') {
-  const { nightRef, infos, loading } = useNight();
+  const { night, nightRef, infos, loading } = useNight();
   const code = def.code;
   const present = def.sources.filter((c) => infos[c]);
   const pending = def.sources.some((c) => loading.has(c));
@@ -68,8 +68,8 @@ function useBlockData(def: ChannelDef, yZoom: [number, number] | null, yMode: 'a
   // Samples, but not one valid (a sensor that was off all night). Neither this nor an empty chart has a value axis to show.
   const allMissing = !pending && present.length > 0 && present.every((c) => infos[c]!.validCount === 0);
   const series: BlockSeries[] = useMemo(
-    () => present.map((c, i) => ({ ref: { night: nightRef, code: c }, style: def.style, color: SERIES_COLORS[i % SERIES_COLORS.length]! })),
-    [present.join(','), nightRef, def.style],
+    () => present.map((c, i) => ({ ref: { night: nightRef, code: c }, style: def.style, color: SERIES_COLORS[i % SERIES_COLORS.length]!, holdMs: holdMsOf(night, c, def.style) })),
+    [present.join(','), nightRef, def.style, night],
   );
   const yDomain = useMemo((): [number, number] => {
     if (yZoom) return yZoom;

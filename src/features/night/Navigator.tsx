@@ -11,7 +11,7 @@ import { epochCount, epochNumber } from '../../time/epochs';
 import { useChartBlock, useOccluder } from '../../charts/react/useChartBlock';
 import type { ChartScreen } from '../../charts/screen';
 import type { ChartBlock } from '../../charts/gl/block';
-import { channelDef } from './channels';
+import { channelDef, holdMsOf } from './channels';
 import { useNight } from './context';
 import { SERIES_COLORS } from './palette';
 import { autoDomain } from './yAxis';
@@ -63,7 +63,7 @@ function useRangeReadout(screen: ChartScreen, preset: PresetId | 'custom') {
 
 /** The overview strip: the whole night of `overviewCode` (nothing without one), on the night's own range. */
 function useOverviewBlock(screen: ChartScreen, block: ChartBlock | null, domain: TimeRange, overviewCode: string | null) {
-  const { nightRef, infos } = useNight();
+  const { night, nightRef, infos } = useNight();
   const info = overviewCode ? infos[overviewCode] : null;
   useLayoutEffect(() => {
     if (!block) return;
@@ -76,8 +76,8 @@ function useOverviewBlock(screen: ChartScreen, block: ChartBlock | null, domain:
     const [lo, hi] = def.yDomain ?? autoDomain(info.min, info.max);
     block.yMin = lo;
     block.yMax = hi;
-    screen.setBlock(block, [{ ref: { night: nightRef, code: overviewCode }, style: def.style, color: SERIES_COLORS[0]! }]);
-  }, [screen, block, domain, overviewCode, info, nightRef]);
+    screen.setBlock(block, [{ ref: { night: nightRef, code: overviewCode }, style: def.style, color: SERIES_COLORS[0]!, holdMs: holdMsOf(night, overviewCode, def.style) }]);
+  }, [screen, block, domain, overviewCode, info, nightRef, night]);
 }
 
 /** The range presets; "custom" is offered only while a zoom has made the range one. */

@@ -25,6 +25,17 @@ export interface ChannelDef {
 
 const def = (code: string, more: Partial<ChannelDef> = {}): ChannelDef => ({ code, sources: [code], style: 'line', ...more });
 
+/**
+ * How long a step channel's value holds, ms: its sample period (a stage epoch's 30 s), so its
+ * last epoch (or one between gaps) is drawn for its whole length; undefined for other styles or
+ * a rate the night does not give.
+ */
+export function holdMsOf(night: Pick<NightInfo, 'channels'>, code: string, style: SeriesStyle): number | undefined {
+  if (style !== 'step') return undefined;
+  const fs = night.channels.find((c) => c.code === code)?.fs;
+  return fs !== undefined && fs > 0 && Number.isFinite(fs) ? 1000 / fs : undefined;
+}
+
 /** Every chartable channel, in the default order (spec 2 §9 "Graph channels", then IQ, weight, ODI). */
 const CHANNELS: readonly ChannelDef[] = [
   def('SLP_STGS', { style: 'step', axis: 'stages', yDomain: [-0.4, 3.4] }),
