@@ -20,14 +20,26 @@ describe('time ticks', () => {
     expect(ticks.map((t) => formatClock(t, 'Europe/Zurich'))).toEqual(['00:00', '01:00', '02:00', '03:00', '04:00', '05:00', '06:00']);
     // Three hours are hourly too; under three, an eighth of the span.
     expect(timeTicks({ t0: 0, t1: 3 * H })).toEqual([0, H, 2 * H, 3 * H]);
+    // Two hours: every 15 min, the first clock step of an eighth (15 min) or more.
     expect(timeTicks({ t0: 0, t1: 2 * H })).toHaveLength(9);
   });
 
-  it('are an eighth of the span when it is short', () => {
-    const ticks = timeTicks({ t0: 0, t1: 30_000 });
-    expect(ticks).toHaveLength(9);
-    expect(ticks[1]).toBe(3_750);
-    expect(ticks[8]).toBe(30_000);
+  it('are about an eighth of a short span apart, on the clock (decision 1022)', () => {
+    const zone = 'Europe/Zurich';
+    const off = zoneOffset(zone);
+    const labels = (t0: number, ms: number) => timeTicks({ t0, t1: t0 + ms }, off).map((t) => formatClock(t, zone, true));
+    // A 30-s epoch that starts off the clock (23:08:07): every 5 s on whole multiples, not 23:08:09, :13, :16 …
+    const epoch = Date.UTC(2026, 10, 20, 22, 8, 7);
+    expect(labels(epoch, 30_000)).toEqual(['23:08:10', '23:08:15', '23:08:20', '23:08:25', '23:08:30', '23:08:35']);
+    // 3 min from 23:59:30: every 30 s; 20 min: every 5 min; 1 h: every 10 min.
+    expect(labels(Date.UTC(2000, 11, 31, 22, 59, 30), 180_000)).toEqual(['23:59:30', '00:00:00', '00:00:30', '00:01:00', '00:01:30', '00:02:00', '00:02:30']);
+    expect(labels(Date.UTC(2026, 10, 20, 22, 3), 20 * 60_000)).toEqual(['23:05:00', '23:10:00', '23:15:00', '23:20:00']);
+    expect(labels(Date.UTC(2026, 10, 20, 22, 3), H)).toHaveLength(6);
+    // In a zone half an hour off whole hours, 30-min ticks fall on its own clock's half hours.
+    const kolkata = timeTicks({ t0: Date.UTC(2026, 0, 1, 18, 0), t1: Date.UTC(2026, 0, 1, 20, 50) }, zoneOffset('Asia/Kolkata'));
+    expect(kolkata.map((t) => formatClock(t, 'Asia/Kolkata'))).toEqual(['23:30', '00:00', '00:30', '01:00', '01:30', '02:00']);
+    // A span of seconds keeps its eighths.
+    expect(timeTicks({ t0: 0, t1: 4_000 })).toHaveLength(9);
   });
 
   it('stay on whole local hours across a DST change', () => {

@@ -1,9 +1,9 @@
-// Time-axis ticks (spec 2 §9): every hour, or an eighth of the span when the span is short.
+// Time-axis ticks (spec 2 §9): every hour, or about an eighth of the span when the span is short.
 import { HOUR_MS } from '../../time/constants';
 import type { TimeRange } from '../../time/range';
 
 /**
- * Spans shorter than this get eight ticks instead of hourly ones: fewer than three whole hours
+ * Spans shorter than this get ticks about an eighth of them apart instead of hourly ones: fewer than three whole hours
  * would leave the axis with one or two labels. A night of 4–8 h is not short: its ticks are
  * the clock's hours, not 23:28:00, 01:17:45, 02:12:37 … (decision 1022).
  */
@@ -12,16 +12,26 @@ export const SHORT_SPAN_MS = 3 * HOUR_MS;
 /** Offset of a time zone from UTC at instant t, ms (positive east). */
 export type ZoneOffset = (t: number) => number;
 
+/** Clock steps a short span is ticked at, ms: the first at least an eighth of the span is used. */
+const CLOCK_STEPS_MS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800].map((s) => s * 1000);
+
 /**
- * Tick times inside [t0, t1]: on whole local hours when the span is 8 hours or more,
- * else at t0 + k·span/8 for k = 0..8.
+ * Tick times inside [t0, t1]: on whole local hours when the span is 3 hours or more; a shorter
+ * span is ticked about every eighth of it, on the clock (decision 1022): the first of 1, 2, 5,
+ * 10, 15, 30 s, 1, 2, 5, 10, 15, 30 min at least an eighth of the span, at whole multiples of
+ * it in local time — a 30-s epoch reads 23:08:10, 23:08:15 … rather than 23:08:09, 23:08:13,
+ * 23:08:16 (3.75-s steps). Under 8 s the span's eighths themselves.
  */
 export function timeTicks(r: TimeRange, offset: ZoneOffset = () => 0): number[] {
   const width = r.t1 - r.t0;
   if (!(width > 0)) return [];
   if (width < SHORT_SPAN_MS) {
-    const step = width / 8;
-    return Array.from({ length: 9 }, (_, k) => r.t0 + k * step);
+    const step = CLOCK_STEPS_MS.find((s) => s >= width / 8);
+    if (step === undefined || width < 8 * CLOCK_STEPS_MS[0]!) return Array.from({ length: 9 }, (_, k) => r.t0 + (k * width) / 8);
+    const shift = offset(r.t0);
+    const ticks: number[] = [];
+    for (let t = Math.ceil((r.t0 + shift) / step) * step - shift; t <= r.t1; t += step) ticks.push(t);
+    return ticks;
   }
   const ticks: number[] = [];
   // First whole local hour at or after t0.
