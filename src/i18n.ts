@@ -107,20 +107,28 @@ function plainValue(value: unknown): string | null {
  * kept by those and forgotten whenever the language or a catalogue changes. Calls with an
  * object or function option, and answers that are not strings (`returnObjects`), are never kept.
  */
+const kept = new Map<string, string>();
+const forget = () => kept.clear();
+/** i18next's own t(), once it is wrapped (a second init must not wrap the wrapper, whose answers its new store's changes would not clear). */
+let translate: ((...args: unknown[]) => unknown) | null = null;
+
 function memoizeTranslations(): void {
-  const translate = i18n.t.bind(i18n) as unknown as (...args: unknown[]) => unknown;
-  const kept = new Map<string, string>();
-  const forget = () => kept.clear();
-  i18n.on('languageChanged', forget);
+  // Each init makes a new catalogue store: its changes clear the kept answers too (an init
+  // after the first, as the unit tests that share this module make, starts with none kept).
+  kept.clear();
   i18n.store.on('added', forget);
   i18n.store.on('removed', forget);
+  if (translate) return;
+  const original = i18n.t.bind(i18n) as unknown as (...args: unknown[]) => unknown;
+  translate = original;
+  i18n.on('languageChanged', forget);
   const memo = (...args: unknown[]): unknown => {
     const [key, options] = args;
     const id = typeof key === 'string' && args.length <= 2 ? callIdentity(key, options) : null;
-    if (id === null) return translate(...args);
+    if (id === null) return original(...args);
     const known = kept.get(id);
     if (known !== undefined) return known;
-    const answer = translate(key, options);
+    const answer = original(key, options);
     if (typeof answer === 'string') {
       if (kept.size >= TRANSLATIONS_KEPT) kept.clear();
       kept.set(id, answer);

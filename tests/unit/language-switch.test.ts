@@ -87,6 +87,19 @@ describe("t()'s kept answers", () => {
     expect(i18n.t('nav.patients')).toBe('My Patients');
   });
 
+  it('forgets them after a second start too (test files share the module): the wrapper is not wrapped again', async () => {
+    await initI18n();
+    await initI18n();
+    expect(i18n.t('nav.patients')).toBe('My Patients');
+    i18n.addResourceBundle('en-US', 'translation', { nav: { patients: 'Patients of mine' } }, true, true);
+    try {
+      expect(i18n.t('nav.patients')).toBe('Patients of mine');
+    } finally {
+      i18n.addResourceBundle('en-US', 'translation', { nav: { patients: 'My Patients' } }, true, true);
+    }
+    expect(i18n.t('nav.patients')).toBe('My Patients');
+  });
+
   it('never keeps an answer that is not a string, nor a call with an object option', () => {
     const items = i18n.t('static.faq.items', { returnObjects: true }) as unknown as unknown[];
     expect(Array.isArray(items) && items.length > 0).toBe(true);
