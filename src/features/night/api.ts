@@ -117,11 +117,7 @@ export function channelBytes(patientId: number, recordingId: number, code: strin
 }
 
 async function readChannelBytes(key: string, patientId: number, recordingId: number, code: string, version: string | null, signal?: AbortSignal): Promise<ArrayBuffer> {
-  // With the night's overviews here (a reload), its first charts draw from them in the next
-  // frame: a cached channel (megabytes copied on this thread) is read after that frame (the
-  // first with chart data, on screen or below the fold: what the screen shows first may need
-  // the channel itself, as the navigator's strip does).
-  const cached = version === null ? null : await readChannel(key, arrivedOverviews(patientId, recordingId) ? () => chartsFramed(FIRST_PAINT_WAIT_MS) : undefined);
+  const cached = version === null ? null : await readChannel(key, overviewsFirst(patientId, recordingId));
   if (cached) return cached;
   const query = { patient_id: patientId, recording_id: recordingId, code, ...(version === null ? {} : { v: version }) };
   const response = await download('GET /analytics/patient/channel-data', 'application/octet-stream', { query }, { signal });
@@ -131,6 +127,25 @@ async function readChannelBytes(key: string, patientId: number, recordingId: num
   // The chart does not wait for the cache: the write takes its own copy and logs its own failure.
   if (version !== null && response.headers.get('x-channel-version') === version) void writeChannel(key, bytes);
   return bytes;
+}
+
+/**
+ * With the night's overviews asked for (a reload), its first charts draw from them: a cached
+ * channel (megabytes copied on this thread) is read after that frame (the first with chart
+ * data, on screen or below the fold: what the screen shows first may need the channel itself,
+ * as the navigator's strip does). Decided when the read starts, for overviews still on their
+ * way too (a prefetch that started before they arrived read its channel ahead of the first
+ * frame on a loaded machine); overviews that failed let the channel go at once. Undefined
+ * without any overview asked for.
+ */
+function overviewsFirst(patientId: number, recordingId: number): (() => Promise<void>) | undefined {
+  const prefix = `${patientId}/${recordingId}/`;
+  const asked = [...prefetchedOverviews].filter(([key]) => key.startsWith(prefix)).map(([, entry]) => entry.views);
+  if (asked.length === 0) return undefined;
+  return async () => {
+    await Promise.all(asked);
+    if (arrivedOverviews(patientId, recordingId)) await chartsFramed(FIRST_PAINT_WAIT_MS);
+  };
 }
 
 /** Overviews asked for before the screen that draws them exists: the channels asked and their views, by window. */
