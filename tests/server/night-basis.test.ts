@@ -210,6 +210,17 @@ describe('an ODI and vitals of "–" say why (issue 31)', () => {
     expect(row('Good signal duration')).toMatch(/^– \(no signal-quality channel\)/);
   }, 60_000);
 
+  it("the insomnia trend PDF's per-night table says which nights' sleep figures are – for want of staging", async () => {
+    const res = await post('/reports', { patient_id: ids.NCT1004, order_id: 'NCT1004', language: 'en', version: 1, report_type: 'en-us', dates: [{ numDate: night, checked: true }] });
+    expect(res.statusCode).toBe(202);
+    const job = await finishedReport(server, res.json().data.id, physician);
+    expect(job.status, job.error).toBe('done');
+    const file = path.join(tmp, 'insomnia.pdf');
+    writeFileSync(file, (await get(`/reports/${res.json().data.id}/file`)).rawPayload);
+    const flat = execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    expect(flat).toMatch(/Total sleep time, sleep efficiency, sleep onset latency and WASO are – on \S+: no sleep staging\./);
+  }, 60_000);
+
   it('a night without any SpO2 channel: "no SpO2 channel", in the summary and the PDF', async () => {
     const res = await upload('NCT1001', [{ name: 'snore_resmed_20250808_010210_BRP.edf', bytes: real('snore_resmed_20250808_010210_BRP.edf') }]);
     expect(res.statusCode, res.body).toBe(201);
