@@ -29,24 +29,27 @@ const allLoaded = () => page.waitForFunction(() => document.querySelector('[data
  * for the night's full-night overviews once, before the night list answered and before the
  * charts asked, and read no cached channel before the charts had them.
  */
-async function reloadTakesOverviews(url: string, { overviewLateMs = 0 } = {}): Promise<void> {
+async function reloadTakesOverviews(url: string, { overviewsAfterList = false } = {}): Promise<void> {
   // The first visit learns the plots' width, the second the overview request at that width.
   for (let i = 0; i < 2; i++) {
     await page.goto(url);
     await allLoaded();
   }
-  // Overviews that answer late (a loaded server): the night list, and with it the first
-  // channels' prefetch, come before them.
+  // Overviews that answer late (a loaded server): held until the night list answered, so the
+  // first channels' prefetch starts before they arrive.
   const late = '**/channel-overview?*';
-  if (overviewLateMs > 0) await page.route(late, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, overviewLateMs));
-    await route.continue();
-  });
+  if (overviewsAfterList) {
+    const listAnswered = page.waitForResponse((r) => r.url().includes('/patient/available-nights?'));
+    await page.route(late, async (route) => {
+      await listAnswered;
+      await route.continue();
+    });
+  }
   try {
     await page.goto(url);
     await page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0);
   } finally {
-    if (overviewLateMs > 0) await page.unroute(late);
+    if (overviewsAfterList) await page.unroute(late);
   }
   const seen = await page.evaluate(() => ({
     seeded: performance.getEntriesByName('nocturne:overview-seeded').length > 0,
@@ -77,7 +80,7 @@ async function reloadTakesOverviews(url: string, { overviewLateMs = 0 } = {}): P
   // The header's requests (notifications, the avatar's profile, the user refreshed) went, and
   // only after the charts' first frame (decision 1007; they wait 1.5 s at most, so not asked of
   // a reload whose overviews were held back).
-  if (overviewLateMs === 0) await headerAfterFirstFrame(seen.framed);
+  if (!overviewsAfterList) await headerAfterFirstFrame(seen.framed);
   // The annotation column filled after the first chart frame (decision 1018), and it did fill.
   await page.getByTestId('annotation-sidebar').waitFor();
   const shown = await page.evaluate(() => performance.getEntriesByName('nocturne:annotations-shown')[0]?.startTime ?? Number.NaN);
@@ -204,7 +207,7 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
     // Without a night in the URL (the latest is shown), the latest night remembered is asked for.
     await reloadTakesOverviews(`/app/patients/id=${night.patientId}`);
     // Overviews answering after the night list: the first channels' prefetch waits for them too.
-    await reloadTakesOverviews(`/app/patients/id=${night.patientId}?night=${night.night}`, { overviewLateMs: 800 });
+    await reloadTakesOverviews(`/app/patients/id=${night.patientId}?night=${night.night}`, { overviewsAfterList: true });
     expect(suite.errors).toEqual([]);
   });
 
