@@ -165,7 +165,10 @@ describe('a physician', () => {
     expect(token).toBeTruthy();
     const res = await fetch(`${server.url}/api/v1/logout`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
-    await page.getByTestId('nav-patients').click();
+    // The user's click makes the page's next call, unless a call of the page's own (a poll) got
+    // there first and already signed out: the link is clicked where it still is, not waited for
+    // (a Playwright click retried on a link that sign-out had removed, for 30 s, in CI).
+    await page.evaluate(() => document.querySelector<HTMLElement>('[data-testid="nav-patients"]')?.click());
     await page.getByTestId('signin-email').waitFor();
     expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBeLessThanOrEqual(1);
     await context.close();
