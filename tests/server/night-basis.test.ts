@@ -47,15 +47,18 @@ function oximeterCsv(): Uint8Array {
 }
 
 
-async function nightPdfText(patient: string, night: number): Promise<string> {
-  const res = await post('/reports', { patient_id: ids[patient], order_id: patient, language: 'en', version: 1, report_type: 'en-pyn', dates: [{ numDate: night, checked: true }] });
+/** A report of one night of `patient` (`type`: 'en-pyn' the night's, 'en' the trend, 'en-us' the insomnia trend), as pdftotext reads it. */
+async function reportText(patient: string, night: number, type: string): Promise<string> {
+  const res = await post('/reports', { patient_id: ids[patient], order_id: patient, language: 'en', version: 1, report_type: type, dates: [{ numDate: night, checked: true }] });
   expect(res.statusCode).toBe(202);
   const job = await finishedReport(server, res.json().data.id, physician);
   expect(job.status, job.error).toBe('done');
-  const file = path.join(tmp, `${patient}-${night}.pdf`);
+  const file = path.join(tmp, `${patient}-${night}-${type}.pdf`);
   writeFileSync(file, (await get(`/reports/${res.json().data.id}/file`)).rawPayload);
   return execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
+
+const nightPdfText = (patient: string, night: number) => reportText(patient, night, 'en-pyn');
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -111,13 +114,7 @@ describe('no index without a basis (issue 31 point 5)', () => {
   });
 
   it('the trend PDF gives each index over the nights with its interval method and marks a call on too few nights', async () => {
-    const res = await post('/reports', { patient_id: ids.NCT1002, order_id: 'NCT1002', language: 'en', version: 1, report_type: 'en', dates: [{ numDate: night, checked: true }] });
-    expect(res.statusCode).toBe(202);
-    const job = await finishedReport(server, res.json().data.id, physician);
-    expect(job.status, job.error).toBe('done');
-    const file = path.join(tmp, 'trend.pdf');
-    writeFileSync(file, (await get(`/reports/${res.json().data.id}/file`)).rawPayload);
-    const text = execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    const text = await reportText('NCT1002', night, 'en');
     expect(text).toContain('Index over the nights: mean, 95 % interval, night-to-night spread');
     // AHI has no night with a basis; ODI rests on one night: its mean, no interval, marked.
     const odi = text.split('\n').find((l) => l.trim().startsWith('ODI '))!.trim().split(/\s{2,}/);
@@ -211,13 +208,7 @@ describe('an ODI and vitals of "–" say why (issue 31)', () => {
   }, 60_000);
 
   it("the insomnia trend PDF's per-night table says which nights' sleep figures are – for want of staging", async () => {
-    const res = await post('/reports', { patient_id: ids.NCT1004, order_id: 'NCT1004', language: 'en', version: 1, report_type: 'en-us', dates: [{ numDate: night, checked: true }] });
-    expect(res.statusCode).toBe(202);
-    const job = await finishedReport(server, res.json().data.id, physician);
-    expect(job.status, job.error).toBe('done');
-    const file = path.join(tmp, 'insomnia.pdf');
-    writeFileSync(file, (await get(`/reports/${res.json().data.id}/file`)).rawPayload);
-    const flat = execFileSync('/usr/bin/pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    const flat = (await reportText('NCT1004', night, 'en-us')).replace(/\s+/g, ' ');
     expect(flat).toMatch(/Total sleep time, sleep efficiency, sleep onset latency and WASO are – on \S+: no sleep staging\./);
   }, 60_000);
 
