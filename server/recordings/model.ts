@@ -41,6 +41,23 @@ export interface ChannelData {
   edfRange?: EdfRange;
   /** Samples the importer made missing: outside the code's physiological range, or not finite. */
   rejected?: { outOfRange: number; nonFinite: number };
+  /**
+   * The sessions an upload joined into this channel (sessions.ts joinPieces): each one's own
+   * first-sample time, where its samples start here and how many. In memory only, for joining
+   * the upload onto a stored night, where each session takes its own nearest sample of the
+   * night's grid (joinInto); never stored. Absent: one session, from t0.
+   */
+  segments?: readonly Segment[];
+}
+
+/** One session's samples inside a joined channel (ChannelData.segments). */
+export interface Segment {
+  /** Its first sample's own time, ms UTC (the file's, before any snapping to a grid). */
+  t0: number;
+  /** Index of its first sample in the channel's samples. */
+  at: number;
+  /** Its sample count. */
+  n: number;
 }
 
 /** Physical and digital minimum/maximum of an EDF/BDF signal, as the header's text. */

@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
-import { channelEndMs } from './assemble';
 import type { Night, ParsedRecording } from './model';
 import { nightDate, nightKey } from './night-key';
 import { insertChannel, insertEvents, loadChannelData, validateNight, type ChannelRow, type RecordingRow } from './store';
@@ -210,6 +209,20 @@ export function checkJoin(target: RecordingRow, night: Night): void {
 }
 
 /**
+ * Where a night's files and events start and stop, leaving out its channels' ends (assembleNight
+ * counts them too): joined onto a stored night, those are placed again on its grid. A night
+ * without a file list (none stored before sessions) keeps its own span.
+ */
+function spanBesideChannels(night: Night): { startMs: number; stopMs: number } {
+  const files = ((night.meta.files as NightPart[] | undefined) ?? []).filter((f) => Number.isFinite(f.startMs) && Number.isFinite(f.stopMs));
+  if (files.length === 0) return { startMs: night.startMs, stopMs: night.stopMs };
+  const startMs = Math.min(...files.map((f) => f.startMs));
+  let stopMs = Math.max(...files.map((f) => f.stopMs));
+  for (const e of night.events) stopMs = Math.max(stopMs, e.onsetMs + e.durationMs);
+  return { startMs, stopMs };
+}
+
+/**
  * Adds an upload's night to an existing recording in the caller's transaction (its channels
  * already staged when `staged` is given, in the order of night.channels). A channel that
  * continues one of the night's (the same signal of a later or earlier session, or of one that
@@ -272,12 +285,25 @@ export async function mergeIntoRecording(
     await attachStaged(tx, remaining, target.id, renamed, renamed.map((c) => c.code), renamed.map((c) => missingCodesOf(c, target.source)));
   } else for (const c of renamed) await insertChannel(tx, target.id, c, target.source);
   await insertEvents(tx, target.id, night.events, 'file');
-  let startMs = Math.min(Number(locked.start_ms), night.startMs);
-  let stopMs = Math.max(Number(locked.stop_ms), night.stopMs);
-  for (const c of added) {
-    startMs = Math.min(startMs, c.t0);
-    stopMs = Math.max(stopMs, channelEndMs(c));
+  // The night's span as one upload of all its files makes it (assembleNight): its files' starts
+  // and stops, its file events' ends and its channels as they now stand (a joined channel's
+  // sessions placed again on the night's grid). A night stored without a file list (before
+  // sessions, a device's) keeps its own span too.
+  const span = spanBesideChannels({ ...night, meta: { ...night.meta, files: [...storedFiles, ...uploadFiles] } });
+  let startMs = span.startMs;
+  let stopMs = span.stopMs;
+  if (storedFiles.length === 0) {
+    startMs = Math.min(startMs, Number(locked.start_ms));
+    stopMs = Math.max(stopMs, Number(locked.stop_ms));
   }
+  const [ends] = await tx.query<{ start: number | null; stop: number | null; events: number | null }>(
+    `select (select min(t0_ms) from recording_channels where recording_id = $1)::float8 as start,
+            (select max(t0_ms + sample_count * 1000.0 / sample_rate) from recording_channels where recording_id = $1)::float8 as stop,
+            (select max(onset_ms + duration_ms) from recording_events where recording_id = $1 and source = 'file')::float8 as events`,
+    [target.id],
+  );
+  if (ends?.start != null) startMs = Math.min(startMs, ends.start);
+  for (const end of [ends?.stop, ends?.events]) if (end != null) stopMs = Math.max(stopMs, end);
   const files = [...storedFiles, ...uploadFiles];
   // A new revision, as a correction makes: an analysis computed from the night before these files
   // joined it (a request that read it meanwhile) is then not stored over the emptied rows.

@@ -6,7 +6,7 @@
  * missing (NaN). Which source keeps a code is decided by content, never by file order.
  */
 import { validSampleCount } from '../../engine/valid-count';
-import type { ChannelData } from './model';
+import type { ChannelData, Segment } from './model';
 
 /** A channel with the file it came from. */
 export interface SourcedChannel {
@@ -49,11 +49,17 @@ function rejectedOf(pieces: readonly ChannelData[]): Pick<ChannelData, 'rejected
   return rejected.outOfRange || rejected.nonFinite ? { rejected } : {};
 }
 
+/** A channel's sessions (ChannelData.segments), or the channel as one session. */
+export function segmentsOf(c: ChannelData): readonly Segment[] {
+  return c.segments ?? [{ t0: c.t0, at: 0, n: c.samples.length }];
+}
+
 /**
  * The pieces of one signal as one channel on the first piece's sample grid (pieces sorted by
  * t0, none overlapping the one before). Contiguous int16 pieces stay int16; with a gap the
  * channel becomes float32 digital values (exact for int16 and 24-bit values) with NaN in
- * the gap, as EDF+D records with gaps are read.
+ * the gap, as EDF+D records with gaps are read. The channel remembers each piece's own start
+ * (`segments`), so a stored night it joins later places each on its own nearest sample.
  */
 export function joinPieces(pieces: readonly ChannelData[]): ChannelData {
   if (pieces.length === 1) return pieces[0];
@@ -71,34 +77,47 @@ export function joinPieces(pieces: readonly ChannelData[]): ChannelData {
     samples = new Float32Array(total).fill(Number.NaN);
     pieces.forEach((p, i) => samples.set(p.samples, starts[i]));
   }
-  return { ...first, storage: contiguous && allInt16 ? 'int16' : 'float32', samples, ...rejectedOf(pieces) };
+  const segments = pieces.flatMap((p, i) => segmentsOf(p).map((s) => ({ t0: s.t0, at: starts[i] + s.at, n: s.n })));
+  return { ...first, storage: contiguous && allInt16 ? 'int16' : 'float32', samples, segments, ...rejectedOf(pieces) };
 }
 
 /**
- * `old`, a channel of a stored night, with `piece` of the same signal from a later upload on
- * its sample grid: before it, after it, or across its gaps — where they overlap, no sample
- * is held by both (the gaps between sessions are missing samples, NaN). Sessions 1 and 3
- * uploaded one day and 2 and 4 the next make the same channel as all four at once. Null when
- * they are not one signal or both hold a sample at one time (`piece` is then kept as a
- * channel of its own: nothing is overwritten).
+ * `old`, a channel of a stored night, with `piece` of the same signal from a later upload:
+ * before it, after it, or across its gaps — where they overlap, no sample is held by both
+ * (the gaps between sessions are missing samples, NaN). Every session of both (`segments`)
+ * is placed as one upload of them all places it (joinPieces): the earliest exactly at its
+ * time, each other one on its own nearest sample of that grid, never on the nearest sample
+ * of a grid that was itself rounded: sessions 1–2 uploaded one day and 3–4 the next, or 3–4
+ * and then 1–2, make the same channel as all four at once. Null when they are not one signal
+ * or both hold a sample at one time (`piece` is then kept as a channel of its own: nothing
+ * is overwritten).
  */
 export function joinInto(old: ChannelData, piece: ChannelData): ChannelData | null {
   if (!joinable(old, piece)) return null;
-  const [a, b] = old.t0 <= piece.t0 ? [old, piece] : [piece, old];
-  if (gridIndex(a, b.t0) >= a.samples.length) return joinPieces([a, b]);
-  const at = gridIndex(old, piece.t0);
-  for (let i = Math.max(0, at), end = Math.min(old.samples.length, at + piece.samples.length); i < end; i++) {
-    if (!Number.isNaN(old.samples[i]) && !Number.isNaN(piece.samples[i - at])) return null;
-  }
-  // On the earlier one's grid, as joinPieces places them; each sample from whichever holds it.
-  const start = Math.min(0, at);
-  const samples = new Float32Array(Math.max(old.samples.length, at + piece.samples.length) - start).fill(Number.NaN);
-  samples.set(old.samples, -start);
-  piece.samples.forEach((v, j) => {
-    if (!Number.isNaN(v)) samples[at - start + j] = v;
-  });
+  const sessions = [...segmentsOf(old).map((s) => ({ s, of: old })), ...segmentsOf(piece).map((s) => ({ s, of: piece }))].sort((x, y) => x.s.t0 - y.s.t0);
+  const grid = { t0: sessions[0]!.s.t0, sampleRate: old.sampleRate };
+  const blocks = sessions.map(({ s, of }) => ({ t0: s.t0, at: gridIndex(grid, s.t0), samples: of.samples.subarray(s.at, s.at + s.n) }));
+  const length = Math.max(...blocks.map((b) => b.at + b.samples.length));
+  const segments = blocks.map((b) => ({ t0: b.t0, at: b.at, n: b.samples.length }));
   const { rejected: _, ...rest } = old;
-  return { ...rest, t0: start < 0 ? piece.t0 : old.t0, storage: 'float32', samples, ...rejectedOf([old, piece]) };
+  const joined = { ...rest, t0: grid.t0, segments, ...rejectedOf([old, piece]) };
+  // One session after the other, int16 all: the samples as they are (no gap to mark).
+  const contiguous = blocks.every((b, i) => i === 0 || b.at === blocks[i - 1]!.at + blocks[i - 1]!.samples.length);
+  if (contiguous && old.storage === 'int16' && piece.storage === 'int16') {
+    const samples = new Int16Array(length);
+    for (const b of blocks) samples.set(b.samples, b.at);
+    return { ...joined, storage: 'int16', samples };
+  }
+  const samples = new Float32Array(length).fill(Number.NaN);
+  for (const b of blocks) {
+    for (let j = 0; j < b.samples.length; j++) {
+      const v = b.samples[j]!;
+      if (Number.isNaN(v)) continue;
+      if (!Number.isNaN(samples[b.at + j]!)) return null;
+      samples[b.at + j] = v;
+    }
+  }
+  return { ...joined, storage: 'float32', samples };
 }
 
 interface Chain {

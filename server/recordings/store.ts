@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/adapter';
 import { joinChunks, joinWire } from './chunks';
-import type { ChannelData, EdfRange, Night, NightEvent, RecordingSource, StorageType } from './model';
+import type { ChannelData, EdfRange, Night, NightEvent, RecordingSource, Segment, StorageType } from './model';
 import { missingCodesOf } from './missing';
 import { isTimeZone, nightKey } from './night-key';
 import { gzipWire } from './wire-gzip';
@@ -69,13 +69,14 @@ function validCountOf(code: string, samples: Int16Array | Float32Array, scale: n
 export async function insertChannelRow(tx: Queryable, owner: ChannelOwner, c: ChannelData, missingCodes: readonly number[]): Promise<number> {
   const [row] = await tx.query<{ id: number }>(
     `insert into recording_channels (recording_id, stage_id, code, label, unit, sample_rate, t0_ms, storage, scale, offset_value, sample_count,
-       missing_codes, transducer, prefiltering, edf_range, valid_count)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) returning id`,
+       missing_codes, transducer, prefiltering, edf_range, valid_count, segments)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) returning id`,
     [
       'recordingId' in owner ? owner.recordingId : null, 'stageId' in owner ? owner.stageId : null,
       c.code, c.label, c.unit, c.sampleRate, Math.round(c.t0), c.storage, c.scale, c.offset, c.samples.length,
       JSON.stringify(missingCodes), c.transducer ?? '', c.prefiltering ?? '', c.edfRange ? JSON.stringify(c.edfRange) : null,
       validCountOf(c.code, c.samples, c.scale, c.offset, missingCodes),
+      c.segments && c.segments.length > 1 ? JSON.stringify(c.segments) : null,
     ],
   );
   return row.id;
@@ -251,6 +252,8 @@ export interface ChannelRow {
   transducer: string;
   prefiltering: string;
   edf_range: EdfRange | null;
+  /** The sessions the channel joins (migration 068); null: one session, from t0_ms. */
+  segments: Segment[] | null;
 }
 
 /** The nights of a patient, oldest first. */
@@ -418,6 +421,7 @@ export async function loadChannelData(db: Queryable, channel: ChannelRow): Promi
     transducer: channel.transducer,
     prefiltering: channel.prefiltering,
     ...(channel.edf_range ? { edfRange: channel.edf_range } : {}),
+    ...(channel.segments ? { segments: channel.segments } : {}),
   };
 }
 

@@ -168,6 +168,26 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
     expect((await bytes(after.recording, after.channel.version)).headers['cache-control']).toBe('private, max-age=86400');
   });
 
+  it('sessions 1–2 one day and 3–4 the next: the same night as one upload, each session on its own nearest sample of the night (no rounding twice)', async () => {
+    const id = await newPatient('HALVES1');
+    const early = FOUR.filter((n) => /_20250910_/.test(n));
+    expect((await upload(id, early)).statusCode).toBe(201);
+    const rest = await upload(id, FOUR.filter((n) => !early.includes(n)));
+    expect(rest.statusCode).toBe(201);
+    expect(rest.json().data.merged).toBe(true);
+    expect(await nightFigures(id)).toEqual(reference);
+  });
+
+  it('sessions 3–4 one day and 1–2 the next: the same night as one upload', async () => {
+    const id = await newPatient('HALVES2');
+    const late = FOUR.filter((n) => /_20250911_/.test(n));
+    expect((await upload(id, late)).statusCode).toBe(201);
+    const rest = await upload(id, FOUR.filter((n) => !late.includes(n)));
+    expect(rest.statusCode).toBe(201);
+    expect(rest.json().data.merged).toBe(true);
+    expect(await nightFigures(id)).toEqual(reference);
+  });
+
   it("sessions 1 and 4 one day, 2 and 3 (inside their span) the next: the same night as one upload; the overviews of its unchanged window kept only under the channels' new versions", async () => {
     const id = await newPatient('GAPS1');
     const outer = FOUR.filter((n) => /_20250910_2236|_20250911_0230/.test(n));

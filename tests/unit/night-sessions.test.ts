@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyseNight, toSeries, type NightInput } from '../../engine/detect';
 import { nightFromFiles } from '../../server/recordings/assemble';
@@ -135,6 +136,38 @@ describe('a later upload joins a stored channel (joinInto)', () => {
     expect(joinInto(stored, piece(1.5, [...ten(51)]))).toBeNull();
     const across = joinInto(stored, piece(1.5, [...ten(51).slice(0, 5), ...ten(0).map(() => Number.NaN)], 'float32'))!;
     expect(Array.from(across.samples.subarray(10, 30))).toEqual([...Array(5).fill(Number.NaN), 51, 52, 53, 54, 55, ...ten(21)]);
+  });
+
+  it('sessions at any sub-sample times, split into two uploads either way round: the channel of one upload of them all (each session rounded once)', () => {
+    /** As stored and read back: more than one session remembered (migration 068), one is none. */
+    const asStored = (c: ChannelData): ChannelData => {
+      const { segments, ...rest } = c;
+      return segments && segments.length > 1 ? { ...rest, segments } : rest;
+    };
+    const session = fc.record({ gapMs: fc.integer({ min: 0, max: 90_000 }), n: fc.integer({ min: 1, max: 40 }), float: fc.boolean() });
+    fc.assert(
+      fc.property(fc.constantFrom(0.5, 1, 10, 25, 1 / 30), fc.array(session, { minLength: 2, maxLength: 6 }), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }), fc.boolean(), (rate, specs, inFirst, laterFirst) => {
+        const period = 1000 / rate;
+        let t = Date.UTC(2025, 8, 10, 22, 36, 9);
+        const sessions = specs.map((spec, k) => {
+          // At least two sample periods after the session before, at any millisecond.
+          const t0 = k === 0 ? t : t + 2 * period + spec.gapMs;
+          t = t0 + spec.n * period;
+          const values = Array.from({ length: spec.n }, (_, i) => 100 * k + i);
+          return { ...piece(0, values, spec.float ? 'float32' : 'int16'), sampleRate: rate, t0: Math.round(t0) };
+        });
+        const first = sessions.filter((_, k) => inFirst[k]);
+        const second = sessions.filter((_, k) => !inFirst[k]);
+        fc.pre(first.length > 0 && second.length > 0);
+        const [stored, later] = laterFirst ? [second, first] : [first, second];
+        const whole = joinInto(asStored(joinPieces(stored)), joinPieces(later));
+        const reference = joinPieces(sessions);
+        expect(whole).not.toBeNull();
+        expect([whole!.t0, whole!.samples.length]).toEqual([reference.t0, reference.samples.length]);
+        expect(Array.from(whole!.samples)).toEqual(Array.from(reference.samples));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
