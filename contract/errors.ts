@@ -63,6 +63,7 @@ export const ERROR_PARAMS = {
   duplicate_in_upload: ['file', 'other'],
   files_not_one_night: ['files'],
   no_night_for_events: ['files', 'night'],
+  timezone_mismatch: ['night', 'zone', 'picked'],
   invalid_recording_file: [],
   invalid_recording: [],
   export_impossible: [],

@@ -161,6 +161,8 @@ async function storeNight(
     // again, and corrected, in the final transaction).
     if (night.channels.length) {
       const likely = await nightToMergeInto(db, input.patientId, night);
+      // Files that cannot join it are refused before their samples are written (checked again below).
+      if (likely) checkJoin(likely, night);
       staged = await stageChannels(db, input.patientId, night.channels, likely?.source ?? source, input.onStaged, log);
     }
     const stage = staged;

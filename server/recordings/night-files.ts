@@ -4,6 +4,7 @@
  * merging an upload into that night, and the device-scored events the files carry.
  */
 import { createHash } from 'node:crypto';
+import { DateTime } from 'luxon';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import type { Night, ParsedRecording } from './model';
@@ -195,17 +196,41 @@ export async function insertFilesAndDeviceEvents(
 }
 
 /**
- * Refuses (NotOneNightError) an upload's night that cannot join the stored night `target`:
- * their files together must be one night (limits.ts). A night stored before files were
- * listed counts as one file of its span.
+ * Refuses an upload's night that cannot join the stored night `target`: read in another time
+ * zone than the night's (409 timezone_mismatch: the files' local clock times would be placed
+ * hours off the night's), or files that together cannot be one night (NotOneNightError,
+ * limits.ts). A night stored before files were listed counts as one file of its span.
  */
 export function checkJoin(target: RecordingRow, night: Night): void {
+  checkSameZone(target, night);
   const stored = (Array.isArray(target.recording_meta.files) ? target.recording_meta.files : []) as NightPart[];
   checkOneNight([
     ...stored.filter((f) => typeof f.fileName === 'string' && Number.isFinite(f.startMs) && Number.isFinite(f.stopMs)),
     ...((night.meta.files as NightPart[] | undefined) ?? []),
     ...(stored.length === 0 ? [{ fileName: `the night of ${nightDate(Number(target.night_key))}`, startMs: Number(target.start_ms), stopMs: Number(target.stop_ms) }] : []),
   ]);
+}
+
+/**
+ * An upload's files are read in the zone picked for them (EDF start times are the device's
+ * local clock): joining a night stored in a zone of another offset at that time would place
+ * them that many hours off its sessions. Refused naming both zones; zones of the same offset
+ * (Europe/Zurich, Europe/Berlin) place them alike and join.
+ */
+function checkSameZone(target: RecordingRow, night: Night): void {
+  const zone = target.timezone;
+  const picked = night.timezone;
+  if (!zone || zone === picked) return;
+  const at = Number.isFinite(night.startMs) ? night.startMs : Number(target.start_ms);
+  const offset = (z: string) => DateTime.fromMillis(at, { zone: z }).offset;
+  if (!DateTime.fromMillis(at, { zone }).isValid || offset(zone) === offset(picked)) return;
+  const date = nightDate(Number(target.night_key));
+  throw new ApiError(
+    409,
+    'timezone_mismatch',
+    `These files were read in ${picked}, but the night of ${date} they belong to was imported in ${zone}: their times would be placed ${Math.abs(offset(picked) - offset(zone)) / 60} h off. Pick ${zone} to add them to that night; nothing was stored.`,
+    { params: { night: date, zone, picked } },
+  );
 }
 
 /**

@@ -26,8 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const upload = (patientId: number, names: readonly string[], bytes: (name: string) => Uint8Array = real) =>
-  uploadFiles(server, physician, { patient_id: String(patientId), timezone: 'Europe/Zurich' }, names.map((name) => ({ name, bytes: bytes(name) })));
+const upload = (patientId: number, names: readonly string[], bytes: (name: string) => Uint8Array = real, timezone = 'Europe/Zurich') =>
+  uploadFiles(server, physician, { patient_id: String(patientId), timezone }, names.map((name) => ({ name, bytes: bytes(name) })));
 
 /** A new patient of the physician's, with no night yet: its id. */
 async function newPatient(code: string): Promise<number> {
@@ -175,6 +175,25 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
     const rest = await upload(id, FOUR.filter((n) => !early.includes(n)));
     expect(rest.statusCode).toBe(201);
     expect(rest.json().data.merged).toBe(true);
+    expect(await nightFigures(id)).toEqual(reference);
+  });
+
+  it("sessions 2–4 picked in another time zone than session 1's night are refused naming both zones, nothing stored; in a zone of the same offset they join", async () => {
+    const id = await newPatient('ZONES1');
+    expect((await upload(id, SESSION_1)).statusCode).toBe(201);
+    const before = await nightFigures(id);
+    const rest = FOUR.filter((n) => !SESSION_1.includes(n));
+    // London is an hour behind Zurich in September: the sessions' local clock times would land an hour late.
+    const refused = await upload(id, rest, real, 'Europe/London');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'timezone_mismatch', data: { params: { night: '2025-09-10', zone: 'Europe/Zurich', picked: 'Europe/London' } } });
+    expect(refused.json().message).toContain('Pick Europe/Zurich');
+    expect(await nightFigures(id)).toEqual(before);
+    expect(await server.db.query('select 1 from import_stages')).toHaveLength(0);
+    // Berlin keeps Zurich's offset: the same times, the night of all four sessions.
+    const joined = await upload(id, rest, real, 'Europe/Berlin');
+    expect(joined.statusCode).toBe(201);
+    expect(joined.json().data.merged).toBe(true);
     expect(await nightFigures(id)).toEqual(reference);
   });
 
