@@ -64,6 +64,7 @@ export const ERROR_PARAMS = {
   files_not_one_night: ['files'],
   no_night_for_events: ['files', 'night'],
   timezone_mismatch: ['night', 'zone', 'picked'],
+  import_partly_stored: ['stored', 'night'],
   invalid_recording_file: [],
   invalid_recording: [],
   export_impossible: [],

@@ -57,7 +57,8 @@ await runCommand(USAGE, readArgs, async (db, { options, map, files }) => {
       console.log(`Imported recording ${recordingId}${into} for ${patient.patient_code}: ${new Date(night.startMs).toISOString()}, ${hours} h, channels ${night.channels.map((c) => c.code).join(', ') || 'none'}, ${night.events.length} events, ${deviceEvents} device-scored.`);
     }
   } catch (err) {
-    if (err instanceof ApiError) throw new Error(`Nothing was imported: ${err.message}`);
+    // A later night refused after earlier ones were stored says which stay (decision 1028).
+    if (err instanceof ApiError) throw new Error(err.code === 'import_partly_stored' ? err.message : `Nothing was imported: ${err.message}`);
     throw err;
   }
 });

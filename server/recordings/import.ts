@@ -135,8 +135,30 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
   }
   const results: ImportResult[] = [];
   // One night after the other, each whole or not at all (decision 1021).
-  for (const [i, n] of nights.entries()) results.push(await storeNight(db, input, { files: fileGroups[i]!, parts: n.parts, night: n.night, skipped: i === 0 ? skipped : [] }, log));
+  for (const [i, n] of nights.entries()) {
+    try {
+      results.push(await storeNight(db, input, { files: fileGroups[i]!, parts: n.parts, night: n.night, skipped: i === 0 ? skipped : [] }, log));
+    } catch (err) {
+      throw results.length > 0 ? partlyStored(results, n.night, err) : err;
+    }
+  }
   return { ...results[0]!, others: results.slice(1) };
+}
+
+/**
+ * A later night's write refused after the nights before it were stored (another upload of the
+ * patient's changed that night in between: checked before anything was stored, it passed): the
+ * answer says which nights stay, and that this one was not, never "nothing was stored" (decision 1028).
+ */
+function partlyStored(stored: readonly ImportResult[], night: Night, err: unknown): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const dates = stored.map((r) => nightDate(r.nightKey)).join(', ');
+  const date = nightDate(nightKey(night.startMs, night.timezone));
+  const reason = err.message.replace(/[;.]? ?nothing was stored\.?/i, '').trim();
+  return new ApiError(err.status, 'import_partly_stored', `The night${stored.length > 1 ? 's' : ''} of ${dates} ${stored.length > 1 ? 'were' : 'was'} stored; the night of ${date} was not, it changed while this upload was written: ${reason}.`, {
+    params: { stored: dates, night: date },
+    errors: [err.message],
+  });
 }
 
 /**

@@ -102,6 +102,8 @@ function localParams(t: TFunction, params: Readonly<Record<string, string | numb
     if (name === 'thing') out[name] = t(`errors.things.${value as 'patient'}`);
     else if (name === 'who' && value === '') out[name] = t('errors.someoneElse');
     else if (typeof value === 'string' && ISO_DAY.test(value)) out[name] = formatIsoDay(value, language);
+    // A list of days ("2025-01-10, 2025-10-25"): each in the user's language.
+    else if (typeof value === 'string' && value.includes(', ') && value.split(', ').every((d) => ISO_DAY.test(d))) out[name] = value.split(', ').map((d) => formatIsoDay(d, language)).join(', ');
     else if (typeof value === 'string' && ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value))) out[name] = formatDateTime(Date.parse(value), zone, language);
     else out[name] = value;
   }

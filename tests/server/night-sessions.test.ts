@@ -9,6 +9,9 @@ import { HMC, PSG, REAL_DIR, patchFixed, real } from '../unit/edf-build';
 import { decodeWire } from '../../engine/wire';
 import { decodeViews } from '../../engine/viewWire';
 import { NEW_PATIENT_VITALS } from '../../server/seed';
+import { importFiles } from '../../server/recordings/import';
+import { nightDate } from '../../server/recordings/night-key';
+import { ApiError } from '../../server/errors';
 
 /** The shared four-session ResMed night (22:36, 23:26, 01:48, 02:30): 20 files, as its DATALOG folder holds them. */
 const FOUR = readdirSync(REAL_DIR).filter((n) => /^snore_resmed_2025091[01]_/.test(n)).sort();
@@ -300,6 +303,40 @@ describe("a card's DATALOG folder of several nights, in one upload (decision 102
     expect(res.json().code).toBe('files_not_one_night');
     expect(res.json().message).toMatch(/differs .*files of two people are not one night/);
     expect(await nightsOf(id)).toEqual(before);
+  });
+
+  it("another upload storing the later night's file while the card is written: the earlier night stays, and the refusal says so, never that nothing was stored (decision 1028)", async () => {
+    const id = await newPatient('CARD5');
+    const octoberFlow = CARD.find((n) => n.includes('_20251025_') && n.endsWith('_BRP.edf'))!;
+    const stages = new Set<number>();
+    let raced = false;
+    const card = importFiles(server.db, {
+      patientId: id,
+      deviceId: null,
+      createdBy: null,
+      timezone: 'Europe/Zurich',
+      files: CARD.map((name) => ({ name, bytes: real(name) })),
+      onStaged: async ({ stageId }) => {
+        stages.add(stageId);
+        // October's samples are being staged (the second night's stage): another upload stores its flow file first.
+        if (stages.size === 2 && !raced) {
+          raced = true;
+          expect((await upload(id, [octoberFlow])).statusCode).toBe(201);
+        }
+      },
+    });
+    const err = await card.then(() => null, (e: unknown) => e);
+    expect(raced).toBe(true);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe('import_partly_stored');
+    expect((err as ApiError).status).toBe(409);
+    expect((err as ApiError).params).toEqual({ stored: '2025-01-09', night: '2025-10-24' });
+    expect((err as ApiError).message).toMatch(/^The night of 2025-01-09 was stored; the night of 2025-10-24 was not, .*already imported/);
+    expect((err as ApiError).message).not.toMatch(/nothing was stored/i);
+    // January from the card, October from the other upload (its flow file alone).
+    const nights = await nightsOf(id);
+    expect(nights.map((n) => nightDate(n.night))).toEqual(['2025-01-09', '2025-10-24']);
+    expect(await server.db.query('select 1 from import_stages')).toHaveLength(0);
   });
 });
 

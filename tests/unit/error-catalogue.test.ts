@@ -77,6 +77,12 @@ describe('errorText: a code in the user\'s words with its params', () => {
     expect(errorText(i18next.getFixedT('en-US'), stale)).toMatch(/^This annotation was changed by someone else at 0[12] Mar 2026, \d\d:\d\d since you opened it\./);
   });
 
+  it('says each day of a list of nights in the user\'s language (an upload stored in part)', () => {
+    const partly = toApiError(409, { code: 'import_partly_stored', message: 'The nights of 2025-01-10, 2025-03-02 were stored; …', data: { params: { stored: '2025-01-10, 2025-03-02', night: '2025-10-25' } } }, 'Conflict');
+    expect(errorText(i18next.getFixedT('en-US'), partly)).toMatch(/^Stored: the night\(s\) of 10 Jan 2025, 02 Mar 2025\. The night of 25 Oct 2025 was not stored/);
+    expect(errorText(i18next.getFixedT('de-AT'), partly)).toMatch(/^Gespeichert: die Nacht\/Nächte vom 10 Jän\.? 2025, 02 Mär\.? 2025\. Die Nacht vom 25 Okt\.? 2025/);
+  });
+
   it("shows the server's message only for a code the catalogue does not know", () => {
     const forbidden = toApiError(403, { code: 'forbidden', message: 'Annotators cannot import recordings.' }, 'Forbidden');
     expect(errorText(i18next.getFixedT('en-US'), forbidden)).toBe('Your account is not allowed to do this.');

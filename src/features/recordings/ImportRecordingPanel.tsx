@@ -21,10 +21,33 @@ interface Props {
   onImported: (result: UploadAnswer) => void;
 }
 
+/**
+ * The upload and what it refreshes: the patient's nights and screens after it, and after a
+ * refusal that stored the nights before it (decision 1028).
+ */
+function useImportUpload(patientId: number, invalidate: readonly unknown[], onImported: (imported: UploadAnswer) => void, request: () => Parameters<typeof uploadRecording>[0]) {
+  const client = useQueryClient();
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: invalidate });
+    // A file may join a night already on screen: its summary, agreement and annotations change too.
+    void client.invalidateQueries({ queryKey: ['patient', patientId] });
+    void client.invalidateQueries({ queryKey: ['annotations', patientId] });
+  };
+  return useMutation({
+    mutationFn: () => uploadRecording(request()),
+    onSuccess: (imported) => {
+      refresh();
+      onImported(imported);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.code === 'import_partly_stored') refresh();
+    },
+  });
+}
+
 /** "Import recording": a physician uploads the files of one night for this patient. */
 export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, onImported }: Props) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const ids = { files: useId(), folder: useId(), tz: useId(), device: useId(), channel: useId() };
   const [files, setFiles] = useState<File[]>([]);
   const limits = useQuery({ queryKey: ['upload-limits'], queryFn: fetchUploadLimits, staleTime: Infinity });
@@ -33,16 +56,7 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
   const [timezone, setTimezone] = useState(defaultTimezone ?? '');
   const [deviceId, setDeviceId] = useState('');
   const [channel, setChannel] = useState('');
-  const upload = useMutation({
-    mutationFn: () => uploadRecording({ patientId, files, timezone: timezone || undefined, deviceId: deviceId || undefined, channel: channel || undefined }),
-    onSuccess: (imported) => {
-      void client.invalidateQueries({ queryKey: invalidate });
-      onImported(imported);
-      // A file may join a night already on screen: its summary, agreement and annotations change too.
-      void client.invalidateQueries({ queryKey: ['patient', patientId] });
-      void client.invalidateQueries({ queryKey: ['annotations', patientId] });
-    },
-  });
+  const upload = useImportUpload(patientId, invalidate, onImported, () => ({ patientId, files, timezone: timezone || undefined, deviceId: deviceId || undefined, channel: channel || undefined }));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
