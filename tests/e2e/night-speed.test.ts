@@ -218,8 +218,22 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
       await other.context.addInitScript(() => {
         const mark = performance.mark.bind(performance);
         const blocks = () => [...document.querySelectorAll<HTMLElement>('[data-testid="chart-stack"] > .chart-block')].map((b) => ({ code: b.dataset.code ?? b.dataset.shell!, full: b.dataset.code !== undefined, top: Math.round(b.getBoundingClientRect().top) }));
+        const w = window as unknown as { atFirstChart?: unknown; shellsBelowFold: number };
+        // Shells below the fold seen in any frame before the first chart: on a loaded machine the
+        // stack renders them in full after its 1-s wait (FRAMED_WAIT_MS), which can come first.
+        w.shellsBelowFold = 0;
+        const sample = () => {
+          if (w.atFirstChart) return;
+          const below = [...document.querySelectorAll<HTMLElement>('[data-testid="chart-stack"] > [data-shell]')].filter((b) => b.getBoundingClientRect().top >= window.innerHeight).length;
+          w.shellsBelowFold = Math.max(w.shellsBelowFold, below);
+          requestAnimationFrame(sample);
+        };
+        requestAnimationFrame(sample);
         performance.mark = ((name: string, options?: PerformanceMarkOptions) => {
-          if (name === 'nocturne:first-chart') (window as unknown as { atFirstChart: unknown }).atFirstChart = { blocks: blocks(), fold: window.innerHeight };
+          if (name === 'nocturne:first-chart' && !w.atFirstChart) {
+            w.atFirstChart = { blocks: blocks(), fold: window.innerHeight };
+            w.shellsBelowFold = Math.max(w.shellsBelowFold, blocks().filter((b) => !b.full && b.top >= window.innerHeight).length);
+          }
           return mark(name, options);
         }) as typeof performance.mark;
       });
@@ -228,13 +242,16 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
       await other.page.goto(`/app/patients/id=${night.patientId}?night=${night.night}`);
       await other.page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0);
       type Seen = { blocks: { code: string; full: boolean; top: number }[]; fold: number };
-      const first = await other.page.evaluate(() => (window as unknown as { atFirstChart: Seen }).atFirstChart);
+      const { first, shellsBelowFold } = await other.page.evaluate(() => {
+        const w = window as unknown as { atFirstChart: Seen; shellsBelowFold: number };
+        return { first: w.atFirstChart, shellsBelowFold: w.shellsBelowFold };
+      });
       // Every chart that starts on screen was drawn in full; those below waited as shells (a 10-h demo night has 15 charts).
       expect(first.blocks.length).toBeGreaterThanOrEqual(10);
       const onScreen = first.blocks.filter((b) => b.top < first.fold);
       expect(onScreen.length).toBeGreaterThan(0);
       for (const b of onScreen) expect(b.full, b.code).toBe(true);
-      expect(first.blocks.filter((b) => !b.full).length).toBeGreaterThan(0);
+      expect(shellsBelowFold).toBeGreaterThan(0);
       // Then every block in full, each where its shell was: nothing on the page moved.
       await other.page.waitForFunction(() => document.querySelectorAll('[data-testid="chart-stack"] > [data-shell]').length === 0);
       const after = await other.page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-testid="chart-stack"] > .chart-block')].map((b) => ({ code: b.dataset.code!, top: Math.round(b.getBoundingClientRect().top) })));
