@@ -171,11 +171,15 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
     expect((await bytes(after.recording, after.channel.version)).headers['cache-control']).toBe('private, max-age=86400');
   });
 
-  it('sessions 1–2 one day and 3–4 the next: the same night as one upload, each session on its own nearest sample of the night (no rounding twice)', async () => {
-    const id = await newPatient('HALVES1');
-    const early = FOUR.filter((n) => /_20250910_/.test(n));
-    expect((await upload(id, early)).statusCode).toBe(201);
-    const rest = await upload(id, FOUR.filter((n) => !early.includes(n)));
+  // Each session on its own nearest sample of the night, never rounded twice (decision 1026).
+  it.each([
+    ['1–2', '3–4', 'HALVES1', /_20250910_/],
+    ['3–4', '1–2', 'HALVES2', /_20250911_/],
+  ])('sessions %s one day and %s the next: the same night as one upload', async (_first, _then, code, day) => {
+    const id = await newPatient(code);
+    const first = FOUR.filter((n) => day.test(n));
+    expect((await upload(id, first)).statusCode).toBe(201);
+    const rest = await upload(id, FOUR.filter((n) => !first.includes(n)));
     expect(rest.statusCode).toBe(201);
     expect(rest.json().data.merged).toBe(true);
     expect(await nightFigures(id)).toEqual(reference);
@@ -197,16 +201,6 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
     const joined = await upload(id, rest, real, 'Europe/Berlin');
     expect(joined.statusCode).toBe(201);
     expect(joined.json().data.merged).toBe(true);
-    expect(await nightFigures(id)).toEqual(reference);
-  });
-
-  it('sessions 3–4 one day and 1–2 the next: the same night as one upload', async () => {
-    const id = await newPatient('HALVES2');
-    const late = FOUR.filter((n) => /_20250911_/.test(n));
-    expect((await upload(id, late)).statusCode).toBe(201);
-    const rest = await upload(id, FOUR.filter((n) => !late.includes(n)));
-    expect(rest.statusCode).toBe(201);
-    expect(rest.json().data.merged).toBe(true);
     expect(await nightFigures(id)).toEqual(reference);
   });
 
