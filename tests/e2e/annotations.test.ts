@@ -321,7 +321,8 @@ describe('a German-speaking physician with a ResMed SD card', () => {
     expect(await block.locator('.info-tip').getAttribute('title')).toBe(`Maskendruck (2${NB}s) · Quellsignal: MaskPress.2s`);
     // The period sits under the name: a narrow header cuts the name, never the period that tells the two mask pressures apart.
     expect(await block.locator('.chart-period').textContent()).toBe(` (2${NB}s)`);
-    // The downloads list them by name as well.
+    // Unfolded, the downloads list them by name as well.
+    await page.getByTestId('night-downloads').locator('summary').click();
     expect(await page.getByTestId('download-channel-Leak.2s').locator('xpath=..').textContent()).toBe(`Leckage (2${NB}s)`);
     // The folded table of what the import made keeps the stored codes and labels, as the files wrote them.
     const codes = await page.getByTestId('import-channel').evaluateAll((trs) => trs.map((tr) => tr.querySelector('td')!.textContent));

@@ -61,7 +61,11 @@ async function reloadTakesOverviews(url: string, { overviewsAfterList = false } 
       .filter((r) => r.name.includes('/channel-overview?'))
       .map((r) => ({ at: r.startTime, codes: new URL(r.name).searchParams.getAll('code'), versions: new URL(r.name).searchParams.getAll('v') })),
     served: performance.getEntriesByType('mark').filter((m) => m.name.startsWith('nocturne:overview-served:')).map((m) => m.name.split(':')[2]),
+    canvas: ((performance.getEntriesByName('nocturne:first-chart')[0] as PerformanceMark).detail as { canvas: string }).canvas,
   }));
+  // The first chart drew on the canvas made, at the last visit's size, while the night list was
+  // on its way (decision 1029): its memory was not made in the task that drew.
+  expect(seen.canvas).toBe('made-ahead');
   // One request: the charts took its answer, there when they were laid out (seeded) or on
   // its way when they asked for the same window.
   expect(seen.requests).toHaveLength(1);
@@ -295,6 +299,8 @@ describe('a night on screen fast', { timeout: 600_000 }, () => {
       await other.page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0);
       await glRefused;
       expect(await other.page.getByTestId('chart-canvas').getAttribute('data-backend')).toBe('2d');
+      // This browser's first night: no canvas size to make one ahead at.
+      expect(await other.page.evaluate(() => ((performance.getEntriesByName('nocturne:first-chart')[0] as PerformanceMark).detail as { canvas: string }).canvas)).toBe('made-now');
       await other.page.getByTestId('plot-SLP_STGS').scrollIntoViewIfNeeded();
       await chartsSettled(other.page);
       const box = (await other.page.getByTestId('plot-SLP_STGS').boundingBox())!;

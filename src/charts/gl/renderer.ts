@@ -8,6 +8,7 @@ import { ChartBlock, type Layer } from './block';
 import { CHARTS_FRAMED_MARK, FIRST_CHART_MARK, markOnce, stats } from './stats';
 import { LayoutWatch } from './layoutWatch';
 import { chartGl } from './canvas';
+import { rememberFirstCanvasSize } from './warmCanvas';
 
 /** What one frame did, for the benchmark. */
 export interface FrameInfo {
@@ -473,6 +474,10 @@ export class ChartRenderer {
     if (canvas.width !== width || canvas.height !== height) {
       canvas.width = width;
       canvas.height = height;
+      // New memory: what was made ahead of the screen (decision 1029) is gone with the old size.
+      delete canvas.dataset.madeAhead;
+      // The next visit's first canvas is made at this size ahead of its screen.
+      if (this.ctx2d && this.options.glAfterFirstPaint) rememberFirstCanvasSize(width, height);
     }
     const { placed, layout } = this.plan(box, dpr, { width, height });
     const only = this.changedOnly(placed, layout);
@@ -500,7 +505,7 @@ export class ChartRenderer {
         if (!layer.visible || layer.vertices === 0) continue;
         if (!this.painted && layer.kind !== 'fill') {
           this.painted = paintedNow = true;
-          markOnce(FIRST_CHART_MARK, { backend: glState ? 'webgl' : '2d' });
+          markOnce(FIRST_CHART_MARK, { backend: glState ? 'webgl' : '2d', canvas: canvas.dataset.madeAhead === undefined ? 'made-now' : 'made-ahead' });
         }
         const clipX = layer.origin === null;
         // float64 here: origin - t0 is small, so float32 keeps sub-ms precision in the shader.

@@ -3,6 +3,7 @@ import type { TimeRange } from '../../time/range';
 import type { ViewSource } from '../feeder';
 import type { RendererOptions } from '../gl/renderer';
 import { ChartScreen } from '../screen';
+import { takeFirstCanvas } from '../gl/warmCanvas';
 
 const ScreenContext = createContext<ChartScreen | null>(null);
 
@@ -19,7 +20,8 @@ export function ChartSurface({ source, domain, options, children }: {
   const hostRef = useRef<HTMLSpanElement>(null);
   const [screen, setScreen] = useState<ChartScreen | null>(null);
   useLayoutEffect(() => {
-    const canvas = document.createElement('canvas');
+    // A first-paint screen's canvas may have been made ahead, with its picture memory (decision 1029).
+    const canvas = options?.glAfterFirstPaint ? takeFirstCanvas() : document.createElement('canvas');
     canvas.className = 'chart-canvas';
     canvas.setAttribute('aria-hidden', 'true');
     canvas.dataset.testid = 'chart-canvas';

@@ -5,6 +5,7 @@ import { saveFile } from '../../api/download';
 import { useAction } from '../../ui/useAction';
 import type { NightInfo } from './types';
 import { channelName } from '../../builtInNames';
+import { Folded } from '../../ui/Folded';
 
 /**
  * Downloads of the night (spec 2 §2 Actions, §5, §6): the data points of the chosen
@@ -26,8 +27,7 @@ export function NightDownloads({ patientId, night }: { patientId: number; night:
     });
   };
   return (
-    <details className="night-downloads" data-testid="night-downloads">
-      <summary>{t('night.downloads.title')}</summary>
+    <Folded className="night-downloads" testId="night-downloads" summary={t('night.downloads.title')}>
       <fieldset className="download-channels">
         <legend>{t('night.downloads.channels')}</legend>
         {night.channels.map((c) => (
@@ -58,6 +58,6 @@ export function NightDownloads({ patientId, night }: { patientId: number; night:
         </button>
       </div>
       {problem && <p className="error-text" role="alert" data-testid="download-problem">{problem}</p>}
-    </details>
+    </Folded>
   );
 }

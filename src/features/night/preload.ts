@@ -12,6 +12,7 @@ import { getSignalEngine } from '../../../workers/client';
 import { PATIENT_DETAIL_PATTERN } from '../../routes';
 import { fetchWindow } from '../../charts/feeder';
 import { chartsFramed } from '../../charts/gl/stats';
+import { warmFirstCanvas } from '../../charts/gl/warmCanvas';
 import { holdBackgroundRequests } from '../../api/background';
 import type { TimeRange } from '../../time/range';
 import { readItem, writeItem } from '../../state/storage';
@@ -153,6 +154,8 @@ export function preloadNightScreen(client: QueryClient, pathname: string, search
   // The header's requests wait for the charts' first frame (decision 1007).
   holdBackgroundRequests(chartsFramed(BACKGROUND_HOLD_MS));
   void getSignalEngine().catch(() => undefined);
+  // The charts' canvas and its memory while the night list is on its way (decision 1029).
+  setTimeout(warmFirstCanvas, 0);
   Promise.all([nights, preferences]).then(
     ([list, prefs]) => {
       const night = pickNight(list, screen.night);

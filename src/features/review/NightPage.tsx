@@ -18,6 +18,7 @@ import { SideTabs, type Tab } from '../night/SideTabs';
 import type { NightInfo } from '../night/types';
 import { pickNight, prefetchNight } from '../night/preload';
 import { AddToSampleDialog } from '../samples/AddToSampleDialog';
+import { Folded } from '../../ui/Folded';
 import { useNightUrl } from './nightUrl';
 import { useEngineStart, useMarkSeen } from './useNightScreen';
 
@@ -154,10 +155,9 @@ function useImportResult(patientId: number, goTo: (changes: Record<string, strin
 function ImportDetails({ patientId, open, onImported }: { patientId: number; open: boolean; onImported(result: UploadAnswer): void }) {
   const { t } = useTranslation();
   return (
-    <details className="import-details" open={open}>
-      <summary>{t('recordings.import.title')}</summary>
+    <Folded className="import-details" open={open} summary={t('recordings.import.title')}>
       <ImportRecordingPanel patientId={patientId} invalidate={nightKeys.nights(patientId)} onImported={onImported} />
-    </details>
+    </Folded>
   );
 }
 
