@@ -65,12 +65,17 @@ export type ImportSummary = Static<typeof ImportSummary>;
 /** A file of an upload that was not imported. */
 export const SkippedFile = Type.Object({
   name: Str,
-  /** 'same_in_upload': byte-identical to another file of this upload; 'already_stored': imported before for this patient. */
-  reason: StringEnum(['same_in_upload', 'already_stored']),
-  /** The file it is the same as (this upload's, or the stored one's name). */
-  same_as: Str,
+  /**
+   * 'same_in_upload': byte-identical to another file of this upload; 'already_stored': imported
+   * before for this patient; 'no_data': it holds no data records (a session too short to record).
+   */
+  reason: StringEnum(['same_in_upload', 'already_stored', 'no_data']),
+  /** The file it is the same as (this upload's, or the stored one's name); not for 'no_data'. */
+  same_as: Type.Optional(Str),
   /** For 'already_stored': the night key it is stored under. */
   night: Type.Optional(Int),
+  /** For 'no_data': the reader's words (field and problem). */
+  problem: Type.Optional(Str),
 });
 export type SkippedFile = Static<typeof SkippedFile>;
 
@@ -92,7 +97,7 @@ const nightFields = {
   night_start_time: Num,
   night_stop_time: Num,
   files: Type.Array(Type.Object({ name: Str, md5: Str })),
-  /** Files left out: byte-identical to another of the upload, or stored before. */
+  /** Files left out: byte-identical to another of the upload, stored before, or holding no data. */
   skipped_files: Type.Array(SkippedFile),
   /** Device-scored events the files carried. */
   device_events: Int,

@@ -1,9 +1,13 @@
 // `npm run import -- --patient CODE [--timezone ZONE] [--device ID] [--map Label=CODE …] FILE...`
 // A command for a person at a terminal: it prints with console (only the running server logs through pino, server/log.ts).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { findCountry } from '../countries';
 import { ApiError } from '../errors';
 import { patientByCode } from '../patients/access';
-import { importFiles, savedLabelMap } from '../recordings/import';
+import { savedLabelMap } from '../recordings/import';
+import { importUpload } from '../recordings/upload-import';
+import { skippedReason } from '../recordings/night-files';
 import { isTimeZone } from '../recordings/night-key';
 import { UsageError } from './args';
 import { runCommand } from './run';
@@ -40,21 +44,29 @@ await runCommand(USAGE, readArgs, async (db, { options, map, files }) => {
   if (!patient) throw new UsageError(`no patient with code "${options.patient}"`);
   const timezone = options.timezone ?? ((patient.country && findCountry(patient.country)?.timezone) || 'UTC');
   if (!isTimeZone(timezone)) throw new UsageError(`unknown time zone "${timezone}"`);
+  // `npm run` starts in the project's folder: a relative name is the user's, from where npm was run.
+  const from = process.env.INIT_CWD ?? process.cwd();
+  const paths = files.map((f) => path.resolve(from, f));
+  const missing = paths.filter((p) => !existsSync(p));
+  if (missing.length > 0) throw new UsageError(`no such file: ${missing.join(', ')}`);
   try {
-    const result = await importFiles(db, {
+    const { nights, deviceSummary } = await importUpload(db, {
       patientId: patient.id,
       deviceId: options.device ?? null,
       createdBy: null,
       timezone,
-      paths: files,
+      files: paths.map((p) => ({ name: path.basename(p), path: p })),
       labelMap: { ...(await savedLabelMap(db, patient.physician_id)), ...map },
       csvCode: options.channel,
     });
+    // A device's daily summary (ResMed STR.edf) is stored per day, not as a night.
+    if (deviceSummary) console.log(`Read ${deviceSummary.days_read} days of the device's summary (${deviceSummary.files.join(', ')}) for ${patient.patient_code}; ${deviceSummary.days_stored} with therapy stored${deviceSummary.first_day ? `, ${deviceSummary.first_day} to ${deviceSummary.last_day}` : ''}.`);
     // Each night of the files (a card's DATALOG folder holds several), earliest first.
-    for (const { recordingId, night, merged, deviceEvents } of [result, ...result.others]) {
+    for (const { recordingId, night, merged, deviceEvents, skipped } of nights ? [nights, ...nights.others] : []) {
       const hours = ((night.stopMs - night.startMs) / 3_600_000).toFixed(2);
       const into = merged ? ' (added to the night it belongs to)' : '';
       console.log(`Imported recording ${recordingId}${into} for ${patient.patient_code}: ${new Date(night.startMs).toISOString()}, ${hours} h, channels ${night.channels.map((c) => c.code).join(', ') || 'none'}, ${night.events.length} events, ${deviceEvents} device-scored.`);
+      for (const s of skipped) console.log(`  left out ${s.name}: ${skippedReason(s)}`);
     }
   } catch (err) {
     // A later night refused after earlier ones were stored says which stay (decision 1028).

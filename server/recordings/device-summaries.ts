@@ -31,12 +31,14 @@ export async function splitDeviceSummaries<F extends { name: string; path: strin
   return { summaries, rest };
 }
 
-/**
- * Reads summary files and stores their days for the patient, in one transaction (a file that
- * cannot be read stores nothing: 400 naming the file and field).
- */
-export async function importDeviceSummaries(db: Db, patientId: number, createdBy: number | null, files: ReadonlyArray<{ name: string; path: string }>, timezone: string): Promise<DeviceSummaryImport> {
-  const read: Array<{ name: string; days: DeviceDay[]; daysRead: number }> = [];
+/** Summary files read (their days), not stored yet. */
+export interface ReadSummaries {
+  read: Array<{ name: string; days: DeviceDay[]; daysRead: number }>;
+}
+
+/** Reads summary files; one that cannot be read refuses them all (400 naming the file and field), before anything is stored. */
+export async function readDeviceSummaries(files: ReadonlyArray<{ name: string; path: string }>, timezone: string): Promise<ReadSummaries> {
+  const read: ReadSummaries['read'] = [];
   for (const f of files) {
     try {
       const s = readDeviceSummary(new Uint8Array(await readFile(f.path)), f.name, timezone);
@@ -46,6 +48,11 @@ export async function importDeviceSummaries(db: Db, patientId: number, createdBy
       throw err;
     }
   }
+  return { read };
+}
+
+/** Stores summary files' days for the patient, in one transaction. */
+export async function storeDeviceSummaries(db: Db, patientId: number, createdBy: number | null, { read }: ReadSummaries): Promise<DeviceSummaryImport> {
   const days = read.flatMap((r) => r.days.map((d) => ({ ...d, file: r.name }))).sort((a, b) => a.day.localeCompare(b.day));
   await db.transaction(async (tx) => {
     for (const d of days) {

@@ -22,7 +22,8 @@ import { unstorableField } from '../input-guard';
 import { INT32_MAX } from '../../contract/common';
 import { isTimeZone } from './night-key';
 import { importSummary } from './summary';
-import { importDeviceSummaries, splitDeviceSummaries } from './device-summaries';
+import { importUpload } from './upload-import';
+import type { SkippedFile } from './night-files';
 import { noteAccessOf } from '../audit/trail';
 
 const MAX_FILE_BYTES = UPLOAD_LIMITS.maxFileBytes;
@@ -188,13 +189,21 @@ function nightAnswer(result: ImportResult) {
   };
 }
 
+/** The upload message's part on files left out, by why. */
+function skippedText(skipped: readonly SkippedFile[]): string {
+  const same = skipped.filter((s) => s.reason !== 'no_data').length;
+  const empty = skipped.length - same;
+  const parts = [same ? `${same} left out (the same as another file)` : '', empty ? `${empty} left out (no data: ${skipped.filter((s) => s.reason === 'no_data').map((s) => s.name).join(', ')})` : ''];
+  return parts.filter(Boolean).map((p) => `; ${p}`).join('');
+}
+
 /** What an upload answers: its (first) night, the device's summary if one came with it, and its other nights. */
 function importedAnswer(result: ImportResults, deviceSummary: unknown) {
   const nights = [result, ...result.others];
   const files = nights.reduce((n, r) => n + r.files.length, 0);
   return {
     code: 'recording_imported',
-    message: `Imported ${files} file${files === 1 ? '' : 's'}${nights.length > 1 ? ` as ${nights.length} nights` : result.merged ? ' into the night it belongs to' : ''}${result.skipped.length ? `; ${result.skipped.length} left out (the same as another file)` : ''}.`,
+    message: `Imported ${files} file${files === 1 ? '' : 's'}${nights.length > 1 ? ` as ${nights.length} nights` : result.merged ? ' into the night it belongs to' : ''}${skippedText(nights.flatMap((r) => r.skipped))}.`,
     data: {
       ...nightAnswer(result),
       ...(deviceSummary ? { device_summary: deviceSummary } : {}),
@@ -204,30 +213,28 @@ function importedAnswer(result: ImportResults, deviceSummary: unknown) {
 }
 
 /** Imports one upload for its patient: a device's daily summary apart, the night's files merged into their night. */
-async function importUpload(ctx: AppContext, reply: FastifyReply, user: UserRow, { fields, files }: Upload) {
+async function answerUpload(ctx: AppContext, reply: FastifyReply, user: UserRow, { fields, files }: Upload) {
   const { patient, timezone } = await uploadTarget(ctx, reply, user, fields);
   const labelMap = { ...(await savedLabelMap(ctx.db, patient.physician_id)), ...(fields.label_map ? parseLabelMap(fields.label_map) : {}) };
-  // A device's daily summary (ResMed STR.edf) is no night: stored per day, apart (device-summaries.ts).
-  const { summaries, rest } = await splitDeviceSummaries(files);
-  const deviceSummary = summaries.length > 0 ? await importDeviceSummaries(ctx.db, patient.id, user.id, summaries, timezone) : null;
-  if (deviceSummary && rest.length === 0) {
-    return reply.code(201).send({
-      code: 'device_summary_imported',
-      message: `Read ${deviceSummary.days_read} days of the device's summary; ${deviceSummary.days_stored} with therapy stored.`,
-      data: { device_summary: deviceSummary },
-    });
-  }
-  const result = await importFiles(ctx.db, {
+  // A device's daily summary (ResMed STR.edf) is no night: stored per day, apart (upload-import.ts).
+  const { nights: result, deviceSummary } = await importUpload(ctx.db, {
     patientId: patient.id,
     deviceId: fields.device_id?.trim() || null,
     createdBy: user.id,
     timezone,
-    paths: rest.map((f) => f.path),
+    files,
     labelMap,
     csvCode: fields.channel || undefined,
     clientMd5: fields.md5 ? parseMd5(fields.md5) : undefined,
     log: reply.log,
   });
+  if (!result) {
+    return reply.code(201).send({
+      code: 'device_summary_imported',
+      message: `Read ${deviceSummary!.days_read} days of the device's summary; ${deviceSummary!.days_stored} with therapy stored.`,
+      data: { device_summary: deviceSummary! },
+    });
+  }
   noteAccessOf(reply.request, patient.id, result.recordingId, result.others.map((o) => o.recordingId));
   // The nights' statistics (analysis, channel statistics), computed once now that they are stored or merged.
   ctx.nightStats?.schedule([result.recordingId, ...result.others.map((o) => o.recordingId)]);
@@ -246,7 +253,7 @@ async function uploadRoutes(app: Api, ctx: AppContext) {
     // Each file streams to a private temp directory (never whole in memory); a worker parses it from there.
     const dir = await mkdtemp(path.join(uploads, 'upload-'));
     try {
-      return await importUpload(ctx, reply, user, await receiveParts(request, dir, ctx.config.uploadIdleMs, ctx.config.uploadMaxFiles));
+      return await answerUpload(ctx, reply, user, await receiveParts(request, dir, ctx.config.uploadIdleMs, ctx.config.uploadMaxFiles));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -2,10 +2,11 @@ import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
 import { assembleNight, parseRecordingFile, type ParseFileOptions } from './assemble';
-import { RecordingFormatError, RecordingFormatErrors, type Night, type ParsedRecording } from './model';
+import { EmptyRecordingError, RecordingFormatError, RecordingFormatErrors, type Night, type ParsedRecording } from './model';
 import { NotOneNightError, splitNights } from './limits';
 import { nightDate, nightKey } from './night-key';
 import { parseFilesInWorker } from './parse-pool';
+import type { EmptyFile } from './parse-worker';
 import { checkJoin, deviceEventsOf, hashFiles, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDamaged, refuseDuplicates, sortDuplicates, type SkippedFile } from './night-files';
 import { missingCodesOf } from './missing';
 import { attachStaged, dropStage, stageChannels, type StageProgress, type StagedNight } from './staging';
@@ -97,15 +98,16 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
       // Cheap refusals first (a damaged transfer), and known files left out, before parsing large files.
       refuseDamaged(all, input.clientMd5);
       const sorted = await sortDuplicates(db, input.patientId, all);
-      skipped = sorted.skipped;
-      files = sorted.keep.map((i) => all[i]);
-      parts = parseEach(sorted.keep.map((i) => input.files![i]), options);
+      const parsed = parseEach(sorted.keep.map((i) => input.files![i]), options);
+      skipped = [...sorted.skipped, ...parsed.empty.map(noData)];
+      files = sorted.keep.map((i) => all[i]).filter((f) => !parsed.empty.some((e) => e.file === f.name));
+      parts = parsed.parts;
     } else {
       // Files on disk (uploads, the CLI) are hashed and parsed in a worker thread, off the event loop.
       const read = await parseFilesInWorker(input.paths!, options);
       refuseDamaged(read.files, input.clientMd5);
       const sorted = await sortDuplicates(db, input.patientId, read.files);
-      skipped = sorted.skipped;
+      skipped = [...sorted.skipped, ...read.empty.map(noData)];
       files = sorted.keep.map((i) => read.files[i]);
       parts = sorted.keep.map((i) => read.parts[i]);
     }
@@ -238,22 +240,31 @@ function noNightForEvents(files: readonly { name: string }[], night: Night, time
   );
 }
 
-/** Parses every file; a refusal names every file that cannot be read, not only the first. */
-function parseEach(files: { name: string; bytes: Uint8Array }[], options: ParseFileOptions): ParsedRecording[] {
+/**
+ * Parses every file; a refusal names every file that cannot be read, not only the first. Files
+ * with no data records beside files with data come back in `empty` (decision 1030).
+ */
+function parseEach(files: { name: string; bytes: Uint8Array }[], options: ParseFileOptions): { parts: ParsedRecording[]; empty: EmptyFile[] } {
   const parts: ParsedRecording[] = [];
   const errors: RecordingFormatError[] = [];
+  const empty: EmptyRecordingError[] = [];
   for (const f of files) {
     try {
       parts.push(parseRecordingFile(f.name, f.bytes, options));
     } catch (err) {
       if (!(err instanceof RecordingFormatError)) throw err;
-      errors.push(err);
+      (err instanceof EmptyRecordingError ? empty : errors).push(err);
     }
   }
+  // Files with no data alone are refused, as any file that cannot be read.
+  if (errors.length === 0 && parts.length === 0) errors.push(...empty);
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new RecordingFormatErrors(errors);
-  return parts;
+  return { parts, empty: empty.map((e) => ({ file: e.file, field: e.field, problem: e.problem })) };
 }
+
+/** A file with no data records, left out of its upload (decision 1030). */
+const noData = (e: EmptyFile): SkippedFile => ({ name: e.file, reason: 'no_data', problem: `${e.field}: ${e.problem}` });
 
 /** A reader's or the night rule's refusal as the API's 400, naming every file concerned. */
 function asApiError(err: unknown): unknown {

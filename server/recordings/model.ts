@@ -103,6 +103,13 @@ export class RecordingFormatError extends Error {
   }
 }
 
+/**
+ * A file that holds no data records (0, or -1 with none after its header): ResMed writes one for
+ * a mask session too short to record. Alone it refuses the upload; beside files with data it is
+ * left out and said so (decision 1030).
+ */
+export class EmptyRecordingError extends RecordingFormatError {}
+
 /** Several files that cannot be read: every one of them named, with its field. */
 export class RecordingFormatErrors extends Error {
   constructor(readonly errors: readonly RecordingFormatError[]) {

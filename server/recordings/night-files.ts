@@ -46,12 +46,24 @@ export async function hashFiles(files: { name: string; bytes: Uint8Array }[]): P
 /** A file of an upload that was not imported, and why (the import summary lists it). */
 export interface SkippedFile {
   name: string;
-  /** 'same_in_upload': byte-identical to another file of this upload; 'already_stored': imported before for this patient. */
-  reason: 'same_in_upload' | 'already_stored';
-  /** The file it is the same as (this upload's, or the stored one's name). */
-  same_as: string;
+  /**
+   * 'same_in_upload': byte-identical to another file of this upload; 'already_stored': imported
+   * before for this patient; 'no_data': it holds no data records (decision 1030).
+   */
+  reason: 'same_in_upload' | 'already_stored' | 'no_data';
+  /** The file it is the same as (this upload's, or the stored one's name); not for 'no_data'. */
+  same_as?: string;
   /** For 'already_stored': the night key it is stored under. */
   night?: number;
+  /** For 'no_data': the reader's words (field and problem). */
+  problem?: string;
+}
+
+/** Why a file was left out, in the words of the command line and the upload's message. */
+export function skippedReason(s: SkippedFile): string {
+  if (s.reason === 'no_data') return `no data records (${s.problem})`;
+  if (s.reason === 'same_in_upload') return `the same as ${s.same_as} of this upload`;
+  return `already stored${s.same_as === s.name ? '' : ` as ${s.same_as}`}`;
 }
 
 /** Refuses a file whose client md5 differs from the server's (changed in transfer). */

@@ -4,7 +4,7 @@ import { workerExecArgv } from '../services/worker-argv';
 import type { ParseFileOptions } from './assemble';
 import { RecordingFormatError, RecordingFormatErrors, type ParsedRecording } from './model';
 import type { HashedFile } from './night-files';
-import type { ParseOutcome, ParseTask } from './parse-worker';
+import type { EmptyFile, ParseOutcome, ParseTask } from './parse-worker';
 
 /** The worker's entry (a compiled module's address in the test runs' compiled server). */
 const WORKER = new URL('./parse-worker.ts', import.meta.url).href;
@@ -26,9 +26,10 @@ function parsePool(): Piscina<ParseTask, ParseOutcome> {
 /**
  * Reads, hashes and parses a night's files from disk in a worker thread, off the event loop.
  * Throws RecordingFormatError (RecordingFormatErrors naming each file when several cannot be
- * read) or RangeError as parseRecordingFile does.
+ * read) or RangeError as parseRecordingFile does. Files with no data records beside files with
+ * data are not parsed parts: they come back in `empty` (decision 1030).
  */
-export async function parseFilesInWorker(paths: string[], options: ParseFileOptions = {}): Promise<{ files: HashedFile[]; parts: ParsedRecording[] }> {
+export async function parseFilesInWorker(paths: string[], options: ParseFileOptions = {}): Promise<{ files: HashedFile[]; parts: ParsedRecording[]; empty: EmptyFile[] }> {
   const outcome = await parsePool().run({ paths, options });
   if ('formatErrors' in outcome) {
     const errors = outcome.formatErrors.map((e) => new RecordingFormatError(e.file, e.field, e.problem));

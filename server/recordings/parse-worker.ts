@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Piscina } from 'piscina';
 import { parseEdfSource, parseRecordingFile, type ParseFileOptions } from './assemble';
 import { csvKind } from './csv/sniff';
-import { RecordingFormatError, type ParsedRecording } from './model';
+import { EmptyRecordingError, RecordingFormatError, type ParsedRecording } from './model';
 import { hashFiles, type HashedFile } from './night-files';
 import { lowerThreadPriority } from '../services/thread-priority';
 import { ownsBuffer } from '../services/buffers';
@@ -21,9 +21,16 @@ export interface ParseTask {
 
 /** The files' hashes and parsed contents, or why they cannot be read (an Error does not cross threads with its class). */
 export type ParseOutcome =
-  | { files: HashedFile[]; parts: ParsedRecording[] }
+  | { files: HashedFile[]; parts: ParsedRecording[]; empty: EmptyFile[] }
   | { formatErrors: { file: string; field: string; problem: string }[] }
   | { rangeError: string };
+
+/** A file that holds no data records: left out when others of the upload hold data (decision 1030). */
+export interface EmptyFile {
+  file: string;
+  field: string;
+  problem: string;
+}
 
 /** Files from this size on are read in pieces when they are EDF/BDF. */
 const STREAM_BYTES = 16 * 1024 * 1024;
@@ -75,7 +82,7 @@ function parseFromDisk(file: string, name: string, size: number, options: ParseF
  * would otherwise exist twice). Only buffers a channel owns whole are moved; a view into a
  * shared buffer (Node's small-buffer pool, a file's bytes) is copied as before.
  */
-function moved(outcome: { files: HashedFile[]; parts: ParsedRecording[] }): ParseOutcome {
+function moved(outcome: { files: HashedFile[]; parts: ParsedRecording[]; empty: EmptyFile[] }): ParseOutcome {
   const buffers = new Set<ArrayBuffer>();
   for (const part of outcome.parts) {
     for (const { samples } of part.channels) {
@@ -96,6 +103,7 @@ export default async function parseFiles(task: ParseTask): Promise<ParseOutcome>
     const parts: ParsedRecording[] = [];
     // Every file is read: a refusal names each file that cannot be read, not only the first.
     const formatErrors: { file: string; field: string; problem: string }[] = [];
+    const empty: EmptyFile[] = [];
     for (const p of task.paths) {
       const name = path.basename(p);
       const size = (await stat(p)).size;
@@ -114,11 +122,12 @@ export default async function parseFiles(task: ParseTask): Promise<ParseOutcome>
         }
       } catch (err) {
         if (!(err instanceof RecordingFormatError)) throw err;
-        formatErrors.push({ file: err.file, field: err.field, problem: err.problem });
+        (err instanceof EmptyRecordingError ? empty : formatErrors).push({ file: err.file, field: err.field, problem: err.problem });
       }
     }
-    if (formatErrors.length > 0) return { formatErrors };
-    return moved({ files, parts });
+    // Files with no data alone are refused, as any file that cannot be read.
+    if (formatErrors.length > 0 || parts.length === 0) return { formatErrors: [...formatErrors, ...(formatErrors.length > 0 ? [] : empty)] };
+    return moved({ files, parts, empty });
   } catch (err) {
     if (err instanceof RangeError) return { rangeError: err.message };
     throw err;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,27 @@ describe('npm run import', () => {
     expect(res.status).toBe(2);
     expect(res.stderr).toContain('no patient with code "NCT1001"');
   });
+
+  it("imports a ResMed card's STR.edf and a night folder together, by names relative to where npm was run, leaving a session with no data out", async () => {
+    // The demo clinic as a development server's first start leaves it (no nights).
+    const dataDir = path.join(tmp, 'import-card');
+    await withNewCluster(inject('pgliteClusterDir'), dataDir);
+    const config = { ...readConfig({ DATA_DIR: dataDir, SEED_NIGHTS: '0' }), webRoot: null };
+    const opened = await openDatabase(config);
+    await (await prepare(config, opened.db, opened.release)).close();
+    // npm starts the command in the project's folder and says where it was run from in INIT_CWD.
+    const real = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
+    const folder = readdirSync(path.join(real, 'cpaplib_as10_20230822')).sort().map((f) => path.join('cpaplib_as10_20230822', f));
+    const res = await cli('import', ['--patient', 'NCT1005', '--timezone', 'Europe/Zurich', 'cpaplib_as10_STR.edf', ...folder], { DATA_DIR: dataDir, INIT_CWD: real });
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+    expect(res.stdout).toContain("Read 18 days of the device's summary (cpaplib_as10_STR.edf) for NCT1005; 17 with therapy stored, 2023-08-21 to 2023-09-06.");
+    expect(res.stdout).toMatch(/Imported recording \d+ for NCT1005: 2023-08-22T20:49:18\.000Z, 6\.57 h, .* 4 device-scored\./);
+    for (const kind of ['BRP', 'PLD', 'SAD']) expect(res.stdout).toContain(`left out 20230822_224924_${kind}.edf: no data records (number of data records: is -1`);
+    // A name that is not there is said as such, before anything is read.
+    const missing = await cli('import', ['--patient', 'NCT1005', 'no-such-night.edf'], { DATA_DIR: dataDir, INIT_CWD: real });
+    expectRefused(missing, 2, `no such file: ${path.join(real, 'no-such-night.edf')}`);
+  }, 120_000);
 });
 
 describe('npm run reports', () => {

@@ -123,6 +123,10 @@ describe('one night from several files', () => {
     expect(() => parseRecordingFile('vitals.csv', new TextEncoder().encode('Date,SpO2 %\n2025-08-08,95\n'))).toThrow(
       'vitals.csv: header: "Date,SpO2 %" is neither an oximeter export (Time,Oxygen Level,…) nor Timestamp,Value',
     );
+    // A timestamp column beside other columns and no Value one (a merged watch and oximeter export): the header is what is wrong, not a missing channel code.
+    expect(() => parseRecordingFile('o2ring_merged.csv', new TextEncoder().encode('timestamp,heart_rate,garmin_spo2,o2ring_spo2\n2025-03-06T22:20:56,61,95,96\n'))).toThrow(
+      'o2ring_merged.csv: header: "timestamp,heart_rate,garmin_spo2,o2ring_spo2" is neither an oximeter export (Time,Oxygen Level,…) nor Timestamp,Value',
+    );
     expect(() => parseRecordingFile('scan.pdf', new TextEncoder().encode('%PDF-1.7\n%\u00e2\u00e3\n'.repeat(30)))).toThrow(/scan\.pdf: version: .* is neither EDF \(must be "0"\) nor BDF/);
   });
 });

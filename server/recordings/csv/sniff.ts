@@ -10,7 +10,7 @@ export type CsvKind = 'oximeter' | 'timestamp-value' | 'other-csv';
 
 /**
  * 'oximeter' for a Wellue/Checkme export (header with Time and Oxygen Level),
- * 'timestamp-value' for a header starting with Timestamp, 'other-csv' for another text
+ * 'timestamp-value' for a header starting with Timestamp that has a Value column, 'other-csv' for another text
  * line with commas (or a .csv name), null for anything else (EDF, or a file the EDF
  * reader will refuse with a precise message).
  */
@@ -19,7 +19,9 @@ export function csvKind(bytes: Uint8Array, fileName: string): CsvKind | null {
   const firstLine = head.split(/\r?\n/, 1)[0];
   const cells = firstLine.toLowerCase().split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
   if (cells.includes('time') && cells.some((c) => c.startsWith('oxygen level') || c.startsWith('spo2'))) return 'oximeter';
-  if (cells[0] === 'timestamp') return 'timestamp-value';
+  // A Timestamp column and a Value column: the channel's code is asked for only of such a file.
+  if (cells[0] === 'timestamp' && cells.includes('value')) return 'timestamp-value';
+  if (cells[0] === 'timestamp') return 'other-csv';
   if (head.startsWith(EDF_VERSION)) return null;
   // BDF: the byte 0xFF then "BIOSEMI".
   if (bytes[0] === 0xff && head.slice(1, 8) === 'BIOSEMI') return null;

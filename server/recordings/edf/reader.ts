@@ -1,4 +1,4 @@
-import { RecordingFormatError } from '../model';
+import { EmptyRecordingError, RecordingFormatError } from '../model';
 import { MAX_NIGHT_MS } from '../limits';
 import { isChecksumOrStatus } from '../labels';
 import { asciiField } from './fields';
@@ -195,10 +195,10 @@ function signalTargets(headers: EdfSignalHeader[], layout: RecordLayout): { sign
 function countRecords(file: string, dataBytes: number, recordBytes: number, declared: number): number {
   const whole = Math.floor(dataBytes / recordBytes);
   if (declared === 0) {
-    throw new RecordingFormatError(file, 'number of data records', 'is 0: the file holds no data');
+    throw new EmptyRecordingError(file, 'number of data records', 'is 0: the file holds no data');
   }
   if (declared === -1 && dataBytes === 0) {
-    throw new RecordingFormatError(file, 'number of data records', 'is -1 (recording in progress: the header was never completed) and the file holds no data records');
+    throw new EmptyRecordingError(file, 'number of data records', 'is -1 (recording in progress: the header was never completed) and the file holds no data records');
   }
   if (declared === -1) {
     if (dataBytes % recordBytes !== 0) {

@@ -210,9 +210,11 @@ function ImportSummary({ night, testId = 'import-done' }: { night: OtherImported
         <ul data-testid="import-skipped-files">
           {night.skipped_files!.map((s) => (
             <li key={s.name}>
-              {s.reason === 'same_in_upload'
-                ? t('nightFiles.skippedSame', { file: s.name, same: s.same_as })
-                : t('nightFiles.skippedStored', { file: s.name, same: s.same_as, night: s.night === undefined ? '' : f.day(s.night * 1000, 'UTC') })}
+              {s.reason === 'no_data'
+                ? t('nightFiles.skippedEmpty', { file: s.name })
+                : s.reason === 'same_in_upload'
+                  ? t('nightFiles.skippedSame', { file: s.name, same: s.same_as })
+                  : t('nightFiles.skippedStored', { file: s.name, same: s.same_as, night: s.night === undefined ? '' : f.day(s.night * 1000, 'UTC') })}
             </li>
           ))}
         </ul>
