@@ -59,6 +59,28 @@ describe('EDF+ annotations and records', () => {
     expect(rec.events.map((e) => e.onsetMs - edf.startMs)).toEqual([500, 500, 1750]);
   });
 
+  it("EDF+ from a Nihon Kohden recorder: a time-keeping TAL with the next TAL right after it (no NUL) is two TALs", () => {
+    // The bytes as NKC-EEG-1100C's EDF export writes them (mne-testing-data, NihonKohden/MB0400FU.EDF).
+    const bytes = buildEdf({
+      reserved: 'EDF+C',
+      recordDuration: 1,
+      signals: [{ label: 'EEG Fp2-Ref', samplesPerRecord: 4, unit: 'uV' }, ANN],
+      records: [
+        [[1, 2, 3, 4], '+0.000000\x14\x14+0.000000\x14Segment: REC START\x14\x00'],
+        [[5, 6, 7, 8], '+1.000000\x14\x14+1.140000\x14A1+A2 OFF\x14\x00'],
+      ],
+    });
+    const edf = readEdf(bytes, 'nk.edf');
+    expect(Array.from(edf.recordStarts)).toEqual([0, 1]);
+    expect(edf.annotations).toEqual([
+      { onset: 0, duration: 0, text: 'Segment: REC START' },
+      { onset: 1.14, duration: 0, text: 'A1+A2 OFF' },
+    ]);
+    // A text that merely starts like an onset, in a TAL of its own, stays text.
+    const plain = buildEdf({ reserved: 'EDF+C', recordDuration: 1, signals: [{ label: 'EEG', samplesPerRecord: 4 }, ANN], records: [[[1, 2, 3, 4], tal('+0', ['']) + tal('+0.5', ['+3 dB'])]] });
+    expect(readEdf(plain, 'p.edf').annotations).toEqual([{ onset: 0.5, duration: 0, text: '+3 dB' }]);
+  });
+
   it('EDF+D: each record at its own start, the gap missing (NaN), digital values kept exactly with the file scale', () => {
     const bytes = buildEdf({
       reserved: 'EDF+D',

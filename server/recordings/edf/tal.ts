@@ -36,10 +36,33 @@ export function parseTals(file: string, bytes: Uint8Array, where: string): Tal[]
     }
     let end = bytes.indexOf(NUL, pos);
     if (end < 0) end = bytes.length;
+    // A time-keeping TAL's end (an empty text, \x14\x14) with the next TAL right after it and no
+    // NUL between them, as a Nihon Kohden recorder writes them: two TALs, not one with the next
+    // one's onset among its texts (decision 1031).
+    for (let cut = keepingEnd(bytes, pos, end); cut > 0; cut = keepingEnd(bytes, pos, end)) {
+      tals.push(parseTal(file, bytes.subarray(pos, cut), `${where}, byte ${pos}`));
+      pos = cut;
+    }
     tals.push(parseTal(file, bytes.subarray(pos, end), `${where}, byte ${pos}`));
     pos = end + 1;
   }
   return tals;
+}
+
+const PLUS = 0x2b;
+const MINUS = 0x2d;
+const isDigit = (b: number | undefined) => b !== undefined && b >= 0x30 && b <= 0x39;
+
+/**
+ * Where a TAL of `bytes[pos, end)` ends at an empty text directly followed by an onset
+ * (`…\x14\x14+1.14\x14…`): the index after the second \x14, or -1. Only the first text of a TAL
+ * may be empty (time keeping), so its stamp must be all that comes before.
+ */
+function keepingEnd(bytes: Uint8Array, pos: number, end: number): number {
+  const first = bytes.indexOf(SEP_TEXT, pos);
+  if (first < 0 || first + 3 >= end || bytes[first + 1] !== SEP_TEXT) return -1;
+  const next = bytes[first + 2];
+  return (next === PLUS || next === MINUS) && isDigit(bytes[first + 3]) ? first + 2 : -1;
 }
 
 function parseTal(file: string, tal: Uint8Array, where: string): Tal {
