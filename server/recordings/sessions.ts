@@ -212,9 +212,9 @@ export interface NightSession {
 
 /**
  * The sessions of a night from its files: signal files whose spans overlap (or touch within
- * a minute) form one session; an annotation-only file (ResMed EVE/CSL) joins the session its
- * span overlaps most, else the nearest. A file covering several sessions (an all-night
- * oximeter) joins them into one.
+ * a minute) form one session; an annotation-only file (ResMed EVE/CSL) joins the session it
+ * starts in or nearest to, whatever its events span. A signal file covering several sessions
+ * (an all-night oximeter) joins them into one.
  */
 export function nightSessions(files: readonly NightFileMeta[]): NightSession[] {
   const known = files.filter((f): f is Required<Pick<NightFileMeta, 'fileName' | 'startMs' | 'stopMs'>> & NightFileMeta => typeof f.fileName === 'string' && Number.isFinite(f.startMs) && Number.isFinite(f.stopMs));
@@ -231,9 +231,10 @@ export function nightSessions(files: readonly NightFileMeta[]): NightSession[] {
   }
   for (const f of known) {
     if (base.includes(f) || sessions.length === 0) continue;
-    const overlap = (s: NightSession) => Math.min(s.end, f.stopMs) - Math.max(s.start, f.startMs);
-    const distance = (s: NightSession) => Math.abs(s.start - f.startMs);
-    const best = sessions.reduce((a, b) => (overlap(b) > overlap(a) || (overlap(b) === overlap(a) && distance(b) < distance(a)) ? b : a));
+    // From the file's start to the session (0 inside it): ResMed writes a session's (AirSense 11) or a
+    // night's (AirSense 10) EVE and CSL seconds before its first signal file, under its start time.
+    const distance = (s: NightSession) => (f.startMs < s.start ? s.start - f.startMs : Math.max(0, f.startMs - s.end));
+    const best = sessions.reduce((a, b) => (distance(b) < distance(a) ? b : a));
     best.files.push(f.fileName);
   }
   for (const s of sessions) {

@@ -73,6 +73,18 @@ describe('a night is all of its sessions', () => {
     expect(Math.abs(flowHours - f.monitoringH)).toBeLessThan(0.05);
   });
 
+  it("an AirSense 10 night's one EVE and CSL, written under its first session's start, are listed with that session", () => {
+    // cpap-lib's card: one EVE/CSL pair for the night (22:49:16), its events over the whole night.
+    const dir = 'cpaplib_as10_20230822';
+    const names = readdirSync(`${REAL_DIR}${dir}`).filter((n) => !n.startsWith('20230822_224924_')).sort();
+    const night = nightFromFiles(names.map((name) => ({ name, bytes: real(`${dir}/${name}`) })), { timezone: 'Europe/Zurich' });
+    const sessions = nightSessions(night.meta.files as NightFileMeta[]);
+    // Six sessions with data; 04:24:37 ends within a minute of 04:28:32, so they are one.
+    expect(sessions.map((s) => s.files.filter((n) => /_(BRP|PLD|SAD)\.edf$/.test(n)).length)).toEqual([3, 3, 3, 3, 6]);
+    expect(sessions[0]!.files).toEqual(['20230822_224916_CSL.edf', '20230822_224916_EVE.edf', '20230822_225132_BRP.edf', '20230822_225132_PLD.edf', '20230822_225132_SAD.edf']);
+    expect(sessions.slice(1).flatMap((s) => s.files).filter((n) => /_(EVE|CSL)\.edf$/.test(n))).toEqual([]);
+  });
+
   it('the order files arrive in changes no figure (a strong sample of the 20! orders)', () => {
     const reference = stored(FOUR).figures;
     const orders = [[...FOUR].reverse(), ...Array.from({ length: 12 }, (_, k) => shuffled(FOUR, k + 1))];
