@@ -99,7 +99,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
       refuseDamaged(all, input.clientMd5);
       const sorted = await sortDuplicates(db, input.patientId, all);
       const parsed = parseEach(sorted.keep.map((i) => input.files![i]), options);
-      skipped = [...sorted.skipped, ...parsed.empty.map(noData)];
+      skipped = byName([...sorted.skipped, ...parsed.empty.map(noData)]);
       files = sorted.keep.map((i) => all[i]).filter((f) => !parsed.empty.some((e) => e.file === f.name));
       parts = parsed.parts;
     } else {
@@ -107,7 +107,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
       const read = await parseFilesInWorker(input.paths!, options);
       refuseDamaged(read.files, input.clientMd5);
       const sorted = await sortDuplicates(db, input.patientId, read.files);
-      skipped = [...sorted.skipped, ...read.empty.map(noData)];
+      skipped = byName([...sorted.skipped, ...read.empty.map(noData)]);
       files = sorted.keep.map((i) => read.files[i]);
       parts = sorted.keep.map((i) => read.parts[i]);
     }
@@ -262,6 +262,9 @@ function parseEach(files: { name: string; bytes: Uint8Array }[], options: ParseF
   if (errors.length > 1) throw new RecordingFormatErrors(errors);
   return { parts, empty: empty.map((e) => ({ file: e.file, field: e.field, problem: e.problem })) };
 }
+
+/** Files left out, by name (the order a folder's files were picked in is the browser's). */
+const byName = (files: SkippedFile[]): SkippedFile[] => files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 /** A file with no data records, left out of its upload (decision 1030). */
 const noData = (e: EmptyFile): SkippedFile => ({ name: e.file, reason: 'no_data', problem: `${e.field}: ${e.problem}` });
