@@ -5,6 +5,7 @@ import { parseDataPointFileName } from './csv/data-points';
 import { edfToRecording } from './edf/channels';
 import { readEdf, readEdfFrom, type EdfSource } from './edf/reader';
 import { RecordingFormatError, type ChannelData, type Night, type ParsedRecording } from './model';
+import { isUnscoredEpoch } from './edf/hypnogram';
 import { defaultMissingCodes } from './missing';
 import { enforceRanges } from './ranges';
 import { checkOneNight } from './limits';
@@ -45,7 +46,8 @@ export function assembleNight(parts: ParsedRecording[], options: AssembleOptions
     .map((e, i) => ({ e, i }))
     .sort((a, b) => a.e.onsetMs - b.e.onsetMs || a.i - b.i)
     .map(({ e }) => e);
-  for (const e of events) stopMs = Math.max(stopMs, e.onsetMs + e.durationMs);
+  // An unscored epoch's mark is no recorded time (decision 1032).
+  for (const e of events) if (!isUnscoredEpoch(e.text)) stopMs = Math.max(stopMs, e.onsetMs + e.durationMs);
   return {
     startMs,
     stopMs,

@@ -8,6 +8,7 @@ import { DateTime } from 'luxon';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import type { Night, ParsedRecording } from './model';
+import { isUnscoredEpoch, UNSCORED_EPOCH_SQL } from './edf/hypnogram';
 import { nightDate, nightKey } from './night-key';
 import { insertChannel, insertEvents, loadChannelData, validateNight, type ChannelRow, type RecordingRow } from './store';
 import { checkOneNight, type NightPart } from './limits';
@@ -255,7 +256,7 @@ function spanBesideChannels(night: Night): { startMs: number; stopMs: number } {
   if (files.length === 0) return { startMs: night.startMs, stopMs: night.stopMs };
   const startMs = Math.min(...files.map((f) => f.startMs));
   let stopMs = Math.max(...files.map((f) => f.stopMs));
-  for (const e of night.events) stopMs = Math.max(stopMs, e.onsetMs + e.durationMs);
+  for (const e of night.events) if (!isUnscoredEpoch(e.text)) stopMs = Math.max(stopMs, e.onsetMs + e.durationMs);
   return { startMs, stopMs };
 }
 
@@ -336,8 +337,8 @@ export async function mergeIntoRecording(
   const [ends] = await tx.query<{ start: number | null; stop: number | null; events: number | null }>(
     `select (select min(t0_ms) from recording_channels where recording_id = $1)::float8 as start,
             (select max(t0_ms + sample_count * 1000.0 / sample_rate) from recording_channels where recording_id = $1)::float8 as stop,
-            (select max(onset_ms + duration_ms) from recording_events where recording_id = $1 and source = 'file')::float8 as events`,
-    [target.id],
+            (select max(onset_ms + duration_ms) from recording_events where recording_id = $1 and source = 'file' and text !~* $2)::float8 as events`,
+    [target.id, UNSCORED_EPOCH_SQL],
   );
   if (ends?.start != null) startMs = Math.min(startMs, ends.start);
   for (const end of [ends?.stop, ends?.events]) if (end != null) stopMs = Math.max(stopMs, end);

@@ -233,17 +233,37 @@ describe('hypnograms are staging (issue 31 point 6)', () => {
     ]);
     expect(res.statusCode, res.body).toBe(201);
     const data = res.json().data;
-    expect(data.channels.find((c: { code: string }) => c.code === 'SLP_STGS')).toMatchObject({ label: 'Hypnogram', fs: 1 / 30, count: 2880 });
+    // 2,880 epochs in the file; its last 230 ("Sleep stage ?", 6,900 s) come after the recording
+    // ended (22:05:00 of it): unscored, they neither stage nor stretch the night (decision 1032).
+    expect(data.channels.find((c: { code: string }) => c.code === 'SLP_STGS')).toMatchObject({ label: 'Hypnogram', fs: 1 / 30, count: 2650 });
+    expect(data.recording_stop_time - data.recording_start_time).toBe(79_500_000);
     const s = (await post('/analytics/patient/all-kpi-summary', { patient_id: ids.NCT1005, night: data.night })).json().data;
     // Stages 1, 2, 3, 4 and R: 58 + 250 + 220 + 125 = 653 epochs of 30 s = 5:26:30, to the
     // second (a hundredth of an hour, 5.44 h, would read 5:26:24).
     expect(s.total_sleep_time * 3600).toBeCloseTo(653 * 30, 6);
     expect(s.sleep_basis).toBe('staging');
     expect(s.sol).toBeGreaterThan(0);
-    expect(s.sleep_efficiency).toBeCloseTo((100 * 5.44) / 24, 0);
+    // Time in bed is the recording's 22:05:00 (no lights marks): SE 653 epochs of its 2,650.
+    expect(s.sleep_efficiency).toBeCloseTo((100 * 653) / 2650, 1);
     expect(s.latencies.light).toBe(0);
     expect(s.latencies.deep).toBeGreaterThan(0);
     expect(s.latencies.rem).toBeGreaterThan(s.latencies.deep);
+  });
+});
+
+describe('an unscored tail of a hypnogram (decision 1032)', () => {
+  it('stretches no night when the hypnogram and the PSG come in two uploads, hypnogram first', async () => {
+    const hyp = await upload('NCT1002', [{ name: 'sleepedf_SC4001EC_hypnogram.edf', bytes: real('sleepedf_SC4001EC_hypnogram.edf') }]);
+    expect(hyp.statusCode, hyp.body).toBe(201);
+    const psg = await upload('NCT1002', [{ name: 'sleepedf_SC4001E0_short_psg.edf', bytes: real('sleepedf_SC4001E0_short_psg.edf') }]);
+    expect(psg.statusCode, psg.body).toBe(201);
+    expect(psg.json().data).toMatchObject({ merged: true });
+    const { night_start_time: start, night_stop_time: stop } = psg.json().data;
+    expect(stop - start).toBe(79_500_000);
+    const nights = (await get(`/patient/available-nights?patient_id=${ids.NCT1002}`)).json().data.nights;
+    const joined = nights.find((n: { night: number }) => n.night === psg.json().data.night);
+    expect(joined.recording_stop_time - joined.recording_start_time).toBe(79_500_000);
+    expect(joined.channels.find((c: { code: string }) => c.code === 'SLP_STGS')).toMatchObject({ count: 2650, valid: 2650 });
   });
 });
 

@@ -3,7 +3,7 @@ import { isChecksumOrStatus, mapSignal } from '../labels';
 import { enforceRanges } from '../ranges';
 import { NOCTURNE_TRANSDUCER, parseNocturneExtent, parseNocturneSignal } from './header';
 import type { EdfFile, EdfSignal } from './types';
-import { hypnogramChannel } from './hypnogram';
+import { hypnogramChannel, isUnscoredEpoch } from './hypnogram';
 
 /** Options of {@link edfToRecording}. */
 export interface EdfToRecordingOptions {
@@ -101,7 +101,8 @@ export function edfToRecording(edf: EdfFile, options: EdfToRecordingOptions = {}
     durationMs: a.duration * MS_PER_S,
     text: a.text,
   }));
-  for (const e of edf.annotations) stopS = Math.max(stopS, e.onset + e.duration);
+  // An unscored epoch's mark is no recorded time (decision 1032).
+  for (const e of edf.annotations) if (!isUnscoredEpoch(e.text)) stopS = Math.max(stopS, e.onset + e.duration);
   // An EDF+ hypnogram's stage annotations are the night's sleep staging (hypnogram.ts).
   const hypnogram = channels.some((c) => c.code === 'SLP_STGS') ? null : hypnogramChannel(events);
   if (hypnogram) channels.push(hypnogram);

@@ -44,6 +44,19 @@ export function stageOfText(text: string, durationS: number): number | null {
   return null;
 }
 
+/** Text of an unscored epoch ("Sleep stage ?", "unscored"), in SQL (recording_events.text); movement time is scored. */
+export const UNSCORED_EPOCH_SQL = String.raw`^(sleep[\s_-]*)?(stage[\s_-]*)?(\?|unknown|unscored)$`;
+const UNSCORED_EPOCH = new RegExp(UNSCORED_EPOCH_SQL, 'i');
+
+/**
+ * Whether an annotation marks an unscored epoch: it says nothing was scored there, not that
+ * anything was recorded, so it does not stretch a night's span (Sleep-EDF's "?" after the
+ * recording ended; decision 1032).
+ */
+export function isUnscoredEpoch(text: string): boolean {
+  return UNSCORED_EPOCH.test(text.trim());
+}
+
 /** Counts of a hypnogram's epochs per stage (W, N1, N2, N3, R, unscored), as the file labels them. */
 export interface StageCounts {
   W: number;
@@ -55,23 +68,27 @@ export interface StageCounts {
 }
 
 /**
- * The SLP_STGS channel of a file's stage annotations (null when it has fewer than two, i.e.
- * is no hypnogram): from the first stage's onset, one float32 sample per 30-s epoch, NaN
- * where nothing is scored or the epoch is unscored. Later annotations win where two overlap.
+ * The SLP_STGS channel of a file's stage annotations (null when fewer than two are scored
+ * stages, i.e. it is no hypnogram): from the first scored epoch to the last, one float32 sample
+ * per 30-s epoch, NaN where nothing is scored or the epoch is unscored. Later annotations win
+ * where two overlap.
  */
 export function hypnogramChannel(events: readonly NightEvent[]): ChannelData | null {
   const stages = events
     .map((e) => ({ e, code: stageOfText(e.text, e.durationMs / 1000) }))
     .filter((s): s is { e: NightEvent; code: number } => s.code !== null);
-  if (stages.length < 2) return null;
+  // From the first scored epoch to the last: unscored ones before or after them (Sleep-EDF's "?"
+  // after the recording ended) are no part of the night's staging (decision 1032).
+  const scored = stages.filter((s) => !Number.isNaN(s.code));
+  if (scored.length < 2) return null;
   const epochMs = EPOCH_S * 1000;
-  const t0 = Math.min(...stages.map((s) => s.e.onsetMs));
-  const end = Math.max(...stages.map((s) => s.e.onsetMs + Math.max(epochMs, s.e.durationMs)));
+  const t0 = Math.min(...scored.map((s) => s.e.onsetMs));
+  const end = Math.max(...scored.map((s) => s.e.onsetMs + Math.max(epochMs, s.e.durationMs)));
   const samples = new Float32Array(Math.round((end - t0) / epochMs)).fill(Number.NaN);
   for (const { e, code } of stages) {
     const from = Math.round((e.onsetMs - t0) / epochMs);
     const to = Math.max(from + 1, Math.round((e.onsetMs + e.durationMs - t0) / epochMs));
-    samples.fill(code, from, Math.min(to, samples.length));
+    samples.fill(code, Math.max(0, from), Math.min(to, samples.length));
   }
   return { code: 'SLP_STGS', label: 'Hypnogram', unit: '', sampleRate: 1 / EPOCH_S, t0, storage: 'float32', scale: 1, offset: 0, samples, missingCodes: [], transducer: '', prefiltering: '' };
 }
