@@ -34,6 +34,16 @@ function cli(script: 'simulate' | 'import' | 'reports' | 'device' | 'beds', args
   });
 }
 
+/** An embedded database in `tmp/name` holding the demo clinic as a development server's first start leaves it (no nights). */
+async function demoClinic(name: string) {
+  const dataDir = path.join(tmp, name);
+  await withNewCluster(inject('pgliteClusterDir'), dataDir);
+  const config = { ...readConfig({ DATA_DIR: dataDir, SEED_NIGHTS: '0' }), webRoot: null };
+  const opened = await openDatabase(config);
+  await (await prepare(config, opened.db, opened.release)).close();
+  return { dataDir, config };
+}
+
 /** A refused command: its exit status and each text of its message on stderr. */
 function expectRefused(res: { status: number | null; stderr: string }, status: number, ...texts: string[]): void {
   expect(res.status).toBe(status);
@@ -71,12 +81,7 @@ describe('npm run import', () => {
   });
 
   it("imports a ResMed card's STR.edf and a night folder together, by names relative to where npm was run, leaving a session with no data out", async () => {
-    // The demo clinic as a development server's first start leaves it (no nights).
-    const dataDir = path.join(tmp, 'import-card');
-    await withNewCluster(inject('pgliteClusterDir'), dataDir);
-    const config = { ...readConfig({ DATA_DIR: dataDir, SEED_NIGHTS: '0' }), webRoot: null };
-    const opened = await openDatabase(config);
-    await (await prepare(config, opened.db, opened.release)).close();
+    const { dataDir } = await demoClinic('import-card');
     // npm starts the command in the project's folder and says where it was run from in INIT_CWD.
     const real = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
     const folder = readdirSync(path.join(real, 'cpaplib_as10_20230822')).sort().map((f) => path.join('cpaplib_as10_20230822', f));
@@ -121,12 +126,7 @@ describe('npm run beds', () => {
   });
 
   it('adds beds deployed to patients of their own, numbered on from the last, with working keys in DATA_DIR', async () => {
-    // The demo clinic as a development server's first start leaves it (no nights).
-    const dataDir = path.join(tmp, 'beds');
-    await withNewCluster(inject('pgliteClusterDir'), dataDir);
-    const config = { ...readConfig({ DATA_DIR: dataDir, SEED_NIGHTS: '0' }), webRoot: null };
-    const opened = await openDatabase(config);
-    await (await prepare(config, opened.db, opened.release)).close();
+    const { dataDir, config } = await demoClinic('beds');
 
     const first = await cli('beds', ['--count', '3'], { DATA_DIR: dataDir });
     expect(first.stderr).toBe('');
