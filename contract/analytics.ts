@@ -73,8 +73,11 @@ const Minutes = Nullable(Int);
 export const IndexBasis = Enum(['sleep', 'monitoring']);
 /** What TST, SE, SOL and WASO rest on: sleep/wake data, none (a CPAP or oximeter night: they are "–"), or no time in bed. */
 export const SleepBasis = Enum(['staging', 'no_staging', 'no_bed_time']);
-/** 'no_breathing_signal': AHI/REI and RII are null for want of a breathing signal, never 0. */
-export const AhiBasis = Enum(['breathing_signal', 'no_breathing_signal']);
+/**
+ * 'no_breathing_signal': AHI/REI and RII are null for want of a breathing signal, never 0;
+ * 'no_breathing_signal_in_sleep': the night has one, but it was recorded during none of the staged sleep.
+ */
+export const AhiBasis = Enum(['breathing_signal', 'no_breathing_signal', 'no_breathing_signal_in_sleep']);
 export const RiiDivisor = Enum(['GSD', 'TST', 'TBT', 'TBR']);
 export const DesaturationRule = Enum([3, 4]);
 
@@ -102,6 +105,11 @@ const summaryFields = {
   ahi_basis: AhiBasis,
   /** Monitoring time, h; null in analyses stored before it was counted. */
   monitoring_time: Figure,
+  /**
+   * The hours AHI (and RII over TST) is per: the sleep with a valid breathing signal (staged
+   * nights; less than TST when the sensor was off for part of the sleep), else the monitoring time.
+   */
+  ahi_hours: Figure,
   /** null: the night has no signal-quality (SQB) channel ("–"). */
   good_signal_duration: Figure,
   /** null: the night has no breathing-rate channel ("–"). */
@@ -148,8 +156,10 @@ const summaryFields = {
   /** AHI, ODI and the ODI's basis: absent for paid memberships (spec 2 §1). */
   ahi: Type.Optional(Figure),
   odi: Type.Optional(Figure),
-  /** Why the ODI is "–" when it is: no SpO2 channel, none valid, or no monitoring time. */
-  odi_basis: Type.Optional(Enum(['spo2', 'no_spo2_channel', 'no_valid_spo2', 'no_monitoring_time'])),
+  /** Why the ODI is "–" when it is: no SpO2 channel, none valid, none during the staged sleep, or no monitoring time. */
+  odi_basis: Type.Optional(Enum(['spo2', 'no_spo2_channel', 'no_valid_spo2', 'no_spo2_in_sleep', 'no_monitoring_time'])),
+  /** The hours ODI is per: the sleep with a valid SpO2 (staged nights), else the time with a valid SpO2. */
+  odi_hours: Type.Optional(Figure),
 };
 
 /** POST /analytics/patient/all-kpi-summary: the night's KPI summary. */

@@ -51,9 +51,9 @@ export const PhysicianNotification = Type.Object({
   night: Type.Number(),
   /** 1 once read. */
   is_read: Int,
-  /** Apneas and hypopneas of the night; null when it has no breathing signal (ahi_basis 'no_breathing_signal'): no count. */
+  /** Apneas and hypopneas of the night; null when it has no breathing signal (ahi_basis 'no_breathing_signal', or none during its sleep): no count. */
   apnea_events: Nullable(Int),
-  /** The stored analysis's basis ('breathing_signal', 'no_breathing_signal'); null before the night is analysed under today's settings. */
+  /** The stored analysis's basis ('breathing_signal', 'no_breathing_signal', 'no_breathing_signal_in_sleep'); null before the night is analysed under today's settings. */
   ahi_basis: Nullable(Str),
 });
 export type PhysicianNotification = Static<typeof PhysicianNotification>;

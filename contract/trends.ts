@@ -36,8 +36,8 @@ export const TrendValuePoint = Type.Object({
   events_source: Type.Optional(Type.Literal('consensus')),
 });
 
-/** A night whose AHI or RII has no basis (no breathing signal): "–" with the reason, never 0. */
-export const TrendNoBasisPoint = Type.Object({ ...night, value: Type.Null(), ahi_basis: Type.Literal('no_breathing_signal') });
+/** A night whose AHI or RII has no basis (no breathing signal, or none during its sleep): "–" with the reason, never 0. */
+export const TrendNoBasisPoint = Type.Object({ ...night, value: Type.Null(), ahi_basis: Enum(['no_breathing_signal', 'no_breathing_signal_in_sleep']) });
 export type TrendNoBasisPoint = Static<typeof TrendNoBasisPoint>;
 
 /** A day of DEVICE_AHI: the device's own AHI from its daily summary, with its usage. */

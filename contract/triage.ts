@@ -13,7 +13,7 @@ export const TriageNight = Type.Object({
   odi: Type.Optional(Nullable(Type.Number())),
   index_basis: Nullable(Enum(['sleep', 'monitoring'])),
   /** 'no_breathing_signal': AHI is null for want of a breathing signal (shown "–" with the reason). */
-  ahi_basis: Type.Optional(Nullable(Enum(['breathing_signal', 'no_breathing_signal']))),
+  ahi_basis: Type.Optional(Nullable(Enum(['breathing_signal', 'no_breathing_signal', 'no_breathing_signal_in_sleep']))),
   lowest_spo2: Nullable(Type.Number()),
   hours: Nullable(Type.Number()),
 });

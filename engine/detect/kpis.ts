@@ -1,5 +1,5 @@
 import type { DetectedEvent, Series } from './series';
-import type { SleepMetrics } from './sleep';
+import type { Band, SleepMetrics } from './sleep';
 
 /** The RII divisors (spec 1 §9): one at a time. */
 export type RiiDivisor = 'GSD' | 'TST' | 'TBT' | 'TBR';
@@ -7,8 +7,12 @@ export type RiiDivisor = 'GSD' | 'TST' | 'TBT' | 'TBR';
 /** Labels counted for the customized index (spec 2 §3). */
 export const INDEX_LABELS = ['Apnea', 'Hypoapnea', 'Movement', 'Central Apnea', 'Obstructive Apnea', 'Irregularities'] as const;
 
-/** Whether a night's AHI/RII rest on a breathing signal (docs/decisions/0065-no-index-without-a-basis.md). */
-export type AhiBasis = 'breathing_signal' | 'no_breathing_signal';
+/**
+ * Whether a night's AHI/RII rest on a breathing signal (docs/decisions/0065-no-index-without-a-basis.md):
+ * 'no_breathing_signal_in_sleep' when the night has one, and sleep staging, but the signal was
+ * recorded during none of the sleep (docs/decisions/1033-an-index-per-hour-of-its-signal.md).
+ */
+export type AhiBasis = 'breathing_signal' | 'no_breathing_signal' | 'no_breathing_signal_in_sleep';
 
 export interface NightKpis {
   apneas: number;
@@ -28,9 +32,18 @@ export interface NightKpis {
   indexBasis: 'sleep' | 'monitoring';
   /**
    * Why AHI (and RII) have a value or not: 'breathing_signal' when apneas were scored on a
-   * breathing signal; 'no_breathing_signal' (oximeter-only night): AHI and RII are null, never 0.
+   * breathing signal; 'no_breathing_signal' (oximeter-only night): AHI and RII are null, never 0;
+   * 'no_breathing_signal_in_sleep': staged sleep, but no breathing signal during any of it.
    */
   ahiBasis: AhiBasis;
+  /**
+   * The hours AHI (and RII over TST) is divided by: sleep with a valid breathing signal (staged
+   * nights), else the monitoring time. A sensor that fell off for part of the sleep scored no
+   * event then, so that part is not counted (decision 1033).
+   */
+  ahiHoursH: number;
+  /** The hours ODI is divided by: sleep with a valid SpO2 (staged nights), else the time with a valid SpO2. */
+  odiHoursH: number;
   /** Monitoring time, h: the time with a valid breathing signal (else valid SpO2) that events are scored on. */
   monitoringH: number;
   riiDivisor: RiiDivisor;
@@ -64,7 +77,20 @@ const perHour = (count: number, hours: number) => (hours > 0 ? Math.round((count
  * / TST h; ODI = desaturations / TST h; RII = (apneas + hypopneas) / divisor h, the divisor
  * one of GSD, TST, TBT, TBR; GSD = hours with SQB good; TBR = hours with a valid BR.
  */
-export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: SleepMetrics; sqb?: Series; br?: Series; divisor?: RiiDivisor; monitoringH?: number; oximetry?: boolean; breathing?: boolean }): NightKpis {
+export function nightKpis(input: {
+  events: readonly DetectedEvent[];
+  sleep: SleepMetrics;
+  sqb?: Series;
+  br?: Series;
+  divisor?: RiiDivisor;
+  monitoringH?: number;
+  oximetry?: boolean;
+  breathing?: boolean;
+  /** Sleep with a valid breathing signal, h (staged nights); absent: all of TST. */
+  sleepBreathingH?: number;
+  /** The hours ODI is counted over (see NightKpis.odiHoursH); absent: the same basis as AHI. */
+  odiHoursH?: number;
+}): NightKpis {
   const apneas = input.events.filter((e) => e.kind === 'apnea').length;
   const hypopneas = input.events.filter((e) => e.kind === 'hypopnea').length;
   const desaturations = input.events.filter((e) => e.kind === 'desaturation').length;
@@ -75,19 +101,27 @@ export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: Slee
   const monitoringH = input.monitoringH ?? 0;
   // Without sleep staging there is no TST: the indices are per hour of monitoring (REI).
   const indexBasis = tstH > 0 ? 'sleep' : 'monitoring';
-  const basisH = indexBasis === 'sleep' ? tstH : monitoringH;
-  const divisorH = { GSD: gsdH, TST: basisH, TBT: input.sleep.tbtH, TBR: tbrH }[divisor];
-  // No breathing signal, no apnea could have been seen: AHI and RII have no basis (null), not 0.
-  const scored = input.breathing !== false;
+  // An index is per hour of the time its signal was recorded in (decision 1033): with staging,
+  // the sleep during which the breathing signal was valid; without, the monitoring time.
+  const ahiHoursH = indexBasis === 'sleep' ? Math.min(tstH, input.sleepBreathingH ?? tstH) : monitoringH;
+  const odiHoursH = input.odiHoursH ?? ahiHoursH;
+  const divisorH = { GSD: gsdH, TST: ahiHoursH, TBT: input.sleep.tbtH, TBR: tbrH }[divisor];
+  // No breathing signal, no apnea could have been seen: AHI and RII have no basis (null), not 0;
+  // nor when the signal was recorded, but during none of the staged sleep.
+  const ahiBasis: AhiBasis = input.breathing === false ? 'no_breathing_signal' : indexBasis === 'sleep' && ahiHoursH <= 0 ? 'no_breathing_signal_in_sleep' : 'breathing_signal';
+  const scored = ahiBasis === 'breathing_signal';
   return {
     apneas,
     hypopneas,
     desaturations,
-    ahi: scored ? perHour(apneas + hypopneas, basisH) : null,
+    ahi: scored ? perHour(apneas + hypopneas, ahiHoursH) : null,
     // Without oximetry there is no desaturation to count: no ODI, not an ODI of 0.
-    odi: input.oximetry === false ? null : perHour(desaturations, basisH),
-    rii: scored ? perHour(apneas + hypopneas, divisorH) : null,
-    ahiBasis: scored ? 'breathing_signal' : 'no_breathing_signal',
+    odi: input.oximetry === false ? null : perHour(desaturations, odiHoursH),
+    // RII keeps its chosen divisor; over TST it is null with AHI when no sleep had a breathing signal.
+    rii: input.breathing === false ? null : perHour(apneas + hypopneas, divisorH),
+    ahiBasis,
+    ahiHoursH: toSecond(ahiHoursH),
+    odiHoursH: toSecond(odiHoursH),
     riiDivisor: divisor,
     indexBasis,
     monitoringH: toSecond(monitoringH),
@@ -102,14 +136,22 @@ export function nightKpis(input: { events: readonly DetectedEvent[]; sleep: Slee
 /**
  * Monitoring time, h (the REI's divisor): seconds in which the breathing signal has valid
  * samples (and `quality`, e.g. radar SQB, is not bad), or, without a breathing signal,
- * seconds with a valid SpO2.
+ * seconds with a valid SpO2; with `within` (sorted, disjoint spans, ms UTC: the night's sleep),
+ * only the seconds that start inside one of them.
  */
-export function monitoringHours(breathing: Series | undefined, spo2: Series | undefined, quality?: Series): number {
+export function monitoringHours(breathing: Series | undefined, spo2: Series | undefined, quality?: Series, within?: readonly Band[]): number {
   const s = breathing ?? spo2;
   if (!s) return 0;
   const perS = Math.max(1, Math.round(s.rate));
   let seconds = 0;
+  let band = 0;
   for (let i0 = 0; i0 < s.values.length; i0 += perS) {
+    if (within) {
+      const t = s.t0 + (i0 * 1000) / s.rate;
+      while (band < within.length && within[band].to <= t) band++;
+      if (band === within.length) break;
+      if (t < within[band].from) continue;
+    }
     let ok = false;
     for (let i = i0; i < Math.min(s.values.length, i0 + perS) && !ok; i++) ok = Number.isFinite(s.values[i]);
     if (ok && quality && breathing) {

@@ -64,6 +64,13 @@ export function analyseNight(input: NightInput): NightAnalysis {
   // AASM: an apnea or hypopnea during scored wake is not counted (expert or device staging).
   const respiratory = c.SLP_STGS ? scoredRespiratory.filter((e) => !isScoredWake(c.SLP_STGS!, e.onsetMs + e.durationMs / 2)) : scoredRespiratory;
   const monitoringH = breathing || spo2 ? monitoringHours(breathing ?? undefined, spo2, breathingSource === 'Y_DIST' ? c.SQB : undefined) : 0;
-  const kpis = nightKpis({ events: [...respiratory, ...desaturations], sleep, sqb: c.SQB, br: c.BR, divisor: n.riiDivisor, monitoringH, oximetry: spo2 !== undefined, breathing: breathing !== null });
+  // Each index per hour of the time its own signal was recorded in: the sleep with a valid breathing
+  // signal (AHI) or SpO2 (ODI) on staged nights; without staging, the monitoring time (AHI) and the
+  // time with a valid SpO2 (ODI) (decision 1033).
+  const staged = sleep.tstS > 0;
+  const quality = breathingSource === 'Y_DIST' ? c.SQB : undefined;
+  const sleepBreathingH = staged && breathing ? monitoringHours(breathing, undefined, quality, sleep.sleepBands) : 0;
+  const odiHoursH = spo2 ? monitoringHours(undefined, spo2, undefined, staged ? sleep.sleepBands : undefined) : 0;
+  const kpis = nightKpis({ events: [...respiratory, ...desaturations], sleep, sqb: c.SQB, br: c.BR, divisor: n.riiDivisor, monitoringH, oximetry: spo2 !== undefined, breathing: breathing !== null, sleepBreathingH, odiHoursH });
   return { desaturations, respiratory, breathingSource, sleep, kpis, ...(w ? { window: w } : {}) };
 }

@@ -13,6 +13,7 @@ import { isDeviceRespiratory, loadDeviceEvents, type DeviceEventRow } from '../a
 import { matchEvents, DEFAULT_MATCH_TOLERANCE_MS } from '../../engine/detect/agreement';
 import { isValidAt, type NightAnalysis } from '../../engine/detect';
 import { analysisOf } from './analyse';
+import { indexFigures } from './figures';
 import { analyticsSettings } from './settings';
 import { analyticsEndpoints } from '../../contract/endpoints/analytics';
 import type { NightAgreement } from '../../contract/analytics';
@@ -22,10 +23,10 @@ import { deviceSummaryFor } from '../recordings/device-summaries';
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 const perHour = (count: number, hours: number) => (hours > 0 ? round2(count / hours) : null);
 
-/** The hours AHI is counted over: sleep when the night has staging, else the monitoring time (REI), as the detectors decided. */
+/** The hours AHI is counted over: sleep with a breathing signal when the night has staging, else the monitoring time (REI), as the detectors decided. */
 function indexHours(a: NightAnalysis): { basis: 'sleep' | 'monitoring'; hours: number } {
-  const { indexBasis, tstH, monitoringH } = a.kpis;
-  return { basis: indexBasis, hours: indexBasis === 'sleep' ? tstH : monitoringH };
+  const { ahiHoursH } = indexFigures(a);
+  return { basis: a.kpis.indexBasis, hours: ahiHoursH };
 }
 
 /** Device events counted by kind, and by what AHI counts. */

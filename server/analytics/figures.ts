@@ -77,7 +77,10 @@ export function stageLatencies(a: Pick<NightAnalysis, 'sleep'>): { deep: number 
 
 /** AHI (or REI without staging), ODI and RII of a night, 2 decimals, with the basis they are per hour of. */
 export function indexFigures(a: Pick<NightAnalysis, 'kpis'>) {
-  return { ahi: round2(a.kpis.ahi), odi: round2(a.kpis.odi), rii: round2(a.kpis.rii), indexBasis: a.kpis.indexBasis ?? 'sleep', ahiBasis: ahiBasisOf(a), monitoringH: a.kpis.monitoringH ?? null };
+  const k = a.kpis;
+  // Analyses stored before decision 1033 divided by TST (or the monitoring time) whole.
+  const ahiHoursH = k.ahiHoursH ?? ((k.indexBasis ?? 'sleep') === 'sleep' ? k.tstH : (k.monitoringH ?? 0));
+  return { ahi: round2(k.ahi), odi: round2(k.odi), rii: round2(k.rii), indexBasis: k.indexBasis ?? 'sleep', ahiBasis: ahiBasisOf(a), monitoringH: k.monitoringH ?? null, ahiHoursH, odiHoursH: k.odiHoursH ?? ahiHoursH };
 }
 
 /**

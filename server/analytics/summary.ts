@@ -33,13 +33,15 @@ function percentiles(stats: Map<string, WindowStats>) {
 /**
  * Why the ODI has a value or is "–": 'spo2' (counted on the oximeter's SpO2), 'no_spo2_channel'
  * (the night has no SpO2 channel), 'no_valid_spo2' (it has one, with no valid value in the
- * analysed time: a ResMed SA2 file without an oximeter attached, or an excluded span) or
- * 'no_monitoring_time' (valid SpO2, but no hour to count it per).
+ * analysed time: a ResMed SA2 file without an oximeter attached, or an excluded span),
+ * 'no_spo2_in_sleep' (valid SpO2, but during none of the staged sleep: the oximeter was worn
+ * while awake) or 'no_monitoring_time' (valid SpO2, but no hour to count it per).
  */
-function odiBasis(odi: number | null, codes: readonly string[], spo2: WindowStats | undefined): 'spo2' | 'no_spo2_channel' | 'no_valid_spo2' | 'no_monitoring_time' {
+function odiBasis(odi: number | null, codes: readonly string[], spo2: WindowStats | undefined, indexBasis: 'sleep' | 'monitoring'): 'spo2' | 'no_spo2_channel' | 'no_valid_spo2' | 'no_spo2_in_sleep' | 'no_monitoring_time' {
   if (odi !== null) return 'spo2';
   if (!codes.includes('SPO2') && !codes.includes('SPO2_PSG')) return 'no_spo2_channel';
-  return spo2 && spo2.count > 0 ? 'no_monitoring_time' : 'no_valid_spo2';
+  if (!spo2 || spo2.count === 0) return 'no_valid_spo2';
+  return indexBasis === 'sleep' ? 'no_spo2_in_sleep' : 'no_monitoring_time';
 }
 
 /**
@@ -70,6 +72,8 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
     // 'no_breathing_signal': AHI and RII are null (an oximeter-only night), never 0.
     ahi_basis: index.ahiBasis,
     monitoring_time: index.monitoringH,
+    // The hours AHI is per: sleep with a breathing signal (staged), else the monitoring time (decision 1033).
+    ahi_hours: index.ahiHoursH,
     good_signal_duration: sleep.gsdH,
     total_breathing_time: sleep.tbrH,
     total_sleep_time: sleep.totalSleepH,
@@ -107,7 +111,7 @@ export async function nightSummary(db: Queryable, recording: RecordingRow, setti
   };
   // Spec 2 §1: paid memberships get no AHI or ODI automated items.
   const ahi = consensus ? consensusAhi(consensus.apneas + consensus.hypopneas, a) : index.ahi;
-  return paid ? base : { ...base, ahi, odi: index.odi, odi_basis: odiBasis(index.odi, channels.map((c) => c.code), spo2Stats(stats)) };
+  return paid ? base : { ...base, ahi, odi: index.odi, odi_basis: odiBasis(index.odi, channels.map((c) => c.code), spo2Stats(stats), index.indexBasis), odi_hours: index.odiHoursH };
 }
 
 export type NightSummary = Awaited<ReturnType<typeof nightSummary>>;

@@ -140,7 +140,7 @@ async function trendData(db: Queryable, patient: PatientRef, codes: readonly str
         const source = code === 'AHI' && round !== undefined ? { events_source: 'consensus' } : {};
         if (value !== null) data[code].push({ date, night: night.night_key, recording_id: night.id, value, ...basis, ...source });
         // No breathing signal: the night is there, its AHI/RII are "–" with the reason, never 0.
-        else if ((code === 'AHI' || code === 'RII') && figures.ahi_basis === 'no_breathing_signal') data[code].push({ date, night: night.night_key, recording_id: night.id, value: null, ahi_basis: 'no_breathing_signal' });
+        else if ((code === 'AHI' || code === 'RII') && figures.ahi_basis !== 'breathing_signal') data[code].push({ date, night: night.night_key, recording_id: night.id, value: null, ahi_basis: figures.ahi_basis });
       }
     }
     const wanted = channelsOf.get(night.id) ?? [];

@@ -86,7 +86,7 @@ export function latestNotifications(db: Queryable, physicianId: number, params: 
   return db.query<PhysicianNotification>(
     `select n.id, n.patient_id, p.patient_code, n.night, n.is_read,
             -- No breathing signal: no count (null, with the basis), never "0 apneas".
-            case when a.kpis->>'ahiBasis' = 'no_breathing_signal' then null
+            case when a.kpis->>'ahiBasis' in ('no_breathing_signal', 'no_breathing_signal_in_sleep') then null
               else coalesce((a.kpis->>'apneas')::int + (a.kpis->>'hypopneas')::int, n.apnea_events) end as apnea_events,
             a.kpis->>'ahiBasis' as ahi_basis
      from physician_notifications n join patients p on p.id = n.patient_id

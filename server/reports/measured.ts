@@ -12,14 +12,16 @@ const DASH = '–';
 
 /** A night index as the report prints it: "–" with the reason when it has no basis. */
 export function indexCell(w: Writer, value: number | null | undefined, basis: string | undefined): string {
-  if (basis === 'no_breathing_signal' && (value === null || value === undefined)) return `${DASH} (${MEASURED_TEXTS[w.content.language].noBreathing})`;
+  const m = MEASURED_TEXTS[w.content.language];
+  const reason = { no_breathing_signal: m.noBreathing, no_breathing_signal_in_sleep: m.noBreathingInSleep }[basis ?? ''];
+  if (reason && (value === null || value === undefined)) return `${DASH} (${reason})`;
   return w.n(value, 2);
 }
 
 /** The ODI, or "–" with why (no SpO2 channel, none valid, no monitoring time). */
 export function odiCell(w: Writer, value: number | null | undefined, basis: string | undefined): string {
   const m = MEASURED_TEXTS[w.content.language];
-  const reason = { no_spo2_channel: m.noSpo2Channel, no_valid_spo2: m.noValidSpo2, no_monitoring_time: m.noMonitoringTime }[basis ?? ''];
+  const reason = { no_spo2_channel: m.noSpo2Channel, no_valid_spo2: m.noValidSpo2, no_spo2_in_sleep: m.noSpo2InSleep, no_monitoring_time: m.noMonitoringTime }[basis ?? ''];
   return (value === null || value === undefined) && reason ? `${DASH} (${reason})` : w.n(value, 2);
 }
 
@@ -52,6 +54,18 @@ export function vitalsNotes(w: Writer, absent: readonly string[], empty: readonl
   if (empty.length > 0) w.note(fill(m.noValidValue, { channels: empty.join(', ') }));
 }
 
+/** What the ODI is per (decision 1033): the time (or the sleep) with a valid SpO2, or why there is none. */
+function odiNote(w: Writer, night: NightContent): string {
+  const m = MEASURED_TEXTS[w.content.language];
+  const s = night.summary;
+  const basis = 'odi_basis' in s ? s.odi_basis : undefined;
+  if (basis === 'no_spo2_in_sleep') return m.basisNoSpo2InSleep;
+  const oximetry = night.measured?.oximetry;
+  if (!oximetry) return basis === 'no_valid_spo2' ? m.basisNoValidOximetry : m.basisNoOximetry;
+  const hours = 'odi_hours' in s && s.odi_hours !== undefined ? s.odi_hours : s.index_basis === 'sleep' ? s.total_sleep_time : s.monitoring_time;
+  return fill(s.index_basis === 'sleep' ? m.basisOdiSleep : m.basisOdi, { rule: s.desaturation_rule, h: formatHours(hours), source: reportChannelName(w.content.language, oximetry) });
+}
+
 /** The basis of each index, the device's own counts and daily summary, and the agreement table. */
 export function measuredSection(w: Writer, night: NightContent) {
   const m = MEASURED_TEXTS[w.content.language];
@@ -59,9 +73,10 @@ export function measuredSection(w: Writer, night: NightContent) {
   const measured = night.measured;
   w.heading(m.measured, 11);
   if (s.ahi_basis === 'no_breathing_signal') w.note(m.basisNoBreathing);
-  else if (s.index_basis === 'sleep') w.note(fill(m.basisAhiSleep, { h: formatHours(s.total_sleep_time) }));
+  else if (s.ahi_basis === 'no_breathing_signal_in_sleep') w.note(m.basisNoBreathingInSleep);
+  else if (s.index_basis === 'sleep') w.note(fill(m.basisAhiSleep, { h: formatHours(s.ahi_hours ?? s.total_sleep_time), tst: formatHours(s.total_sleep_time) }));
   else w.note(fill(m.basisAhiMonitoring, { h: formatHours(s.monitoring_time), source: s.breathing_source ? reportChannelName(w.content.language, s.breathing_source) : DASH }));
-  w.note(measured?.oximetry ? fill(m.basisOdi, { rule: s.desaturation_rule, source: reportChannelName(w.content.language, measured.oximetry) }) : 'odi_basis' in s && s.odi_basis === 'no_valid_spo2' ? m.basisNoValidOximetry : m.basisNoOximetry);
+  w.note(odiNote(w, night));
   if (s.ahi_basis !== 'no_breathing_signal') w.note(fill(m.basisRii, { divisor: s.rii_divisor }));
   if (!measured) return;
   if (measured.sessions.length > 1) {

@@ -100,7 +100,7 @@ function automaticSet(marks: readonly ScoredMark[], a: NightAnalysis): ScorerMar
 function indexHoursOf(a: NightAnalysis): IndexHours {
   const index = indexFigures(a);
   const basis = index.indexBasis;
-  return { basis, hours: basis === 'sleep' ? a.kpis.tstH : (index.monitoringH ?? a.kpis.monitoringH), breathing: index.ahiBasis !== 'no_breathing_signal' };
+  return { basis, hours: index.ahiHoursH, breathing: index.ahiBasis !== 'no_breathing_signal' };
 }
 
 async function nightAnalysis(db: Queryable, round: RoundRow): Promise<{ recording: RecordingRow; analysis: NightAnalysis }> {

@@ -49,8 +49,13 @@ describe('system annotations from the detectors', () => {
 describe('KPI summaries', () => {
   it('AHI and ODI per hour of sleep, consistent across the calls', async () => {
     const all = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: patientId, night })).json().data;
-    expect(all.ahi).toBeCloseTo((all.apneas + all.hypopneas) / all.total_sleep_time, 0);
-    expect(all.odi).toBeCloseTo(all.desaturations / all.total_sleep_time, 0);
+    // Per hour of the sleep each signal was recorded in (decision 1033): the radar's bad-quality
+    // stretches score no event, so they are not counted; never more than the sleep time.
+    expect(all.ahi_hours).toBeGreaterThan(0.8 * all.total_sleep_time);
+    expect(all.ahi_hours).toBeLessThanOrEqual(all.total_sleep_time);
+    expect(all.odi_hours).toBeLessThanOrEqual(all.total_sleep_time);
+    expect(all.ahi).toBeCloseTo((all.apneas + all.hypopneas) / all.ahi_hours, 1);
+    expect(all.odi).toBeCloseTo(all.desaturations / all.odi_hours, 1);
     // moderate_osa draws 22 events/h, about half of them below the AASM criteria on purpose
     // (simulator: events across the thresholds); those are no events to score.
     expect(all.ahi).toBeGreaterThan(8);
@@ -112,8 +117,11 @@ describe('KPI summaries', () => {
     expect(all.monitoring_time).toBeGreaterThan(5);
     expect(all.apneas + all.hypopneas).toBeGreaterThan(20);
     expect(all.ahi).not.toBeNull();
-    expect(all.ahi).toBeCloseTo((all.apneas + all.hypopneas) / all.monitoring_time, 0);
-    expect(all.odi).toBeCloseTo(all.desaturations / all.monitoring_time, 0);
+    expect(all.ahi_hours).toBe(all.monitoring_time);
+    expect(all.ahi).toBeCloseTo((all.apneas + all.hypopneas) / all.monitoring_time, 1);
+    // The ODI per hour with a valid SpO2 (the radar's quality does not gate the oximeter).
+    expect(all.odi_hours).toBeGreaterThanOrEqual(all.monitoring_time);
+    expect(all.odi).toBeCloseTo(all.desaturations / all.odi_hours, 1);
     const kpi = (await server.call('GET', `/analytics/patient/summary/kpi=AHI?patient_id=${patientId}&night=${rec.night_key}`, { token: physician })).json().data;
     expect(kpi).toMatchObject({ index_basis: 'monitoring', ahi: all.ahi });
     const from = Math.floor((rec.night_key * 1000 - 2 * 86_400_000) / 1000);
@@ -131,7 +139,8 @@ describe('KPI summaries', () => {
     expect(four.desaturation_rule).toBe(4);
     expect(four.desaturations).toBeLessThanOrEqual(three.desaturations);
     expect(four.rii_divisor).toBe('TST');
-    expect(four.rii).toBeCloseTo((four.apneas + four.hypopneas) / four.total_sleep_time, 1);
+    // Over TST, the RII shares the AHI's hours: the sleep with a breathing signal.
+    expect(four.rii).toBeCloseTo((four.apneas + four.hypopneas) / four.ahi_hours, 1);
     expect((await post(annotator, '/physician/update-analytics-settings', { desaturation_rule: 3 })).statusCode).toBe(403);
     await post(physician, '/physician/update-analytics-settings', { desaturation_rule: 3, rii_divisor: 'TBT' });
   });

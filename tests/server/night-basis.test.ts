@@ -50,7 +50,7 @@ function oximeterCsv(): Uint8Array {
 /** A report of one night of `patient` (`type`: 'en-pyn' the night's, 'en' the trend, 'en-us' the insomnia trend), as pdftotext reads it. */
 async function reportText(patient: string, night: number, type: string): Promise<string> {
   const res = await post('/reports', { patient_id: ids[patient], order_id: patient, language: 'en', version: 1, report_type: type, dates: [{ numDate: night, checked: true }] });
-  expect(res.statusCode).toBe(202);
+  expect(res.statusCode, res.body).toBe(202);
   const job = await finishedReport(server, res.json().data.id, physician);
   expect(job.status, job.error).toBe('done');
   const file = path.join(tmp, `${patient}-${night}-${type}.pdf`);
@@ -248,7 +248,19 @@ describe('hypnograms are staging (issue 31 point 6)', () => {
     expect(s.latencies.light).toBe(0);
     expect(s.latencies.deep).toBeGreaterThan(0);
     expect(s.latencies.rem).toBeGreaterThan(s.latencies.deep);
-  });
+    // Its oro-nasal flow covers only the first 5 minutes, all scored wake: no sleep had a
+    // breathing signal, so no AHI, with the reason, not 0.00 over 5:26:30 (decision 1033).
+    expect(s).toMatchObject({ breathing_source: 'NC_PSG', ahi: null, ahi_hours: 0, ahi_basis: 'no_breathing_signal_in_sleep' });
+    const kpi = (await get(`/analytics/patient/summary/kpi=AHI?patient_id=${ids.NCT1005}&night=${data.night}`)).json().data;
+    expect(kpi).toMatchObject({ ahi: null, ahi_basis: 'no_breathing_signal_in_sleep' });
+    const from = data.night - 2 * 86_400;
+    const trend = (await get(`/analytics/patient-trendview/type=AHI?patient_id=${ids.NCT1005}&device_start_time=${from}&device_stop_time=${data.night + 2 * 86_400}`)).json().data;
+    expect(trend.AHI).toEqual([expect.objectContaining({ night: data.night, value: null, ahi_basis: 'no_breathing_signal_in_sleep' })]);
+    const pdf = await nightPdfText('NCT1005', data.night);
+    expect(pdf).toContain('no breathing signal during sleep');
+    expect(pdf).toContain('the breathing signal was recorded during none of the sleep');
+    expect(pdf.split('\n').find((l) => /^\s*AHI\s/.test(l))).toMatch(/– \(no breathing signal during sleep\)/);
+  }, 60_000);
 });
 
 describe('an unscored tail of a hypnogram (decision 1032)', () => {

@@ -215,5 +215,56 @@ describe('indices without sleep staging', () => {
     expect(a.respiratory.every((e) => e.onsetMs < T0 + 1_800_000)).toBe(true);
     expect(a.kpis.apneas + a.kpis.hypopneas).toBe(3);
     expect(a.kpis.ahi).toBeCloseTo(6, 1);
+    expect(a.kpis.ahiHoursH).toBe(0.5);
+  });
+
+  // Decision 1033: an index is per hour of the sleep its own signal was recorded in.
+  const hourNight = (flowFromS: number, flowToS: number, spo2ToS?: number) => {
+    const totalS = 3600;
+    const flow = breathing((t) => (t % 600 >= 300 && t % 600 < 315 ? 0 : 1), 25, 4, totalS);
+    for (let i = 0; i < flow.values.length; i++) if (i / 25 < flowFromS || i / 25 >= flowToS) flow.values[i] = Number.NaN;
+    // Asleep the whole hour.
+    const stages: Series = { values: new Float32Array(totalS / 30).fill(2), rate: 1 / 30, t0: T0 };
+    const channels: Parameters<typeof analyseNight>[0]['channels'] = { NC_PSG: flow, SLP_STGS: stages };
+    if (spo2ToS !== undefined) channels.SPO2 = { values: Float32Array.from({ length: totalS }, (_, t) => (t < spo2ToS ? 96 : Number.NaN)), rate: 1, t0: T0 };
+    return analyseNight({ startMs: T0, stopMs: T0 + totalS * 1000, channels, riiDivisor: 'TST' });
+  };
+
+  it('a cannula that fell off halfway through the sleep: AHI per hour of the sleep it recorded, not of all of it', () => {
+    const a = hourNight(0, 1800, 2700);
+    expect(a.kpis.tstH).toBe(1);
+    expect(a.kpis.ahiHoursH).toBe(0.5);
+    // Three apneas in the half hour with flow: 6 per hour, not 3.
+    expect(a.kpis.apneas + a.kpis.hypopneas).toBe(3);
+    expect(a.kpis.ahi).toBeCloseTo(6, 1);
+    expect(a.kpis.rii).toBeCloseTo(6, 1);
+    expect(a.kpis.ahiBasis).toBe('breathing_signal');
+    // The oximeter came off at 45 min: ODI per 0.75 h of sleep with SpO2.
+    expect(a.kpis.odiHoursH).toBe(0.75);
+    expect(a.kpis.odi).toBe(0);
+  });
+
+  it('a breathing signal recorded only while awake gives no AHI (null, with the reason), not 0', () => {
+    // Awake for the first 10 min (flow then), asleep after it, without flow.
+    const totalS = 3600;
+    const flow = breathing(() => 1, 25, 4, totalS);
+    for (let i = 600 * 25; i < flow.values.length; i++) flow.values[i] = Number.NaN;
+    const stages: Series = { values: Float32Array.from({ length: totalS / 30 }, (_, e) => (e < 20 ? 5 : 2)), rate: 1 / 30, t0: T0 };
+    const a = analyseNight({ startMs: T0, stopMs: T0 + totalS * 1000, channels: { NC_PSG: flow, SLP_STGS: stages }, riiDivisor: 'TST' });
+    expect(a.kpis.tstH).toBeCloseTo(50 / 60, 6);
+    expect(a.kpis.ahiHoursH).toBe(0);
+    expect(a.kpis.ahi).toBeNull();
+    expect(a.kpis.rii).toBeNull();
+    expect(a.kpis.ahiBasis).toBe('no_breathing_signal_in_sleep');
+    // Over bed time the RII keeps its divisor: the signal exists, the hours do.
+    const tbt = analyseNight({ startMs: T0, stopMs: T0 + totalS * 1000, channels: { NC_PSG: flow, SLP_STGS: stages }, riiDivisor: 'TBT' });
+    expect(tbt.kpis.rii).toBe(0);
+  });
+
+  it('the basis of a night whose signals cover all of its sleep is unchanged', () => {
+    const a = hourNight(0, 3600, 3600);
+    expect(a.kpis.ahiHoursH).toBe(1);
+    expect(a.kpis.odiHoursH).toBe(1);
+    expect(a.kpis.ahi).toBeCloseTo(6, 1);
   });
 });

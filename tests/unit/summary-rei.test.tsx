@@ -13,7 +13,7 @@ const summary = (basis: 'sleep' | 'monitoring'): NightSummary => ({
   night: night.night, device_id: 'RESMED', rii: 1.55, rii_divisor: 'TBT', good_signal_duration: null, total_breathing_time: 6.4, total_sleep_time: basis === 'sleep' ? 6 : null, sleep_basis: basis === 'sleep' ? 'staging' : 'no_staging',
   total_bed_time: 6.47, sleep_efficiency: basis === 'sleep' ? 92.7 : null, sol: null, waso: basis === 'sleep' ? 12 : null, bed_in_time: '01:02', bed_out_time: '07:30', recording_start_time: night.recording_start_time,
   recording_stop_time: night.recording_stop_time, apneas: 3, hypopneas: 6, desaturations: 0, desaturation_rule: 3, customized_index: {}, percentiles: {}, recorded_weight: basis === 'sleep' ? 96.5 : null, lowest_spo2: 84,
-  ahi: 1.39, odi: 0, index_basis: basis, monitoring_time: 6.47,
+  ahi: 1.39, odi: 0, index_basis: basis, monitoring_time: 6.47, ahi_hours: basis === 'sleep' ? 6 : 6.47, odi_hours: basis === 'sleep' ? 6 : 6.47,
   breathing_source: 'NC_PSG', ahi_basis: 'breathing_signal', latencies: { deep: null, light: null, rem: null }, device_summary: null, events_source: 'automatic', events_round_id: null, corrected: false, bed_times_from_lights: false, bed_times_from_recording: false,
 });
 const render = (s: NightSummary) => renderToStaticMarkup(<I18nextProvider i18n={i18n}><SummaryTables night={night} summary={s} /></I18nextProvider>);
@@ -87,6 +87,28 @@ describe('the summary labels the index by its basis', () => {
     // The built-in category is named in French (issue 32 point 10).
     expect(render({ ...summary('monitoring'), customized_index: { Apnea: 0 } })).toContain('Apnée (annotations)');
     expect(render({ ...summary('monitoring'), customized_index: { Apnea: 0 } })).toContain('Index personnalisé (annotations)');
+    await setLanguage('en-US');
+  });
+
+  it('says how much of the sleep an index is per when its sensor was off for part of it, and "–" with why when for all of it', async () => {
+    await setLanguage('en-US');
+    const row = (html: string, label: string) => new RegExp(`<th scope="row">${label}</th><td[^>]*>([^<]*)</td>`).exec(html)?.[1];
+    // Every hour of sleep had both signals: no extra row.
+    const whole = render(summary('sleep'));
+    expect(whole).not.toContain('the AHI is per');
+    expect(whole).not.toContain('the ODI is per');
+    // The cannula fell off after 4 of the 6 hours of sleep; the oximeter after 5.
+    const part = render({ ...summary('sleep'), ahi: 2.25, ahi_hours: 4, odi: 1, odi_hours: 5 });
+    expect(row(part, 'Sleep with a breathing signal, the AHI is per \\(h:mm:ss\\)')).toBe('4:00:00');
+    expect(row(part, 'Sleep with SpO2, the ODI is per \\(h:mm:ss\\)')).toBe('5:00:00');
+    // A breathing signal recorded only while awake: no AHI, no RII over TST, the reason given.
+    const none = render({ ...summary('sleep'), ahi: null, rii: null, rii_divisor: 'TST', ahi_hours: 0, ahi_basis: 'no_breathing_signal_in_sleep', odi: null, odi_basis: 'no_spo2_in_sleep', odi_hours: 0 });
+    expect(row(none, 'AHI \\(events per hour of sleep\\)')).toBe('– (no breathing signal during sleep)');
+    expect(row(none, 'RII \\(events per hour\\)')).toBe('– (no breathing signal during sleep)');
+    expect(row(none, 'ODI \\(desaturations per hour of sleep\\)')).toBe('– (no SpO2 during sleep)');
+    expect(none).toContain('recorded during none of its sleep');
+    await setLanguage('de-AT');
+    expect(render({ ...summary('sleep'), ahi: null, ahi_hours: 0, ahi_basis: 'no_breathing_signal_in_sleep' })).toContain('– (kein Atemsignal im Schlaf)');
     await setLanguage('en-US');
   });
 

@@ -10,6 +10,7 @@ import { SERIES_COLORS } from '../night/palette';
 import { useTriage, type TriageNight, type TriagePatient } from './api';
 import { SparklineBoard, type SparkPoint } from './sparklines';
 import { DAY_MS } from '../../../engine/constants';
+import { ahiBasisReason } from '../summary/basis';
 
 /** Half a day around the first and last night, so their points are not on the cell's edge. */
 const EDGE_MS = DAY_MS / 2;
@@ -48,11 +49,11 @@ function FigureCell({ patient, figure, board, span }: { patient: TriagePatient; 
   const points = patient.nights.map((n: TriageNight) => ({ t: n.night * 1000, v: n[figure.key] ?? null }));
   const name = figure.label ? t(figure.label) : last.index_basis === 'monitoring' ? t('dashboard.triage.rei') : t('dashboard.triage.ahi');
   // No breathing signal: "–" with the reason, never 0 (the sparkline leaves such nights out).
-  const noBasis = figure.key === 'ahi' && last.ahi_basis === 'no_breathing_signal';
+  const noBasis = figure.key === 'ahi' ? ahiBasisReason(last.ahi_basis) : undefined;
   return (
     <td className="triage-figure" data-testid={`triage-${figure.key}`}>
-      <span className="triage-value" title={noBasis ? t('nightBasis.noBreathing') : undefined}>{text}</span>
-      {noBasis && <span className="muted" data-testid="triage-no-basis"> {t('nightBasis.noBreathing')}</span>}
+      <span className="triage-value" title={noBasis ? t(noBasis) : undefined}>{text}</span>
+      {noBasis && <span className="muted" data-testid="triage-no-basis"> {t(noBasis)}</span>}
       <Sparkline board={board} id={`${patient.patient_id}-${figure.key}`} points={points} range={range} color={SERIES_COLORS[0]!} label={t('dashboard.triage.trend', { figure: name, count: span })} />
     </td>
   );

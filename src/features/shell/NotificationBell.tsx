@@ -67,7 +67,7 @@ export function NotificationBell({ paid }: { paid: boolean }) {
                   data-read={n.is_read}
                 >
                   <strong>{n.patient_code}</strong> · {formatNightDate(n.night, i18n.language)}
-                  <span className="muted"> · {n.apnea_events === null ? t('nightBasis.bellNoBasis') : t('notifications.events', { count: n.apnea_events })}</span>
+                  <span className="muted"> · {n.apnea_events === null ? t(n.ahi_basis === 'no_breathing_signal_in_sleep' ? 'nightBasis.noBreathingInSleep' : 'nightBasis.bellNoBasis') : t('notifications.events', { count: n.apnea_events })}</span>
                 </button>
               </li>
             ))}

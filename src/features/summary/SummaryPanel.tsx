@@ -12,12 +12,13 @@ import '../../styles/summary.css';
 import { AgreementTables } from './AgreementTables';
 import { HistoryTables } from './HistoryTables';
 import { categoryName } from '../../builtInNames';
+import { ahiBasisReason } from './basis';
 
 /** POST /analytics/patient/all-kpi-summary (spec 2 §3 "Summary KPI record"). */
 export type { NightSummary };
 
 /** The reason beside an ODI of "–". */
-const ODI_REASONS = { no_spo2_channel: 'nightBasis.noSpo2Channel', no_valid_spo2: 'nightBasis.noValidSpo2', no_monitoring_time: 'nightBasis.noMonitoringTime' } as const;
+const ODI_REASONS = { no_spo2_channel: 'nightBasis.noSpo2Channel', no_valid_spo2: 'nightBasis.noValidSpo2', no_spo2_in_sleep: 'nightBasis.noSpo2InSleep', no_monitoring_time: 'nightBasis.noMonitoringTime' } as const;
 
 /** Vital channels of the summary, in the spec's table order (HR is the radar's pulse rate). */
 const VITAL_TABLES = [
@@ -106,9 +107,15 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
   const n = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : formatValue(v, digits, i18n.language));
   // Without sleep staging the indices are per hour of monitoring: say so (REI).
   const rei = s.index_basis === 'monitoring';
-  // No breathing signal: AHI/REI and RII are "–" with the reason, never 0.
-  const noBasis = s.ahi_basis === 'no_breathing_signal';
-  const indexValue = (v: number | null | undefined) => (noBasis && (v === null || v === undefined) ? `– (${t('nightBasis.noBreathing')})` : n(v, 2));
+  // No breathing signal (or none during the sleep): AHI/REI and RII are "–" with the reason, never 0.
+  const noBasis = ahiBasisReason(s.ahi_basis);
+  const indexValue = (v: number | null | undefined) => (noBasis && (v === null || v === undefined) ? `– (${t(noBasis)})` : n(v, 2));
+  // The hours an index is per, shown when they are not the headline's (TST, or the monitoring time):
+  // the breathing sensor or the oximeter was off for part of the sleep (decision 1033).
+  const shortOf = (h: number | null | undefined, of: number | null) => h !== null && h !== undefined && of !== null && h > 0 && Math.abs(h - of) >= 1 / 3600;
+  const ahiHoursRow: Array<[string, string]> = !rei && !noBasis && shortOf(s.ahi_hours, s.total_sleep_time) ? [[t('nightBasis.ahiHours'), hours(s.ahi_hours)]] : [];
+  const odiOf = rei ? s.monitoring_time : s.total_sleep_time;
+  const odiHoursRow: Array<[string, string]> = s.odi !== null && s.odi !== undefined && shortOf(s.odi_hours, odiOf) ? [[t(rei ? 'nightBasis.odiHoursMonitoring' : 'nightBasis.odiHours'), hours(s.odi_hours)]] : [];
   const odiValue = s.odi === null && s.odi_basis && s.odi_basis !== 'spo2' ? `– (${t(ODI_REASONS[s.odi_basis])})` : n(s.odi, 2);
   const latencies = s.latencies && Object.values(s.latencies).some((v) => v !== null) ? s.latencies : null;
   return (
@@ -130,7 +137,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
       <Table
         title={t('summary.tables.rii')}
         testId="summary-rii"
-        note={noBasis ? t('nightBasis.noBreathingNote') : undefined}
+        note={noBasis ? t(s.ahi_basis === 'no_breathing_signal_in_sleep' ? 'nightBasis.noBreathingInSleepNote' : 'nightBasis.noBreathingNote') : undefined}
         rows={[[t('summary.fields.rii'), indexValue(s.rii)], [t('summary.fields.riiDivisor'), t(`profile.rii.${s.rii_divisor}` as 'profile.rii.TBT', { defaultValue: s.rii_divisor })]]}
       />
       {s.ahi !== undefined && (
@@ -143,6 +150,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
             [t('summary.fields.apneas'), String(s.apneas)],
             [t('summary.fields.hypopneas'), String(s.hypopneas)],
             ...(rei ? [[t('scoring.monitoringTime'), hours(s.monitoring_time)] as [string, string]] : []),
+            ...ahiHoursRow,
           ]}
         />
       )}
@@ -150,7 +158,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
         <Table
           title={t('summary.tables.odi')}
           testId="summary-odi"
-          rows={[[rei ? t('scoring.odiMonitoring') : t('summary.fields.odi'), odiValue], [t('summary.fields.desaturations'), String(s.desaturations)], [t('summary.fields.rule'), `${s.desaturation_rule} %`]]}
+          rows={[[rei ? t('scoring.odiMonitoring') : t('summary.fields.odi'), odiValue], [t('summary.fields.desaturations'), String(s.desaturations)], [t('summary.fields.rule'), `${s.desaturation_rule} %`], ...odiHoursRow]}
         />
       )}
       {/* Annotations counted by category (spec 2 §3), not the detector's events: said in the title and the note, so

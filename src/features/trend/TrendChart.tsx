@@ -2,7 +2,8 @@ import { useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEve
 import { useTranslation } from 'react-i18next';
 import { formatValue } from '../../charts/core/format';
 import type { ThresholdBands } from '../../../engine/index';
-import { INDEX_CHANNELS, isValuePoint, SPREAD_CHANNELS, yScale, type DayWindow, type TrendPoint, type ValuePoint } from './model';
+import { INDEX_CHANNELS, isValuePoint, SPREAD_CHANNELS, yScale, type DayWindow, type NoBasisDay, type TrendPoint, type ValuePoint } from './model';
+import { ahiBasisReason } from '../summary/basis';
 import { SpreadLine } from './SpreadLine';
 import { formatIsoDayShort } from '../../format';
 import { channelName } from '../../builtInNames';
@@ -57,13 +58,13 @@ function geometry(width: number, days: number, scale: Scale): Geometry {
 }
 
 /** The days of `window`, and each series' points on them (by date and in order). */
-function daysShown(dates: readonly string[], window: DayWindow, points: readonly TrendPoint[], device: readonly ValuePoint[], noBasis: readonly string[]) {
+function daysShown(dates: readonly string[], window: DayWindow, points: readonly TrendPoint[], device: readonly ValuePoint[], noBasis: readonly NoBasisDay[]) {
   const shown = dates.slice(window.first, window.last + 1);
   const byDate = new Map(points.map((p) => [p.date, p]));
   const visible = shown.flatMap((d) => (byDate.has(d) ? [byDate.get(d)!] : []));
   const deviceByDate = new Map(device.map((p) => [p.date, p]));
   const deviceShown = shown.flatMap((d) => (deviceByDate.has(d) ? [deviceByDate.get(d)!] : []));
-  const noBasisShown = new Set(noBasis.filter((d) => shown.includes(d)));
+  const noBasisShown = new Map(noBasis.filter((d) => shown.includes(d.date)).map((d) => [d.date, d.basis]));
   return { shown, byDate, visible, deviceByDate, deviceShown, noBasisShown };
 }
 
@@ -131,13 +132,13 @@ function Grid({ scale, g, shown }: { scale: Scale; g: Geometry; shown: readonly 
 }
 
 /** The marks beside the values: "–" on a night without a basis for its index, a square at the device's own AHI. */
-function SideMarks({ shown, noBasis, device, g }: { shown: readonly string[]; noBasis: ReadonlySet<string>; device: ReadonlyMap<string, ValuePoint>; g: Geometry }) {
+function SideMarks({ shown, noBasis, device, g }: { shown: readonly string[]; noBasis: ReadonlyMap<string, NoBasisDay['basis']>; device: ReadonlyMap<string, ValuePoint>; g: Geometry }) {
   const { t, i18n } = useTranslation();
   return (
     <>
       {shown.map((d, i) => (noBasis.has(d) ? (
         <text key={`nb-${d}`} className="trend-no-basis" x={g.x(i)} y={PAD.top + g.plotH - 4} textAnchor="middle" data-testid="trend-no-basis-mark">
-          –<title>{`${d}: ${t('nightBasis.noBreathing')}`}</title>
+          –<title>{`${d}: ${t(ahiBasisReason(noBasis.get(d)) ?? 'nightBasis.noBreathing')}`}</title>
         </text>
       ) : null))}
       {shown.map((d, i) => {
@@ -194,7 +195,7 @@ export function TrendChart({ code, unit, bands, points, noBasis = [], device, da
   bands?: ThresholdBands;
   points: readonly TrendPoint[];
   /** Dates of nights whose index has no basis (no breathing signal): "–" with the reason. */
-  noBasis?: readonly string[];
+  noBasis?: readonly NoBasisDay[];
   /** The device's own AHI per day (device summaries), drawn beside Nocturne's AHI. */
   device?: readonly ValuePoint[];
   dates: readonly string[];

@@ -4,7 +4,7 @@ import type { TrendAnswerPoint, TrendNoBasisPoint } from '../../../contract/tren
 import { call } from '../../api/client';
 import { nightKeys } from '../night/queries';
 import type { PhysicianPreferences } from '../night/types';
-import { callTimes, isNoBasis, type DateSpan, type TrendPoint } from './model';
+import { callTimes, isNoBasis, type DateSpan, type NoBasisDay, type TrendPoint } from './model';
 
 const trendApi = {
   points: async (patientId: number, codes: readonly string[], span: DateSpan, zone: string, signal?: AbortSignal) => {
@@ -15,10 +15,10 @@ const trendApi = {
     // basis (value null, ahi_basis) is no point: its date is listed apart, shown as "–" with the reason.
     const inSpan = (p: { date: string }) => p.date >= span.from && p.date <= span.to;
     const points: Record<string, TrendPoint[]> = {};
-    const noBasis: Record<string, string[]> = {};
+    const noBasis: Record<string, NoBasisDay[]> = {};
     for (const [code, list] of Object.entries(data)) {
       points[code] = list.filter((p): p is Exclude<TrendAnswerPoint, TrendNoBasisPoint> => inSpan(p) && !isNoBasis(p));
-      noBasis[code] = list.filter((p) => inSpan(p) && isNoBasis(p)).map((p) => p.date);
+      noBasis[code] = list.filter((p): p is TrendNoBasisPoint => inSpan(p) && isNoBasis(p)).map((p) => ({ date: p.date, basis: p.ahi_basis }));
     }
     return { points, noBasis };
   },

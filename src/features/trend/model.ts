@@ -138,11 +138,17 @@ export interface ValuePoint {
 
 export type TrendPoint = BoxPoint | ValuePoint;
 
-/** A night whose index has no basis (no breathing signal): the server's point with value null. */
+/** A night whose index has no basis (no breathing signal, or none during its sleep): the server's point with value null. */
 export interface NoBasisPoint {
   date: string;
   value: null;
-  ahi_basis: 'no_breathing_signal';
+  ahi_basis: 'no_breathing_signal' | 'no_breathing_signal_in_sleep';
+}
+
+/** A day of the span whose index is "–", with why (the point's ahi_basis). */
+export interface NoBasisDay {
+  date: string;
+  basis: NoBasisPoint['ahi_basis'];
 }
 
 export const isNoBasis = (p: TrendPoint | NoBasisPoint): p is NoBasisPoint => 'value' in p && p.value === null;
