@@ -239,4 +239,24 @@ describe('one night from many files, with the device events and the agreement', 
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('a PSG whose breathing signal covers none of the sleep shows no AHI, with the reason, not 0 (decision 1033)', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await openPatient(page, 'NCT1004');
+    // Sleep-EDF SC4001: 5 min of PSG (oro-nasal flow, all scored wake) and the expert hypnogram of the night.
+    await importThroughScreen(page, [path.join(REAL, 'sleepedf_SC4001E0_short_psg.edf'), path.join(REAL, 'sleepedf_SC4001EC_hypnogram.edf')]);
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('22:05:00');
+    await page.getByTestId('annotation-sidebar').waitFor({ timeout: 30_000 });
+    await page.getByTestId('tab-summary').click();
+    const ahi = page.getByTestId('summary-panel').getByTestId('summary-ahi');
+    await expect.poll(() => ahi.innerText(), { timeout: 30_000 }).toContain('– (no breathing signal during sleep)');
+    expect(await ahi.innerText()).not.toContain('0.00');
+    expect(await page.getByTestId('summary-panel').getByTestId('summary-rii').innerText()).toContain("This night's breathing signal was recorded during none of its sleep");
+    // The sleep itself is there: 5:26:30 of it.
+    expect(await page.getByTestId('summary-panel').getByTestId('summary-recording').innerText()).toContain('5:26:30');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
