@@ -137,14 +137,14 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
       <Table
         title={t('summary.tables.rii')}
         testId="summary-rii"
-        note={noBasis ? t(s.ahi_basis === 'no_breathing_signal_in_sleep' ? 'nightBasis.noBreathingInSleepNote' : 'nightBasis.noBreathingNote') : undefined}
+        note={s.ahi_basis === 'no_breathing_signal' ? t('nightBasis.noBreathingNote') : undefined}
         rows={[[t('summary.fields.rii'), indexValue(s.rii)], [t('summary.fields.riiDivisor'), t(`profile.rii.${s.rii_divisor}` as 'profile.rii.TBT', { defaultValue: s.rii_divisor })]]}
       />
       {s.ahi !== undefined && (
         <Table
           title={rei ? t('scoring.reiTable') : t('summary.tables.ahi')}
           testId="summary-ahi"
-          note={s.events_source === 'consensus' ? t('summary.eventsFromConsensus') : undefined}
+          note={s.events_source === 'consensus' ? t('summary.eventsFromConsensus') : s.ahi_basis === 'no_breathing_signal_in_sleep' ? t('nightBasis.noBreathingInSleepNote') : undefined}
           rows={[
             [rei ? t('scoring.rei') : t('summary.fields.ahi'), indexValue(s.ahi)],
             [t('summary.fields.apneas'), String(s.apneas)],
