@@ -14,7 +14,8 @@
  * 9: no signal quality (SQ null, `quality` false) without a quality channel (SQB).
  * 10: durations (monitoring, GSD, TBR, TST, TBT) kept to the second, not to 0.01 h.
  * 11: AHI per hour of sleep with a valid breathing signal, ODI per hour of (sleep with) a valid
- * SpO2; no AHI (ahiBasis 'no_breathing_signal_in_sleep') when no sleep had one.
+ * SpO2; no AHI (ahiBasis 'no_breathing_signal_in_sleep') when no sleep had one; with sleep/wake
+ * data, only events whose middle lies in sleep are counted.
  */
 export const DETECTOR_VERSION = 11;
 export { toSeries, type Series, type DetectedEvent } from './series';

@@ -2,7 +2,7 @@ import { detectDesaturations } from './desaturation';
 import { monitoringHours, nightKpis, type NightKpis, type RiiDivisor } from './kpis';
 import { detectRespiratoryEvents, type EventEdges } from './respiratory';
 import type { DetectedEvent, Series } from './series';
-import { isScoredWake, sleepMetrics, type SleepMetrics } from './sleep';
+import { isScoredWake, sleepMetrics, type Band, type SleepMetrics } from './sleep';
 import { isValidAt, maskSeries, type AnalysisWindow } from './window';
 
 /** The channels of a night the analysis reads (any may be missing). */
@@ -29,6 +29,19 @@ export interface NightAnalysis {
   window?: AnalysisWindow;
 }
 
+/** Whether `t` lies in one of the sorted, disjoint `bands`. */
+function inBands(bands: readonly Band[], t: number): boolean {
+  let lo = 0;
+  let hi = bands.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (t < bands[mid].from) hi = mid - 1;
+    else if (t >= bands[mid].to) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
 /**
  * Runs every detector over a night: desaturations on SPO2 (or SPO2_PSG), apneas and
  * hypopneas on NC_PSG (CPAP flow, nasal pressure, thermistor) where present, else Y_DIST,
@@ -48,21 +61,26 @@ export function analyseNight(input: NightInput): NightAnalysis {
   const spo2 = hasData(c.SPO2) ? c.SPO2 : hasData(c.SPO2_PSG) ? c.SPO2_PSG : undefined;
   const desaturationRule = n.desaturationRule ?? 3;
   const inWindow = (e: DetectedEvent) => !w || isValidAt(w, e.onsetMs);
-  const desaturations = (spo2 ? detectDesaturations(spo2, { dropPct: desaturationRule }, c.SQB) : []).filter(inWindow);
+  const detectedDesaturations = (spo2 ? detectDesaturations(spo2, { dropPct: desaturationRule }, c.SQB) : []).filter(inWindow);
   const breathingSource = hasData(c.NC_PSG) ? 'NC_PSG' : hasData(c.Y_DIST) ? 'Y_DIST' : null;
   const breathing = breathingSource ? c[breathingSource]! : null;
   // The flow of a PSG cannula or CPAP is not the radar: its quality does not follow SQB.
   const scoredRespiratory = breathing
     ? detectRespiratoryEvents(
         breathing,
-        desaturations,
+        detectedDesaturations,
         { desaturationRule, flowOnlyHypopneas: !spo2, signal: breathingSource === 'Y_DIST' ? 'volume' : 'flow', eventEdges: n.eventEdges, oximetry: spo2, thorax: hasData(c.THRX_PSG) ? c.THRX_PSG : undefined, abdomen: hasData(c.ABD_PSG) ? c.ABD_PSG : undefined },
         breathingSource === 'Y_DIST' ? c.SQB : undefined,
       ).filter(inWindow)
     : [];
   const sleep = sleepMetrics({ startMs: n.startMs, stopMs: n.stopMs, stages: c.SLP_STGS, sa: c.SA, tb: c.TB, excluded: w?.invalid, fixedBedTimes: w?.bedTimesCorrected });
-  // AASM: an apnea or hypopnea during scored wake is not counted (expert or device staging).
-  const respiratory = c.SLP_STGS ? scoredRespiratory.filter((e) => !isScoredWake(c.SLP_STGS!, e.onsetMs + e.durationMs / 2)) : scoredRespiratory;
+  // AASM: events are scored during sleep only. With sleep/wake data (staging, or the radar's SA)
+  // an event counts when its middle lies in a sleep epoch, not in wake, out of bed or an unscored
+  // epoch: the same time the indices are per hour of (decision 1033). Staged all wake: none.
+  const middle = (e: DetectedEvent) => e.onsetMs + e.durationMs / 2;
+  const asleep = sleep.tstS > 0 ? (e: DetectedEvent) => inBands(sleep.sleepBands, middle(e)) : c.SLP_STGS ? (e: DetectedEvent) => !isScoredWake(c.SLP_STGS!, middle(e)) : () => true;
+  const respiratory = scoredRespiratory.filter(asleep);
+  const desaturations = detectedDesaturations.filter(asleep);
   const monitoringH = breathing || spo2 ? monitoringHours(breathing ?? undefined, spo2, breathingSource === 'Y_DIST' ? c.SQB : undefined) : 0;
   // Each index per hour of the time its own signal was recorded in: the sleep with a valid breathing
   // signal (AHI) or SpO2 (ODI) on staged nights; without staging, the monitoring time (AHI) and the

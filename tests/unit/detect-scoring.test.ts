@@ -261,6 +261,25 @@ describe('indices without sleep staging', () => {
     expect(tbt.kpis.rii).toBe(0);
   });
 
+  it('counts only the events whose middle lies in sleep: not in wake, out of bed or an unscored epoch (radar SA too)', () => {
+    const totalS = 3600;
+    // An apnea at 300 s of every 10 minutes: six in the hour.
+    const flow = breathing((t) => (t % 600 >= 300 && t % 600 < 315 ? 0 : 1), 25, 4, totalS);
+    // Epochs: 0–19 sleep, 20–39 unscored (NaN), 40–59 out of bed (TB 0), 60–119 sleep.
+    const stageCodes = Float32Array.from({ length: totalS / 30 }, (_, e) => (e >= 20 && e < 40 ? Number.NaN : 2));
+    const tb: Series = { values: Float32Array.from({ length: totalS / 30 }, (_, e) => (e >= 40 && e < 60 ? 0 : 1)), rate: 1 / 30, t0: T0 };
+    const staged = analyseNight({ startMs: T0, stopMs: T0 + totalS * 1000, channels: { NC_PSG: flow, SLP_STGS: { values: stageCodes, rate: 1 / 30, t0: T0 }, TB: tb } });
+    // Sleep: 20 + 60 epochs = 40 min; apneas at 5, 15 (unscored), 25 (out of bed), 35, 45, 55 min: four in sleep.
+    expect(staged.kpis.tstH).toBeCloseTo(40 / 60, 6);
+    expect(staged.respiratory.map((e) => Math.floor((e.onsetMs - T0) / 600_000))).toEqual([0, 3, 4, 5]);
+    expect(staged.kpis.ahi).toBeCloseTo(4 / (40 / 60), 1);
+    // The radar's sleep/awake (SA), without staging: awake from 10 to 30 min.
+    const sa: Series = { values: Float32Array.from({ length: totalS / 30 }, (_, e) => (e >= 20 && e < 60 ? 0 : 1)), rate: 1 / 30, t0: T0 };
+    const radar = analyseNight({ startMs: T0, stopMs: T0 + totalS * 1000, channels: { NC_PSG: flow, SA: sa } });
+    expect(radar.respiratory).toHaveLength(4);
+    expect(radar.kpis.ahi).toBeCloseTo(6, 1);
+  });
+
   it('the basis of a night whose signals cover all of its sleep is unchanged', () => {
     const a = hourNight(0, 3600, 3600);
     expect(a.kpis.ahiHoursH).toBe(1);
