@@ -115,7 +115,8 @@ export interface NsrrOut {
   concept: string;
   startMs: number;
   durationMs: number;
-  signal: string;
+  /** SignalLocation; null writes none (a sleep stage is scored on no one signal). */
+  signal: string | null;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
@@ -153,7 +154,7 @@ export function writeNsrrXml(input: { originMs: number; lengthMs: number; timezo
       `<EventConcept>${escapeXml(e.concept)}</EventConcept>`,
       `<Start>${secondsText(e.startMs - input.originMs)}</Start>`,
       `<Duration>${secondsText(e.durationMs)}</Duration>`,
-      `<SignalLocation>${escapeXml(e.signal)}</SignalLocation>`,
+      ...(e.signal === null ? [] : [`<SignalLocation>${escapeXml(e.signal)}</SignalLocation>`]),
       '</ScoredEvent>',
     );
   }

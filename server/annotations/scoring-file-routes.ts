@@ -11,9 +11,9 @@ import { nightDate } from '../recordings/night-key';
 import { savedLabelMap } from '../recordings/import';
 import type { RecordingRow } from '../recordings/store';
 import { edfAnnotationText, readEdfAnnotations, writeEdfAnnotations } from './edf-annotations';
-import { readNsrrXml, ScoringFileError, writeNsrrXml } from './nsrr';
+import { readNsrrXml, ScoringFileError, writeNsrrXml, type NsrrOut } from './nsrr';
 import { importMarks, nightMarks, type FileEntry, type ScoringMark } from './scoring';
-import { nsrrConceptOf, nsrrConceptOfKind } from './scoring-labels';
+import { nsrrConceptOf, nsrrConceptOfKind, nsrrConceptOfStage } from './scoring-labels';
 import { roundOfNewMark } from '../scoring/visibility';
 
 /** Content-Disposition for a download, with an ASCII fallback and the UTF-8 name. */
@@ -66,7 +66,8 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
       originMs,
       lengthMs: Number(recording.stop_ms) - originMs,
       timezone: recording.timezone,
-      events: marks.flatMap((m) => {
+      events: marks.flatMap((m): NsrrOut[] => {
+        if (m.fileStage) return [{ ...nsrrConceptOfStage(m.fileStage), startMs: m.startMs, durationMs: m.durationMs, signal: null }];
         const { type, concept } = m.deviceKind ? nsrrConceptOfKind(m.deviceKind, m.label) : nsrrConceptOf(m.label);
         return m.channels.map((signal) => ({ type, concept, startMs: m.startMs, durationMs: m.durationMs, signal }));
       }),
@@ -86,7 +87,8 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
       timezone: recording.timezone,
       patientCode: patient.patient_code,
       deviceId: recording.device_id,
-      events: marks.flatMap((m) => m.channels.map((c) => ({ onsetMs: m.startMs, durationMs: m.durationMs, text: edfAnnotationText(m.label, c) }))),
+      // A file's sleep stage is written as its file wrote it, on no channel.
+      events: marks.flatMap((m) => (m.fileStage ? [{ onsetMs: m.startMs, durationMs: m.durationMs, text: m.label }] : m.channels.map((c) => ({ onsetMs: m.startMs, durationMs: m.durationMs, text: edfAnnotationText(m.label, c) })))),
     });
     return reply
       .header('content-type', 'application/octet-stream')

@@ -6,6 +6,7 @@
  * the label. Written back, a category gets the NSRR concept labs and Luna read.
  */
 import { scoredKind } from '../recordings/vendors';
+import type { ScoredStage } from '../recordings/edf/hypnogram';
 
 /** The longest category name (annotation_categories.label, spec 2 §9). */
 export const CATEGORY_NAME_MAX = 20;
@@ -45,6 +46,21 @@ export function nsrrConceptOf(category: string): { type: string; concept: string
   const plain = category.replace(/\|/g, '/');
   return { type: '', concept: `${plain}|${plain}` };
 }
+
+/** A hypnogram epoch's stage as NSRR writes it (R&K's stage 4 and movement time kept apart). */
+const NSRR_OF_STAGE: Readonly<Record<ScoredStage, string>> = {
+  W: 'Wake|0',
+  1: 'Stage 1 sleep|1',
+  2: 'Stage 2 sleep|2',
+  3: 'Stage 3 sleep|3',
+  4: 'Stage 4 sleep|4',
+  R: 'REM sleep|5',
+  M: 'Movement|6',
+  '?': 'Unscored|9',
+};
+
+/** A file's sleep stage as an NSRR EventType and EventConcept. */
+export const nsrrConceptOfStage = (stage: ScoredStage) => ({ type: 'Stages|Stages', concept: NSRR_OF_STAGE[stage] });
 
 /** A device event's kind as an NSRR concept (its text when the kind has none). */
 export function nsrrConceptOfKind(kind: string, text: string): { type: string; concept: string } {

@@ -7,7 +7,8 @@ import type { ScoringSource } from '../../contract/night-rules';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import { mapLabel } from '../recordings/labels';
-import { listChannels, type RecordingRow } from '../recordings/store';
+import { listChannels, loadEvents, type RecordingRow } from '../recordings/store';
+import { scoredStageOf, type ScoredStage } from '../recordings/edf/hypnogram';
 import { loadDeviceEvents, deviceAnnotations } from './device';
 import { MAX_CATEGORIES } from './categories';
 import { listCategories, type CategoryRow } from './repository';
@@ -24,6 +25,8 @@ export interface ScoringMark {
   channels: string[];
   /** Set for device-scored events: their kind (device_events.kind). */
   deviceKind?: string;
+  /** Set for a sleep stage of the night's own files (a hypnogram's epoch): what it scores; `label` is its text as written, `channels` empty. */
+  fileStage?: ScoredStage;
 }
 
 /** Annotation types by who made them: people (their own and edited detector marks) or Nocturne's detectors. */
@@ -33,7 +36,8 @@ const AUTOMATIC_TYPES = ['system', 'desaturation'];
 /**
  * The night's live marks from `source` that `viewer` may see (decision 0989): people's and
  * Nocturne's annotations (of one author when `author` is given), then the device-scored
- * events (not when an author is asked for: no person made them).
+ * events and the sleep stages of the night's own files (a hypnogram; decision 1034), not when
+ * an author is asked for: no person made them here.
  */
 export async function nightMarks(db: Queryable, night: RecordingRow, patient: { id: number; physician_id: number }, viewer: number, source: ScoringSource, author?: number): Promise<ScoringMark[]> {
   const types = source === 'human' ? HUMAN_TYPES : source === 'automatic' ? AUTOMATIC_TYPES : source === 'all' ? [...HUMAN_TYPES, ...AUTOMATIC_TYPES] : [];
@@ -59,6 +63,10 @@ export async function nightMarks(db: Queryable, night: RecordingRow, patient: { 
     const drawn = new Map((await deviceAnnotations(db, patient.id, patient.physician_id, [night])).map((d) => [-d.annotation_map_id, d.kpi]));
     for (const e of events) {
       marks.push({ startMs: Number(e.onset_ms), durationMs: Number(e.duration_ms), label: e.text, channels: [drawn.get(e.id) ?? 'AP_timing'], deviceKind: e.kind });
+    }
+    for (const e of await loadEvents(db, night.id, 'file')) {
+      const stage = scoredStageOf(e.text, Number(e.durationMs) / 1000);
+      if (stage !== null) marks.push({ startMs: Number(e.onsetMs), durationMs: Number(e.durationMs), label: e.text, channels: [], fileStage: stage });
     }
   }
   return marks.sort((a, b) => a.startMs - b.startMs);

@@ -397,7 +397,7 @@ function tailOfFrames(rows: readonly { sample_count: number; at: number; n: numb
 }
 
 /** The events of a recording from files or the simulator's truth. */
-function loadEvents(db: Queryable, recordingId: number, source: 'file' | 'truth'): Promise<NightEvent[]> {
+export function loadEvents(db: Queryable, recordingId: number, source: 'file' | 'truth'): Promise<NightEvent[]> {
   return db.query<NightEvent>(
     `select onset_ms as "onsetMs", duration_ms as "durationMs", text from recording_events
      where recording_id = $1 and source = $2 order by onset_ms, id`,

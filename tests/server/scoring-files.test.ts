@@ -4,6 +4,7 @@ import type { ChannelData } from '../../server/recordings/model';
 import { saveNight } from '../../server/recordings/store';
 import { readEdf } from '../../server/recordings/edf/reader';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { uploadFiles } from './multipart';
 
 let server: TestServer;
 let physician = '';
@@ -179,6 +180,42 @@ describe('scoring files (NSRR XML, EDF+ annotations)', () => {
     const counts: Record<string, number> = {};
     for (const m of await marksOf('NCT1005')) counts[m.category] = (counts[m.category] ?? 0) + 1;
     expect(counts).toEqual({ Wake: 151, N1: 109, N2: 430, N3: 23, REM: 141, Irregularities: 2 });
+  });
+
+  it("a night staged by its own hypnogram exports that staging: every stage epoch as the file scored it, in both formats (decision 1034)", async () => {
+    const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/real/${name}`, import.meta.url)));
+    const [p] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1001'`);
+    const up = await uploadFiles(server, physician, { patient_id: String(p.id), timezone: 'Europe/Zurich' }, [
+      { name: 'sleepedf_SC4001E0_short_psg.edf', bytes: fixture('sleepedf_SC4001E0_short_psg.edf') },
+      { name: 'sleepedf_SC4001EC_hypnogram.edf', bytes: fixture('sleepedf_SC4001EC_hypnogram.edf') },
+    ]);
+    expect(up.statusCode, up.body).toBe(201);
+    const [rec] = await server.db.query<{ id: number }>('select id from recordings where patient_id = $1 and night_key = $2', [p.id, up.json().data.night]);
+    // What the file scores, read apart: its stage annotations in order (R&K: W, 1–4, R, M, ?).
+    const hyp = readEdf(fixture('sleepedf_SC4001EC_hypnogram.edf'), 'h.edf', { timezone: 'Europe/Zurich' });
+    const stages = hyp.annotations.filter((a) => /^Sleep stage /.test(a.text) || a.text === 'Movement time');
+    expect(stages.length).toBeGreaterThan(100);
+    const url = (kind: string, source = 'all') => `/analytics/patient/export-${kind}?patient_id=${p.id}&recording_id=${rec.id}&source=${source}`;
+
+    const xml = (await get(physician, url('nsrr-xml'))).body;
+    const scored = [...xml.matchAll(/<ScoredEvent>\n<EventType>Stages\|Stages<\/EventType>\n<EventConcept>([^<]+)<\/EventConcept>\n<Start>([\d.]+)<\/Start>\n<Duration>([\d.]+)<\/Duration>\n<\/ScoredEvent>/g)];
+    expect(scored).toHaveLength(stages.length);
+    const NSRR: Record<string, string> = { W: 'Wake|0', '1': 'Stage 1 sleep|1', '2': 'Stage 2 sleep|2', '3': 'Stage 3 sleep|3', '4': 'Stage 4 sleep|4', R: 'REM sleep|5', '?': 'Unscored|9' };
+    stages.forEach((a, i) => {
+      const [, concept, start, duration] = scored[i]!;
+      expect(concept, a.text).toBe(a.text === 'Movement time' ? 'Movement|6' : NSRR[a.text.slice('Sleep stage '.length)]);
+      expect(Number(start)).toBeCloseTo(a.onset, 3);
+      expect(Number(duration)).toBeCloseTo(a.duration, 3);
+    });
+    // R&K's stage 4 is kept apart from 3 (both are deep sleep to the indices).
+    expect(scored.some((m) => m[1] === 'Stage 4 sleep|4')).toBe(true);
+
+    const edf = readEdf(new Uint8Array((await get(physician, url('edf-annotations'))).rawPayload), 'a.edf', { timezone: 'Europe/Zurich' });
+    expect(edf.annotations.map((a) => [a.text, a.onset, a.duration])).toEqual(stages.map((a) => [a.text, a.onset, a.duration]));
+    // The file's staging is no person's and no detector's marks.
+    expect((await get(physician, url('nsrr-xml', 'device'))).body.match(/Stages\|Stages/g)).toHaveLength(stages.length);
+    expect((await get(physician, url('nsrr-xml', 'human'))).body).not.toContain('Stages|Stages');
+    expect((await get(physician, url('nsrr-xml', 'automatic'))).body).not.toContain('Stages|Stages');
   });
 
   it('refuses what it cannot read, and a file of another night, with a clear error and nothing stored', async () => {

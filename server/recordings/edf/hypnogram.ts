@@ -18,29 +18,40 @@ const EPOCH_S = 30;
 
 const PREFIX = /^(?:sleep[\s_-]*)?(?:stage[\s_-]*)?/i;
 
-/** The label of a stage after "Sleep stage " / "Stage " is taken off, to its code. */
-const STAGES: ReadonlyArray<[RegExp, number]> = [
-  [/^(w|wake|awake)$/i, STAGE_CODES.awake],
-  [/^(s?1|n1)$/i, STAGE_CODES.light],
-  [/^(s?2|n2)$/i, STAGE_CODES.light],
-  // R&K stages 3 and 4 are AASM's N3 (slow-wave, deep sleep).
-  [/^(s?3|s?4|n3|n4)$/i, STAGE_CODES.deep],
-  [/^(r|rem)$/i, STAGE_CODES.rem],
-  [/^(m|mt|movement(\s*time)?|\?|unknown|unscored)$/i, UNSCORED],
-];
-
 /**
  * The stage code of an annotation's text (NaN for a scored but unknown epoch: movement time,
  * "?"), or null when the text is no sleep stage. A bare one-letter label ("W", "2", "R") counts
  * only with a duration (a hypnogram's epoch), never as a free-text note of length 0.
  */
 export function stageOfText(text: string, durationS: number): number | null {
+  const stage = scoredStageOf(text, durationS);
+  return stage === null ? null : STAGE_OF_SCORE[stage];
+}
+
+/** What a hypnogram's epoch says, as R&K/AASM write it: W, 1–4 (N1–N3; R&K's 4 is N3 too), R, movement time, or unscored. */
+export type ScoredStage = 'W' | '1' | '2' | '3' | '4' | 'R' | 'M' | '?';
+
+const SCORES: ReadonlyArray<[RegExp, ScoredStage]> = [
+  [/^(w|wake|awake)$/i, 'W'],
+  [/^(s?1|n1)$/i, '1'],
+  [/^(s?2|n2)$/i, '2'],
+  [/^(s?3|n3)$/i, '3'],
+  [/^(s?4|n4)$/i, '4'],
+  [/^(r|rem)$/i, 'R'],
+  [/^(m|mt|movement(\s*time)?)$/i, 'M'],
+  [/^(\?|unknown|unscored)$/i, '?'],
+];
+
+const STAGE_OF_SCORE: Readonly<Record<ScoredStage, number>> = { W: STAGE_CODES.awake, 1: STAGE_CODES.light, 2: STAGE_CODES.light, 3: STAGE_CODES.deep, 4: STAGE_CODES.deep, R: STAGE_CODES.rem, M: UNSCORED, '?': UNSCORED };
+
+/** The stage an annotation's text scores (see stageOfText), or null when it is no sleep stage. */
+export function scoredStageOf(text: string, durationS: number): ScoredStage | null {
   const t = text.trim();
   const prefixed = PREFIX.exec(t)![0].length > 0;
   const rest = t.slice(PREFIX.exec(t)![0].length).trim();
   if (!prefixed && !(durationS > 0)) return null;
-  if (/^movement(\s*time)?$/i.test(t)) return UNSCORED;
-  for (const [re, code] of STAGES) if (re.test(rest)) return code;
+  if (/^movement(\s*time)?$/i.test(t)) return 'M';
+  for (const [re, stage] of SCORES) if (re.test(rest)) return stage;
   return null;
 }
 
