@@ -67,14 +67,15 @@ export const SkippedFile = Type.Object({
   name: Str,
   /**
    * 'same_in_upload': byte-identical to another file of this upload; 'already_stored': imported
-   * before for this patient; 'no_data': it holds no data records (a session too short to record).
+   * before for this patient; 'no_data': it holds no data records (a session too short to record);
+   * 'macos_metadata': a macOS "._" companion file, no recording (decision 1035).
    */
-  reason: StringEnum(['same_in_upload', 'already_stored', 'no_data']),
-  /** The file it is the same as (this upload's, or the stored one's name); not for 'no_data'. */
+  reason: StringEnum(['same_in_upload', 'already_stored', 'no_data', 'macos_metadata']),
+  /** The file it is the same as (this upload's, or the stored one's name); not for 'no_data' or 'macos_metadata'. */
   same_as: Type.Optional(Str),
   /** For 'already_stored': the night key it is stored under. */
   night: Type.Optional(Int),
-  /** For 'no_data': the reader's words (field and problem). */
+  /** For 'no_data' and 'macos_metadata': the reader's words (field and problem). */
   problem: Type.Optional(Str),
 });
 export type SkippedFile = Static<typeof SkippedFile>;

@@ -79,8 +79,11 @@ export function sleepMetrics(input: { startMs: number; stopMs: number; stages?: 
     epochs.push({ t, state: bed === 0 ? 'awake' : state, inBed: tb ? bed === 1 : true, stage });
   }
   const inBed = epochs.filter((e) => e.inBed);
-  const bedInMs = input.fixedBedTimes ? startMs : inBed.length ? inBed[0].t : startMs;
-  const bedOutMs = input.fixedBedTimes ? stopMs : inBed.length ? inBed[inBed.length - 1].t + epochMs : stopMs;
+  // Without an in-bed signal the recording's own start and stop are the bed times, to the
+  // second (not the end of its last whole 30-s epoch: a stop at 06:54:02 read 06:53).
+  const recordingBed = input.fixedBedTimes || !tb;
+  const bedInMs = recordingBed ? startMs : inBed.length ? inBed[0].t : startMs;
+  const bedOutMs = recordingBed ? stopMs : inBed.length ? inBed[inBed.length - 1].t + epochMs : stopMs;
   const sleeping = epochs.filter((e) => e.state === 'sleep');
   const onset = sleeping.length ? sleeping[0].t : null;
   const finalWake = sleeping.length ? sleeping[sleeping.length - 1].t + epochMs : null;

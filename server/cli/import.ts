@@ -1,6 +1,7 @@
-// `npm run import -- --patient CODE [--timezone ZONE] [--device ID] [--map Label=CODE …] FILE...`
+// `npm run import -- --patient CODE [--timezone ZONE] [--device ID] [--map Label=CODE …] FILE_OR_FOLDER...`
 // A command for a person at a terminal: it prints with console (only the running server logs through pino, server/log.ts).
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { isImportableFile } from '../../contract/night-rules';
 import path from 'node:path';
 import { findCountry } from '../countries';
 import { ApiError } from '../errors';
@@ -12,7 +13,7 @@ import { isTimeZone } from '../recordings/night-key';
 import { UsageError } from './args';
 import { runCommand } from './run';
 
-const USAGE = 'usage: npm run import -- --patient CODE [--timezone ZONE] [--device ID] [--channel CODE] [--map Label=CODE]... FILE...';
+const USAGE = 'usage: npm run import -- --patient CODE [--timezone ZONE] [--device ID] [--channel CODE] [--map Label=CODE]... FILE_OR_FOLDER...';
 
 /** The command line, checked before the database is opened; --map may repeat, so it is read apart from the other options. */
 function readArgs(argv: string[]) {
@@ -39,6 +40,18 @@ function readArgs(argv: string[]) {
   return { options: options as Record<string, string> & { patient: string }, map, files };
 }
 
+/**
+ * A named file, or a folder's files the import reads (a card's DATALOG night folder, or the
+ * whole card: EDF, BDF and CSV in it and its subfolders, by name, without macOS's "._" files),
+ * as the web folder picker sends them.
+ */
+function filesOf(p: string): string[] {
+  if (!statSync(p).isDirectory()) return [p];
+  const found = (readdirSync(p, { recursive: true, encoding: 'utf8' }) as string[]).filter((rel) => isImportableFile(rel) && statSync(path.join(p, rel)).isFile()).sort();
+  if (found.length === 0) throw new UsageError(`no EDF, BDF or CSV file in the folder ${p}`);
+  return found.map((rel) => path.join(p, rel));
+}
+
 await runCommand(USAGE, readArgs, async (db, { options, map, files }) => {
   const patient = await patientByCode(db, options.patient);
   if (!patient) throw new UsageError(`no patient with code "${options.patient}"`);
@@ -49,13 +62,14 @@ await runCommand(USAGE, readArgs, async (db, { options, map, files }) => {
   const paths = files.map((f) => path.resolve(from, f));
   const missing = paths.filter((p) => !existsSync(p));
   if (missing.length > 0) throw new UsageError(`no such file: ${missing.join(', ')}`);
+  const picked = paths.flatMap(filesOf);
   try {
     const { nights, deviceSummary } = await importUpload(db, {
       patientId: patient.id,
       deviceId: options.device ?? null,
       createdBy: null,
       timezone,
-      files: paths.map((p) => ({ name: path.basename(p), path: p })),
+      files: picked.map((p) => ({ name: path.basename(p), path: p })),
       labelMap: { ...(await savedLabelMap(db, patient.physician_id)), ...map },
       csvCode: options.channel,
     });

@@ -4,7 +4,7 @@ import { readTimestampValueCsv } from './csv/timestamp-value';
 import { parseDataPointFileName } from './csv/data-points';
 import { edfToRecording } from './edf/channels';
 import { readEdf, readEdfFrom, type EdfSource } from './edf/reader';
-import { RecordingFormatError, type ChannelData, type Night, type ParsedRecording } from './model';
+import { isAppleDouble, MacMetadataError, RecordingFormatError, type ChannelData, type Night, type ParsedRecording } from './model';
 import { isUnscoredEpoch } from './edf/hypnogram';
 import { defaultMissingCodes } from './missing';
 import { enforceRanges } from './ranges';
@@ -83,6 +83,7 @@ export interface ParseFileOptions {
  */
 export function parseRecordingFile(fileName: string, bytes: Uint8Array, options: ParseFileOptions = {}): ParsedRecording {
   if (bytes.length === 0) throw new RecordingFormatError(fileName, 'file', 'is empty (0 bytes)');
+  if (isAppleDouble(bytes)) throw new MacMetadataError(fileName, 'file', 'is macOS metadata (the "._" companion Finder writes beside a file on an SD card), not a recording');
   const kind = csvKind(bytes, fileName);
   if (kind === null) return edfToRecording(readEdf(bytes, fileName, { timezone: options.timezone }), { labelMap: options.labelMap });
   if (kind === 'other-csv') {

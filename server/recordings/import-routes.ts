@@ -191,9 +191,14 @@ function nightAnswer(result: ImportResult) {
 
 /** The upload message's part on files left out, by why. */
 function skippedText(skipped: readonly SkippedFile[]): string {
-  const same = skipped.filter((s) => s.reason !== 'no_data').length;
-  const empty = skipped.length - same;
-  const parts = [same ? `${same} left out (the same as another file)` : '', empty ? `${empty} left out (no data: ${skipped.filter((s) => s.reason === 'no_data').map((s) => s.name).join(', ')})` : ''];
+  const of = (reason: SkippedFile['reason']) => skipped.filter((s) => s.reason === reason);
+  const named = (reason: SkippedFile['reason']) => of(reason).map((s) => s.name).join(', ');
+  const parts = [
+    of('same_in_upload').length ? `${of('same_in_upload').length} left out (the same as another file of this upload)` : '',
+    of('already_stored').length ? `${of('already_stored').length} left out (already stored)` : '',
+    of('no_data').length ? `${of('no_data').length} left out (no data: ${named('no_data')})` : '',
+    of('macos_metadata').length ? `${of('macos_metadata').length} left out (macOS metadata, not recordings: ${named('macos_metadata')})` : '',
+  ];
   return parts.filter(Boolean).map((p) => `; ${p}`).join('');
 }
 

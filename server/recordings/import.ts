@@ -6,7 +6,7 @@ import { EmptyRecordingError, RecordingFormatError, RecordingFormatErrors, type 
 import { NotOneNightError, splitNights } from './limits';
 import { nightDate, nightKey } from './night-key';
 import { parseFilesInWorker } from './parse-pool';
-import type { EmptyFile } from './parse-worker';
+import { emptyFileOf, type EmptyFile } from './model';
 import { checkJoin, deviceEventsOf, hashFiles, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDamaged, refuseDuplicates, sortDuplicates, type SkippedFile } from './night-files';
 import { missingCodesOf } from './missing';
 import { attachStaged, dropStage, stageChannels, type StageProgress, type StagedNight } from './staging';
@@ -260,14 +260,14 @@ function parseEach(files: { name: string; bytes: Uint8Array }[], options: ParseF
   if (errors.length === 0 && parts.length === 0) errors.push(...empty);
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new RecordingFormatErrors(errors);
-  return { parts, empty: empty.map((e) => ({ file: e.file, field: e.field, problem: e.problem })) };
+  return { parts, empty: empty.map(emptyFileOf) };
 }
 
 /** Files left out, by name (the order a folder's files were picked in is the browser's). */
 const byName = (files: SkippedFile[]): SkippedFile[] => files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 /** A file with no data records, left out of its upload (decision 1030). */
-const noData = (e: EmptyFile): SkippedFile => ({ name: e.file, reason: 'no_data', problem: `${e.field}: ${e.problem}` });
+const noData = (e: EmptyFile): SkippedFile => ({ name: e.file, reason: e.reason, problem: `${e.field}: ${e.problem}` });
 
 /** A reader's or the night rule's refusal as the API's 400, naming every file concerned. */
 function asApiError(err: unknown): unknown {

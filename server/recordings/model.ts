@@ -110,6 +110,28 @@ export class RecordingFormatError extends Error {
  */
 export class EmptyRecordingError extends RecordingFormatError {}
 
+/**
+ * macOS's AppleDouble companion ("._NAME.edf", written by Finder beside every file it copies to a
+ * FAT-formatted SD card): no recording, left out beside the files it accompanies as a file
+ * without data is; alone it is refused, naming what it is (decision 1035).
+ */
+export class MacMetadataError extends EmptyRecordingError {}
+
+/** A file that holds no data records, or no recording: left out when others of the upload hold data (decision 1030). */
+export interface EmptyFile {
+  file: string;
+  field: string;
+  problem: string;
+  /** 'no_data': no data records; 'macos_metadata': a macOS "._" companion file (decision 1035). */
+  reason: 'no_data' | 'macos_metadata';
+}
+
+/** A file left out beside files with data, as EmptyFile says it. */
+export const emptyFileOf = (err: EmptyRecordingError): EmptyFile => ({ file: err.file, field: err.field, problem: err.problem, reason: err instanceof MacMetadataError ? 'macos_metadata' : 'no_data' });
+
+/** Whether bytes are an AppleDouble file (magic 0x00051607). */
+export const isAppleDouble = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0x00 && bytes[1] === 0x05 && bytes[2] === 0x16 && bytes[3] === 0x07;
+
 /** Several files that cannot be read: every one of them named, with its field. */
 export class RecordingFormatErrors extends Error {
   constructor(readonly errors: readonly RecordingFormatError[]) {

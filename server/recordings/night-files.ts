@@ -16,6 +16,7 @@ import { fallbackCode, joinInto, validCountOf } from './sessions';
 import { deviceEvents, type ScoredKind } from './vendors';
 import { missingCodesOf } from './missing';
 import { attachStaged, type StagedNight } from './staging';
+import type { SkippedFile } from '../../contract/imports';
 
 /** A file of an upload with its md5 (hex), computed here: the server's figure is the one trusted. */
 export interface HashedFile {
@@ -44,25 +45,13 @@ export async function hashFiles(files: { name: string; bytes: Uint8Array }[]): P
   return files.map((f) => ({ name: f.name, md5: createHash('md5').update(f.bytes).digest('hex'), size: f.bytes.byteLength }));
 }
 
-/** A file of an upload that was not imported, and why (the import summary lists it). */
-export interface SkippedFile {
-  name: string;
-  /**
-   * 'same_in_upload': byte-identical to another file of this upload; 'already_stored': imported
-   * before for this patient; 'no_data': it holds no data records (decision 1030).
-   */
-  reason: 'same_in_upload' | 'already_stored' | 'no_data';
-  /** The file it is the same as (this upload's, or the stored one's name); not for 'no_data'. */
-  same_as?: string;
-  /** For 'already_stored': the night key it is stored under. */
-  night?: number;
-  /** For 'no_data': the reader's words (field and problem). */
-  problem?: string;
-}
+/** A file of an upload that was not imported, and why (the import summary lists it): the contract's. */
+export type { SkippedFile };
 
 /** Why a file was left out, in the words of the command line and the upload's message. */
 export function skippedReason(s: SkippedFile): string {
   if (s.reason === 'no_data') return `no data records (${s.problem})`;
+  if (s.reason === 'macos_metadata') return 'macOS metadata (a "._" companion file), not a recording';
   if (s.reason === 'same_in_upload') return `the same as ${s.same_as} of this upload`;
   return `already stored${s.same_as === s.name ? '' : ` as ${s.same_as}`}`;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Piscina } from 'piscina';
 import { parseEdfSource, parseRecordingFile, type ParseFileOptions } from './assemble';
 import { csvKind } from './csv/sniff';
-import { EmptyRecordingError, RecordingFormatError, type ParsedRecording } from './model';
+import { EmptyRecordingError, emptyFileOf, RecordingFormatError, type EmptyFile, type ParsedRecording } from './model';
 import { hashFiles, type HashedFile } from './night-files';
 import { lowerThreadPriority } from '../services/thread-priority';
 import { ownsBuffer } from '../services/buffers';
@@ -25,12 +25,7 @@ export type ParseOutcome =
   | { formatErrors: { file: string; field: string; problem: string }[] }
   | { rangeError: string };
 
-/** A file that holds no data records: left out when others of the upload hold data (decision 1030). */
-export interface EmptyFile {
-  file: string;
-  field: string;
-  problem: string;
-}
+export type { EmptyFile };
 
 /** Files from this size on are read in pieces when they are EDF/BDF. */
 const STREAM_BYTES = 16 * 1024 * 1024;
@@ -122,7 +117,8 @@ export default async function parseFiles(task: ParseTask): Promise<ParseOutcome>
         }
       } catch (err) {
         if (!(err instanceof RecordingFormatError)) throw err;
-        (err instanceof EmptyRecordingError ? empty : formatErrors).push({ file: err.file, field: err.field, problem: err.problem });
+        if (err instanceof EmptyRecordingError) empty.push(emptyFileOf(err));
+        else formatErrors.push({ file: err.file, field: err.field, problem: err.problem });
       }
     }
     // Files with no data alone are refused, as any file that cannot be read.

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { appleDouble } from '../apple-double';
 import { chartsSettled, DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, physicianOnPatientWithoutNights, type AppServer } from './harness';
 
 // Issue 12: a CPAP night (ResMed BRP + EVE) and, separately, an oximeter export of the same
@@ -139,7 +140,11 @@ describe('one night from many files, with the device events and the agreement', 
     const card = path.join(dir, 'card');
     for (const day of ['20250110', '20251025']) {
       await mkdir(path.join(card, 'DATALOG', day), { recursive: true });
-      for (const name of (await readdir(REAL)).filter((n) => n.startsWith(`snore_resmed_${day}_`))) await copyFile(path.join(REAL, name), path.join(card, 'DATALOG', day, name));
+      for (const name of (await readdir(REAL)).filter((n) => n.startsWith(`snore_resmed_${day}_`))) {
+        await copyFile(path.join(REAL, name), path.join(card, 'DATALOG', day, name));
+        // As a Mac leaves a card it has copied to: a "._" companion (AppleDouble, no recording) beside each file.
+        await writeFile(path.join(card, 'DATALOG', day, `._${name}`), appleDouble());
+      }
     }
     await writeFile(path.join(card, 'Identification.tgt'), '#SRN 23221234567\n');
     if (!(await page.getByTestId('import-folder').isVisible())) await page.locator('.import-details > summary').click();
@@ -151,6 +156,8 @@ describe('one night from many files, with the device events and the agreement', 
     expect(await page.getByTestId('import-done').textContent()).toContain('Imported a night from 10 Jan 2025');
     expect(await page.getByTestId('import-done-more').count()).toBe(1);
     expect(await page.getByTestId('import-done-more').textContent()).toContain('Imported a night from 25 Oct 2025');
+    // The picker sent no "._" file: none was left out, none refused.
+    expect(await page.getByTestId('import-skipped-files').count()).toBe(0);
     // Each night's own signals, folded under its line: January's CPAP files (flow, therapy,
     // oximetry) against October's flow file alone, each list as long as its label says.
     const lists = page.getByTestId('import-result-channels');

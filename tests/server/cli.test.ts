@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withNewCluster } from '../pglite-cluster';
+import { appleDouble } from '../apple-double';
 import { nodeEntry } from '../server-bundle';
 import { readConfig } from '../../server/config';
 import { openDatabase, prepare } from '../../server/start';
@@ -83,17 +84,30 @@ describe('npm run import', () => {
   it("imports a ResMed card's STR.edf and a night folder together, by names relative to where npm was run, leaving a session with no data out", async () => {
     const { dataDir } = await demoClinic('import-card');
     // npm starts the command in the project's folder and says where it was run from in INIT_CWD.
-    const real = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
-    const folder = readdirSync(path.join(real, 'cpaplib_as10_20230822')).sort().map((f) => path.join('cpaplib_as10_20230822', f));
-    const res = await cli('import', ['--patient', 'NCT1005', '--timezone', 'Europe/Zurich', 'cpaplib_as10_STR.edf', ...folder], { DATA_DIR: dataDir, INIT_CWD: real });
+    // The night's folder as a Mac leaves it on the card: a "._" companion beside each file.
+    const card = path.join(tmp, 'card');
+    const fixtures = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
+    await cp(path.join(fixtures, 'cpaplib_as10_20230822'), path.join(card, 'DATALOG', '20230822'), { recursive: true });
+    await cp(path.join(fixtures, 'cpaplib_as10_STR.edf'), path.join(card, 'STR.edf'));
+    for (const f of readdirSync(path.join(card, 'DATALOG', '20230822'))) await writeFile(path.join(card, 'DATALOG', '20230822', `._${f}`), appleDouble());
+    const real = card;
+    const res = await cli('import', ['--patient', 'NCT1005', '--timezone', 'Europe/Zurich', 'STR.edf', 'DATALOG/20230822'], { DATA_DIR: dataDir, INIT_CWD: real });
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
-    expect(res.stdout).toContain("Read 18 days of the device's summary (cpaplib_as10_STR.edf) for NCT1005; 17 with therapy stored, 2023-08-21 to 2023-09-06.");
+    expect(res.stdout).toContain("Read 18 days of the device's summary (STR.edf) for NCT1005; 17 with therapy stored, 2023-08-21 to 2023-09-06.");
     expect(res.stdout).toMatch(/Imported recording \d+ for NCT1005: 2023-08-22T20:49:18\.000Z, 6\.57 h, .* 4 device-scored\./);
     for (const kind of ['BRP', 'PLD', 'SAD']) expect(res.stdout).toContain(`left out 20230822_224924_${kind}.edf: no data records (number of data records: is -1`);
     // A name that is not there is said as such, before anything is read.
     const missing = await cli('import', ['--patient', 'NCT1005', 'no-such-night.edf'], { DATA_DIR: dataDir, INIT_CWD: real });
     expectRefused(missing, 2, `no such file: ${path.join(real, 'no-such-night.edf')}`);
+    // A folder with nothing the import reads is said as such (not Node's EISDIR).
+    await mkdir(path.join(card, 'empty'));
+    await writeFile(path.join(card, 'empty', 'Identification.tgt'), '#SRN 123\n');
+    expectRefused(await cli('import', ['--patient', 'NCT1005', 'empty'], { DATA_DIR: dataDir, INIT_CWD: real }), 2, `no EDF, BDF or CSV file in the folder ${path.join(real, 'empty')}`);
+    // A "._" file named on its own beside a recording: left out, said what it is.
+    const named = await cli('import', ['--patient', 'NCT1005', '--timezone', 'Europe/Zurich', path.join(fixtures, 'snore_resmed_20251025_005814_BRP.edf'), 'DATALOG/20230822/._20230822_224924_BRP.edf'], { DATA_DIR: dataDir, INIT_CWD: real });
+    expect(named.stderr).toBe('');
+    expect(named.stdout).toContain('left out ._20230822_224924_BRP.edf: macOS metadata (a "._" companion file), not a recording');
   }, 120_000);
 });
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
+import { appleDouble } from '../apple-double';
 
 // A ResMed AirSense 10 card as it comes (cpap-lib's real card, tests/fixtures/real/README.md):
 // one night's DATALOG folder of seven mask sessions, one of them shorter than a minute, whose
@@ -22,7 +23,7 @@ const ids: Record<string, number> = {};
 beforeAll(async () => {
   server = await startTestServer();
   token = (await signIn(server, DEMO_ACCOUNTS.physician)).token;
-  for (const r of await server.db.query<{ id: number; patient_code: string }>(`select id, patient_code from patients where patient_code in ('NCT1003', 'NCT1004', 'NCT1005')`)) ids[r.patient_code] = r.id;
+  for (const r of await server.db.query<{ id: number; patient_code: string }>(`select id, patient_code from patients where patient_code in ('NCT1002', 'NCT1003', 'NCT1004', 'NCT1005')`)) ids[r.patient_code] = r.id;
 });
 afterAll(() => server.close());
 
@@ -81,5 +82,25 @@ describe('a ResMed card as it comes', () => {
     // 18 noon-to-noon days from 21.08.23 (the file's 18 records), 17 with therapy.
     expect(res.json().data.device_summary).toEqual({ files: ['STR.edf'], days_read: 18, days_stored: 17, first_day: '2023-08-21', last_day: '2023-09-06' });
     expect(await stored('NCT1003')).toMatchObject({ nights: 1, files: WITH_DATA.length, days: 17 });
+  });
+
+  it("leaves a Mac's \"._\" companion files out of a card folder, saying what they are; and says which files were stored before (decision 1035)", async () => {
+    const companions = ALL.map((f) => ({ name: `._${f.name}`, bytes: appleDouble() }));
+    const res = await upload('NCT1002', [...companions, ...ALL]);
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json().data;
+    expect(data.skipped_files.filter((s: { reason: string }) => s.reason === 'macos_metadata').map((s: { name: string }) => s.name)).toEqual(companions.map((f) => f.name).sort());
+    expect(data.skipped_files.filter((s: { reason: string }) => s.reason === 'no_data')).toHaveLength(EMPTY.length);
+    expect(res.json().message).toContain(`${ALL.length} left out (macOS metadata, not recordings: ._20230822`);
+    expect(await stored('NCT1002')).toMatchObject({ files: expect.any(Number), events: 4 });
+    // Companions alone are refused, saying what they are.
+    const alone = await upload('NCT1003', companions.slice(0, 1));
+    expect(alone.statusCode).toBe(400);
+    expect(alone.json().message).toContain(`${companions[0]!.name}: file: is macOS metadata (the "._" companion Finder writes beside a file on an SD card), not a recording`);
+    // The folder again with another night's file: the stored files are said to be stored, not "the same as another file".
+    const again = await upload('NCT1002', [...WITH_DATA, { name: 'snore_resmed_20251025_005814_BRP.edf', bytes: new Uint8Array(readFileSync(new URL('../fixtures/real/snore_resmed_20251025_005814_BRP.edf', import.meta.url))) }]);
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json().message).toContain(`; ${WITH_DATA.length} left out (already stored)`);
+    expect(again.json().message).not.toContain('the same as another file');
   });
 });

@@ -34,6 +34,16 @@ describe('sleep metrics (hand-computed)', () => {
     expect(m.undefinedBands).toEqual([]);
   });
 
+  it('without an in-bed signal, bed-in and bed-out are the recording\'s start and stop to the second', () => {
+    // A CPAP night stopping 32 s into its last epoch: bed-out is the stop, not the last whole epoch's end.
+    const stop = T0 + 10 * EPOCH + 32_000;
+    const s = sleepMetrics({ startMs: T0, stopMs: stop });
+    expect([s.bedInMs, s.bedOutMs]).toEqual([T0, stop]);
+    // With one, bed-out is the end of the last epoch in bed.
+    const withTb = sleepMetrics({ startMs: T0, stopMs: stop, tb: epochs([1, 1, 1, 1, 1, 1, 1, 1, 0, 0]) });
+    expect(withTb.bedOutMs).toBe(T0 + 8 * EPOCH);
+  });
+
   it('falls back to SA and marks missing epochs undefined', () => {
     const sa = epochs([0, 1, 1, Number.NaN, 1, 0]);
     const s = sleepMetrics({ startMs: T0, stopMs: T0 + 6 * EPOCH, sa });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORTABLE, uploadProblem } from '../../src/features/recordings/api';
+import { uploadProblem } from '../../src/features/recordings/api';
+import { isImportableFile } from '../../contract/night-rules';
 
 const limits = { max_files: 64, max_file_bytes: 512 * 1024 * 1024, max_upload_bytes: 1024 * 1024 * 1024 };
 const file = (name: string, size = 1000) => ({ name, size });
@@ -15,6 +16,8 @@ describe('the import dialog checks an upload before sending it', () => {
   });
 
   it("a folder sends only the files the import reads (not ResMed's .crc and .tgt)", () => {
-    expect(['20250910_223617_BRP.edf', 'x.BDF', 'o2.csv', 'STR.crc', 'Identification.tgt', 'notes.txt'].filter((n) => IMPORTABLE.test(n))).toEqual(['20250910_223617_BRP.edf', 'x.BDF', 'o2.csv']);
+    expect(['20250910_223617_BRP.edf', 'x.BDF', 'o2.csv', 'STR.crc', 'Identification.tgt', 'notes.txt'].filter(isImportableFile)).toEqual(['20250910_223617_BRP.edf', 'x.BDF', 'o2.csv']);
+    // macOS's "._" companions a Finder copy leaves beside each file on a FAT card are no recordings.
+    expect(['._20250910_223617_BRP.edf', 'DATALOG/20250910/._x.edf', 'DATALOG/20250910/x._edf.edf'].filter(isImportableFile)).toEqual(['DATALOG/20250910/x._edf.edf']);
   });
 });

@@ -5,11 +5,12 @@ import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/errors';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
-import { fetchUploadLimits, IMPORTABLE, uploadProblem, uploadRecording, type DeviceSummaryImport, type OtherImportedNight, type UploadAnswer, type UploadProblem } from './api';
+import { fetchUploadLimits, uploadProblem, uploadRecording, type DeviceSummaryImport, type OtherImportedNight, type UploadAnswer, type UploadProblem } from './api';
 import { ImportChannels } from './ImportChannels';
 import { useFormat } from '../../format';
 import { formatSpan } from '../../charts/core/format';
 import { channelName } from '../../builtInNames';
+import { isImportableFile } from '../../../contract/night-rules';
 
 interface Props {
   patientId: number;
@@ -80,7 +81,7 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
           multiple
           data-testid="import-folder"
           ref={(el) => el?.setAttribute('webkitdirectory', '')}
-          onChange={(e) => setFiles(Array.from(e.target.files ?? []).filter((f) => IMPORTABLE.test(f.name)))}
+          onChange={(e) => setFiles(Array.from(e.target.files ?? []).filter((f) => isImportableFile(f.name)))}
         />
         <small className="muted">{t('nightFiles.folderHint')}</small>
       </div>
@@ -212,7 +213,9 @@ function ImportSummary({ night, testId = 'import-done' }: { night: OtherImported
             <li key={s.name}>
               {s.reason === 'no_data'
                 ? t('nightFiles.skippedEmpty', { file: s.name })
-                : s.reason === 'same_in_upload'
+                : s.reason === 'macos_metadata'
+                  ? t('nightFiles.skippedMacos', { file: s.name })
+                  : s.reason === 'same_in_upload'
                   ? t('nightFiles.skippedSame', { file: s.name, same: s.same_as })
                   : t('nightFiles.skippedStored', { file: s.name, same: s.same_as, night: s.night === undefined ? '' : f.day(s.night * 1000, 'UTC') })}
             </li>

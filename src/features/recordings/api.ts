@@ -11,8 +11,6 @@ export async function fetchUploadLimits({ signal }: { signal?: AbortSignal } = {
   return (await call('GET /recordings/upload-limits', undefined, { signal, background: true })).data;
 }
 
-/** Files a night's folder holds that the import reads (a DATALOG folder also holds .crc and .tgt files). */
-export const IMPORTABLE = /\.(edf|bdf|csv)$/i;
 
 /** Why files cannot be sent as one upload, checked before sending; null when they can. */
 export type UploadProblem =
