@@ -40,6 +40,8 @@ export function AppRoutes({ caps }: { caps: Capabilities }) {
       <Route path={PATHS.dashboard} component={DashboardPage} />
       <Route path={PATHS.dashboardAlias} component={DashboardPage} />
       <Route path={PATHS.patients} component={PatientsPage} />
+      {/* An admin has no patients: a patient's link says whose screen it is, not "not found … deleted". */}
+      {caps.admin && <Route path={PATIENT_DETAIL_PATTERN}>{() => <Alert tone="info" testId="patient-not-for-admins">{t('patientAdmin.detailNotForAdmins')}</Alert>}</Route>}
       <Route path={PATIENT_DETAIL_PATTERN}>{(params) => <NightPage patientId={Number(params.id)} />}</Route>
       <Route path={PATHS.bench} component={BenchPage} />
       {caps.realtime && <Route path={PATHS.deviceTesting} component={RealTimePage} />}

@@ -96,8 +96,14 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       const range = dragRange(action.from, action.to, domain);
       return range ? push(state, range, 'custom') : state;
     }
-    case 'doubleClick':
-      return push(state, doubleClickRange(state.range, domain, action.at), 'custom');
+    case 'doubleClick': {
+      const range = doubleClickRange(state.range, domain, action.at);
+      // Down to 30 s it is the scoring epoch that holds the point, on the grid, in the scoring
+      // mode: the epoch counter shows its number and the arrow keys step epoch by epoch.
+      if (Math.abs(range.t1 - range.t0 - EPOCH_MS) > 1) return push(state, range, 'custom');
+      const t0 = domain.t0 + Math.floor((action.at - domain.t0) / EPOCH_MS) * EPOCH_MS;
+      return push(state, clampRange({ t0, t1: t0 + EPOCH_MS }, domain), '30s');
+    }
     case 'undo': {
       const last = state.past[state.past.length - 1];
       if (!last) return state;

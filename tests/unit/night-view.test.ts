@@ -32,6 +32,18 @@ describe('view range reducer', () => {
     expect(run(s, { type: 'undo' })).toBe(s);
   });
 
+  it('a second double-click shows the scoring epoch that holds the point, on the 30-s grid, in the scoring mode', () => {
+    let s = run(initialView(), { type: 'init', domain: night }, { type: 'doubleClick', at: night.t0 + 5 * H + 17_345 });
+    expect(s.range.t1 - s.range.t0).toBe(180_000);
+    s = run(s, { type: 'doubleClick', at: night.t0 + 5 * H + 44_000 });
+    // 5 h 0 min 44 s into the night lies in the epoch from 5 h 0 min 30 s.
+    expect(s.range).toEqual({ t0: night.t0 + 5 * H + 30_000, t1: night.t0 + 5 * H + 60_000 });
+    expect(s.preset).toBe('30s');
+    // The arrow keys then step epoch by epoch on the grid.
+    s = run(s, { type: 'epoch', direction: 1 });
+    expect(s.range.t0).toBe(night.t0 + 5 * H + 60_000);
+  });
+
   it('clears the redo stack on a new zoom and resets to the night', () => {
     let s = run(initialView(night), { type: 'drag', from: night.t0 + H, to: night.t0 + 2 * H }, { type: 'undo' });
     expect(s.future).toHaveLength(1);

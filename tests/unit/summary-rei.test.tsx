@@ -114,6 +114,15 @@ describe('the summary labels the index by its basis', () => {
     await setLanguage('en-US');
   });
 
+  it('gives each vital table its unit', async () => {
+    await setLanguage('en-US');
+    const v = { lowerPercentile: 12, medianPercentile: 14, upperPercentile: 17, mean: 14.2, min: 9, max: 21, count: 100 };
+    const html = render({ ...summary('sleep'), percentiles: { BR: v, SPO2: v, MOV: v } });
+    expect(html).toContain('<h4>Breathing rate (/min)</h4>');
+    expect(html).toContain('<h4>SpO2 (%)</h4>');
+    expect(html).toContain('<h4>Body movement</h4>');
+  });
+
   it('says it in German too', async () => {
     await setLanguage('de-AT');
     expect(render(summary('monitoring'))).toContain('REI (Überwachungszeit)');

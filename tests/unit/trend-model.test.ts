@@ -86,7 +86,10 @@ describe('trend channels and charts', () => {
     expect(yScale([{ date: 'a', value: 87 }], true)).toMatchObject({ lo: 0, hi: 100 });
     expect(yScale([{ date: 'a', value: 5 }]).ticks.length).toBeGreaterThan(1);
     // One night's index of 0.37 /h: the scale starts at 0, an index is never negative.
-    expect(yScale([{ date: 'a', value: 0.37 }])).toMatchObject({ lo: 0, ticks: [0, 0.5, 1, 1.5] });
+    expect(yScale([{ date: 'a', value: 0.37 }])).toMatchObject({ lo: 0, ticks: [0, 0.5, 1, 1.5], digits: 1 });
+    // Ticks 0.25 apart read 10.25, not 10.3; 2.5 apart 7.5, not 8.
+    expect(yScale([{ date: 'a', value: 9.9 }, { date: 'b', value: 10.9 }])).toMatchObject({ ticks: [9.75, 10, 10.25, 10.5, 10.75, 11], digits: 2 });
+    expect(yScale([{ date: 'a', value: 0 }, { date: 'b', value: 9 }]).digits).toBe(1);
     expect(yScale([{ date: 'a', value: 0 }]).lo).toBe(0);
     expect(yScale([{ date: 'a', value: -2 }]).lo).toBeLessThan(-2);
   });

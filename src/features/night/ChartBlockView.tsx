@@ -130,13 +130,41 @@ function useBlockOnScreen(screen: ChartScreen, block: ChartBlock | null, def: Ch
   }, [screen, height]);
 }
 
+/** A chart's unit: the spec's for bp, blood sugar and body temperature, else its (first) source channel's as recorded; '' without one. */
+function useChannelUnit(def: ChannelDef, source?: string): string {
+  const { t } = useTranslation();
+  const { night } = useNight();
+  const unitKey = TOOLTIP_UNITS[def.code];
+  return unitKey ? t(unitKey as 'night.units.bp') : (night.channels.find((c) => c.code === (source ?? def.sources[0] ?? def.code))?.unit ?? '');
+}
+
+/**
+ * What a chart's statistics readout reads and how it words it: the engine's statistics once its
+ * samples are in (not of an overview), none of codes (stages, in bed: a "min 0 · max 3" of stages
+ * means nothing); a chart of two signals (radar I and Q) names the one it reads; the figures in
+ * the channel's unit, as the tooltip gives it (no unit after "no valid sample").
+ */
+function useStatsLine(def: ChannelDef, series: BlockSeries[], provisional: ReadonlySet<string> | undefined) {
+  const { t, i18n } = useTranslation();
+  const statsSource = !def.axis && series[0] && !provisional?.has(series[0].ref.code) ? series[0].ref : null;
+  const readOf = series.length > 1 && statsSource ? channelName(t, i18n.language, statsSource.code) : null;
+  const statsUnit = useChannelUnit(def, statsSource?.code);
+  const format: StatsFormatter = useCallback(
+    (v) => {
+      const figures = v ? t('night.stats.line', v) : null;
+      const line = figures === null ? t('night.stats.none') : statsUnit ? t('night.stats.withUnit', { line: figures, unit: statsUnit }) : figures;
+      return readOf ? t('night.stats.of', { channel: readOf, line }) : line;
+    },
+    [t, readOf, statsUnit],
+  );
+  return { statsSource, format };
+}
+
 /** The pointer's tooltip: the time and each series' value (or coded label) in the pixel column under it. */
 function useValueTooltip(screen: ChartScreen, series: BlockSeries[], def: ChannelDef) {
   const { t, i18n } = useTranslation();
   const { night } = useNight();
-  const code = def.code;
-  const unitKey = TOOLTIP_UNITS[code];
-  const unit = unitKey ? t(unitKey as 'night.units.bp') : (night.channels.find((c) => c.code === (def.sources[0] ?? code))?.unit ?? '');
+  const unit = useChannelUnit(def);
   const coded = def.axis ? CODED_LABELS[def.axis] : null;
 
   return useCallback((time: number): string | null => {
@@ -310,17 +338,7 @@ export function ChartBlockView({ screen, def, height, expanded, thresholds, onTo
   pointer.current = { zoomMode, yDomain: drawnY, onYZoom: setYZoom, tooltip, onAnnotate };
   usePlotPointer(screen, plotRef, selectionRef, tipRef, pointer);
 
-  // The engine's statistics once its samples are in (not of an overview); none of codes (stages, in bed): a "min 0 · max 3" of stages means nothing.
-  const statsSource = !def.axis && series[0] && !provisional?.has(series[0].ref.code) ? series[0].ref : null;
-  // A chart of two signals (radar I and Q) reads out its first: the line names it.
-  const readOf = series.length > 1 && statsSource ? channelName(t, i18n.language, statsSource.code) : null;
-  const format: StatsFormatter = useCallback(
-    (v) => {
-      const line = v ? t('night.stats.line', v) : t('night.stats.none');
-      return readOf ? t('night.stats.of', { channel: readOf, line }) : line;
-    },
-    [t, readOf],
-  );
+  const { statsSource, format } = useStatsLine(def, series, provisional);
   const windowNoteRef = useRef<HTMLParagraphElement>(null);
   useStatsReadout(screen, api, statsSource, statsRef, format, i18n.language, windowNoteRef);
 

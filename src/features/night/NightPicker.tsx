@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { useDismiss } from '../../ui/useDismiss';
 import { useTranslation } from 'react-i18next';
 import { formatNightDate } from '../../charts/core/format';
 import { addMonths, monthGrid, nightDate } from './calendar';
@@ -17,8 +18,11 @@ export function NightPicker({ nights, value, onChange, disabled }: {
 }) {
   const { t, i18n } = useTranslation();
   const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  // Escape or a press elsewhere closes the calendar, as the bell's panel.
+  useDismiss(open, box, () => setOpen(false));
   return (
-    <div className="night-picker">
+    <div className="night-picker" ref={box}>
       <span>{t('night.picker.label')}</span>
       <button
         type="button"

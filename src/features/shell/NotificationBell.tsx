@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
+import { useDismiss } from '../../ui/useDismiss';
 import { formatNightDate } from '../../charts/core/format';
 import { unreadCount, useDeviceNotices, useMarkRead, useNotifications } from '../dashboard/api';
 
@@ -76,25 +77,4 @@ export function NotificationBell({ paid }: { paid: boolean }) {
       )}
     </div>
   );
-}
-
-/** While open: a press outside `box` or Escape closes it. */
-function useDismiss(open: boolean, box: RefObject<HTMLElement | null>, close: () => void) {
-  const onClose = useRef(close);
-  onClose.current = close;
-  useEffect(() => {
-    if (!open) return;
-    const outside = (e: MouseEvent) => {
-      if (box.current && !box.current.contains(e.target as Node)) onClose.current();
-    };
-    const escape = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose.current();
-    };
-    document.addEventListener('mousedown', outside);
-    document.addEventListener('keydown', escape);
-    return () => {
-      document.removeEventListener('mousedown', outside);
-      document.removeEventListener('keydown', escape);
-    };
-  }, [open, box]);
 }

@@ -21,12 +21,13 @@ export type { NightSummary };
 const ODI_REASONS = { no_spo2_channel: 'nightBasis.noSpo2Channel', no_valid_spo2: 'nightBasis.noValidSpo2', no_spo2_in_sleep: 'nightBasis.noSpo2InSleep', no_monitoring_time: 'nightBasis.noMonitoringTime' } as const;
 
 /** Vital channels of the summary, in the spec's table order (HR is the radar's pulse rate). */
+/** The vital tables, each with its figures' unit (breaths or beats per minute, SpO2 in %; the radar's movement has none), as the PDF gives them. */
 const VITAL_TABLES = [
-  ['BR', 'summary.tables.breathingRate'],
-  ['HR', 'summary.tables.pulseRateRadar'],
-  ['MOV', 'summary.tables.bodyMovement'],
-  ['SPO2', 'summary.tables.spo2'],
-  ['PR', 'summary.tables.pulseRate'],
+  ['BR', 'summary.tables.breathingRate', '/min'],
+  ['HR', 'summary.tables.pulseRateRadar', '/min'],
+  ['MOV', 'summary.tables.bodyMovement', ''],
+  ['SPO2', 'summary.tables.spo2', '%'],
+  ['PR', 'summary.tables.pulseRate', '/min'],
 ] as const;
 
 function Table({ title, rows, testId, note }: { title: string; rows: Array<[string, string]>; testId: string; note?: string }) {
@@ -218,12 +219,12 @@ function VitalTables({ summary: s }: { summary: NightSummary }) {
   const n = (v: number | null | undefined) => (v === null || v === undefined ? '–' : formatValue(v, 1, i18n.language));
   return (
     <>
-      {VITAL_TABLES.filter(([code]) => s.percentiles[code]).map(([code, key]) => {
+      {VITAL_TABLES.filter(([code]) => s.percentiles[code]).map(([code, key, unit]) => {
         const v = s.percentiles[code]!;
         return (
           <Table
             key={code}
-            title={t(key)}
+            title={unit ? t('summary.tables.withUnit', { title: t(key), unit }) : t(key)}
             testId={`summary-${code}`}
             note={v.count === 0 ? t('summary.noValidValueNote') : undefined}
             rows={[

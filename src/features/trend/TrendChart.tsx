@@ -121,7 +121,7 @@ function Grid({ scale, g, shown }: { scale: Scale; g: Geometry; shown: readonly 
       {scale.ticks.map((v) => (
         <g key={v} className="trend-grid">
           <line x1={PAD.left} x2={g.width - PAD.right} y1={g.y(v)} y2={g.y(v)} />
-          <text x={PAD.left - 6} y={g.y(v) + 4} textAnchor="end">{formatValue(v, Math.abs(scale.hi - scale.lo) < 5 ? 1 : 0, i18n.language)}</text>
+          <text x={PAD.left - 6} y={g.y(v) + 4} textAnchor="end">{formatValue(v, scale.digits, i18n.language)}</text>
         </g>
       ))}
       {shown.map((d, i) => (i % labelEvery === 0 ? (

@@ -169,7 +169,7 @@ function extentOf(p: TrendPoint): [number, number] | null {
 }
 
 /** A y scale with round ticks covering the points (and 0..100 for percentages); it reaches below 0 only for a value that does. */
-export function yScale(points: readonly TrendPoint[], percent = false): { lo: number; hi: number; ticks: number[] } {
+export function yScale(points: readonly TrendPoint[], percent = false): { lo: number; hi: number; ticks: number[]; digits: number } {
   let lo = Infinity;
   let hi = -Infinity;
   for (const p of points) {
@@ -183,7 +183,7 @@ export function yScale(points: readonly TrendPoint[], percent = false): { lo: nu
     lo = Math.min(lo, 0);
     hi = Math.max(hi, 100);
   }
-  if (!Number.isFinite(lo)) return { lo: 0, hi: 1, ticks: [0, 1] };
+  if (!Number.isFinite(lo)) return { lo: 0, hi: 1, ticks: [0, 1], digits: 0 };
   if (hi - lo < 1e-9) {
     // One value (one night, or equal nights): a span around it, never below 0 for values that are not.
     lo = lo >= 0 ? Math.max(0, lo - 1) : lo - 1;
@@ -196,7 +196,13 @@ export function yScale(points: readonly TrendPoint[], percent = false): { lo: nu
   const last = Math.ceil(hi / step) * step;
   const ticks: number[] = [];
   for (let v = first; v <= last + step / 2; v += step) ticks.push(Math.round(v / step) * step);
-  return { lo: first, hi: last, ticks };
+  return { lo: first, hi: last, ticks, digits: stepDigits(step) };
+}
+
+/** Decimals that write every multiple of `step` exactly (2.5 → 1, 0.25 → 2, 5 → 0): a tick reads its own value, not a rounding of it. */
+function stepDigits(step: number): number {
+  for (let d = 0; d < 6; d++) if (Math.abs(Math.round(step * 10 ** d) - step * 10 ** d) < 1e-6) return d;
+  return 6;
 }
 
 /** The days shown: the whole span or a zoomed part of it (indices into datesOf). */
