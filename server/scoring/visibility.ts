@@ -52,9 +52,25 @@ export const seesDeviceEvents = (blind: ReadonlyMap<number, BlindRound>, recordi
  */
 export async function roundOfNewMark(db: Queryable, user: UserRow, recordingId: number): Promise<number | null> {
   const b = (await blindRounds(db, user.id, [recordingId])).get(recordingId);
-  if (!b) return null;
+  if (!b) {
+    await refuseWhileAdjudicated(db, user, recordingId);
+    return null;
+  }
   if (b.submitted) throw new ApiError(409, 'scoring_set_frozen', 'You submitted your scoring of this night; its marks can no longer change.');
   return b.roundId;
+}
+
+/**
+ * A scorer of a round waiting for adjudication (all submitted) writes no mark of record: their
+ * scoring is in, and Finish replaces the night's human marks of record with the consensus, so
+ * such a mark would be lost without a word (409 scoring_set_frozen).
+ */
+async function refuseWhileAdjudicated(db: Queryable, user: UserRow, recordingId: number): Promise<void> {
+  const [r] = await db.query<{ id: number }>(
+    `select sr.id from scoring_rounds sr join scoring_round_scorers ss on ss.round_id = sr.id where sr.status = 'agreement' and ss.user_id = $1 and sr.recording_id = $2`,
+    [user.id, recordingId],
+  );
+  if (r) throw new ApiError(409, 'scoring_set_frozen', 'You submitted your scoring of this night and it waits for adjudication: its marks can no longer change, and the consensus will replace the marks of record.');
 }
 
 /**
@@ -75,4 +91,5 @@ export async function guardMarkWrite(db: Queryable, user: UserRow, row: { scorin
   if (row.recording_id !== null && (await blindRounds(db, user.id, [row.recording_id])).has(row.recording_id)) {
     throw new ApiError(409, 'scoring_own_marks_only', 'While you score this night blind, you can change only your own marks of the round.');
   }
+  if (row.recording_id !== null) await refuseWhileAdjudicated(db, user, row.recording_id);
 }

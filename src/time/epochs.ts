@@ -18,11 +18,19 @@ export function epochNumber(range: TimeRange, domain: TimeRange): number {
   return Math.min(epochCount(domain), Math.max(1, n));
 }
 
-/** The window `range` moved by whole windows (`direction`), its start snapped to the epoch grid. */
+/**
+ * The window `range` moved by a whole window (`direction`) onto the epoch grid: from a window
+ * off the grid (after Shift+→'s 6-s steps) forward to the epoch after the one it starts in, back
+ * to the one it starts in, so no epoch is skipped without being shown whole.
+ */
 export function epochStep(range: TimeRange, domain: TimeRange, direction: 1 | -1): TimeRange {
   const width = span(range);
-  const start = range.t0 + direction * width;
-  return clampRange(snapStart({ t0: start, t1: start + width }, domain), domain);
+  const at = (range.t0 - domain.t0) / EPOCH_MS;
+  // Float dust (a start 1e-9 epochs past a boundary) is on the boundary.
+  const on = Math.abs(at - Math.round(at)) < 1e-6 ? Math.round(at) : null;
+  const from = direction === 1 ? (on ?? Math.floor(at)) * EPOCH_MS + width : (on ?? Math.ceil(at)) * EPOCH_MS - width;
+  const t0 = domain.t0 + from;
+  return clampRange({ t0, t1: t0 + width }, domain);
 }
 
 /** `range` with its start on the nearest epoch boundary (width kept). */

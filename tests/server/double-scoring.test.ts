@@ -120,6 +120,15 @@ describe('double scoring, blind, agreed and adjudicated (issue 36 points 2–3)'
     const done = await post('/scoring/rounds/submit', scorer2, { round_id: roundId });
     expect(done.json().data.round.status).toBe('agreement');
     expect((await marks(scorer1)).map((m) => m.annotation_map_id)).toEqual([physicianMark]);
+    // Waiting for adjudication, a scorer makes no mark of record (Finish would replace it unsaid),
+    // nor changes one; the physician still may.
+    for (const token of [scorer1, scorer2]) {
+      const refused = await add(token, 'Apnea', 4000, 4010);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toContain('waits for adjudication');
+    }
+    expect((await post('/analytics/patient/delete-annotations', scorer2, { ids: [physicianMark] })).json().code).toBe('scoring_set_frozen');
+    expect((await marks(scorer1)).map((m) => m.annotation_map_id)).toEqual([physicianMark]);
   });
 
   it('shows the agreement: κ, percent, event F1 and AHI per scorer', async () => {

@@ -2,17 +2,23 @@ import { describe, expect, it } from 'vitest';
 import type { AnnotationDraft } from '../../src/features/annotations/api';
 import { AnnotationEdits, type AnnotationWrites } from '../../src/features/annotations/editCommands';
 import { EditHistory } from '../../src/features/annotations/editHistory';
+import { parseDuration, parseUtc } from '../../server/annotations/format';
 import type { Annotation } from '../../src/features/annotations/model';
 
-/** An in-memory server with the real rules that matter here: new ids on add, versions checked on update. */
+/**
+ * An in-memory server with the real rules that matter here: new ids on add, versions checked on
+ * update, and the span read as the server reads it (a duration in h:m:s, or an end time).
+ */
 function fakeServer() {
   const rows = new Map<number, Annotation>();
   let next = 1;
   const make = (d: AnnotationDraft, id: number, version: number): Annotation => {
-    const durationS = Number(d.duration);
+    const end = d.duration !== undefined ? d.start_time + (parseDuration(d.duration) ?? Number.NaN) : d.end_time !== undefined ? parseUtc(d.end_time) : null;
+    // The server's answer to a span it cannot read (spec 2 §9's message).
+    if (end === null || !(end > d.start_time)) throw new Error('Please select valid annotation duration.');
     return {
-      annotation_map_id: id, type: d.type ?? 'custom', night: 1, kpi: d.kpi.join(','), kpiList: d.kpi, start_ms: d.start_time, end_ms: d.start_time + durationS * 1000,
-      start_time: '', end_time: '', duration: d.duration, comment: d.comment.replace(/\\(.)/g, '$1'), label: d.label, color_code: d.color_code,
+      annotation_map_id: id, type: d.type ?? 'custom', night: 1, kpi: d.kpi.join(','), kpiList: d.kpi, start_ms: d.start_time, end_ms: end,
+      start_time: '', end_time: '', duration: '', comment: d.comment.replace(/\\(.)/g, '$1'), label: d.label, color_code: d.color_code,
       created_by: 1, updated_by: 1, updated_date: '', delete_flag: 0, version,
     };
   };
@@ -30,7 +36,7 @@ function fakeServer() {
         rows.delete(cur.annotation_map_id);
         return { ...cur, delete_flag: 1, version: cur.version + 1 };
       }
-      const a = make({ ...{ kpi: cur.kpiList, start_time: cur.start_ms, duration: String((cur.end_ms - cur.start_ms) / 1000), label: cur.label, color_code: cur.color_code, comment: cur.comment }, ...c } as AnnotationDraft, cur.annotation_map_id, cur.version + 1);
+      const a = make({ ...{ kpi: cur.kpiList, start_time: cur.start_ms, end_time: cur.end_ms, label: cur.label, color_code: cur.color_code, comment: cur.comment }, ...c } as AnnotationDraft, cur.annotation_map_id, cur.version + 1);
       rows.set(a.annotation_map_id, a);
       return a;
     },
@@ -39,7 +45,8 @@ function fakeServer() {
   return { rows, writes, durations: () => [...rows.values()].map((a) => (a.end_ms - a.start_ms) / 1000) };
 }
 
-const draft = (durationS: number): AnnotationDraft => ({ kpi: ['BR'], start_time: 60_000, duration: String(durationS), label: 1, color_code: '#DA7171', comment: "it's" });
+/** A draft as the form sends it: its duration in h:m:s. */
+const draft = (durationS: number): AnnotationDraft => ({ kpi: ['BR'], start_time: 60_000, duration: `0:${Math.floor(durationS / 60)}:${durationS % 60}`, label: 1, color_code: '#DA7171', comment: "it's" });
 
 describe('undo and redo of annotation edits', () => {
   it('undo of an edit restores the previous version; redo re-applies the edit; the add is undone only after', async () => {
@@ -79,6 +86,22 @@ describe('undo and redo of annotation edits', () => {
     await history.redo();
     await history.redo();
     expect(s.durations()).toEqual([]);
+  });
+
+  it('undoes the delete or edit of a mark of an hour, or of 10.25 s at 100.5 s, exactly as it was', async () => {
+    const s = fakeServer();
+    const edits = new AnnotationEdits(s.writes);
+    const history = new EditHistory();
+    const [hour] = await s.writes.add({ ...draft(15), duration: '1:00:00' });
+    history.push(await edits.remove([hour], 'Hypoapnea'));
+    await history.undo();
+    expect(s.durations()).toEqual([3600]);
+    // An imported mark to the millisecond: its edit undone gives back its own times.
+    const [fine] = await s.writes.add({ ...draft(15), start_time: 100_500, duration: undefined, end_time: 110_750 });
+    history.push(await edits.edit(fine, draft(45), 'Apnea'));
+    await history.undo();
+    const back = [...s.rows.values()].find((a) => a.start_ms === 100_500)!;
+    expect([back.start_ms, back.end_ms]).toEqual([100_500, 110_750]);
   });
 });
 

@@ -21,6 +21,12 @@ describe('scoring epochs', () => {
     expect(epochStep(off, domain, 1)).toEqual({ t0: domain.t0 + 60_000, t1: domain.t0 + 90_000 });
     expect(epochStep({ t0: domain.t0, t1: domain.t0 + EPOCH_MS }, domain, -1)).toEqual({ t0: domain.t0, t1: domain.t0 + EPOCH_MS });
     expect(snapStart({ t0: domain.t0 + 44_000, t1: domain.t0 + 74_000 }, domain).t0).toBe(domain.t0 + 30_000);
+    // After Shift+→ (18 s into epoch 14, epoch 15 shown in part), → shows epoch 15, not 16; ← epoch 14.
+    const shifted = { t0: domain.t0 + 13 * EPOCH_MS + 18_000, t1: domain.t0 + 14 * EPOCH_MS + 18_000 };
+    expect(epochNumber(epochStep(shifted, domain, 1), domain)).toBe(15);
+    expect(epochStep(shifted, domain, 1).t0).toBe(domain.t0 + 14 * EPOCH_MS);
+    expect(epochNumber(epochStep(shifted, domain, -1), domain)).toBe(14);
+    expect(epochStep(shifted, domain, -1).t0).toBe(domain.t0 + 13 * EPOCH_MS);
   });
 
   it('the 30-s preset starts on the grid; epoch steps are not undo steps; an overview click picks the epoch clicked', () => {

@@ -44,8 +44,11 @@ function useAnnotationForm(p: Props) {
   const a = p.annotation;
   const zone = p.night.timezone;
   const startMs = a?.start_ms ?? p.prefill?.startMs ?? p.night.startMs;
-  const [start, setStart] = useState<HMS>(splitSeconds(clockSeconds(startMs, zone)));
-  const [duration, setDuration] = useState<HMS>(splitSeconds(a ? (a.end_ms - a.start_ms) / 1000 : (p.prefill?.durationS ?? DEFAULT_DURATION_S)));
+  const durationMs = a ? a.end_ms - a.start_ms : (p.prefill?.durationS ?? DEFAULT_DURATION_S) * 1000;
+  // What the fields showed first: a field left as it was keeps the mark's own time, to the millisecond.
+  const [seeded] = useState(() => ({ start: splitSeconds(clockSeconds(startMs, zone)), duration: splitSeconds(durationMs / 1000) }));
+  const [start, setStart] = useState<HMS>(seeded.start);
+  const [duration, setDuration] = useState<HMS>(seeded.duration);
   const [kpis, setKpis] = useState<string[]>(a?.kpiList ?? p.prefill?.kpis ?? []);
   const [label, setLabel] = useState<number | null>(a?.label ?? p.prefill?.label ?? DEFAULT_LABEL);
   const [color, setColor] = useState<string>(a?.color_code ?? p.categories.find((c) => c.label_id === (p.prefill?.label ?? DEFAULT_LABEL))?.color_code ?? DEFAULT_COLOR);
@@ -67,10 +70,14 @@ function useAnnotationForm(p: Props) {
     if (!validHms(start)) found.push('annotations.errors.start');
     setErrors(found);
     if (found.length) return;
+    // Only what was changed is taken from the fields (whole seconds): editing a comment does not
+    // move an imported mark that starts at 100.5 s and lasts 10.25 s.
+    const from = toSeconds(start) === toSeconds(seeded.start) ? startMs : instantOfClock(toSeconds(start), p.night.startMs, zone);
+    const length = toSeconds(duration) === toSeconds(seeded.duration) ? durationMs : toSeconds(duration) * 1000;
     write.mutate({
       kpi: kpis,
-      start_time: instantOfClock(toSeconds(start), p.night.startMs, zone),
-      duration: `${duration.h || 0}:${duration.m || 0}:${duration.s || 0}`,
+      start_time: from,
+      end_time: from + length,
       label: label!,
       color_code: color,
       comment: escapeText(comment),

@@ -20,7 +20,9 @@ export interface NightRef {
 export interface AnnotationDraft {
   kpi: string[];
   start_time: number;
-  duration: string;
+  /** h:m:s as typed; or `end_time`, ms UTC, where the span is known to the millisecond (an undo, a field left as it was). */
+  duration?: string;
+  end_time?: number;
   label: number;
   color_code: string;
   comment: string;

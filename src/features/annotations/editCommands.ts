@@ -25,8 +25,9 @@ interface Ref {
 function draftOf(a: Annotation): AnnotationDraft {
   return {
     kpi: a.kpiList,
+    // To the millisecond, whatever its length: an undo makes it again exactly as it was.
     start_time: a.start_ms,
-    duration: String((a.end_ms - a.start_ms) / 1000),
+    end_time: a.end_ms,
     label: a.label,
     color_code: a.color_code,
     comment: escapeText(a.comment),
