@@ -170,7 +170,11 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     await burst('ArrowRight', 2, { shiftKey: true });
     await poll(startMs).toBe(t0 + 72_000);
     expect(await epoch()).toBe(e0 + 2);
-    // The next plain step lands on the epoch grid again.
+    // The next plain step lands on the epoch grid again: back to the epoch the window starts in
+    // (epoch 3, shown only from its 12th second), none skipped unseen (decision 1036).
+    await page.keyboard.press('ArrowLeft');
+    await poll(startMs).toBe(t0 + 60_000);
+    await keyDebouncePassed(page);
     await page.keyboard.press('ArrowLeft');
     await poll(startMs).toBe(t0 + 30_000);
     // Holding the key scrubs (repeats move the window every frame), and the release snaps to an epoch.
@@ -261,6 +265,9 @@ describe('scoring mode', { timeout: 600_000 }, () => {
     await poll(startMs).toBe(a + 6_000);
     await page.keyboard.press('m');
     await poll(async () => (await apiAnnotations()).some((x) => x.start_ms === a + 6_000)).toBe(true);
+    // Back from 6 s into the epoch: that epoch, then the one before.
+    await page.getByTestId('page-left').click();
+    await poll(startMs).toBe(a);
     await page.getByTestId('page-left').click();
     await poll(startMs).toBe(a - 30_000);
     await page.keyboard.press(']');

@@ -70,10 +70,11 @@ function useAnnotationForm(p: Props) {
     if (!validHms(start)) found.push('annotations.errors.start');
     setErrors(found);
     if (found.length) return;
-    // Only what was changed is taken from the fields (whole seconds): editing a comment does not
-    // move an imported mark that starts at 100.5 s and lasts 10.25 s.
-    const from = toSeconds(start) === toSeconds(seeded.start) ? startMs : instantOfClock(toSeconds(start), p.night.startMs, zone);
-    const length = toSeconds(duration) === toSeconds(seeded.duration) ? durationMs : toSeconds(duration) * 1000;
+    // Of a mark being edited only what was changed is taken from the fields (whole seconds):
+    // editing a comment does not move an imported mark that starts at 100.5 s and lasts 10.25 s.
+    // A new mark is the fields' whole seconds (a drag's prefill is no finer than its pixels).
+    const from = a && toSeconds(start) === toSeconds(seeded.start) ? a.start_ms : instantOfClock(toSeconds(start), p.night.startMs, zone);
+    const length = a && toSeconds(duration) === toSeconds(seeded.duration) ? a.end_ms - a.start_ms : toSeconds(duration) * 1000;
     write.mutate({
       kpi: kpis,
       start_time: from,
