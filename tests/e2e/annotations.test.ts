@@ -488,6 +488,28 @@ describe('the physician', () => {
     await expect.poll(() => count(page, 'custom'), { timeout: 15_000 }).toBe(1 + 7);
     await page.getByTestId('annotation-row').first().locator('.annotation-open').click();
     await expect.poll(() => page.getByTestId('annotation-popup').getAttribute('data-mode')).toBe('view');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('annotation-popup').waitFor({ state: 'detached' });
+
+    // A mark to the millisecond (a scoring file's 1,000.25 s for 10.5 s): editing only its comment keeps its times (decision 1036).
+    const fine = '<?xml version="1.0"?><PSGAnnotation><ScoredEvents><ScoredEvent><EventType>Respiratory|Respiratory</EventType><EventConcept>Hypopnea|Hypopnea</EventConcept><Start>1000.25</Start><Duration>10.5</Duration><SignalLocation>NC_PSG</SignalLocation></ScoredEvent></ScoredEvents></PSGAnnotation>';
+    await page.getByTestId('import-scoring-file').setInputFiles({ name: 'fine.xml', mimeType: 'application/xml', buffer: Buffer.from(fine) });
+    await expect.poll(() => count(page, 'custom'), { timeout: 15_000 }).toBe(1 + 7 + 1);
+    const marksOf = () => page.evaluate(async (id) => {
+      const token = JSON.parse(localStorage.getItem('nocturne.session') ?? '{}').token as string;
+      const night = Number(document.querySelector('[data-testid=night-picker]')!.getAttribute('data-night'));
+      const res = await fetch('/api/v1/analytics/patient/get-annotations', { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ patient_id: id, night }) });
+      return (await res.json()).data.annotations as Array<{ annotation_map_id: number; start_ms: number; end_ms: number; comment: string }>;
+    }, Number(/id=(\d+)/.exec(page.url())![1]));
+    const before = (await marksOf()).find((m) => (m.end_ms - m.start_ms) === 10_500)!;
+    expect(before.start_ms % 1000).toBe(250);
+    await page.locator(`[data-testid=annotation-row][data-id="${before.annotation_map_id}"] [data-testid=annotation-row-edit]`).click();
+    await page.getByTestId('annotation-comment').fill('Checked, times untouched');
+    await page.getByTestId('annotation-save').click();
+    await page.getByTestId('annotation-popup').waitFor({ state: 'detached' });
+    await expect.poll(async () => (await marksOf()).find((m) => m.annotation_map_id === before.annotation_map_id)?.comment).toBe('Checked, times untouched');
+    const after = (await marksOf()).find((m) => m.annotation_map_id === before.annotation_map_id)!;
+    expect([after.start_ms, after.end_ms]).toEqual([before.start_ms, before.end_ms]);
     await context.close();
   });
 });

@@ -117,6 +117,10 @@ describe('practice screens', () => {
 
   it('the paid member sees a paid membership and reads the analytics settings without changing them', async () => {
     const { page, context } = await signedIn(DEMO.paid, 'dashboard');
+    // Its triage grades by what it sees: no AHI or ODI column, and the caption says the lowest SpO2 alone.
+    await expect.poll(() => page.getByTestId('triage-caption').innerText(), { timeout: 60_000 }).toContain('Order: severity (lowest SpO2), then flagged.');
+    await page.getByTestId('triage-table').waitFor();
+    expect(await page.getByTestId('triage-ahi').count()).toBe(0);
     await page.getByTestId('nav-billing').click();
     expect(await page.getByTestId('billing-page').getAttribute('data-membership')).toBe('paid');
     expect(await page.getByTestId('billing-membership').innerText()).toContain('Paid');

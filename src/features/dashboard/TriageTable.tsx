@@ -97,6 +97,8 @@ export function TriageTable() {
   const [board, setBoard] = useState<SparklineBoard | null>(null);
   const data = triage.data;
   const hasRows = !!data && data.patients.length > 0;
+  // The server leaves AHI and ODI out for a paid membership (spec 2 §1).
+  const paid = hasRows && !data.patients.some((p) => p.last && 'ahi' in p.last);
   useLayoutEffect(() => {
     if (!hasRows || !canvasRef.current) return;
     const b = new SparklineBoard(canvasRef.current);
@@ -140,7 +142,8 @@ export function TriageTable() {
   return (
     <section className="card triage" data-testid="triage">
       <h3>{t('dashboard.triage.title')}</h3>
-      <p className="muted">{t('dashboard.triage.caption', { count: data?.nights ?? 14 })}</p>
+      {/* A paid membership sees no AHI or ODI (spec 2 §1): its severity is the lowest SpO2's alone, and says so. */}
+      <p className="muted" data-testid="triage-caption">{t(paid ? 'dashboard.triage.captionPaid' : 'dashboard.triage.caption', { count: data?.nights ?? 14 })}</p>
       {data && data.pending > 0 && !prepareError && <p className="muted" role="status" data-testid="triage-pending">{t('dashboard.triage.pending', { count: data.pending })}</p>}
       {prepareError && <Alert tone="error" testId="triage-prepare-error">{errorText(t, prepareError)}</Alert>}
       {body()}
