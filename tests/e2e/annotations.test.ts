@@ -359,6 +359,13 @@ describe('an annotator', () => {
     await page.getByTestId('annotation-save').click();
     await popup.waitFor({ state: 'detached' });
     await expect.poll(() => count(page, 'custom')).toBe(1);
+    // Add again: a fresh form (spec 2 §4, closing resets all fields), no channel ticked from the last mark.
+    await page.getByTestId('annotation-add').click();
+    await popup.waitFor();
+    expect(await page.getByTestId('annotation-kpi-NC_PSG').isChecked()).toBe(false);
+    expect(await page.getByTestId('annotation-comment').inputValue()).toBe('');
+    await page.keyboard.press('Escape');
+    await popup.waitFor({ state: 'detached' });
 
     // Ctrl + drag on the flow chart annotates that channel, drawn as a band by WebGL.
     const plot = page.getByTestId('plot-NC_PSG');

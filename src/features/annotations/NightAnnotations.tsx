@@ -47,12 +47,11 @@ interface Props {
 function useHandlers(o: {
   night: AnnotatedNight;
   view: ViewController;
-  last: React.RefObject<LastMark | null>;
   setPopup: ReturnType<typeof useAnnotationPopup>['setPopup'];
   popup: ReturnType<typeof useAnnotationPopup>['popup'];
   setNotice(text: string | null): void;
 }) {
-  const { night, view, last, setPopup, setNotice } = o;
+  const { night, view, setPopup, setNotice } = o;
   return {
     onView: useStableCallback((a: Annotation) => {
       view.dispatch({ type: 'moveTo', at: (a.start_ms + a.end_ms) / 2 });
@@ -61,7 +60,9 @@ function useHandlers(o: {
     }),
     onEdit: useStableCallback((a: Annotation) => setPopup({ mode: 'edit', annotation: a })),
     onExport: useStableCallback(() => void downloadAnnotationsCsv(night).catch((err: Error) => setNotice(err.message))),
-    onAdd: useStableCallback(() => setPopup({ mode: 'add', prefill: { startMs: view.store.state.range.t0, kpis: last.current?.kpis, label: last.current?.label } })),
+    // A fresh form at the window's start (spec 2 §4: closing resets all fields); the M key, not
+    // Add, repeats the last mark's category and channels.
+    onAdd: useStableCallback(() => setPopup({ mode: 'add', prefill: { startMs: view.store.state.range.t0 } })),
     onMode: useStableCallback((mode: PopupMode) => o.popup && setPopup({ ...o.popup, mode })),
     onClose: useStableCallback(() => setPopup(null)),
   };
@@ -85,7 +86,7 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
     night, channels, view, shownCharts, categories: categories.data, annotations: shown, enabled: !readOnly && !popup, last, undoable, categoryName,
     open: (startMs, endMs) => setPopup({ mode: 'add', prefill: { startMs, durationS: Math.round((endMs - startMs) / 1000) } }),
   });
-  const h = useHandlers({ night, view, last, setPopup, popup, setNotice });
+  const h = useHandlers({ night, view, setPopup, popup, setNotice });
   const onBind = useStableCallback(bind);
   const onDeleteMany = useStableCallback(undoable.removeUndoable);
   const onGenerate = useStableCallback(generate);
