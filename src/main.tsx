@@ -5,6 +5,7 @@ import { connectClientToSession } from './features/shell/sessionActions';
 import { queryClient } from './api/queryClient';
 import { preloadNightScreen } from './features/night/preload';
 import { session } from './state/session';
+import { capabilitiesOf } from './state/roles';
 import { initI18n } from './i18n';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -13,8 +14,9 @@ import './styles/shell.css';
 import './styles/pages.css';
 
 connectClientToSession();
-// A signed-in reload of a night: its data is asked for now, beside the translations.
-const screenData = session.token ? preloadNightScreen(queryClient, window.location.pathname, window.location.search) : Promise.resolve();
+// A signed-in reload of a night: its data is asked for now, beside the translations (not for
+// an administrator, who has no patients: the screen says so, with no refused request behind it).
+const screenData = session.token && !capabilitiesOf(session.user_details).admin ? preloadNightScreen(queryClient, window.location.pathname, window.location.search) : Promise.resolve();
 
 /**
  * How long the first render waits for a night's queries: with them answered, the first

@@ -295,10 +295,16 @@ describe('a past-date deployment', () => {
       expect(await admin.page.getByTestId('add-patient').count()).toBe(0);
       expect(await admin.page.getByTestId('page-title').innerText()).toBe(title);
     }
-    // Nor does a patient's link open a night screen that reads "not found … deleted": it says whose screen it is.
+    // Nor does a patient's link open a night screen that reads "not found … deleted": it says whose
+    // screen it is, with no refused request behind it (the page's start asks nothing for an admin).
+    const refused: string[] = [];
+    admin.page.on('response', (r) => {
+      if (r.url().includes('/api/') && r.status() >= 400) refused.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
     await admin.page.goto('/app/patients/id=1');
     expect(await admin.page.getByTestId('patient-not-for-admins').innerText()).toContain("an administrator's account holds no patients");
     expect(await admin.page.getByTestId('night-page').count()).toBe(0);
+    expect(refused).toEqual([]);
     expect(admin.errors).toEqual([]);
     await admin.context.close();
   });
