@@ -2,7 +2,7 @@ import { detectDesaturations } from './desaturation';
 import { monitoringHours, nightKpis, type NightKpis, type RiiDivisor } from './kpis';
 import { detectRespiratoryEvents, type EventEdges } from './respiratory';
 import type { DetectedEvent, Series } from './series';
-import { isScoredWake, sleepMetrics, type Band, type SleepMetrics } from './sleep';
+import { inSpan, isScoredWake, sleepMetrics, type SleepMetrics } from './sleep';
 import { isValidAt, maskSeries, type AnalysisWindow } from './window';
 
 /** The channels of a night the analysis reads (any may be missing). */
@@ -27,19 +27,6 @@ export interface NightAnalysis {
   kpis: NightKpis;
   /** The corrected window the night was analysed over; absent when the night has no correction. */
   window?: AnalysisWindow;
-}
-
-/** Whether `t` lies in one of the sorted, disjoint `bands`. */
-function inBands(bands: readonly Band[], t: number): boolean {
-  let lo = 0;
-  let hi = bands.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (t < bands[mid].from) hi = mid - 1;
-    else if (t >= bands[mid].to) lo = mid + 1;
-    else return true;
-  }
-  return false;
 }
 
 /**
@@ -78,7 +65,7 @@ export function analyseNight(input: NightInput): NightAnalysis {
   // an event counts when its middle lies in a sleep epoch, not in wake, out of bed or an unscored
   // epoch: the same time the indices are per hour of (decision 1033). Staged all wake: none.
   const middle = (e: DetectedEvent) => e.onsetMs + e.durationMs / 2;
-  const asleep = sleep.tstS > 0 ? (e: DetectedEvent) => inBands(sleep.sleepBands, middle(e)) : c.SLP_STGS ? (e: DetectedEvent) => !isScoredWake(c.SLP_STGS!, middle(e)) : () => true;
+  const asleep = sleep.tstS > 0 ? (e: DetectedEvent) => inSpan(sleep.sleepBands, middle(e)) : c.SLP_STGS ? (e: DetectedEvent) => !isScoredWake(c.SLP_STGS!, middle(e)) : () => true;
   const respiratory = scoredRespiratory.filter(asleep);
   const desaturations = detectedDesaturations.filter(asleep);
   const monitoringH = breathing || spo2 ? monitoringHours(breathing ?? undefined, spo2, breathingSource === 'Y_DIST' ? c.SQB : undefined) : 0;

@@ -57,7 +57,8 @@ function epochValue(s: Series | undefined, t: number): number {
   return i >= 0 && i < s.values.length ? s.values[i] : Number.NaN;
 }
 
-const inSpan = (spans: readonly Band[], t: number) => spans.some((s) => t >= s.from && t < s.to);
+/** Whether `t` lies in one of `spans` (ms UTC). */
+export const inSpan = (spans: readonly Band[], t: number) => spans.some((s) => t >= s.from && t < s.to);
 
 /**
  * Sleep and wake metrics of a night from SLP_STGS (preferred) or SA, with TB (in bed) for

@@ -4,7 +4,8 @@ import { workerExecArgv } from '../services/worker-argv';
 import type { ParseFileOptions } from './assemble';
 import { RecordingFormatError, RecordingFormatErrors, type ParsedRecording } from './model';
 import type { HashedFile } from './night-files';
-import type { EmptyFile, ParseOutcome, ParseTask } from './parse-worker';
+import type { ParseOutcome, ParseTask } from './parse-worker';
+import type { EmptyFile } from './model';
 
 /** The worker's entry (a compiled module's address in the test runs' compiled server). */
 const WORKER = new URL('./parse-worker.ts', import.meta.url).href;

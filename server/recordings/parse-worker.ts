@@ -25,7 +25,6 @@ export type ParseOutcome =
   | { formatErrors: { file: string; field: string; problem: string }[] }
   | { rangeError: string };
 
-export type { EmptyFile };
 
 /** Files from this size on are read in pieces when they are EDF/BDF. */
 const STREAM_BYTES = 16 * 1024 * 1024;

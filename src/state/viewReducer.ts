@@ -4,7 +4,7 @@ import {
   clampRange, doubleClickRange, dragRange, pageRange, presetRange, sameRange, type TimeRange,
 } from '../time/range';
 import { PRESETS, type PresetChoice, type PresetId } from '../time/constants';
-import { EPOCH_MS, epochStep, snapStart } from '../time/epochs';
+import { EPOCH_MS, epochStartAt, epochStep, snapStart } from '../time/epochs';
 
 /** Undo entries kept; older ones fall off. */
 export const UNDO_LIMIT = 100;
@@ -80,7 +80,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
     case 'moveTo': {
       const half = (state.range.t1 - state.range.t0) / 2;
       // Scoring (30 s): the epoch that holds the point, on the grid.
-      const at = action.snap && state.preset === '30s' ? domain.t0 + Math.floor((action.at - domain.t0) / EPOCH_MS) * EPOCH_MS + half : action.at;
+      const at = action.snap && state.preset === '30s' ? epochStartAt(action.at, domain) + half : action.at;
       const range = clampRange({ t0: at - half, t1: at + half }, domain);
       return sameRange(range, state.range) ? state : { ...state, range };
     }
@@ -101,7 +101,7 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       // Down to 30 s it is the scoring epoch that holds the point, on the grid, in the scoring
       // mode: the epoch counter shows its number and the arrow keys step epoch by epoch.
       if (Math.abs(range.t1 - range.t0 - EPOCH_MS) > 1) return push(state, range, 'custom');
-      const t0 = domain.t0 + Math.floor((action.at - domain.t0) / EPOCH_MS) * EPOCH_MS;
+      const t0 = epochStartAt(action.at, domain);
       return push(state, clampRange({ t0, t1: t0 + EPOCH_MS }, domain), '30s');
     }
     case 'undo': {

@@ -33,6 +33,9 @@ export function epochStep(range: TimeRange, domain: TimeRange, direction: 1 | -1
   return clampRange({ t0, t1: t0 + width }, domain);
 }
 
+/** Start of the scoring epoch that holds `t`. */
+export const epochStartAt = (t: number, domain: TimeRange) => domain.t0 + Math.floor((t - domain.t0) / EPOCH_MS) * EPOCH_MS;
+
 /** `range` with its start on the nearest epoch boundary (width kept). */
 export function snapStart(range: TimeRange, domain: TimeRange): TimeRange {
   const width = span(range);
