@@ -49,6 +49,13 @@ export interface Db extends Queryable {
   readChannelBytes(channelId: number, what: 'samples' | 'wire', byteLength?: number): Promise<Uint8Array | null>;
   /** Listens on a channel; resolves to a function that stops listening. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * The same database for the live path (device frames, their fan-out): on PostgreSQL a few
+   * connections of its own, so a frame never queues for a connection behind a burst of
+   * requests' queries; PGlite has one connection, and gives itself. Closed with this Db; its
+   * own close() does nothing.
+   */
+  live(): Db;
   close(): Promise<void>;
 }
 

@@ -157,7 +157,7 @@ export async function openPglite(dir: string | null, from?: Uint8Array): Promise
     },
   });
 
-  return {
+  const db: Db = {
     kind: 'pglite',
     ...on(null),
     async transaction(fn, settings) {
@@ -188,5 +188,8 @@ export async function openPglite(dir: string | null, from?: Uint8Array): Promise
       client.stop(new Error('The embedded database is closed.'));
       await worker.terminate();
     },
+    // One connection (the database's thread) serves every path: nothing to reserve.
+    live: () => db,
   };
+  return db;
 }

@@ -19,12 +19,20 @@ const types = {
     oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-/** Connects to a PostgreSQL server; fails fast when it cannot be reached. */
-export async function openPostgres(opts: PostgresOptions): Promise<Db> {
-  const log = opts.log ?? fallbackLogger();
+/** The request path's connections per process. */
+const POOL_MAX = 10;
+/**
+ * The live path's own connections per process (Db.live): the group commit's lanes (two), the
+ * NOTIFYs of committed batches and the read of other processes' frames. Under a burst of
+ * requests the main pool's queue holds their queries; a frame batch waiting there behind them
+ * had its ack, and every viewer's frame, wait too (bench:scale).
+ */
+const LIVE_POOL_MAX = 4;
+
+const newPool = (opts: PostgresOptions, max: number, log: Logger): pg.Pool => {
   const pool = new pg.Pool({
     connectionString: opts.url,
-    max: 10,
+    max,
     types,
     connectionTimeoutMillis: 5_000,
     options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
@@ -35,6 +43,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   pool.on('error', (err) => {
     if (!isDatabaseOutage(err)) log.error(`PostgreSQL connection error: ${err.message}`);
   });
+  return pool;
+};
+
+/** Connects to a PostgreSQL server; fails fast when it cannot be reached. */
+export async function openPostgres(opts: PostgresOptions): Promise<Db> {
+  const log = opts.log ?? fallbackLogger();
+  const pool = newPool(opts, POOL_MAX, log);
   const probe = await pool.connect().catch(async (err: Error) => {
     await pool.end().catch(() => undefined);
     throw err;
@@ -43,22 +58,47 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
 
   // NOTIFY channels are per database; a schema of its own (tests) gets channels of its own.
   const schema = opts.schema ?? /search_path=(\w+)/.exec(decodeURIComponent(opts.url))?.[1];
-  const scoped = (channel: string) => (schema ? `${channel}_${schema}` : channel).replace(/[^a-z0-9_]/gi, '_');
-
-  const listeners = listenerHealth(log);
-  /** Where the sample reader's own connections go: this database, this schema. */
-  const reader = { url: opts.url, schema: opts.schema ?? null };
-
-  const on = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params: unknown[] = [], name?: string) {
-      const res = await c.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
-      return res.rows as T[];
-    },
-    async exec(sql: string) {
-      await c.query(sql);
-    },
+  const shared: Shared = {
+    scoped: (channel: string) => (schema ? `${channel}_${schema}` : channel).replace(/[^a-z0-9_]/gi, '_'),
+    listeners: listenerHealth(log),
+    /** Where the sample reader's own connections go: this database, this schema. */
+    reader: { url: opts.url, schema: opts.schema ?? null },
+    opts,
+  };
+  // Made at the first Db.live() call; its connections open at its first statement.
+  let livePool: pg.Pool | null = null;
+  let liveDb: Db | null = null;
+  const main = onPool(pool, shared, () => {
+    livePool ??= newPool(opts, LIVE_POOL_MAX, log);
+    liveDb ??= onPool(livePool, shared, () => liveDb!, async () => undefined);
+    return liveDb;
+  }, async () => {
+    await closeSampleReader(shared.reader);
+    await livePool?.end();
+    await pool.end();
   });
+  return main;
+}
 
+interface Shared {
+  scoped: (channel: string) => string;
+  listeners: ReturnType<typeof listenerHealth>;
+  reader: { url: string; schema: string | null };
+  opts: PostgresOptions;
+}
+
+const on = (c: pg.Pool | pg.PoolClient): Queryable => ({
+  async query<T>(sql: string, params: unknown[] = [], name?: string) {
+    const res = await c.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
+    return res.rows as T[];
+  },
+  async exec(sql: string) {
+    await c.query(sql);
+  },
+});
+
+/** A Db whose statements and transactions take their connections from `pool`. */
+function onPool(pool: pg.Pool, shared: Shared, live: () => Db, close: () => Promise<void>): Db {
   const transaction: Db['transaction'] = async (fn, settings) => {
     const client = await pool.connect();
     try {
@@ -80,15 +120,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     ...on(pool),
     transaction,
     procedure: (name, args, settings) => transaction((tx) => runProcedure(tx, name, args), settings),
-    readChannelBytes: (channelId, what, byteLength) => readOffThread(reader, channelId, what, byteLength),
+    readChannelBytes: (channelId, what, byteLength) => readOffThread(shared.reader, channelId, what, byteLength),
     notify: async (channel, payload) => {
-      await pool.query('select pg_notify($1, $2)', [scoped(channel), payload]);
+      await pool.query('select pg_notify($1, $2)', [shared.scoped(channel), payload]);
     },
-    listen: (channel, onPayload) => listenOn(opts, scoped(channel), onPayload, listeners),
-    async close() {
-      await closeSampleReader(reader);
-      await pool.end();
-    },
+    listen: (channel, onPayload) => listenOn(shared.opts, shared.scoped(channel), onPayload, shared.listeners),
+    live,
+    close,
   };
 }
 

@@ -172,7 +172,7 @@ function onDeviceSocket(ctx: AppContext, batches: GroupCommit, gate: Gate, push:
 /** The devices' WebSocket: a device key in the hello, frames acknowledged once committed. */
 export async function deviceSocketRoute(app: FastifyInstance, ctx: AppContext, hub: LiveHub, push: ConfigPush): Promise<void> {
   const log = app.log.child({ module: 'live' });
-  const batches = new GroupCommit(ctx.db, (frames) => hub.published(frames), undefined, undefined, log);
+  const batches = new GroupCommit(ctx.db.live(), (frames) => hub.published(frames), undefined, undefined, log);
   const gate = new Gate(SESSION_WORK_AT_ONCE);
   // Every SWEEP_MS: close the nights of devices gone offline without "end", prune frames no longer needed.
   let sweeping = false;

@@ -24,7 +24,7 @@ export interface AppServices {
 
 /** Starts the live hub, the config push, the report worker (not yet working), the statistics queue and the answer cache. */
 async function startServices(ctx: AppContext, log: Logger): Promise<AppServices> {
-  const hub = new LiveHub(ctx.db, log.child({ module: 'live' }));
+  const hub = new LiveHub(ctx.db.live(), log.child({ module: 'live' }));
   await hub.start();
   const configPush = new ConfigPush(ctx.db, log.child({ module: 'live' }));
   await configPush.start();

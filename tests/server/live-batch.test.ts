@@ -156,6 +156,40 @@ describe(`live group commit on ${TEST_DB}`, () => {
     expect(lf!.n).toBe(3);
   });
 
+  it('device frames have connections of their own: a batch commits and fans out while every request connection is held', async () => {
+    if (TEST_DB === 'pglite') {
+      // One connection (the database's thread) for everything: nothing to reserve.
+      expect(live.server.db.live()).toBe(live.server.db);
+      return;
+    }
+    const s = await session('NCT0001');
+    const [{ schema }] = await live.server.db.query<{ schema: string }>('select current_schema() as schema');
+    const own = await openPostgres({ url: process.env.TEST_DATABASE_URL!, schema });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const holders: Promise<void>[] = [];
+    try {
+      // A burst of requests: every connection of the request pool inside a transaction that waits.
+      let open = 0;
+      for (let i = 0; i < 10; i++) holders.push(own.transaction(async () => void (open++, await held)));
+      await until(() => open === 10, 10_000, 'every request connection held');
+      const waits = await Promise.race([own.query('select 1').then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
+      expect(waits).toBe('waiting');
+      const fannedOut: number[] = [];
+      const group = new GroupCommit(own.live(), async (frames) => void fannedOut.push(...frames.map((f) => f.seq)));
+      const seq = s.lastSeq + 1;
+      const committed = await Promise.race([group.commit(s, item(s, seq, 60, [1, 2]).frame).then(outcome), new Promise((r) => setTimeout(() => r('still waiting for a connection'), 4_000))]);
+      expect(committed).toBe('committed');
+      await group.fannedOut();
+      expect(fannedOut).toEqual([seq]);
+      await own.live().notify('nocturne_test_live_pool', 'x');
+    } finally {
+      release();
+      await Promise.all(holders);
+      await own.close();
+    }
+  });
+
   it("another server's batch of several devices reaches its viewers here in one statement for the whole batch, each device's frames in order", async () => {
     const sessions = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003'].map(session));
     const [{ schema }] = await live.server.db.query<{ schema: string }>('select current_schema() as schema');
