@@ -13,6 +13,12 @@ export interface Queryable {
   query<T = Row>(sql: string, params?: unknown[], name?: string): Promise<T[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Inside Db.procedure only: runs the transaction's last statement and commits, on
+   * PostgreSQL in one round trip with the COMMIT (its parameters written into the text:
+   * inline-sql.ts); nothing may follow it. Elsewhere absent: use query, the commit follows.
+   */
+  commitWith?<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
 /** The database the server talks to: embedded PGlite or a PostgreSQL server. */
@@ -27,7 +33,9 @@ export interface Db extends Queryable {
   /**
    * Runs a procedure (procedures.ts) in one transaction where the database runs (decision
    * 1009): PGlite, in its own thread, every statement without a trip to this thread; PostgreSQL,
-   * here, as `transaction` would. `settings` as for `transaction`.
+   * here, its BEGIN (and `settings`) sent with its first statement and its COMMIT with the
+   * statement given to `commitWith`, so a procedure of two statements is two round trips, not
+   * four. `settings` as for `transaction`.
    */
   procedure<N extends ProcedureName>(name: N, args: ProcedureArgs<N>, settings?: Readonly<Record<string, string>>): Promise<ProcedureResult<N>>;
   /**

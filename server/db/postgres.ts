@@ -4,6 +4,7 @@ import { isDatabaseOutage } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
 import { closeSampleReader, readOffThread } from './sample-reader';
 import { runProcedure } from './procedures';
+import { inlineParams } from './inline-sql';
 
 export interface PostgresOptions {
   url: string;
@@ -119,7 +120,7 @@ function onPool(pool: pg.Pool, shared: Shared, live: () => Db, close: () => Prom
     kind: 'postgres',
     ...on(pool),
     transaction,
-    procedure: (name, args, settings) => transaction((tx) => runProcedure(tx, name, args), settings),
+    procedure: (name, args, settings) => foldedTransaction(pool, (tx) => runProcedure(tx, name, args), settings),
     readChannelBytes: (channelId, what, byteLength) => readOffThread(shared.reader, channelId, what, byteLength),
     notify: async (channel, payload) => {
       await pool.query('select pg_notify($1, $2)', [shared.scoped(channel), payload]);
@@ -128,6 +129,59 @@ function onPool(pool: pg.Pool, shared: Shared, live: () => Db, close: () => Prom
     live,
     close,
   };
+}
+
+/** The rows of a simple query's last result, or of the one `back` before it (several statements answer with a result each). */
+function rowsOf<T>(res: pg.QueryResult | pg.QueryResult[], back = 0): T[] {
+  const all = Array.isArray(res) ? res : [res];
+  return all[all.length - 1 - back]!.rows as T[];
+}
+
+/**
+ * A transaction whose BEGIN (and settings) go with its first statement and whose COMMIT goes
+ * with the statement given to commitWith, each pair in one round trip (the simple query
+ * protocol, the statement's parameters written into it: inline-sql.ts). On a busy machine
+ * every round trip waits for the database's turn; Db.procedure's hot path (a live batch) had
+ * five. A transaction without a statement sends nothing.
+ */
+async function foldedTransaction<T>(pool: pg.Pool, fn: (tx: Queryable) => Promise<T>, settings?: Readonly<Record<string, string>>): Promise<T> {
+  const client = await pool.connect();
+  let begin: string | null = settings && Object.keys(settings).length ? `begin; ${localSettingsSql(settings)}; ` : 'begin; ';
+  let ended = false;
+  const plain = on(client);
+  const tx: Queryable = {
+    async query<R>(sql: string, params: unknown[] = [], name?: string) {
+      if (ended) throw new Error('the transaction was committed: no statement may follow commitWith');
+      if (begin === null) return plain.query<R>(sql, params, name);
+      const text = begin + inlineParams(sql, params);
+      begin = null;
+      return rowsOf<R>(await client.query(text));
+    },
+    async exec(sql: string) {
+      if (ended) throw new Error('the transaction was committed: no statement may follow commitWith');
+      const text = (begin ?? '') + sql;
+      begin = null;
+      await client.query(text);
+    },
+    async commitWith<R>(sql: string, params: unknown[] = []) {
+      if (ended) throw new Error('the transaction was committed: no statement may follow commitWith');
+      const text = `${begin ?? ''}${inlineParams(sql, params)}; commit`;
+      begin = null;
+      ended = true;
+      return rowsOf<R>(await client.query(text), 1);
+    },
+  };
+  try {
+    const out = await fn(tx);
+    if (!ended && begin === null) await client.query('commit');
+    return out;
+  } catch (err) {
+    // A failed statement leaves the transaction aborted (a COMMIT sent with it was not run); nothing was begun: nothing to roll back.
+    if (begin === null) await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
 }
 
 /**

@@ -31,20 +31,40 @@ export interface StoredBatch {
   committedMs: number;
 }
 
+/** A channel of the batch's frames as its row stands before the batch (locked). */
+interface ChannelRow {
+  id: number;
+  recording_id: number;
+  sample_count: number;
+  t0_ms: number;
+  sample_rate: number;
+}
+
+/**
+ * Locks the batch's devices (device_live) and channels (recording_channels) in one
+ * statement, in one order by every batch and session start (devices, then channels, each by
+ * id): no deadlock between processes. Returns both rows as they stand before the batch.
+ */
+async function lockBatch(tx: Queryable, frames: readonly StoredFrame[]) {
+  const ids = [...new Set(frames.map((f) => f.deviceMasterId))].sort((a, b) => a - b);
+  const channelIds = [...new Set(frames.flatMap((f) => f.parts.map((p) => p.channelId)))].sort((a, b) => a - b);
+  const [row] = await tx.query<{ live: { device_master_id: number; last_seq: number; recording_id: number | null; session_ended: boolean }[]; channels: ChannelRow[] }>(
+    `with dl as (select device_master_id, last_seq, recording_id, session_ended from device_live where device_master_id = any($1::int[]) order by device_master_id for update),
+          ch as (select id, recording_id, sample_count, t0_ms, sample_rate from recording_channels where id = any($2::int[]) order by id for update)
+     select coalesce((select json_agg(dl) from dl), '[]'::json) as live, coalesce((select json_agg(ch) from ch), '[]'::json) as channels`,
+    [ids, channelIds],
+  );
+  return { live: row!.live, channels: row!.channels.map((c) => ({ ...c, sample_count: Number(c.sample_count), t0_ms: Number(c.t0_ms), sample_rate: Number(c.sample_rate) })) };
+}
+
 /**
  * Which frames of a batch are new, already committed (duplicates) or refused, given each
- * device's last committed seq: in queue order, so a device's frames in one batch must follow
- * one another; the same (device, seq) twice in a batch is a duplicate when the bytes are the
- * same and a reused seq when not. Frames at or below the last seq are looked up in
- * live_frames; one no longer there (pruned) was committed, as last_seq says: a duplicate.
+ * device's last committed seq (`live`, locked): in queue order, so a device's frames in one
+ * batch must follow one another; the same (device, seq) twice in a batch is a duplicate when
+ * the bytes are the same and a reused seq when not. Frames at or below the last seq are looked
+ * up in live_frames; one no longer there (pruned) was committed, as last_seq says: a duplicate.
  */
-async function classify(tx: Queryable, frames: readonly StoredFrame[]): Promise<FrameOutcome[]> {
-  const ids = [...new Set(frames.map((f) => f.deviceMasterId))].sort((a, b) => a - b);
-  // Locked in one order by every batch and session start: no deadlock between processes.
-  const live = await tx.query<{ device_master_id: number; last_seq: number; recording_id: number | null; session_ended: boolean }>(
-    'select device_master_id, last_seq, recording_id, session_ended from device_live where device_master_id = any($1::int[]) order by device_master_id for update',
-    [ids],
-  );
+async function classify(tx: Queryable, frames: readonly StoredFrame[], live: Awaited<ReturnType<typeof lockBatch>>['live']): Promise<FrameOutcome[]> {
   const expected = new Map(live.map((r) => [r.device_master_id, Number(r.last_seq) + 1]));
   const open = new Map(live.map((r) => [r.device_master_id, r.session_ended ? null : r.recording_id]));
   const inBatch = new Map<string, string>();
@@ -84,24 +104,23 @@ async function classify(tx: Queryable, frames: readonly StoredFrame[]): Promise<
 }
 
 /**
- * Stores the new frames of a batch in three statements whatever their number: each
- * channel's sample count (one update per channel, its frames' samples summed), then in one
- * statement every chunk, every live_frames row with each channel's first sample index, each
- * recording's stop and each device's last seq. Returns each frame's layout, in batch order.
+ * Stores the new frames of a batch in one statement whatever their number, the transaction's
+ * last (on PostgreSQL sent with its COMMIT: Queryable.commitWith): each channel's sample count
+ * (its frames' samples added), every chunk, every live_frames row with each channel's first
+ * sample index, each recording's stop and each device's last seq. `channels`: the frames'
+ * channels as locked before the batch. Returns each frame's layout, in batch order.
  */
-async function storeFrames(tx: Queryable, frames: readonly StoredFrame[], committedMs: number): Promise<FrameLayout[]> {
+async function storeFrames(tx: Queryable, frames: readonly StoredFrame[], channels: readonly ChannelRow[], committedMs: number): Promise<FrameLayout[]> {
   const perChannel = new Map<number, number>();
   for (const f of frames) for (const p of f.parts) perChannel.set(p.channelId, (perChannel.get(p.channelId) ?? 0) + p.n);
-  const counted = perChannel.size === 0 ? [] : await tx.query<{ id: number; recording_id: number; sample_count: number; t0_ms: number; sample_rate: number }>(
-    `update recording_channels c set sample_count = c.sample_count + v.n
-     from (select * from jsonb_to_recordset($1::jsonb) as t(id int, n int)) v where c.id = v.id
-     returning c.id, c.recording_id, c.sample_count, c.t0_ms, c.sample_rate`,
-    [JSON.stringify([...perChannel].map(([id, n]) => ({ id, n })))],
-  );
+  const counted = channels.filter((c) => perChannel.has(c.id));
   // Each channel's next sample index before this batch; frames take theirs in batch order.
-  const next = new Map(counted.map((c) => [c.id, c.sample_count - perChannel.get(c.id)!]));
+  const next = new Map(counted.map((c) => [c.id, c.sample_count]));
   const stops = new Map<number, number>();
-  for (const c of counted) stops.set(c.recording_id, Math.max(stops.get(c.recording_id) ?? 0, Math.round(Number(c.t0_ms) + (c.sample_count * 1000) / c.sample_rate)));
+  for (const c of counted) {
+    const total = c.sample_count + perChannel.get(c.id)!;
+    stops.set(c.recording_id, Math.max(stops.get(c.recording_id) ?? 0, Math.round(c.t0_ms + (total * 1000) / c.sample_rate)));
+  }
   const blobs: Uint8Array[] = [];
   let offset = 0;
   const chunks: { c: number; s: number; o: number; l: number }[] = [];
@@ -110,7 +129,9 @@ async function storeFrames(tx: Queryable, frames: readonly StoredFrame[], commit
   const layouts = frames.map((f) => {
     const layout: FrameLayout = {};
     for (const p of f.parts) {
-      const at = next.get(p.channelId)!;
+      const at = next.get(p.channelId);
+      // A channel the batch did not lock (gone meanwhile): the whole batch fails, nothing stored, nothing acked.
+      if (at === undefined) throw new Error(`live batch: channel ${p.channelId} is not stored`);
       next.set(p.channelId, at + p.n);
       layout[p.code] = [at, p.n];
       blobs.push(p.bytes);
@@ -121,8 +142,11 @@ async function storeFrames(tx: Queryable, frames: readonly StoredFrame[], commit
     lastSeq.set(f.deviceMasterId, f.seq);
     return layout;
   });
-  await tx.query(
-    `with ins as (insert into recording_chunks (channel_id, seq, data)
+  await (tx.commitWith ?? tx.query).call(
+    tx,
+    `with cnt as (update recording_channels c set sample_count = c.sample_count + v.n
+                  from (select * from jsonb_to_recordset($7::jsonb) as t(id int, n int)) v where c.id = v.id),
+       ins as (insert into recording_chunks (channel_id, seq, data)
                   select t.c, t.s, substring($1::bytea from t.o + 1 for t.l) from jsonb_to_recordset($2::jsonb) as t(c int, s int, o int, l int)),
        lf as (insert into live_frames (device_master_id, seq, recording_id, digest, sent_ms, layout, committed_ms)
               select t.m, t.s, t.r, t.d, t.sm, t.l, $3::bigint from jsonb_to_recordset($4::jsonb) as t(m int, s bigint, r int, d text, sm bigint, l jsonb)),
@@ -138,16 +162,23 @@ async function storeFrames(tx: Queryable, frames: readonly StoredFrame[], commit
       JSON.stringify(rows),
       JSON.stringify([...stops].map(([id, stop]) => ({ id, stop }))),
       JSON.stringify([...lastSeq].map(([m, s]) => ({ m, s }))),
+      JSON.stringify([...perChannel].map(([id, n]) => ({ id, n }))),
     ],
   );
   return layouts;
 }
 
-/** Classifies a batch's frames and stores the new ones, in the caller's transaction. */
+/**
+ * Classifies a batch's frames and stores the new ones, in the caller's transaction: on
+ * PostgreSQL two round trips (the locks with the BEGIN, the writes with the COMMIT; a third
+ * only to look up resent frames), where five each waited for the database's turn on a busy
+ * machine (bench:scale).
+ */
 export async function storeLiveBatch(tx: Queryable, frames: readonly StoredFrame[]): Promise<StoredBatch> {
-  const outcomes = await classify(tx, frames);
+  const { live, channels } = await lockBatch(tx, frames);
+  const outcomes = await classify(tx, frames, live);
   const fresh = frames.filter((_, i) => outcomes[i] === 'new');
   const committedMs = Date.now();
-  const layouts = fresh.length ? await storeFrames(tx, fresh, committedMs) : [];
+  const layouts = fresh.length ? await storeFrames(tx, fresh, channels, committedMs) : [];
   return { outcomes, layouts, committedMs };
 }

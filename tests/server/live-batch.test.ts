@@ -77,6 +77,25 @@ describe(`live group commit on ${TEST_DB}`, () => {
     expect((await commitBatch(live.server.db, [good])).map(outcome)).toEqual(['committed']);
   });
 
+  it('a batch whose writing statement fails (on PostgreSQL the one sent with the COMMIT) stores nothing of any frame; the next batch commits', async () => {
+    const a = await session('NCT0001');
+    const b = await session('NCT0002');
+    const before = { a: await stored(a), b: await stored(b) };
+    const seq = a.lastSeq + 1;
+    // A chunk already at the seq a's next frame takes: its insert breaks the primary key, inside the last statement.
+    const hr = a.channels.get('HR')!.id;
+    await live.server.db.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [hr, seq, Buffer.from([1])]);
+    await expect(commitBatch(live.server.db, [item(b, b.lastSeq + 1, 70, [5]), item(a, seq, 60, [1])])).rejects.toThrow(/duplicate key|unique/i);
+    expect(await stored(a)).toEqual(before.a);
+    expect(await stored(b)).toEqual(before.b);
+    const [frames] = await live.server.db.query<{ n: number }>('select count(*)::int as n from live_frames where (device_master_id, seq) in (($1, $2), ($3, $4))', [a.device.deviceMasterId, seq, b.device.deviceMasterId, b.lastSeq + 1]);
+    expect(frames!.n).toBe(0);
+    await live.server.db.query('delete from recording_chunks where channel_id = $1 and seq = $2', [hr, seq]);
+    // The connection is back in the pool, its transaction rolled back: the resent frames commit.
+    expect((await commitBatch(live.server.db, [item(b, b.lastSeq + 1, 70, [5]), item(a, seq, 60, [1])])).map(outcome)).toEqual(['committed', 'committed']);
+    expect(await stored(a)).toEqual(before.a.map((r) => ({ code: r.code, sample_count: r.sample_count + 1 })));
+  });
+
   it('the group commit of frames from several devices arriving together: one transaction, each frame acked exactly once, each fanned out once', async () => {
     const sessions = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003', 'NCT0004'].map(session));
     const before = await Promise.all(sessions.map(stored));
