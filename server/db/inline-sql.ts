@@ -1,8 +1,7 @@
 // Parameters written into a statement's text, for PostgreSQL's simple query protocol: the only
 // way to send several statements in one round trip (a BEGIN or COMMIT with a statement that
 // has parameters: Db.procedure on PostgreSQL). For our own fixed SQL texts only ($n never
-// inside one of their literals); every value is quoted by pg's escapeLiteral.
-import pg from 'pg';
+// inside one of their literals); every string is quoted as an E'' literal, bytes in hex.
 
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
@@ -13,11 +12,12 @@ function literal(value: unknown): string {
   }
   if (typeof value === 'bigint') return `(${value.toString()})`;
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'string') return pg.escapeLiteral(value);
-  // bytea's hex form: only hex digits after the backslash, so nothing to escape (escapeLiteral's
-  // loop over every character took 7 ms for a batch's 200 KB); E'' whatever standard_conforming_strings says.
+  // An E'' string (backslashes escaped whatever standard_conforming_strings says), by two native
+  // replaces: pg's escapeLiteral loops over every character in JavaScript (a batch's JSON is ~20 KB).
+  if (typeof value === 'string') return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  // bytea's hex form: only hex digits after the backslash, nothing to escape.
   if (value instanceof Uint8Array) return `E'\\\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}'`;
-  if (Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isFinite(v))) return pg.escapeLiteral(`{${value.join(',')}}`);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'number' && Number.isFinite(v))) return `'{${value.join(',')}}'`;
   throw new Error(`inline SQL: no literal for a value of type ${typeof value}`);
 }
 
