@@ -348,8 +348,9 @@ export function decodeFrame(bytes: Uint8Array, maxHeaderBytes = MAX_HEADER_BYTES
     throw new RangeError('header is not JSON');
   }
   // The samples are little-endian float32: one copy on a little-endian machine (a frame's
-  // payload need not start 4-aligned), value by value elsewhere.
-  if (LITTLE_ENDIAN) return { header, samples: new Float32Array(bytes.slice(4 + h).buffer) };
+  // payload need not start 4-aligned), value by value elsewhere. Uint8Array's own slice: a
+  // Node Buffer's is a view into its (shared) pool, not a copy.
+  if (LITTLE_ENDIAN) return { header, samples: new Float32Array(Uint8Array.prototype.slice.call(bytes, 4 + h).buffer) };
   const n = (bytes.byteLength - 4 - h) / 4;
   const samples = new Float32Array(n);
   for (let i = 0; i < n; i++) samples[i] = view.getFloat32(4 + h + i * 4, true);

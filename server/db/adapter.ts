@@ -44,8 +44,9 @@ export interface Db extends Queryable {
    * processes on PostgreSQL, within the process on PGlite (whose listeners are all in the
    * process that opened it: delivered there, not through the database's thread). Send
    * notices with this, not with pg_notify in SQL, which PGlite's listeners do not hear.
+   * Several payloads go in one statement (one round trip), delivered in their order.
    */
-  notify(channel: string, payload: string): Promise<void>;
+  notify(channel: string, payload: string | readonly string[]): Promise<void>;
   /**
    * A channel's stored bytes read whole and fast, off the event loop: 'samples', its chunks in
    * order joined (the first `byteLength`; fewer when fewer are stored); 'wire', its gzipped

@@ -115,9 +115,10 @@ function localNotices(stopped: () => Error | null): Pick<Db, 'notify' | 'listen'
     async notify(channel, payload) {
       const gone = stopped();
       if (gone) throw gone;
+      const payloads = typeof payload === 'string' ? [payload] : payload;
       // PostgreSQL's own limit, kept so code that works here works there.
-      if (Buffer.byteLength(payload) >= NOTIFY_PAYLOAD_LIMIT) throw new Error(`payload string too long (NOTIFY payloads must be shorter than ${NOTIFY_PAYLOAD_LIMIT} bytes)`);
-      for (const onPayload of listeners.get(channel) ?? []) queueMicrotask(() => onPayload(payload));
+      if (payloads.some((p) => Buffer.byteLength(p) >= NOTIFY_PAYLOAD_LIMIT)) throw new Error(`payload string too long (NOTIFY payloads must be shorter than ${NOTIFY_PAYLOAD_LIMIT} bytes)`);
+      for (const p of payloads) for (const onPayload of listeners.get(channel) ?? []) queueMicrotask(() => onPayload(p));
     },
     async listen(channel, onPayload) {
       const gone = stopped();

@@ -123,7 +123,9 @@ function onPool(pool: pg.Pool, shared: Shared, live: () => Db, close: () => Prom
     procedure: (name, args, settings) => foldedTransaction(pool, (tx) => runProcedure(tx, name, args), settings),
     readChannelBytes: (channelId, what, byteLength) => readOffThread(shared.reader, channelId, what, byteLength),
     notify: async (channel, payload) => {
-      await pool.query('select pg_notify($1, $2)', [shared.scoped(channel), payload]);
+      if (typeof payload === 'string') await pool.query('select pg_notify($1, $2)', [shared.scoped(channel), payload]);
+      // In array order (a function scan's rows, each projected in turn): listeners get them in this order.
+      else if (payload.length > 0) await pool.query('select count(pg_notify($1, p)) from unnest($2::text[]) as p', [shared.scoped(channel), payload]);
     },
     listen: (channel, onPayload) => listenOn(shared.opts, shared.scoped(channel), onPayload, shared.listeners),
     live,
@@ -148,23 +150,26 @@ async function foldedTransaction<T>(pool: pg.Pool, fn: (tx: Queryable) => Promis
   const client = await pool.connect();
   let begin: string | null = settings && Object.keys(settings).length ? `begin; ${localSettingsSql(settings)}; ` : 'begin; ';
   let ended = false;
+  const open = () => {
+    if (ended) throw new Error('the transaction was committed: no statement may follow commitWith');
+  };
   const plain = on(client);
   const tx: Queryable = {
     async query<R>(sql: string, params: unknown[] = [], name?: string) {
-      if (ended) throw new Error('the transaction was committed: no statement may follow commitWith');
+      open();
       if (begin === null) return plain.query<R>(sql, params, name);
       const text = begin + inlineParams(sql, params);
       begin = null;
       return rowsOf<R>(await client.query(text));
     },
     async exec(sql: string) {
-      if (ended) throw new Error('the transaction was committed: no statement may follow commitWith');
+      open();
       const text = (begin ?? '') + sql;
       begin = null;
       await client.query(text);
     },
     async commitWith<R>(sql: string, params: unknown[] = []) {
-      if (ended) throw new Error('the transaction was committed: no statement may follow commitWith');
+      open();
       const text = `${begin ?? ''}${inlineParams(sql, params)}; commit`;
       begin = null;
       ended = true;

@@ -123,7 +123,8 @@ async function storeFrames(tx: Queryable, frames: readonly StoredFrame[], channe
   }
   const blobs: Uint8Array[] = [];
   let offset = 0;
-  const chunks: { c: number; s: number; o: number; l: number }[] = [];
+  // The chunks as columns: channel, seq, offset in the batch's bytes, length.
+  const chunks = { c: [] as number[], s: [] as number[], o: [] as number[], l: [] as number[] };
   const rows: { m: number; s: number; r: number; d: string; sm: number; l: FrameLayout }[] = [];
   const lastSeq = new Map<number, number>();
   const layouts = frames.map((f) => {
@@ -135,34 +136,47 @@ async function storeFrames(tx: Queryable, frames: readonly StoredFrame[], channe
       next.set(p.channelId, at + p.n);
       layout[p.code] = [at, p.n];
       blobs.push(p.bytes);
-      chunks.push({ c: p.channelId, s: f.seq, o: offset, l: p.bytes.byteLength });
+      chunks.c.push(p.channelId);
+      chunks.s.push(f.seq);
+      chunks.o.push(offset);
+      chunks.l.push(p.bytes.byteLength);
       offset += p.bytes.byteLength;
     }
     rows.push({ m: f.deviceMasterId, s: f.seq, r: f.recordingId, d: f.digest, sm: Math.round(f.sentMs), l: layout });
     lastSeq.set(f.deviceMasterId, f.seq);
     return layout;
   });
+  // Rows come as arrays (unnest of constants: the planner knows their number) and are looked up
+  // by key; jsonb_to_recordset, counted as 100 rows whatever their number, had the planner scan
+  // and hash every row of recording_channels for a batch's few (the `= any` lets it probe the
+  // key for each, however its statistics lag a table whose counts every batch updates).
   await (tx.commitWith ?? tx.query).call(
     tx,
     `with cnt as (update recording_channels c set sample_count = c.sample_count + v.n
-                  from (select * from jsonb_to_recordset($7::jsonb) as t(id int, n int)) v where c.id = v.id),
+                  from unnest($4::int[], $5::int[]) as v(id, n) where c.id = v.id and c.id = any($4::int[])),
        ins as (insert into recording_chunks (channel_id, seq, data)
-                  select t.c, t.s, substring($1::bytea from t.o + 1 for t.l) from jsonb_to_recordset($2::jsonb) as t(c int, s int, o int, l int)),
+               select t.c, t.s, substring($1::bytea from t.o + 1 for t.l) from unnest($6::int[], $7::int[], $8::int[], $9::int[]) as t(c, s, o, l)),
        lf as (insert into live_frames (device_master_id, seq, recording_id, digest, sent_ms, layout, committed_ms)
-              select t.m, t.s, t.r, t.d, t.sm, t.l, $3::bigint from jsonb_to_recordset($4::jsonb) as t(m int, s bigint, r int, d text, sm bigint, l jsonb)),
+              select t.m, t.s, t.r, t.d, t.sm, t.l, $2::bigint from jsonb_to_recordset($3::jsonb) as t(m int, s bigint, r int, d text, sm bigint, l jsonb)),
        rec as (update recordings r set stop_ms = greatest(r.stop_ms, v.stop)
-               from (select * from jsonb_to_recordset($5::jsonb) as t(id int, stop bigint)) v where r.id = v.id),
-       dl as (update device_live d set last_seq = v.s, last_frame_ms = $3::bigint
-              from (select * from jsonb_to_recordset($6::jsonb) as t(m int, s bigint)) v where d.device_master_id = v.m)
+               from unnest($10::int[], $11::bigint[]) as v(id, stop) where r.id = v.id),
+       dl as (update device_live d set last_seq = v.s, last_frame_ms = $2::bigint
+              from unnest($12::int[], $13::bigint[]) as v(m, s) where d.device_master_id = v.m)
      select 1`,
     [
       Buffer.concat(blobs),
-      JSON.stringify(chunks),
       committedMs,
       JSON.stringify(rows),
-      JSON.stringify([...stops].map(([id, stop]) => ({ id, stop }))),
-      JSON.stringify([...lastSeq].map(([m, s]) => ({ m, s }))),
-      JSON.stringify([...perChannel].map(([id, n]) => ({ id, n }))),
+      [...perChannel.keys()],
+      [...perChannel.values()],
+      chunks.c,
+      chunks.s,
+      chunks.o,
+      chunks.l,
+      [...stops.keys()],
+      [...stops.values()],
+      [...lastSeq.keys()],
+      [...lastSeq.values()],
     ],
   );
   return layouts;

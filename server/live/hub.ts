@@ -9,19 +9,51 @@ import { encodeFrame, liveState, MAX_CATCH_UP_FRAMES, VIEWER_BUFFER_LIMIT_BYTES,
 const LIVE_CHANNEL = 'nocturne_live';
 
 /**
- * The NOTIFY payload: small, the samples are read from the database by the processes that
- * have viewers of the device. One notice says which frames of a committed batch: the hub
- * that committed them, their commit time and device/seq pairs, flat ([m, s, m, s, …]).
+ * The NOTIFY payload. One notice says which frames of a committed batch: the hub that
+ * committed them, their commit time and device/seq pairs, flat ([m, s, m, s, …]); `b`, each
+ * frame as viewers get it (base64) where it is small, '' where not. A process with viewers of
+ * a device sends the small frames on as they came and reads only the others from the
+ * database: one statement for a whole pass, never one for each notice of a busy stream.
  */
 interface Notice {
   /** The publishing hub: it has sent these frames to its own viewers already. */
   p?: string;
   c: number;
   f: number[];
+  b?: string[];
 }
 
-/** Frames per NOTIFY (a payload must stay under 8,000 bytes: ≤ 24 characters a frame, 40 for the rest). */
-const FRAMES_PER_NOTICE = 250;
+/** A notice's payload stays under PostgreSQL's 8,000 bytes: at most this many characters. */
+const NOTICE_MAX_CHARS = 7_000;
+/** A frame goes in its notice when its viewers' form is at most this long in base64 (a 200-ms frame of every channel is ~700); a longer one (a backlog's 60 s) is read from the database. */
+const INLINE_FRAME_CHARS = 1_500;
+
+/**
+ * A batch's notices, in frame order, each under NOTICE_MAX_CHARS: small frames carried whole
+ * (`encoded`, their viewers' form), the others by device and seq.
+ */
+export function noticesOf(origin: string, frames: readonly CommittedFrame[], encoded: readonly Uint8Array[]): string[] {
+  const out: string[] = [];
+  let notice: Notice | null = null;
+  let chars = 0;
+  frames.forEach((frame, i) => {
+    const b64 = Buffer.from(encoded[i]!.buffer, encoded[i]!.byteOffset, encoded[i]!.byteLength).toString('base64');
+    const carried = b64.length <= INLINE_FRAME_CHARS ? b64 : '';
+    // Its pair (two numbers of ≤ 16 digits with commas) and its string with quotes and a comma.
+    const cost = 34 + carried.length + 3;
+    if (!notice || chars + cost > NOTICE_MAX_CHARS) {
+      if (notice) out.push(JSON.stringify(notice));
+      notice = { p: origin, c: frame.committedMs, f: [], b: [] };
+      chars = 80 + origin.length;
+    }
+    notice.f.push(frame.deviceMasterId, frame.seq);
+    notice.b!.push(carried);
+    chars += cost;
+  });
+  if (notice) out.push(JSON.stringify(notice));
+  return out;
+}
+
 /** Most notices read back in one pass (their frames in one query: up to 10,000). */
 const NOTICES_PER_PASS = 40;
 /**
@@ -64,6 +96,15 @@ const framesSql = (chosen: string) => `
   join recording_chunks k on k.channel_id = c.id and k.seq = f.seq
   where r.recording_meta->>'live' = 'true'
   order by f.device_master_id, f.seq`;
+
+/** A frame of a pass over other processes' notices: carried in its notice (bytes) or read (frame). */
+interface PassFrame {
+  m: number;
+  seq: number;
+  committedMs: number;
+  bytes?: Uint8Array;
+  frame?: CommittedFrame;
+}
 
 /** One viewer's subscription to one device. */
 interface Subscription {
@@ -137,20 +178,18 @@ export class LiveHub {
 
   /**
    * Ingest committed frames here (a batch): send them to this process's viewers at once,
-   * then tell every other process in a few NOTIFYs. The NOTIFYs of successive batches go in
-   * commit order, one batch's after the one before; this process's viewers never wait for
-   * them (they had waited behind the previous batch's NOTIFY round trip).
+   * then tell every other process in its notices, all in one statement (small frames carried
+   * whole: noticesOf). The notices of successive batches go in commit order, one batch's after
+   * the one before; this process's viewers never wait for them (they had waited behind the
+   * previous batch's NOTIFY round trip).
    */
   published(frames: CommittedFrame[]): Promise<void> {
-    for (const frame of frames) this.fanOut(frame.deviceMasterId, frame);
-    const notify = async () => {
-      for (let i = 0; i < frames.length; i += FRAMES_PER_NOTICE) {
-        const part = frames.slice(i, i + FRAMES_PER_NOTICE);
-        const notice: Notice = { p: this.origin, c: part[0]!.committedMs, f: part.flatMap((f) => [f.deviceMasterId, f.seq]) };
-        await this.db.notify(LIVE_CHANNEL, JSON.stringify(notice));
-      }
-    };
-    const sent = this.notices.then(notify);
+    // Each frame in its viewers' form once: for the viewers here and for the notices.
+    const encoded = frames.map((f) => this.encode(f, f.deviceId));
+    frames.forEach((f, i) => this.fanOutBytes(f.deviceMasterId, f.seq, f.committedMs, encoded[i]!));
+    const payloads = noticesOf(this.origin, frames, encoded);
+    // One round trip for all of a batch's notices, after the batch before's.
+    const sent = this.notices.then(() => this.db.notify(LIVE_CHANNEL, payloads));
     // A failed NOTIFY is the caller's to report (GroupCommit logs it); the next batch's still go.
     this.notices = sent.catch(() => undefined);
     return sent;
@@ -193,7 +232,7 @@ export class LiveHub {
         this.pump();
       });
       this.delivered = this.delivered.then(async () => {
-        for (const frame of await read) this.fanOut(frame.deviceMasterId, frame);
+        for (const f of await read) this.fanOutBytes(f.m, f.seq, f.committedMs, f.bytes ?? this.encode(f.frame!, f.frame!.deviceId));
       });
     }
   }
@@ -202,30 +241,37 @@ export class LiveHub {
    * Notices of other processes' batches: their frames of devices watched here, read in one
    * statement (not three queries a frame or a notice), in seq order.
    */
-  private async onNotices(notices: Notice[]): Promise<CommittedFrame[]> {
+  private async onNotices(notices: Notice[]): Promise<PassFrame[]> {
+    const carried: PassFrame[] = [];
     const devices: number[] = [];
     const seqs: number[] = [];
     for (const n of notices) {
       if (n.p === this.origin) continue;
       for (let i = 0; i < n.f.length; i += 2) {
         const m = n.f[i]!;
+        const seq = n.f[i + 1]!;
         this.lastFrameMs.set(m, n.c);
         if (!this.subs.get(m)?.size) continue;
-        devices.push(m);
-        seqs.push(n.f[i + 1]!);
+        const b = n.b?.[i / 2];
+        if (b) carried.push({ m, seq, committedMs: n.c, bytes: Buffer.from(b, 'base64') });
+        else {
+          devices.push(m);
+          seqs.push(seq);
+        }
       }
     }
-    if (devices.length === 0) return [];
-    return this.framesOf(await this.db.query<FramePartRow>(framesSql('select * from unnest($1::int[], $2::bigint[])'), [devices, seqs]));
+    if (devices.length === 0) return carried;
+    const read = this.framesOf(await this.db.query<FramePartRow>(framesSql('select * from unnest($1::int[], $2::bigint[])'), [devices, seqs]));
+    // A device's frames in seq order, whether carried or read.
+    return [...carried, ...read.map((frame) => ({ m: frame.deviceMasterId, seq: frame.seq, committedMs: frame.committedMs, frame }))].sort((a, b) => a.m - b.m || a.seq - b.seq);
   }
 
-  /** A committed frame to the device's viewers in this process. */
-  private fanOut(deviceMasterId: number, frame: CommittedFrame): void {
-    this.lastFrameMs.set(deviceMasterId, frame.committedMs);
+  /** A committed frame, in its viewers' form, to the device's viewers in this process. */
+  private fanOutBytes(deviceMasterId: number, seq: number, committedMs: number, bytes: Uint8Array): void {
+    this.lastFrameMs.set(deviceMasterId, committedMs);
     const set = this.subs.get(deviceMasterId);
-    if (!set || set.size === 0) return;
-    const bytes = this.encode(frame, set.values().next().value!.deviceId);
-    for (const sub of set) this.deliver(sub, frame.seq, bytes);
+    if (!set) return;
+    for (const sub of set) this.deliver(sub, seq, bytes);
   }
 
   private encode(frame: CommittedFrame, deviceId: string): Uint8Array {

@@ -6,7 +6,7 @@ import { FrameError, validateFrame } from '../../server/live/frames';
 import { GroupCommit } from '../../server/live/group-commit';
 import { listChannels, loadSamples, loadTail } from '../../server/recordings/store';
 import { decodeWire } from '../../engine/wire';
-import { LiveHub, PASSES_AT_ONCE } from '../../server/live/hub';
+import { LiveHub, noticesOf, PASSES_AT_ONCE } from '../../server/live/hub';
 import { decodeFrame, encodeFrame } from '../../contract/live-protocol';
 import { openPostgres } from '../../server/db/postgres';
 import { until } from './live-helpers';
@@ -211,38 +211,110 @@ describe(`live group commit on ${TEST_DB}`, () => {
     }
   });
 
-  it("another server's batch of several devices reaches its viewers here in one statement for the whole batch, each device's frames in order", async () => {
-    const sessions = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003'].map(session));
+  /** A backlog's frame (after streaming was off): its viewers' form too long to go in a notice, so it is read. */
+  const backlog = (k: number) => Array.from({ length: 600 }, (_, i) => k + (i % 4) / 4);
+
+  for (const { size, values, statements } of [
+    { size: 'small frames (200 ms of data) carried whole in the notices: no statement here', values: (k: number) => [k, k + 0.5], statements: 0 },
+    { size: "large frames (a backlog's) read in one statement for the whole batch", values: backlog, statements: 1 },
+  ]) {
+    it(`another server's batch of several devices reaches its viewers here, each device's frames in order: ${size}`, async () => {
+      const sessions = await Promise.all(['NCT0001', 'NCT0002', 'NCT0003'].map(session));
+      const [{ schema }] = await live.server.db.query<{ schema: string }>('select current_schema() as schema');
+      // The other server: on PostgreSQL with connections of its own, as another process has; its queries counted.
+      const own = TEST_DB === 'postgres' ? await openPostgres({ url: process.env.TEST_DATABASE_URL!, schema }) : live.server.db;
+      const queries: string[] = [];
+      const here = new LiveHub({ ...own, query: (sql, params) => (queries.push(sql), own.query(sql, params)) });
+      const there = new LiveHub(live.server.db);
+      await here.start();
+      await there.start();
+      try {
+        // A viewer of each device here (an open socket with room in its buffer).
+        const got = new Map<string, Uint8Array[]>();
+        for (const s of sessions) {
+          const socket = { OPEN: 1, readyState: 1, bufferedAmount: 0, send: (b: Uint8Array | string) => typeof b !== 'string' && got.set(s.device.deviceId, [...(got.get(s.device.deviceId) ?? []), b]) };
+          await here.subscribe(socket as unknown as WebSocket, s.device.deviceMasterId, s.device.deviceId, null);
+        }
+        // One batch on the other server: four frames of each device, interleaved.
+        const firsts = new Map(sessions.map((s) => [s.device.deviceId, s.lastSeq + 1]));
+        const items = [0, 1, 2, 3].flatMap((k) => sessions.map((s) => item(s, firsts.get(s.device.deviceId)! + k, 60 + k, values(k))));
+        const results = await commitBatch(live.server.db, items);
+        queries.length = 0;
+        await there.published(results.map((r) => (r as Extract<IngestResult, { duplicate: false }>).frame));
+        await until(() => [...got.values()].reduce((n, f) => n + f.length, 0) === items.length, 10_000, 'every frame at the viewers here');
+        // Read: the frames with their samples and devices' ids in one snapshot, so never a frame without its chunks.
+        expect(queries).toHaveLength(statements);
+        for (const s of sessions) {
+          const frames = got.get(s.device.deviceId)!.map((b) => decodeFrame(b) as { header: { seq: number; deviceId: string; channels: { code: string; n: number }[] }; samples: Float32Array });
+          expect(frames.map((f) => f.header.seq)).toEqual([0, 1, 2, 3].map((k) => firsts.get(s.device.deviceId)! + k));
+          expect(frames.every((f) => f.header.deviceId === s.device.deviceId)).toBe(true);
+          // Y_DIST is stored as int16 steps: the values here are on its grid, so exact.
+          expect(frames.map((f) => Array.from(f.samples))).toEqual([0, 1, 2, 3].map((k) => [60 + k, ...values(k)]));
+        }
+      } finally {
+        await here.close();
+        await there.close();
+        if (own !== live.server.db) await own.close();
+      }
+    });
+  }
+
+  it("a batch's notices: several in one statement, arriving in their order; each under PostgreSQL's 8,000 bytes, small frames carried and large ones named", async () => {
+    const got: string[] = [];
+    const stop = await live.server.db.listen('nocturne_test_many', (p) => got.push(p));
+    try {
+      await live.server.db.notify('nocturne_test_many', ['one', 'two', 'three', 'four']);
+      await until(() => got.length === 4, 10_000, 'the four notices');
+      expect(got).toEqual(['one', 'two', 'three', 'four']);
+    } finally {
+      await stop();
+    }
+    const frame = (seq: number) => ({ deviceMasterId: 7, deviceId: 'NCT0007', recordingId: 1, seq, sentMs: 0, committedMs: 5, layout: {}, values: [] });
+    const sizes = [100, 2_000, 700, 700, 700, 700, 700, 700, 700, 700, 700, 700, 50];
+    const payloads = noticesOf('origin', sizes.map((_, i) => frame(i)), sizes.map((b) => new Uint8Array(b).fill(1)));
+    expect(payloads.length).toBeGreaterThan(1);
+    for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThan(8_000);
+    const notices = payloads.map((p) => JSON.parse(p) as { f: number[]; b: string[] });
+    // Every frame once, in order; the one of 2,000 bytes named only, the others carried whole.
+    expect(notices.flatMap((n) => n.f.filter((_, i) => i % 2 === 1))).toEqual(sizes.map((_, i) => i));
+    const carried = notices.flatMap((n) => n.b);
+    expect(carried.map((b) => Buffer.from(b, 'base64').byteLength)).toEqual(sizes.map((b) => (b === 2_000 ? 0 : b)));
+  });
+
+  it("a frame carried in another server's notice waits for the device's frame before it that must be read", async () => {
+    const s = await session('NCT0001');
     const [{ schema }] = await live.server.db.query<{ schema: string }>('select current_schema() as schema');
-    // The other server: on PostgreSQL with connections of its own, as another process has; its queries counted.
     const own = TEST_DB === 'postgres' ? await openPostgres({ url: process.env.TEST_DATABASE_URL!, schema }) : live.server.db;
-    const queries: string[] = [];
-    const here = new LiveHub({ ...own, query: (sql, params) => (queries.push(sql), own.query(sql, params)) });
+    const gates: (() => void)[] = [];
+    const here = new LiveHub({
+      ...own,
+      query: async <T,>(sql: string, params?: unknown[]) => {
+        await new Promise<void>((r) => gates.push(r));
+        return own.query<T>(sql, params);
+      },
+    });
     const there = new LiveHub(live.server.db);
     await here.start();
     await there.start();
     try {
-      // A viewer of each device here (an open socket with room in its buffer).
-      const got = new Map<string, Uint8Array[]>();
-      for (const s of sessions) {
-        const socket = { OPEN: 1, readyState: 1, bufferedAmount: 0, send: (b: Uint8Array | string) => typeof b !== 'string' && got.set(s.device.deviceId, [...(got.get(s.device.deviceId) ?? []), b]) };
-        await here.subscribe(socket as unknown as WebSocket, s.device.deviceMasterId, s.device.deviceId, null);
+      const got: number[] = [];
+      const socket = { OPEN: 1, readyState: 1, bufferedAmount: 0, send: (b: Uint8Array | string) => typeof b !== 'string' && got.push((decodeFrame(b).header as { seq: number }).seq) };
+      await here.subscribe(socket as unknown as WebSocket, s.device.deviceMasterId, s.device.deviceId, null);
+      const first = s.lastSeq + 1;
+      // A backlog's frame (read here, slowly), then a small one (carried in its notice).
+      for (const [seq, values] of [[first, backlog(1)], [first + 1, [2, 2.5]]] as const) {
+        const [r] = await commitBatch(live.server.db, [item(s, seq, 60, [...values])]);
+        await there.published([(r as Extract<IngestResult, { duplicate: false }>).frame]);
       }
-      // One batch on the other server: four frames of each device, interleaved.
-      const firsts = new Map(sessions.map((s) => [s.device.deviceId, s.lastSeq + 1]));
-      const items = [0, 1, 2, 3].flatMap((k) => sessions.map((s) => item(s, firsts.get(s.device.deviceId)! + k, 60 + k, [k, k + 0.5])));
-      const results = await commitBatch(live.server.db, items);
-      queries.length = 0;
-      await there.published(results.map((r) => (r as Extract<IngestResult, { duplicate: false }>).frame));
-      await until(() => [...got.values()].reduce((n, f) => n + f.length, 0) === items.length, 10_000, 'every frame at the viewers here');
-      // The frames with their samples and devices' ids: one snapshot, so never a frame without its chunks.
-      expect(queries).toHaveLength(1);
-      for (const s of sessions) {
-        const frames = got.get(s.device.deviceId)!.map((b) => decodeFrame(b) as { header: { seq: number; channels: { code: string; n: number }[] }; samples: Float32Array });
-        expect(frames.map((f) => f.header.seq)).toEqual([0, 1, 2, 3].map((k) => firsts.get(s.device.deviceId)! + k));
-        expect(frames.map((f) => Array.from(f.samples))).toEqual([0, 1, 2, 3].map((k) => [60 + k, k, k + 0.5]));
-      }
+      await until(() => gates.length === 1, 10_000, 'the backlog frame being read');
+      // The small frame arrived meanwhile, but goes only after the one before it.
+      await new Promise((r) => setImmediate(r));
+      expect(got).toEqual([]);
+      gates[0]!();
+      await until(() => got.length === 2, 10_000, 'both frames at the viewer');
+      expect(got).toEqual([first, first + 1]);
     } finally {
+      for (const open of gates) open();
       await here.close();
       await there.close();
       if (own !== live.server.db) await own.close();
@@ -282,7 +354,8 @@ describe(`live group commit on ${TEST_DB}`, () => {
       // Batches on the other server, one frame of each device in each: a notice each.
       const firsts = new Map(sessions.map((s) => [s.device.deviceId, s.lastSeq + 1]));
       for (let k = 0; k < notices; k++) {
-        const results = await commitBatch(live.server.db, sessions.map((s) => item(s, firsts.get(s.device.deviceId)! + k, 60 + k, [k])));
+        // Backlog frames: too long to be carried in a notice, so each notice is read.
+        const results = await commitBatch(live.server.db, sessions.map((s) => item(s, firsts.get(s.device.deviceId)! + k, 60 + k, backlog(k))));
         await there.published(results.map((r) => (r as Extract<IngestResult, { duplicate: false }>).frame));
       }
       await until(() => arrived === notices, 10_000, 'every notice here');
