@@ -17,8 +17,9 @@ export interface Queryable {
    * Inside Db.procedure only: runs the transaction's last statement and commits, on
    * PostgreSQL in one round trip with the COMMIT (its parameters written into the text:
    * inline-sql.ts); nothing may follow it. Elsewhere absent: use query, the commit follows.
+   * A `name` prepares it once per connection, as `query`'s does.
    */
-  commitWith?<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  commitWith?<T = Row>(sql: string, params?: unknown[], name?: string): Promise<T[]>;
 }
 
 /** The database the server talks to: embedded PGlite or a PostgreSQL server. */

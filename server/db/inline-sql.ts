@@ -29,3 +29,8 @@ export function inlineParams(sql: string, params: readonly unknown[]): string {
     return literal(params[i]);
   });
 }
+
+/** A prepared statement's arguments for EXECUTE: `(lit1, lit2, …)` (each coerced to its parameter's type). */
+export function inlineArgs(params: readonly unknown[]): string {
+  return params.length ? `(${params.map(literal).join(', ')})` : '';
+}

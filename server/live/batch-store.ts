@@ -53,6 +53,7 @@ async function lockBatch(tx: Queryable, frames: readonly StoredFrame[]) {
           ch as (select id, recording_id, sample_count, t0_ms, sample_rate from recording_channels where id = any($2::int[]) order by id for update)
      select coalesce((select json_agg(dl) from dl), '[]'::json) as live, coalesce((select json_agg(ch) from ch), '[]'::json) as channels`,
     [ids, channelIds],
+    'live_lock_batch',
   );
   return { live: row!.live, channels: row!.channels.map((c) => ({ ...c, sample_count: Number(c.sample_count), t0_ms: Number(c.t0_ms), sample_rate: Number(c.sample_rate) })) };
 }
@@ -178,6 +179,7 @@ async function storeFrames(tx: Queryable, frames: readonly StoredFrame[], channe
       [...lastSeq.keys()],
       [...lastSeq.values()],
     ],
+    'live_store_frames',
   );
   return layouts;
 }
@@ -186,7 +188,8 @@ async function storeFrames(tx: Queryable, frames: readonly StoredFrame[], channe
  * Classifies a batch's frames and stores the new ones, in the caller's transaction: on
  * PostgreSQL two round trips (the locks with the BEGIN, the writes with the COMMIT; a third
  * only to look up resent frames), where five each waited for the database's turn on a busy
- * machine (bench:scale).
+ * machine (bench:scale). Both statements are named: prepared once per connection, not parsed
+ * and planned on every batch (decision 1039).
  */
 export async function storeLiveBatch(tx: Queryable, frames: readonly StoredFrame[]): Promise<StoredBatch> {
   const { live, channels } = await lockBatch(tx, frames);

@@ -37,8 +37,9 @@ export function noticesOf(origin: string, frames: readonly CommittedFrame[], enc
   let notice: Notice | null = null;
   let chars = 0;
   frames.forEach((frame, i) => {
-    const b64 = Buffer.from(encoded[i]!.buffer, encoded[i]!.byteOffset, encoded[i]!.byteLength).toString('base64');
-    const carried = b64.length <= INLINE_FRAME_CHARS ? b64 : '';
+    const bytes = encoded[i]!;
+    // Its base64 length known before encoding it: a backlog's frame (tens of KB) is not encoded only to be dropped.
+    const carried = 4 * Math.ceil(bytes.byteLength / 3) <= INLINE_FRAME_CHARS ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') : '';
     // Its pair (two numbers of ≤ 16 digits with commas) and its string with quotes and a comma.
     const cost = 34 + carried.length + 3;
     if (!notice || chars + cost > NOTICE_MAX_CHARS) {
@@ -185,7 +186,7 @@ export class LiveHub {
    */
   published(frames: CommittedFrame[]): Promise<void> {
     // Each frame in its viewers' form once: for the viewers here and for the notices.
-    const encoded = frames.map((f) => this.encode(f, f.deviceId));
+    const encoded = frames.map((f) => this.encode(f));
     frames.forEach((f, i) => this.fanOutBytes(f.deviceMasterId, f.seq, f.committedMs, encoded[i]!));
     const payloads = noticesOf(this.origin, frames, encoded);
     // One round trip for all of a batch's notices, after the batch before's.
@@ -232,7 +233,7 @@ export class LiveHub {
         this.pump();
       });
       this.delivered = this.delivered.then(async () => {
-        for (const f of await read) this.fanOutBytes(f.m, f.seq, f.committedMs, f.bytes ?? this.encode(f.frame!, f.frame!.deviceId));
+        for (const f of await read) this.fanOutBytes(f.m, f.seq, f.committedMs, f.bytes ?? this.encode(f.frame!));
       });
     }
   }
@@ -274,10 +275,10 @@ export class LiveHub {
     for (const sub of set) this.deliver(sub, seq, bytes);
   }
 
-  private encode(frame: CommittedFrame, deviceId: string): Uint8Array {
+  private encode(frame: CommittedFrame): Uint8Array {
     const header: ViewerFrame = {
       type: 'frame',
-      deviceId,
+      deviceId: frame.deviceId,
       recordingId: frame.recordingId,
       seq: frame.seq,
       sentMs: frame.sentMs,
@@ -316,7 +317,7 @@ export class LiveHub {
     if (frames.length && frames[0]!.seq > fromSeq + 1) {
       send(sub.socket, { type: 'skipped', deviceId: sub.deviceId, fromSeq: fromSeq + 1, toSeq: frames[0]!.seq - 1 });
     }
-    for (const f of frames) this.deliver(sub, f.seq, this.encode(f, sub.deviceId));
+    for (const f of frames) this.deliver(sub, f.seq, this.encode(f));
   }
 
   /**

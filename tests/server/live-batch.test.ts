@@ -211,6 +211,32 @@ describe(`live group commit on ${TEST_DB}`, () => {
     }
   });
 
+  if (TEST_DB === 'postgres') {
+    it("a batch's two statements are prepared once on a connection and executed there after, also after one whose writing statement failed", async () => {
+      const s = await session('NCT0004');
+      const before = await stored(s);
+      const [{ schema }] = await live.server.db.query<{ schema: string }>('select current_schema() as schema');
+      const own = await openPostgres({ url: process.env.TEST_DATABASE_URL!, schema });
+      try {
+        // One batch at a time: the live pool hands back the connection the last one used.
+        const first = s.lastSeq + 1;
+        expect((await commitBatch(own.live(), [item(s, first, 60, [1])])).map(outcome)).toEqual(['committed']);
+        // A chunk already at the next frame's seq: the prepared writing statement fails inside its EXECUTE, the transaction is rolled back.
+        const hr = s.channels.get('HR')!.id;
+        await own.query('insert into recording_chunks (channel_id, seq, data) values ($1, $2, $3)', [hr, first + 1, Buffer.from([1])]);
+        await expect(commitBatch(own.live(), [item(s, first + 1, 61, [2])])).rejects.toThrow(/duplicate key|unique/i);
+        await own.query('delete from recording_chunks where channel_id = $1 and seq = $2', [hr, first + 1]);
+        for (let k = 1; k <= 3; k++) expect((await commitBatch(own.live(), [item(s, first + k, 60 + k, [k])])).map(outcome)).toEqual(['committed']);
+        const prepared = await own.live().transaction((tx) => tx.query<{ name: string }>("select name from pg_prepared_statements where name like 'folded_%' order by name"));
+        expect(prepared.map((p) => p.name)).toEqual(['folded_live_lock_batch', 'folded_live_store_frames']);
+        // Every committed frame's samples stored once: four frames of one HR and one Y_DIST sample each.
+        expect(await stored(s)).toEqual(before.map((r) => ({ code: r.code, sample_count: r.sample_count + 4 })));
+      } finally {
+        await own.close();
+      }
+    });
+  }
+
   /** A backlog's frame (after streaming was off): its viewers' form too long to go in a notice, so it is read. */
   const backlog = (k: number) => Array.from({ length: 600 }, (_, i) => k + (i % 4) / 4);
 
