@@ -138,11 +138,12 @@ const ENGINE_WORK = [
  * PGlite, which is the same SQL engine in WebAssembly — the driver's answers (the answers
  * contract, cursors, the trail's batches), every route and role (the access matrix),
  * connections at once (concurrency, imports and staged imports, sign-in limits under a
- * burst), live ingest, fan-out across processes and faults, and the migrations. Every other
+ * burst), live ingest and its group commit (prepared statements, notices, the live path's own
+ * connections), fan-out across processes and faults, and the migrations. Every other
  * file runs once, on PGlite, the database `npm start` runs on.
  */
 const ON_POSTGRES_TOO = [
-  'access-matrix', 'annotation-pages', 'answers', 'audit-trail', 'concurrency', 'imports', 'live', 'live-fanout', 'live-faults',
+  'access-matrix', 'annotation-pages', 'answers', 'audit-trail', 'concurrency', 'imports', 'live', 'live-batch', 'live-fanout', 'live-faults',
   'migration-015', 'migration-033', 'signin-jam', 'staged-import',
 ].map((name) => `tests/server/${name}.test.ts`);
 
