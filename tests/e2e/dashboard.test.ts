@@ -153,6 +153,10 @@ describe('dashboard', () => {
       await page.getByTestId('patient-link').filter({ hasText: 'NCT1001' }).click();
       await page.locator('.navigator').waitFor();
       await page.locator('.import-details > summary').click();
+      // The panel's body renders on the details' toggle event, a task after the click: the page is
+      // tall enough to scroll the charts past the header only once it is there (CI 2026-12-03: the
+      // scan ran before it and found no such position).
+      await page.locator('.import-details[open] > summary + *').waitFor();
       // Scroll until the charts end and the navigator slides under the header; there, every
       // navigator element under the header must be hidden by it (the header is what is on top).
       const seen = await page.evaluate(() => {
