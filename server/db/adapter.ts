@@ -1,3 +1,4 @@
+import { literal } from './inline-sql';
 import type { ProcedureArgs, ProcedureName, ProcedureResult } from './procedures';
 
 /** A row as the drivers return it. */
@@ -68,8 +69,6 @@ export interface Db extends Queryable {
   live(): Db;
   close(): Promise<void>;
 }
-
-const literal = (v: string) => `'${v.replace(/'/g, "''")}'`;
 
 /** `select set_config(name, value, true), …` for a transaction's settings (names and values quoted as literals). */
 export function localSettingsSql(settings: Readonly<Record<string, string>>): string {

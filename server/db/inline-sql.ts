@@ -3,7 +3,8 @@
 // has parameters: Db.procedure on PostgreSQL). For our own fixed SQL texts only ($n never
 // inside one of their literals); every string is quoted as an E'' literal, bytes in hex.
 
-function literal(value: unknown): string {
+/** One value as a quoted SQL literal (also a transaction's settings: adapter.ts). */
+export function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`inline SQL: ${value} is not a finite number`);

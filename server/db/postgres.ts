@@ -162,6 +162,11 @@ async function preparedText(client: pg.PoolClient, name: string, sql: string, pa
   return `execute ${prepared}${inlineArgs(params)}`;
 }
 
+/** A folded transaction's statement as the text to send: prepared and executed by name when named, its parameters written in otherwise. */
+function statementText(client: pg.PoolClient, sql: string, params: readonly unknown[], name?: string): Promise<string> | string {
+  return name ? preparedText(client, name, sql, params) : inlineParams(sql, params);
+}
+
 /**
  * A transaction whose BEGIN (and settings) go with its first statement and whose COMMIT goes
  * with the statement given to commitWith, each pair in one round trip (the simple query
@@ -181,7 +186,7 @@ async function foldedTransaction<T>(pool: pg.Pool, fn: (tx: Queryable) => Promis
     async query<R>(sql: string, params: unknown[] = [], name?: string) {
       open();
       if (begin === null) return plain.query<R>(sql, params, name);
-      const text = begin + (name ? await preparedText(client, name, sql, params) : inlineParams(sql, params));
+      const text = begin + (await statementText(client, sql, params, name));
       begin = null;
       return rowsOf<R>(await client.query(text));
     },
@@ -193,7 +198,7 @@ async function foldedTransaction<T>(pool: pg.Pool, fn: (tx: Queryable) => Promis
     },
     async commitWith<R>(sql: string, params: unknown[] = [], name?: string) {
       open();
-      const text = `${begin ?? ''}${name ? await preparedText(client, name, sql, params) : inlineParams(sql, params)}; commit`;
+      const text = `${begin ?? ''}${await statementText(client, sql, params, name)}; commit`;
       begin = null;
       ended = true;
       return rowsOf<R>(await client.query(text), 1);
