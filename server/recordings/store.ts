@@ -278,9 +278,22 @@ export function listRecordings(db: Queryable, patientId: number): Promise<Record
   return db.query<RecordingRow>(`select * from recordings r where r.patient_id = $1 and ${THE_NIGHT_SQL('r')} order by r.start_ms`, [patientId]);
 }
 
-/** A patient's recordings that share their night key with the night's recording (THE_NIGHT_SQL), in time order. */
-export function listOtherRecordings(db: Queryable, patientId: number): Promise<RecordingRow[]> {
-  return db.query<RecordingRow>(`select * from recordings r where r.patient_id = $1 and not ${THE_NIGHT_SQL('r')} order by r.start_ms`, [patientId]);
+/**
+ * Every recording of a patient in time order, each saying whether it is the night of its key
+ * (THE_NIGHT_SQL) or shares the key with the one that is: a night list in one statement.
+ */
+export function listRecordingsByNight(db: Queryable, patientId: number): Promise<(RecordingRow & { is_night: boolean })[]> {
+  return db.query<RecordingRow & { is_night: boolean }>(`select r.*, ${THE_NIGHT_SQL('r')} as is_night from recordings r where r.patient_id = $1 order by r.start_ms`, [patientId]);
+}
+
+/** What the night list says of each channel of a patient's recordings, by recording and id (the list's one statement for them, beside listRecordingsByNight). */
+export function listPatientChannels(db: Queryable, patientId: number) {
+  return db.query<Pick<ChannelRow, 'id' | 'recording_id' | 'code' | 'label' | 'unit' | 'sample_rate' | 'sample_count' | 'valid_count'>>(
+    `select c.id, c.recording_id, c.code, c.label, c.unit, c.sample_rate, c.sample_count, c.valid_count
+       from recording_channels c join recordings r on r.id = c.recording_id
+      where r.patient_id = $1 order by c.recording_id, c.id`,
+    [patientId],
+  );
 }
 
 /** One recording of a patient, or null. */
