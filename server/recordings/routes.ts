@@ -51,12 +51,11 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
     { preHandler: auth, schema: recordingsEndpoints['GET /patient/available-nights'] },
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
-      // Asked together, after the patient's check: on a busy machine every round trip to the database waits for its turn (a night screen's first paint waits for this list).
-      const [all, channels] = await Promise.all([listRecordingsByNight(db, patient.id), listPatientChannels(db, patient.id)]);
-      const recordings = all.filter((r) => r.is_night);
+      const all = await listRecordingsByNight(db, patient.id);
+      const channels = await listPatientChannels(db, patient.id);
       // Recordings sharing a night's key with it (THE_NIGHT_SQL): listed with that night, not as nights of their own.
       const others = all.filter((r) => !r.is_night);
-      const info = (r: (typeof recordings)[number]) => ({
+      const info = (r: (typeof all)[number]) => ({
         recording_id: r.id,
         night: r.night_key,
         recording_date: nightDate(r.night_key),
@@ -70,7 +69,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
         sessions: nightSessions(Array.isArray(r.recording_meta?.files) ? (r.recording_meta.files as NightFileMeta[]) : []),
         channels: channels.filter((c) => c.recording_id === r.id).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count, valid: c.valid_count === null ? c.sample_count : Number(c.valid_count), version: channelVersion(c) })),
       });
-      const nights = recordings.map((r) => {
+      const nights = all.filter((r) => r.is_night).map((r) => {
         const also = others.filter((o) => o.night_key === r.night_key).map(info);
         return also.length > 0 ? { ...info(r), others: also } : info(r);
       });

@@ -286,7 +286,11 @@ export function listRecordingsByNight(db: Queryable, patientId: number): Promise
   return db.query<RecordingRow & { is_night: boolean }>(`select r.*, ${THE_NIGHT_SQL('r')} as is_night from recordings r where r.patient_id = $1 order by r.start_ms`, [patientId]);
 }
 
-/** What the night list says of each channel of a patient's recordings, by recording and id (the list's one statement for them, beside listRecordingsByNight). */
+/**
+ * What the night list says of each channel of a patient's recordings, by recording and id. Read
+ * after listRecordingsByNight (not beside it): a night stored between the two is listed on the
+ * next read, never without its channels.
+ */
 export function listPatientChannels(db: Queryable, patientId: number) {
   return db.query<Pick<ChannelRow, 'id' | 'recording_id' | 'code' | 'label' | 'unit' | 'sample_rate' | 'sample_count' | 'valid_count'>>(
     `select c.id, c.recording_id, c.code, c.label, c.unit, c.sample_rate, c.sample_count, c.valid_count
