@@ -40,6 +40,18 @@ function overviewHeaders(reply: FastifyReply, versions: readonly string[], live:
     .header('cache-control', kept ? 'private, max-age=86400' : 'no-cache');
 }
 
+/** Items by a key, each group in the items' order (Map.groupBy, which Node 20 lacks). */
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
 /** Nights of a patient and the binary channel data the engine loads. */
 export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
@@ -52,7 +64,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const patient = await visiblePatient(db, currentUser(request), request.query.patient_id, 'read');
       const all = await listRecordingsByNight(db, patient.id);
-      const channels = await listPatientChannels(db, patient.id);
+      const channels = groupBy(await listPatientChannels(db, patient.id), (c) => c.recording_id);
       // Recordings sharing a night's key with it (THE_NIGHT_SQL): listed with that night, not as nights of their own.
       const others = all.filter((r) => !r.is_night);
       const info = (r: (typeof all)[number]) => ({
@@ -67,7 +79,7 @@ export function recordingRoutes(server: FastifyInstance, ctx: AppContext) {
         live: isLiveRecording(r),
         // The night's sessions (a CPAP night where the mask came off: one per stretch of files).
         sessions: nightSessions(Array.isArray(r.recording_meta?.files) ? (r.recording_meta.files as NightFileMeta[]) : []),
-        channels: channels.filter((c) => c.recording_id === r.id).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count, valid: c.valid_count === null ? c.sample_count : Number(c.valid_count), version: channelVersion(c) })),
+        channels: (channels.get(r.id) ?? []).map((c) => ({ code: c.code, label: c.label, unit: c.unit, fs: c.sample_rate, count: c.sample_count, valid: c.valid_count === null ? c.sample_count : Number(c.valid_count), version: channelVersion(c) })),
       });
       const nights = all.filter((r) => r.is_night).map((r) => {
         const also = others.filter((o) => o.night_key === r.night_key).map(info);
