@@ -1,19 +1,33 @@
 // A/B first paint under the same load: two servers of the same data, one serving build A
 // (BENCH_URL_A), one build B (BENCH_URL_B), visited in turn — A cold, A warm, B cold, B warm —
 // so both builds see the same moments of a shared machine. Prints medians per build.
-// `BENCH_URL_A=… BENCH_URL_B=… node --import tsx bench/first-paint-ab.ts`
+// `BENCH_URL_A=… BENCH_URL_B=… node --import tsx bench/first-paint-ab.ts`. BENCH_URL_B may
+// be the same server as A, and BENCH_WAIT_A / BENCH_WAIT_B ('signal' or 'poll') set how each
+// side learns of its first chart (bench/first-paint.ts): an A/B of the measurement itself.
 import { loadavg } from 'node:os';
 import { DEMO, findLongNight, launchChromium, signInThroughForm } from '../tests/e2e/harness';
 import { benchCompositing } from './compositing';
-import { visit, type Visit } from './first-paint';
+import { visit, type Visit, type WaitMethod } from './first-paint';
 import { percentile } from './timing';
 
 const ROUNDS = Number(process.env.BENCH_FIRST_PAINT_ROUNDS ?? 8);
-const urls = { A: process.env.BENCH_URL_A!, B: process.env.BENCH_URL_B! };
+const urls = { A: process.env.BENCH_URL_A!, B: process.env.BENCH_URL_B ?? process.env.BENCH_URL_A! };
+const waits: Record<'A' | 'B', WaitMethod> = { A: process.env.BENCH_WAIT_A === 'poll' ? 'poll' : 'signal', B: process.env.BENCH_WAIT_B === 'poll' ? 'poll' : 'signal' };
+/** Runs the jobs one after another (`inTurn`) or all at once. */
+async function inTurnOrTogether<T>(inTurn: boolean, jobs: Array<() => Promise<T>>): Promise<T[]> {
+  if (!inTurn) return Promise.all(jobs.map((job) => job()));
+  const out: T[] = [];
+  for (const job of jobs) out.push(await job());
+  return out;
+}
+
 const browser = await launchChromium(benchCompositing());
 try {
-  const sides = await Promise.all(
-    (['A', 'B'] as const).map(async (name) => {
+  // One server for both sides (an A/B of the measurement): sign in one after the other (one account, one outbox).
+  const oneServer = urls.A === urls.B;
+  const sides = await inTurnOrTogether(
+    oneServer,
+    (['A', 'B'] as const).map((name) => async () => {
       const context = await browser.newContext({ baseURL: urls[name], viewport: { width: 1280, height: 1000 } });
       const page = await context.newPage();
       await page.goto('/');
@@ -25,8 +39,8 @@ try {
   const load = [loadavg()[0]];
   for (let i = 0; i < ROUNDS; i++) {
     for (const s of sides) {
-      const c = await visit(s.context, s.page, s.url, true);
-      const w = await visit(s.context, s.page, s.url, false);
+      const c = await visit(s.context, s.page, s.url, true, waits[s.name]);
+      const w = await visit(s.context, s.page, s.url, false, waits[s.name]);
       if (i === 0) continue;
       s.cold.push(c);
       s.warm.push(w);
@@ -43,7 +57,7 @@ try {
       ),
     ]),
   );
-  console.log(JSON.stringify({ ...out, rounds_each: ROUNDS - 1, load_average_1m: load.map((v) => Math.round(v * 100) / 100), date: new Date().toISOString() }, null, 2));
+  console.log(JSON.stringify({ ...out, waits, rounds_each: ROUNDS - 1, load_average_1m: load.map((v) => Math.round(v * 100) / 100), date: new Date().toISOString() }, null, 2));
 } finally {
   await browser.close();
 }

@@ -8,10 +8,10 @@
 import { loadavg } from 'node:os';
 import { startAppServer } from '../tests/e2e/harness';
 import type { Compositing } from './compositing';
-import { analysed, benchSession, measureFirstPaint } from './first-paint';
+import { analysed, AS_NPM_START, benchSession, measureFirstPaint } from './first-paint';
 import { percentile } from './timing';
 
-const server = process.env.BENCH_URL ? null : await startAppServer({ SEED_NIGHTS: '1' }, 600_000);
+const server = process.env.BENCH_URL ? null : await startAppServer({ ...AS_NPM_START, SEED_NIGHTS: '1' }, 600_000);
 // Measured once its first start analysed the demo nights (that takes both cores), as bench:render is.
 if (server) await analysed(server.output);
 const url = process.env.BENCH_URL ?? server!.url;

@@ -25,8 +25,53 @@ export interface Visit {
   channels: number;
 }
 
+/**
+ * How a visit learns that its first chart was drawn. 'signal' (the default): the page tells
+ * Node through a binding from a PerformanceObserver installed before the app's scripts, so
+ * nothing is run in the page while it loads. 'poll' (BENCH_FIRST_PAINT_WAIT=poll, the method
+ * before 2026-12-03): Playwright's waitForFunction, whose first call in a new document
+ * evaluates Playwright's injected script (a 330 kB message, 30–35 ms of the page's main
+ * thread on a 2-core machine) in the middle of the first paint it measures.
+ */
+export type WaitMethod = 'signal' | 'poll';
+const WAIT: WaitMethod = process.env.BENCH_FIRST_PAINT_WAIT === 'poll' ? 'poll' : 'signal';
+
+/** The first-chart binding of each browser context: `next()` arms it for one visit, and the returned wait resolves when the visit's page marked its first chart. */
+const signals = new WeakMap<BrowserContext, { arm: () => (ms: number) => Promise<void> }>();
+
+async function firstChartSignal(context: BrowserContext): Promise<(ms: number) => Promise<void>> {
+  let signal = signals.get(context);
+  if (!signal) {
+    let resolveNext: (() => void) | null = null;
+    await context.exposeBinding('__nocturneFirstChart', () => {
+      resolveNext?.();
+      resolveNext = null;
+    });
+    await context.addInitScript(() => {
+      const tell = (window as unknown as { __nocturneFirstChart: () => void }).__nocturneFirstChart;
+      new PerformanceObserver((list, observer) => {
+        if (!list.getEntries().some((e) => e.name === 'nocturne:first-chart')) return;
+        observer.disconnect();
+        void tell();
+      }).observe({ type: 'mark', buffered: true });
+    });
+    signal = {
+      arm() {
+        const fired = new Promise<void>((resolve) => (resolveNext = resolve));
+        return (ms) => {
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no first chart within ${ms} ms`)), ms)));
+          return Promise.race([fired, late]).finally(() => clearTimeout(timer));
+        };
+      },
+    };
+    signals.set(context, signal);
+  }
+  return signal.arm();
+}
+
 /** Opens `url` once (cold: the caches emptied first) and reads its timeline. */
-export async function visit(context: BrowserContext, page: Page, url: string, cold: boolean): Promise<Visit> {
+export async function visit(context: BrowserContext, page: Page, url: string, cold: boolean, wait: WaitMethod = WAIT): Promise<Visit> {
   if (cold) {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.clearBrowserCache');
@@ -35,8 +80,10 @@ export async function visit(context: BrowserContext, page: Page, url: string, co
     await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'indexeddb,cache_storage,service_workers' });
     await cdp.detach();
   }
+  const painted = wait === 'signal' ? await firstChartSignal(context) : null;
   await page.goto(url);
-  await page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0, undefined, { timeout: 60_000 });
+  if (painted) await painted(60_000);
+  else await page.waitForFunction(() => performance.getEntriesByName('nocturne:first-chart').length > 0, undefined, { timeout: 60_000 });
   // Let the rest of the night arrive, so the next visit starts from a quiet page.
   await page.waitForFunction(() => document.querySelector('[data-testid="chart-stack"]') && !document.querySelector('[data-testid="chart-stack"] .plot-empty.muted'), undefined, { timeout: 60_000 });
   await page.waitForTimeout(300);
@@ -93,6 +140,13 @@ export async function measureFirstPaint(context: BrowserContext, page: Page) {
   return { night, cold: summary(cold), warm: summary(warm) };
 }
 
+/**
+ * A browser benchmark's server runs as `npm start` runs it: without the tests' answer check
+ * (CHECK_ANSWERS=1 makes the harness's server validate every JSON answer against its route's
+ * schema before sending it, work a user's server does not do).
+ */
+export const AS_NPM_START = { CHECK_ANSWERS: '0' } as const;
+
 /** What a browser benchmark drives: the app with the demo nights and Chromium. */
 export interface BenchSession {
   url: string;
@@ -116,7 +170,7 @@ export async function analysed(output: () => string): Promise<void> {
  * a server already running with them (development loop only), and Chromium.
  */
 export async function benchSession(compositing: Compositing = benchCompositing(), url = process.env.BENCH_URL): Promise<BenchSession> {
-  const server = url ? { url, close: async () => undefined } : await startAppServer({ SEED_NIGHTS: '1' }, 600_000);
+  const server = url ? { url, close: async () => undefined } : await startAppServer({ ...AS_NPM_START, SEED_NIGHTS: '1' }, 600_000);
   // The first start analyses the demo nights after it listens: measured only once that is done (it took both cores).
   if ('output' in server) await analysed(server.output);
   const browser = await launchChromium(compositing);

@@ -37,6 +37,7 @@ import { sharedDb } from '../tests/server/live-processes';
 import { clockOffset, frameSummary, latencySummary, ratio, type ClockReading, type ProbeTake } from './screen-stats';
 import { percentile } from './timing';
 import { machineCpu } from './machine';
+import { AS_NPM_START } from './first-paint';
 
 const env = process.env;
 const DEVICES = Number(env.BENCH_SCREEN_DEVICES ?? 32);
@@ -114,7 +115,7 @@ async function record(page: Page, opts: { ms?: number; drawFrames?: number }): P
 export async function measureScreen() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'nocturne-rt-screen-'));
   const db = await sharedDb(DB_KIND, dataDir, env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
-  const serverEnv = { ...db.env, DATA_DIR: dataDir, SEED_NIGHTS: '0', PORT };
+  const serverEnv = { ...db.env, ...AS_NPM_START, DATA_DIR: dataDir, SEED_NIGHTS: '0', PORT };
   const clients: DeviceClient[] = [];
   const browser = await launchChromium(benchCompositing());
   let server: Awaited<ReturnType<typeof startAppServer>> | null = null;
