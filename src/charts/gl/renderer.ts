@@ -206,8 +206,13 @@ export class ChartRenderer {
   /** Registers a block; returns it for the caller to fill. */
   addBlock(id: string): ChartBlock {
     const block = new ChartBlock(id);
-    this.blocks.add(block);
+    this.adoptBlock(block);
     return block;
+  }
+
+  /** Registers a block made elsewhere (a chart's, made in its render); again after removeBlock, it starts without layers. */
+  adoptBlock(block: ChartBlock): void {
+    this.blocks.add(block);
   }
 
   /** Unregisters a block and frees its buffers. */

@@ -1,18 +1,23 @@
-import { useLayoutEffect, useRef, useState } from 'react';
-import type { ChartBlock } from '../gl/block';
+import { useLayoutEffect, useMemo, useRef } from 'react';
+import { ChartBlock } from '../gl/block';
 import type { ChartScreen } from '../screen';
 
-/** Registers a block for the element the returned ref lands on; unregisters on unmount. */
+/**
+ * A block for the element the returned ref lands on: made in the render, registered with the
+ * renderer in the commit, unregistered on unmount. The block is there in the first render, so
+ * the chart's own layout effects hand it its series in the same commit (a block set as state in
+ * a layout effect rendered every chart a second time before the screen's first frame).
+ */
 export function useChartBlock(screen: ChartScreen, id: string) {
   const ref = useRef<HTMLDivElement>(null);
-  const [block, setBlock] = useState<ChartBlock | null>(null);
+  // A new screen (another night's surface) or id gets a new block: `screen` keys it, it is not read.
+  const block = useMemo(() => new ChartBlock(id), [screen, id]);
   useLayoutEffect(() => {
-    const b = screen.renderer.addBlock(id);
-    b.el = ref.current;
-    setBlock(b);
+    screen.renderer.adoptBlock(block);
+    block.el = ref.current;
     screen.renderer.requestFrame();
-    return () => screen.dropBlock(b);
-  }, [screen, id]);
+    return () => screen.dropBlock(block);
+  }, [screen, block]);
   return { ref, block };
 }
 

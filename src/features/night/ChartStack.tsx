@@ -9,6 +9,7 @@ import { channelDef } from './channels';
 import { ChartBlockView, type BlockProps } from './ChartBlockView';
 import { useNight } from './context';
 import { channelNameParts } from '../../builtInNames';
+import { readItem, writeItem } from '../../state/storage';
 
 /** Collapsed plot height, px. */
 const COLLAPSED_HEIGHT = 88;
@@ -106,8 +107,17 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView,
   );
 }
 
-/** Blocks rendered in full before the first chart frame, until the page is measured. */
+/** Blocks rendered in full before the first chart frame on a browser's first night, until the page is measured. */
 const FIRST_GUESS = 2;
+
+/** Where the number of blocks the last night's first frame needed above the fold is kept, in this browser (a count, nothing that names a patient). */
+const ABOVE_FOLD_KEY = 'nocturne.blocksAboveFold';
+
+/** The count the last night screen measured (a reload renders that many in its first pass, not a second pass for the rest), else FIRST_GUESS. */
+function firstGuess(): number {
+  const n = Number(readItem('localStorage', ABOVE_FOLD_KEY));
+  return Number.isInteger(n) && n >= 1 && n <= 64 ? n : FIRST_GUESS;
+}
 
 /**
  * How many of the stack's blocks are rendered in full (decision 1024): on a page's first night,
@@ -118,7 +128,7 @@ const FIRST_GUESS = 2;
  */
 function useBlocksAboveFold(stackRef: RefObject<HTMLDivElement | null>, all: number | undefined): number {
   const framed = useChartsFramed();
-  const [above, setAbove] = useState(FIRST_GUESS);
+  const [above, setAbove] = useState(firstGuess);
   useLayoutEffect(() => {
     const stack = stackRef.current;
     if (framed || all !== undefined || !stack) return;
@@ -126,6 +136,7 @@ function useBlocksAboveFold(stackRef: RefObject<HTMLDivElement | null>, all: num
     const blocks = [...stack.querySelectorAll<HTMLElement>(':scope > .chart-block')];
     const needed = blocks.filter((b) => b.getBoundingClientRect().top < fold).length;
     if (needed > above) setAbove(needed);
+    if (needed >= 1 && readItem('localStorage', ABOVE_FOLD_KEY) !== String(needed)) writeItem('localStorage', ABOVE_FOLD_KEY, String(needed));
   });
   return framed ? Number.POSITIVE_INFINITY : (all ?? above);
 }

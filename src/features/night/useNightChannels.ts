@@ -33,15 +33,26 @@ export function useNightChannels(patientId: number, night: NightInfo, choices: r
     () => new NightLoader(getSignalEngine().then((e) => e.api), patientId, night.recording_id, (code) => channelVersion(latest.current, code)),
     [patientId, night.recording_id],
   );
+  const present = useMemo(() => new Set(night.channels.map((c) => c.code)), [night]);
+  const wanted = useMemo(() => sourcesToLoad(choices, present), [choices, present]);
+
+  // The first render already says what is loading (the effect below asks for it at once): a
+  // state set in the first effects would render the whole night screen a second time before
+  // its first chart (one of two renders of the screen's first task).
   const [infos, setInfos] = useState<Record<string, ChannelInfo | null>>({});
-  const [loading, setLoading] = useState<ReadonlySet<string>>(new Set());
+  const [loading, setLoading] = useState<ReadonlySet<string>>(() => new Set(wanted));
   const session = useRef<LoadSession | null>(null);
+  /** The loader the state above was made for: a night switch starts from empty state, the first night from the state it rendered. */
+  const stateOf = useRef(loader);
 
   useEffect(() => {
     const s: LoadSession = { loader, requested: new Set(), queue: [], active: 0, ended: false };
     session.current = s;
-    setInfos({});
-    setLoading(new Set());
+    if (stateOf.current !== loader) {
+      stateOf.current = loader;
+      setInfos({});
+      setLoading(new Set());
+    }
     return () => {
       s.ended = true;
       // Leaving the night (or switching) stops its downloads: the prefetched ones and the loader's.
@@ -50,9 +61,6 @@ export function useNightChannels(patientId: number, night: NightInfo, choices: r
     };
   }, [loader, patientId, night.recording_id]);
 
-  const present = useMemo(() => new Set(night.channels.map((c) => c.code)), [night]);
-  const wanted = useMemo(() => sourcesToLoad(choices, present), [choices, present]);
-
   useEffect(() => {
     const s = session.current;
     if (!s || s.loader !== loader || s.ended) return;
@@ -60,7 +68,7 @@ export function useNightChannels(patientId: number, night: NightInfo, choices: r
     if (fresh.length === 0) return;
     for (const code of fresh) s.requested.add(code);
     s.queue.push(...fresh);
-    setLoading((prev) => new Set([...prev, ...fresh]));
+    setLoading((prev) => (fresh.every((code) => prev.has(code)) ? prev : new Set([...prev, ...fresh])));
     const pump = () => {
       while (!s.ended && s.active < PARALLEL_LOADS && s.queue.length > 0) {
         const code = s.queue.shift()!;
