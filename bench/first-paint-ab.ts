@@ -13,29 +13,18 @@ import { percentile } from './timing';
 const ROUNDS = Number(process.env.BENCH_FIRST_PAINT_ROUNDS ?? 8);
 const urls = { A: process.env.BENCH_URL_A!, B: process.env.BENCH_URL_B ?? process.env.BENCH_URL_A! };
 const waits: Record<'A' | 'B', WaitMethod> = { A: process.env.BENCH_WAIT_A === 'poll' ? 'poll' : 'signal', B: process.env.BENCH_WAIT_B === 'poll' ? 'poll' : 'signal' };
-/** Runs the jobs one after another (`inTurn`) or all at once. */
-async function inTurnOrTogether<T>(inTurn: boolean, jobs: Array<() => Promise<T>>): Promise<T[]> {
-  if (!inTurn) return Promise.all(jobs.map((job) => job()));
-  const out: T[] = [];
-  for (const job of jobs) out.push(await job());
-  return out;
-}
-
 const browser = await launchChromium(benchCompositing());
 try {
-  // One server for both sides (an A/B of the measurement): sign in one after the other (one account, one outbox).
-  const oneServer = urls.A === urls.B;
-  const sides = await inTurnOrTogether(
-    oneServer,
-    (['A', 'B'] as const).map((name) => async () => {
-      const context = await browser.newContext({ baseURL: urls[name], viewport: { width: 1280, height: 1000 } });
-      const page = await context.newPage();
-      await page.goto('/');
-      await signInThroughForm(page, urls[name], DEMO.physician);
-      const night = await findLongNight(page);
-      return { name, context, page, url: `/app/patients/id=${night.patientId}?night=${night.night}`, cold: [] as Visit[], warm: [] as Visit[] };
-    }),
-  );
+  // The sides sign in one after the other: on one server (an A/B of the measurement) they share an account and its outbox.
+  const sides = [];
+  for (const name of ['A', 'B'] as const) {
+    const context = await browser.newContext({ baseURL: urls[name], viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    await page.goto('/');
+    await signInThroughForm(page, urls[name], DEMO.physician);
+    const night = await findLongNight(page);
+    sides.push({ name, context, page, url: `/app/patients/id=${night.patientId}?night=${night.night}`, cold: [] as Visit[], warm: [] as Visit[] });
+  }
   const load = [loadavg()[0]];
   for (let i = 0; i < ROUNDS; i++) {
     for (const s of sides) {

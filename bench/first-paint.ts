@@ -36,7 +36,7 @@ export interface Visit {
 export type WaitMethod = 'signal' | 'poll';
 const WAIT: WaitMethod = process.env.BENCH_FIRST_PAINT_WAIT === 'poll' ? 'poll' : 'signal';
 
-/** The first-chart binding of each browser context: `next()` arms it for one visit, and the returned wait resolves when the visit's page marked its first chart. */
+/** The first-chart binding of each browser context: `arm()` readies it for one visit; the wait it returns resolves when that visit's page marked its first chart. */
 const signals = new WeakMap<BrowserContext, { arm: () => (ms: number) => Promise<void> }>();
 
 async function firstChartSignal(context: BrowserContext): Promise<(ms: number) => Promise<void>> {
