@@ -4,6 +4,7 @@
 // `BENCH_URL_A=… BENCH_URL_B=… node --import tsx bench/first-paint-ab.ts`. BENCH_URL_B may
 // be the same server as A, and BENCH_WAIT_A / BENCH_WAIT_B ('signal' or 'poll') set how each
 // side learns of its first chart (bench/first-paint.ts): an A/B of the measurement itself.
+// BENCH_LATENCY_MS (and BENCH_THROUGHPUT_MBPS) put both behind an emulated network.
 import { loadavg } from 'node:os';
 import { DEMO, findLongNight, launchChromium, signInThroughForm } from '../tests/e2e/harness';
 import { benchCompositing } from './compositing';
@@ -13,6 +14,9 @@ import { percentile } from './timing';
 const ROUNDS = Number(process.env.BENCH_FIRST_PAINT_ROUNDS ?? 8);
 const urls = { A: process.env.BENCH_URL_A!, B: process.env.BENCH_URL_B ?? process.env.BENCH_URL_A! };
 const waits: Record<'A' | 'B', WaitMethod> = { A: process.env.BENCH_WAIT_A === 'poll' ? 'poll' : 'signal', B: process.env.BENCH_WAIT_B === 'poll' ? 'poll' : 'signal' };
+/** BENCH_LATENCY_MS > 0: both sides behind an emulated network (Chromium's), this round-trip latency and BENCH_THROUGHPUT_MBPS (default 50). */
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
+const THROUGHPUT_MBPS = Number(process.env.BENCH_THROUGHPUT_MBPS ?? 50);
 const browser = await launchChromium(benchCompositing());
 try {
   // The sides sign in one after the other: on one server (an A/B of the measurement) they share an account and its outbox.
@@ -23,6 +27,13 @@ try {
     await page.goto('/');
     await signInThroughForm(page, urls[name], DEMO.physician);
     const night = await findLongNight(page);
+    if (LATENCY_MS > 0) {
+      // A network between browser and server (not loopback): each request waits this long, the bytes flow at this rate.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      const bytesPerS = (THROUGHPUT_MBPS * 1e6) / 8;
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY_MS, downloadThroughput: bytesPerS, uploadThroughput: bytesPerS });
+    }
     sides.push({ name, context, page, url: `/app/patients/id=${night.patientId}?night=${night.night}`, cold: [] as Visit[], warm: [] as Visit[] });
   }
   const load = [loadavg()[0]];
@@ -46,7 +57,7 @@ try {
       ),
     ]),
   );
-  console.log(JSON.stringify({ ...out, waits, rounds_each: ROUNDS - 1, load_average_1m: load.map((v) => Math.round(v * 100) / 100), date: new Date().toISOString() }, null, 2));
+  console.log(JSON.stringify({ ...out, waits, network: LATENCY_MS > 0 ? { latency_ms: LATENCY_MS, throughput_mbps: THROUGHPUT_MBPS } : 'loopback', rounds_each: ROUNDS - 1, load_average_1m: load.map((v) => Math.round(v * 100) / 100), date: new Date().toISOString() }, null, 2));
 } finally {
   await browser.close();
 }

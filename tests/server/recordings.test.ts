@@ -92,6 +92,28 @@ describe('GET /patient/available-nights', () => {
   });
 });
 
+describe('a recording asked for by patient and id (one statement)', () => {
+  it('answers 404 naming what is missing: a patient the caller may not see, then a recording not of that patient', async () => {
+    const url = (patient: number, recording: number) => `/analytics/patient/channel-data?patient_id=${patient}&recording_id=${recording}&code=BR`;
+    const [other] = await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1002'`);
+    const [others] = await server.db.query<{ id: number }>('select id from recordings where patient_id = $1 limit 1', [other.id]);
+    const cases: [number, number, string][] = [
+      [patientId + 100_000, recordingId, 'patient'],
+      // Another of the practice's patients with this night's id: the night is not theirs.
+      [other.id, recordingId, 'recording'],
+      [patientId, recordingId + 100_000, 'recording'],
+    ];
+    if (others) cases.push([patientId, others.id, 'recording']);
+    for (const [patient, recording, thing] of cases) {
+      const res = await server.call('GET', url(patient, recording), { token: physician });
+      expect(res.statusCode, `${patient}/${recording}`).toBe(404);
+      expect(res.json().data.params.thing).toBe(thing);
+    }
+    // Seen by the annotator of the same physician, the night and its data as for the physician.
+    expect((await server.call('GET', url(patientId, recordingId), { token: annotator })).statusCode).toBe(200);
+  });
+});
+
 describe('GET /analytics/patient/channel-data', () => {
   it('serves float32 samples with their header, missing codes kept', async () => {
     const res = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patientId}&recording_id=${recordingId}&code=BR`, { token: physician });
