@@ -1,6 +1,6 @@
 // A/B first paint under the same load: two servers of the same data, one serving build A
-// (BENCH_URL_A), one build B (BENCH_URL_B), visited in turn — A cold, A warm, B cold, B warm —
-// so both builds see the same moments of a shared machine. Prints medians per build.
+// (BENCH_URL_A), one build B (BENCH_URL_B), visited in turn — A cold, A warm, B cold, B warm, then
+// B before A in the next round — so both builds see the same moments of a shared machine. Prints medians per build.
 // `BENCH_URL_A=… BENCH_URL_B=… node --import tsx bench/first-paint-ab.ts`. BENCH_URL_B may
 // be the same server as A, and BENCH_WAIT_A / BENCH_WAIT_B ('signal' or 'poll') set how each
 // side learns of its first chart (bench/first-paint.ts): an A/B of the measurement itself.
@@ -38,7 +38,9 @@ try {
   }
   const load = [loadavg()[0]];
   for (let i = 0; i < ROUNDS; i++) {
-    for (const s of sides) {
+    // A then B, then B then A (ABBA): the side visited second in a round ran 14 ms slower warm
+    // with the same build on both (2026-12-04), an order effect that alternating cancels.
+    for (const s of i % 2 === 0 ? sides : [...sides].reverse()) {
       const c = await visit(s.context, s.page, s.url, true, waits[s.name]);
       const w = await visit(s.context, s.page, s.url, false, waits[s.name]);
       if (i === 0) continue;
