@@ -82,6 +82,9 @@ async function expectReadOnlySample(page: import('playwright-core').Page) {
   expect((await header.innerText()).trim()).toBe(NAME);
   expect(await page.getByTestId('bio-info-toggle').count()).toBe(0);
   await page.getByTestId('sample-badge').waitFor();
+  // The menu says where the night belongs: Sample patients, not My Patients (its path is a patient's).
+  await expect.poll(() => page.getByTestId('nav-sample-patients').getAttribute('aria-current')).toBe('page');
+  expect(await page.getByTestId('nav-patients').getAttribute('aria-current')).toBeNull();
   await page.getByTestId('chart-stack').waitFor({ timeout: 90_000 });
   await page.getByTestId('annotation-sidebar').waitFor();
   expect(await page.getByTestId('annotation-add').count()).toBe(0);

@@ -21,6 +21,7 @@ import { AddToSampleDialog } from '../samples/AddToSampleDialog';
 import { Folded } from '../../ui/Folded';
 import { useNightUrl } from './nightUrl';
 import { useEngineStart, useMarkSeen } from './useNightScreen';
+import { claimSection } from '../../state/section';
 
 export { pickNight };
 
@@ -46,6 +47,9 @@ export function NightPage({ patientId }: { patientId: number }) {
   const shownRecording = nights.data && preferences.data && !trend && tab === 'overview' ? (pickNight(nights.data, requested, requestedRecording)?.recording_id ?? null) : null;
   const physician = preferences.data?.is_annotator === false && details.data?.is_sample_patient === false;
   useMarkSeen(patientId, shownRecording, physician);
+  // A sample patient's night belongs to Sample patients in the menu, not to My Patients.
+  const isSample = details.data?.is_sample_patient === true;
+  useEffect(() => (isSample ? claimSection('sample-patients') : undefined), [isSample]);
 
   if (details.isError || nights.isError) return <NightLoadError error={details.error ?? nights.error} />;
   if (!details.data || !nights.data || preferences.isPending) {

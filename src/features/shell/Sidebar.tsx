@@ -1,7 +1,9 @@
 import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
 import { Link, useLocation } from 'wouter';
 import { mayLeave } from '../../state/leaveGuard';
 import type { Capabilities } from '../../state/roles';
+import { section } from '../../state/section';
 import { normalisePath } from './guard';
 import { ChevronIcon, Logo } from './icons';
 import { MoreMenu } from './MoreMenu';
@@ -24,6 +26,8 @@ interface Props {
 export function Sidebar({ caps, open, onToggle }: Props) {
   const { t } = useTranslation();
   const [path] = useLocation();
+  // A page that says whose section it is (a sample patient's night) outranks its path.
+  const claimed = useSnapshot(section).entry;
   return (
     <nav className={`sidebar ${open ? 'is-open' : 'is-collapsed'}`} data-testid="sidebar" aria-label={t('nav.mainMenu')}>
       <div className="sidebar-brand">
@@ -32,7 +36,7 @@ export function Sidebar({ caps, open, onToggle }: Props) {
       </div>
       <ul className="sidebar-menu">
         {MAIN_MENU.filter((e) => e.visible(caps)).map((entry) => {
-          const active = isActive(entry, path);
+          const active = claimed !== null ? entry.id === claimed : isActive(entry, path);
           const label = t(entry.labelKey);
           return (
             <li key={entry.id}>
