@@ -142,6 +142,21 @@ describe('translation catalogues', () => {
     expect(problems).toEqual([]);
   });
 
+  // A value not known is one mark everywhere, the en dash ("–", as the summary's figures show it):
+  // the patient list once showed "—" beside a summary's "–" (2026-12-04).
+  it.each(localeNames)('%s marks a value not known with the en dash', (locale) => {
+    const other = [...leaves(readCatalogue(locale))].filter(([, v]) => /^\s*[-—‒―]\s*$/.test(v)).map(([k, v]) => `${k}: ${v}`);
+    expect(other).toEqual([]);
+    expect(leaves(readCatalogue(locale)).get('patients.unknown')).toBe('–');
+  });
+
+  it('has no other dash than "–" for a value not known in src/', () => {
+    const found = sourceFiles(SRC, /\.tsx?$/).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:'[—‒―]'|"[—‒―]"|>\s*[—‒―]\s*<)/g)].map((m) => `${relative(ROOT, file)}: ${m[0]}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   it('declares every dynamic key family in the one allow-list, and each has keys', () => {
     const undeclared = usedKeys()
       .filter((u) => u.prefixOnly && !(DYNAMIC_KEY_FAMILIES as readonly string[]).includes(u.key))

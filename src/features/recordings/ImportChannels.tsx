@@ -35,7 +35,7 @@ export function ImportChannels({ summary }: { summary: ImportSummary }) {
               <td>{c.code}</td>
               <td>{c.label}</td>
               <td>{formatRate(c.rate, i18n.language)}</td>
-              <td>{c.unit || '—'}</td>
+              <td>{c.unit || '–'}</td>
               <td>
                 {c.outOfRange + c.nonFinite === 0
                   ? '0'
@@ -75,7 +75,7 @@ function breakable(name: string) {
 /** Which file(s) a code came from; a channel without one valid sample says so (it never holds a code a channel with data can fill). */
 function SourceCell({ source }: { source?: { files: string[]; valid: number } }) {
   const { t } = useTranslation();
-  if (!source) return <td>—</td>;
+  if (!source) return <td>–</td>;
   return (
     <td data-testid="import-source">
       {source.files.map((f, i) => (

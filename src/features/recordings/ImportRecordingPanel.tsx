@@ -199,7 +199,7 @@ function ImportSummary({ night, testId = 'import-done' }: { night: OtherImported
       {t('recordings.import.done', {
         start: f.dateTime(night.recording_start_time, night.timezone),
         duration: formatSpan(night.recording_stop_time - night.recording_start_time),
-        channels: night.channels.map((c) => channelName(t, f.language, c.code)).join(', ') || '—',
+        channels: night.channels.map((c) => channelName(t, f.language, c.code)).join(', ') || '–',
       })}
       {/* What EDF+ files annotate (markers such as "Recording starts", stages, scored events); with
           no scored event among them the annotation list stays empty, and the line says why. */}
