@@ -1,7 +1,7 @@
 // The synchronized x-range of the review screen as an action union and a pure reducer:
 // zooms go on an undo stack, page steps do not (they would bury every zoom).
 import {
-  clampRange, doubleClickRange, dragRange, pageRange, presetRange, sameRange, type TimeRange,
+  clampRange, doubleClickRange, dragRange, pageRange, presetRange, sameRange, zoomAroundRange, type TimeRange,
 } from '../time/range';
 import { PRESETS, type PresetChoice, type PresetId } from '../time/constants';
 import { EPOCH_MS, epochStartAt, epochStep, snapStart } from '../time/epochs';
@@ -36,6 +36,11 @@ export type ViewAction =
   | { type: 'zoom'; range: TimeRange }
   | { type: 'drag'; from: number; to: number }
   | { type: 'doubleClick'; at: number }
+  /**
+   * Zooms `factor` times around `at` (Ctrl + wheel, a pinch). `continues`: a step of the same
+   * gesture as the last one, which changes the range without a new undo step (one gesture, one undo).
+   */
+  | { type: 'zoomAround'; at: number; factor: number; continues: boolean }
   | { type: 'undo' }
   | { type: 'redo' }
   | { type: 'reset' };
@@ -103,6 +108,11 @@ export function viewReducer(state: ViewState, action: ViewAction): ViewState {
       if (Math.abs(range.t1 - range.t0 - EPOCH_MS) > 1) return push(state, range, 'custom');
       const t0 = epochStartAt(action.at, domain);
       return push(state, clampRange({ t0, t1: t0 + EPOCH_MS }, domain), '30s');
+    }
+    case 'zoomAround': {
+      const range = zoomAroundRange(state.range, domain, action.at, action.factor);
+      if (sameRange(range, state.range)) return state;
+      return action.continues && state.past.length > 0 ? { ...state, range, preset: 'custom', future: [] } : push(state, range, 'custom');
     }
     case 'undo': {
       const last = state.past[state.past.length - 1];

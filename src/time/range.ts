@@ -50,6 +50,18 @@ export function doubleClickRange(current: TimeRange, domain: TimeRange, t: numbe
   return clampRange({ t0: t - width / 2, t1: t + width / 2 }, domain);
 }
 
+/**
+ * A zoom around the time `at` (a wheel turned with Ctrl, a touchpad's pinch): the window
+ * `factor` times as wide (below 1 zooms in), `at` staying where it is on screen, clamped to the
+ * domain and to at least MIN_WINDOW_MS.
+ */
+export function zoomAroundRange(current: TimeRange, domain: TimeRange, at: number, factor: number): TimeRange {
+  const width = Math.min(span(domain), Math.max(MIN_WINDOW_MS, span(current) * factor));
+  const share = (at - current.t0) / Math.max(1e-9, span(current));
+  const t0 = at - share * width;
+  return clampRange({ t0, t1: t0 + width }, domain);
+}
+
 /** The window a drag from x `a` to x `b` selects (either direction), or null when too narrow. */
 export function dragRange(a: number, b: number, domain: TimeRange): TimeRange | null {
   const t0 = Math.min(a, b);

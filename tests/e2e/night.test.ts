@@ -205,6 +205,36 @@ describe('single-night review', () => {
     await expect.poll(spanMs).toBeGreaterThanOrEqual(10 * 3_600_000);
   });
 
+  it('Ctrl + wheel zooms around the pointer (one undo step a gesture); a wheel without Ctrl scrolls the page', async () => {
+    await page.getByTestId('zoom-reset').click();
+    await expect.poll(spanMs).toBeGreaterThanOrEqual(10 * 3_600_000);
+    await page.getByTestId('plot-HR').scrollIntoViewIfNeeded();
+    const box = (await page.getByTestId('plot-HR').boundingBox())!;
+    const full = { t0: await startMs(), span: await spanMs() };
+    // The pointer a quarter of the way across the plot: that time stays under it.
+    const at = full.t0 + full.span * 0.25;
+    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+    await page.keyboard.down('Control');
+    for (let i = 0; i < 3; i++) await page.mouse.wheel(0, -100);
+    await page.keyboard.up('Control');
+    // Three notches in: 0.78³ of the night (about 4.7 of its 10 hours).
+    await expect.poll(spanMs).toBeLessThan(full.span * 0.55);
+    const span = await spanMs();
+    expect(span).toBeGreaterThan(full.span * 0.4);
+    expect(Math.abs((at - (await startMs())) / span - 0.25)).toBeLessThan(0.02);
+    expect(await page.getByTestId('range-preset').inputValue()).toBe('');
+    // The browser's page zoom stayed where it was.
+    expect(await page.evaluate(() => window.visualViewport?.scale ?? 1)).toBe(1);
+    // One gesture, one undo step.
+    await page.getByTestId('zoom-undo').click();
+    await expect.poll(spanMs).toBe(full.span);
+    // Without Ctrl the wheel scrolls the page and leaves the window.
+    const scrolled = await page.evaluate(() => window.scrollY);
+    await page.mouse.wheel(0, 200);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled);
+    expect(await spanMs()).toBe(full.span);
+  });
+
   it('shows and hides the threshold bands', async () => {
     await settled();
     const plain = await plotPixels('SPO2');

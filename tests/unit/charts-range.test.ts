@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampRange, doubleClickRange, dragRange, pageRange, presetRange, timeAtX, xAtTime } from '../../src/time/range';
+import { clampRange, doubleClickRange, dragRange, pageRange, presetRange, timeAtX, xAtTime, zoomAroundRange } from '../../src/time/range';
 
 const H = 3_600_000;
 const night = { t0: 1_763_674_200_000, t1: 1_763_674_200_000 + 10 * H };
@@ -57,5 +57,28 @@ describe('presets, double-click and drag', () => {
   it('maps pixels to times and back', () => {
     expect(timeAtX(night, 500, 1000)).toBe(night.t0 + 5 * H);
     expect(xAtTime(night, night.t0 + 5 * H, 1000)).toBeCloseTo(500, 9);
+  });
+});
+
+describe('zoom around a point (Ctrl + wheel, pinch)', () => {
+  it('keeps the time under the pointer where it is on screen', () => {
+    const w = { t0: night.t0 + H, t1: night.t0 + 3 * H };
+    const at = night.t0 + 1.5 * H; // a quarter of the way in
+    const narrower = zoomAroundRange(w, night, at, 0.5);
+    expect(narrower.t1 - narrower.t0).toBeCloseTo(H, 3);
+    expect((at - narrower.t0) / (narrower.t1 - narrower.t0)).toBeCloseTo(0.25, 9);
+    const back = zoomAroundRange(narrower, night, at, 2);
+    expect(back.t0).toBeCloseTo(w.t0, 3);
+    expect(back.t1).toBeCloseTo(w.t1, 3);
+  });
+
+  it('stops at the whole night and at the narrowest window, inside the night', () => {
+    expect(zoomAroundRange({ t0: night.t0 + H, t1: night.t0 + 9 * H }, night, night.t0 + 2 * H, 3)).toEqual(night);
+    const tiny = zoomAroundRange({ t0: night.t0, t1: night.t0 + 2_000 }, night, night.t0 + 1_000, 0.01);
+    expect(tiny.t1 - tiny.t0).toBe(1_000);
+    expect(tiny.t0).toBeGreaterThanOrEqual(night.t0);
+    const atEnd = zoomAroundRange({ t0: night.t1 - H, t1: night.t1 }, night, night.t1, 1.5);
+    expect(atEnd.t1).toBe(night.t1);
+    expect(atEnd.t1 - atEnd.t0).toBeCloseTo(1.5 * H, 3);
   });
 });

@@ -44,6 +44,25 @@ describe('view range reducer', () => {
     expect(s.range.t0).toBe(night.t0 + 5 * H + 60_000);
   });
 
+  it('a wheel gesture (Ctrl + wheel, a pinch) is one undo step, however many steps it takes', () => {
+    const at = night.t0 + 5 * H;
+    let s = run(initialView(), { type: 'init', domain: night });
+    s = run(s, { type: 'zoomAround', at, factor: 0.8, continues: false }, { type: 'zoomAround', at, factor: 0.8, continues: true }, { type: 'zoomAround', at, factor: 0.8, continues: true });
+    expect(s.range.t1 - s.range.t0).toBeCloseTo(10 * H * 0.512, 0);
+    expect(s.preset).toBe('custom');
+    expect(s.past).toHaveLength(1);
+    const first = s.range;
+    // A later gesture is a step of its own.
+    s = run(s, { type: 'zoomAround', at, factor: 0.5, continues: false });
+    expect(s.past).toHaveLength(2);
+    s = run(s, { type: 'undo' });
+    expect(s.range).toEqual(first);
+    s = run(s, { type: 'undo' });
+    expect(s.range).toEqual(night);
+    // Zooming out past the night changes nothing and adds no step.
+    expect(run(s, { type: 'zoomAround', at, factor: 2, continues: false })).toBe(s);
+  });
+
   it('clears the redo stack on a new zoom and resets to the night', () => {
     let s = run(initialView(night), { type: 'drag', from: night.t0 + H, to: night.t0 + 2 * H }, { type: 'undo' });
     expect(s.future).toHaveLength(1);

@@ -1,9 +1,17 @@
-// Mouse on a plot: drag to zoom (X, or X and Y), double-click zoom, and a tooltip. The
+// Mouse on a plot: drag to zoom (X, or X and Y), double-click zoom, Ctrl + wheel (or a
+// touchpad's pinch) zooms around the pointer, and a tooltip. The
 // selection box and the tooltip are DOM nodes changed directly; only a finished zoom
 // reaches the view store.
 import { useEffect, type RefObject } from 'react';
 import { timeAtX } from '../../time/range';
 import type { ChartScreen } from '../../charts/screen';
+
+/** How much one pixel of wheel turns the window (a mouse's notch, 100 px: 1.28× wider or narrower). */
+const WHEEL_ZOOM_PER_PX = 0.0025;
+/** The most one wheel event counts for (a fast flick or a page-sized step: at most 2.7×). */
+const WHEEL_MAX_PX = 400;
+/** Wheel steps closer than this are one gesture (one undo step). */
+const WHEEL_GESTURE_MS = 400;
 
 export interface PointerOptions {
   zoomMode: 'x' | 'xy';
@@ -69,12 +77,30 @@ export function usePlotPointer(
       const p = local(e);
       screen.view.dispatch({ type: 'doubleClick', at: timeAtX(screen.view.store.state.range, p.x, p.w) });
     };
+    // Ctrl + wheel: the window narrows or widens around the time under the pointer. A wheel
+    // without Ctrl scrolls the page as everywhere. Steps less than WHEEL_GESTURE_MS apart are one
+    // gesture: one undo step. Chromium sends a touchpad's pinch as a wheel with Ctrl.
+    let lastWheelZoom = -Infinity;
+    const wheel = (e: WheelEvent) => {
+      if (!(e.ctrlKey || e.metaKey)) return;
+      // The browser's own Ctrl + wheel zooms the whole page: over a chart, the chart zooms instead.
+      e.preventDefault();
+      const p = local(e);
+      const lines = e.deltaMode === WheelEvent.DOM_DELTA_LINE ? 16 : e.deltaMode === WheelEvent.DOM_DELTA_PAGE ? p.h : 1;
+      const factor = Math.exp(Math.max(-WHEEL_MAX_PX, Math.min(WHEEL_MAX_PX, e.deltaY * lines)) * WHEEL_ZOOM_PER_PX);
+      const before = screen.view.store.state.range;
+      const now = performance.now();
+      screen.view.dispatch({ type: 'zoomAround', at: timeAtX(before, p.x, p.w), factor, continues: now - lastWheelZoom < WHEEL_GESTURE_MS });
+      if (screen.view.store.state.range !== before) lastWheelZoom = now;
+    };
+    el.addEventListener('wheel', wheel, { passive: false });
     el.addEventListener('mousedown', down);
     window.addEventListener('mousemove', move);
     window.addEventListener('mouseup', up);
     el.addEventListener('mouseleave', leave);
     el.addEventListener('dblclick', dbl);
     return () => {
+      el.removeEventListener('wheel', wheel);
       el.removeEventListener('mousedown', down);
       window.removeEventListener('mousemove', move);
       window.removeEventListener('mouseup', up);
