@@ -83,6 +83,17 @@ export function formatHours(ms: number, language: string): string {
   return formatNumber(ms / 3_600_000, language, 1);
 }
 
+/** The zone this browser keeps its clock in (when something happened, for the person reading it). */
+const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/**
+ * When something happened (a report requested, a sign-up, a configuration sent), in this
+ * browser's zone, as every other day and time of the app: "04 Dec 2026, 10:12", never am/pm.
+ */
+export function formatInstant(at: string | number, language: string): string {
+  return formatDateTime(typeof at === 'string' ? Date.parse(at) : at, localZone(), language);
+}
+
 /** The formatters bound to the current UI language. */
 export function useFormat() {
   const { i18n } = useTranslation();
@@ -94,6 +105,8 @@ export function useFormat() {
     day: (ms: number | null | undefined, zone: string) => formatDay(ms, zone, lng),
     isoDay: (iso: string) => formatIsoDay(iso, lng),
     dateTime: (ms: number, zone: string) => formatDateTime(ms, zone, lng),
+    /** An instant (ISO text or ms) in this browser's zone. */
+    instant: (at: string | number) => formatInstant(at, lng),
     time: (ms: number, zone: string, seconds = true) => formatTime(ms, zone, lng, seconds),
     hours: (ms: number) => formatHours(ms, lng),
   };

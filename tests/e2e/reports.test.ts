@@ -42,6 +42,10 @@ describe('PDF reports', () => {
     const row = app.page.locator('[data-testid^="report-row-"]').first();
     expect(await row.getAttribute('data-status')).toBe('done');
     expect(await row.textContent()).toContain('NCT1001');
+    // Its request time and its nights as the rest of the app writes them: "04 Dec 2026, 10:12", "02 Dec 2026", never am/pm or yyyy-mm-dd.
+    const cells = await row.locator('td').allTextContents();
+    expect(cells[0]).toMatch(/^\d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
+    expect(cells[3]).toMatch(/^\d{2} [A-Z][a-z]{2} \d{4} – \d{2} [A-Z][a-z]{2} \d{4} \(\d+\)$/);
     const [again] = await Promise.all([app.page.waitForEvent('download'), row.getByTestId('reports-download').click()]);
     expect(again.suggestedFilename()).toBe(download.suggestedFilename());
     expect(app.errors).toEqual([]);

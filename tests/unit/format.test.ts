@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDay, formatDateTime, formatHours, formatIsoDay, formatNumber, formatTime } from '../../src/format';
+import { formatDay, formatDateTime, formatHours, formatInstant, formatIsoDay, formatNumber, formatTime } from '../../src/format';
 
 // 2026-01-05 22:03:09 UTC: already the 6th in Tokyo, still the 5th in Vienna.
 const MS = Date.UTC(2026, 0, 5, 22, 3, 9);
@@ -33,6 +33,15 @@ describe('one formatting module', () => {
     expect(formatTime(MS, 'Europe/Vienna', 'en-US')).toBe('23:03:09');
     expect(formatTime(MS, 'UTC', 'fr-FR', false)).toBe('22:03');
     expect(formatDateTime(MS, 'Europe/Vienna', 'de-AT')).toMatch(/^05 Jän\.? 2026, 23:03$/);
+  });
+
+  it('writes when something happened in the app day format and 24-hour time, never am/pm', () => {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    const iso = new Date(MS).toISOString();
+    expect(formatInstant(iso, 'en-US')).toBe(formatDateTime(MS, zone, 'en-US'));
+    expect(formatInstant(MS, 'en-US')).toBe(formatInstant(iso, 'en-US'));
+    expect(formatInstant(iso, 'en-US')).toMatch(/^\d{2} [A-Z][a-z]{2} 2026, \d{2}:\d{2}$/);
+    for (const lng of ['en-US', 'de-AT', 'fr-FR', 'es', 'it-IT', 'ar-SA', 'zh-Hans-CN']) expect(formatInstant(iso, lng)).not.toMatch(/AM|PM|a\.m\.|p\.m\.|午|ص|م$/);
   });
 
   it('keeps Gregorian dates and Latin digits in Arabic', () => {

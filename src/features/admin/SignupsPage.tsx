@@ -7,6 +7,7 @@ import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
 import { Dialog } from '../../ui/Dialog';
 import { countryName } from '../../builtInNames';
+import { useFormat } from '../../format';
 
 const signupsApi = {
   list: () => call('GET /admin/signups'),
@@ -57,8 +58,8 @@ export function SignupsPage() {
 type Asking = { signup: Signup; decision: SignupDecision };
 
 const useWhen = () => {
-  const { i18n } = useTranslation();
-  return (iso: string | null) => (iso ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '–');
+  const f = useFormat();
+  return (iso: string | null) => (iso ? f.instant(iso) : '–');
 };
 
 /** One signup: who, from where, when, and Approve / Refuse or the decision made. */

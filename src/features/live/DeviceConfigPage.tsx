@@ -8,7 +8,7 @@ import { errorText } from '../../api/messages';
 import { liveApi, type DeviceConfig, type DeviceConfigRow } from './api';
 import { LiveStateBadge } from './LiveStateBadge';
 import '../../styles/live.css';
-import { intlLocale } from '../../format';
+import { useFormat } from '../../format';
 import { channelName } from '../../builtInNames';
 
 const CONFIG_REFRESH_MS = 2_000;
@@ -155,16 +155,16 @@ function DeviceKeys({ device }: { device: DeviceConfigRow }) {
 }
 
 function History({ device }: { device: DeviceConfigRow }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const f = useFormat();
   if (device.history.length === 0) return null;
-  const when = new Intl.DateTimeFormat(intlLocale(i18n.language), { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <details className="config-history">
       <summary>{t('live.config.history', { count: device.history.length })}</summary>
       <ol data-testid="config-history">
         {device.history.map((v) => (
           <li key={v.version}>
-            {t('live.config.versionLine', { version: v.version, who: v.created_by_name ?? '–', when: when.format(new Date(v.created_at)), status: t(`live.config.statusWord.${v.status}`) })}
+            {t('live.config.versionLine', { version: v.version, who: v.created_by_name ?? '–', when: f.instant(v.created_at), status: t(`live.config.statusWord.${v.status}`) })}
             <ul>
               {v.changes.map((c) => (
                 <li key={c.field} className="mono">{`${c.field}: ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`}</li>

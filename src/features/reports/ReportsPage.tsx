@@ -5,12 +5,14 @@ import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
 import { useAction } from '../../ui/useAction';
 import { patientDetailPath } from '../../routes';
+import { useFormat } from '../../format';
 import { downloadReport, listReports, REPORT_POLL_MS, retryReport } from './api';
 import '../../styles/reports.css';
 
 /** /app/reports: the practice's generated reports with their status, retry and download (issue 17 point 5). */
 export function ReportsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const f = useFormat();
   const queryClient = useQueryClient();
   const { problem, run } = useAction();
   const reports = useQuery({
@@ -25,7 +27,6 @@ export function ReportsPage() {
       await work();
       await queryClient.invalidateQueries({ queryKey: ['reports'] });
     });
-  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <section className="card reports-page" data-testid="reports-page" aria-labelledby="reports-title">
       <h2 id="reports-title">{t('reports.title')}</h2>
@@ -48,10 +49,10 @@ export function ReportsPage() {
           <tbody>
             {reports.data.map((j) => (
               <tr key={j.id} data-testid={`report-row-${j.id}`} data-status={j.status}>
-                <td>{when(j.created_at)}</td>
+                <td>{f.instant(j.created_at)}</td>
                 <td><Link href={patientDetailPath(j.patient_id)}>{j.patient_code}</Link></td>
                 <td>{t(`reports.types.${j.report_type}` as 'reports.types.en')} · {j.language.toUpperCase()}</td>
-                <td>{j.dates.length === 1 ? j.dates[0] : `${j.dates[0]} – ${j.dates.at(-1)} (${j.dates.length})`}</td>
+                <td>{j.dates.length === 1 ? f.isoDay(j.dates[0]!) : `${f.isoDay(j.dates[0]!)} – ${f.isoDay(j.dates.at(-1)!)} (${j.dates.length})`}</td>
                 <td>
                   {t(`reports.status.${j.status}`)}
                   {j.status === 'running' && j.step && ` · ${t(`reports.steps.${j.step}` as 'reports.steps.process_kpis')}`}
