@@ -104,6 +104,10 @@ describe('signed in', () => {
       const night = await visibleText(page);
       for (const key of ['night.tabs.overview', 'night.mode.single', 'night.saveAs']) expect(night, key).toContain(text(t, key));
       for (const key of ['night.channelsTitle', 'night.mode.trend', 'night.tabs.details']) expect(night, key).not.toContain(text(en, key));
+      // Time runs left to right on the charts in every language, and so do the navigator's steps.
+      const earlier = (await page.getByTestId('page-left').boundingBox())!;
+      const later = (await page.getByTestId('page-right').boundingBox())!;
+      expect(earlier.x).toBeLessThan(later.x);
       await page.screenshot({ path: path.join(SHOTS, `${lng}-night.png`) });
       expect(errors).toEqual([]);
     }, 420_000);

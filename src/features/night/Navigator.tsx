@@ -135,13 +135,17 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
     <section ref={stickyRef} className="navigator sticky-top" aria-label={t('night.nav.label')} data-testid="navigator">
       <div className="navigator-controls">
         <PresetSelect preset={preset} dispatch={dispatch} />
-        <button type="button" className="button button-small" onClick={() => step(-1)} aria-label={t('night.nav.earlier')} data-testid="page-left">
-          ←
-        </button>
-        <span ref={readoutRef} className="span-readout mono" data-testid="span-readout" />
-        <button type="button" className="button button-small" onClick={() => step(1)} aria-label={t('night.nav.later')} data-testid="page-right">
-          →
-        </button>
+        {/* Time runs left to right on the charts in every language (their axes are dir="ltr"):
+            so do the steps, earlier (←) on the left and later (→) on the right, in Arabic too. */}
+        <span className="navigator-steps" dir="ltr" data-testid="navigator-steps">
+          <button type="button" className="button button-small" onClick={() => step(-1)} aria-label={t('night.nav.earlier')} data-testid="page-left">
+            ←
+          </button>
+          <span ref={readoutRef} className="span-readout mono" data-testid="span-readout" />
+          <button type="button" className="button button-small" onClick={() => step(1)} aria-label={t('night.nav.later')} data-testid="page-right">
+            →
+          </button>
+        </span>
         <span ref={epochRef} className="epoch-counter mono" data-testid="epoch-counter" hidden />
       </div>
       <div className="chart-body" dir="ltr">
