@@ -84,14 +84,14 @@ export function formatHours(ms: number, language: string): string {
 }
 
 /** The zone this browser keeps its clock in (when something happened, for the person reading it). */
-const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /**
  * When something happened (a report requested, a sign-up, a configuration sent), in this
  * browser's zone, as every other day and time of the app: "04 Dec 2026, 10:12", never am/pm.
  */
 export function formatInstant(at: string | number, language: string): string {
-  return formatDateTime(typeof at === 'string' ? Date.parse(at) : at, localZone(), language);
+  return formatDateTime(typeof at === 'string' ? Date.parse(at) : at, browserZone(), language);
 }
 
 /** The formatters bound to the current UI language. */

@@ -1,7 +1,7 @@
 import i18next, { type TFunction } from 'i18next';
 import { PROFILE_MESSAGES, type ProfileError } from '../../contract/profile-rules';
 import { isErrorCode, type ErrorCode } from '../../contract/errors';
-import { formatDateTime, formatIsoDay } from '../format';
+import { browserZone, formatDateTime, formatIsoDay } from '../format';
 import { ApiError, NETWORK_ERROR_CODE } from './errors';
 
 /** Fields the account forms (signup, sign-in, forgot password, profile) send, with their label keys. */
@@ -96,7 +96,7 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 function localParams(t: TFunction, params: Readonly<Record<string, string | number>>): Record<string, string | number> {
   // A fixed t (getFixedT) carries its own language; the app's t speaks the current one.
   const language = (t as { lng?: string }).lng || i18next.language || 'en-US';
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = browserZone();
   const out: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(params)) {
     if (name === 'thing') out[name] = t(`errors.things.${value as 'patient'}`);

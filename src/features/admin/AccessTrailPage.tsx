@@ -7,7 +7,7 @@ import { call, download } from '../../api/client';
 import { downloadFile } from '../../api/download';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
-import { useFormat } from '../../format';
+import { browserZone, useFormat } from '../../format';
 
 interface Filter {
   patient_code: string;
@@ -75,7 +75,7 @@ export function AccessTable({ rows, showPatient, testId }: { rows: readonly Acce
   const { t } = useTranslation();
   const f = useFormat();
   // The reader's own clock, in the app's one date style (day, then a 24-hour time to the second).
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = browserZone();
   return (
     <div className="table-wrap">
       <table className="table trail-table" data-testid={testId}>

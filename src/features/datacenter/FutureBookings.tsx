@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/messages';
 import { adminApi, adminKeys } from '../patient-admin/api';
-import { browserZone, displayDay } from '../patient-admin/logic/dates';
+import { displayDay } from '../patient-admin/logic/dates';
+import { browserZone } from '../../format';
 import { Dialog } from '../../ui/Dialog';
 
 /** A device's bookings that have not started yet, with a confirmed 'cancel them all'. */

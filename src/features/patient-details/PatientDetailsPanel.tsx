@@ -12,7 +12,7 @@ import { AccessLog } from './AccessLog';
 import { Comments } from './Comments';
 import { QuestionnaireCard } from './QuestionnaireCard';
 import '../../styles/patient-details.css';
-import { formatIsoDay } from '../../format';
+import { browserZone, formatIsoDay } from '../../format';
 import { conditionName } from '../../builtInNames';
 
 /** The "None" condition (spec 2 §3). */
@@ -26,7 +26,7 @@ const NONE_ID = 1;
  */
 export function PatientDetailsPanel({ patient, readOnly, zone }: { patient: PatientInfo; readOnly: boolean; zone?: string | null }) {
   // Histories and answers are dated in the patient's zone: their nights', else their device booking's.
-  const patientZone = zone ?? patient.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
+  const patientZone = zone ?? patient.timezone ?? browserZone();
   return (
     <div className="patient-details" data-testid="patient-details">
       <Conditions patient={patient} readOnly={readOnly} />

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { formatDay } from '../../../format';
+import { browserZone, formatDay } from '../../../format';
 import { DAY_MS } from '../../../../engine/constants';
 
 // Allocation dates (spec 1 §4): days as 'YYYY-MM-DD' in the patient's zone, ms on the wire.
@@ -72,9 +72,6 @@ export function displayDay(ms: number | null | undefined, zone: string, locale =
   if (ms === null || ms === undefined) return '';
   return formatDay(ms, zone, locale);
 }
-
-/** The browser's zone, used when the country gives none. */
-export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** Timezone from a country's entry if known, otherwise the browser's. */
 export function zoneFor(country: { timezone?: string | null } | null | undefined): string {
