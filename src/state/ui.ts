@@ -12,3 +12,9 @@ subscribe(ui, () => writeItem('localStorage', STORAGE.sidebarOpen, String(ui.sid
 export function toggleSidebar(): void {
   ui.sidebarOpen = !ui.sidebarOpen;
 }
+
+/**
+ * Whether the page on screen is the not-found page: the shell's title then says so, whatever
+ * the path's first segment names (/app/dashboard, /app/reports/nonsense). Set by the page itself.
+ */
+export const screen = proxy({ notFound: false });

@@ -309,6 +309,17 @@ describe('accounts', () => {
     await page.getByTestId('dashboard').waitFor();
     await page.goto('/app/no-such-screen');
     await expect.poll(() => page.getByTestId('not-found').innerText()).toContain('Page not found!');
+    // A path whose first part names a screen, but no page of it: titled as what is shown, not as the screen.
+    for (const path of ['/app/dashboard', '/app/reports/nonsense', '/app/patients/id=abc']) {
+      await page.goto(path);
+      await page.getByTestId('not-found').waitFor();
+      await expect.poll(() => page.getByTestId('page-title').innerText(), path).toBe('Page not found');
+      expect(await page.title(), path).toBe('Page not found · Nocturne');
+    }
+    // Leaving the not-found page for a screen gives the screen its title again.
+    await page.getByRole('link', { name: 'Go to the start page' }).click();
+    await page.getByTestId('dashboard').waitFor();
+    await expect.poll(() => page.getByTestId('page-title').innerText()).toBe('Dashboard');
     await page.goto('/app/privacy-policy');
     await page.getByTestId('document-privacy').waitFor();
     await context.close();
