@@ -276,6 +276,16 @@ describe('live devices', () => {
     // Its way back is the list it came from.
     await page.getByTestId('realtime-back').click();
     await page.getByTestId('realtime-picker').waitFor();
+    // A device that never streamed: it says so, and offers nothing that would act on no data.
+    const silent = rows.filter({ hasText: 'NCT0006' });
+    await silent.getByTestId('realtime-picker-open').click();
+    await page.getByTestId('realtime-waiting').waitFor();
+    const picker = page.getByTestId('realtime-channel');
+    expect(await picker.isDisabled()).toBe(true);
+    expect(await picker.innerText()).toBe('No channels yet');
+    for (const id of ['realtime-zoom-in', 'realtime-zoom-out', 'realtime-slider']) expect(await page.getByTestId(id).isDisabled(), id).toBe(true);
+    expect(await page.getByTestId('realtime-window-caption').innerText()).toBe('Window');
+    expect(await page.getByTestId('realtime-range').innerText()).toBe('No samples yet.');
     expect(app.errors).toEqual([]);
   });
 

@@ -313,7 +313,7 @@ describe('accounts', () => {
     for (const path of ['/app/dashboard', '/app/reports/nonsense', '/app/patients/id=abc']) {
       await page.goto(path);
       await page.getByTestId('not-found').waitFor();
-      await expect.poll(() => page.getByTestId('page-title').innerText(), path).toBe('Page not found');
+      await expect.poll(() => page.getByTestId('page-title').innerText(), { message: path }).toBe('Page not found');
       expect(await page.title(), path).toBe('Page not found · Nocturne');
     }
     // Leaving the not-found page for a screen gives the screen its title again.

@@ -93,14 +93,16 @@ function RealTimeControls({ codes, code, onPick, w }: { codes: string[]; code: s
     <div className="live-controls">
       <label>
         {t('live.channel')}{' '}
-        <select value={code ?? ''} onChange={(e) => onPick(e.target.value)} data-testid="realtime-channel">
+        {/* Nothing to pick before the first frame: a disabled picker says so instead of an empty box. */}
+        <select value={code ?? ''} onChange={(e) => onPick(e.target.value)} disabled={codes.length === 0} data-testid="realtime-channel">
+          {codes.length === 0 && <option value="">{t('live.noChannels')}</option>}
           {codes.map((c) => (
             <option key={c} value={c}>{channelName(t, i18n.language, c)}</option>
           ))}
         </select>
       </label>
-      <button type="button" className="button" onClick={() => w.zoom(-1)} data-testid="realtime-zoom-in" aria-label={t('live.zoomIn')}>+</button>
-      <button type="button" className="button" onClick={() => w.zoom(1)} data-testid="realtime-zoom-out" aria-label={t('live.zoomOut')}>−</button>
+      <button type="button" className="button" onClick={() => w.zoom(-1)} disabled={!w.hasSamples} data-testid="realtime-zoom-in" aria-label={t('live.zoomIn')}>+</button>
+      <button type="button" className="button" onClick={() => w.zoom(1)} disabled={!w.hasSamples} data-testid="realtime-zoom-out" aria-label={t('live.zoomOut')}>−</button>
       <button type="button" className="button" onClick={w.follow} disabled={w.following} data-testid="realtime-follow">{t('live.follow')}</button>
     </div>
   );
@@ -120,6 +122,7 @@ function RealTimeSlider({ w }: { w: LiveWindow }) {
         step={1}
         value={w.sliderValue}
         onChange={(e) => w.moveTo(Number(e.target.value))}
+        disabled={!hasSamples}
         aria-label={t('live.slider')}
         aria-valuetext={hasSamples ? `${clock(win.t0)} – ${clock(win.t1)}` : undefined}
         data-testid="realtime-slider"
@@ -150,7 +153,8 @@ export function RealTimePage() {
 
   if (!deviceId) return <RealTimePicker />;
 
-  const channel = code ? channelName(t, i18n.language, code) : '';
+  // The window's caption names its channel, once there is one (no dangling "Window ·").
+  const windowLabel = code ? t('live.window', { channel: channelName(t, i18n.language, code) }) : t('live.windowEmpty');
   const axes = plotAxes(t, i18n.language);
   const full = w.getFull();
 
@@ -183,9 +187,9 @@ export function RealTimePage() {
         </figure>
         <div className="live-window-row">
           <figure className="live-window">
-            <figcaption>{t('live.window', { channel })}</figcaption>
+            <figcaption data-testid="realtime-window-caption">{windowLabel}</figcaption>
             <div className="live-plot-wrap live-plot-tall">
-              <LivePlot series={getSeries} range={w.getWindow} testId="realtime-window" label={t('live.window', { channel })} axes={axes} />
+              <LivePlot series={getSeries} range={w.getWindow} testId="realtime-window" label={windowLabel} axes={axes} />
             </div>
           </figure>
           <LiveHistogram analysis={analysis} />
