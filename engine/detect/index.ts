@@ -16,8 +16,9 @@
  * 11: AHI per hour of sleep with a valid breathing signal, ODI per hour of (sleep with) a valid
  * SpO2; no AHI (ahiBasis 'no_breathing_signal_in_sleep') when no sleep had one; with sleep/wake
  * data, only events whose middle lies in sleep are counted.
+ * 12: no RII either (null) when no sleep had a breathing signal: it counts AHI's events.
  */
-export const DETECTOR_VERSION = 11;
+export const DETECTOR_VERSION = 12;
 export { toSeries, type Series, type DetectedEvent } from './series';
 export { detectDesaturations } from './desaturation';
 export { detectRespiratoryEvents, type EventEdges } from './respiratory';

@@ -117,8 +117,9 @@ export function nightKpis(input: {
     ahi: scored ? perHour(apneas + hypopneas, ahiHoursH) : null,
     // Without oximetry there is no desaturation to count: no ODI, not an ODI of 0.
     odi: input.oximetry === false ? null : perHour(desaturations, odiHoursH),
-    // RII keeps its chosen divisor; over TST it is null with AHI when no sleep had a breathing signal.
-    rii: input.breathing === false ? null : perHour(apneas + hypopneas, divisorH),
+    // RII keeps its chosen divisor but counts AHI's events (those scored during sleep): with no
+    // breathing signal in any sleep none could be scored, so RII has no basis either (null, not 0).
+    rii: scored ? perHour(apneas + hypopneas, divisorH) : null,
     ahiBasis,
     ahiHoursH: toSecond(ahiHoursH),
     odiHoursH: toSecond(odiHoursH),

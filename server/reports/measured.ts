@@ -77,7 +77,7 @@ export function measuredSection(w: Writer, night: NightContent) {
   else if (s.index_basis === 'sleep') w.note(fill(m.basisAhiSleep, { h: formatHours(s.ahi_hours ?? s.total_sleep_time), tst: formatHours(s.total_sleep_time) }));
   else w.note(fill(m.basisAhiMonitoring, { h: formatHours(s.monitoring_time), source: s.breathing_source ? reportChannelName(w.content.language, s.breathing_source) : DASH }));
   w.note(odiNote(w, night));
-  if (s.ahi_basis !== 'no_breathing_signal') w.note(fill(m.basisRii, { divisor: s.rii_divisor }));
+  if (s.ahi_basis === 'breathing_signal') w.note(fill(m.basisRii, { divisor: s.rii_divisor }));
   if (!measured) return;
   if (measured.sessions.length > 1) {
     const zone = night.recording.timezone;

@@ -251,6 +251,10 @@ describe('hypnograms are staging (issue 31 point 6)', () => {
     // Its oro-nasal flow covers only the first 5 minutes, all scored wake: no sleep had a
     // breathing signal, so no AHI, with the reason, not 0.00 over 5:26:30 (decision 1033).
     expect(s).toMatchObject({ breathing_source: 'NC_PSG', ahi: null, ahi_hours: 0, ahi_basis: 'no_breathing_signal_in_sleep' });
+    // Nor an RII over its 22:05:00 in bed: it counts the events scored in sleep, and none could be.
+    expect(s).toMatchObject({ rii: null, rii_divisor: 'TBT' });
+    const riiOdi = (await get(`/patient/rii_odi_value?patient_id=${ids.NCT1005}&night=${data.night}`)).json().data;
+    expect(riiOdi).toMatchObject({ rii: null, ahi_basis: 'no_breathing_signal_in_sleep' });
     const kpi = (await get(`/analytics/patient/summary/kpi=AHI?patient_id=${ids.NCT1005}&night=${data.night}`)).json().data;
     expect(kpi).toMatchObject({ ahi: null, ahi_basis: 'no_breathing_signal_in_sleep' });
     const from = data.night - 2 * 86_400;
@@ -260,6 +264,8 @@ describe('hypnograms are staging (issue 31 point 6)', () => {
     expect(pdf).toContain('no breathing signal during sleep');
     expect(pdf).toContain('the breathing signal was recorded during none of the sleep');
     expect(pdf.split('\n').find((l) => /^\s*AHI\s/.test(l))).toMatch(/– \(no breathing signal during sleep\)/);
+    expect(pdf.split('\n').find((l) => /^\s*RII\s/.test(l))).toMatch(/– \(no breathing signal during sleep\)/);
+    expect(pdf).not.toContain('RII: respiratory events per hour of');
   }, 60_000);
 });
 

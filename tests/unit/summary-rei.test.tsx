@@ -101,14 +101,15 @@ describe('the summary labels the index by its basis', () => {
     const part = render({ ...summary('sleep'), ahi: 2.25, ahi_hours: 4, odi: 1, odi_hours: 5 });
     expect(row(part, 'Sleep with a breathing signal \\(h:mm:ss\\)')).toBe('4:00:00');
     expect(row(part, 'Sleep with valid SpO2 \\(h:mm:ss\\)')).toBe('5:00:00');
-    // A breathing signal recorded only while awake: no AHI, no RII over TST, the reason given.
-    const none = render({ ...summary('sleep'), ahi: null, rii: null, rii_divisor: 'TST', ahi_hours: 0, ahi_basis: 'no_breathing_signal_in_sleep', odi: null, odi_basis: 'no_spo2_in_sleep', odi_hours: 0 });
+    // A breathing signal recorded only while awake: no AHI, no RII (over any divisor: it counts AHI's events), the reason given.
+    const none = render({ ...summary('sleep'), ahi: null, rii: null, rii_divisor: 'TBT', ahi_hours: 0, ahi_basis: 'no_breathing_signal_in_sleep', odi: null, odi_basis: 'no_spo2_in_sleep', odi_hours: 0 });
     expect(row(none, 'AHI \\(events per hour of sleep\\)')).toBe('– (no breathing signal during sleep)');
     expect(row(none, 'RII \\(events per hour\\)')).toBe('– (no breathing signal during sleep)');
     expect(row(none, 'ODI \\(desaturations per hour of sleep\\)')).toBe('– (no SpO2 during sleep)');
     expect(none).toContain('recorded during none of its sleep');
-    // Said under the AHI, whose figure it explains; the RII over its own divisor may still have one.
-    expect(/data-testid="summary-ahi"[^]*recorded during none of its sleep/.test(none)).toBe(true);
+    // Said under both tables whose figures it explains.
+    expect(/data-testid="summary-ahi"[^]*recorded during none of its sleep: AHI and RII/.test(none)).toBe(true);
+    expect(/data-testid="summary-rii"[^]*recorded during none of its sleep: AHI and RII[^]*data-testid="summary-ahi"/.test(none)).toBe(true);
     await setLanguage('de-AT');
     expect(render({ ...summary('sleep'), ahi: null, ahi_hours: 0, ahi_basis: 'no_breathing_signal_in_sleep' })).toContain('– (kein Atemsignal im Schlaf)');
     await setLanguage('en-US');

@@ -138,7 +138,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
       <Table
         title={t('summary.tables.rii')}
         testId="summary-rii"
-        note={s.ahi_basis === 'no_breathing_signal' ? t('nightBasis.noBreathingNote') : undefined}
+        note={s.ahi_basis === 'no_breathing_signal' ? t('nightBasis.noBreathingNote') : s.ahi_basis === 'no_breathing_signal_in_sleep' ? t('nightBasis.noBreathingInSleepNote') : undefined}
         rows={[[t('summary.fields.rii'), indexValue(s.rii)], [t('summary.fields.riiDivisor'), t(`profile.rii.${s.rii_divisor}` as 'profile.rii.TBT', { defaultValue: s.rii_divisor })]]}
       />
       {s.ahi !== undefined && (
