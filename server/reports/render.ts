@@ -9,6 +9,9 @@ import { reportChannelName, reportChannelsLine } from './names';
 import { channelCell, indexCell, measuredSection, noStagingNote, odiCell, sleepCell, vitalsNotes, trendSpreadSection } from './measured';
 import { CONTENT_W, DASH, GRID, INK, MARGIN, MUTED, PAGE, Writer, type Doc } from './writer';
 
+/** A count beside an index with no basis: nothing could be scored, so "–" (the index gives the reason), not 0. */
+const countCell = (count: number, none: boolean) => (none ? DASH : String(count));
+
 const clock = (msUtc: number, zone: string, seconds = false) =>
   new Date(msUtc).toLocaleTimeString('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}) });
 
@@ -206,10 +209,10 @@ function singleNight(w: Writer, night: NightContent, first: boolean) {
     ...('ahi' in s
       ? ([
           [rei ? t.rei : t.ahi, indexCell(w, s.ahi, s.ahi_basis)],
-          [t.apneas, String(s.apneas)],
-          [t.hypopneas, String(s.hypopneas)],
+          [t.apneas, countCell(s.apneas, s.ahi === null && s.ahi_basis !== 'breathing_signal')],
+          [t.hypopneas, countCell(s.hypopneas, s.ahi === null && s.ahi_basis !== 'breathing_signal')],
           [t.odi, odiCell(w, s.odi, s.odi_basis)],
-          [t.desaturations, String(s.desaturations)],
+          [t.desaturations, countCell(s.desaturations, s.odi === null && s.odi_basis !== undefined && s.odi_basis !== 'spo2')],
         ] as Array<[string, string]>)
       : []),
     [t.rule, String(s.desaturation_rule)],

@@ -66,7 +66,10 @@ describe(`a live night's summary on ${TEST_DB}`, () => {
     let pair: Array<Awaited<ReturnType<typeof summary>>> = [];
     const both = sampleReads(await queriesOf(server, async () => (pair = await Promise.all([summary(), summary()]))));
     expect(both).toBe(once);
-    expect(pair[0]).toEqual(pair[1]);
+    // The same figures; the recording's stop is read from its row for each answer, and a frame
+    // committed between the two reads moves it on (seen in CI: 12 s apart).
+    const figures = (s: (typeof pair)[number]) => ({ ...s, recording_stop_time: 0 });
+    expect(figures(pair[0]!)).toEqual(figures(pair[1]!));
     vi.useRealTimers();
     client.finish();
     await client.done;

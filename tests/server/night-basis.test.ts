@@ -266,6 +266,12 @@ describe('hypnograms are staging (issue 31 point 6)', () => {
     expect(pdf.split('\n').find((l) => /^\s*AHI\s/.test(l))).toMatch(/– \(no breathing signal during sleep\)/);
     expect(pdf.split('\n').find((l) => /^\s*RII\s/.test(l))).toMatch(/– \(no breathing signal during sleep\)/);
     expect(pdf).not.toContain('RII: respiratory events per hour of');
+    // Nor counts beside them: "Apneas –", not 0 of a night where none could be scored (nor desaturations without SpO2).
+    const cell = (label: string) => {
+      const line = pdf.split('\n').find((l) => l.includes(`${label} `));
+      return line?.slice(line.indexOf(label) + label.length).trim().split(/\s{2,}/)[0];
+    };
+    for (const label of ['Apneas', 'Hypopneas', 'Desaturations']) expect(cell(label), label).toBe('–');
   }, 60_000);
 });
 

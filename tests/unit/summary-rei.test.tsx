@@ -106,6 +106,13 @@ describe('the summary labels the index by its basis', () => {
     expect(row(none, 'AHI \\(events per hour of sleep\\)')).toBe('– (no breathing signal during sleep)');
     expect(row(none, 'RII \\(events per hour\\)')).toBe('– (no breathing signal during sleep)');
     expect(row(none, 'ODI \\(desaturations per hour of sleep\\)')).toBe('– (no SpO2 during sleep)');
+    // Nor counts beside them: nothing could be scored, so "–", not 0 apneas or desaturations.
+    expect(row(none, 'Apneas')).toBe('–');
+    expect(row(none, 'Hypopneas')).toBe('–');
+    expect(row(none, 'Desaturations')).toBe('–');
+    // Where the index has its basis, its counts are counts, 0 included.
+    expect(row(part, 'Apneas')).toMatch(/^\d+$/);
+    expect(row(part, 'Desaturations')).toMatch(/^\d+$/);
     expect(none).toContain('recorded during none of its sleep');
     // Said under both tables whose figures it explains.
     expect(/data-testid="summary-ahi"[^]*recorded during none of its sleep: AHI and RII/.test(none)).toBe(true);

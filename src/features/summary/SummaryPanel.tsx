@@ -117,7 +117,10 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
   const ahiHoursRow: Array<[string, string]> = !rei && !noBasis && shortOf(s.ahi_hours, s.total_sleep_time) ? [[t('nightBasis.ahiHours'), hours(s.ahi_hours)]] : [];
   const odiOf = rei ? s.monitoring_time : s.total_sleep_time;
   const odiHoursRow: Array<[string, string]> = s.odi !== null && s.odi !== undefined && shortOf(s.odi_hours, odiOf) ? [[t(rei ? 'nightBasis.odiHoursMonitoring' : 'nightBasis.odiHours'), hours(s.odi_hours)]] : [];
-  const odiValue = s.odi === null && s.odi_basis && s.odi_basis !== 'spo2' ? `– (${t(ODI_REASONS[s.odi_basis])})` : n(s.odi, 2);
+  const noOdi = s.odi === null && !!s.odi_basis && s.odi_basis !== 'spo2';
+  const odiValue = noOdi ? `– (${t(ODI_REASONS[s.odi_basis as keyof typeof ODI_REASONS])})` : n(s.odi, 2);
+  // A count beside an index with no basis is no count: nothing could be scored, so "–" (its reason on the index's row), not 0.
+  const count = (v: number, none: boolean) => (none ? '–' : String(v));
   const latencies = s.latencies && Object.values(s.latencies).some((v) => v !== null) ? s.latencies : null;
   return (
     <div className="summary-panel" data-testid="summary-panel">
@@ -148,8 +151,8 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
           note={s.events_source === 'consensus' ? t('summary.eventsFromConsensus') : s.ahi_basis === 'no_breathing_signal_in_sleep' ? t('nightBasis.noBreathingInSleepNote') : undefined}
           rows={[
             [rei ? t('scoring.rei') : t('summary.fields.ahi'), indexValue(s.ahi)],
-            [t('summary.fields.apneas'), String(s.apneas)],
-            [t('summary.fields.hypopneas'), String(s.hypopneas)],
+            [t('summary.fields.apneas'), count(s.apneas, !!noBasis)],
+            [t('summary.fields.hypopneas'), count(s.hypopneas, !!noBasis)],
             ...(rei ? [[t('scoring.monitoringTime'), hours(s.monitoring_time)] as [string, string]] : []),
             ...ahiHoursRow,
           ]}
@@ -159,7 +162,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
         <Table
           title={t('summary.tables.odi')}
           testId="summary-odi"
-          rows={[[rei ? t('scoring.odiMonitoring') : t('summary.fields.odi'), odiValue], [t('summary.fields.desaturations'), String(s.desaturations)], [t('summary.fields.rule'), `${s.desaturation_rule} %`], ...odiHoursRow]}
+          rows={[[rei ? t('scoring.odiMonitoring') : t('summary.fields.odi'), odiValue], [t('summary.fields.desaturations'), count(s.desaturations, noOdi)], [t('summary.fields.rule'), `${s.desaturation_rule} %`], ...odiHoursRow]}
         />
       )}
       {/* Annotations counted by category (spec 2 §3), not the detector's events: said in the title and the note, so
