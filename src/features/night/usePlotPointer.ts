@@ -89,7 +89,8 @@ export function usePlotPointer(
       const lines = e.deltaMode === WheelEvent.DOM_DELTA_LINE ? 16 : e.deltaMode === WheelEvent.DOM_DELTA_PAGE ? p.h : 1;
       const factor = Math.exp(Math.max(-WHEEL_MAX_PX, Math.min(WHEEL_MAX_PX, e.deltaY * lines)) * WHEEL_ZOOM_PER_PX);
       const before = screen.view.store.state.range;
-      const now = performance.now();
+      // When the notch was made, not when it is handled: notches queued behind a busy frame are still one gesture.
+      const now = e.timeStamp;
       screen.view.dispatch({ type: 'zoomAround', at: timeAtX(before, p.x, p.w), factor, continues: now - lastWheelZoom < WHEEL_GESTURE_MS });
       if (screen.view.store.state.range !== before) lastWheelZoom = now;
     };
