@@ -202,6 +202,9 @@ function singleNight(w: Writer, night: NightContent, first: boolean) {
     w.note(`${t.corrected} ${items.join('; ')}`);
   }
   const rei = s.index_basis === 'monitoring';
+  // Counts beside an index with no basis are "–" (countCell).
+  const noAhi = 'ahi' in s && s.ahi === null && s.ahi_basis !== 'breathing_signal';
+  const noOdi = 'odi' in s && s.odi === null && s.odi_basis !== undefined && s.odi_basis !== 'spo2';
   w.heading(t.indices, 11);
   w.pairs([
     [t.rii, indexCell(w, s.rii, s.ahi_basis)],
@@ -209,10 +212,10 @@ function singleNight(w: Writer, night: NightContent, first: boolean) {
     ...('ahi' in s
       ? ([
           [rei ? t.rei : t.ahi, indexCell(w, s.ahi, s.ahi_basis)],
-          [t.apneas, countCell(s.apneas, s.ahi === null && s.ahi_basis !== 'breathing_signal')],
-          [t.hypopneas, countCell(s.hypopneas, s.ahi === null && s.ahi_basis !== 'breathing_signal')],
+          [t.apneas, countCell(s.apneas, noAhi)],
+          [t.hypopneas, countCell(s.hypopneas, noAhi)],
           [t.odi, odiCell(w, s.odi, s.odi_basis)],
-          [t.desaturations, countCell(s.desaturations, s.odi === null && s.odi_basis !== undefined && s.odi_basis !== 'spo2')],
+          [t.desaturations, countCell(s.desaturations, noOdi)],
         ] as Array<[string, string]>)
       : []),
     [t.rule, String(s.desaturation_rule)],

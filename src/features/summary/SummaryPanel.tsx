@@ -117,8 +117,9 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
   const ahiHoursRow: Array<[string, string]> = !rei && !noBasis && shortOf(s.ahi_hours, s.total_sleep_time) ? [[t('nightBasis.ahiHours'), hours(s.ahi_hours)]] : [];
   const odiOf = rei ? s.monitoring_time : s.total_sleep_time;
   const odiHoursRow: Array<[string, string]> = s.odi !== null && s.odi !== undefined && shortOf(s.odi_hours, odiOf) ? [[t(rei ? 'nightBasis.odiHoursMonitoring' : 'nightBasis.odiHours'), hours(s.odi_hours)]] : [];
-  const noOdi = s.odi === null && !!s.odi_basis && s.odi_basis !== 'spo2';
-  const odiValue = noOdi ? `– (${t(ODI_REASONS[s.odi_basis as keyof typeof ODI_REASONS])})` : n(s.odi, 2);
+  const odiReason = s.odi === null && s.odi_basis && s.odi_basis !== 'spo2' ? ODI_REASONS[s.odi_basis] : null;
+  const noOdi = odiReason !== null;
+  const odiValue = odiReason ? `– (${t(odiReason)})` : n(s.odi, 2);
   // A count beside an index with no basis is no count: nothing could be scored, so "–" (its reason on the index's row), not 0.
   const count = (v: number, none: boolean) => (none ? '–' : String(v));
   const latencies = s.latencies && Object.values(s.latencies).some((v) => v !== null) ? s.latencies : null;
