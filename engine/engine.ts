@@ -17,7 +17,7 @@ import { computeViews, type ViewKernel } from './views';
 import { hasWasmSimd, instantiateEngine, type WasmExports } from './wasm';
 
 /** Version of the signal engine, reported by `info()`. */
-export const ENGINE_VERSION = '0.3.0';
+export const ENGINE_VERSION = '0.3.1';
 
 /** Memory held by the engine, for leak checks. */
 export interface EngineMemory {

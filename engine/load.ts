@@ -1,7 +1,7 @@
 // Loading a channel into the engine: copy the samples in, convert them with
 // the missing-value rules (spec 2 §5), build the indexes. Validation is the
 // caller's (validate.ts); a failure here frees whatever was allocated.
-import { MISSING_CODES, NON_POSITIVE_MISSING_CHANNELS } from './constants';
+import { MISSING_CODES, nonPositiveIsMissing } from './constants';
 import { EngineError } from './errors';
 import type { Heap } from './heap';
 import { endTime, type ChannelClock } from './time';
@@ -18,7 +18,7 @@ export interface LoadedChannel extends ChannelClock {
 export function loadChannel(wasm: WasmExports, heap: Heap, input: ChannelInput): LoadedChannel {
   const n = input.samples.length;
   const codes = input.missingCodes ?? MISSING_CODES;
-  const nonPositive = input.nonPositiveMissing ?? NON_POSITIVE_MISSING_CHANNELS.includes(input.code.toUpperCase());
+  const nonPositive = input.nonPositiveMissing ?? nonPositiveIsMissing(input.code, codes);
   let handle: number;
   try {
     handle = wasm.channelCreate(n);

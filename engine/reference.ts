@@ -1,14 +1,14 @@
 // Plain TypeScript versions of what the engine computes, written for clarity
 // over raw samples: the oracle of the property tests and the "plain TS" peer
 // of the benchmarks. Not used by the engine itself.
-import { GAP_BEFORE, MISSING_CODES, NON_POSITIVE_MISSING_CHANNELS, PERCENTILES } from './constants';
+import { GAP_BEFORE, MISSING_CODES, nonPositiveIsMissing, PERCENTILES } from './constants';
 import { boundAt, viewBoundary } from './time';
 import type { BandCounts, ChannelInput, ThresholdBands } from './types';
 
 /** Physical values of a channel input with NaN where a sample is missing (spec 2 §5). */
 export function referencePhysical(input: ChannelInput): Float32Array {
   const codes = input.missingCodes ?? MISSING_CODES;
-  const nonPositive = input.nonPositiveMissing ?? NON_POSITIVE_MISSING_CHANNELS.includes(input.code.toUpperCase());
+  const nonPositive = input.nonPositiveMissing ?? nonPositiveIsMissing(input.code, codes);
   const scale = input.scale ?? 1;
   const offset = input.offset ?? 0;
   const out = new Float32Array(input.samples.length);

@@ -1,9 +1,10 @@
 // How many samples of a channel are valid, by the engine's own missing-value rules (spec 2 §5,
 // engine/assembly/channel.ts channelConvert*), without loading the channel: a stored value
 // that is one of the missing codes, a float32 one whose physical value is not finite, and for
-// SpO2 and pulse rate a physical value ≤ 0 are missing. The physical value is rounded to float32 as
+// SpO2 and pulse rate (and a file's breathing rate) a physical value ≤ 0 are missing
+// (constants.ts nonPositiveIsMissing). The physical value is rounded to float32 as
 // the engine stores it. tests/unit/valid-count.test.ts holds it to the engine's count.
-import { MISSING_CODES, NON_POSITIVE_MISSING_CHANNELS } from './constants';
+import { MISSING_CODES, nonPositiveIsMissing } from './constants';
 
 interface ValidCountInput {
   code: string;
@@ -18,7 +19,7 @@ export function validSampleCount(input: ValidCountInput): number {
   const scale = input.scale ?? 1;
   const offset = input.offset ?? 0;
   const codes = input.missingCodes ?? MISSING_CODES;
-  const nonPositive = NON_POSITIVE_MISSING_CHANNELS.includes(input.code.toUpperCase());
+  const nonPositive = nonPositiveIsMissing(input.code, codes);
   const missing = (raw: number, v: number) => codes.includes(raw) || (nonPositive && v <= 0);
   if (samples instanceof Int16Array) {
     // Stored int16 is checked for codes only (its physical value is finite), as the engine does;

@@ -17,8 +17,9 @@
  * SpO2; no AHI (ahiBasis 'no_breathing_signal_in_sleep') when no sleep had one; with sleep/wake
  * data, only events whose middle lies in sleep are counted.
  * 12: no RII either (null) when no sleep had a breathing signal: it counts AHI's events.
+ * 13: in other tools' files a breathing rate ≤ 0 is missing (TBR), decision 1043.
  */
-export const DETECTOR_VERSION = 12;
+export const DETECTOR_VERSION = 13;
 export { toSeries, type Series, type DetectedEvent } from './series';
 export { detectDesaturations } from './desaturation';
 export { detectRespiratoryEvents, type EventEdges } from './respiratory';

@@ -1,3 +1,5 @@
+import { nonPositiveIsMissing } from '../constants';
+
 /**
  * A channel as the detectors read it: physical values with NaN for every missing sample,
  * on a regular clock. Detectors are plain TypeScript over typed arrays, so the browser
@@ -23,7 +25,7 @@ export function toSeries(
   missingCodes: readonly number[] = [-1, -2],
 ): Series {
   const values = new Float32Array(stored.length);
-  const positiveOnly = code === 'SPO2' || code === 'PR' || code === 'SPO2_PSG';
+  const positiveOnly = nonPositiveIsMissing(code, missingCodes);
   for (let i = 0; i < stored.length; i++) {
     const s = stored[i];
     const v = s * scale + offset;

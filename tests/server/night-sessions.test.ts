@@ -12,6 +12,7 @@ import { NEW_PATIENT_VITALS } from '../../server/seed';
 import { importFiles } from '../../server/recordings/import';
 import { nightDate } from '../../server/recordings/night-key';
 import { ApiError } from '../../server/errors';
+import { readEdf } from '../../server/recordings/edf/reader';
 
 /** The shared four-session ResMed night (22:36, 23:26, 01:48, 02:30): 20 files, as its DATALOG folder holds them. */
 const FOUR = readdirSync(REAL_DIR).filter((n) => /^snore_resmed_2025091[01]_/.test(n)).sort();
@@ -96,6 +97,35 @@ describe('a night of four mask sessions, uploaded as its folder', () => {
     expect(Math.abs(sessionHours - reference.monitoring)).toBeLessThan(0.05);
     // The index is per hour of every session's flow.
     expect(reference.ahi).toBeCloseTo((reference.apneas + reference.hypopneas) / reference.monitoring, 1);
+  });
+
+  it("the breathing rate is every session's rate, not the 0 a ResMed writes before its first breaths (decision 1043); the file's zeros are stored as it holds them", async () => {
+    // What the PLD files hold: RespRate 0 for the first seconds of each session only.
+    const rates = FOUR.filter((n) => n.endsWith('_PLD.edf')).map((n) => {
+      const s = readEdf(real(n), n).signals.find((x) => x.label === 'RespRate.2s')!;
+      return Array.from(s.digital, (d) => d * s.scale + s.offset);
+    });
+    const zeros = rates.map((r) => r.filter((v) => v === 0).length);
+    for (const [i, r] of rates.entries()) {
+      expect(zeros[i]).toBeGreaterThan(0);
+      expect(r.slice(0, zeros[i]).every((v) => v === 0)).toBe(true);
+    }
+    const positive = rates.flat().filter((v) => v > 0);
+    const summary = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: patients.NCT1002, night: reference.night } })).json().data;
+    const br = summary.percentiles.BR;
+    expect(br.count).toBe(positive.length);
+    expect(br.min).toBeCloseTo(Math.min(...positive), 2);
+    expect(br.min).toBeGreaterThan(0);
+    expect(br.max).toBeCloseTo(Math.max(...positive), 2);
+    // The night list counts the rates as valid samples; the channel's bytes keep every zero.
+    const brRow = reference.channels.find((c: { code: string }) => c.code === 'BR');
+    expect(brRow.valid).toBe(positive.length);
+    const [night] = (await server.call('GET', `/patient/available-nights?patient_id=${patients.NCT1002}`, { token: physician })).json().data.nights;
+    const wire = await server.call('GET', `/analytics/patient/channel-data?patient_id=${patients.NCT1002}&recording_id=${night.recording_id}&code=BR`, { token: physician });
+    expect(wire.statusCode).toBe(200);
+    const stored = decodeWire(new Uint8Array(wire.rawPayload));
+    const physical = Array.from(stored.samples, (d) => d * stored.scale + stored.offset).filter((v) => !Number.isNaN(v));
+    expect(physical.filter((v) => v === 0)).toHaveLength(zeros.reduce((a, b) => a + b, 0));
   });
 
   it("the trend and the dashboard give the merged night's figures: every session's events over every session's hours", async () => {

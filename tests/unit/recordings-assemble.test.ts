@@ -71,7 +71,7 @@ describe('one night from several files', () => {
       storage: 'float32',
       scale: 1,
       offset: 0,
-      samples: new Float32Array(10).fill(Number.NaN, 0, missing),
+      samples: new Float32Array(10).fill(95).fill(Number.NaN, 0, missing),
     });
     const part = (name: string, channels: ChannelData[], startMs: number): ParsedRecording => ({
       fileName: name,

@@ -22,7 +22,7 @@ describe('validSampleCount', () => {
     const special = fc.constantFrom(-2, -1, 0, 1, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0.5);
     fc.assert(
       fc.property(
-        fc.constantFrom('SPO2', 'PR', 'HR', 'FLOW'),
+        fc.constantFrom('SPO2', 'PR', 'HR', 'FLOW', 'BR', 'SPO2_PSG'),
         fc.boolean(),
         fc.array(fc.oneof(special, fc.integer({ min: -300, max: 300 })), { minLength: 1, maxLength: 200 }),
         fc.constantFrom(1, 0.5, 0.01, 2),
@@ -44,5 +44,17 @@ describe('validSampleCount', () => {
   it('a channel whose every sample is a missing code has none', () => {
     expect(validSampleCount({ code: 'PR', samples: Int16Array.from([-1, -1, -2, 0]) })).toBe(0);
     expect(validSampleCount({ code: 'FLOW', samples: Float32Array.from([Number.NaN, 0.2, -0.3]), missingCodes: [] })).toBe(2);
+  });
+
+  it("a file's breathing rate of 0 is no rate (a ResMed's before its first breaths, decision 1043); our device's BR 0 stays a value (spec 2 §5)", () => {
+    const rates = Float32Array.from([0, 0, 0, 14.2, 15, 0.4]);
+    expect(validSampleCount({ code: 'BR', samples: rates, missingCodes: [] })).toBe(3);
+    expect(engineCount('BR', rates, 1, 0, [])).toBe(3);
+    expect(engine.load({ night: 'br-file', code: 'BR', samples: rates, sampleRateHz: hz(0.5), t0Ms: ms(0), missingCodes: [] }).min).toBeCloseTo(0.4, 5);
+    engine.close('br-file');
+    expect(validSampleCount({ code: 'BR', samples: rates, missingCodes: [-1, -2] })).toBe(6);
+    expect(engineCount('BR', rates, 1, 0, [-1, -2])).toBe(6);
+    // A PSG's or CPAP's SpO2 of 0 is none, as our SPO2's.
+    expect(validSampleCount({ code: 'SPO2_PSG', samples: Float32Array.from([0, 95, 96]), missingCodes: [] })).toBe(2);
   });
 });
