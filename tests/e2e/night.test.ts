@@ -246,6 +246,41 @@ describe('single-night review', () => {
     expect(await spanMs()).toBe(full.span);
   });
 
+  it("keyboard focus moving up or down the charts lands in view, never under the sticky navigator or time axis", async () => {
+    /** Where the focused control lies against the two sticky bars (null: not a chart's control). */
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el?.closest('[data-testid="chart-stack"]') || el.closest('.x-axis-row')) return null;
+        const b = el.getBoundingClientRect();
+        const nav = document.querySelector('[data-testid="navigator"]')!.getBoundingClientRect();
+        const axis = document.querySelector('.x-axis-row.sticky-bottom')!.getBoundingClientRect();
+        return { label: el.getAttribute('aria-label') ?? el.textContent, clear: b.top >= nav.bottom && b.bottom <= axis.top };
+      });
+    const walk = async (key: 'Tab' | 'Shift+Tab') => {
+      const hidden: string[] = [];
+      let seen = 0;
+      for (let i = 0; i < 24; i++) {
+        await page.keyboard.press(key);
+        const f = await focused();
+        if (!f) continue;
+        seen++;
+        if (!f.clear) hidden.push(String(f.label));
+      }
+      // Several charts' controls were passed, each in view.
+      expect(seen).toBeGreaterThan(10);
+      expect(hidden).toEqual([]);
+    };
+    // From the last chart up (the page scrolls down under the navigator) …
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.locator('[data-testid="chart-stack"] .info-tip').last().focus();
+    await walk('Shift+Tab');
+    // … and from the first chart down (the charts pass under the time axis).
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('[data-testid="chart-stack"] .info-tip').first().focus();
+    await walk('Tab');
+  });
+
   it('shows and hides the threshold bands', async () => {
     await settled();
     const plain = await plotPixels('SPO2');

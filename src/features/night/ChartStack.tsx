@@ -8,6 +8,7 @@ import type { ChartScreen } from '../../charts/screen';
 import { channelDef } from './channels';
 import { ChartBlockView, type BlockProps } from './ChartBlockView';
 import { useNight } from './context';
+import { useStickyClearance } from './useStickyClearance';
 import { channelNameParts } from '../../builtInNames';
 import { readItem, writeItem } from '../../state/storage';
 
@@ -46,6 +47,7 @@ export function ChartStack({ screen, codes, thresholds, onReorder, onWindowView,
   const { night } = useNight();
   const widthRef = usePlotWidth(screen);
   const axisRowRef = useOccluder<HTMLDivElement>(screen);
+  useStickyClearance(axisRowRef, 'end');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const dragging = useRef<string | null>(null);
   const toggle = (code: string) => {

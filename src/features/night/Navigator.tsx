@@ -15,6 +15,7 @@ import { channelDef, holdMsOf } from './channels';
 import { useNight } from './context';
 import { SERIES_COLORS } from './palette';
 import { autoDomain } from './yAxis';
+import { useStickyClearance } from './useStickyClearance';
 import { intlLocale } from '../../format';
 
 /** Navigator strip height, px (spec 2 §9). */
@@ -114,6 +115,7 @@ export function Navigator({ screen, overviewCode }: { screen: ChartScreen; overv
   const { preset } = useSnapshot(screen.view.store);
   const { dispatch } = screen.view;
   const stickyRef = useOccluder<HTMLElement>(screen);
+  useStickyClearance(stickyRef, 'start');
   const { ref: overviewRef, block } = useChartBlock(screen, 'overview');
   const domain = screen.view.store.state.domain;
   const { readoutRef, boxRef, epochRef } = useRangeReadout(screen, preset);
