@@ -134,16 +134,17 @@ describe('one night from many files, with the device events and the agreement', 
     await context.close();
   });
 
-  it("a physician picks a card's whole DATALOG folder of two nights: each is imported as a night of its own", async () => {
+  it("a physician picks a card's whole DATALOG folder of three nights: each is imported as a night of its own, the files left out listed once for the upload", async () => {
     const { context, page, errors } = await physicianOnPatientWithoutNights(browser, server.url, 'NCT1004');
     // The card as the device writes it: a folder per night, and files the import does not read.
     const card = path.join(dir, 'card');
-    for (const day of ['20250110', '20251025']) {
-      await mkdir(path.join(card, 'DATALOG', day), { recursive: true });
-      for (const name of (await readdir(REAL)).filter((n) => n.startsWith(`snore_resmed_${day}_`))) {
-        await copyFile(path.join(REAL, name), path.join(card, 'DATALOG', day, name));
+    // September's first mask session wrote byte-identical EVE and CSL files: one is left out.
+    for (const day of ['20250110', '20250910_2236', '20251025']) {
+      await mkdir(path.join(card, 'DATALOG', day.slice(0, 8)), { recursive: true });
+      for (const name of (await readdir(REAL)).filter((n) => n.startsWith(`snore_resmed_${day}`))) {
+        await copyFile(path.join(REAL, name), path.join(card, 'DATALOG', day.slice(0, 8), name));
         // As a Mac leaves a card it has copied to: a "._" companion (AppleDouble, no recording) beside each file.
-        await writeFile(path.join(card, 'DATALOG', day, `._${name}`), appleDouble());
+        await writeFile(path.join(card, 'DATALOG', day.slice(0, 8), `._${name}`), appleDouble());
       }
     }
     await writeFile(path.join(card, 'Identification.tgt'), '#SRN 23221234567\n');
@@ -154,25 +155,32 @@ describe('one night from many files, with the device events and the agreement', 
     await page.getByTestId('import-nights').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('import-nights').textContent()).toBe('The files hold several nights: each is imported as a night of its own.');
     expect(await page.getByTestId('import-done').textContent()).toContain('Imported a night from 10 Jan 2025');
-    expect(await page.getByTestId('import-done-more').count()).toBe(1);
-    expect(await page.getByTestId('import-done-more').textContent()).toContain('Imported a night from 25 Oct 2025');
-    // The picker sent no "._" file: none was left out, none refused.
-    expect(await page.getByTestId('import-skipped-files').count()).toBe(0);
+    expect(await page.getByTestId('import-done-more').count()).toBe(2);
+    expect(await page.getByTestId('import-done-more').first().textContent()).toContain('Imported a night from 10 Sep 2025');
+    expect(await page.getByTestId('import-done-more').last().textContent()).toContain('Imported a night from 25 Oct 2025');
+    // The picker sent no "._" file (none refused); the duplicate is the upload's, listed once after
+    // the nights, not under January's night, whose files it is not.
+    expect(await page.getByTestId('import-done').getByTestId('import-skipped-files').count()).toBe(0);
+    expect(await page.getByTestId('import-skipped-files').count()).toBe(1);
+    const skipped = page.getByTestId('import-skipped-upload');
+    expect(await skipped.locator('p').textContent()).toBe('Left out of this upload (1 file):');
+    expect(await skipped.locator('li').allTextContents()).toEqual([expect.stringMatching(/^snore_resmed_20250910_223609_(EVE|CSL)\.edf: the same content as snore_resmed_20250910_223609_(EVE|CSL)\.edf in this upload, kept once\.$/)]);
     // Each night's own signals, folded under its line: January's CPAP files (flow, therapy,
     // oximetry) against October's flow file alone, each list as long as its label says.
     const lists = page.getByTestId('import-result-channels');
-    expect(await lists.count()).toBe(2);
+    expect(await lists.count()).toBe(3);
     const signals: { label: string; rows: string[] }[] = [];
     for (const list of await lists.all()) {
       await list.locator('summary').click();
       signals.push({ label: await list.locator('summary').innerText(), rows: await list.getByTestId('import-channel').locator('td:first-child').allInnerTexts() });
     }
     expect(signals[0].label).toMatch(/^Every signal of the night from 10 Jan 2025, 00:07 \((\d+)\)$/);
-    expect(signals[1].label).toMatch(/^Every signal of the night from 25 Oct 2025, 00:58 \((\d+)\)$/);
+    expect(signals[1].label).toMatch(/^Every signal of the night from 10 Sep 2025, 22:36 \((\d+)\)$/);
+    expect(signals[2].label).toMatch(/^Every signal of the night from 25 Oct 2025, 00:58 \((\d+)\)$/);
     for (const s of signals) expect(s.label).toContain(`(${s.rows.length})`);
-    expect(signals[1].rows.length).toBeLessThan(signals[0].rows.length);
+    expect(signals[2].rows.length).toBeLessThan(signals[0].rows.length);
     expect(signals[0].rows).toEqual(expect.arrayContaining(['NC_PSG', 'PR', 'SPO2_PSG']));
-    expect(signals[1].rows).toEqual(['NC_PSG', 'Press.40ms']);
+    expect(signals[2].rows).toEqual(['NC_PSG', 'Press.40ms']);
     // Both are the patient's nights; the screen opens the first.
     const nights = await page.evaluate(async () => {
       const pid = /id=(\d+)/.exec(location.pathname)![1]!;
@@ -180,7 +188,7 @@ describe('one night from many files, with the device events and the agreement', 
       const res = await fetch(`/api/v1/patient/available-nights?patient_id=${pid}`, { headers: { Authorization: `Bearer ${token}` } });
       return ((await res.json()).data.nights as { recording_date: string }[]).map((n) => n.recording_date);
     });
-    expect(nights).toEqual(['2025-01-09', '2025-10-24']);
+    expect(nights).toEqual(['2025-01-09', '2025-09-10', '2025-10-24']);
     await expect.poll(() => new URL(page.url()).searchParams.get('night'), { timeout: 30_000 }).toBe(String(Date.UTC(2025, 0, 9) / 1000));
     expect(errors).toEqual([]);
     await context.close();

@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import { ApiError } from '../../api/errors';
 import { errorText } from '../../api/messages';
 import { Alert } from '../../ui/Alert';
-import { fetchUploadLimits, uploadProblem, uploadRecording, type DeviceSummaryImport, type OtherImportedNight, type UploadAnswer, type UploadProblem } from './api';
+import { fetchUploadLimits, uploadProblem, uploadRecording, type DeviceSummaryImport, type OtherImportedNight, type SkippedFile, type UploadAnswer, type UploadProblem } from './api';
 import { ImportChannels } from './ImportChannels';
 import { useFormat } from '../../format';
 import { formatSpan } from '../../charts/core/format';
@@ -143,18 +143,20 @@ export function ImportResult({ result, onDismiss }: { result: UploadAnswer; onDi
           {t('recordings.import.dismiss')}
         </button>
       </header>
-      {'channels' in result && <ImportSummary night={result} />}
-      {/* A card's folder of several nights: each night's own line and its own signals (decision 1021). */}
+      {'channels' in result && <ImportSummary night={result} skipped={!several} />}
+      {/* A card's folder of several nights: each night's own line and its own signals (decision 1021);
+          the files left out are the upload's, listed once after its nights (not under the first's). */}
       {several && (
         <>
           <NightChannels night={result} several />
           <p data-testid="import-nights">{t('recordings.import.severalNights')}</p>
           {result.other_nights!.map((n) => (
             <div key={n.recording_id}>
-              <ImportSummary night={n} testId="import-done-more" />
+              <ImportSummary night={n} testId="import-done-more" skipped={false} />
               <NightChannels night={n} several />
             </div>
           ))}
+          <SkippedFiles files={[result, ...result.other_nights!].flatMap((n) => n.skipped_files ?? [])} lead />
         </>
       )}
       {result.device_summary && <DeviceSummaryDone summary={result.device_summary} />}
@@ -191,7 +193,37 @@ function DeviceSummaryDone({ summary: s }: { summary: DeviceSummaryImport }) {
   );
 }
 
-function ImportSummary({ night, testId = 'import-done' }: { night: OtherImportedNight; testId?: string }) {
+/** An upload's files left out, each with why (its night's answer lists them; of several nights, the upload's under a lead line). */
+function SkippedFiles({ files, lead = false }: { files: readonly SkippedFile[]; lead?: boolean }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  if (files.length === 0) return null;
+  const list = (
+    <ul data-testid="import-skipped-files">
+      {files.map((s) => (
+        <li key={s.name}>
+          {s.reason === 'no_data'
+            ? t('nightFiles.skippedEmpty', { file: s.name })
+            : s.reason === 'macos_metadata'
+              ? t('nightFiles.skippedMacos', { file: s.name })
+              : s.reason === 'same_in_upload'
+              ? t('nightFiles.skippedSame', { file: s.name, same: s.same_as })
+              : t('nightFiles.skippedStored', { file: s.name, same: s.same_as, night: s.night === undefined ? '' : f.day(s.night * 1000, 'UTC') })}
+        </li>
+      ))}
+    </ul>
+  );
+  return lead ? (
+    <div data-testid="import-skipped-upload">
+      <p>{t('recordings.import.skippedOfUpload', { count: files.length })}</p>
+      {list}
+    </div>
+  ) : (
+    list
+  );
+}
+
+function ImportSummary({ night, testId = 'import-done', skipped = true }: { night: OtherImportedNight; testId?: string; skipped?: boolean }) {
   const { t } = useTranslation();
   const f = useFormat();
   return (
@@ -207,21 +239,7 @@ function ImportSummary({ night, testId = 'import-done' }: { night: OtherImported
       {/* The upload's own span above; joined onto a night, the night as it now stands. */}
       {night.merged && <> {t('recordings.import.merged', { start: f.dateTime(night.night_start_time, night.timezone), duration: formatSpan(night.night_stop_time - night.night_start_time) })}</>}
       {Boolean(night.device_events) && <> {t('recordings.import.deviceEvents', { count: night.device_events })}</>}
-      {(night.skipped_files?.length ?? 0) > 0 && (
-        <ul data-testid="import-skipped-files">
-          {night.skipped_files!.map((s) => (
-            <li key={s.name}>
-              {s.reason === 'no_data'
-                ? t('nightFiles.skippedEmpty', { file: s.name })
-                : s.reason === 'macos_metadata'
-                  ? t('nightFiles.skippedMacos', { file: s.name })
-                  : s.reason === 'same_in_upload'
-                  ? t('nightFiles.skippedSame', { file: s.name, same: s.same_as })
-                  : t('nightFiles.skippedStored', { file: s.name, same: s.same_as, night: s.night === undefined ? '' : f.day(s.night * 1000, 'UTC') })}
-            </li>
-          ))}
-        </ul>
-      )}
+      {skipped && <SkippedFiles files={night.skipped_files ?? []} />}
     </Alert>
   );
 }

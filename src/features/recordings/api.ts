@@ -4,7 +4,7 @@ import type { UploadAnswer, UploadLimits } from '../../../contract/imports';
 
 /** What the server answers for an upload (UploadAnswer): the night it imported (ImportedNight, with its other nights), or only a device's daily summary. */
 export type { DeviceSummaryImport } from '../../../contract/deviceSummaries';
-export type { ImportSummary, OtherImportedNight, UploadAnswer, UploadLimits } from '../../../contract/imports';
+export type { ImportSummary, OtherImportedNight, SkippedFile, UploadAnswer, UploadLimits } from '../../../contract/imports';
 
 /** The server's upload limits; asked for after the screen's first paint (decision 1007). */
 export async function fetchUploadLimits({ signal }: { signal?: AbortSignal } = {}): Promise<UploadLimits> {
