@@ -8,6 +8,7 @@ import { fill, reportTitle, TEXTS, type ReportTexts } from './texts';
 import { reportChannelName, reportChannelsLine } from './names';
 import { channelCell, indexCell, measuredSection, noStagingNote, odiCell, sleepCell, vitalsNotes, trendSpreadSection } from './measured';
 import { CONTENT_W, DASH, GRID, INK, MARGIN, MUTED, PAGE, Writer, type Doc } from './writer';
+import { VITAL_UNITS } from '../../contract/vital-units';
 
 /** A count beside an index with no basis: nothing could be scored, so "–" (the index gives the reason), not 0. */
 const countCell = (count: number, none: boolean) => (none ? DASH : String(count));
@@ -159,11 +160,12 @@ function riiScale(w: Writer, values: Array<number | null>) {
   doc.y = top + h + 22;
 }
 
+/** The vital rows, each with its figures' unit as the Summary prints it (decision 1044). */
 const VITALS: Array<[string, string]> = [
-  ['BR', 'BR (/min)'],
-  ['HR', 'HR (bpm)'],
-  ['SPO2', 'SpO2 (%)'],
-  ['PR', 'PR (bpm)'],
+  ['BR', `BR (${VITAL_UNITS.BR})`],
+  ['HR', `HR (${VITAL_UNITS.HR})`],
+  ['SPO2', `SpO2 (${VITAL_UNITS.SPO2})`],
+  ['PR', `PR (${VITAL_UNITS.PR})`],
   ['MOV', 'MOV'],
 ];
 

@@ -190,6 +190,8 @@ describe('one night from many files, with the device events and the agreement', 
     });
     expect(nights).toEqual(['2025-01-09', '2025-09-10', '2025-10-24']);
     await expect.poll(() => new URL(page.url()).searchParams.get('night'), { timeout: 30_000 }).toBe(String(Date.UTC(2025, 0, 9) / 1000));
+    // The ResMed writes its breathing rate in "bpm" (it reads as beats): the chart gives Nocturne's unit (decision 1044).
+    await expect.poll(() => page.getByTestId('stats-BR').innerText(), { timeout: 30_000 }).toMatch(/\d \(\/min\)$/);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -192,12 +192,12 @@ describe('an ODI and vitals of "–" say why (issue 31)', () => {
     const row = (label: string) => text.split('\n').find((l) => l.trim().startsWith(label))?.trim().slice(label.length).trim();
     expect(row('ODI')).toMatch(/^– \(no valid SpO2 recorded\)/);
     expect(row('SpO2 (%)')).toMatch(/^–(\s+–){5}$/);
-    expect(row('PR (bpm)')).toMatch(/^–(\s+–){5}$/);
+    expect(row('PR (/min)')).toMatch(/^–(\s+–){5}$/);
     const flat = text.replace(/\s+/g, ' ');
-    expect(flat).toContain('SpO2 (%), PR (bpm): the sensor recorded no valid value in this night (every figure is –).');
+    expect(flat).toContain('SpO2 (%), PR (/min): the sensor recorded no valid value in this night (every figure is –).');
     // The CPAP has no heart-rate or movement channel: their rows say so too, and the ODI's basis
     // names the empty SpO2 channel, not a missing one.
-    expect(flat).toContain('HR (bpm), MOV: not recorded in this night (no such channel).');
+    expect(flat).toContain('HR (/min), MOV: not recorded in this night (no such channel).');
     expect(flat).toContain("ODI: not computed: the night's SpO2 channel recorded no valid value.");
     expect(flat).not.toContain('the night has no SpO2 signal');
     // Sleep figures and the signal-quality duration: "–" with their reasons, never bare.
@@ -221,7 +221,7 @@ describe('an ODI and vitals of "–" say why (issue 31)', () => {
     expect(s.lowest_spo2).toBeNull();
     const flat = (await nightPdfText('NCT1001', res.json().data.night)).replace(/\s+/g, ' ');
     expect(flat).toContain('ODI: not computed: the night has no SpO2 signal.');
-    expect(flat).toContain('HR (bpm), SpO2 (%), PR (bpm), MOV: not recorded in this night (no such channel).');
+    expect(flat).toContain('HR (/min), SpO2 (%), PR (/min), MOV: not recorded in this night (no such channel).');
   });
 });
 

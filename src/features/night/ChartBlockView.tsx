@@ -17,6 +17,7 @@ import { readItem, writeItem } from '../../state/storage';
 import { chartFocus, toggleFocus } from './focus';
 import { autoDomain, CODED_LABELS, paintValueLabels, PHYSIOLOGICAL_RANGES } from './yAxis';
 import { channelName, channelNameParts, sourceTitle } from '../../builtInNames';
+import { displayUnit } from '../../../contract/vital-units';
 
 /** Below this plot height (a montage of many charts) only the lowest and highest value labels are shown: four would overlap. */
 const SHORT_PLOT_PX = 56;
@@ -130,12 +131,17 @@ function useBlockOnScreen(screen: ChartScreen, block: ChartBlock | null, def: Ch
   }, [screen, height]);
 }
 
-/** A chart's unit: the spec's for bp, blood sugar and body temperature, else its (first) source channel's as recorded; '' without one. */
+/**
+ * A chart's unit: the spec's for bp, blood sugar and body temperature, Nocturne's for a vital
+ * (decision 1044), else its (first) source channel's as recorded; '' without one.
+ */
 function useChannelUnit(def: ChannelDef, source?: string): string {
   const { t } = useTranslation();
   const { night } = useNight();
   const unitKey = TOOLTIP_UNITS[def.code];
-  return unitKey ? t(unitKey as 'night.units.bp') : (night.channels.find((c) => c.code === (source ?? def.sources[0] ?? def.code))?.unit ?? '');
+  if (unitKey) return t(unitKey as 'night.units.bp');
+  const code = source ?? def.sources[0] ?? def.code;
+  return displayUnit(code, night.channels.find((c) => c.code === code)?.unit ?? '');
 }
 
 /**

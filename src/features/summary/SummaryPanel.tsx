@@ -13,6 +13,7 @@ import { AgreementTables } from './AgreementTables';
 import { HistoryTables } from './HistoryTables';
 import { categoryName } from '../../builtInNames';
 import { ahiBasisReason } from './basis';
+import { VITAL_UNITS } from '../../../contract/vital-units';
 
 /** POST /analytics/patient/all-kpi-summary (spec 2 §3 "Summary KPI record"). */
 export type { NightSummary };
@@ -20,14 +21,16 @@ export type { NightSummary };
 /** The reason beside an ODI of "–". */
 const ODI_REASONS = { no_spo2_channel: 'nightBasis.noSpo2Channel', no_valid_spo2: 'nightBasis.noValidSpo2', no_spo2_in_sleep: 'nightBasis.noSpo2InSleep', no_monitoring_time: 'nightBasis.noMonitoringTime' } as const;
 
-/** Vital channels of the summary, in the spec's table order (HR is the radar's pulse rate). */
-/** The vital tables, each with its figures' unit (breaths or beats per minute, SpO2 in %; the radar's movement has none), as the PDF gives them. */
+/**
+ * The vital tables in the spec's table order (HR is the radar's pulse rate), each with its
+ * figures' unit (decision 1044: the PDF's too; the radar's movement has none).
+ */
 const VITAL_TABLES = [
-  ['BR', 'summary.tables.breathingRate', '/min'],
-  ['HR', 'summary.tables.pulseRateRadar', '/min'],
+  ['BR', 'summary.tables.breathingRate', VITAL_UNITS.BR],
+  ['HR', 'summary.tables.pulseRateRadar', VITAL_UNITS.HR],
   ['MOV', 'summary.tables.bodyMovement', ''],
-  ['SPO2', 'summary.tables.spo2', '%'],
-  ['PR', 'summary.tables.pulseRate', '/min'],
+  ['SPO2', 'summary.tables.spo2', VITAL_UNITS.SPO2],
+  ['PR', 'summary.tables.pulseRate', VITAL_UNITS.PR],
 ] as const;
 
 function Table({ title, rows, testId, note }: { title: string; rows: Array<[string, string]>; testId: string; note?: string }) {

@@ -19,6 +19,7 @@ import { ActigraphView } from './ActigraphView';
 import { Dialog } from '../../ui/Dialog';
 import { ReportForm } from '../reports/ReportForm';
 import '../../styles/trend.css';
+import { displayUnit } from '../../../contract/vital-units';
 
 /** Channels with threshold bands from the patient's vital parameters. */
 const BAND_KIND: Record<string, 'br' | 'pr' | 'spo2'> = { BR: 'br', PR: 'pr', SPO2: 'spo2' };
@@ -104,11 +105,11 @@ function ZoomPager({ hidden, zoom, view, days, onZoom }: { hidden: boolean; zoom
   );
 }
 
-/** A channel's unit: the spec's or an index's, else the one the nights' channel list carries ('' for none). */
+/** A channel's unit: the spec's or an index's, Nocturne's for a vital (decision 1044), else the one the nights' channel list carries ('' for none). */
 function channelUnit(t: TFunction, nights: readonly NightInfo[], code: string): string {
   const key = UNIT_KEYS[code];
   if (key) return t(key);
-  return nights.flatMap((n) => n.channels).find((c) => c.code === code)?.unit ?? '';
+  return displayUnit(code, nights.flatMap((n) => n.channels).find((c) => c.code === code)?.unit ?? '');
 }
 
 /** The report dialog of the trend view, the span's nights checked. */
