@@ -91,8 +91,8 @@ describe('single-night review', () => {
     expect(await spanMs()).toBeGreaterThanOrEqual(10 * 3_600_000);
     // Stats of the visible window come from the engine.
     await expect.poll(() => page.getByTestId('stats-BR').innerText()).toMatch(/min \d.*p90 \d/);
-    // In the channel's unit, as the tooltip gives it.
-    expect(await page.getByTestId('stats-BR').innerText()).toMatch(/p90 [\d.]+ \(br\/min\)$/);
+    // In the channel's unit, as the tooltip gives it: a vital's is Nocturne's (decision 1044).
+    expect(await page.getByTestId('stats-BR').innerText()).toMatch(/p90 [\d.]+ \(\/min\)$/);
     // A chart of two signals (radar I and Q) names the one its line reads.
     await expect.poll(() => page.getByTestId('stats-IQ').innerText()).toMatch(/^Radar signal I \(in-phase\): min -?\d/);
     // Coded channels (sleep stages, sleep/wake, in bed) have no min/max/percentiles of their codes.
