@@ -18,6 +18,7 @@ import { chartFocus, toggleFocus } from './focus';
 import { autoDomain, CODED_LABELS, paintValueLabels, PHYSIOLOGICAL_RANGES } from './yAxis';
 import { channelName, channelNameParts, sourceTitle } from '../../builtInNames';
 import { displayUnit } from '../../../contract/vital-units';
+import { SPEC_UNIT_KEYS } from './units';
 
 /** Below this plot height (a montage of many charts) only the lowest and highest value labels are shown: four would overlap. */
 const SHORT_PLOT_PX = 56;
@@ -25,8 +26,8 @@ const SHORT_PLOT_PX = 56;
 /** Where a channel's value-axis choice (auto or fixed) is remembered. */
 const yModeKey = (code: string) => `nocturne.yMode.${code}`;
 
-/** Tooltip units the spec names (spec 2 §9); other channels use the recording's unit. */
-const TOOLTIP_UNITS: Record<string, string> = { bp: 'night.units.bp', blood_sugar: 'night.units.bloodSugar', body_temp: 'night.units.bodyTemp' };
+/** Tooltip units the spec names (spec 2 §9); other channels use the recording's unit (a vital's is Nocturne's). */
+const TOOLTIP_UNITS: Readonly<Record<string, string>> = SPEC_UNIT_KEYS;
 
 export interface BlockProps {
   screen: ChartScreen;

@@ -9,6 +9,7 @@ import { ChannelSelector } from '../night/ChannelSelector';
 import { move, orderChannels, toPreference, type ChannelChoice } from '../night/channels';
 import type { NightInfo, PatientInfo, PhysicianPreferences } from '../night/types';
 import { bandsOf, parseVitalParameters } from '../night/vitals';
+import { SPEC_UNIT_KEYS } from '../night/units';
 import { useSaveTrendOrder, useTrendPoints } from './api';
 import {
   accountAgeDays, customSpanError, datesOf, DEVICE_AHI, isValuePoint, noNightIn, offeredChannels, offeredDurations, pageWindow, presetSpan,
@@ -26,7 +27,7 @@ const BAND_KIND: Record<string, 'br' | 'pr' | 'spo2'> = { BR: 'br', PR: 'pr', SP
 
 /** Units the night's channel list does not carry (spec 2 §9 tooltip units), and the indices'. */
 const UNIT_KEYS: Record<string, 'night.units.bp' | 'night.units.bloodSugar' | 'night.units.bodyTemp' | 'trend.units.perHour' | 'trend.units.percent'> = {
-  bp: 'night.units.bp', blood_sugar: 'night.units.bloodSugar', body_temp: 'night.units.bodyTemp',
+  ...SPEC_UNIT_KEYS,
   AHI: 'trend.units.perHour', ODI: 'trend.units.perHour', RII: 'trend.units.perHour', SE: 'trend.units.percent', SQ: 'trend.units.percent',
 };
 
