@@ -85,6 +85,36 @@ describe('Wellue / Checkme O2 oximeter CSV', () => {
     expect(iso.startMs).toBe(rec.startMs);
   });
 
+  it("reads the phone app's slashed dates in the file's own order, told by a day past 12 or by the night's midnight", () => {
+    // ViHealth on a day/month phone: "HH:MM:SS DD/MM/YYYY", the 16th tells the order.
+    const dmy = readOximeterCsv('Time,Oxygen Level,Pulse Rate,Motion\n21:34:53 16/07/2026,97,62,5\n21:34:54 16/07/2026,96,61,0', 'dmy.csv');
+    expect(new Date(dmy.startMs).toISOString()).toBe('2026-07-16T21:34:53.000Z');
+    // Month/day with the 16th second; date first and a 12-hour clock too.
+    const mdy = readOximeterCsv('Time,Oxygen Level\n07/16/2026 09:34:53 PM,97\n07/16/2026 09:34:54 PM,96', 'mdy.csv');
+    expect(mdy.startMs).toBe(dmy.startMs);
+    // No number past 12: the night over midnight steps its day (03 → 04 April), read as such;
+    // the other reading (4 March → 4 April) would be a month's jump.
+    const night = ['Time,Oxygen Level', '23:59:58 03/04/2026,95', '23:59:59 03/04/2026,94', '00:00:00 04/04/2026,93'].join('\n');
+    const overMidnight = readOximeterCsv(night, 'night.csv', { timezone: 'Europe/Vienna' });
+    expect(new Date(overMidnight.startMs).toISOString()).toBe('2026-04-03T21:59:58.000Z');
+    expect(Array.from(overMidnight.channels[0].samples)).toEqual([95, 94, 93]);
+    const usNight = ['Time,Oxygen Level', '23:59:59 04/03/2026,95', '00:00:00 04/04/2026,93'].join('\n');
+    expect(new Date(readOximeterCsv(usNight, 'us.csv').startMs).toISOString()).toBe('2026-04-03T23:59:59.000Z');
+    // Year first is year, month, day.
+    expect(readOximeterCsv('Time,Oxygen Level\n2026/07/16 21:34:53,97', 'ymd.csv').startMs).toBe(dmy.startMs);
+  });
+
+  it('refuses slashed dates whose order no row tells, rather than read them a month off', () => {
+    const read = (text: string) => () => readOximeterCsv(text, 'o2.csv');
+    expect(read('Time,Oxygen Level\n22:00:00 03/04/2026,95\n22:00:01 03/04/2026,95')).toThrow(
+      'o2.csv: Time: its dates (such as "03/04/2026") read as day/month and as month/day alike, and no row tells which',
+    );
+    expect(read('Time,Oxygen Level\n22:00:00 13/04/2026,95\n22:00:01 04/13/2026,95')).toThrow('o2.csv: Time: its dates mix day/month and month/day');
+    // A date the same both ways needs no telling.
+    expect(new Date(readOximeterCsv('Time,Oxygen Level\n22:00:00 05/05/2026,95', 'o2.csv').startMs).toISOString()).toBe('2026-05-05T22:00:00.000Z');
+    expect(read('Time,Oxygen Level\n22:00:00 31/02/2026,95')).toThrow('o2.csv: Time (line 2): "22:00:00 31/02/2026" is not a time like');
+  });
+
   it('keeps the first of two rows in one slot and ignores non-numeric extra columns', () => {
     const text = [
       'Time,Oxygen Level,Pulse Rate,Motion,Note',

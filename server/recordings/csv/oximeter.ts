@@ -12,7 +12,9 @@ import { LocalClock, parseValueCell, requireValueCell } from './values';
  *   00:02:20 Mar 10 2026,--,--,3,…
  *
  * Times are the device's local clock, to the second (the hour a DST fall-back repeats is
- * read in order: first and second occurrence). Oxygen Level → SPO2 (the oximeter's
+ * read in order: first and second occurrence). The phone app writes the date in its own
+ * locale's form too ("21:34:53 16/07/2026"): a slashed date's order (day/month or month/day)
+ * is the file's, read off its rows (decision 1045). Oxygen Level → SPO2 (the oximeter's
  * own channel, not the PSG reference SPO2_PSG), Pulse Rate → PR, Motion and any further
  * numeric columns kept under their own header. All float32, '--' → -1.
  */
@@ -33,6 +35,10 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 /** '00:02:16 Mar 10 2026' (the Wellue form, also '10:02:16 PM Mar 10, 2026') and '2026-03-10 00:02:16'. */
 const WELLUE_TIME = /^(\d{1,2}):(\d{2}):(\d{2})\s*(AM|PM)?\s+([A-Za-z]{3})[A-Za-z]*\.?\s+(\d{1,2}),?\s+(\d{4})$/i;
 const ISO_LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2}):(\d{2})$/;
+/** 'HH:MM:SS[ AM|PM] A/B/YYYY' or 'A/B/YYYY HH:MM:SS[ AM|PM]': the date's order is the file's. */
+const SLASHED_TIME = /^(?:(\d{1,2}):(\d{2}):(\d{2})\s*(AM|PM)?\s+(\d{1,2})[/.](\d{1,2})[/.](\d{4})|(\d{1,2})[/.](\d{1,2})[/.](\d{4}),?\s+(\d{1,2}):(\d{2}):(\d{2})\s*(AM|PM)?)$/i;
+/** 'YYYY/MM/DD HH:MM:SS': year first is always year, month, day. */
+const YEAR_FIRST_SLASHED = /^(\d{4})\/(\d{1,2})\/(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})$/;
 const SECOND_MS = 1000;
 const DEFAULT_PERIOD_MS = 1000;
 
@@ -47,11 +53,13 @@ export function readOximeterCsv(text: string, fileName: string, options: Oximete
   if (spo2At < 0) throw new RecordingFormatError(fileName, 'header', `has no "Oxygen Level" column (found: ${header.join(', ')})`);
 
   const clock = new LocalClock(zone);
+  const fields = rows.map((row) => readTimeFields(fileName, header[timeAt], row.line, row.cells[timeAt] ?? ''));
+  const dayFirst = slashedDayFirst(fileName, header[timeAt], fields);
   const times = new Float64Array(rows.length);
   const lines = new Int32Array(rows.length);
   rows.forEach((row, i) => {
     lines[i] = row.line;
-    const ms = parseOximeterTime(fileName, header[timeAt], row.line, row.cells[timeAt] ?? '', clock);
+    const ms = toUtcMs(fileName, header[timeAt], row.line, row.cells[timeAt] ?? '', fields[i], dayFirst, clock);
     times[i] = i > 0 ? clock.afterFold(ms, times[i - 1]) : ms;
   });
 
@@ -118,20 +126,85 @@ function pickColumns(header: string[], rows: { cells: string[] }[], timeAt: numb
   return picked;
 }
 
-function parseOximeterTime(file: string, column: string, line: number, cell: string, clock: LocalClock): number {
-  let ms: number | null = null;
+/**
+ * A time cell's wall-clock fields. A slashed date ('16/07/2026') keeps its two leading
+ * numbers unassigned (`first`, `second`) until the file's order is known.
+ */
+type TimeFields =
+  | { kind: 'dated'; year: number; month: number; day: number; hour: number; minute: number; second: number }
+  | { kind: 'slashed'; year: number; first: number; second: number; hour: number; minute: number; sec: number };
+
+function readTimeFields(file: string, column: string, line: number, cell: string): TimeFields {
   const w = WELLUE_TIME.exec(cell);
   if (w) {
     const month = MONTHS.indexOf(w[5].toLowerCase()) + 1;
     const hour = twelveHourClock(Number(w[1]), w[4]);
-    if (month > 0 && hour !== null) ms = clock.toUtcMs(Number(w[7]), month, Number(w[6]), hour, Number(w[2]), Number(w[3]));
-  } else {
-    const iso = ISO_LOCAL_TIME.exec(cell);
-    if (iso) ms = clock.toUtcMs(Number(iso[1]), Number(iso[2]), Number(iso[3]), Number(iso[4]), Number(iso[5]), Number(iso[6]));
+    if (month > 0 && hour !== null) return dated(Number(w[7]), month, Number(w[6]), hour, Number(w[2]), Number(w[3]));
   }
-  if (ms === null) {
-    throw new RecordingFormatError(file, `${column} (line ${line})`, `"${cell}" is not a time like "00:02:16 Mar 10 2026"`);
+  const iso = ISO_LOCAL_TIME.exec(cell) ?? YEAR_FIRST_SLASHED.exec(cell);
+  if (iso) return dated(Number(iso[1]), Number(iso[2]), Number(iso[3]), Number(iso[4]), Number(iso[5]), Number(iso[6]));
+  const s = SLASHED_TIME.exec(cell);
+  if (s) {
+    // Time first (groups 1–7) or date first (groups 8–14).
+    const [h, mi, se, marker, a, b, y] = s[1] !== undefined ? s.slice(1, 8) : [s[11], s[12], s[13], s[14], s[8], s[9], s[10]];
+    const hour = twelveHourClock(Number(h), marker);
+    if (hour !== null) return { kind: 'slashed', year: Number(y), first: Number(a), second: Number(b), hour, minute: Number(mi), sec: Number(se) };
   }
+  throw notATime(file, column, line, cell);
+}
+
+function dated(year: number, month: number, day: number, hour: number, minute: number, second: number): TimeFields {
+  return { kind: 'dated', year, month, day, hour, minute, second };
+}
+
+function notATime(file: string, column: string, line: number, cell: string): RecordingFormatError {
+  return new RecordingFormatError(file, `${column} (line ${line})`, `"${cell}" is not a time like "00:02:16 Mar 10 2026"`);
+}
+
+/**
+ * Whether the file's slashed dates are day/month (true) or month/day (false); null when it
+ * has none. A number past 12 tells; failing that, the night's dates must follow one another
+ * (a night over midnight steps its day by one, which the other reading makes a month). A
+ * file neither settles is refused rather than read a month off.
+ */
+function slashedDayFirst(file: string, column: string, fields: TimeFields[]): boolean | null {
+  const slashed = fields.filter((f): f is Extract<TimeFields, { kind: 'slashed' }> => f.kind === 'slashed');
+  if (slashed.length === 0) return null;
+  const dayFirst = slashed.some((f) => f.first > 12);
+  const monthFirst = slashed.some((f) => f.second > 12);
+  if (dayFirst && monthFirst) {
+    throw new RecordingFormatError(file, column, 'its dates mix day/month and month/day (both numbers of a date go past 12 in different rows)');
+  }
+  if (dayFirst || monthFirst) return dayFirst;
+  const follows = (asDayFirst: boolean) =>
+    slashed.every((f, i) => {
+      if (i === 0) return true;
+      const p = slashed[i - 1];
+      const day = (g: typeof f) => Date.UTC(g.year, (asDayFirst ? g.second : g.first) - 1, asDayFirst ? g.first : g.second) / DAY_MS;
+      const step = day(f) - day(p);
+      return step === 0 || step === 1;
+    });
+  const dayFirstFollows = follows(true);
+  const monthFirstFollows = follows(false);
+  if (dayFirstFollows !== monthFirstFollows) return dayFirstFollows;
+  if (slashed.every((f) => f.first === f.second)) return true;
+  const example = slashed.find((f) => f.first !== f.second) ?? slashed[0];
+  throw new RecordingFormatError(
+    file,
+    column,
+    `its dates (such as "${pad(example.first)}/${pad(example.second)}/${example.year}") read as day/month and as month/day alike, and no row tells which`,
+  );
+}
+
+const DAY_MS = 86_400_000;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function toUtcMs(file: string, column: string, line: number, cell: string, f: TimeFields, dayFirst: boolean | null, clock: LocalClock): number {
+  const ms =
+    f.kind === 'dated'
+      ? clock.toUtcMs(f.year, f.month, f.day, f.hour, f.minute, f.second)
+      : clock.toUtcMs(f.year, dayFirst ? f.second : f.first, dayFirst ? f.first : f.second, f.hour, f.minute, f.sec);
+  if (ms === null) throw notATime(file, column, line, cell);
   return ms;
 }
 
