@@ -257,6 +257,44 @@ describe('one night from many files, with the device events and the agreement', 
     await context.close();
   });
 
+  it("an oximeter-only night exported by the phone app in day/month dates is imported on its night, its ODI counted; a date no row settles is refused (decision 1045)", async () => {
+    // ViHealth's O2Ring export on a day/month phone, 4-s rows from 23:12:04 on 3 Nov 2026 for 7 h: the
+    // dates 03/11 and 04/11 read either way, the night's midnight tells which. From 3.5 h on, a 5-point
+    // dip every 6 minutes (35 desaturations); the finger out for 4 minutes at 2 h ('--').
+    const rows = ['Time,Oxygen Level,Pulse Rate,Motion,O2 Reminder,PR Reminder'];
+    const from = Date.UTC(2026, 10, 3, 23, 12, 4);
+    const two = (n: number) => String(n).padStart(2, '0');
+    for (let s = 0; s < 7 * 3600; s += 4) {
+      const d = new Date(from + s * 1000);
+      const stamp = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} ${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
+      const dip = s >= 3.5 * 3600 && s % 360 >= 160 && s % 360 < 200;
+      const off = s >= 2 * 3600 && s < 2 * 3600 + 240;
+      rows.push(off ? `${stamp},--,--,3,0,0` : `${stamp},${dip ? 91 : 96},${dip ? 68 : 62},0,0,0`);
+    }
+    const night = path.join(dir, 'O2Ring_20261103231204.csv');
+    await writeFile(night, rows.join('\r\n'));
+    const nap = path.join(dir, 'O2Ring_nap.csv');
+    await writeFile(nap, ['Time,Oxygen Level,Pulse Rate,Motion', '14:00:00 03/04/2026,96,62,0', '14:00:04 03/04/2026,95,61,0'].join('\r\n'));
+
+    const { context, page, errors } = await physicianOnPatientWithoutNights(browser, server.url, 'NCT1002');
+    await importThroughScreen(page, [nap], 'Europe/Zurich');
+    await expect.poll(() => page.getByTestId('import-error-files').textContent(), { timeout: 30_000 }).toContain(
+      'O2Ring_nap.csv: Time: its dates (such as "03/04/2026") read as day/month and as month/day alike, and no row tells which',
+    );
+    await importThroughScreen(page, [night], 'Europe/Zurich');
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Imported a night from 03 Nov 2026, 23:12, 07:00:00 long');
+    await expect.poll(() => new URL(page.url()).searchParams.get('night'), { timeout: 30_000 }).toBe(String(Date.UTC(2026, 10, 3) / 1000));
+    // A night without the radar opens on the oximeter's charts.
+    await expect.poll(() => page.getByTestId('channel-SPO2').getAttribute('aria-pressed'), { timeout: 30_000 }).toBe('true');
+    await page.getByTestId('tab-summary').click();
+    // 35 dips over 6:56:00 of valid SpO2 (7 h less the 4 minutes without a finger).
+    await expect.poll(() => page.getByTestId('summary-odi').innerText(), { timeout: 30_000 }).toMatch(/Desaturations\s+35/);
+    expect(await page.getByTestId('summary-odi').innerText()).toContain((35 / (6 + 56 / 60)).toFixed(2));
+    expect(await page.getByTestId('summary-panel').innerText()).toMatch(/Total sleep time \(h:mm:ss\)\s+– \(no sleep staging\)/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('a PSG whose breathing signal covers none of the sleep shows no AHI, with the reason, not 0 (decision 1033)', async () => {
     const { context, page, errors } = await newPage(browser, server.url);
     await page.goto('/app/signin');
