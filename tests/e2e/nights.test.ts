@@ -257,7 +257,7 @@ describe('one night from many files, with the device events and the agreement', 
     await context.close();
   });
 
-  it("an oximeter-only night exported by the phone app in day/month dates is imported on its night, its ODI counted; a date no row settles is refused (decision 1045)", async () => {
+  it("an oximeter-only night exported by the phone app in day/month dates is imported on its night, its ODI counted; a date no row settles is refused (decision 1045); a staging-only night claims no oximeter", async () => {
     // ViHealth's O2Ring export on a day/month phone, 4-s rows from 23:12:04 on 3 Nov 2026 for 7 h: the
     // dates 03/11 and 04/11 read either way, the night's midnight tells which. From 3.5 h on, a 5-point
     // dip every 6 minutes (35 desaturations); the finger out for 4 minutes at 2 h ('--').
@@ -291,6 +291,18 @@ describe('one night from many files, with the device events and the agreement', 
     await expect.poll(() => page.getByTestId('summary-odi').innerText(), { timeout: 30_000 }).toMatch(/Desaturations\s+35/);
     expect(await page.getByTestId('summary-odi').innerText()).toContain((35 / (6 + 56 / 60)).toFixed(2));
     expect(await page.getByTestId('summary-panel').innerText()).toMatch(/Total sleep time \(h:mm:ss\)\s+– \(no sleep staging\)/);
+    const noBreathing = 'This night has no breathing signal (flow, cannula or radar): AHI/REI and RII cannot be computed and show –.';
+    expect(await page.getByTestId('summary-rii').innerText()).toContain(`${noBreathing} ODI and SpO2 come from the oximeter.`);
+
+    // A night of sleep staging alone (an HMC hypnogram) has no oximeter either: the note does not claim one.
+    await openPatient(page, 'NCT1001');
+    await importThroughScreen(page, [path.join(REAL, 'hmc_SN001_hypnogram_test_edfann.edf')], 'UTC');
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('channels Sleep stages');
+    await page.getByTestId('tab-summary').click();
+    await expect.poll(() => page.getByTestId('summary-odi').innerText(), { timeout: 30_000 }).toContain('– (no SpO2 channel)');
+    const staged = await page.getByTestId('summary-rii').innerText();
+    expect(staged).toContain(noBreathing);
+    expect(staged).not.toContain('oximeter');
     expect(errors).toEqual([]);
     await context.close();
   });

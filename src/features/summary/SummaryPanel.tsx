@@ -145,7 +145,7 @@ export function SummaryTables({ night, summary: s }: { night: NightInfo; summary
       <Table
         title={t('summary.tables.rii')}
         testId="summary-rii"
-        note={s.ahi_basis === 'no_breathing_signal' ? t('nightBasis.noBreathingNote') : s.ahi_basis === 'no_breathing_signal_in_sleep' ? t('nightBasis.noBreathingInSleepNote') : undefined}
+        note={s.ahi_basis === 'no_breathing_signal' ? t(s.odi_basis === 'spo2' ? 'nightBasis.noBreathingNote' : 'nightBasis.noBreathingNoSpo2Note') : s.ahi_basis === 'no_breathing_signal_in_sleep' ? t('nightBasis.noBreathingInSleepNote') : undefined}
         rows={[[t('summary.fields.rii'), indexValue(s.rii)], [t('summary.fields.riiDivisor'), t(`profile.rii.${s.rii_divisor}` as 'profile.rii.TBT', { defaultValue: s.rii_divisor })]]}
       />
       {s.ahi !== undefined && (
