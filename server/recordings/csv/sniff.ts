@@ -1,3 +1,5 @@
+import { csvDelimiter } from './table';
+
 /** Telling CSV uploads apart from EDF by their first bytes. */
 
 const SNIFF_BYTES = 4096;
@@ -17,7 +19,7 @@ export type CsvKind = 'oximeter' | 'timestamp-value' | 'other-csv';
 export function csvKind(bytes: Uint8Array, fileName: string): CsvKind | null {
   const head = utf8.decode(bytes.subarray(0, SNIFF_BYTES)).replace(/^\uFEFF/, '');
   const firstLine = head.split(/\r?\n/, 1)[0];
-  const cells = firstLine.toLowerCase().split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
+  const cells = firstLine.toLowerCase().split(csvDelimiter(firstLine)).map((c) => c.trim().replace(/^"|"$/g, ''));
   if (cells.includes('time') && cells.some((c) => c.startsWith('oxygen level') || c.startsWith('spo2'))) return 'oximeter';
   // A Timestamp column and a Value column: the channel's code is asked for only of such a file.
   if (cells[0] === 'timestamp' && cells.includes('value')) return 'timestamp-value';
