@@ -46,6 +46,10 @@ const DEFAULT_LABELS: Readonly<Record<string, string>> = {
   respthorax: 'THRX_PSG',
   respthoracic: 'THRX_PSG',
   respchest: 'THRX_PSG',
+  // Compumedics (SHHS, MESA, MrOS: "THOR RES", "ABDO RES") and RIP belts (Nox, Embla: "RIP Thorax").
+  thorres: 'THRX_PSG',
+  ripthorax: 'THRX_PSG',
+  ripthor: 'THRX_PSG',
   abdomen: 'ABD_PSG',
   abdo: 'ABD_PSG',
   abd: 'ABD_PSG',
@@ -55,6 +59,10 @@ const DEFAULT_LABELS: Readonly<Record<string, string>> = {
   effortabd: 'ABD_PSG',
   respabdomen: 'ABD_PSG',
   respabdominal: 'ABD_PSG',
+  abdores: 'ABD_PSG',
+  ripabdomen: 'ABD_PSG',
+  ripabdo: 'ABD_PSG',
+  ripabd: 'ABD_PSG',
   // Oxygen saturation from a PSG or CPAP oximeter → the PSG reference SpO2.
   spo2: 'SPO2_PSG',
   sao2: 'SPO2_PSG',

@@ -15,6 +15,12 @@ describe('label-to-channel map', () => {
       ['Abdomen', 'ABD_PSG'],
       ['ABDO', 'ABD_PSG'],
       ['Resp Abdominal', 'ABD_PSG'],
+      // The Sleep Heart Health Study's and MESA's Compumedics labels; Nox's RIP belts.
+      ['THOR RES', 'THRX_PSG'],
+      ['ABDO RES', 'ABD_PSG'],
+      ['RIP Thorax', 'THRX_PSG'],
+      ['RIP Abdomen', 'ABD_PSG'],
+      ['H.R.', 'HR'],
       ['SpO2', 'SPO2_PSG'],
       ['SpO2.1s', 'SPO2_PSG'],
       ['SaO2', 'SPO2_PSG'],
