@@ -75,6 +75,18 @@ export interface ParseFileOptions {
   /** Channel code of a Timestamp,Value CSV; else taken from a data-point file name (SPO2_20260310_…csv). */
   csvCode?: string;
   csvUnit?: string;
+  /** The order of slashed dates the upload's other oximeter exports settled (see {@link uploadDateOrder}). */
+  slashedDayFirst?: boolean;
+}
+
+/**
+ * The order of slashed dates ("04/11/2026") the upload's oximeter exports settled by their
+ * own rows or names, when they agree (true: day/month); undefined when none did or they
+ * differ. An export of the same phone whose dates alone cannot tell is read in it (decision 1045).
+ */
+export function uploadDateOrder(parts: readonly ParsedRecording[]): boolean | undefined {
+  const orders = new Set(parts.map((p) => p.meta.slashedDates).filter((o) => o !== undefined));
+  return orders.size === 1 ? orders.has('day/month') : undefined;
 }
 
 /**
@@ -94,7 +106,7 @@ export function parseRecordingFile(fileName: string, bytes: Uint8Array, options:
     );
   }
   const text = readCsvText(bytes);
-  if (kind === 'oximeter') return withRanges(readOximeterCsv(text, fileName, { timezone: options.timezone }));
+  if (kind === 'oximeter') return withRanges(readOximeterCsv(text, fileName, { timezone: options.timezone, slashedDayFirst: options.slashedDayFirst }));
   const ours = parseDataPointFileName(fileName);
   const code = options.csvCode ?? ours?.channel;
   if (!code) {

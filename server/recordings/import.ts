@@ -1,8 +1,8 @@
 import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
-import { assembleNight, parseRecordingFile, type ParseFileOptions } from './assemble';
-import { EmptyRecordingError, RecordingFormatError, RecordingFormatErrors, type Night, type ParsedRecording } from './model';
+import { assembleNight, parseRecordingFile, uploadDateOrder, type ParseFileOptions } from './assemble';
+import { AmbiguousDateOrderError, EmptyRecordingError, RecordingFormatError, RecordingFormatErrors, type Night, type ParsedRecording } from './model';
 import { NotOneNightError, splitNights } from './limits';
 import { nightDate, nightKey } from './night-key';
 import { parseFilesInWorker } from './parse-pool';
@@ -248,13 +248,21 @@ function parseEach(files: { name: string; bytes: Uint8Array }[], options: ParseF
   const parts: ParsedRecording[] = [];
   const errors: RecordingFormatError[] = [];
   const empty: EmptyRecordingError[] = [];
+  const undated: { name: string; bytes: Uint8Array; error: AmbiguousDateOrderError }[] = [];
   for (const f of files) {
     try {
       parts.push(parseRecordingFile(f.name, f.bytes, options));
     } catch (err) {
       if (!(err instanceof RecordingFormatError)) throw err;
-      (err instanceof EmptyRecordingError ? empty : errors).push(err);
+      if (err instanceof AmbiguousDateOrderError) undated.push({ ...f, error: err });
+      else (err instanceof EmptyRecordingError ? empty : errors).push(err);
     }
+  }
+  // An export whose dates alone cannot tell their order is read in the order its upload's others settled.
+  const order = uploadDateOrder(parts);
+  for (const f of undated) {
+    if (order === undefined) errors.push(f.error);
+    else parts.push(parseRecordingFile(f.name, f.bytes, { ...options, slashedDayFirst: order }));
   }
   // Files with no data alone are refused, as any file that cannot be read.
   if (errors.length === 0 && parts.length === 0) errors.push(...empty);

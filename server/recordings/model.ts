@@ -104,6 +104,12 @@ export class RecordingFormatError extends Error {
 }
 
 /**
+ * An oximeter export whose slashed dates ("04/11/2026") read as day/month and month/day alike,
+ * with neither its rows nor its name to tell which: the upload's other exports may (decision 1045).
+ */
+export class AmbiguousDateOrderError extends RecordingFormatError {}
+
+/**
  * A file that holds no data records (0, or -1 with none after its header): ResMed writes one for
  * a mask session too short to record. Alone it refuses the upload; beside files with data it is
  * left out and said so (decision 1030).

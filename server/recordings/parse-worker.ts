@@ -3,9 +3,9 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { parseEdfSource, parseRecordingFile, type ParseFileOptions } from './assemble';
+import { parseEdfSource, parseRecordingFile, uploadDateOrder, type ParseFileOptions } from './assemble';
 import { csvKind } from './csv/sniff';
-import { EmptyRecordingError, emptyFileOf, RecordingFormatError, type EmptyFile, type ParsedRecording } from './model';
+import { AmbiguousDateOrderError, EmptyRecordingError, emptyFileOf, RecordingFormatError, type EmptyFile, type ParsedRecording } from './model';
 import { hashFiles, type HashedFile } from './night-files';
 import { lowerThreadPriority } from '../services/thread-priority';
 import { ownsBuffer } from '../services/buffers';
@@ -98,6 +98,7 @@ export default async function parseFiles(task: ParseTask): Promise<ParseOutcome>
     // Every file is read: a refusal names each file that cannot be read, not only the first.
     const formatErrors: { file: string; field: string; problem: string }[] = [];
     const empty: EmptyFile[] = [];
+    const undated: { path: string; error: AmbiguousDateOrderError }[] = [];
     for (const p of task.paths) {
       const name = path.basename(p);
       const size = (await stat(p)).size;
@@ -117,8 +118,21 @@ export default async function parseFiles(task: ParseTask): Promise<ParseOutcome>
       } catch (err) {
         if (!(err instanceof RecordingFormatError)) throw err;
         if (err instanceof EmptyRecordingError) empty.push(emptyFileOf(err));
+        else if (err instanceof AmbiguousDateOrderError) undated.push({ path: p, error: err });
         else formatErrors.push({ file: err.file, field: err.field, problem: err.problem });
       }
+    }
+    // An export whose dates alone cannot tell their order is read in the order its upload's others settled.
+    const order = uploadDateOrder(parts);
+    for (const { path: p, error } of undated) {
+      if (order === undefined) {
+        formatErrors.push({ file: error.file, field: error.field, problem: error.problem });
+        continue;
+      }
+      const name = path.basename(p);
+      const bytes = new Uint8Array(await readFile(p));
+      parts.push(parseRecordingFile(name, bytes, { ...task.options, slashedDayFirst: order }));
+      files.push((await hashFiles([{ name, bytes }]))[0]);
     }
     // Files with no data alone are refused, as any file that cannot be read.
     if (formatErrors.length > 0 || parts.length === 0) return { formatErrors: [...formatErrors, ...(formatErrors.length > 0 ? [] : empty)] };

@@ -279,7 +279,7 @@ describe('one night from many files, with the device events and the agreement', 
     const { context, page, errors } = await physicianOnPatientWithoutNights(browser, server.url, 'NCT1002');
     await importThroughScreen(page, [nap], 'Europe/Zurich');
     await expect.poll(() => page.getByTestId('import-error-files').textContent(), { timeout: 30_000 }).toContain(
-      'O2Ring_nap.csv: Time: its dates (such as "03/04/2026") read as day/month and as month/day alike, and no row tells which',
+      'O2Ring_nap.csv: Time: its dates (such as "03/04/2026") read as day/month and as month/day alike, and neither its rows, its name nor the upload\'s other files tell which',
     );
     await importThroughScreen(page, [night], 'Europe/Zurich');
     await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('Imported a night from 03 Nov 2026, 23:12, 07:00:00 long');

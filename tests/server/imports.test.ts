@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importFiles } from '../../server/recordings/import';
 import { scoredKindOf } from '../../server/recordings/vendors';
 import { decodeWire } from '../../server/recordings/wire';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
@@ -15,10 +16,13 @@ let server: TestServer;
 let physician = '';
 let annotator = '';
 let patientId = 0;
+let physicianId = 0;
 
 beforeAll(async () => {
   server = await startTestServer();
-  physician = (await signIn(server, DEMO_ACCOUNTS.physician)).token;
+  const signedIn = await signIn(server, DEMO_ACCOUNTS.physician);
+  physician = signedIn.token;
+  physicianId = signedIn.userId;
   annotator = (await signIn(server, DEMO_ACCOUNTS.annotator)).token;
   patientId = (await server.db.query<{ id: number }>(`select id from patients where patient_code = 'NCT1005'`))[0].id;
 });
@@ -145,6 +149,37 @@ describe('POST /patient/upload-recording', () => {
     // NCT1005 lives in Switzerland: 23:00 in Zurich is 22:00 UTC in March.
     expect(res.json().data.recording_start_time).toBe(Date.UTC(2026, 2, 10, 22, 0, 0));
     expect(res.json().data.channels.map((c: { code: string }) => c.code)).toEqual(expect.arrayContaining(['SPO2', 'PR']));
+  });
+
+  it("reads a night's second oximeter export, its dates alone unable to tell day/month from month/day, in the order its upload's first settled (decision 1045)", async () => {
+    // ViHealth on a day/month phone, one night in two exports: the first crosses midnight (3 → 4 November), the second, renamed, starts after it.
+    const rows = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const d = new Date(from + i * 4000);
+        const two = (v: number) => String(v).padStart(2, '0');
+        return `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} ${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()},96,61,0`;
+      });
+    const csv = (lines: string[]) => new TextEncoder().encode(['Time,Oxygen Level,Pulse Rate,Motion', ...lines].join('\r\n'));
+    const first = csv(rows(Date.UTC(2026, 10, 3, 23, 50, 0), 900));
+    const second = csv(rows(Date.UTC(2026, 10, 4, 1, 30, 0), 900));
+    const alone = await upload(physician, { patient_id: String(patientId), timezone: 'UTC' }, [{ name: 'second-half.csv', bytes: second }]);
+    expect(alone.statusCode).toBe(400);
+    expect(alone.json().message).toContain('second-half.csv: Time: its dates (such as "04/11/2026") read as day/month and as month/day alike');
+    await fresh();
+    const res = await upload(physician, { patient_id: String(patientId), timezone: 'UTC' }, [
+      { name: 'second-half.csv', bytes: second },
+      { name: 'first-half.csv', bytes: first },
+    ]);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data.recording_start_time).toBe(Date.UTC(2026, 10, 3, 23, 50, 0));
+    // One night to 02:30 on 4 November, not a second export a month away (11 April).
+    expect(res.json().data.recording_stop_time).toBe(Date.UTC(2026, 10, 4, 1, 30, 0) + 900 * 4000);
+    // The same through the import of files in memory.
+    await fresh();
+    const inMemory = await importFiles(server.db, { patientId, deviceId: null, createdBy: physicianId, timezone: 'UTC', files: [{ name: 'second-half.csv', bytes: second }, { name: 'first-half.csv', bytes: first }] });
+    const [stored] = await server.db.query<{ start: string; stop: string }>('select start_ms as start, stop_ms as stop from recordings where id = $1', [inMemory.recordingId]);
+    expect([Number(stored.start), Number(stored.stop)]).toEqual([Date.UTC(2026, 10, 3, 23, 50, 0), Date.UTC(2026, 10, 4, 1, 30, 0) + 900 * 4000]);
+    await fresh();
   });
 
   it('uses the physician\'s label map, and keeps unmapped signals under their own label', async () => {

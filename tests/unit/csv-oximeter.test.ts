@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readOximeterCsv } from '../../server/recordings/csv/oximeter';
+import { AmbiguousDateOrderError } from '../../server/recordings/model';
 
 /** A Wellue / Checkme O2 export, 4-s rows, with '--' and a 12-s hole. */
 const WELLUE_4S = [
@@ -107,12 +108,30 @@ describe('Wellue / Checkme O2 oximeter CSV', () => {
   it('refuses slashed dates whose order no row tells, rather than read them a month off', () => {
     const read = (text: string) => () => readOximeterCsv(text, 'o2.csv');
     expect(read('Time,Oxygen Level\n22:00:00 03/04/2026,95\n22:00:01 03/04/2026,95')).toThrow(
-      'o2.csv: Time: its dates (such as "03/04/2026") read as day/month and as month/day alike, and no row tells which',
+      'o2.csv: Time: its dates (such as "03/04/2026") read as day/month and as month/day alike, and neither its rows, its name nor the upload\'s other files tell which',
     );
+    expect(read('Time,Oxygen Level\n22:00:00 03/04/2026,95')).toThrow(AmbiguousDateOrderError);
     expect(read('Time,Oxygen Level\n22:00:00 13/04/2026,95\n22:00:01 04/13/2026,95')).toThrow('o2.csv: Time: its dates mix day/month and month/day');
     // A date the same both ways needs no telling.
     expect(new Date(readOximeterCsv('Time,Oxygen Level\n22:00:00 05/05/2026,95', 'o2.csv').startMs).toISOString()).toBe('2026-05-05T22:00:00.000Z');
     expect(read('Time,Oxygen Level\n22:00:00 31/02/2026,95')).toThrow('o2.csv: Time (line 2): "22:00:00 31/02/2026" is not a time like');
+  });
+
+  it("a session after midnight, every number up to 12: the app's date in the file name tells, else the upload's other exports", () => {
+    const afterMidnight = 'Time,Oxygen Level\n01:35:24 04/11/2026,95\n01:35:28 04/11/2026,94';
+    // ViHealth names an export by its start: 4 November 2026, 01:35:24.
+    const named = readOximeterCsv(afterMidnight, 'O2Ring 2000_20261104013524.csv', { timezone: 'UTC' });
+    expect(new Date(named.startMs).toISOString()).toBe('2026-11-04T01:35:24.000Z');
+    expect(named.meta.slashedDates).toBe('day/month');
+    expect(readOximeterCsv(afterMidnight, 'Wellue_O2Ring-S_S8AW_20260411013524_SPO2.csv').meta.slashedDates).toBe('month/day');
+    // A name without a date, or with one that fits neither reading, leaves it to the upload.
+    for (const name of ['night.csv', 'O2Ring_20260101.csv']) {
+      expect(() => readOximeterCsv(afterMidnight, name)).toThrow(AmbiguousDateOrderError);
+      const settled = readOximeterCsv(afterMidnight, name, { slashedDayFirst: true });
+      expect([name, new Date(settled.startMs).toISOString()]).toEqual([name, '2026-11-04T01:35:24.000Z']);
+    }
+    // The file's own rows win over what the upload settled.
+    expect(new Date(readOximeterCsv('Time,Oxygen Level\n01:35:24 13/04/2026,95', 'x.csv', { slashedDayFirst: false }).startMs).getUTCMonth()).toBe(3);
   });
 
   it('keeps the first of two rows in one slot and ignores non-numeric extra columns', () => {

@@ -1,4 +1,4 @@
-import { RecordingFormatError, type ChannelData, type ParsedRecording } from '../model';
+import { AmbiguousDateOrderError, RecordingFormatError, type ChannelData, type ParsedRecording } from '../model';
 import { assertTimeZone } from '../edf/start-time';
 import { inferPeriodMs, toRegularSeries } from './series';
 import { findColumn, readCsvTable } from './table';
@@ -23,7 +23,13 @@ import { LocalClock, parseValueCell, requireValueCell } from './values';
 export interface OximeterCsvOptions {
   /** IANA zone of the oximeter's clock; 'UTC' when not given. */
   timezone?: string;
+  /**
+   * The order of slashed dates the upload's other exports settled (true: day/month), for a file
+   * whose own rows and name do not; a file that settles its own order is read by it.
+   */
+  slashedDayFirst?: boolean;
 }
+
 
 const TIME_COLUMN = ['Time'] as const;
 const KNOWN_COLUMNS = [
@@ -54,7 +60,7 @@ export function readOximeterCsv(text: string, fileName: string, options: Oximete
 
   const clock = new LocalClock(zone);
   const fields = rows.map((row) => readTimeFields(fileName, header[timeAt], row.line, row.cells[timeAt] ?? ''));
-  const dayFirst = slashedDayFirst(fileName, header[timeAt], fields);
+  const dayFirst = slashedDayFirst(fileName, header[timeAt], fields, options.slashedDayFirst);
   const times = new Float64Array(rows.length);
   const lines = new Int32Array(rows.length);
   rows.forEach((row, i) => {
@@ -98,6 +104,7 @@ export function readOximeterCsv(text: string, fileName: string, options: Oximete
       gapSlots: series.gapSlots,
       duplicateRows: series.duplicateRows,
       ...(ignored.length > 0 ? { ignoredColumns: ignored } : {}),
+      ...(dayFirst !== null ? { slashedDates: dayFirst ? 'day/month' : 'month/day' } : {}),
     },
   };
 }
@@ -164,10 +171,12 @@ function notATime(file: string, column: string, line: number, cell: string): Rec
 /**
  * Whether the file's slashed dates are day/month (true) or month/day (false); null when it
  * has none. A number past 12 tells; failing that, the night's dates must follow one another
- * (a night over midnight steps its day by one, which the other reading makes a month). A
- * file neither settles is refused rather than read a month off.
+ * (a night over midnight steps its day by one, which the other reading makes a month); then
+ * the date the app wrote into the file's name ("O2Ring_20261104013524.csv"); then the order
+ * the upload's other exports settled. A file none of these settles is refused rather than
+ * read a month off.
  */
-function slashedDayFirst(file: string, column: string, fields: TimeFields[]): boolean | null {
+function slashedDayFirst(file: string, column: string, fields: TimeFields[], settledByUpload: boolean | undefined): boolean | null {
   const slashed = fields.filter((f): f is Extract<TimeFields, { kind: 'slashed' }> => f.kind === 'slashed');
   if (slashed.length === 0) return null;
   const dayFirst = slashed.some((f) => f.first > 12);
@@ -176,24 +185,39 @@ function slashedDayFirst(file: string, column: string, fields: TimeFields[]): bo
     throw new RecordingFormatError(file, column, 'its dates mix day/month and month/day (both numbers of a date go past 12 in different rows)');
   }
   if (dayFirst || monthFirst) return dayFirst;
+  const dayOf = (f: (typeof slashed)[number], asDayFirst: boolean) => Date.UTC(f.year, (asDayFirst ? f.second : f.first) - 1, asDayFirst ? f.first : f.second) / DAY_MS;
   const follows = (asDayFirst: boolean) =>
     slashed.every((f, i) => {
-      if (i === 0) return true;
-      const p = slashed[i - 1];
-      const day = (g: typeof f) => Date.UTC(g.year, (asDayFirst ? g.second : g.first) - 1, asDayFirst ? g.first : g.second) / DAY_MS;
-      const step = day(f) - day(p);
+      const step = i === 0 ? 0 : dayOf(f, asDayFirst) - dayOf(slashed[i - 1], asDayFirst);
       return step === 0 || step === 1;
     });
   const dayFirstFollows = follows(true);
   const monthFirstFollows = follows(false);
   if (dayFirstFollows !== monthFirstFollows) return dayFirstFollows;
   if (slashed.every((f) => f.first === f.second)) return true;
+  const named = dateInName(file);
+  if (named !== null) {
+    // The name's date is the export's start, on the phone's clock: the first row's date (a day either side at most).
+    const near = (asDayFirst: boolean) => Math.abs(dayOf(slashed[0], asDayFirst) - named) <= 1;
+    if (near(true) !== near(false)) return near(true);
+  }
+  if (settledByUpload !== undefined) return settledByUpload;
   const example = slashed.find((f) => f.first !== f.second) ?? slashed[0];
-  throw new RecordingFormatError(
+  throw new AmbiguousDateOrderError(
     file,
     column,
-    `its dates (such as "${pad(example.first)}/${pad(example.second)}/${example.year}") read as day/month and as month/day alike, and no row tells which`,
+    `its dates (such as "${pad(example.first)}/${pad(example.second)}/${example.year}") read as day/month and as month/day alike, and neither its rows, its name nor the upload's other files tell which`,
   );
+}
+
+/** A calendar date written as YYYYMMDD in a file name (as the phone app names its exports), in days since 1970; null when none. */
+function dateInName(file: string): number | null {
+  for (const m of file.matchAll(/(?<!\d)(\d{4})(\d{2})(\d{2})(?:\d{4}|\d{6})?(?!\d)/g)) {
+    const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const ms = Date.UTC(year, month - 1, day);
+    if (year >= 1990 && month >= 1 && month <= 12 && new Date(ms).getUTCDate() === day) return ms / DAY_MS;
+  }
+  return null;
 }
 
 const DAY_MS = 86_400_000;
