@@ -65,7 +65,7 @@ export function readOximeterCsv(text: string, fileName: string, options: Oximete
   const lines = new Int32Array(rows.length);
   rows.forEach((row, i) => {
     lines[i] = row.line;
-    const ms = toUtcMs(fileName, header[timeAt], row.line, row.cells[timeAt] ?? '', fields[i], dayFirst, clock);
+    const ms = rowMs(fileName, header[timeAt], row.line, row.cells[timeAt] ?? '', fields[i], dayFirst, clock);
     times[i] = i > 0 ? clock.afterFold(ms, times[i - 1]) : ms;
   });
 
@@ -134,12 +134,13 @@ function pickColumns(header: string[], rows: { cells: string[] }[], timeAt: numb
 }
 
 /**
- * A time cell's wall-clock fields. A slashed date ('16/07/2026') keeps its two leading
- * numbers unassigned (`first`, `second`) until the file's order is known.
+ * A time cell's wall-clock fields. A slashed date ('16/07/2026') keeps its two numbers before
+ * the year unassigned (`leading`, `trailing`) until the file's order is known.
  */
 type TimeFields =
   | { kind: 'dated'; year: number; month: number; day: number; hour: number; minute: number; second: number }
-  | { kind: 'slashed'; year: number; first: number; second: number; hour: number; minute: number; sec: number };
+  | Slashed;
+type Slashed = { kind: 'slashed'; year: number; leading: number; trailing: number; hour: number; minute: number; second: number };
 
 function readTimeFields(file: string, column: string, line: number, cell: string): TimeFields {
   const w = WELLUE_TIME.exec(cell);
@@ -155,7 +156,7 @@ function readTimeFields(file: string, column: string, line: number, cell: string
     // Time first (groups 1–7) or date first (groups 8–14).
     const [h, mi, se, marker, a, b, y] = s[1] !== undefined ? s.slice(1, 8) : [s[11], s[12], s[13], s[14], s[8], s[9], s[10]];
     const hour = twelveHourClock(Number(h), marker);
-    if (hour !== null) return { kind: 'slashed', year: Number(y), first: Number(a), second: Number(b), hour, minute: Number(mi), sec: Number(se) };
+    if (hour !== null) return { kind: 'slashed', year: Number(y), leading: Number(a), trailing: Number(b), hour, minute: Number(mi), second: Number(se) };
   }
   throw notATime(file, column, line, cell);
 }
@@ -170,45 +171,56 @@ function notATime(file: string, column: string, line: number, cell: string): Rec
 
 /**
  * Whether the file's slashed dates are day/month (true) or month/day (false); null when it
- * has none. A number past 12 tells; failing that, the night's dates must follow one another
- * (a night over midnight steps its day by one, which the other reading makes a month); then
- * the date the app wrote into the file's name ("O2Ring_20261104013524.csv"); then the order
- * the upload's other exports settled. A file none of these settles is refused rather than
- * read a month off.
+ * has none. The file's rows tell first ({@link orderOfRows}), then the date the app wrote into
+ * the file's name ("O2Ring_20261104013524.csv"), then the order the upload's other exports
+ * settled. A file none of these settles is refused rather than read a month off.
  */
 function slashedDayFirst(file: string, column: string, fields: TimeFields[], settledByUpload: boolean | undefined): boolean | null {
-  const slashed = fields.filter((f): f is Extract<TimeFields, { kind: 'slashed' }> => f.kind === 'slashed');
+  const slashed = fields.filter((f): f is Slashed => f.kind === 'slashed');
   if (slashed.length === 0) return null;
-  const dayFirst = slashed.some((f) => f.first > 12);
-  const monthFirst = slashed.some((f) => f.second > 12);
+  const order = orderOfRows(file, column, slashed) ?? orderOfName(file, slashed[0]) ?? settledByUpload;
+  if (order !== undefined) return order;
+  const example = slashed.find((f) => f.leading !== f.trailing) ?? slashed[0];
+  throw new AmbiguousDateOrderError(
+    file,
+    column,
+    `its dates (such as "${pad(example.leading)}/${pad(example.trailing)}/${example.year}") read as day/month and as month/day alike, and neither its rows, its name nor the upload's other files tell which`,
+  );
+}
+
+/**
+ * The order the rows tell: a number past 12 is a day; failing that, the night's dates must
+ * follow one another (a night over midnight steps its day by one, which the other reading
+ * makes a month). Dates that read the same both ways (05/05) are day/month; undefined when
+ * the rows cannot tell.
+ */
+function orderOfRows(file: string, column: string, slashed: Slashed[]): boolean | undefined {
+  const dayFirst = slashed.some((f) => f.leading > 12);
+  const monthFirst = slashed.some((f) => f.trailing > 12);
   if (dayFirst && monthFirst) {
     throw new RecordingFormatError(file, column, 'its dates mix day/month and month/day (both numbers of a date go past 12 in different rows)');
   }
   if (dayFirst || monthFirst) return dayFirst;
-  const dayOf = (f: (typeof slashed)[number], asDayFirst: boolean) => Date.UTC(f.year, (asDayFirst ? f.second : f.first) - 1, asDayFirst ? f.first : f.second) / DAY_MS;
   const follows = (asDayFirst: boolean) =>
     slashed.every((f, i) => {
       const step = i === 0 ? 0 : dayOf(f, asDayFirst) - dayOf(slashed[i - 1], asDayFirst);
       return step === 0 || step === 1;
     });
   const dayFirstFollows = follows(true);
-  const monthFirstFollows = follows(false);
-  if (dayFirstFollows !== monthFirstFollows) return dayFirstFollows;
-  if (slashed.every((f) => f.first === f.second)) return true;
-  const named = dateInName(file);
-  if (named !== null) {
-    // The name's date is the export's start, on the phone's clock: the first row's date (a day either side at most).
-    const near = (asDayFirst: boolean) => Math.abs(dayOf(slashed[0], asDayFirst) - named) <= 1;
-    if (near(true) !== near(false)) return near(true);
-  }
-  if (settledByUpload !== undefined) return settledByUpload;
-  const example = slashed.find((f) => f.first !== f.second) ?? slashed[0];
-  throw new AmbiguousDateOrderError(
-    file,
-    column,
-    `its dates (such as "${pad(example.first)}/${pad(example.second)}/${example.year}") read as day/month and as month/day alike, and neither its rows, its name nor the upload's other files tell which`,
-  );
+  if (dayFirstFollows !== follows(false)) return dayFirstFollows;
+  return slashed.every((f) => f.leading === f.trailing) ? true : undefined;
 }
+
+/** The order in which the first row's date is the one in the file's name, its start on the phone's clock (a day either side at most). */
+function orderOfName(file: string, first: Slashed): boolean | undefined {
+  const named = dateInName(file);
+  if (named === null) return undefined;
+  const near = (asDayFirst: boolean) => Math.abs(dayOf(first, asDayFirst) - named) <= 1;
+  return near(true) !== near(false) ? near(true) : undefined;
+}
+
+/** A slashed date in days since 1970, read in one order. */
+const dayOf = (f: Slashed, dayFirst: boolean): number => Date.UTC(f.year, (dayFirst ? f.trailing : f.leading) - 1, dayFirst ? f.leading : f.trailing) / DAY_MS;
 
 /** A calendar date written as YYYYMMDD in a file name (as the phone app names its exports), in days since 1970; null when none. */
 function dateInName(file: string): number | null {
@@ -223,11 +235,12 @@ function dateInName(file: string): number | null {
 const DAY_MS = 86_400_000;
 const pad = (n: number) => String(n).padStart(2, '0');
 
-function toUtcMs(file: string, column: string, line: number, cell: string, f: TimeFields, dayFirst: boolean | null, clock: LocalClock): number {
+/** ms UTC of a row's time, its slashed date read in the file's order. */
+function rowMs(file: string, column: string, line: number, cell: string, f: TimeFields, dayFirst: boolean | null, clock: LocalClock): number {
   const ms =
     f.kind === 'dated'
       ? clock.toUtcMs(f.year, f.month, f.day, f.hour, f.minute, f.second)
-      : clock.toUtcMs(f.year, dayFirst ? f.second : f.first, dayFirst ? f.first : f.second, f.hour, f.minute, f.sec);
+      : clock.toUtcMs(f.year, dayFirst ? f.trailing : f.leading, dayFirst ? f.leading : f.trailing, f.hour, f.minute, f.second);
   if (ms === null) throw notATime(file, column, line, cell);
   return ms;
 }
