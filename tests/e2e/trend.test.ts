@@ -41,6 +41,10 @@ describe('trend view', () => {
     await expect.poll(() => boxes('BR').count(), { timeout: 60_000 }).toBe(5);
     await expect.poll(() => boxes('SPO2').count()).toBe(5);
     await expect.poll(() => dots('RII').count()).toBe(5);
+    // The five nights follow one another: one line through the five dots.
+    const lines = app.page.getByTestId('trend-svg-RII').locator('polyline.trend-line');
+    expect(await lines.count()).toBe(1);
+    expect((await lines.getAttribute('points'))!.split(' ')).toHaveLength(5);
     await expect.poll(() => dots('SE').count()).toBe(5);
     expect(await dots('AHI').count()).toBe(5);
     // A box's tooltip gives the night's statistics, ordered.

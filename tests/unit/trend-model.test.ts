@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   accountAgeDays, callTimes, customSpanError, datesOf, noNightIn, offeredChannels, offeredDurations, pageWindow, presetSpan, spanUpToNight,
-  trendSince, yScale, zoomTo,
+  trendSince, valueRuns, yScale, zoomTo,
 } from '../../src/features/trend/model';
 
 const key = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 1000;
@@ -100,5 +100,15 @@ describe('trend channels and charts', () => {
     expect(pageWindow({ first: 3, last: 5 }, 1, 10)).toEqual({ first: 6, last: 8 });
     expect(pageWindow({ first: 6, last: 8 }, 1, 10)).toEqual({ first: 7, last: 9 });
     expect(pageWindow({ first: 1, last: 3 }, -1, 10)).toEqual({ first: 0, last: 2 });
+  });
+});
+
+describe("an index's line", () => {
+  it('joins consecutive nights only: a day without a night or without an index breaks it, a lone night is a dot', () => {
+    const values: Record<string, number | null> = { d1: 4, d2: 5, d3: null, d5: 7, d6: 8, d7: 9, d9: 3 };
+    const days = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8', 'd9'];
+    expect(valueRuns(days, (d) => values[d] ?? null)).toEqual([[0, 1], [4, 5, 6]]);
+    expect(valueRuns(['a', 'b', 'c'], () => 1)).toEqual([[0, 1, 2]]);
+    expect(valueRuns(['a', 'b'], () => null)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEve
 import { useTranslation } from 'react-i18next';
 import { formatValue } from '../../charts/core/format';
 import type { ThresholdBands } from '../../../engine/index';
-import { INDEX_CHANNELS, isValuePoint, SPREAD_CHANNELS, yScale, type DayWindow, type NoBasisDay, type TrendPoint, type ValuePoint } from './model';
+import { INDEX_CHANNELS, isValuePoint, SPREAD_CHANNELS, valueRuns, yScale, type DayWindow, type NoBasisDay, type TrendPoint, type ValuePoint } from './model';
 import { ahiBasisReason } from '../summary/basis';
 import { SpreadLine } from './SpreadLine';
 import { formatIsoDayShort } from '../../format';
@@ -68,12 +68,13 @@ function daysShown(dates: readonly string[], window: DayWindow, points: readonly
   return { shown, byDate, visible, deviceByDate, deviceShown, noBasisShown };
 }
 
-/** An index's line: its nights' dots joined, as svg polyline points. */
-function indexLine(shown: readonly string[], byDate: ReadonlyMap<string, TrendPoint>, { x, y }: Geometry): string {
-  return shown.flatMap((d, i) => {
+/** An index's lines: the dots of consecutive nights joined ({@link valueRuns}), as svg polyline points. */
+function indexLines(shown: readonly string[], byDate: ReadonlyMap<string, TrendPoint>, { x, y }: Geometry): string[] {
+  const valueOn = (d: string) => {
     const p = byDate.get(d);
-    return p && isValuePoint(p) ? [`${x(i)},${y(p.value)}`] : [];
-  }).join(' ');
+    return p && isValuePoint(p) ? p.value : null;
+  };
+  return valueRuns(shown, valueOn).map((run) => run.map((i) => `${x(i)},${y(valueOn(shown[i]!)!)}`).join(' '));
 }
 
 /** Dragging across the days: from the day it began on to the day under the pointer; a drag over more than one day zooms to them. */
@@ -227,7 +228,7 @@ export function TrendChart({ code, unit, bands, points, noBasis = [], device, da
     return window.first + Math.max(0, Math.min(shown.length - 1, Math.floor(px / slot)));
   };
   const isIndex = INDEX_CHANNELS.has(code);
-  const line = isIndex ? indexLine(shown, byDate, g) : '';
+  const lines = isIndex ? indexLines(shown, byDate, g) : [];
   return (
     <section className="trend-chart" data-testid={`trend-chart-${code}`}>
       <h4>{title}</h4>
@@ -257,7 +258,9 @@ export function TrendChart({ code, unit, bands, points, noBasis = [], device, da
               height={g.plotH}
             />
           )}
-          {isIndex && line && <polyline className="trend-line" points={line} />}
+          {lines.map((points) => (
+            <polyline key={points} className="trend-line" points={points} />
+          ))}
           <SideMarks shown={shown} noBasis={noBasisShown} device={deviceByDate} g={g} />
           {shown.map((d, i) => {
             const p = byDate.get(d);

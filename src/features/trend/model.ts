@@ -153,6 +153,26 @@ export interface NoBasisDay {
 
 export const isNoBasis = (p: TrendPoint | NoBasisPoint): p is NoBasisPoint => 'value' in p && p.value === null;
 
+/**
+ * The runs of consecutive days with a value, as day positions in `days`, each of two days or
+ * more: what an index's line joins. A day without a value (no night, or a night with no index)
+ * ends a run: a line across it would show a course nobody measured.
+ */
+export function valueRuns(days: readonly string[], valueOn: (date: string) => number | null): number[][] {
+  const runs: number[][] = [];
+  let run: number[] = [];
+  days.forEach((d, i) => {
+    if (valueOn(d) !== null) {
+      run.push(i);
+    } else {
+      runs.push(run);
+      run = [];
+    }
+  });
+  runs.push(run);
+  return runs.filter((r) => r.length > 1);
+}
+
 /** Index channels whose mean over the nights is shown with its 95 % interval and spread. */
 export const SPREAD_CHANNELS: ReadonlySet<string> = new Set(['AHI', 'ODI', 'RII']);
 
