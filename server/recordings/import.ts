@@ -261,8 +261,13 @@ function parseEach(files: { name: string; bytes: Uint8Array }[], options: ParseF
   // An export whose dates alone cannot tell their order is read in the order its upload's others settled.
   const order = uploadDateOrder(parts);
   for (const f of undated) {
-    if (order === undefined) errors.push(f.error);
-    else parts.push(parseRecordingFile(f.name, f.bytes, { ...options, slashedDayFirst: order }));
+    try {
+      if (order === undefined) throw f.error;
+      parts.push(parseRecordingFile(f.name, f.bytes, { ...options, slashedDayFirst: order }));
+    } catch (err) {
+      if (!(err instanceof RecordingFormatError)) throw err;
+      errors.push(err);
+    }
   }
   // Files with no data alone are refused, as any file that cannot be read.
   if (errors.length === 0 && parts.length === 0) errors.push(...empty);

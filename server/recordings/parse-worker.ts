@@ -125,14 +125,16 @@ export default async function parseFiles(task: ParseTask): Promise<ParseOutcome>
     // An export whose dates alone cannot tell their order is read in the order its upload's others settled.
     const order = uploadDateOrder(parts);
     for (const { path: p, error } of undated) {
-      if (order === undefined) {
-        formatErrors.push({ file: error.file, field: error.field, problem: error.problem });
-        continue;
+      try {
+        if (order === undefined) throw error;
+        const name = path.basename(p);
+        const bytes = new Uint8Array(await readFile(p));
+        parts.push(parseRecordingFile(name, bytes, { ...task.options, slashedDayFirst: order }));
+        files.push((await hashFiles([{ name, bytes }]))[0]);
+      } catch (err) {
+        if (!(err instanceof RecordingFormatError)) throw err;
+        formatErrors.push({ file: err.file, field: err.field, problem: err.problem });
       }
-      const name = path.basename(p);
-      const bytes = new Uint8Array(await readFile(p));
-      parts.push(parseRecordingFile(name, bytes, { ...task.options, slashedDayFirst: order }));
-      files.push((await hashFiles([{ name, bytes }]))[0]);
     }
     // Files with no data alone are refused, as any file that cannot be read.
     if (formatErrors.length > 0 || parts.length === 0) return { formatErrors: [...formatErrors, ...(formatErrors.length > 0 ? [] : empty)] };

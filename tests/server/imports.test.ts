@@ -174,6 +174,15 @@ describe('POST /patient/upload-recording', () => {
     expect(res.json().data.recording_start_time).toBe(Date.UTC(2026, 10, 3, 23, 50, 0));
     // One night to 02:30 on 4 November, not a second export a month away (11 April).
     expect(res.json().data.recording_stop_time).toBe(Date.UTC(2026, 10, 4, 1, 30, 0) + 900 * 4000);
+    // A second export that the settled order makes unreadable (rows four days apart) is refused naming it, not a server error.
+    await fresh();
+    const apart = csv(['22:00:00 01/02/2026,95,60,0', '22:00:04 05/02/2026,95,60,0']);
+    const refused = await upload(physician, { patient_id: String(patientId), timezone: 'UTC' }, [
+      { name: 'first-half.csv', bytes: first },
+      { name: 'apart.csv', bytes: apart },
+    ]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain('apart.csv: Time: rows span 96.0 h, more than the 36 h of one night');
     // The same through the import of files in memory.
     await fresh();
     const inMemory = await importFiles(server.db, { patientId, deviceId: null, createdBy: physicianId, timezone: 'UTC', files: [{ name: 'second-half.csv', bytes: second }, { name: 'first-half.csv', bytes: first }] });
