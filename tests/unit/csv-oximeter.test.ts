@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readOximeterCsv } from '../../server/recordings/csv/oximeter';
 import { AmbiguousDateOrderError } from '../../server/recordings/model';
@@ -132,6 +133,46 @@ describe('Wellue / Checkme O2 oximeter CSV', () => {
     }
     // The file's own rows win over what the upload settled.
     expect(new Date(readOximeterCsv('Time,Oxygen Level\n01:35:24 13/04/2026,95', 'x.csv', { slashedDayFirst: false }).startMs).getUTCMonth()).toBe(3);
+  });
+
+  it('never reads a slashed date a month off: any export in either order, named or not, is read at its true time or refused (property)', () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2030, 11, 31) / 1000 }),
+        fc.constantFrom(1, 2, 4),
+        fc.integer({ min: 1, max: 400 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom('none', 'true', 'other'),
+        (startS, stepS, rows, dayFirst, timeFirst, naming) => {
+          const startMs = startS * 1000;
+          const lines = ['Time,Oxygen Level'];
+          for (let i = 0; i < rows; i++) {
+            const d = new Date(startMs + i * stepS * 1000);
+            const [a, b] = dayFirst ? [d.getUTCDate(), d.getUTCMonth() + 1] : [d.getUTCMonth() + 1, d.getUTCDate()];
+            const date = `${two(a)}/${two(b)}/${d.getUTCFullYear()}`;
+            const time = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+            lines.push(`${timeFirst ? `${time} ${date}` : `${date} ${time}`},95`);
+          }
+          const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace(/\D/g, '');
+          const name = naming === 'none' ? 'export.csv' : `O2Ring_${stamp(naming === 'true' ? startMs : startMs + 400 * 86_400_000)}.csv`;
+          const read = () => readOximeterCsv(lines.join('\n'), name).startMs;
+          // The export's own name always tells.
+          if (naming === 'true') {
+            expect(read()).toBe(startMs);
+          } else {
+            try {
+              expect(read()).toBe(startMs);
+            } catch (err) {
+              // Refused only when nothing could tell: never with a wrong time.
+              expect(err).toBeInstanceOf(AmbiguousDateOrderError);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps the first of two rows in one slot and ignores non-numeric extra columns', () => {
