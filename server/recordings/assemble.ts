@@ -89,6 +89,10 @@ export function uploadDateOrder(parts: readonly ParsedRecording[]): boolean | un
   return orders.size === 1 ? orders.has('day/month') : undefined;
 }
 
+const XML_HEAD = /^\uFEFF?\s*<(\?xml|[A-Za-z])/;
+/** Whether a file is XML by its first bytes (an EDF starts with "0", a BDF with 0xFF). */
+const isXml = (bytes: Uint8Array): boolean => XML_HEAD.test(new TextDecoder().decode(bytes.subarray(0, 64)));
+
 /**
  * Reads one file of any supported kind, told apart by content: EDF/EDF+ (version "0"),
  * Wellue/Checkme oximeter CSV (a Time and an Oxygen Level column), Timestamp,Value CSV.
@@ -96,6 +100,10 @@ export function uploadDateOrder(parts: readonly ParsedRecording[]): boolean | un
 export function parseRecordingFile(fileName: string, bytes: Uint8Array, options: ParseFileOptions = {}): ParsedRecording {
   if (bytes.length === 0) throw new RecordingFormatError(fileName, 'file', 'is empty (0 bytes)');
   if (isAppleDouble(bytes)) throw new MacMetadataError(fileName, 'file', 'is macOS metadata (the "._" companion Finder writes beside a file on an SD card), not a recording');
+  if (isXml(bytes)) {
+    // An NSRR or Profusion scoring file holds times from its recording's start, no recording: it has its own import.
+    throw new RecordingFormatError(fileName, 'file', 'is an XML file, not a recording (EDF, BDF or CSV); a scoring file (NSRR XML) is imported on its night, with "Import scoring file", once the night is imported');
+  }
   const kind = csvKind(bytes, fileName);
   if (kind === null) return edfToRecording(readEdf(bytes, fileName, { timezone: options.timezone }), { labelMap: options.labelMap });
   if (kind === 'other-csv') {
