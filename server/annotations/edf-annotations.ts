@@ -7,7 +7,7 @@
 import { writeNightFile } from '../recordings/edf';
 import { readEdf } from '../recordings/edf/reader';
 import { RecordingFormatError, type NightEvent } from '../recordings/model';
-import { ScoringFileError } from './nsrr';
+import { ScoringFileError } from '../recordings/nsrr';
 
 /** One annotation of a file: its label and the channel after "@@", if any. */
 export interface EdfScoredEvent {

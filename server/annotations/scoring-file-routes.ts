@@ -11,7 +11,7 @@ import { nightDate } from '../recordings/night-key';
 import { savedLabelMap } from '../recordings/import';
 import type { RecordingRow } from '../recordings/store';
 import { edfAnnotationText, readEdfAnnotations, writeEdfAnnotations } from './edf-annotations';
-import { readNsrrXml, ScoringFileError, writeNsrrXml, type NsrrOut } from './nsrr';
+import { nsrrText, readNsrrXml, ScoringFileError, writeNsrrXml, type NsrrOut } from '../recordings/nsrr';
 import { importMarks, nightMarks, type FileEntry, type ScoringMark } from './scoring';
 import { nsrrConceptOf, nsrrConceptOfKind, nsrrConceptOfStage } from './scoring-labels';
 import { roundOfNewMark } from '../scoring/visibility';
@@ -45,12 +45,6 @@ function kindOf(bytes: Uint8Array): 'xml' | 'edf' | null {
   if (bytes[i] === 0x3c) return 'xml';
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 8));
   return head === '0       ' || head === '\xffBIOSEMI' ? 'edf' : null;
-}
-
-/** An XML file's text in its declared encoding (UTF-8 unless it says ISO-8859-1 / Latin-1). */
-function xmlText(bytes: Uint8Array): string {
-  const declared = /encoding=["']([\w-]+)["']/i.exec(new TextDecoder('latin1').decode(bytes.subarray(0, 200)))?.[1]?.toLowerCase();
-  return new TextDecoder(declared === 'iso-8859-1' || declared === 'latin1' || declared === 'windows-1252' ? 'latin1' : 'utf-8').decode(bytes);
 }
 
 /** Scoring files: a night's annotations as NSRR XML and EDF+, and either imported onto a night. */
@@ -110,7 +104,7 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
       let entries: FileEntry[];
       try {
         if (kind === 'xml') {
-          const file = readNsrrXml(xmlText(bytes), body.file_name);
+          const file = readNsrrXml(nsrrText(bytes), body.file_name);
           const origin = nsrrOrigin(recording, file.startClockS);
           entries = file.events.map((e) => ({ startMs: origin + Math.round(e.startS * 1000), durationMs: Math.round(e.durationS * 1000), label: e.concept, channel: e.signal }));
         } else {

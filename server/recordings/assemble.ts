@@ -4,7 +4,8 @@ import { readTimestampValueCsv } from './csv/timestamp-value';
 import { parseDataPointFileName } from './csv/data-points';
 import { edfToRecording } from './edf/channels';
 import { readEdf, readEdfFrom, type EdfSource } from './edf/reader';
-import { isAppleDouble, MacMetadataError, RecordingFormatError, type ChannelData, type Night, type ParsedRecording } from './model';
+import { isAppleDouble, MacMetadataError, RecordingFormatError, ScoringFileAloneError, type ChannelData, type Night, type ParsedRecording } from './model';
+import { placeScoringFile, readScoringFile } from './nsrr-night';
 import { isUnscoredEpoch } from './edf/hypnogram';
 import { defaultMissingCodes } from './missing';
 import { enforceRanges } from './ranges';
@@ -77,6 +78,8 @@ export interface ParseFileOptions {
   csvUnit?: string;
   /** The order of slashed dates the upload's other oximeter exports settled (see {@link uploadDateOrder}). */
   slashedDayFirst?: boolean;
+  /** The upload's files read so far: a scoring file is placed on the recording it scores among them (nsrr-night.ts). */
+  upload?: readonly ParsedRecording[];
 }
 
 /**
@@ -89,9 +92,17 @@ export function uploadDateOrder(parts: readonly ParsedRecording[]): boolean | un
   return orders.size === 1 ? orders.has('day/month') : undefined;
 }
 
+/**
+ * What a file that cannot be read alone ({@link NeedsItsUploadError}) is read again with: the
+ * upload's other files as read (`parts`) and the date order their exports settled.
+ */
+export function uploadContext(options: ParseFileOptions, parts: readonly ParsedRecording[]): ParseFileOptions {
+  return { ...options, slashedDayFirst: uploadDateOrder(parts), upload: parts };
+}
+
 const XML_HEAD = /^\uFEFF?\s*<(\?xml|[A-Za-z])/;
 /** Whether a file is XML by its first bytes (an EDF starts with "0", a BDF with 0xFF). */
-const isXml = (bytes: Uint8Array): boolean => XML_HEAD.test(new TextDecoder().decode(bytes.subarray(0, 64)));
+export const isXml = (bytes: Uint8Array): boolean => XML_HEAD.test(new TextDecoder().decode(bytes.subarray(0, 64)));
 
 /**
  * Reads one file of any supported kind, told apart by content: EDF/EDF+ (version "0"),
@@ -101,8 +112,10 @@ export function parseRecordingFile(fileName: string, bytes: Uint8Array, options:
   if (bytes.length === 0) throw new RecordingFormatError(fileName, 'file', 'is empty (0 bytes)');
   if (isAppleDouble(bytes)) throw new MacMetadataError(fileName, 'file', 'is macOS metadata (the "._" companion Finder writes beside a file on an SD card), not a recording');
   if (isXml(bytes)) {
-    // An NSRR or Profusion scoring file holds times from its recording's start, no recording: it has its own import.
-    throw new RecordingFormatError(fileName, 'file', 'is an XML file, not a recording (EDF, BDF or CSV); a scoring file (NSRR XML) is imported on its night, with "Import scoring file", once the night is imported');
+    // A PSG's scoring file: its times count from its recording's start, placed once the upload's recordings are read.
+    const file = readScoringFile(fileName, bytes);
+    if (!options.upload) throw new ScoringFileAloneError(fileName, 'file', 'is a scoring file (NSRR XML), read with the recording it scores');
+    return placeScoringFile(fileName, file, options.upload, options.timezone);
   }
   const kind = csvKind(bytes, fileName);
   if (kind === null) return edfToRecording(readEdf(bytes, fileName, { timezone: options.timezone }), { labelMap: options.labelMap });

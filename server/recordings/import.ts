@@ -1,8 +1,8 @@
 import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
-import { assembleNight, parseRecordingFile, uploadDateOrder, type ParseFileOptions } from './assemble';
-import { AmbiguousDateOrderError, EmptyRecordingError, RecordingFormatError, RecordingFormatErrors, type Night, type ParsedRecording } from './model';
+import { assembleNight, parseRecordingFile, uploadContext, type ParseFileOptions } from './assemble';
+import { EmptyRecordingError, NeedsItsUploadError, RecordingFormatError, RecordingFormatErrors, type Night, type ParsedRecording } from './model';
 import { NotOneNightError, splitNights } from './limits';
 import { nightDate, nightKey } from './night-key';
 import { parseFilesInWorker } from './parse-pool';
@@ -248,22 +248,22 @@ function parseEach(files: { name: string; bytes: Uint8Array }[], options: ParseF
   const parts: ParsedRecording[] = [];
   const errors: RecordingFormatError[] = [];
   const empty: EmptyRecordingError[] = [];
-  const undated: { name: string; bytes: Uint8Array; error: AmbiguousDateOrderError }[] = [];
+  const later: { name: string; bytes: Uint8Array }[] = [];
   for (const f of files) {
     try {
       parts.push(parseRecordingFile(f.name, f.bytes, options));
     } catch (err) {
       if (!(err instanceof RecordingFormatError)) throw err;
-      if (err instanceof AmbiguousDateOrderError) undated.push({ ...f, error: err });
+      if (err instanceof NeedsItsUploadError) later.push(f);
       else (err instanceof EmptyRecordingError ? empty : errors).push(err);
     }
   }
-  // An export whose dates alone cannot tell their order is read in the order its upload's others settled.
-  const order = uploadDateOrder(parts);
-  for (const f of undated) {
+  // Files read with the rest of their upload: an export whose dates alone cannot tell their
+  // order, a PSG's scoring file (placed on the recording it scores).
+  const context = uploadContext(options, [...parts]);
+  for (const f of later) {
     try {
-      if (order === undefined) throw f.error;
-      parts.push(parseRecordingFile(f.name, f.bytes, { ...options, slashedDayFirst: order }));
+      parts.push(parseRecordingFile(f.name, f.bytes, context));
     } catch (err) {
       if (!(err instanceof RecordingFormatError)) throw err;
       errors.push(err);

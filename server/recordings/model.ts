@@ -104,10 +104,23 @@ export class RecordingFormatError extends Error {
 }
 
 /**
+ * A file that cannot be read alone but may be with the other files of its upload: read again
+ * once they are (see uploadContext in assemble.ts); still unreadable then, it is refused with
+ * this error's text.
+ */
+export class NeedsItsUploadError extends RecordingFormatError {}
+
+/**
  * An oximeter export whose slashed dates ("04/11/2026") read as day/month and month/day alike,
  * with neither its rows nor its name to tell which: the upload's other exports may (decision 1045).
  */
-export class AmbiguousDateOrderError extends RecordingFormatError {}
+export class AmbiguousDateOrderError extends NeedsItsUploadError {}
+
+/**
+ * A PSG's scoring file (NSRR XML): its times count from its recording's start, which only the
+ * recording (an EDF of the same upload) gives (decision 1048).
+ */
+export class ScoringFileAloneError extends NeedsItsUploadError {}
 
 /**
  * A file that holds no data records (0, or -1 with none after its header): ResMed writes one for

@@ -3,9 +3,9 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { parseEdfSource, parseRecordingFile, uploadDateOrder, type ParseFileOptions } from './assemble';
+import { isXml, parseEdfSource, parseRecordingFile, uploadContext, type ParseFileOptions } from './assemble';
 import { csvKind } from './csv/sniff';
-import { AmbiguousDateOrderError, EmptyRecordingError, emptyFileOf, RecordingFormatError, type EmptyFile, type ParsedRecording } from './model';
+import { EmptyRecordingError, NeedsItsUploadError, emptyFileOf, RecordingFormatError, type EmptyFile, type ParsedRecording } from './model';
 import { hashFiles, type HashedFile } from './night-files';
 import { lowerThreadPriority } from '../services/thread-priority';
 import { ownsBuffer } from '../services/buffers';
@@ -35,7 +35,7 @@ async function isEdf(file: string, name: string): Promise<boolean> {
   try {
     const head = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return csvKind(head.subarray(0, bytesRead), name) === null;
+    return csvKind(head.subarray(0, bytesRead), name) === null && !isXml(head.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }
@@ -98,7 +98,7 @@ export default async function parseFiles(task: ParseTask): Promise<ParseOutcome>
     // Every file is read: a refusal names each file that cannot be read, not only the first.
     const formatErrors: { file: string; field: string; problem: string }[] = [];
     const empty: EmptyFile[] = [];
-    const undated: { path: string; error: AmbiguousDateOrderError }[] = [];
+    const later: string[] = [];
     for (const p of task.paths) {
       const name = path.basename(p);
       const size = (await stat(p)).size;
@@ -118,18 +118,18 @@ export default async function parseFiles(task: ParseTask): Promise<ParseOutcome>
       } catch (err) {
         if (!(err instanceof RecordingFormatError)) throw err;
         if (err instanceof EmptyRecordingError) empty.push(emptyFileOf(err));
-        else if (err instanceof AmbiguousDateOrderError) undated.push({ path: p, error: err });
+        else if (err instanceof NeedsItsUploadError) later.push(p);
         else formatErrors.push({ file: err.file, field: err.field, problem: err.problem });
       }
     }
-    // An export whose dates alone cannot tell their order is read in the order its upload's others settled.
-    const order = uploadDateOrder(parts);
-    for (const { path: p, error } of undated) {
+    // Files read with the rest of their upload: an export whose dates alone cannot tell their
+    // order, a PSG's scoring file (placed on the recording it scores).
+    const context = uploadContext(task.options, [...parts]);
+    for (const p of later) {
       try {
-        if (order === undefined) throw error;
         const name = path.basename(p);
         const bytes = new Uint8Array(await readFile(p));
-        parts.push(parseRecordingFile(name, bytes, { ...task.options, slashedDayFirst: order }));
+        parts.push(parseRecordingFile(name, bytes, context));
         files.push((await hashFiles([{ name, bytes }]))[0]);
       } catch (err) {
         if (!(err instanceof RecordingFormatError)) throw err;

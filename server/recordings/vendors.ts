@@ -29,6 +29,12 @@ const VENDORS: readonly VendorConvention[] = [
     span: ({ onsetMs, durationMs }) => ({ onsetMs: onsetMs - durationMs, durationMs }),
   },
   {
+    // A PSG's NSRR XML scoring file uploaded with its EDF (nsrr-night.ts): Start and Duration as the event's own.
+    vendor: 'nsrr',
+    matches: ({ fileName }) => /\.xml$/i.test(fileName),
+    span: ({ onsetMs, durationMs }) => ({ onsetMs, durationMs }),
+  },
+  {
     vendor: 'edf+',
     matches: () => true,
     span: ({ onsetMs, durationMs }) => ({ onsetMs, durationMs }),
@@ -47,8 +53,8 @@ const KINDS: ReadonlyArray<[RegExp, ScoredKind]> = [
   [/^(apn(o)?ea|unclassified\s*apn(o)?ea|apn(o)?ea\s*unclassified)$/i, 'apnea'],
   [/^hypop(n)?(o)?ea$/i, 'hypopnea'],
   [/^(obstructive|central)\s*hypopn(o)?ea$/i, 'hypopnea'],
-  [/^(oxygen\s*)?desaturation$/i, 'desaturation'],
-  [/^arousal/i, 'arousal'],
+  [/^(oxygen\s*|spo2\s*)?desaturation$/i, 'desaturation'],
+  [/^(asda\s*)?arousal/i, 'arousal'],
   [/^rera$/i, 'rera'],
 ];
 

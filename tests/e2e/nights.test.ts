@@ -1,9 +1,10 @@
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { appleDouble } from '../apple-double';
+import { nsrrXmlOf, SCORED } from '../nsrr-xml';
 import { chartsSettled, DEMO, importThroughScreen, launchChromium, newPage, openPatient, REAL_FIXTURES as REAL, signInThroughForm, startAppServer, physicianOnPatientWithoutNights, type AppServer } from './harness';
 
 // Issue 12: a CPAP night (ResMed BRP + EVE) and, separately, an oximeter export of the same
@@ -323,6 +324,22 @@ describe('one night from many files, with the device events and the agreement', 
     expect(await ahi.innerText()).toContain("This night's breathing signal was recorded during none of its sleep");
     // The sleep itself is there: 5:26:30 of it.
     expect(await page.getByTestId('summary-panel').getByTestId('summary-recording').innerText()).toContain('5:26:30');
+
+    // The same scoring as a cohort ships it (NSRR XML beside the EDF), picked with the EDF: one
+    // upload, the same night and sleep, and its scored events the night's (decision 1048).
+    const xml = path.join(dir, 'sleepedf_SC4001E0_short_psg-nsrr.xml');
+    await writeFile(xml, nsrrXmlOf(new Uint8Array(await readFile(path.join(REAL, 'sleepedf_SC4001EC_hypnogram.edf'))), SCORED));
+    await openPatient(page, 'NCT1003');
+    await importThroughScreen(page, [path.join(REAL, 'sleepedf_SC4001E0_short_psg.edf'), xml]);
+    const done = page.getByTestId('import-done');
+    await expect.poll(() => done.textContent(), { timeout: 30_000 }).toContain('22:05:00');
+    expect(await done.textContent()).toContain('5 device-scored events kept as annotations.');
+    await page.getByTestId('annotation-sidebar').waitFor({ timeout: 30_000 });
+    await page.getByTestId('tab-summary').click();
+    await expect.poll(() => page.getByTestId('summary-panel').getByTestId('summary-recording').innerText(), { timeout: 30_000 }).toContain('5:26:30');
+    await expect.poll(() => page.getByTestId('summary-device-events').innerText(), { timeout: 30_000 }).toContain('Device-scored events (NSRR XML)');
+    expect(await page.getByTestId('device-apneas').innerText()).toBe('2');
+    expect(await page.getByTestId('device-hypopneas').innerText()).toBe('1');
     expect(errors).toEqual([]);
     await context.close();
   });

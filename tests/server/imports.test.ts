@@ -5,6 +5,7 @@ import { scoredKindOf } from '../../server/recordings/vendors';
 import { decodeWire } from '../../server/recordings/wire';
 import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
+import { nsrrXmlOf, SCORED } from '../nsrr-xml';
 
 const REAL = new URL('../fixtures/real/', import.meta.url);
 const real = (name: string) => new Uint8Array(readFileSync(new URL(name, REAL)));
@@ -188,6 +189,55 @@ describe('POST /patient/upload-recording', () => {
     const inMemory = await importFiles(server.db, { patientId, deviceId: null, createdBy: physicianId, timezone: 'UTC', files: [{ name: 'second-half.csv', bytes: second }, { name: 'first-half.csv', bytes: first }] });
     const [stored] = await server.db.query<{ start: string; stop: string }>('select start_ms as start, stop_ms as stop from recordings where id = $1', [inMemory.recordingId]);
     expect([Number(stored.start), Number(stored.stop)]).toEqual([Date.UTC(2026, 10, 3, 23, 50, 0), Date.UTC(2026, 10, 4, 1, 30, 0) + 900 * 4000]);
+    await fresh();
+  });
+
+  it("reads a PSG's NSRR XML scoring file with its EDF: the night's hypnogram and scored events, as from its EDF+ hypnogram (decision 1048)", async () => {
+    const psg = { name: 'sleepedf_SC4001E0_short_psg.edf', bytes: real('sleepedf_SC4001E0_short_psg.edf') };
+    const hypnogram = real('sleepedf_SC4001EC_hypnogram.edf');
+    const scoring = { name: 'sleepedf_SC4001E0_short_psg-nsrr.xml', bytes: new TextEncoder().encode(nsrrXmlOf(hypnogram, SCORED)) };
+    const fields = { patient_id: String(patientId), timezone: 'Europe/Amsterdam' };
+    const figures = async (night: number) => {
+      const s = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: patientId, night } })).json().data;
+      return { tst: s.total_sleep_time, se: s.sleep_efficiency, sol: s.sol, waso: s.waso, latencies: s.latencies };
+    };
+    await fresh();
+    // Alone it is refused, saying where it goes; nothing is stored.
+    const before = await stored();
+    const alone = await upload(physician, fields, [scoring]);
+    expect(alone.statusCode).toBe(400);
+    expect(alone.json().message).toBe(`${scoring.name}: file: is a scoring file (NSRR XML), timed from its recording's start: upload it together with its EDF, or import it on its night with "Import scoring file"`);
+    expect(await stored()).toBe(before);
+    const fromEdf = await upload(physician, fields, [psg, { name: 'sleepedf_SC4001EC_hypnogram.edf', bytes: hypnogram }]);
+    expect(fromEdf.statusCode, fromEdf.body).toBe(201);
+    const expected = await figures(fromEdf.json().data.night);
+    // 653 epochs of sleep, as the expert's hypnogram scores them.
+    expect(expected.tst).toBeCloseTo((653 * 30) / 3600, 3);
+    await fresh();
+    const res = await upload(physician, fields, [scoring, psg]);
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json().data;
+    expect(data.device_events).toBe(5);
+    expect(data.channels.map((c: { code: string }) => c.code)).toContain('SLP_STGS');
+    expect(await figures(data.night)).toEqual(expected);
+    const files = await server.db.query<{ file_name: string; format: string }>('select file_name, format from recording_files where recording_id = $1 order by file_name', [data.recording_id]);
+    expect(files.map((f) => [f.file_name, f.format])).toEqual([
+      [scoring.name, 'NSRR XML'],
+      [psg.name, 'EDF'],
+    ]);
+    const events = await server.db.query<{ kind: string; vendor: string; onset_ms: string }>('select kind, vendor, onset_ms from device_events where recording_id = $1 order by onset_ms', [data.recording_id]);
+    expect(events.map((e) => [e.kind, e.vendor, Number(e.onset_ms) - data.recording_start_time])).toEqual([
+      ['obstructive_apnea', 'nsrr', 30_000_500],
+      ['obstructive_apnea', 'nsrr', 30_120_000],
+      ['hypopnea', 'nsrr', 31_000_000],
+      ['desaturation', 'nsrr', 31_020_000],
+      ['arousal', 'nsrr', 31_030_000],
+    ]);
+    // The same files imported from memory (the CLI reads from disk, as the upload does) make the same night.
+    await fresh();
+    const inMemory = await importFiles(server.db, { patientId, deviceId: null, createdBy: physicianId, timezone: 'Europe/Amsterdam', files: [scoring, psg] });
+    expect(inMemory.deviceEvents).toBe(5);
+    expect(await figures(inMemory.nightKey)).toEqual(expected);
     await fresh();
   });
 

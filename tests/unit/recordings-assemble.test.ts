@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assembleNight, nightFromFiles, parseRecordingFile } from '../../server/recordings/assemble';
-import type { ParsedRecording } from '../../server/recordings/model';
+import { ScoringFileAloneError, type ParsedRecording } from '../../server/recordings/model';
 import type { ChannelData } from '../../server/recordings/model';
 import { BRP, EVE, PLD, SA2, real } from './edf-build';
 
@@ -128,12 +128,11 @@ describe('one night from several files', () => {
       'o2ring_merged.csv: header: "timestamp,heart_rate,garmin_spo2,o2ring_spo2" is neither an oximeter export (Time,Oxygen Level,…) nor Timestamp,Value',
     );
     expect(() => parseRecordingFile('scan.pdf', new TextEncoder().encode('%PDF-1.7\n%\u00e2\u00e3\n'.repeat(30)))).toThrow(/scan\.pdf: version: .* is neither EDF \(must be "0"\) nor BDF/);
-    // A PSG's NSRR scoring file picked with its EDF: what it is and where it goes, not "neither EDF nor BDF".
+    // A PSG's NSRR scoring file, with or without its declaration and byte-order mark: read once its
+    // upload's recordings are (recordings-nsrr-night.test.ts), not "neither EDF nor BDF".
     const nsrr = '\uFEFF<?xml version="1.0" encoding="UTF-8"?>\n<PSGAnnotation><EpochLength>30</EpochLength><ScoredEvents>' + '<ScoredEvent><EventType>Stages|Stages</EventType><EventConcept>Wake|0</EventConcept><Start>0</Start><Duration>30</Duration></ScoredEvent>'.repeat(10) + '</ScoredEvents></PSGAnnotation>';
     for (const xml of [nsrr, nsrr.replace(/^\uFEFF<\?xml[^>]*>\n/, '')]) {
-      expect(() => parseRecordingFile('shhs1-200001-nsrr.xml', new TextEncoder().encode(xml))).toThrow(
-        'shhs1-200001-nsrr.xml: file: is an XML file, not a recording (EDF, BDF or CSV); a scoring file (NSRR XML) is imported on its night, with "Import scoring file", once the night is imported',
-      );
+      expect(() => parseRecordingFile('shhs1-200001-nsrr.xml', new TextEncoder().encode(xml))).toThrow(ScoringFileAloneError);
     }
   });
 });

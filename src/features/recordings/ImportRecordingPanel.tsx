@@ -70,7 +70,7 @@ export function ImportRecordingPanel({ patientId, invalidate, defaultTimezone, o
       <p className="muted">{t('recordings.import.help')}</p>
       <div className="field">
         <label htmlFor={ids.files}>{t('recordings.import.files')}</label>
-        <input id={ids.files} type="file" multiple accept=".edf,.EDF,.bdf,.BDF,.csv,.CSV" data-testid="import-files" onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
+        <input id={ids.files} type="file" multiple accept=".edf,.EDF,.bdf,.BDF,.csv,.CSV,.xml,.XML" data-testid="import-files" onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
       </div>
       <div className="field">
         <label htmlFor={ids.folder}>{t('nightFiles.folder')}</label>

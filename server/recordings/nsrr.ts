@@ -109,6 +109,48 @@ export function readNsrrXml(xml: string, fileName: string): NsrrFile {
   return { startClockS, events };
 }
 
+/** An NSRR XML file's text in its declared encoding (UTF-8 unless it says ISO-8859-1 / Latin-1). */
+export function nsrrText(bytes: Uint8Array): string {
+  const declared = /encoding=["']([\w-]+)["']/i.exec(new TextDecoder('latin1').decode(bytes.subarray(0, 200)))?.[1]?.toLowerCase();
+  return new TextDecoder(declared === 'iso-8859-1' || declared === 'latin1' || declared === 'windows-1252' ? 'latin1' : 'utf-8').decode(bytes);
+}
+
+/** NSRR's stage concepts (by the name before "|") as Sleep-EDF's R&K texts, which the hypnogram reader scores. */
+const STAGE_TEXT: Readonly<Record<string, string>> = {
+  wake: 'Sleep stage W',
+  'stage 1 sleep': 'Sleep stage 1',
+  'stage 2 sleep': 'Sleep stage 2',
+  'stage 3 sleep': 'Sleep stage 3',
+  'stage 4 sleep': 'Sleep stage 4',
+  'rem sleep': 'Sleep stage R',
+  movement: 'Movement time',
+  unscored: 'Sleep stage ?',
+};
+
+/** NSRR's SDO findings (the EDF Editor and Translator writes them) as the texts scored events are read by. */
+const SDO_TEXT: Readonly<Record<string, string>> = {
+  obstructiveapneafinding: 'Obstructive apnea',
+  centralapneafinding: 'Central apnea',
+  mixedapneafinding: 'Mixed apnea',
+  apneafinding: 'Apnea',
+  hypopneafinding: 'Hypopnea',
+  hemoglobinoxygendesaturationfinding: 'SpO2 desaturation',
+  sleeparousalfinding: 'Arousal',
+};
+
+/**
+ * An event's text as a night keeps it: the concept's name (before "|": "Obstructive apnea",
+ * "SpO2 desaturation", "Limb movement - left"), a sleep stage as Sleep-EDF writes it ("Stage 2
+ * sleep|2" → "Sleep stage 2"), an SDO finding by its meaning.
+ */
+export function nsrrEventText(concept: string): string {
+  const name = concept.split('|')[0]!.trim() || concept.trim();
+  const stage = STAGE_TEXT[name.toLowerCase()];
+  if (stage) return stage;
+  const sdo = /^SDO:(\w+)$/i.exec(name);
+  return (sdo && SDO_TEXT[sdo[1]!.toLowerCase()]) || name;
+}
+
 /** One event to write. */
 export interface NsrrOut {
   type: string;
