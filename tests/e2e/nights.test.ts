@@ -335,6 +335,11 @@ describe('one night from many files, with the device events and the agreement', 
     await expect.poll(() => done.textContent(), { timeout: 30_000 }).toContain('22:05:00');
     expect(await done.textContent()).toContain('5 device-scored events kept as annotations.');
     await page.getByTestId('annotation-sidebar').waitFor({ timeout: 30_000 });
+    // Each scored event by its own name in the window's list: the arousal is no "Apnea".
+    const listed = page.getByTestId('window-annotations');
+    await expect.poll(() => listed.innerText(), { timeout: 30_000 }).toContain('ASDA arousal');
+    expect((await listed.innerText()).match(/Obstructive apnea/g)).toHaveLength(2);
+    expect(await listed.innerText()).not.toMatch(/^Apnea\b/m);
     await page.getByTestId('tab-summary').click();
     await expect.poll(() => page.getByTestId('summary-panel').getByTestId('summary-recording').innerText(), { timeout: 30_000 }).toContain('5:26:30');
     await expect.poll(() => page.getByTestId('summary-device-events').innerText(), { timeout: 30_000 }).toContain('Device-scored events (NSRR XML)');

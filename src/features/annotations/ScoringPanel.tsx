@@ -2,7 +2,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatClock } from '../../charts/core/format';
 import type { ViewController } from '../../state/view';
-import { startIndex, type Annotation, type Category } from './model';
+import { isReadOnly, startIndex, type Annotation, type Category } from './model';
 import { SCORING_DIGITS, type Bindings } from './scoringKeys';
 import { ChannelsText } from './channelNames';
 import { categoryName } from '../../builtInNames';
@@ -67,7 +67,8 @@ export const ScoringPanel = memo(function ScoringPanel({ view, annotations, long
       ) : (
         <ul className="window-annotations" data-testid="window-annotations">
           {inWindow.slice(0, LISTED).map((a) => (
-            <WindowAnnotation key={a.annotation_map_id} a={a} name={name(a.label)} timezone={timezone} />
+            // A device-scored event by its own text ("ASDA arousal", "Central Apnea"), as the annotation list names it.
+            <WindowAnnotation key={a.annotation_map_id} a={a} name={isReadOnly(a) ? a.comment : name(a.label)} timezone={timezone} />
           ))}
         </ul>
       )}
