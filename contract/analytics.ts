@@ -261,11 +261,16 @@ export const NightAgreement = Type.Object({
   index_hours: Figure,
   device_hours: Figure,
   by_kind: Type.Object({ apneas: KindAgreement, hypopneas: KindAgreement }),
-  rules: Type.Object({ device: Str, nocturne: Enum(['aasm', 'flow_only']) }),
+  /** device: 'device' (a CPAP scored its own events) or 'scorer' (a PSG's scoring file: a person or a lab's software scored them). */
+  rules: Type.Object({ device: Enum(['device', 'scorer']), nocturne: Enum(['aasm', 'flow_only']) }),
   /** Absent for paid memberships (no AHI items, spec 2 §1). */
   nocturne_ahi: Type.Optional(Figure),
   device_ahi: Type.Optional(Figure),
-  /** 'device_summary': the device's own daily value; 'device_recording_time': its events over its own recording time. */
-  device_ahi_basis: Type.Optional(Enum(['device_summary', 'device_recording_time'])),
+  /**
+   * 'device_summary': the device's own daily value; 'device_recording_time': its events over its
+   * own recording time; 'scorer_sleep_time': a scoring file's events over the night's sleep (TST,
+   * device_hours), as a sleep lab reports its AHI.
+   */
+  device_ahi_basis: Type.Optional(Enum(['device_summary', 'device_recording_time', 'scorer_sleep_time'])),
 });
 export type NightAgreement = Static<typeof NightAgreement>;

@@ -19,6 +19,7 @@ import { analyticsEndpoints } from '../../contract/endpoints/analytics';
 import type { NightAgreement } from '../../contract/analytics';
 import { nightSessions, type NightFileMeta, type NightSession } from '../recordings/sessions';
 import { deviceSummaryFor } from '../recordings/device-summaries';
+import { scoredByOf } from '../recordings/vendors';
 
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 const perHour = (count: number, hours: number) => (hours > 0 ? round2(count / hours) : null);
@@ -87,9 +88,11 @@ function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow
   const vendors = [...new Set(device.map((e) => e.vendor))];
   const files = [...new Set(device.map((e) => e.file_name))];
   // Spec 2 §1: paid memberships get no AHI items.
-  // The device's AHI as the device says it: its summary's value, else its events over its own recording time.
-  const ownHours = deviceHours(basisOfDevice.sessions, basisOfDevice, w);
-  const deviceAhiBasis: 'device_summary' | 'device_recording_time' = basisOfDevice.summaryAhi !== null ? 'device_summary' : 'device_recording_time';
+  // The reference's AHI as its source reports it: a device's summary value, else its events over
+  // its own recording time; a scorer's (a PSG's scoring file) on a staged night, per hour of sleep.
+  const scoredBy: NightAgreement['rules']['device'] = vendors.length > 0 && vendors.every((v) => scoredByOf(v) === 'scorer') ? 'scorer' : 'device';
+  const deviceAhiBasis: NightAgreement['device_ahi_basis'] = basisOfDevice.summaryAhi !== null ? 'device_summary' : scoredBy === 'scorer' && analysis.kpis.tstH > 0 ? 'scorer_sleep_time' : 'device_recording_time';
+  const ownHours = deviceAhiBasis === 'scorer_sleep_time' ? analysis.kpis.tstH : deviceHours(basisOfDevice.sessions, basisOfDevice, w);
   const ahi = paid
     ? {}
     : { nocturne_ahi: perHour(detected.length, hours), device_ahi: basisOfDevice.summaryAhi !== null ? round2(basisOfDevice.summaryAhi) : perHour(reference.length, ownHours), device_ahi_basis: deviceAhiBasis };
@@ -114,7 +117,7 @@ function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow
       apneas: byKind(deviceOf(true), detected.filter((e) => e.kind === 'apnea')),
       hypopneas: byKind(deviceOf(false), detected.filter((e) => e.kind === 'hypopnea')),
     },
-    rules: { device: 'device', nocturne: nocturneRule(analysis) },
+    rules: { device: scoredBy, nocturne: nocturneRule(analysis) },
     ...ahi,
   };
 }

@@ -18,6 +18,8 @@ export interface VendorConvention {
   matches(file: { fileName: string; recording?: string; patient?: string }): boolean;
   /** The event's real span, from the annotation's onset and duration as written in the file. */
   span(written: { onsetMs: number; durationMs: number }): { onsetMs: number; durationMs: number };
+  /** Who scored the events: the device itself (a CPAP), or a scorer (a PSG's scoring file: a person or a lab's software). */
+  scoredBy: 'device' | 'scorer';
 }
 
 /** Vendors in match order; the last one matches every file. */
@@ -27,19 +29,25 @@ const VENDORS: readonly VendorConvention[] = [
     // AirSense/AirCurve SD cards: DATALOG/<date>/<yyyymmdd_hhmmss>_EVE.edf, header "SRN=… MID=… VID=…".
     matches: ({ fileName, recording = '' }) => /_EVE\.edf$/i.test(fileName) || /\bSRN=\d+\b.*\bMID=\d+/.test(recording),
     span: ({ onsetMs, durationMs }) => ({ onsetMs: onsetMs - durationMs, durationMs }),
+    scoredBy: 'device',
   },
   {
     // A PSG's NSRR XML scoring file uploaded with its EDF (nsrr-night.ts): Start and Duration as the event's own.
     vendor: 'nsrr',
     matches: ({ fileName }) => /\.xml$/i.test(fileName),
     span: ({ onsetMs, durationMs }) => ({ onsetMs, durationMs }),
+    scoredBy: 'scorer',
   },
   {
     vendor: 'edf+',
     matches: () => true,
     span: ({ onsetMs, durationMs }) => ({ onsetMs, durationMs }),
+    scoredBy: 'scorer',
   },
 ];
+
+/** Who scored a stored vendor's events ('device' for an id no longer known: the device's own, as before scorers were told apart). */
+export const scoredByOf = (vendor: string): VendorConvention['scoredBy'] => VENDORS.find((v) => v.vendor === vendor)?.scoredBy ?? 'device';
 
 /** The convention of a file. */
 export function vendorOf(file: { fileName: string; recording?: string; patient?: string }): VendorConvention {

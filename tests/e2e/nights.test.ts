@@ -345,6 +345,10 @@ describe('one night from many files, with the device events and the agreement', 
     await expect.poll(() => page.getByTestId('summary-device-events').innerText(), { timeout: 30_000 }).toContain('Device-scored events (NSRR XML)');
     expect(await page.getByTestId('device-apneas').innerText()).toBe('2');
     expect(await page.getByTestId('device-hypopneas').innerText()).toBe('1');
+    // The scorer's AHI as a lab reports it: 3 events over 5.44 h of sleep, not over the recording's 22 h.
+    expect(await page.getByTestId('summary-agreement').innerText()).toContain('NSRR XML AHI (its events per hour of sleep, 5.44 h)');
+    expect(await page.getByTestId('agreement-device-ahi').innerText()).toBe((3 / ((653 * 30) / 3600)).toFixed(2));
+    expect(await page.getByTestId('agreement-rules').innerText()).toContain('Rules: NSRR XML as its scorer scored it;');
     expect(errors).toEqual([]);
     await context.close();
   });

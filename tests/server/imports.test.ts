@@ -233,6 +233,10 @@ describe('POST /patient/upload-recording', () => {
       ['desaturation', 'nsrr', 31_020_000],
       ['arousal', 'nsrr', 31_030_000],
     ]);
+    // Compared with Nocturne as a sleep lab reports its AHI: the scorer's apneas and hypopneas per hour of sleep.
+    const agreement = (await server.call('GET', `/analytics/patient/agreement?patient_id=${patientId}&night=${data.night}`, { token: physician })).json().data;
+    expect(agreement).toMatchObject({ vendors: ['nsrr'], rules: { device: 'scorer' }, device_ahi_basis: 'scorer_sleep_time', device_hours: Math.round(expected.tst * 100) / 100 });
+    expect(agreement.device_ahi).toBe(Math.round((3 / expected.tst) * 100) / 100);
     // The same files imported from memory (the CLI reads from disk, as the upload does) make the same night.
     await fresh();
     const inMemory = await importFiles(server.db, { patientId, deviceId: null, createdBy: physicianId, timezone: 'Europe/Amsterdam', files: [scoring, psg] });

@@ -49,7 +49,9 @@ export function AgreementTables({ patientId, night }: { patientId: number; night
                     ? t('nightFiles.deviceAhiSummary', { vendor })
                     : a.device_ahi_basis === 'device_recording_time'
                       ? t('nightFiles.deviceAhiOwn', { vendor, hours: num(a.device_hours) })
-                      : t('summary.agreement.deviceAhi', { vendor, basis })}
+                      : a.device_ahi_basis === 'scorer_sleep_time'
+                        ? t('nightFiles.deviceAhiSleep', { vendor, hours: num(a.device_hours) })
+                        : t('summary.agreement.deviceAhi', { vendor, basis })}
                 </th>
                 <td data-testid="agreement-device-ahi">{num(a.device_ahi)}</td>
               </tr>
@@ -63,7 +65,11 @@ export function AgreementTables({ patientId, night }: { patientId: number; night
           </tbody>
         </table>
         <p className="muted">{t('summary.agreement.note', { seconds: a.tolerance_s })}</p>
-        {a.rules && <p className="muted" data-testid="agreement-rules">{t('nightFiles.rules', { vendor, rule: t(a.rules.nocturne === 'aasm' ? 'nightFiles.ruleAasm' : 'nightFiles.ruleFlowOnly') })}</p>}
+        {a.rules && (
+          <p className="muted" data-testid="agreement-rules">
+            {t(a.rules.device === 'scorer' ? 'nightFiles.rulesScorer' : 'nightFiles.rules', { vendor, rule: t(a.rules.nocturne === 'aasm' ? 'nightFiles.ruleAasm' : 'nightFiles.ruleFlowOnly') })}
+          </p>
+        )}
       </section>
     </div>
   );
