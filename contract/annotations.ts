@@ -93,6 +93,8 @@ export const Annotation = Type.Object({
   read_only: Type.Optional(Type.Boolean()),
   device_kind: Type.Optional(Str),
   vendor: Type.Optional(Str),
+  /** Who scored a device-scored event: the device itself, or a scorer (a PSG's scoring file). */
+  scored_by: Type.Optional(Enum(['device', 'scorer'])),
   file_name: Type.Optional(Str),
 });
 export type Annotation = Static<typeof Annotation>;

@@ -7,7 +7,7 @@ import type { Queryable } from '../db/adapter';
 import { listChannels, type RecordingRow } from '../recordings/store';
 import type { NightEvent } from '../recordings/model';
 import { nightDate } from '../recordings/night-key';
-import { exportedDeviceText, scoredKindOf } from '../recordings/vendors';
+import { exportedDeviceText, scoredByOf, scoredKindOf } from '../recordings/vendors';
 import { formatDuration, formatUtc } from './format';
 
 export interface DeviceEventRow {
@@ -96,6 +96,7 @@ export async function deviceAnnotations(db: Queryable, patientId: number, doctor
       read_only: true,
       device_kind: e.kind,
       vendor: e.vendor,
+      scored_by: scoredByOf(e.vendor),
       file_name: e.file_name,
     };
   });

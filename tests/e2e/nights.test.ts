@@ -340,9 +340,12 @@ describe('one night from many files, with the device events and the agreement', 
     await expect.poll(() => listed.innerText(), { timeout: 30_000 }).toContain('ASDA arousal');
     expect((await listed.innerText()).match(/Obstructive apnea/g)).toHaveLength(2);
     expect(await listed.innerText()).not.toMatch(/^Apnea\b/m);
+    // The annotation list says who scored them: the file's scorer, not a device.
+    await expect.poll(() => page.getByTestId('annotation-row-device').first().innerText(), { timeout: 30_000 }).toContain('Scorer (NSRR XML)');
     await page.getByTestId('tab-summary').click();
     await expect.poll(() => page.getByTestId('summary-panel').getByTestId('summary-recording').innerText(), { timeout: 30_000 }).toContain('5:26:30');
-    await expect.poll(() => page.getByTestId('summary-device-events').innerText(), { timeout: 30_000 }).toContain('Device-scored events (NSRR XML)');
+    await expect.poll(() => page.getByTestId('summary-device-events').innerText(), { timeout: 30_000 }).toContain('Scored events (NSRR XML)');
+    expect(await page.getByTestId('summary-device-events').innerText()).toContain('Scorer (NSRR XML)');
     expect(await page.getByTestId('device-apneas').innerText()).toBe('2');
     expect(await page.getByTestId('device-hypopneas').innerText()).toBe('1');
     // The scorer's AHI as a lab reports it: 3 events over 5.44 h of sleep, not over the recording's 22 h.

@@ -36,7 +36,7 @@ const Row = memo(function Row({ a, category, timezone, readOnly, picked, onPick,
         <button type="button" className="annotation-open" onClick={() => onView(a)} title={a.file_name}>
           <span className="swatch swatch-device" style={{ background: a.color_code }} aria-hidden="true" />
           <span className="annotation-label" title={a.comment}>{truncate(a.comment)}</span>
-          <span className="muted">{time} · {t('annotations.deviceOrigin', { vendor: vendorName(a.vendor) })}</span>
+          <span className="muted">{time} · {t(a.scored_by === 'scorer' ? 'annotations.scorerOrigin' : 'annotations.deviceOrigin', { vendor: vendorName(a.vendor) })}</span>
         </button>
       </div>
     );

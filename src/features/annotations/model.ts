@@ -41,6 +41,8 @@ export interface Annotation {
   /** Device-scored events (type device): read-only, with the vendor and file they came from. */
   read_only?: boolean;
   vendor?: string;
+  /** Who scored a device-scored event: the device, or a scorer (a PSG's scoring file). */
+  scored_by?: 'device' | 'scorer';
   file_name?: string;
   device_kind?: string;
 }

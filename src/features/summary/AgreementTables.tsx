@@ -78,15 +78,17 @@ export function AgreementTables({ patientId, night }: { patientId: number; night
 /** The device's own counts beside Nocturne's, and the files they come from. */
 function DeviceEvents({ a, vendor }: { a: NightAgreement; vendor: string }) {
   const { t } = useTranslation();
+  // A PSG's scoring file was scored by a person or a lab's software, not by a device.
+  const scorer = a.rules?.device === 'scorer';
   return (
     <section className="summary-table" data-testid="summary-device-events">
-      <h4>{t('summary.agreement.deviceTitle', { vendor })}</h4>
+      <h4>{t(scorer ? 'summary.agreement.scorerTitle' : 'summary.agreement.deviceTitle', { vendor })}</h4>
       <table>
         <thead>
           <tr>
             <th scope="col" />
             <th scope="col">{t('summary.agreement.nocturne')}</th>
-            <th scope="col">{t('summary.agreement.device', { vendor })}</th>
+            <th scope="col">{t(scorer ? 'summary.agreement.scorer' : 'summary.agreement.device', { vendor })}</th>
           </tr>
         </thead>
         <tbody>
