@@ -5,7 +5,7 @@ import { parseDataPointFileName } from './csv/data-points';
 import { edfToRecording } from './edf/channels';
 import { readEdf, readEdfFrom, type EdfSource } from './edf/reader';
 import { isAppleDouble, MacMetadataError, RecordingFormatError, ScoringFileAloneError, type ChannelData, type Night, type ParsedRecording } from './model';
-import { placeScoringFile, readScoringFile } from './nsrr-night';
+import { placeScoringFile, readScoringFile, type StoredFile } from './nsrr-night';
 import { isUnscoredEpoch } from './edf/hypnogram';
 import { defaultMissingCodes } from './missing';
 import { enforceRanges } from './ranges';
@@ -80,6 +80,8 @@ export interface ParseFileOptions {
   slashedDayFirst?: boolean;
   /** The upload's files read so far: a scoring file is placed on the recording it scores among them (nsrr-night.ts). */
   upload?: readonly ParsedRecording[];
+  /** The patient's stored files: a scoring file uploaded without its EDF is placed on the stored EDF it is named after. */
+  stored?: readonly StoredFile[];
 }
 
 /**
@@ -115,7 +117,7 @@ export function parseRecordingFile(fileName: string, bytes: Uint8Array, options:
     // A PSG's scoring file: its times count from its recording's start, placed once the upload's recordings are read.
     const file = readScoringFile(fileName, bytes);
     if (!options.upload) throw new ScoringFileAloneError(fileName, 'file', 'is a scoring file (NSRR XML), read with the recording it scores');
-    return placeScoringFile(fileName, file, options.upload, options.timezone);
+    return placeScoringFile(fileName, file, options.upload, options.timezone, options.stored);
   }
   const kind = csvKind(bytes, fileName);
   if (kind === null) return edfToRecording(readEdf(bytes, fileName, { timezone: options.timezone }), { labelMap: options.labelMap });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Db, Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
@@ -7,7 +8,7 @@ import { NotOneNightError, splitNights } from './limits';
 import { nightDate, nightKey } from './night-key';
 import { parseFilesInWorker } from './parse-pool';
 import { emptyFileOf, type EmptyFile } from './model';
-import { checkJoin, deviceEventsOf, hashFiles, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDamaged, refuseDuplicates, sortDuplicates, type SkippedFile } from './night-files';
+import { checkJoin, deviceEventsOf, hashFiles, storedFilesOf, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDamaged, refuseDuplicates, sortDuplicates, type SkippedFile } from './night-files';
 import { missingCodesOf } from './missing';
 import { attachStaged, dropStage, stageChannels, type StageProgress, type StagedNight } from './staging';
 import { insertNight, InvalidNightError, validateNight } from './store';
@@ -86,7 +87,10 @@ export async function saveLabelMap(db: Db, physicianId: number, map: Record<stri
  */
 export async function importFiles(db: Db, input: ImportInput): Promise<ImportResults> {
   if (!input.files?.length && !input.paths?.length) throw new ApiError(400, 'validation_failed', 'No file to import.');
-  const options = { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode };
+  const names = input.files?.map((f) => f.name) ?? input.paths!.map((p) => path.basename(p));
+  // A scoring file (NSRR XML) uploaded without its EDF scores the patient's stored EDF it is named after.
+  const stored = names.some((n) => /\.xml$/i.test(n)) ? await storedFilesOf(db, input.patientId) : undefined;
+  const options = { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode, stored };
   const log = input.log ?? fallbackLogger();
   let files: HashedFile[];
   let parts: ParsedRecording[];

@@ -4,6 +4,7 @@
  * merging an upload into that night, and the device-scored events the files carry.
  */
 import { createHash } from 'node:crypto';
+import type { StoredFile } from './nsrr-night';
 import { DateTime } from 'luxon';
 import type { Queryable } from '../db/adapter';
 import { ApiError } from '../errors';
@@ -160,6 +161,12 @@ export async function nightToMergeInto(db: Queryable, patientId: number, night: 
     [patientId, key, Math.round(night.startMs), Math.round(night.stopMs)],
   );
   return row ?? null;
+}
+
+/** The files of the patient's stored nights, as each night lists them (recording_meta.files). */
+export async function storedFilesOf(db: Queryable, patientId: number): Promise<StoredFile[]> {
+  const rows = await db.query<{ files: unknown }>(`select recording_meta -> 'files' as files from recordings where patient_id = $1`, [patientId]);
+  return rows.flatMap((r) => (Array.isArray(r.files) ? (r.files as StoredFile[]) : [])).filter((f) => typeof f.fileName === 'string' && typeof f.format === 'string');
 }
 
 /** Inserts an upload's files (with their hashes) and its device events for a recording. */

@@ -26,23 +26,44 @@ export function readScoringFile(fileName: string, bytes: Uint8Array): NsrrFile {
   }
 }
 
-/** The recordings of an upload a scoring file may score: EDF/BDF files with signals (a hypnogram file alone scores nothing). */
-const recordingsOf = (parts: readonly ParsedRecording[]) =>
-  parts.filter((p) => /^(EDF|BDF)/.test(p.format) && p.channels.length > (p.meta.hypnogramEpochs === undefined ? 0 : 1));
-
 /**
- * The recording a scoring file scores: the EDF whose name it carries ("shhs1-200001-nsrr.xml"
- * scores "shhs1-200001.edf"; the longest such name), else the upload's one recording start.
+ * A file of the patient's stored nights as recording_meta.files lists it: what a scoring file
+ * uploaded without its EDF is placed on when it is named after one (see {@link placeScoringFile}).
  */
-function recordingScored(fileName: string, parts: readonly ParsedRecording[]): ParsedRecording {
-  const recordings = recordingsOf(parts);
-  if (recordings.length === 0) {
-    throw new ScoringFileAloneError(fileName, 'file', 'is a scoring file (NSRR XML), timed from its recording\'s start: upload it together with its EDF, or import it on its night with "Import scoring file"');
-  }
+export interface StoredFile {
+  fileName: string;
+  format: string;
+  startMs: number;
+  /** Channels the file gave (its hypnogram's included, as hypnogramEpochs says). */
+  signals: number;
+  hypnogramEpochs?: number;
+}
+
+/** A recording a scoring file may score: an EDF/BDF file of signals (a hypnogram file alone scores nothing). */
+type Scorable = Pick<StoredFile, 'fileName' | 'format' | 'startMs'>;
+const isRecording = (f: { format: string; hypnogramEpochs?: unknown }, channels: number) => /^(EDF|BDF)/.test(f.format) && channels > (f.hypnogramEpochs === undefined ? 0 : 1);
+
+/** The longest-named recording whose name the scoring file carries ("shhs1-200001-nsrr.xml" scores "shhs1-200001.edf"). */
+function namedIn<T extends Scorable>(fileName: string, recordings: readonly T[]): T | undefined {
   const own = stem(fileName);
-  const named = recordings
+  return recordings
     .filter((p) => own.startsWith(stem(p.fileName)) && /^([-_. ]|$)/.test(own.slice(stem(p.fileName).length)))
     .sort((a, b) => stem(b.fileName).length - stem(a.fileName).length)[0];
+}
+
+/**
+ * The recording a scoring file scores: the upload's EDF whose name it carries, else the
+ * upload's one recording start; with no recording in the upload, the patient's stored EDF whose
+ * name it carries (its night is then scored: the file joins it).
+ */
+function recordingScored(fileName: string, parts: readonly ParsedRecording[], stored: readonly StoredFile[]): Scorable {
+  const recordings = parts.filter((p) => isRecording({ format: p.format, hypnogramEpochs: p.meta.hypnogramEpochs }, p.channels.length));
+  if (recordings.length === 0) {
+    const storedNamed = namedIn(fileName, stored.filter((f) => isRecording(f, f.signals) && Number.isFinite(f.startMs)));
+    if (storedNamed) return storedNamed;
+    throw new ScoringFileAloneError(fileName, 'file', 'is a scoring file (NSRR XML), timed from its recording\'s start: upload it together with its EDF, or import it on its night with "Import scoring file"');
+  }
+  const named = namedIn(fileName, recordings);
   if (named) return named;
   if (new Set(recordings.map((p) => p.startMs)).size === 1) return recordings[0]!;
   throw new RecordingFormatError(
@@ -56,12 +77,12 @@ const clockText = (s: number) => [Math.floor(s / 3600), Math.floor(s / 60) % 60,
 
 /**
  * A scoring file of an upload as a part of its night: events at the start of the recording it
- * scores (`parts`: the upload's files read so far), read in `timezone` to check the file's own
- * "Recording Start Time" against it. Refused when the upload holds no recording it can score,
- * or the start times disagree (another night's scoring).
+ * scores (`parts`: the upload's files read so far; `stored`: the patient's stored files), read
+ * in `timezone` to check the file's own "Recording Start Time" against it. Refused when no
+ * recording it can score is found, or the start times disagree (another night's scoring).
  */
-export function placeScoringFile(fileName: string, file: NsrrFile, parts: readonly ParsedRecording[], timezone = 'UTC'): ParsedRecording {
-  const recording = recordingScored(fileName, parts);
+export function placeScoringFile(fileName: string, file: NsrrFile, parts: readonly ParsedRecording[], timezone = 'UTC', stored: readonly StoredFile[] = []): ParsedRecording {
+  const recording = recordingScored(fileName, parts, stored);
   const originMs = recording.startMs;
   if (file.startClockS !== null) {
     const start = DateTime.fromMillis(originMs, { zone: timezone });

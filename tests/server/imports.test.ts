@@ -237,6 +237,25 @@ describe('POST /patient/upload-recording', () => {
     const agreement = (await server.call('GET', `/analytics/patient/agreement?patient_id=${patientId}&night=${data.night}`, { token: physician })).json().data;
     expect(agreement).toMatchObject({ vendors: ['nsrr'], rules: { device: 'scorer' }, device_ahi_basis: 'scorer_sleep_time', device_hours: Math.round(expected.tst * 100) / 100 });
     expect(agreement.device_ahi).toBe(Math.round((3 / expected.tst) * 100) / 100);
+    // The scoring file uploaded after its EDF: it scores the stored EDF it is named after, and joins its night.
+    await fresh();
+    const edfFirst = await upload(physician, fields, [psg]);
+    expect(edfFirst.statusCode, edfFirst.body).toBe(201);
+    expect((await figures(edfFirst.json().data.night)).tst).toBeNull();
+    const unnamed = await upload(physician, fields, [{ ...scoring, name: 'scoring.xml' }]);
+    expect(unnamed.statusCode).toBe(400);
+    expect(unnamed.json().message).toContain('scoring.xml: file: is a scoring file (NSRR XML), timed from its recording\'s start');
+    const later = await upload(physician, fields, [scoring]);
+    expect(later.statusCode, later.body).toBe(201);
+    expect(later.json().data).toMatchObject({ merged: true, night: edfFirst.json().data.night, recording_id: edfFirst.json().data.recording_id, device_events: 5 });
+    expect(await figures(later.json().data.night)).toEqual(expected);
+    // Picked again with its EDF, already stored: the EDF is left out as stored, the scoring file joins its night.
+    await fresh();
+    expect((await upload(physician, fields, [psg])).statusCode).toBe(201);
+    const again = await upload(physician, fields, [psg, scoring]);
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json().data).toMatchObject({ merged: true, device_events: 5, skipped_files: [{ name: psg.name, reason: 'already_stored' }] });
+    expect(await figures(again.json().data.night)).toEqual(expected);
     // The same files imported from memory (the CLI reads from disk, as the upload does) make the same night.
     await fresh();
     const inMemory = await importFiles(server.db, { patientId, deviceId: null, createdBy: physicianId, timezone: 'Europe/Amsterdam', files: [scoring, psg] });

@@ -76,6 +76,20 @@ describe("a PSG's NSRR XML scoring file uploaded with its EDF", () => {
     expect(withUpload('SC4001E0-nsrr.xml', scoring, [vienna], 'Europe/Vienna').startMs).toBe(vienna.startMs);
   });
 
+  it("uploaded without its EDF, it scores the patient's stored EDF it is named after", () => {
+    const stored = [
+      { fileName: 'other.edf', format: 'EDF', startMs: psg.startMs + 86_400_000, signals: 3 },
+      { fileName: PSG, format: 'EDF', startMs: psg.startMs, signals: 7 },
+      // A stored hypnogram file scores no recording of its own.
+      { fileName: 'sleepedf_SC4001E0_short.edf', format: 'EDF+C', startMs: psg.startMs - 60_000, signals: 1, hypnogramEpochs: 2650 },
+    ];
+    const context = { ...uploadContext({}, []), stored };
+    expect(parseRecordingFile('sleepedf_SC4001E0_short_psg-nsrr.xml', scoring, context)).toMatchObject({ startMs: psg.startMs, meta: { scores: PSG } });
+    expect(() => parseRecordingFile('sleepedf_SC4001E0_short-nsrr.xml', scoring, context)).toThrow(/upload it together with its EDF/);
+    // Named after none: never placed on a stored night by guess.
+    expect(() => parseRecordingFile('scoring.xml', scoring, context)).toThrow(/upload it together with its EDF/);
+  });
+
   it('an XML that is no NSRR file is refused naming what it lacks', () => {
     const profusion = xml('<?xml version="1.0"?>\n<CMPStudyConfig><EpochLength>30</EpochLength><SleepStages><SleepStage>0</SleepStage></SleepStages></CMPStudyConfig>');
     expect(() => parseRecordingFile('shhs1-200001-profusion.xml', profusion)).toThrow(
