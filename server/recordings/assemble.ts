@@ -114,10 +114,9 @@ export function parseRecordingFile(fileName: string, bytes: Uint8Array, options:
   if (bytes.length === 0) throw new RecordingFormatError(fileName, 'file', 'is empty (0 bytes)');
   if (isAppleDouble(bytes)) throw new MacMetadataError(fileName, 'file', 'is macOS metadata (the "._" companion Finder writes beside a file on an SD card), not a recording');
   if (isXml(bytes)) {
-    // A PSG's scoring file: its times count from its recording's start, placed once the upload's recordings are read.
-    const file = readScoringFile(fileName, bytes);
+    // A PSG's scoring file: its times count from its recording's start, read once the upload's recordings are.
     if (!options.upload) throw new ScoringFileAloneError(fileName, 'file', 'is a scoring file (NSRR XML), read with the recording it scores');
-    return placeScoringFile(fileName, file, options.upload, options.timezone, options.stored);
+    return placeScoringFile(fileName, readScoringFile(fileName, bytes), options.upload, options.timezone, options.stored);
   }
   const kind = csvKind(bytes, fileName);
   if (kind === null) return edfToRecording(readEdf(bytes, fileName, { timezone: options.timezone }), { labelMap: options.labelMap });

@@ -92,7 +92,7 @@ describe("a PSG's NSRR XML scoring file uploaded with its EDF", () => {
 
   it('an XML that is no NSRR file is refused naming what it lacks', () => {
     const profusion = xml('<?xml version="1.0"?>\n<CMPStudyConfig><EpochLength>30</EpochLength><SleepStages><SleepStage>0</SleepStage></SleepStages></CMPStudyConfig>');
-    expect(() => parseRecordingFile('shhs1-200001-profusion.xml', profusion)).toThrow(
+    expect(() => withUpload('shhs1-200001-profusion.xml', profusion, [psg])).toThrow(
       'shhs1-200001-profusion.xml: PSGAnnotation: the document has no <PSGAnnotation> root: not an NSRR XML file',
     );
   });
