@@ -19,7 +19,7 @@ import { analyticsEndpoints } from '../../contract/endpoints/analytics';
 import type { NightAgreement } from '../../contract/analytics';
 import { nightSessions, type NightFileMeta, type NightSession } from '../recordings/sessions';
 import { deviceSummaryFor } from '../recordings/device-summaries';
-import { scoredByOf } from '../recordings/vendors';
+import { scoredByAll } from '../recordings/vendors';
 
 const round2 = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v * 100) / 100);
 const perHour = (count: number, hours: number) => (hours > 0 ? round2(count / hours) : null);
@@ -90,7 +90,7 @@ function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow
   // Spec 2 §1: paid memberships get no AHI items.
   // The reference's AHI as its source reports it: a device's summary value, else its events over
   // its own recording time; a scorer's (a PSG's scoring file) on a staged night, per hour of sleep.
-  const scoredBy: NightAgreement['rules']['device'] = vendors.length > 0 && vendors.every((v) => scoredByOf(v) === 'scorer') ? 'scorer' : 'device';
+  const scoredBy = scoredByAll(vendors);
   const deviceAhiBasis: NightAgreement['device_ahi_basis'] = basisOfDevice.summaryAhi !== null ? 'device_summary' : scoredBy === 'scorer' && analysis.kpis.tstH > 0 ? 'scorer_sleep_time' : 'device_recording_time';
   const ownHours = deviceAhiBasis === 'scorer_sleep_time' ? analysis.kpis.tstH : deviceHours(basisOfDevice.sessions, basisOfDevice, w);
   const ahi = paid

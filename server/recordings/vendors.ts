@@ -49,6 +49,9 @@ const VENDORS: readonly VendorConvention[] = [
 /** Who scored a stored vendor's events ('device' for an id no longer known: the device's own, as before scorers were told apart). */
 export const scoredByOf = (vendor: string): VendorConvention['scoredBy'] => VENDORS.find((v) => v.vendor === vendor)?.scoredBy ?? 'device';
 
+/** Who scored a night's reference events: 'scorer' when every vendor's events are a scorer's (a PSG's scoring file), else 'device'. */
+export const scoredByAll = (vendors: readonly string[]): VendorConvention['scoredBy'] => (vendors.length > 0 && vendors.every((v) => scoredByOf(v) === 'scorer') ? 'scorer' : 'device');
+
 /** The convention of a file. */
 export function vendorOf(file: { fileName: string; recording?: string; patient?: string }): VendorConvention {
   return VENDORS.find((v) => v.matches(file))!;

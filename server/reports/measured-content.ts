@@ -6,11 +6,12 @@ import { isDeviceRespiratory, loadDeviceEvents } from '../annotations/device';
 import { matchEvents, DEFAULT_MATCH_TOLERANCE_MS } from '../../engine/detect/agreement';
 import { isValidAt, type NightAnalysis } from '../../engine/detect';
 import type { RecordingRow } from '../recordings/store';
+import { scoredByAll } from '../recordings/vendors';
 import { nightSessions, type NightFileMeta, type NightSession } from '../recordings/sessions';
 
 export interface MeasuredContent {
-  /** Device-scored events of the night (EVE files, PSG scoring), by what AHI counts. */
-  device: { files: string[]; apneas: number; hypopneas: number; total: number };
+  /** Device-scored events of the night (EVE files, PSG scoring), by what AHI counts; scoredBy: a device's own, or a scorer's (a PSG's scoring file). */
+  device: { files: string[]; apneas: number; hypopneas: number; total: number; scoredBy: 'device' | 'scorer' };
   /** Nocturne against the device's respiratory events; null without device events. */
   agreement: { reference: number; detected: number; matched: number; missed: number; extra: number; sensitivity: number | null; ppv: number | null; toleranceS: number } | null;
   /** Where the SpO2 the ODI comes from ('SPO2', 'SPO2_PSG'), or null without oximetry. */
@@ -34,6 +35,7 @@ export async function measuredOf(db: Queryable, recording: RecordingRow, analysi
       apneas: rows.filter((e) => e.kind.endsWith('apnea')).length,
       hypopneas: rows.filter((e) => e.kind === 'hypopnea').length,
       total: rows.length,
+      scoredBy: scoredByAll([...new Set(rows.map((e) => e.vendor))]),
     },
     agreement: m && { reference: respiratory.length, detected: detected.length, matched: m.matched, missed: m.missed, extra: m.extra, sensitivity: round2(m.sensitivity), ppv: round2(m.ppv), toleranceS: DEFAULT_MATCH_TOLERANCE_MS / 1000 },
     sessions: nightSessions(Array.isArray(recording.recording_meta?.files) ? (recording.recording_meta.files as NightFileMeta[]) : []),

@@ -93,9 +93,11 @@ export function measuredSection(w: Writer, night: NightContent) {
     // The files in full, wrapped, under the table (a cell would cut them).
     measured.sessions.forEach((x, i) => w.note(`${i + 1}: ${x.files.join(', ')}`));
   }
-  w.heading(m.device, 10);
   const d = measured.device;
-  w.note(d.total > 0 ? fill(m.deviceEvents, { files: d.files.join(', '), apneas: d.apneas, hypopneas: d.hypopneas, total: d.total }) : m.noDeviceEvents);
+  // A PSG's scoring file was scored by a person or a lab's software, not by a device.
+  const scorer = d.scoredBy === 'scorer';
+  w.heading(scorer ? m.scorer : m.device, 10);
+  w.note(d.total > 0 ? fill(scorer ? m.scorerEvents : m.deviceEvents, { files: d.files.join(', '), apneas: d.apneas, hypopneas: d.hypopneas, total: d.total }) : m.noDeviceEvents);
   const day = s.device_summary;
   if (day) {
     w.note(fill(m.deviceDay, {
@@ -105,9 +107,9 @@ export function measuredSection(w: Writer, night: NightContent) {
   }
   const a = measured.agreement;
   if (a) {
-    w.heading(fill(m.agreement, { tol: a.toleranceS }), 10);
+    w.heading(fill(scorer ? m.scorerAgreement : m.agreement, { tol: a.toleranceS }), 10);
     w.table(
-      [m.reference, m.detected, m.matched, m.missed, m.extra, m.sensitivity, m.ppv],
+      [scorer ? m.scorerReference : m.reference, m.detected, m.matched, m.missed, m.extra, m.sensitivity, m.ppv],
       [[String(a.reference), String(a.detected), String(a.matched), String(a.missed), String(a.extra), w.n(a.sensitivity, 2), w.n(a.ppv, 2)]],
       [0.16, 0.16, 0.14, 0.13, 0.13, 0.14, 0.14],
       8,

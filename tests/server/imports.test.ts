@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles } from '../../server/recordings/import';
 import { scoredKindOf } from '../../server/recordings/vendors';
 import { decodeWire } from '../../server/recordings/wire';
-import { DEMO_ACCOUNTS, signIn, startTestServer, type TestServer } from './helpers';
+import { DEMO_ACCOUNTS, finishedReport, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
 import { nsrrXmlOf, SCORED } from '../nsrr-xml';
 
@@ -237,6 +240,19 @@ describe('POST /patient/upload-recording', () => {
     const agreement = (await server.call('GET', `/analytics/patient/agreement?patient_id=${patientId}&night=${data.night}`, { token: physician })).json().data;
     expect(agreement).toMatchObject({ vendors: ['nsrr'], rules: { device: 'scorer' }, device_ahi_basis: 'scorer_sleep_time', device_hours: Math.round(expected.tst * 100) / 100 });
     expect(agreement.device_ahi).toBe(Math.round((3 / expected.tst) * 100) / 100);
+    // The night report says whose scoring it is compared with: the file's, not a device's.
+    const report = await server.call('POST', '/reports', { token: physician, body: { patient_id: patientId, order_id: 'NCT1005', language: 'en', version: 1, report_type: 'en-pyn', dates: [{ numDate: data.night, checked: true }] } });
+    expect(report.statusCode).toBe(202);
+    const job = await finishedReport(server, report.json().data.id, physician);
+    expect(job.status, job.error).toBe('done');
+    const pdf = path.join(mkdtempSync(path.join(tmpdir(), 'nocturne-nsrr-')), 'night.pdf');
+    writeFileSync(pdf, (await server.call('GET', `/reports/${job.id}/file`, { token: physician })).rawPayload);
+    const text = execFileSync('/usr/bin/pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    rmSync(path.dirname(pdf), { recursive: true, force: true });
+    expect(text).toContain("The night's scoring file");
+    expect(text).toContain(`Scored events (${scoring.name}): 2 apneas, 1 hypopneas, 5 events in all.`);
+    expect(text).toContain('Agreement with the scoring file');
+    expect(text).not.toContain('Device-scored events');
     // The scoring file uploaded after its EDF: it scores the stored EDF it is named after, and joins its night.
     await fresh();
     const edfFirst = await upload(physician, fields, [psg]);
