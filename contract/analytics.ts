@@ -258,6 +258,11 @@ export const NightAgreement = Type.Object({
   ppv: Figure,
   tolerance_s: Num,
   index_basis: IndexBasis,
+  /**
+   * Whether Nocturne could score apneas at all (its AHI's basis): without a breathing signal
+   * (during sleep) nothing is compared: sensitivity and PPV are null, the counts not shown.
+   */
+  nocturne_basis: AhiBasis,
   index_hours: Figure,
   device_hours: Figure,
   by_kind: Type.Object({ apneas: KindAgreement, hypopneas: KindAgreement }),

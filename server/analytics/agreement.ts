@@ -58,9 +58,9 @@ function deviceHours(sessions: readonly NightSession[], fallback: { startMs: num
 const nocturneRule = (a: NightAnalysis) => (a.respiratory.some((e) => e.flowOnly) || a.kpis.odi === null ? 'flow_only' : 'aasm');
 
 /** Device and Nocturne events of one kind, matched one to one. */
-function byKind(reference: { onsetMs: number; durationMs: number }[], detected: { onsetMs: number; durationMs: number }[]) {
+function byKind(reference: { onsetMs: number; durationMs: number }[], detected: { onsetMs: number; durationMs: number }[], compared: boolean) {
   const m = matchEvents(reference, detected);
-  return { device: reference.length, nocturne: detected.length, matched: m.matched, missed: m.missed, extra: m.extra, sensitivity: round2(m.sensitivity), ppv: round2(m.ppv) };
+  return { device: reference.length, nocturne: detected.length, matched: m.matched, missed: m.missed, extra: m.extra, sensitivity: compared ? round2(m.sensitivity) : null, ppv: compared ? round2(m.ppv) : null };
 }
 
 /** What the agreement table needs beside the events: the device's recording time and, when known, its own summary AHI. */
@@ -84,6 +84,9 @@ function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow
   const detected = analysis.respiratory.filter((e) => e.kind === 'apnea' || e.kind === 'hypopnea');
   const m = matchEvents(reference, detected);
   const { basis, hours } = indexHours(analysis);
+  // Without a breathing signal (during sleep) Nocturne could score no apnea: nothing is compared.
+  const nocturneBasis = indexFigures(analysis).ahiBasis;
+  const compared = nocturneBasis === 'breathing_signal';
   const counts = deviceCounts(device);
   const vendors = [...new Set(device.map((e) => e.vendor))];
   const files = [...new Set(device.map((e) => e.file_name))];
@@ -106,16 +109,17 @@ function agreementOf(analysis: NightAnalysis, allDevice: readonly DeviceEventRow
     matched: m.matched,
     missed: m.missed,
     extra: m.extra,
-    sensitivity: round2(m.sensitivity),
-    ppv: round2(m.ppv),
+    sensitivity: compared ? round2(m.sensitivity) : null,
+    ppv: compared ? round2(m.ppv) : null,
     tolerance_s: DEFAULT_MATCH_TOLERANCE_MS / 1000,
     index_basis: basis,
+    nocturne_basis: nocturneBasis,
     index_hours: round2(hours),
     device_hours: round2(ownHours),
     // Each kind compared on its own, and the rule each side scored by.
     by_kind: {
-      apneas: byKind(deviceOf(true), detected.filter((e) => e.kind === 'apnea')),
-      hypopneas: byKind(deviceOf(false), detected.filter((e) => e.kind === 'hypopnea')),
+      apneas: byKind(deviceOf(true), detected.filter((e) => e.kind === 'apnea'), compared),
+      hypopneas: byKind(deviceOf(false), detected.filter((e) => e.kind === 'hypopnea'), compared),
     },
     rules: { device: scoredBy, nocturne: nocturneRule(analysis) },
     ...ahi,

@@ -106,7 +106,8 @@ export function measuredSection(w: Writer, night: NightContent) {
     }));
   }
   const a = measured.agreement;
-  if (a) {
+  if (a && 'notCompared' in a) w.note(fill(m.notCompared, { reason: a.notCompared === 'no_breathing_signal' ? m.noBreathing : m.noBreathingInSleep }));
+  else if (a) {
     w.heading(fill(scorer ? m.scorerAgreement : m.agreement, { tol: a.toleranceS }), 10);
     w.table(
       [scorer ? m.scorerReference : m.reference, m.detected, m.matched, m.missed, m.extra, m.sensitivity, m.ppv],

@@ -352,6 +352,9 @@ describe('one night from many files, with the device events and the agreement', 
     expect(await page.getByTestId('summary-agreement').innerText()).toContain('NSRR XML AHI (its events per hour of sleep, 5.44 h)');
     expect(await page.getByTestId('agreement-device-ahi').innerText()).toBe((3 / ((653 * 30) / 3600)).toFixed(2));
     expect(await page.getByTestId('agreement-rules').innerText()).toContain('Rules: NSRR XML as its scorer scored it;');
+    // The 5-min PSG's flow covers none of the sleep: Nocturne could score nothing, so nothing is compared (no "0 %").
+    expect(await page.getByTestId('agreement-not-compared').innerText()).toBe('Not compared (no breathing signal during sleep): Nocturne could score no apnea or hypopnea in this night.');
+    for (const id of ['agreement-matched', 'agreement-missed', 'agreement-sensitivity', 'agreement-ppv', 'agreement-apneas']) expect(await page.getByTestId(id).innerText(), id).toBe('–');
     expect(errors).toEqual([]);
     await context.close();
   });

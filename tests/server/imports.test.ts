@@ -240,6 +240,8 @@ describe('POST /patient/upload-recording', () => {
     const agreement = (await server.call('GET', `/analytics/patient/agreement?patient_id=${patientId}&night=${data.night}`, { token: physician })).json().data;
     expect(agreement).toMatchObject({ vendors: ['nsrr'], rules: { device: 'scorer' }, device_ahi_basis: 'scorer_sleep_time', device_hours: Math.round(expected.tst * 100) / 100 });
     expect(agreement.device_ahi).toBe(Math.round((3 / expected.tst) * 100) / 100);
+    // The 5-min PSG's flow covers none of the sleep: nothing compared, no 0 % sensitivity.
+    expect(agreement).toMatchObject({ nocturne_basis: 'no_breathing_signal_in_sleep', sensitivity: null, ppv: null, by_kind: { apneas: { sensitivity: null } } });
     // The night report says whose scoring it is compared with: the file's, not a device's.
     const report = await server.call('POST', '/reports', { token: physician, body: { patient_id: patientId, order_id: 'NCT1005', language: 'en', version: 1, report_type: 'en-pyn', dates: [{ numDate: data.night, checked: true }] } });
     expect(report.statusCode).toBe(202);
@@ -251,7 +253,8 @@ describe('POST /patient/upload-recording', () => {
     rmSync(path.dirname(pdf), { recursive: true, force: true });
     expect(text).toContain("The night's scoring file");
     expect(text).toContain(`Scored events (${scoring.name}): 2 apneas, 1 hypopneas, 5 events in all.`);
-    expect(text).toContain('Agreement with the scoring file');
+    expect(text).toContain('Not compared (no breathing signal during sleep): Nocturne could score no apnea or hypopnea in this night.');
+    expect(text).not.toContain('Agreement with the device');
     expect(text).not.toContain('Device-scored events');
     // The scoring file uploaded after its EDF: it scores the stored EDF it is named after, and joins its night.
     await fresh();

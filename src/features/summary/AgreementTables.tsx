@@ -27,16 +27,24 @@ export function AgreementTables({ patientId, night }: { patientId: number; night
   if (!a?.has_reference) return null;
   const vendor = a.vendors.map(vendorName).join(', ');
   const basis = t(`summary.agreement.basis.${a.index_basis}`);
+  // Without a breathing signal (during sleep) Nocturne could score nothing: no count is a comparison.
+  const compared = a.nocturne_basis === 'breathing_signal';
+  const count = (n: number) => (compared ? n : '–');
   return (
     <div className="summary-panel summary-agreement" data-testid="summary-agreement-block">
       <DeviceEvents a={a} vendor={vendor} />
       <section className="summary-table" data-testid="summary-agreement">
         <h4>{t('summary.agreement.title', { vendor })}</h4>
+        {!compared && (
+          <p className="muted" data-testid="agreement-not-compared">
+            {t('summary.agreement.notCompared', { reason: t(a.nocturne_basis === 'no_breathing_signal' ? 'nightBasis.noBreathing' : 'nightBasis.noBreathingInSleep') })}
+          </p>
+        )}
         <table>
           <tbody>
-            <tr><th scope="row">{t('summary.agreement.matched')}</th><td data-testid="agreement-matched">{a.matched}</td></tr>
-            <tr><th scope="row">{t('summary.agreement.missed')}</th><td data-testid="agreement-missed">{a.missed}</td></tr>
-            <tr><th scope="row">{t('summary.agreement.extra')}</th><td data-testid="agreement-extra">{a.extra}</td></tr>
+            <tr><th scope="row">{t('summary.agreement.matched')}</th><td data-testid="agreement-matched">{count(a.matched)}</td></tr>
+            <tr><th scope="row">{t('summary.agreement.missed')}</th><td data-testid="agreement-missed">{count(a.missed)}</td></tr>
+            <tr><th scope="row">{t('summary.agreement.extra')}</th><td data-testid="agreement-extra">{count(a.extra)}</td></tr>
             <tr><th scope="row">{t('summary.agreement.sensitivity')}</th><td data-testid="agreement-sensitivity">{pct(a.sensitivity)}</td></tr>
             <tr><th scope="row">{t('summary.agreement.ppv')}</th><td data-testid="agreement-ppv">{pct(a.ppv)}</td></tr>
             {a.nocturne_ahi !== undefined && (
@@ -58,8 +66,8 @@ export function AgreementTables({ patientId, night }: { patientId: number; night
             )}
             {a.by_kind && (
               <>
-                <tr><th scope="row">{t('nightFiles.apneasByKind')}</th><td data-testid="agreement-apneas">{t('nightFiles.byKind', a.by_kind.apneas)}</td></tr>
-                <tr><th scope="row">{t('nightFiles.hypopneasByKind')}</th><td data-testid="agreement-hypopneas">{t('nightFiles.byKind', a.by_kind.hypopneas)}</td></tr>
+                <tr><th scope="row">{t('nightFiles.apneasByKind')}</th><td data-testid="agreement-apneas">{compared ? t('nightFiles.byKind', a.by_kind.apneas) : '–'}</td></tr>
+                <tr><th scope="row">{t('nightFiles.hypopneasByKind')}</th><td data-testid="agreement-hypopneas">{compared ? t('nightFiles.byKind', a.by_kind.hypopneas) : '–'}</td></tr>
               </>
             )}
           </tbody>
