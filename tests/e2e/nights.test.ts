@@ -355,6 +355,7 @@ describe('one night from many files, with the device events and the agreement', 
     // The 5-min PSG's flow covers none of the sleep: Nocturne could score nothing, so nothing is compared (no "0 %").
     expect(await page.getByTestId('agreement-not-compared').innerText()).toBe('Not compared (no breathing signal during sleep): Nocturne could score no apnea or hypopnea in this night.');
     for (const id of ['agreement-matched', 'agreement-missed', 'agreement-sensitivity', 'agreement-ppv', 'agreement-apneas']) expect(await page.getByTestId(id).innerText(), id).toBe('–');
+    expect(await page.getByTestId('summary-agreement').innerText()).toContain('Missed (scorer only)');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -43,7 +43,7 @@ export function AgreementTables({ patientId, night }: { patientId: number; night
         <table>
           <tbody>
             <tr><th scope="row">{t('summary.agreement.matched')}</th><td data-testid="agreement-matched">{count(a.matched)}</td></tr>
-            <tr><th scope="row">{t('summary.agreement.missed')}</th><td data-testid="agreement-missed">{count(a.missed)}</td></tr>
+            <tr><th scope="row">{t(a.rules?.device === 'scorer' ? 'summary.agreement.missedScorer' : 'summary.agreement.missed')}</th><td data-testid="agreement-missed">{count(a.missed)}</td></tr>
             <tr><th scope="row">{t('summary.agreement.extra')}</th><td data-testid="agreement-extra">{count(a.extra)}</td></tr>
             <tr><th scope="row">{t('summary.agreement.sensitivity')}</th><td data-testid="agreement-sensitivity">{pct(a.sensitivity)}</td></tr>
             <tr><th scope="row">{t('summary.agreement.ppv')}</th><td data-testid="agreement-ppv">{pct(a.ppv)}</td></tr>
