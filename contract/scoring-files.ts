@@ -31,6 +31,15 @@ export const ScoringImportBody = Type.Object({
 });
 export type ScoringImportBody = Static<typeof ScoringImportBody>;
 
+/**
+ * What an imported file's sleep stages became (decision 1051): the night's staging (a night
+ * without one, imported by a physician: the file is then the night's own scoring file, its
+ * events the night's scored events, no marks), or marks beside the night's own staging, or an
+ * annotator's marks (annotators import no recording).
+ */
+export const SCORING_STAGES_AS = ['night_staging', 'marks_beside_staging', 'marks_annotator'] as const;
+export type ScoringStagesAs = (typeof SCORING_STAGES_AS)[number];
+
 /** POST /analytics/patient/import-scoring: what the import did with the file's marks. */
 export const ScoringImportAnswer = Type.Object({
   format: StringEnum(['nsrr-xml', 'edf+']),
@@ -47,5 +56,7 @@ export const ScoringImportAnswer = Type.Object({
   /** Channels the file named that the night lacks (or none named), and where the marks went. */
   channels_substituted: Type.Array(Type.Object({ from: Nullable(Type.String()), to: Type.String(), count: Type.Integer() })),
   annotation_ids: Type.Array(Type.Integer()),
+  /** The file's sleep stages (null: it has none): how many 30-s epochs, what they became, and the scored events the night took with them. */
+  stages: Nullable(Type.Object({ epochs: Type.Integer(), as: StringEnum(SCORING_STAGES_AS), scored_events: Type.Integer() })),
 });
 export type ScoringImportAnswer = Static<typeof ScoringImportAnswer>;

@@ -1,17 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { DateTime } from 'luxon';
-import { SCORING_FILE_MAX_BYTES, type ScoringExportQuery } from '../../contract/scoring-files';
+import { SCORING_FILE_MAX_BYTES, type ScoringExportQuery, type ScoringStagesAs } from '../../contract/scoring-files';
 import { recordingsEndpoints } from '../../contract/endpoints/recordings';
 import type { AppContext } from '../context';
+import type { Logger } from '../log';
+import type { UserRow } from '../auth/users';
 import { authenticate, currentUser } from '../context';
 import { ApiError } from '../errors';
 import { visibleRecording } from '../patients/access';
 import { nightDate } from '../recordings/night-key';
-import { savedLabelMap } from '../recordings/import';
-import type { RecordingRow } from '../recordings/store';
+import { importFiles, savedLabelMap } from '../recordings/import';
+import { listChannels, type RecordingRow } from '../recordings/store';
+import { scoredStageOf } from '../recordings/edf/hypnogram';
 import { edfAnnotationText, readEdfAnnotations, writeEdfAnnotations } from './edf-annotations';
-import { nsrrText, readNsrrXml, ScoringFileError, writeNsrrXml, type NsrrOut } from '../recordings/nsrr';
+import { nsrrEventText, nsrrText, readNsrrXml, ScoringFileError, writeNsrrXml, type NsrrOut } from '../recordings/nsrr';
 import { importMarks, nightMarks, type FileEntry, type ScoringMark } from './scoring';
 import { nsrrConceptOf, nsrrConceptOfKind, nsrrConceptOfStage } from './scoring-labels';
 import { roundOfNewMark } from '../scoring/visibility';
@@ -37,6 +40,79 @@ function nsrrOrigin(night: RecordingRow, clockS: number | null): number {
 
 /** The earliest whole second at or before the night's start and every mark: Start 0 of a written file. */
 const originOf = (night: RecordingRow, marks: readonly ScoringMark[]) => Math.floor(Math.min(Number(night.start_ms), ...marks.slice(0, 1).map((m) => m.startMs)) / 1000) * 1000;
+
+/** The channel a night's sleep staging is (a device's, or a hypnogram's read from a file). */
+const STAGING_CODE = 'SLP_STGS';
+
+/** How many 30-s epochs a file's sleep stages score (0: the file stages nothing). */
+function stageEpochsOf(entries: readonly FileEntry[], kind: 'xml' | 'edf'): number {
+  let epochs = 0;
+  for (const e of entries) {
+    if (scoredStageOf(kind === 'xml' ? nsrrEventText(e.label) : e.label, e.durationMs / 1000) !== null) epochs += Math.max(1, Math.round(e.durationMs / 30_000));
+  }
+  return epochs;
+}
+
+/**
+ * What a file's sleep stages become on a night (decision 1051), null when it stages nothing: the
+ * night's staging where it has none and a physician imports it, else marks (beside the night's own
+ * staging; an annotator's, as annotators import no recording).
+ */
+async function stagesAsOf(ctx: AppContext, recordingId: number, user: UserRow, epochs: number): Promise<ScoringStagesAs | null> {
+  if (epochs === 0) return null;
+  if ((await listChannels(ctx.db, [recordingId], [STAGING_CODE])).length > 0) return 'marks_beside_staging';
+  return user.is_annotator ? 'marks_annotator' : 'night_staging';
+}
+
+/**
+ * A scoring file that stages a night without staging, imported by a physician: the night's own
+ * scoring file, read and kept as if uploaded with the night's recording (decision 1051): its
+ * stages the night's hypnogram, its apneas, hypopneas, desaturations and arousals the night's
+ * scored events, the file listed with the night's files. An XML's Start 0 is `originMs`.
+ */
+async function stageNight(
+  ctx: AppContext,
+  log: Logger,
+  input: { patientId: number; userId: number; recording: RecordingRow; file: { name: string; bytes: Uint8Array }; originMs: number; labelMap: Record<string, string> },
+): Promise<{ epochs: number; events: number }> {
+  const { recording } = input;
+  const result = await importFiles(ctx.db, {
+    patientId: input.patientId,
+    deviceId: null,
+    createdBy: input.userId,
+    timezone: recording.timezone,
+    files: [input.file],
+    labelMap: input.labelMap,
+    onto: { recordingId: recording.id, scoring: { fileName: `the night of ${nightDate(Number(recording.night_key))}`, format: 'EDF', startMs: input.originMs } },
+    log,
+  });
+  ctx.nightStats?.schedule([recording.id]);
+  return { epochs: result.night.channels.find((c) => c.code === STAGING_CODE)?.samples.length ?? 0, events: result.deviceEvents };
+}
+
+/**
+ * A scoring file's marks on a night (an empty label dropped), and where an NSRR XML's Start 0 is
+ * on it (an EDF+ file carries its own start). Refused (400, 422) when unreadable or empty.
+ */
+function scoringEntriesOf(bytes: Uint8Array, kind: 'xml' | 'edf', fileName: string, recording: RecordingRow): { entries: FileEntry[]; originMs: number } {
+  let entries: FileEntry[];
+  let originMs = Number(recording.start_ms);
+  try {
+    if (kind === 'xml') {
+      const file = readNsrrXml(nsrrText(bytes), fileName);
+      originMs = nsrrOrigin(recording, file.startClockS);
+      entries = file.events.map((e) => ({ startMs: originMs + Math.round(e.startS * 1000), durationMs: Math.round(e.durationS * 1000), label: e.concept, channel: e.signal }));
+    } else {
+      entries = readEdfAnnotations(bytes, fileName, recording.timezone).map((e) => ({ startMs: e.onsetMs, durationMs: e.durationMs, label: e.label, channel: e.channel }));
+    }
+  } catch (err) {
+    if (err instanceof ScoringFileError) throw new ApiError(400, 'scoring_file_unreadable', err.message, { fieldRule: { field: err.field, rule: 'format' } });
+    throw err;
+  }
+  entries = entries.filter((e) => e.label !== '');
+  if (entries.length === 0) throw new ApiError(422, 'scoring_empty', `${fileName} holds no scored events.`, { params: { file: fileName } });
+  return { entries, originMs };
+}
 
 /** A file's bytes as one of the two formats, by its first bytes. */
 function kindOf(bytes: Uint8Array): 'xml' | 'edf' | null {
@@ -101,28 +177,25 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
       const bytes = new Uint8Array(Buffer.from(body.content_base64, 'base64'));
       const kind = kindOf(bytes);
       if (!kind) throw new ApiError(400, 'scoring_format_unknown', `${body.file_name}: neither NSRR XML nor EDF+ (an XML file starts with "<", an EDF file with "0" and 7 spaces).`, { params: { file: body.file_name } });
-      let entries: FileEntry[];
-      try {
-        if (kind === 'xml') {
-          const file = readNsrrXml(nsrrText(bytes), body.file_name);
-          const origin = nsrrOrigin(recording, file.startClockS);
-          entries = file.events.map((e) => ({ startMs: origin + Math.round(e.startS * 1000), durationMs: Math.round(e.durationS * 1000), label: e.concept, channel: e.signal }));
-        } else {
-          entries = readEdfAnnotations(bytes, body.file_name, recording.timezone).map((e) => ({ startMs: e.onsetMs, durationMs: e.durationMs, label: e.label, channel: e.channel }));
-        }
-      } catch (err) {
-        if (err instanceof ScoringFileError) throw new ApiError(400, 'scoring_file_unreadable', err.message, { fieldRule: { field: err.field, rule: 'format' } });
-        throw err;
-      }
-      entries = entries.filter((e) => e.label !== '');
-      if (entries.length === 0) throw new ApiError(422, 'scoring_empty', `${body.file_name} holds no scored events.`, { params: { file: body.file_name } });
+      const { entries, originMs } = scoringEntriesOf(bytes, kind, body.file_name, recording);
+      const format = kind === 'xml' ? 'nsrr-xml' : 'edf+';
+      const epochs = stageEpochsOf(entries, kind);
+      const stagesAs = await stagesAsOf(ctx, recording.id, user, epochs);
       const labelMap = await savedLabelMap(ctx.db, patient.physician_id);
+      if (stagesAs === 'night_staging') {
+        const { epochs: staged, events } = await stageNight(ctx, reply.log, { patientId: patient.id, userId: user.id, recording, file: { name: body.file_name, bytes }, originMs, labelMap });
+        return reply.code(201).send({
+          code: 'scoring_staged',
+          message: `${body.file_name}: its ${staged} sleep-stage epochs are this night's sleep staging now${events ? `, its ${events} scored events the night's scored events` : ''}; the file is listed with the night's files.`,
+          data: { format, imported: 0, duplicates: 0, outside: 0, instants: 0, categories_created: [], labels: {}, channels_substituted: [], annotation_ids: [], stages: { epochs: staged, as: stagesAs, scored_events: events } },
+        });
+      }
       // A scorer's file during an open round goes to their set of the round (decision 0989).
       const outcome = await ctx.db.transaction(async (tx) => importMarks(tx, { night: recording, patient, userId: user.id, roundId: await roundOfNewMark(tx, user, recording.id), entries, categoryMap: body.category_map ?? {}, labelMap }));
       return reply.code(201).send({
         code: 'scoring_imported',
         message: `${outcome.imported} mark${outcome.imported === 1 ? '' : 's'} imported from ${body.file_name}.`,
-        data: { format: kind === 'xml' ? 'nsrr-xml' : 'edf+', ...outcome },
+        data: { format, ...outcome, stages: stagesAs ? { epochs, as: stagesAs, scored_events: 0 } : null },
       });
     },
   );

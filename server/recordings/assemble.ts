@@ -5,7 +5,7 @@ import { parseDataPointFileName } from './csv/data-points';
 import { edfToRecording } from './edf/channels';
 import { readEdf, readEdfFrom, type EdfSource } from './edf/reader';
 import { isAppleDouble, MacMetadataError, RecordingFormatError, ScoringFileAloneError, type ChannelData, type Night, type ParsedRecording } from './model';
-import { placeScoringFile, readScoringFile, type StoredFile } from './nsrr-night';
+import { placeScoringFile, readScoringFile, type Scorable, type StoredFile } from './nsrr-night';
 import { isUnscoredEpoch } from './edf/hypnogram';
 import { defaultMissingCodes } from './missing';
 import { enforceRanges } from './ranges';
@@ -82,6 +82,8 @@ export interface ParseFileOptions {
   upload?: readonly ParsedRecording[];
   /** The patient's stored files: a scoring file uploaded without its EDF is placed on the stored EDF it is named after. */
   stored?: readonly StoredFile[];
+  /** Where a scoring file imported onto a night starts (its night's recording, decision 1051), whatever it is named. */
+  onto?: Scorable;
 }
 
 /**
@@ -116,7 +118,7 @@ export function parseRecordingFile(fileName: string, bytes: Uint8Array, options:
   if (isXml(bytes)) {
     // A PSG's scoring file: its times count from its recording's start, read once the upload's recordings are.
     if (!options.upload) throw new ScoringFileAloneError(fileName, 'file', 'is a scoring file (NSRR XML), read with the recording it scores');
-    return placeScoringFile(fileName, readScoringFile(fileName, bytes), options.upload, options.timezone, options.stored);
+    return placeScoringFile(fileName, readScoringFile(fileName, bytes), options.upload, options.timezone, options.stored, options.onto);
   }
   const kind = csvKind(bytes, fileName);
   if (kind === null) return edfToRecording(readEdf(bytes, fileName, { timezone: options.timezone }), { labelMap: options.labelMap });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Db, Queryable } from '../db/adapter';
-import { ApiError } from '../errors';
+import { ApiError, notFound } from '../errors';
 import { fallbackLogger, type Logger } from '../log';
 import { assembleNight, parseRecordingFile, uploadContext, type ParseFileOptions } from './assemble';
 import { EmptyRecordingError, NeedsItsUploadError, RecordingFormatError, RecordingFormatErrors, type Night, type ParsedRecording } from './model';
@@ -11,7 +11,8 @@ import { emptyFileOf, type EmptyFile } from './model';
 import { checkJoin, deviceEventsOf, hashFiles, storedFilesOf, type HashedFile, insertFilesAndDeviceEvents, mergeIntoRecording, nightToMergeInto, refuseDamaged, refuseDuplicates, sortDuplicates, type SkippedFile } from './night-files';
 import { missingCodesOf } from './missing';
 import { attachStaged, dropStage, stageChannels, type StageProgress, type StagedNight } from './staging';
-import { insertNight, InvalidNightError, validateNight } from './store';
+import { findRecording, insertNight, InvalidNightError, validateNight, type RecordingRow } from './store';
+import type { Scorable } from './nsrr-night';
 
 export interface ImportInput {
   patientId: number;
@@ -33,6 +34,12 @@ export interface ImportInput {
   clientMd5?: Record<string, string>;
   /** Runs after each chunk transaction of the staged samples (tests pause an import there). */
   onStaged?: (progress: StageProgress) => unknown;
+  /**
+   * The night the files are imported onto ("Import scoring file" on a night, decision 1051): its
+   * recording, and where an NSRR XML among them starts. The files join that night or are refused
+   * as another night's; never placed on another night by their times.
+   */
+  onto?: { recordingId: number; scoring: Scorable };
 }
 
 export interface ImportResult {
@@ -90,7 +97,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
   const names = input.files?.map((f) => f.name) ?? input.paths!.map((p) => path.basename(p));
   // A scoring file (NSRR XML) uploaded without its EDF scores the patient's stored EDF it is named after.
   const stored = names.some((n) => /\.xml$/i.test(n)) ? await storedFilesOf(db, input.patientId) : undefined;
-  const options = { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode, stored };
+  const options = { timezone: input.timezone, labelMap: input.labelMap, csvCode: input.csvCode, stored, onto: input.onto?.scoring };
   const log = input.log ?? fallbackLogger();
   let files: HashedFile[];
   let parts: ParsedRecording[];
@@ -128,7 +135,7 @@ export async function importFiles(db: Db, input: ImportInput): Promise<ImportRes
   // that cannot join the stored night they fall on) is refused before any is stored.
   if (nights.length > 1) {
     for (const [i, n] of nights.entries()) {
-      const target = await nightToMergeInto(db, input.patientId, n.night);
+      const target = await nightToJoin(db, input, n.night);
       if (!target && n.night.channels.length === 0) throw noNightForEvents(fileGroups[i]!, n.night, input.timezone);
       if (target) {
         try {
@@ -168,6 +175,23 @@ function partlyStored(stored: readonly ImportResult[], night: Night, err: unknow
 }
 
 /**
+ * The stored night an upload's night joins: the one it was imported onto (refused when the files'
+ * times lie outside it), else the patient's night of its key or time ({@link nightToMergeInto}).
+ */
+async function nightToJoin(db: Queryable, input: ImportInput, night: Night): Promise<RecordingRow | null> {
+  if (!input.onto) return nightToMergeInto(db, input.patientId, night);
+  const target = await findRecording(db, input.patientId, input.onto.recordingId);
+  if (!target) throw notFound('recording');
+  if (!(night.startMs < Number(target.stop_ms) && night.stopMs > Number(target.start_ms))) {
+    const names = (night.meta.files as { fileName: string }[] | undefined)?.map((f) => f.fileName).join(', ') ?? 'The file';
+    throw new ApiError(422, 'scoring_outside_night', `${names}: scores ${nightDate(nightKey(night.startMs, night.timezone))}, not this night (${nightDate(Number(target.night_key))}): is it the scoring of another night? Nothing was stored.`, {
+      params: { marks: night.events.length },
+    });
+  }
+  return target;
+}
+
+/**
  * Stores one night's parsed files: its samples staged in short transactions no reader sees,
  * then one transaction that makes it visible, new or joined onto the patient's night.
  */
@@ -188,7 +212,7 @@ async function storeNight(
     // in between. Written with the missing codes of the night they will likely join (checked
     // again, and corrected, in the final transaction).
     if (night.channels.length) {
-      const likely = await nightToMergeInto(db, input.patientId, night);
+      const likely = await nightToJoin(db, input, night);
       // Files that cannot join it are refused before their samples are written (checked again below).
       if (likely) checkJoin(likely, night);
       staged = await stageChannels(db, input.patientId, night.channels, likely?.source ?? source, input.onStaged, log);
@@ -200,7 +224,7 @@ async function storeNight(
       // night, and the same file sent twice at once is refused, not stored twice.
       await tx.query('select pg_advisory_xact_lock($1::int, $2::int)', [IMPORT_LOCK, input.patientId]);
       await refuseDuplicates(tx, input.patientId, files);
-      const target = await nightToMergeInto(tx, input.patientId, night);
+      const target = await nightToJoin(tx, input, night);
       if (!target) {
         if (!stage) throw noNightForEvents(files, night, input.timezone);
         const recordingId = await insertNight(tx, { patientId: input.patientId, deviceId: input.deviceId, source, createdBy: input.createdBy, night: { ...night, channels: [] } });

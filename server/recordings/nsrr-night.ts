@@ -40,7 +40,7 @@ export interface StoredFile {
 }
 
 /** A recording a scoring file may score: an EDF/BDF file of signals (a hypnogram file alone scores nothing). */
-type Scorable = Pick<StoredFile, 'fileName' | 'format' | 'startMs'>;
+export type Scorable = Pick<StoredFile, 'fileName' | 'format' | 'startMs'>;
 const isRecording = (f: { format: string; hypnogramEpochs?: unknown }, channels: number) => /^(EDF|BDF)/.test(f.format) && channels > (f.hypnogramEpochs === undefined ? 0 : 1);
 
 /** The longest-named recording whose name the scoring file carries ("shhs1-200001-nsrr.xml" scores "shhs1-200001.edf"). */
@@ -52,11 +52,13 @@ function namedIn<T extends Scorable>(fileName: string, recordings: readonly T[])
 }
 
 /**
- * The recording a scoring file scores: the upload's EDF whose name it carries, else the
- * upload's one recording start; with no recording in the upload, the patient's stored EDF whose
- * name it carries (its night is then scored: the file joins it).
+ * The recording a scoring file scores: the one it was imported onto ("Import scoring file" on a
+ * night, decision 1051), else the upload's EDF whose name it carries, else the upload's one
+ * recording start; with no recording in the upload, the patient's stored EDF whose name it
+ * carries (its night is then scored: the file joins it).
  */
-function recordingScored(fileName: string, parts: readonly ParsedRecording[], stored: readonly StoredFile[]): Scorable {
+function recordingScored(fileName: string, parts: readonly ParsedRecording[], stored: readonly StoredFile[], onto?: Scorable): Scorable {
+  if (onto) return onto;
   const recordings = parts.filter((p) => isRecording({ format: p.format, hypnogramEpochs: p.meta.hypnogramEpochs }, p.channels.length));
   if (recordings.length === 0) {
     const storedNamed = namedIn(fileName, stored.filter((f) => isRecording(f, f.signals) && Number.isFinite(f.startMs)));
@@ -77,12 +79,13 @@ const clockText = (s: number) => [Math.floor(s / 3600), Math.floor(s / 60) % 60,
 
 /**
  * A scoring file of an upload as a part of its night: events at the start of the recording it
- * scores (`parts`: the upload's files read so far; `stored`: the patient's stored files), read
- * in `timezone` to check the file's own "Recording Start Time" against it. Refused when no
- * recording it can score is found, or the start times disagree (another night's scoring).
+ * scores (`parts`: the upload's files read so far; `stored`: the patient's stored files; `onto`:
+ * the recording it was imported onto), read in `timezone` to check the file's own "Recording
+ * Start Time" against it. Refused when no recording it can score is found, or the start times
+ * disagree (another night's scoring).
  */
-export function placeScoringFile(fileName: string, file: NsrrFile, parts: readonly ParsedRecording[], timezone = 'UTC', stored: readonly StoredFile[] = []): ParsedRecording {
-  const recording = recordingScored(fileName, parts, stored);
+export function placeScoringFile(fileName: string, file: NsrrFile, parts: readonly ParsedRecording[], timezone = 'UTC', stored: readonly StoredFile[] = [], onto?: Scorable): ParsedRecording {
+  const recording = recordingScored(fileName, parts, stored, onto);
   const originMs = recording.startMs;
   if (file.startClockS !== null) {
     const start = DateTime.fromMillis(originMs, { zone: timezone });

@@ -359,4 +359,28 @@ describe('one night from many files, with the device events and the agreement', 
     expect(errors).toEqual([]);
     await context.close();
   });
+  it("a PSG imported alone, then its lab's hypnogram through \"Import scoring file\" on the night: the night's sleep staging, as if uploaded together (decision 1051)", async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/app/signin');
+    await signInThroughForm(page, server.url, DEMO.physician);
+    await openPatient(page, 'NCT1002');
+    await importThroughScreen(page, [path.join(REAL, 'sleepedf_SC4001E0_short_psg.edf')]);
+    await expect.poll(() => page.getByTestId('import-done').textContent(), { timeout: 30_000 }).toContain('00:05:00 long');
+    await page.getByTestId('annotation-sidebar').waitFor({ timeout: 30_000 });
+    await page.getByTestId('tab-summary').click();
+    const tst = page.getByTestId('summary-panel').getByTestId('summary-recording');
+    await expect.poll(() => tst.innerText(), { timeout: 30_000 }).toContain('no sleep staging');
+    expect(await tst.innerText()).not.toContain('5:26:30');
+    // The lab's hypnogram picked in the night's scoring files (beside the annotations): the night's staging, said so.
+    await page.getByTestId('tab-overview').click();
+    await page.getByTestId('import-scoring-file').setInputFiles(path.join(REAL, 'sleepedf_SC4001EC_hypnogram.edf'));
+    const notice = page.getByTestId('annotations-notice');
+    await expect.poll(() => notice.innerText(), { timeout: 30_000 }).toMatch(/^sleepedf_SC4001EC_hypnogram\.edf: its \d+ sleep-stage epochs are now this night's sleep staging; the file is listed with the night's files\.$/);
+    // The Summary's sleep, without a reload: 5:26:30 of it, as from the upload of both files.
+    await page.getByTestId('tab-summary').click();
+    await expect.poll(() => tst.innerText(), { timeout: 30_000 }).toContain('5:26:30');
+    expect(await tst.innerText()).not.toContain('no sleep staging');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

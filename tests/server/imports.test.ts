@@ -283,6 +283,87 @@ describe('POST /patient/upload-recording', () => {
     await fresh();
   });
 
+  it("a scoring file imported on a night without staging (\"Import scoring file\") stages it, as the upload does; beside staging, or an annotator's, it is marks (decision 1051)", async () => {
+    const psg = { name: 'sleepedf_SC4001E0_short_psg.edf', bytes: real('sleepedf_SC4001E0_short_psg.edf') };
+    const hypnogram = { name: 'sleepedf_SC4001EC_hypnogram.edf', bytes: real('sleepedf_SC4001EC_hypnogram.edf') };
+    // An XML named after no EDF: on its night, the night says where it starts.
+    const xml = { name: 'lab-scoring.xml', bytes: new TextEncoder().encode(nsrrXmlOf(hypnogram.bytes, SCORED)) };
+    // Five epochs of stages (2 Wake, 3 N2): two categories, as marks.
+    const stage = (concept: string, start: number, duration: number) => `<ScoredEvent><EventType>Stages|Stages</EventType><EventConcept>${concept}</EventConcept><Start>${start}</Start><Duration>${duration}</Duration></ScoredEvent>`;
+    const few = { name: 'few-stages.xml', bytes: new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?><PSGAnnotation><EpochLength>30</EpochLength><ScoredEvents>${stage('Wake|0', 0, 60)}${stage('Stage 2 sleep|2', 60, 90)}</ScoredEvents></PSGAnnotation>`) };
+    const fields = { patient_id: String(patientId), timezone: 'Europe/Amsterdam' };
+    const figures = async (night: number) => {
+      const s = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: patientId, night } })).json().data;
+      return { tst: s.total_sleep_time, se: s.sleep_efficiency, sol: s.sol, waso: s.waso, latencies: s.latencies };
+    };
+    const onto = (token: string, night: { recording_id: number }, file: { name: string; bytes: Uint8Array }) =>
+      server.call('POST', '/analytics/patient/import-scoring', { token, body: { patient_id: patientId, recording_id: night.recording_id, file_name: file.name, content_base64: Buffer.from(file.bytes).toString('base64') } });
+    const files = async (recordingId: number) => (await server.db.query<{ file_name: string; format: string }>('select file_name, format from recording_files where recording_id = $1 order by file_name', [recordingId])).map((f) => [f.file_name, f.format]);
+    const marks = async (recordingId: number) => (await server.db.query<{ n: number }>('select count(*)::int as n from annotations where recording_id = $1 and delete_flag = 0', [recordingId]))[0].n;
+
+    // The figures the upload of the PSG with its hypnogram gives.
+    await fresh();
+    const together = await upload(physician, fields, [psg, hypnogram]);
+    expect(together.statusCode, together.body).toBe(201);
+    const expected = await figures(together.json().data.night);
+    expect(expected.tst).toBeCloseTo((653 * 30) / 3600, 3);
+
+    // The PSG alone: no staging. An annotator's import of the lab's scoring: marks, and said so.
+    await fresh();
+    const alone = (await upload(physician, fields, [psg])).json().data;
+    expect((await figures(alone.night)).tst).toBeNull();
+    const byAnnotator = await onto(annotator, alone, few);
+    expect(byAnnotator.statusCode, byAnnotator.body).toBe(201);
+    expect(byAnnotator.json()).toMatchObject({ code: 'scoring_imported', data: { imported: 2, stages: { epochs: 5, as: 'marks_annotator', scored_events: 0 } } });
+    expect((await figures(alone.night)).tst).toBeNull();
+    expect(await files(alone.recording_id)).toEqual([[psg.name, 'EDF']]);
+
+    // A physician's import of the EDF+ hypnogram: the night's staging, the same figures as the upload's, no marks of it.
+    const marksBefore = await marks(alone.recording_id);
+    const staged = await onto(physician, alone, hypnogram);
+    expect(staged.statusCode, staged.body).toBe(201);
+    expect(staged.json()).toMatchObject({ code: 'scoring_staged', data: { format: 'edf+', imported: 0, stages: { as: 'night_staging', scored_events: 0 } } });
+    expect(staged.json().data.stages.epochs).toBe(together.json().data.channels.find((c: { code: string }) => c.code === 'SLP_STGS').count);
+    expect(await figures(alone.night)).toEqual(expected);
+    expect(await files(alone.recording_id)).toEqual([[psg.name, 'EDF'], [hypnogram.name, 'EDF+C']]);
+    expect(await marks(alone.recording_id)).toBe(marksBefore);
+    // On a staged night a scoring file's stages are marks beside the staging (a second scorer's, to compare or correct).
+    const beside = await onto(physician, alone, few);
+    expect(beside.statusCode, beside.body).toBe(201);
+    expect(beside.json().data).toMatchObject({ imported: 0, duplicates: 2, stages: { epochs: 5, as: 'marks_beside_staging', scored_events: 0 } });
+    expect(await figures(alone.night)).toEqual(expected);
+
+    // The XML, named after no EDF, on the PSG's night: its stages and its scored events, as uploaded with the EDF.
+    await fresh();
+    const night = (await upload(physician, fields, [psg])).json().data;
+    const fromXml = await onto(physician, night, xml);
+    expect(fromXml.statusCode, fromXml.body).toBe(201);
+    expect(fromXml.json().data).toMatchObject({ format: 'nsrr-xml', stages: { as: 'night_staging', scored_events: 5 } });
+    expect(await figures(night.night)).toEqual(expected);
+    expect(await files(night.recording_id)).toEqual([[xml.name, 'NSRR XML'], [psg.name, 'EDF']]);
+    const events = await server.db.query<{ kind: string; onset_ms: string }>('select kind, onset_ms from device_events where recording_id = $1 order by onset_ms', [night.recording_id]);
+    expect(events.map((e) => [e.kind, Number(e.onset_ms) - night.recording_start_time])).toEqual([
+      ['obstructive_apnea', 30_000_500],
+      ['obstructive_apnea', 30_120_000],
+      ['hypopnea', 31_000_000],
+      ['desaturation', 31_020_000],
+      ['arousal', 31_030_000],
+    ]);
+
+    // Another night's hypnogram on this night is refused, nothing stored.
+    await fresh();
+    const other = (await upload(physician, fields, [psg])).json().data;
+    const before = await stored();
+    const hmc = { name: 'hmc_SN001_hypnogram_test_edfann.edf', bytes: real('hmc_SN001_hypnogram_test_edfann.edf') };
+    const wrong = await onto(physician, other, hmc);
+    expect(wrong.statusCode, wrong.body).toBe(422);
+    expect(wrong.json()).toMatchObject({ code: 'scoring_outside_night' });
+    expect(wrong.json().message).toContain(`${hmc.name}: scores `);
+    expect(await stored()).toBe(before);
+    expect((await figures(other.night)).tst).toBeNull();
+    await fresh();
+  });
+
   it('uses the physician\'s label map, and keeps unmapped signals under their own label', async () => {
     await fresh();
     const saved = await server.call('POST', '/recordings/label-map', { token: physician, body: { label_map: { 'Press.40ms': 'CPAP_PRESSURE' } } });

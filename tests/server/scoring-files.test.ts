@@ -163,23 +163,31 @@ describe('scoring files (NSRR XML, EDF+ annotations)', () => {
     expect(data.channels_substituted).toEqual([{ from: null, to: 'SLP_STGS', count: 1 }, { from: 'L Leg', to: 'SLP_STGS', count: 1 }]);
   });
 
-  it('reads a real EDF+ annotation file (HMC sleep staging): one mark per annotation, stages counted as the file has them', async () => {
+  it('reads a real EDF+ annotation file (HMC sleep staging): one mark per annotation, stages counted as the file has them; a physician\'s import stages the night (decision 1051)', async () => {
     const bytes = new Uint8Array(readFileSync(new URL('../fixtures/real/hmc_SN001_hypnogram_test_edfann.edf', import.meta.url)));
     const edf = readEdf(bytes, 'hmc.edf', { timezone: 'UTC' });
     const end = Math.max(...edf.annotations.map((a) => a.onset + a.duration));
     nights.NCT1005 = await nightFor('NCT1005', edf.startMs, Math.ceil(end / 360) / 10, 'UTC');
     // Seven labels of its own would pass the spec's 12 categories (seven are built in): refused whole, naming them.
-    const refused = await importFile(physician, 'NCT1005', 'hmc.edf', bytes);
+    const refused = await importFile(annotator, 'NCT1005', 'hmc.edf', bytes);
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toContain('Lights off');
     expect(await marksOf('NCT1005')).toEqual([]);
     // The lights markers filed under an existing category: the stages come in as the file has them.
-    const res = await importFile(physician, 'NCT1005', 'hmc.edf', bytes, { category_map: { 'Lights off': 'Irregularities', 'Lights on': 'Irregularities' } });
+    // An annotator's import: marks (annotators import no recording), said so.
+    const res = await importFile(annotator, 'NCT1005', 'hmc.edf', bytes, { category_map: { 'Lights off': 'Irregularities', 'Lights on': 'Irregularities' } });
     expect(res.statusCode).toBe(201);
-    expect(res.json().data.imported).toBe(856);
+    expect(res.json().data).toMatchObject({ imported: 856, stages: { epochs: 854, as: 'marks_annotator', scored_events: 0 } });
     const counts: Record<string, number> = {};
     for (const m of await marksOf('NCT1005')) counts[m.category] = (counts[m.category] ?? 0) + 1;
     expect(counts).toEqual({ Wake: 151, N1: 109, N2: 430, N3: 23, REM: 141, Irregularities: 2 });
+    // A physician's import of the same file: this unstaged night's sleep staging (its sleep: 703 epochs of N1–REM).
+    const staged = await importFile(physician, 'NCT1005', 'hmc.edf', bytes);
+    expect(staged.statusCode, staged.body).toBe(201);
+    expect(staged.json()).toMatchObject({ code: 'scoring_staged', data: { format: 'edf+', imported: 0, stages: { as: 'night_staging', scored_events: 0 } } });
+    const summary = (await post(physician, '/analytics/patient/all-kpi-summary', { patient_id: ids.NCT1005, night: await nightKey('NCT1005') })).json().data;
+    expect(summary.total_sleep_time).toBeCloseTo((703 * 30) / 3600, 2);
+    expect((await marksOf('NCT1005')).length).toBe(856);
   });
 
   it("a night staged by its own hypnogram exports that staging: every stage epoch as the file scored it, in both formats (decision 1034)", async () => {

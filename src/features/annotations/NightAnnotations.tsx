@@ -76,7 +76,7 @@ export function NightAnnotations({ night, channels, view, onVisible, shownCharts
   const list = useAnnotations(night);
   const categories = useCategories(night.patientId);
   const m = useAnnotationMutations(night);
-  const { notice, setNotice, generate } = useGenerate(m);
+  const { notice, setNotice, generate } = useGenerate(m, night.recordingId);
   const last = useRef<LastMark | null>(null);
   const categoryName = (label: number) => categories.data?.find((c) => c.label_id === label)?.label ?? String(label);
   const undoable = useUndoableEdits(night, m, list.data ?? [], categoryName);

@@ -7,6 +7,7 @@ import { SCORING_SOURCES, type ScoringSource } from '../../../contract/night-rul
 import { ApiError } from '../../api/errors';
 import type { NightRef } from './api';
 import { annotationKeys } from './queries';
+import { carryNotice } from './useShownAnnotations';
 import { downloadEdfAnnotations, downloadNsrrXml, importScoringFile, type ScoringImportResult } from './scoringFiles';
 
 interface Props {
@@ -29,7 +30,17 @@ const importError = (t: TFunction, code: string): string | null =>
 const sourceLabel = (t: TFunction, s: ScoringSource): string =>
   ({ all: t('scoringFiles.sources.all'), human: t('scoringFiles.sources.human'), automatic: t('scoringFiles.sources.automatic'), device: t('scoringFiles.sources.device') })[s];
 
+/** What an imported file's sleep stages became (decision 1051), said after the marks. */
+function stagesText(t: TFunction, stages: NonNullable<ScoringImportResult['stages']>): string {
+  if (stages.as === 'marks_annotator') return t('scoringFiles.stagesAsMarksAnnotator', { count: stages.epochs });
+  return t('scoringFiles.stagesBesideStaging', { count: stages.epochs });
+}
+
 function importedText(t: TFunction, file: string, r: ScoringImportResult): string {
+  if (r.stages?.as === 'night_staging') {
+    const staged = t('scoringFiles.staged', { count: r.stages.epochs, file });
+    return r.stages.scored_events ? `${staged} ${t('scoringFiles.stagedEvents', { count: r.stages.scored_events })}` : staged;
+  }
   const parts = [t('scoringFiles.imported', { count: r.imported, file })];
   if (r.duplicates) parts.push(t('scoringFiles.duplicates', { count: r.duplicates }));
   if (r.outside) parts.push(t('scoringFiles.outside', { count: r.outside }));
@@ -37,6 +48,7 @@ function importedText(t: TFunction, file: string, r: ScoringImportResult): strin
   if (r.categories_created.length) parts.push(t('scoringFiles.categoriesCreated', { names: r.categories_created.join(', ') }));
   const moved = r.channels_substituted.reduce((sum, s) => sum + s.count, 0);
   if (moved) parts.push(t('scoringFiles.channelsSubstituted', { count: moved }));
+  if (r.stages) parts.push(stagesText(t, r.stages));
   return parts.join(' ');
 }
 
@@ -54,7 +66,15 @@ export function ScoringFiles({ night, readOnly, onNotice }: Props) {
   };
   const upload = useMutation({
     mutationFn: (file: File) => importScoringFile(night, file),
-    onSuccess: (r, file) => onNotice(importedText(t, file.name, r)),
+    // A file that staged the night is one of its files now: its channels, summary and figures change as after an upload.
+    onSuccess: (r, file) => {
+      const text = importedText(t, file.name, r);
+      onNotice(text);
+      if (r.stages?.as !== 'night_staging') return;
+      // The night's screen is made anew for its new channel: the answer is said there too.
+      carryNotice(night.recordingId, text);
+      void client.invalidateQueries({ queryKey: ['patient', night.patientId] });
+    },
     onError: failed,
     onSettled: () => Promise.all([client.invalidateQueries({ queryKey: annotationKeys.night(night) }), client.invalidateQueries({ queryKey: annotationKeys.categories(night.patientId) })]),
   });

@@ -32,9 +32,18 @@ export function useShownAnnotations(annotations: readonly Annotation[] | undefin
   return { shown, tally, visible, visibility, setVisibility };
 }
 
-/** The sidebar's notice, and generating system or desaturation annotations, whose answer it shows. */
-export function useGenerate(m: ReturnType<typeof useAnnotationMutations>) {
-  const [notice, setNotice] = useState<string | null>(null);
+/**
+ * A notice for the night's next sidebar: an import that changed the night's files (a scoring file
+ * that staged it, decision 1051) makes the night screen anew (NightPage keys it on the night's
+ * channels), and the answer is said in the new one's sidebar. By recording.
+ */
+const carried = new Map<number, string>();
+export const carryNotice = (recordingId: number, text: string) => void carried.set(recordingId, text);
+
+/** The sidebar's notice (one carried from the night's screen before, else none), and generating system or desaturation annotations, whose answer it shows. */
+export function useGenerate(m: ReturnType<typeof useAnnotationMutations>, recordingId: number) {
+  const [notice, setNotice] = useState<string | null>(() => carried.get(recordingId) ?? null);
+  useEffect(() => void carried.delete(recordingId), [recordingId]);
   const generate = (type: 'system' | 'desaturation') => {
     setNotice(null);
     m.generate.mutate(type, {
