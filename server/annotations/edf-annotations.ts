@@ -39,7 +39,7 @@ export function writeEdfAnnotations(input: { startMs: number; stopMs: number; ti
  * The annotations of an EDF+ file (its header time read in `timezone`), in file order; an
  * ordinary EDF without annotations, or an unreadable file, is a ScoringFileError.
  */
-export function readEdfAnnotations(bytes: Uint8Array, fileName: string, timezone: string): EdfScoredEvent[] {
+export function readEdfAnnotations(bytes: Uint8Array, fileName: string, timezone: string): { events: EdfScoredEvent[]; signals: number } {
   let edf: ReturnType<typeof readEdf>;
   try {
     edf = readEdf(bytes, fileName, { timezone });
@@ -48,10 +48,11 @@ export function readEdfAnnotations(bytes: Uint8Array, fileName: string, timezone
     throw err;
   }
   if (edf.annotationSignals.length === 0) throw new ScoringFileError(fileName, 'EDF Annotations', 'the file has no annotation signal: not an EDF+ annotation file');
-  return edf.annotations.map((a) => {
+  const events = edf.annotations.map((a) => {
     const at = a.text.indexOf(CHANNEL_SEP);
     const label = (at < 0 ? a.text : a.text.slice(0, at)).trim();
     const channel = at < 0 ? null : a.text.slice(at + CHANNEL_SEP.length).trim() || null;
     return { onsetMs: Math.round(edf.startMs + a.onset * 1000), durationMs: Math.round(a.duration * 1000), label, channel };
   });
+  return { events, signals: edf.signals.length };
 }

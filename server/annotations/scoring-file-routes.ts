@@ -56,12 +56,14 @@ function stageEpochsOf(entries: readonly FileEntry[], kind: 'xml' | 'edf'): numb
 /**
  * What a file's sleep stages become on a night (decision 1051), null when it stages nothing: the
  * night's staging where it has none and a physician imports it, else marks (beside the night's own
- * staging; an annotator's, as annotators import no recording).
+ * staging; an annotator's, as annotators import no recording; those of a file of signals, a
+ * recording, whose signals "Import recording" adds).
  */
-async function stagesAsOf(ctx: AppContext, recordingId: number, user: UserRow, epochs: number): Promise<ScoringStagesAs | null> {
+async function stagesAsOf(ctx: AppContext, recordingId: number, user: UserRow, epochs: number, signals: number): Promise<ScoringStagesAs | null> {
   if (epochs === 0) return null;
   if ((await listChannels(ctx.db, [recordingId], [STAGING_CODE])).length > 0) return 'marks_beside_staging';
-  return user.is_annotator ? 'marks_annotator' : 'night_staging';
+  if (user.is_annotator) return 'marks_annotator';
+  return signals > 0 ? 'marks_recording_file' : 'night_staging';
 }
 
 /**
@@ -91,19 +93,23 @@ async function stageNight(
 }
 
 /**
- * A scoring file's marks on a night (an empty label dropped), and where an NSRR XML's Start 0 is
- * on it (an EDF+ file carries its own start). Refused (400, 422) when unreadable or empty.
+ * A scoring file's marks on a night (an empty label dropped), where an NSRR XML's Start 0 is on
+ * it (an EDF+ file carries its own start), and how many signals an EDF+ file holds besides its
+ * annotations. Refused (400, 422) when unreadable or empty.
  */
-function scoringEntriesOf(bytes: Uint8Array, kind: 'xml' | 'edf', fileName: string, recording: RecordingRow): { entries: FileEntry[]; originMs: number } {
+function scoringEntriesOf(bytes: Uint8Array, kind: 'xml' | 'edf', fileName: string, recording: RecordingRow): { entries: FileEntry[]; originMs: number; signals: number } {
   let entries: FileEntry[];
   let originMs = Number(recording.start_ms);
+  let signals = 0;
   try {
     if (kind === 'xml') {
       const file = readNsrrXml(nsrrText(bytes), fileName);
       originMs = nsrrOrigin(recording, file.startClockS);
       entries = file.events.map((e) => ({ startMs: originMs + Math.round(e.startS * 1000), durationMs: Math.round(e.durationS * 1000), label: e.concept, channel: e.signal }));
     } else {
-      entries = readEdfAnnotations(bytes, fileName, recording.timezone).map((e) => ({ startMs: e.onsetMs, durationMs: e.durationMs, label: e.label, channel: e.channel }));
+      const file = readEdfAnnotations(bytes, fileName, recording.timezone);
+      entries = file.events.map((e) => ({ startMs: e.onsetMs, durationMs: e.durationMs, label: e.label, channel: e.channel }));
+      signals = file.signals;
     }
   } catch (err) {
     if (err instanceof ScoringFileError) throw new ApiError(400, 'scoring_file_unreadable', err.message, { fieldRule: { field: err.field, rule: 'format' } });
@@ -111,7 +117,7 @@ function scoringEntriesOf(bytes: Uint8Array, kind: 'xml' | 'edf', fileName: stri
   }
   entries = entries.filter((e) => e.label !== '');
   if (entries.length === 0) throw new ApiError(422, 'scoring_empty', `${fileName} holds no scored events.`, { params: { file: fileName } });
-  return { entries, originMs };
+  return { entries, originMs, signals };
 }
 
 /** A file's bytes as one of the two formats, by its first bytes. */
@@ -177,10 +183,10 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
       const bytes = new Uint8Array(Buffer.from(body.content_base64, 'base64'));
       const kind = kindOf(bytes);
       if (!kind) throw new ApiError(400, 'scoring_format_unknown', `${body.file_name}: neither NSRR XML nor EDF+ (an XML file starts with "<", an EDF file with "0" and 7 spaces).`, { params: { file: body.file_name } });
-      const { entries, originMs } = scoringEntriesOf(bytes, kind, body.file_name, recording);
+      const { entries, originMs, signals } = scoringEntriesOf(bytes, kind, body.file_name, recording);
       const format = kind === 'xml' ? 'nsrr-xml' : 'edf+';
       const epochs = stageEpochsOf(entries, kind);
-      const stagesAs = await stagesAsOf(ctx, recording.id, user, epochs);
+      const stagesAs = await stagesAsOf(ctx, recording.id, user, epochs, signals);
       const labelMap = await savedLabelMap(ctx.db, patient.physician_id);
       if (stagesAs === 'night_staging') {
         const { epochs: staged, events } = await stageNight(ctx, reply.log, { patientId: patient.id, userId: user.id, recording, file: { name: body.file_name, bytes }, originMs, labelMap });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles } from '../../server/recordings/import';
+import { writeEdfPlus } from '../../server/recordings/edf/writer';
 import { scoredKindOf } from '../../server/recordings/vendors';
 import { decodeWire } from '../../server/recordings/wire';
 import { DEMO_ACCOUNTS, finishedReport, signIn, startTestServer, type TestServer } from './helpers';
@@ -353,6 +354,21 @@ describe('POST /patient/upload-recording', () => {
     // Another night's hypnogram on this night is refused, nothing stored.
     await fresh();
     const other = (await upload(physician, fields, [psg])).json().data;
+    // A file of signals with its stages (a recording, not a scoring file): marks, and "Import recording" named for the rest.
+    const t0 = other.recording_start_time;
+    const signalsAndStages = writeEdfPlus({
+      startMs: t0,
+      stopMs: t0 + 150_000,
+      timezone: 'Europe/Amsterdam',
+      channels: [{ code: 'BR', label: 'BR', unit: 'bpm', sampleRate: 1, t0, storage: 'float32', scale: 1, offset: 0, samples: new Float32Array(150).fill(14) }],
+      events: [{ onsetMs: t0, durationMs: 60_000, text: 'Sleep stage W' }, { onsetMs: t0 + 60_000, durationMs: 90_000, text: 'Sleep stage 2' }],
+      meta: {},
+    });
+    const recordingFile = await onto(physician, other, { name: 'psg-with-stages.edf', bytes: signalsAndStages });
+    expect(recordingFile.statusCode, recordingFile.body).toBe(201);
+    expect(recordingFile.json()).toMatchObject({ code: 'scoring_imported', data: { stages: { epochs: 5, as: 'marks_recording_file', scored_events: 0 } } });
+    expect((await figures(other.night)).tst).toBeNull();
+    expect(await files(other.recording_id)).toEqual([[psg.name, 'EDF']]);
     const before = await stored();
     const hmc = { name: 'hmc_SN001_hypnogram_test_edfann.edf', bytes: real('hmc_SN001_hypnogram_test_edfann.edf') };
     const wrong = await onto(physician, other, hmc);

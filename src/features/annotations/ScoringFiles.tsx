@@ -33,6 +33,7 @@ const sourceLabel = (t: TFunction, s: ScoringSource): string =>
 /** What an imported file's sleep stages became (decision 1051), said after the marks. */
 function stagesText(t: TFunction, stages: NonNullable<ScoringImportResult['stages']>): string {
   if (stages.as === 'marks_annotator') return t('scoringFiles.stagesAsMarksAnnotator', { count: stages.epochs });
+  if (stages.as === 'marks_recording_file') return t('scoringFiles.stagesInRecordingFile', { count: stages.epochs });
   return t('scoringFiles.stagesBesideStaging', { count: stages.epochs });
 }
 
