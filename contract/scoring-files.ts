@@ -34,11 +34,12 @@ export type ScoringImportBody = Static<typeof ScoringImportBody>;
 /**
  * What an imported file's sleep stages became (decision 1051): the night's staging (a night
  * without one, imported by a physician: the file is then the night's own scoring file, its
- * events the night's scored events, no marks), or marks beside the night's own staging, or an
+ * events the night's scored events, no marks), or marks beside the night's own staging, or on a
+ * night still being recorded (its device stages it), or an
  * annotator's marks (annotators import no recording), or the marks of a file that holds signals
  * too (a recording: "Import recording" adds its signals and staging).
  */
-export const SCORING_STAGES_AS = ['night_staging', 'marks_beside_staging', 'marks_annotator', 'marks_recording_file'] as const;
+export const SCORING_STAGES_AS = ['night_staging', 'marks_beside_staging', 'marks_live_night', 'marks_annotator', 'marks_recording_file'] as const;
 export type ScoringStagesAs = (typeof SCORING_STAGES_AS)[number];
 
 /** POST /analytics/patient/import-scoring: what the import did with the file's marks. */

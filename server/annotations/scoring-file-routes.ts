@@ -11,7 +11,7 @@ import { ApiError } from '../errors';
 import { visibleRecording } from '../patients/access';
 import { nightDate } from '../recordings/night-key';
 import { importFiles, savedLabelMap } from '../recordings/import';
-import { listChannels, type RecordingRow } from '../recordings/store';
+import { isLiveRecording, listChannels, type RecordingRow } from '../recordings/store';
 import { scoredStageOf } from '../recordings/edf/hypnogram';
 import { edfAnnotationText, readEdfAnnotations, writeEdfAnnotations } from './edf-annotations';
 import { nsrrEventText, nsrrText, readNsrrXml, ScoringFileError, writeNsrrXml, type NsrrOut } from '../recordings/nsrr';
@@ -56,12 +56,13 @@ function stageEpochsOf(entries: readonly FileEntry[], kind: 'xml' | 'edf'): numb
 /**
  * What a file's sleep stages become on a night (decision 1051), null when it stages nothing: the
  * night's staging where it has none and a physician imports it, else marks (beside the night's own
- * staging; an annotator's, as annotators import no recording; those of a file of signals, a
- * recording, whose signals "Import recording" adds).
+ * staging; on a night still being recorded; an annotator's, as annotators import no recording;
+ * those of a file of signals, a recording, whose signals "Import recording" adds).
  */
-async function stagesAsOf(ctx: AppContext, recordingId: number, user: UserRow, epochs: number, signals: number): Promise<ScoringStagesAs | null> {
+async function stagesAsOf(ctx: AppContext, recording: RecordingRow, user: UserRow, epochs: number, signals: number): Promise<ScoringStagesAs | null> {
   if (epochs === 0) return null;
-  if ((await listChannels(ctx.db, [recordingId], [STAGING_CODE])).length > 0) return 'marks_beside_staging';
+  if ((await listChannels(ctx.db, [recording.id], [STAGING_CODE])).length > 0) return 'marks_beside_staging';
+  if (isLiveRecording(recording)) return 'marks_live_night';
   if (user.is_annotator) return 'marks_annotator';
   return signals > 0 ? 'marks_recording_file' : 'night_staging';
 }
@@ -186,7 +187,7 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
       const { entries, originMs, signals } = scoringEntriesOf(bytes, kind, body.file_name, recording);
       const format = kind === 'xml' ? 'nsrr-xml' : 'edf+';
       const epochs = stageEpochsOf(entries, kind);
-      const stagesAs = await stagesAsOf(ctx, recording.id, user, epochs, signals);
+      const stagesAs = await stagesAsOf(ctx, recording, user, epochs, signals);
       const labelMap = await savedLabelMap(ctx.db, patient.physician_id);
       if (stagesAs === 'night_staging') {
         const { epochs: staged, events } = await stageNight(ctx, reply.log, { patientId: patient.id, userId: user.id, recording, file: { name: body.file_name, bytes }, originMs, labelMap });

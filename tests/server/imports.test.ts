@@ -354,6 +354,13 @@ describe('POST /patient/upload-recording', () => {
     // Another night's hypnogram on this night is refused, nothing stored.
     await fresh();
     const other = (await upload(physician, fields, [psg])).json().data;
+    // A night still being recorded (a device's live night) takes no files: a physician's stages are marks there.
+    const [was] = await server.db.query<{ source: string; recording_meta: object }>('select source, recording_meta from recordings where id = $1', [other.recording_id]);
+    await server.db.query(`update recordings set source = 'device', recording_meta = recording_meta || '{"live": true}'::jsonb where id = $1`, [other.recording_id]);
+    const onLive = await onto(physician, other, few);
+    expect(onLive.statusCode, onLive.body).toBe(201);
+    expect(onLive.json().data.stages).toEqual({ epochs: 5, as: 'marks_live_night', scored_events: 0 });
+    await server.db.query('update recordings set source = $2, recording_meta = $3 where id = $1', [other.recording_id, was.source, JSON.stringify(was.recording_meta)]);
     // A file of signals with its stages (a recording, not a scoring file): marks, and "Import recording" named for the rest.
     const t0 = other.recording_start_time;
     const signalsAndStages = writeEdfPlus({

@@ -92,7 +92,7 @@ export const AnnotationSidebar = memo(function AnnotationSidebar(p: Props) {
           <button type="button" className="button" disabled={p.generating} onClick={() => p.onGenerate('desaturation')} data-testid="generate-desaturation">{t('annotations.generate.desaturation')}</button>
         </div>
       )}
-      {p.notice && <p className="muted" role="status" data-testid="annotations-notice">{p.notice}</p>}
+      {p.notice && <p className="muted annotation-notice" role="status" data-testid="annotations-notice">{p.notice}</p>}
       <AnnotationFilters filter={filter} categories={p.categories} channels={p.tally.channels} authors={p.tally.authors} onChange={setFilter} />
       {listed.length === 0 ? (
         <p className="muted" data-testid="annotations-empty">{t('annotations.empty')}</p>

@@ -34,6 +34,7 @@ const sourceLabel = (t: TFunction, s: ScoringSource): string =>
 function stagesText(t: TFunction, stages: NonNullable<ScoringImportResult['stages']>): string {
   if (stages.as === 'marks_annotator') return t('scoringFiles.stagesAsMarksAnnotator', { count: stages.epochs });
   if (stages.as === 'marks_recording_file') return t('scoringFiles.stagesInRecordingFile', { count: stages.epochs });
+  if (stages.as === 'marks_live_night') return t('scoringFiles.stagesOnLiveNight', { count: stages.epochs });
   return t('scoringFiles.stagesBesideStaging', { count: stages.epochs });
 }
 
