@@ -356,6 +356,14 @@ describe('the access trail', () => {
     expect(lines[0]).toBe('time_utc,user,role,address,method,access,route,patient_code,patient_id,recording_id,detail,status');
     expect(lines.length).toBe(rows.length + 1);
     expect(lines.slice(1).every((l) => l.includes(`,${DEMO.physician},physician,`) && l.includes(',NCT1002,'))).toBe(true);
+    // The administrator's dashboard says what an administrator has: no patients' nights, no membership nor recording window.
+    await page.getByTestId('nav-dashboard').click();
+    await page.getByTestId('dashboard').waitFor();
+    expect(await page.getByTestId('dashboard').innerText()).toContain('account and deployment requests and the access trail are in the menu');
+    expect(await page.getByTestId('dashboard').innerText()).not.toContain('Your patients’ nights');
+    const account = page.locator('section[aria-labelledby="account-card-title"]');
+    expect(await account.innerText()).toContain('Administrator');
+    expect(await account.innerText()).not.toMatch(/Membership|Recording window/);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -22,7 +22,8 @@ export function DashboardPage() {
     <div className="page dashboard" data-testid="dashboard">
       <section className="page-intro">
         <h2 className="greeting">{t(`dashboard.greeting.${partOfDay(new Date().getHours())}`, { name })}</h2>
-        <p className="muted">{t('dashboard.intro')}</p>
+        {/* An administrator has no patients nor devices: their work is accounts, requests and the access trail. */}
+        <p className="muted">{t(user_details?.is_admin ? 'dashboard.introAdmin' : 'dashboard.intro')}</p>
       </section>
       {user_details && !user_details.is_annotator && !user_details.is_admin && <DashboardWidgets />}
       <div className="card-grid">
