@@ -375,7 +375,7 @@ describe('one night from many files, with the device events and the agreement', 
     await page.getByTestId('tab-overview').click();
     await page.getByTestId('import-scoring-file').setInputFiles(path.join(REAL, 'sleepedf_SC4001EC_hypnogram.edf'));
     const notice = page.getByTestId('annotations-notice');
-    await expect.poll(() => notice.innerText(), { timeout: 30_000 }).toMatch(/^sleepedf_SC4001EC_hypnogram\.edf: its \d+ sleep-stage epochs are now this night's sleep staging; the file is listed with the night's files\.$/);
+    await expect.poll(() => notice.innerText(), { timeout: 30_000 }).toMatch(/^sleepedf_SC4001EC_hypnogram\.edf: its 2,650 sleep-stage epochs are now this night's sleep staging; the file is listed with the night's files\.$/);
     // The Summary's sleep, without a reload: 5:26:30 of it, as from the upload of both files.
     await page.getByTestId('tab-summary').click();
     await expect.poll(() => tst.innerText(), { timeout: 30_000 }).toContain('5:26:30');
