@@ -44,7 +44,7 @@ export type ScoringStagesAs = (typeof SCORING_STAGES_AS)[number];
 
 /** POST /analytics/patient/import-scoring: what the import did with the file's marks. */
 export const ScoringImportAnswer = Type.Object({
-  format: StringEnum(['nsrr-xml', 'edf+']),
+  format: StringEnum(['nsrr-xml', 'profusion-xml', 'edf+']),
   imported: Type.Integer(),
   /** Marks already on the night (same start, end, category and channels): not added twice. */
   duplicates: Type.Integer(),

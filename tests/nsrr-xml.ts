@@ -60,3 +60,61 @@ export const SCORED: readonly XmlEvent[] = [
   { type: 'Arousals|Arousals', concept: 'ASDA arousal|Arousal (ASDA)', startS: 31_030, durationS: 6, signal: 'EEG Fpz-Cz' },
   { type: 'Limb Movement|Limb Movement', concept: 'Limb movement - left|Limb Movement (Left)', startS: 32_000, durationS: 3, signal: 'EMG submental' },
 ];
+
+/** Sleep-EDF's R&K texts as Profusion's stage codes (0 wake, 1–4, 5 REM; 6 movement time, 9 unscored). */
+const PROFUSION_CODE: Readonly<Record<string, number>> = {
+  'Sleep stage W': 0,
+  'Sleep stage 1': 1,
+  'Sleep stage 2': 2,
+  'Sleep stage 3': 3,
+  'Sleep stage 4': 4,
+  'Sleep stage R': 5,
+  'Movement time': 6,
+  'Sleep stage ?': 9,
+};
+
+/** One scored event as Profusion writes it: its Name, Start and Duration in seconds, and its Input (the signal). */
+export interface ProfusionEvent {
+  name: string;
+  startS: number;
+  durationS: number;
+  input: string;
+}
+
+/**
+ * The hypnogram's stages (and `extra` events) as Compumedics Profusion's XML, as NSRR ships it
+ * beside the NSRR XML ("shhs1-200001-profusion.xml"): one <SleepStage> code per 30-s epoch from
+ * the recording's start, each event by its Name.
+ */
+export function profusionXmlOf(hypnogram: Uint8Array, extra: readonly ProfusionEvent[] = []): string {
+  const edf = readEdf(hypnogram, 'hypnogram.edf');
+  const codes: number[] = [];
+  for (const a of edf.annotations) {
+    const code = PROFUSION_CODE[a.text];
+    if (code === undefined) continue;
+    for (let s = 0; s < a.duration; s += 30) codes.push(code);
+  }
+  return [
+    '<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
+    '<CMPStudyConfig>',
+    '<EpochLength>30</EpochLength>',
+    '<ScoredEvents>',
+    ...extra.map((e) => `<ScoredEvent><Name>${e.name}</Name><Start>${e.startS}</Start><Duration>${e.durationS}</Duration><Input>${e.input}</Input></ScoredEvent>`),
+    '</ScoredEvents>',
+    '<SleepStages>',
+    ...codes.map((c) => `<SleepStage>${c}</SleepStage>`),
+    '</SleepStages>',
+    '</CMPStudyConfig>',
+    '',
+  ].join('\n');
+}
+
+/** The same scored events as {@link SCORED}, by Profusion's names. */
+export const PROFUSION_SCORED: readonly ProfusionEvent[] = [
+  { name: 'Obstructive Apnea', startS: 30_000.5, durationS: 14.2, input: 'Resp oro-nasal' },
+  { name: 'Obstructive Apnea', startS: 30_120, durationS: 21, input: 'Resp oro-nasal' },
+  { name: 'Hypopnea', startS: 31_000, durationS: 18.7, input: 'Resp oro-nasal' },
+  { name: 'SpO2 desaturation', startS: 31_020, durationS: 25, input: 'SaO2' },
+  { name: 'Arousal (ASDA)', startS: 31_030, durationS: 6, input: 'EEG Fpz-Cz' },
+  { name: 'Limb Movement (Left)', startS: 32_000, durationS: 3, input: 'EMG submental' },
+];

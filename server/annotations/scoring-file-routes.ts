@@ -98,14 +98,16 @@ async function stageNight(
  * it (an EDF+ file carries its own start), and how many signals an EDF+ file holds besides its
  * annotations. Refused (400, 422) when unreadable or empty.
  */
-function scoringEntriesOf(bytes: Uint8Array, kind: 'xml' | 'edf', fileName: string, recording: RecordingRow): { entries: FileEntry[]; originMs: number; signals: number } {
+function scoringEntriesOf(bytes: Uint8Array, kind: 'xml' | 'edf', fileName: string, recording: RecordingRow): { entries: FileEntry[]; originMs: number; signals: number; profusion: boolean } {
   let entries: FileEntry[];
   let originMs = Number(recording.start_ms);
   let signals = 0;
+  let profusion = false;
   try {
     if (kind === 'xml') {
       const file = readNsrrXml(nsrrText(bytes), fileName);
       originMs = nsrrOrigin(recording, file.startClockS);
+      profusion = file.kind === 'profusion';
       entries = file.events.map((e) => ({ startMs: originMs + Math.round(e.startS * 1000), durationMs: Math.round(e.durationS * 1000), label: e.concept, channel: e.signal }));
     } else {
       const file = readEdfAnnotations(bytes, fileName, recording.timezone);
@@ -118,7 +120,7 @@ function scoringEntriesOf(bytes: Uint8Array, kind: 'xml' | 'edf', fileName: stri
   }
   entries = entries.filter((e) => e.label !== '');
   if (entries.length === 0) throw new ApiError(422, 'scoring_empty', `${fileName} holds no scored events.`, { params: { file: fileName } });
-  return { entries, originMs, signals };
+  return { entries, originMs, signals, profusion };
 }
 
 /** A file's bytes as one of the two formats, by its first bytes. */
@@ -184,8 +186,8 @@ export function scoringFileRoutes(server: FastifyInstance, ctx: AppContext) {
       const bytes = new Uint8Array(Buffer.from(body.content_base64, 'base64'));
       const kind = kindOf(bytes);
       if (!kind) throw new ApiError(400, 'scoring_format_unknown', `${body.file_name}: neither NSRR XML nor EDF+ (an XML file starts with "<", an EDF file with "0" and 7 spaces).`, { params: { file: body.file_name } });
-      const { entries, originMs, signals } = scoringEntriesOf(bytes, kind, body.file_name, recording);
-      const format = kind === 'xml' ? 'nsrr-xml' : 'edf+';
+      const { entries, originMs, signals, profusion } = scoringEntriesOf(bytes, kind, body.file_name, recording);
+      const format = kind === 'edf' ? 'edf+' : profusion ? 'profusion-xml' : 'nsrr-xml';
       const epochs = stageEpochsOf(entries, kind);
       const stagesAs = await stagesAsOf(ctx, recording, user, epochs, signals);
       const labelMap = await savedLabelMap(ctx.db, patient.physician_id);

@@ -142,7 +142,7 @@ export async function refuseDuplicates(db: Queryable, patientId: number, files: 
 /** The scored events of the parsed files, each under its file's vendor convention. */
 export function deviceEventsOf(parts: ParsedRecording[]): DeviceEvent[] {
   return parts.flatMap((p) => {
-    const header = { fileName: p.fileName, recording: str(p.meta.recording), patient: str(p.meta.patient) };
+    const header = { fileName: p.fileName, format: p.format, recording: str(p.meta.recording), patient: str(p.meta.patient) };
     return deviceEvents(header, p.events).map((e) => ({ onsetMs: e.onsetMs, durationMs: e.durationMs, kind: e.kind, text: e.text, vendor: e.vendor, fileName: e.fileName ?? p.fileName }));
   });
 }

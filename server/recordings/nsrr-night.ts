@@ -12,6 +12,7 @@ import { nsrrEventText, nsrrText, readNsrrXml, ScoringFileError, type NsrrFile }
 
 /** The format a placed scoring file is listed with (recording_files.format). */
 export const NSRR_FORMAT = 'NSRR XML';
+export const PROFUSION_FORMAT = 'Profusion XML';
 
 /** A file name without its folder and extension, lower case. */
 const stem = (name: string) => name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1).replace(/\.[^.]*$/, '').toLowerCase();
@@ -106,7 +107,7 @@ export function placeScoringFile(fileName: string, file: NsrrFile, parts: readon
   for (const e of events) if (!isUnscoredEpoch(e.text)) stopMs = Math.max(stopMs, e.onsetMs + e.durationMs);
   return {
     fileName,
-    format: NSRR_FORMAT,
+    format: file.kind === 'profusion' ? PROFUSION_FORMAT : NSRR_FORMAT,
     startMs: originMs,
     stopMs,
     channels: hypnogram ? [hypnogram] : [],

@@ -30,7 +30,9 @@ interface NsrrEvent {
 }
 
 export interface NsrrFile {
-  /** The "Recording Start Time" clock time as hh:mm:ss seconds of the day, when given. */
+  /** NSRR XML (`<PSGAnnotation>`), or Compumedics Profusion's XML (`<CMPStudyConfig>`, NSRR's "profusion" annotations). */
+  kind: 'nsrr' | 'profusion';
+  /** The "Recording Start Time" clock time as hh:mm:ss seconds of the day, when given (Profusion gives none). */
   startClockS: number | null;
   events: NsrrEvent[];
 }
@@ -52,7 +54,7 @@ const parser = new XMLParser({
   ignoreAttributes: true,
   parseTagValue: false,
   trimValues: true,
-  isArray: (name) => name === 'ScoredEvent',
+  isArray: (name) => name === 'ScoredEvent' || name === 'SleepStage',
 });
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
@@ -74,7 +76,7 @@ function clockSeconds(value: string): number | null {
   return h < 24 && min < 60 && s < 60 ? h * 3600 + min * 60 + s : null;
 }
 
-/** Reads an NSRR XML document; throws ScoringFileError naming the event and field that is wrong. */
+/** Reads an NSRR XML document (or a Profusion one); throws ScoringFileError naming the event and field that is wrong. */
 export function readNsrrXml(xml: string, fileName: string): NsrrFile {
   // Entity declarations are never expanded (no entity bombs, no external files): such a file is refused.
   if (/<!ENTITY/i.test(xml)) throw new ScoringFileError(fileName, 'DOCTYPE', 'entity declarations are not read');
@@ -84,8 +86,10 @@ export function readNsrrXml(xml: string, fileName: string): NsrrFile {
   } catch (err) {
     throw new ScoringFileError(fileName, 'XML', err instanceof Error ? err.message : String(err));
   }
+  const profusion = doc.CMPStudyConfig as Record<string, unknown> | undefined;
+  if (profusion && typeof profusion === 'object') return readProfusion(profusion, fileName);
   const root = doc.PSGAnnotation as Record<string, unknown> | undefined;
-  if (!root || typeof root !== 'object') throw new ScoringFileError(fileName, 'PSGAnnotation', 'the document has no <PSGAnnotation> root: not an NSRR XML file');
+  if (!root || typeof root !== 'object') throw new ScoringFileError(fileName, 'PSGAnnotation', 'the document has no <PSGAnnotation> root (NSRR XML) nor <CMPStudyConfig> (Profusion XML): not a scoring file');
   const list = ((root.ScoredEvents as Record<string, unknown> | undefined)?.ScoredEvent ?? []) as Record<string, unknown>[];
   let startClockS: number | null = null;
   const events: NsrrEvent[] = [];
@@ -106,7 +110,53 @@ export function readNsrrXml(xml: string, fileName: string): NsrrFile {
       signal: signal || null,
     });
   });
-  return { startClockS, events };
+  return { kind: 'nsrr', startClockS, events };
+}
+
+/** Profusion's stage codes (one per epoch in `<SleepStages>`) as NSRR's stage concepts; any other code is unscored. */
+const PROFUSION_STAGE: Readonly<Record<string, string>> = {
+  '0': 'Wake|0',
+  '1': 'Stage 1 sleep|1',
+  '2': 'Stage 2 sleep|2',
+  '3': 'Stage 3 sleep|3',
+  '4': 'Stage 4 sleep|4',
+  '5': 'REM sleep|5',
+  '6': 'Movement|6',
+};
+
+/**
+ * Compumedics Profusion's XML (NSRR ships it as "<name>-profusion.xml" beside the NSRR XML;
+ * Profusion exports "<edf>.XML"): `<CMPStudyConfig>` with `<EpochLength>`, `<ScoredEvents>` of
+ * `<ScoredEvent>` (`<Name>`, `<Start>`, `<Duration>` in seconds from the recording's start,
+ * `<Input>` the signal) and `<SleepStages>`, one `<SleepStage>` code per epoch from the start
+ * (0 wake, 1–4, 5 REM). Read as the same events: the epochs as runs of NSRR's stage concepts,
+ * each event under its Name.
+ */
+function readProfusion(root: Record<string, unknown>, fileName: string): NsrrFile {
+  const epochText = text(root.EpochLength).trim();
+  const epochS = epochText === '' ? 30 : Number(epochText);
+  if (!Number.isFinite(epochS) || epochS <= 0) throw new ScoringFileError(fileName, 'EpochLength', `"${epochText}" is not a number of seconds > 0`);
+  const events: NsrrEvent[] = [];
+  const list = ((root.ScoredEvents as Record<string, unknown> | undefined)?.ScoredEvent ?? []) as Record<string, unknown>[];
+  list.forEach((e, i) => {
+    const where = `ScoredEvent ${i + 1}`;
+    const name = text(e.Name).trim();
+    if (RECORDING_START.test(name)) return;
+    if (!name) throw new ScoringFileError(fileName, `${where} Name`, 'missing');
+    const signal = text(e.Input).trim();
+    events.push({ type: '', concept: name, startS: seconds(fileName, e.Start, `${where} Start`, false), durationS: seconds(fileName, e.Duration, `${where} Duration`, true), signal: signal || null });
+  });
+  const codes = ((root.SleepStages as Record<string, unknown> | undefined)?.SleepStage ?? []) as unknown[];
+  let run: NsrrEvent | null = null;
+  codes.forEach((c, i) => {
+    const code = text(c).trim();
+    if (!/^\d+$/.test(code)) throw new ScoringFileError(fileName, `SleepStage ${i + 1}`, `"${code}" is not a stage code`);
+    const concept = PROFUSION_STAGE[code] ?? 'Unscored|9';
+    if (run && run.concept === concept) run.durationS += epochS;
+    else events.push((run = { type: 'Stages|Stages', concept, startS: i * epochS, durationS: epochS, signal: null }));
+  });
+  if (events.length === 0) throw new ScoringFileError(fileName, 'CMPStudyConfig', 'holds no scored event and no sleep stage');
+  return { kind: 'profusion', startClockS: null, events: events.sort((a, b) => a.startS - b.startS) };
 }
 
 /** An NSRR XML file's text in its declared encoding (UTF-8 unless it says ISO-8859-1 / Latin-1). */

@@ -14,13 +14,16 @@ export type ScoredKind = 'obstructive_apnea' | 'central_apnea' | 'mixed_apnea' |
 export interface VendorConvention {
   /** Stable id stored with each device event ('resmed', 'edf+'). */
   vendor: string;
-  /** True when a file (by name and EDF header fields) was written by this vendor. */
-  matches(file: { fileName: string; recording?: string; patient?: string }): boolean;
+  /** True when a file (by name, the format it was read as, and EDF header fields) was written by this vendor. */
+  matches(file: VendorFile): boolean;
   /** The event's real span, from the annotation's onset and duration as written in the file. */
   span(written: { onsetMs: number; durationMs: number }): { onsetMs: number; durationMs: number };
   /** Who scored the events: the device itself (a CPAP), or a scorer (a PSG's scoring file: a person or a lab's software). */
   scoredBy: 'device' | 'scorer';
 }
+
+/** What a vendor is told by: the file's name, the format it was read as, its EDF header's recording and patient fields. */
+type VendorFile = { fileName: string; format?: string; recording?: string; patient?: string };
 
 /** Vendors in match order; the last one matches every file. */
 const VENDORS: readonly VendorConvention[] = [
@@ -30,6 +33,13 @@ const VENDORS: readonly VendorConvention[] = [
     matches: ({ fileName, recording = '' }) => /_EVE\.edf$/i.test(fileName) || /\bSRN=\d+\b.*\bMID=\d+/.test(recording),
     span: ({ onsetMs, durationMs }) => ({ onsetMs: onsetMs - durationMs, durationMs }),
     scoredBy: 'device',
+  },
+  {
+    // A PSG's Profusion XML scoring file (NSRR's "-profusion.xml", Profusion's own export), read as an NSRR XML is (nsrr.ts).
+    vendor: 'profusion',
+    matches: ({ format }) => format === 'Profusion XML',
+    span: ({ onsetMs, durationMs }) => ({ onsetMs, durationMs }),
+    scoredBy: 'scorer',
   },
   {
     // A PSG's NSRR XML scoring file uploaded with its EDF (nsrr-night.ts): Start and Duration as the event's own.
@@ -53,7 +63,7 @@ export const scoredByOf = (vendor: string): VendorConvention['scoredBy'] => VEND
 export const scoredByAll = (vendors: readonly string[]): VendorConvention['scoredBy'] => (vendors.length > 0 && vendors.every((v) => scoredByOf(v) === 'scorer') ? 'scorer' : 'device');
 
 /** The convention of a file. */
-export function vendorOf(file: { fileName: string; recording?: string; patient?: string }): VendorConvention {
+export function vendorOf(file: VendorFile): VendorConvention {
   return VENDORS.find((v) => v.matches(file))!;
 }
 
@@ -102,7 +112,7 @@ export type ScoredEvent = NightEvent & { kind: ScoredKind; vendor: string; fileN
  * A file's scored events in real time under its vendor's convention; events a Nocturne export
  * wrote with their origin keep it (already in real time). Other annotations are left out.
  */
-export function deviceEvents(file: { fileName: string; recording?: string; patient?: string }, events: readonly NightEvent[]): ScoredEvent[] {
+export function deviceEvents(file: VendorFile, events: readonly NightEvent[]): ScoredEvent[] {
   const v = vendorOf(file);
   const out: ScoredEvent[] = [];
   for (const e of events) {

@@ -9,7 +9,7 @@ import { scoredKindOf } from '../../server/recordings/vendors';
 import { decodeWire } from '../../server/recordings/wire';
 import { DEMO_ACCOUNTS, finishedReport, signIn, startTestServer, type TestServer } from './helpers';
 import { uploadFiles } from './multipart';
-import { nsrrXmlOf, SCORED } from '../nsrr-xml';
+import { nsrrXmlOf, PROFUSION_SCORED, profusionXmlOf, SCORED } from '../nsrr-xml';
 
 const REAL = new URL('../fixtures/real/', import.meta.url);
 const real = (name: string) => new Uint8Array(readFileSync(new URL(name, REAL)));
@@ -384,6 +384,32 @@ describe('POST /patient/upload-recording', () => {
     expect(wrong.json().message).toContain(`${hmc.name}: scores `);
     expect(await stored()).toBe(before);
     expect((await figures(other.night)).tst).toBeNull();
+    await fresh();
+  });
+
+  it("a PSG's Profusion XML picked with its EDF makes the night its NSRR XML makes: staging, scored events, a scorer's (decision 1052)", async () => {
+    const psg = { name: 'sleepedf_SC4001E0_short_psg.edf', bytes: real('sleepedf_SC4001E0_short_psg.edf') };
+    const hypnogram = real('sleepedf_SC4001EC_hypnogram.edf');
+    const profusion = { name: 'sleepedf_SC4001E0_short_psg-profusion.xml', bytes: new TextEncoder().encode(profusionXmlOf(hypnogram, PROFUSION_SCORED)) };
+    const fields = { patient_id: String(patientId), timezone: 'Europe/Amsterdam' };
+    const figures = async (night: number) => {
+      const s = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: patientId, night } })).json().data;
+      return { tst: s.total_sleep_time, se: s.sleep_efficiency, sol: s.sol, waso: s.waso, latencies: s.latencies };
+    };
+    await fresh();
+    const fromEdf = await upload(physician, fields, [psg, { name: 'sleepedf_SC4001EC_hypnogram.edf', bytes: hypnogram }]);
+    const expected = await figures(fromEdf.json().data.night);
+    await fresh();
+    const res = await upload(physician, fields, [psg, profusion]);
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json().data;
+    expect(data.device_events).toBe(5);
+    expect(await figures(data.night)).toEqual(expected);
+    const files = await server.db.query<{ file_name: string; format: string }>('select file_name, format from recording_files where recording_id = $1 order by file_name', [data.recording_id]);
+    expect(files.map((f) => [f.file_name, f.format])).toEqual([[profusion.name, 'Profusion XML'], [psg.name, 'EDF']]);
+    const agreement = (await server.call('GET', `/analytics/patient/agreement?patient_id=${patientId}&night=${data.night}`, { token: physician })).json().data;
+    expect(agreement).toMatchObject({ vendors: ['profusion'], rules: { device: 'scorer' }, device_ahi_basis: 'scorer_sleep_time' });
+    expect(agreement.device_ahi).toBe(Math.round((3 / expected.tst) * 100) / 100);
     await fresh();
   });
 

@@ -3,7 +3,7 @@ import { assembleNight, parseRecordingFile, uploadContext } from '../../server/r
 import { ScoringFileAloneError, type ParsedRecording } from '../../server/recordings/model';
 import { nsrrEventText } from '../../server/recordings/nsrr';
 import { deviceEventsOf } from '../../server/recordings/night-files';
-import { nsrrXmlOf, SCORED } from '../nsrr-xml';
+import { nsrrXmlOf, PROFUSION_SCORED, profusionXmlOf, SCORED } from '../nsrr-xml';
 import { PSG, real } from './edf-build';
 
 const HYPNOGRAM = 'sleepedf_SC4001EC_hypnogram.edf';
@@ -90,11 +90,44 @@ describe("a PSG's NSRR XML scoring file uploaded with its EDF", () => {
     expect(() => parseRecordingFile('scoring.xml', scoring, context)).toThrow(/upload it together with its EDF/);
   });
 
-  it('an XML that is no NSRR file is refused naming what it lacks', () => {
-    const profusion = xml('<?xml version="1.0"?>\n<CMPStudyConfig><EpochLength>30</EpochLength><SleepStages><SleepStage>0</SleepStage></SleepStages></CMPStudyConfig>');
-    expect(() => withUpload('shhs1-200001-profusion.xml', profusion, [psg])).toThrow(
-      'shhs1-200001-profusion.xml: PSGAnnotation: the document has no <PSGAnnotation> root: not an NSRR XML file',
+  it("reads a PSG's Profusion XML (NSRR's other annotations) as the same night: the same hypnogram, the same scored events (decision 1052)", () => {
+    const profusion = xml(profusionXmlOf(real(HYPNOGRAM), PROFUSION_SCORED));
+    const part = withUpload('sleepedf_SC4001E0_short_psg-profusion.xml', profusion, [psg]);
+    expect(part).toMatchObject({ format: 'Profusion XML', startMs: psg.startMs, meta: { scores: PSG, hypnogramEpochs: 2880 - 230 } });
+    const fromProfusion = assembleNight([psg, part]);
+    const fromEdf = assembleNight([psg, read(HYPNOGRAM)]);
+    const stages = (n: typeof fromEdf) => n.channels.find((c) => c.code === 'SLP_STGS')!;
+    expect(stages(fromProfusion).t0).toBe(stages(fromEdf).t0);
+    expect(Array.from(stages(fromProfusion).samples)).toEqual(Array.from(stages(fromEdf).samples));
+    expect(fromProfusion.stopMs).toBe(fromEdf.stopMs);
+    // Profusion's names kept; its apneas, hypopneas, desaturations and arousals the night's scored events, a scorer's.
+    const at = (s: number) => psg.startMs + s * 1000;
+    expect(part.events.filter((e) => !/^Sleep stage|^Movement/.test(e.text)).map((e) => [e.onsetMs, e.text])).toEqual([
+      [at(30_000.5), 'Obstructive Apnea'],
+      [at(30_120), 'Obstructive Apnea'],
+      [at(31_000), 'Hypopnea'],
+      [at(31_020), 'SpO2 desaturation'],
+      [at(31_030), 'Arousal (ASDA)'],
+      [at(32_000), 'Limb Movement (Left)'],
+    ]);
+    expect(deviceEventsOf([part]).map((e) => [e.kind, e.vendor])).toEqual([
+      ['obstructive_apnea', 'profusion'],
+      ['obstructive_apnea', 'profusion'],
+      ['hypopnea', 'profusion'],
+      ['desaturation', 'profusion'],
+      ['arousal', 'profusion'],
+    ]);
+    // Profusion's own export is named "<edf>.XML": it scores that EDF too.
+    const other = read(BDF);
+    expect(withUpload(`${PSG}.XML`, profusion, [other, psg]).startMs).toBe(psg.startMs);
+  });
+
+  it('refuses an XML that is neither, and a stage code that is none, naming what is wrong', () => {
+    expect(() => withUpload('notes.xml', xml('<?xml version="1.0"?>\n<Notes><Note>hi</Note></Notes>'), [psg])).toThrow(
+      'notes.xml: PSGAnnotation: the document has no <PSGAnnotation> root (NSRR XML) nor <CMPStudyConfig> (Profusion XML): not a scoring file',
     );
+    const bad = xml('<CMPStudyConfig><EpochLength>30</EpochLength><SleepStages><SleepStage>0</SleepStage><SleepStage>W</SleepStage></SleepStages></CMPStudyConfig>');
+    expect(() => withUpload('bad-profusion.xml', bad, [psg])).toThrow('bad-profusion.xml: SleepStage 2: "W" is not a stage code');
   });
 
   it('names events as a night keeps them', () => {

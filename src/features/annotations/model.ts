@@ -135,7 +135,7 @@ export const isVisible = (a: Pick<Annotation, 'type'>, v: Visibility) =>
 export const isReadOnly = (a: Pick<Annotation, 'type' | 'read_only'>) => a.type === 'device' || a.read_only === true;
 
 /** Vendor ids (server/recordings/vendors.ts) as shown to users; an unknown one as written. */
-export const vendorName = (vendor: string | undefined) => ({ resmed: 'ResMed', 'edf+': 'EDF+', nsrr: 'NSRR XML' })[vendor ?? ''] ?? vendor ?? '';
+export const vendorName = (vendor: string | undefined) => ({ resmed: 'ResMed', 'edf+': 'EDF+', nsrr: 'NSRR XML', profusion: 'Profusion XML' })[vendor ?? ''] ?? vendor ?? '';
 
 /** Colours a new or edited category may take: not used by another category. */
 export function freeColors(categories: readonly Pick<Category, 'label_id' | 'color_code'>[], editing?: number): string[] {
