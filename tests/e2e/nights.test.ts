@@ -348,6 +348,9 @@ describe('one night from many files, with the device events and the agreement', 
     expect(await page.getByTestId('summary-device-events').innerText()).toContain('Scorer (NSRR XML)');
     expect(await page.getByTestId('device-apneas').innerText()).toBe('2');
     expect(await page.getByTestId('device-hypopneas').innerText()).toBe('1');
+    // Nocturne could score nothing here: its counts are "–", as its AHI is, not 0.
+    expect(await page.getByTestId('nocturne-apneas').innerText()).toBe('–');
+    expect(await page.getByTestId('nocturne-hypopneas').innerText()).toBe('–');
     // The scorer's AHI as a lab reports it: 3 events over 5.44 h of sleep, not over the recording's 22 h.
     expect(await page.getByTestId('summary-agreement').innerText()).toContain('NSRR XML AHI (its events per hour of sleep, 5.44 h)');
     expect(await page.getByTestId('agreement-device-ahi').innerText()).toBe((3 / ((653 * 30) / 3600)).toFixed(2));

@@ -88,6 +88,8 @@ function DeviceEvents({ a, vendor }: { a: NightAgreement; vendor: string }) {
   const { t } = useTranslation();
   // A PSG's scoring file was scored by a person or a lab's software, not by a device.
   const scorer = a.rules?.device === 'scorer';
+  // Where Nocturne could score nothing (no breathing signal during sleep), its counts are no 0 but "–", as its AHI (decision 1050).
+  const counted = a.nocturne_basis === 'breathing_signal';
   return (
     <section className="summary-table" data-testid="summary-device-events">
       <h4>{t(scorer ? 'summary.agreement.scorerTitle' : 'summary.agreement.deviceTitle', { vendor })}</h4>
@@ -102,12 +104,12 @@ function DeviceEvents({ a, vendor }: { a: NightAgreement; vendor: string }) {
         <tbody>
           <tr>
             <th scope="row">{t('summary.fields.apneas')}</th>
-            <td data-testid="nocturne-apneas">{a.nocturne.apneas}</td>
+            <td data-testid="nocturne-apneas">{counted ? a.nocturne.apneas : '–'}</td>
             <td data-testid="device-apneas">{a.device.apneas}</td>
           </tr>
           <tr>
             <th scope="row">{t('summary.fields.hypopneas')}</th>
-            <td data-testid="nocturne-hypopneas">{a.nocturne.hypopneas}</td>
+            <td data-testid="nocturne-hypopneas">{counted ? a.nocturne.hypopneas : '–'}</td>
             <td data-testid="device-hypopneas">{a.device.hypopneas}</td>
           </tr>
           {a.device.desaturations > 0 && (
