@@ -38,6 +38,12 @@ const upload = (token: string, fields: Record<string, string>, files: Array<{ na
 /** Files are imported once per patient and a night's files merge: tests that re-import start from no nights. */
 const fresh = () => server.db.query('delete from recordings where patient_id = $1', [patientId]);
 
+/** A night's sleep figures as the Summary answers them (the staging a PSG's scoring gives). */
+const figures = async (night: number) => {
+  const s = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: patientId, night } })).json().data;
+  return { tst: s.total_sleep_time, se: s.sleep_efficiency, sol: s.sol, waso: s.waso, latencies: s.latencies };
+};
+
 const stored = async () => (await server.db.query<{ n: number }>('select (select count(*) from recordings) + (select count(*) from recording_chunks) as n'))[0].n;
 
 describe('POST /patient/upload-recording', () => {
@@ -201,10 +207,6 @@ describe('POST /patient/upload-recording', () => {
     const hypnogram = real('sleepedf_SC4001EC_hypnogram.edf');
     const scoring = { name: 'sleepedf_SC4001E0_short_psg-nsrr.xml', bytes: new TextEncoder().encode(nsrrXmlOf(hypnogram, SCORED)) };
     const fields = { patient_id: String(patientId), timezone: 'Europe/Amsterdam' };
-    const figures = async (night: number) => {
-      const s = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: patientId, night } })).json().data;
-      return { tst: s.total_sleep_time, se: s.sleep_efficiency, sol: s.sol, waso: s.waso, latencies: s.latencies };
-    };
     await fresh();
     // Alone it is refused, saying where it goes; nothing is stored.
     const before = await stored();
@@ -293,10 +295,6 @@ describe('POST /patient/upload-recording', () => {
     const stage = (concept: string, start: number, duration: number) => `<ScoredEvent><EventType>Stages|Stages</EventType><EventConcept>${concept}</EventConcept><Start>${start}</Start><Duration>${duration}</Duration></ScoredEvent>`;
     const few = { name: 'few-stages.xml', bytes: new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?><PSGAnnotation><EpochLength>30</EpochLength><ScoredEvents>${stage('Wake|0', 0, 60)}${stage('Stage 2 sleep|2', 60, 90)}</ScoredEvents></PSGAnnotation>`) };
     const fields = { patient_id: String(patientId), timezone: 'Europe/Amsterdam' };
-    const figures = async (night: number) => {
-      const s = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: patientId, night } })).json().data;
-      return { tst: s.total_sleep_time, se: s.sleep_efficiency, sol: s.sol, waso: s.waso, latencies: s.latencies };
-    };
     const onto = (token: string, night: { recording_id: number }, file: { name: string; bytes: Uint8Array }) =>
       server.call('POST', '/analytics/patient/import-scoring', { token, body: { patient_id: patientId, recording_id: night.recording_id, file_name: file.name, content_base64: Buffer.from(file.bytes).toString('base64') } });
     const files = async (recordingId: number) => (await server.db.query<{ file_name: string; format: string }>('select file_name, format from recording_files where recording_id = $1 order by file_name', [recordingId])).map((f) => [f.file_name, f.format]);
@@ -392,10 +390,6 @@ describe('POST /patient/upload-recording', () => {
     const hypnogram = real('sleepedf_SC4001EC_hypnogram.edf');
     const profusion = { name: 'sleepedf_SC4001E0_short_psg-profusion.xml', bytes: new TextEncoder().encode(profusionXmlOf(hypnogram, PROFUSION_SCORED)) };
     const fields = { patient_id: String(patientId), timezone: 'Europe/Amsterdam' };
-    const figures = async (night: number) => {
-      const s = (await server.call('POST', '/analytics/patient/all-kpi-summary', { token: physician, body: { patient_id: patientId, night } })).json().data;
-      return { tst: s.total_sleep_time, se: s.sleep_efficiency, sol: s.sol, waso: s.waso, latencies: s.latencies };
-    };
     await fresh();
     const fromEdf = await upload(physician, fields, [psg, { name: 'sleepedf_SC4001EC_hypnogram.edf', bytes: hypnogram }]);
     const expected = await figures(fromEdf.json().data.night);
