@@ -3,7 +3,7 @@
 // selection box and the tooltip are DOM nodes changed directly; only a finished zoom
 // reaches the view store.
 import { useEffect, type RefObject } from 'react';
-import { timeAtX } from '../../time/range';
+import { sameRange, timeAtX, type TimeRange } from '../../time/range';
 import type { ChartScreen } from '../../charts/screen';
 
 /** How much one pixel of wheel turns the window (a mouse's notch, 100 px: 1.28× wider or narrower). */
@@ -81,6 +81,7 @@ export function usePlotPointer(
     // without Ctrl scrolls the page as everywhere. Steps less than WHEEL_GESTURE_MS apart are one
     // gesture: one undo step. Chromium sends a touchpad's pinch as a wheel with Ctrl.
     let lastWheelZoom = -Infinity;
+    let lastWheelRange: TimeRange | null = null; // the range its last step made: a reset, undo or other change in between ends a gesture
     const wheel = (e: WheelEvent) => {
       if (!(e.ctrlKey || e.metaKey)) return;
       // The browser's own Ctrl + wheel zooms the whole page: over a chart, the chart zooms instead.
@@ -91,8 +92,8 @@ export function usePlotPointer(
       const before = screen.view.store.state.range;
       // When the notch was made, not when it is handled: notches queued behind a busy frame are still one gesture.
       const now = e.timeStamp;
-      screen.view.dispatch({ type: 'zoomAround', at: timeAtX(before, p.x, p.w), factor, continues: now - lastWheelZoom < WHEEL_GESTURE_MS });
-      if (screen.view.store.state.range !== before) lastWheelZoom = now;
+      screen.view.dispatch({ type: 'zoomAround', at: timeAtX(before, p.x, p.w), factor, continues: now - lastWheelZoom < WHEEL_GESTURE_MS && lastWheelRange !== null && sameRange(before, lastWheelRange) });
+      if (screen.view.store.state.range !== before) [lastWheelZoom, lastWheelRange] = [now, screen.view.store.state.range];
     };
     el.addEventListener('wheel', wheel, { passive: false });
     el.addEventListener('mousedown', down);
